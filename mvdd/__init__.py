@@ -1,0 +1,79 @@
+"""mvdd: a multi-version data dictionary. Schema changes (DDL) that never block data changes.
+
+The public API (see the project's API contract) is importable from here. Importing ``mvdd`` is
+light: Spark and database drivers load only when used.
+"""
+
+from mvdd.catalog import Catalog, Change
+from mvdd.ddl import parse_statements, parse_table
+from mvdd.errors import (
+    CatalogError,
+    ConcurrentChangeError,
+    DDLError,
+    DDLParseError,
+    IncomparableError,
+    IncompatibleChangeError,
+    InvalidValueError,
+    JoinConflictError,
+    MvddError,
+    NoSuchColumnError,
+    NoSuchTableError,
+    NoSuchVersionError,
+    PositionError,
+    SchemaChangedError,
+    StoreError,
+    UnsupportedDDLError,
+)
+from mvdd.model import (
+    NO_DEFAULT,
+    Check,
+    Column,
+    ColumnType,
+    Expr,
+    Generated,
+    Index,
+    IndexKind,
+    IndexPart,
+    State,
+    Table,
+    TableOptions,
+    TypeKind,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "NO_DEFAULT",
+    "Catalog",
+    "CatalogError",
+    "Change",
+    "Check",
+    "Column",
+    "ColumnType",
+    "ConcurrentChangeError",
+    "DDLError",
+    "DDLParseError",
+    "Expr",
+    "Generated",
+    "IncomparableError",
+    "IncompatibleChangeError",
+    "Index",
+    "IndexKind",
+    "IndexPart",
+    "InvalidValueError",
+    "JoinConflictError",
+    "MvddError",
+    "NoSuchColumnError",
+    "NoSuchTableError",
+    "NoSuchVersionError",
+    "PositionError",
+    "SchemaChangedError",
+    "State",
+    "StoreError",
+    "Table",
+    "TableOptions",
+    "TypeKind",
+    "UnsupportedDDLError",
+    "parse_statements",
+    "parse_table",
+]

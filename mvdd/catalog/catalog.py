@@ -1,0 +1,563 @@
+"""The versioned catalog: every table's schema at every version (seed 004).
+
+``cat.execute(sql)`` parses statements into steps, applies each statement to the current
+schema (pure functions of the ddl layer), and commits the result as one atomic store commit: each
+table the statement touched gains exactly one version (a no-op statement adds none). Element
+definitions are stored once with version ranges; any version is rebuilt from them and cached.
+
+Readers never lock: the published state (names -> table ids, and each table's append-only
+history) is swapped in by assignment; writers serialise among themselves on a lock, and across
+processes through the store's compare-and-set.
+
+Positions
+---------
+A statement may carry an external position (binlog file and offset, GTID sequence, commit
+timestamp): ints, or tuples compared element-wise. Within a table positions must increase.
+**Boundary rule**: a DDL recorded at position ``q`` governs events at positions strictly after
+``q``; ``cat.table(name, position=p)`` is the newest version whose position is strictly before
+``p``. A version recorded without a position takes the position of the version before it (one
+that precedes every recorded position counts as "since the beginning").
+
+Re-executing a statement at a position already recorded for its table, with the same text, is a
+no-op (a replication worker replaying its binlog after a restart); any other statement at or
+before a table's newest position raises :class:`~mvdd.errors.PositionError`.
+
+Online schema change tools
+--------------------------
+A ``RENAME TABLE t TO _t_del, _t_gho TO t`` (gh-ost; ``_t_old``/``_t_new`` for pt-osc) is
+recognised as a cut-over: ``t`` keeps its id and gains one version with the ghost's schema and,
+as its steps, the steps the ghost went through; the ghost's id takes the old schema under the
+old-table name. A helper created by ``CREATE TABLE`` (not ``LIKE``) adopts ``t``'s element ids by
+name, so ids stay stable across the swap.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any, Self
+
+import attrs
+
+from mvdd.catalog.history import Change, TableHistory, elements_of
+from mvdd.ddl import osc
+from mvdd.ddl import step as s
+from mvdd.ddl.apply import apply, validate_table
+from mvdd.ddl.parse import Statement, parse_statements
+from mvdd.errors import (
+    CatalogError,
+    ConcurrentChangeError,
+    DDLError,
+    MvddError,
+    NoSuchTableError,
+    NoSuchVersionError,
+    PositionError,
+)
+from mvdd.model import Table
+from mvdd.store.base import Changes, Commit, ElementRow, Store, VersionRow
+from mvdd.store.memory import MemoryStore
+
+log = logging.getLogger("mvdd.catalog")
+
+#: how often ``execute`` rebuilds a statement on fresh state after another process won a race
+RETRIES = 5
+UNSUPPORTED = ("raise", "skip")
+
+
+@attrs.frozen
+class _State:
+    """A published catalog state: live names, and every table id's history."""
+
+    names: dict[str, int]
+    histories: dict[int, TableHistory]
+    ever: dict[str, tuple[int, ...]]  # every table id that ever had a name
+
+
+@attrs.define
+class _Planned:
+    """One table's outcome of a statement."""
+
+    tid: int
+    old: Table | None  # None: created by this statement
+    new: Table | None  # None: dropped by this statement
+    steps: list[s.Step]
+    truncated: bool = False
+
+
+def check_position(position: Any) -> Any:
+    """``position`` if it is a valid position (int, or a non-empty tuple of ints and strings)."""
+    if position is None or (isinstance(position, int) and not isinstance(position, bool)):
+        return position
+    if (
+        isinstance(position, tuple)
+        and position
+        and all(isinstance(p, int | str) and not isinstance(p, bool) for p in position)
+    ):
+        return position
+    raise PositionError(f"a position is an int or a tuple of ints and strings, not {position!r}")
+
+
+class Catalog:
+    """A versioned catalog of table schemas.
+
+    Args:
+        store: where versions live (default: in memory).
+        on_unsupported: ``"raise"`` (default) or ``"skip"``: what to do with statements mvdd does
+            not model (``GRANT``, views, DML ...). Replication workers skip; a skipped statement
+            is logged on the ``mvdd.catalog`` logger and adds no version.
+        database: the database whose tables this catalog tracks; statements naming tables of
+            another database are unsupported (and names cannot be qualified when None).
+
+    >>> cat = Catalog()
+    >>> [c.version for c in cat.execute("CREATE TABLE t (a INT); ALTER TABLE t ADD b INT")]
+    [1, 2]
+    >>> cat.table("t").column_names, cat.table("t", version=1).column_names
+    (('a', 'b'), ('a',))
+    """
+
+    def __init__(
+        self,
+        store: Store | None = None,
+        *,
+        on_unsupported: str = "raise",
+        database: str | None = None,
+    ) -> None:
+        if on_unsupported not in UNSUPPORTED:
+            raise CatalogError(f"on_unsupported must be one of {UNSUPPORTED}, not {on_unsupported!r}")
+        self._store = store if store is not None else MemoryStore()
+        self.on_unsupported = on_unsupported
+        self.database = database
+        self._write_lock = threading.RLock()
+        self._state = _State({}, {}, {})
+        self._seq = 0
+        self._closed = False
+        self.refresh()
+
+    @classmethod
+    def open(cls, target: str, **options: Any) -> Catalog:
+        """A catalog on a durable store: a SQLite file path (created if missing).
+
+        Store options (``synchronous``, ``timeout``) go to the store; the rest to the catalog.
+        """
+        store_keys = {"synchronous", "timeout"}
+        store_options = {k: v for k, v in options.items() if k in store_keys}
+        catalog_options = {k: v for k, v in options.items() if k not in store_keys}
+        if not isinstance(target, str):
+            target = str(target)
+        if "://" in target:
+            raise CatalogError(f"unsupported catalog address {target.split('://')[0]!r}://")
+        from mvdd.store.sqlite import SQLiteStore
+
+        return cls(SQLiteStore(target, **store_options), **catalog_options)
+
+    @property
+    def store(self) -> Store:
+        return self._store
+
+    def close(self) -> None:
+        """Close the store. The catalog cannot be used afterwards."""
+        if not self._closed:
+            self._closed = True
+            self._store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Catalog {self._store.description} tables={len(self._state.names)}>"
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def _history(self, name: str) -> TableHistory:
+        state = self._state
+        tid = state.names.get(name)
+        if tid is None:
+            raise NoSuchTableError("no such table", table=name)
+        return state.histories[tid]
+
+    def tables(self) -> list[str]:
+        """Names of the tables that exist now, sorted."""
+        return sorted(self._state.names)
+
+    def version(self, name: str) -> int:
+        """The current version of a table (1 after CREATE)."""
+        return self._history(name).head
+
+    def history(self, name: str) -> list[Change]:
+        """Every version of the table now named ``name``, oldest first."""
+        return self._history(name).changes()
+
+    def table(self, name: str, *, version: int | None = None, position: Any = None) -> Table:
+        """A table's schema: now, at a version, or as of a position (see the module docstring).
+
+        Raises NoSuchTableError, NoSuchVersionError.
+        """
+        if version is not None and position is not None:
+            raise CatalogError("give a version or a position, not both", table=name)
+        if position is not None:
+            return self._table_at_position(name, check_position(position))
+        history = self._history(name)
+        if version is None:
+            return history.table_at(history.head)
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise NoSuchVersionError(f"a version is an int, not {version!r}", table=name)
+        return history.table_at(version)
+
+    def _table_at_position(self, name: str, position: Any) -> Table:
+        state = self._state
+        best: tuple[Any, TableHistory, int] | None = None
+        for tid in state.ever.get(name, ()):
+            history = state.histories[tid]
+            try:
+                version = history.version_before(position)
+            except TypeError:
+                raise PositionError(
+                    f"position {position!r} does not compare with the recorded ones", table=name
+                ) from None
+            if version < 1:
+                continue
+            row = history.row(version)
+            if row.name != name or row.dropped:
+                continue
+            at = row.position if row.position is not None else history.head_position
+            if best is None or (at is not None and best[0] is not None and at > best[0]):
+                best = (at, history, version)
+        if best is None:
+            raise NoSuchVersionError(f"no version before position {position!r}", table=name)
+        return best[1].table_at(best[2])
+
+    def storage(self, name: str) -> int:
+        """How many element rows the table's history holds (grows with changes, not with
+        changes × columns)."""
+        return self._history(name).storage()
+
+    # -- picking up other writers ----------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Pick up versions other processes committed (one small query when there are none)."""
+        self._check_open()
+        with self._write_lock:
+            if self._store.last_seq() == self._seq:
+                return
+            self._integrate(self._store.changes(self._seq))
+
+    def _integrate(self, changes: Changes, local: dict[int, Table] | None = None) -> None:
+        state = self._state
+        histories = state.histories
+        names = dict(state.names)
+        ever = dict(state.ever)
+        opened: dict[tuple[int, int], list[ElementRow]] = {}
+        for rec in changes.opened:
+            opened.setdefault((rec.table_id, rec.since), []).append(rec)
+        closed: dict[tuple[int, int], list[tuple[str, int, int]]] = {}
+        for key, until in changes.closed:
+            closed.setdefault((key[0], until), []).append(key[1:])
+        for row in changes.versions:
+            history = histories.get(row.table_id)
+            if history is None:
+                history = histories[row.table_id] = TableHistory(row.table_id)
+            previous = history.name if history.head else None
+            history.append(
+                row,
+                opened.get((row.table_id, row.version), []),
+                closed.get((row.table_id, row.version), []),
+                (local or {}).get(row.table_id) if not row.dropped else None,
+            )
+            if previous is not None and names.get(previous) == row.table_id:
+                del names[previous]
+            if not row.dropped:
+                names[row.name] = row.table_id
+                if row.table_id not in ever.get(row.name, ()):
+                    ever[row.name] = (*ever.get(row.name, ()), row.table_id)
+        self._state = _State(names, histories, ever)
+        self._seq = changes.last_seq
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def execute(self, sql: str, *, position: Any = None) -> list[Change]:
+        """Run one or more DDL statements; returns one Change per table version added.
+
+        Each statement is atomic: on any error it raises an MvddError subclass naming the
+        statement and place, and the catalog is exactly as before that statement (statements
+        before it stay committed; the text is parsed whole first, so a syntax error anywhere
+        commits nothing).
+        """
+        self._check_open()
+        position = check_position(position)
+        statements = parse_statements(
+            sql, skip_unsupported=self.on_unsupported == "skip", database=self.database
+        )
+        out: list[Change] = []
+        with self._write_lock:
+            for st in statements:
+                if st.skipped is not None:
+                    log.info("skipped statement %d (%s): %.80s", st.index, st.skipped, st.text)
+                    continue
+                out.extend(self._execute_with_retry(st, position))
+        return out
+
+    def _execute_with_retry(self, st: Statement, position: Any) -> list[Change]:
+        for attempt in range(RETRIES):
+            self.refresh()
+            try:
+                return self._execute_one(st, position)
+            except ConcurrentChangeError as err:
+                if attempt == RETRIES - 1:
+                    raise err.locate(statement=st.text, statement_index=st.index) from None
+                time.sleep(0.001 * 2**attempt)
+        raise AssertionError("unreachable")
+
+    def _execute_one(self, st: Statement, position: Any) -> list[Change]:
+        try:
+            if position is not None and self._is_replay(st, position):
+                return []
+            planned = self._plan(st)
+            for p in planned:
+                if p.new is not None:
+                    validate_table(p.new)
+        except MvddError as err:
+            raise err.locate(statement=st.text, statement_index=st.index) from None
+        planned = [p for p in planned if p.new != p.old or p.truncated]
+        if not planned:
+            return []
+        return self._commit(st, planned, position)
+
+    def _is_replay(self, st: Statement, position: Any) -> bool:
+        """Whether the statement was already applied at this position (raises PositionError
+        when it is out of order)."""
+        state = self._state
+        seen = False
+        for name in st.tables:
+            for tid in state.ever.get(name, ()):
+                history = state.histories[tid]
+                head = history.head_position
+                if head is None:
+                    continue
+                try:
+                    behind = not head < position
+                except TypeError:
+                    raise PositionError(
+                        f"position {position!r} does not compare with {head!r}", table=name
+                    ) from None
+                if not behind:
+                    continue
+                if any(history.row(v).statement == st.text for v in history.versions_at(position)):
+                    seen = True
+                    continue
+                raise PositionError(
+                    f"position {position!r} is not after this table's newest position {head!r}",
+                    table=name,
+                )
+        return seen
+
+    # -- planning: a statement's steps against a working copy of the names ------------------------
+
+    def _plan(self, st: Statement) -> list[_Planned]:
+        state = self._state
+        names = dict(state.names)
+        plans: dict[int, _Planned] = {}
+        next_placeholder = -1
+
+        def current(name: str) -> _Planned:
+            tid = names.get(name)
+            if tid is None:
+                raise NoSuchTableError("no such table", table=name)
+            if tid not in plans:
+                history = state.histories[tid]
+                head = history.table_at(history.head)
+                plans[tid] = _Planned(tid, head, head, [])
+            return plans[tid]
+
+        for step in st.steps:
+            if isinstance(step, s.CreateTable | s.CreateTableLike):
+                if step.table in names:
+                    if step.if_not_exists:
+                        continue
+                    raise DDLError("table already exists", table=step.table)
+                if isinstance(step, s.CreateTableLike):
+                    source = current(step.source).new
+                    if source is None:
+                        raise NoSuchTableError("no such table", table=step.source)
+                    table = attrs.evolve(source, name=step.table, id=next_placeholder, version=1)
+                else:
+                    table = attrs.evolve(step.definition, name=step.table, id=next_placeholder, version=1)
+                    table = self._adopt_ghost_ids(table, names, plans)
+                plans[next_placeholder] = _Planned(next_placeholder, None, table, [step])
+                names[step.table] = next_placeholder
+                next_placeholder -= 1
+            elif isinstance(step, s.DropTable):
+                if step.table not in names:
+                    if step.if_exists:
+                        continue
+                    raise NoSuchTableError("no such table", table=step.table)
+                plan = current(step.table)
+                plan.new = None
+                plan.steps.append(step)
+                del names[step.table]
+            elif isinstance(step, s.RenameTable):
+                plan = current(step.table)
+                if step.to in names:
+                    raise DDLError(f"cannot rename to `{step.to}`: that table exists", table=step.table)
+                assert plan.new is not None
+                plan.new = apply(step, plan.new)
+                plan.steps.append(step)
+                names[step.to] = names.pop(step.table)
+            else:
+                plan = current(step.table)
+                assert plan.new is not None
+                plan.new = apply(step, plan.new)
+                plan.steps.append(step)
+                plan.truncated = plan.truncated or isinstance(step, s.TruncateTable)
+        self._cut_over(st, plans)
+        return list(plans.values())
+
+    def _adopt_ghost_ids(self, table: Table, names: dict[str, int], plans: dict[int, _Planned]) -> Table:
+        """A ghost created with CREATE TABLE (not LIKE) takes its base table's element ids by
+        name, so the ids stay stable across the tool's cut-over."""
+        base_name = osc.ghost_base(table.name)
+        if base_name is None or base_name not in names:
+            return table
+        tid = names[base_name]
+        base = plans[tid].new if tid in plans else self._state.histories[tid].table_at(
+            self._state.histories[tid].head
+        )
+        if base is None:
+            return table
+        return adopt_ids(table, base)
+
+    def _cut_over(self, st: Statement, plans: dict[int, _Planned]) -> None:
+        renames = [x for x in st.steps if isinstance(x, s.RenameTable)]
+        by_source = {r.table: r.to for r in renames}
+        for r in renames:
+            base = r.to
+            ghost = r.table
+            old_name = by_source.get(base)
+            if old_name is None or not osc.is_cutover_pair(base, old_name, ghost):
+                continue
+            by_name = {p.new.name: p for p in plans.values() if p.new is not None}
+            orig, copy = by_name.get(old_name), by_name.get(base)
+            if orig is None or copy is None or orig.old is None or copy.old is None:
+                continue
+            ghost_steps = [
+                attrs.evolve(x, table=base)
+                for change in self._state.histories[copy.tid].changes()[1:]
+                for x in change.steps
+            ]
+            assert orig.new is not None and copy.new is not None
+            orig_schema, copy_schema = orig.new, copy.new
+            orig.new = attrs.evolve(copy_schema, name=base, id=orig.tid)
+            orig.steps = ghost_steps
+            copy.new = attrs.evolve(orig_schema, name=old_name, id=copy.tid)
+            copy.steps = [s.RenameTable(table=ghost, to=old_name)]
+
+    # -- committing ---------------------------------------------------------------------------
+
+    def _commit(self, st: Statement, planned: list[_Planned], position: Any) -> list[Change]:
+        state = self._state
+        now = time.time()
+        versions: list[VersionRow] = []
+        opened: list[ElementRow] = []
+        closed: list[tuple[int, str, int, int]] = []
+        expected: dict[int, int] = {}
+        names: dict[int, str | None] = {}
+        local: dict[int, Table] = {}
+        for p in planned:
+            history = state.histories.get(p.tid)
+            version = history.head + 1 if history is not None else 1
+            if history is not None:
+                expected[p.tid] = history.head
+            dropped = p.new is None
+            name = p.old.name if p.new is None else p.new.name  # type: ignore[union-attr]
+            versions.append(
+                VersionRow(
+                    table_id=p.tid,
+                    version=version,
+                    name=name,
+                    statement=st.text,
+                    steps=tuple(p.steps),
+                    position=position,
+                    at=now,
+                    dropped=dropped,
+                )
+            )
+            names[p.tid] = None if dropped else name
+            before = history.live_rows() if history is not None else {}
+            after = elements_of(attrs.evolve(p.new, version=version)) if p.new is not None else {}
+            for slot, rec in before.items():
+                new = after.get(slot)
+                if new is None or new[0] != rec.value or new[1] != rec.prev:
+                    closed.append((p.tid, slot[0], slot[1], rec.since))
+            for slot, (value, prev) in after.items():
+                rec = before.get(slot)
+                if rec is None or value != rec.value or prev != rec.prev:
+                    opened.append(ElementRow(p.tid, slot[0], slot[1], version, None, value, prev))
+            if p.new is not None:
+                local[p.tid] = attrs.evolve(p.new, version=version)
+        result = self._store.commit(
+            Commit(tuple(versions), tuple(opened), tuple(closed), expected, names)
+        )
+        ids = result.ids
+
+        def real(tid: int) -> int:
+            return ids.get(tid, tid)
+
+        if result.seq == self._seq + 1:
+            fresh = Changes(
+                tuple(attrs.evolve(v, table_id=real(v.table_id), seq=result.seq) for v in versions),
+                tuple(attrs.evolve(e, table_id=real(e.table_id)) for e in opened),
+                tuple(((real(k[0]), *k[1:]), _version_of(versions, k[0])) for k in closed),
+                result.seq,
+            )
+            tables = {real(t): attrs.evolve(table, id=real(t)) for t, table in local.items()}
+            self._integrate(fresh, tables)  # type: ignore[arg-type]
+        else:
+            self.refresh()
+        histories = self._state.histories
+        return [histories[real(v.table_id)].change(v.version) for v in versions]
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise CatalogError("the catalog is closed")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.tables())
+
+
+def _version_of(versions: list[VersionRow], tid: int) -> int:
+    return next(v.version for v in versions if v.table_id == tid)
+
+
+def adopt_ids(table: Table, base: Table) -> Table:
+    """``table`` with the element ids of ``base`` where names match; other elements get ids
+    after ``base.last_id``."""
+    next_id = max(base.last_id, 0)
+
+    def fresh() -> int:
+        nonlocal next_id
+        next_id += 1
+        return next_id
+
+    col_ids = {}
+    columns = []
+    for col in table.columns:
+        match = base.find_column(col.name)
+        new_id = match.id if match is not None else fresh()
+        col_ids[col.id] = new_id
+        columns.append(attrs.evolve(col, id=new_id))
+    indexes = []
+    for idx in table.indexes:
+        match_idx = base.find_index(idx.name)
+        parts = tuple(attrs.evolve(p, column_id=col_ids[p.column_id]) for p in idx.parts)
+        indexes.append(attrs.evolve(idx, id=match_idx.id if match_idx else fresh(), parts=parts))
+    checks = []
+    for chk in table.checks:
+        match_chk = base.find_check(chk.name)
+        checks.append(attrs.evolve(chk, id=match_chk.id if match_chk else fresh()))
+    return attrs.evolve(
+        table, columns=tuple(columns), indexes=tuple(indexes), checks=tuple(checks), last_id=next_id
+    )

@@ -1,0 +1,278 @@
+"""One table's versions, rebuilt from element rows with version ranges (seed 004).
+
+A :class:`TableHistory` holds every element row of one table (each definition once, live for
+``since <= v < until``) and indexes them by the versions where they begin and end. The schema at
+version ``v`` is rebuilt from the nearest checkpoint at or below ``v`` (a copy of the live map
+kept every :data:`CHECKPOINT_EVERY` versions, in a ``SortedDict``) plus the rows that began or
+ended since: O(log n + elements + CHECKPOINT_EVERY) whatever the history's length. Rebuilt tables
+are cached (LRU), and the head is always cached, so repeated reads are dict lookups.
+
+The history is append-only and published by moving ``head`` last: a reader never takes a lock
+and never sees a half-appended version.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from collections import OrderedDict
+from typing import Any
+
+import attrs
+from sortedcontainers import SortedDict
+
+from mvdd.ddl.step import Step
+from mvdd.errors import NoSuchVersionError, StoreError
+from mvdd.model import Check, Column, Index, Table
+from mvdd.store.base import ElementRow, VersionRow
+from mvdd.store.codec import TableMeta
+
+CHECKPOINT_EVERY = 64
+CACHE_SIZE = 512
+
+Key = tuple[str, int, int]  # (kind, element_id, since)
+Slot = tuple[str, int]  # (kind, element_id)
+
+
+@attrs.frozen(kw_only=True)
+class Change:
+    """One committed version of one table: what the statement was and what it did.
+
+    Attributes:
+        table: the table's name at this version.
+        table_id: the table's stable id.
+        version: the version this change produced.
+        statement: the statement text as given.
+        steps: the statement's steps on this table.
+        position: the external position recorded with the statement (None if none).
+        at: when it was committed (UTC).
+        dropped: the statement dropped the table (this version has no schema).
+    """
+
+    table: str
+    table_id: int
+    version: int
+    statement: str
+    steps: tuple[Step, ...]
+    position: Any
+    at: dt.datetime
+    dropped: bool = False
+
+    @classmethod
+    def of(cls, row: VersionRow) -> Change:
+        return cls(
+            table=row.name,
+            table_id=row.table_id,
+            version=row.version,
+            statement=row.statement,
+            steps=row.steps,
+            position=row.position,
+            at=dt.datetime.fromtimestamp(row.at, dt.UTC),
+            dropped=row.dropped,
+        )
+
+
+def elements_of(table: Table) -> dict[Slot, tuple[object, int]]:
+    """The rows a table version is made of: (kind, id) -> (value, id of the element before)."""
+    out: dict[Slot, tuple[object, int]] = {
+        ("table", 0): (TableMeta(name=table.name, options=table.options, last_id=table.last_id), 0)
+    }
+    for kind, items in (("column", table.columns), ("index", table.indexes), ("check", table.checks)):
+        prev = 0
+        for item in items:
+            out[(kind, item.id)] = (item, prev)
+            prev = item.id
+    return out
+
+
+class TableHistory:
+    """Every version of one table (see the module docstring)."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.head = 0
+        self._rows: list[VersionRow] = []
+        self._changes: list[Change | None] = []
+        self._records: dict[Key, ElementRow] = {}
+        self._born: list[list[Key]] = []
+        self._died: list[list[Key]] = []
+        self._live: dict[Slot, Key] = {}
+        self._checkpoints: SortedDict = SortedDict({0: {}})
+        self._cache: OrderedDict[int, Table] = OrderedDict()
+        self._pos_start: int | None = None
+        self._positions: list[Any] = []
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def row(self, version: int) -> VersionRow:
+        if not 1 <= version <= self.head:
+            raise NoSuchVersionError(
+                f"no version {version} (versions are 1..{self.head})", table=self.name
+            )
+        return self._rows[version - 1]
+
+    @property
+    def name(self) -> str:
+        return self._rows[self.head - 1].name if self.head else "?"
+
+    @property
+    def dropped(self) -> bool:
+        return bool(self.head) and self._rows[self.head - 1].dropped
+
+    def change(self, version: int) -> Change:
+        row = self.row(version)
+        change = self._changes[version - 1]
+        if change is None:
+            change = Change.of(row)
+            self._changes[version - 1] = change
+        return change
+
+    def changes(self) -> list[Change]:
+        return [self.change(v) for v in range(1, self.head + 1)]
+
+    def table_at(self, version: int) -> Table:
+        """The schema at ``version``. O(1) when cached, else O(log n + elements + 64)."""
+        cached = self._cache.get(version)
+        if cached is not None:
+            try:
+                self._cache.move_to_end(version)
+            except KeyError:  # evicted by another thread meanwhile: fine
+                pass
+            return cached
+        row = self.row(version)
+        if row.dropped:
+            raise NoSuchVersionError(f"version {version} is the table's drop", table=row.name)
+        table = self._build(version)
+        self._remember(version, table)
+        return table
+
+    def _remember(self, version: int, table: Table) -> None:
+        self._cache[version] = table
+        while len(self._cache) > CACHE_SIZE:
+            try:
+                oldest = next(iter(self._cache))
+                if oldest == self.head:
+                    self._cache.move_to_end(oldest)
+                    oldest = next(iter(self._cache))
+                del self._cache[oldest]
+            except (KeyError, StopIteration, RuntimeError):
+                break
+
+    def _live_at(self, version: int) -> dict[Slot, Key]:
+        at = self._checkpoints.bisect_right(version) - 1
+        base, live = self._checkpoints.peekitem(at)
+        live = dict(live)
+        for v in range(base + 1, version + 1):
+            for key in self._died[v - 1]:
+                if live.get(key[:2]) == key:
+                    del live[key[:2]]
+            for key in self._born[v - 1]:
+                live[key[:2]] = key
+        return live
+
+    def _build(self, version: int) -> Table:
+        live = self._live_at(version)
+        meta: TableMeta | None = None
+        chains: dict[str, dict[int, object]] = {"column": {}, "index": {}, "check": {}}
+        for (kind, _), key in live.items():
+            rec = self._records[key]
+            if kind == "table":
+                meta = rec.value  # type: ignore[assignment]
+            else:
+                chains[kind][rec.prev] = rec.value
+        if meta is None:
+            raise StoreError(f"table id {self.table_id} has no metadata at version {version}")
+        return Table(
+            name=meta.name,
+            id=self.table_id,
+            version=version,
+            columns=_ordered(chains["column"], Column, self.table_id),
+            indexes=_ordered(chains["index"], Index, self.table_id),
+            checks=_ordered(chains["check"], Check, self.table_id),
+            options=meta.options,
+            last_id=meta.last_id,
+        )
+
+    def live_rows(self) -> dict[Slot, ElementRow]:
+        """The rows live at the head (for diffing the next version)."""
+        return {slot: self._records[key] for slot, key in self._live.items()}
+
+    # -- positions ------------------------------------------------------------------------------
+
+    @property
+    def head_position(self) -> Any:
+        return self._positions[-1] if self._positions else None
+
+    def version_before(self, position: Any) -> int:
+        """The newest version whose (effective) position is strictly before ``position`` (0:
+        none). A version recorded without a position has the position of the one before it."""
+        if self._pos_start is None:
+            return self.head
+        return self._pos_start - 1 + bisect.bisect_left(self._positions, position)
+
+    def versions_at(self, position: Any) -> list[int]:
+        """Versions recorded with exactly this position."""
+        return [r.version for r in self._rows if r.position == position]
+
+    # -- appending (the writer or a refresh; never concurrently with itself) ---------------------
+
+    def append(
+        self,
+        row: VersionRow,
+        opened: list[ElementRow],
+        closed: list[Key],
+        table: Table | None = None,
+    ) -> None:
+        """Add the next version: its row, the element rows it opens and the keys it closes.
+        ``table`` (if the caller has it) seeds the cache. Publishes by moving ``head`` last."""
+        version = row.version
+        if version != self.head + 1:
+            raise StoreError(
+                f"table id {self.table_id}: version {version} follows {self.head}: the store "
+                "has a gap in this table's history"
+            )
+        died = []
+        for key in closed:
+            rec = self._records.get(key)
+            if rec is None:
+                raise StoreError(f"table id {self.table_id}: closing unknown element row {key}")
+            self._records[key] = attrs.evolve(rec, until=version)
+            self._live.pop(key[:2], None)
+            died.append(key)
+        born = []
+        for rec in opened:
+            key = (rec.kind, rec.element_id, rec.since)
+            self._records[key] = attrs.evolve(rec, until=None)
+            self._live[key[:2]] = key
+            born.append(key)
+        self._rows.append(row)
+        self._changes.append(None)
+        self._born.append(born)
+        self._died.append(died)
+        if row.position is not None:
+            if self._pos_start is None:
+                self._pos_start = version
+            self._positions.append(row.position)
+        elif self._pos_start is not None:
+            self._positions.append(self._positions[-1])
+        if version % CHECKPOINT_EVERY == 0:
+            self._checkpoints[version] = dict(self._live)
+        if table is not None:
+            self._remember(version, table)
+        self.head = version
+
+    def storage(self) -> int:
+        """How many element rows this table's history holds."""
+        return len(self._records)
+
+
+def _ordered(by_prev: dict[int, Any], kind: type, table_id: int) -> tuple[Any, ...]:
+    out = []
+    prev = 0
+    while prev in by_prev:
+        item = by_prev.pop(prev)
+        out.append(item)
+        prev = item.id
+    if by_prev:
+        raise StoreError(f"table id {table_id}: broken {kind.__name__.lower()} order in the store")
+    return tuple(out)

@@ -1,0 +1,19 @@
+"""MySQL DDL <-> steps, through sqlglot: parse statements, apply steps to a table, render.
+
+The only package that imports sqlglot.
+"""
+
+from mvdd.ddl.apply import apply, apply_steps, validate_table
+from mvdd.ddl.parse import Statement, parse_statements, parse_table
+from mvdd.ddl.render import render_steps, render_table
+
+__all__ = [
+    "Statement",
+    "apply",
+    "apply_steps",
+    "parse_statements",
+    "parse_table",
+    "render_steps",
+    "render_table",
+    "validate_table",
+]

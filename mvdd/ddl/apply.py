@@ -1,0 +1,589 @@
+"""Applying steps to a table: a pure function from (step, table) to the next table.
+
+:func:`apply` is dispatched by step class. A step that cannot apply raises
+:class:`~mvdd.errors.DDLError` naming the table, the column or index and the step, and the input
+table is untouched (tables are immutable). Statement-level invariants (one AUTO_INCREMENT column,
+and it indexed; expressions naming existing columns; key parts MySQL accepts) are checked by
+:func:`validate_table` once the whole statement has applied, as MySQL does.
+
+Where MySQL and MariaDB differ, mvdd takes the stricter rule and says so: dropping a column
+that a multi-column UNIQUE or PRIMARY KEY covers is refused (MariaDB) rather than silently
+weakening the key (MySQL 8); unnamed checks are named ``CONSTRAINT_<n>`` as MariaDB does.
+
+Adding a NOT NULL column without a default to an existing table is refused: rows written under
+earlier versions would have no value for it (seed 003). Pass ``fresh=True`` for a table that
+has no rows yet (CREATE TABLE builds its table that way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import singledispatch
+
+import attrs
+
+from mvdd.ddl import expr as ex
+from mvdd.ddl import step as s
+from mvdd.ddl.parse import check_identifier, coerce_default, options_with
+from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
+from mvdd.model import (
+    NO_DEFAULT,
+    PRIMARY,
+    Check,
+    Column,
+    Expr,
+    Index,
+    IndexKind,
+    IndexPart,
+    Table,
+)
+from mvdd.model.types import (
+    LOB_BYTES,
+    TEXT_SIZES,
+    ColumnType,
+    Family,
+    TypeKind,
+    max_bytes_per_char,
+    resolve_charset,
+)
+
+
+def apply(step: s.Step, table: Table, *, fresh: bool = False) -> Table:
+    """The table after one step (same version: the catalog numbers versions per statement).
+
+    Raises DDLError (with the table, element and step named) if the step cannot apply.
+
+    >>> from mvdd.ddl.parse import parse_table, parse_statements
+    >>> t = parse_table("CREATE TABLE t (a INT)")
+    >>> (st,) = parse_statements("ALTER TABLE t ADD COLUMN b INT FIRST")[0].steps
+    >>> apply(st, t).column_names
+    ('b', 'a')
+    """
+    try:
+        return _apply(step, table, fresh)
+    except MvddError as err:
+        raise err.locate(table=table.name, step=str(step)) from None
+
+
+def apply_steps(table: Table, steps: Iterable[s.Step], *, fresh: bool = False) -> Table:
+    """The table after every step in order (no statement-level validation)."""
+    for st in steps:
+        table = apply(st, table, fresh=fresh)
+    return table
+
+
+@singledispatch
+def _apply(step: s.Step, table: Table, fresh: bool) -> Table:
+    raise UnsupportedDDLError(f"{type(step).__name__} does not apply to a single table")
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _column(table: Table, name: str) -> Column:
+    col = table.find_column(name)
+    if col is None:
+        raise DDLError("no such column", column=name)
+    return col
+
+
+def _replace_columns(table: Table, columns: Iterable[Column], **changes: object) -> Table:
+    return attrs.evolve(table, columns=tuple(columns), **changes)
+
+
+def _with_table_charset(table: Table, ctype: ColumnType) -> ColumnType:
+    """A string type without a charset takes the table's default (if known), as MySQL does."""
+    if ctype.has_charset and ctype.collation is None and table.options.collation is not None:
+        return ctype.with_charset(table.options.charset, table.options.collation)
+    return ctype
+
+
+def _place(columns: list[Column], col: Column, place: s.Place, *, keep_at: int | None) -> list[Column]:
+    """Insert ``col`` into ``columns`` at its place (``keep_at``: where it was, for MODIFY)."""
+    if place.first:
+        return [col, *columns]
+    if place.after is not None:
+        folded = place.after.casefold()
+        for i, other in enumerate(columns):
+            if other.name.casefold() == folded:
+                return [*columns[: i + 1], col, *columns[i + 1 :]]
+        raise DDLError("no such column to place after", column=place.after)
+    if keep_at is not None:
+        return [*columns[:keep_at], col, *columns[keep_at:]]
+    return [*columns, col]
+
+
+_TEMPORAL_WITH_NOW = frozenset({TypeKind.TIMESTAMP, TypeKind.DATETIME})
+
+
+def _now_precision(value: object) -> int | None:
+    """fsp of a CURRENT_TIMESTAMP[(n)] expression, None for other values."""
+    if isinstance(value, Expr) and value.sql.startswith("CURRENT_TIMESTAMP("):
+        inner = value.sql[len("CURRENT_TIMESTAMP(") : -1]
+        return int(inner) if inner.isdigit() else 0
+    return None
+
+
+def _check_column(col: Column) -> None:
+    """Rules about one column definition on its own."""
+    check_identifier(col.name, "column")
+    where = {"column": col.name}
+    if col.default is None and not col.nullable:
+        raise DDLError("invalid default value: NOT NULL column with DEFAULT NULL", **where)
+    if col.generated is not None:
+        if col.default is not NO_DEFAULT or col.auto_increment or col.on_update is not None:
+            raise DDLError("a generated column takes no DEFAULT, AUTO_INCREMENT or ON UPDATE", **where)
+    if col.auto_increment:
+        if col.type.family not in (Family.INTEGER, Family.FLOAT):
+            raise DDLError(f"AUTO_INCREMENT on a {col.type} column", **where)
+        if col.default is not NO_DEFAULT:
+            raise DDLError("invalid default value for an AUTO_INCREMENT column", **where)
+    for label, value in (("default", col.default), ("ON UPDATE", col.on_update)):
+        fsp = _now_precision(value)
+        if fsp is None:
+            continue
+        if col.type.kind not in _TEMPORAL_WITH_NOW and label == "ON UPDATE":
+            raise DDLError(f"ON UPDATE CURRENT_TIMESTAMP on a {col.type} column", **where)
+        if col.type.kind in _TEMPORAL_WITH_NOW and fsp != (col.type.fsp or 0):
+            raise DDLError(f"invalid {label}: CURRENT_TIMESTAMP({fsp}) on {col.type}", **where)
+    if col.on_update is not None and _now_precision(col.on_update) is None:
+        raise DDLError("ON UPDATE takes only CURRENT_TIMESTAMP", **where)
+
+
+def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
+    """Rewrite checks and generated columns that name column ``old`` (MariaDB does the same)."""
+
+    def fix(e: Expr) -> Expr:
+        return ex.rename_column(e, old, new) if old.casefold() in ex.referenced_columns(e) else e
+
+    columns = []
+    for col in table.columns:
+        changes: dict[str, object] = {}
+        if col.generated is not None:
+            changes["generated"] = attrs.evolve(col.generated, expr=fix(col.generated.expr))
+        if col.check is not None:
+            changes["check"] = fix(col.check)
+        columns.append(attrs.evolve(col, **changes) if changes else col)
+    checks = [attrs.evolve(c, expr=fix(c.expr)) for c in table.checks]
+    return attrs.evolve(table, columns=tuple(columns), checks=tuple(checks))
+
+
+def _users_of(table: Table, column: Column) -> list[str]:
+    """Checks and generated columns (other than the column itself) that read ``column``."""
+    folded = column.name.casefold()
+    out = [f"check `{c.name}`" for c in table.checks if folded in ex.referenced_columns(c.expr)]
+    for other in table.columns:
+        if other.id == column.id:
+            continue
+        if other.generated is not None and folded in ex.referenced_columns(other.generated.expr):
+            out.append(f"generated column `{other.name}`")
+        if other.check is not None and folded in ex.referenced_columns(other.check):
+            out.append(f"the check of column `{other.name}`")
+    return out
+
+
+# --- table steps ---------------------------------------------------------------------------
+
+
+@_apply.register
+def _(step: s.RenameTable, table: Table, fresh: bool) -> Table:
+    check_identifier(step.to, "table")
+    return attrs.evolve(table, name=step.to)
+
+
+@_apply.register
+def _(step: s.TruncateTable, table: Table, fresh: bool) -> Table:
+    return table
+
+
+@_apply.register
+def _(step: s.SetOptions, table: Table, fresh: bool) -> Table:
+    return attrs.evolve(table, options=options_with(table.options, step.options))
+
+
+@_apply.register
+def _(step: s.ConvertCharset, table: Table, fresh: bool) -> Table:
+    charset, collation = resolve_charset(step.charset, step.collation)
+    if charset == "binary":
+        raise UnsupportedDDLError("CONVERT TO CHARACTER SET binary is not tracked")
+    columns = []
+    for col in table.columns:
+        if not col.type.has_charset:
+            columns.append(col)
+            continue
+        ctype = col.type.with_charset(charset, collation)
+        if ctype.family == Family.TEXT:
+            # MySQL grows TEXT so that it still holds as many characters as before
+            need = LOB_BYTES[col.type.kind] // max_bytes_per_char(col.type.charset)
+            ctype = attrs.evolve(ctype, kind=_text_kind_holding(need, charset))
+        elif ctype.kind == TypeKind.VARCHAR:
+            ctype = ColumnType.of(TypeKind.VARCHAR, length=ctype.length, charset=charset, collation=collation)
+        columns.append(attrs.evolve(col, type=ctype))
+    options = attrs.evolve(table.options, charset=charset, collation=collation)
+    return _replace_columns(table, columns, options=options)
+
+
+def _text_kind_holding(chars: int, charset: str | None) -> TypeKind:
+    for kind in TEXT_SIZES:
+        if LOB_BYTES[kind] // max_bytes_per_char(charset) >= chars:
+            return kind
+    return TypeKind.LONGTEXT
+
+
+# --- column steps --------------------------------------------------------------------------
+
+
+@_apply.register
+def _(step: s.AddColumn, table: Table, fresh: bool) -> Table:
+    col = step.column
+    if table.find_column(col.name) is not None:
+        if step.if_not_exists:
+            return table
+        raise DDLError("duplicate column name", column=col.name)
+    _check_column(col)
+    if not fresh and not col.has_default:
+        raise DDLError(
+            "a NOT NULL column without a DEFAULT cannot be added to a table that may hold rows: "
+            "rows written under earlier versions would have no value for it",
+            column=col.name,
+        )
+    new_id = table.last_id + 1
+    col = attrs.evolve(col, id=new_id, type=_with_table_charset(table, col.type))
+    columns = _place(list(table.columns), col, step.place, keep_at=None)
+    return _replace_columns(table, columns, last_id=new_id)
+
+
+@_apply.register
+def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
+    col = table.find_column(step.column)
+    if col is None:
+        if step.if_exists:
+            return table
+        raise DDLError("no such column", column=step.column)
+    if len(table.columns) == 1:
+        raise DDLError("cannot drop the only column (drop the table instead)", column=col.name)
+    users = _users_of(table, col)
+    if users:
+        raise DDLError(f"column is used by {', '.join(users)}", column=col.name)
+    indexes = []
+    for idx in table.indexes:
+        if col.id not in idx.column_ids:
+            indexes.append(idx)
+            continue
+        rest = tuple(p for p in idx.parts if p.column_id != col.id)
+        if rest and idx.is_unique:
+            raise DDLError(
+                f"column is part of the multi-column {idx.kind.value} key `{idx.name}`: dropping it "
+                "would change what the key keeps unique (drop or redefine the key first)",
+                column=col.name,
+            )
+        if rest:
+            indexes.append(attrs.evolve(idx, parts=rest))
+    columns = [c for c in table.columns if c.id != col.id]
+    return _replace_columns(table, columns, indexes=tuple(indexes))
+
+
+@_apply.register
+def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
+    old = _column(table, step.column)
+    new = step.definition
+    clash = table.find_column(new.name)
+    if clash is not None and clash.id != old.id:
+        raise DDLError("duplicate column name", column=new.name)
+    _check_column(new)
+    if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
+        new = attrs.evolve(new, nullable=False)  # a primary key column stays NOT NULL
+    new = attrs.evolve(new, id=old.id, state=old.state, type=_with_table_charset(table, new.type))
+    rest = [c for c in table.columns if c.id != old.id]
+    at = [c.id for c in table.columns].index(old.id)
+    if step.place.after is not None and step.place.after.casefold() == old.name.casefold():
+        raise DDLError("a column cannot be placed after itself", column=old.name)
+    table = _replace_columns(table, _place(rest, new, step.place, keep_at=at))
+    table = _fit_prefixes(table, new)
+    if new.name != old.name:
+        table = _rename_in_expressions(table, old.name, new.name)
+    return table
+
+
+def _fit_prefixes(table: Table, col: Column) -> Table:
+    """After a type change, a prefix that now covers the whole column is dropped, as MySQL
+    shortens such keys."""
+    length = col.type.length if col.type.family in (Family.CHAR, Family.BINARY) else None
+    if length is None:
+        return table
+    indexes = []
+    for idx in table.indexes:
+        parts = tuple(
+            attrs.evolve(p, length=None) if p.column_id == col.id and p.length and p.length >= length else p
+            for p in idx.parts
+        )
+        indexes.append(attrs.evolve(idx, parts=parts) if parts != idx.parts else idx)
+    return attrs.evolve(table, indexes=tuple(indexes))
+
+
+@_apply.register
+def _(step: s.RenameColumn, table: Table, fresh: bool) -> Table:
+    old = _column(table, step.column)
+    check_identifier(step.to, "column")
+    clash = table.find_column(step.to)
+    if clash is not None and clash.id != old.id:
+        raise DDLError("duplicate column name", column=step.to)
+    columns = [attrs.evolve(c, name=step.to) if c.id == old.id else c for c in table.columns]
+    return _rename_in_expressions(_replace_columns(table, columns), old.name, step.to)
+
+
+@_apply.register
+def _(step: s.SetDefault, table: Table, fresh: bool) -> Table:
+    old = _column(table, step.column)
+    new = attrs.evolve(old, default=coerce_default(step.default, old.type, old.name))
+    _check_column(new)
+    return _replace_columns(table, (new if c.id == old.id else c for c in table.columns))
+
+
+@_apply.register
+def _(step: s.DropDefault, table: Table, fresh: bool) -> Table:
+    old = _column(table, step.column)
+    if old.generated is not None:
+        raise DDLError("a generated column has no default", column=old.name)
+    new = attrs.evolve(old, default=NO_DEFAULT)
+    return _replace_columns(table, (new if c.id == old.id else c for c in table.columns))
+
+
+# --- indexes -------------------------------------------------------------------------------
+
+
+def _auto_index_name(table: Table, first_column: str) -> str:
+    """MySQL's name for an unnamed index: its first column, then ``_2``, ``_3`` ..."""
+    name, n = first_column, 2
+    while table.find_index(name) is not None or name.casefold() == PRIMARY.casefold():
+        name, n = f"{first_column}_{n}", n + 1
+    return name
+
+
+@_apply.register
+def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
+    spec = step.index
+    parts: list[IndexPart] = []
+    seen: set[int] = set()
+    for part in spec.parts:
+        col = _column(table, part.column)
+        if col.id in seen:
+            raise DDLError("duplicate column in one index", column=col.name, index=spec.name)
+        seen.add(col.id)
+        parts.append(IndexPart(col.id, part.length, part.desc))
+    if spec.kind == IndexKind.PRIMARY:
+        if table.primary_key is not None:
+            raise DDLError("multiple primary keys defined", index=PRIMARY)
+        name = PRIMARY
+    else:
+        name = spec.name or _auto_index_name(table, spec.parts[0].column)
+        check_identifier(name, "index")
+        if name.casefold() == PRIMARY.casefold():
+            raise DDLError("only the primary key may be named PRIMARY", index=name)
+    if table.find_index(name) is not None:
+        if step.if_not_exists:
+            return table
+        raise DDLError("duplicate index name", index=name)
+    new_id = table.last_id + 1
+    index = Index(
+        id=new_id,
+        name=name,
+        kind=spec.kind,
+        parts=tuple(parts),
+        comment=spec.comment,
+        using=spec.using,
+        visible=spec.visible,
+    )
+    _check_index(table, index)
+    columns = table.columns
+    if spec.kind == IndexKind.PRIMARY:
+        # MySQL makes primary key columns NOT NULL
+        columns = tuple(attrs.evolve(c, nullable=False) if c.id in seen else c for c in columns)
+    return attrs.evolve(table, columns=columns, indexes=(*table.indexes, index), last_id=new_id)
+
+
+_PREFIXABLE = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB})
+_FULLTEXT_OK = frozenset({Family.CHAR, Family.TEXT})
+
+
+def _check_index(table: Table, index: Index) -> None:
+    where = {"index": index.name}
+    if index.kind == IndexKind.PRIMARY and not index.visible:
+        raise DDLError("the primary key cannot be invisible", **where)
+    if index.kind == IndexKind.SPATIAL and len(index.parts) != 1:
+        raise DDLError("a SPATIAL index has exactly one column", **where)
+    for part in index.parts:
+        col = table.column_by_id(part.column_id)
+        fam = col.type.family
+        where["column"] = col.name
+        if index.kind == IndexKind.FULLTEXT:
+            if fam not in _FULLTEXT_OK or part.length or part.desc:
+                raise DDLError(f"a FULLTEXT index takes whole text columns, not {col.type}", **where)
+            continue
+        if index.kind == IndexKind.SPATIAL:
+            if fam != Family.SPATIAL or part.length:
+                raise DDLError(f"a SPATIAL index takes a spatial column, not {col.type}", **where)
+            if col.nullable:
+                raise DDLError("a SPATIAL index column must be NOT NULL", **where)
+            continue
+        if fam in (Family.JSON, Family.SPATIAL):
+            raise DDLError(f"a {col.type} column cannot be indexed this way", **where)
+        if part.length is not None:
+            if fam not in _PREFIXABLE:
+                raise DDLError(f"a prefix length needs a string column, not {col.type}", **where)
+            if col.type.length is not None and part.length > col.type.length:
+                raise DDLError(f"prefix length {part.length} is longer than {col.type}", **where)
+        elif fam in (Family.TEXT, Family.BLOB):
+            raise DDLError(f"a {col.type} column in a key needs a prefix length", **where)
+
+
+@_apply.register
+def _(step: s.DropIndex, table: Table, fresh: bool) -> Table:
+    idx = table.find_index(step.index)
+    if idx is None:
+        if step.if_exists:
+            return table
+        raise DDLError("no such index", index=step.index)
+    return attrs.evolve(table, indexes=tuple(i for i in table.indexes if i.id != idx.id))
+
+
+@_apply.register
+def _(step: s.RenameIndex, table: Table, fresh: bool) -> Table:
+    idx = table.find_index(step.index)
+    if idx is None:
+        raise DDLError("no such index", index=step.index)
+    check_identifier(step.to, "index")
+    if PRIMARY.casefold() in (idx.name.casefold(), step.to.casefold()):
+        raise DDLError("the primary key cannot be renamed, nor an index named PRIMARY", index=idx.name)
+    clash = table.find_index(step.to)
+    if clash is not None and clash.id != idx.id:
+        raise DDLError("duplicate index name", index=step.to)
+    indexes = tuple(attrs.evolve(i, name=step.to) if i.id == idx.id else i for i in table.indexes)
+    return attrs.evolve(table, indexes=indexes)
+
+
+@_apply.register
+def _(step: s.SetIndexVisible, table: Table, fresh: bool) -> Table:
+    idx = table.find_index(step.index)
+    if idx is None:
+        raise DDLError("no such index", index=step.index)
+    new = attrs.evolve(idx, visible=step.visible)
+    _check_index(table, new)
+    return attrs.evolve(table, indexes=tuple(new if i.id == idx.id else i for i in table.indexes))
+
+
+# --- checks --------------------------------------------------------------------------------
+
+
+def _auto_check_name(table: Table) -> str:
+    """MariaDB's name for an unnamed check: ``CONSTRAINT_<n>``, the smallest n not taken."""
+    n = 1
+    while table.find_check(f"CONSTRAINT_{n}") is not None:
+        n += 1
+    return f"CONSTRAINT_{n}"
+
+
+@_apply.register
+def _(step: s.AddCheck, table: Table, fresh: bool) -> Table:
+    name = step.name or _auto_check_name(table)
+    check_identifier(name, "check")
+    if table.find_check(name) is not None:
+        raise DDLError(f"duplicate check constraint name `{name}`")
+    new_id = table.last_id + 1
+    check = Check(id=new_id, name=name, expr=step.expr, enforced=step.enforced)
+    return attrs.evolve(table, checks=(*table.checks, check), last_id=new_id)
+
+
+def _drop_check(table: Table, name: str) -> Table | None:
+    chk = table.find_check(name)
+    if chk is None:
+        return None
+    return attrs.evolve(table, checks=tuple(c for c in table.checks if c.id != chk.id))
+
+
+@_apply.register
+def _(step: s.DropCheck, table: Table, fresh: bool) -> Table:
+    out = _drop_check(table, step.check)
+    if out is None:
+        if step.if_exists:
+            return table
+        raise DDLError(f"no such check constraint `{step.check}`")
+    return out
+
+
+@_apply.register
+def _(step: s.DropConstraint, table: Table, fresh: bool) -> Table:
+    out = _drop_check(table, step.name)
+    if out is not None:
+        return out
+    idx = table.find_index(step.name)
+    if idx is not None and idx.kind == IndexKind.UNIQUE:
+        return attrs.evolve(table, indexes=tuple(i for i in table.indexes if i.id != idx.id))
+    if step.if_exists:
+        return table
+    raise DDLError(f"no such constraint `{step.name}`")
+
+
+@_apply.register
+def _(step: s.AlterCheck, table: Table, fresh: bool) -> Table:
+    chk = table.find_check(step.check)
+    if chk is None:
+        raise DDLError(f"no such check constraint `{step.check}`")
+    new = attrs.evolve(chk, enforced=step.enforced)
+    return attrs.evolve(table, checks=tuple(new if c.id == chk.id else c for c in table.checks))
+
+
+# --- statement-level invariants --------------------------------------------------------------
+
+
+def validate_table(table: Table) -> None:
+    """Rules MySQL checks once a statement has applied; raises DDLError naming the table."""
+    try:
+        _validate(table)
+    except MvddError as err:
+        raise err.locate(table=table.name) from None
+
+
+def _validate(table: Table) -> None:
+    if not table.columns:
+        raise DDLError("a table needs at least one column")
+    names = {c.name.casefold() for c in table.columns}
+    autos = [c for c in table.columns if c.auto_increment]
+    if len(autos) > 1:
+        raise DDLError("there can be only one AUTO_INCREMENT column", column=autos[1].name)
+    for col in autos:
+        if not any(i.parts[0].column_id == col.id for i in table.indexes if i.kind not in _NOT_KEYS):
+            raise DDLError("an AUTO_INCREMENT column must be the first column of a key", column=col.name)
+    _each_expression(table, lambda e, where: _names_exist(e, names, where))
+    auto_names = {c.name.casefold() for c in autos}
+
+    def no_auto(e: Expr, where: dict[str, str]) -> None:
+        if ex.referenced_columns(e) & auto_names:
+            raise DDLError(f"expression {e.sql} reads the AUTO_INCREMENT column", **where)
+
+    _each_expression(table, no_auto)
+    for idx in table.indexes:
+        _check_index(table, idx)
+
+
+_NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)
+
+
+def _each_expression(table: Table, visit: Callable[[Expr, dict[str, str]], None]) -> None:
+    for col in table.columns:
+        if col.generated is not None:
+            visit(col.generated.expr, {"column": col.name})
+        if col.check is not None:
+            visit(col.check, {"column": col.name})
+    for chk in table.checks:
+        visit(chk.expr, {"index": chk.name})
+
+
+def _names_exist(e: Expr, names: set[str], where: dict[str, str]) -> None:
+    missing = sorted(ex.referenced_columns(e) - names)
+    if missing:
+        raise DDLError(f"expression {e.sql} names unknown column(s) {missing}", **where)
+
+
+__all__ = ["apply", "apply_steps", "validate_table"]
+

@@ -1,0 +1,322 @@
+"""sqlglot's MySQL dialect, extended for the DDL forms it would fall back to ``Command`` on.
+
+sqlglot parses most MySQL DDL into expression trees but silently (with a logged warning) turns
+some statements into an opaque ``Command``. mvdd never accepts a ``Command``: this module extends
+the dialect's parser by spreading its dispatch tables, and adds the expression nodes and
+generator methods for:
+
+- ``RENAME TABLE a TO b [, c TO d ...]``                       → :class:`RenameTables`
+- ``ALTER TABLE t ADD CHECK (...)`` and ``ADD CONSTRAINT c CHECK (...) [NOT] ENFORCED``
+- ``ALTER TABLE t ALTER {CHECK | CONSTRAINT} c [NOT] ENFORCED`` → :class:`AlterCheck`
+- ``ALTER TABLE t CONVERT TO CHARACTER SET cs [COLLATE co]``  → :class:`ConvertCharset`
+- ``ALTER TABLE t ADD [COLUMN] (c1 ..., c2 ...)``
+- ``CREATE [UNIQUE | FULLTEXT | SPATIAL] INDEX i [USING ..] ON t (a(10) DESC, ...) [options]``
+  → :class:`CreateIndex` (sqlglot reads ``a(10)`` as a function call there)
+- ``FLOAT[(M,D)] UNSIGNED``                                    → :class:`UnsignedFloat`
+- ``CHECK (...) NOT ENFORCED`` in CREATE TABLE                 → :class:`MySQLCheck`
+- the spatial types ``POINT``, ``LINESTRING``, ``POLYGON``, ``MULTI*``, ``GEOMETRYCOLLECTION``
+
+Everything else is sqlglot's own MySQL dialect.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlglot import exp
+from sqlglot.dialects.mysql import MySQL
+from sqlglot.generators.mysql import MySQLGenerator
+from sqlglot.parsers.mysql import MySQLParser
+from sqlglot.tokens import TokenType
+
+# --- expression nodes sqlglot lacks ------------------------------------------------------------
+
+
+class RenameTables(exp.Expression):
+    """``RENAME TABLE a TO b, c TO d``: ``expressions`` are :class:`RenamePair` nodes."""
+
+    arg_types = {"expressions": True}
+
+
+class RenamePair(exp.Expression):
+    arg_types = {"this": True, "to": True}
+
+
+class ConvertCharset(exp.Expression):
+    """``CONVERT TO CHARACTER SET this [COLLATE collate]`` inside ALTER TABLE."""
+
+    arg_types = {"this": True, "collate": False}
+
+
+class AlterCheck(exp.Expression):
+    """``ALTER CHECK name [NOT] ENFORCED`` inside ALTER TABLE."""
+
+    arg_types = {"this": True, "enforced": True}
+
+
+class MySQLCheck(exp.Expression, exp.ColumnConstraintKind):
+    """``CHECK (expr) [[NOT] ENFORCED]``; ``enforced`` is False only for NOT ENFORCED."""
+
+    arg_types = {"this": True, "enforced": False}
+
+
+class CreateIndex(exp.Expression):
+    """``CREATE [UNIQUE|FULLTEXT|SPATIAL] INDEX this [USING using] ON table (expressions)``."""
+
+    arg_types = {
+        "this": True,
+        "table": True,
+        "kind": False,
+        "using": False,
+        "expressions": True,
+        "options": False,
+    }
+
+
+class UnsignedFloat(exp.DataType):
+    """``FLOAT[(M,D)] UNSIGNED``, for which sqlglot has no data type of its own."""
+
+
+# --- parser ------------------------------------------------------------------------------------
+
+
+def _is_keyword(token: Any, *texts: str) -> bool:
+    """An unquoted word with one of these texts (a quoted identifier is never a keyword)."""
+    return (
+        token is not None
+        and token.token_type not in (TokenType.IDENTIFIER, TokenType.STRING)
+        and token.text.upper() in texts
+    )
+
+
+class MvddParser(MySQLParser):
+    STATEMENT_PARSERS = {
+        **MySQLParser.STATEMENT_PARSERS,
+        TokenType.RENAME: lambda self: self._parse_rename_tables(),
+        TokenType.CREATE: lambda self: self._parse_create_mysql(),
+    }
+
+    ALTER_PARSERS = {
+        **MySQLParser.ALTER_PARSERS,
+        "CONVERT": lambda self: self._parse_convert_charset(),
+    }
+
+    ALTER_ALTER_PARSERS = {
+        **MySQLParser.ALTER_ALTER_PARSERS,
+        "CHECK": lambda self: self._parse_alter_check(),
+        "CONSTRAINT": lambda self: self._parse_alter_check(),
+    }
+
+    CONSTRAINT_PARSERS = {
+        **MySQLParser.CONSTRAINT_PARSERS,
+        "CHECK": lambda self: self._parse_mysql_check(),
+    }
+
+    SIGNED_TO_UNSIGNED_TYPE_TOKEN = {
+        **MySQLParser.SIGNED_TO_UNSIGNED_TYPE_TOKEN,
+        # FLOAT keeps its token; _parse_types below turns it into UnsignedFloat
+        TokenType.FLOAT: TokenType.FLOAT,
+    }
+
+    def _parse_types(self, *args: Any, **kwargs: Any) -> exp.Expr | None:
+        start = self._index
+        result = super()._parse_types(*args, **kwargs)
+        if (
+            isinstance(result, exp.DataType)
+            and result.this == exp.DType.FLOAT
+            and self._index > start
+            and _is_keyword(self._prev, "UNSIGNED")
+        ):
+            return UnsignedFloat(**result.args)
+        return result
+
+    def _parse_mysql_check(self) -> MySQLCheck | None:
+        if not self._match(TokenType.L_PAREN, advance=False):
+            return None
+        this = self._parse_wrapped(self._parse_assignment)
+        if self._match_text_seq("NOT", "ENFORCED"):
+            enforced: bool | None = False
+        else:
+            enforced = True if self._match_text_seq("ENFORCED") else None
+        return self.expression(MySQLCheck(this=this, enforced=enforced))
+
+    def _parse_rename_tables(self) -> exp.Expr:
+        start = self._prev
+        if not self._match(TokenType.TABLE) and not self._match_text_seq("TABLES"):
+            return self._parse_as_command(start)
+
+        def pair() -> RenamePair | None:
+            this = self._parse_table_parts(schema=True)
+            if not self._match_text_seq("TO"):
+                self.raise_error("Expecting TO")
+            return self.expression(RenamePair(this=this, to=self._parse_table_parts(schema=True)))
+
+        return self.expression(RenameTables(expressions=self._parse_csv(pair)))
+
+    def _parse_convert_charset(self) -> ConvertCharset | None:
+        if not self._match_text_seq("TO"):
+            self.raise_error("Expecting TO after CONVERT")
+        if not (
+            self._match(TokenType.CHARACTER_SET)
+            or self._match_text_seq("CHARACTER", "SET")
+            or self._match_text_seq("CHARSET")
+        ):
+            self.raise_error("Expecting CHARACTER SET")
+        charset = self._parse_var(any_token=True)
+        collate = self._parse_var(any_token=True) if self._match(TokenType.COLLATE) else None
+        return self.expression(ConvertCharset(this=charset, collate=collate))
+
+    def _parse_alter_check(self) -> exp.Expr | None:
+        name = self._parse_id_var()
+        if self._match_text_seq("NOT", "ENFORCED"):
+            enforced = False
+        elif self._match_text_seq("ENFORCED"):
+            enforced = True
+        else:
+            self.raise_error("Expecting [NOT] ENFORCED")
+            return None
+        return self.expression(AlterCheck(this=name, enforced=enforced))
+
+    def _parse_alter_table_add(self) -> list[exp.Expr]:
+        # ADD CHECK (...) and ADD [COLUMN] (c1 ..., c2 ...) fall back to Command in sqlglot; a
+        # quoted name right after ADD is always a column, never a FULLTEXT/SPATIAL keyword.
+        if self._curr and self._curr.token_type == TokenType.IDENTIFIER:
+            return self._parse_csv(self._parse_column_def_with_exists)
+        if _is_keyword(self._curr, "CHECK"):
+            self._advance()
+            check = self._parse_mysql_check()
+            if check is None:
+                self.raise_error("Expecting ( after CHECK")
+            return [self.expression(exp.AddConstraint(expressions=[check]))]
+        index = self._index
+        self._match(TokenType.COLUMN)
+        if self._match(TokenType.L_PAREN):
+            columns = self._parse_csv(self._parse_field_def)
+            self._match_r_paren()
+            return columns
+        self._retreat(index)
+        return super()._parse_alter_table_add()
+
+    def _parse_index_params(self) -> exp.IndexParameters:
+        # CREATE INDEX key parts are MySQL key parts: col[(length)] [ASC|DESC]
+        if self._match(TokenType.L_PAREN, advance=False):
+            columns = self._parse_wrapped_csv(self._parse_index_key_part)
+            return self.expression(exp.IndexParameters(columns=columns))
+        return super()._parse_index_params()
+
+    def _parse_create_mysql(self) -> exp.Expr | None:
+        index = self._index
+        kind = None
+        if self._match(TokenType.UNIQUE) or self._match_texts(("FULLTEXT", "SPATIAL")):
+            kind = self._prev.text.upper()
+        if self._match(TokenType.INDEX):
+            return self._parse_create_index(kind)
+        self._retreat(index)
+        return self._parse_create()
+
+    def _parse_create_index(self, kind: str | None) -> CreateIndex:
+        name = self._parse_id_var()
+        using = self._parse_index_type()
+        if not self._match(TokenType.ON):
+            self.raise_error("Expecting ON")
+        table = self._parse_table_parts(schema=True)
+        using = using or self._parse_index_type()
+        parts = self._parse_wrapped_csv(self._parse_index_key_part)
+        options = self._parse_index_constraint_options()
+        # ALGORITHM=... and LOCK=... are how the server builds it, not what it builds
+        while self._match_texts(("ALGORITHM", "LOCK")):
+            self._match(TokenType.EQ)
+            self._advance()
+            options.extend(self._parse_index_constraint_options())
+        return self.expression(
+            CreateIndex(
+                this=name, table=table, kind=kind, using=using, expressions=parts, options=options
+            )
+        )
+
+
+# --- generator ---------------------------------------------------------------------------------
+
+
+class MvddGenerator(MySQLGenerator):
+    # sqlglot dispatches only its own node classes by method name; ours go through TRANSFORMS
+    TRANSFORMS = {
+        **MySQLGenerator.TRANSFORMS,
+        RenameTables: lambda self, e: self.renametables_sql(e),
+        RenamePair: lambda self, e: self.renamepair_sql(e),
+        ConvertCharset: lambda self, e: self.convertcharset_sql(e),
+        AlterCheck: lambda self, e: self.altercheck_sql(e),
+        MySQLCheck: lambda self, e: self.mysqlcheck_sql(e),
+        CreateIndex: lambda self, e: self.createindex_sql(e),
+        UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
+    }
+
+    def renametables_sql(self, expression: RenameTables) -> str:
+        return f"RENAME TABLE {self.expressions(expression, flat=True)}"
+
+    def renamepair_sql(self, expression: RenamePair) -> str:
+        return f"{self.sql(expression, 'this')} TO {self.sql(expression, 'to')}"
+
+    def convertcharset_sql(self, expression: ConvertCharset) -> str:
+        collate = self.sql(expression, "collate")
+        collate = f" COLLATE {collate}" if collate else ""
+        return f"CONVERT TO CHARACTER SET {self.sql(expression, 'this')}{collate}"
+
+    def altercheck_sql(self, expression: AlterCheck) -> str:
+        enforced = "ENFORCED" if expression.args.get("enforced") else "NOT ENFORCED"
+        return f"ALTER CHECK {self.sql(expression, 'this')} {enforced}"
+
+    def mysqlcheck_sql(self, expression: MySQLCheck) -> str:
+        enforced = " NOT ENFORCED" if expression.args.get("enforced") is False else ""
+        return f"CHECK ({self.sql(expression, 'this')}){enforced}"
+
+    def createindex_sql(self, expression: CreateIndex) -> str:
+        kind = expression.args.get("kind")
+        using = expression.args.get("using")
+        options = self.expressions(expression, key="options", sep=" ")
+        return (
+            f"CREATE {kind + ' ' if kind else ''}INDEX {self.sql(expression, 'this')}"
+            f"{' USING ' + using if using else ''} ON {self.sql(expression, 'table')}"
+            f" ({self.expressions(expression, flat=True)}){' ' + options if options else ''}"
+        )
+
+    def unsignedfloat_sql(self, expression: UnsignedFloat) -> str:
+        return f"{self.datatype_sql(expression)} UNSIGNED"
+
+
+class MvddMySQL(MySQL):
+    """MySQL as mvdd reads and writes it."""
+
+    # MULTIPOINT and GEOMETRYCOLLECTION have no sqlglot type: they parse as user-defined types
+    # and the type mapping (mvdd.ddl.types) refuses every other unknown type name
+    SUPPORTS_USER_DEFINED_TYPES = True
+
+    class Tokenizer(MySQL.Tokenizer):
+        # RENAME would swallow the rest of the statement into one string token
+        COMMANDS = MySQL.Tokenizer.COMMANDS - {TokenType.RENAME}
+        KEYWORDS = {
+            **MySQL.Tokenizer.KEYWORDS,
+            "POINT": TokenType.POINT,
+            "LINESTRING": TokenType.LINESTRING,
+            "POLYGON": TokenType.POLYGON,
+            "MULTILINESTRING": TokenType.MULTILINESTRING,
+            "MULTIPOLYGON": TokenType.MULTIPOLYGON,
+            # MySQL's meanings, where sqlglot's generic ones differ
+            "REAL": TokenType.DOUBLE,
+            "INT3": TokenType.MEDIUMINT,
+            "MIDDLEINT": TokenType.MEDIUMINT,
+            "INT8": TokenType.BIGINT,
+            "LONG": TokenType.MEDIUMTEXT,
+            "LONG VARCHAR": TokenType.MEDIUMTEXT,
+            "LONG VARBINARY": TokenType.MEDIUMBLOB,
+            "NATIONAL CHAR": TokenType.NCHAR,
+            "NATIONAL CHARACTER": TokenType.NCHAR,
+            "NATIONAL VARCHAR": TokenType.NVARCHAR,
+            "NATIONAL CHARACTER VARYING": TokenType.NVARCHAR,
+        }
+
+    Parser = MvddParser
+    Generator = MvddGenerator
+
+
+DIALECT = MvddMySQL()

@@ -1,0 +1,421 @@
+"""Tables and steps -> MySQL text, through sqlglot's generator.
+
+Every tree is built from the model (never from strings), and rendered with every identifier
+quoted, so any name (backticks, quotes, semicolons, unicode, reserved words) round-trips and can
+never inject SQL. Expression defaults other than ``CURRENT_TIMESTAMP`` are wrapped in parentheses
+(MySQL 8 requires it; MariaDB accepts it); a nullable TIMESTAMP says ``NULL`` explicitly, so it
+means the same whatever ``explicit_defaults_for_timestamp`` is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from functools import singledispatch
+from typing import Any
+
+from sqlglot import exp
+
+from mvdd.ddl import dialect as d
+from mvdd.ddl import expr as ex
+from mvdd.ddl import step as s
+from mvdd.ddl.dialect import DIALECT
+from mvdd.ddl.types import data_type
+from mvdd.model import (
+    NO_DEFAULT,
+    PRIMARY,
+    Check,
+    Column,
+    Expr,
+    Index,
+    IndexKind,
+    Table,
+    TableOptions,
+    TypeKind,
+)
+from mvdd.model.types import Family
+
+
+def _id(name: str) -> exp.Identifier:
+    return exp.Identifier(this=name, quoted=True)
+
+
+def _table(name: str) -> exp.Table:
+    return exp.Table(this=_id(name))
+
+
+def sql(node: exp.Expr) -> str:
+    """One tree as MySQL text, identifiers quoted."""
+    return node.sql(dialect=DIALECT, identify=True)
+
+
+# --- values ----------------------------------------------------------------------------------
+
+
+def default_node(value: Any, family: Family | None = None) -> exp.Expr:
+    """The literal or expression tree of a default (expressions other than CURRENT_TIMESTAMP
+    in parentheses)."""
+    if isinstance(value, Expr):
+        node = ex.to_node(value)
+        return node if isinstance(node, exp.CurrentTimestamp) else exp.Paren(this=node)
+    return literal_node(value, family)
+
+
+def literal_node(value: Any, family: Family | None = None) -> exp.Expr:
+    """A canonical Python value as a MySQL literal."""
+    if value is None:
+        return exp.Null()
+    if isinstance(value, bool):
+        return exp.Literal.number(int(value))
+    if isinstance(value, int):
+        if family == Family.BIT:
+            return exp.BitString(this=format(value, "b"))
+        return exp.Literal.number(value) if value >= 0 else exp.Neg(this=exp.Literal.number(-value))
+    if isinstance(value, Decimal | float):
+        text = str(value) if isinstance(value, Decimal) else repr(value)
+        if text.startswith("-"):
+            return exp.Neg(this=exp.Literal.number(text[1:]))
+        return exp.Literal.number(text)
+    if isinstance(value, bytes):
+        return exp.HexString(this=value.hex()) if value else exp.Literal.string("")
+    return exp.Literal.string(str(value))
+
+
+# --- columns, indexes, checks ------------------------------------------------------------------
+
+
+def _cc(kind: exp.Expr) -> exp.ColumnConstraint:
+    return exp.ColumnConstraint(kind=kind)
+
+
+def column_def(column: Column) -> exp.ColumnDef:
+    """The column definition tree (name, type and every attribute, in MySQL's order)."""
+    t = column.type
+    constraints: list[exp.Expr] = []
+    if t.has_charset and t.charset is not None:
+        constraints.append(_cc(exp.CharacterSetColumnConstraint(this=exp.var(t.charset))))
+        constraints.append(_cc(exp.CollateColumnConstraint(this=exp.var(t.collation))))
+    if t.zerofill:
+        constraints.append(_cc(exp.ZeroFillColumnConstraint()))
+    if column.generated is not None:
+        constraints.append(
+            _cc(
+                exp.ComputedColumnConstraint(
+                    this=exp.Paren(this=ex.to_node(column.generated.expr)),
+                    persisted=column.generated.stored,
+                )
+            )
+        )
+    if not column.nullable:
+        constraints.append(_cc(exp.NotNullColumnConstraint()))
+    elif t.kind == TypeKind.TIMESTAMP:
+        constraints.append(_cc(exp.NotNullColumnConstraint(allow_null=True)))
+    if column.default is not NO_DEFAULT:
+        constraints.append(_cc(exp.DefaultColumnConstraint(this=default_node(column.default, t.family))))
+    if column.on_update is not None:
+        constraints.append(_cc(exp.OnUpdateColumnConstraint(this=ex.to_node(column.on_update))))
+    if column.auto_increment:
+        constraints.append(_cc(exp.AutoIncrementColumnConstraint()))
+    if column.comment is not None:
+        constraints.append(_cc(exp.CommentColumnConstraint(this=exp.Literal.string(column.comment))))
+    if column.check is not None:
+        constraints.append(_cc(d.MySQLCheck(this=ex.to_node(column.check))))
+    return exp.ColumnDef(this=_id(column.name), kind=data_type(t), constraints=constraints)
+
+
+def _key_part(name: str, length: int | None, desc: bool) -> exp.Expr:
+    node: exp.Expr = _id(name)
+    if length is not None:
+        node = exp.ColumnPrefix(this=node, expression=exp.Literal.number(length))
+    if desc:
+        node = exp.Ordered(this=node, desc=True, nulls_first=False)
+    return node
+
+
+def _index_options(comment: str | None, visible: bool) -> list[exp.Expr]:
+    out: list[exp.Expr] = []
+    if comment is not None:
+        out.append(exp.IndexConstraintOption(comment=exp.Literal.string(comment)))
+    if not visible:
+        out.append(exp.IndexConstraintOption(visible=False))
+    return out
+
+
+def index_node(
+    kind: IndexKind,
+    name: str | None,
+    parts: Sequence[tuple[str, int | None, bool]],
+    *,
+    using: str | None = None,
+    comment: str | None = None,
+    visible: bool = True,
+) -> exp.Expr:
+    """An index definition tree (as in CREATE TABLE and ALTER TABLE ADD)."""
+    keys = [_key_part(*p) for p in parts]
+    options = _index_options(comment, visible)
+    if kind == IndexKind.PRIMARY:
+        if using:
+            options.insert(0, exp.IndexConstraintOption(using=using))
+        return exp.PrimaryKey(expressions=keys, options=options)
+    if kind == IndexKind.UNIQUE:
+        schema = exp.Schema(this=_id(name) if name else None, expressions=keys)
+        return exp.UniqueColumnConstraint(this=schema, index_type=using, options=options)
+    return exp.IndexColumnConstraint(
+        this=_id(name) if name else None,
+        expressions=keys,
+        kind=None if kind == IndexKind.INDEX else kind.value,
+        index_type=using,
+        options=options,
+    )
+
+
+def _index(table: Table, index: Index) -> exp.Expr:
+    names = table.index_column_names(index)
+    parts = [(n, p.length, p.desc) for n, p in zip(names, index.parts, strict=True)]
+    return index_node(
+        index.kind, index.name, parts, using=index.using, comment=index.comment, visible=index.visible
+    )
+
+
+def check_node(name: str | None, e: Expr, enforced: bool = True) -> exp.Expr:
+    node = d.MySQLCheck(this=ex.to_node(e), enforced=None if enforced else False)
+    return exp.Constraint(this=_id(name), expressions=[node]) if name else node
+
+
+def _check(chk: Check) -> exp.Expr:
+    return check_node(chk.name, chk.expr, chk.enforced)
+
+
+def option_nodes(options: TableOptions) -> list[exp.Expr]:
+    out: list[exp.Expr] = []
+    if options.engine:
+        out.append(exp.EngineProperty(this=exp.var(options.engine)))
+    if options.charset:
+        out.append(exp.CharacterSetProperty(this=exp.var(options.charset), default=True))
+    if options.collation:
+        out.append(exp.CollateProperty(this=exp.var(options.collation), default=True))
+    if options.comment is not None:
+        out.append(exp.SchemaCommentProperty(this=exp.Literal.string(options.comment)))
+    if options.auto_increment is not None:
+        out.append(exp.AutoIncrementProperty(this=exp.Literal.number(options.auto_increment)))
+    if options.row_format:
+        out.append(exp.RowFormatProperty(this=exp.var(options.row_format)))
+    for key, value in options.extra:
+        out.append(exp.Property(this=exp.var(key), value=ex.parse(str(value)).copy()))
+    return out
+
+
+def table_node(table: Table, *, name: str | None = None) -> exp.Create:
+    items: list[exp.Expr] = [column_def(c) for c in table.columns]
+    items.extend(_index(table, i) for i in table.indexes)
+    items.extend(_check(c) for c in table.checks)
+    schema = exp.Schema(this=_table(name or table.name), expressions=items)
+    props = option_nodes(table.options)
+    return exp.Create(
+        this=schema,
+        kind="TABLE",
+        properties=exp.Properties(expressions=props) if props else None,
+    )
+
+
+def render_table(table: Table, *, name: str | None = None) -> str:
+    """``CREATE TABLE`` for a table (under ``name`` if given)."""
+    return sql(table_node(table, name=name))
+
+
+# --- steps -----------------------------------------------------------------------------------
+
+
+def _position(place: s.Place) -> exp.ColumnPosition | None:
+    if place.first:
+        return exp.ColumnPosition(position="FIRST")
+    if place.after is not None:
+        return exp.ColumnPosition(this=exp.column(_id(place.after)), position="AFTER")
+    return None
+
+
+def _placed_def(column: Column, place: s.Place) -> exp.ColumnDef:
+    node = column_def(column)
+    position = _position(place)
+    if position is not None:
+        node.set("position", position)
+    return node
+
+
+def _drop(kind: str, name: str, exists: bool = False) -> exp.Drop:
+    target = exp.column(_id(name)) if kind == "COLUMN" else _table(name)
+    return exp.Drop(tables=[target], kind=kind, exists=exists)
+
+
+@singledispatch
+def alter_action(step: s.Step) -> exp.Expr | None:
+    """The ALTER TABLE action of an element step (None: the step is a statement of its own)."""
+    return None
+
+
+@alter_action.register
+def _(step: s.AddColumn) -> exp.Expr:
+    node = _placed_def(step.column, step.place)
+    if step.if_not_exists:
+        node.set("exists", True)
+    return node
+
+
+@alter_action.register
+def _(step: s.DropColumn) -> exp.Expr:
+    return _drop("COLUMN", step.column, step.if_exists)
+
+
+@alter_action.register
+def _(step: s.ModifyColumn) -> exp.Expr:
+    node = _placed_def(step.definition, step.place)
+    rename_from = _id(step.column) if step.is_rename else None
+    return exp.ModifyColumn(this=node, rename_from=rename_from)
+
+
+@alter_action.register
+def _(step: s.RenameColumn) -> exp.Expr:
+    return exp.RenameColumn(this=exp.column(_id(step.column)), to=exp.column(_id(step.to)))
+
+
+@alter_action.register
+def _(step: s.SetDefault) -> exp.Expr:
+    return exp.AlterColumn(this=_id(step.column), default=default_node(step.default))
+
+
+@alter_action.register
+def _(step: s.DropDefault) -> exp.Expr:
+    return exp.AlterColumn(this=_id(step.column), drop=True)
+
+
+@alter_action.register
+def _(step: s.AddIndex) -> exp.Expr:
+    spec = step.index
+    parts = [(p.column, p.length, p.desc) for p in spec.parts]
+    node = index_node(spec.kind, spec.name, parts, using=spec.using, comment=spec.comment, visible=spec.visible)
+    return exp.AddConstraint(expressions=[node])
+
+
+@alter_action.register
+def _(step: s.DropIndex) -> exp.Expr:
+    if step.index.casefold() == PRIMARY.casefold():
+        return exp.DropPrimaryKey()
+    return _drop("INDEX", step.index, step.if_exists)
+
+
+@alter_action.register
+def _(step: s.RenameIndex) -> exp.Expr:
+    return exp.RenameIndex(this=_id(step.index), to=_id(step.to))
+
+
+@alter_action.register
+def _(step: s.SetIndexVisible) -> exp.Expr:
+    return exp.AlterIndex(this=_id(step.index), visible=step.visible)
+
+
+@alter_action.register
+def _(step: s.AddCheck) -> exp.Expr:
+    return exp.AddConstraint(expressions=[check_node(step.name, step.expr, step.enforced)])
+
+
+@alter_action.register
+def _(step: s.DropCheck) -> exp.Expr:
+    return _drop("CHECK", step.check, step.if_exists)
+
+
+@alter_action.register
+def _(step: s.DropConstraint) -> exp.Expr:
+    return _drop("CONSTRAINT", step.name, step.if_exists)
+
+
+@alter_action.register
+def _(step: s.AlterCheck) -> exp.Expr:
+    return d.AlterCheck(this=_id(step.check), enforced=step.enforced)
+
+
+@alter_action.register
+def _(step: s.ConvertCharset) -> exp.Expr:
+    collate = exp.var(step.collation) if step.collation else None
+    return d.ConvertCharset(this=exp.var(step.charset), collate=collate)
+
+
+def _alter(table: str, actions: list[exp.Expr], options: list[exp.Expr] | None = None) -> exp.Alter:
+    return exp.Alter(this=_table(table), kind="TABLE", actions=actions, options=options or None)
+
+
+@singledispatch
+def statement_node(step: s.Step) -> exp.Expr:
+    """A statement tree for one step on its own."""
+    action = alter_action(step)
+    if action is None:
+        raise TypeError(f"cannot render {type(step).__name__}")
+    return _alter(step.table, [action])
+
+
+@statement_node.register
+def _(step: s.SetOptions) -> exp.Expr:
+    from mvdd.ddl.parse import options_with
+
+    opts = option_nodes(options_with(TableOptions(), step.options))
+    return _alter(step.table, [], opts)
+
+
+@statement_node.register
+def _(step: s.CreateTable) -> exp.Expr:
+    node = table_node(step.definition, name=step.table)
+    if step.if_not_exists:
+        node.set("exists", True)
+    return node
+
+
+@statement_node.register
+def _(step: s.CreateTableLike) -> exp.Expr:
+    like = exp.Properties(expressions=[exp.LikeProperty(this=_table(step.source))])
+    return exp.Create(this=_table(step.table), kind="TABLE", properties=like, exists=step.if_not_exists)
+
+
+@statement_node.register
+def _(step: s.DropTable) -> exp.Expr:
+    return exp.Drop(tables=[_table(step.table)], kind="TABLE", exists=step.if_exists)
+
+
+@statement_node.register
+def _(step: s.RenameTable) -> exp.Expr:
+    return d.RenameTables(expressions=[d.RenamePair(this=_table(step.table), to=_table(step.to))])
+
+
+@statement_node.register
+def _(step: s.TruncateTable) -> exp.Expr:
+    return exp.TruncateTable(expressions=[_table(step.table)])
+
+
+def describe_step(step: s.Step) -> str:
+    """A step as one MySQL statement (for messages and logs)."""
+    return sql(statement_node(step))
+
+
+def render_steps(steps: Iterable[s.Step]) -> list[str]:
+    """Steps as MySQL statements, one per entry: consecutive element steps on one table share
+    one ``ALTER TABLE`` (so a statement's steps render as one statement again)."""
+    out: list[str] = []
+    pending_table: str | None = None
+    actions: list[exp.Expr] = []
+
+    def flush() -> None:
+        nonlocal pending_table, actions
+        if pending_table is not None and actions:
+            out.append(sql(_alter(pending_table, actions)))
+        pending_table, actions = None, []
+
+    for st in steps:
+        action = alter_action(st)
+        if action is None:
+            flush()
+            out.append(sql(statement_node(st)))
+            continue
+        if st.table != pending_table:
+            flush()
+            pending_table = st.table
+        actions.append(action)
+    flush()
+    return out

@@ -1,0 +1,262 @@
+"""Steps: the simple changes every DDL statement is split into (seed 003).
+
+``ALTER TABLE t DROP COLUMN a, ADD COLUMN b INT`` is two steps, "drop a" then "add b". A step is
+a frozen value that names its table and the elements it touches *by name*, as the statement
+did; :func:`mvdd.ddl.apply.apply` resolves the names against a table version (assigning ids to
+new elements) and returns the next version. Steps carry no sqlglot objects, so they can be stored,
+compared and sent between processes.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import attrs
+
+from mvdd.model import Column, Default, Expr, IndexKind, Table
+
+
+@attrs.frozen
+class Place:
+    """Where a column goes: ``FIRST``, ``AFTER name``, or (neither) where it is / at the end."""
+
+    first: bool = False
+    after: str | None = None
+
+
+LAST = Place()
+FIRST = Place(first=True)
+
+
+@attrs.frozen
+class PartSpec:
+    """An index key part by column name."""
+
+    column: str
+    length: int | None = None
+    desc: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class IndexSpec:
+    """An index as a statement states it: by column names; ``name`` None lets MySQL name it."""
+
+    name: str | None = None
+    kind: IndexKind = IndexKind.INDEX
+    parts: tuple[PartSpec, ...] = attrs.field(converter=tuple)
+    comment: str | None = None
+    using: str | None = None
+    visible: bool = True
+
+
+@attrs.frozen(kw_only=True)
+class Step:
+    """Base of every step: the table it applies to."""
+
+    table: str
+
+    def __str__(self) -> str:
+        from mvdd.ddl.render import describe_step
+
+        return describe_step(self)
+
+
+# --- table steps ---------------------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class CreateTable(Step):
+    definition: Table
+    if_not_exists: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class CreateTableLike(Step):
+    source: str
+    if_not_exists: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class DropTable(Step):
+    if_exists: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class RenameTable(Step):
+    to: str
+
+
+@attrs.frozen(kw_only=True)
+class TruncateTable(Step):
+    pass
+
+
+@attrs.frozen(kw_only=True)
+class SetOptions(Step):
+    """Table options, as (NAME, value) pairs: ``COMMENT``, ``ENGINE``, ``CHARSET``, ``COLLATE``,
+    ``AUTO_INCREMENT``, ``ROW_FORMAT`` and others kept as written."""
+
+    options: tuple[tuple[str, str | int | None], ...] = attrs.field(converter=tuple)
+
+
+@attrs.frozen(kw_only=True)
+class ConvertCharset(Step):
+    """``CONVERT TO CHARACTER SET``: the table default and every string column change."""
+
+    charset: str
+    collation: str | None = None
+
+
+# --- column steps --------------------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class AddColumn(Step):
+    column: Column
+    place: Place = LAST
+    if_not_exists: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class DropColumn(Step):
+    column: str
+    if_exists: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class ModifyColumn(Step):
+    """``MODIFY`` (``definition.name`` equals ``column``) or ``CHANGE`` (it differs): the whole
+    new definition, which keeps the column's id."""
+
+    column: str
+    definition: Column
+    place: Place = LAST  # LAST here means "where it is"
+
+    @property
+    def is_rename(self) -> bool:
+        return self.definition.name != self.column
+
+
+@attrs.frozen(kw_only=True)
+class RenameColumn(Step):
+    column: str
+    to: str
+
+
+@attrs.frozen(kw_only=True)
+class SetDefault(Step):
+    column: str
+    default: Default
+
+
+@attrs.frozen(kw_only=True)
+class DropDefault(Step):
+    column: str
+
+
+# --- index and constraint steps -----------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class AddIndex(Step):
+    index: IndexSpec
+    if_not_exists: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class DropIndex(Step):
+    """Drops an index by name; the primary key is ``PRIMARY``."""
+
+    index: str
+    if_exists: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class RenameIndex(Step):
+    index: str
+    to: str
+
+
+@attrs.frozen(kw_only=True)
+class SetIndexVisible(Step):
+    index: str
+    visible: bool
+
+
+@attrs.frozen(kw_only=True)
+class AddCheck(Step):
+    name: str | None
+    expr: Expr
+    enforced: bool = True
+
+
+@attrs.frozen(kw_only=True)
+class DropCheck(Step):
+    check: str
+    if_exists: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class DropConstraint(Step):
+    """``DROP CONSTRAINT name``: a check or a unique index of that name."""
+
+    name: str
+    if_exists: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class AlterCheck(Step):
+    check: str
+    enforced: bool
+
+
+AnyStep: TypeAlias = (
+    CreateTable
+    | CreateTableLike
+    | DropTable
+    | RenameTable
+    | TruncateTable
+    | SetOptions
+    | ConvertCharset
+    | AddColumn
+    | DropColumn
+    | ModifyColumn
+    | RenameColumn
+    | SetDefault
+    | DropDefault
+    | AddIndex
+    | DropIndex
+    | RenameIndex
+    | SetIndexVisible
+    | AddCheck
+    | DropCheck
+    | DropConstraint
+    | AlterCheck
+)
+
+#: steps that act on a whole table rather than on elements of it
+TABLE_STEPS = (CreateTable, CreateTableLike, DropTable, RenameTable)
+
+STEP_TYPES: tuple[type[Step], ...] = (
+    CreateTable,
+    CreateTableLike,
+    DropTable,
+    RenameTable,
+    TruncateTable,
+    SetOptions,
+    ConvertCharset,
+    AddColumn,
+    DropColumn,
+    ModifyColumn,
+    RenameColumn,
+    SetDefault,
+    DropDefault,
+    AddIndex,
+    DropIndex,
+    RenameIndex,
+    SetIndexVisible,
+    AddCheck,
+    DropCheck,
+    DropConstraint,
+    AlterCheck,
+)

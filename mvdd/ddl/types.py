@@ -1,0 +1,354 @@
+"""sqlglot data types <-> :class:`~mvdd.model.types.ColumnType`, as two rule tables.
+
+Parsing reads a ``DataType`` node (plus the column attributes that belong to the type: charset,
+collation, ``ZEROFILL``, the ``BINARY`` attribute) into a canonical ``ColumnType``; rendering
+builds the ``DataType`` node back. Aliases resolve here: ``BOOL`` is ``TINYINT(1)``, ``REAL`` is
+``DOUBLE``, ``FLOAT(p)`` is ``DOUBLE`` when p > 24, ``TEXT(M)`` is the smallest text size that
+holds M characters, ``NCHAR`` is ``CHAR`` in utf8mb3, ``SERIAL`` is ``BIGINT UNSIGNED NOT NULL
+AUTO_INCREMENT UNIQUE``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+from sqlglot import exp
+
+from mvdd.ddl.dialect import UnsignedFloat
+from mvdd.errors import DDLError, UnsupportedDDLError
+from mvdd.model.types import (
+    FAMILY,
+    ColumnType,
+    Family,
+    TypeKind,
+    text_kind_for_length,
+)
+
+D = exp.DType
+K = TypeKind
+
+
+@attrs.frozen
+class TypeAttrs:
+    """Column attributes that are part of the type in MySQL's grammar."""
+
+    charset: str | None = None
+    collation: str | None = None
+    zerofill: bool = False
+    binary: bool = False  # the BINARY attribute: the charset's _bin collation
+
+
+@attrs.frozen
+class Implied:
+    """What a type alias implies beyond the type (``SERIAL``)."""
+
+    not_null: bool = False
+    auto_increment: bool = False
+    unique: bool = False
+
+
+# DType -> (kind, unsigned)
+_KINDS: dict[Any, tuple[TypeKind, bool]] = {
+    D.TINYINT: (K.TINYINT, False),
+    D.UTINYINT: (K.TINYINT, True),
+    D.SMALLINT: (K.SMALLINT, False),
+    D.USMALLINT: (K.SMALLINT, True),
+    D.MEDIUMINT: (K.MEDIUMINT, False),
+    D.UMEDIUMINT: (K.MEDIUMINT, True),
+    D.INT: (K.INT, False),
+    D.UINT: (K.INT, True),
+    D.BIGINT: (K.BIGINT, False),
+    D.UBIGINT: (K.BIGINT, True),
+    D.BOOLEAN: (K.TINYINT, False),
+    D.SERIAL: (K.BIGINT, True),
+    D.DECIMAL: (K.DECIMAL, False),
+    D.UDECIMAL: (K.DECIMAL, True),
+    D.FLOAT: (K.FLOAT, False),
+    D.DOUBLE: (K.DOUBLE, False),
+    D.UDOUBLE: (K.DOUBLE, True),
+    D.BIT: (K.BIT, False),
+    D.CHAR: (K.CHAR, False),
+    D.NCHAR: (K.CHAR, False),
+    D.VARCHAR: (K.VARCHAR, False),
+    D.NVARCHAR: (K.VARCHAR, False),
+    D.BINARY: (K.BINARY, False),
+    D.VARBINARY: (K.VARBINARY, False),
+    D.TINYTEXT: (K.TINYTEXT, False),
+    D.TEXT: (K.TEXT, False),
+    D.MEDIUMTEXT: (K.MEDIUMTEXT, False),
+    D.LONGTEXT: (K.LONGTEXT, False),
+    D.TINYBLOB: (K.TINYBLOB, False),
+    D.BLOB: (K.BLOB, False),
+    D.MEDIUMBLOB: (K.MEDIUMBLOB, False),
+    D.LONGBLOB: (K.LONGBLOB, False),
+    D.ENUM: (K.ENUM, False),
+    D.SET: (K.SET, False),
+    D.DATE: (K.DATE, False),
+    D.TIME: (K.TIME, False),
+    D.DATETIME: (K.DATETIME, False),
+    D.TIMESTAMP: (K.TIMESTAMP, False),
+    D.TIMESTAMPTZ: (K.TIMESTAMP, False),  # sqlglot's MySQL tokenizer reads TIMESTAMP so
+    D.YEAR: (K.YEAR, False),
+    D.JSON: (K.JSON, False),
+    D.GEOMETRY: (K.GEOMETRY, False),
+    D.POINT: (K.POINT, False),
+    D.LINESTRING: (K.LINESTRING, False),
+    D.POLYGON: (K.POLYGON, False),
+    D.MULTILINESTRING: (K.MULTILINESTRING, False),
+    D.MULTIPOLYGON: (K.MULTIPOLYGON, False),
+}
+
+# user-defined type names (types sqlglot has no DType for) -> kind
+_NAMED_KINDS: dict[str, TypeKind] = {
+    "MULTIPOINT": K.MULTIPOINT,
+    "GEOMETRYCOLLECTION": K.GEOMETRYCOLLECTION,
+    "GEOMCOLLECTION": K.GEOMETRYCOLLECTION,
+}
+
+
+def _int_params(dt: exp.DataType) -> list[int]:
+    out = []
+    for param in dt.expressions:
+        node = param.this if isinstance(param, exp.DataTypeParam) else param
+        if not (isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit()):
+            raise DDLError(f"type parameter {param.sql()!r} is not a whole number")
+        out.append(int(node.this))
+    return out
+
+
+def _members(dt: exp.DataType) -> list[str]:
+    out = []
+    for node in dt.expressions:
+        node = node.this if isinstance(node, exp.DataTypeParam) else node
+        if not (isinstance(node, exp.Literal) and node.is_string):
+            raise DDLError(f"enum/set member {node.sql()!r} is not a string")
+        out.append(node.this)
+    return out
+
+
+def _arity(kind: TypeKind, params: list[int], most: int) -> None:
+    if len(params) > most:
+        raise DDLError(f"{kind} takes at most {most} parameters, got {len(params)}")
+
+
+# --- parse rules, one per family: (kind, DataType, attrs) -> (kind, params) --------------------
+
+ParseRule = Callable[[TypeKind, exp.DataType, TypeAttrs], tuple[TypeKind, dict[str, Any]]]
+
+
+def _p_integer(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
+    params = _int_params(dt)
+    _arity(kind, params, 1)
+    width = params[0] if params else (1 if dt.this == D.BOOLEAN else None)
+    return kind, {"width": width}
+
+
+def _p_decimal(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
+    params = _int_params(dt)
+    _arity(kind, params, 2)
+    return kind, {"precision": params[0] if params else None, "scale": params[1] if len(params) > 1 else None}
+
+
+def _p_float(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
+    params = _int_params(dt)
+    _arity(kind, params, 2)
+    if len(params) == 1:
+        if kind == K.DOUBLE:
+            raise DDLError("DOUBLE takes (M,D) or nothing")
+        # FLOAT(p): the precision in bits picks single or double precision
+        if params[0] > 53:
+            raise DDLError(f"FLOAT({params[0]}) is beyond double precision (53)")
+        return (K.FLOAT if params[0] <= 24 else K.DOUBLE), {}
+    if len(params) == 2:
+        return kind, {"precision": params[0], "scale": params[1]}
+    return kind, {}
+
+
+def _p_length(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
+    params = _int_params(dt)
+    _arity(kind, params, 1)
+    return kind, {"length": params[0] if params else None}
+
+
+def _p_text(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
+    params = _int_params(dt)
+    _arity(kind, params, 1)
+    if params:
+        if kind not in (K.TEXT, K.BLOB):
+            raise DDLError(f"{kind} takes no length")
+        cs = None if a.charset is None else a.charset
+        return text_kind_for_length(params[0], cs, blob=kind == K.BLOB), {}
+    return kind, {}
+
+
+def _p_enum(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
+    return kind, {"members": _members(dt)}
+
+
+def _p_temporal(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
+    params = _int_params(dt)
+    _arity(kind, params, 1)
+    if kind == K.YEAR:
+        return kind, {"width": params[0] if params else None}
+    if kind == K.DATE:
+        if params:
+            raise DDLError("DATE takes no parameter")
+        return kind, {}
+    return kind, {"fsp": params[0] if params else None}
+
+
+def _p_plain(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
+    if dt.expressions:
+        raise DDLError(f"{kind} takes no parameter")
+    return kind, {}
+
+
+_PARSE: dict[Family, ParseRule] = {
+    Family.INTEGER: _p_integer,
+    Family.DECIMAL: _p_decimal,
+    Family.FLOAT: _p_float,
+    Family.BIT: _p_length,
+    Family.CHAR: _p_length,
+    Family.BINARY: _p_length,
+    Family.TEXT: _p_text,
+    Family.BLOB: _p_text,
+    Family.ENUM: _p_enum,
+    Family.TEMPORAL: _p_temporal,
+    Family.JSON: _p_plain,
+    Family.SPATIAL: _p_plain,
+}
+
+_NUMERIC = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT})
+
+
+def column_type(dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs()) -> tuple[ColumnType, Implied]:
+    """The canonical ColumnType of a parsed data type; raises DDLError for an impossible type
+    and UnsupportedDDLError for one mvdd does not model (``INET6``, ``UUID``, ``VECTOR`` ...)."""
+    if dt.this == D.USERDEFINED:
+        name = str(dt.args.get("kind") or "").upper()
+        if name not in _NAMED_KINDS:
+            raise UnsupportedDDLError(f"unknown or unsupported column type {name or dt.sql()!r}")
+        kind, unsigned = _NAMED_KINDS[name], False
+    elif dt.this in _KINDS:
+        kind, unsigned = _KINDS[dt.this]
+    else:
+        raise UnsupportedDDLError(f"unsupported column type {dt.sql(dialect='mysql')!r}")
+    unsigned = unsigned or isinstance(dt, UnsignedFloat)
+    family = FAMILY[kind]
+    kind, params = _PARSE[family](kind, dt, attrs_)
+    family = FAMILY[kind]
+    if family in _NUMERIC:
+        params |= {"unsigned": unsigned, "zerofill": attrs_.zerofill}
+    elif unsigned or attrs_.zerofill:
+        raise DDLError(f"{kind} cannot be UNSIGNED or ZEROFILL")
+    charset, collation = attrs_.charset, attrs_.collation
+    if dt.this in (D.NCHAR, D.NVARCHAR) and charset is None:
+        charset = "utf8mb3"
+    if family in (Family.CHAR, Family.TEXT, Family.ENUM):
+        params |= {"charset": charset, "collation": collation}
+        if attrs_.binary and collation is None:
+            params["collation"] = _bin_collation(charset)
+    elif charset is not None or collation is not None:
+        if kind == K.JSON or charset == "binary" or collation == "binary":
+            pass  # MariaDB spells JSON with its collation; binary strings are binary anyway
+        else:
+            raise DDLError(f"{kind} takes no character set or collation")
+    implied = Implied(not_null=True, auto_increment=True, unique=True) if dt.this == D.SERIAL else Implied()
+    return ColumnType.of(kind, **params), implied
+
+
+def _bin_collation(charset: str | None) -> str | None:
+    # the BINARY attribute needs a known charset to name its _bin collation; an unknown one
+    # (the database default) cannot be resolved here
+    if charset is None:
+        raise UnsupportedDDLError("the BINARY attribute needs an explicit CHARACTER SET here")
+    from mvdd.model.types import canonical_charset
+
+    return canonical_charset(charset) + "_bin"
+
+
+# --- render rules: ColumnType -> DataType -------------------------------------------------------
+
+_SIGNED_DTYPE: dict[TypeKind, Any] = {
+    K.TINYINT: D.TINYINT,
+    K.SMALLINT: D.SMALLINT,
+    K.MEDIUMINT: D.MEDIUMINT,
+    K.INT: D.INT,
+    K.BIGINT: D.BIGINT,
+    K.DECIMAL: D.DECIMAL,
+    K.FLOAT: D.FLOAT,
+    K.DOUBLE: D.DOUBLE,
+}
+_UNSIGNED_DTYPE: dict[TypeKind, Any] = {
+    K.TINYINT: D.UTINYINT,
+    K.SMALLINT: D.USMALLINT,
+    K.MEDIUMINT: D.UMEDIUMINT,
+    K.INT: D.UINT,
+    K.BIGINT: D.UBIGINT,
+    K.DECIMAL: D.UDECIMAL,
+    K.DOUBLE: D.UDOUBLE,
+}
+_PLAIN_DTYPE: dict[TypeKind, Any] = {
+    K.BIT: D.BIT,
+    K.CHAR: D.CHAR,
+    K.VARCHAR: D.VARCHAR,
+    K.BINARY: D.BINARY,
+    K.VARBINARY: D.VARBINARY,
+    K.TINYTEXT: D.TINYTEXT,
+    K.TEXT: D.TEXT,
+    K.MEDIUMTEXT: D.MEDIUMTEXT,
+    K.LONGTEXT: D.LONGTEXT,
+    K.TINYBLOB: D.TINYBLOB,
+    K.BLOB: D.BLOB,
+    K.MEDIUMBLOB: D.MEDIUMBLOB,
+    K.LONGBLOB: D.LONGBLOB,
+    K.ENUM: D.ENUM,
+    K.SET: D.SET,
+    K.DATE: D.DATE,
+    K.TIME: D.TIME,
+    K.DATETIME: D.DATETIME,
+    K.TIMESTAMP: D.TIMESTAMPTZ,
+    K.YEAR: D.YEAR,
+    K.JSON: D.JSON,
+    K.GEOMETRY: D.GEOMETRY,
+    K.POINT: D.POINT,
+    K.LINESTRING: D.LINESTRING,
+    K.POLYGON: D.POLYGON,
+    K.MULTILINESTRING: D.MULTILINESTRING,
+    K.MULTIPOLYGON: D.MULTIPOLYGON,
+}
+
+
+def _param(value: int) -> exp.DataTypeParam:
+    return exp.DataTypeParam(this=exp.Literal.number(value))
+
+
+def _render_params(t: ColumnType) -> list[exp.Expr]:
+    fam = t.family
+    if fam == Family.INTEGER:
+        return [_param(t.width)] if t.width else []
+    if fam in (Family.DECIMAL, Family.FLOAT):
+        return [] if t.precision is None else [_param(t.precision), _param(t.scale or 0)]
+    if fam in (Family.BIT, Family.CHAR, Family.BINARY):
+        return [_param(t.length or 0)]
+    if fam == Family.ENUM:
+        return [exp.Literal.string(m) for m in t.members]
+    if fam == Family.TEMPORAL and t.fsp:
+        return [_param(t.fsp)]
+    return []
+
+
+def data_type(t: ColumnType) -> exp.DataType:
+    """The sqlglot data type node for a ColumnType (charset, collation and ZEROFILL are column
+    attributes: the column renderer adds them)."""
+    params = _render_params(t)
+    if t.kind in (K.MULTIPOINT, K.GEOMETRYCOLLECTION):
+        return exp.DataType(this=D.USERDEFINED, kind=t.kind.value)
+    if t.kind == K.FLOAT and t.unsigned:
+        return UnsignedFloat(this=D.FLOAT, expressions=params, nested=False)
+    if t.kind in _SIGNED_DTYPE:
+        table = _UNSIGNED_DTYPE if t.unsigned else _SIGNED_DTYPE
+        return exp.DataType(this=table[t.kind], expressions=params, nested=False)
+    return exp.DataType(this=_PLAIN_DTYPE[t.kind], expressions=params, nested=False)

@@ -1,0 +1,208 @@
+"""Schema elements: columns, indexes and checks, each a frozen value with a stable id.
+
+An element's ``id`` is its identity: a rename or a type change keeps it, a drop and re-add under
+the same name gets a new one. Indexes reference columns by id, so a column rename keeps them.
+Columns and indexes carry their F1 :class:`State` (see :mod:`mvdd.online`).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import Enum, StrEnum
+from typing import Final, Literal, TypeAlias
+
+import attrs
+
+from mvdd.model.types import ColumnType
+
+
+class State(StrEnum):
+    """F1 states of a schema element (seed 002).
+
+    Adding walks ABSENT → DELETE_ONLY → WRITE_ONLY → WRITE_REORG → PUBLIC; dropping walks
+    PUBLIC → WRITE_ONLY → DELETE_ONLY → DELETE_REORG → ABSENT.
+    """
+
+    ABSENT = "absent"
+    DELETE_ONLY = "delete_only"
+    WRITE_ONLY = "write_only"
+    WRITE_REORG = "write_reorg"
+    PUBLIC = "public"
+    DELETE_REORG = "delete_reorg"
+
+
+#: states in which DML may read and name the element
+READABLE: Final = frozenset({State.PUBLIC})
+#: states in which inserts and updates maintain the element
+WRITABLE: Final = frozenset({State.WRITE_ONLY, State.WRITE_REORG, State.PUBLIC})
+#: states in which deletes remove the element's data
+DELETABLE: Final = frozenset(State) - {State.ABSENT}
+
+
+class _NoDefault(Enum):
+    NO_DEFAULT = "NO_DEFAULT"
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+#: The column has no DEFAULT clause (distinct from ``DEFAULT NULL``, which is ``None``).
+NO_DEFAULT: Final = _NoDefault.NO_DEFAULT
+
+
+@attrs.frozen
+class Expr:
+    """A SQL expression, held as its normalised MySQL text (identifiers quoted, keywords and
+    function names upper case, outer parentheses removed), so equal expressions compare equal."""
+
+    sql: str
+
+    def __str__(self) -> str:
+        return self.sql
+
+
+#: What ``Column.default`` holds: NO_DEFAULT, None (DEFAULT NULL), the canonical Python value of a
+#: literal (int, Decimal, float, str, bytes; dates as MySQL text), or an :class:`Expr`.
+Default: TypeAlias = Literal[_NoDefault.NO_DEFAULT] | None | int | float | Decimal | str | bytes | Expr
+
+
+@attrs.frozen
+class Generated:
+    """A generated column's expression; ``stored`` is STORED, else VIRTUAL."""
+
+    expr: Expr
+    stored: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Column:
+    """One column. ``id`` is stable across renames and type changes.
+
+    Attributes:
+        id: stable identity within the table (0 while not yet placed in a table).
+        name: as written (MySQL compares column names case-insensitively).
+        type: the column's type, including charset and collation for string types.
+        nullable: NULL allowed.
+        default: see :data:`Default`.
+        generated: the generation expression, if the column is generated.
+        on_update: ``ON UPDATE`` expression (``CURRENT_TIMESTAMP``), if any.
+        auto_increment: values come from the table's counter.
+        comment: the column comment.
+        check: a column-level CHECK expression (MariaDB keeps these with the column).
+        state: the F1 state.
+    """
+
+    id: int = 0
+    name: str
+    type: ColumnType
+    nullable: bool = True
+    default: Default = NO_DEFAULT
+    generated: Generated | None = None
+    on_update: Expr | None = None
+    auto_increment: bool = False
+    comment: str | None = None
+    check: Expr | None = None
+    state: State = State.PUBLIC
+
+    @property
+    def charset(self) -> str | None:
+        return self.type.charset
+
+    @property
+    def collation(self) -> str | None:
+        return self.type.collation
+
+    @property
+    def has_default(self) -> bool:
+        """Whether an INSERT may omit this column (a default, NULL, generated or counter)."""
+        return (
+            self.default is not NO_DEFAULT
+            or self.nullable
+            or self.generated is not None
+            or self.auto_increment
+        )
+
+    @property
+    def effective_default(self) -> Default:
+        """The default MySQL applies: a nullable column without DEFAULT defaults to NULL."""
+        if self.default is NO_DEFAULT and self.nullable and self.generated is None:
+            return None
+        return self.default
+
+
+class IndexKind(StrEnum):
+    PRIMARY = "PRIMARY"
+    UNIQUE = "UNIQUE"
+    INDEX = "INDEX"
+    FULLTEXT = "FULLTEXT"
+    SPATIAL = "SPATIAL"
+
+
+#: the name MySQL gives every primary key
+PRIMARY: Final = "PRIMARY"
+
+
+@attrs.frozen
+class IndexPart:
+    """One key part: a column by id, an optional prefix length, and the sort direction."""
+
+    column_id: int
+    length: int | None = None
+    desc: bool = False
+
+
+def _parts(value: object) -> tuple[IndexPart, ...]:
+    return tuple(value)  # type: ignore[call-overload]
+
+
+@attrs.frozen(kw_only=True)
+class Index:
+    """An index (primary, unique, plain, fulltext or spatial); names compare case-insensitively."""
+
+    id: int = 0
+    name: str
+    kind: IndexKind = IndexKind.INDEX
+    parts: tuple[IndexPart, ...] = attrs.field(converter=_parts)
+    comment: str | None = None
+    using: str | None = None
+    visible: bool = True
+    state: State = State.PUBLIC
+
+    @property
+    def is_unique(self) -> bool:
+        return self.kind in (IndexKind.PRIMARY, IndexKind.UNIQUE)
+
+    @property
+    def column_ids(self) -> tuple[int, ...]:
+        return tuple(part.column_id for part in self.parts)
+
+
+@attrs.frozen(kw_only=True)
+class Check:
+    """A named table CHECK constraint."""
+
+    id: int = 0
+    name: str
+    expr: Expr
+    enforced: bool = True
+
+
+__all__ = [
+    "DELETABLE",
+    "NO_DEFAULT",
+    "PRIMARY",
+    "READABLE",
+    "WRITABLE",
+    "Check",
+    "Column",
+    "Default",
+    "Expr",
+    "Generated",
+    "Index",
+    "IndexKind",
+    "IndexPart",
+    "State",
+]

@@ -1,0 +1,302 @@
+"""The table: an immutable value holding one version of one table's schema.
+
+Changing a table yields a new value (``attrs.evolve``); a published version is never mutated.
+Lookups by name are case-insensitive for columns and indexes, as in MySQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from mvdd.errors import NoSuchColumnError
+from mvdd.model.element import (
+    DELETABLE,
+    NO_DEFAULT,
+    READABLE,
+    WRITABLE,
+    Check,
+    Column,
+    Default,
+    Index,
+    IndexKind,
+    State,
+)
+
+
+@attrs.frozen(kw_only=True)
+class TableOptions:
+    """Table options. ``charset``/``collation`` are the defaults for new string columns (None:
+    the database's default, unknown to mvdd); ``extra`` keeps other options as (NAME, value)."""
+
+    engine: str | None = None
+    charset: str | None = None
+    collation: str | None = None
+    comment: str | None = None
+    auto_increment: int | None = None
+    row_format: str | None = None
+    extra: tuple[tuple[str, str], ...] = ()
+
+
+def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(value)
+
+
+def _fold(name: str) -> str:
+    return name.casefold()
+
+
+@attrs.frozen(kw_only=True)
+class Table:
+    """One version of a table's schema.
+
+    Attributes:
+        name: the table's name.
+        id: stable identity in a catalog (0 outside one); survives renames.
+        version: 1 after CREATE, one more per DDL statement.
+        columns: every column not ABSENT, in order, whatever its F1 state.
+        indexes: every index not ABSENT.
+        checks: table CHECK constraints.
+        options: table options.
+        last_id: highest element id ever used in this table; new elements take the next ones,
+            so a dropped element's id is never reused.
+
+    >>> from mvdd.model.types import ColumnType
+    >>> t = Table(name="t", columns=[Column(id=1, name="a", type=ColumnType.of("int"))], last_id=1)
+    >>> t.column("A").id
+    1
+    """
+
+    name: str
+    id: int = 0
+    version: int = 1
+    columns: tuple[Column, ...] = attrs.field(converter=_tuple)
+    indexes: tuple[Index, ...] = attrs.field(default=(), converter=_tuple)
+    checks: tuple[Check, ...] = attrs.field(default=(), converter=_tuple)
+    options: TableOptions = TableOptions()
+    last_id: int = 0
+    _lookup: dict[Any, Any] | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
+
+    # -- lookups (O(1) after the first, which builds the index in O(elements)) --------------------
+
+    def _index(self) -> dict[Any, Any]:
+        lookup = self._lookup
+        if lookup is None:
+            lookup = {}
+            for col in self.columns:
+                lookup[("c", _fold(col.name))] = col
+                lookup[("#", col.id)] = col
+            for idx in self.indexes:
+                lookup[("i", _fold(idx.name))] = idx
+            for chk in self.checks:
+                lookup[("k", _fold(chk.name))] = chk
+            object.__setattr__(self, "_lookup", lookup)
+        return lookup
+
+    def find_column(self, name: str) -> Column | None:
+        """The column named ``name`` (case-insensitive), or None."""
+        return self._index().get(("c", _fold(name)))
+
+    def column(self, name: str) -> Column:
+        """The column named ``name`` (case-insensitive); raises NoSuchColumnError."""
+        col = self.find_column(name)
+        if col is None:
+            raise NoSuchColumnError("no such column", table=self.name, column=name)
+        return col
+
+    def column_by_id(self, column_id: int) -> Column:
+        """The column with this id; raises NoSuchColumnError."""
+        col = self._index().get(("#", column_id))
+        if col is None:
+            raise NoSuchColumnError("no such column", table=self.name, column=f"#{column_id}")
+        return col
+
+    def find_index(self, name: str) -> Index | None:
+        """The index named ``name`` (case-insensitive), or None."""
+        return self._index().get(("i", _fold(name)))
+
+    def find_check(self, name: str) -> Check | None:
+        """The check named ``name`` (case-insensitive), or None."""
+        return self._index().get(("k", _fold(name)))
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(col.name for col in self.columns)
+
+    @property
+    def primary_key(self) -> Index | None:
+        return next((i for i in self.indexes if i.kind == IndexKind.PRIMARY), None)
+
+    def index_column_names(self, index: Index) -> tuple[str, ...]:
+        """The names, in this version, of the columns an index covers."""
+        return tuple(self.column_by_id(part.column_id).name for part in index.parts)
+
+    # -- F1 views -----------------------------------------------------------------------------
+
+    def _columns_in(self, states: frozenset[State]) -> tuple[Column, ...]:
+        return tuple(col for col in self.columns if col.state in states)
+
+    def _indexes_in(self, states: frozenset[State]) -> tuple[Index, ...]:
+        return tuple(idx for idx in self.indexes if idx.state in states)
+
+    @property
+    def public_columns(self) -> tuple[Column, ...]:
+        """Columns DML may read and name."""
+        return self._columns_in(READABLE)
+
+    @property
+    def writable_columns(self) -> tuple[Column, ...]:
+        """Columns inserts and updates write (write-only, write-reorg, public)."""
+        return self._columns_in(WRITABLE)
+
+    @property
+    def deletable_columns(self) -> tuple[Column, ...]:
+        """Columns whose data deletes remove (every state but absent)."""
+        return self._columns_in(DELETABLE)
+
+    @property
+    def public_indexes(self) -> tuple[Index, ...]:
+        return self._indexes_in(READABLE)
+
+    @property
+    def writable_indexes(self) -> tuple[Index, ...]:
+        return self._indexes_in(WRITABLE)
+
+    @property
+    def deletable_indexes(self) -> tuple[Index, ...]:
+        return self._indexes_in(DELETABLE)
+
+    # -- charsets -----------------------------------------------------------------------------
+
+    def column_collation(self, column: Column) -> tuple[str | None, str | None]:
+        """(charset, collation) a string column uses: its own, else the table's default
+        (None when neither is known); (None, None) for non-string columns."""
+        if not column.type.has_charset:
+            return None, None
+        if column.type.collation is not None:
+            return column.type.charset, column.type.collation
+        return self.options.charset, self.options.collation
+
+    # -- rendering and comparison -------------------------------------------------------------
+
+    def to_sql(self) -> str:
+        """This table as one MySQL ``CREATE TABLE`` statement, every identifier quoted.
+
+        ``parse_table(t.to_sql())`` is equivalent to ``t``.
+        """
+        # Rendering lives in the ddl layer (the only user of sqlglot); the deferred import keeps
+        # the model free of it, as sqlglot's own Expression.sql() defers to its generator.
+        from mvdd.ddl.render import render_table
+
+        return render_table(self)
+
+    def equivalent(self, other: Table, *, ignore_order: bool = True) -> bool:
+        """Whether the two tables accept the same DML with the same effect.
+
+        Compares columns (name, type with charset and collation, nullability, default,
+        generated expression, ON UPDATE, AUTO_INCREMENT, column CHECK), indexes (name, kind,
+        column names, prefix lengths and directions in order) and checks (name, expression,
+        enforcement). Ignores the table's name, ids, versions, comments, options, integer display
+        widths and, if ``ignore_order``, column order. A nullable column without DEFAULT equals
+        one with ``DEFAULT NULL``. A string column whose charset follows an unknown database
+        default equals one that follows its own table's default.
+        """
+        return not self.differences(other, ignore_order=ignore_order)
+
+    def differences(self, other: Table, *, ignore_order: bool = True) -> list[str]:
+        """What :meth:`equivalent` finds different, one line per difference (empty: equivalent)."""
+        out: list[str] = []
+        mine = {_fold(c.name): c for c in self.columns}
+        theirs = {_fold(c.name): c for c in other.columns}
+        for key in sorted(mine.keys() | theirs.keys()):
+            a, b = mine.get(key), theirs.get(key)
+            if a is None or b is None:
+                present = "left" if b is None else "right"
+                out.append(f"column `{(a or b).name}` only on the {present}")  # type: ignore[union-attr]
+                continue
+            out.extend(f"column `{a.name}`: {d}" for d in _column_differences(self, a, other, b))
+        if not ignore_order and not out and [_fold(n) for n in self.column_names] != [
+            _fold(n) for n in other.column_names
+        ]:
+            out.append(f"column order {list(self.column_names)} != {list(other.column_names)}")
+        out.extend(_index_differences(self, other))
+        out.extend(_check_differences(self, other))
+        return out
+
+
+def _same_charset(ta: Table, a: Column, tb: Table, b: Column) -> bool:
+    ca, cb = ta.column_collation(a), tb.column_collation(b)
+    if ca == cb:
+        return True
+    # an unknown default on one side matches a column that follows its own table's default
+    if ca == (None, None):
+        return cb == (tb.options.charset, tb.options.collation)
+    if cb == (None, None):
+        return ca == (ta.options.charset, ta.options.collation)
+    return False
+
+
+def _comparable_default(col: Column) -> Default:
+    if col.generated is not None or col.auto_increment:
+        return NO_DEFAULT
+    return col.effective_default
+
+
+def _column_differences(ta: Table, a: Column, tb: Table, b: Column) -> list[str]:
+    out = []
+    if a.name != b.name:
+        out.append(f"name {a.name!r} != {b.name!r}")
+    ya, yb = a.type.with_charset(None, None), b.type.with_charset(None, None)
+    if ya != yb:
+        out.append(f"type {ya} != {yb}")
+    if not _same_charset(ta, a, tb, b):
+        out.append(f"charset {ta.column_collation(a)} != {tb.column_collation(b)}")
+    pairs = (
+        ("nullable", a.nullable, b.nullable),
+        ("default", _comparable_default(a), _comparable_default(b)),
+        ("generated", a.generated, b.generated),
+        ("on update", a.on_update, b.on_update),
+        ("auto_increment", a.auto_increment, b.auto_increment),
+        ("check", a.check, b.check),
+    )
+    for label, x, y in pairs:
+        if x != y:
+            out.append(f"{label} {x!r} != {y!r}")
+    return out
+
+
+def _index_signature(table: Table, index: Index) -> tuple[Any, ...]:
+    parts = tuple(
+        (_fold(table.column_by_id(p.column_id).name), p.length, p.desc) for p in index.parts
+    )
+    return (index.kind, parts)
+
+
+def _index_differences(a: Table, b: Table) -> list[str]:
+    mine = {_fold(i.name): i for i in a.indexes}
+    theirs = {_fold(i.name): i for i in b.indexes}
+    out = []
+    for key in sorted(mine.keys() | theirs.keys()):
+        x, y = mine.get(key), theirs.get(key)
+        if x is None or y is None:
+            out.append(f"index `{(x or y).name}` only on the {'left' if y is None else 'right'}")  # type: ignore[union-attr]
+        elif _index_signature(a, x) != _index_signature(b, y):
+            out.append(f"index `{x.name}`: {_index_signature(a, x)} != {_index_signature(b, y)}")
+    return out
+
+
+def _check_differences(a: Table, b: Table) -> list[str]:
+    mine = {_fold(c.name): (c.expr, c.enforced) for c in a.checks}
+    theirs = {_fold(c.name): (c.expr, c.enforced) for c in b.checks}
+    out = []
+    for key in sorted(mine.keys() | theirs.keys()):
+        if mine.get(key) != theirs.get(key):
+            out.append(f"check `{key}`: {mine.get(key)} != {theirs.get(key)}")
+    return out
+
+
+__all__ = ["Table", "TableOptions"]

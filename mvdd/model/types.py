@@ -1,0 +1,805 @@
+"""Column types: the whole MySQL type family as one frozen value.
+
+A :class:`ColumnType` is always canonical: :meth:`ColumnType.of` fills the defaults MySQL fills
+(``DECIMAL`` is ``DECIMAL(10,0)``, ``BIT`` is ``BIT(1)``, ``DATETIME`` has fsp 0, ``BOOL`` is
+``TINYINT(1)``) and refuses what MySQL refuses (``VARCHAR(70000)``, ``DECIMAL(70,2)``, duplicate
+enum members), so two spellings of one type compare equal.
+
+:meth:`ColumnType.coerce` turns a Python value into the canonical value a column of this type
+stores, with MySQL strict-mode rules: integers and decimals are range-checked and rounded half
+away from zero, strings are length-checked in characters, binary strings in bytes (``BINARY(n)``
+pads with zero bytes), temporal values become MySQL's canonical text, enum and set members are
+matched and put in definition order.
+
+>>> t = ColumnType.of(TypeKind.DECIMAL, precision=5, scale=2)
+>>> t.coerce("1.5")
+Decimal('1.50')
+>>> ColumnType.of(TypeKind.DATETIME, fsp=3).coerce("2020-01-01")
+'2020-01-01 00:00:00.000'
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Any
+
+import attrs
+
+from mvdd.errors import DDLError, InvalidValueError
+from mvdd.model.charsets import (
+    CHARSET_ALIASES,
+    CHARSETS,
+    COLLATIONS,
+    MYSQL_UTF8MB4_0900,
+    UCA1400,
+    UNICODE_CHARSETS,
+)
+
+
+class TypeKind(StrEnum):
+    """Every MySQL column type, by its canonical name."""
+
+    TINYINT = "TINYINT"
+    SMALLINT = "SMALLINT"
+    MEDIUMINT = "MEDIUMINT"
+    INT = "INT"
+    BIGINT = "BIGINT"
+    DECIMAL = "DECIMAL"
+    FLOAT = "FLOAT"
+    DOUBLE = "DOUBLE"
+    BIT = "BIT"
+    CHAR = "CHAR"
+    VARCHAR = "VARCHAR"
+    BINARY = "BINARY"
+    VARBINARY = "VARBINARY"
+    TINYTEXT = "TINYTEXT"
+    TEXT = "TEXT"
+    MEDIUMTEXT = "MEDIUMTEXT"
+    LONGTEXT = "LONGTEXT"
+    TINYBLOB = "TINYBLOB"
+    BLOB = "BLOB"
+    MEDIUMBLOB = "MEDIUMBLOB"
+    LONGBLOB = "LONGBLOB"
+    ENUM = "ENUM"
+    SET = "SET"
+    DATE = "DATE"
+    TIME = "TIME"
+    DATETIME = "DATETIME"
+    TIMESTAMP = "TIMESTAMP"
+    YEAR = "YEAR"
+    JSON = "JSON"
+    GEOMETRY = "GEOMETRY"
+    POINT = "POINT"
+    LINESTRING = "LINESTRING"
+    POLYGON = "POLYGON"
+    MULTIPOINT = "MULTIPOINT"
+    MULTILINESTRING = "MULTILINESTRING"
+    MULTIPOLYGON = "MULTIPOLYGON"
+    GEOMETRYCOLLECTION = "GEOMETRYCOLLECTION"
+
+
+class Family(StrEnum):
+    """Groups of kinds that share parameters and rules."""
+
+    INTEGER = "integer"
+    DECIMAL = "decimal"
+    FLOAT = "float"
+    BIT = "bit"
+    CHAR = "char"  # CHAR, VARCHAR
+    BINARY = "binary"  # BINARY, VARBINARY
+    TEXT = "text"
+    BLOB = "blob"
+    ENUM = "enum"  # ENUM, SET
+    TEMPORAL = "temporal"
+    JSON = "json"
+    SPATIAL = "spatial"
+
+
+K = TypeKind
+FAMILY: dict[TypeKind, Family] = {
+    **dict.fromkeys((K.TINYINT, K.SMALLINT, K.MEDIUMINT, K.INT, K.BIGINT), Family.INTEGER),
+    K.DECIMAL: Family.DECIMAL,
+    K.FLOAT: Family.FLOAT,
+    K.DOUBLE: Family.FLOAT,
+    K.BIT: Family.BIT,
+    K.CHAR: Family.CHAR,
+    K.VARCHAR: Family.CHAR,
+    K.BINARY: Family.BINARY,
+    K.VARBINARY: Family.BINARY,
+    **dict.fromkeys((K.TINYTEXT, K.TEXT, K.MEDIUMTEXT, K.LONGTEXT), Family.TEXT),
+    **dict.fromkeys((K.TINYBLOB, K.BLOB, K.MEDIUMBLOB, K.LONGBLOB), Family.BLOB),
+    K.ENUM: Family.ENUM,
+    K.SET: Family.ENUM,
+    **dict.fromkeys((K.DATE, K.TIME, K.DATETIME, K.TIMESTAMP, K.YEAR), Family.TEMPORAL),
+    K.JSON: Family.JSON,
+    **dict.fromkeys(
+        (
+            K.GEOMETRY,
+            K.POINT,
+            K.LINESTRING,
+            K.POLYGON,
+            K.MULTIPOINT,
+            K.MULTILINESTRING,
+            K.MULTIPOLYGON,
+            K.GEOMETRYCOLLECTION,
+        ),
+        Family.SPATIAL,
+    ),
+}
+
+#: storage bytes of each integer kind
+INTEGER_BYTES: dict[TypeKind, int] = {K.TINYINT: 1, K.SMALLINT: 2, K.MEDIUMINT: 3, K.INT: 4, K.BIGINT: 8}
+#: the largest value in bytes of each TEXT/BLOB size, smallest first
+LOB_BYTES: dict[TypeKind, int] = {
+    K.TINYTEXT: 255,
+    K.TEXT: 65535,
+    K.MEDIUMTEXT: 16777215,
+    K.LONGTEXT: 4294967295,
+    K.TINYBLOB: 255,
+    K.BLOB: 65535,
+    K.MEDIUMBLOB: 16777215,
+    K.LONGBLOB: 4294967295,
+}
+TEXT_SIZES = (K.TINYTEXT, K.TEXT, K.MEDIUMTEXT, K.LONGTEXT)
+BLOB_SIZES = (K.TINYBLOB, K.BLOB, K.MEDIUMBLOB, K.LONGBLOB)
+#: integer display width MySQL shows when none is given (signed, unsigned)
+DEFAULT_INT_WIDTH: dict[TypeKind, tuple[int, int]] = {
+    K.TINYINT: (4, 3),
+    K.SMALLINT: (6, 5),
+    K.MEDIUMINT: (9, 8),
+    K.INT: (11, 10),
+    K.BIGINT: (20, 20),
+}
+
+MAX_ROW_BYTES = 65535
+CHARSET_FAMILIES = frozenset({Family.CHAR, Family.TEXT, Family.ENUM})
+
+
+# --- charsets ----------------------------------------------------------------------------------
+
+
+def canonical_charset(name: str) -> str:
+    """The canonical name of a charset (``utf8`` is ``utf8mb3``); raises DDLError if unknown."""
+    low = name.lower()
+    low = CHARSET_ALIASES.get(low, low)
+    if low not in CHARSETS:
+        raise DDLError(f"unknown character set {name!r}")
+    return low
+
+
+def charset_of_collation(name: str) -> str:
+    """The charset a collation belongs to; raises DDLError if the collation is unknown."""
+    low = canonical_collation(name)
+    if low == "binary":
+        return "binary"
+    best = max((cs for cs in CHARSETS if low.startswith(cs + "_")), key=len, default=None)
+    if best is None:
+        raise DDLError(f"unknown collation {name!r}")
+    return best
+
+
+def canonical_collation(name: str) -> str:
+    """The canonical name of a collation (``utf8_bin`` is ``utf8mb3_bin``); raises DDLError
+    if no server knows it."""
+    low = name.lower()
+    for alias, target in CHARSET_ALIASES.items():
+        if low.startswith(alias + "_"):
+            low = target + low[len(alias) :]
+    if low == "binary" or low in MYSQL_UTF8MB4_0900:
+        return low
+    for cs, names in COLLATIONS.items():
+        if low.startswith(cs + "_") and (
+            low in names or (cs in UNICODE_CHARSETS and low[len(cs) + 1 :] in UCA1400)
+        ):
+            return low
+    raise DDLError(f"unknown collation {name!r}")
+
+
+def default_collation(charset: str) -> str:
+    """The default collation of a (canonical) charset."""
+    return CHARSETS[charset][0]
+
+
+def resolve_charset(charset: str | None, collation: str | None) -> tuple[str | None, str | None]:
+    """Fill in the missing half of (charset, collation) as MySQL does; both None stays None.
+
+    Raises DDLError when the collation does not belong to the charset.
+
+    >>> resolve_charset("latin1", None)
+    ('latin1', 'latin1_swedish_ci')
+    >>> resolve_charset(None, "utf8mb4_bin")
+    ('utf8mb4', 'utf8mb4_bin')
+    """
+    if charset is None and collation is None:
+        return None, None
+    cs = canonical_charset(charset) if charset is not None else None
+    co = canonical_collation(collation) if collation is not None else None
+    if co is None:
+        assert cs is not None
+        return cs, default_collation(cs)
+    owner = charset_of_collation(co)
+    if cs is not None and owner != cs:
+        raise DDLError(f"collation {co!r} is not valid for character set {cs!r}")
+    return owner, co
+
+
+def max_bytes_per_char(charset: str | None) -> int:
+    """Bytes per character at most (4 when the charset is not known: the safe bound)."""
+    return CHARSETS[charset][1] if charset is not None else 4
+
+
+# --- the type value ----------------------------------------------------------------------------
+
+
+def _tuple_of_str(value: Any) -> tuple[str, ...]:
+    return tuple(value)
+
+
+@attrs.frozen(kw_only=True)
+class ColumnType:
+    """A MySQL column type. Build it with :meth:`of`, which canonicalises and validates.
+
+    Attributes:
+        kind: the type's kind.
+        length: CHAR/VARCHAR characters, BINARY/VARBINARY bytes, BIT bits.
+        precision, scale: DECIMAL (always set), FLOAT/DOUBLE (both or neither).
+        width: integer display width as written (display only: never compared).
+        unsigned, zerofill: numeric modifiers (zerofill implies unsigned).
+        fsp: fractional seconds precision of TIME/DATETIME/TIMESTAMP (0..6).
+        members: ENUM/SET members in definition order.
+        charset, collation: for CHAR/VARCHAR/TEXT/ENUM/SET; None means "the table's default".
+    """
+
+    kind: TypeKind
+    length: int | None = None
+    precision: int | None = None
+    scale: int | None = None
+    width: int | None = attrs.field(default=None, eq=False, hash=False)
+    unsigned: bool = False
+    zerofill: bool = False
+    fsp: int | None = None
+    members: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
+    charset: str | None = None
+    collation: str | None = None
+
+    # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def of(cls, kind: TypeKind | str, **params: Any) -> ColumnType:
+        """Build the canonical type of ``kind``; raises DDLError for an impossible type.
+
+        >>> ColumnType.of("decimal")
+        ColumnType(kind=<TypeKind.DECIMAL: 'DECIMAL'>, length=None, precision=10, scale=0, ...)
+        """
+        kind = TypeKind(str(kind).upper())
+        fam = FAMILY[kind]
+        canon = _CANONICALISE[fam]
+        return cls(kind=kind, **canon(kind, dict(params)))
+
+    @property
+    def family(self) -> Family:
+        return FAMILY[self.kind]
+
+    @property
+    def has_charset(self) -> bool:
+        """Whether values are character strings (the type takes a charset and collation)."""
+        return self.family in CHARSET_FAMILIES
+
+    def with_charset(self, charset: str | None, collation: str | None) -> ColumnType:
+        """This type with the given (already resolved) charset; unchanged for non-string types."""
+        if not self.has_charset:
+            return self
+        return attrs.evolve(self, charset=charset, collation=collation)
+
+    def integer_range(self) -> tuple[int, int]:
+        """The (min, max) an integer kind stores."""
+        bits = 8 * INTEGER_BYTES[self.kind]
+        if self.unsigned:
+            return 0, 2**bits - 1
+        return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+
+    def max_length(self) -> int | None:
+        """Characters (string kinds) or bytes (binary kinds) a value may hold at most."""
+        if self.family in (Family.CHAR, Family.BINARY):
+            return self.length
+        if self.family == Family.TEXT:
+            return LOB_BYTES[self.kind] // max_bytes_per_char(self.charset)
+        if self.family == Family.BLOB:
+            return LOB_BYTES[self.kind]
+        return None
+
+    def __str__(self) -> str:
+        """A readable spelling for messages (rendering SQL is the ddl layer's job)."""
+        args: list[str] = []
+        if self.family in (Family.CHAR, Family.BINARY, Family.BIT):
+            args = [str(self.length)]
+        elif self.precision is not None:
+            args = [str(self.precision), str(self.scale)]
+        elif self.fsp:
+            args = [str(self.fsp)]
+        elif self.members:
+            args = ["'" + m.replace("'", "''") + "'" for m in self.members]
+        text = self.kind.lower() + (f"({','.join(args)})" if args else "")
+        if self.unsigned:
+            text += " unsigned"
+        if self.zerofill:
+            text += " zerofill"
+        if self.has_charset and self.collation:
+            text += f" collate {self.collation}"
+        return text
+
+    # -- values -------------------------------------------------------------------------------
+
+    def coerce(self, value: Any) -> Any:
+        """The canonical value a column of this type stores for ``value``.
+
+        ``None`` stays ``None`` (nullability is the column's business). Raises
+        InvalidValueError when MySQL in strict mode would refuse the value.
+        """
+        if value is None:
+            return None
+        return _COERCE[self.family](self, value)
+
+
+# --- canonicalisation, a rule per family ---------------------------------------------------------
+
+
+def _take(params: dict[str, Any], allowed: set[str], kind: TypeKind) -> dict[str, Any]:
+    extra = {k for k, v in params.items() if v not in (None, False, ()) and k not in allowed}
+    if extra:
+        raise DDLError(f"{kind} takes no {', '.join(sorted(extra))}")
+    return {k: v for k, v in params.items() if k in allowed}
+
+
+def _check_int(name: str, value: int | None, lo: int, hi: int, kind: TypeKind) -> None:
+    if value is not None and not lo <= value <= hi:
+        raise DDLError(f"{kind} {name} {value} is out of range {lo}..{hi}")
+
+
+def _canon_integer(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    p = _take(p, {"width", "unsigned", "zerofill"}, kind)
+    _check_int("display width", p.get("width"), 1, 255, kind)
+    zerofill = bool(p.get("zerofill"))
+    return {"width": p.get("width"), "unsigned": bool(p.get("unsigned")) or zerofill, "zerofill": zerofill}
+
+
+def _canon_decimal(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    p = _take(p, {"precision", "scale", "unsigned", "zerofill"}, kind)
+    precision = 10 if p.get("precision") is None else p["precision"]
+    scale = 0 if p.get("scale") is None else p["scale"]
+    _check_int("precision", precision, 1, 65, kind)
+    _check_int("scale", scale, 0, 30, kind)
+    if scale > precision:
+        raise DDLError(f"DECIMAL scale {scale} is larger than its precision {precision}")
+    zerofill = bool(p.get("zerofill"))
+    return {
+        "precision": precision,
+        "scale": scale,
+        "unsigned": bool(p.get("unsigned")) or zerofill,
+        "zerofill": zerofill,
+    }
+
+
+def _canon_float(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    p = _take(p, {"precision", "scale", "unsigned", "zerofill"}, kind)
+    precision, scale = p.get("precision"), p.get("scale")
+    if (precision is None) != (scale is None):
+        raise DDLError(f"{kind} needs both precision and scale, or neither")
+    if precision is not None:
+        _check_int("precision", precision, 1, 255, kind)
+        _check_int("scale", scale, 0, 30, kind)
+        if scale > precision:
+            raise DDLError(f"{kind} scale {scale} is larger than its precision {precision}")
+    zerofill = bool(p.get("zerofill"))
+    return {
+        "precision": precision,
+        "scale": scale,
+        "unsigned": bool(p.get("unsigned")) or zerofill,
+        "zerofill": zerofill,
+    }
+
+
+def _canon_bit(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    p = _take(p, {"length"}, kind)
+    length = 1 if p.get("length") is None else p["length"]
+    _check_int("length", length, 1, 64, kind)
+    return {"length": length}
+
+
+def _canon_charset_part(p: dict[str, Any]) -> dict[str, Any]:
+    cs, co = resolve_charset(p.get("charset"), p.get("collation"))
+    if cs == "binary":
+        raise DDLError("character set binary makes a binary string type: use BINARY/VARBINARY/BLOB")
+    return {"charset": cs, "collation": co}
+
+
+def _canon_char(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    p = _take(p, {"length", "charset", "collation"}, kind)
+    cs = _canon_charset_part(p)
+    if kind == K.CHAR:
+        length = 1 if p.get("length") is None else p["length"]
+        _check_int("length", length, 0, 255, kind)
+    else:
+        if p.get("length") is None:
+            raise DDLError("VARCHAR needs a length")
+        length = p["length"]
+        _check_int("length", length, 0, MAX_ROW_BYTES // max_bytes_per_char(cs["charset"]), kind)
+    return {"length": length, **cs}
+
+
+def _canon_binary(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    p = _take(p, {"length"}, kind)
+    if kind == K.BINARY:
+        length = 1 if p.get("length") is None else p["length"]
+        _check_int("length", length, 0, 255, kind)
+    else:
+        if p.get("length") is None:
+            raise DDLError("VARBINARY needs a length")
+        length = p["length"]
+        _check_int("length", length, 0, MAX_ROW_BYTES, kind)
+    return {"length": length}
+
+
+def _canon_text(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    return _canon_charset_part(_take(p, {"charset", "collation"}, kind))
+
+
+def _canon_blob(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    _take(p, set(), kind)
+    return {}
+
+
+def _canon_enum(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    p = _take(p, {"members", "charset", "collation"}, kind)
+    cs = _canon_charset_part(p)
+    # MySQL strips trailing spaces from members when the table is created
+    members = tuple(str(m).rstrip(" ") for m in p.get("members") or ())
+    if not members:
+        raise DDLError(f"{kind} needs at least one member")
+    if len(members) > (64 if kind == K.SET else 65535):
+        raise DDLError(f"{kind} has too many members ({len(members)})")
+    folded = [m if _is_case_sensitive(cs["collation"]) else m.casefold() for m in members]
+    dupes = sorted({m for m, f in zip(members, folded, strict=True) if folded.count(f) > 1})
+    if dupes:
+        raise DDLError(f"{kind} has duplicate members {dupes}")
+    if kind == K.SET and any("," in m for m in members):
+        raise DDLError("SET members cannot contain ','")
+    return {"members": members, **cs}
+
+
+def _canon_temporal(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    if kind == K.YEAR:
+        p = _take(p, {"width"}, kind)
+        if p.get("width") not in (None, 4):
+            raise DDLError("YEAR takes no width but 4")
+        return {}
+    if kind == K.DATE:
+        _take(p, set(), kind)
+        return {}
+    p = _take(p, {"fsp"}, kind)
+    fsp = 0 if p.get("fsp") is None else p["fsp"]
+    _check_int("fractional seconds precision", fsp, 0, 6, kind)
+    return {"fsp": fsp}
+
+
+def _canon_plain(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
+    _take(p, set(), kind)
+    return {}
+
+
+_CANONICALISE: dict[Family, Callable[[TypeKind, dict[str, Any]], dict[str, Any]]] = {
+    Family.INTEGER: _canon_integer,
+    Family.DECIMAL: _canon_decimal,
+    Family.FLOAT: _canon_float,
+    Family.BIT: _canon_bit,
+    Family.CHAR: _canon_char,
+    Family.BINARY: _canon_binary,
+    Family.TEXT: _canon_text,
+    Family.BLOB: _canon_blob,
+    Family.ENUM: _canon_enum,
+    Family.TEMPORAL: _canon_temporal,
+    Family.JSON: _canon_plain,
+    Family.SPATIAL: _canon_plain,
+}
+
+
+def text_kind_for_length(chars: int, charset: str | None, *, blob: bool = False) -> TypeKind:
+    """The smallest TEXT (or BLOB) kind holding ``chars`` characters (bytes), as ``TEXT(M)`` picks."""
+    need = chars if blob else chars * max_bytes_per_char(charset)
+    for kind in BLOB_SIZES if blob else TEXT_SIZES:
+        if need <= LOB_BYTES[kind]:
+            return kind
+    raise DDLError(f"{'BLOB' if blob else 'TEXT'}({chars}) is too long")
+
+
+def _is_case_sensitive(collation: str | None) -> bool:
+    return collation is not None and (collation.endswith(("_bin", "_cs")) or collation == "binary")
+
+
+# --- coercion, a rule per family ---------------------------------------------------------------
+
+
+def _bad(t: ColumnType, value: Any, why: str) -> InvalidValueError:
+    return InvalidValueError(f"{value!r} is not a valid {t}: {why}")
+
+
+def _to_decimal(t: ColumnType, value: Any) -> Decimal:
+    if isinstance(value, bool):
+        return Decimal(int(value))
+    if isinstance(value, int | Decimal):
+        return Decimal(value)
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    if isinstance(value, str):
+        try:
+            number = Decimal(value.strip())
+        except InvalidOperation:
+            raise _bad(t, value, "not a number") from None
+        if not number.is_finite():
+            raise _bad(t, value, "not a finite number")
+        return number
+    raise _bad(t, value, f"a {type(value).__name__} is not a number")
+
+
+def _coerce_integer(t: ColumnType, value: Any) -> int:
+    number = _to_decimal(t, value).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    lo, hi = t.integer_range()
+    if not lo <= number <= hi:
+        raise _bad(t, value, f"out of range {lo}..{hi}")
+    return int(number)
+
+
+def _coerce_decimal(t: ColumnType, value: Any) -> Decimal:
+    assert t.precision is not None and t.scale is not None
+    number = _to_decimal(t, value).quantize(Decimal(1).scaleb(-t.scale), rounding=ROUND_HALF_UP)
+    if t.unsigned and number < 0:
+        raise _bad(t, value, "negative value for an unsigned column")
+    if abs(number) >= Decimal(10) ** (t.precision - t.scale):
+        raise _bad(t, value, "out of range")
+    return number + 0  # normalises -0.00 to 0.00
+
+
+def _coerce_float(t: ColumnType, value: Any) -> float:
+    number = float(_to_decimal(t, value))
+    if t.unsigned and number < 0:
+        raise _bad(t, value, "negative value for an unsigned column")
+    if t.kind == K.FLOAT and abs(number) > 3.402823466e38:
+        raise _bad(t, value, "out of range")
+    if t.precision is not None:
+        assert t.scale is not None
+        number = float(Decimal(repr(number)).quantize(Decimal(1).scaleb(-t.scale), ROUND_HALF_UP))
+        if abs(number) >= 10 ** (t.precision - t.scale):
+            raise _bad(t, value, "out of range")
+    return number
+
+
+def _coerce_bit(t: ColumnType, value: Any) -> int:
+    assert t.length is not None
+    if isinstance(value, bytes):
+        number = int.from_bytes(value, "big")
+    elif isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    else:
+        number = _coerce_integer(ColumnType.of(K.BIGINT, unsigned=True), value)
+    if not 0 <= number < 2**t.length:
+        raise _bad(t, value, f"does not fit in {t.length} bits")
+    return number
+
+
+def _to_text(t: ColumnType, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _bad(t, value, "bytes that are not UTF-8 text") from None
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int | Decimal):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    raise _bad(t, value, f"a {type(value).__name__} is not text")
+
+
+def _coerce_char(t: ColumnType, value: Any) -> str:
+    text = _to_text(t, value)
+    if t.kind == K.CHAR:
+        text = text.rstrip(" ")  # CHAR strips trailing spaces on retrieval
+    limit = t.max_length()
+    if limit is not None and len(text) > limit:
+        raise _bad(t, value, f"longer than {limit} characters")
+    return text
+
+
+def _coerce_binary(t: ColumnType, value: Any) -> bytes:
+    if isinstance(value, bytes):
+        data = value
+    else:
+        data = _to_text(t, value).encode("utf-8")
+    limit = t.max_length()
+    if limit is not None and len(data) > limit:
+        raise _bad(t, value, f"longer than {limit} bytes")
+    if t.kind == K.BINARY:
+        assert t.length is not None
+        data = data.ljust(t.length, b"\0")
+    return data
+
+
+def _match_member(t: ColumnType, text: str, original: Any) -> str:
+    if text in t.members:
+        return text
+    if not _is_case_sensitive(t.collation):
+        folded = text.rstrip(" ").casefold()
+        for member in t.members:
+            if member.casefold() == folded:
+                return member
+    raise _bad(t, original, f"not one of {list(t.members)}")
+
+
+def _coerce_enum(t: ColumnType, value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if t.kind == K.ENUM:
+            if not 1 <= value <= len(t.members):
+                raise _bad(t, value, "no member at that index")
+            return t.members[value - 1]
+        if not 0 <= value < 2 ** len(t.members):
+            raise _bad(t, value, "bits beyond the members")
+        return ",".join(m for i, m in enumerate(t.members) if value >> i & 1)
+    text = _to_text(t, value)
+    if t.kind == K.ENUM:
+        return _match_member(t, text, value)
+    if text == "":
+        return ""
+    chosen = {_match_member(t, part, value) for part in text.split(",")}
+    return ",".join(m for m in t.members if m in chosen)
+
+
+_DATE_RE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_DATETIME_RE = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?)?"
+)
+_TIME_RE = re.compile(r"(-)?(?:(\d+) )?(\d{1,3}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?")
+
+
+def _valid_ymd(y: int, m: int, d: int) -> bool:
+    if (y, m, d) == (0, 0, 0):
+        return True  # the zero date, which MySQL stores unless NO_ZERO_DATE
+    if m == 0 or d == 0:
+        return False
+    try:
+        _dt.date(y or 2000, m, d)
+    except ValueError:
+        return False
+    return True
+
+
+def _fraction(digits: str | None, fsp: int) -> tuple[int, int]:
+    """(carry seconds, fraction at fsp digits) from fraction digits, rounded half up."""
+    micros = int((digits or "").ljust(6, "0"))
+    scaled = Decimal(micros).scaleb(fsp - 6).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    carry, rest = divmod(int(scaled), 10**fsp)
+    return carry, rest
+
+
+def _coerce_temporal(t: ColumnType, value: Any) -> Any:
+    kind = t.kind
+    if kind == K.YEAR:
+        return _coerce_year(t, value)
+    if isinstance(value, _dt.datetime):
+        value = value.isoformat(sep=" ")
+    elif isinstance(value, _dt.date):
+        value = value.isoformat()
+    elif isinstance(value, _dt.time):
+        value = value.isoformat()
+    elif isinstance(value, _dt.timedelta):
+        value = _timedelta_text(value)
+    if not isinstance(value, str):
+        raise _bad(t, value, "temporal values are given as text")
+    text = value.strip()
+    if kind == K.DATE:
+        m = _DATE_RE.fullmatch(text) or _DATETIME_RE.fullmatch(text)
+        if not m or not _valid_ymd(int(m[1]), int(m[2]), int(m[3])):
+            raise _bad(t, value, "not a date")
+        return f"{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3]):02d}"
+    fsp = t.fsp or 0
+    if kind == K.TIME:
+        return _coerce_time(t, text, fsp, value)
+    m = _DATETIME_RE.fullmatch(text)
+    if not m or not _valid_ymd(int(m[1]), int(m[2]), int(m[3])):
+        raise _bad(t, value, "not a date and time")
+    ymd = (int(m[1]), int(m[2]), int(m[3]))
+    hh, mi, ss = (int(x or 0) for x in (m[4], m[5], m[6]))
+    if hh > 23 or mi > 59 or ss > 59:
+        raise _bad(t, value, "not a time of day")
+    carry, frac = _fraction(m[7], fsp)
+    if ymd != (0, 0, 0):
+        # year 0 (valid in MySQL, not in Python) is carried through a leap proxy year
+        proxy = 2000 if ymd[0] == 0 else 0
+        stamp = _dt.datetime(ymd[0] + proxy, ymd[1], ymd[2], hh, mi, ss)
+        stamp += _dt.timedelta(seconds=carry)
+        ymd = (stamp.year - proxy, stamp.month, stamp.day)
+        hh, mi, ss = stamp.hour, stamp.minute, stamp.second
+        if kind == K.TIMESTAMP and not 1970 <= ymd[0] <= 2038:
+            raise _bad(t, value, "out of the TIMESTAMP range 1970..2038")
+    out = f"{ymd[0]:04d}-{ymd[1]:02d}-{ymd[2]:02d} {hh:02d}:{mi:02d}:{ss:02d}"
+    return out + (f".{frac:0{fsp}d}" if fsp else "")
+
+
+def _timedelta_text(delta: _dt.timedelta) -> str:
+    total = delta.days * 86400 + delta.seconds
+    sign = "-" if total < 0 else ""
+    total = abs(total)
+    return f"{sign}{total // 3600}:{total // 60 % 60:02d}:{total % 60:02d}.{delta.microseconds:06d}"
+
+
+def _coerce_time(t: ColumnType, text: str, fsp: int, original: Any) -> str:
+    m = _TIME_RE.fullmatch(text)
+    if not m:
+        raise _bad(t, original, "not a time")
+    days, hh, mi, ss = (int(x or 0) for x in (m[2], m[3], m[4], m[5]))
+    if mi > 59 or ss > 59:
+        raise _bad(t, original, "not a time")
+    carry, frac = _fraction(m[6], fsp)
+    seconds = (days * 24 + hh) * 3600 + mi * 60 + ss + carry
+    if seconds > 838 * 3600 + 59 * 60 + 59 or (seconds == 838 * 3600 + 59 * 60 + 59 and frac):
+        raise _bad(t, original, "out of the TIME range -838:59:59..838:59:59")
+    sign = "-" if m[1] and (seconds or frac) else ""
+    out = f"{sign}{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return out + (f".{frac:0{fsp}d}" if fsp else "")
+
+
+def _coerce_year(t: ColumnType, value: Any) -> int:
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.isdigit() or len(text) > 4:
+            raise _bad(t, value, "not a year")
+        number = int(text)
+        if len(text) <= 2:  # two-digit strings, '0' and '00' included, mean 2000..2069/1970..1999
+            return number + (2000 if number < 70 else 1900)
+    elif isinstance(value, int | Decimal) and not isinstance(value, bool):
+        if value != int(value):
+            raise _bad(t, value, "not a whole year")
+        number = int(value)
+        if 1 <= number <= 99:
+            return number + (2000 if number < 70 else 1900)
+    else:
+        raise _bad(t, value, "not a year")
+    if number != 0 and not 1901 <= number <= 2155:
+        raise _bad(t, value, "out of the YEAR range 1901..2155")
+    return number
+
+
+def _coerce_json(t: ColumnType, value: Any) -> str:
+    text = _to_text(t, value)
+    try:
+        json.loads(text)
+    except ValueError:
+        raise _bad(t, value, "not valid JSON") from None
+    return text
+
+
+def _coerce_spatial(t: ColumnType, value: Any) -> Any:
+    raise _bad(t, value, "spatial values have no literal form")
+
+
+_COERCE: dict[Family, Callable[[ColumnType, Any], Any]] = {
+    Family.INTEGER: _coerce_integer,
+    Family.DECIMAL: _coerce_decimal,
+    Family.FLOAT: _coerce_float,
+    Family.BIT: _coerce_bit,
+    Family.CHAR: _coerce_char,
+    Family.BINARY: _coerce_binary,
+    Family.TEXT: _coerce_char,
+    Family.BLOB: _coerce_binary,
+    Family.ENUM: _coerce_enum,
+    Family.TEMPORAL: _coerce_temporal,
+    Family.JSON: _coerce_json,
+    Family.SPATIAL: _coerce_spatial,
+}

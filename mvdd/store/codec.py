@@ -1,0 +1,134 @@
+"""JSON text for the values a store keeps: elements (columns, indexes, checks), table metadata,
+steps and positions. Built on cattrs; steps are a tagged union keyed by class name.
+
+The encoding is versioned by :data:`FORMAT` (stored by each durable store), and every value
+round-trips exactly: ``decode(encode(v)) == v``.
+
+>>> from mvdd.model import Column, ColumnType
+>>> col = Column(id=3, name="a", type=ColumnType.of("int"), default=5)
+>>> decode_element("column", encode_element("column", col)) == col
+True
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+from cattrs.strategies import configure_tagged_union, include_subclasses
+
+from mvdd.ddl import step as s
+from mvdd.errors import StoreError
+from mvdd.model import NO_DEFAULT, Check, Column, Default, Expr, Index, Table, TableOptions
+
+FORMAT = 1
+
+Position = int | tuple[int | str, ...]
+
+
+@attrs.frozen
+class TableMeta:
+    """A table's own attributes at one version (its elements are stored separately)."""
+
+    name: str
+    options: TableOptions
+    last_id: int
+
+
+def _enc_default(value: Any) -> Any:
+    if value is NO_DEFAULT:
+        return {"t": "none"}
+    if value is None:
+        return {"t": "null"}
+    if isinstance(value, Expr):
+        return {"t": "expr", "v": value.sql}
+    if isinstance(value, bool):
+        raise TypeError("booleans are not column values")
+    if isinstance(value, int):
+        return {"t": "int", "v": value}
+    if isinstance(value, float):
+        return {"t": "float", "v": repr(value)}
+    if isinstance(value, Decimal):
+        return {"t": "dec", "v": str(value)}
+    if isinstance(value, bytes):
+        return {"t": "bytes", "v": value.hex()}
+    if isinstance(value, str):
+        return {"t": "str", "v": value}
+    raise TypeError(f"cannot store a default of type {type(value).__name__}")
+
+
+_DEFAULT_DECODERS: dict[str, Any] = {
+    "none": lambda v: NO_DEFAULT,
+    "null": lambda v: None,
+    "expr": Expr,
+    "int": int,
+    "float": float,
+    "dec": Decimal,
+    "bytes": bytes.fromhex,
+    "str": str,
+}
+
+
+def _dec_default(data: Any, _: Any = None) -> Default:
+    return _DEFAULT_DECODERS[data["t"]](data.get("v"))
+
+
+def _converter() -> cattrs.Converter:
+    c = cattrs.Converter()
+    c.register_unstructure_hook_func(lambda t: t == Default, _enc_default)
+    c.register_structure_hook_func(lambda t: t == Default, _dec_default)
+    c.register_unstructure_hook(Decimal, str)
+    c.register_structure_hook(Decimal, lambda v, _: Decimal(v))
+    # the table's lookup cache is not data
+    c.register_unstructure_hook(
+        Table, make_dict_unstructure_fn(Table, c, _lookup=override(omit=True))
+    )
+    c.register_structure_hook(Table, make_dict_structure_fn(Table, c, _lookup=override(omit=True)))
+    include_subclasses(s.Step, c, union_strategy=configure_tagged_union)
+    return c
+
+
+CONVERTER = _converter()
+
+_ELEMENT_TYPES: dict[str, type] = {"column": Column, "index": Index, "check": Check, "table": TableMeta}
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def encode_element(kind: str, value: Any) -> str:
+    return _dumps(CONVERTER.unstructure(value, _ELEMENT_TYPES[kind]))
+
+
+def decode_element(kind: str, text: str) -> Any:
+    try:
+        return CONVERTER.structure(json.loads(text), _ELEMENT_TYPES[kind])
+    except Exception as err:  # a damaged store must surface as a StoreError, not a KeyError
+        raise StoreError(f"cannot decode a stored {kind}: {err}", cause=err) from err
+
+
+def encode_steps(steps: tuple[s.Step, ...]) -> str:
+    return _dumps([CONVERTER.unstructure(st, s.Step) for st in steps])
+
+
+def decode_steps(text: str) -> tuple[s.Step, ...]:
+    try:
+        return tuple(CONVERTER.structure(item, s.Step) for item in json.loads(text))
+    except Exception as err:
+        raise StoreError(f"cannot decode stored steps: {err}", cause=err) from err
+
+
+def encode_position(position: Position | None) -> str | None:
+    return None if position is None else _dumps(position)
+
+
+def decode_position(text: str | None) -> Position | None:
+    if text is None:
+        return None
+    value = json.loads(text)
+    return tuple(value) if isinstance(value, list) else value

@@ -1,0 +1,300 @@
+"""The embedded store: one SQLite file, through sqlite-utils.
+
+WAL journal (readers never block the writer), each statement one ``BEGIN IMMEDIATE``
+transaction (writers in several processes queue on SQLite's lock, never deadlock), and
+compare-and-set on each table's head version, so two processes altering one table cannot both
+commit version n. A process killed at any moment leaves either the whole statement or none of it.
+
+``synchronous`` is ``"normal"`` by default: every commit survives a process crash; a power loss
+may lose the last commits but never corrupts the file. ``"full"`` makes every commit durable
+against power loss too, at the price of an fsync per statement.
+
+Tables (the store's own, fixed schema):
+
+- ``meta(key, value)``: format version, the next table id, the last commit sequence number.
+- ``tables(table_id, name, version, dropped)``: each table's head; live names are unique.
+- ``versions(table_id, version, seq, name, statement, steps, position, at, dropped)``.
+- ``elements(table_id, kind, element_id, since, until, prev, value, opened_seq, closed_seq)``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+
+from sqlite_utils import Database
+
+from mvdd.errors import ConcurrentChangeError, StoreError
+from mvdd.store import codec
+from mvdd.store.base import Changes, Commit, CommitResult, ElementRow, Store, VersionRow
+
+SYNCHRONOUS = ("normal", "full")
+
+
+class SQLiteStore(Store):
+    """A catalog store in one SQLite file (created if missing).
+
+    Args:
+        path: the file.
+        synchronous: ``"normal"`` (crash-safe) or ``"full"`` (also power-loss durable).
+        timeout: seconds a writer waits for another process's transaction.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, synchronous: str = "normal", timeout: float = 30.0):
+        if synchronous not in SYNCHRONOUS:
+            raise StoreError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
+        self.path = os.fspath(path)
+        self._lock = threading.RLock()
+        try:
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, timeout=timeout, check_same_thread=False
+            )
+            self.db = Database(conn)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self._ensure_schema()
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot open the SQLite store {self.path!r}: {err}", cause=err) from err
+
+    # -- schema ---------------------------------------------------------------------------------
+
+    def _ensure_schema(self) -> None:
+        with self._transaction():
+            db = self.db
+            db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
+            db["tables"].create(
+                {"table_id": int, "name": str, "version": int, "dropped": int},
+                pk="table_id",
+                if_not_exists=True,
+            )
+            db["versions"].create(
+                {
+                    "table_id": int,
+                    "version": int,
+                    "seq": int,
+                    "name": str,
+                    "statement": str,
+                    "steps": str,
+                    "position": str,
+                    "at": float,
+                    "dropped": int,
+                },
+                pk=("table_id", "version"),
+                if_not_exists=True,
+            )
+            db["elements"].create(
+                {
+                    "table_id": int,
+                    "kind": str,
+                    "element_id": int,
+                    "since": int,
+                    "until": int,
+                    "prev": int,
+                    "value": str,
+                    "opened_seq": int,
+                    "closed_seq": int,
+                },
+                pk=("table_id", "kind", "element_id", "since"),
+                if_not_exists=True,
+            )
+            db["versions"].create_index(["seq"], if_not_exists=True)
+            db["elements"].create_index(["opened_seq"], if_not_exists=True)
+            db["elements"].create_index(["closed_seq"], if_not_exists=True)
+            # live table names are unique; a partial index is the one thing sqlite-utils cannot say
+            db.execute(
+                "CREATE UNIQUE INDEX IF NOT EXISTS tables_live_name ON tables(name) WHERE dropped = 0"
+            )
+            meta = {row["key"]: row["value"] for row in db["meta"].rows}
+            if not meta:
+                db["meta"].insert_all(
+                    [
+                        {"key": "format", "value": str(codec.FORMAT)},
+                        {"key": "next_table_id", "value": "1"},
+                        {"key": "last_seq", "value": "0"},
+                    ]
+                )
+            elif meta.get("format") != str(codec.FORMAT):
+                raise StoreError(
+                    f"{self.path!r} holds store format {meta.get('format')!r}; this mvdd reads "
+                    f"format {codec.FORMAT}"
+                )
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self.db.rollback()
+                raise
+            else:
+                self.db.execute("COMMIT")
+
+    def _meta(self, key: str) -> int:
+        return int(self.db.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()[0])
+
+    def _set_meta(self, key: str, value: int) -> None:
+        self.db.execute("UPDATE meta SET value = ? WHERE key = ?", [str(value), key])
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def last_seq(self) -> int:
+        with self._wrap("read"), self._lock:
+            return self._meta("last_seq")
+
+    def changes(self, after_seq: int) -> Changes:
+        with self._wrap("read"), self._lock:
+            # one read transaction, so the three queries see one state
+            self.db.execute("BEGIN")
+            try:
+                last = self._meta("last_seq")
+                versions = tuple(
+                    VersionRow(
+                        table_id=r["table_id"],
+                        version=r["version"],
+                        name=r["name"],
+                        statement=r["statement"],
+                        steps=codec.decode_steps(r["steps"]),
+                        position=codec.decode_position(r["position"]),
+                        at=r["at"],
+                        dropped=bool(r["dropped"]),
+                        seq=r["seq"],
+                    )
+                    for r in self.db.query(
+                        "SELECT * FROM versions WHERE seq > ? AND seq <= ? ORDER BY seq, table_id",
+                        [after_seq, last],
+                    )
+                )
+                opened = tuple(
+                    ElementRow(
+                        table_id=r["table_id"],
+                        kind=r["kind"],
+                        element_id=r["element_id"],
+                        since=r["since"],
+                        until=r["until"] if r["closed_seq"] is not None and r["closed_seq"] <= last else None,
+                        value=codec.decode_element(r["kind"], r["value"]),
+                        prev=r["prev"],
+                    )
+                    for r in self.db.query(
+                        "SELECT * FROM elements WHERE opened_seq > ? AND opened_seq <= ?",
+                        [after_seq, last],
+                    )
+                )
+                closed = tuple(
+                    ((r["table_id"], r["kind"], r["element_id"], r["since"]), r["until"])
+                    for r in self.db.query(
+                        "SELECT table_id, kind, element_id, since, until FROM elements "
+                        "WHERE closed_seq > ? AND closed_seq <= ?",
+                        [after_seq, last],
+                    )
+                )
+            finally:
+                self.db.rollback()
+        return Changes(versions, opened, closed, last)
+
+    # -- writing --------------------------------------------------------------------------------
+
+    def commit(self, commit: Commit) -> CommitResult:
+        with self._wrap("commit"), self._transaction():
+            db = self.db
+            heads = {}
+            for table_id, version in commit.expected.items():
+                row = db.execute(
+                    "SELECT version, dropped FROM tables WHERE table_id = ?", [table_id]
+                ).fetchone()
+                if row is None or row[0] != version or row[1]:
+                    raise ConcurrentChangeError(
+                        f"table id {table_id} is at version {row[0] if row else None} in the "
+                        f"store, not {version}: another writer committed first"
+                    )
+            ids: dict[int, int] = {}
+            next_id = self._meta("next_table_id")
+            for tid in sorted(commit.names, reverse=True):
+                if tid < 0:
+                    ids[tid] = next_id
+                    next_id += 1
+            if ids:
+                self._set_meta("next_table_id", next_id)
+            seq = self._meta("last_seq") + 1
+            self._set_meta("last_seq", seq)
+
+            def real(tid: int) -> int:
+                return ids.get(tid, tid)
+
+            for row in commit.versions:
+                heads[real(row.table_id)] = row.version
+            # names in two passes, so swaps inside one statement never collide midway
+            for tid in commit.names:
+                db.execute("UPDATE tables SET dropped = 1 WHERE table_id = ?", [real(tid)])
+            for tid, name in commit.names.items():
+                db.execute(
+                    "INSERT INTO tables (table_id, name, version, dropped) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(table_id) DO UPDATE SET name = excluded.name, "
+                    "version = excluded.version, dropped = excluded.dropped",
+                    [real(tid), name if name is not None else "", heads[real(tid)], int(name is None)],
+                )
+            db["versions"].insert_all(
+                (
+                    {
+                        "table_id": real(v.table_id),
+                        "version": v.version,
+                        "seq": seq,
+                        "name": v.name,
+                        "statement": v.statement,
+                        "steps": codec.encode_steps(v.steps),
+                        "position": codec.encode_position(v.position),  # type: ignore[arg-type]
+                        "at": v.at,
+                        "dropped": int(v.dropped),
+                    }
+                    for v in commit.versions
+                ),
+            )
+            for table_id, kind, element_id, since in commit.closed:
+                cur = db.execute(
+                    "UPDATE elements SET until = ?, closed_seq = ? WHERE table_id = ? AND kind = ? "
+                    "AND element_id = ? AND since = ? AND until IS NULL",
+                    [heads[real(table_id)], seq, real(table_id), kind, element_id, since],
+                )
+                if cur.rowcount != 1:
+                    raise ConcurrentChangeError(
+                        f"element {kind} {element_id} of table id {table_id} was already closed"
+                    )
+            db["elements"].insert_all(
+                (
+                    {
+                        "table_id": real(e.table_id),
+                        "kind": e.kind,
+                        "element_id": e.element_id,
+                        "since": e.since,
+                        "until": None,
+                        "prev": e.prev,
+                        "value": codec.encode_element(e.kind, e.value),
+                        "opened_seq": seq,
+                        "closed_seq": None,
+                    }
+                    for e in commit.opened
+                ),
+            )
+        return CommitResult(seq, ids)
+
+    @contextlib.contextmanager
+    def _wrap(self, what: str) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.IntegrityError as err:
+            raise ConcurrentChangeError(f"{what} conflicts with another writer's commit: {err}") from err
+        except sqlite3.Error as err:
+            raise StoreError(f"SQLite {what} failed on {self.path!r}: {err}", cause=err) from err
+
+    def close(self) -> None:
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self.db.close()
+
+    @property
+    def description(self) -> str:
+        return f"sqlite:{self.path}"
+
