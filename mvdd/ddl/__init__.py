@@ -4,7 +4,7 @@ The only package that imports sqlglot.
 """
 
 from mvdd.ddl.apply import apply, apply_steps, validate_table
-from mvdd.ddl.parse import Statement, parse_statements, parse_table
+from mvdd.ddl.parse import Statement, parse_statements, parse_table, split_statements
 from mvdd.ddl.render import render_steps, render_table
 
 __all__ = [
@@ -15,5 +15,6 @@ __all__ = [
     "parse_table",
     "render_steps",
     "render_table",
+    "split_statements",
     "validate_table",
 ]

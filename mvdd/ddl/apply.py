@@ -39,12 +39,14 @@ from mvdd.model import (
 )
 from mvdd.model.types import (
     LOB_BYTES,
+    MAX_ROW_BYTES,
     TEXT_SIZES,
     ColumnType,
     Family,
     TypeKind,
     max_bytes_per_char,
     resolve_charset,
+    row_bytes,
 )
 
 
@@ -397,8 +399,13 @@ def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
     _check_index(table, index)
     columns = table.columns
     if spec.kind == IndexKind.PRIMARY:
-        # MySQL makes primary key columns NOT NULL
-        columns = tuple(attrs.evolve(c, nullable=False) if c.id in seen else c for c in columns)
+        # MySQL makes primary key columns NOT NULL (and a DEFAULT NULL goes with it)
+        columns = tuple(
+            attrs.evolve(c, nullable=False, default=NO_DEFAULT if c.default is None else c.default)
+            if c.id in seen
+            else c
+            for c in columns
+        )
     return attrs.evolve(table, columns=columns, indexes=(*table.indexes, index), last_id=new_id)
 
 
@@ -547,6 +554,13 @@ def validate_table(table: Table) -> None:
 def _validate(table: Table) -> None:
     if not table.columns:
         raise DDLError("a table needs at least one column")
+    stored = [c for c in table.columns if c.generated is None or c.generated.stored]
+    size = sum(row_bytes(c.type) for c in stored) + (sum(c.nullable for c in stored) + 7) // 8
+    if size > MAX_ROW_BYTES:
+        raise DDLError(
+            f"row size too large: {size} bytes of at most {MAX_ROW_BYTES} (not counting TEXT "
+            "and BLOB contents); change some columns to TEXT or BLOB"
+        )
     names = {c.name.casefold() for c in table.columns}
     autos = [c for c in table.columns if c.auto_increment]
     if len(autos) > 1:

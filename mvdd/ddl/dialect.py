@@ -121,6 +121,15 @@ class MvddParser(MySQLParser):
     def _parse_types(self, *args: Any, **kwargs: Any) -> exp.Expr | None:
         start = self._index
         result = super()._parse_types(*args, **kwargs)
+        if isinstance(result, exp.DataType):
+            # sqlglot skips empty parameters: INT(,) would silently be INT
+            spans = self._tokens[start : self._index]
+            for left, right in zip(spans, spans[1:], strict=False):
+                if left.token_type in (TokenType.L_PAREN, TokenType.COMMA) and right.token_type in (
+                    TokenType.COMMA,
+                    TokenType.R_PAREN,
+                ):
+                    self.raise_error("Empty type parameter", right)
         if (
             isinstance(result, exp.DataType)
             and result.this == exp.DType.FLOAT
@@ -129,6 +138,35 @@ class MvddParser(MySQLParser):
         ):
             return UnsignedFloat(**result.args)
         return result
+
+    def _parse_primary_key(self, *args: Any, **kwargs: Any) -> Any:
+        # PRIMARY KEY [USING {BTREE|HASH}] (key_part, ...): the index type may come first
+        using = self._parse_index_type() if self._match(TokenType.USING, advance=False) else None
+        node = super()._parse_primary_key(*args, **kwargs)
+        if using and isinstance(node, exp.PrimaryKey):
+            node.set("options", [exp.IndexConstraintOption(using=using), *(node.args.get("options") or [])])
+        return node
+
+    def _parse_primary_key_part(self) -> exp.Expr | None:
+        # a primary key part is a key part too: col [(length)] [ASC | DESC]
+        return self._parse_index_key_part()
+
+    def _parse_index_constraint_part(self) -> exp.Expr | None:
+        # as sqlglot's, but reading a prefixed column with the plain part parser (the one above
+        # now reads whole key parts)
+        if (
+            not self._match(TokenType.L_PAREN, advance=False)
+            and self._next
+            and self._next.token_type == TokenType.L_PAREN
+        ):
+            return MySQLParser._parse_primary_key_part(self)
+        return self._parse_disjunction()
+
+    def _parse_alter_table_rename(self) -> exp.Expr | None:
+        # RENAME [TO | AS] new_name; sqlglot knows TO and none
+        if self._match(TokenType.ALIAS):
+            return self.expression(exp.AlterRename(this=self._parse_table(schema=True)))
+        return super()._parse_alter_table_rename()
 
     def _parse_mysql_check(self) -> MySQLCheck | None:
         if not self._match(TokenType.L_PAREN, advance=False):

@@ -41,10 +41,136 @@ def _strip_parens(node: exp.Expr) -> exp.Expr:
     return node
 
 
+# MySQL operator precedence, lowest first (the reference manual's operator precedence table);
+# nodes not listed are atoms or delimit their own operands (functions, CASE, CAST ...)
+_PRECEDENCE: dict[type[exp.Expr], int] = {
+    exp.Or: 1,
+    exp.Xor: 2,
+    exp.And: 3,
+    exp.Not: 4,
+    exp.Between: 5,
+    **dict.fromkeys(
+        (exp.EQ, exp.NullSafeEQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Is, exp.Like,
+         exp.RegexpLike, exp.In, exp.JSONArrayContains),
+        6,
+    ),
+    exp.BitwiseOr: 7,
+    exp.BitwiseAnd: 8,
+    exp.BitwiseLeftShift: 9,
+    exp.BitwiseRightShift: 9,
+    exp.Add: 10,
+    exp.Sub: 10,
+    exp.Mul: 11,
+    exp.Div: 11,
+    exp.IntDiv: 11,
+    exp.Mod: 11,
+    exp.BitwiseXor: 12,
+    exp.Neg: 13,
+    exp.BitwiseNot: 13,
+}
+_ATOM = 100
+_FLATTEN = (exp.And, exp.Or, exp.Xor)
+_NEGATED: dict[type[exp.Expr], type[exp.Expr]] = {
+    exp.EQ: exp.NEQ,
+    exp.NEQ: exp.EQ,
+    exp.LT: exp.GTE,
+    exp.GTE: exp.LT,
+    exp.GT: exp.LTE,
+    exp.LTE: exp.GT,
+}
+#: nodes whose value is already a truth value (0, 1 or NULL)
+_BOOLEAN = (exp.Predicate, exp.Connector, exp.Not, exp.Boolean)
+
+
+def _precedence(node: exp.Expr) -> int:
+    return _PRECEDENCE.get(type(node), _ATOM)
+
+
+def _negate(node: exp.Expr) -> exp.Expr:
+    """NOT node, pushed inwards as MariaDB does: comparisons flip, De Morgan over AND/OR,
+    double negation cancels, and NOT of a plain value is ``value = 0``."""
+    node = _strip_parens(node)
+    flipped = _NEGATED.get(type(node))
+    if flipped is not None:
+        return flipped(this=node.this, expression=node.expression)
+    if isinstance(node, exp.Not):
+        inner = _strip_parens(node.this)
+        return inner if isinstance(inner, _BOOLEAN) else exp.NEQ(this=inner, expression=exp.Literal.number(0))
+    if isinstance(node, exp.And):
+        return exp.Or(this=_negate(node.this), expression=_negate(node.expression))
+    if isinstance(node, exp.Or):
+        return exp.And(this=_negate(node.this), expression=_negate(node.expression))
+    if isinstance(node, (*_BOOLEAN, exp.Func)):
+        return exp.Not(this=node)
+    return exp.EQ(this=node, expression=exp.Literal.number(0))
+
+
+def _canonical(node: exp.Expr) -> exp.Expr:
+    """Bottom-up: parentheses dropped, negations pushed in, AND/OR/XOR chains left-deep."""
+    node = _strip_parens(node)
+    for child in list(node.iter_expressions()):
+        new = _canonical(child)
+        if new is not child:
+            child.replace(new)
+    if isinstance(node, exp.Not):
+        return _negate(node.this)
+    if isinstance(node, _FLATTEN):
+        operands = list(node.flatten())
+        out = operands[0]
+        for operand in operands[1:]:
+            out = type(node)(this=out, expression=operand)
+        return out
+    return node
+
+
+#: the least precedence an operand may have without parentheses, where the grammar asks more
+#: than "binds tighter than the operator": BETWEEN, IN, LIKE and REGEXP take bit expressions
+_BIT = 7
+_OPERAND_MIN: dict[type[exp.Expr], dict[str, int]] = {
+    exp.Between: {"this": _BIT, "low": _BIT, "high": _BIT},
+    exp.In: {"this": _BIT},
+    exp.Like: {"this": _BIT, "expression": _BIT},
+    exp.RegexpLike: {"this": _BIT, "expression": _BIT},
+    exp.JSONArrayContains: {"this": _BIT},
+}
+
+
+def _parenthesize(node: exp.Expr) -> exp.Expr:
+    """Put back exactly the parentheses precedence needs. Operand trees are left-deep by
+    construction, so a left operand binds at least as tightly as its operator and a right
+    operand strictly tighter; unary operators take strictly tighter operands (``-(-a)``, never
+    ``--a``, which would start a comment)."""
+    for child in list(node.iter_expressions()):
+        _parenthesize(child)
+    own = _precedence(node)
+    wrap: list[exp.Expr] = []
+    special = _OPERAND_MIN.get(type(node))
+    if special is not None:
+        for key, least in special.items():
+            child = node.args.get(key)
+            if isinstance(child, exp.Expr) and _precedence(child) < least:
+                wrap.append(child)
+    elif own == _ATOM:
+        if not isinstance(node, exp.Func | exp.Case | exp.Tuple | exp.Array | exp.Paren):
+            # an operand printed without delimiters (INTERVAL x, x COLLATE y ...)
+            wrap = [c for c in node.iter_expressions() if _precedence(c) < _ATOM]
+    elif isinstance(node, exp.Binary):
+        left, right = node.this, node.expression
+        wrap = [c for c in (left,) if _precedence(c) < own]
+        if right is not None and _precedence(right) <= own:
+            wrap.append(right)
+    else:
+        wrap = [c for c in (node.this,) if isinstance(c, exp.Expr) and _precedence(c) <= own]
+    for child in wrap:
+        child.replace(exp.Paren(this=child.copy()))
+    return node
+
+
 def normalize(node: exp.Expr) -> Expr:
     """The normalised :class:`Expr` of a parsed expression (the node is not modified)."""
-    node = _strip_parens(node).copy().transform(_unify)
-    return Expr(node.sql(dialect=DIALECT, identify=True))
+    tree = _canonical(node.copy()).transform(_unify)
+    tree = _parenthesize(tree)
+    return Expr(tree.sql(dialect=DIALECT, identify=True))
 
 
 @lru_cache(maxsize=4096)

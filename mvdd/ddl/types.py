@@ -108,6 +108,10 @@ _NAMED_KINDS: dict[str, TypeKind] = {
 }
 
 
+# types some servers have that mvdd does not model (MariaDB's INET4/INET6/UUID, vectors)
+_UNMODELLED = frozenset({"INET4", "INET6", "UUID", "VECTOR", "XML", "ROW"})
+
+
 def _int_params(dt: exp.DataType) -> list[int]:
     out = []
     for param in dt.expressions:
@@ -228,8 +232,10 @@ def column_type(dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs()) -> tuple[Colu
     and UnsupportedDDLError for one mvdd does not model (``INET6``, ``UUID``, ``VECTOR`` ...)."""
     if dt.this == D.USERDEFINED:
         name = str(dt.args.get("kind") or "").upper()
+        if name in _UNMODELLED:
+            raise UnsupportedDDLError(f"column type {name} is not tracked")
         if name not in _NAMED_KINDS:
-            raise UnsupportedDDLError(f"unknown or unsupported column type {name or dt.sql()!r}")
+            raise DDLError(f"unknown column type {name or dt.sql()!r}")
         kind, unsigned = _NAMED_KINDS[name], False
     elif dt.this in _KINDS:
         kind, unsigned = _KINDS[dt.this]

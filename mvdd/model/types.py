@@ -156,7 +156,10 @@ DEFAULT_INT_WIDTH: dict[TypeKind, tuple[int, int]] = {
     K.BIGINT: (20, 20),
 }
 
+#: the server's limit on a row's stored bytes, not counting TEXT/BLOB contents
 MAX_ROW_BYTES = 65535
+#: the longest VARCHAR/VARBINARY, in bytes
+MAX_VARCHAR_BYTES = 65532
 CHARSET_FAMILIES = frozenset({Family.CHAR, Family.TEXT, Family.ENUM})
 
 
@@ -428,7 +431,7 @@ def _canon_char(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
         if p.get("length") is None:
             raise DDLError("VARCHAR needs a length")
         length = p["length"]
-        _check_int("length", length, 0, MAX_ROW_BYTES // max_bytes_per_char(cs["charset"]), kind)
+        _check_int("length", length, 0, MAX_VARCHAR_BYTES // max_bytes_per_char(cs["charset"]), kind)
     return {"length": length, **cs}
 
 
@@ -441,7 +444,7 @@ def _canon_binary(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
         if p.get("length") is None:
             raise DDLError("VARBINARY needs a length")
         length = p["length"]
-        _check_int("length", length, 0, MAX_ROW_BYTES, kind)
+        _check_int("length", length, 0, MAX_VARCHAR_BYTES, kind)
     return {"length": length}
 
 
@@ -508,6 +511,59 @@ _CANONICALISE: dict[Family, Callable[[TypeKind, dict[str, Any]], dict[str, Any]]
 }
 
 
+_DECIMAL_DIGIT_BYTES = (0, 1, 1, 2, 2, 3, 3, 4, 4, 4)
+
+
+def _decimal_bytes(digits: int) -> int:
+    return digits // 9 * 4 + _DECIMAL_DIGIT_BYTES[digits % 9]
+
+
+_FIXED_BYTES: dict[TypeKind, int] = {
+    K.FLOAT: 4,
+    K.DOUBLE: 8,
+    K.DATE: 3,
+    K.YEAR: 1,
+    K.TINYTEXT: 9,
+    K.TEXT: 10,
+    K.MEDIUMTEXT: 11,
+    K.LONGTEXT: 12,
+    K.TINYBLOB: 9,
+    K.BLOB: 10,
+    K.MEDIUMBLOB: 11,
+    K.LONGBLOB: 12,
+    K.JSON: 12,
+}
+_TEMPORAL_BASE: dict[TypeKind, int] = {K.TIME: 3, K.DATETIME: 5, K.TIMESTAMP: 4}
+
+
+def row_bytes(t: ColumnType) -> int:
+    """Bytes a value of this type takes in the server's row-size check (a TEXT/BLOB counts its
+    length and pointer only): the sum over a table's stored columns, plus one bit per nullable
+    column, must stay within :data:`MAX_ROW_BYTES`."""
+    fam = t.family
+    if fam == Family.INTEGER:
+        return INTEGER_BYTES[t.kind]
+    if fam == Family.DECIMAL:
+        assert t.precision is not None and t.scale is not None
+        return _decimal_bytes(t.precision - t.scale) + _decimal_bytes(t.scale)
+    if fam == Family.BIT:
+        return ((t.length or 1) + 7) // 8
+    if fam in (Family.CHAR, Family.BINARY):
+        size = (t.length or 0) * (max_bytes_per_char(t.charset) if fam == Family.CHAR else 1)
+        if t.kind in (K.VARCHAR, K.VARBINARY):
+            size += 1 if size < 256 else 2
+        return size
+    if fam == Family.ENUM:
+        if t.kind == K.ENUM:
+            return 1 if len(t.members) < 256 else 2
+        return {1: 1, 2: 2, 3: 3, 4: 4}.get((len(t.members) + 7) // 8, 8)
+    if fam == Family.SPATIAL:
+        return 12
+    if t.kind in _TEMPORAL_BASE:
+        return _TEMPORAL_BASE[t.kind] + ((t.fsp or 0) + 1) // 2
+    return _FIXED_BYTES[t.kind]
+
+
 def text_kind_for_length(chars: int, charset: str | None, *, blob: bool = False) -> TypeKind:
     """The smallest TEXT (or BLOB) kind holding ``chars`` characters (bytes), as ``TEXT(M)`` picks."""
     need = chars if blob else chars * max_bytes_per_char(charset)
@@ -572,7 +628,8 @@ def _coerce_float(t: ColumnType, value: Any) -> float:
         raise _bad(t, value, "out of range")
     if t.precision is not None:
         assert t.scale is not None
-        number = float(Decimal(repr(number)).quantize(Decimal(1).scaleb(-t.scale), ROUND_HALF_UP))
+        # rounded from the exact binary value, as the server rounds a double
+        number = float(Decimal(number).quantize(Decimal(1).scaleb(-t.scale), ROUND_HALF_UP))
         if abs(number) >= 10 ** (t.precision - t.scale):
             raise _bad(t, value, "out of range")
     return number
@@ -622,7 +679,8 @@ def _coerce_binary(t: ColumnType, value: Any) -> bytes:
     if isinstance(value, bytes):
         data = value
     else:
-        data = _to_text(t, value).encode("utf-8")
+        # text decoded with surrogateescape (a server's SHOW output of raw bytes) keeps its bytes
+        data = _to_text(t, value).encode("utf-8", "surrogateescape")
     limit = t.max_length()
     if limit is not None and len(data) > limit:
         raise _bad(t, value, f"longer than {limit} bytes")
@@ -644,6 +702,8 @@ def _match_member(t: ColumnType, text: str, original: Any) -> str:
 
 
 def _coerce_enum(t: ColumnType, value: Any) -> str:
+    if isinstance(value, Decimal) and value == int(value):
+        value = int(value)  # a number is a member's index (ENUM) or a bitmask (SET)
     if isinstance(value, int) and not isinstance(value, bool):
         if t.kind == K.ENUM:
             if not 1 <= value <= len(t.members):

@@ -1,0 +1,68 @@
+"""Shared test setup: hypothesis profiles, the private MariaDB server, catalogs on each store."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from mvdd import Catalog
+from tests.support.mariadb import MariaDB, MariaDBUnavailable
+
+CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+settings.register_profile(
+    "dev", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci",
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if CI else "dev"))
+
+
+def missing(component: str, why: str) -> None:
+    """Skip locally, fail under CI: CI must run every test."""
+    message = f"{component} is not available: {why}"
+    if CI:
+        pytest.fail(message + " (CI=true: every component must be present)", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def mariadb() -> Iterator[MariaDB]:
+    server = MariaDB()
+    try:
+        server.start()
+    except MariaDBUnavailable as err:
+        server.stop()
+        missing("MariaDB", str(err))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def mdb(mariadb: MariaDB) -> Iterator:
+    """A connection to a fresh, empty database on the private server."""
+    with mariadb.database() as name, contextlib.closing(mariadb.connect(name)) as conn:
+        yield conn
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def catalog(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Catalog]:
+    """A fresh catalog on each store."""
+    if request.param == "memory":
+        cat = Catalog()
+    else:
+        cat = Catalog.open(str(tmp_path / "catalog.db"))
+    with cat:
+        yield cat

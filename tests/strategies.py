@@ -1,0 +1,102 @@
+"""Hypothesis strategies shared by the tests: identifiers (hostile ones included), column types
+and definitions, expressions, and whole tables, all as MySQL text."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+#: names that have broken SQL tools: reserved words, quotes, backticks, separators, unicode
+HOSTILE_NAMES = [
+    "select", "from", "order", "key", "index", "primary", "check", "drop",
+    "a`b", "``", "x;y", "drop table t", "'q'", '"dq"', "a b", "--", "/*", "*/", "\\",
+    "名前", "ü", "Ελληνικά", "CamelCase", "1e5", "0x1", "NULL", "%s", "{x}",
+]
+PLAIN_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h", "x", "y", "z", "id", "name", "value"]
+
+
+def quote(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+names = st.sampled_from(PLAIN_NAMES + HOSTILE_NAMES)
+
+# (type SQL, a literal default the type holds)
+TYPES = [
+    ("INT", "7"),
+    ("TINYINT UNSIGNED", "200"),
+    ("BIGINT", "-5"),
+    ("SMALLINT", "0"),
+    ("DECIMAL(8,2)", "1.25"),
+    ("DOUBLE", "2.5"),
+    ("FLOAT", "0.5"),
+    ("BIT(4)", "b'101'"),
+    ("CHAR(3)", "'abc'"),
+    ("VARCHAR(20)", "'it''s'"),
+    ("VARCHAR(5) CHARACTER SET latin1", "'x'"),
+    ("TEXT", "'t'"),
+    ("BLOB", "'b'"),
+    ("VARBINARY(8)", "x'00ff'"),
+    ("ENUM('a','b','c''d')", "'b'"),
+    ("SET('r','w','x')", "'w,r'"),
+    ("DATE", "'2020-01-31'"),
+    ("TIME(2)", "'12:00:01.5'"),
+    ("DATETIME(3)", "'2021-02-03 04:05:06.789'"),
+    ("TIMESTAMP NULL", "'2020-06-01 00:00:00'"),
+    ("YEAR", "1999"),
+    ("JSON", "'{}'"),
+]
+types = st.sampled_from(TYPES)
+#: types an index may cover without a prefix
+INDEXABLE = [t for t in TYPES if t[0].split("(")[0] in ("INT", "TINYINT UNSIGNED", "BIGINT", "SMALLINT", "DECIMAL", "CHAR", "VARCHAR", "DATE", "DATETIME")]
+
+
+@st.composite
+def column_defs(draw: st.DrawFn, name: str | None = None, *, indexable: bool = False) -> str:
+    """A column definition that can be added to a table with rows (nullable or defaulted)."""
+    ctype, default = draw(st.sampled_from(INDEXABLE if indexable else TYPES))
+    nullable = draw(st.booleans())
+    parts = [quote(name if name is not None else draw(names)), ctype]
+    if not nullable:
+        parts += ["NOT NULL", "DEFAULT", default]
+    elif draw(st.booleans()):
+        parts += ["DEFAULT", draw(st.sampled_from([default, "NULL"]))]
+    if draw(st.booleans()):
+        parts += ["COMMENT", "'" + draw(st.text(max_size=8)).replace("\\", "\\\\").replace("'", "''") + "'"]
+    return " ".join(parts)
+
+
+# --- expressions ---------------------------------------------------------------------------
+
+_COLUMNS = ["a", "b", "c"]
+_atoms = st.one_of(
+    st.sampled_from([quote(c) for c in _COLUMNS]),
+    st.integers(min_value=-3, max_value=9).map(str),
+    st.sampled_from(["NULL", "TRUE", "FALSE"]),
+)
+
+
+def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    # every composite is parenthesised, so the text is valid MySQL whatever nests inside;
+    # normalisation must then drop the parentheses precedence does not need
+    binary = st.tuples(
+        inner,
+        st.sampled_from(["+", "-", "*", "=", "<>", "!=", "<", "<=", ">", ">=", "AND", "OR", "XOR",
+                         "<=>", "&&", "||", "DIV", "%"]),
+        inner,
+    ).map(lambda t: f"({t[0]} {t[1]} {t[2]})")
+    return st.one_of(
+        binary,
+        inner.map(lambda e: f"(NOT {e})"),
+        inner.map(lambda e: f"(!{e})"),
+        inner.map(lambda e: f"(-{e})"),
+        inner.map(lambda e: f"({e} IS NULL)"),
+        inner.map(lambda e: f"({e} IS NOT NULL)"),
+        st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} BETWEEN {t[1]} AND {t[2]})"),
+        st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} NOT IN ({t[1]}, {t[2]}))"),
+        st.tuples(inner, inner).map(lambda t: f"COALESCE({t[0]}, {t[1]})"),
+        inner.map(lambda e: f"ABS({e})"),
+        st.tuples(inner, inner, inner).map(lambda t: f"(CASE WHEN {t[0]} THEN {t[1]} ELSE {t[2]} END)"),
+    )
+
+
+expressions = st.recursive(_atoms, _extend, max_leaves=8)

@@ -1,0 +1,151 @@
+"""apply(step, table): ids, rules and errors, on small tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from mvdd import DDLError, IndexKind, NO_DEFAULT, parse_statements, parse_table
+from mvdd.ddl import apply, apply_steps, validate_table
+from mvdd.model import Table
+
+
+def alter(table: Table, sql: str) -> Table:
+    (statement,) = parse_statements(sql)
+    out = apply_steps(table, statement.steps)
+    validate_table(out)
+    return out
+
+
+BASE = parse_table(
+    "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, a VARCHAR(10) DEFAULT 'x',"
+    " b INT, KEY kab (a, b), CONSTRAINT cb CHECK (b > 0))"
+)
+
+
+def test_ids_are_stable_across_renames_and_type_changes() -> None:
+    t = alter(BASE, "ALTER TABLE t CHANGE a a2 VARCHAR(20) NOT NULL DEFAULT '', RENAME COLUMN b TO b2")
+    assert t.column("a2").id == BASE.column("a").id
+    assert t.column("b2").id == BASE.column("b").id
+    # indexes follow by id, checks by rewritten name
+    assert t.index_column_names(t.find_index("kab")) == ("a2", "b2")  # type: ignore[arg-type]
+    assert t.find_check("cb").expr.sql == "`b2` > 0"  # type: ignore[union-attr]
+
+
+def test_drop_and_re_add_gets_a_new_id() -> None:
+    t = alter(BASE, "ALTER TABLE t DROP CONSTRAINT cb, DROP INDEX kab, DROP COLUMN b")
+    t = alter(t, "ALTER TABLE t ADD COLUMN b INT")
+    assert t.column("b").id != BASE.column("b").id
+    assert t.column("b").id > BASE.last_id
+    assert t.last_id == t.column("b").id
+
+
+def test_apply_never_mutates_its_input() -> None:
+    before = BASE.to_sql()
+    alter(BASE, "ALTER TABLE t DROP COLUMN a, ADD c INT FIRST, ADD INDEX (c)")
+    assert BASE.to_sql() == before
+
+
+@pytest.mark.parametrize(
+    "sql,where",
+    [
+        ("ALTER TABLE t ADD a INT", {"column": "a"}),
+        ("ALTER TABLE t ADD A INT", {"column": "A"}),
+        ("ALTER TABLE t DROP COLUMN nope", {"column": "nope"}),
+        ("ALTER TABLE t MODIFY nope INT", {"column": "nope"}),
+        ("ALTER TABLE t ADD c INT AFTER nope", {"column": "nope"}),
+        ("ALTER TABLE t ADD INDEX kab (id)", {"index": "kab"}),
+        ("ALTER TABLE t ADD INDEX (nope)", {"column": "nope"}),
+        ("ALTER TABLE t ADD PRIMARY KEY (a)", {"index": "PRIMARY"}),
+        ("ALTER TABLE t DROP INDEX nope", {"index": "nope"}),
+        ("ALTER TABLE t ADD c INT NOT NULL", {"column": "c"}),
+        ("ALTER TABLE t ADD c INT NOT NULL DEFAULT NULL", {"column": "c"}),
+        ("ALTER TABLE t ADD c TINYINT DEFAULT 999", {"column": "c"}),
+        ("ALTER TABLE t DROP COLUMN b", {"column": "b"}),  # used by check cb
+        ("ALTER TABLE t DROP COLUMN a", {"column": "a"}),  # in the two-column key? plain key: fine
+        ("ALTER TABLE t MODIFY a INT AFTER a", {"column": "a"}),
+        ("ALTER TABLE t ADD INDEX (a(20))", {"column": "a"}),
+        ("ALTER TABLE t RENAME INDEX kab TO PRIMARY", {"index": "kab"}),
+        ("ALTER TABLE t ADD x INT AUTO_INCREMENT UNIQUE", {"column": "x"}),
+    ],
+)
+def test_impossible_steps_name_the_place(sql: str, where: dict[str, str]) -> None:
+    if sql == "ALTER TABLE t DROP COLUMN a":
+        # a plain key just loses the column: allowed
+        assert alter(BASE, sql).index_column_names(alter(BASE, sql).find_index("kab")) == ("b",)  # type: ignore[arg-type]
+        return
+    with pytest.raises(DDLError) as info:
+        alter(BASE, sql)
+    err = info.value
+    assert err.table == "t"
+    for key, value in where.items():
+        assert getattr(err, key) == value, (key, str(err))
+
+
+def test_drop_column_of_a_multi_column_unique_key_is_refused() -> None:
+    t = parse_table("CREATE TABLE t (a INT, b INT, c INT, UNIQUE KEY u (a, b))")
+    with pytest.raises(DDLError, match="multi-column UNIQUE key `u`"):
+        alter(t, "ALTER TABLE t DROP COLUMN a")
+
+
+def test_dropping_every_column_of_an_index_drops_it() -> None:
+    t = parse_table("CREATE TABLE t (a INT, b INT, KEY ka (a))")
+    assert alter(t, "ALTER TABLE t DROP COLUMN a").indexes == ()
+
+
+def test_unnamed_index_and_check_names() -> None:
+    t = parse_table("CREATE TABLE t (a INT, b INT, KEY (a), CHECK (a > 0))")
+    t = alter(t, "ALTER TABLE t ADD INDEX (a, b), ADD UNIQUE (a), ADD CHECK (b > 0), ADD CHECK (b < 9)")
+    assert [i.name for i in t.indexes] == ["a", "a_2", "a_3"]
+    assert [c.name for c in t.checks] == ["CONSTRAINT_1", "CONSTRAINT_2", "CONSTRAINT_3"]
+    t = alter(t, "ALTER TABLE t DROP CONSTRAINT CONSTRAINT_2, ADD CHECK (a <> 3)")
+    assert [c.name for c in t.checks] == ["CONSTRAINT_1", "CONSTRAINT_3", "CONSTRAINT_2"]
+
+
+def test_primary_key_makes_columns_not_null() -> None:
+    t = parse_table("CREATE TABLE t (a INT DEFAULT NULL, b INT)")
+    t = alter(t, "ALTER TABLE t ADD PRIMARY KEY (a)")
+    assert t.column("a").nullable is False and t.column("a").default is NO_DEFAULT
+    assert t.primary_key is not None and t.primary_key.kind == IndexKind.PRIMARY
+    # a later MODIFY without NOT NULL keeps it NOT NULL, as MySQL does
+    assert alter(t, "ALTER TABLE t MODIFY a BIGINT").column("a").nullable is False
+
+
+def test_modify_resets_attributes_not_restated() -> None:
+    t = parse_table("CREATE TABLE t (a INT NOT NULL DEFAULT 3 COMMENT 'c')")
+    t = alter(t, "ALTER TABLE t MODIFY a BIGINT")
+    col = t.column("a")
+    assert (col.nullable, col.default, col.comment) == (True, NO_DEFAULT, None)
+
+
+def test_new_string_columns_take_the_table_charset() -> None:
+    t = parse_table("CREATE TABLE t (a INT) DEFAULT CHARSET=latin1")
+    t = alter(t, "ALTER TABLE t ADD b VARCHAR(3), ADD c VARCHAR(3) COLLATE utf8mb4_bin")
+    assert (t.column("b").charset, t.column("b").collation) == ("latin1", "latin1_swedish_ci")
+    assert t.column("c").collation == "utf8mb4_bin"
+    # changing the table default does not touch existing columns
+    t = alter(t, "ALTER TABLE t DEFAULT CHARSET=utf8mb4")
+    assert t.column("b").charset == "latin1"
+
+
+def test_convert_to_charset_grows_text() -> None:
+    t = parse_table("CREATE TABLE t (a TEXT, b VARCHAR(10), c INT) DEFAULT CHARSET=latin1")
+    t = alter(t, "ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4")
+    assert str(t.column("a").type) == "mediumtext collate utf8mb4_general_ci"
+    assert t.column("b").collation == "utf8mb4_general_ci"
+    assert t.options.charset == "utf8mb4"
+
+
+def test_row_size_limit() -> None:
+    with pytest.raises(DDLError, match="row size too large"):
+        parse_table("CREATE TABLE t (a VARCHAR(16000), b VARCHAR(16000))")
+    parse_table("CREATE TABLE t (a VARCHAR(16383) NOT NULL)")
+    with pytest.raises(DDLError, match="row size too large"):
+        parse_table("CREATE TABLE t (a VARCHAR(65532) CHARACTER SET latin1 NOT NULL, b TINYINT)")
+
+
+def test_fresh_tables_may_take_not_null_columns_without_default() -> None:
+    t = Table(name="t", columns=())
+    (st,) = parse_statements("ALTER TABLE t ADD a INT NOT NULL")[0].steps
+    assert apply(st, t, fresh=True).column("a").nullable is False
+    with pytest.raises(DDLError):
+        apply(st, parse_table("CREATE TABLE t (b INT)"))

@@ -1,0 +1,206 @@
+"""Statements -> steps, as vectors: each row is the SQL and the steps it must become (each step
+rendered back as one statement)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from mvdd import DDLError, DDLParseError, UnsupportedDDLError, parse_statements
+from mvdd.ddl import step as s
+from mvdd.ddl.render import render_steps
+
+STEPS = [
+    # the forms sqlglot alone falls back to Command on
+    ("ALTER TABLE t ADD CHECK (a > 0)", ["ALTER TABLE `t` ADD CHECK (`a` > 0)"]),
+    ("ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0) NOT ENFORCED",
+     ["ALTER TABLE `t` ADD CONSTRAINT `c` CHECK (`a` > 0) NOT ENFORCED"]),
+    ("ALTER TABLE t ALTER CHECK c NOT ENFORCED", ["ALTER TABLE `t` ALTER CHECK `c` NOT ENFORCED"]),
+    ("ALTER TABLE t ALTER CONSTRAINT c ENFORCED", ["ALTER TABLE `t` ALTER CHECK `c` ENFORCED"]),
+    ("RENAME TABLE a TO b, c TO d", ["RENAME TABLE `a` TO `b`", "RENAME TABLE `c` TO `d`"]),
+    ("ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin",
+     ["ALTER TABLE `t` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"]),
+    ("ALTER TABLE t CONVERT TO CHARSET latin1", ["ALTER TABLE `t` CONVERT TO CHARACTER SET latin1"]),
+    ("ALTER TABLE t ADD (c1 INT, c2 VARCHAR(3) NOT NULL DEFAULT 'x')",
+     ["ALTER TABLE `t` ADD COLUMN `c1` INT",
+      "ALTER TABLE `t` ADD COLUMN `c2` VARCHAR(3) NOT NULL DEFAULT 'x'"]),
+    ("ALTER TABLE t ADD COLUMN (c1 INT)", ["ALTER TABLE `t` ADD COLUMN `c1` INT"]),
+    ("CREATE FULLTEXT INDEX f ON t (a, b)", ["ALTER TABLE `t` ADD FULLTEXT INDEX `f` (`a`, `b`)"]),
+    ("CREATE SPATIAL INDEX s ON t (p)", ["ALTER TABLE `t` ADD SPATIAL INDEX `s` (`p`)"]),
+    ("CREATE UNIQUE INDEX u USING BTREE ON t (a(3) DESC) COMMENT 'x' ALGORITHM=INPLACE LOCK=NONE",
+     ["ALTER TABLE `t` ADD UNIQUE `u` (`a`(3) DESC) USING BTREE COMMENT 'x'"]),
+    ("CREATE INDEX i ON t (`a b`(10), c)", ["ALTER TABLE `t` ADD INDEX `i` (`a b`(10), `c`)"]),
+    # columns
+    ("ALTER TABLE t ADD COLUMN x INT FIRST, DROP y, ADD z INT AFTER x",
+     ["ALTER TABLE `t` ADD COLUMN `x` INT FIRST", "ALTER TABLE `t` DROP COLUMN `y`",
+      "ALTER TABLE `t` ADD COLUMN `z` INT AFTER `x`"]),
+    ("ALTER TABLE t MODIFY a BIGINT UNSIGNED NOT NULL DEFAULT 7 COMMENT 'c' AFTER b",
+     ["ALTER TABLE `t` MODIFY COLUMN `a` BIGINT UNSIGNED NOT NULL DEFAULT 7 COMMENT 'c' AFTER `b`"]),
+    ("ALTER TABLE t CHANGE COLUMN a b FLOAT(7,3) UNSIGNED FIRST",
+     ["ALTER TABLE `t` CHANGE COLUMN `a` `b` FLOAT(7, 3) UNSIGNED FIRST"]),
+    ("ALTER TABLE t RENAME COLUMN a TO b", ["ALTER TABLE `t` RENAME COLUMN `a` TO `b`"]),
+    ("ALTER TABLE t ALTER a SET DEFAULT 'x', ALTER COLUMN b DROP DEFAULT",
+     ["ALTER TABLE `t` ALTER COLUMN `a` SET DEFAULT 'x'", "ALTER TABLE `t` ALTER COLUMN `b` DROP DEFAULT"]),
+    ("ALTER TABLE t ALTER a SET DEFAULT (uuid())", ["ALTER TABLE `t` ALTER COLUMN `a` SET DEFAULT (UUID())"]),
+    ("ALTER TABLE t ADD COLUMN IF NOT EXISTS a INT, DROP COLUMN IF EXISTS b",
+     ["ALTER TABLE `t` ADD COLUMN IF NOT EXISTS `a` INT", "ALTER TABLE `t` DROP COLUMN IF EXISTS `b`"]),
+    ("ALTER TABLE t ADD x INT PRIMARY KEY",
+     ["ALTER TABLE `t` ADD COLUMN `x` INT NOT NULL", "ALTER TABLE `t` ADD PRIMARY KEY (`x`)"]),
+    ("ALTER TABLE t MODIFY x INT UNIQUE",
+     ["ALTER TABLE `t` MODIFY COLUMN `x` INT", "ALTER TABLE `t` ADD UNIQUE (`x`)"]),
+    ("ALTER TABLE t ADD s SERIAL",
+     ["ALTER TABLE `t` ADD COLUMN `s` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT", "ALTER TABLE `t` ADD UNIQUE (`s`)"]),
+    # indexes and constraints
+    ("ALTER TABLE t ADD INDEX i1 (a), DROP INDEX i2, RENAME INDEX i3 TO i4, DROP KEY i5",
+     ["ALTER TABLE `t` ADD INDEX `i1` (`a`)", "ALTER TABLE `t` DROP INDEX `i2`",
+      "ALTER TABLE `t` RENAME INDEX `i3` TO `i4`", "ALTER TABLE `t` DROP INDEX `i5`"]),
+    ("ALTER TABLE t ADD UNIQUE KEY u (a), ADD CONSTRAINT c2 UNIQUE (b), ADD FULLTEXT (c)",
+     ["ALTER TABLE `t` ADD UNIQUE `u` (`a`)", "ALTER TABLE `t` ADD UNIQUE `c2` (`b`)",
+      "ALTER TABLE `t` ADD FULLTEXT INDEX (`c`)"]),
+    ("ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (a, b(4))",
+     ["ALTER TABLE `t` DROP PRIMARY KEY", "ALTER TABLE `t` ADD PRIMARY KEY (`a`, `b`(4))"]),
+    ("ALTER TABLE t ADD CONSTRAINT pk PRIMARY KEY USING HASH (a)",
+     ["ALTER TABLE `t` ADD PRIMARY KEY (`a`) USING HASH"]),
+    ("ALTER TABLE t DROP CHECK c, DROP CONSTRAINT d",
+     ["ALTER TABLE `t` DROP CHECK `c`", "ALTER TABLE `t` DROP CONSTRAINT `d`"]),
+    ("ALTER TABLE t ALTER INDEX i INVISIBLE", ["ALTER TABLE `t` ALTER INDEX `i` INVISIBLE"]),
+    ("DROP INDEX i ON t", ["ALTER TABLE `t` DROP INDEX `i`"]),
+    ("DROP INDEX `PRIMARY` ON t", ["ALTER TABLE `t` DROP PRIMARY KEY"]),
+    # tables
+    ("ALTER TABLE t RENAME TO u", ["RENAME TABLE `t` TO `u`"]),
+    ("ALTER TABLE t RENAME AS u", ["RENAME TABLE `t` TO `u`"]),
+    ("DROP TABLE IF EXISTS a, b", ["DROP TABLE IF EXISTS `a`", "DROP TABLE IF EXISTS `b`"]),
+    ("TRUNCATE t", ["TRUNCATE TABLE `t`"]),
+    ("CREATE TABLE t2 LIKE t", ["CREATE TABLE `t2` LIKE `t`"]),
+    ("CREATE TABLE t2 (LIKE t)", ["CREATE TABLE `t2` LIKE `t`"]),
+    ("ALTER TABLE t COMMENT = 'x', ENGINE InnoDB, AUTO_INCREMENT 5",
+     ["ALTER TABLE `t` ENGINE=InnoDB, COMMENT='x', AUTO_INCREMENT=5"]),
+    # how the server runs it is not what it changes
+    ("ALTER TABLE t ADD COLUMN x INT, ALGORITHM=INSTANT, LOCK=NONE", ["ALTER TABLE `t` ADD COLUMN `x` INT"]),
+    ("ALTER TABLE t FORCE", []),
+    # comments and case
+    ("/* lead */ alter table `T` add column `X` int -- trailing", ["ALTER TABLE `T` ADD COLUMN `X` INT"]),
+]
+
+
+@pytest.mark.parametrize("sql,expected", STEPS, ids=[row[0][:50] for row in STEPS])
+def test_statement_steps(sql: str, expected: list[str]) -> None:
+    (statement,) = parse_statements(sql)
+    assert [str(st) for st in statement.steps] == expected
+    assert statement.text == sql.strip().rstrip(";") or statement.text in sql
+
+
+@pytest.mark.parametrize("sql,expected", STEPS, ids=[row[0][:50] for row in STEPS])
+def test_rendered_steps_parse_to_the_same_steps(sql: str, expected: list[str]) -> None:
+    (statement,) = parse_statements(sql)
+    for rendered in render_steps(statement.steps):
+        again = [st for x in parse_statements(rendered) for st in x.steps]
+        assert [str(st) for st in again] == [str(st) for st in statement.steps if str(st) in [
+            str(y) for y in again]]
+
+
+def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
+    """Whatever sqlglot cannot read becomes steps or UnsupportedDDLError, never a silent
+    Command."""
+    odd = [
+        "GRANT ALL ON *.* TO u",
+        "ALTER TABLE t PARTITION BY HASH(a) PARTITIONS 4",
+        "ALTER TABLE t DISABLE KEYS",
+        "CREATE TABLE t (a INT) CHECKSUM=1",
+        "RENAME USER a TO b",
+        "LOCK TABLES t WRITE",
+        "FLUSH TABLES",
+        "SET NAMES utf8mb4",
+        "ANALYZE TABLE t",
+        "OPTIMIZE TABLE t",
+        "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = 1",
+    ]
+    with caplog.at_level(logging.WARNING):
+        for sql in odd:
+            with pytest.raises(UnsupportedDDLError) as info:
+                parse_statements(sql)
+            assert info.value.statement == sql
+            (skipped,) = parse_statements(sql, skip_unsupported=True)
+            assert skipped.steps == () and skipped.skipped
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "CREATE VIEW v AS SELECT 1",
+        "CREATE TEMPORARY TABLE t (a INT)",
+        "CREATE TABLE t AS SELECT 1 AS a",
+        "CREATE DATABASE d",
+        "DROP VIEW v",
+        "INSERT INTO t VALUES (1)",
+        "SELECT 1",
+        "UPDATE t SET a = 1",
+        "CREATE TABLE t (a INT, FOREIGN KEY (a) REFERENCES p (id))",
+        "ALTER TABLE t ADD INDEX ((a + 1))",
+        "CREATE TABLE t (a INET6)",
+        "CREATE TABLE d.t (a INT)",
+        "ALTER TABLE t ALTER COLUMN a SET VISIBLE",
+    ],
+)
+def test_unsupported(sql: str) -> None:
+    with pytest.raises(UnsupportedDDLError):
+        parse_statements(sql)
+
+
+def test_unknown_types_are_errors_and_unmodelled_types_unsupported() -> None:
+    with pytest.raises(DDLError) as info:
+        parse_statements("CREATE TABLE t (a INTT)")
+    assert not isinstance(info.value, UnsupportedDDLError)
+    with pytest.raises(UnsupportedDDLError):
+        parse_statements("CREATE TABLE t (a UUID)")
+
+
+def test_database_qualified_names() -> None:
+    (st,) = parse_statements("ALTER TABLE shop.t ADD a INT", database="shop")
+    assert st.steps[0].table == "t"
+    with pytest.raises(UnsupportedDDLError, match="database 'other'"):
+        parse_statements("ALTER TABLE other.t ADD a INT", database="shop")
+
+
+@pytest.mark.parametrize(
+    "sql,line,col",
+    [
+        ("ALTER TABLE t ADD COLUMN", 1, None),
+        ("CREATE TABLE t (a INT,\n  b INT(,))", 2, None),
+        ("ALTER TABLE t ADD COLUMN a INT; ALTER TABLE t ADD ((", 1, None),
+        ("CREATE TABLE t (a VARCHAR(3) DEFAULT 'unterminated)", 1, None),
+    ],
+)
+def test_parse_errors_name_line_and_statement(sql: str, line: int, col: int | None) -> None:
+    with pytest.raises(DDLParseError) as info:
+        parse_statements(sql)
+    err = info.value
+    assert err.line == line  # type: ignore[attr-defined]
+    assert err.col is not None  # type: ignore[attr-defined]
+    assert "line" in str(err)
+
+
+def test_statement_texts_and_indexes_are_kept() -> None:
+    sts = parse_statements("CREATE TABLE a (x INT);\n-- note\nALTER TABLE a ADD y INT ;;DROP TABLE a")
+    assert [(st.index, st.text) for st in sts] == [
+        (1, "CREATE TABLE a (x INT)"),
+        (2, "ALTER TABLE a ADD y INT"),
+        (3, "DROP TABLE a"),
+    ]
+
+
+def test_errors_inside_a_statement_name_it() -> None:
+    with pytest.raises(DDLError) as info:
+        parse_statements("CREATE TABLE t (a INT); CREATE TABLE u (b VARCHAR(3) DEFAULT 'long')")
+    assert info.value.statement_index == 2
+    assert info.value.column == "b"
+    assert "statement 2" in str(info.value)
+
+
+def test_steps_are_values() -> None:
+    (a,) = parse_statements("ALTER TABLE t ADD x INT")
+    (b,) = parse_statements("alter table t add column x int")
+    assert a.steps == b.steps
+    assert isinstance(a.steps[0], s.AddColumn)
+    assert hash(a.steps[0]) == hash(b.steps[0])

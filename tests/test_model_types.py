@@ -1,0 +1,157 @@
+"""ColumnType: canonical forms, refusals, and MySQL strict-mode value coercion, as vectors."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from mvdd.errors import DDLError, InvalidValueError
+from mvdd.model.types import ColumnType, TypeKind, resolve_charset, row_bytes
+
+T = ColumnType.of
+
+# (type, input, canonical value)
+COERCE = [
+    (T("tinyint"), 127, 127),
+    (T("tinyint", unsigned=True), "255", 255),
+    (T("int"), Decimal("2.5"), 3),
+    (T("int"), Decimal("-2.5"), -3),
+    (T("bigint", unsigned=True), 2**64 - 1, 2**64 - 1),
+    (T("decimal", precision=5, scale=2), "1.555", Decimal("1.56")),
+    (T("decimal", precision=5, scale=2), 1, Decimal("1.00")),
+    (T("decimal", precision=5, scale=2), "-0.001", Decimal("0.00")),
+    (T("float"), "1.5", 1.5),
+    (T("double", precision=6, scale=2), 1.005, 1.0),
+    (T("bit", length=4), 5, 5),
+    (T("bit", length=8), b"\x0f", 15),
+    (T("char", length=3), "ab  ", "ab"),
+    (T("varchar", length=3), "abc", "abc"),
+    (T("varchar", length=5), 12, "12"),
+    (T("binary", length=4), "ab", b"ab\0\0"),
+    (T("varbinary", length=4), b"\xff", b"\xff"),
+    (T("text"), "x" * 1000, "x" * 1000),
+    (T("enum", members=["a", "B"]), "b", "B"),
+    (T("enum", members=["a", "B"]), 2, "B"),
+    (T("set", members=["r", "w", "x"]), "x,r", "r,x"),
+    (T("set", members=["r", "w", "x"]), 5, "r,x"),
+    (T("set", members=["r", "w"]), "", ""),
+    (T("date"), "2020-1-2", "2020-01-02"),
+    (T("date"), "0000-00-00", "0000-00-00"),
+    (T("datetime"), "2020-01-01", "2020-01-01 00:00:00"),
+    (T("datetime", fsp=2), "2020-01-01 10:00:00.125", "2020-01-01 10:00:00.13"),
+    (T("datetime"), "2020-12-31 23:59:59.6", "2021-01-01 00:00:00"),
+    (T("timestamp", fsp=6), "2020-06-01 12:00:00.000001", "2020-06-01 12:00:00.000001"),
+    (T("time"), "-838:59:59", "-838:59:59"),
+    (T("time", fsp=1), "10:00", "10:00:00.0"),
+    (T("time"), "1 02:00:00", "26:00:00"),
+    (T("year"), "69", 2069),
+    (T("year"), 70, 1970),
+    (T("year"), "0", 2000),
+    (T("year"), 0, 0),
+    (T("json"), '{"a": 1}', '{"a": 1}'),
+    (T("int"), None, None),
+]
+
+# (type, input) MySQL refuses in strict mode
+REFUSED = [
+    (T("tinyint"), 128),
+    (T("tinyint", unsigned=True), -1),
+    (T("int"), "abc"),
+    (T("decimal", precision=4, scale=2), 100),
+    (T("decimal", precision=4, scale=2, unsigned=True), -1),
+    (T("bit", length=3), 8),
+    (T("varchar", length=2), "abc"),
+    (T("binary", length=1), "ab"),
+    (T("enum", members=["a"]), "b"),
+    (T("enum", members=["a"]), 2),
+    (T("set", members=["a"]), "a,b"),
+    (T("date"), "2020-02-30"),
+    (T("date"), "2020-13-01"),
+    (T("datetime"), "2020-01-01 24:00:00"),
+    (T("timestamp"), "1960-01-01 00:00:00"),
+    (T("time"), "839:00:00"),
+    (T("year"), 1900),
+    (T("json"), "{nope"),
+    (T("point"), "POINT(0 0)"),
+]
+
+
+@pytest.mark.parametrize("ctype,value,expected", COERCE, ids=[f"{c[0]}:{c[1]!r}" for c in COERCE])
+def test_coerce(ctype: ColumnType, value: Any, expected: Any) -> None:
+    got = ctype.coerce(value)
+    assert got == expected and type(got) is type(expected)
+    # canonical values are fixpoints
+    assert ctype.coerce(got) == got
+
+
+@pytest.mark.parametrize("ctype,value", REFUSED, ids=[f"{c[0]}:{c[1]!r}" for c in REFUSED])
+def test_coerce_refuses(ctype: ColumnType, value: Any) -> None:
+    with pytest.raises(InvalidValueError):
+        ctype.coerce(value)
+
+
+CANONICAL = [
+    (("decimal",), {}, T("decimal", precision=10, scale=0)),
+    (("bit",), {}, T("bit", length=1)),
+    (("char",), {}, T("char", length=1)),
+    (("datetime",), {}, T("datetime", fsp=0)),
+    (("int",), {"zerofill": True}, T("int", unsigned=True, zerofill=True)),
+    (("varchar",), {"length": 5, "collation": "utf8_bin"}, T("varchar", length=5, charset="utf8mb3", collation="utf8mb3_bin")),
+    (("varchar",), {"length": 5, "charset": "LATIN1"}, T("varchar", length=5, charset="latin1", collation="latin1_swedish_ci")),
+    (("enum",), {"members": ["a ", "b"]}, T("enum", members=["a", "b"])),
+]
+
+
+@pytest.mark.parametrize("args,params,expected", CANONICAL)
+def test_canonical_forms(args: tuple[str], params: dict[str, Any], expected: ColumnType) -> None:
+    assert T(*args, **params) == expected
+
+
+@pytest.mark.parametrize(
+    "kind,params",
+    [
+        ("varchar", {"length": 16384, "charset": "utf8mb4"}),
+        ("varchar", {}),
+        ("decimal", {"precision": 66}),
+        ("decimal", {"precision": 5, "scale": 6}),
+        ("bit", {"length": 65}),
+        ("char", {"length": 256}),
+        ("datetime", {"fsp": 7}),
+        ("enum", {"members": ["a", "A"]}),
+        ("enum", {"members": []}),
+        ("set", {"members": ["a,b"]}),
+        ("varchar", {"length": 5, "charset": "latin1", "collation": "utf8mb4_bin"}),
+        ("varchar", {"length": 5, "charset": "klingon"}),
+        ("varchar", {"length": 5, "collation": "utf8mb4_nope"}),
+        ("int", {"length": 5}),
+        ("year", {"width": 2}),
+    ],
+)
+def test_impossible_types_are_refused(kind: str, params: dict[str, Any]) -> None:
+    with pytest.raises(DDLError):
+        T(kind, **params)
+
+
+def test_case_sensitive_enum_members_allow_case_variants() -> None:
+    assert T("enum", members=["a", "A"], collation="utf8mb4_bin").members == ("a", "A")
+
+
+def test_resolve_charset_pairs() -> None:
+    assert resolve_charset(None, None) == (None, None)
+    assert resolve_charset("utf8mb4", "utf8mb4_uca1400_ai_ci") == ("utf8mb4", "utf8mb4_uca1400_ai_ci")
+    assert resolve_charset(None, "utf16le_bin") == ("utf16le", "utf16le_bin")
+
+
+def test_every_kind_has_a_row_size() -> None:
+    for kind in TypeKind:
+        params: dict[str, Any] = {}
+        if kind in (TypeKind.VARCHAR, TypeKind.VARBINARY):
+            params["length"] = 10
+        if kind in (TypeKind.ENUM, TypeKind.SET):
+            params["members"] = ["x"]
+        assert row_bytes(T(kind, **params)) > 0
+    assert row_bytes(T("decimal", precision=18, scale=9)) == 8
+    assert row_bytes(T("varchar", length=63, charset="utf8mb4")) == 253
+    assert row_bytes(T("varchar", length=64, charset="utf8mb4")) == 258
