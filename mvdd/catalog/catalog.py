@@ -45,7 +45,7 @@ from mvdd.catalog.history import Change, TableHistory, elements_of
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply, validate_table
-from mvdd.ddl.parse import Statement, parse_statements
+from mvdd.ddl.parse import Statement, iter_statements
 from mvdd.errors import (
     CatalogError,
     ConcurrentChangeError,
@@ -282,14 +282,14 @@ class Catalog:
     def execute(self, sql: str, *, position: Any = None) -> list[Change]:
         """Run one or more DDL statements; returns one Change per table version added.
 
-        Each statement is atomic: on any error it raises an MvddError subclass naming the
-        statement and place, and the catalog is exactly as before that statement (statements
-        before it stay committed; the text is parsed whole first, so a syntax error anywhere
-        commits nothing).
+        Statements run in turn and each is atomic: on any error this raises an MvddError
+        subclass naming the statement and place, the statements before it stay committed, and
+        the catalog is exactly as before the failing one. (The text is tokenized whole first, so
+        an unterminated string or comment anywhere commits nothing.)
         """
         self._check_open()
         position = check_position(position)
-        statements = parse_statements(
+        statements = iter_statements(
             sql, skip_unsupported=self.on_unsupported == "skip", database=self.database
         )
         out: list[Change] = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from sqlglot import exp
-from sqlglot.errors import ParseError, TokenError
+from sqlglot.errors import SqlglotError
 
 from mvdd.ddl.dialect import DIALECT
 from mvdd.errors import DDLError
@@ -179,7 +179,7 @@ def parse(sql: str) -> exp.Expr:
     try:
         tokens = DIALECT.tokenize(sql)
         node = DIALECT.parser().parse_into(exp.Condition, tokens, sql)[0] if tokens else None
-    except (ParseError, TokenError) as err:
+    except SqlglotError as err:
         raise DDLError(f"malformed expression {sql!r}: {str(err).splitlines()[0]}") from None
     if node is None:
         raise DDLError(f"empty expression {sql!r}")

@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 from sqlglot import exp
-from sqlglot.errors import ParseError, TokenError
+from sqlglot.errors import ParseError, SqlglotError, TokenError
 from sqlglot.tokens import Token, TokenType
 
 from mvdd.ddl import dialect as d
@@ -155,21 +155,76 @@ def _parse_error(err: ParseError, sql: str) -> DDLParseError:
 
 
 def _token_error(err: TokenError, sql: str) -> DDLParseError:
-    # TokenError carries its position only in its message: "Error tokenizing '<text>'"
-    text = str(err)
-    marker = "Error tokenizing '"
-    snippet = text[text.find(marker) + len(marker) :][:40] if marker in text else None
-    line = col = None
-    at = sql.find(snippet[:10]) if snippet else -1
-    if at >= 0:
-        line = sql.count("\n", 0, at) + 1
-        col = at - (sql.rfind("\n", 0, at) + 1) + 1
+    # TokenError knows the span of its context snippet; the trouble is at its end
+    end = getattr(err, "end", None)
+    at = min(end, len(sql) - 1) if isinstance(end, int) and sql else 0
+    line = sql.count("\n", 0, at) + 1
+    col = at - (sql.rfind("\n", 0, at) + 1) + 1
+    start = getattr(err, "start", None)
+    snippet = sql[start if isinstance(start, int) else max(0, at - 40) : at + 1][-40:]
     return DDLParseError(
-        "cannot tokenize: unterminated string, comment or identifier",
+        "cannot tokenize: unterminated string, comment or identifier, or a character MySQL "
+        "does not allow here",
         line=line,
         col=col,
         snippet=snippet,
     )
+
+
+def iter_statements(
+    sql: str, *, skip_unsupported: bool = False, database: str | None = None
+) -> Iterator[Statement]:
+    """Statements of a text one at a time, each parsed only when reached, so a caller that
+    executes them in turn commits the statements before a bad one (the text is tokenized whole
+    first: an unterminated string or comment fails it all). Arguments as :func:`parse_statements`.
+    """
+    if not isinstance(sql, str):
+        raise DDLError(f"SQL must be text, not {type(sql).__name__}")
+    ctx = _Context(database)
+    try:
+        tokens = DIALECT.tokenize(sql)
+    except TokenError as err:
+        raise _token_error(err, sql) from None
+    for index, chunk in enumerate(_chunks(tokens), start=1):
+        yield _statement(sql, index, chunk, ctx, skip_unsupported)
+
+
+def _statement(sql: str, index: int, chunk: list[Token], ctx: _Context, skip: bool) -> Statement:
+    text = sql[chunk[0].start : chunk[-1].end + 1]
+    try:
+        try:
+            trees = DIALECT.parser().parse(chunk, sql)
+        except ParseError as err:
+            raise _parse_error(err, sql) from None
+        steps: list[s.Step] = []
+        for tree in trees:
+            if tree is not None:
+                try:
+                    steps.extend(statement_steps(tree, ctx))
+                except DDLParseError as err:
+                    last = chunk[-1]
+                    raise err.locate(line=last.line, col=last.col, snippet=text[-40:]) from None
+        return Statement(index, text, tuple(steps))
+    except UnsupportedDDLError as err:
+        if not skip:
+            raise err.locate(statement=text, statement_index=index) from None
+        return Statement(index, text, (), skipped=err.message)
+    except MvddError as err:
+        raise err.locate(statement=text, statement_index=index) from None
+    except SqlglotError as err:
+        # sqlglot re-reads some text while parsing (type names, for one) and may fail there
+        last = chunk[-1]
+        raise DDLParseError(
+            f"cannot parse: {str(err).splitlines()[0] if str(err) else type(err).__name__}",
+            line=last.line,
+            col=last.col,
+            snippet=text[-40:],
+        ).locate(statement=text, statement_index=index) from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as err:
+        # sqlglot trees we did not foresee: name the statement rather than leak
+        raise DDLError(f"cannot read statement: {type(err).__name__}: {err}").locate(
+            statement=text, statement_index=index
+        ) from None
 
 
 def parse_statements(
@@ -184,49 +239,14 @@ def parse_statements(
             are unsupported (qualified names are refused when None).
 
     Raises:
-        DDLParseError: text that does not parse (nothing of the input is returned).
+        DDLParseError: text that does not parse.
         UnsupportedDDLError: a statement mvdd does not model (unless skipped).
         DDLError: a statement that parses but states something impossible.
 
     >>> [str(st) for st in parse_statements("ALTER TABLE t DROP a, ADD b INT")[0].steps]
     ['ALTER TABLE `t` DROP COLUMN `a`', 'ALTER TABLE `t` ADD COLUMN `b` INT']
     """
-    if not isinstance(sql, str):
-        raise DDLError(f"SQL must be text, not {type(sql).__name__}")
-    ctx = _Context(database)
-    try:
-        tokens = DIALECT.tokenize(sql)
-    except TokenError as err:
-        raise _token_error(err, sql) from None
-    out = []
-    for index, chunk in enumerate(_chunks(tokens), start=1):
-        text = sql[chunk[0].start : chunk[-1].end + 1]
-        try:
-            try:
-                trees = DIALECT.parser().parse(chunk, sql)
-            except ParseError as err:
-                raise _parse_error(err, sql) from None
-            steps: list[s.Step] = []
-            for tree in trees:
-                if tree is not None:
-                    try:
-                        steps.extend(statement_steps(tree, ctx))
-                    except DDLParseError as err:
-                        last = chunk[-1]
-                        raise err.locate(line=last.line, col=last.col, snippet=text[-40:]) from None
-            out.append(Statement(index, text, tuple(steps)))
-        except UnsupportedDDLError as err:
-            if not skip_unsupported:
-                raise err.locate(statement=text, statement_index=index) from None
-            out.append(Statement(index, text, (), skipped=err.message))
-        except MvddError as err:
-            raise err.locate(statement=text, statement_index=index) from None
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as err:
-            # sqlglot trees we did not foresee: name the statement rather than leak
-            raise DDLError(f"cannot read statement: {type(err).__name__}: {err}").locate(
-                statement=text, statement_index=index
-            ) from None
-    return out
+    return list(iter_statements(sql, skip_unsupported=skip_unsupported, database=database))
 
 
 def parse_table(sql: str) -> Table:
@@ -741,7 +761,7 @@ def _options(props: list[exp.Expr], *, for_alter: bool = False) -> tuple[tuple[s
         elif isinstance(p, exp.SchemaCommentProperty):
             out.append(("COMMENT", p.this.this))
         elif isinstance(p, exp.AutoIncrementProperty):
-            out.append(("AUTO_INCREMENT", int(p.this.this)))
+            out.append(("AUTO_INCREMENT", str(int(p.this.this))))
         elif isinstance(p, exp.RowFormatProperty):
             out.append(("ROW_FORMAT", p.this.name.upper()))
         elif type(p) is exp.Property:
@@ -769,6 +789,8 @@ def options_with(base: TableOptions, pairs: tuple[tuple[str, Any], ...]) -> Tabl
             extra[key] = value
     if given:
         fields["charset"], fields["collation"] = resolve_charset(given.get("CHARSET"), given.get("COLLATE"))
+    if "auto_increment" in fields:
+        fields["auto_increment"] = int(fields["auto_increment"])
     return attrs.evolve(base, extra=tuple(sorted(extra.items())), **fields)
 
 

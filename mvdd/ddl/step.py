@@ -96,7 +96,7 @@ class SetOptions(Step):
     """Table options, as (NAME, value) pairs: ``COMMENT``, ``ENGINE``, ``CHARSET``, ``COLLATE``,
     ``AUTO_INCREMENT``, ``ROW_FORMAT`` and others kept as written."""
 
-    options: tuple[tuple[str, str | int | None], ...] = attrs.field(converter=tuple)
+    options: tuple[tuple[str, str], ...] = attrs.field(converter=tuple)
 
 
 @attrs.frozen(kw_only=True)

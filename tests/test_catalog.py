@@ -1,0 +1,333 @@
+"""The versioned catalog: versions, history, positions, atomicity, tool cut-overs, sharing."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+import pytest
+
+from mvdd import (
+    Catalog,
+    CatalogError,
+    ConcurrentChangeError,
+    DDLError,
+    DDLParseError,
+    MvddError,
+    NoSuchTableError,
+    NoSuchVersionError,
+    PositionError,
+    StoreError,
+    UnsupportedDDLError,
+)
+from mvdd.ddl import step as s
+from mvdd.store.base import Commit
+
+
+def test_versions_count_statements_not_steps(catalog: Catalog) -> None:
+    changes = catalog.execute(
+        "CREATE TABLE t (a INT); ALTER TABLE t ADD b INT, ADD c INT, DROP a; ALTER TABLE t ADD d INT"
+    )
+    assert [c.version for c in changes] == [1, 2, 3]
+    assert catalog.version("t") == 3
+    assert [type(x) for x in changes[1].steps] == [s.AddColumn, s.AddColumn, s.DropColumn]
+    assert catalog.table("t", version=2).column_names == ("b", "c")
+
+
+def test_no_op_statements_add_no_version(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (a INT DEFAULT 1)")
+    for sql in (
+        "ALTER TABLE t ALTER a SET DEFAULT 1",
+        "ALTER TABLE t MODIFY a INT DEFAULT 1",
+        "ALTER TABLE t ADD COLUMN IF NOT EXISTS a INT",
+        "ALTER TABLE t DROP COLUMN IF EXISTS z",
+        "CREATE TABLE IF NOT EXISTS t (x INT)",
+        "ALTER TABLE t FORCE",
+    ):
+        assert catalog.execute(sql) == []
+    assert catalog.version("t") == 1
+    # TRUNCATE keeps the schema but is a version: the data changed
+    assert [c.version for c in catalog.execute("TRUNCATE TABLE t")] == [2]
+
+
+def test_history_records_everything(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (a INT)", position=("binlog.000001", 100))
+    catalog.execute("ALTER TABLE t ADD b INT", position=("binlog.000001", 250))
+    history = catalog.history("t")
+    assert [(h.version, h.statement, h.position) for h in history] == [
+        (1, "CREATE TABLE t (a INT)", ("binlog.000001", 100)),
+        (2, "ALTER TABLE t ADD b INT", ("binlog.000001", 250)),
+    ]
+    assert history[0].at <= history[1].at and history[0].at.tzinfo is not None
+    assert history[1].table_id == history[0].table_id == catalog.table("t").id
+
+
+def test_old_versions_never_change(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (a INT, b VARCHAR(3), KEY kb (b))")
+    seen = {1: catalog.table("t", version=1).to_sql()}
+    for i, sql in enumerate(
+        [
+            "ALTER TABLE t ADD c INT FIRST",
+            "ALTER TABLE t RENAME COLUMN b TO bb",
+            "ALTER TABLE t MODIFY a BIGINT AFTER bb",
+            "ALTER TABLE t DROP INDEX kb, DROP COLUMN bb",
+            "RENAME TABLE t TO u",
+            "ALTER TABLE u ADD b VARCHAR(3)",
+        ],
+        start=2,
+    ):
+        catalog.execute(sql)
+        name = "u" if i >= 6 else "t"
+        seen[i] = catalog.table(name).to_sql()
+        for version, text in seen.items():
+            assert catalog.table(name, version=version).to_sql() == text
+
+
+def test_lookup_errors(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (a INT)")
+    with pytest.raises(NoSuchTableError) as info:
+        catalog.table("nope")
+    assert isinstance(info.value, LookupError) and info.value.table == "nope"
+    for bad in (0, 2, -1, "1", True):
+        with pytest.raises(NoSuchVersionError):
+            catalog.table("t", version=bad)  # type: ignore[arg-type]
+    with pytest.raises(CatalogError):
+        catalog.table("t", version=1, position=5)
+
+
+def test_a_failed_statement_changes_nothing(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (a INT)")
+    before = (catalog.tables(), catalog.version("t"), catalog.table("t"))
+    for bad in (
+        "ALTER TABLE t ADD b INT, ADD b INT",
+        "ALTER TABLE t ADD c INT, DROP COLUMN nope",
+        "RENAME TABLE t TO u, nope TO v",
+        "CREATE TABLE t (x INT)",
+        "ALTER TABLE t ADD d INT NOT NULL",
+        "ALTER TABLE t ADD e INT, ADD CHECK (nope > 0)",
+    ):
+        with pytest.raises(MvddError) as info:
+            catalog.execute(bad)
+        assert info.value.statement == bad
+        assert (catalog.tables(), catalog.version("t"), catalog.table("t")) == before
+
+
+def test_statements_before_a_failing_one_stay(catalog: Catalog) -> None:
+    with pytest.raises(DDLError) as info:
+        catalog.execute("CREATE TABLE t (a INT); ALTER TABLE t ADD b INT; ALTER TABLE t DROP nope")
+    assert info.value.statement_index == 3
+    assert catalog.version("t") == 2
+    # statements run in turn: a syntax error in the second leaves the first committed ...
+    with pytest.raises(DDLParseError) as err:
+        catalog.execute("ALTER TABLE t ADD c INT; ALTER TABLE t ADD (")
+    assert err.value.statement_index == 2 and catalog.version("t") == 3
+    # ... but text that does not even tokenize commits nothing
+    with pytest.raises(DDLParseError):
+        catalog.execute("ALTER TABLE t ADD d INT; ALTER TABLE t COMMENT 'unterminated")
+    assert catalog.version("t") == 3
+
+
+def test_positions_and_the_boundary_rule(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (a INT)", position=10)
+    catalog.execute("ALTER TABLE t ADD b INT", position=20)
+    catalog.execute("ALTER TABLE t ADD c INT")  # no position: counts as 20
+    catalog.execute("ALTER TABLE t ADD d INT", position=30)
+    at = {p: catalog.table("t", position=p).column_names for p in (11, 20, 21, 30, 31)}
+    # an event at p is decoded with the newest version whose position is strictly before p
+    assert at == {
+        11: ("a",),
+        20: ("a",),
+        21: ("a", "b", "c"),
+        30: ("a", "b", "c"),
+        31: ("a", "b", "c", "d"),
+    }
+    with pytest.raises(NoSuchVersionError):
+        catalog.table("t", position=10)
+
+
+def test_replay_is_idempotent_and_out_of_order_is_refused(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (a INT)", position=10)
+    catalog.execute("ALTER TABLE t ADD b INT", position=20)
+    # a worker restarting from position 5 replays both: nothing changes
+    assert catalog.execute("CREATE TABLE t (a INT)", position=10) == []
+    assert catalog.execute("ALTER TABLE t ADD b INT", position=20) == []
+    assert catalog.version("t") == 2
+    with pytest.raises(PositionError):
+        catalog.execute("ALTER TABLE t ADD c INT", position=15)
+    with pytest.raises(PositionError):
+        catalog.execute("ALTER TABLE t ADD c INT", position=("binlog", 30))
+    for bad in (1.5, "x", (), (1, None), True):
+        with pytest.raises(PositionError):
+            catalog.execute("ALTER TABLE t ADD c INT", position=bad)
+    assert catalog.version("t") == 2
+
+
+def test_names_are_resolved_at_the_position(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (old INT)", position=1)
+    catalog.execute("DROP TABLE t", position=2)
+    catalog.execute("CREATE TABLE t (new INT)", position=3)
+    catalog.execute("RENAME TABLE t TO u", position=4)
+    assert catalog.table("t", position=2).column_names == ("old",)
+    with pytest.raises(NoSuchVersionError):
+        catalog.table("t", position=3)  # dropped at 2, re-created at 3: nothing in between
+    assert catalog.table("t", position=4).column_names == ("new",)
+    assert catalog.table("u", position=5).column_names == ("new",)
+    with pytest.raises(NoSuchTableError):
+        catalog.table("t")
+    assert catalog.tables() == ["u"]
+
+
+def test_multi_table_renames(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE a (x INT); CREATE TABLE b (y INT)")
+    ids = {n: catalog.table(n).id for n in "ab"}
+    changes = catalog.execute("RENAME TABLE a TO tmp, b TO a, tmp TO b")
+    assert sorted((c.table, c.version) for c in changes) == [("a", 2), ("b", 2)]
+    assert catalog.table("a").id == ids["b"] and catalog.table("a").column_names == ("y",)
+    assert catalog.table("b").id == ids["a"]
+    with pytest.raises(DDLError):
+        catalog.execute("RENAME TABLE a TO b")
+
+
+def test_drop_and_recreate_is_a_new_table(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (a INT)")
+    first = catalog.table("t").id
+    (drop,) = catalog.execute("DROP TABLE t")
+    assert drop.dropped and drop.version == 2
+    catalog.execute("CREATE TABLE t (b INT)")
+    assert catalog.table("t").id != first and catalog.version("t") == 1
+
+
+def test_create_like_copies_the_schema(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(3) DEFAULT 'x', KEY kb (b))")
+    catalog.execute("CREATE TABLE t2 LIKE t")
+    assert catalog.table("t2").equivalent(catalog.table("t"), ignore_order=False)
+    assert catalog.table("t2").id != catalog.table("t").id
+
+
+@pytest.mark.parametrize(
+    "ghost,old,create",
+    [
+        ("_t_gho", "_t_del", "CREATE TABLE `_t_gho` LIKE `t`"),
+        ("_t_new", "_t_old", "CREATE TABLE `_t_new` (id INT NOT NULL, a VARCHAR(10), PRIMARY KEY (id))"),
+    ],
+)
+def test_tool_cut_over_keeps_the_table(catalog: Catalog, ghost: str, old: str, create: str) -> None:
+    catalog.execute("CREATE TABLE t (id INT NOT NULL, a VARCHAR(10), PRIMARY KEY (id))")
+    before = catalog.table("t")
+    catalog.execute(create)
+    catalog.execute(f"ALTER TABLE `{ghost}` ADD COLUMN b INT DEFAULT 0, MODIFY a VARCHAR(20)")
+    catalog.execute(f"ALTER TABLE `{ghost}` ADD INDEX kb (b)")
+    catalog.execute(f"RENAME TABLE t TO `{old}`, `{ghost}` TO t")
+    after = catalog.table("t")
+    assert after.id == before.id and catalog.version("t") == before.version + 1
+    assert after.column_names == ("id", "a", "b")
+    # ids continue the table's own, so rows decode across the swap by id
+    assert after.column("id").id == before.column("id").id
+    assert after.column("a").id == before.column("a").id
+    assert after.column("b").id > before.last_id
+    # the version's steps are what the ghost went through
+    steps = catalog.history("t")[-1].steps
+    assert [type(x) for x in steps] == [s.AddColumn, s.ModifyColumn, s.AddIndex]
+    assert all(x.table == "t" for x in steps)
+    assert catalog.table(old).equivalent(before)
+    catalog.execute(f"DROP TABLE `{old}`")
+    assert catalog.tables() == ["t"]
+
+
+def test_skip_policy_for_replication_workers(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="mvdd.catalog")
+    strict = Catalog()
+    with pytest.raises(UnsupportedDDLError):
+        strict.execute("GRANT SELECT ON db.* TO u")
+    lax = Catalog(on_unsupported="skip")
+    changes = lax.execute("GRANT SELECT ON *.* TO u; CREATE TABLE t (a INT); CREATE VIEW v AS SELECT 1")
+    assert [c.table for c in changes] == ["t"]
+    assert any("skipped statement 1" in r.getMessage() for r in caplog.records)
+    with pytest.raises(CatalogError):
+        Catalog(on_unsupported="ignore")
+
+
+def test_database_scope() -> None:
+    cat = Catalog(database="shop")
+    cat.execute("CREATE TABLE shop.t (a INT); ALTER TABLE t ADD b INT")
+    assert cat.table("t").column_names == ("a", "b")
+    with pytest.raises(UnsupportedDDLError):
+        cat.execute("CREATE TABLE other.t (a INT)")
+
+
+def test_storage_grows_with_changes_not_columns(catalog: Catalog) -> None:
+    columns = ", ".join(f"c{i} INT" for i in range(50))
+    catalog.execute(f"CREATE TABLE t ({columns})")
+    base = catalog.storage("t")
+    assert base == 51  # 50 columns + the table's own row
+    for i in range(40):
+        catalog.execute(f"ALTER TABLE t MODIFY c{i % 50} BIGINT DEFAULT {i}")
+    assert catalog.storage("t") == base + 40
+    catalog.execute("ALTER TABLE t ADD x INT FIRST")  # moves every column: 3 rows, not 51
+    assert catalog.storage("t") == base + 40 + 3
+
+
+def test_two_catalogs_share_one_sqlite_file(tmp_path: Path) -> None:
+    path = str(tmp_path / "shared.db")
+    with Catalog.open(path) as one, Catalog.open(path) as two:
+        one.execute("CREATE TABLE t (a INT)")
+        assert two.tables() == []  # not yet picked up
+        two.refresh()
+        assert two.table("t").column_names == ("a",)
+        # two is stale for one's next change, but execute builds on fresh state
+        one.execute("ALTER TABLE t ADD b INT")
+        two.execute("ALTER TABLE t ADD c INT")
+        one.refresh()
+        assert one.table("t").column_names == two.table("t").column_names == ("a", "b", "c")
+        assert [c.version for c in one.history("t")] == [1, 2, 3]
+
+
+def test_the_store_refuses_a_stale_writer(tmp_path: Path) -> None:
+    with Catalog.open(str(tmp_path / "c.db")) as cat:
+        cat.execute("CREATE TABLE t (a INT)")
+        tid = cat.table("t").id
+        with pytest.raises(ConcurrentChangeError) as info:
+            cat.store.commit(Commit((), (), (), {tid: 0}, {tid: "t"}))
+        assert info.value.retryable
+
+
+def test_reopen_and_damaged_files(tmp_path: Path) -> None:
+    path = tmp_path / "c.db"
+    with Catalog.open(str(path)) as cat:
+        cat.execute("CREATE TABLE t (a INT); ALTER TABLE t ADD b INT")
+    with Catalog.open(str(path)) as cat:
+        assert cat.version("t") == 2 and cat.table("t", version=1).column_names == ("a",)
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError):
+        Catalog.open(str(garbage))
+    closed = Catalog()
+    closed.close()
+    with pytest.raises(CatalogError):
+        closed.execute("CREATE TABLE t (a INT)")
+
+
+def test_readers_never_see_a_half_written_version() -> None:
+    cat = Catalog()
+    cat.execute("CREATE TABLE t (c0 INT)")
+    stop = threading.Event()
+    problems: list[str] = []
+
+    def read() -> None:
+        while not stop.is_set():
+            table = cat.table("t")
+            # version n has exactly the columns c0..c(n-1)
+            if table.column_names != tuple(f"c{i}" for i in range(table.version)):
+                problems.append(f"version {table.version}: {table.column_names}")
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for r in readers:
+        r.start()
+    for i in range(1, 150):
+        cat.execute(f"ALTER TABLE t ADD c{i} INT")
+    stop.set()
+    for r in readers:
+        r.join()
+    assert problems == []
+    assert cat.version("t") == 150
