@@ -22,7 +22,7 @@ from mvdd import (
     UnsupportedDDLError,
 )
 from mvdd.ddl import step as s
-from mvdd.store.base import Commit
+from mvdd.store.base import Commit, VersionRow
 
 
 def test_versions_count_statements_not_steps(catalog: Catalog) -> None:
@@ -287,9 +287,11 @@ def test_the_store_refuses_a_stale_writer(tmp_path: Path) -> None:
     with Catalog.open(str(tmp_path / "c.db")) as cat:
         cat.execute("CREATE TABLE t (a INT)")
         tid = cat.table("t").id
+        stale = VersionRow(tid, 1, "t", "ALTER TABLE t ADD b INT", (), None, 0.0)
         with pytest.raises(ConcurrentChangeError) as info:
-            cat.store.commit(Commit((), (), (), {tid: 0}, {tid: "t"}))
+            cat.store.commit(Commit((stale,), (), (), {tid: 0}, {tid: "t"}))
         assert info.value.retryable
+        assert cat.store.changes(0).last_seq == 1  # nothing was applied
 
 
 def test_reopen_and_damaged_files(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ from typing import Any, Self
 
 import attrs
 
-from mvdd.catalog.history import Change, TableHistory, elements_of
+from mvdd.catalog.history import Change, TableHistory, diff_rows
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply, validate_table
@@ -197,6 +197,13 @@ class Catalog:
 
         Raises NoSuchTableError, NoSuchVersionError.
         """
+        if version is None and position is None:  # the hot path: one lookup per layer
+            state = self._state
+            tid = state.names.get(name)
+            if tid is not None:
+                head = state.histories[tid].head_table
+                if head is not None:
+                    return head
         if version is not None and position is not None:
             raise CatalogError("give a version or a position, not both", table=name)
         if position is not None:
@@ -249,8 +256,8 @@ class Catalog:
     def _integrate(self, changes: Changes, local: dict[int, Table] | None = None) -> None:
         state = self._state
         histories = state.histories
-        names = dict(state.names)
-        ever = dict(state.ever)
+        names, ever = state.names, state.ever
+        copied = False
         opened: dict[tuple[int, int], list[ElementRow]] = {}
         for rec in changes.opened:
             opened.setdefault((rec.table_id, rec.since), []).append(rec)
@@ -268,13 +275,16 @@ class Catalog:
                 closed.get((row.table_id, row.version), []),
                 (local or {}).get(row.table_id) if not row.dropped else None,
             )
-            if previous is not None and names.get(previous) == row.table_id:
-                del names[previous]
-            if not row.dropped:
-                names[row.name] = row.table_id
-                if row.table_id not in ever.get(row.name, ()):
-                    ever[row.name] = (*ever.get(row.name, ()), row.table_id)
-        self._state = _State(names, histories, ever)
+            if row.dropped or previous != row.name:
+                if not copied:  # published maps are never changed in place: readers hold them
+                    names, ever, copied = dict(names), dict(ever), True
+                if previous is not None and names.get(previous) == row.table_id:
+                    del names[previous]
+                if not row.dropped:
+                    names[row.name] = row.table_id
+                    if row.table_id not in ever.get(row.name, ()):
+                        ever[row.name] = (*ever.get(row.name, ()), row.table_id)
+        self._state = _State(names, histories, ever) if copied else state
         self._seq = changes.last_seq
 
     # -- writing ------------------------------------------------------------------------------
@@ -486,18 +496,14 @@ class Catalog:
                 )
             )
             names[p.tid] = None if dropped else name
-            before = history.live_rows() if history is not None else {}
-            after = elements_of(attrs.evolve(p.new, version=version)) if p.new is not None else {}
-            for slot, rec in before.items():
-                new = after.get(slot)
-                if new is None or new[0] != rec.value or new[1] != rec.prev:
-                    closed.append((p.tid, slot[0], slot[1], rec.since))
-            for slot, (value, prev) in after.items():
-                rec = before.get(slot)
-                if rec is None or value != rec.value or prev != rec.prev:
-                    opened.append(ElementRow(p.tid, slot[0], slot[1], version, None, value, prev))
-            if p.new is not None:
-                local[p.tid] = attrs.evolve(p.new, version=version)
+            new_table = p.new.at_version(version) if p.new is not None else None
+            to_open, to_close = diff_rows(history.live_rows() if history is not None else {}, new_table)
+            closed.extend((p.tid, rec.kind, rec.element_id, rec.since) for rec in to_close)
+            opened.extend(
+                ElementRow(p.tid, kind, eid, version, None, value, prev) for kind, eid, value, prev in to_open
+            )
+            if new_table is not None:
+                local[p.tid] = new_table
         result = self._store.commit(
             Commit(tuple(versions), tuple(opened), tuple(closed), expected, names)
         )
@@ -508,12 +514,14 @@ class Catalog:
 
         if result.seq == self._seq + 1:
             fresh = Changes(
-                tuple(attrs.evolve(v, table_id=real(v.table_id), seq=result.seq) for v in versions),
-                tuple(attrs.evolve(e, table_id=real(e.table_id)) for e in opened),
-                tuple(((real(k[0]), *k[1:]), _version_of(versions, k[0])) for k in closed),
+                tuple(v.committed(real(v.table_id), result.seq) for v in versions),
+                tuple(e if e.table_id > 0 else e.ending(None, real(e.table_id)) for e in opened),
+                tuple((k, _version_of(versions, k[0])) for k in closed),
                 result.seq,
             )
-            tables = {real(t): attrs.evolve(table, id=real(t)) for t, table in local.items()}
+            tables = {
+                real(t): table if t > 0 else attrs.evolve(table, id=real(t)) for t, table in local.items()
+            }
             self._integrate(fresh, tables)  # type: ignore[arg-type]
         else:
             self.refresh()

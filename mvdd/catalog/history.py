@@ -27,7 +27,7 @@ from mvdd.model import Check, Column, Index, Table
 from mvdd.store.base import ElementRow, VersionRow
 from mvdd.store.codec import TableMeta
 
-CHECKPOINT_EVERY = 64
+CHECKPOINT_EVERY = 32
 CACHE_SIZE = 512
 
 Key = tuple[str, int, int]  # (kind, element_id, since)
@@ -85,18 +85,55 @@ def elements_of(table: Table) -> dict[Slot, tuple[object, int]]:
     return out
 
 
+def diff_rows(
+    live: dict[Slot, ElementRow], table: Table | None
+) -> tuple[list[tuple[str, int, object, int]], list[ElementRow]]:
+    """What changes from the live rows to ``table`` (None: dropped): the (kind, id, value,
+    prev) rows to open, and the live rows to close. One pass; an element no step touched is the
+    very object its live row holds, so most comparisons are identity checks."""
+    opened: list[tuple[str, int, object, int]] = []
+    seen: set[Slot] = set()
+    if table is not None:
+        meta_row = live.get(("table", 0))
+        meta = meta_row.value if meta_row is not None else None
+        if not (
+            isinstance(meta, TableMeta)
+            and meta.name == table.name
+            and meta.last_id == table.last_id
+            and (meta.options is table.options or meta.options == table.options)
+        ):
+            opened.append(("table", 0, TableMeta(name=table.name, options=table.options, last_id=table.last_id), 0))
+        seen.add(("table", 0))
+        for kind, items in (("column", table.columns), ("index", table.indexes), ("check", table.checks)):
+            prev = 0
+            for item in items:
+                slot = (kind, item.id)
+                seen.add(slot)
+                rec = live.get(slot)
+                if rec is None or rec.prev != prev or not (rec.value is item or rec.value == item):
+                    opened.append((kind, item.id, item, prev))
+                prev = item.id
+    reopened = {(k, i) for k, i, _, _ in opened}
+    closed = [rec for slot, rec in live.items() if slot not in seen or slot in reopened]
+    return opened, closed
+
+
 class TableHistory:
     """Every version of one table (see the module docstring)."""
 
     def __init__(self, table_id: int) -> None:
         self.table_id = table_id
         self.head = 0
+        #: the head version's table once built (None: dropped or not built yet)
+        self.head_table: Table | None = None
         self._rows: list[VersionRow] = []
         self._changes: list[Change | None] = []
         self._records: dict[Key, ElementRow] = {}
-        self._born: list[list[Key]] = []
-        self._died: list[list[Key]] = []
-        self._live: dict[Slot, Key] = {}
+        # per version: the rows that begin there, and the slots whose rows end there
+        self._born: list[list[ElementRow]] = []
+        self._died: list[list[Slot]] = []
+        # slot -> row, at the head; checkpoints are copies of it every CHECKPOINT_EVERY versions
+        self._live: dict[Slot, ElementRow] = {}
         self._checkpoints: SortedDict = SortedDict({0: {}})
         self._cache: OrderedDict[int, Table] = OrderedDict()
         self._pos_start: int | None = None
@@ -131,51 +168,45 @@ class TableHistory:
         return [self.change(v) for v in range(1, self.head + 1)]
 
     def table_at(self, version: int) -> Table:
-        """The schema at ``version``. O(1) when cached, else O(log n + elements + 64)."""
+        """The schema at ``version``. O(1) when cached, else O(log n + elements + 32)."""
         cached = self._cache.get(version)
         if cached is not None:
-            try:
-                self._cache.move_to_end(version)
-            except KeyError:  # evicted by another thread meanwhile: fine
-                pass
             return cached
         row = self.row(version)
         if row.dropped:
             raise NoSuchVersionError(f"version {version} is the table's drop", table=row.name)
         table = self._build(version)
         self._remember(version, table)
+        if version == self.head:
+            self.head_table = table
         return table
 
     def _remember(self, version: int, table: Table) -> None:
+        # bounded, first in first out (hits cost one dict lookup, nothing more); the head is
+        # kept apart in head_table and never evicted
         self._cache[version] = table
         while len(self._cache) > CACHE_SIZE:
             try:
-                oldest = next(iter(self._cache))
-                if oldest == self.head:
-                    self._cache.move_to_end(oldest)
-                    oldest = next(iter(self._cache))
-                del self._cache[oldest]
-            except (KeyError, StopIteration, RuntimeError):
+                self._cache.popitem(last=False)
+            except KeyError:
                 break
 
-    def _live_at(self, version: int) -> dict[Slot, Key]:
+    def _live_at(self, version: int) -> dict[Slot, ElementRow]:
         at = self._checkpoints.bisect_right(version) - 1
         base, live = self._checkpoints.peekitem(at)
         live = dict(live)
-        for v in range(base + 1, version + 1):
-            for key in self._died[v - 1]:
-                if live.get(key[:2]) == key:
-                    del live[key[:2]]
-            for key in self._born[v - 1]:
-                live[key[:2]] = key
+        died, born = self._died, self._born
+        for v in range(base, version):
+            for slot in died[v]:
+                del live[slot]
+            for rec in born[v]:
+                live[(rec.kind, rec.element_id)] = rec
         return live
 
     def _build(self, version: int) -> Table:
-        live = self._live_at(version)
         meta: TableMeta | None = None
         chains: dict[str, dict[int, object]] = {"column": {}, "index": {}, "check": {}}
-        for (kind, _), key in live.items():
-            rec = self._records[key]
+        for (kind, _), rec in self._live_at(version).items():
             if kind == "table":
                 meta = rec.value  # type: ignore[assignment]
             else:
@@ -194,8 +225,8 @@ class TableHistory:
         )
 
     def live_rows(self) -> dict[Slot, ElementRow]:
-        """The rows live at the head (for diffing the next version)."""
-        return {slot: self._records[key] for slot, key in self._live.items()}
+        """The rows live at the head (for diffing the next version; do not modify)."""
+        return self._live
 
     # -- positions ------------------------------------------------------------------------------
 
@@ -236,15 +267,18 @@ class TableHistory:
             rec = self._records.get(key)
             if rec is None:
                 raise StoreError(f"table id {self.table_id}: closing unknown element row {key}")
-            self._records[key] = attrs.evolve(rec, until=version)
-            self._live.pop(key[:2], None)
-            died.append(key)
+            self._records[key] = rec.ending(version)
+            slot = (key[0], key[1])
+            if slot in self._live and self._live[slot].since == key[2]:
+                del self._live[slot]
+                died.append(slot)
         born = []
         for rec in opened:
-            key = (rec.kind, rec.element_id, rec.since)
-            self._records[key] = attrs.evolve(rec, until=None)
-            self._live[key[:2]] = key
-            born.append(key)
+            if rec.until is not None:  # a refresh may bring rows that later versions closed
+                rec = rec.ending(None)
+            self._records[(rec.kind, rec.element_id, rec.since)] = rec
+            self._live[(rec.kind, rec.element_id)] = rec
+            born.append(rec)
         self._rows.append(row)
         self._changes.append(None)
         self._born.append(born)
@@ -259,6 +293,7 @@ class TableHistory:
             self._checkpoints[version] = dict(self._live)
         if table is not None:
             self._remember(version, table)
+        self.head_table = table
         self.head = version
 
     def storage(self) -> int:

@@ -217,7 +217,7 @@ def _(step: s.ConvertCharset, table: Table, fresh: bool) -> Table:
         if ctype.family == Family.TEXT:
             # MySQL grows TEXT so that it still holds as many characters as before
             need = LOB_BYTES[col.type.kind] // max_bytes_per_char(col.type.charset)
-            ctype = attrs.evolve(ctype, kind=_text_kind_holding(need, charset))
+            ctype = attrs.evolve(ctype, kind=_text_kind_holding(need, charset)).interned()
         elif ctype.kind == TypeKind.VARCHAR:
             ctype = ColumnType.of(TypeKind.VARCHAR, length=ctype.length, charset=charset, collation=collation)
         columns.append(attrs.evolve(col, type=ctype))
@@ -320,6 +320,8 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
             for p in idx.parts
         )
         indexes.append(attrs.evolve(idx, parts=parts) if parts != idx.parts else idx)
+    if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
+        return table
     return attrs.evolve(table, indexes=tuple(indexes))
 
 
@@ -554,21 +556,26 @@ def validate_table(table: Table) -> None:
 def _validate(table: Table) -> None:
     if not table.columns:
         raise DDLError("a table needs at least one column")
-    stored = [c for c in table.columns if c.generated is None or c.generated.stored]
-    size = sum(row_bytes(c.type) for c in stored) + (sum(c.nullable for c in stored) + 7) // 8
+    size = nullable = 0
+    for c in table.columns:  # one pass: this runs once per statement
+        if c.generated is None or c.generated.stored:
+            size += row_bytes(c.type)
+            nullable += c.nullable
+    size += (nullable + 7) // 8
     if size > MAX_ROW_BYTES:
         raise DDLError(
             f"row size too large: {size} bytes of at most {MAX_ROW_BYTES} (not counting TEXT "
             "and BLOB contents); change some columns to TEXT or BLOB"
         )
-    names = {c.name.casefold() for c in table.columns}
     autos = [c for c in table.columns if c.auto_increment]
     if len(autos) > 1:
         raise DDLError("there can be only one AUTO_INCREMENT column", column=autos[1].name)
     for col in autos:
         if not any(i.parts[0].column_id == col.id for i in table.indexes if i.kind not in _NOT_KEYS):
             raise DDLError("an AUTO_INCREMENT column must be the first column of a key", column=col.name)
-    _each_expression(table, lambda e, where: _names_exist(e, names, where))
+    if table.checks or any(c.generated is not None or c.check is not None for c in table.columns):
+        names = set(table._index()[0])
+        _each_expression(table, lambda e, where: _names_exist(e, names, where))
     auto_names = {c.name.casefold() for c in autos}
 
     def no_auto(e: Expr, where: dict[str, str]) -> None:

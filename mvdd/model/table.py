@@ -77,29 +77,43 @@ class Table:
     checks: tuple[Check, ...] = attrs.field(default=(), converter=_tuple)
     options: TableOptions = TableOptions()
     last_id: int = 0
-    _lookup: dict[Any, Any] | None = attrs.field(
+    _lookup: Any = attrs.field(
         default=None, init=False, eq=False, hash=False, repr=False
     )
 
+    def at_version(self, version: int) -> Table:
+        """This schema numbered ``version`` (its lookup index is shared: same elements)."""
+        out = Table(
+            name=self.name,
+            id=self.id,
+            version=version,
+            columns=self.columns,
+            indexes=self.indexes,
+            checks=self.checks,
+            options=self.options,
+            last_id=self.last_id,
+        )
+        object.__setattr__(out, "_lookup", self._lookup)
+        return out
+
     # -- lookups (O(1) after the first, which builds the index in O(elements)) --------------------
 
-    def _index(self) -> dict[Any, Any]:
+    def _index(self) -> tuple[dict[str, Column], dict[int, Column], dict[str, Index], dict[str, Check]]:
         lookup = self._lookup
         if lookup is None:
-            lookup = {}
-            for col in self.columns:
-                lookup[("c", _fold(col.name))] = col
-                lookup[("#", col.id)] = col
-            for idx in self.indexes:
-                lookup[("i", _fold(idx.name))] = idx
-            for chk in self.checks:
-                lookup[("k", _fold(chk.name))] = chk
+            cols = self.columns
+            lookup = (
+                {c.name.casefold(): c for c in cols},
+                {c.id: c for c in cols},
+                {i.name.casefold(): i for i in self.indexes},
+                {k.name.casefold(): k for k in self.checks},
+            )
             object.__setattr__(self, "_lookup", lookup)
         return lookup
 
     def find_column(self, name: str) -> Column | None:
         """The column named ``name`` (case-insensitive), or None."""
-        return self._index().get(("c", _fold(name)))
+        return self._index()[0].get(name.casefold())
 
     def column(self, name: str) -> Column:
         """The column named ``name`` (case-insensitive); raises NoSuchColumnError."""
@@ -110,18 +124,18 @@ class Table:
 
     def column_by_id(self, column_id: int) -> Column:
         """The column with this id; raises NoSuchColumnError."""
-        col = self._index().get(("#", column_id))
+        col = self._index()[1].get(column_id)
         if col is None:
             raise NoSuchColumnError("no such column", table=self.name, column=f"#{column_id}")
         return col
 
     def find_index(self, name: str) -> Index | None:
         """The index named ``name`` (case-insensitive), or None."""
-        return self._index().get(("i", _fold(name)))
+        return self._index()[2].get(name.casefold())
 
     def find_check(self, name: str) -> Check | None:
         """The check named ``name`` (case-insensitive), or None."""
-        return self._index().get(("k", _fold(name)))
+        return self._index()[3].get(name.casefold())
 
     @property
     def column_names(self) -> tuple[str, ...]:

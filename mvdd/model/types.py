@@ -21,6 +21,8 @@ Decimal('1.50')
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import weakref
 import json
 import re
 from collections.abc import Callable
@@ -243,7 +245,7 @@ def _tuple_of_str(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class ColumnType:
     """A MySQL column type. Build it with :meth:`of`, which canonicalises and validates.
 
@@ -279,10 +281,23 @@ class ColumnType:
         >>> ColumnType.of("decimal")
         ColumnType(kind=<TypeKind.DECIMAL: 'DECIMAL'>, length=None, precision=10, scale=0, ...)
         """
-        kind = TypeKind(str(kind).upper())
-        fam = FAMILY[kind]
-        canon = _CANONICALISE[fam]
-        return cls(kind=kind, **canon(kind, dict(params)))
+        key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
+        try:
+            return _of(str(kind).upper(), key)
+        except TypeError:  # an unhashable parameter: canonicalise without the memo
+            return _build(str(kind).upper(), params)
+
+    def interned(self) -> ColumnType:
+        """The one shared instance equal to this type. Types are few and immutable; sharing
+        them makes equal types identical, so comparing columns is mostly identity checks."""
+        key = (
+            self.kind, self.length, self.precision, self.scale, self.width, self.unsigned,
+            self.zerofill, self.fsp, self.members, self.charset, self.collation,
+        )
+        found = _INTERNED.get(key)
+        if found is None:
+            found = _INTERNED.setdefault(key, self)
+        return found
 
     @property
     def family(self) -> Family:
@@ -295,9 +310,9 @@ class ColumnType:
 
     def with_charset(self, charset: str | None, collation: str | None) -> ColumnType:
         """This type with the given (already resolved) charset; unchanged for non-string types."""
-        if not self.has_charset:
+        if not self.has_charset or (self.charset, self.collation) == (charset, collation):
             return self
-        return attrs.evolve(self, charset=charset, collation=collation)
+        return attrs.evolve(self, charset=charset, collation=collation).interned()
 
     def integer_range(self) -> tuple[int, int]:
         """The (min, max) an integer kind stores."""
@@ -349,14 +364,32 @@ class ColumnType:
         return _COERCE[self.family](self, value)
 
 
+_INTERNED: weakref.WeakValueDictionary[tuple[Any, ...], ColumnType] = weakref.WeakValueDictionary()
+
+
+def _build(kind_name: str, params: dict[str, Any]) -> ColumnType:
+    kind = TypeKind(kind_name)
+    return ColumnType(kind=kind, **_CANONICALISE[FAMILY[kind]](kind, dict(params))).interned()
+
+
+@functools.lru_cache(maxsize=4096)
+def _of(kind_name: str, params: tuple[tuple[str, Any], ...]) -> ColumnType:
+    # types repeat endlessly in a DDL stream; canonicalising one is pure, so remember it
+    return _build(kind_name, dict(params))
+
+
 # --- canonicalisation, a rule per family ---------------------------------------------------------
 
 
 def _take(params: dict[str, Any], allowed: set[str], kind: TypeKind) -> dict[str, Any]:
-    extra = {k for k, v in params.items() if v not in (None, False, ()) and k not in allowed}
-    if extra:
-        raise DDLError(f"{kind} takes no {', '.join(sorted(extra))}")
-    return {k: v for k, v in params.items() if k in allowed}
+    out = {}
+    for k, v in params.items():
+        if k in allowed:
+            out[k] = v
+        elif v is not None and v is not False and v != ():
+            extra = sorted(k for k, v in params.items() if k not in allowed and v not in (None, False, ()))
+            raise DDLError(f"{kind} takes no {', '.join(extra)}")
+    return out
 
 
 def _check_int(name: str, value: int | None, lo: int, hi: int, kind: TypeKind) -> None:
@@ -536,6 +569,7 @@ _FIXED_BYTES: dict[TypeKind, int] = {
 _TEMPORAL_BASE: dict[TypeKind, int] = {K.TIME: 3, K.DATETIME: 5, K.TIMESTAMP: 4}
 
 
+@functools.lru_cache(maxsize=4096)
 def row_bytes(t: ColumnType) -> int:
     """Bytes a value of this type takes in the server's row-size check (a TEXT/BLOB counts its
     length and pointer only): the sum over a table's stored columns, plus one bit per nullable

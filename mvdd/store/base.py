@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping
+from typing import NamedTuple
 
 import attrs
 
@@ -26,9 +27,9 @@ KINDS = ("table", "column", "index", "check")
 OPEN = None
 
 
-@attrs.frozen
-class VersionRow:
-    """One version of one table."""
+class VersionRow(NamedTuple):
+    """One version of one table. (Rows are named tuples, not attrs values: the catalog makes
+    several per statement and a tuple is several times cheaper to build.)"""
 
     table_id: int
     version: int
@@ -40,9 +41,12 @@ class VersionRow:
     dropped: bool = False
     seq: int = 0
 
+    def committed(self, table_id: int, seq: int) -> VersionRow:
+        """This row as committed: under its real table id, with its sequence number."""
+        return self._replace(table_id=table_id, seq=seq)
 
-@attrs.frozen
-class ElementRow:
+
+class ElementRow(NamedTuple):
     """One definition of one element, live for versions ``since <= v < until``.
 
     ``prev`` is the id of the element before it (0: first), so a column move or a column added
@@ -59,6 +63,12 @@ class ElementRow:
     @property
     def key(self) -> tuple[int, str, int, int]:
         return (self.table_id, self.kind, self.element_id, self.since)
+
+    def ending(self, until: int | None, table_id: int | None = None) -> ElementRow:
+        """This row live until ``until`` (None: still live), under ``table_id`` if given."""
+        if table_id is None:
+            return self._replace(until=until)
+        return self._replace(until=until, table_id=table_id)
 
 
 @attrs.frozen

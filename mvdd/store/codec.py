@@ -23,7 +23,7 @@ from cattrs.strategies import configure_tagged_union, include_subclasses
 
 from mvdd.ddl import step as s
 from mvdd.errors import StoreError
-from mvdd.model import NO_DEFAULT, Check, Column, Default, Expr, Index, Table, TableOptions
+from mvdd.model import NO_DEFAULT, Check, Column, ColumnType, Default, Expr, Index, Table, TableOptions
 
 FORMAT = 1
 
@@ -88,6 +88,8 @@ def _converter() -> cattrs.Converter:
         Table, make_dict_unstructure_fn(Table, c, _lookup=override(omit=True))
     )
     c.register_structure_hook(Table, make_dict_structure_fn(Table, c, _lookup=override(omit=True)))
+    plain_type = make_dict_structure_fn(ColumnType, c)
+    c.register_structure_hook(ColumnType, lambda data, _: plain_type(data, ColumnType).interned())
     include_subclasses(s.Step, c, union_strategy=configure_tagged_union)
     return c
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import threading
 
-import attrs
-
 from mvdd.errors import ConcurrentChangeError
 from mvdd.store.base import Changes, Commit, CommitResult, ElementRow, Store, VersionRow
 
@@ -26,6 +24,7 @@ class MemoryStore(Store):
         self._closed_at: list[tuple[int, tuple[int, str, int, int], int]] = []  # (seq, key, until)
         self._heads: dict[int, int] = {}
         self._names: dict[str, int] = {}
+        self._name_of: dict[int, str | None] = {}
         self._next_table_id = 1
         self._seq = 0
 
@@ -48,13 +47,24 @@ class MemoryStore(Store):
                         f"while this statement was built on version {version}"
                     )
             ids = {tid: self._allocate() for tid in commit.names if tid < 0}
-            names = {n: t for n, t in self._names.items() if ids.get(t, t) not in commit.names}
-            for tid, name in commit.names.items():
-                if name is None:
-                    continue
-                if name in names:
-                    raise ConcurrentChangeError(f"table `{name}` already exists")
-                names[name] = ids.get(tid, tid)
+            moving = {
+                ids.get(tid, tid): name
+                for tid, name in commit.names.items()
+                if self._name_of.get(ids.get(tid, tid)) != name
+            }
+            names = self._names
+            if moving:  # names change: check the new ones on a copy, as a swap may pass a name on
+                names = dict(names)
+                for tid in moving:
+                    old = self._name_of.get(tid)
+                    if old is not None and names.get(old) == tid:
+                        del names[old]
+                for tid, name in moving.items():
+                    if name is None:
+                        continue
+                    if name in names:
+                        raise ConcurrentChangeError(f"table `{name}` already exists")
+                    names[name] = tid
             self._seq += 1
             seq = self._seq
 
@@ -62,19 +72,21 @@ class MemoryStore(Store):
                 return ids.get(tid, tid)
 
             for row in commit.versions:
-                self._versions.append(attrs.evolve(row, table_id=real(row.table_id), seq=seq))
+                self._versions.append(row.committed(real(row.table_id), seq))
                 self._heads[real(row.table_id)] = row.version
             for key in commit.closed:
                 real_key = (real(key[0]), *key[1:])
                 row = self._elements[real_key]
                 until = self._heads[real_key[0]]
-                self._elements[real_key] = attrs.evolve(row, until=until)
+                self._elements[real_key] = row.ending(until)
                 self._closed_at.append((seq, real_key, until))
             for row in commit.opened:
-                row = attrs.evolve(row, table_id=real(row.table_id))
+                if row.table_id < 0:
+                    row = row.ending(None, real(row.table_id))
                 self._elements[row.key] = row
                 self._opened_at.append((seq, row.key))
             self._names = names
+            self._name_of.update(moving)
             return CommitResult(seq, ids)
 
     def _allocate(self) -> int:

@@ -200,58 +200,77 @@ class SQLiteStore(Store):
 
     def commit(self, commit: Commit) -> CommitResult:
         with self._wrap("commit"), self._transaction():
-            db = self.db
-            heads = {}
-            for table_id, version in commit.expected.items():
-                row = db.execute(
-                    "SELECT version, dropped FROM tables WHERE table_id = ?", [table_id]
-                ).fetchone()
-                if row is None or row[0] != version or row[1]:
-                    raise ConcurrentChangeError(
-                        f"table id {table_id} is at version {row[0] if row else None} in the "
-                        f"store, not {version}: another writer committed first"
-                    )
+            db = self.db.conn
             ids: dict[int, int] = {}
-            next_id = self._meta("next_table_id")
-            for tid in sorted(commit.names, reverse=True):
-                if tid < 0:
-                    ids[tid] = next_id
-                    next_id += 1
-            if ids:
-                self._set_meta("next_table_id", next_id)
-            seq = self._meta("last_seq") + 1
-            self._set_meta("last_seq", seq)
+            new_tables = sorted((tid for tid in commit.names if tid < 0), reverse=True)
+            if new_tables:
+                (next_id,) = db.execute(
+                    "UPDATE meta SET value = value + ? WHERE key = 'next_table_id' RETURNING value",
+                    [len(new_tables)],
+                ).fetchone()
+                first = int(next_id) - len(new_tables)
+                ids = {tid: first + i for i, tid in enumerate(new_tables)}
+            (seq,) = db.execute(
+                "UPDATE meta SET value = value + 1 WHERE key = 'last_seq' RETURNING value"
+            ).fetchone()
+            seq = int(seq)
 
             def real(tid: int) -> int:
                 return ids.get(tid, tid)
 
-            for row in commit.versions:
-                heads[real(row.table_id)] = row.version
-            # names in two passes, so swaps inside one statement never collide midway
-            for tid in commit.names:
-                db.execute("UPDATE tables SET dropped = 1 WHERE table_id = ?", [real(tid)])
+            heads = {real(row.table_id): row.version for row in commit.versions}
+            if len(heads) != len(commit.names) or any(real(t) not in heads for t in commit.names):
+                raise StoreError("malformed commit: every table it names needs a version row")
+            renamed = []
             for tid, name in commit.names.items():
+                if tid < 0:
+                    continue
+                # compare-and-set: the head must be the version this statement was built on
+                cur = db.execute(
+                    "UPDATE tables SET version = ? WHERE table_id = ? AND version = ? AND dropped = 0 "
+                    "RETURNING name",
+                    [heads[tid], tid, commit.expected[tid]],
+                ).fetchone()
+                if cur is None:
+                    raise ConcurrentChangeError(
+                        f"table id {tid} is not at version {commit.expected[tid]} in the store: "
+                        "another writer committed first"
+                    )
+                if cur[0] != name:
+                    renamed.append(tid)
+            # name changes in two passes, so a swap inside one statement never collides midway
+            for tid in renamed:
+                db.execute("UPDATE tables SET dropped = 1 WHERE table_id = ?", [tid])
+            for tid in renamed:
+                name = commit.names[tid]
                 db.execute(
-                    "INSERT INTO tables (table_id, name, version, dropped) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT(table_id) DO UPDATE SET name = excluded.name, "
-                    "version = excluded.version, dropped = excluded.dropped",
-                    [real(tid), name if name is not None else "", heads[real(tid)], int(name is None)],
+                    "UPDATE tables SET name = ?, dropped = ? WHERE table_id = ?",
+                    [name if name is not None else "", int(name is None), tid],
                 )
-            db["versions"].insert_all(
-                (
-                    {
-                        "table_id": real(v.table_id),
-                        "version": v.version,
-                        "seq": seq,
-                        "name": v.name,
-                        "statement": v.statement,
-                        "steps": codec.encode_steps(v.steps),
-                        "position": codec.encode_position(v.position),  # type: ignore[arg-type]
-                        "at": v.at,
-                        "dropped": int(v.dropped),
-                    }
+            for tid in new_tables:
+                db.execute(
+                    "INSERT INTO tables (table_id, name, version, dropped) VALUES (?, ?, ?, 0)",
+                    [real(tid), commit.names[tid], heads[real(tid)]],
+                )
+            # the hot path: fixed, parameterised statements (sqlite-utils' insert_all would
+            # introspect the table on every call)
+            db.executemany(
+                "INSERT INTO versions (table_id, version, seq, name, statement, steps, position, "
+                "at, dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        real(v.table_id),
+                        v.version,
+                        seq,
+                        v.name,
+                        v.statement,
+                        codec.encode_steps(v.steps),
+                        codec.encode_position(v.position),  # type: ignore[arg-type]
+                        v.at,
+                        int(v.dropped),
+                    )
                     for v in commit.versions
-                ),
+                ],
             )
             for table_id, kind, element_id, since in commit.closed:
                 cur = db.execute(
@@ -263,21 +282,21 @@ class SQLiteStore(Store):
                     raise ConcurrentChangeError(
                         f"element {kind} {element_id} of table id {table_id} was already closed"
                     )
-            db["elements"].insert_all(
-                (
-                    {
-                        "table_id": real(e.table_id),
-                        "kind": e.kind,
-                        "element_id": e.element_id,
-                        "since": e.since,
-                        "until": None,
-                        "prev": e.prev,
-                        "value": codec.encode_element(e.kind, e.value),
-                        "opened_seq": seq,
-                        "closed_seq": None,
-                    }
+            db.executemany(
+                "INSERT INTO elements (table_id, kind, element_id, since, until, prev, value, "
+                "opened_seq, closed_seq) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, NULL)",
+                [
+                    (
+                        real(e.table_id),
+                        e.kind,
+                        e.element_id,
+                        e.since,
+                        e.prev,
+                        codec.encode_element(e.kind, e.value),
+                        seq,
+                    )
                     for e in commit.opened
-                ),
+                ],
             )
         return CommitResult(seq, ids)
 

@@ -1,0 +1,277 @@
+"""Catalog benchmark: lookups, storage growth, and execute throughput, each against its baseline
+measured in the same run.
+
+(a) ``cat.table()`` at the latest and at a random version, with 100 and with 100,000 versions of a
+    100-column table: warm lookups (the working set cached) against a plain dict lookup of a
+    prebuilt Table in a function of the same shape, and cold rebuilds (versions not cached),
+    whose cost must not grow with the history's length.
+(b) stored element rows for 10,000 versions with one change each, against a snapshot per version.
+(c) ``cat.execute`` throughput against sqlglot parsing alone (the same dialect, same statements),
+    in memory and on SQLite, for two DDL streams: a realistic migration stream over several
+    tables, and the worst case of one-column MODIFYs on a 10-column table.
+
+Prints a table and writes ``benchmarks/results/catalog_bench.json``.
+
+    python benchmarks/catalog_bench.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import gc
+import json
+import os
+import platform
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mvdd import Catalog
+from mvdd.ddl.dialect import DIALECT
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def per_call(fn: Callable[[], object], calls: int, repeat: int = 5) -> float:
+    """Best mean seconds per call of ``fn`` over ``repeat`` timed loops of ``calls`` calls."""
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - start) / calls)
+    return best
+
+
+def wide_table(columns: int) -> str:
+    body = ", ".join(f"c{i} INT" for i in range(columns))
+    return f"CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, {body})"
+
+
+def build_history(versions: int, columns: int = 100) -> Catalog:
+    """A 100-column table with ``versions`` versions, one column changed per version."""
+    cat = Catalog()
+    cat.execute(wide_table(columns))
+    for i in range(versions - 1):
+        cat.execute(f"ALTER TABLE t MODIFY c{i % columns} BIGINT DEFAULT {i}")
+    return cat
+
+
+# --- (a) lookups ----------------------------------------------------------------------------------
+
+
+def bench_lookups(lengths: list[int], rng: random.Random) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for n in lengths:
+        t0 = time.perf_counter()
+        cat = build_history(n)
+        built = time.perf_counter() - t0
+        prebuilt = {("t", v): cat.table("t", version=v) for v in rng.sample(range(1, n + 1), min(n, 256))}
+        working = list(prebuilt)
+        rng.shuffle(working)
+        latest = {"t": cat.table("t")}
+        for _, v in working:  # warm the cache with the working set
+            cat.table("t", version=v)
+        it = iter(working * (200_000 // len(working) + 1))
+
+        def get_latest(name: str = "t") -> object:
+            return latest[name]
+
+        def get_version(name: str, version: int) -> object:
+            return prebuilt[(name, version)]
+
+        it2 = iter(working * (200_000 // len(working) + 1))
+        res = {
+            "build_seconds": built,
+            "latest_ns": per_call(lambda: cat.table("t"), 200_000) * 1e9,
+            "random_warm_ns": per_call(lambda: cat.table("t", version=next(it)[1]), 100_000, 1) * 1e9,
+            "dict_latest_ns": per_call(get_latest, 200_000) * 1e9,
+            "dict_random_ns": per_call(lambda: get_version("t", next(it2)[1]), 100_000, 1) * 1e9,
+        }
+        # cold: versions outside the cache (its size is 512), each rebuilt from the ranges
+        cold = rng.sample(range(1, n + 1), min(n, 2000))
+        history = cat._history("t")
+        history._cache.clear()
+        cold_it = iter(cold)
+        res["random_cold_us"] = per_call(lambda: history.table_at(next(cold_it)), len(cold), 1) * 1e6
+        res["latest_vs_dict"] = res["latest_ns"] / res["dict_latest_ns"]
+        res["random_warm_vs_dict"] = res["random_warm_ns"] / res["dict_random_ns"]
+        out[str(n)] = res
+    small, large = out[str(lengths[0])], out[str(lengths[-1])]
+    out["flatness"] = {
+        "latest": large["latest_ns"] / small["latest_ns"],
+        "random_warm": large["random_warm_ns"] / small["random_warm_ns"],
+        "random_cold": large["random_cold_us"] / small["random_cold_us"],
+    }
+    return out
+
+
+# --- (b) storage ----------------------------------------------------------------------------------
+
+
+def bench_storage(versions: int) -> dict[str, Any]:
+    cat = build_history(versions)
+    columns = len(cat.table("t").columns)
+    stored = cat.storage("t")
+    snapshots = versions * (columns + 1)  # a copy of every element (and the table row) per version
+    return {
+        "versions": versions,
+        "columns": columns,
+        "stored_rows": stored,
+        "snapshot_rows": snapshots,
+        "rows_per_change": (stored - columns - 1) / (versions - 1),
+        "snapshot_vs_stored": snapshots / stored,
+    }
+
+
+# --- (c) execute throughput -------------------------------------------------------------------------
+
+
+def migration_stream(rng: random.Random, tables: int, statements: int) -> list[str]:
+    """A realistic DDL stream: tables created with 8-30 columns of mixed types, then migrations
+    (add, modify, rename, drop columns; add and drop indexes; table options), some statements
+    with several actions, as application migrations write them."""
+    types = ["INT", "BIGINT UNSIGNED", "VARCHAR(64)", "DECIMAL(12,2)", "DATETIME(3)", "TEXT",
+             "ENUM('new','paid','void')", "TINYINT(1)", "DATE", "JSON"]
+    out: list[str] = []
+    cols: dict[str, list[str]] = {}
+    for t in range(tables):
+        n = rng.randint(8, 30)
+        cols[f"t{t}"] = [f"c{i}" for i in range(n)]
+        body = ", ".join(f"c{i} {rng.choice(types)}" for i in range(n))
+        out.append(
+            f"CREATE TABLE t{t} (id BIGINT NOT NULL AUTO_INCREMENT, {body}, created_at TIMESTAMP "
+            f"NOT NULL DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY (id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"
+        )
+    k = 0
+    while len(out) < statements:
+        t = f"t{rng.randrange(tables)}"
+        k += 1
+        roll = rng.random()
+        if roll < 0.35:
+            actions = [f"ADD COLUMN n{k}_{j} {rng.choice(types)} DEFAULT NULL" for j in range(rng.randint(1, 3))]
+            cols[t].extend(f"n{k}_{j}" for j in range(len(actions)))
+            out.append(f"ALTER TABLE {t} " + ", ".join(actions))
+        elif roll < 0.55 and cols[t]:
+            c = rng.choice(cols[t])
+            out.append(f"ALTER TABLE {t} MODIFY {c} VARCHAR(255) NOT NULL DEFAULT '' COMMENT 'widened'")
+        elif roll < 0.70 and cols[t]:
+            c = rng.choice(cols[t])
+            cols[t][cols[t].index(c)] = f"r{k}"
+            out.append(f"ALTER TABLE {t} CHANGE {c} r{k} VARCHAR(255) NOT NULL DEFAULT ''")
+        elif roll < 0.82 and cols[t]:
+            c = rng.choice(cols[t])
+            out.append(f"ALTER TABLE {t} ADD INDEX i{k} ({c}(20)), ALGORITHM=INPLACE, LOCK=NONE")
+        elif roll < 0.92 and len(cols[t]) > 2:
+            c = cols[t].pop(rng.randrange(len(cols[t])))
+            out.append(f"ALTER TABLE {t} DROP COLUMN {c}")
+        else:
+            out.append(f"ALTER TABLE {t} COMMENT = 'migration {k}'")
+    return out
+
+
+def executable(stream: list[str]) -> list[str]:
+    """The statements of a stream that apply (a generated DROP may hit an indexed column)."""
+    cat, ok = Catalog(), []
+    for sql in stream:
+        try:
+            cat.execute(sql)
+        except Exception:  # noqa: BLE001 - keep the ones that apply
+            continue
+        ok.append(sql)
+    return ok
+
+
+def bench_execute(name: str, stream: list[str], setup: list[str]) -> dict[str, Any]:
+    def run_parse() -> None:
+        for sql in stream:
+            DIALECT.parse(sql)
+
+    def run_catalog(make: Callable[[], Catalog]) -> Callable[[], None]:
+        def go() -> None:
+            cat = make()
+            for sql in setup:
+                cat.execute(sql)
+            start = time.perf_counter()
+            for sql in stream:
+                cat.execute(sql)
+            times.append(time.perf_counter() - start)
+            cat.close()
+
+        return go
+
+    out: dict[str, Any] = {"statements": len(stream)}
+    out["parse_us"] = per_call(run_parse, 1) / len(stream) * 1e6
+    times: list[float] = []
+    for _ in range(5):
+        run_catalog(Catalog)()
+    out["memory_us"] = min(times) / len(stream) * 1e6
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(3):
+            run_catalog(lambda i=i: Catalog.open(os.path.join(tmp, f"c{i}.db")))()
+    out["sqlite_us"] = min(times) / len(stream) * 1e6
+    out["memory_vs_parse"] = out["memory_us"] / out["parse_us"]
+    out["sqlite_vs_parse"] = out["sqlite_us"] / out["parse_us"]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke run")
+    args = ap.parse_args()
+    rng = random.Random(20261121)
+    lengths = [100, 10_000] if args.quick else [100, 100_000]
+    machine = {
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+    }
+    results: dict[str, Any] = {"machine": machine, "quick": args.quick}
+    print(f"mvdd catalog benchmark — {machine['date']} — {machine['platform']}, {machine['cpus']} CPUs")
+
+    results["lookups"] = lookups = bench_lookups(lengths, rng)
+    for n in map(str, lengths):
+        r = lookups[n]
+        print(
+            f"(a) {int(n):>7} versions: latest {r['latest_ns']:6.0f} ns ({r['latest_vs_dict']:.2f}x dict), "
+            f"random warm {r['random_warm_ns']:6.0f} ns ({r['random_warm_vs_dict']:.2f}x dict), "
+            f"random cold {r['random_cold_us']:6.1f} us  [history built in {r['build_seconds']:.1f} s]"
+        )
+    f = lookups["flatness"]
+    print(f"    flatness {lengths[-1]} vs {lengths[0]} versions: latest {f['latest']:.2f}x, "
+          f"random warm {f['random_warm']:.2f}x, random cold {f['random_cold']:.2f}x")
+
+    results["storage"] = storage = bench_storage(1_000 if args.quick else 10_000)
+    print(
+        f"(b) {storage['versions']} versions x {storage['columns']} columns: {storage['stored_rows']} "
+        f"stored rows ({storage['rows_per_change']:.2f} per change) vs {storage['snapshot_rows']} "
+        f"for a snapshot per version ({storage['snapshot_vs_stored']:.0f}x more)"
+    )
+
+    stream = executable(migration_stream(rng, tables=12, statements=600 if args.quick else 2000))
+    worst = [f"ALTER TABLE t MODIFY c{i % 10} BIGINT DEFAULT {i}" for i in range(2000)]
+    results["execute"] = {
+        "migration_stream": bench_execute("migration stream", stream, []),
+        "one_column_modify": bench_execute("one-column MODIFY", worst, [wide_table(10)]),
+    }
+    for label, r in results["execute"].items():
+        print(
+            f"(c) {label:18} {r['statements']:5} statements: parse {r['parse_us']:6.0f} us, "
+            f"execute in memory {r['memory_us']:6.0f} us ({r['memory_vs_parse']:.2f}x), "
+            f"on SQLite {r['sqlite_us']:6.0f} us ({r['sqlite_vs_parse']:.2f}x)"
+        )
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / "catalog_bench.json"
+    path.write_text(json.dumps(results, indent=2))
+    print(f"written {path}")
+
+
+if __name__ == "__main__":
+    main()
