@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,19 +31,31 @@ DEMO_SCRIPT: list[tuple[str, Any]] = [
         "total DECIMAL(10,2) NOT NULL DEFAULT 0.00, PRIMARY KEY (id))",
         ("mysql-bin.000001", 120),
     ),
-    ("ALTER TABLE orders ADD COLUMN status ENUM('new','paid') NOT NULL DEFAULT 'new' AFTER customer",
-     ("mysql-bin.000001", 480)),
-    ("ALTER TABLE orders MODIFY total DECIMAL(12,2) NOT NULL DEFAULT 0.00, ADD INDEX idx_status (status)",
-     ("mysql-bin.000001", 910)),
+    (
+        "ALTER TABLE orders ADD COLUMN status ENUM('new','paid') NOT NULL DEFAULT 'new' "
+        "AFTER customer",
+        ("mysql-bin.000001", 480),
+    ),
+    (
+        "ALTER TABLE orders MODIFY total DECIMAL(12,2) NOT NULL DEFAULT 0.00, "
+        "ADD INDEX idx_status (status)",
+        ("mysql-bin.000001", 910),
+    ),
     ("ALTER TABLE orders RENAME COLUMN customer TO customer_name", ("mysql-bin.000002", 40)),
     # an online schema change tool at work: copy, alter the copy, swap
     ("CREATE TABLE `_orders_gho` LIKE orders", ("mysql-bin.000002", 300)),
-    ("ALTER TABLE `_orders_gho` ADD COLUMN placed_at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)",
-     ("mysql-bin.000002", 350)),
+    (
+        "ALTER TABLE `_orders_gho` ADD COLUMN placed_at DATETIME(3) NOT NULL "
+        "DEFAULT CURRENT_TIMESTAMP(3)",
+        ("mysql-bin.000002", 350),
+    ),
     ("RENAME TABLE orders TO `_orders_del`, `_orders_gho` TO orders", ("mysql-bin.000002", 900)),
     ("DROP TABLE `_orders_del`", ("mysql-bin.000002", 950)),
-    ("CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(100), CONSTRAINT named CHECK (name <> ''))",
-     ("mysql-bin.000003", 10)),
+    (
+        "CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(100), "
+        "CONSTRAINT named CHECK (name <> ''))",
+        ("mysql-bin.000003", 10),
+    ),
 ]
 
 
@@ -85,7 +96,12 @@ def demo(
         with Catalog.open(str(path)) as cat:
             report = {
                 name: [
-                    {**_change_dict(c), "schema": None if c.dropped else cat.table(name, version=c.version).to_sql()}
+                    {
+                        **_change_dict(c),
+                        "schema": None
+                        if c.dropped
+                        else cat.table(name, version=c.version).to_sql(),
+                    }
                     for c in cat.history(name)
                 ]
                 for name in cat.tables()
@@ -95,13 +111,17 @@ def demo(
         _fail(err, as_json)
         return
     if as_json:
-        typer.echo(json.dumps({"catalog": str(path), "tables": report, "orders_at_000002_100": decoded}))
+        typer.echo(
+            json.dumps({"catalog": str(path), "tables": report, "orders_at_000002_100": decoded})
+        )
         return
     console.rule(f"[bold]mvdd demo[/] — catalog file {path}")
     for name, versions in report.items():
         for v in versions:
-            console.print(f"[bold cyan]{name}[/] version [bold]{v['version']}[/] "
-                          f"at position {tuple(v['position'])}: [dim]{v['statement']}[/]")
+            console.print(
+                f"[bold cyan]{name}[/] version [bold]{v['version']}[/] "
+                f"at position {tuple(v['position'])}: [dim]{v['statement']}[/]"
+            )
             for step in v["steps"]:
                 console.print(f"    step: {step}")
             if v["schema"]:
@@ -132,7 +152,9 @@ def history(
     for col in ("version", "position", "at", "statement"):
         out.add_column(col)
     for c in changes:
-        out.add_row(str(c.version), str(c.position), c.at.strftime("%Y-%m-%d %H:%M:%S"), c.statement)
+        out.add_row(
+            str(c.version), str(c.position), c.at.strftime("%Y-%m-%d %H:%M:%S"), c.statement
+        )
     console.print(out)
 
 
@@ -141,7 +163,9 @@ def show(
     catalog: Path = typer.Argument(..., help="a catalog file"),
     table: str = typer.Argument(..., help="the table"),
     version: int | None = typer.Option(None, help="a version (default: the current one)"),
-    position: str | None = typer.Option(None, help="a position, as JSON: 42 or [\"mysql-bin.000002\", 100]"),
+    position: str | None = typer.Option(
+        None, help='a position, as JSON: 42 or ["mysql-bin.000002", 100]'
+    ),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
 ) -> None:
     """One version of a table as CREATE TABLE."""
@@ -156,7 +180,9 @@ def show(
         _fail(err, as_json)
         return
     if as_json:
-        typer.echo(json.dumps({"table": found.name, "version": found.version, "sql": found.to_sql()}))
+        typer.echo(
+            json.dumps({"table": found.name, "version": found.version, "sql": found.to_sql()})
+        )
     else:
         console.print(Syntax(found.to_sql(), "sql", word_wrap=True, theme="ansi_dark"))
 
@@ -166,4 +192,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

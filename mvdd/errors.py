@@ -41,6 +41,13 @@ class MvddError(Exception):
     """
 
     retryable: ClassVar[bool] = False
+    statement: str | None
+    statement_index: int | None
+    table: str | None
+    column: str | None
+    index: str | None
+    step: str | None
+    shard: str | None
 
     def __init__(self, message: str, **place: Any) -> None:
         unknown = set(place) - set(_PLACES) - self._extra_places()
@@ -73,13 +80,17 @@ class MvddError(Exception):
         if self.table is not None:
             parts.append(f"table {_quote(self.table)}")
         if self.column is not None:
-            parts.append(f"column {self.column if str(self.column).startswith('#') else _quote(self.column)}")
+            parts.append(
+                f"column {self.column if str(self.column).startswith('#') else _quote(self.column)}"
+            )
         if self.index is not None:
             parts.append(f"index {_quote(self.index)}")
         if self.step is not None:
             parts.append(f"step {self.step}")
         if self.statement is not None:
-            label = "statement" if self.statement_index is None else f"statement {self.statement_index}"
+            label = (
+                "statement" if self.statement_index is None else f"statement {self.statement_index}"
+            )
             parts.append(f"{label}: {_shorten(self.statement)!r}")
         return ", ".join(parts)
 
@@ -108,17 +119,21 @@ class DDLError(MvddError, ValueError):
 class DDLParseError(DDLError):
     """SQL text that does not parse; ``line`` and ``col`` are 1-based, ``snippet`` shows where."""
 
+    line: int | None
+    col: int | None
+    snippet: str | None
+
     @classmethod
     def _extra_places(cls) -> frozenset[str]:
         return frozenset({"line", "col", "snippet"})
 
     def where(self) -> str:
         base = super().where()
-        if self.line is None:  # type: ignore[attr-defined]
+        if self.line is None:
             return base
-        at = f"line {self.line}, column {self.col}"  # type: ignore[attr-defined]
-        if self.snippet:  # type: ignore[attr-defined]
-            at += f", near {self.snippet!r}"  # type: ignore[attr-defined]
+        at = f"line {self.line}, column {self.col}"
+        if self.snippet:
+            at += f", near {self.snippet!r}"
         return f"{at}, {base}" if base else at
 
 
@@ -163,6 +178,8 @@ class IncomparableError(MvddError):
 class IncompatibleChangeError(MvddError):
     """A change judged incompatible; ``report`` lists every violation."""
 
+    report: Any
+
     @classmethod
     def _extra_places(cls) -> frozenset[str]:
         return frozenset({"report"})
@@ -170,6 +187,8 @@ class IncompatibleChangeError(MvddError):
 
 class SchemaChangedError(MvddError):
     """A schema changed under a transaction in a way it cannot commit across (retryable)."""
+
+    report: Any
 
     retryable = True
 
@@ -186,6 +205,8 @@ class ConcurrentChangeError(CatalogError):
 
 class StoreError(MvddError):
     """The durable store failed; ``cause`` is the driver's error."""
+
+    cause: BaseException | None
 
     @classmethod
     def _extra_places(cls) -> frozenset[str]:

@@ -60,9 +60,6 @@ def mdb(mariadb: MariaDB) -> Iterator:
 @pytest.fixture(params=["memory", "sqlite"])
 def catalog(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Catalog]:
     """A fresh catalog on each store."""
-    if request.param == "memory":
-        cat = Catalog()
-    else:
-        cat = Catalog.open(str(tmp_path / "catalog.db"))
+    cat = Catalog() if request.param == "memory" else Catalog.open(str(tmp_path / "catalog.db"))
     with cat:
         yield cat

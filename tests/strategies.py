@@ -7,9 +7,34 @@ from hypothesis import strategies as st
 
 #: names that have broken SQL tools: reserved words, quotes, backticks, separators, unicode
 HOSTILE_NAMES = [
-    "select", "from", "order", "key", "index", "primary", "check", "drop",
-    "a`b", "``", "x;y", "drop table t", "'q'", '"dq"', "a b", "--", "/*", "*/", "\\",
-    "名前", "ü", "Ελληνικά", "CamelCase", "1e5", "0x1", "NULL", "%s", "{x}",
+    "select",
+    "from",
+    "order",
+    "key",
+    "index",
+    "primary",
+    "check",
+    "drop",
+    "a`b",
+    "``",
+    "x;y",
+    "drop table t",
+    "'q'",
+    '"dq"',
+    "a b",
+    "--",
+    "/*",
+    "*/",
+    "\\",
+    "名前",
+    "ü",
+    "Ελληνικά",
+    "CamelCase",
+    "1e5",
+    "0x1",
+    "NULL",
+    "%s",
+    "{x}",
 ]
 PLAIN_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h", "x", "y", "z", "id", "name", "value"]
 
@@ -47,7 +72,22 @@ TYPES = [
 ]
 types = st.sampled_from(TYPES)
 #: types an index may cover without a prefix
-INDEXABLE = [t for t in TYPES if t[0].split("(")[0] in ("INT", "TINYINT UNSIGNED", "BIGINT", "SMALLINT", "DECIMAL", "CHAR", "VARCHAR", "DATE", "DATETIME")]
+INDEXABLE = [
+    t
+    for t in TYPES
+    if t[0].split("(")[0]
+    in (
+        "INT",
+        "TINYINT UNSIGNED",
+        "BIGINT",
+        "SMALLINT",
+        "DECIMAL",
+        "CHAR",
+        "VARCHAR",
+        "DATE",
+        "DATETIME",
+    )
+]
 
 
 @st.composite
@@ -61,7 +101,10 @@ def column_defs(draw: st.DrawFn, name: str | None = None, *, indexable: bool = F
     elif draw(st.booleans()):
         parts += ["DEFAULT", draw(st.sampled_from([default, "NULL"]))]
     if draw(st.booleans()):
-        parts += ["COMMENT", "'" + draw(st.text(max_size=8)).replace("\\", "\\\\").replace("'", "''") + "'"]
+        parts += [
+            "COMMENT",
+            "'" + draw(st.text(max_size=8)).replace("\\", "\\\\").replace("'", "''") + "'",
+        ]
     return " ".join(parts)
 
 
@@ -80,8 +123,28 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     # normalisation must then drop the parentheses precedence does not need
     binary = st.tuples(
         inner,
-        st.sampled_from(["+", "-", "*", "=", "<>", "!=", "<", "<=", ">", ">=", "AND", "OR", "XOR",
-                         "<=>", "&&", "||", "DIV", "%"]),
+        st.sampled_from(
+            [
+                "+",
+                "-",
+                "*",
+                "=",
+                "<>",
+                "!=",
+                "<",
+                "<=",
+                ">",
+                ">=",
+                "AND",
+                "OR",
+                "XOR",
+                "<=>",
+                "&&",
+                "||",
+                "DIV",
+                "%",
+            ]
+        ),
         inner,
     ).map(lambda t: f"({t[0]} {t[1]} {t[2]})")
     return st.one_of(
@@ -95,7 +158,9 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} NOT IN ({t[1]}, {t[2]}))"),
         st.tuples(inner, inner).map(lambda t: f"COALESCE({t[0]}, {t[1]})"),
         inner.map(lambda e: f"ABS({e})"),
-        st.tuples(inner, inner, inner).map(lambda t: f"(CASE WHEN {t[0]} THEN {t[1]} ELSE {t[2]} END)"),
+        st.tuples(inner, inner, inner).map(
+            lambda t: f"(CASE WHEN {t[0]} THEN {t[1]} ELSE {t[2]} END)"
+        ),
     )
 
 

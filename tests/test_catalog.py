@@ -209,7 +209,11 @@ def test_create_like_copies_the_schema(catalog: Catalog) -> None:
     "ghost,old,create",
     [
         ("_t_gho", "_t_del", "CREATE TABLE `_t_gho` LIKE `t`"),
-        ("_t_new", "_t_old", "CREATE TABLE `_t_new` (id INT NOT NULL, a VARCHAR(10), PRIMARY KEY (id))"),
+        (
+            "_t_new",
+            "_t_old",
+            "CREATE TABLE `_t_new` (id INT NOT NULL, a VARCHAR(10), PRIMARY KEY (id))",
+        ),
     ],
 )
 def test_tool_cut_over_keeps_the_table(catalog: Catalog, ghost: str, old: str, create: str) -> None:
@@ -241,7 +245,9 @@ def test_skip_policy_for_replication_workers(caplog: pytest.LogCaptureFixture) -
     with pytest.raises(UnsupportedDDLError):
         strict.execute("GRANT SELECT ON db.* TO u")
     lax = Catalog(on_unsupported="skip")
-    changes = lax.execute("GRANT SELECT ON *.* TO u; CREATE TABLE t (a INT); CREATE VIEW v AS SELECT 1")
+    changes = lax.execute(
+        "GRANT SELECT ON *.* TO u; CREATE TABLE t (a INT); CREATE VIEW v AS SELECT 1"
+    )
     assert [c.table for c in changes] == ["t"]
     assert any("skipped statement 1" in r.getMessage() for r in caplog.records)
     with pytest.raises(CatalogError):

@@ -83,7 +83,9 @@ class CatalogMachine(RuleBasedStateMachine):
                 assert err.statement == sql, err
                 outcomes.append(err)
         assert (outcomes[0] is None) == (outcomes[1] is None), (sql, outcomes)
-        assert (outcomes[0] is None) == ok, f"{sql}: expected {'success' if ok else 'an error'}, got {outcomes[0]}"
+        assert (outcomes[0] is None) == ok, (
+            f"{sql}: expected {'success' if ok else 'an error'}, got {outcomes[0]}"
+        )
 
     def pick(self, data: st.DataObject) -> tuple[str, MTable]:
         name = data.draw(st.sampled_from(sorted(self.model)))
@@ -94,9 +96,11 @@ class CatalogMachine(RuleBasedStateMachine):
             st.sampled_from([t for t in TYPES if _keyable(t[0])] if keyable else TYPES)
         )
         nullable = data.draw(st.booleans())
-        return MColumn(name, f"{ctype}{'' if nullable else ' NOT NULL DEFAULT ' + default}", nullable)
+        return MColumn(
+            name, f"{ctype}{'' if nullable else ' NOT NULL DEFAULT ' + default}", nullable
+        )
 
-    # -- table rules --------------------------------------------------------------------------------
+    # -- table rules -------------------------------------------------------------------------------
 
     @rule(data=st.data(), name=TABLE_NAMES, n=st.integers(1, 4))
     def create_table(self, data: st.DataObject, name: str, n: int) -> None:
@@ -128,10 +132,14 @@ class CatalogMachine(RuleBasedStateMachine):
             self.model[to] = self.model.pop(name)
             table.version += 1
 
-    # -- column rules -------------------------------------------------------------------------------
+    # -- column rules ------------------------------------------------------------------------------
 
     @precondition(lambda self: self.model)
-    @rule(data=st.data(), cname=names, where=st.sampled_from(["end", "first", "after", "after-missing"]))
+    @rule(
+        data=st.data(),
+        cname=names,
+        where=st.sampled_from(["end", "first", "after", "after-missing"]),
+    )
     def add_column(self, data: st.DataObject, cname: str, where: str) -> None:
         name, table = self.pick(data)
         col = self.coldef(data, cname)
@@ -152,7 +160,11 @@ class CatalogMachine(RuleBasedStateMachine):
     @rule(data=st.data(), missing=st.booleans())
     def drop_column(self, data: st.DataObject, missing: bool) -> None:
         name, table = self.pick(data)
-        col = MColumn("no such column", "", True) if missing else data.draw(st.sampled_from(table.columns))
+        col = (
+            MColumn("no such column", "", True)
+            if missing
+            else data.draw(st.sampled_from(table.columns))
+        )
         in_unique = any(
             i.unique and len(i.columns) > 1 and col.name in i.columns for i in table.indexes
         )
@@ -207,13 +219,15 @@ class CatalogMachine(RuleBasedStateMachine):
         col = data.draw(st.sampled_from(table.columns))
         default = "NULL" if null_default else next(d for t, d in TYPES if col.ctype.startswith(t))
         ok = not (null_default and not col.nullable)
-        self.run(f"ALTER TABLE {quote(name)} ALTER COLUMN {quote(col.name)} SET DEFAULT {default}", ok)
+        self.run(
+            f"ALTER TABLE {quote(name)} ALTER COLUMN {quote(col.name)} SET DEFAULT {default}", ok
+        )
         if ok:
             # the version moves only if the default changed: ask the memory catalog's history
             before, table.version = table.version, self.memory.version(name)
             col.default_set = col.default_set or table.version != before
 
-    # -- index rules --------------------------------------------------------------------------------
+    # -- index rules -------------------------------------------------------------------------------
 
     @precondition(lambda self: self.model)
     @rule(data=st.data(), unique=st.booleans(), named=st.booleans(), iname=names)
@@ -248,17 +262,27 @@ class CatalogMachine(RuleBasedStateMachine):
         table.indexes.remove(idx)
         table.version += 1
 
-    # -- bad input ----------------------------------------------------------------------------------
+    # -- bad input ---------------------------------------------------------------------------------
 
-    @rule(data=st.data(), text=st.sampled_from([
-        "ALTER TABLE", "ALTER TABLE `nope` ADD x INT", "CREATE TABLE (", "DROP TABLE `nope`",
-        "ALTER TABLE t ADD COLUMN x INT NOT NULL", "ALTER TABLE t DROP COLUMN `no such column`",
-        "RENAME TABLE `nope` TO `nope2`", "ALTER TABLE t ADD INDEX (`no such column`)",
-    ]))
+    @rule(
+        data=st.data(),
+        text=st.sampled_from(
+            [
+                "ALTER TABLE",
+                "ALTER TABLE `nope` ADD x INT",
+                "CREATE TABLE (",
+                "DROP TABLE `nope`",
+                "ALTER TABLE t ADD COLUMN x INT NOT NULL",
+                "ALTER TABLE t DROP COLUMN `no such column`",
+                "RENAME TABLE `nope` TO `nope2`",
+                "ALTER TABLE t ADD INDEX (`no such column`)",
+            ]
+        ),
+    )
     def bad_statement(self, data: st.DataObject, text: str) -> None:
         self.run(text, False)
 
-    # -- what must always hold ----------------------------------------------------------------------
+    # -- what must always hold ---------------------------------------------------------------------
 
     @invariant()
     def agree(self) -> None:
@@ -269,9 +293,9 @@ class CatalogMachine(RuleBasedStateMachine):
             assert mem.id == model.table_id and mem.version == model.version
             assert [c.name for c in mem.columns] == [c.name for c in model.columns]
             assert [c.nullable for c in mem.columns] == [c.nullable for c in model.columns]
-            assert sorted((i.name, i.kind.value == "UNIQUE", mem.index_column_names(i)) for i in mem.indexes) == sorted(
-                (i.name, i.unique, tuple(i.columns)) for i in model.indexes
-            )
+            assert sorted(
+                (i.name, i.kind.value == "UNIQUE", mem.index_column_names(i)) for i in mem.indexes
+            ) == sorted((i.name, i.unique, tuple(i.columns)) for i in model.indexes)
             self.seen.setdefault((mem.id, mem.version), mem.to_sql())
 
     @invariant()

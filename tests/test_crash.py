@@ -79,45 +79,54 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
     rng = random.Random(20261121)
     kills = versions = 0
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    for round_no in range(ROUNDS):
-        if round_no % ROUNDS_PER_FILE == 0:
-            if round_no:
-                with Catalog.open(path) as cat:  # one last full pass over the finished file
-                    assert check(cat, set()) == len(done)
-            path = str(tmp_path / f"crash{round_no}.db")
-            journal = tmp_path / f"journal{round_no}.sql"
-            done: set[tuple[int, int]] = set()
-        lines_before = len(journal.read_text().splitlines()) if journal.exists() else 0
-        child = subprocess.Popen(
-            [sys.executable, "-m", "tests.support.crash_child", path, str(journal), str(round_no + 1)],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        # wait until it is working, then kill it at a random moment of its work
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and child.poll() is None:
-            if journal.exists() and len(journal.read_text().splitlines()) > lines_before:
-                break
-            time.sleep(0.005)
-        assert child.poll() is None, child.stderr.read().decode() if child.stderr else ""
-        time.sleep(rng.uniform(0.0, 0.25))
-        os.kill(child.pid, signal.SIGKILL)
-        child.wait()
-        kills += 1
-        with Catalog.open(path) as cat:
-            versions += check(cat, done)
-            intended = _committing(journal.read_text().splitlines())
-            got = committed_statements(cat)
-            assert got in (intended, intended[:-1]), (len(got), len(intended))
-        if got != intended:
-            with open(journal, "a", encoding="utf-8") as out:  # the kill interrupted it
-                out.write("-- interrupted\n")
-    with Catalog.open(path) as cat:
-        assert check(cat, set()) == len(done)
+    for first in range(0, ROUNDS, ROUNDS_PER_FILE):
+        path = str(tmp_path / f"crash{first}.db")
+        journal = tmp_path / f"journal{first}.sql"
+        done: set[tuple[int, int]] = set()
+        for round_no in range(first, min(first + ROUNDS_PER_FILE, ROUNDS)):
+            versions += _kill_once(path, journal, round_no, rng, env, done)
+            kills += 1
+        with Catalog.open(path) as cat:  # one last full pass over the finished file
+            assert check(cat, set()) == len(done)
     print(f"\ncrash test: {kills} SIGKILLs, {versions} versions checked, 0 corruptions")
     assert kills == ROUNDS
+
+
+def _kill_once(
+    path: str,
+    journal: Path,
+    round_no: int,
+    rng: random.Random,
+    env: dict[str, str],
+    done: set[tuple[int, int]],
+) -> int:
+    """Start the child on the file, kill it at a random moment of its work, check the file."""
+    lines_before = len(journal.read_text().splitlines()) if journal.exists() else 0
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.crash_child", path, str(journal), str(round_no + 1)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and child.poll() is None:
+        if journal.exists() and len(journal.read_text().splitlines()) > lines_before:
+            break
+        time.sleep(0.005)
+    assert child.poll() is None, child.stderr.read().decode() if child.stderr else ""
+    time.sleep(rng.uniform(0.0, 0.25))
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    with Catalog.open(path) as cat:
+        checked = check(cat, done)
+        intended = _committing(journal.read_text().splitlines())
+        got = committed_statements(cat)
+        assert got in (intended, intended[:-1]), (len(got), len(intended))
+    if got != intended:
+        with open(journal, "a", encoding="utf-8") as out:  # the kill interrupted it
+            out.write("-- interrupted\n")
+    return checked
 
 
 def _committing(lines: list[str]) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mvdd import DDLError, IndexKind, NO_DEFAULT, parse_statements, parse_table
+from mvdd import NO_DEFAULT, DDLError, IndexKind, parse_statements, parse_table
 from mvdd.ddl import apply, apply_steps, validate_table
 from mvdd.model import Table
 
@@ -23,7 +23,9 @@ BASE = parse_table(
 
 
 def test_ids_are_stable_across_renames_and_type_changes() -> None:
-    t = alter(BASE, "ALTER TABLE t CHANGE a a2 VARCHAR(20) NOT NULL DEFAULT '', RENAME COLUMN b TO b2")
+    t = alter(
+        BASE, "ALTER TABLE t CHANGE a a2 VARCHAR(20) NOT NULL DEFAULT '', RENAME COLUMN b TO b2"
+    )
     assert t.column("a2").id == BASE.column("a").id
     assert t.column("b2").id == BASE.column("b").id
     # indexes follow by id, checks by rewritten name
@@ -94,7 +96,9 @@ def test_dropping_every_column_of_an_index_drops_it() -> None:
 
 def test_unnamed_index_and_check_names() -> None:
     t = parse_table("CREATE TABLE t (a INT, b INT, KEY (a), CHECK (a > 0))")
-    t = alter(t, "ALTER TABLE t ADD INDEX (a, b), ADD UNIQUE (a), ADD CHECK (b > 0), ADD CHECK (b < 9)")
+    t = alter(
+        t, "ALTER TABLE t ADD INDEX (a, b), ADD UNIQUE (a), ADD CHECK (b > 0), ADD CHECK (b < 9)"
+    )
     assert [i.name for i in t.indexes] == ["a", "a_2", "a_3"]
     assert [c.name for c in t.checks] == ["CONSTRAINT_1", "CONSTRAINT_2", "CONSTRAINT_3"]
     t = alter(t, "ALTER TABLE t DROP CONSTRAINT CONSTRAINT_2, ADD CHECK (a <> 3)")

@@ -14,56 +14,119 @@ from mvdd.ddl.render import render_steps
 STEPS = [
     # the forms sqlglot alone falls back to Command on
     ("ALTER TABLE t ADD CHECK (a > 0)", ["ALTER TABLE `t` ADD CHECK (`a` > 0)"]),
-    ("ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0) NOT ENFORCED",
-     ["ALTER TABLE `t` ADD CONSTRAINT `c` CHECK (`a` > 0) NOT ENFORCED"]),
+    (
+        "ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0) NOT ENFORCED",
+        ["ALTER TABLE `t` ADD CONSTRAINT `c` CHECK (`a` > 0) NOT ENFORCED"],
+    ),
     ("ALTER TABLE t ALTER CHECK c NOT ENFORCED", ["ALTER TABLE `t` ALTER CHECK `c` NOT ENFORCED"]),
     ("ALTER TABLE t ALTER CONSTRAINT c ENFORCED", ["ALTER TABLE `t` ALTER CHECK `c` ENFORCED"]),
     ("RENAME TABLE a TO b, c TO d", ["RENAME TABLE `a` TO `b`", "RENAME TABLE `c` TO `d`"]),
-    ("ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin",
-     ["ALTER TABLE `t` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"]),
-    ("ALTER TABLE t CONVERT TO CHARSET latin1", ["ALTER TABLE `t` CONVERT TO CHARACTER SET latin1"]),
-    ("ALTER TABLE t ADD (c1 INT, c2 VARCHAR(3) NOT NULL DEFAULT 'x')",
-     ["ALTER TABLE `t` ADD COLUMN `c1` INT",
-      "ALTER TABLE `t` ADD COLUMN `c2` VARCHAR(3) NOT NULL DEFAULT 'x'"]),
+    (
+        "ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin",
+        ["ALTER TABLE `t` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"],
+    ),
+    (
+        "ALTER TABLE t CONVERT TO CHARSET latin1",
+        ["ALTER TABLE `t` CONVERT TO CHARACTER SET latin1"],
+    ),
+    (
+        "ALTER TABLE t ADD (c1 INT, c2 VARCHAR(3) NOT NULL DEFAULT 'x')",
+        [
+            "ALTER TABLE `t` ADD COLUMN `c1` INT",
+            "ALTER TABLE `t` ADD COLUMN `c2` VARCHAR(3) NOT NULL DEFAULT 'x'",
+        ],
+    ),
     ("ALTER TABLE t ADD COLUMN (c1 INT)", ["ALTER TABLE `t` ADD COLUMN `c1` INT"]),
     ("CREATE FULLTEXT INDEX f ON t (a, b)", ["ALTER TABLE `t` ADD FULLTEXT INDEX `f` (`a`, `b`)"]),
     ("CREATE SPATIAL INDEX s ON t (p)", ["ALTER TABLE `t` ADD SPATIAL INDEX `s` (`p`)"]),
-    ("CREATE UNIQUE INDEX u USING BTREE ON t (a(3) DESC) COMMENT 'x' ALGORITHM=INPLACE LOCK=NONE",
-     ["ALTER TABLE `t` ADD UNIQUE `u` (`a`(3) DESC) USING BTREE COMMENT 'x'"]),
+    (
+        "CREATE UNIQUE INDEX u USING BTREE ON t (a(3) DESC) COMMENT 'x' ALGORITHM=INPLACE LOCK=NONE",
+        ["ALTER TABLE `t` ADD UNIQUE `u` (`a`(3) DESC) USING BTREE COMMENT 'x'"],
+    ),
     ("CREATE INDEX i ON t (`a b`(10), c)", ["ALTER TABLE `t` ADD INDEX `i` (`a b`(10), `c`)"]),
     # columns
-    ("ALTER TABLE t ADD COLUMN x INT FIRST, DROP y, ADD z INT AFTER x",
-     ["ALTER TABLE `t` ADD COLUMN `x` INT FIRST", "ALTER TABLE `t` DROP COLUMN `y`",
-      "ALTER TABLE `t` ADD COLUMN `z` INT AFTER `x`"]),
-    ("ALTER TABLE t MODIFY a BIGINT UNSIGNED NOT NULL DEFAULT 7 COMMENT 'c' AFTER b",
-     ["ALTER TABLE `t` MODIFY COLUMN `a` BIGINT UNSIGNED NOT NULL DEFAULT 7 COMMENT 'c' AFTER `b`"]),
-    ("ALTER TABLE t CHANGE COLUMN a b FLOAT(7,3) UNSIGNED FIRST",
-     ["ALTER TABLE `t` CHANGE COLUMN `a` `b` FLOAT(7, 3) UNSIGNED FIRST"]),
+    (
+        "ALTER TABLE t ADD COLUMN x INT FIRST, DROP y, ADD z INT AFTER x",
+        [
+            "ALTER TABLE `t` ADD COLUMN `x` INT FIRST",
+            "ALTER TABLE `t` DROP COLUMN `y`",
+            "ALTER TABLE `t` ADD COLUMN `z` INT AFTER `x`",
+        ],
+    ),
+    (
+        "ALTER TABLE t MODIFY a BIGINT UNSIGNED NOT NULL DEFAULT 7 COMMENT 'c' AFTER b",
+        [
+            "ALTER TABLE `t` MODIFY COLUMN `a` BIGINT UNSIGNED NOT NULL DEFAULT 7 COMMENT 'c' AFTER `b`"
+        ],
+    ),
+    (
+        "ALTER TABLE t CHANGE COLUMN a b FLOAT(7,3) UNSIGNED FIRST",
+        ["ALTER TABLE `t` CHANGE COLUMN `a` `b` FLOAT(7, 3) UNSIGNED FIRST"],
+    ),
     ("ALTER TABLE t RENAME COLUMN a TO b", ["ALTER TABLE `t` RENAME COLUMN `a` TO `b`"]),
-    ("ALTER TABLE t ALTER a SET DEFAULT 'x', ALTER COLUMN b DROP DEFAULT",
-     ["ALTER TABLE `t` ALTER COLUMN `a` SET DEFAULT 'x'", "ALTER TABLE `t` ALTER COLUMN `b` DROP DEFAULT"]),
-    ("ALTER TABLE t ALTER a SET DEFAULT (uuid())", ["ALTER TABLE `t` ALTER COLUMN `a` SET DEFAULT (UUID())"]),
-    ("ALTER TABLE t ADD COLUMN IF NOT EXISTS a INT, DROP COLUMN IF EXISTS b",
-     ["ALTER TABLE `t` ADD COLUMN IF NOT EXISTS `a` INT", "ALTER TABLE `t` DROP COLUMN IF EXISTS `b`"]),
-    ("ALTER TABLE t ADD x INT PRIMARY KEY",
-     ["ALTER TABLE `t` ADD COLUMN `x` INT NOT NULL", "ALTER TABLE `t` ADD PRIMARY KEY (`x`)"]),
-    ("ALTER TABLE t MODIFY x INT UNIQUE",
-     ["ALTER TABLE `t` MODIFY COLUMN `x` INT", "ALTER TABLE `t` ADD UNIQUE (`x`)"]),
-    ("ALTER TABLE t ADD s SERIAL",
-     ["ALTER TABLE `t` ADD COLUMN `s` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT", "ALTER TABLE `t` ADD UNIQUE (`s`)"]),
+    (
+        "ALTER TABLE t ALTER a SET DEFAULT 'x', ALTER COLUMN b DROP DEFAULT",
+        [
+            "ALTER TABLE `t` ALTER COLUMN `a` SET DEFAULT 'x'",
+            "ALTER TABLE `t` ALTER COLUMN `b` DROP DEFAULT",
+        ],
+    ),
+    (
+        "ALTER TABLE t ALTER a SET DEFAULT (uuid())",
+        ["ALTER TABLE `t` ALTER COLUMN `a` SET DEFAULT (UUID())"],
+    ),
+    (
+        "ALTER TABLE t ADD COLUMN IF NOT EXISTS a INT, DROP COLUMN IF EXISTS b",
+        [
+            "ALTER TABLE `t` ADD COLUMN IF NOT EXISTS `a` INT",
+            "ALTER TABLE `t` DROP COLUMN IF EXISTS `b`",
+        ],
+    ),
+    (
+        "ALTER TABLE t ADD x INT PRIMARY KEY",
+        ["ALTER TABLE `t` ADD COLUMN `x` INT NOT NULL", "ALTER TABLE `t` ADD PRIMARY KEY (`x`)"],
+    ),
+    (
+        "ALTER TABLE t MODIFY x INT UNIQUE",
+        ["ALTER TABLE `t` MODIFY COLUMN `x` INT", "ALTER TABLE `t` ADD UNIQUE (`x`)"],
+    ),
+    (
+        "ALTER TABLE t ADD s SERIAL",
+        [
+            "ALTER TABLE `t` ADD COLUMN `s` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT",
+            "ALTER TABLE `t` ADD UNIQUE (`s`)",
+        ],
+    ),
     # indexes and constraints
-    ("ALTER TABLE t ADD INDEX i1 (a), DROP INDEX i2, RENAME INDEX i3 TO i4, DROP KEY i5",
-     ["ALTER TABLE `t` ADD INDEX `i1` (`a`)", "ALTER TABLE `t` DROP INDEX `i2`",
-      "ALTER TABLE `t` RENAME INDEX `i3` TO `i4`", "ALTER TABLE `t` DROP INDEX `i5`"]),
-    ("ALTER TABLE t ADD UNIQUE KEY u (a), ADD CONSTRAINT c2 UNIQUE (b), ADD FULLTEXT (c)",
-     ["ALTER TABLE `t` ADD UNIQUE `u` (`a`)", "ALTER TABLE `t` ADD UNIQUE `c2` (`b`)",
-      "ALTER TABLE `t` ADD FULLTEXT INDEX (`c`)"]),
-    ("ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (a, b(4))",
-     ["ALTER TABLE `t` DROP PRIMARY KEY", "ALTER TABLE `t` ADD PRIMARY KEY (`a`, `b`(4))"]),
-    ("ALTER TABLE t ADD CONSTRAINT pk PRIMARY KEY USING HASH (a)",
-     ["ALTER TABLE `t` ADD PRIMARY KEY (`a`) USING HASH"]),
-    ("ALTER TABLE t DROP CHECK c, DROP CONSTRAINT d",
-     ["ALTER TABLE `t` DROP CHECK `c`", "ALTER TABLE `t` DROP CONSTRAINT `d`"]),
+    (
+        "ALTER TABLE t ADD INDEX i1 (a), DROP INDEX i2, RENAME INDEX i3 TO i4, DROP KEY i5",
+        [
+            "ALTER TABLE `t` ADD INDEX `i1` (`a`)",
+            "ALTER TABLE `t` DROP INDEX `i2`",
+            "ALTER TABLE `t` RENAME INDEX `i3` TO `i4`",
+            "ALTER TABLE `t` DROP INDEX `i5`",
+        ],
+    ),
+    (
+        "ALTER TABLE t ADD UNIQUE KEY u (a), ADD CONSTRAINT c2 UNIQUE (b), ADD FULLTEXT (c)",
+        [
+            "ALTER TABLE `t` ADD UNIQUE `u` (`a`)",
+            "ALTER TABLE `t` ADD UNIQUE `c2` (`b`)",
+            "ALTER TABLE `t` ADD FULLTEXT INDEX (`c`)",
+        ],
+    ),
+    (
+        "ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (a, b(4))",
+        ["ALTER TABLE `t` DROP PRIMARY KEY", "ALTER TABLE `t` ADD PRIMARY KEY (`a`, `b`(4))"],
+    ),
+    (
+        "ALTER TABLE t ADD CONSTRAINT pk PRIMARY KEY USING HASH (a)",
+        ["ALTER TABLE `t` ADD PRIMARY KEY (`a`) USING HASH"],
+    ),
+    (
+        "ALTER TABLE t DROP CHECK c, DROP CONSTRAINT d",
+        ["ALTER TABLE `t` DROP CHECK `c`", "ALTER TABLE `t` DROP CONSTRAINT `d`"],
+    ),
     ("ALTER TABLE t ALTER INDEX i INVISIBLE", ["ALTER TABLE `t` ALTER INDEX `i` INVISIBLE"]),
     ("DROP INDEX i ON t", ["ALTER TABLE `t` DROP INDEX `i`"]),
     ("DROP INDEX `PRIMARY` ON t", ["ALTER TABLE `t` DROP PRIMARY KEY"]),
@@ -74,13 +137,21 @@ STEPS = [
     ("TRUNCATE t", ["TRUNCATE TABLE `t`"]),
     ("CREATE TABLE t2 LIKE t", ["CREATE TABLE `t2` LIKE `t`"]),
     ("CREATE TABLE t2 (LIKE t)", ["CREATE TABLE `t2` LIKE `t`"]),
-    ("ALTER TABLE t COMMENT = 'x', ENGINE InnoDB, AUTO_INCREMENT 5",
-     ["ALTER TABLE `t` ENGINE=InnoDB, COMMENT='x', AUTO_INCREMENT=5"]),
+    (
+        "ALTER TABLE t COMMENT = 'x', ENGINE InnoDB, AUTO_INCREMENT 5",
+        ["ALTER TABLE `t` ENGINE=InnoDB, COMMENT='x', AUTO_INCREMENT=5"],
+    ),
     # how the server runs it is not what it changes
-    ("ALTER TABLE t ADD COLUMN x INT, ALGORITHM=INSTANT, LOCK=NONE", ["ALTER TABLE `t` ADD COLUMN `x` INT"]),
+    (
+        "ALTER TABLE t ADD COLUMN x INT, ALGORITHM=INSTANT, LOCK=NONE",
+        ["ALTER TABLE `t` ADD COLUMN `x` INT"],
+    ),
     ("ALTER TABLE t FORCE", []),
     # comments and case
-    ("/* lead */ alter table `T` add column `X` int -- trailing", ["ALTER TABLE `T` ADD COLUMN `X` INT"]),
+    (
+        "/* lead */ alter table `T` add column `X` int -- trailing",
+        ["ALTER TABLE `T` ADD COLUMN `X` INT"],
+    ),
 ]
 
 
@@ -96,8 +167,9 @@ def test_rendered_steps_parse_to_the_same_steps(sql: str, expected: list[str]) -
     (statement,) = parse_statements(sql)
     for rendered in render_steps(statement.steps):
         again = [st for x in parse_statements(rendered) for st in x.steps]
-        assert [str(st) for st in again] == [str(st) for st in statement.steps if str(st) in [
-            str(y) for y in again]]
+        assert [str(st) for st in again] == [
+            str(st) for st in statement.steps if str(st) in [str(y) for y in again]
+        ]
 
 
 def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
@@ -182,7 +254,9 @@ def test_parse_errors_name_line_and_statement(sql: str, line: int, col: int | No
 
 
 def test_statement_texts_and_indexes_are_kept() -> None:
-    sts = parse_statements("CREATE TABLE a (x INT);\n-- note\nALTER TABLE a ADD y INT ;;DROP TABLE a")
+    sts = parse_statements(
+        "CREATE TABLE a (x INT);\n-- note\nALTER TABLE a ADD y INT ;;DROP TABLE a"
+    )
     assert [(st.index, st.text) for st in sts] == [
         (1, "CREATE TABLE a (x INT)"),
         (2, "ALTER TABLE a ADD y INT"),

@@ -28,8 +28,26 @@ BASE = [
     "b INT, c TEXT, KEY kab (a, b), CONSTRAINT cb CHECK (b > 0))",
     "CREATE TABLE `we``ird;` (`x y` INT, `'q'` DATE)",
 ]
-CORPUS = statements("create_tables.sql") + [s for _, seq in sequences("alter_sequences.sql") for s in seq]
-HOSTILE = ["`", "``", "'", '"', ";", "--", "/*", "*/", "\\", "\0", "`;DROP TABLE t;--", "名前", "\U0001f600", " ", ""]
+CORPUS = statements("create_tables.sql") + [
+    s for _, seq in sequences("alter_sequences.sql") for s in seq
+]
+HOSTILE = [
+    "`",
+    "``",
+    "'",
+    '"',
+    ";",
+    "--",
+    "/*",
+    "*/",
+    "\\",
+    "\0",
+    "`;DROP TABLE t;--",
+    "名前",
+    "\U0001f600",
+    " ",
+    "",
+]
 TOKEN = re.compile(r"`(?:[^`]|``)*`|'(?:[^'\\]|\\.|'')*'|\w+|\S")
 
 
@@ -60,39 +78,69 @@ def fuzzed(rng: random.Random) -> Iterator[str]:
         elif kind == 3:  # random bytes read as text
             yield bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40))).decode("latin-1")
         elif kind == 4:  # unknown tables and columns
-            yield rng.choice([
-                "ALTER TABLE nope ADD x INT", "ALTER TABLE t DROP COLUMN nope",
-                "ALTER TABLE t MODIFY nope INT", "ALTER TABLE t ADD INDEX (nope)",
-                "DROP TABLE nope", "RENAME TABLE nope TO n2", "ALTER TABLE t RENAME COLUMN nope TO z",
-                "ALTER TABLE t ADD CHECK (nope > 1)", "CREATE TABLE t2 LIKE nope",
-                "ALTER TABLE t ADD z INT AFTER nope", "ALTER TABLE t DROP INDEX nope",
-            ])
+            yield rng.choice(
+                [
+                    "ALTER TABLE nope ADD x INT",
+                    "ALTER TABLE t DROP COLUMN nope",
+                    "ALTER TABLE t MODIFY nope INT",
+                    "ALTER TABLE t ADD INDEX (nope)",
+                    "DROP TABLE nope",
+                    "RENAME TABLE nope TO n2",
+                    "ALTER TABLE t RENAME COLUMN nope TO z",
+                    "ALTER TABLE t ADD CHECK (nope > 1)",
+                    "CREATE TABLE t2 LIKE nope",
+                    "ALTER TABLE t ADD z INT AFTER nope",
+                    "ALTER TABLE t DROP INDEX nope",
+                ]
+            )
         elif kind == 5:  # duplicates
-            yield rng.choice([
-                "ALTER TABLE t ADD a INT", "ALTER TABLE t ADD A INT", "ALTER TABLE t ADD INDEX kab (b)",
-                "CREATE TABLE t (z INT)", "ALTER TABLE t ADD z INT, ADD z INT",
-                "ALTER TABLE t ADD PRIMARY KEY (b)", "ALTER TABLE t ADD CONSTRAINT cb CHECK (b < 9)",
-                "ALTER TABLE t RENAME COLUMN a TO b", "RENAME TABLE t TO `we``ird;`",
-            ])
+            yield rng.choice(
+                [
+                    "ALTER TABLE t ADD a INT",
+                    "ALTER TABLE t ADD A INT",
+                    "ALTER TABLE t ADD INDEX kab (b)",
+                    "CREATE TABLE t (z INT)",
+                    "ALTER TABLE t ADD z INT, ADD z INT",
+                    "ALTER TABLE t ADD PRIMARY KEY (b)",
+                    "ALTER TABLE t ADD CONSTRAINT cb CHECK (b < 9)",
+                    "ALTER TABLE t RENAME COLUMN a TO b",
+                    "RENAME TABLE t TO `we``ird;`",
+                ]
+            )
         elif kind == 6:  # illegal NOT NULL additions and impossible definitions
-            yield rng.choice([
-                "ALTER TABLE t ADD n INT NOT NULL", "ALTER TABLE t ADD n DATE NOT NULL",
-                "ALTER TABLE t ADD n VARCHAR(3) NOT NULL DEFAULT NULL",
-                "ALTER TABLE t ADD n TINYINT DEFAULT 1000", "ALTER TABLE t ADD n VARCHAR(70000)",
-                "ALTER TABLE t ADD n ENUM('a','A')", "ALTER TABLE t ADD n INT AS (b + 1) DEFAULT 1",
-                "ALTER TABLE t MODIFY c TEXT, ADD INDEX (c)", "ALTER TABLE t DROP COLUMN a, DROP COLUMN b, DROP COLUMN c, DROP COLUMN id",
-                "ALTER TABLE t ADD n INT AUTO_INCREMENT", "ALTER TABLE t ADD n DECIMAL(70,2)",
-            ])
+            yield rng.choice(
+                [
+                    "ALTER TABLE t ADD n INT NOT NULL",
+                    "ALTER TABLE t ADD n DATE NOT NULL",
+                    "ALTER TABLE t ADD n VARCHAR(3) NOT NULL DEFAULT NULL",
+                    "ALTER TABLE t ADD n TINYINT DEFAULT 1000",
+                    "ALTER TABLE t ADD n VARCHAR(70000)",
+                    "ALTER TABLE t ADD n ENUM('a','A')",
+                    "ALTER TABLE t ADD n INT AS (b + 1) DEFAULT 1",
+                    "ALTER TABLE t MODIFY c TEXT, ADD INDEX (c)",
+                    "ALTER TABLE t DROP COLUMN a, DROP COLUMN b, DROP COLUMN c, DROP COLUMN id",
+                    "ALTER TABLE t ADD n INT AUTO_INCREMENT",
+                    "ALTER TABLE t ADD n DECIMAL(70,2)",
+                ]
+            )
         elif kind == 7:  # hostile identifiers spliced into valid statements
             h = "".join(rng.choice(HOSTILE) for _ in range(rng.randrange(1, 4)))
-            yield rng.choice([
-                f"ALTER TABLE t ADD COLUMN `{h}` INT", f"ALTER TABLE `{h}` ADD x INT",
-                f"ALTER TABLE t ADD COLUMN {h} INT", f"CREATE TABLE `{h}` (a INT)",
-                f"ALTER TABLE t DROP COLUMN `{h}`", f"ALTER TABLE t ADD INDEX `{h}` (a)",
-                f"ALTER TABLE t COMMENT '{h}'", f"ALTER TABLE t ADD c2 VARCHAR(5) DEFAULT '{h}'",
-            ])
+            yield rng.choice(
+                [
+                    f"ALTER TABLE t ADD COLUMN `{h}` INT",
+                    f"ALTER TABLE `{h}` ADD x INT",
+                    f"ALTER TABLE t ADD COLUMN {h} INT",
+                    f"CREATE TABLE `{h}` (a INT)",
+                    f"ALTER TABLE t DROP COLUMN `{h}`",
+                    f"ALTER TABLE t ADD INDEX `{h}` (a)",
+                    f"ALTER TABLE t COMMENT '{h}'",
+                    f"ALTER TABLE t ADD c2 VARCHAR(5) DEFAULT '{h}'",
+                ]
+            )
         else:  # statements glued together
-            yield source + rng.choice([";", "; ;", ";--", ";/*", "`", "'"]) + rng.choice(CORPUS)[:30]
+            yield (
+                source + rng.choice([";", "; ;", ";--", ";/*", "`", "'"]) + rng.choice(CORPUS)[:30]
+            )
 
 
 def state(cat: Catalog) -> dict[str, object]:
@@ -132,8 +180,10 @@ def test_fuzzed_and_hostile_statements(tmp_path: Path) -> None:
                 cat = fresh()
                 continue
             assert state(cat) == before, sql
-        except Exception as err:  # noqa: BLE001 - the point: nothing but MvddError may escape
-            raise AssertionError(f"{type(err).__name__} escaped for {sql!r} (seed {SEED}): {err}") from err
+        except Exception as err:
+            raise AssertionError(
+                f"{type(err).__name__} escaped for {sql!r} (seed {SEED}): {err}"
+            ) from err
         else:
             counts["accepted"] += 1
             for name in cat.tables():  # whatever was accepted is a valid schema

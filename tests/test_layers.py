@@ -13,7 +13,20 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "mvdd"
 
 #: the layers, bottom first (DESIGN §1); a module may import its own layer and those below
-LAYERS = ["errors", "model", "ddl", "join", "compat", "store", "catalog", "txn", "online", "shard", "spark", "cli"]
+LAYERS = [
+    "errors",
+    "model",
+    "ddl",
+    "join",
+    "compat",
+    "store",
+    "catalog",
+    "txn",
+    "online",
+    "shard",
+    "spark",
+    "cli",
+]
 
 #: where each third-party library may be imported (module path prefixes)
 CONFINED = {
@@ -81,7 +94,9 @@ def test_nothing_imports_upward(name: str, path: Path) -> None:
         theirs = layer_of(target)
         assert theirs is not None, f"{name} imports {target}, which is in no layer"
         if theirs > own:
-            assert (name, target) in ALLOWED_UPWARD, f"{name} ({LAYERS[own]}) imports {target} ({LAYERS[theirs]})"
+            assert (name, target) in ALLOWED_UPWARD, (
+                f"{name} ({LAYERS[own]}) imports {target} ({LAYERS[theirs]})"
+            )
 
 
 @pytest.mark.parametrize("name,path", modules(), ids=[m for m, _ in modules()])
@@ -89,7 +104,9 @@ def test_third_party_libraries_stay_in_their_place(name: str, path: Path) -> Non
     for target, _ in imports(path):
         root = target.split(".")[0]
         if root in CONFINED:
-            assert name.startswith(CONFINED[root]), f"{name} imports {root}, confined to {CONFINED[root]}"
+            assert name.startswith(CONFINED[root]), (
+                f"{name} imports {root}, confined to {CONFINED[root]}"
+            )
 
 
 def test_import_mvdd_is_light() -> None:

@@ -125,7 +125,10 @@ def test_sequential_reading_of_one_statement(mdb: Any) -> None:
     swap = "ALTER TABLE t CHANGE a tmp INT, CHANGE b a VARCHAR(5), CHANGE tmp b INT"
     assert _run(mdb, swap) is not None
     cat.execute(swap)
-    assert [(c.name, str(c.type)) for c in cat.table("t").columns] == [("b", "int"), ("a", "varchar(5)")]
+    assert [(c.name, str(c.type)) for c in cat.table("t").columns] == [
+        ("b", "int"),
+        ("a", "varchar(5)"),
+    ]
     # the ids followed the columns through the swap
     assert cat.table("t").column("b").id == cat.table("t", version=1).column("a").id
 
@@ -135,9 +138,9 @@ def test_hostile_identifiers_create_exactly_those_names(mdb: Any) -> None:
     cat = Catalog()
     cat.execute("CREATE TABLE `h` (`id` INT)")
     for i, name in enumerate(names):
-        step = cat.execute(
-            "ALTER TABLE h ADD COLUMN " + quote(name) + f" INT DEFAULT {i}"
-        )[0].steps[0]
+        step = cat.execute("ALTER TABLE h ADD COLUMN " + quote(name) + f" INT DEFAULT {i}")[
+            0
+        ].steps[0]
         assert step.column.name == name
     rendered = cat.table("h").to_sql()
     assert _run(mdb, rendered) is None

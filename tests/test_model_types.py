@@ -98,8 +98,16 @@ CANONICAL = [
     (("char",), {}, T("char", length=1)),
     (("datetime",), {}, T("datetime", fsp=0)),
     (("int",), {"zerofill": True}, T("int", unsigned=True, zerofill=True)),
-    (("varchar",), {"length": 5, "collation": "utf8_bin"}, T("varchar", length=5, charset="utf8mb3", collation="utf8mb3_bin")),
-    (("varchar",), {"length": 5, "charset": "LATIN1"}, T("varchar", length=5, charset="latin1", collation="latin1_swedish_ci")),
+    (
+        ("varchar",),
+        {"length": 5, "collation": "utf8_bin"},
+        T("varchar", length=5, charset="utf8mb3", collation="utf8mb3_bin"),
+    ),
+    (
+        ("varchar",),
+        {"length": 5, "charset": "LATIN1"},
+        T("varchar", length=5, charset="latin1", collation="latin1_swedish_ci"),
+    ),
     (("enum",), {"members": ["a ", "b"]}, T("enum", members=["a", "b"])),
 ]
 
@@ -140,7 +148,10 @@ def test_case_sensitive_enum_members_allow_case_variants() -> None:
 
 def test_resolve_charset_pairs() -> None:
     assert resolve_charset(None, None) == (None, None)
-    assert resolve_charset("utf8mb4", "utf8mb4_uca1400_ai_ci") == ("utf8mb4", "utf8mb4_uca1400_ai_ci")
+    assert resolve_charset("utf8mb4", "utf8mb4_uca1400_ai_ci") == (
+        "utf8mb4",
+        "utf8mb4_uca1400_ai_ci",
+    )
     assert resolve_charset(None, "utf16le_bin") == ("utf16le", "utf16le_bin")
 
 

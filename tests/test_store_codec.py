@@ -12,7 +12,9 @@ from tests.strategies import column_defs, quote
 from tests.support.fixtures import sequences, statements
 
 
-@given(st.lists(column_defs(), min_size=1, max_size=6, unique_by=lambda d: d.split(" ")[0].casefold()))
+@given(
+    st.lists(column_defs(), min_size=1, max_size=6, unique_by=lambda d: d.split(" ")[0].casefold())
+)
 def test_any_table_round_trips(defs: list[str]) -> None:
     table = parse_table(f"CREATE TABLE {quote('t')} ({', '.join(defs)})")
     for (kind, _), (value, _) in elements_of(table).items():
@@ -30,8 +32,9 @@ def test_every_corpus_table_and_step_round_trips() -> None:
                 parsed = parse_statements(sql)
             except MvddError:
                 continue  # the corpus holds statements that must be refused
-            for st in parsed:
-                assert codec.decode_steps(codec.encode_steps(st.steps)) == st.steps
+            for statement in parsed:
+                steps = statement.steps
+                assert codec.decode_steps(codec.encode_steps(steps)) == steps
 
 
 def test_positions_round_trip() -> None:

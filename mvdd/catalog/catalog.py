@@ -125,7 +125,9 @@ class Catalog:
         database: str | None = None,
     ) -> None:
         if on_unsupported not in UNSUPPORTED:
-            raise CatalogError(f"on_unsupported must be one of {UNSUPPORTED}, not {on_unsupported!r}")
+            raise CatalogError(
+                f"on_unsupported must be one of {UNSUPPORTED}, not {on_unsupported!r}"
+            )
         self._store = store if store is not None else MemoryStore()
         self.on_unsupported = on_unsupported
         self.database = database
@@ -395,7 +397,9 @@ class Catalog:
                         raise NoSuchTableError("no such table", table=step.source)
                     table = attrs.evolve(source, name=step.table, id=next_placeholder, version=1)
                 else:
-                    table = attrs.evolve(step.definition, name=step.table, id=next_placeholder, version=1)
+                    table = attrs.evolve(
+                        step.definition, name=step.table, id=next_placeholder, version=1
+                    )
                     table = self._adopt_ghost_ids(table, names, plans)
                 plans[next_placeholder] = _Planned(next_placeholder, None, table, [step])
                 names[step.table] = next_placeholder
@@ -412,7 +416,9 @@ class Catalog:
             elif isinstance(step, s.RenameTable):
                 plan = current(step.table)
                 if step.to in names:
-                    raise DDLError(f"cannot rename to `{step.to}`: that table exists", table=step.table)
+                    raise DDLError(
+                        f"cannot rename to `{step.to}`: that table exists", table=step.table
+                    )
                 assert plan.new is not None
                 plan.new = apply(step, plan.new)
                 plan.steps.append(step)
@@ -426,15 +432,19 @@ class Catalog:
         self._cut_over(st, plans)
         return list(plans.values())
 
-    def _adopt_ghost_ids(self, table: Table, names: dict[str, int], plans: dict[int, _Planned]) -> Table:
+    def _adopt_ghost_ids(
+        self, table: Table, names: dict[str, int], plans: dict[int, _Planned]
+    ) -> Table:
         """A ghost created with CREATE TABLE (not LIKE) takes its base table's element ids by
         name, so the ids stay stable across the tool's cut-over."""
         base_name = osc.ghost_base(table.name)
         if base_name is None or base_name not in names:
             return table
         tid = names[base_name]
-        base = plans[tid].new if tid in plans else self._state.histories[tid].table_at(
-            self._state.histories[tid].head
+        base = (
+            plans[tid].new
+            if tid in plans
+            else self._state.histories[tid].table_at(self._state.histories[tid].head)
         )
         if base is None:
             return table
@@ -497,10 +507,13 @@ class Catalog:
             )
             names[p.tid] = None if dropped else name
             new_table = p.new.at_version(version) if p.new is not None else None
-            to_open, to_close = diff_rows(history.live_rows() if history is not None else {}, new_table)
+            to_open, to_close = diff_rows(
+                history.live_rows() if history is not None else {}, new_table
+            )
             closed.extend((p.tid, rec.kind, rec.element_id, rec.since) for rec in to_close)
             opened.extend(
-                ElementRow(p.tid, kind, eid, version, None, value, prev) for kind, eid, value, prev in to_open
+                ElementRow(p.tid, kind, eid, version, None, value, prev)
+                for kind, eid, value, prev in to_open
             )
             if new_table is not None:
                 local[p.tid] = new_table
@@ -520,7 +533,8 @@ class Catalog:
                 result.seq,
             )
             tables = {
-                real(t): table if t > 0 else attrs.evolve(table, id=real(t)) for t, table in local.items()
+                real(t): table if t > 0 else attrs.evolve(table, id=real(t))
+                for t, table in local.items()
             }
             self._integrate(fresh, tables)  # type: ignore[arg-type]
         else:

@@ -77,7 +77,11 @@ def elements_of(table: Table) -> dict[Slot, tuple[object, int]]:
     out: dict[Slot, tuple[object, int]] = {
         ("table", 0): (TableMeta(name=table.name, options=table.options, last_id=table.last_id), 0)
     }
-    for kind, items in (("column", table.columns), ("index", table.indexes), ("check", table.checks)):
+    for kind, items in (
+        ("column", table.columns),
+        ("index", table.indexes),
+        ("check", table.checks),
+    ):
         prev = 0
         for item in items:
             out[(kind, item.id)] = (item, prev)
@@ -102,9 +106,20 @@ def diff_rows(
             and meta.last_id == table.last_id
             and (meta.options is table.options or meta.options == table.options)
         ):
-            opened.append(("table", 0, TableMeta(name=table.name, options=table.options, last_id=table.last_id), 0))
+            opened.append(
+                (
+                    "table",
+                    0,
+                    TableMeta(name=table.name, options=table.options, last_id=table.last_id),
+                    0,
+                )
+            )
         seen.add(("table", 0))
-        for kind, items in (("column", table.columns), ("index", table.indexes), ("check", table.checks)):
+        for kind, items in (
+            ("column", table.columns),
+            ("index", table.indexes),
+            ("check", table.checks),
+        ):
             prev = 0
             for item in items:
                 slot = (kind, item.id)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import singledispatch
+from typing import Any
 
 import attrs
 
@@ -89,7 +90,7 @@ def _column(table: Table, name: str) -> Column:
     return col
 
 
-def _replace_columns(table: Table, columns: Iterable[Column], **changes: object) -> Table:
+def _replace_columns(table: Table, columns: Iterable[Column], **changes: Any) -> Table:
     return attrs.evolve(table, columns=tuple(columns), **changes)
 
 
@@ -100,7 +101,9 @@ def _with_table_charset(table: Table, ctype: ColumnType) -> ColumnType:
     return ctype
 
 
-def _place(columns: list[Column], col: Column, place: s.Place, *, keep_at: int | None) -> list[Column]:
+def _place(
+    columns: list[Column], col: Column, place: s.Place, *, keep_at: int | None
+) -> list[Column]:
     """Insert ``col`` into ``columns`` at its place (``keep_at``: where it was, for MODIFY)."""
     if place.first:
         return [col, *columns]
@@ -132,9 +135,10 @@ def _check_column(col: Column) -> None:
     where = {"column": col.name}
     if col.default is None and not col.nullable:
         raise DDLError("invalid default value: NOT NULL column with DEFAULT NULL", **where)
-    if col.generated is not None:
-        if col.default is not NO_DEFAULT or col.auto_increment or col.on_update is not None:
-            raise DDLError("a generated column takes no DEFAULT, AUTO_INCREMENT or ON UPDATE", **where)
+    if col.generated is not None and (
+        col.default is not NO_DEFAULT or col.auto_increment or col.on_update is not None
+    ):
+        raise DDLError("a generated column takes no DEFAULT, AUTO_INCREMENT or ON UPDATE", **where)
     if col.auto_increment:
         if col.type.family not in (Family.INTEGER, Family.FLOAT):
             raise DDLError(f"AUTO_INCREMENT on a {col.type} column", **where)
@@ -160,7 +164,7 @@ def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
 
     columns = []
     for col in table.columns:
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {}
         if col.generated is not None:
             changes["generated"] = attrs.evolve(col.generated, expr=fix(col.generated.expr))
         if col.check is not None:
@@ -219,7 +223,9 @@ def _(step: s.ConvertCharset, table: Table, fresh: bool) -> Table:
             need = LOB_BYTES[col.type.kind] // max_bytes_per_char(col.type.charset)
             ctype = attrs.evolve(ctype, kind=_text_kind_holding(need, charset)).interned()
         elif ctype.kind == TypeKind.VARCHAR:
-            ctype = ColumnType.of(TypeKind.VARCHAR, length=ctype.length, charset=charset, collation=collation)
+            ctype = ColumnType.of(
+                TypeKind.VARCHAR, length=ctype.length, charset=charset, collation=collation
+            )
         columns.append(attrs.evolve(col, type=ctype))
     options = attrs.evolve(table.options, charset=charset, collation=collation)
     return _replace_columns(table, columns, options=options)
@@ -275,7 +281,8 @@ def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
         rest = tuple(p for p in idx.parts if p.column_id != col.id)
         if rest and idx.is_unique:
             raise DDLError(
-                f"column is part of the multi-column {idx.kind.value} key `{idx.name}`: dropping it "
+                f"column is part of the multi-column {idx.kind.value} key `{idx.name}`: "
+                "dropping it "
                 "would change what the key keeps unique (drop or redefine the key first)",
                 column=col.name,
             )
@@ -316,7 +323,9 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
     indexes = []
     for idx in table.indexes:
         parts = tuple(
-            attrs.evolve(p, length=None) if p.column_id == col.id and p.length and p.length >= length else p
+            attrs.evolve(p, length=None)
+            if p.column_id == col.id and p.length and p.length >= length
+            else p
             for p in idx.parts
         )
         indexes.append(attrs.evolve(idx, parts=parts) if parts != idx.parts else idx)
@@ -427,7 +436,9 @@ def _check_index(table: Table, index: Index) -> None:
         where["column"] = col.name
         if index.kind == IndexKind.FULLTEXT:
             if fam not in _FULLTEXT_OK or part.length or part.desc:
-                raise DDLError(f"a FULLTEXT index takes whole text columns, not {col.type}", **where)
+                raise DDLError(
+                    f"a FULLTEXT index takes whole text columns, not {col.type}", **where
+                )
             continue
         if index.kind == IndexKind.SPATIAL:
             if fam != Family.SPATIAL or part.length:
@@ -463,7 +474,9 @@ def _(step: s.RenameIndex, table: Table, fresh: bool) -> Table:
         raise DDLError("no such index", index=step.index)
     check_identifier(step.to, "index")
     if PRIMARY.casefold() in (idx.name.casefold(), step.to.casefold()):
-        raise DDLError("the primary key cannot be renamed, nor an index named PRIMARY", index=idx.name)
+        raise DDLError(
+            "the primary key cannot be renamed, nor an index named PRIMARY", index=idx.name
+        )
     clash = table.find_index(step.to)
     if clash is not None and clash.id != idx.id:
         raise DDLError("duplicate index name", index=step.to)
@@ -571,8 +584,12 @@ def _validate(table: Table) -> None:
     if len(autos) > 1:
         raise DDLError("there can be only one AUTO_INCREMENT column", column=autos[1].name)
     for col in autos:
-        if not any(i.parts[0].column_id == col.id for i in table.indexes if i.kind not in _NOT_KEYS):
-            raise DDLError("an AUTO_INCREMENT column must be the first column of a key", column=col.name)
+        if not any(
+            i.parts[0].column_id == col.id for i in table.indexes if i.kind not in _NOT_KEYS
+        ):
+            raise DDLError(
+                "an AUTO_INCREMENT column must be the first column of a key", column=col.name
+            )
     if table.checks or any(c.generated is not None or c.check is not None for c in table.columns):
         names = set(table._index()[0])
         _each_expression(table, lambda e, where: _names_exist(e, names, where))
@@ -607,4 +624,3 @@ def _names_exist(e: Expr, names: set[str], where: dict[str, str]) -> None:
 
 
 __all__ = ["apply", "apply_steps", "validate_table"]
-

@@ -21,6 +21,7 @@ Everything else is sqlglot's own MySQL dialect.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from sqlglot import exp
@@ -124,7 +125,7 @@ class MvddParser(MySQLParser):
         if isinstance(result, exp.DataType):
             # sqlglot skips empty parameters: INT(,) would silently be INT
             spans = self._tokens[start : self._index]
-            for left, right in zip(spans, spans[1:], strict=False):
+            for left, right in itertools.pairwise(spans):
                 if left.token_type in (TokenType.L_PAREN, TokenType.COMMA) and right.token_type in (
                     TokenType.COMMA,
                     TokenType.R_PAREN,
@@ -144,7 +145,10 @@ class MvddParser(MySQLParser):
         using = self._parse_index_type() if self._match(TokenType.USING, advance=False) else None
         node = super()._parse_primary_key(*args, **kwargs)
         if using and isinstance(node, exp.PrimaryKey):
-            node.set("options", [exp.IndexConstraintOption(using=using), *(node.args.get("options") or [])])
+            node.set(
+                "options",
+                [exp.IndexConstraintOption(using=using), *(node.args.get("options") or [])],
+            )
         return node
 
     def _parse_primary_key_part(self) -> exp.Expr | None:
@@ -162,7 +166,7 @@ class MvddParser(MySQLParser):
             return MySQLParser._parse_primary_key_part(self)
         return self._parse_disjunction()
 
-    def _parse_alter_table_rename(self) -> exp.Expr | None:
+    def _parse_alter_table_rename(self) -> Any:
         # RENAME [TO | AS] new_name; sqlglot knows TO and none
         if self._match(TokenType.ALIAS):
             return self.expression(exp.AlterRename(this=self._parse_table(schema=True)))

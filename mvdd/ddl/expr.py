@@ -50,8 +50,20 @@ _PRECEDENCE: dict[type[exp.Expr], int] = {
     exp.Not: 4,
     exp.Between: 5,
     **dict.fromkeys(
-        (exp.EQ, exp.NullSafeEQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Is, exp.Like,
-         exp.RegexpLike, exp.In, exp.JSONArrayContains),
+        (
+            exp.EQ,
+            exp.NullSafeEQ,
+            exp.NEQ,
+            exp.GT,
+            exp.GTE,
+            exp.LT,
+            exp.LTE,
+            exp.Is,
+            exp.Like,
+            exp.RegexpLike,
+            exp.In,
+            exp.JSONArrayContains,
+        ),
         6,
     ),
     exp.BitwiseOr: 7,
@@ -95,7 +107,11 @@ def _negate(node: exp.Expr) -> exp.Expr:
         return flipped(this=node.this, expression=node.expression)
     if isinstance(node, exp.Not):
         inner = _strip_parens(node.this)
-        return inner if isinstance(inner, _BOOLEAN) else exp.NEQ(this=inner, expression=exp.Literal.number(0))
+        return (
+            inner
+            if isinstance(inner, _BOOLEAN)
+            else exp.NEQ(this=inner, expression=exp.Literal.number(0))
+        )
     if isinstance(node, exp.And):
         return exp.Or(this=_negate(node.this), expression=_negate(node.expression))
     if isinstance(node, exp.Or):
@@ -147,9 +163,9 @@ def _parenthesize(node: exp.Expr) -> exp.Expr:
     special = _OPERAND_MIN.get(type(node))
     if special is not None:
         for key, least in special.items():
-            child = node.args.get(key)
-            if isinstance(child, exp.Expr) and _precedence(child) < least:
-                wrap.append(child)
+            operand = node.args.get(key)
+            if isinstance(operand, exp.Expr) and _precedence(operand) < least:
+                wrap.append(operand)
     elif own == _ATOM:
         if not isinstance(node, exp.Func | exp.Case | exp.Tuple | exp.Array | exp.Paren):
             # an operand printed without delimiters (INTERVAL x, x COLLATE y ...)

@@ -277,10 +277,37 @@ def statement_steps(node: exp.Expr, ctx: _Context) -> list[s.Step]:
 #: clauses of DDL statements mvdd does not model; a DDL statement sqlglot cannot read that has
 #: none of them is malformed, not unsupported
 _UNMODELLED_CLAUSES = frozenset(
-    {"PARTITION", "PARTITIONS", "PARTITIONING", "SUBPARTITION", "KEYS", "TABLESPACE", "DISCARD",
-     "IMPORT", "ORDER", "VALIDATION", "SECONDARY_LOAD", "SECONDARY_UNLOAD", "CHECKSUM",
-     "DIRECTORY", "UNION", "INSERT_METHOD", "ENCRYPTION_KEY_ID", "SYSTEM", "VERSIONING", "PERIOD",
-     "SEQUENCE", "TRIGGER", "VIEW", "EVENT", "PROCEDURE", "FUNCTION", "USER", "ROLE", "SERVER"}
+    {
+        "PARTITION",
+        "PARTITIONS",
+        "PARTITIONING",
+        "SUBPARTITION",
+        "KEYS",
+        "TABLESPACE",
+        "DISCARD",
+        "IMPORT",
+        "ORDER",
+        "VALIDATION",
+        "SECONDARY_LOAD",
+        "SECONDARY_UNLOAD",
+        "CHECKSUM",
+        "DIRECTORY",
+        "UNION",
+        "INSERT_METHOD",
+        "ENCRYPTION_KEY_ID",
+        "SYSTEM",
+        "VERSIONING",
+        "PERIOD",
+        "SEQUENCE",
+        "TRIGGER",
+        "VIEW",
+        "EVENT",
+        "PROCEDURE",
+        "FUNCTION",
+        "USER",
+        "ROLE",
+        "SERVER",
+    }
 )
 _DDL_VERBS = frozenset({"ALTER", "CREATE", "DROP", "RENAME", "TRUNCATE"})
 
@@ -305,8 +332,9 @@ def _(node: exp.Create, ctx: _Context) -> list[s.Step]:
     if node.args.get("replace"):
         raise UnsupportedDDLError("CREATE OR REPLACE TABLE is not tracked")
     if node.expression is not None:
-        raise UnsupportedDDLError("CREATE TABLE ... AS SELECT is not tracked (the columns come "
-                                  "from a query)")
+        raise UnsupportedDDLError(
+            "CREATE TABLE ... AS SELECT is not tracked (the columns come from a query)"
+        )
     exists = bool(node.args.get("exists"))
     schema = node.this
     like = _like_source(node)
@@ -338,10 +366,19 @@ def _like_source(node: exp.Create) -> exp.Table | None:
 @statement_steps.register
 def _(node: d.CreateIndex, ctx: _Context) -> list[s.Step]:
     table = _table_name(node.args["table"], ctx)
-    kind = {None: IndexKind.INDEX, "UNIQUE": IndexKind.UNIQUE, "FULLTEXT": IndexKind.FULLTEXT,
-            "SPATIAL": IndexKind.SPATIAL}[node.args.get("kind")]
-    spec = _index_spec(kind, _ident(node.this, "index"), node.expressions,
-                       node.args.get("using"), node.args.get("options"))
+    kind = {
+        None: IndexKind.INDEX,
+        "UNIQUE": IndexKind.UNIQUE,
+        "FULLTEXT": IndexKind.FULLTEXT,
+        "SPATIAL": IndexKind.SPATIAL,
+    }[node.args.get("kind")]
+    spec = _index_spec(
+        kind,
+        _ident(node.this, "index"),
+        node.expressions,
+        node.args.get("using"),
+        node.args.get("options"),
+    )
     return [s.AddIndex(table=table, index=spec)]
 
 
@@ -410,14 +447,18 @@ def _(node: exp.Alter, ctx: _Context) -> list[s.Step]:
 @singledispatch
 def alter_steps(action: exp.Expr, table: str, ctx: _Context) -> list[s.Step]:
     """The steps of one ALTER TABLE action."""
-    raise UnsupportedDDLError(f"unsupported ALTER TABLE action {action.sql(dialect=DIALECT)[:60]!r}")
+    raise UnsupportedDDLError(
+        f"unsupported ALTER TABLE action {action.sql(dialect=DIALECT)[:60]!r}"
+    )
 
 
 @alter_steps.register
 def _(action: exp.ColumnDef, table: str, ctx: _Context) -> list[s.Step]:
     column, place, indexes = column_from_def(action)
     steps: list[s.Step] = [
-        s.AddColumn(table=table, column=column, place=place, if_not_exists=bool(action.args.get("exists")))
+        s.AddColumn(
+            table=table, column=column, place=place, if_not_exists=bool(action.args.get("exists"))
+        )
     ]
     steps.extend(s.AddIndex(table=table, index=spec) for spec in indexes)
     return steps
@@ -428,7 +469,9 @@ def _(action: exp.ModifyColumn, table: str, ctx: _Context) -> list[s.Step]:
     definition, place, indexes = column_from_def(action.this)
     source = action.args.get("rename_from")
     name = _ident(source, "column") if source is not None else definition.name
-    steps: list[s.Step] = [s.ModifyColumn(table=table, column=name, definition=definition, place=place)]
+    steps: list[s.Step] = [
+        s.ModifyColumn(table=table, column=name, definition=definition, place=place)
+    ]
     steps.extend(s.AddIndex(table=table, index=spec) for spec in indexes)
     return steps
 
@@ -437,16 +480,23 @@ def _(action: exp.ModifyColumn, table: str, ctx: _Context) -> list[s.Step]:
 def _(action: exp.RenameColumn, table: str, ctx: _Context) -> list[s.Step]:
     if action.args.get("exists"):
         raise UnsupportedDDLError("RENAME COLUMN IF EXISTS is not tracked")
-    return [s.RenameColumn(table=table, column=_ident(action.this, "column"),
-                           to=_ident(action.args.get("to"), "column"))]
+    return [
+        s.RenameColumn(
+            table=table,
+            column=_ident(action.this, "column"),
+            to=_ident(action.args.get("to"), "column"),
+        )
+    ]
 
 
 @alter_steps.register
 def _(action: exp.Drop, table: str, ctx: _Context) -> list[s.Step]:
     kind = str(action.args.get("kind") or "").upper()
     exists = bool(action.args.get("exists"))
-    names = [_ident(t.this if isinstance(t, exp.Table) else t, kind.lower() or "column")
-             for t in _dropped(action)]
+    names = [
+        _ident(t.this if isinstance(t, exp.Table) else t, kind.lower() or "column")
+        for t in _dropped(action)
+    ]
     if kind in ("", "COLUMN"):
         return [s.DropColumn(table=table, column=n, if_exists=exists) for n in names]
     if kind in ("INDEX", "KEY"):
@@ -470,7 +520,9 @@ def _(action: exp.AlterColumn, table: str, ctx: _Context) -> list[s.Step]:
     if known == {"drop"}:
         return [s.DropDefault(table=table, column=column)]
     if known == {"default"}:
-        return [s.SetDefault(table=table, column=column, default=_raw_default(action.args["default"]))]
+        return [
+            s.SetDefault(table=table, column=column, default=_raw_default(action.args["default"]))
+        ]
     raise UnsupportedDDLError(f"unsupported ALTER COLUMN {action.sql(dialect=DIALECT)[:60]!r}")
 
 
@@ -484,8 +536,13 @@ def _(action: exp.AddConstraint, table: str, ctx: _Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.RenameIndex, table: str, ctx: _Context) -> list[s.Step]:
-    return [s.RenameIndex(table=table, index=_ident(action.this, "index"),
-                          to=_ident(action.args.get("to"), "index"))]
+    return [
+        s.RenameIndex(
+            table=table,
+            index=_ident(action.this, "index"),
+            to=_ident(action.args.get("to"), "index"),
+        )
+    ]
 
 
 @alter_steps.register
@@ -493,7 +550,9 @@ def _(action: exp.AlterIndex, table: str, ctx: _Context) -> list[s.Step]:
     visible = action.args.get("visible")
     if visible is None:
         raise UnsupportedDDLError("ALTER INDEX needs VISIBLE or INVISIBLE")
-    return [s.SetIndexVisible(table=table, index=_ident(action.this, "index"), visible=bool(visible))]
+    return [
+        s.SetIndexVisible(table=table, index=_ident(action.this, "index"), visible=bool(visible))
+    ]
 
 
 @alter_steps.register
@@ -505,13 +564,20 @@ def _(action: exp.AlterRename, table: str, ctx: _Context) -> list[s.Step]:
 def _(action: d.ConvertCharset, table: str, ctx: _Context) -> list[s.Step]:
     charset = action.this.name
     collate = action.args.get("collate")
-    return [s.ConvertCharset(table=table, charset=charset, collation=collate.name if collate else None)]
+    return [
+        s.ConvertCharset(table=table, charset=charset, collation=collate.name if collate else None)
+    ]
 
 
 @alter_steps.register
 def _(action: d.AlterCheck, table: str, ctx: _Context) -> list[s.Step]:
-    return [s.AlterCheck(table=table, check=_ident(action.this, "check"),
-                         enforced=bool(action.args.get("enforced")))]
+    return [
+        s.AlterCheck(
+            table=table,
+            check=_ident(action.this, "check"),
+            enforced=bool(action.args.get("enforced")),
+        )
+    ]
 
 
 @alter_steps.register
@@ -533,7 +599,7 @@ def _key_part(node: exp.Expr) -> s.PartSpec:
             raise DDLError(f"index prefix length {length.sql()!r} is not a positive number")
         return s.PartSpec(_ident(node.this, "column"), int(length.this), desc)
     if isinstance(node, exp.Column | exp.Identifier):
-        return s.PartSpec(_ident(node if isinstance(node, exp.Identifier) else node, "column"), None, desc)
+        return s.PartSpec(_ident(node, "column"), None, desc)
     raise UnsupportedDDLError(f"functional key part {node.sql(dialect=DIALECT)!r} is not tracked")
 
 
@@ -583,27 +649,51 @@ def _constraint_steps(node: exp.Expr, table: str, name: str | None) -> list[s.St
     if isinstance(node, exp.PrimaryKey):
         include = node.args.get("include")
         using = include.args.get("using") if isinstance(include, exp.IndexParameters) else None
-        spec = _index_spec(IndexKind.PRIMARY, None, node.expressions, using and using.name,
-                           node.args.get("options"))
+        spec = _index_spec(
+            IndexKind.PRIMARY,
+            None,
+            node.expressions,
+            using and using.name,
+            node.args.get("options"),
+        )
         return [s.AddIndex(table=table, index=spec)]
     if isinstance(node, exp.UniqueColumnConstraint):
         schema = node.this
         if not isinstance(schema, exp.Schema):
             raise DDLError("UNIQUE needs a column list here")
         own = _ident(schema.this, "index") if schema.this is not None else None
-        spec = _index_spec(IndexKind.UNIQUE, own or name, schema.expressions,
-                           node.args.get("index_type"), node.args.get("options"))
+        spec = _index_spec(
+            IndexKind.UNIQUE,
+            own or name,
+            schema.expressions,
+            node.args.get("index_type"),
+            node.args.get("options"),
+        )
         return [s.AddIndex(table=table, index=spec)]
     if isinstance(node, exp.IndexColumnConstraint):
-        kind = {None: IndexKind.INDEX, "FULLTEXT": IndexKind.FULLTEXT,
-                "SPATIAL": IndexKind.SPATIAL}[node.args.get("kind")]
+        kind = {
+            None: IndexKind.INDEX,
+            "FULLTEXT": IndexKind.FULLTEXT,
+            "SPATIAL": IndexKind.SPATIAL,
+        }[node.args.get("kind")]
         own = _ident(node.this, "index") if node.this is not None else None
-        spec = _index_spec(kind, own or name, node.expressions,
-                           node.args.get("index_type") or None, node.args.get("options"))
+        spec = _index_spec(
+            kind,
+            own or name,
+            node.expressions,
+            node.args.get("index_type") or None,
+            node.args.get("options"),
+        )
         return [s.AddIndex(table=table, index=spec)]
     if isinstance(node, d.MySQLCheck):
-        return [s.AddCheck(table=table, name=name, expr=normalize(node.this),
-                           enforced=node.args.get("enforced") is not False)]
+        return [
+            s.AddCheck(
+                table=table,
+                name=name,
+                expr=normalize(node.this),
+                enforced=node.args.get("enforced") is not False,
+            )
+        ]
     if isinstance(node, exp.ForeignKey):
         raise UnsupportedDDLError("FOREIGN KEY constraints are not tracked")
     raise UnsupportedDDLError(f"unsupported constraint {node.sql(dialect=DIALECT)[:60]!r}")
@@ -697,11 +787,15 @@ def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexS
         elif isinstance(ck, exp.BinaryColumnConstraint):
             type_attrs["binary"] = True
         elif isinstance(ck, exp.ComputedColumnConstraint):
-            flags["generated"] = Generated(normalize(ck.this), stored=bool(ck.args.get("persisted")))
+            flags["generated"] = Generated(
+                normalize(ck.this), stored=bool(ck.args.get("persisted"))
+            )
         elif isinstance(ck, exp.OnUpdateColumnConstraint):
             flags["on_update"] = normalize(ck.this)
         elif isinstance(ck, exp.PrimaryKeyColumnConstraint):
-            indexes.append(s.IndexSpec(name="PRIMARY", kind=IndexKind.PRIMARY, parts=(s.PartSpec(name),)))
+            indexes.append(
+                s.IndexSpec(name="PRIMARY", kind=IndexKind.PRIMARY, parts=(s.PartSpec(name),))
+            )
         elif isinstance(ck, exp.UniqueColumnConstraint):
             indexes.append(s.IndexSpec(kind=IndexKind.UNIQUE, parts=(s.PartSpec(name),)))
         elif isinstance(ck, d.MySQLCheck):
@@ -709,8 +803,9 @@ def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexS
                 raise UnsupportedDDLError("more than one CHECK on one column", column=name)
             flags["check"] = normalize(ck.this)
         else:
-            raise UnsupportedDDLError(f"unsupported column attribute {constraint.sql(dialect=DIALECT)!r}",
-                                      column=name)
+            raise UnsupportedDDLError(
+                f"unsupported column attribute {constraint.sql(dialect=DIALECT)!r}", column=name
+            )
     try:
         ctype, implied = column_type(kind, TypeAttrs(**type_attrs))
     except MvddError as err:
@@ -719,7 +814,9 @@ def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexS
         flags.setdefault("nullable", False)
         flags["auto_increment"] = True
         indexes.append(s.IndexSpec(kind=IndexKind.UNIQUE, parts=(s.PartSpec(name),)))
-    if ctype.kind == TypeKind.LONGTEXT and flags.get("check") == Expr(_JSON_CHECK.format(name.replace("`", "``"))):
+    if ctype.kind == TypeKind.LONGTEXT and flags.get("check") == Expr(
+        _JSON_CHECK.format(name.replace("`", "``"))
+    ):
         # MariaDB spells JSON as LONGTEXT utf8mb4_bin CHECK (json_valid(col))
         ctype = ColumnType.of(TypeKind.JSON)
         del flags["check"]
@@ -788,7 +885,9 @@ def options_with(base: TableOptions, pairs: tuple[tuple[str, Any], ...]) -> Tabl
         else:
             extra[key] = value
     if given:
-        fields["charset"], fields["collation"] = resolve_charset(given.get("CHARSET"), given.get("COLLATE"))
+        fields["charset"], fields["collation"] = resolve_charset(
+            given.get("CHARSET"), given.get("COLLATE")
+        )
     if "auto_increment" in fields:
         fields["auto_increment"] = int(fields["auto_increment"])
     return attrs.evolve(base, extra=tuple(sorted(extra.items())), **fields)

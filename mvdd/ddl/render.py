@@ -111,13 +111,17 @@ def column_def(column: Column) -> exp.ColumnDef:
     elif t.kind == TypeKind.TIMESTAMP:
         constraints.append(_cc(exp.NotNullColumnConstraint(allow_null=True)))
     if column.default is not NO_DEFAULT:
-        constraints.append(_cc(exp.DefaultColumnConstraint(this=default_node(column.default, t.family))))
+        constraints.append(
+            _cc(exp.DefaultColumnConstraint(this=default_node(column.default, t.family)))
+        )
     if column.on_update is not None:
         constraints.append(_cc(exp.OnUpdateColumnConstraint(this=ex.to_node(column.on_update))))
     if column.auto_increment:
         constraints.append(_cc(exp.AutoIncrementColumnConstraint()))
     if column.comment is not None:
-        constraints.append(_cc(exp.CommentColumnConstraint(this=exp.Literal.string(column.comment))))
+        constraints.append(
+            _cc(exp.CommentColumnConstraint(this=exp.Literal.string(column.comment)))
+        )
     if column.check is not None:
         constraints.append(_cc(d.MySQLCheck(this=ex.to_node(column.check))))
     return exp.ColumnDef(this=_id(column.name), kind=data_type(t), constraints=constraints)
@@ -173,7 +177,12 @@ def _index(table: Table, index: Index) -> exp.Expr:
     names = table.index_column_names(index)
     parts = [(n, p.length, p.desc) for n, p in zip(names, index.parts, strict=True)]
     return index_node(
-        index.kind, index.name, parts, using=index.using, comment=index.comment, visible=index.visible
+        index.kind,
+        index.name,
+        parts,
+        using=index.using,
+        comment=index.comment,
+        visible=index.visible,
     )
 
 
@@ -292,7 +301,9 @@ def _(step: s.DropDefault) -> exp.Expr:
 def _(step: s.AddIndex) -> exp.Expr:
     spec = step.index
     parts = [(p.column, p.length, p.desc) for p in spec.parts]
-    node = index_node(spec.kind, spec.name, parts, using=spec.using, comment=spec.comment, visible=spec.visible)
+    node = index_node(
+        spec.kind, spec.name, parts, using=spec.using, comment=spec.comment, visible=spec.visible
+    )
     return exp.AddConstraint(expressions=[node])
 
 
@@ -371,7 +382,9 @@ def _(step: s.CreateTable) -> exp.Expr:
 @statement_node.register
 def _(step: s.CreateTableLike) -> exp.Expr:
     like = exp.Properties(expressions=[exp.LikeProperty(this=_table(step.source))])
-    return exp.Create(this=_table(step.table), kind="TABLE", properties=like, exists=step.if_not_exists)
+    return exp.Create(
+        this=_table(step.table), kind="TABLE", properties=like, exists=step.if_not_exists
+    )
 
 
 @statement_node.register

@@ -9,6 +9,7 @@ compared and sent between processes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TypeAlias
 
 import attrs
@@ -37,13 +38,21 @@ class PartSpec:
     desc: bool = False
 
 
+def _tuple_of_parts(parts: Iterable[PartSpec]) -> tuple[PartSpec, ...]:
+    return tuple(parts)
+
+
+def _tuple_of_options(options: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    return tuple(options)
+
+
 @attrs.frozen(kw_only=True)
 class IndexSpec:
     """An index as a statement states it: by column names; ``name`` None lets MySQL name it."""
 
     name: str | None = None
     kind: IndexKind = IndexKind.INDEX
-    parts: tuple[PartSpec, ...] = attrs.field(converter=tuple)
+    parts: tuple[PartSpec, ...] = attrs.field(converter=_tuple_of_parts)
     comment: str | None = None
     using: str | None = None
     visible: bool = True
@@ -96,7 +105,7 @@ class SetOptions(Step):
     """Table options, as (NAME, value) pairs: ``COMMENT``, ``ENGINE``, ``CHARSET``, ``COLLATE``,
     ``AUTO_INCREMENT``, ``ROW_FORMAT`` and others kept as written."""
 
-    options: tuple[tuple[str, str], ...] = attrs.field(converter=tuple)
+    options: tuple[tuple[str, str], ...] = attrs.field(converter=_tuple_of_options)
 
 
 @attrs.frozen(kw_only=True)

@@ -152,7 +152,10 @@ def _p_integer(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind
 def _p_decimal(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
     params = _int_params(dt)
     _arity(kind, params, 2)
-    return kind, {"precision": params[0] if params else None, "scale": params[1] if len(params) > 1 else None}
+    return kind, {
+        "precision": params[0] if params else None,
+        "scale": params[1] if len(params) > 1 else None,
+    }
 
 
 def _p_float(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
@@ -261,7 +264,11 @@ def column_type(dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs()) -> tuple[Colu
             pass  # MariaDB spells JSON with its collation; binary strings are binary anyway
         else:
             raise DDLError(f"{kind} takes no character set or collation")
-    implied = Implied(not_null=True, auto_increment=True, unique=True) if dt.this == D.SERIAL else Implied()
+    implied = (
+        Implied(not_null=True, auto_increment=True, unique=True)
+        if dt.this == D.SERIAL
+        else Implied()
+    )
     return ColumnType.of(kind, **params), implied
 
 

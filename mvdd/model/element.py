@@ -7,6 +7,7 @@ Columns and indexes carry their F1 :class:`State` (see :mod:`mvdd.online`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from enum import Enum, StrEnum
 from typing import Final, Literal, TypeAlias
@@ -66,7 +67,9 @@ class Expr:
 
 #: What ``Column.default`` holds: NO_DEFAULT, None (DEFAULT NULL), the canonical Python value of a
 #: literal (int, Decimal, float, str, bytes; dates as MySQL text), or an :class:`Expr`.
-Default: TypeAlias = Literal[_NoDefault.NO_DEFAULT] | None | int | float | Decimal | str | bytes | Expr
+Default: TypeAlias = (
+    Literal[_NoDefault.NO_DEFAULT] | int | float | Decimal | str | bytes | Expr | None
+)
 
 
 @attrs.frozen
@@ -154,8 +157,8 @@ class IndexPart:
     desc: bool = False
 
 
-def _parts(value: object) -> tuple[IndexPart, ...]:
-    return tuple(value)  # type: ignore[call-overload]
+def _parts(value: Iterable[IndexPart]) -> tuple[IndexPart, ...]:
+    return tuple(value)
 
 
 @attrs.frozen(kw_only=True)

@@ -77,9 +77,7 @@ class Table:
     checks: tuple[Check, ...] = attrs.field(default=(), converter=_tuple)
     options: TableOptions = TableOptions()
     last_id: int = 0
-    _lookup: Any = attrs.field(
-        default=None, init=False, eq=False, hash=False, repr=False
-    )
+    _lookup: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
     def at_version(self, version: int) -> Table:
         """This schema numbered ``version`` (its lookup index is shared: same elements)."""
@@ -98,7 +96,9 @@ class Table:
 
     # -- lookups (O(1) after the first, which builds the index in O(elements)) --------------------
 
-    def _index(self) -> tuple[dict[str, Column], dict[int, Column], dict[str, Index], dict[str, Check]]:
+    def _index(
+        self,
+    ) -> tuple[dict[str, Column], dict[int, Column], dict[str, Index], dict[str, Check]]:
         lookup = self._lookup
         if lookup is None:
             cols = self.columns
@@ -233,9 +233,11 @@ class Table:
                 out.append(f"column `{(a or b).name}` only on the {present}")  # type: ignore[union-attr]
                 continue
             out.extend(f"column `{a.name}`: {d}" for d in _column_differences(self, a, other, b))
-        if not ignore_order and not out and [_fold(n) for n in self.column_names] != [
-            _fold(n) for n in other.column_names
-        ]:
+        if (
+            not ignore_order
+            and not out
+            and [_fold(n) for n in self.column_names] != [_fold(n) for n in other.column_names]
+        ):
             out.append(f"column order {list(self.column_names)} != {list(other.column_names)}")
         out.extend(_index_differences(self, other))
         out.extend(_check_differences(self, other))

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
-import weakref
 import json
 import re
+import weakref
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from enum import StrEnum
@@ -135,7 +135,13 @@ FAMILY: dict[TypeKind, Family] = {
 }
 
 #: storage bytes of each integer kind
-INTEGER_BYTES: dict[TypeKind, int] = {K.TINYINT: 1, K.SMALLINT: 2, K.MEDIUMINT: 3, K.INT: 4, K.BIGINT: 8}
+INTEGER_BYTES: dict[TypeKind, int] = {
+    K.TINYINT: 1,
+    K.SMALLINT: 2,
+    K.MEDIUMINT: 3,
+    K.INT: 4,
+    K.BIGINT: 8,
+}
 #: the largest value in bytes of each TEXT/BLOB size, smallest first
 LOB_BYTES: dict[TypeKind, int] = {
     K.TINYTEXT: 255,
@@ -291,8 +297,17 @@ class ColumnType:
         """The one shared instance equal to this type. Types are few and immutable; sharing
         them makes equal types identical, so comparing columns is mostly identity checks."""
         key = (
-            self.kind, self.length, self.precision, self.scale, self.width, self.unsigned,
-            self.zerofill, self.fsp, self.members, self.charset, self.collation,
+            self.kind,
+            self.length,
+            self.precision,
+            self.scale,
+            self.width,
+            self.unsigned,
+            self.zerofill,
+            self.fsp,
+            self.members,
+            self.charset,
+            self.collation,
         )
         found = _INTERNED.get(key)
         if found is None:
@@ -387,7 +402,9 @@ def _take(params: dict[str, Any], allowed: set[str], kind: TypeKind) -> dict[str
         if k in allowed:
             out[k] = v
         elif v is not None and v is not False and v != ():
-            extra = sorted(k for k, v in params.items() if k not in allowed and v not in (None, False, ()))
+            extra = sorted(
+                k for k, v in params.items() if k not in allowed and v not in (None, False, ())
+            )
             raise DDLError(f"{kind} takes no {', '.join(extra)}")
     return out
 
@@ -401,7 +418,11 @@ def _canon_integer(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     p = _take(p, {"width", "unsigned", "zerofill"}, kind)
     _check_int("display width", p.get("width"), 1, 255, kind)
     zerofill = bool(p.get("zerofill"))
-    return {"width": p.get("width"), "unsigned": bool(p.get("unsigned")) or zerofill, "zerofill": zerofill}
+    return {
+        "width": p.get("width"),
+        "unsigned": bool(p.get("unsigned")) or zerofill,
+        "zerofill": zerofill,
+    }
 
 
 def _canon_decimal(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
@@ -464,7 +485,9 @@ def _canon_char(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
         if p.get("length") is None:
             raise DDLError("VARCHAR needs a length")
         length = p["length"]
-        _check_int("length", length, 0, MAX_VARCHAR_BYTES // max_bytes_per_char(cs["charset"]), kind)
+        _check_int(
+            "length", length, 0, MAX_VARCHAR_BYTES // max_bytes_per_char(cs["charset"]), kind
+        )
     return {"length": length, **cs}
 
 
@@ -599,7 +622,8 @@ def row_bytes(t: ColumnType) -> int:
 
 
 def text_kind_for_length(chars: int, charset: str | None, *, blob: bool = False) -> TypeKind:
-    """The smallest TEXT (or BLOB) kind holding ``chars`` characters (bytes), as ``TEXT(M)`` picks."""
+    """The smallest TEXT (or BLOB) kind holding ``chars`` characters (bytes), as ``TEXT(M)``
+    picks."""
     need = chars if blob else chars * max_bytes_per_char(charset)
     for kind in BLOB_SIZES if blob else TEXT_SIZES:
         if need <= LOB_BYTES[kind]:
@@ -788,9 +812,7 @@ def _coerce_temporal(t: ColumnType, value: Any) -> Any:
         return _coerce_year(t, value)
     if isinstance(value, _dt.datetime):
         value = value.isoformat(sep=" ")
-    elif isinstance(value, _dt.date):
-        value = value.isoformat()
-    elif isinstance(value, _dt.time):
+    elif isinstance(value, _dt.date | _dt.time):
         value = value.isoformat()
     elif isinstance(value, _dt.timedelta):
         value = _timedelta_text(value)

@@ -131,7 +131,7 @@ class Store(abc.ABC):
             StoreError: the store failed; nothing is applied.
         """
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - an optional hook: stores without resources keep it
         """Release the store's resources."""
 
     @property

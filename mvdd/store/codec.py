@@ -23,7 +23,17 @@ from cattrs.strategies import configure_tagged_union, include_subclasses
 
 from mvdd.ddl import step as s
 from mvdd.errors import StoreError
-from mvdd.model import NO_DEFAULT, Check, Column, ColumnType, Default, Expr, Index, Table, TableOptions
+from mvdd.model import (
+    NO_DEFAULT,
+    Check,
+    Column,
+    ColumnType,
+    Default,
+    Expr,
+    Index,
+    Table,
+    TableOptions,
+)
 
 FORMAT = 1
 
@@ -96,7 +106,12 @@ def _converter() -> cattrs.Converter:
 
 CONVERTER = _converter()
 
-_ELEMENT_TYPES: dict[str, type] = {"column": Column, "index": Index, "check": Check, "table": TableMeta}
+_ELEMENT_TYPES: dict[str, type] = {
+    "column": Column,
+    "index": Index,
+    "check": Check,
+    "table": TableMeta,
+}
 
 
 def _dumps(data: Any) -> str:

@@ -76,15 +76,15 @@ class MemoryStore(Store):
                 self._heads[real(row.table_id)] = row.version
             for key in commit.closed:
                 real_key = (real(key[0]), *key[1:])
-                row = self._elements[real_key]
+                closing = self._elements[real_key]
                 until = self._heads[real_key[0]]
-                self._elements[real_key] = row.ending(until)
+                self._elements[real_key] = closing.ending(until)
                 self._closed_at.append((seq, real_key, until))
-            for row in commit.opened:
-                if row.table_id < 0:
-                    row = row.ending(None, real(row.table_id))
-                self._elements[row.key] = row
-                self._opened_at.append((seq, row.key))
+            for element in commit.opened:
+                if element.table_id < 0:
+                    element = element.ending(None, real(element.table_id))
+                self._elements[element.key] = element
+                self._opened_at.append((seq, element.key))
             self._names = names
             self._name_of.update(moving)
             return CommitResult(seq, ids)

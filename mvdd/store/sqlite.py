@@ -43,7 +43,9 @@ class SQLiteStore(Store):
         timeout: seconds a writer waits for another process's transaction.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, synchronous: str = "normal", timeout: float = 30.0):
+    def __init__(
+        self, path: str | os.PathLike[str], *, synchronous: str = "normal", timeout: float = 30.0
+    ):
         if synchronous not in SYNCHRONOUS:
             raise StoreError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
         self.path = os.fspath(path)
@@ -57,20 +59,22 @@ class SQLiteStore(Store):
             self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
             self._ensure_schema()
         except sqlite3.Error as err:
-            raise StoreError(f"cannot open the SQLite store {self.path!r}: {err}", cause=err) from err
+            raise StoreError(
+                f"cannot open the SQLite store {self.path!r}: {err}", cause=err
+            ) from err
 
     # -- schema ---------------------------------------------------------------------------------
 
     def _ensure_schema(self) -> None:
         with self._transaction():
             db = self.db
-            db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
-            db["tables"].create(
+            db.table("meta").create({"key": str, "value": str}, pk="key", if_not_exists=True)
+            db.table("tables").create(
                 {"table_id": int, "name": str, "version": int, "dropped": int},
                 pk="table_id",
                 if_not_exists=True,
             )
-            db["versions"].create(
+            db.table("versions").create(
                 {
                     "table_id": int,
                     "version": int,
@@ -85,7 +89,7 @@ class SQLiteStore(Store):
                 pk=("table_id", "version"),
                 if_not_exists=True,
             )
-            db["elements"].create(
+            db.table("elements").create(
                 {
                     "table_id": int,
                     "kind": str,
@@ -100,16 +104,17 @@ class SQLiteStore(Store):
                 pk=("table_id", "kind", "element_id", "since"),
                 if_not_exists=True,
             )
-            db["versions"].create_index(["seq"], if_not_exists=True)
-            db["elements"].create_index(["opened_seq"], if_not_exists=True)
-            db["elements"].create_index(["closed_seq"], if_not_exists=True)
+            db.table("versions").create_index(["seq"], if_not_exists=True)
+            db.table("elements").create_index(["opened_seq"], if_not_exists=True)
+            db.table("elements").create_index(["closed_seq"], if_not_exists=True)
             # live table names are unique; a partial index is the one thing sqlite-utils cannot say
             db.execute(
-                "CREATE UNIQUE INDEX IF NOT EXISTS tables_live_name ON tables(name) WHERE dropped = 0"
+                "CREATE UNIQUE INDEX IF NOT EXISTS tables_live_name ON tables(name) "
+                "WHERE dropped = 0"
             )
-            meta = {row["key"]: row["value"] for row in db["meta"].rows}
+            meta = {row["key"]: row["value"] for row in db.table("meta").rows}
             if not meta:
-                db["meta"].insert_all(
+                db.table("meta").insert_all(
                     [
                         {"key": "format", "value": str(codec.FORMAT)},
                         {"key": "next_table_id", "value": "1"},
@@ -175,7 +180,9 @@ class SQLiteStore(Store):
                         kind=r["kind"],
                         element_id=r["element_id"],
                         since=r["since"],
-                        until=r["until"] if r["closed_seq"] is not None and r["closed_seq"] <= last else None,
+                        until=r["until"]
+                        if r["closed_seq"] is not None and r["closed_seq"] <= last
+                        else None,
                         value=codec.decode_element(r["kind"], r["value"]),
                         prev=r["prev"],
                     )
@@ -227,7 +234,8 @@ class SQLiteStore(Store):
                     continue
                 # compare-and-set: the head must be the version this statement was built on
                 cur = db.execute(
-                    "UPDATE tables SET version = ? WHERE table_id = ? AND version = ? AND dropped = 0 "
+                    "UPDATE tables SET version = ? "
+                    "WHERE table_id = ? AND version = ? AND dropped = 0 "
                     "RETURNING name",
                     [heads[tid], tid, commit.expected[tid]],
                 ).fetchone()
@@ -305,7 +313,9 @@ class SQLiteStore(Store):
         try:
             yield
         except sqlite3.IntegrityError as err:
-            raise ConcurrentChangeError(f"{what} conflicts with another writer's commit: {err}") from err
+            raise ConcurrentChangeError(
+                f"{what} conflicts with another writer's commit: {err}"
+            ) from err
         except sqlite3.Error as err:
             raise StoreError(f"SQLite {what} failed on {self.path!r}: {err}", cause=err) from err
 
@@ -316,4 +326,3 @@ class SQLiteStore(Store):
     @property
     def description(self) -> str:
         return f"sqlite:{self.path}"
-
