@@ -5,6 +5,7 @@ light: Spark and database drivers load only when used.
 """
 
 from mvdd.catalog import Catalog, Change
+from mvdd.compat import Report, Violation, check, check_versions
 from mvdd.ddl import parse_statements, parse_table
 from mvdd.errors import (
     CatalogError,
@@ -67,6 +68,7 @@ __all__ = [
     "NoSuchTableError",
     "NoSuchVersionError",
     "PositionError",
+    "Report",
     "SchemaChangedError",
     "State",
     "StoreError",
@@ -74,6 +76,9 @@ __all__ = [
     "TableOptions",
     "TypeKind",
     "UnsupportedDDLError",
+    "Violation",
+    "check",
+    "check_versions",
     "parse_statements",
     "parse_table",
 ]

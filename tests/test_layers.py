@@ -45,6 +45,7 @@ CONFINED = {
 #: deferred (function-level) imports that reach up on purpose, with the reason
 ALLOWED_UPWARD = {
     ("mvdd.model.table", "mvdd.ddl.render"): "Table.to_sql renders through the ddl layer",
+    ("mvdd.catalog.catalog", "mvdd.txn"): "Catalog.begin starts a transaction of the txn layer",
 }
 
 

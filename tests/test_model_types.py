@@ -166,3 +166,11 @@ def test_every_kind_has_a_row_size() -> None:
     assert row_bytes(T("decimal", precision=18, scale=9)) == 8
     assert row_bytes(T("varchar", length=63, charset="utf8mb4")) == 253
     assert row_bytes(T("varchar", length=64, charset="utf8mb4")) == 258
+
+
+def test_negative_time_deltas() -> None:
+    import datetime as dt
+
+    t = T("time", fsp=1)
+    assert t.coerce(dt.timedelta(days=-2, seconds=86399, microseconds=900000)) == "-24:00:00.1"
+    assert t.coerce(dt.timedelta(seconds=-0.5)) == "-00:00:00.5"

@@ -33,11 +33,13 @@ name, so ids stay stable across the swap.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
-from collections.abc import Iterator
-from typing import Any, Self
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, Self
 
 import attrs
 
@@ -64,6 +66,12 @@ log = logging.getLogger("mvdd.catalog")
 #: how often ``execute`` rebuilds a statement on fresh state after another process won a race
 RETRIES = 5
 UNSUPPORTED = ("raise", "skip")
+
+
+class DDLGate(Protocol):
+    """Something every statement passes through (a metadata-lock baseline, a test probe)."""
+
+    def ddl(self, tables: tuple[str, ...]) -> AbstractContextManager[None]: ...
 
 
 @attrs.frozen
@@ -132,6 +140,8 @@ class Catalog:
         self.on_unsupported = on_unsupported
         self.database = database
         self._write_lock = threading.RLock()
+        self._listeners: list[Callable[[list[Change]], None]] = []
+        self._gate: DDLGate | None = None
         self._state = _State({}, {}, {})
         self._seq = 0
         self._closed = False
@@ -173,6 +183,35 @@ class Catalog:
     def __repr__(self) -> str:
         return f"<Catalog {self._store.description} tables={len(self._state.names)}>"
 
+    # -- transactions and observers --------------------------------------------------------------
+
+    def begin(self, *, isolation: str = "repeatable_read") -> Any:
+        """Start a transaction whose data-dictionary read view binds each table's version at
+        its first access (see :mod:`mvdd.txn`). Picks up other processes' versions first."""
+        # transactions live in the txn layer, above this one; the import is deferred so the
+        # catalog does not depend on them
+        from mvdd.txn import Transaction
+
+        self.refresh()
+        return Transaction(self, isolation=isolation)
+
+    def add_listener(self, listener: Callable[[list[Change]], None]) -> None:
+        """Call ``listener(changes)`` after every batch of versions this catalog learns of
+        (its own commits and those a refresh picks up), under the writer lock."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Callable[[list[Change]], None]) -> None:
+        self._listeners.remove(listener)
+
+    def set_gate(self, gate: DDLGate | None) -> None:
+        """Route every statement through ``gate.ddl(table_names)`` (a context manager), for
+        metadata-lock baselines. None removes it."""
+        self._gate = gate
+
+    def _notify(self, changes: list[Change]) -> None:
+        for listener in list(self._listeners):
+            listener(changes)
+
     # -- reading ------------------------------------------------------------------------------
 
     def _history(self, name: str) -> TableHistory:
@@ -181,6 +220,32 @@ class Catalog:
         if tid is None:
             raise NoSuchTableError("no such table", table=name)
         return state.histories[tid]
+
+    def table_by_id(self, table_id: int, *, version: int | None = None) -> Table:
+        """A table's schema by its stable id, now or at a version (dropped tables included,
+        at the versions before their drop)."""
+        history = self._state.histories.get(table_id)
+        if history is None:
+            raise NoSuchTableError(f"no table with id {table_id}")
+        return history.table_at(history.head if version is None else version)
+
+    def history_by_id(self, table_id: int) -> list[Change]:
+        """Every version of the table with this id (a dropped table's too)."""
+        history = self._state.histories.get(table_id)
+        if history is None:
+            raise NoSuchTableError(f"no table with id {table_id}")
+        return history.changes()
+
+    def version_by_id(self, table_id: int) -> int:
+        """The newest version of the table with this id (its drop, if it was dropped)."""
+        history = self._state.histories.get(table_id)
+        if history is None:
+            raise NoSuchTableError(f"no table with id {table_id}")
+        return history.head
+
+    def table_id(self, name: str) -> int:
+        """The id of the table now named ``name``."""
+        return self._history(name).table_id
 
     def tables(self) -> list[str]:
         """Names of the tables that exist now, sorted."""
@@ -250,10 +315,16 @@ class Catalog:
     def refresh(self) -> None:
         """Pick up versions other processes committed (one small query when there are none)."""
         self._check_open()
+        if self._store.last_seq() == self._seq:
+            return  # nothing new: readers never take the writer lock for this
         with self._write_lock:
             if self._store.last_seq() == self._seq:
                 return
-            self._integrate(self._store.changes(self._seq))
+            changes = self._store.changes(self._seq)
+            self._integrate(changes)
+            if self._listeners and changes.versions:
+                histories = self._state.histories
+                self._notify([histories[v.table_id].change(v.version) for v in changes.versions])
 
     def _integrate(self, changes: Changes, local: dict[int, Table] | None = None) -> None:
         state = self._state
@@ -305,11 +376,14 @@ class Catalog:
             sql, skip_unsupported=self.on_unsupported == "skip", database=self.database
         )
         out: list[Change] = []
-        with self._write_lock:
-            for st in statements:
-                if st.skipped is not None:
-                    log.info("skipped statement %d (%s): %.80s", st.index, st.skipped, st.text)
-                    continue
+        for st in statements:
+            if st.skipped is not None:
+                log.info("skipped statement %d (%s): %.80s", st.index, st.skipped, st.text)
+                continue
+            gate = self._gate
+            # a gate (metadata locks) is waited for before the writer lock, never while holding it
+            waiting = gate.ddl(st.tables) if gate is not None else contextlib.nullcontext()
+            with waiting, self._write_lock:
                 out.extend(self._execute_with_retry(st, position))
         return out
 
@@ -525,7 +599,8 @@ class Catalog:
         def real(tid: int) -> int:
             return ids.get(tid, tid)
 
-        if result.seq == self._seq + 1:
+        local_path = result.seq == self._seq + 1
+        if local_path:
             fresh = Changes(
                 tuple(v.committed(real(v.table_id), result.seq) for v in versions),
                 tuple(e if e.table_id > 0 else e.ending(None, real(e.table_id)) for e in opened),
@@ -540,7 +615,10 @@ class Catalog:
         else:
             self.refresh()
         histories = self._state.histories
-        return [histories[real(v.table_id)].change(v.version) for v in versions]
+        out = [histories[real(v.table_id)].change(v.version) for v in versions]
+        if local_path and self._listeners:  # (a refresh notified its own batch)
+            self._notify(out)
+        return out
 
     def _check_open(self) -> None:
         if self._closed:

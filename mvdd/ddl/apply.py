@@ -268,8 +268,6 @@ def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
         if step.if_exists:
             return table
         raise DDLError("no such column", column=step.column)
-    if len(table.columns) == 1:
-        raise DDLError("cannot drop the only column (drop the table instead)", column=col.name)
     users = _users_of(table, col)
     if users:
         raise DDLError(f"column is used by {', '.join(users)}", column=col.name)
@@ -568,7 +566,7 @@ def validate_table(table: Table) -> None:
 
 def _validate(table: Table) -> None:
     if not table.columns:
-        raise DDLError("a table needs at least one column")
+        raise DDLError("a table needs at least one column (to drop every column, drop the table)")
     size = nullable = 0
     for c in table.columns:  # one pass: this runs once per statement
         if c.generated is None or c.generated.stored:

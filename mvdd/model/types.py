@@ -849,10 +849,10 @@ def _coerce_temporal(t: ColumnType, value: Any) -> Any:
 
 
 def _timedelta_text(delta: _dt.timedelta) -> str:
-    total = delta.days * 86400 + delta.seconds
-    sign = "-" if total < 0 else ""
-    total = abs(total)
-    return f"{sign}{total // 3600}:{total // 60 % 60:02d}:{total % 60:02d}.{delta.microseconds:06d}"
+    micros = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+    sign = "-" if micros < 0 else ""
+    seconds, micros = divmod(abs(micros), 1_000_000)
+    return f"{sign}{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{micros:06d}"
 
 
 def _coerce_time(t: ColumnType, text: str, fsp: int, original: Any) -> str:

@@ -1,0 +1,425 @@
+"""Concurrent DDL and DML: mvdd's read views against MySQL-style metadata locks, in one run.
+
+1. Throughput: DML worker threads run short transactions (bind two tables, validate rows against
+   the bound schemas, spend 0.5 ms in simulated storage I/O, commit, retry when told) while a DDL
+   thread runs a steady stream of ALTERs
+   (mostly compatible ADD COLUMNs, every fourth a DROP COLUMN that dooms the transactions bound
+   before it). DML throughput and p99 latency, idle and under DDL, for mvdd and for the MDL
+   baseline (``mvdd.txn.MetadataLocks``: DDL waits for open transactions and blocks new ones).
+2. Long transaction: a transaction stays open for 5 s; half a second in, an ALTER arrives. In mvdd
+   the DDL commits at once and no DML waits; under metadata locks every new DML stalls until the
+   long transaction ends. The same scenario runs on a real MariaDB (``ALTER TABLE ... ADD COLUMN
+   ..., ALGORITHM=INSTANT`` while another connection holds the table in an open transaction;
+   new connections' DML measured).
+
+Writes ``benchmarks/results/concurrency.json`` and ``concurrency.png`` (throughput over time,
+DDL moments marked).
+
+    PYTHONPATH=. python benchmarks/concurrency.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import itertools
+import json
+import os
+import platform
+import random
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mvdd import Catalog, SchemaChangedError
+from mvdd.model.row import validate_row
+from mvdd.txn import MetadataLocks
+
+RESULTS = Path(__file__).resolve().parent / "results"
+WORKERS = 8
+BUCKET = 0.1  # seconds per throughput bucket
+#: time a DML transaction spends in storage (simulated I/O; the GIL is free meanwhile) while it
+#: holds its read view, or its metadata locks in the baseline
+STORAGE_IO = 0.0005
+
+
+@attrs.define
+class Run:
+    """What one scenario recorded: every committed transaction's end time and latency."""
+
+    label: str
+    started: float = 0.0
+    ends: list[float] = attrs.field(factory=list)
+    latencies: list[float] = attrs.field(factory=list)
+    retries: int = 0
+    marks: list[tuple[float, str]] = attrs.field(factory=list)
+    ddl_latencies: list[float] = attrs.field(factory=list)
+    lock: threading.Lock = attrs.field(factory=threading.Lock)
+
+    def mark(self, what: str) -> None:
+        with self.lock:
+            self.marks.append((time.perf_counter() - self.started, what))
+
+    def summary(self, seconds: float) -> dict[str, Any]:
+        lat = sorted(self.latencies)
+        p99 = lat[int(len(lat) * 0.99)] if lat else float("nan")
+        return {
+            "transactions": len(self.ends),
+            "throughput_tps": len(self.ends) / seconds,
+            "p99_ms": p99 * 1e3,
+            "p50_ms": (lat[len(lat) // 2] if lat else float("nan")) * 1e3,
+            "retries": self.retries,
+            "ddl_statements": len(self.ddl_latencies),
+            "ddl_max_ms": max(self.ddl_latencies, default=0.0) * 1e3,
+            "longest_stall_s": longest_gap(self.ends, self.started),
+        }
+
+    def timeline(self, seconds: float) -> list[int]:
+        buckets = [0] * (int(seconds / BUCKET) + 1)
+        for end in self.ends:
+            i = int((end - self.started) / BUCKET)
+            if 0 <= i < len(buckets):
+                buckets[i] += 1
+        return buckets
+
+
+def longest_gap(ends: list[float], started: float) -> float:
+    """The longest time without a single committed DML transaction."""
+    times = sorted([started, *ends])
+    return max((b - a for a, b in itertools.pairwise(times)), default=0.0)
+
+
+def fresh_catalog() -> Catalog:
+    cat = Catalog()
+    cat.execute(
+        "CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer VARCHAR(64) NOT NULL, "
+        "total DECIMAL(12,2) NOT NULL DEFAULT 0.00, note TEXT)"
+    )
+    cat.execute(
+        "CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, order_id BIGINT NOT NULL, "
+        "sku VARCHAR(32) NOT NULL, qty INT NOT NULL DEFAULT 1)"
+    )
+    return cat
+
+
+def dml_worker(cat: Catalog, run: Run, stop: threading.Event, seed: int) -> None:
+    """Short transactions: bind both tables, validate a few rows against the bound schemas,
+    commit; on SchemaChangedError retry the whole transaction."""
+    rng = random.Random(seed)
+    while not stop.is_set():
+        began = time.perf_counter()
+        while not stop.is_set():
+            tx = cat.begin()
+            try:
+                orders, items = tx.table("orders"), tx.table("items")
+                n = rng.randrange(1_000_000)
+                validate_row(orders, {"id": n, "customer": f"c{n % 97}", "total": "12.50"})
+                for line in range(3):
+                    validate_row(items, {"id": n * 10 + line, "order_id": n, "sku": f"s{line}"})
+                time.sleep(STORAGE_IO)
+                tx.commit()
+                break
+            except SchemaChangedError:
+                with run.lock:
+                    run.retries += 1
+        else:
+            return
+        end = time.perf_counter()
+        with run.lock:
+            run.ends.append(end)
+            run.latencies.append(end - began)
+
+
+def ddl_stream(cat: Catalog, run: Run, stop: threading.Event, every: float) -> None:
+    n = 0
+    while not stop.wait(every):
+        n += 1
+        table = "orders" if n % 2 else "items"
+        sql = (
+            f"ALTER TABLE {table} DROP COLUMN x{n - 2}"
+            if n % 4 == 0
+            else f"ALTER TABLE {table} ADD COLUMN x{n} INT"
+        )
+        began = time.perf_counter()
+        cat.execute(sql)
+        run.ddl_latencies.append(time.perf_counter() - began)
+        run.mark("ALTER")
+
+
+def throughput(label: str, seconds: float, *, ddl_every: float | None, mdl: bool) -> Run:
+    cat = fresh_catalog()
+    if mdl:
+        MetadataLocks.install(cat)
+    run = Run(label)
+    stop = threading.Event()
+    run.started = time.perf_counter()
+    threads = [
+        threading.Thread(target=dml_worker, args=(cat, run, stop, i)) for i in range(WORKERS)
+    ]
+    if ddl_every is not None:
+        threads.append(threading.Thread(target=ddl_stream, args=(cat, run, stop, ddl_every)))
+    for t in threads:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    return run
+
+
+def long_transaction(label: str, *, mdl: bool, hold: float, total: float) -> Run:
+    """A transaction binds `orders` and stays open `hold` seconds; half a second in, an ALTER."""
+    cat = fresh_catalog()
+    if mdl:
+        MetadataLocks.install(cat)
+    run = Run(label)
+    stop = threading.Event()
+    run.started = time.perf_counter()
+    workers = [
+        threading.Thread(target=dml_worker, args=(cat, run, stop, i)) for i in range(WORKERS)
+    ]
+    for w in workers:
+        w.start()
+
+    def long_tx() -> None:
+        time.sleep(1.0)
+        tx = cat.begin()
+        tx.table("orders")
+        run.mark("long transaction begins")
+        time.sleep(hold)
+        with contextlib.suppress(SchemaChangedError):
+            tx.commit()
+        run.mark("long transaction ends")
+
+    def ddl() -> None:
+        time.sleep(1.5)
+        run.mark("ALTER issued")
+        began = time.perf_counter()
+        cat.execute("ALTER TABLE orders ADD COLUMN promo VARCHAR(16)")
+        run.ddl_latencies.append(time.perf_counter() - began)
+        run.mark("ALTER committed")
+
+    helpers = [threading.Thread(target=long_tx), threading.Thread(target=ddl)]
+    for h in helpers:
+        h.start()
+    time.sleep(total)
+    stop.set()
+    for t in [*workers, *helpers]:
+        t.join()
+    return run
+
+
+def long_transaction_mariadb(*, hold: float, total: float) -> Run | None:
+    """The same on a real MariaDB: one connection holds `orders` in an open transaction, another
+    runs ALTER ... ALGORITHM=INSTANT, new connections insert and read."""
+    try:
+        import pymysql
+
+        from tests.support.mariadb import MariaDB, MariaDBUnavailable
+    except ImportError:
+        print("MariaDB scenario skipped: pymysql and the test helpers are needed")
+        return None
+    server = MariaDB()
+    try:
+        server.start()
+    except MariaDBUnavailable as err:
+        print(f"MariaDB scenario skipped: {err}")
+        server.stop()
+        return None
+    run = Run("MariaDB")
+    try:
+        with server.database() as name:
+            setup = server.connect(name)
+            with setup.cursor() as cur:
+                cur.execute(
+                    "CREATE TABLE orders (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, "
+                    "customer VARCHAR(64) NOT NULL, total DECIMAL(12,2) NOT NULL DEFAULT 0)"
+                )
+            setup.close()
+            stop = threading.Event()
+
+            def worker(i: int) -> None:
+                conn = server.connect(name)
+                with conn.cursor() as cur:
+                    while not stop.is_set():
+                        began = time.perf_counter()
+                        cur.execute(
+                            "INSERT INTO orders (customer, total) VALUES (%s, %s)",
+                            (f"c{i}", "1.50"),
+                        )
+                        cur.execute("SELECT COUNT(*) FROM orders WHERE customer = %s", (f"c{i}",))
+                        cur.fetchall()
+                        end = time.perf_counter()
+                        with run.lock:
+                            run.ends.append(end)
+                            run.latencies.append(end - began)
+                conn.close()
+
+            def long_tx() -> None:
+                time.sleep(1.0)
+                conn = server.connect(name)
+                with conn.cursor() as cur:
+                    cur.execute("BEGIN")
+                    cur.execute("SELECT * FROM orders LIMIT 1")
+                    cur.fetchall()
+                    run.mark("long transaction begins")
+                    time.sleep(hold)
+                    cur.execute("COMMIT")
+                    run.mark("long transaction ends")
+                conn.close()
+
+            def ddl() -> None:
+                time.sleep(1.5)
+                conn = server.connect(name)
+                with conn.cursor() as cur:
+                    run.mark("ALTER issued")
+                    began = time.perf_counter()
+                    cur.execute(
+                        "ALTER TABLE orders ADD COLUMN promo VARCHAR(16), ALGORITHM=INSTANT"
+                    )
+                    run.ddl_latencies.append(time.perf_counter() - began)
+                    run.mark("ALTER committed")
+                conn.close()
+
+            run.started = time.perf_counter()
+            threads = [threading.Thread(target=worker, args=(i,)) for i in range(WORKERS)]
+            threads += [threading.Thread(target=long_tx), threading.Thread(target=ddl)]
+            for t in threads:
+                t.start()
+            time.sleep(total)
+            stop.set()
+            for t in threads:
+                t.join()
+    except pymysql.MySQLError as err:
+        print(f"MariaDB scenario failed: {err}")
+        return None
+    finally:
+        server.stop()
+    return run
+
+
+def plot(panels: list[tuple[Run, float]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(len(panels), 1, figsize=(10, 2.3 * len(panels)), layout="constrained")
+    colours = {"ALTER issued": ("red", "--"), "ALTER committed": ("red", "-")}
+    for ax, (run, seconds) in zip(axes, panels, strict=True):
+        line = run.timeline(seconds)
+        ax.plot([i * BUCKET for i in range(len(line) - 1)], [c / BUCKET for c in line[:-1]], lw=1.2)
+        ax.set_xlim(0, seconds)
+        top = max(line, default=1) / BUCKET * 1.25
+        ax.set_ylim(0, top)
+        labelled = 0
+        for at, what in run.marks:
+            if what == "ALTER":  # one tick per ALTER of a stream
+                ax.axvline(at, ymax=0.06, color="red", lw=0.6)
+                continue
+            colour, style = colours.get(what, ("gray", ":"))
+            ax.axvline(at, color=colour, ls=style, lw=1)
+            ax.text(at, top * (0.9 - 0.12 * labelled), f" {what}", fontsize=7, color=colour)
+            labelled += 1
+        ax.set_ylabel("DML tx/s")
+        ax.set_title(run.label, fontsize=9, loc="left")
+    axes[-1].set_xlabel("seconds (red ticks: ALTER statements)")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="shorter runs, for a smoke run")
+    args = ap.parse_args()
+    seconds = 2.0 if args.quick else 6.0
+    hold, total = (2.0, 3.5) if args.quick else (5.0, 8.0)
+    machine = {
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+    }
+    print(
+        f"mvdd concurrency benchmark — {machine['date']} — {machine['platform']}, "
+        f"{machine['cpus']} CPUs"
+    )
+    results: dict[str, Any] = {"machine": machine, "workers": WORKERS, "seconds": seconds}
+    # two DDL streams: 20 ALTERs a second (a migration storm far beyond production rates), and
+    # 100 a second (a stress point: here every ALTER's CPU time is taken from the DML threads,
+    # which share one interpreter lock with it)
+    streams = {"20": 0.05, "100": 0.01}
+    runs = {
+        "mvdd_idle": throughput("mvdd, no DDL", seconds, ddl_every=None, mdl=False),
+        "mdl_idle": throughput("metadata locks, no DDL", seconds, ddl_every=None, mdl=True),
+    }
+    for rate, every in streams.items():
+        runs[f"mvdd_ddl{rate}"] = throughput(
+            f"mvdd, {rate} ALTERs/s", seconds, ddl_every=every, mdl=False
+        )
+        runs[f"mdl_ddl{rate}"] = throughput(
+            f"metadata locks, {rate} ALTERs/s", seconds, ddl_every=every, mdl=True
+        )
+    results["throughput"] = t = {k: r.summary(seconds) for k, r in runs.items()}
+    for key, label in (("mvdd", "mvdd"), ("mdl", "MDL baseline")):
+        idle = t[f"{key}_idle"]
+        print(f"{label:13} idle {idle['throughput_tps']:8.0f} tx/s p99 {idle['p99_ms']:6.2f} ms")
+        for rate in streams:
+            busy = t[f"{key}_ddl{rate}"]
+            t[f"{key}_ratio{rate}"] = busy["throughput_tps"] / idle["throughput_tps"]
+            print(
+                f"{'':13} {rate:>3} ALTERs/s {busy['throughput_tps']:8.0f} tx/s p99 "
+                f"{busy['p99_ms']:6.2f} ms ({busy['ddl_statements']} ALTERs, {busy['retries']} "
+                f"retries) | ratio {t[f'{key}_ratio{rate}']:.2f}"
+            )
+
+    long_runs = [
+        long_transaction(
+            f"mvdd: {hold:.0f} s transaction open, ALTER at 1.5 s",
+            mdl=False,
+            hold=hold,
+            total=total,
+        ),
+        long_transaction(
+            f"metadata locks: {hold:.0f} s transaction open, ALTER at 1.5 s",
+            mdl=True,
+            hold=hold,
+            total=total,
+        ),
+    ]
+    maria = long_transaction_mariadb(hold=hold, total=total)
+    if maria is not None:
+        maria.label = f"MariaDB {hold:.0f} s transaction open, ALTER ... ALGORITHM=INSTANT at 1.5 s"
+        long_runs.append(maria)
+    results["long_transaction"] = {}
+    for name, run in zip(("mvdd", "mdl", "mariadb"), long_runs, strict=False):
+        summary = run.summary(total)
+        marks = dict((w, a) for a, w in run.marks)
+        summary["ddl_wait_s"] = summary["ddl_max_ms"] / 1e3
+        summary["stall_s"] = summary["longest_stall_s"]
+        summary["marks"] = marks
+        results["long_transaction"][name] = summary
+        print(
+            f"long transaction, {name:7}: ALTER took {summary['ddl_wait_s']:5.2f} s, "
+            f"longest DML stall {summary['stall_s']:5.2f} s, "
+            f"{summary['transactions']} DML transactions in {total:.0f} s"
+        )
+    RESULTS.mkdir(exist_ok=True)
+    plot(
+        [(r, total) for r in long_runs]
+        + [(runs["mvdd_ddl20"], seconds), (runs["mdl_ddl20"], seconds)],
+        RESULTS / "concurrency.png",
+    )
+    (RESULTS / "concurrency.json").write_text(json.dumps(results, indent=2))
+    print(f"written {RESULTS / 'concurrency.json'} and {RESULTS / 'concurrency.png'}")
+
+
+if __name__ == "__main__":
+    main()

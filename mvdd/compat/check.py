@@ -1,0 +1,205 @@
+"""Checking compatibility step by step: of a list of statements, or of a catalog's versions.
+
+A change from I to C is judged one simple step at a time (seed 003): a compound statement is its
+steps in order, several versions are their statements in order, and a change and its undo both
+count (``ADD COLUMN x`` then ``DROP COLUMN x`` is not forward-compatible, though I equals C).
+Steps on other tables are compatible. Verdicts on a catalog's versions are cached per catalog,
+table id, version range and mode: versions never change.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from mvdd.compat.report import Mode, Report, Violation
+from mvdd.compat.rules import BACKWARD, FORWARD, Finding, Rule
+from mvdd.ddl import step as s
+from mvdd.ddl.apply import apply, validate_table
+from mvdd.ddl.parse import parse_statements, parse_table
+from mvdd.errors import CatalogError, MvddError, NoSuchVersionError, UnsupportedDDLError
+from mvdd.model import Table
+
+
+class _History(Protocol):
+    """What a catalog offers the checker (the catalog layer sits above this one)."""
+
+    def table_id(self, name: str) -> int: ...
+
+    def table_by_id(self, table_id: int, *, version: int | None = None) -> Table: ...
+
+    def history_by_id(self, table_id: int) -> list[Any]: ...
+
+
+def _mode(mode: str) -> Mode:
+    try:
+        return Mode(mode)
+    except ValueError:
+        raise CatalogError(f"mode must be forward, backward or full, not {mode!r}") from None
+
+
+def _rules(mode: Mode) -> list[tuple[str, dict[type[s.Step], Rule]]]:
+    if mode == Mode.FORWARD:
+        return [("forward", FORWARD)]
+    if mode == Mode.BACKWARD:
+        return [("backward", BACKWARD)]
+    return [("forward", FORWARD), ("backward", BACKWARD)]
+
+
+def judge_step(
+    step: s.Step, before: Table, after: Table | None, mode: str = "forward", *, version: int = 0
+) -> list[Violation]:
+    """The violations of one step, from ``before`` to ``after`` (None: the table is gone)."""
+    out: list[Violation] = []
+    for direction, table in _rules(_mode(mode)):
+        rule = table.get(type(step))
+        if rule is None:
+            raise UnsupportedDDLError(f"no compatibility rule for {type(step).__name__}")
+        findings: list[Finding] = rule(step, before, after)
+        out.extend(
+            Violation(
+                kind=f.kind,
+                table=before.name,
+                column=f.column.name if f.column is not None else None,
+                column_id=f.column.id if f.column is not None else None,
+                step=str(step),
+                message=f.message,
+                direction=direction,
+                version=version,
+            )
+            for f in findings
+        )
+    return out
+
+
+def _walk(
+    table: Table, steps: Iterable[s.Step], mode: str, version: int
+) -> tuple[Table | None, list[Violation], int]:
+    """Apply steps to ``table`` one at a time, judging each on it; stops if the table goes."""
+    violations: list[Violation] = []
+    count = 0
+    current: Table | None = table
+    for st in steps:
+        if current is None:
+            break
+        if st.table != current.name and not isinstance(st, s.CreateTable | s.CreateTableLike):
+            continue  # a step on another table: compatible
+        if isinstance(st, s.CreateTable | s.CreateTableLike):
+            continue
+        after = None if isinstance(st, s.DropTable) else apply(st, current)
+        violations.extend(judge_step(st, current, after, mode, version=version))
+        count += 1
+        current = after
+    return current, violations, count
+
+
+def check(initial: str | Table, steps: list[str], *, mode: str = "forward") -> Report:
+    """Judge statements applied to ``initial`` (a CREATE TABLE or a Table), step by step.
+
+    Raises DDLError when a statement is not valid DDL for the table (for example ADD COLUMN
+    ... NOT NULL without a default): invalid DDL has no verdict.
+
+    >>> report = check("CREATE TABLE t (a INT)", ["ALTER TABLE t ADD b INT, MODIFY a BIGINT"])
+    >>> report.compatible, report.steps_checked
+    (True, 2)
+    >>> report = check("CREATE TABLE t (a INT)", ["ALTER TABLE t DROP a, ADD c INT"])
+    >>> [v.kind for v in report.violations]
+    ['drop_column']
+    """
+    table = parse_table(initial) if isinstance(initial, str) else initial
+    name = table.name
+    violations: list[Violation] = []
+    count = 0
+    current: Table | None = table
+    for text in steps:
+        for statement in parse_statements(text):
+            if current is None:
+                break
+            try:
+                after, found, n = _walk(current, statement.steps, mode, 0)
+                if after is not None:
+                    validate_table(after)
+            except MvddError as err:
+                raise err.locate(
+                    statement=statement.text, statement_index=statement.index
+                ) from None
+            violations.extend(found)
+            count += n
+            current = after
+    return Report(mode=_mode(mode).value, table=name, violations=violations, steps_checked=count)
+
+
+_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Report]] = weakref.WeakKeyDictionary()
+_CACHE_LOCK = threading.Lock()
+
+
+def check_versions(
+    cat: _History, name: str, from_version: int, to_version: int, *, mode: str = "forward"
+) -> Report:
+    """Judge every step between two versions of a catalog's table (``from_version`` is I; the
+    steps of versions ``from_version + 1 .. to_version`` are judged on the versions they
+    produced). Cached per catalog, table, range and mode.
+
+    Raises NoSuchVersionError for versions outside the table's history.
+    """
+    return check_table_versions(cat, cat.table_id(name), from_version, to_version, mode=mode)
+
+
+def check_table_versions(
+    cat: _History, table_id: int, from_version: int, to_version: int, *, mode: str = "forward"
+) -> Report:
+    """:func:`check_versions` by the table's stable id (it works for dropped and renamed
+    tables too)."""
+    m = _mode(mode)
+    history = cat.history_by_id(table_id)
+    head = len(history)
+    name = history[-1].table
+    if not 1 <= from_version <= to_version <= head:
+        raise NoSuchVersionError(
+            f"versions {from_version}..{to_version} are not within 1..{head}", table=name
+        )
+    key = (table_id, from_version, to_version, m)
+    with _CACHE_LOCK:
+        cached = _CACHE.get(cat, {}).get(key)
+    if cached is not None:
+        return cached
+    violations: list[Violation] = []
+    count = 0
+    before = cat.table_by_id(table_id, version=from_version)
+    for change in history[from_version:to_version]:
+        _, found, n = _walk(before, change.steps, m.value, change.version)
+        violations.extend(found)
+        count += n
+        if change.dropped:
+            break
+        before = cat.table_by_id(table_id, version=change.version)
+    report = Report(
+        mode=m.value,
+        table=history[from_version - 1].table,
+        violations=violations,
+        from_version=from_version,
+        to_version=to_version,
+        steps_checked=count,
+    )
+    with _CACHE_LOCK:
+        _CACHE.setdefault(cat, {})[key] = report
+    return report
+
+
+def check_history(cat: _History, name: str, *, mode: str = "forward") -> Report:
+    """Every violation over a table's whole history (each tagged with its version): the
+    transitive check from version 1 to the current one."""
+    table_id = cat.table_id(name)
+    return check_table_versions(cat, table_id, 1, len(cat.history_by_id(table_id)), mode=mode)
+
+
+def compatible_since(cat: _History, name: str, version: int, *, mode: str = "forward") -> int:
+    """The oldest version I such that every step from I to ``version`` is compatible: rows
+    written under any version from I on can be read as ``version`` (I = ``version`` when the
+    last step already breaks compatibility)."""
+    oldest = version
+    while oldest > 1 and check_versions(cat, name, oldest - 1, oldest, mode=mode).compatible:
+        oldest -= 1
+    return oldest

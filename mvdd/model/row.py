@@ -1,0 +1,89 @@
+"""Rows against schemas: validate a row for a table version, upgrade a row between versions.
+
+These are the pure-Python meaning of "a row under version v": DML validates against the version
+its transaction bound, and a reader upgrades rows written under older versions by column id
+(renames are free, dropped columns go, added columns take their default, widened values convert).
+
+>>> from mvdd.model import Column, ColumnType, Table
+>>> t = Table(name="t", columns=[Column(id=1, name="a", type=ColumnType.of("int"), nullable=False),
+...                              Column(id=2, name="b", type=ColumnType.of("varchar", length=3),
+...                                     default="x")], last_id=2)
+>>> validate_row(t, {"a": "7"})
+{'a': 7, 'b': 'x'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mvdd.errors import InvalidValueError
+from mvdd.model.element import NO_DEFAULT, Column, Expr
+from mvdd.model.table import Table
+
+
+class _Computed:
+    """A value the server computes (an expression default, a generated column, a counter)."""
+
+    def __repr__(self) -> str:
+        return "COMPUTED"
+
+
+#: stands for a value the server would compute when the row is written
+COMPUTED: Any = _Computed()
+
+
+def fill_value(column: Column) -> Any:
+    """The value a row that does not give this column gets: its default, NULL, or COMPUTED."""
+    if column.generated is not None or column.auto_increment or isinstance(column.default, Expr):
+        return COMPUTED
+    if column.default is NO_DEFAULT:
+        if column.nullable:
+            return None
+        raise InvalidValueError(f"column `{column.name}` has no default and may not be NULL")
+    return column.default
+
+
+def validate_row(table: Table, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The canonical row a table version stores for ``values`` (by column name, case-insensitive).
+
+    Columns not given take their default; generated columns may not be given. Raises
+    InvalidValueError naming the column for unknown columns and values the type refuses.
+    """
+    given = {name.casefold(): value for name, value in values.items()}
+    out: dict[str, Any] = {}
+    for col in table.writable_columns:
+        key = col.name.casefold()
+        if key in given:
+            if col.generated is not None:
+                raise InvalidValueError(f"generated column `{col.name}` cannot be written")
+            value = given.pop(key)
+            if value is None and not col.nullable:
+                raise InvalidValueError(f"column `{col.name}` may not be NULL")
+            try:
+                out[col.name] = col.type.coerce(value)
+            except InvalidValueError as err:
+                raise InvalidValueError(err.message, table=table.name, column=col.name) from None
+        else:
+            out[col.name] = fill_value(col)
+    if given:
+        raise InvalidValueError(f"unknown column(s) {sorted(given)}", table=table.name)
+    return out
+
+
+def upgrade_row(row: Mapping[int, Any], old: Table, new: Table) -> dict[int, Any]:
+    """A row written under ``old`` (values by column id) as a row of ``new``: matched by id,
+    dropped columns removed, added ones filled, values converted to the new type.
+
+    Raises InvalidValueError when a value does not fit the new type (the change was not a
+    widening).
+    """
+    old_ids = {c.id for c in old.columns}
+    out: dict[int, Any] = {}
+    for col in new.columns:
+        if col.id in old_ids and col.id in row:
+            value = row[col.id]
+            out[col.id] = value if value is None or value is COMPUTED else col.type.coerce(value)
+        else:
+            out[col.id] = fill_value(col)
+    return out

@@ -1,0 +1,257 @@
+"""Transactions with data-dictionary read views (seeds 003 and 004).
+
+A transaction binds each table's version the first time it touches the table, and keeps seeing
+that version (repeatable read of the dictionary, as MySQL and PolarDB): DDL never waits for it.
+A table created after the transaction began is visible to it (IEP-110 requirement 2); one altered
+after it began but before its first access binds its new version (requirement 3).
+
+At commit every bound table is checked from its bound version I to the current version C, step
+by step (a change and its undo both count); if any step is not forward-compatible the commit
+raises the retryable :class:`~mvdd.errors.SchemaChangedError` with the report. When a DDL lands,
+the transactions it makes incompatible are marked rollback-only at once and fail at their next
+operation (an optimisation: they could never commit).
+
+Isolation (a ``str`` enum):
+
+- ``repeatable_read`` (default): each table is read at its bound version for the whole life.
+- ``read_committed``: each access sees the newest version (as Oracle); commit still checks from
+  the first version seen.
+- ``strict`` (IEP-110 option 3): any operation on a table whose schema changed since it was bound
+  aborts the transaction.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from enum import StrEnum
+from typing import Any, Self
+
+import attrs
+
+from mvdd.compat import Report, check_table_versions
+from mvdd.errors import CatalogError, MvddError, NoSuchTableError, SchemaChangedError
+from mvdd.model import Table
+
+
+class Isolation(StrEnum):
+    REPEATABLE_READ = "repeatable_read"
+    READ_COMMITTED = "read_committed"
+    STRICT = "strict"
+
+
+class TxState(StrEnum):
+    ACTIVE = "active"
+    ROLLBACK_ONLY = "rollback_only"
+    COMMITTED = "committed"
+    ROLLED_BACK = "rolled_back"
+
+
+@attrs.define
+class Binding:
+    """A table a transaction has touched: its id, and the version it bound (I)."""
+
+    table_id: int
+    name: str
+    version: int
+
+
+class Registry:
+    """The live transactions of one catalog, told about every batch of new versions."""
+
+    def __init__(self, catalog: Any) -> None:
+        self._catalog = weakref.ref(catalog)
+        self._lock = threading.Lock()
+        self._live: weakref.WeakSet[Transaction] = weakref.WeakSet()
+        self.locks: Any = None  # a MetadataLocks when the MDL baseline is installed
+
+    def add(self, tx: Transaction) -> None:
+        with self._lock:
+            self._live.add(tx)
+
+    def discard(self, tx: Transaction) -> None:
+        with self._lock:
+            self._live.discard(tx)
+
+    def __call__(self, changes: list[Any]) -> None:
+        """A batch of versions landed: doom the transactions it makes incompatible."""
+        touched = {c.table_id for c in changes}
+        with self._lock:
+            live = list(self._live)
+        for tx in live:
+            tx._review(touched)
+
+
+_REGISTRIES: weakref.WeakKeyDictionary[Any, Registry] = weakref.WeakKeyDictionary()
+_REGISTRIES_LOCK = threading.Lock()
+
+
+def registry_of(catalog: Any) -> Registry:
+    """The catalog's transaction registry (created, and subscribed, on first use)."""
+    with _REGISTRIES_LOCK:
+        registry = _REGISTRIES.get(catalog)
+        if registry is None:
+            registry = _REGISTRIES[catalog] = Registry(catalog)
+            catalog.add_listener(registry)
+        return registry
+
+
+class Transaction:
+    """A transaction's data-dictionary read view. Use ``cat.begin()`` to start one.
+
+    >>> import mvdd
+    >>> cat = mvdd.Catalog()
+    >>> _ = cat.execute("CREATE TABLE t (a INT)")
+    >>> tx = cat.begin()
+    >>> tx.table("t").version
+    1
+    >>> _ = cat.execute("ALTER TABLE t ADD b INT")   # does not wait for tx
+    >>> tx.table("t").column_names, cat.table("t").column_names
+    (('a',), ('a', 'b'))
+    >>> tx.commit()                                  # ADD nullable COLUMN: forward-compatible
+    """
+
+    def __init__(self, catalog: Any, *, isolation: str = "repeatable_read") -> None:
+        try:
+            self.isolation = Isolation(isolation)
+        except ValueError:
+            raise CatalogError(
+                f"isolation must be one of {[i.value for i in Isolation]}, not {isolation!r}"
+            ) from None
+        self.catalog = catalog
+        self.state = TxState.ACTIVE
+        self.doom: Report | None = None
+        self._bound: dict[str, Binding] = {}
+        self._lock = threading.Lock()
+        self._registry = registry_of(catalog)
+        self._registry.add(self)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def bound(self) -> dict[str, Binding]:
+        """The tables this transaction has touched, by the name it used."""
+        return dict(self._bound)
+
+    def _usable(self) -> None:
+        if self.state == TxState.ROLLBACK_ONLY:
+            raise SchemaChangedError(
+                "a schema change made this transaction unable to commit; retry it",
+                table=self.doom.table if self.doom else None,
+                report=self.doom,
+            )
+        if self.state != TxState.ACTIVE:
+            raise CatalogError(f"the transaction is {self.state.value}")
+
+    def table(self, name: str) -> Table:
+        """The table as this transaction sees it; the first access binds its version."""
+        self._usable()
+        binding = self._bound.get(name)
+        cat = self.catalog
+        if binding is None:
+            locks = self._registry.locks
+            if locks is not None:
+                locks.acquire_shared(name, self)
+            table = cat.table(name)
+            self._bound[name] = Binding(table.id, name, table.version)
+            return table
+        if self.isolation == Isolation.READ_COMMITTED:
+            try:
+                return cat.table_by_id(binding.table_id)
+            except MvddError as err:
+                raise self._abort(err, binding) from None
+        if (
+            self.isolation == Isolation.STRICT
+            and cat.version_by_id(binding.table_id) != binding.version
+        ):
+            raise self._abort(None, binding)
+        return cat.table_by_id(binding.table_id, version=binding.version)
+
+    def _abort(self, err: MvddError | None, binding: Binding) -> SchemaChangedError:
+        current = self.catalog.version_by_id(binding.table_id)
+        report = check_table_versions(self.catalog, binding.table_id, binding.version, current)
+        self._end(TxState.ROLLED_BACK)
+        return SchemaChangedError(
+            f"the schema of `{binding.name}` changed under the transaction (version "
+            f"{binding.version} to {current}); retry it",
+            table=binding.name,
+            report=report,
+        )
+
+    # -- ending -------------------------------------------------------------------------------
+
+    def commit(self) -> None:
+        """Commit: every bound table must be forward-compatible from its bound version to the
+        current one, step by step; else raise SchemaChangedError (retryable) with the report.
+        Either way the transaction is over."""
+        if self.state == TxState.ROLLBACK_ONLY:
+            self._end(TxState.ROLLED_BACK)
+            raise SchemaChangedError(
+                "a schema change made this transaction unable to commit; retry it",
+                table=self.doom.table if self.doom else None,
+                report=self.doom,
+            )
+        self._usable()
+        self.catalog.refresh()
+        for binding in self._bound.values():
+            current = self.catalog.version_by_id(binding.table_id)
+            if current == binding.version:
+                continue
+            report = check_table_versions(self.catalog, binding.table_id, binding.version, current)
+            if not report.compatible:
+                self._end(TxState.ROLLED_BACK)
+                raise SchemaChangedError(
+                    f"`{binding.name}` changed incompatibly since the transaction bound it "
+                    f"(version {binding.version} to {current}); retry the transaction",
+                    table=binding.name,
+                    report=report,
+                )
+        self._end(TxState.COMMITTED)
+
+    def rollback(self) -> None:
+        """Roll back (always possible; a no-op once the transaction is over)."""
+        if self.state in (TxState.ACTIVE, TxState.ROLLBACK_ONLY):
+            self._end(TxState.ROLLED_BACK)
+
+    def _end(self, state: TxState) -> None:
+        self.state = state
+        self._registry.discard(self)
+        locks = self._registry.locks
+        if locks is not None:
+            locks.release_all(self)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            self.commit()
+        else:
+            self.rollback()
+
+    # -- told by the registry ---------------------------------------------------------------------
+
+    def _review(self, touched: set[int]) -> None:
+        """New versions landed on ``touched`` tables: become rollback-only if they break us."""
+        if self.state != TxState.ACTIVE:
+            return
+        for binding in list(self._bound.values()):
+            if binding.table_id not in touched:
+                continue
+            try:
+                current = self.catalog.version_by_id(binding.table_id)
+                report = check_table_versions(
+                    self.catalog, binding.table_id, binding.version, current
+                )
+            except NoSuchTableError:
+                continue
+            if self.isolation == Isolation.STRICT and current != binding.version:
+                compatible = False
+            else:
+                compatible = report.compatible
+            if not compatible:
+                with self._lock:
+                    if self.state == TxState.ACTIVE:
+                        self.doom = report
+                        self.state = TxState.ROLLBACK_ONLY
+                return

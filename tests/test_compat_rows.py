@@ -1,0 +1,226 @@
+"""Soundness of the forward rules on data: whenever a step is judged forward-compatible, random
+rows valid under I, upgraded to C, are valid under C and lose no information; and on a real
+MariaDB, a table of schema I holding those rows, altered to C, holds exactly the upgraded rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from mvdd import check, parse_statements, parse_table
+from mvdd.ddl import apply_steps
+from mvdd.model import Table
+from mvdd.model.row import COMPUTED, upgrade_row
+from mvdd.model.types import ColumnType, Family, TypeKind
+from tests.support.mariadb import quote
+
+# column types of I, and the types a MODIFY may try (widenings, narrowings, other kinds)
+TYPES = [
+    "TINYINT",
+    "SMALLINT",
+    "INT",
+    "BIGINT",
+    "TINYINT UNSIGNED",
+    "INT UNSIGNED",
+    "DECIMAL(6,2)",
+    "DECIMAL(8,2)",
+    "DECIMAL(8,3)",
+    "FLOAT",
+    "DOUBLE",
+    "BIT(4)",
+    "BIT(8)",
+    "CHAR(4)",
+    "CHAR(8)",
+    "VARCHAR(6)",
+    "VARCHAR(12)",
+    "VARBINARY(4)",
+    "VARBINARY(8)",
+    "TINYTEXT",
+    "TEXT",
+    "DATETIME",
+    "DATETIME(3)",
+    "TIME(1)",
+    "TIME(4)",
+    "DATE",
+    "YEAR",
+    "ENUM('a','b')",
+    "ENUM('a','b','c')",
+    "SET('x','y')",
+    "SET('x','y','z')",
+    "VARCHAR(6) CHARACTER SET utf8mb3",
+    "VARCHAR(6) CHARACTER SET utf8mb4",
+]
+
+
+def values(ctype: ColumnType) -> st.SearchStrategy[Any]:
+    """Values a column of this type holds (canonical Python values)."""
+    fam = ctype.family
+    if fam == Family.INTEGER:
+        lo, hi = ctype.integer_range()
+        return st.integers(lo, hi)
+    if fam == Family.DECIMAL:
+        assert ctype.precision is not None and ctype.scale is not None
+        bound = 10 ** (ctype.precision - ctype.scale) - 1
+        return st.decimals(-bound, bound, places=ctype.scale, allow_nan=False).map(ctype.coerce)
+    if fam == Family.FLOAT:  # values exact in single precision, so both sides print alike
+        return st.integers(-4000, 4000).map(lambda k: k / 4)
+    if fam == Family.BIT:
+        return st.integers(0, 2 ** (ctype.length or 1) - 1)
+    if fam in (Family.CHAR, Family.TEXT):
+        limit = min(ctype.max_length() or 10, 10)
+        return st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=limit).map(
+            ctype.coerce
+        )
+    if fam == Family.BINARY:
+        return st.binary(max_size=ctype.length or 4).map(ctype.coerce)
+    if fam == Family.ENUM:
+        if ctype.kind == TypeKind.ENUM:
+            return st.sampled_from(ctype.members)
+        return st.sets(st.sampled_from(ctype.members)).map(
+            lambda s: ctype.coerce(",".join(sorted(s)))
+        )
+    if ctype.kind == TypeKind.YEAR:
+        return st.integers(1901, 2155)
+    if ctype.kind == TypeKind.DATE:
+        return st.dates(dt.date(1000, 1, 1), dt.date(9999, 12, 31)).map(ctype.coerce)
+    if ctype.kind == TypeKind.DATETIME:
+        return st.datetimes(dt.datetime(1000, 1, 1), dt.datetime(9999, 12, 31)).map(ctype.coerce)
+    if ctype.kind == TypeKind.TIME:
+        return st.timedeltas(-dt.timedelta(hours=838), dt.timedelta(hours=838)).map(ctype.coerce)
+    raise AssertionError(f"no strategy for {ctype}")
+
+
+@st.composite
+def change(draw: st.DrawFn) -> tuple[str, str]:
+    """A CREATE TABLE and one ALTER on it (any kind, compatible or not)."""
+    n = draw(st.integers(1, 3))
+    kinds = [draw(st.sampled_from(TYPES)) for _ in range(n)]
+    cols = ", ".join(f"c{i} {k}" for i, k in enumerate(kinds))
+    create = f"CREATE TABLE t (id INT NOT NULL, {cols}, PRIMARY KEY (id))"
+    target = f"c{draw(st.integers(0, n - 1))}"
+    alter = draw(
+        st.sampled_from(
+            [
+                f"MODIFY {target} {draw(st.sampled_from(TYPES))}",
+                f"MODIFY {target} {draw(st.sampled_from(TYPES))} NOT NULL DEFAULT '0'",
+                f"CHANGE {target} renamed {draw(st.sampled_from(TYPES))}",
+                f"RENAME COLUMN {target} TO renamed",
+                "ADD COLUMN added INT DEFAULT 7",
+                "ADD COLUMN added VARCHAR(5)",
+                f"ADD COLUMN added INT AFTER {target}",
+                f"DROP COLUMN {target}",
+                f"ALTER {target} SET DEFAULT NULL",
+                f"ADD INDEX ix ({target}(2))"
+                if "TEXT" in kinds[int(target[1:])]
+                else f"ADD INDEX ix ({target})",
+            ]
+        )
+    )
+    return create, f"ALTER TABLE t {alter}"
+
+
+def plan(create: str, alter: str) -> tuple[Table, Table] | None:
+    """I and C, if the ALTER is valid DDL and judged forward-compatible."""
+    try:
+        before = parse_table(create)
+        (statement,) = parse_statements(alter)
+        after = apply_steps(before, statement.steps)
+        report = check(before, [alter])
+    except Exception:
+        return None
+    return (before, after) if report.compatible else None
+
+
+def rows_for(table: Table) -> st.SearchStrategy[list[dict[int, Any]]]:
+    row = st.fixed_dictionaries({c.id: values(c.type) for c in table.columns if c.name != "id"})
+    return st.lists(row, min_size=1, max_size=5).map(
+        lambda rows: [{1: i + 1, **r} for i, r in enumerate(rows)]
+    )
+
+
+@given(st.data())
+def test_forward_compatible_steps_lose_nothing(data: st.DataObject) -> None:
+    create, alter = data.draw(change())
+    planned = plan(create, alter)
+    assume(planned is not None)
+    assert planned is not None
+    before, after = planned
+    for row in data.draw(rows_for(before)):
+        upgraded = upgrade_row(row, before, after)
+        for col in after.columns:
+            value = upgraded[col.id]
+            if value is None or value is COMPUTED:
+                continue
+            assert col.type.coerce(value) == value  # valid under C
+            if col.id in row:  # nothing lost: back to I's type gives the original
+                assert before.column_by_id(col.id).type.coerce(value) == row[col.id]
+
+
+# --- on a real server --------------------------------------------------------------------------
+
+
+def canonical(ctype: ColumnType, value: Any) -> Any:
+    if value is None:
+        return None
+    if ctype.family == Family.FLOAT:
+        return float(value)
+    if ctype.family == Family.ENUM and isinstance(value, set):
+        value = ",".join(value)
+    return ctype.coerce(value)
+
+
+@pytest.fixture(scope="module")
+def server(mariadb: Any) -> Iterator[Any]:
+    with mariadb.database() as name:
+        conn = mariadb.connect(name)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+
+@pytest.mark.mariadb
+@settings(max_examples=80)
+@given(st.data())
+def test_forward_compatible_steps_on_mariadb(server: Any, data: st.DataObject) -> None:
+    create, alter = data.draw(change())
+    planned = plan(create, alter)
+    assume(planned is not None)
+    assert planned is not None
+    before, after = planned
+    rows = data.draw(rows_for(before))
+    with server.cursor() as cur:
+        cur.execute("DROP TABLE IF EXISTS t")
+        cur.execute(before.to_sql())
+        names = [c.name for c in before.columns]
+        cur.executemany(
+            f"INSERT INTO t ({', '.join(quote(n) for n in names)}) VALUES ({', '.join(['%s'] * len(names))})",
+            [
+                [_param(before.column(n).type, row.get(before.column(n).id)) for n in names]
+                for row in rows
+            ],
+        )
+        cur.execute(alter)
+        cur.execute(f"SELECT {', '.join(quote(c.name) for c in after.columns)} FROM t ORDER BY id")
+        stored = cur.fetchall()
+    for row, got in zip(rows, stored, strict=True):
+        upgraded = upgrade_row(row, before, after)
+        for col, server_value in zip(after.columns, got, strict=True):
+            mine = upgraded[col.id]
+            if mine is COMPUTED:
+                continue
+            assert canonical(col.type, server_value) == mine, (alter, col.name, server_value, mine)
+
+
+def _param(ctype: ColumnType, value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)
+    if ctype.family == Family.BIT and isinstance(value, int):
+        return value.to_bytes(8, "big")
+    return value

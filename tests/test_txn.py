@@ -1,0 +1,262 @@
+"""Transactions with data-dictionary read views: IEP-110's requirements, isolation modes, commit
+validation, rollback-only marking, the MDL baseline, and a multi-thread stress test."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mvdd import Catalog, CatalogError, MvddError, SchemaChangedError
+from mvdd.model.row import validate_row
+from mvdd.txn import MetadataLocks, TxState
+
+
+@pytest.fixture
+def cat() -> Catalog:
+    c = Catalog()
+    c.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(10) DEFAULT 'x')")
+    c.execute("CREATE TABLE u (id INT PRIMARY KEY)")
+    return c
+
+
+def test_requirement_1_one_schema_per_table_for_the_whole_life(cat: Catalog) -> None:
+    tx = cat.begin()
+    first = tx.table("t")
+    cat.execute("ALTER TABLE t ADD c INT")
+    cat.execute("ALTER TABLE t MODIFY a BIGINT")
+    for _ in range(3):
+        assert tx.table("t") is first or tx.table("t") == first
+    tx.commit()  # both changes are forward-compatible
+    assert tx.state == TxState.COMMITTED
+
+
+def test_requirement_2_tables_created_after_begin_are_visible(cat: Catalog) -> None:
+    tx = cat.begin()
+    cat.execute("CREATE TABLE late (x INT)")
+    assert tx.table("late").column_names == ("x",)
+    tx.commit()
+
+
+def test_requirement_3_altered_before_first_access_binds_the_new_version(cat: Catalog) -> None:
+    tx = cat.begin()
+    cat.execute("ALTER TABLE t DROP COLUMN a")  # incompatible, but tx has not touched t yet
+    assert tx.table("t").version == 2
+    assert tx.state == TxState.ACTIVE
+    tx.commit()
+
+
+def test_incompatible_change_marks_rollback_only_at_once(cat: Catalog) -> None:
+    tx = cat.begin()
+    tx.table("t")
+    cat.execute("ALTER TABLE t DROP COLUMN a")
+    assert tx.state == TxState.ROLLBACK_ONLY
+    assert [v.kind for v in tx.doom.violations] == ["drop_column"]  # type: ignore[union-attr]
+    with pytest.raises(SchemaChangedError) as info:
+        tx.table("t")
+    assert info.value.retryable and info.value.report is tx.doom
+    with pytest.raises(SchemaChangedError):
+        tx.commit()
+
+
+def test_changes_to_other_tables_do_not_matter(cat: Catalog) -> None:
+    tx = cat.begin()
+    tx.table("t")
+    cat.execute("ALTER TABLE u DROP PRIMARY KEY, ADD x INT")
+    cat.execute("DROP TABLE u")
+    tx.commit()
+
+
+def test_a_change_and_its_undo_both_count(cat: Catalog) -> None:
+    tx = cat.begin()
+    bound = tx.table("t")
+    cat.execute("ALTER TABLE t ADD tmp INT")
+    cat.execute("ALTER TABLE t DROP COLUMN tmp")
+    assert cat.table("t").equivalent(bound)  # the schema looks the same ...
+    with pytest.raises(SchemaChangedError) as info:  # ... but a drop happened in between
+        tx.commit()
+    assert [v.kind for v in info.value.report.violations] == ["drop_column"]
+    assert tx.state == TxState.ROLLED_BACK
+
+
+def test_drop_and_rename_fail_the_commit(cat: Catalog) -> None:
+    for ddl, kind in (("RENAME TABLE t TO t2", "rename_table"), ("DROP TABLE t2", "drop_table")):
+        tx = cat.begin()
+        tx.table("t" if kind == "rename_table" else "t2")
+        cat.execute(ddl)
+        with pytest.raises(SchemaChangedError) as info:
+            tx.commit()
+        assert kind in [v.kind for v in info.value.report.violations]
+
+
+def test_read_committed_sees_the_newest_version(cat: Catalog) -> None:
+    tx = cat.begin(isolation="read_committed")
+    assert tx.table("t").version == 1
+    cat.execute("ALTER TABLE t ADD c INT")
+    assert tx.table("t").version == 2 and "c" in tx.table("t").column_names
+    tx.commit()
+    tx = cat.begin(isolation="read_committed")
+    tx.table("t")
+    cat.execute("ALTER TABLE t DROP COLUMN c")
+    with pytest.raises(SchemaChangedError):
+        tx.table("t")
+
+
+def test_strict_aborts_on_any_change_since_binding(cat: Catalog) -> None:
+    tx = cat.begin(isolation="strict")
+    tx.table("t")
+    cat.execute("ALTER TABLE t ADD c INT")  # compatible, yet strict refuses to go on
+    assert tx.state == TxState.ROLLBACK_ONLY
+    with pytest.raises(SchemaChangedError):
+        tx.table("t")
+    tx2 = cat.begin(isolation="strict")
+    tx2.table("t")
+    tx2.commit()
+    with pytest.raises(CatalogError):
+        cat.begin(isolation="serializable")
+
+
+def test_with_commits_on_clean_exit_and_rolls_back_on_exception(cat: Catalog) -> None:
+    with cat.begin() as tx:
+        tx.table("t")
+    assert tx.state == TxState.COMMITTED
+    with pytest.raises(ZeroDivisionError), cat.begin() as tx2:
+        tx2.table("t")
+        1 / 0  # noqa: B018
+    assert tx2.state == TxState.ROLLED_BACK
+    with pytest.raises(CatalogError):
+        tx2.table("t")
+    with pytest.raises(SchemaChangedError), cat.begin() as tx3:
+        tx3.table("t")
+        cat.execute("ALTER TABLE t DROP COLUMN b")
+
+
+def test_rows_are_validated_against_the_bound_version(cat: Catalog) -> None:
+    tx = cat.begin()
+    table = tx.table("t")
+    cat.execute("ALTER TABLE t ADD c INT NOT NULL DEFAULT 7")
+    assert validate_row(tx.table("t"), {"id": 1, "a": "2"}) == {"id": 1, "a": 2, "b": "x"}
+    assert validate_row(cat.table("t"), {"id": 1})["c"] == 7
+    with pytest.raises(MvddError):
+        validate_row(table, {"id": 1, "c": 3})  # c is not in the bound version
+    tx.commit()
+
+
+def test_commit_sees_other_processes(tmp_path: Path) -> None:
+    path = str(tmp_path / "c.db")
+    with Catalog.open(path) as writer, Catalog.open(path) as reader:
+        writer.execute("CREATE TABLE t (a INT, b INT)")
+        tx = reader.begin()
+        tx.table("t")
+        writer.execute("ALTER TABLE t DROP b")
+        with pytest.raises(SchemaChangedError):
+            tx.commit()  # the commit refreshes first
+
+
+def test_mdl_baseline_blocks_like_mysql(cat: Catalog) -> None:
+    MetadataLocks.install(cat)
+    long_tx = cat.begin()
+    long_tx.table("t")
+    events: list[str] = []
+
+    def ddl() -> None:
+        cat.execute("ALTER TABLE t ADD c INT")
+        events.append("ddl done")
+
+    def late_reader() -> None:
+        tx = cat.begin()
+        tx.table("t")
+        events.append("late reader got t")
+        tx.commit()
+
+    d = threading.Thread(target=ddl)
+    d.start()
+    time.sleep(0.2)
+    r = threading.Thread(target=late_reader)
+    r.start()
+    time.sleep(0.2)
+    assert events == []  # the DDL waits for the long transaction, the late reader behind it
+    long_tx.commit()
+    d.join(5)
+    r.join(5)
+    assert events == ["ddl done", "late reader got t"]
+
+
+def test_without_mdl_ddl_never_waits(cat: Catalog) -> None:
+    long_tx = cat.begin()
+    long_tx.table("t")
+    started = time.perf_counter()
+    cat.execute("ALTER TABLE t ADD c INT")
+    assert time.perf_counter() - started < 0.5
+    late = cat.begin()
+    assert late.table("t").version == 2
+    long_tx.commit()
+    late.commit()
+
+
+def test_stress_no_transaction_sees_two_schemas() -> None:
+    """4 threads x 300 transactions with a DDL thread: no transaction ever sees two schemas of
+    one table, and the only errors are retryable."""
+    cat = Catalog()
+    cat.execute("CREATE TABLE a (id INT PRIMARY KEY, x INT, y VARCHAR(10))")
+    cat.execute("CREATE TABLE b (id INT PRIMARY KEY, z INT)")
+    stop = threading.Event()
+    seen_two: list[str] = []
+    other_errors: list[BaseException] = []
+    counts = {"committed": 0, "retried": 0}
+    lock = threading.Lock()
+
+    def worker(seed: int) -> None:
+        rng = random.Random(seed)
+        done = 0
+        while done < 300:
+            tx = cat.begin()
+            try:
+                views = {}
+                for _ in range(4):
+                    for name in ("a", "b"):
+                        table = tx.table(name)
+                        first = views.setdefault(name, (table.version, table.column_names))
+                        if (table.version, table.column_names) != first:
+                            seen_two.append(
+                                f"{name}: {first} then {(table.version, table.column_names)}"
+                            )
+                        validate_row(table, {"id": rng.randrange(1000)})
+                tx.commit()
+                done += 1
+                with lock:
+                    counts["committed"] += 1
+            except SchemaChangedError as err:
+                assert err.retryable
+                with lock:
+                    counts["retried"] += 1
+            except BaseException as err:
+                other_errors.append(err)
+                return
+
+    def ddl() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            table = "a" if n % 2 else "b"
+            cat.execute(f"ALTER TABLE {table} ADD c{n} INT")
+            if n % 3 == 0:
+                cat.execute(f"ALTER TABLE {table} DROP COLUMN c{n}")
+            time.sleep(0.001)
+
+    workers = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
+    ddl_thread = threading.Thread(target=ddl)
+    ddl_thread.start()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    stop.set()
+    ddl_thread.join()
+    assert other_errors == []
+    assert seen_two == []
+    assert counts["committed"] == 1200
+    assert counts["retried"] > 0  # the DDL stream did break some transactions
