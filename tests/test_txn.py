@@ -225,6 +225,7 @@ def test_stress_no_transaction_sees_two_schemas() -> None:
                                 f"{name}: {first} then {(table.version, table.column_names)}"
                             )
                         validate_row(table, {"id": rng.randrange(1000)})
+                    time.sleep(0.0002)  # storage I/O: other threads, the DDL one too, run meanwhile
                 tx.commit()
                 done += 1
                 with lock:

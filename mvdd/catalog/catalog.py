@@ -236,6 +236,13 @@ class Catalog:
             raise NoSuchTableError(f"no table with id {table_id}")
         return history.changes()
 
+    def change_by_id(self, table_id: int, version: int) -> Change:
+        """One version's change record, by the table's stable id."""
+        history = self._state.histories.get(table_id)
+        if history is None:
+            raise NoSuchTableError(f"no table with id {table_id}")
+        return history.change(version)
+
     def version_by_id(self, table_id: int) -> int:
         """The newest version of the table with this id (its drop, if it was dropped)."""
         history = self._state.histories.get(table_id)
@@ -582,7 +589,7 @@ class Catalog:
             names[p.tid] = None if dropped else name
             new_table = p.new.at_version(version) if p.new is not None else None
             to_open, to_close = diff_rows(
-                history.live_rows() if history is not None else {}, new_table
+                history.live_rows() if history is not None else {}, p.old, new_table
             )
             closed.extend((p.tid, rec.kind, rec.element_id, rec.since) for rec in to_close)
             opened.extend(

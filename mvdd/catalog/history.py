@@ -24,6 +24,7 @@ from sortedcontainers import SortedDict
 from mvdd.ddl.step import Step
 from mvdd.errors import NoSuchVersionError, StoreError
 from mvdd.model import Check, Column, Index, Table
+from mvdd.model.table import changed_window
 from mvdd.store.base import ElementRow, VersionRow
 from mvdd.store.codec import TableMeta
 
@@ -89,47 +90,61 @@ def elements_of(table: Table) -> dict[Slot, tuple[object, int]]:
     return out
 
 
+_KINDS = ("column", "index", "check")
+
+
 def diff_rows(
-    live: dict[Slot, ElementRow], table: Table | None
+    live: dict[Slot, ElementRow], old: Table | None, new: Table | None
 ) -> tuple[list[tuple[str, int, object, int]], list[ElementRow]]:
-    """What changes from the live rows to ``table`` (None: dropped): the (kind, id, value,
-    prev) rows to open, and the live rows to close. One pass; an element no step touched is the
-    very object its live row holds, so most comparisons are identity checks."""
+    """What changes from ``old`` (whose rows are ``live``) to ``new`` (None: dropped): the
+    (kind, id, value, prev) rows to open, and the live rows to close.
+
+    An element no step touched is the very object ``old`` holds, so only the window between the
+    common prefix and suffix of each element list (:func:`~mvdd.model.table.changed_window`)
+    is walked: the cost follows the change, not the table's width.
+    """
+    if new is None:
+        return [], list(live.values())
     opened: list[tuple[str, int, object, int]] = []
-    seen: set[Slot] = set()
-    if table is not None:
-        meta_row = live.get(("table", 0))
-        meta = meta_row.value if meta_row is not None else None
-        if not (
-            isinstance(meta, TableMeta)
-            and meta.name == table.name
-            and meta.last_id == table.last_id
-            and (meta.options is table.options or meta.options == table.options)
-        ):
-            opened.append(
-                (
-                    "table",
-                    0,
-                    TableMeta(name=table.name, options=table.options, last_id=table.last_id),
-                    0,
-                )
-            )
-        seen.add(("table", 0))
-        for kind, items in (
-            ("column", table.columns),
-            ("index", table.indexes),
-            ("check", table.checks),
-        ):
-            prev = 0
-            for item in items:
-                slot = (kind, item.id)
-                seen.add(slot)
-                rec = live.get(slot)
-                if rec is None or rec.prev != prev or not (rec.value is item or rec.value == item):
-                    opened.append((kind, item.id, item, prev))
-                prev = item.id
-    reopened = {(k, i) for k, i, _, _ in opened}
-    closed = [rec for slot, rec in live.items() if slot not in seen or slot in reopened]
+    closed: list[ElementRow] = []
+    meta = TableMeta(name=new.name, options=new.options, last_id=new.last_id)
+    meta_row = live.get(("table", 0))
+    if meta_row is None or meta_row.value != meta:
+        opened.append(("table", 0, meta, 0))
+        if meta_row is not None:
+            closed.append(meta_row)
+    for kind, before, after in zip(
+        _KINDS,
+        (old.columns, old.indexes, old.checks) if old is not None else ((), (), ()),
+        (new.columns, new.indexes, new.checks),
+        strict=True,
+    ):
+        if before is after:
+            continue  # untouched since the last version
+        p, s = changed_window(before, after)
+        # the window, and the first element after it (its predecessor may have changed)
+        window = after[p : min(len(after), len(after) - s + 1)]
+        kept: set[int] = set()
+        for i, element in enumerate(window, start=p):
+            prev = after[i - 1].id if i else 0
+            row = live.get((kind, element.id))
+            kept.add(element.id)
+            if (
+                row is not None
+                and row.prev == prev
+                and (row.value is element or row.value == element)
+            ):
+                continue
+            opened.append((kind, element.id, element, prev))
+            if row is not None:
+                closed.append(row)
+        # an element of the old window not in the new one is gone (the equal prefixes and
+        # suffixes hold each element once, so it cannot have moved there)
+        for element in before[p : len(before) - s]:
+            if element.id not in kept:
+                row = live.get((kind, element.id))
+                if row is not None:
+                    closed.append(row)
     return opened, closed
 
 

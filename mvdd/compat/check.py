@@ -4,7 +4,8 @@ A change from I to C is judged one simple step at a time (seed 003): a compound 
 steps in order, several versions are their statements in order, and a change and its undo both
 count (``ADD COLUMN x`` then ``DROP COLUMN x`` is not forward-compatible, though I equals C).
 Steps on other tables are compatible. Verdicts on a catalog's versions are cached per catalog,
-table id, version range and mode: versions never change.
+table id, version and mode (versions never change), so checking a range costs one lookup per
+version in it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ class _History(Protocol):
     def table_by_id(self, table_id: int, *, version: int | None = None) -> Table: ...
 
     def history_by_id(self, table_id: int) -> list[Any]: ...
+
+    def change_by_id(self, table_id: int, version: int) -> Any: ...
+
+    def version_by_id(self, table_id: int) -> int: ...
 
 
 def _mode(mode: str) -> Mode:
@@ -131,7 +136,9 @@ def check(initial: str | Table, steps: list[str], *, mode: str = "forward") -> R
     return Report(mode=_mode(mode).value, table=name, violations=violations, steps_checked=count)
 
 
-_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Report]] = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[list[Violation], int]]] = (
+    weakref.WeakKeyDictionary()
+)
 _CACHE_LOCK = threading.Lock()
 
 
@@ -140,7 +147,7 @@ def check_versions(
 ) -> Report:
     """Judge every step between two versions of a catalog's table (``from_version`` is I; the
     steps of versions ``from_version + 1 .. to_version`` are judged on the versions they
-    produced). Cached per catalog, table, range and mode.
+    produced). Each version is judged once per catalog and mode.
 
     Raises NoSuchVersionError for versions outside the table's history.
     """
@@ -151,48 +158,55 @@ def check_table_versions(
     cat: _History, table_id: int, from_version: int, to_version: int, *, mode: str = "forward"
 ) -> Report:
     """:func:`check_versions` by the table's stable id (it works for dropped and renamed
-    tables too)."""
+    tables too). Each version's steps are judged once per catalog and mode; a range is the
+    concatenation of its versions' verdicts."""
     m = _mode(mode)
-    history = cat.history_by_id(table_id)
-    head = len(history)
-    name = history[-1].table
+    head = cat.version_by_id(table_id)
     if not 1 <= from_version <= to_version <= head:
         raise NoSuchVersionError(
-            f"versions {from_version}..{to_version} are not within 1..{head}", table=name
+            f"versions {from_version}..{to_version} are not within 1..{head}",
+            table=cat.change_by_id(table_id, head).table,
         )
-    key = (table_id, from_version, to_version, m)
-    with _CACHE_LOCK:
-        cached = _CACHE.get(cat, {}).get(key)
-    if cached is not None:
-        return cached
     violations: list[Violation] = []
     count = 0
-    before = cat.table_by_id(table_id, version=from_version)
-    for change in history[from_version:to_version]:
-        _, found, n = _walk(before, change.steps, m.value, change.version)
+    for version in range(from_version + 1, to_version + 1):
+        change = cat.change_by_id(table_id, version)
+        found, n = _version_verdict(cat, table_id, change, m)
         violations.extend(found)
         count += n
         if change.dropped:
             break
-        before = cat.table_by_id(table_id, version=change.version)
-    report = Report(
+    return Report(
         mode=m.value,
-        table=history[from_version - 1].table,
+        table=cat.change_by_id(table_id, from_version).table,
         violations=violations,
         from_version=from_version,
         to_version=to_version,
         steps_checked=count,
     )
+
+
+def _version_verdict(
+    cat: _History, table_id: int, change: Any, mode: Mode
+) -> tuple[list[Violation], int]:
+    """The violations of one version's steps, judged on the version before it (cached)."""
+    key = (table_id, change.version, mode)
     with _CACHE_LOCK:
-        _CACHE.setdefault(cat, {})[key] = report
-    return report
+        cached = _CACHE.get(cat, {}).get(key)
+    if cached is not None:
+        return cached
+    before = cat.table_by_id(table_id, version=change.version - 1)
+    _, found, n = _walk(before, change.steps, mode.value, change.version)
+    with _CACHE_LOCK:
+        _CACHE.setdefault(cat, {})[key] = (found, n)
+    return found, n
 
 
 def check_history(cat: _History, name: str, *, mode: str = "forward") -> Report:
     """Every violation over a table's whole history (each tagged with its version): the
     transitive check from version 1 to the current one."""
     table_id = cat.table_id(name)
-    return check_table_versions(cat, table_id, 1, len(cat.history_by_id(table_id)), mode=mode)
+    return check_table_versions(cat, table_id, 1, cat.version_by_id(table_id), mode=mode)
 
 
 def compatible_since(cat: _History, name: str, version: int, *, mode: str = "forward") -> int:

@@ -17,6 +17,7 @@ has no rows yet (CREATE TABLE builds its table that way).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 from functools import singledispatch
 from typing import Any
@@ -47,7 +48,6 @@ from mvdd.model.types import (
     TypeKind,
     max_bytes_per_char,
     resolve_charset,
-    row_bytes,
 )
 
 
@@ -91,7 +91,7 @@ def _column(table: Table, name: str) -> Column:
 
 
 def _replace_columns(table: Table, columns: Iterable[Column], **changes: Any) -> Table:
-    return attrs.evolve(table, columns=tuple(columns), **changes)
+    return table.with_columns(tuple(columns), **changes)
 
 
 def _with_table_charset(table: Table, ctype: ColumnType) -> ColumnType:
@@ -565,20 +565,21 @@ def validate_table(table: Table) -> None:
 
 
 def _validate(table: Table) -> None:
-    if not table.columns:
+    cols = table.columns
+    if not cols:
         raise DDLError("a table needs at least one column (to drop every column, drop the table)")
-    size = nullable = 0
-    for c in table.columns:  # one pass: this runs once per statement
-        if c.generated is None or c.generated.stored:
-            size += row_bytes(c.type)
-            nullable += c.nullable
-    size += (nullable + 7) // 8
+    # whole-table passes in C (map/sum): this runs once per statement, on tables of any width
+    size = sum(map(_ROW_SIZE, map(_TYPE, cols))) + (sum(map(_NULLABLE, cols)) + 7) // 8
+    if any(map(_GENERATED, cols)):
+        size -= sum(
+            c.type.row_size for c in cols if c.generated is not None and not c.generated.stored
+        )
     if size > MAX_ROW_BYTES:
         raise DDLError(
             f"row size too large: {size} bytes of at most {MAX_ROW_BYTES} (not counting TEXT "
             "and BLOB contents); change some columns to TEXT or BLOB"
         )
-    autos = [c for c in table.columns if c.auto_increment]
+    autos = [c for c in cols if c.auto_increment] if any(map(_AUTO, cols)) else []
     if len(autos) > 1:
         raise DDLError("there can be only one AUTO_INCREMENT column", column=autos[1].name)
     for col in autos:
@@ -588,21 +589,27 @@ def _validate(table: Table) -> None:
             raise DDLError(
                 "an AUTO_INCREMENT column must be the first column of a key", column=col.name
             )
-    if table.checks or any(c.generated is not None or c.check is not None for c in table.columns):
+    if table.checks or any(map(_GENERATED, cols)) or any(map(_CHECK, cols)):
         names = set(table._index()[0])
         _each_expression(table, lambda e, where: _names_exist(e, names, where))
-    auto_names = {c.name.casefold() for c in autos}
+        auto_names = {c.name.casefold() for c in autos}
 
-    def no_auto(e: Expr, where: dict[str, str]) -> None:
-        if ex.referenced_columns(e) & auto_names:
-            raise DDLError(f"expression {e.sql} reads the AUTO_INCREMENT column", **where)
+        def no_auto(e: Expr, where: dict[str, str]) -> None:
+            if ex.referenced_columns(e) & auto_names:
+                raise DDLError(f"expression {e.sql} reads the AUTO_INCREMENT column", **where)
 
-    _each_expression(table, no_auto)
+        _each_expression(table, no_auto)
     for idx in table.indexes:
         _check_index(table, idx)
 
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)
+_TYPE = operator.attrgetter("type")
+_ROW_SIZE = operator.attrgetter("row_size")
+_NULLABLE = operator.attrgetter("nullable")
+_GENERATED = operator.attrgetter("generated")
+_AUTO = operator.attrgetter("auto_increment")
+_CHECK = operator.attrgetter("check")
 
 
 def _each_expression(table: Table, visit: Callable[[Expr, dict[str, str]], None]) -> None:

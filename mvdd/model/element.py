@@ -80,7 +80,7 @@ class Generated:
     stored: bool = False
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class Column:
     """One column. ``id`` is stable across renames and type changes.
 

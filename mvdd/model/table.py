@@ -6,6 +6,7 @@ Lookups by name are case-insensitive for columns and indexes, as in MySQL.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Any
 
@@ -48,6 +49,39 @@ def _fold(name: str) -> str:
     return name.casefold()
 
 
+def changed_window(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int, int]:
+    """(p, s): the lengths of the longest common prefix and suffix of two tuples of elements,
+    with ``p + s <= min(len(before), len(after))``. Elements compare by identity first (tuple
+    comparison does, in C), and each length is found by bisection on slices: O(n log n) work in
+    C, no Python step per element. What changed lies in ``before[p:len(before)-s]`` and
+    ``after[p:len(after)-s]``.
+
+    >>> changed_window((1, 2, 3, 4), (1, 2, 9, 4))
+    (2, 1)
+    """
+    shortest = min(len(before), len(after))
+    lo, hi = 0, shortest
+    while lo < hi:  # largest p with equal prefixes
+        mid = (lo + hi + 1) // 2
+        if before[:mid] == after[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, shortest - prefix
+    while lo < hi:  # largest s with equal suffixes, not overlapping the prefix
+        mid = (lo + hi + 1) // 2
+        if before[len(before) - mid :] == after[len(after) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return prefix, lo
+
+
+_NAME = operator.attrgetter("name")
+_ID = operator.attrgetter("id")
+
+
 @attrs.frozen(kw_only=True)
 class Table:
     """One version of a table's schema.
@@ -79,6 +113,23 @@ class Table:
     last_id: int = 0
     _lookup: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
+    def with_columns(self, columns: tuple[Column, ...], **changes: Any) -> Table:
+        """This table with other columns (and other changes): the lookup index, when built, is
+        carried over and patched for the columns that changed, not rebuilt."""
+        out = attrs.evolve(self, columns=columns, **changes)
+        old = self._lookup
+        if old is not None and "indexes" not in changes and "checks" not in changes:
+            p, s = changed_window(self.columns, columns)
+            names, ids = dict(old[0]), dict(old[1])
+            for col in self.columns[p : len(self.columns) - s]:
+                names.pop(col.name.casefold(), None)
+                ids.pop(col.id, None)
+            for col in columns[p : len(columns) - s]:
+                names[col.name.casefold()] = col
+                ids[col.id] = col
+            object.__setattr__(out, "_lookup", (names, ids, old[2], old[3]))
+        return out
+
     def at_version(self, version: int) -> Table:
         """This schema numbered ``version`` (its lookup index is shared: same elements)."""
         out = Table(
@@ -101,12 +152,13 @@ class Table:
     ) -> tuple[dict[str, Column], dict[int, Column], dict[str, Index], dict[str, Check]]:
         lookup = self._lookup
         if lookup is None:
+            # map/zip keep the loops in C: wide tables get a new version per statement
             cols = self.columns
             lookup = (
-                {c.name.casefold(): c for c in cols},
-                {c.id: c for c in cols},
-                {i.name.casefold(): i for i in self.indexes},
-                {k.name.casefold(): k for k in self.checks},
+                dict(zip(map(str.casefold, map(_NAME, cols)), cols, strict=True)),
+                dict(zip(map(_ID, cols), cols, strict=True)),
+                dict(zip(map(str.casefold, map(_NAME, self.indexes)), self.indexes, strict=True)),
+                dict(zip(map(str.casefold, map(_NAME, self.checks)), self.checks, strict=True)),
             )
             object.__setattr__(self, "_lookup", lookup)
         return lookup

@@ -277,6 +277,11 @@ class ColumnType:
     members: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
     charset: str | None = None
     collation: str | None = None
+    #: bytes a value takes in the server's row-size check (derived; see :func:`row_bytes`)
+    row_size: int = attrs.field(init=False, eq=False, hash=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "row_size", _row_bytes(self))
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -592,11 +597,14 @@ _FIXED_BYTES: dict[TypeKind, int] = {
 _TEMPORAL_BASE: dict[TypeKind, int] = {K.TIME: 3, K.DATETIME: 5, K.TIMESTAMP: 4}
 
 
-@functools.lru_cache(maxsize=4096)
 def row_bytes(t: ColumnType) -> int:
     """Bytes a value of this type takes in the server's row-size check (a TEXT/BLOB counts its
     length and pointer only): the sum over a table's stored columns, plus one bit per nullable
     column, must stay within :data:`MAX_ROW_BYTES`."""
+    return t.row_size
+
+
+def _row_bytes(t: ColumnType) -> int:
     fam = t.family
     if fam == Family.INTEGER:
         return INTEGER_BYTES[t.kind]

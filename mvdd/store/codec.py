@@ -98,7 +98,10 @@ def _converter() -> cattrs.Converter:
         Table, make_dict_unstructure_fn(Table, c, _lookup=override(omit=True))
     )
     c.register_structure_hook(Table, make_dict_structure_fn(Table, c, _lookup=override(omit=True)))
-    plain_type = make_dict_structure_fn(ColumnType, c)
+    c.register_unstructure_hook(
+        ColumnType, make_dict_unstructure_fn(ColumnType, c, row_size=override(omit=True))
+    )
+    plain_type = make_dict_structure_fn(ColumnType, c, row_size=override(omit=True))
     c.register_structure_hook(ColumnType, lambda data, _: plain_type(data, ColumnType).interned())
     include_subclasses(s.Step, c, union_strategy=configure_tagged_union)
     return c
