@@ -113,12 +113,11 @@ def diff_rows(
         opened.append(("table", 0, meta, 0))
         if meta_row is not None:
             closed.append(meta_row)
-    for kind, before, after in zip(
-        _KINDS,
-        (old.columns, old.indexes, old.checks) if old is not None else ((), (), ()),
-        (new.columns, new.indexes, new.checks),
-        strict=True,
-    ):
+    olds: tuple[tuple[Any, ...], ...] = (
+        (old.columns, old.indexes, old.checks) if old is not None else ((), (), ())
+    )
+    news: tuple[tuple[Any, ...], ...] = (new.columns, new.indexes, new.checks)
+    for kind, before, after in zip(_KINDS, olds, news, strict=True):
         if before is after:
             continue  # untouched since the last version
         p, s = changed_window(before, after)
