@@ -168,11 +168,31 @@ class PositionError(CatalogError, ValueError):
 
 
 class JoinConflictError(MvddError):
-    """Two schemas have no join: names the column or index and both sides."""
+    """Two schemas have no join: names the column or index and both sides.
+
+    ``sides`` labels the two sides (tables, or shards for a shard group) and ``definitions``
+    gives each side's definition of the element; ``shards`` lists the shards involved when a
+    shard group refuses a DDL."""
+
+    sides: tuple[str, ...] | None
+    definitions: tuple[str, ...] | None
+    shards: tuple[str, ...] | None
+
+    @classmethod
+    def _extra_places(cls) -> frozenset[str]:
+        return frozenset({"sides", "definitions", "shards"})
 
 
 class IncomparableError(MvddError):
-    """Two schemas are not ordered by the DML they accept."""
+    """Two schemas are not ordered by the DML they accept; ``sides`` and ``definitions`` as for
+    :class:`JoinConflictError`."""
+
+    sides: tuple[str, ...] | None
+    definitions: tuple[str, ...] | None
+
+    @classmethod
+    def _extra_places(cls) -> frozenset[str]:
+        return frozenset({"sides", "definitions"})
 
 
 class IncompatibleChangeError(MvddError):

@@ -3,7 +3,13 @@ and definitions, expressions, and whole tables, all as MySQL text."""
 
 from __future__ import annotations
 
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
 from hypothesis import strategies as st
+
+from mvdd.model.types import ColumnType, Family, TypeKind
 
 #: names that have broken SQL tools: reserved words, quotes, backticks, separators, unicode
 HOSTILE_NAMES = [
@@ -165,3 +171,64 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 
 expressions = st.recursive(_atoms, _extend, max_leaves=8)
+
+
+# --- values -----------------------------------------------------------------------------------
+
+
+def values(ctype: ColumnType) -> st.SearchStrategy[Any]:
+    """Values a column of this type holds (canonical Python values)."""
+    fam = ctype.family
+    if fam == Family.INTEGER:
+        lo, hi = ctype.integer_range()
+        return st.integers(lo, hi)
+    if fam == Family.DECIMAL:
+        assert ctype.precision is not None and ctype.scale is not None
+        bound = 10 ** (ctype.precision - ctype.scale) - 1
+        return st.decimals(-bound, bound, places=ctype.scale, allow_nan=False).map(ctype.coerce)
+    if fam == Family.FLOAT:  # values exact in single precision, so both sides print alike
+        return st.integers(-4000, 4000).map(lambda k: k / 4)
+    if fam == Family.BIT:
+        return st.integers(0, 2 ** (ctype.length or 1) - 1)
+    if fam in (Family.CHAR, Family.TEXT):
+        limit = min(ctype.max_length() or 10, 10)
+        return st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=limit).map(
+            ctype.coerce
+        )
+    if fam == Family.BINARY:
+        return st.binary(max_size=ctype.length or 4).map(ctype.coerce)
+    if fam == Family.ENUM:
+        if ctype.kind == TypeKind.ENUM:
+            return st.sampled_from(ctype.members)
+        return st.sets(st.sampled_from(ctype.members)).map(
+            lambda s: ctype.coerce(",".join(sorted(s)))
+        )
+    if ctype.kind == TypeKind.YEAR:
+        return st.integers(1901, 2155)
+    if ctype.kind == TypeKind.DATE:
+        return st.dates(dt.date(1000, 1, 1), dt.date(9999, 12, 31)).map(ctype.coerce)
+    if ctype.kind == TypeKind.DATETIME:
+        return st.datetimes(dt.datetime(1000, 1, 1), dt.datetime(9999, 12, 31)).map(ctype.coerce)
+    if ctype.kind == TypeKind.TIME:
+        return st.timedeltas(-dt.timedelta(hours=838), dt.timedelta(hours=838)).map(ctype.coerce)
+    raise AssertionError(f"no strategy for {ctype}")
+
+
+def canonical(ctype: ColumnType, value: Any) -> Any:
+    """A value read back from the server, as the canonical value of its type."""
+    if value is None:
+        return None
+    if ctype.family == Family.FLOAT:
+        return float(value)
+    if ctype.family == Family.ENUM and isinstance(value, set):
+        value = ",".join(value)
+    return ctype.coerce(value)
+
+
+def db_param(ctype: ColumnType, value: Any) -> Any:
+    """A canonical value as a pymysql parameter."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if ctype.family == Family.BIT and isinstance(value, int):
+        return value.to_bytes(8, "big")
+    return value

@@ -4,9 +4,7 @@ MariaDB, a table of schema I holding those rows, altered to C, holds exactly the
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -17,7 +15,7 @@ from mvdd import check, parse_statements, parse_table
 from mvdd.ddl import apply_steps
 from mvdd.model import Table
 from mvdd.model.row import COMPUTED, upgrade_row
-from mvdd.model.types import ColumnType, Family, TypeKind
+from tests.strategies import canonical, db_param, values
 from tests.support.mariadb import quote
 
 # column types of I, and the types a MODIFY may try (widenings, narrowings, other kinds)
@@ -56,44 +54,6 @@ TYPES = [
     "VARCHAR(6) CHARACTER SET utf8mb3",
     "VARCHAR(6) CHARACTER SET utf8mb4",
 ]
-
-
-def values(ctype: ColumnType) -> st.SearchStrategy[Any]:
-    """Values a column of this type holds (canonical Python values)."""
-    fam = ctype.family
-    if fam == Family.INTEGER:
-        lo, hi = ctype.integer_range()
-        return st.integers(lo, hi)
-    if fam == Family.DECIMAL:
-        assert ctype.precision is not None and ctype.scale is not None
-        bound = 10 ** (ctype.precision - ctype.scale) - 1
-        return st.decimals(-bound, bound, places=ctype.scale, allow_nan=False).map(ctype.coerce)
-    if fam == Family.FLOAT:  # values exact in single precision, so both sides print alike
-        return st.integers(-4000, 4000).map(lambda k: k / 4)
-    if fam == Family.BIT:
-        return st.integers(0, 2 ** (ctype.length or 1) - 1)
-    if fam in (Family.CHAR, Family.TEXT):
-        limit = min(ctype.max_length() or 10, 10)
-        return st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=limit).map(
-            ctype.coerce
-        )
-    if fam == Family.BINARY:
-        return st.binary(max_size=ctype.length or 4).map(ctype.coerce)
-    if fam == Family.ENUM:
-        if ctype.kind == TypeKind.ENUM:
-            return st.sampled_from(ctype.members)
-        return st.sets(st.sampled_from(ctype.members)).map(
-            lambda s: ctype.coerce(",".join(sorted(s)))
-        )
-    if ctype.kind == TypeKind.YEAR:
-        return st.integers(1901, 2155)
-    if ctype.kind == TypeKind.DATE:
-        return st.dates(dt.date(1000, 1, 1), dt.date(9999, 12, 31)).map(ctype.coerce)
-    if ctype.kind == TypeKind.DATETIME:
-        return st.datetimes(dt.datetime(1000, 1, 1), dt.datetime(9999, 12, 31)).map(ctype.coerce)
-    if ctype.kind == TypeKind.TIME:
-        return st.timedeltas(-dt.timedelta(hours=838), dt.timedelta(hours=838)).map(ctype.coerce)
-    raise AssertionError(f"no strategy for {ctype}")
 
 
 @st.composite
@@ -165,16 +125,6 @@ def test_forward_compatible_steps_lose_nothing(data: st.DataObject) -> None:
 # --- on a real server --------------------------------------------------------------------------
 
 
-def canonical(ctype: ColumnType, value: Any) -> Any:
-    if value is None:
-        return None
-    if ctype.family == Family.FLOAT:
-        return float(value)
-    if ctype.family == Family.ENUM and isinstance(value, set):
-        value = ",".join(value)
-    return ctype.coerce(value)
-
-
 @pytest.fixture(scope="module")
 def server(mariadb: Any) -> Iterator[Any]:
     with mariadb.database() as name:
@@ -202,7 +152,7 @@ def test_forward_compatible_steps_on_mariadb(server: Any, data: st.DataObject) -
         cur.executemany(
             f"INSERT INTO t ({', '.join(quote(n) for n in names)}) VALUES ({', '.join(['%s'] * len(names))})",
             [
-                [_param(before.column(n).type, row.get(before.column(n).id)) for n in names]
+                [db_param(before.column(n).type, row.get(before.column(n).id)) for n in names]
                 for row in rows
             ],
         )
@@ -216,11 +166,3 @@ def test_forward_compatible_steps_on_mariadb(server: Any, data: st.DataObject) -
             if mine is COMPUTED:
                 continue
             assert canonical(col.type, server_value) == mine, (alter, col.name, server_value, mine)
-
-
-def _param(ctype: ColumnType, value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return str(value)
-    if ctype.family == Family.BIT and isinstance(value, int):
-        return value.to_bytes(8, "big")
-    return value

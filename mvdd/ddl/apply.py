@@ -175,9 +175,14 @@ def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
 
 
 def _users_of(table: Table, column: Column) -> list[str]:
-    """Checks and generated columns (other than the column itself) that read ``column``."""
+    """Checks and generated columns (other than the column itself) that read ``column``; a check
+    that reads only this column is not a user: MariaDB drops it with the column."""
     folded = column.name.casefold()
-    out = [f"check `{c.name}`" for c in table.checks if folded in ex.referenced_columns(c.expr)]
+    out = [
+        f"check `{c.name}`"
+        for c in table.checks
+        if folded in (reads := ex.referenced_columns(c.expr)) and reads != {folded}
+    ]
     for other in table.columns:
         if other.id == column.id:
             continue
@@ -286,8 +291,10 @@ def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
             )
         if rest:
             indexes.append(attrs.evolve(idx, parts=rest))
+    folded = col.name.casefold()
+    checks = tuple(c for c in table.checks if ex.referenced_columns(c.expr) != {folded})
     columns = [c for c in table.columns if c.id != col.id]
-    return _replace_columns(table, columns, indexes=tuple(indexes))
+    return _replace_columns(table, columns, indexes=tuple(indexes), checks=checks)
 
 
 @_apply.register

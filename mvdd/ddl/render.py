@@ -402,6 +402,22 @@ def _(step: s.TruncateTable) -> exp.Expr:
     return exp.TruncateTable(expressions=[_table(step.table)])
 
 
+def render_copy(table: str, into: str, source: str) -> str:
+    """``UPDATE t SET into = source WHERE source IS NOT NULL``: the data step of seed 000's
+    column-rename procedure (values written to the old column move to the new one).
+
+    >>> render_copy("t", "b", "a")
+    'UPDATE `t` SET `b` = `a` WHERE NOT `a` IS NULL'
+    """
+    src = exp.column(_id(source))
+    node = exp.Update(
+        this=_table(table),
+        expressions=[exp.EQ(this=exp.column(_id(into)), expression=src)],
+        where=exp.Where(this=exp.Not(this=exp.Is(this=src.copy(), expression=exp.Null()))),
+    )
+    return sql(node)
+
+
 def describe_step(step: s.Step) -> str:
     """A step as one MySQL statement (for messages and logs)."""
     return sql(statement_node(step))

@@ -1,0 +1,206 @@
+"""The downstream DDL that moves a target table from one joined schema to the next (seed 000).
+
+:func:`plan` is pure: it compares two versions of the downstream table *by element id* (the
+shard coordinator gives a renamed column its old id, a re-added one a new id) and orders the
+actions so that every intermediate table accepts what both ends accept:
+
+1. drop the checks and indexes that go or change — removing constraints first;
+2. drop the generated columns that go or change — generated columns are dropped first;
+3. change the normal columns: modify the kept ones (widen, default, nullability), copy the data of
+   finished renames (``UPDATE t SET new = old WHERE old IS NOT NULL``), drop the columns that go,
+   rename, then add the new columns (with their defaults) at the end;
+4. add or convert the generated columns — added last;
+5. add the indexes and checks — adding constraints last.
+
+Each action is one statement. A stored generated column that becomes normal is modified in place
+(MariaDB allows it); a virtual one, or any change of a generation expression, is dropped and
+added again. MariaDB has no NOT ENFORCED checks: the coordinator leaves those out downstream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeAlias
+
+import attrs
+
+from mvdd.ddl import step as s
+from mvdd.ddl.render import describe_step, render_copy
+from mvdd.model import NO_DEFAULT, Column, Index, Table
+
+
+@attrs.frozen
+class Copy:
+    """``UPDATE table SET into = source WHERE source IS NOT NULL``."""
+
+    table: str
+    into: str
+    source: str
+
+
+Action: TypeAlias = s.Step | Copy
+
+
+def render(actions: Sequence[Action]) -> list[str]:
+    """One MySQL statement per action."""
+    return [
+        render_copy(a.table, a.into, a.source) if isinstance(a, Copy) else describe_step(a)
+        for a in actions
+    ]
+
+
+def _core(col: Column) -> tuple[Any, ...]:
+    """What a column is, apart from its id, name and comment."""
+    return (
+        col.type,
+        col.nullable,
+        col.effective_default if col.generated is None else None,
+        col.generated,
+        col.on_update,
+        col.auto_increment,
+        col.check,
+    )
+
+
+def _same_but_default(a: Column, b: Column) -> bool:
+    return (
+        a.generated is None
+        and b.generated is None
+        and _core(a)[:2] + _core(a)[3:] == (_core(b)[:2] + _core(b)[3:])
+    )
+
+
+def _index_signature(index: Index) -> tuple[Any, ...]:
+    return (index.name.casefold(), index.kind, index.parts)
+
+
+def _spec(table: Table, index: Index) -> s.IndexSpec:
+    names = table.index_column_names(index)
+    parts = [s.PartSpec(n, p.length, p.desc) for n, p in zip(names, index.parts, strict=True)]
+    return s.IndexSpec(
+        name=index.name,
+        kind=index.kind,
+        parts=parts,
+        comment=index.comment,
+        using=index.using,
+        visible=index.visible,
+    )
+
+
+def plan(
+    before: Table, after: Table, *, copies: Sequence[tuple[int, int]] = ()
+) -> tuple[list[Action], tuple[int, ...]]:
+    """The actions from ``before`` to ``after`` on table ``after.name`` (see the module
+    docstring), and the column ids in the order the downstream table has them afterwards.
+
+    ``copies`` are (into id, source id) pairs of ``before`` columns whose data a finished rename
+    merges before the source is dropped.
+    """
+    t = after.name
+    old = {c.id: c for c in before.columns}
+    new = {c.id: c for c in after.columns}
+    order = [c.id for c in before.columns]
+    names = {c.id: c.name for c in before.columns}  # current downstream names
+    out: list[Action] = []
+
+    # 1. constraints that go or change
+    after_checks = {(c.name.casefold(), c.expr, c.enforced) for c in after.checks}
+    for chk in before.checks:
+        if (chk.name.casefold(), chk.expr, chk.enforced) not in after_checks:
+            out.append(s.DropConstraint(table=t, name=chk.name))  # MariaDB has no DROP CHECK
+    after_indexes = {_index_signature(i) for i in after.indexes}
+    for idx in before.indexes:
+        if _index_signature(idx) not in after_indexes:
+            out.append(s.DropIndex(table=t, index=idx.name))
+
+    # 2. generated columns that go or change
+    readd: set[int] = set()
+    for cid, col in old.items():
+        if col.generated is None:
+            continue
+        target = new.get(cid)
+        keeps = target is not None and (
+            target.generated == col.generated or (target.generated is None and col.generated.stored)
+        )
+        if not keeps:
+            out.append(s.DropColumn(table=t, column=names[cid]))
+            order.remove(cid)
+            if target is not None:
+                readd.add(cid)
+
+    # 3. normal columns: modify, copy, drop, rename, add
+    renames: list[int] = []
+    for cid, col in old.items():
+        target = new.get(cid)
+        if target is None or cid in readd or (col.generated is not None and target.generated):
+            continue
+        if target.generated is not None:
+            if target.generated.stored:
+                continue  # converted in step 4
+            out.append(s.DropColumn(table=t, column=names[cid]))  # normal -> virtual
+            order.remove(cid)
+            readd.add(cid)
+            continue
+        here = attrs.evolve(target, name=names[cid])
+        if _core(col) != _core(target) or col.comment != target.comment:
+            if _same_but_default(col, target) and col.comment == target.comment:
+                default = target.effective_default
+                out.append(
+                    s.DropDefault(table=t, column=names[cid])
+                    if default is NO_DEFAULT
+                    else s.SetDefault(table=t, column=names[cid], default=default)
+                )
+            else:
+                out.append(s.ModifyColumn(table=t, column=names[cid], definition=here))
+        if target.name != col.name:
+            renames.append(cid)
+    for into, source in copies:
+        out.append(Copy(table=t, into=names[into], source=names[source]))
+    drops = [cid for cid in old if cid not in new and old[cid].generated is None]
+    adds = [c for c in after.columns if c.id not in old or c.id in readd]
+    normal_adds = [c for c in adds if c.generated is None]
+    if drops and len(drops) == len(order) and normal_adds:
+        # a table cannot lose its last column: add first
+        for col in normal_adds:
+            out.append(s.AddColumn(table=t, column=col))
+            order.append(col.id)
+        normal_adds = []
+    for cid in drops:
+        out.append(s.DropColumn(table=t, column=names[cid]))
+        order.remove(cid)
+    for cid in renames:
+        out.append(s.RenameColumn(table=t, column=names[cid], to=new[cid].name))
+        names[cid] = new[cid].name
+    for col in normal_adds:
+        out.append(s.AddColumn(table=t, column=col))
+        order.append(col.id)
+
+    # 4. generated columns: convert, then add
+    for cid, col in old.items():
+        target = new.get(cid)
+        if (
+            target is not None
+            and cid not in readd
+            and col.generated is None
+            and target.generated is not None
+        ):
+            here = attrs.evolve(target, name=names[cid])
+            out.append(s.ModifyColumn(table=t, column=names[cid], definition=here))
+    for col in adds:
+        if col.generated is not None:
+            out.append(s.AddColumn(table=t, column=col))
+            order.append(col.id)
+
+    # 5. constraints that come or change
+    before_indexes = {_index_signature(i) for i in before.indexes}
+    for idx in after.indexes:
+        if _index_signature(idx) not in before_indexes:
+            out.append(s.AddIndex(table=t, index=_spec(after, idx)))
+    before_checks = {(c.name.casefold(), c.expr, c.enforced) for c in before.checks}
+    for chk in after.checks:
+        if (chk.name.casefold(), chk.expr, chk.enforced) not in before_checks:
+            out.append(s.AddCheck(table=t, name=chk.name, expr=chk.expr, enforced=chk.enforced))
+    return out, tuple(order)
+
+
+__all__ = ["Action", "Copy", "plan", "render"]

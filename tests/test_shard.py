@@ -1,0 +1,477 @@
+"""The shard coordinator, rule by rule of seed 000, proven on MariaDB: after every step all the
+downstream DDL runs on a real server, the target equals ``g.joined`` (column order included), and
+a row from every unpaused shard goes in upstream and downstream alike."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mvdd import DDLError, JoinConflictError, NoSuchTableError, UnsupportedDDLError
+from mvdd.shard import ShardGroup
+from tests.support.shards import Rig
+
+pytestmark = pytest.mark.mariadb
+
+BASE = "CREATE TABLE {t} (id INT NOT NULL, a INT NOT NULL, b VARCHAR(10), PRIMARY KEY (id))"
+
+
+def shards(n: int = 3, base: str = BASE) -> dict[str, str]:
+    return {f"s{i}": base.format(t=f"tbl{i}") for i in range(1, n + 1)}
+
+
+@pytest.fixture
+def rig(mdb: Any) -> Iterator[Rig]:
+    yield Rig(mdb, shards())
+
+
+def on(rig: Rig, shards: list[str], alter: str) -> list[list[str]]:
+    """Run one ALTER (``{t}`` is the table) on each shard in turn; the downstream of each."""
+    out = []
+    for s in shards:
+        o = rig.ddl(s, alter.format(t=rig.tables[s]))
+        assert o.conflict is None, o.conflict
+        out.append(o.downstream)
+    return out
+
+
+# --- adding and dropping columns ------------------------------------------------------------
+
+
+def test_add_column_first_remaining_last(rig: Rig) -> None:
+    # (a UNIQUE key would be added last too, but rows already there would all hold the
+    # default, upstream and downstream alike: this uses a plain key)
+    first, middle, last = on(
+        rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD COLUMN c INT NOT NULL, ADD INDEX ic (c)"
+    )
+    assert first == ["ALTER TABLE `t` ADD COLUMN `c` INT NOT NULL DEFAULT 0"]
+    assert middle == []
+    assert last == [
+        "ALTER TABLE `t` ALTER COLUMN `c` DROP DEFAULT",
+        "ALTER TABLE `t` ADD INDEX `ic` (`c`)",
+    ]
+    assert rig.group.column_state("c") == "exists"
+
+
+def test_add_column_variants_on_first_shard(rig: Rig) -> None:
+    (a,) = on(rig, ["s1"], "ALTER TABLE {t} ADD COLUMN col4 INT")
+    (b,) = on(rig, ["s1"], "ALTER TABLE {t} ADD COLUMN col6 INT NOT NULL DEFAULT 3")
+    assert a == ["ALTER TABLE `t` ADD COLUMN `col4` INT DEFAULT NULL"]
+    assert b == ["ALTER TABLE `t` ADD COLUMN `col6` INT NOT NULL DEFAULT 3"]
+    # the remaining shards widen it: the most compatible type among shards
+    (c,) = on(rig, ["s2"], "ALTER TABLE {t} ADD COLUMN col4 BIGINT")
+    assert c == ["ALTER TABLE `t` MODIFY COLUMN `col4` BIGINT DEFAULT NULL"]
+
+
+def test_implicit_defaults_of_every_family(mdb: Any) -> None:
+    rig = Rig(mdb, shards(2))
+    (out,) = on(
+        rig,
+        ["s1"],
+        "ALTER TABLE {t} ADD COLUMN n DECIMAL(5,2) NOT NULL, ADD COLUMN f DOUBLE NOT NULL, "
+        "ADD COLUMN s CHAR(3) NOT NULL, ADD COLUMN x TEXT NOT NULL, ADD COLUMN y VARBINARY(4) "
+        "NOT NULL, ADD COLUMN e ENUM('p','q') NOT NULL, ADD COLUMN m SET('u','v') NOT NULL, "
+        "ADD COLUMN d DATE NOT NULL, ADD COLUMN tm TIME NOT NULL, ADD COLUMN dt DATETIME(3) NOT "
+        "NULL, ADD COLUMN yr YEAR NOT NULL, ADD COLUMN j JSON NOT NULL, ADD COLUMN bt BIT(3) NOT NULL",
+    )
+    joined = rig.group.joined
+    assert [str(joined.column(c).default) for c in ("n", "s", "e", "m", "d", "yr", "j")] == [
+        "0.00",
+        "",
+        "p",
+        "",
+        "0000-00-00",
+        "0",
+        "null",
+    ]
+    on(
+        rig,
+        ["s2"],
+        "ALTER TABLE {t} ADD COLUMN n DECIMAL(5,2) NOT NULL, ADD COLUMN f DOUBLE NOT NULL, "
+        "ADD COLUMN s CHAR(3) NOT NULL, ADD COLUMN x TEXT NOT NULL, ADD COLUMN y VARBINARY(4) "
+        "NOT NULL, ADD COLUMN e ENUM('p','q') NOT NULL, ADD COLUMN m SET('u','v') NOT NULL, "
+        "ADD COLUMN d DATE NOT NULL, ADD COLUMN tm TIME NOT NULL, ADD COLUMN dt DATETIME(3) NOT "
+        "NULL, ADD COLUMN yr YEAR NOT NULL, ADD COLUMN j JSON NOT NULL, ADD COLUMN bt BIT(3) NOT NULL",
+    )
+    assert all(c.default is None or c.nullable for c in rig.group.joined.columns[3:]) is False
+    assert len(out) == 13
+
+
+def test_drop_column_first_remaining_last(mdb: Any) -> None:
+    base = (
+        "CREATE TABLE {t} (id INT NOT NULL, a INT NOT NULL, col7 INT NOT NULL, PRIMARY KEY (id), "
+        "KEY k7 (col7), KEY ka7 (a, col7), CONSTRAINT chk7 CHECK (col7 > 0))"
+    )
+    rig = Rig(mdb, shards(3, base))
+    first, middle, last = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} DROP COLUMN col7")
+    # kept with a default; its indexes and checks dropped at once (upstream, the check went
+    # with the column and ka7 became KEY (a))
+    assert first == [
+        "ALTER TABLE `t` DROP CONSTRAINT `chk7`",
+        "ALTER TABLE `t` DROP INDEX `k7`",
+        "ALTER TABLE `t` DROP INDEX `ka7`",
+        "ALTER TABLE `t` ALTER COLUMN `col7` SET DEFAULT 0",
+    ]
+    assert middle == []
+    assert last == ["ALTER TABLE `t` DROP COLUMN `col7`", "ALTER TABLE `t` ADD INDEX `ka7` (`a`)"]
+    assert rig.group.column_state("col7") == "dropped"
+
+
+def test_add_then_drop_on_one_shard_is_a_no_op_overall(rig: Rig) -> None:
+    (add,) = on(rig, ["s1"], "ALTER TABLE {t} ADD COLUMN c INT")
+    (drop,) = on(rig, ["s1"], "ALTER TABLE {t} DROP COLUMN c")
+    assert add and drop == ["ALTER TABLE `t` DROP COLUMN `c`"]
+
+
+# --- modifying columns ------------------------------------------------------------------------
+
+
+def test_widening_takes_the_most_compatible_type(rig: Rig) -> None:
+    (w1,) = on(rig, ["s1"], "ALTER TABLE {t} MODIFY a BIGINT NOT NULL")
+    assert w1 == ["ALTER TABLE `t` MODIFY COLUMN `a` BIGINT NOT NULL"]
+    (w2,) = on(rig, ["s2"], "ALTER TABLE {t} MODIFY a MEDIUMINT NOT NULL")
+    assert w2 == []
+    (n1,) = on(rig, ["s1"], "ALTER TABLE {t} MODIFY a INT NOT NULL")
+    assert n1 == ["ALTER TABLE `t` MODIFY COLUMN `a` INT NOT NULL"]  # s3 still has INT
+    (v,) = on(rig, ["s3"], "ALTER TABLE {t} MODIFY b VARCHAR(40)")
+    assert v == ["ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(40) DEFAULT NULL"]
+
+
+def test_text_sizes_charsets_and_enums(mdb: Any) -> None:
+    base = (
+        "CREATE TABLE {t} (id INT NOT NULL PRIMARY KEY, x TINYTEXT CHARACTER SET utf8mb3 COLLATE "
+        "utf8mb3_bin, e ENUM('a','b') NOT NULL, v VARCHAR(8) CHARACTER SET latin1 COLLATE latin1_bin)"
+    )
+    rig = Rig(mdb, shards(2, base))
+    on(rig, ["s1"], "ALTER TABLE {t} MODIFY x TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")
+    assert str(rig.group.joined.column("x").type) == "text collate utf8mb4_bin"
+    on(rig, ["s2"], "ALTER TABLE {t} MODIFY e ENUM('a','b','c') NOT NULL")
+    assert rig.group.joined.column("e").type.members == ("a", "b", "c")
+    on(rig, ["s2"], "ALTER TABLE {t} MODIFY v VARCHAR(8) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")
+    assert rig.group.joined.column("v").type.charset == "utf8mb4"
+    # enum members reordered: no join
+    out = rig.ddl("s1", "ALTER TABLE tbl1 MODIFY e ENUM('b','a') NOT NULL")
+    assert out.conflict is not None and out.conflict.column == "e"
+
+
+def test_nullability(rig: Rig) -> None:
+    (first,) = on(rig, ["s1"], "ALTER TABLE {t} MODIFY a INT NULL")
+    assert first == ["ALTER TABLE `t` MODIFY COLUMN `a` INT DEFAULT NULL"]
+    on(rig, ["s1"], "ALTER TABLE {t} MODIFY a INT NOT NULL")
+    (b_first, b_middle, b_last) = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} MODIFY b VARCHAR(10) NOT NULL")
+    assert b_first == b_middle == []
+    assert b_last == ["ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) NOT NULL"]
+
+
+def test_defaults(rig: Rig) -> None:
+    (d1,) = on(rig, ["s1"], "ALTER TABLE {t} ALTER COLUMN a SET DEFAULT 5")
+    assert d1 == ["ALTER TABLE `t` ALTER COLUMN `a` SET DEFAULT 5"]  # a default > none
+    out = rig.ddl("s2", "ALTER TABLE tbl2 ALTER COLUMN a SET DEFAULT 6")
+    assert out.conflict is not None and "default" in str(out.conflict)
+    assert rig.group.paused == {"s2"}
+    # resolved by the paused shard going back (intrusive) or by s1 agreeing (non-intrusive)
+    out = rig.ddl("s1", "ALTER TABLE tbl1 ALTER COLUMN a SET DEFAULT 6")
+    assert out.resumed == {"s2"} and out.conflict is None
+    assert rig.group.joined.column("a").default == 6
+    (drop,) = on(rig, ["s1"], "ALTER TABLE {t} ALTER COLUMN a DROP DEFAULT")
+    assert drop == []  # s2 still gives a default
+
+
+# --- renaming columns -------------------------------------------------------------------------
+
+
+def test_rename_procedure(rig: Rig) -> None:
+    first, middle, last = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} RENAME COLUMN a TO z")
+    assert first == [
+        "ALTER TABLE `t` ALTER COLUMN `a` SET DEFAULT 0",
+        "ALTER TABLE `t` RENAME COLUMN `a` TO `z`",
+        "ALTER TABLE `t` ADD COLUMN `a` INT DEFAULT NULL",
+    ]
+    assert middle == []
+    assert last == [
+        "ALTER TABLE `t` ALTER COLUMN `z` DROP DEFAULT",
+        "UPDATE `t` SET `z` = `a` WHERE NOT `a` IS NULL",
+        "ALTER TABLE `t` DROP COLUMN `a`",
+    ]
+    # every row written to `a` by a shard not yet renamed is now in `z`
+    values = [row[0] for row in rig.rows(["z"])]
+    assert 0 not in values and len(values) == rig.rows(["id"]).__len__()
+
+
+def test_rename_back_merges_and_renames_back(rig: Rig) -> None:
+    on(rig, ["s1"], "ALTER TABLE {t} RENAME COLUMN a TO z")
+    (back,) = on(rig, ["s1"], "ALTER TABLE {t} RENAME COLUMN z TO a")
+    assert back == [
+        "ALTER TABLE `t` ALTER COLUMN `z` DROP DEFAULT",
+        "UPDATE `t` SET `z` = `a` WHERE NOT `a` IS NULL",
+        "ALTER TABLE `t` DROP COLUMN `a`",
+        "ALTER TABLE `t` RENAME COLUMN `z` TO `a`",
+    ]
+    assert 0 not in [row[0] for row in rig.rows(["a"])]
+
+
+def test_rename_on_a_single_shard_group_is_plain(mdb: Any) -> None:
+    rig = Rig(mdb, shards(1))
+    (out,) = on(rig, ["s1"], "ALTER TABLE {t} CHANGE a z BIGINT NOT NULL")
+    assert out == [
+        "ALTER TABLE `t` MODIFY COLUMN `a` BIGINT NOT NULL",
+        "ALTER TABLE `t` RENAME COLUMN `a` TO `z`",
+    ]
+
+
+def test_rename_of_a_column_being_renamed_is_a_conflict(rig: Rig) -> None:
+    on(rig, ["s1"], "ALTER TABLE {t} RENAME COLUMN b TO c")
+    out = rig.ddl("s1", "ALTER TABLE tbl1 RENAME COLUMN a TO b")
+    assert out.conflict is not None and out.conflict.shard == "s1"
+    assert "rename" in out.conflict.message
+    # the others go on; once b -> c is done everywhere, s1's a -> b starts a new rename
+    on(rig, ["s2"], "ALTER TABLE {t} RENAME COLUMN b TO c")
+    out = rig.ddl("s3", "ALTER TABLE tbl3 RENAME COLUMN b TO c")
+    assert out.resumed == {"s1"}
+    assert out.downstream[-3:] == [
+        "ALTER TABLE `t` ALTER COLUMN `a` SET DEFAULT 0",
+        "ALTER TABLE `t` RENAME COLUMN `a` TO `b`",
+        "ALTER TABLE `t` ADD COLUMN `a` INT DEFAULT NULL",
+    ]
+    on(rig, ["s2", "s3"], "ALTER TABLE {t} RENAME COLUMN a TO b")
+    assert not rig.group.paused and rig.group.column_state("a") == "dropped"
+
+
+# --- generated columns ------------------------------------------------------------------------
+
+
+def test_generated_columns_added_last_dropped_first(rig: Rig) -> None:
+    first, last = on(rig, ["s1", "s2"], "ALTER TABLE {t} ADD COLUMN g INT AS (a + 1) STORED")
+    assert first == last == []
+    (final,) = on(rig, ["s3"], "ALTER TABLE {t} ADD COLUMN g INT AS (a + 1) STORED")
+    assert final == ["ALTER TABLE `t` ADD COLUMN `g` INT GENERATED ALWAYS AS (`a` + 1) STORED"]
+    (drop,) = on(rig, ["s2"], "ALTER TABLE {t} DROP COLUMN g")
+    assert drop == ["ALTER TABLE `t` DROP COLUMN `g`"]
+
+
+def test_stored_generated_to_normal_and_back(mdb: Any) -> None:
+    base = "CREATE TABLE {t} (id INT PRIMARY KEY, a INT, g INT AS (a + 1) STORED)"
+    rig = Rig(mdb, shards(2, base))
+    (first, last) = on(rig, ["s1", "s2"], "ALTER TABLE {t} MODIFY g INT")
+    assert first == ["ALTER TABLE `t` MODIFY COLUMN `g` INT DEFAULT NULL"]
+    assert last == []
+    (first, last) = on(rig, ["s1", "s2"], "ALTER TABLE {t} MODIFY g INT AS (a - 1) STORED")
+    assert first == []
+    assert last == ["ALTER TABLE `t` MODIFY COLUMN `g` INT GENERATED ALWAYS AS (`a` - 1) STORED"]
+
+
+def test_virtual_generated_to_normal_is_dropped_and_added(mdb: Any) -> None:
+    base = "CREATE TABLE {t} (id INT PRIMARY KEY, a INT, g INT AS (a + 1) VIRTUAL)"
+    rig = Rig(mdb, shards(2, base))
+    rig.ddl("s1", "ALTER TABLE tbl1 DROP COLUMN g, ADD COLUMN g INT")
+    assert rig.log[-2:] == ["ALTER TABLE `t` DROP COLUMN `g`", "ALTER TABLE `t` ADD COLUMN `g` INT DEFAULT NULL"]
+
+
+def test_different_generation_expressions_conflict(rig: Rig) -> None:
+    on(rig, ["s1"], "ALTER TABLE {t} ADD COLUMN g INT AS (a + 1) STORED")
+    out = rig.ddl("s2", "ALTER TABLE tbl2 ADD COLUMN g INT AS (a + 2) STORED")
+    assert out.conflict is not None and out.conflict.column == "g"
+    assert set(out.conflict.shards or ()) == {"s1", "s2"}
+
+
+# --- constraints ------------------------------------------------------------------------------
+
+
+def test_indexes_added_last_removed_first(rig: Rig) -> None:
+    first, last_but_one, last = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD INDEX ib (b)")
+    assert first == last_but_one == []
+    assert last == ["ALTER TABLE `t` ADD INDEX `ib` (`b`)"]
+    (drop,) = on(rig, ["s2"], "DROP INDEX ib ON {t}")
+    assert drop == ["ALTER TABLE `t` DROP INDEX `ib`"]
+    (create,) = on(rig, ["s2"], "CREATE UNIQUE INDEX ib2 ON {t} (b(4))")
+    assert create == []
+
+
+def test_same_index_name_with_other_parts_conflicts(rig: Rig) -> None:
+    on(rig, ["s1"], "ALTER TABLE {t} ADD INDEX i (a)")
+    out = rig.ddl("s2", "ALTER TABLE tbl2 ADD INDEX i (b)")
+    assert out.conflict is not None and out.conflict.index == "i"
+    assert out.conflict.definitions == ("INDEX `i` (`a`)", "INDEX `i` (`b`)")
+
+
+def test_checks_added_last_removed_first(rig: Rig) -> None:
+    first, _, last = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD CONSTRAINT pos CHECK (a >= 0)")
+    assert first == [] and last == ["ALTER TABLE `t` ADD CONSTRAINT `pos` CHECK (`a` >= 0)"]
+    (drop,) = on(rig, ["s1"], "ALTER TABLE {t} DROP CONSTRAINT pos")
+    assert drop == ["ALTER TABLE `t` DROP CONSTRAINT `pos`"]
+
+
+# --- idempotent DDL ---------------------------------------------------------------------------
+
+
+def test_idempotent_ddl_passes_through(rig: Rig) -> None:
+    (comment,) = on(rig, ["s1"], "ALTER TABLE {t} COMMENT 'merged'")
+    assert comment == ["ALTER TABLE `t` COMMENT='merged'"]
+    (col_comment,) = on(rig, ["s2"], "ALTER TABLE {t} MODIFY b VARCHAR(10) COMMENT 'the b'")
+    assert col_comment == ["ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) DEFAULT NULL COMMENT 'the b'"]
+    (order,) = on(rig, ["s3"], "ALTER TABLE {t} MODIFY b VARCHAR(10) COMMENT 'the b' AFTER id")
+    assert order == [
+        "ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) DEFAULT NULL COMMENT 'the b' AFTER `id`"
+    ]
+    assert rig.group.joined.column_names == ("id", "b", "a")
+
+
+def test_truncate_and_rename_table_emit_nothing(rig: Rig) -> None:
+    assert rig.ddl("s1", "TRUNCATE TABLE tbl1").downstream == []
+    assert rig.ddl("s1", "RENAME TABLE tbl1 TO tbl1_new").downstream == []
+    rig.tables["s1"] = "tbl1_new"
+    (add,) = on(rig, ["s1"], "ALTER TABLE {t} ADD COLUMN c INT")
+    assert add == ["ALTER TABLE `t` ADD COLUMN `c` INT DEFAULT NULL"]
+
+
+# --- conflicts --------------------------------------------------------------------------------
+
+
+def test_conflict_pauses_only_its_shard_and_resolves_non_intrusively(rig: Rig) -> None:
+    on(rig, ["s2"], "ALTER TABLE {t} ADD COLUMN c FLOAT")
+    out = rig.ddl("s1", "ALTER TABLE tbl1 ADD COLUMN c DATETIME")
+    assert out.conflict is not None
+    assert out.conflict.column == "c" and out.conflict.shard == "s1"
+    assert set(out.conflict.shards or ()) >= {"s1", "s2"}
+    assert rig.group.paused == {"s1"}
+    assert rig.group.accepted("s1").find_column("c") is None
+    assert rig.group.schema("s1").find_column("c") is not None
+    # others go on; later DDL of the paused shard is still accepted upstream
+    on(rig, ["s3"], "ALTER TABLE {t} ADD COLUMN d INT")
+    assert rig.ddl("s1", "ALTER TABLE tbl1 ADD COLUMN e INT").conflict is not None
+    # non-intrusive: s2 drops its c and adds the DATETIME one
+    on(rig, ["s2"], "ALTER TABLE {t} DROP COLUMN c")
+    assert rig.group.paused == frozenset()  # s1's c now joins: resumed
+    assert rig.group.joined.column("c").type.kind == "DATETIME"
+    assert rig.group.joined.find_column("e") is not None
+
+
+def test_conflict_resolved_intrusively(rig: Rig) -> None:
+    on(rig, ["s2"], "ALTER TABLE {t} ADD COLUMN c TEXT")
+    assert rig.ddl("s1", "ALTER TABLE tbl1 ADD COLUMN c DATETIME").conflict is not None
+    out = rig.ddl("s1", "ALTER TABLE tbl1 MODIFY c TEXT")
+    assert out.resumed == {"s1"} and not rig.group.paused
+
+
+def test_the_same_incompatible_change_on_every_shard_resumes_them_all(rig: Rig) -> None:
+    change = "ALTER TABLE {} MODIFY a VARCHAR(12) NOT NULL"
+    results = [rig.ddl(s, change.format(rig.tables[s])) for s in ("s1", "s2")]
+    assert all(r.conflict is not None for r in results)
+    last = rig.ddl("s3", change.format("tbl3"))
+    assert last.resumed == {"s1", "s2"} and not rig.group.paused
+    assert last.downstream == ["ALTER TABLE `t` MODIFY COLUMN `a` VARCHAR(12) NOT NULL"]
+
+
+# --- operator controls ------------------------------------------------------------------------
+
+
+def test_disable_and_enable_propagation(rig: Rig) -> None:
+    rig.group.disable_propagation()
+    assert rig.group.apply("s1", "ALTER TABLE tbl1 ADD COLUMN c INT").downstream == []
+    rig.run("ALTER TABLE tbl1 ADD COLUMN c INT")
+    assert rig.group.apply("s1", "ALTER TABLE tbl1 ADD INDEX ic (c)").downstream == []
+    rig.run("ALTER TABLE tbl1 ADD INDEX ic (c)")
+    held = rig.group.enable_propagation()
+    assert held == ["ALTER TABLE `t` ADD COLUMN `c` INT DEFAULT NULL"]
+    rig.downstream(held)
+
+
+def test_set_schema(rig: Rig) -> None:
+    rig.run("ALTER TABLE tbl1 ADD COLUMN c INT")
+    out = rig.group.set_schema("s1", rig.live("tbl1").to_sql())
+    rig.downstream(out.downstream)
+    assert rig.group.joined.find_column("c") is not None
+    assert rig.group.schema("s1", version=2).find_column("c") is not None
+
+
+def test_add_and_remove_shards(rig: Rig) -> None:
+    on(rig, ["s1", "s2"], "ALTER TABLE {t} ADD COLUMN c INT NOT NULL")
+    assert rig.group.column_state("c") == "partial"
+    rig.run("DROP TABLE tbl3")
+    out = rig.group.remove_shard("s3")
+    del rig.tables["s3"]
+    rig.downstream(out.downstream)
+    assert out.downstream == ["ALTER TABLE `t` ALTER COLUMN `c` DROP DEFAULT"]
+    create = "CREATE TABLE tbl4 (id INT NOT NULL, a INT NOT NULL, b VARCHAR(20), PRIMARY KEY (id))"
+    rig.run(create)
+    rig.tables["s4"] = "tbl4"
+    out = rig.group.add_shard("s4", create)
+    rig.downstream(out.downstream)
+    assert out.downstream == [
+        "ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(20) DEFAULT NULL",
+        "ALTER TABLE `t` ALTER COLUMN `c` SET DEFAULT 0",
+    ]
+    out = rig.ddl("s4", "DROP TABLE tbl4")
+    del rig.tables["s4"]
+    assert "s4" not in rig.group.shards
+
+
+def test_a_shard_added_with_a_conflicting_schema_waits(rig: Rig) -> None:
+    create = "CREATE TABLE tbl4 (id INT NOT NULL, a DATETIME NOT NULL, PRIMARY KEY (id))"
+    rig.run(create)
+    rig.tables["s4"] = "tbl4"
+    out = rig.group.add_shard("s4", create)
+    assert out.conflict is not None and rig.group.paused == {"s4"}
+    rig.verify()
+    out = rig.ddl("s4", "ALTER TABLE tbl4 MODIFY a INT NOT NULL")
+    assert out.resumed == {"s4"}
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+def test_bad_input_changes_nothing(rig: Rig) -> None:
+    g = rig.group
+    before = (g.joined, [g.schema(s) for s in g.shards])
+    with pytest.raises(DDLError):
+        g.apply("s1", "ALTER TABLE tbl1 DROP COLUMN nope")
+    with pytest.raises(DDLError):
+        g.apply("s1", "ALTER TABLE tbl1 ADD COLUMN c INT; ALTER TABLE tbl1 ADD COLUMN c INT")
+    with pytest.raises(NoSuchTableError):
+        g.apply("s1", "ALTER TABLE tbl2 ADD COLUMN c INT")
+    with pytest.raises(NoSuchTableError):
+        g.apply("nope", "ALTER TABLE tbl1 ADD COLUMN c INT")
+    with pytest.raises(UnsupportedDDLError):
+        g.apply("s1", "GRANT ALL ON *.* TO x")
+    with pytest.raises(DDLError):
+        g.apply("s1", "ALTER TABLE tbl1 ADD COLUMN")
+    assert (g.joined, [g.schema(s) for s in g.shards]) == before
+
+
+def test_initial_schemas_that_do_not_join() -> None:
+    with pytest.raises(JoinConflictError) as err:
+        ShardGroup("t", {"a": "CREATE TABLE x (c INT)", "b": "CREATE TABLE y (c DATE)"})
+    assert err.value.column == "c"
+
+
+# --- hostile identifiers ----------------------------------------------------------------------
+
+HOSTILE = ["a`b", "x;y", "'q'", '"dq"', "a b", "名前", "drop table t", "--", "select"]
+
+
+def test_hostile_identifiers(mdb: Any) -> None:
+    from tests.support.mariadb import quote
+
+    cols = ", ".join(f"{quote(n)} INT" for n in HOSTILE)
+    target = "t`; DROP TABLE x; --"
+    shard_sql = {
+        f"s{i}": f"CREATE TABLE {quote(f'up`{i} x;')} (id INT NOT NULL PRIMARY KEY, {cols})"
+        for i in (1, 2)
+    }
+    rig = Rig(mdb, shard_sql, target=target)
+    for name in HOSTILE[:4]:
+        new = name + "'`2"
+        for s in ("s1", "s2"):
+            table = quote(rig.tables[s])
+            rig.ddl(s, f"ALTER TABLE {table} ADD COLUMN {quote(new)} INT NOT NULL")
+            rig.ddl(s, f"ALTER TABLE {table} ADD INDEX {quote('i ' + new)} ({quote(new)})")
+        rig.ddl("s1", f"ALTER TABLE {quote(rig.tables['s1'])} RENAME COLUMN {quote(name)} TO {quote(name + '_r;')}")
+    with rig.conn.cursor() as cur:
+        cur.execute("SHOW TABLES")
+        tables = sorted(row[0] for row in cur.fetchall())
+    assert tables == sorted([target, *rig.tables.values()])
+    names = set(rig.live(target).column_names)
+    assert {n + "'`2" for n in HOSTILE[:4]} <= names
+    assert {n + "_r;" for n in HOSTILE[:4]} <= names
