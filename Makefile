@@ -37,10 +37,13 @@ test: $(VENV)/.installed-test system-deps
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mvdd tests benchmarks
+	$(BIN)/ruff format --check mvdd tests benchmarks
 	$(BIN)/mypy
 
 bench: $(VENV)/.installed-test system-deps
 	$(BIN)/python benchmarks/catalog_bench.py
+	$(BIN)/python benchmarks/concurrency.py
+	$(BIN)/python benchmarks/shard_bench.py
 
 clean:
 	rm -rf $(VENV) demo-output benchmarks/results .pytest_cache .hypothesis

@@ -18,34 +18,20 @@ Prints a table and writes ``benchmarks/results/catalog_bench.json``.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import gc
-import json
 import os
-import platform
 import random
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.common import banner, machine, per_call, write
 from mvdd import Catalog
 from mvdd.ddl.dialect import DIALECT
-
-RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def per_call(fn: Callable[[], object], calls: int, repeat: int = 5) -> float:
-    """Best mean seconds per call of ``fn`` over ``repeat`` timed loops of ``calls`` calls."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - start) / calls)
-    return best
 
 
 def wide_table(columns: int) -> str:
@@ -247,17 +233,9 @@ def main() -> None:
     args = ap.parse_args()
     rng = random.Random(20261121)
     lengths = [100, 10_000] if args.quick else [100, 100_000]
-    machine = {
-        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-    }
-    results: dict[str, Any] = {"machine": machine, "quick": args.quick}
-    print(
-        f"mvdd catalog benchmark — {machine['date']} — {machine['platform']}, "
-        f"{machine['cpus']} CPUs"
-    )
+    info = machine()
+    results: dict[str, Any] = {"machine": info, "quick": args.quick}
+    banner("catalog", info)
 
     results["lookups"] = lookups = bench_lookups(lengths, rng)
     for n in map(str, lengths):
@@ -295,10 +273,7 @@ def main() -> None:
             f"execute in memory {r['memory_us']:6.0f} us ({r['memory_vs_parse']:.2f}x), "
             f"on SQLite {r['sqlite_us']:6.0f} us ({r['sqlite_vs_parse']:.2f}x)"
         )
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / "catalog_bench.json"
-    path.write_text(json.dumps(results, indent=2))
-    print(f"written {path}")
+    write("catalog_bench", results)
 
 
 if __name__ == "__main__":

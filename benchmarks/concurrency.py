@@ -22,11 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
 import itertools
-import json
-import os
-import platform
 import random
 import sys
 import threading
@@ -38,11 +34,11 @@ import attrs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.common import RESULTS, banner, machine, write
 from mvdd import Catalog, SchemaChangedError
 from mvdd.model.row import validate_row
 from mvdd.txn import MetadataLocks
 
-RESULTS = Path(__file__).resolve().parent / "results"
 WORKERS = 8
 BUCKET = 0.1  # seconds per throughput bucket
 #: time a DML transaction spends in storage (simulated I/O; the GIL is free meanwhile) while it
@@ -341,17 +337,9 @@ def main() -> None:
     args = ap.parse_args()
     seconds = 2.0 if args.quick else 6.0
     hold, total = (2.0, 3.5) if args.quick else (5.0, 8.0)
-    machine = {
-        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-    }
-    print(
-        f"mvdd concurrency benchmark — {machine['date']} — {machine['platform']}, "
-        f"{machine['cpus']} CPUs"
-    )
-    results: dict[str, Any] = {"machine": machine, "workers": WORKERS, "seconds": seconds}
+    info = machine()
+    banner("concurrency", info)
+    results: dict[str, Any] = {"machine": info, "workers": WORKERS, "seconds": seconds}
     # two DDL streams: 20 ALTERs a second (a migration storm far beyond production rates), and
     # 100 a second (a stress point: here every ALTER's CPU time is taken from the DML threads,
     # which share one interpreter lock with it)
@@ -417,8 +405,8 @@ def main() -> None:
         + [(runs["mvdd_ddl20"], seconds), (runs["mdl_ddl20"], seconds)],
         RESULTS / "concurrency.png",
     )
-    (RESULTS / "concurrency.json").write_text(json.dumps(results, indent=2))
-    print(f"written {RESULTS / 'concurrency.json'} and {RESULTS / 'concurrency.png'}")
+    write("concurrency", results)
+    print(f"written {RESULTS / 'concurrency.png'}")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from mvdd.errors import (
     StoreError,
     UnsupportedDDLError,
 )
+from mvdd.join import compare, join
 from mvdd.model import (
     NO_DEFAULT,
     Check,
@@ -40,6 +41,7 @@ from mvdd.model import (
     TableOptions,
     TypeKind,
 )
+from mvdd.shard import Outcome, ShardGroup
 
 __version__ = "0.1.0"
 
@@ -67,9 +69,11 @@ __all__ = [
     "NoSuchColumnError",
     "NoSuchTableError",
     "NoSuchVersionError",
+    "Outcome",
     "PositionError",
     "Report",
     "SchemaChangedError",
+    "ShardGroup",
     "State",
     "StoreError",
     "Table",
@@ -79,6 +83,8 @@ __all__ = [
     "Violation",
     "check",
     "check_versions",
+    "compare",
+    "join",
     "parse_statements",
     "parse_table",
 ]

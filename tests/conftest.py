@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 from mvdd import Catalog
 from tests.support.mariadb import MariaDB, MariaDBUnavailable
@@ -24,6 +24,13 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     print_blob=True,
+)
+#: no shrinking: every distinct failure at once, quickly (HYPOTHESIS_PROFILE=debug)
+settings.register_profile(
+    "debug",
+    parent=settings.get_profile("dev"),
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    max_examples=60,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if CI else "dev"))
 

@@ -197,6 +197,8 @@ def values(ctype: ColumnType) -> st.SearchStrategy[Any]:
         )
     if fam == Family.BINARY:
         return st.binary(max_size=ctype.length or 4).map(ctype.coerce)
+    if fam == Family.BLOB:
+        return st.binary(max_size=min(ctype.max_length() or 8, 8))
     if fam == Family.ENUM:
         if ctype.kind == TypeKind.ENUM:
             return st.sampled_from(ctype.members)

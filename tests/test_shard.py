@@ -159,10 +159,31 @@ def test_text_sizes_charsets_and_enums(mdb: Any) -> None:
 def test_nullability(rig: Rig) -> None:
     (first,) = on(rig, ["s1"], "ALTER TABLE {t} MODIFY a INT NULL")
     assert first == ["ALTER TABLE `t` MODIFY COLUMN `a` INT DEFAULT NULL"]
-    on(rig, ["s1"], "ALTER TABLE {t} MODIFY a INT NOT NULL")
-    (b_first, b_middle, b_last) = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} MODIFY b VARCHAR(10) NOT NULL")
+    # back to NOT NULL: NULLs written meanwhile take the type's zero first
+    (back,) = on(rig, ["s1"], "ALTER TABLE {t} MODIFY a INT NOT NULL")
+    assert back == [
+        "UPDATE `t` SET `a` = 0 WHERE `a` IS NULL",
+        "ALTER TABLE `t` MODIFY COLUMN `a` INT NOT NULL",
+    ]
+    (b_first, b_middle, b_last) = on(
+        rig, ["s1", "s2", "s3"], "ALTER TABLE {t} MODIFY b VARCHAR(10) NOT NULL"
+    )
     assert b_first == b_middle == []
-    assert b_last == ["ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) NOT NULL"]
+    assert b_last == [
+        "UPDATE `t` SET `b` = '' WHERE `b` IS NULL",
+        "ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) NOT NULL",
+    ]
+
+
+def test_not_null_at_last_fills_the_nulls_of_shards_that_lacked_the_column(rig: Rig) -> None:
+    on(rig, ["s1"], "ALTER TABLE {t} ADD COLUMN c INT NULL")  # s2, s3 rows get NULL
+    rig.run("UPDATE tbl1 SET c = 9 WHERE c IS NULL")  # upstream, s1 cleans its own first
+    (out,) = on(rig, ["s1"], "ALTER TABLE {t} MODIFY c INT NOT NULL DEFAULT 9")
+    assert out == [
+        "UPDATE `t` SET `c` = 9 WHERE `c` IS NULL",
+        "ALTER TABLE `t` MODIFY COLUMN `c` INT NOT NULL DEFAULT 9",
+    ]
+    assert (None,) not in rig.rows(["c"])
 
 
 def test_defaults(rig: Rig) -> None:
@@ -266,7 +287,10 @@ def test_virtual_generated_to_normal_is_dropped_and_added(mdb: Any) -> None:
     base = "CREATE TABLE {t} (id INT PRIMARY KEY, a INT, g INT AS (a + 1) VIRTUAL)"
     rig = Rig(mdb, shards(2, base))
     rig.ddl("s1", "ALTER TABLE tbl1 DROP COLUMN g, ADD COLUMN g INT")
-    assert rig.log[-2:] == ["ALTER TABLE `t` DROP COLUMN `g`", "ALTER TABLE `t` ADD COLUMN `g` INT DEFAULT NULL"]
+    assert rig.log[-2:] == [
+        "ALTER TABLE `t` DROP COLUMN `g`",
+        "ALTER TABLE `t` ADD COLUMN `g` INT DEFAULT NULL",
+    ]
 
 
 def test_different_generation_expressions_conflict(rig: Rig) -> None:
@@ -297,7 +321,9 @@ def test_same_index_name_with_other_parts_conflicts(rig: Rig) -> None:
 
 
 def test_checks_added_last_removed_first(rig: Rig) -> None:
-    first, _, last = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD CONSTRAINT pos CHECK (a >= 0)")
+    first, _, last = on(
+        rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD CONSTRAINT pos CHECK (a >= 0)"
+    )
     assert first == [] and last == ["ALTER TABLE `t` ADD CONSTRAINT `pos` CHECK (`a` >= 0)"]
     (drop,) = on(rig, ["s1"], "ALTER TABLE {t} DROP CONSTRAINT pos")
     assert drop == ["ALTER TABLE `t` DROP CONSTRAINT `pos`"]
@@ -310,7 +336,9 @@ def test_idempotent_ddl_passes_through(rig: Rig) -> None:
     (comment,) = on(rig, ["s1"], "ALTER TABLE {t} COMMENT 'merged'")
     assert comment == ["ALTER TABLE `t` COMMENT='merged'"]
     (col_comment,) = on(rig, ["s2"], "ALTER TABLE {t} MODIFY b VARCHAR(10) COMMENT 'the b'")
-    assert col_comment == ["ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) DEFAULT NULL COMMENT 'the b'"]
+    assert col_comment == [
+        "ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) DEFAULT NULL COMMENT 'the b'"
+    ]
     (order,) = on(rig, ["s3"], "ALTER TABLE {t} MODIFY b VARCHAR(10) COMMENT 'the b' AFTER id")
     assert order == [
         "ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) DEFAULT NULL COMMENT 'the b' AFTER `id`"
@@ -467,7 +495,10 @@ def test_hostile_identifiers(mdb: Any) -> None:
             table = quote(rig.tables[s])
             rig.ddl(s, f"ALTER TABLE {table} ADD COLUMN {quote(new)} INT NOT NULL")
             rig.ddl(s, f"ALTER TABLE {table} ADD INDEX {quote('i ' + new)} ({quote(new)})")
-        rig.ddl("s1", f"ALTER TABLE {quote(rig.tables['s1'])} RENAME COLUMN {quote(name)} TO {quote(name + '_r;')}")
+        rig.ddl(
+            "s1",
+            f"ALTER TABLE {quote(rig.tables['s1'])} RENAME COLUMN {quote(name)} TO {quote(name + '_r;')}",
+        )
     with rig.conn.cursor() as cur:
         cur.execute("SHOW TABLES")
         tables = sorted(row[0] for row in cur.fetchall())

@@ -418,6 +418,22 @@ def render_copy(table: str, into: str, source: str) -> str:
     return sql(node)
 
 
+def render_fill(table: str, column: str, value: Any) -> str:
+    """``UPDATE t SET column = value WHERE column IS NULL``: NULLs take a value before the
+    column becomes NOT NULL.
+
+    >>> render_fill("t", "c", 0)
+    'UPDATE `t` SET `c` = 0 WHERE `c` IS NULL'
+    """
+    col = exp.column(_id(column))
+    node = exp.Update(
+        this=_table(table),
+        expressions=[exp.EQ(this=col, expression=default_node(value))],
+        where=exp.Where(this=exp.Is(this=col.copy(), expression=exp.Null())),
+    )
+    return sql(node)
+
+
 def describe_step(step: s.Step) -> str:
     """A step as one MySQL statement (for messages and logs)."""
     return sql(statement_node(step))

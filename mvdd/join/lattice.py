@@ -140,6 +140,21 @@ class Flat(Lattice):
             return self.top
         raise Conflict("different values", (), a, b)
 
+    def join_all(self, values: Sequence[Any]) -> Any:
+        """Two different values (neither bottom nor top) conflict whatever else joins in, so
+        the outcome does not depend on the order."""
+        has_top = self.top is not self._NO_TOP
+        seen: list[Any] = []
+        for v in values:
+            if v is BOTTOM or (has_top and v is self.top) or v in seen:
+                continue
+            seen.append(v)
+            if len(seen) > 1:
+                raise Conflict("different values", (), seen[0], v)
+        if has_top and any(v is self.top for v in values):
+            return self.top
+        return seen[0] if seen else BOTTOM
+
 
 class Max(Lattice):
     """A total order (Python's ``<`` on the values, or on ``key(value)``); join is the maximum.
@@ -430,14 +445,14 @@ class Tagged(Lattice):
     (('n', 4), ('s', 'x'))
     """
 
-    def __init__(self, tags: Mapping[Hashable, Lattice]) -> None:
+    def __init__(self, tags: Mapping[Any, Lattice]) -> None:
         self.tags = dict(tags)
 
     def compare(self, a: Any, b: Any) -> int:
         if a is BOTTOM or b is BOTTOM:
             return 0 if a is b else (-1 if a is BOTTOM else 1)
         if a[0] != b[0]:
-            raise Incomparable(f"{a[0]} and {b[0]} are unrelated kinds", (), a, b)
+            raise Incomparable("kinds that do not widen into each other", (), a, b)
         return self.tags[a[0]].compare(a[1], b[1])
 
     def join(self, a: Any, b: Any) -> Any:
@@ -450,7 +465,7 @@ class Tagged(Lattice):
         tag = present[0][0]
         for v in present[1:]:
             if v[0] != tag:
-                raise Conflict(f"{tag} and {v[0]} are unrelated kinds", (), present[0], v)
+                raise Conflict("kinds that do not widen into each other", (), present[0], v)
         if len(present) == 1:
             return present[0]
         return (tag, self.tags[tag].join_all([v[1] for v in present]))

@@ -17,8 +17,8 @@ wherever both groupings are defined (``join(join(a, b), c)`` may raise where ``j
 does not: the three-way join sees the third table drop the disputed index).
 
 The joined table gets fresh ids (1..n), the columns in order of first appearance, each
-element's spelling and comment from the first table that has it, and the table options the
-tables agree on.
+element's spelling (and comment) the least among the tables that have it, and the table options
+the tables agree on.
 """
 
 from __future__ import annotations
@@ -198,12 +198,16 @@ def join_values(inputs: Sequence[Encoded], labels: Sequence[str]) -> Joined:
 
 def _common_options(tables: Sequence[Table]) -> TableOptions:
     first = tables[0].options
-    changes = {
+    changes: dict[str, Any] = {
         f.name: None if f.name != "extra" else ()
         for f in attrs.fields(TableOptions)
         if any(getattr(t.options, f.name) != getattr(first, f.name) for t in tables[1:])
     }
     return attrs.evolve(first, **changes) if changes else first
+
+
+def _spelling(element: Any) -> tuple[str, str]:
+    return (element.name, getattr(element, "comment", None) or "")
 
 
 def build_table(
@@ -226,7 +230,8 @@ def build_table(
         return next_id
 
     def source_column(key: str) -> Column:
-        return next(c for t in tables if (c := t.find_column(key)) is not None)
+        # the least spelling, so that the join does not depend on the order of the tables
+        return min((c for t in tables if (c := t.find_column(key)) is not None), key=_spelling)
 
     columns = []
     implicit = set()
@@ -239,13 +244,17 @@ def build_table(
             implicit.add(key)
     indexes = []
     for key, value in joined.indexes.items():
-        like: Index = next(i for t in tables if (i := t.find_index(key)) is not None)
+        like: Index = min(
+            (i for t in tables if (i := t.find_index(key)) is not None), key=_spelling
+        )
         indexes.append(
             decode_index(value, id=fresh(), name=like.name, column_ids=column_ids, like=like)
         )
     checks = []
     for key, value in joined.checks.items():
-        chk_name = next(c for t in tables if (c := t.find_check(key)) is not None).name
+        chk_name = min(
+            (c for t in tables if (c := t.find_check(key)) is not None), key=_spelling
+        ).name
         checks.append(decode_check(value, id=fresh(), name=chk_name))
     table = Table(
         name=name,

@@ -122,18 +122,22 @@ class Column:
     def has_default(self) -> bool:
         """Whether an INSERT may omit this column (a default, NULL, generated or counter)."""
         return (
-            self.default is not NO_DEFAULT
-            or self.nullable
+            self.effective_default is not NO_DEFAULT
             or self.generated is not None
             or self.auto_increment
         )
 
     @property
     def effective_default(self) -> Default:
-        """The default MySQL applies: a nullable column without DEFAULT defaults to NULL."""
-        if self.default is NO_DEFAULT and self.nullable and self.generated is None:
+        """The default MySQL applies: a nullable column without DEFAULT defaults to NULL, and a
+        NOT NULL ENUM without DEFAULT to its first member (even in strict mode)."""
+        if self.default is not NO_DEFAULT or self.generated is not None:
+            return self.default
+        if self.nullable:
             return None
-        return self.default
+        if self.type.kind == "ENUM" and self.type.members:
+            return self.type.members[0]
+        return NO_DEFAULT
 
 
 class IndexKind(StrEnum):

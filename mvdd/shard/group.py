@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -133,7 +133,7 @@ def _encode(table: Table) -> _Encoded:
 class _Shard:
     name: str
     versions: list[Table]
-    statements: list[str]
+    statements: list[str | Table]  # a Table given instead of SQL is rendered when asked
     accepted: Table | None
     encoded: _Encoded | None
     paused: bool = False
@@ -188,7 +188,7 @@ class ShardGroup:
         tables = {name: _as_table(sql, shard=name).at_version(1) for name, sql in shards.items()}
         for name, table in tables.items():
             enc = _encode(table)
-            self._shards[name] = _Shard(name, [table], [_create_text(shards[name])], table, enc)
+            self._shards[name] = _Shard(name, [table], [shards[name]], table, enc)
             self._count += 1
             for kind in KINDS:
                 for key, value in enc.of(kind).items():
@@ -238,7 +238,10 @@ class ShardGroup:
     def history(self, shard: str) -> list[tuple[int, str]]:
         """(version, statement) of each of a shard's upstream versions."""
         sh = self._shard(shard)
-        return [(t.version, text) for t, text in zip(sh.versions, sh.statements, strict=True)]
+        return [
+            (t.version, text if isinstance(text, str) else text.to_sql())
+            for t, text in zip(sh.versions, sh.statements, strict=True)
+        ]
 
     def accepted(self, shard: str) -> Table:
         """The shard's schema as used in the join (differs from :meth:`schema` while paused)."""
@@ -292,7 +295,10 @@ class ShardGroup:
         so no rename is inferred."""
         sh = self._shard(shard)
         table = _as_table(create_sql, shard=shard)
-        table = adopt_ids(attrs.evolve(table, name=sh.upstream.name), sh.upstream)
+        # ids by name from the schema in the join: the forced schema renames nothing
+        base = sh.accepted if sh.accepted is not None else sh.upstream
+        table = adopt_ids(attrs.evolve(table, name=sh.upstream.name), base)
+        table = attrs.evolve(table, last_id=max(table.last_id, sh.upstream.last_id))
         text = create_sql if isinstance(create_sql, str) else table.to_sql()
         return self._change(sh, table, text, ())
 
@@ -303,7 +309,7 @@ class ShardGroup:
         if name in self._shards:
             raise DDLError("the group already has this shard", shard=name)
         table = _as_table(create_sql, shard=name)
-        sh = _Shard(name, [table], [_create_text(create_sql)], None, None, paused=True)
+        sh = _Shard(name, [table], [create_sql], None, None, paused=True)
         self._shards[name] = sh
         return self._after(sh, [(sh, table)], (), initial=True)
 
@@ -509,12 +515,15 @@ class ShardGroup:
         undo = _Undo(renames=dict(self._renames), count=self._count)
         touched: dict[str, set[str]] = {k: set() for k in KINDS}
         starts: list[tuple[str, str]] = []
+        reborn: set[str] = set()
         saved = [(sh, sh.accepted, sh.encoded) for sh, _ in moves]
         try:
             for sh, table in moves:
-                self._move_one(sh, table, touched, starts, undo)
+                self._move_one(sh, table, touched, starts, undo, reborn)
+            if not self._count:  # no shard left in the join: the target keeps its schema
+                return []
             finishes = self._finished_renames(touched)
-            actions = self._rejoin(touched, starts, finishes, steps, moves)
+            actions = self._rejoin(touched, starts, finishes, steps, moves, reborn)
         except _Refused:
             self._revert(undo, saved)
             raise
@@ -527,15 +536,30 @@ class ShardGroup:
         touched: dict[str, set[str]],
         starts: list[tuple[str, str]],
         undo: _Undo,
+        reborn: set[str],
     ) -> None:
         old, old_enc = sh.accepted, sh.encoded
         new_enc = _encode(table) if table is not None else None
         if old is not None and table is not None:
             self._check_renames(sh, old, table, starts)
+            # a column this shard alone held, dropped and added anew (between two accepted
+            # schemas of a paused shard): downstream too it is a new column, not a MODIFY
+            renamed = {k for pair in starts for k in pair}
+            for col in table.columns:
+                key = column_key(col.name)
+                prev = old.find_column(key)
+                if (
+                    prev is not None
+                    and prev.id != col.id
+                    and key not in renamed
+                    and self._present.get(key, 0) == 1
+                ):
+                    reborn.add(key)
         if (old is None) != (table is None):
             self._count += 1 if old is None else -1
             for kind in KINDS:  # completeness of every column may change
                 touched[kind].update(self._holdings[kind])
+                touched[kind].update(self._values[kind])
         for kind in KINDS:
             before = old_enc.of(kind) if old_enc is not None else {}
             after = new_enc.of(kind) if new_enc is not None else {}
@@ -610,8 +634,10 @@ class ShardGroup:
                 out.append((o, n, False))
             elif not self._present.get(n):
                 out.append((o, n, True))
-            else:
+            elif not (self._complete(o) and self._complete(n)):
                 continue
+            # (both names on every shard: each shard renamed and then added the old name anew;
+            # which values belong together cannot be told, so the rename ends without a merge)
             del self._renames[n]
             touched["column"].update((o, n))
         return out
@@ -625,6 +651,7 @@ class ShardGroup:
         finishes: list[tuple[str, str, bool]],
         steps: Sequence[s.Step],
         moves: Sequence[tuple[_Shard, Table | None]],
+        reborn: set[str],
     ) -> list[Action]:
         # columns whose completeness changed re-join the constraints that read them
         for key in list(touched["column"]):
@@ -649,6 +676,10 @@ class ShardGroup:
             ids[n] = ids[o]
             last += 1
             ids[o] = last
+        for key in reborn:
+            if key in ids and key in values["column"]:
+                last += 1
+                ids[key] = last
         for o, n, back in finishes:
             if o not in ids or n not in ids:
                 continue
@@ -698,7 +729,7 @@ class ShardGroup:
             table = self._shards[name].accepted
             assert table is not None
             pair.append((f"shard `{name}`", table))
-        error = conflict_error(kind, key, pair, err.err)
+        error = cast(JoinConflictError, conflict_error(kind, key, pair, err.err))
         holding = self._holdings[kind].get(key, {})
         involved = sorted({h for holders in holding.values() for h in holders})
         return JoinConflictError(
@@ -924,10 +955,6 @@ def _as_table(sql: str | Table, *, shard: str) -> Table:
         return table
     except MvddError as err:
         raise err.locate(shard=shard) from None
-
-
-def _create_text(sql: str | Table) -> str:
-    return sql if isinstance(sql, str) else sql.to_sql()
 
 
 def _agreed_options(options: Sequence[TableOptions]) -> TableOptions:

@@ -6,9 +6,10 @@ actions so that every intermediate table accepts what both ends accept:
 
 1. drop the checks and indexes that go or change — removing constraints first;
 2. drop the generated columns that go or change — generated columns are dropped first;
-3. change the normal columns: modify the kept ones (widen, default, nullability), copy the data of
-   finished renames (``UPDATE t SET new = old WHERE old IS NOT NULL``), drop the columns that go,
-   rename, then add the new columns (with their defaults) at the end;
+3. change the normal columns: modify the kept ones (widen, default, nullability — a column
+   becoming NOT NULL first gives its NULLs the default: they are rows of shards that lacked
+   it), copy the data of finished renames (``UPDATE t SET new = old WHERE old IS NOT NULL``),
+   drop the columns that go, rename, then add the new columns (with their defaults) at the end;
 4. add or convert the generated columns — added last;
 5. add the indexes and checks — adding constraints last.
 
@@ -25,7 +26,8 @@ from typing import Any, TypeAlias
 import attrs
 
 from mvdd.ddl import step as s
-from mvdd.ddl.render import describe_step, render_copy
+from mvdd.ddl.render import describe_step, render_copy, render_fill
+from mvdd.join.encode import implicit_default
 from mvdd.model import NO_DEFAULT, Column, Index, Table
 
 
@@ -38,15 +40,29 @@ class Copy:
     source: str
 
 
-Action: TypeAlias = s.Step | Copy
+@attrs.frozen
+class Fill:
+    """``UPDATE table SET column = value WHERE column IS NULL``."""
+
+    table: str
+    column: str
+    value: Any
+
+
+Action: TypeAlias = s.Step | Copy | Fill
 
 
 def render(actions: Sequence[Action]) -> list[str]:
     """One MySQL statement per action."""
-    return [
-        render_copy(a.table, a.into, a.source) if isinstance(a, Copy) else describe_step(a)
-        for a in actions
-    ]
+    out = []
+    for a in actions:
+        if isinstance(a, Copy):
+            out.append(render_copy(a.table, a.into, a.source))
+        elif isinstance(a, Fill):
+            out.append(render_fill(a.table, a.column, a.value))
+        else:
+            out.append(describe_step(a))
+    return out
 
 
 def _core(col: Column) -> tuple[Any, ...]:
@@ -85,6 +101,30 @@ def _spec(table: Table, index: Index) -> s.IndexSpec:
         using=index.using,
         visible=index.visible,
     )
+
+
+def _modify(t: str, name: str, col: Column, target: Column) -> list[Action]:
+    """MODIFY a column; one becoming NOT NULL first gives its NULLs the default (rows written
+    while it was nullable, by shards that lacked it), after any type change."""
+    if not col.nullable or target.nullable or col.generated is not None:
+        return [s.ModifyColumn(table=t, column=name, definition=target)]
+    value = target.effective_default
+    if value is NO_DEFAULT:
+        value = implicit_default(target.type)
+    if value is None:
+        return [s.ModifyColumn(table=t, column=name, definition=target)]
+    out: list[Action] = []
+    if col.type != target.type:
+        out.append(
+            s.ModifyColumn(
+                table=t,
+                column=name,
+                definition=attrs.evolve(target, nullable=True, default=NO_DEFAULT),
+            )
+        )
+    out.append(Fill(table=t, column=name, value=value))
+    out.append(s.ModifyColumn(table=t, column=name, definition=target))
+    return out
 
 
 def plan(
@@ -151,7 +191,7 @@ def plan(
                     else s.SetDefault(table=t, column=names[cid], default=default)
                 )
             else:
-                out.append(s.ModifyColumn(table=t, column=names[cid], definition=here))
+                out.extend(_modify(t, names[cid], col, here))
         if target.name != col.name:
             renames.append(cid)
     for into, source in copies:
@@ -203,4 +243,4 @@ def plan(
     return out, tuple(order)
 
 
-__all__ = ["Action", "Copy", "plan", "render"]
+__all__ = ["Action", "Copy", "Fill", "plan", "render"]

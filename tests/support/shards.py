@@ -55,7 +55,9 @@ def sample(col: Column, n: int) -> Any:
 class Rig:
     """Upstream shard tables and the downstream target in one database."""
 
-    def __init__(self, conn: pymysql.connections.Connection, shards: dict[str, str], target: str = "t"):
+    def __init__(
+        self, conn: pymysql.connections.Connection, shards: dict[str, str], target: str = "t"
+    ):
         self.conn = conn
         self.target = target
         self.counter = itertools.count(1)
@@ -77,6 +79,7 @@ class Rig:
         and verify."""
         if upstream:
             self.run(sql)
+            self.log.append(f"-- upstream {shard}: {sql}")
         out = self.group.apply(shard, sql)
         self.downstream(out.downstream)
         return out
@@ -84,7 +87,10 @@ class Rig:
     def downstream(self, statements: list[str]) -> None:
         for statement in statements:
             self.log.append(statement)
-            self.run(statement)
+            try:
+                self.run(statement)
+            except pymysql.MySQLError as err:
+                raise AssertionError(f"downstream DDL failed: {err}; log: {self.log}") from err
         self.verify()
 
     def live(self, table: str) -> Table:
@@ -95,11 +101,14 @@ class Rig:
         target = self.live(self.target)
         diff = target.differences(g.joined, ignore_order=False)
         assert not diff, (diff, self.log)
-        for shard, name in self.tables.items():
+        for shard in self.tables:
             if shard not in g.shards:
                 continue
             upstream = self.live(g.schema(shard).name)
-            assert not upstream.differences(g.schema(shard)), (shard, upstream.differences(g.schema(shard)))
+            assert not upstream.differences(g.schema(shard)), (
+                shard,
+                upstream.differences(g.schema(shard)),
+            )
         for shard in g.shards:
             if shard not in g.paused:
                 self.insert(shard)

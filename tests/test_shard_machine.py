@@ -1,0 +1,348 @@
+"""A hypothesis state machine drives a shard group with random DDL on random shards (joinable or
+not, renames, constraints, generated columns, operator controls) and checks after every step:
+
+* the downstream DDL emitted so far, applied to the first downstream table, gives ``g.joined``
+  (column order included);
+* with no rename under way, ``g.joined`` is the join of the shards' accepted schemas;
+* every unpaused shard's accepted schema is its upstream one, and a paused shard's upstream
+  schema does not join the others';
+* a refused statement changes nothing;
+* whatever happened, forcing every shard to one schema resumes them all (no state the group
+  cannot recover from).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import hypothesis.strategies as st
+import pymysql
+import pytest
+from hypothesis import event, settings
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+import mvdd
+from mvdd import MvddError, Table, parse_statements
+from mvdd.ddl import apply_steps, validate_table
+from mvdd.shard import ShardGroup
+from tests.conftest import CI
+from tests.support.mariadb import quote
+from tests.support.shards import Rig
+
+BASE = "CREATE TABLE {t} (id INT NOT NULL, a INT, b VARCHAR(8), PRIMARY KEY (id))"
+NAMES = ["a", "b", "c", "d", "A"]
+TYPES = [
+    "INT",
+    "BIGINT",
+    "INT NOT NULL",
+    "INT NOT NULL DEFAULT 3",
+    "INT DEFAULT 4",
+    "VARCHAR(8)",
+    "VARCHAR(20) NOT NULL",
+    "TEXT",
+    "DATE",
+    "ENUM('x','y')",
+    "ENUM('x','y','z') NOT NULL",
+    "INT AS (id + 1) STORED",
+    "INT AS (id + 2) STORED",
+]
+
+
+def replay(table: Table, statements: list[str]) -> Table:
+    """The downstream table after running ``statements`` (data statements change no schema)."""
+    for text in statements:
+        if text.startswith("UPDATE"):
+            continue
+        for statement in parse_statements(text):
+            table = apply_steps(table, statement.steps, fresh=True)
+            validate_table(table)
+    return table
+
+
+class ShardMachine(RuleBasedStateMachine):
+    @initialize()
+    def start(self) -> None:
+        self.group = ShardGroup("t", {f"s{i}": BASE.format(t=f"tbl{i}") for i in (1, 2, 3)})
+        self.down = self.group.joined
+        self.held = False
+        self.next_shard = 4
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def shard(self, data: st.DataObject) -> str:
+        return data.draw(st.sampled_from(sorted(self.group.shards)))
+
+    def columns(self, shard: str) -> list[str]:
+        return [c.name for c in self.group.schema(shard).columns if c.name != "id"]
+
+    def run(self, shard: str, sql: str) -> None:
+        g = self.group
+        before = (g.joined, {s: g.schema(s) for s in g.shards}, g.paused)
+        try:
+            out = g.apply(shard, sql)
+        except MvddError:
+            assert (g.joined, {s: g.schema(s) for s in g.shards}, g.paused) == before
+            event("refused")
+            return
+        event("conflict" if out.conflict else "resumed" if out.resumed else "joined")
+        self.down = replay(self.down, out.downstream)
+        if out.conflict is not None:
+            assert shard in g.paused or shard not in g.shards
+            assert out.conflict.message
+
+    # -- rules --------------------------------------------------------------------------------
+
+    @rule(data=st.data())
+    def add_column(self, data: st.DataObject) -> None:
+        s = self.shard(data)
+        name = data.draw(st.sampled_from(NAMES))
+        ctype = data.draw(st.sampled_from(TYPES))
+        self.run(s, f"ALTER TABLE {quote(self.group.schema(s).name)} ADD COLUMN {name} {ctype}")
+
+    @rule(data=st.data())
+    def drop_column(self, data: st.DataObject) -> None:
+        s = self.shard(data)
+        cols = self.columns(s)
+        if cols:
+            name = data.draw(st.sampled_from(cols))
+            self.run(s, f"ALTER TABLE {quote(self.group.schema(s).name)} DROP COLUMN {quote(name)}")
+
+    @rule(data=st.data())
+    def modify_column(self, data: st.DataObject) -> None:
+        s = self.shard(data)
+        cols = self.columns(s)
+        if cols:
+            name = data.draw(st.sampled_from(cols))
+            ctype = data.draw(st.sampled_from(TYPES))
+            table = quote(self.group.schema(s).name)
+            self.run(s, f"ALTER TABLE {table} MODIFY COLUMN {quote(name)} {ctype}")
+
+    @rule(data=st.data())
+    def rename_column(self, data: st.DataObject) -> None:
+        s = self.shard(data)
+        cols = self.columns(s)
+        if cols:
+            old = data.draw(st.sampled_from(cols))
+            new = data.draw(st.sampled_from(NAMES))
+            table = quote(self.group.schema(s).name)
+            self.run(s, f"ALTER TABLE {table} RENAME COLUMN {quote(old)} TO {quote(new)}")
+
+    @rule(data=st.data())
+    def index(self, data: st.DataObject) -> None:
+        s = self.shard(data)
+        cols = [c for c in self.group.schema(s).columns if c.type.family in ("integer", "char")]
+        table = quote(self.group.schema(s).name)
+        if cols and data.draw(st.booleans()):
+            col = data.draw(st.sampled_from(cols)).name
+            kind = data.draw(st.sampled_from(["INDEX", "UNIQUE INDEX"]))
+            self.run(s, f"ALTER TABLE {table} ADD {kind} ix ({quote(col)})")
+        else:
+            self.run(s, f"ALTER TABLE {table} DROP INDEX ix")
+
+    @rule(data=st.data())
+    def check(self, data: st.DataObject) -> None:
+        s = self.shard(data)
+        table = quote(self.group.schema(s).name)
+        if data.draw(st.booleans()):
+            bound = data.draw(st.integers(0, 1))
+            self.run(s, f"ALTER TABLE {table} ADD CONSTRAINT ck CHECK (id > {bound})")
+        else:
+            self.run(s, f"ALTER TABLE {table} DROP CONSTRAINT ck")
+
+    @rule(data=st.data())
+    def default(self, data: st.DataObject) -> None:
+        s = self.shard(data)
+        cols = [c.name for c in self.group.schema(s).columns if c.type.family == "integer"]
+        if cols:
+            name = quote(data.draw(st.sampled_from(cols)))
+            value = data.draw(st.sampled_from(["SET DEFAULT 3", "SET DEFAULT 4", "DROP DEFAULT"]))
+            self.run(
+                s, f"ALTER TABLE {quote(self.group.schema(s).name)} ALTER COLUMN {name} {value}"
+            )
+
+    @rule(data=st.data())
+    def options(self, data: st.DataObject) -> None:
+        s = self.shard(data)
+        word = data.draw(st.sampled_from(["x", "y"]))
+        self.run(s, f"ALTER TABLE {quote(self.group.schema(s).name)} COMMENT '{word}'")
+
+    @rule(data=st.data())
+    def set_schema(self, data: st.DataObject) -> None:
+        s, other = self.shard(data), self.shard(data)
+        out = self.group.set_schema(s, self.group.schema(other).to_sql())
+        self.down = replay(self.down, out.downstream)
+
+    @precondition(lambda self: len(self.group.shards) < 5)
+    @rule(data=st.data())
+    def add_shard(self, data: st.DataObject) -> None:
+        other = self.shard(data)
+        name = f"s{self.next_shard}"
+        self.next_shard += 1
+        create = (
+            self.group.schema(other)
+            .to_sql()
+            .replace(quote(self.group.schema(other).name), quote(f"tbl_{name}"), 1)
+        )
+        out = self.group.add_shard(name, create)
+        self.down = replay(self.down, out.downstream)
+
+    @precondition(lambda self: len(self.group.shards) > 1)
+    @rule(data=st.data())
+    def remove_shard(self, data: st.DataObject) -> None:
+        out = self.group.remove_shard(self.shard(data))
+        self.down = replay(self.down, out.downstream)
+
+    @rule()
+    def toggle_propagation(self) -> None:
+        if self.held:
+            self.down = replay(self.down, self.group.enable_propagation())
+        else:
+            self.group.disable_propagation()
+        self.held = not self.held
+
+    # -- invariants ---------------------------------------------------------------------------
+
+    @invariant()
+    def downstream_follows(self) -> None:
+        if not self.held:
+            diff = self.down.differences(self.group.joined, ignore_order=False)
+            assert not diff, diff
+
+    @invariant()
+    def joined_is_the_join(self) -> None:
+        g = self.group
+        accepted = [g.accepted(s) for s in g.shards if s not in g.paused or _has(g, s)]
+        if g._renames:
+            return
+        lattice = mvdd.join(*accepted)
+        checks = [c for c in lattice.checks if c.enforced]
+        expected = Table(**{**_fields(lattice), "checks": tuple(checks)})
+        diff = folded(g.joined).differences(folded(expected))
+        assert not diff, diff
+
+    @invariant()
+    def paused_means_waiting(self) -> None:
+        g = self.group
+        for s in g.shards:
+            if s not in g.paused:
+                assert g.accepted(s).equivalent(g.schema(s))
+            else:
+                assert g.conflict(s) is not None
+
+    def teardown(self) -> None:
+        if not hasattr(self, "group"):
+            return
+        g = self.group
+        if self.held:
+            self.down = replay(self.down, g.enable_propagation())
+        target = g.schema(sorted(g.shards)[0])
+        for s in sorted(g.shards):
+            self.down = replay(self.down, g.set_schema(s, target).downstream)
+        assert not g.paused, {s: str(g.conflict(s)) for s in g.paused}
+        assert folded(g.joined).equivalent(folded(target)), g.joined.differences(target)
+        assert not self.down.differences(g.joined, ignore_order=False)
+
+
+def folded(table: Table) -> Table:
+    """The table with its column names case-folded (MySQL compares them so; the group keeps
+    the spelling a column has downstream)."""
+    import attrs
+
+    return attrs.evolve(
+        table, columns=tuple(attrs.evolve(c, name=c.name.casefold()) for c in table.columns)
+    )
+
+
+def _has(g: ShardGroup, shard: str) -> bool:
+    try:
+        g.accepted(shard)
+    except MvddError:
+        return False
+    return True
+
+
+def _fields(table: Table) -> dict[str, Any]:
+    return {
+        "name": table.name,
+        "columns": table.columns,
+        "indexes": table.indexes,
+        "checks": table.checks,
+        "options": table.options,
+        "last_id": table.last_id,
+    }
+
+
+ShardMachine.TestCase.settings = settings(stateful_step_count=30)
+TestShardMachine = ShardMachine.TestCase
+
+
+# --- the same on a real server ----------------------------------------------------------------
+
+
+class ServerShardMachine(ShardMachine):
+    """Upstream DDL runs on each shard's own MariaDB table first (a statement the server refuses,
+    for the rows it holds, is not fed to the group); the emitted DDL runs on the target; after
+    every step the target is ``g.joined`` and takes a row from every unpaused shard."""
+
+    conn: Any = None
+
+    @initialize()
+    def start(self) -> None:
+        super().start()
+        with self.conn.cursor() as cur:
+            cur.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"
+            )
+            for (name,) in cur.fetchall():
+                cur.execute(f"DROP TABLE {quote(name)}")
+        shards = {s: self.group.schema(s).to_sql() for s in self.group.shards}
+        self.rig = Rig(self.conn, shards)
+        self.rig.group = self.group
+
+    def run(self, shard: str, sql: str) -> None:
+        trial = copy.deepcopy(self.group)
+        try:
+            out = trial.apply(shard, sql)
+        except MvddError:
+            event("refused")
+            return
+        try:
+            self.rig.run(sql)
+        except pymysql.MySQLError:
+            event("refused by the server")
+            return
+        self.rig.log.append(f"-- upstream {shard}: {sql}")
+        self.group = self.rig.group = trial
+        self.rig.downstream(out.downstream)
+        self.down = replay(self.down, out.downstream)
+
+    def set_schema(self, data: st.DataObject) -> None:  # type: ignore[override]
+        pass  # the server's tables cannot be forced
+
+    def add_shard(self, data: st.DataObject) -> None:  # type: ignore[override]
+        pass
+
+    def remove_shard(self, data: st.DataObject) -> None:  # type: ignore[override]
+        pass
+
+    def toggle_propagation(self) -> None:  # type: ignore[override]
+        pass
+
+    def teardown(self) -> None:
+        pass
+
+
+@pytest.mark.mariadb
+def test_random_ddl_on_mariadb(mdb: Any) -> None:
+    ServerShardMachine.conn = mdb
+    run_state_machine_as_test(
+        ServerShardMachine, settings=settings(max_examples=25 if CI else 8, stateful_step_count=25)
+    )
