@@ -4,6 +4,7 @@ The public API (see the project's API contract) is importable from here. Importi
 light: Spark and database drivers load only when used.
 """
 
+from mvdd import online
 from mvdd.catalog import Catalog, Change
 from mvdd.compat import Report, Violation, check, check_versions
 from mvdd.ddl import parse_statements, parse_table
@@ -12,6 +13,7 @@ from mvdd.errors import (
     ConcurrentChangeError,
     DDLError,
     DDLParseError,
+    FencedError,
     IncomparableError,
     IncompatibleChangeError,
     InvalidValueError,
@@ -22,6 +24,7 @@ from mvdd.errors import (
     NoSuchVersionError,
     PositionError,
     SchemaChangedError,
+    StaleSchemaError,
     StoreError,
     UnsupportedDDLError,
 )
@@ -57,6 +60,7 @@ __all__ = [
     "DDLError",
     "DDLParseError",
     "Expr",
+    "FencedError",
     "Generated",
     "IncomparableError",
     "IncompatibleChangeError",
@@ -74,6 +78,7 @@ __all__ = [
     "Report",
     "SchemaChangedError",
     "ShardGroup",
+    "StaleSchemaError",
     "State",
     "StoreError",
     "Table",
@@ -85,6 +90,7 @@ __all__ = [
     "check_versions",
     "compare",
     "join",
+    "online",
     "parse_statements",
     "parse_table",
 ]

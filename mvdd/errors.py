@@ -223,6 +223,15 @@ class ConcurrentChangeError(CatalogError):
     retryable = True
 
 
+class FencedError(CatalogError):
+    """A write under a lease its writer no longer holds (another owner took over): refused, so a
+    former owner can never commit a step."""
+
+
+class StaleSchemaError(CatalogError):
+    """A node that missed its lease (did not reload the schema in time) must not serve."""
+
+
 class StoreError(MvddError):
     """The durable store failed; ``cause`` is the driver's error."""
 
@@ -238,6 +247,7 @@ __all__ = [
     "ConcurrentChangeError",
     "DDLError",
     "DDLParseError",
+    "FencedError",
     "IncomparableError",
     "IncompatibleChangeError",
     "InvalidValueError",
@@ -248,6 +258,7 @@ __all__ = [
     "NoSuchVersionError",
     "PositionError",
     "SchemaChangedError",
+    "StaleSchemaError",
     "StoreError",
     "UnsupportedDDLError",
 ]

@@ -58,7 +58,15 @@ from mvdd.errors import (
     PositionError,
 )
 from mvdd.model import Table
-from mvdd.store.base import Changes, Commit, ElementRow, Store, VersionRow
+from mvdd.store.base import (
+    Changes,
+    Commit,
+    ElementRow,
+    Guard,
+    JobUpdate,
+    Store,
+    VersionRow,
+)
 from mvdd.store.memory import MemoryStore
 
 log = logging.getLogger("mvdd.catalog")
@@ -167,6 +175,12 @@ class Catalog:
     @property
     def store(self) -> Store:
         return self._store
+
+    @property
+    def seq(self) -> int:
+        """The catalog-wide schema version: the store's sequence number of the newest commit
+        this catalog has taken in (see :meth:`refresh`)."""
+        return self._seq
 
     def close(self) -> None:
         """Close the store. The catalog cannot be used afterwards."""
@@ -420,6 +434,41 @@ class Catalog:
             return []
         return self._commit(st, planned, position)
 
+    def commit_table(
+        self,
+        name: str,
+        table: Table | None,
+        *,
+        statement: str,
+        steps: tuple[s.Step, ...] = (),
+        guard: Guard | None = None,
+        job: JobUpdate | None = None,
+    ) -> Change:
+        """Commit ``table`` as the next version of table ``name`` (None drops it), as the online
+        schema change does for each element state: the caller computed the schema. With a
+        ``guard`` the version lands only under that lease, and ``job`` lands in the same
+        transaction.
+
+        Raises:
+            NoSuchTableError: no table ``name``.
+            DDLError: the table is not valid.
+            FencedError: the guard's lease was lost.
+            ConcurrentChangeError: another writer committed to the table first.
+        """
+        self._check_open()
+        with self._write_lock:
+            self.refresh()
+            history = self._history(name)
+            old = history.table_at(history.head)
+            new = None
+            if table is not None:
+                new = attrs.evolve(table, name=table.name, id=history.table_id)
+                validate_table(new)
+            st = Statement(1, statement, steps)
+            planned = [_Planned(history.table_id, old, new, list(steps))]
+            (change,) = self._commit(st, planned, None, guard=guard, job=job)
+            return change
+
     def _is_replay(self, st: Statement, position: Any) -> bool:
         """Whether the statement was already applied at this position (raises PositionError
         when it is out of order)."""
@@ -558,7 +607,15 @@ class Catalog:
 
     # -- committing ---------------------------------------------------------------------------
 
-    def _commit(self, st: Statement, planned: list[_Planned], position: Any) -> list[Change]:
+    def _commit(
+        self,
+        st: Statement,
+        planned: list[_Planned],
+        position: Any,
+        *,
+        guard: Guard | None = None,
+        job: JobUpdate | None = None,
+    ) -> list[Change]:
         state = self._state
         now = time.time()
         versions: list[VersionRow] = []
@@ -599,7 +656,7 @@ class Catalog:
             if new_table is not None:
                 local[p.tid] = new_table
         result = self._store.commit(
-            Commit(tuple(versions), tuple(opened), tuple(closed), expected, names)
+            Commit(tuple(versions), tuple(opened), tuple(closed), expected, names, guard, job)
         )
         ids = result.ids
 

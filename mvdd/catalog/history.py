@@ -48,6 +48,7 @@ class Change:
         position: the external position recorded with the statement (None if none).
         at: when it was committed (UTC).
         dropped: the statement dropped the table (this version has no schema).
+        seq: the catalog-wide sequence number of the commit (the schema version nodes load).
     """
 
     table: str
@@ -58,6 +59,7 @@ class Change:
     position: Any
     at: dt.datetime
     dropped: bool = False
+    seq: int = 0
 
     @classmethod
     def of(cls, row: VersionRow) -> Change:
@@ -70,6 +72,7 @@ class Change:
             position=row.position,
             at=dt.datetime.fromtimestamp(row.at, dt.UTC),
             dropped=row.dropped,
+            seq=row.seq,
         )
 
 

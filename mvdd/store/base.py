@@ -9,13 +9,19 @@ the tables first (compare-and-set on each table's head version).
 Every commit gets the next catalog-wide sequence number ``seq``; :meth:`Store.changes` returns
 what was committed after a given ``seq``, so a catalog picks up other processes' commits with
 one small query (:meth:`Store.last_seq`) when nothing changed.
+
+A store also keeps what the online schema change (:mod:`mvdd.online`) coordinates through it:
+*leases* (compare-and-set on owner and expiry; a new holder gets a new epoch), *jobs* in a queue
+and a history queue, the schema version each *node* last loaded, and an audit log of *events*.
+A :class:`Guard` fences a write: it lands only while its owner still holds the lease at that
+epoch, in the same transaction as the write.
 """
 
 from __future__ import annotations
 
 import abc
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -72,6 +78,80 @@ class ElementRow(NamedTuple):
 
 
 @attrs.frozen
+class Lease:
+    """Who holds a named lease, at which epoch, until when (seconds since the epoch)."""
+
+    name: str
+    owner: str
+    epoch: int
+    expires: float
+
+
+@attrs.frozen
+class Guard:
+    """A fencing token: the write it goes with lands only if ``owner`` still holds ``lease`` at
+    ``epoch`` and the lease has not expired at ``now``."""
+
+    lease: str
+    owner: str
+    epoch: int
+    now: float
+
+
+@attrs.frozen
+class JobRow:
+    """A job in the queue or the history queue. ``payload`` is JSON data the job's runner
+    keeps (state, checkpoint, error count ...); ``cancel`` is set by a cancel request."""
+
+    id: int
+    kind: str
+    table: str
+    sql: str
+    status: str
+    queue: str
+    payload: dict[str, Any]
+    cancel: bool
+    submitted: float
+    updated: float
+
+
+@attrs.frozen
+class JobUpdate:
+    """A new status, queue and payload for a job, and optionally an event to log with it."""
+
+    id: int
+    status: str
+    queue: str
+    payload: dict[str, Any]
+    event: tuple[str, str] | None = None
+
+
+@attrs.frozen
+class NodeRow:
+    """The schema version a node last loaded, and when it said so."""
+
+    node_id: str
+    version: int
+    reported_at: float
+
+
+@attrs.frozen
+class Event:
+    """One line of a job's audit log, written with the change it describes."""
+
+    job_id: int
+    at: float
+    owner: str
+    epoch: int
+    what: str
+    detail: str
+
+
+#: the queues a job moves through
+QUEUE, HISTORY = "queue", "history"
+
+
+@attrs.frozen
 class Commit:
     """One statement's effect. Table ids < 0 are placeholders for new tables: the store assigns
     real ids and reports them in :class:`CommitResult`.
@@ -84,6 +164,8 @@ class Commit:
         expected: for each existing table touched, the head version the writer built on.
         names: for each table touched, its name after the commit (None: dropped); stores keep
             live names unique.
+        guard: when set, the commit lands only under this lease (else FencedError).
+        job: a job update that lands in the same transaction (an online step and its record).
     """
 
     versions: tuple[VersionRow, ...]
@@ -91,6 +173,8 @@ class Commit:
     closed: tuple[tuple[int, str, int, int], ...]
     expected: Mapping[int, int]
     names: Mapping[int, str | None]
+    guard: Guard | None = None
+    job: JobUpdate | None = None
 
 
 @attrs.frozen
@@ -130,6 +214,56 @@ class Store(abc.ABC):
                 is already taken: another writer committed first; nothing is applied.
             StoreError: the store failed; nothing is applied.
         """
+
+    # -- coordination (online schema change) ---------------------------------------------------
+
+    @abc.abstractmethod
+    def acquire_lease(self, name: str, owner: str, duration: float, now: float) -> Lease | None:
+        """Take the lease if it is free or expired (a new epoch), or renew it if ``owner`` holds
+        it (same epoch); None if someone else holds it."""
+
+    @abc.abstractmethod
+    def release_lease(self, name: str, owner: str, epoch: int) -> None:
+        """Let the lease go at once, if ``owner`` still holds it at ``epoch``."""
+
+    @abc.abstractmethod
+    def read_lease(self, name: str) -> Lease | None:
+        """The lease's current holder (possibly expired), or None if never taken."""
+
+    @abc.abstractmethod
+    def add_job(
+        self, kind: str, table: str, sql: str, payload: dict[str, Any], now: float
+    ) -> JobRow:
+        """Queue a job; ids increase in submission order."""
+
+    @abc.abstractmethod
+    def jobs(self, queue: str = QUEUE) -> list[JobRow]:
+        """The jobs in a queue, oldest first."""
+
+    @abc.abstractmethod
+    def job(self, job_id: int) -> JobRow | None:
+        """One job, in whichever queue."""
+
+    @abc.abstractmethod
+    def update_job(self, update: JobUpdate, guard: Guard) -> JobRow:
+        """Record a job's progress under ``guard`` (FencedError if the lease was lost)."""
+
+    @abc.abstractmethod
+    def request_cancel(self, job_id: int, now: float) -> JobRow | None:
+        """Ask for a job to be cancelled: a queued one moves to the history at once
+        (``cancelled``); a running one is flagged for its runner. None: no such job."""
+
+    @abc.abstractmethod
+    def report_node(self, node_id: str, version: int, now: float) -> None:
+        """A node says which schema version it has loaded."""
+
+    @abc.abstractmethod
+    def nodes(self) -> list[NodeRow]:
+        """Every node that ever reported."""
+
+    @abc.abstractmethod
+    def events(self, job_id: int | None = None) -> list[Event]:
+        """The audit log (of one job), oldest first."""
 
     def close(self) -> None:  # noqa: B027 - an optional hook: stores without resources keep it
         """Release the store's resources."""

@@ -7,10 +7,29 @@ difference.
 
 from __future__ import annotations
 
+import copy
 import threading
+from typing import Any
 
-from mvdd.errors import ConcurrentChangeError
-from mvdd.store.base import Changes, Commit, CommitResult, ElementRow, Store, VersionRow
+import attrs
+
+from mvdd.errors import ConcurrentChangeError, FencedError
+from mvdd.store.base import (
+    HISTORY,
+    QUEUE,
+    Changes,
+    Commit,
+    CommitResult,
+    ElementRow,
+    Event,
+    Guard,
+    JobRow,
+    JobUpdate,
+    Lease,
+    NodeRow,
+    Store,
+    VersionRow,
+)
 
 
 class MemoryStore(Store):
@@ -27,6 +46,10 @@ class MemoryStore(Store):
         self._name_of: dict[int, str | None] = {}
         self._next_table_id = 1
         self._seq = 0
+        self._leases: dict[str, Lease] = {}
+        self._jobs: dict[int, JobRow] = {}
+        self._nodes: dict[str, NodeRow] = {}
+        self._events: list[Event] = []
 
     def last_seq(self) -> int:
         return self._seq
@@ -40,6 +63,8 @@ class MemoryStore(Store):
 
     def commit(self, commit: Commit) -> CommitResult:
         with self._lock:
+            if commit.guard is not None:
+                self._check_guard(commit.guard)
             for table_id, version in commit.expected.items():
                 if self._heads.get(table_id, 0) != version:
                     raise ConcurrentChangeError(
@@ -87,12 +112,111 @@ class MemoryStore(Store):
                 self._opened_at.append((seq, element.key))
             self._names = names
             self._name_of.update(moving)
+            if commit.job is not None and commit.guard is not None:
+                self._apply_job(commit.job, commit.guard)
             return CommitResult(seq, ids)
 
     def _allocate(self) -> int:
         tid = self._next_table_id
         self._next_table_id += 1
         return tid
+
+    # -- coordination -------------------------------------------------------------------------
+
+    def _check_guard(self, guard: Guard) -> None:
+        lease = self._leases.get(guard.lease)
+        if (
+            lease is None
+            or (lease.owner, lease.epoch) != (guard.owner, guard.epoch)
+            or lease.expires <= guard.now
+        ):
+            raise FencedError(
+                f"lease {guard.lease!r} is no longer held by {guard.owner!r} at epoch "
+                f"{guard.epoch}: the write is refused"
+            )
+
+    def acquire_lease(self, name: str, owner: str, duration: float, now: float) -> Lease | None:
+        with self._lock:
+            lease = self._leases.get(name)
+            if lease is not None and lease.owner == owner and lease.expires > now:
+                epoch = lease.epoch
+            elif lease is None or lease.expires <= now:
+                epoch = (lease.epoch if lease is not None else 0) + 1
+            else:
+                return None
+            self._leases[name] = Lease(name, owner, epoch, now + duration)
+            return self._leases[name]
+
+    def release_lease(self, name: str, owner: str, epoch: int) -> None:
+        with self._lock:
+            lease = self._leases.get(name)
+            if lease is not None and (lease.owner, lease.epoch) == (owner, epoch):
+                self._leases[name] = attrs.evolve(lease, expires=0.0)
+
+    def read_lease(self, name: str) -> Lease | None:
+        return self._leases.get(name)
+
+    def add_job(
+        self, kind: str, table: str, sql: str, payload: dict[str, Any], now: float
+    ) -> JobRow:
+        with self._lock:
+            job_id = max(self._jobs, default=0) + 1
+            row = JobRow(
+                job_id, kind, table, sql, "queued", QUEUE, copy.deepcopy(payload), False, now, now
+            )
+            self._jobs[job_id] = row
+            return row
+
+    def jobs(self, queue: str = QUEUE) -> list[JobRow]:
+        with self._lock:
+            return [copy.deepcopy(j) for _, j in sorted(self._jobs.items()) if j.queue == queue]
+
+    def job(self, job_id: int) -> JobRow | None:
+        row = self._jobs.get(job_id)
+        return copy.deepcopy(row) if row is not None else None
+
+    def update_job(self, update: JobUpdate, guard: Guard) -> JobRow:
+        with self._lock:
+            self._check_guard(guard)
+            return self._apply_job(update, guard)
+
+    def _apply_job(self, update: JobUpdate, guard: Guard) -> JobRow:
+        row = attrs.evolve(
+            self._jobs[update.id],
+            status=update.status,
+            queue=update.queue,
+            payload=copy.deepcopy(update.payload),
+            updated=guard.now,
+        )
+        self._jobs[update.id] = row
+        if update.event is not None:
+            what, detail = update.event
+            self._events.append(Event(update.id, guard.now, guard.owner, guard.epoch, what, detail))
+        return copy.deepcopy(row)
+
+    def request_cancel(self, job_id: int, now: float) -> JobRow | None:
+        with self._lock:
+            row = self._jobs.get(job_id)
+            if row is None:
+                return None
+            if row.status == "queued":
+                row = attrs.evolve(row, status="cancelled", queue=HISTORY, cancel=True, updated=now)
+            elif row.queue == QUEUE:
+                row = attrs.evolve(row, cancel=True, updated=now)
+            self._jobs[job_id] = row
+            return copy.deepcopy(row)
+
+    def report_node(self, node_id: str, version: int, now: float) -> None:
+        with self._lock:
+            self._nodes[node_id] = NodeRow(node_id, version, now)
+
+    def nodes(self) -> list[NodeRow]:
+        with self._lock:
+            return sorted(self._nodes.values(), key=lambda n: n.node_id)
+
+    def events(self, job_id: int | None = None) -> list[Event]:
+        with self._lock:
+            return [e for e in self._events if job_id is None or e.job_id == job_id]
 
     @property
     def description(self) -> str:

@@ -15,21 +15,42 @@ Tables (the store's own, fixed schema):
 - ``tables(table_id, name, version, dropped)``: each table's head; live names are unique.
 - ``versions(table_id, version, seq, name, statement, steps, position, at, dropped)``.
 - ``elements(table_id, kind, element_id, since, until, prev, value, opened_seq, closed_seq)``.
+- ``leases(name, owner, epoch, expires)``, ``jobs(id, kind, table_name, sql, status, queue,
+  payload, cancel, submitted, updated)``, ``nodes(node_id, version, reported_at)``,
+  ``events(id, job_id, at, owner, epoch, what, detail)``: the online schema change's
+  coordination (:mod:`mvdd.online`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from sqlite_utils import Database
 
-from mvdd.errors import ConcurrentChangeError, StoreError
+from mvdd.errors import ConcurrentChangeError, FencedError, StoreError
 from mvdd.store import codec
-from mvdd.store.base import Changes, Commit, CommitResult, ElementRow, Store, VersionRow
+from mvdd.store.base import (
+    HISTORY,
+    QUEUE,
+    Changes,
+    Commit,
+    CommitResult,
+    ElementRow,
+    Event,
+    Guard,
+    JobRow,
+    JobUpdate,
+    Lease,
+    NodeRow,
+    Store,
+    VersionRow,
+)
 
 SYNCHRONOUS = ("normal", "full")
 
@@ -104,6 +125,46 @@ class SQLiteStore(Store):
                 pk=("table_id", "kind", "element_id", "since"),
                 if_not_exists=True,
             )
+            db.table("leases").create(
+                {"name": str, "owner": str, "epoch": int, "expires": float},
+                pk="name",
+                if_not_exists=True,
+            )
+            db.table("jobs").create(
+                {
+                    "id": int,
+                    "kind": str,
+                    "table_name": str,
+                    "sql": str,
+                    "status": str,
+                    "queue": str,
+                    "payload": str,
+                    "cancel": int,
+                    "submitted": float,
+                    "updated": float,
+                },
+                pk="id",
+                if_not_exists=True,
+            )
+            db.table("nodes").create(
+                {"node_id": str, "version": int, "reported_at": float},
+                pk="node_id",
+                if_not_exists=True,
+            )
+            db.table("events").create(
+                {
+                    "id": int,
+                    "job_id": int,
+                    "at": float,
+                    "owner": str,
+                    "epoch": int,
+                    "what": str,
+                    "detail": str,
+                },
+                pk="id",
+                if_not_exists=True,
+            )
+            db.table("jobs").create_index(["queue", "id"], if_not_exists=True)
             db.table("versions").create_index(["seq"], if_not_exists=True)
             db.table("elements").create_index(["opened_seq"], if_not_exists=True)
             db.table("elements").create_index(["closed_seq"], if_not_exists=True)
@@ -208,6 +269,8 @@ class SQLiteStore(Store):
     def commit(self, commit: Commit) -> CommitResult:
         with self._wrap("commit"), self._transaction():
             db = self.db.conn
+            if commit.guard is not None:
+                self._check_guard(commit.guard)
             ids: dict[int, int] = {}
             new_tables = sorted((tid for tid in commit.names if tid < 0), reverse=True)
             if new_tables:
@@ -306,7 +369,163 @@ class SQLiteStore(Store):
                     for e in commit.opened
                 ],
             )
+            if commit.job is not None and commit.guard is not None:
+                self._apply_job(commit.job, commit.guard)
         return CommitResult(seq, ids)
+
+    # -- coordination -------------------------------------------------------------------------
+
+    def _check_guard(self, guard: Guard) -> None:
+        row = self.db.conn.execute(
+            "SELECT owner, epoch, expires FROM leases WHERE name = ?", [guard.lease]
+        ).fetchone()
+        if row is None or (row[0], row[1]) != (guard.owner, guard.epoch) or row[2] <= guard.now:
+            raise FencedError(
+                f"lease {guard.lease!r} is no longer held by {guard.owner!r} at epoch "
+                f"{guard.epoch}: the write is refused"
+            )
+
+    def acquire_lease(self, name: str, owner: str, duration: float, now: float) -> Lease | None:
+        with self._wrap("lease"), self._transaction():
+            db = self.db.conn
+            row = db.execute(
+                "SELECT owner, epoch, expires FROM leases WHERE name = ?", [name]
+            ).fetchone()
+            if row is not None and row[0] == owner and row[2] > now:
+                epoch = row[1]
+            elif row is None or row[2] <= now:
+                epoch = (row[1] if row is not None else 0) + 1
+            else:
+                return None
+            db.execute(
+                "INSERT INTO leases (name, owner, epoch, expires) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, "
+                "epoch = excluded.epoch, expires = excluded.expires",
+                [name, owner, epoch, now + duration],
+            )
+            return Lease(name, owner, epoch, now + duration)
+
+    def release_lease(self, name: str, owner: str, epoch: int) -> None:
+        with self._wrap("lease"), self._transaction():
+            self.db.conn.execute(
+                "UPDATE leases SET expires = 0 WHERE name = ? AND owner = ? AND epoch = ?",
+                [name, owner, epoch],
+            )
+
+    def read_lease(self, name: str) -> Lease | None:
+        with self._wrap("read"), self._lock:
+            row = self.db.conn.execute(
+                "SELECT owner, epoch, expires FROM leases WHERE name = ?", [name]
+            ).fetchone()
+        return Lease(name, row[0], row[1], row[2]) if row is not None else None
+
+    @staticmethod
+    def _job(row: Any) -> JobRow:
+        return JobRow(
+            id=row[0],
+            kind=row[1],
+            table=row[2],
+            sql=row[3],
+            status=row[4],
+            queue=row[5],
+            payload=json.loads(row[6]),
+            cancel=bool(row[7]),
+            submitted=row[8],
+            updated=row[9],
+        )
+
+    _JOB_COLUMNS = "id, kind, table_name, sql, status, queue, payload, cancel, submitted, updated"
+
+    def add_job(
+        self, kind: str, table: str, sql: str, payload: dict[str, Any], now: float
+    ) -> JobRow:
+        with self._wrap("job"), self._transaction():
+            row = self.db.conn.execute(
+                "INSERT INTO jobs (kind, table_name, sql, status, queue, payload, cancel, "
+                f"submitted, updated) VALUES (?, ?, ?, 'queued', ?, ?, 0, ?, ?) "
+                f"RETURNING {self._JOB_COLUMNS}",
+                [kind, table, sql, QUEUE, json.dumps(payload), now, now],
+            ).fetchone()
+        return self._job(row)
+
+    def jobs(self, queue: str = QUEUE) -> list[JobRow]:
+        with self._wrap("read"), self._lock:
+            rows = self.db.conn.execute(
+                f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE queue = ? ORDER BY id", [queue]
+            ).fetchall()
+        return [self._job(r) for r in rows]
+
+    def job(self, job_id: int) -> JobRow | None:
+        with self._wrap("read"), self._lock:
+            row = self.db.conn.execute(
+                f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE id = ?", [job_id]
+            ).fetchone()
+        return self._job(row) if row is not None else None
+
+    def update_job(self, update: JobUpdate, guard: Guard) -> JobRow:
+        with self._wrap("job"), self._transaction():
+            self._check_guard(guard)
+            return self._apply_job(update, guard)
+
+    def _apply_job(self, update: JobUpdate, guard: Guard) -> JobRow:
+        db = self.db.conn
+        row = db.execute(
+            "UPDATE jobs SET status = ?, queue = ?, payload = ?, updated = ? WHERE id = ? "
+            f"RETURNING {self._JOB_COLUMNS}",
+            [update.status, update.queue, json.dumps(update.payload), guard.now, update.id],
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"no job {update.id} in {self.path!r}")
+        if update.event is not None:
+            db.execute(
+                "INSERT INTO events (job_id, at, owner, epoch, what, detail) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [update.id, guard.now, guard.owner, guard.epoch, *update.event],
+            )
+        return self._job(row)
+
+    def request_cancel(self, job_id: int, now: float) -> JobRow | None:
+        with self._wrap("job"), self._transaction():
+            db = self.db.conn
+            db.execute(
+                "UPDATE jobs SET status = 'cancelled', queue = ?, cancel = 1, updated = ? "
+                "WHERE id = ? AND status = 'queued'",
+                [HISTORY, now, job_id],
+            )
+            db.execute(
+                "UPDATE jobs SET cancel = 1, updated = ? WHERE id = ? AND queue = ?",
+                [now, job_id, QUEUE],
+            )
+            row = db.execute(
+                f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE id = ?", [job_id]
+            ).fetchone()
+        return self._job(row) if row is not None else None
+
+    def report_node(self, node_id: str, version: int, now: float) -> None:
+        with self._wrap("node"), self._transaction():
+            self.db.conn.execute(
+                "INSERT INTO nodes (node_id, version, reported_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (node_id) DO UPDATE SET version = excluded.version, "
+                "reported_at = excluded.reported_at",
+                [node_id, version, now],
+            )
+
+    def nodes(self) -> list[NodeRow]:
+        with self._wrap("read"), self._lock:
+            rows = self.db.conn.execute(
+                "SELECT node_id, version, reported_at FROM nodes ORDER BY node_id"
+            ).fetchall()
+        return [NodeRow(*r) for r in rows]
+
+    def events(self, job_id: int | None = None) -> list[Event]:
+        with self._wrap("read"), self._lock:
+            rows = self.db.conn.execute(
+                "SELECT job_id, at, owner, epoch, what, detail FROM events "
+                + ("WHERE job_id = ? " if job_id is not None else "")
+                + "ORDER BY id",
+                [job_id] if job_id is not None else [],
+            ).fetchall()
+        return [Event(*r) for r in rows]
 
     @contextlib.contextmanager
     def _wrap(self, what: str) -> Iterator[None]:
