@@ -31,8 +31,9 @@ LAYERS = [
 #: where each third-party library may be imported (module path prefixes)
 CONFINED = {
     "sqlglot": ("mvdd.ddl",),
-    "sqlite_utils": ("mvdd.store.sqlite",),
-    "sqlite3": ("mvdd.store.sqlite",),
+    # the catalog's store, and the online layer's small row + index store (its own embedded store)
+    "sqlite_utils": ("mvdd.store.sqlite", "mvdd.online.rowstore"),
+    "sqlite3": ("mvdd.store.sqlite", "mvdd.online.rowstore"),
     "pymysql": ("mvdd.store.mysql",),
     "pyspark": ("mvdd.spark", "mvdd.cli"),
     "cattrs": ("mvdd.store.codec",),

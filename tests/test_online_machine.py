@@ -146,9 +146,7 @@ class OnlineMachine(RuleBasedStateMachine):
         for schema in schemas:
             problems = self.rows.anomalies(schema, pending=pending)
             if problems:
-                log = [
-                    (e.job_id, e.what, e.detail) for e in self.cluster.store.events()
-                ]
+                log = [(e.job_id, e.what, e.detail) for e in self.cluster.store.events()]
                 heads = [(c.version, c.statement[:60]) for c in self.cat.history("t")]
                 nodes = [(n.node_id, n._versions, n.is_serving()) for n in self.nodes]
                 raise AssertionError((schema.version, problems[:3], log, heads, nodes))
@@ -170,9 +168,12 @@ def test_everything_settles_without_anomalies() -> None:
         rows.insert(cat.table("t"), {"id": pk, "a": pk % 5, "b": pk})
     node = cluster.node("n")
     owner = cluster.owner(reorg=rows.backfill, cleanup=rows.cleanup)
-    for sql in (
-        [*CHANGES[:3], "ALTER TABLE t ADD COLUMN d INT DEFAULT 7", *CHANGES[3:6], "ALTER TABLE t DROP COLUMN d"]
-    ):
+    for sql in [
+        *CHANGES[:3],
+        "ALTER TABLE t ADD COLUMN d INT DEFAULT 7",
+        *CHANGES[3:6],
+        "ALTER TABLE t DROP COLUMN d",
+    ]:
         cluster.submit(sql)
         for _ in range(400):
             node.reload()

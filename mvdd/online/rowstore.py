@@ -30,6 +30,8 @@ import threading
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from sqlite_utils import Database
+
 from mvdd.errors import DDLError, MvddError, NoSuchColumnError
 from mvdd.model import (
     DELETABLE,
@@ -66,19 +68,22 @@ class RowStore:
         self.conn = sqlite3.connect(
             path, isolation_level=None, timeout=timeout, check_same_thread=False
         )
+        self.db = Database(self.conn)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         with self._tx():
-            self.conn.execute(
-                "CREATE TABLE IF NOT EXISTS rows (table_id INTEGER, pk TEXT, data TEXT, "
-                "PRIMARY KEY (table_id, pk))"
+            self.db.table("rows").create(
+                {"table_id": int, "pk": str, "data": str},
+                pk=("table_id", "pk"),
+                if_not_exists=True,
             )
-            self.conn.execute(
-                "CREATE TABLE IF NOT EXISTS entries (table_id INTEGER, index_id INTEGER, "
-                "key TEXT, pk TEXT, PRIMARY KEY (table_id, index_id, key, pk))"
+            self.db.table("entries").create(
+                {"table_id": int, "index_id": int, "key": str, "pk": str},
+                pk=("table_id", "index_id", "key", "pk"),
+                if_not_exists=True,
             )
-            self.conn.execute(
-                "CREATE INDEX IF NOT EXISTS entries_by_row ON entries (table_id, index_id, pk)"
+            self.db.table("entries").create_index(
+                ["table_id", "index_id", "pk"], if_not_exists=True
             )
 
     def close(self) -> None:
