@@ -40,7 +40,15 @@ import attrs
 
 from mvdd.catalog import Catalog
 from mvdd.ddl.parse import parse_statements
-from mvdd.errors import CatalogError, FencedError, MvddError, NoSuchTableError, StaleSchemaError
+from mvdd.errors import (
+    CatalogError,
+    ConcurrentChangeError,
+    FencedError,
+    MvddError,
+    NoSuchTableError,
+    StaleSchemaError,
+    StoreError,
+)
 from mvdd.model import Column, Index, State, Table
 from mvdd.online.plan import ROLLBACK, Change, change_of, next_version
 from mvdd.store.base import HISTORY, QUEUE, Guard, JobRow, JobUpdate
@@ -123,7 +131,8 @@ class Cluster:
         return Node(self, node_id, mdl=mdl)
 
     def submit(self, sql: str) -> Job:
-        """Queue one ALTER for the owner (checked against the current schema first).
+        """Queue one ALTER for the owner (checked against the schema the queued jobs will
+        leave, :meth:`projected`).
 
         Raises DDLError / UnsupportedDDLError as :func:`~mvdd.online.plan.change_of`, and
         NoSuchTableError.
@@ -133,9 +142,20 @@ class Cluster:
         if len(statements) != 1 or not statements[0].steps:
             raise CatalogError("a job is one DDL statement", statement=sql)
         name = statements[0].steps[0].table
-        change_of(self.cat.table(name), sql)
+        change_of(self.projected(name), sql)
         row = self.store.add_job("ddl", name, sql, {"errors": 0}, self.clock())
         return Job.of(row)
+
+    def projected(self, name: str) -> Table:
+        """Table ``name`` as it will be once the jobs queued for it have run (a job that would
+        not apply is left out: it will fail when its turn comes)."""
+        table = self.cat.table(name)
+        for row in self.store.jobs(QUEUE):
+            if row.kind != "ddl" or row.table != name:
+                continue
+            with contextlib.suppress(MvddError):
+                table = change_of(table, row.sql).final
+        return table
 
     def job(self, job_id: int) -> Job:
         row = self.store.job(job_id)
@@ -174,19 +194,25 @@ class Cluster:
         cleanup: Reorg | None = None,
         timeout: float | None = None,
         stop: threading.Event | None = None,
+        reorg_pause: float = 0.0,
     ) -> None:
         """Campaign for ownership and run queued jobs state by state (and background cleanup).
 
         Returns when the queue is empty (``until_idle``), when ``stop`` is set, or after
         ``timeout`` seconds of the real clock (CatalogError). A process that loses ownership
-        keeps campaigning.
+        keeps campaigning. ``reorg_pause`` seconds between reorg (and cleanup) batches pace the
+        backfill, leaving the data layer to the serving DML (TiDB tunes its reorg workers
+        the same way).
         """
         owner = self.owner(reorg=reorg, cleanup=cleanup)
         start = time.monotonic()
         pause = min(self.lease / 10, 0.05)
         try:
             while stop is None or not stop.is_set():
-                outcome = owner.step()
+                try:
+                    outcome = owner.step()
+                except (StoreError, ConcurrentChangeError):
+                    outcome = "waiting"  # the store was busy or briefly away: try again
                 if outcome == "idle" and until_idle:
                     return
                 if outcome == "follower" and until_idle and not self.store.jobs(QUEUE):
@@ -195,6 +221,8 @@ class Cluster:
                     raise CatalogError(f"the owner did not finish within {timeout} s")
                 if outcome in ("idle", "follower", "waiting", "fenced"):
                     time.sleep(pause)
+                elif outcome in ("reorg", "cleanup") and reorg_pause:
+                    time.sleep(reorg_pause)  # leave the data layer to the DML between batches
         finally:
             owner.resign()
 
@@ -434,6 +462,9 @@ class Owner:
         )
         return "state"
 
+    def _now(self, guard: Guard) -> Guard:
+        return attrs.evolve(guard, now=self.cluster.clock())
+
     def _schedule_cleanup(self, row: JobRow, guard: Guard) -> None:
         """Queue the background deletion of the data of what this job dropped (or of the add it
         rolled back), unless a crash left one queued already; it runs once the job is in the
@@ -482,7 +513,8 @@ class Owner:
         element = _element(table, kind, eid)
         try:
             checkpoint = self.reorg(table, element, p["checkpoint"]) if element else None
-        except Exception as err:  # the data layer's failure: counted, retried, then rolled back
+        except Exception as err:
+            guard = self._now(guard)  # the data layer's failure: counted, retried, then rolled back
             errors = p.get("errors", 0) + 1
             if errors >= MAX_ERRORS:
                 state = State(p["state"])
@@ -505,6 +537,7 @@ class Owner:
                     event=("error", f"{type(err).__name__}: {err}"),
                 )
             return "reorg"
+        guard = self._now(guard)  # the batch took time: the lease must still hold now
         if checkpoint is None:
             self._update(
                 row,
@@ -550,6 +583,7 @@ class Owner:
         kind, eid = pending[0]
         element = _element(table, kind, eid)
         checkpoint = self.cleanup(table, element, row.payload["checkpoint"]) if element else None
+        guard = self._now(guard)  # the batch took time: the lease must still hold now
         if checkpoint is None:
             self._update(
                 row,

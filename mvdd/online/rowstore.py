@@ -268,17 +268,33 @@ class RowStore:
 
     # -- reorg and background deletion -------------------------------------------------------
 
+    def _range(self, db: sqlite3.Connection, table: Table, checkpoint: Any) -> tuple[int, int]:
+        """(after, until) of a batched pass over the rows, in the order rows were written
+        (SQLite's rowid): a pass covers the rows that existed when it started (rows written
+        later were written under a schema that maintains the element already), so it ends even
+        while inserts keep coming."""
+        if checkpoint is not None:
+            after, until = checkpoint
+            return int(after), int(until)
+        (until,) = db.execute(
+            "SELECT max(rowid) FROM rows WHERE table_id = ?", [table.id]
+        ).fetchone()
+        return 0, until or 0
+
     def backfill(self, table: Table, element: Column | Index, checkpoint: Any) -> Any:
         """One batch of the reorg of ``element`` (an index's entries, a column's default) for
-        rows after ``checkpoint`` (a primary key; None: from the start). Returns the new
-        checkpoint, or None when every row is done. Idempotent: a batch done twice does no harm.
+        the rows after ``checkpoint`` (None: from the start), up to the last row that existed
+        when the reorg started. Returns the new checkpoint (JSON data), or None when done.
+        Idempotent: a batch done twice does no harm.
         """
         with self._tx() as db:
+            after, until = self._range(db, table, checkpoint)
             rows = db.execute(
-                "SELECT pk, data FROM rows WHERE table_id = ? AND pk > ? ORDER BY pk LIMIT ?",
-                [table.id, checkpoint if checkpoint is not None else "", self.batch],
+                "SELECT rowid, pk, data FROM rows WHERE table_id = ? AND rowid > ? AND rowid <= ? "
+                "ORDER BY rowid LIMIT ?",
+                [table.id, after, until, self.batch],
             ).fetchall()
-            for pk, raw in rows:
+            for _, pk, raw in rows:
                 data = json.loads(raw)
                 if isinstance(element, Index):
                     key = self._key(element, data)
@@ -294,7 +310,7 @@ class RowStore:
                         "UPDATE rows SET data = ? WHERE table_id = ? AND pk = ?",
                         [_dumps(data), table.id, pk],
                     )
-        return rows[-1][0] if len(rows) == self.batch else None
+        return [rows[-1][0], until] if len(rows) == self.batch else None
 
     def cleanup(self, table: Table, element: Column | Index, checkpoint: Any) -> Any:
         """One batch of deleting a dropped element's data (its index entries, its column
@@ -311,11 +327,13 @@ class RowStore:
                     [(table.id, element.id, pk) for (pk,) in pks],
                 )
                 return pks[-1][0] if len(pks) == self.batch else None
+            after, until = self._range(db, table, checkpoint)
             rows = db.execute(
-                "SELECT pk, data FROM rows WHERE table_id = ? AND pk > ? ORDER BY pk LIMIT ?",
-                [table.id, checkpoint if checkpoint is not None else "", self.batch],
+                "SELECT rowid, pk, data FROM rows WHERE table_id = ? AND rowid > ? AND rowid <= ? "
+                "ORDER BY rowid LIMIT ?",
+                [table.id, after, until, self.batch],
             ).fetchall()
-            for pk, raw in rows:
+            for _, pk, raw in rows:
                 data = json.loads(raw)
                 if str(element.id) in data:
                     del data[str(element.id)]
@@ -323,7 +341,7 @@ class RowStore:
                         "UPDATE rows SET data = ? WHERE table_id = ? AND pk = ?",
                         [_dumps(data), table.id, pk],
                     )
-            return rows[-1][0] if len(rows) == self.batch else None
+            return [rows[-1][0], until] if len(rows) == self.batch else None
 
     # -- F1's anomalies ----------------------------------------------------------------------
 
