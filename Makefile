@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[spark]'
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
@@ -44,6 +44,7 @@ bench: $(VENV)/.installed-test system-deps
 	$(BIN)/python benchmarks/catalog_bench.py
 	$(BIN)/python benchmarks/concurrency.py
 	$(BIN)/python benchmarks/shard_bench.py
+	$(BIN)/python benchmarks/online_bench.py
 
 clean:
 	rm -rf $(VENV) demo-output benchmarks/results .pytest_cache .hypothesis

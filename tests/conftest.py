@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -70,3 +72,20 @@ def catalog(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Catalog]
     cat = Catalog() if request.param == "memory" else Catalog.open(str(tmp_path / "catalog.db"))
     with cat:
         yield cat
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    """One local Spark session for the whole run (local[2], modest memory)."""
+    try:
+        from mvdd.spark import session
+    except ImportError as err:
+        missing("Spark", f"pyspark is not installed ({err}); `make test` installs it")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        missing("Spark", "no Java runtime (Java 17) on this machine")
+    spark = session("mvdd-tests")
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        yield spark
+    finally:
+        spark.stop()

@@ -14,7 +14,7 @@ its transaction bound, and a reader upgrades rows written under older versions b
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mvdd.errors import InvalidValueError
@@ -71,9 +71,19 @@ def validate_row(table: Table, values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def upgrade_row(row: Mapping[int, Any], old: Table, new: Table) -> dict[int, Any]:
+def upgrade_row(
+    row: Mapping[int, Any],
+    old: Table,
+    new: Table,
+    *,
+    added: Mapping[int, Column] | None = None,
+) -> dict[int, Any]:
     """A row written under ``old`` (values by column id) as a row of ``new``: matched by id,
     dropped columns removed, added ones filled, values converted to the new type.
+
+    A column the row lacks takes the value MySQL gave existing rows when the column was added:
+    its default as it was then (``added``: column id -> the column in the version that added
+    it; without it, the column's default in ``new``).
 
     Raises InvalidValueError when a value does not fit the new type (the change was not a
     widening).
@@ -85,5 +95,17 @@ def upgrade_row(row: Mapping[int, Any], old: Table, new: Table) -> dict[int, Any
             value = row[col.id]
             out[col.id] = value if value is None or value is COMPUTED else col.type.coerce(value)
         else:
-            out[col.id] = fill_value(col)
+            born = (added or {}).get(col.id, col)
+            value = fill_value(born)
+            out[col.id] = value if value is None or value is COMPUTED else col.type.coerce(value)
+    return out
+
+
+def added_columns(versions: Sequence[Table]) -> dict[int, Column]:
+    """Column id -> the column as it was in the first of ``versions`` (oldest first) that had
+    it: what :func:`upgrade_row` fills rows from before it with."""
+    out: dict[int, Column] = {}
+    for table in versions:
+        for col in table.columns:
+            out.setdefault(col.id, col)
     return out

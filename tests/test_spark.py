@@ -1,0 +1,299 @@
+"""The Spark pipeline against a pure-Python oracle: generated histories (renames, widenings,
+drops, re-adds of a dropped name, defaults that change) and diverged shards; and the physical
+plans hold no Python UDF."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mvdd import NO_DEFAULT, Catalog, MvddError, ShardGroup, Table, parse_table
+from mvdd.model.row import COMPUTED, added_columns, upgrade_row, validate_row
+from tests.conftest import CI
+from tests.strategies import values
+
+pytestmark = pytest.mark.spark
+
+if not CI:  # locally a machine without PySpark skips; under CI a missing component fails
+    pytest.importorskip("pyspark", reason="pyspark is not installed; `make test` installs it")
+import contextlib
+
+from mvdd.spark import (  # noqa: E402
+    backfill_column,
+    has_python_udf,
+    index_entries,
+    merge_shards,
+    staging_schema,
+    staging_value,
+    struct_type,
+    to_spark,
+    upgrade,
+)
+
+EXAMPLES = settings(
+    max_examples=25 if CI else 8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+CREATE = (
+    "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, a INT, b VARCHAR(10) DEFAULT 'x', "
+    "c DECIMAL(8,2) NOT NULL DEFAULT 1.50)"
+)
+NAMES = ["a", "b", "c", "d", "e"]
+ADDED_TYPES = [
+    "INT DEFAULT 7",
+    "VARCHAR(5) DEFAULT 'q'",
+    "BIGINT NULL",
+    "DATE DEFAULT '2020-02-02'",
+    "DECIMAL(8,2) NULL",
+    "SMALLINT NOT NULL DEFAULT 3",
+]
+
+
+def columns(table: Table) -> list[str]:
+    return [c.name for c in table.columns if c.name != "id"]
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> Catalog:
+    cat = Catalog()
+    cat.execute(CREATE)
+    for _ in range(draw(st.integers(1, 8))):
+        table = cat.table("t")
+        cols = columns(table)
+        op = draw(st.sampled_from(["rename", "widen", "add", "drop", "default", "add"]))
+        sql = None
+        if op == "rename" and cols:
+            old, new = draw(st.sampled_from(cols)), draw(st.sampled_from(NAMES))
+            sql = f"ALTER TABLE t RENAME COLUMN {old} TO {new}"
+        elif op == "widen" and cols:
+            target = table.column(draw(st.sampled_from(cols)))
+            wider = {
+                "SMALLINT": "INT",
+                "INT": "BIGINT",
+                "VARCHAR": f"VARCHAR({(target.type.length or 1) + 10})",
+            }.get(target.type.kind)
+            if wider is not None:
+                default = target.default
+                sql = f"ALTER TABLE t MODIFY {target.name} {wider}"
+                sql += " NULL" if target.nullable else " NOT NULL"
+                if default is not NO_DEFAULT:
+                    sql += " DEFAULT NULL" if default is None else f" DEFAULT {default!r}"
+        elif op == "add":
+            name = draw(st.sampled_from(NAMES))
+            sql = f"ALTER TABLE t ADD COLUMN {name} {draw(st.sampled_from(ADDED_TYPES))}"
+        elif op == "drop" and len(cols) > 1:
+            sql = f"ALTER TABLE t DROP COLUMN {draw(st.sampled_from(cols))}"
+        elif op == "default" and cols:
+            target = table.column(draw(st.sampled_from(cols)))
+            if target.type.family == "integer":
+                sql = f"ALTER TABLE t ALTER COLUMN {target.name} SET DEFAULT {draw(st.integers(0, 99))}"
+        if sql is not None:
+            with contextlib.suppress(MvddError):
+                cat.execute(sql)
+    return cat
+
+
+@st.composite
+def written_rows(
+    draw: st.DrawFn, versions: dict[int, Table], count: int
+) -> list[tuple[int, dict[str, Any]]]:
+    out = []
+    for i in range(count):
+        v = draw(st.sampled_from(sorted(versions)))
+        table = versions[v]
+        given: dict[str, Any] = {"id": i + 1}
+        for col in table.public_columns:
+            if col.name == "id" or col.type.family in ("float",):
+                continue
+            choice = draw(st.integers(0, 4))
+            if choice == 0 and col.has_default:
+                continue  # the default applies
+            if choice == 1 and col.nullable:
+                given[col.name] = None
+            else:
+                given[col.name] = draw(values(col.type))
+        out.append((v, validate_row(table, given)))
+    return out
+
+
+def oracle(
+    versions: dict[int, Table], target: Table, rows: list[tuple[int, dict[str, Any]]]
+) -> list[tuple[Any, ...]]:
+    born = added_columns([versions[v] for v in sorted(versions)] + [target])
+    out = []
+    for v, row in rows:
+        table = versions[v]
+        by_id = {table.column(n).id: value for n, value in row.items()}
+        up = upgrade_row(by_id, table, target, added=born)
+        out.append(
+            tuple(
+                None if up[c.id] is COMPUTED else to_spark(c.type, up[c.id])
+                for c in target.public_columns
+            )
+        )
+    return sorted(out, key=lambda r: r[0])
+
+
+def frame(spark: Any, versions: dict[int, Table], rows: list[tuple[int, dict[str, Any]]]) -> Any:
+    schema = staging_schema(versions.values())
+    fields = {f.name: f.dataType for f in schema.fields}
+    data = []
+    for v, row in rows:
+        table = versions[v]
+        record = [v] + [None] * (len(schema.fields) - 1)
+        for name, value in row.items():
+            pos = schema.fieldNames().index(name)
+            record[pos] = staging_value(fields[name], table.column(name).type, value)
+        data.append(tuple(record))
+    return spark.createDataFrame(data, schema=schema)
+
+
+@EXAMPLES
+@given(data=st.data())
+def test_upgrade_equals_the_oracle(spark: Any, data: st.DataObject) -> None:
+    cat = data.draw(histories())
+    versions = {c.version: cat.table("t", version=c.version) for c in cat.history("t")}
+    target_version = data.draw(st.sampled_from(sorted(versions)))
+    target = versions[target_version]
+    older = {v: t for v, t in versions.items() if v <= target_version}
+    rows = data.draw(written_rows(older, 30))
+    df = frame(spark, versions, rows)
+    out = upgrade(df, cat, "t", to_version=target_version)
+    assert out.columns == [c.name for c in target.public_columns]
+    assert not has_python_udf(out)
+    got = sorted((tuple(r) for r in out.collect()), key=lambda r: r[0])
+    assert got == oracle(versions, target, rows)
+
+
+def test_struct_type_covers_the_families() -> None:
+    table = parse_table(
+        "CREATE TABLE t (a TINYINT, b TINYINT UNSIGNED, c BIGINT UNSIGNED, d DECIMAL(40,2), "
+        "e DECIMAL(9,3), f FLOAT, g DOUBLE, h BIT(3), i CHAR(2), j TEXT, k ENUM('x'), l JSON, "
+        "m VARBINARY(4), n BLOB, o DATE, p DATETIME(3), q TIMESTAMP NULL, r TIME, s YEAR, "
+        "u POINT)"
+    )
+    assert struct_type(table).simpleString() == (
+        "struct<a:tinyint,b:smallint,c:decimal(20,0),d:string,e:decimal(9,3),f:float,g:double,"
+        "h:bigint,i:string,j:string,k:string,l:string,m:binary,n:binary,o:date,"
+        "p:timestamp_ntz,q:timestamp_ntz,r:string,s:smallint,u:binary>"
+    )
+    assert to_spark(table.column("o").type, "0000-00-00") is None
+    assert to_spark(table.column("p").type, "2020-01-02 03:04:05.500") == dt.datetime(
+        2020, 1, 2, 3, 4, 5, 500000
+    )
+    assert to_spark(table.column("e").type, Decimal("1.250")) == Decimal("1.250")
+
+
+def test_the_udf_check_can_fail(spark: Any) -> None:
+    from pyspark.sql import functions as F
+
+    df = spark.range(3).withColumn("x", F.udf(lambda v: v + 1, "long")("id"))
+    assert has_python_udf(df)
+
+
+# --- merging shards ---------------------------------------------------------------------------
+
+SHARD_BASE = "CREATE TABLE {t} (id BIGINT NOT NULL PRIMARY KEY, a INT, b VARCHAR(8) DEFAULT 'x')"
+SHARD_DDL = [
+    "ALTER TABLE {t} ADD COLUMN c INT NOT NULL",
+    "ALTER TABLE {t} ADD COLUMN c INT NOT NULL DEFAULT 4",
+    "ALTER TABLE {t} MODIFY a BIGINT",
+    "ALTER TABLE {t} MODIFY b VARCHAR(20) DEFAULT 'x'",
+    "ALTER TABLE {t} DROP COLUMN b",
+    "ALTER TABLE {t} RENAME COLUMN a TO z",
+    "ALTER TABLE {t} ADD COLUMN d DATE",
+    "ALTER TABLE {t} DROP COLUMN a",
+]
+
+
+@st.composite
+def groups(draw: st.DrawFn) -> ShardGroup:
+    g = ShardGroup("t", {f"s{i}": SHARD_BASE.format(t=f"t{i}") for i in range(3)})
+    for _ in range(draw(st.integers(1, 7))):
+        shard = draw(st.sampled_from(list(g.shards)))
+        sql = draw(st.sampled_from(SHARD_DDL)).format(t=g.schema(shard).name)
+        with contextlib.suppress(MvddError):
+            g.apply(shard, sql)
+    return g
+
+
+def merge_oracle(
+    g: ShardGroup, rows: dict[str, list[tuple[int, dict[str, Any]]]]
+) -> list[tuple[Any, ...]]:
+    from mvdd.join.encode import implicit_default
+    from mvdd.model import NO_DEFAULT
+
+    joined = g.joined
+    out = []
+    for shard, shard_rows in rows.items():
+        latest = {c.id: c.name.casefold() for c in g.schema(shard).columns}
+        for v, row in shard_rows:
+            table = g.schema(shard, version=v)
+            by_key = {
+                latest.get(table.column(n).id, n.casefold()): value for n, value in row.items()
+            }
+            record = []
+            for c in joined.public_columns:
+                if c.name.casefold() in by_key:
+                    value = by_key[c.name.casefold()]
+                    record.append(
+                        to_spark(c.type, c.type.coerce(value) if value is not None else None)
+                    )
+                else:
+                    default = c.effective_default
+                    if default is NO_DEFAULT and not c.nullable:
+                        default = implicit_default(c.type)
+                    record.append(None if default is NO_DEFAULT else to_spark(c.type, default))
+            out.append(tuple(record))
+    return sorted(out, key=lambda r: r[0])
+
+
+@EXAMPLES
+@given(data=st.data())
+def test_merge_shards_equals_the_oracle(spark: Any, data: st.DataObject) -> None:
+    g = data.draw(groups())
+    frames, rows = {}, {}
+    next_id = 1
+    for shard in g.shards:
+        versions = {v: g.schema(shard, version=v) for v, _ in g.history(shard)}
+        shard_rows = []
+        for v, row in data.draw(written_rows(versions, 10)):
+            row = {**row, "id": next_id}
+            next_id += 1
+            shard_rows.append((v, row))
+        rows[shard] = shard_rows
+        frames[shard] = frame(spark, versions, shard_rows)
+    out = merge_shards(frames, g)
+    assert out.columns == [c.name for c in g.joined.public_columns]
+    assert not has_python_udf(out)
+    got = sorted((tuple(r) for r in out.collect()), key=lambda r: r[0])
+    assert got == merge_oracle(g, rows)
+
+
+# --- reorg as a Spark job ---------------------------------------------------------------------
+
+
+def test_backfill_and_index_entries(spark: Any) -> None:
+    table = parse_table(
+        "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a VARCHAR(10), n INT NOT NULL DEFAULT 5, "
+        "KEY ka (a(2)))"
+    )
+    schema = struct_type(table)
+    schema["n"].nullable = True  # rows written before the column was filled
+    df = spark.createDataFrame([(1, "abc", None), (2, None, 3), (3, "abd", 7)], schema=schema)
+    filled = backfill_column(df, table, "n")
+    assert sorted(tuple(r) for r in filled.collect()) == [
+        (1, "abc", 5),
+        (2, None, 3),
+        (3, "abd", 7),
+    ]
+    entries = index_entries(df, table, "ka")
+    assert sorted(tuple(r) for r in entries.collect()) == [("ab", 1), ("ab", 3)]
+    assert not has_python_udf(entries) and not has_python_udf(filled)
