@@ -4,6 +4,7 @@ plans hold no Python UDF."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from decimal import Decimal
 from typing import Any
@@ -21,8 +22,6 @@ pytestmark = pytest.mark.spark
 
 if not CI:  # locally a machine without PySpark skips; under CI a missing component fails
     pytest.importorskip("pyspark", reason="pyspark is not installed; `make test` installs it")
-import contextlib
-
 from mvdd.spark import (  # noqa: E402
     backfill_column,
     has_python_udf,
