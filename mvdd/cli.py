@@ -1,10 +1,19 @@
 """The ``mvdd`` command (typer + rich).
 
-- ``mvdd demo``: a scripted scenario on a SQLite catalog file; prints every version of every table.
-- ``mvdd history CATALOG TABLE``: a table's versions, statements and positions.
-- ``mvdd show CATALOG TABLE [--version N | --position P]``: one version as CREATE TABLE.
+- ``mvdd demo``: generate the bundled sharded workload and replay it (SQLite catalogs, local
+  Spark); ``mvdd replay DIR``: replay event logs (see :mod:`mvdd.spark.replay`).
+- ``mvdd join FILE…``: the joined schema of several shards' CREATE TABLE statements.
+- ``mvdd check INITIAL CHANGES…``: are the changes forward / backward / fully compatible?
+  (``--catalog`` judges versions of a catalog's table instead.)
+- ``mvdd history CATALOG TABLE``: a table's versions (``--plot`` draws its columns' lifetimes).
+- ``mvdd show CATALOG TABLE``: one version as CREATE TABLE. ``mvdd tour``: a scripted scenario
+  on a SQLite catalog file, every version printed.
 
-Every command takes ``--json`` for machines; errors print one clear line and exit non-zero.
+Every command takes ``--json`` for machines. Exit codes: 0 done; 1 bad input or a failure (one
+clear line naming the error); 2 bad usage; 3 a negative verdict (incompatible changes, a join
+conflict, a downstream that does not match).
+
+SQL arguments are either SQL text or the path of a file holding it.
 """
 
 from __future__ import annotations
@@ -16,16 +25,23 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.syntax import Syntax
 from rich.table import Table as RichTable
 
 from mvdd.catalog import Catalog, Change
-from mvdd.errors import MvddError
+from mvdd.compat import check as check_changes
+from mvdd.compat import check_versions
+from mvdd.errors import CatalogError, JoinConflictError, MvddError
+from mvdd.join import join as join_tables
+
+#: exit code of a negative verdict (incompatible, conflict, mismatch)
+VERDICT = 3
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 console = Console()
 
-DEMO_SCRIPT: list[tuple[str, Any]] = [
+TOUR_SCRIPT: list[tuple[str, Any]] = [
     (
         "CREATE TABLE orders (id BIGINT NOT NULL AUTO_INCREMENT, customer VARCHAR(64) NOT NULL, "
         "total DECIMAL(10,2) NOT NULL DEFAULT 0.00, PRIMARY KEY (id))",
@@ -80,73 +96,40 @@ def _change_dict(change: Change) -> dict[str, Any]:
 
 
 @app.command()
-def demo(
-    directory: Path = typer.Option(Path("demo-output"), help="where the catalog file is written"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
-) -> None:
-    """Run a scripted scenario on a SQLite catalog file and print every table version."""
-    shutil.rmtree(directory, ignore_errors=True)
-    directory.mkdir(parents=True)
-    path = directory / "catalog.db"
-    try:
-        with Catalog.open(str(path)) as cat:
-            for sql, position in DEMO_SCRIPT:
-                cat.execute(sql, position=position)
-        # reopen: everything below is read back from the file
-        with Catalog.open(str(path)) as cat:
-            report = {
-                name: [
-                    {
-                        **_change_dict(c),
-                        "schema": None
-                        if c.dropped
-                        else cat.table(name, version=c.version).to_sql(),
-                    }
-                    for c in cat.history(name)
-                ]
-                for name in cat.tables()
-            }
-            decoded = cat.table("orders", position=("mysql-bin.000002", 100)).column_names
-    except MvddError as err:
-        _fail(err, as_json)
-        return
-    if as_json:
-        typer.echo(
-            json.dumps({"catalog": str(path), "tables": report, "orders_at_000002_100": decoded})
-        )
-        return
-    console.rule(f"[bold]mvdd demo[/] — catalog file {path}")
-    for name, versions in report.items():
-        for v in versions:
-            console.print(
-                f"[bold cyan]{name}[/] version [bold]{v['version']}[/] "
-                f"at position {tuple(v['position'])}: [dim]{v['statement']}[/]"
-            )
-            for step in v["steps"]:
-                console.print(f"    step: {step}")
-            if v["schema"]:
-                console.print(Syntax(v["schema"], "sql", word_wrap=True, theme="ansi_dark"))
-    console.print(
-        f"\nAn event at position ('mysql-bin.000002', 100) of `orders` decodes with columns "
-        f"{list(decoded)} (the newest version recorded strictly before it)."
-    )
-
-
-@app.command()
 def history(
     catalog: Path = typer.Argument(..., help="a catalog file"),
     table: str = typer.Argument(..., help="the table"),
+    plot: Path | None = typer.Option(
+        None, help="also draw every column's lifetime over the versions into this PNG"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
 ) -> None:
     """A table's versions: statement, steps, position and time."""
     try:
         with Catalog.open(str(catalog)) as cat:
             changes = cat.history(table)
+            lifetimes = [
+                (c.version, frozenset(cat.table(table, version=c.version).column_names))
+                for c in changes
+                if not c.dropped
+            ]
     except MvddError as err:
         _fail(err, as_json)
         return
+    if plot is not None:
+        from mvdd.spark.report import plot_timeline
+
+        plot_timeline({table: lifetimes}, plot, target=table, axis="version")
     if as_json:
-        typer.echo(json.dumps([_change_dict(c) for c in changes]))
+        typer.echo(
+            json.dumps(
+                {
+                    "table": table,
+                    "versions": [_change_dict(c) for c in changes],
+                    "plot": None if plot is None else str(plot),
+                }
+            )
+        )
         return
     out = RichTable(title=f"history of {table}")
     for col in ("version", "position", "at", "statement"):
@@ -156,6 +139,8 @@ def history(
             str(c.version), str(c.position), c.at.strftime("%Y-%m-%d %H:%M:%S"), c.statement
         )
     console.print(out)
+    if plot is not None:
+        console.print(f"column lifetimes drawn in {plot}")
 
 
 @app.command()
@@ -185,6 +170,288 @@ def show(
         )
     else:
         console.print(Syntax(found.to_sql(), "sql", word_wrap=True, theme="ansi_dark"))
+
+
+@app.command()
+def tour(
+    directory: Path = typer.Option(Path("tour-output"), help="where the catalog file is written"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
+) -> None:
+    """Run a scripted scenario on a SQLite catalog file and print every table version."""
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    path = directory / "catalog.db"
+    try:
+        with Catalog.open(str(path)) as cat:
+            for sql, position in TOUR_SCRIPT:
+                cat.execute(sql, position=position)
+        # reopen: everything below is read back from the file
+        with Catalog.open(str(path)) as cat:
+            report = {
+                name: [
+                    {
+                        **_change_dict(c),
+                        "schema": None
+                        if c.dropped
+                        else cat.table(name, version=c.version).to_sql(),
+                    }
+                    for c in cat.history(name)
+                ]
+                for name in cat.tables()
+            }
+            decoded = cat.table("orders", position=("mysql-bin.000002", 100)).column_names
+    except MvddError as err:
+        _fail(err, as_json)
+        return
+    if as_json:
+        typer.echo(
+            json.dumps({"catalog": str(path), "tables": report, "orders_at_000002_100": decoded})
+        )
+        return
+    console.rule(f"[bold]mvdd tour[/] — catalog file {path}")
+    for name, versions in report.items():
+        for v in versions:
+            console.print(
+                f"[bold cyan]{name}[/] version [bold]{v['version']}[/] "
+                f"at position {tuple(v['position'])}: [dim]{v['statement']}[/]"
+            )
+            for step in v["steps"]:
+                console.print(f"    step: {step}")
+            if v["schema"]:
+                console.print(Syntax(v["schema"], "sql", word_wrap=True, theme="ansi_dark"))
+    console.print(
+        f"\nAn event at position ('mysql-bin.000002', 100) of `orders` decodes with columns "
+        f"{list(decoded)} (the newest version recorded strictly before it)."
+    )
+
+
+def _sql(value: str) -> str:
+    """SQL text, or the contents of the file ``value`` names."""
+    path = Path(value)
+    if "\n" not in value and len(value) < 4096 and path.is_file():
+        return path.read_text()
+    return value
+
+
+def _exit(code: int) -> None:
+    if code:
+        raise typer.Exit(code=code)
+
+
+@app.command()
+def join(
+    tables: list[str] = typer.Argument(..., help="CREATE TABLE statements (SQL or files)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
+) -> None:
+    """The joined (least upper bound) schema of several shards' tables, or the conflict."""
+    try:
+        joined = join_tables(*(_sql(t) for t in tables))
+    except JoinConflictError as err:
+        if as_json:
+            typer.echo(json.dumps({"joined": None, "conflict": str(err)}))
+        else:
+            console.print(f"[bold red]conflict[/]: {err}")
+        raise typer.Exit(code=VERDICT) from None
+    except MvddError as err:
+        _fail(err, as_json)
+        return
+    if as_json:
+        typer.echo(json.dumps({"joined": joined.to_sql(), "conflict": None}))
+    else:
+        console.print(Syntax(joined.to_sql(), "sql", word_wrap=True, theme="ansi_dark"))
+
+
+@app.command()
+def check(
+    initial: str | None = typer.Argument(None, help="the CREATE TABLE (SQL or a file)"),
+    changes: list[str] | None = typer.Argument(None, help="ALTER statements (SQL or files)"),
+    mode: str = typer.Option("forward", help="forward, backward or full"),
+    catalog: Path | None = typer.Option(
+        None, help="judge a catalog's table instead: INITIAL is the table's name"
+    ),
+    from_version: int = typer.Option(1, "--from", help="with --catalog: the version I"),
+    to_version: int | None = typer.Option(
+        None, "--to", help="with --catalog: the version C (default: the current one)"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
+) -> None:
+    """Are the changes compatible (forward: rows written under the new schema are readable
+    under the old one)? Exit code 3 when they are not."""
+    try:
+        if initial is None:
+            raise CatalogError("give the CREATE TABLE (or, with --catalog, the table's name)")
+        if catalog is not None:
+            if changes:
+                raise CatalogError("with --catalog, give only the table's name")
+            with Catalog.open(str(catalog)) as cat:
+                top = to_version if to_version is not None else cat.table(initial).version
+                report = check_versions(cat, initial, from_version, top, mode=mode)
+        else:
+            report = check_changes(_sql(initial), [_sql(c) for c in changes or []], mode=mode)
+    except (MvddError, ValueError) as err:
+        _fail(err, as_json)
+        return
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "table": report.table,
+                    "mode": report.mode,
+                    "compatible": report.compatible,
+                    "steps_checked": report.steps_checked,
+                    "violations": [
+                        {
+                            "kind": v.kind,
+                            "table": v.table,
+                            "column": v.column,
+                            "column_id": v.column_id,
+                            "step": v.step,
+                            "message": v.message,
+                            "direction": v.direction,
+                            "version": v.version,
+                        }
+                        for v in report.violations
+                    ],
+                }
+            )
+        )
+    else:
+        colour = "green" if report.compatible else "red"
+        console.print(f"[{colour}]{report}[/]")
+    _exit(0 if report.compatible else VERDICT)
+
+
+def _replay_progress(total: int) -> tuple[Progress, Any]:
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
+    events = bar.add_task("events", total=total)
+    rows = bar.add_task("rows", total=None)
+    pending = {"events": 0, "rows": 0}
+
+    def tick(what: str, n: int) -> None:
+        pending[what] += n
+        if pending[what] >= 2000:
+            bar.advance(events if what == "events" else rows, pending[what])
+            pending[what] = 0
+
+    def done() -> None:
+        bar.advance(events, pending["events"])
+        bar.advance(rows, pending["rows"])
+        pending["events"] = pending["rows"] = 0
+
+    tick.done = done  # type: ignore[attr-defined]
+    return bar, tick
+
+
+def _run_replay(
+    source: Path, out: Path, target: str, downstream: str | None, replace: bool, as_json: bool
+) -> None:
+    from mvdd.spark.replay import count_events, replay
+
+    try:
+        if as_json:
+            result = replay(source, out, target=target, downstream=downstream, replace=replace)
+        else:
+            bar, tick = _replay_progress(count_events(source))
+            with bar:
+                result = replay(
+                    source,
+                    out,
+                    target=target,
+                    downstream=downstream,
+                    replace=replace,
+                    progress=tick,
+                )
+                tick.done()
+    except MvddError as err:
+        _fail(err, as_json)
+        return
+    summary = result.summary()
+    matches = result.server is None or bool(result.server.get("matches"))
+    if as_json:
+        typer.echo(json.dumps(summary, default=str))
+        _exit(0 if matches else VERDICT)
+        return
+    table = RichTable(title=f"replay of {result.target} in {result.seconds:.1f} s")
+    for name in ("shard", "events", "rows", "DDL", "rows while paused", "conflicts"):
+        table.add_column(name)
+    for name, st in result.shards.items():
+        table.add_row(
+            name,
+            f"{st.events:,}",
+            f"{st.rows:,}",
+            str(st.ddl),
+            f"{st.paused_rows:,}",
+            str(len(st.conflicts)),
+        )
+    console.print(table)
+    console.print(f"[bold]joined schema[/] ({len(result.downstream)} downstream statements):")
+    console.print(Syntax(result.joined.to_sql(), "sql", word_wrap=True, theme="ansi_dark"))
+    console.print(
+        f"{result.merged_rows:,} rows merged as Parquet in {out / 'merged'} "
+        f"(checksum {result.checksum})"
+    )
+    if result.paused:
+        console.print(f"[yellow]still paused[/]: {', '.join(sorted(result.paused))}")
+    if result.server is not None:
+        colour = "green" if matches else "red"
+        console.print(
+            f"[{colour}]downstream {'matches' if matches else 'DOES NOT match'}[/]: "
+            f"{result.server['rows']:,} rows, checksum {result.server['checksum']}, "
+            f"schema {'equivalent' if result.server['equivalent'] else 'different'}"
+        )
+    console.print(f"report: {out / 'report.md'}, timeline: {out / 'timeline.png'}")
+    _exit(0 if matches else VERDICT)
+
+
+@app.command()
+def replay(
+    source: Path = typer.Argument(..., help="a folder of event logs, one <shard>.jsonl each"),
+    out: Path = typer.Option(Path("replay-output"), help="where results are written (replaced)"),
+    target: str = typer.Option("merged", help="the downstream table's name"),
+    downstream: str | None = typer.Option(
+        None, help="a MySQL-compatible server: mysql://user:password@host:port/db"
+    ),
+    replace: bool = typer.Option(
+        False, "--replace", help="drop the downstream table first if it exists"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
+) -> None:
+    """Replay sharded event logs: per-shard catalogs, the shard coordinator, downstream DDL,
+    every row merged through Spark into the joined schema, a report and a timeline."""
+    _run_replay(source, out, target, downstream, replace, as_json)
+
+
+@app.command()
+def demo(
+    directory: Path = typer.Option(Path("demo-output"), help="where everything is written"),
+    rows: int = typer.Option(60_000, help="row events per shard (4 shards)"),
+    downstream: str | None = typer.Option(
+        None, help="also apply the DDL and rows on this server: mysql://user@host/db"
+    ),
+    replace: bool = typer.Option(
+        False, "--replace", help="drop the downstream table `orders` first if it exists"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
+) -> None:
+    """Generate the bundled workload (4 shards of `orders` changing their schemas in
+    different orders, one conflict and its resolution) and replay it."""
+    from mvdd.spark.workload import write
+
+    if rows < 1:
+        _fail(CatalogError("--rows must be at least 1"), as_json)
+    shutil.rmtree(directory, ignore_errors=True)
+    events = directory / "events"
+    write(events, rows)
+    if not as_json:
+        console.rule(f"[bold]mvdd demo[/]: 4 shards x {rows:,} rows in {events}")
+    _run_replay(events, directory / "replay", "orders", downstream, replace, as_json)
 
 
 def main() -> None:

@@ -16,7 +16,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Self
 
-_PLACES = ("statement_index", "statement", "table", "column", "index", "step", "shard")
+_PLACES = (
+    "statement_index",
+    "statement",
+    "table",
+    "column",
+    "index",
+    "step",
+    "shard",
+    "position",
+)
 
 
 def _quote(name: object) -> str:
@@ -38,6 +47,7 @@ class MvddError(Exception):
         table, column, index: the schema element (names; ``column`` may carry ``"#id name"``).
         step: the step (a :mod:`mvdd.ddl.step` value or its text) that could not apply.
         shard: the shard, for the shard coordinator.
+        position: where in a replicated log the event is (a binlog position or any value).
     """
 
     retryable: ClassVar[bool] = False
@@ -48,6 +58,7 @@ class MvddError(Exception):
     index: str | None
     step: str | None
     shard: str | None
+    position: Any
 
     def __init__(self, message: str, **place: Any) -> None:
         unknown = set(place) - set(_PLACES) - self._extra_places()
@@ -77,6 +88,8 @@ class MvddError(Exception):
         parts = []
         if self.shard is not None:
             parts.append(f"shard {_quote(self.shard)}")
+        if self.position is not None:
+            parts.append(f"position {self.position}")
         if self.table is not None:
             parts.append(f"table {_quote(self.table)}")
         if self.column is not None:

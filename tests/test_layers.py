@@ -34,13 +34,14 @@ CONFINED = {
     # the catalog's store, and the online layer's small row + index store (its own embedded store)
     "sqlite_utils": ("mvdd.store.sqlite", "mvdd.online.rowstore"),
     "sqlite3": ("mvdd.store.sqlite", "mvdd.online.rowstore"),
-    "pymysql": ("mvdd.store.mysql",),
+    # the catalog's networked store, and the replay's downstream server
+    "pymysql": ("mvdd.store.mysql", "mvdd.spark.replay"),
     "pyspark": ("mvdd.spark", "mvdd.cli"),
     "cattrs": ("mvdd.store.codec",),
     "sortedcontainers": ("mvdd.catalog",),
     "typer": ("mvdd.cli",),
     "rich": ("mvdd.cli",),
-    "matplotlib": ("mvdd.cli", "mvdd.report"),
+    "matplotlib": ("mvdd.spark.report",),
 }
 
 #: deferred (function-level) imports that reach up on purpose, with the reason

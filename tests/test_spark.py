@@ -232,12 +232,13 @@ def merge_oracle(
     joined = g.joined
     out = []
     for shard, shard_rows in rows.items():
-        latest = {c.id: c.name.casefold() for c in g.schema(shard).columns}
         for v, row in shard_rows:
             table = g.schema(shard, version=v)
-            by_key = {
-                latest.get(table.column(n).id, n.casefold()): value for n, value in row.items()
-            }
+            by_key = {}
+            for n, value in row.items():
+                dest = g.destination(shard, table.column(n).id)
+                if dest is not None:
+                    by_key[dest.name.casefold()] = value
             record = []
             for c in joined.public_columns:
                 if c.name.casefold() in by_key:
@@ -261,6 +262,8 @@ def test_merge_shards_equals_the_oracle(spark: Any, data: st.DataObject) -> None
     frames, rows = {}, {}
     next_id = 1
     for shard in g.shards:
+        if shard in g.paused:
+            continue  # its rows wait until it resumes (they may not fit the joined schema)
         versions = {v: g.schema(shard, version=v) for v, _ in g.history(shard)}
         shard_rows = []
         for v, row in data.draw(written_rows(versions, 10)):

@@ -125,6 +125,10 @@ class Catalog:
             is logged on the ``mvdd.catalog`` logger and adds no version.
         database: the database whose tables this catalog tracks; statements naming tables of
             another database are unsupported (and names cannot be qualified when None).
+        replica: the catalog follows a server that already ran every statement (a replication
+            worker reading a binlog): MySQL's own rules apply, not mvdd's stricter ones (adding
+            a NOT NULL column without a default to a table that may hold rows is accepted, as
+            the server accepted it).
 
     >>> cat = Catalog()
     >>> [c.version for c in cat.execute("CREATE TABLE t (a INT); ALTER TABLE t ADD b INT")]
@@ -139,6 +143,7 @@ class Catalog:
         *,
         on_unsupported: str = "raise",
         database: str | None = None,
+        replica: bool = False,
     ) -> None:
         if on_unsupported not in UNSUPPORTED:
             raise CatalogError(
@@ -147,6 +152,7 @@ class Catalog:
         self._store = store if store is not None else MemoryStore()
         self.on_unsupported = on_unsupported
         self.database = database
+        self.replica = replica
         self._write_lock = threading.RLock()
         self._listeners: list[Callable[[list[Change]], None]] = []
         self._gate: DDLGate | None = None
@@ -550,13 +556,13 @@ class Catalog:
                         f"cannot rename to `{step.to}`: that table exists", table=step.table
                     )
                 assert plan.new is not None
-                plan.new = apply(step, plan.new)
+                plan.new = apply(step, plan.new, fresh=self.replica)
                 plan.steps.append(step)
                 names[step.to] = names.pop(step.table)
             else:
                 plan = current(step.table)
                 assert plan.new is not None
-                plan.new = apply(step, plan.new)
+                plan.new = apply(step, plan.new, fresh=self.replica)
                 plan.steps.append(step)
                 plan.truncated = plan.truncated or isinstance(step, s.TruncateTable)
         self._cut_over(st, plans)

@@ -183,6 +183,10 @@ class ShardGroup:
         self._present: dict[str, int] = {}
         self._readers: dict[str, set[tuple[str, str]]] = {}
         self._renames: dict[str, str] = {}
+        # where each shard column's values live downstream: (shard, column id) -> downstream
+        # column id, and the downstream columns merged into others (a finished rename)
+        self._lineage: dict[tuple[str, int], int] = {}
+        self._merges: dict[int, int] = {}
         self._propagate = True
         self._held: list[str] = []
         tables = {name: _as_table(sql, shard=name).at_version(1) for name, sql in shards.items()}
@@ -206,6 +210,11 @@ class ShardGroup:
             self._check_valid(self._joined)
         except _Refused as err:
             raise err.error from None
+        for name, table in tables.items():
+            for c in table.columns:
+                down = self._joined.find_column(c.name)
+                if down is not None:
+                    self._lineage[(name, c.id)] = down.id
 
     # -- public views ----------------------------------------------------------------------
 
@@ -235,6 +244,10 @@ class ShardGroup:
             )
         return sh.versions[version - 1]
 
+    def version(self, shard: str) -> int:
+        """The number of a shard's newest upstream version."""
+        return len(self._shard(shard).versions)
+
     def history(self, shard: str) -> list[tuple[int, str]]:
         """(version, statement) of each of a shard's upstream versions."""
         sh = self._shard(shard)
@@ -253,6 +266,18 @@ class ShardGroup:
     def conflict(self, shard: str) -> JoinConflictError | None:
         """Why a paused shard is paused (None if it is not)."""
         return self._shard(shard).conflict
+
+    def destination(self, shard: str, column_id: int) -> Column | None:
+        """The column of :attr:`joined` that holds the values a shard's column wrote
+        downstream (following renames and the merge that ends one), or None when they are no
+        longer there (the column was dropped downstream, or never reached it)."""
+        self._shard(shard)
+        down = self._lineage.get((shard, column_id))
+        while down is not None and down in self._merges:
+            down = self._merges[down]
+        if down is None:
+            return None
+        return next((c for c in self._joined.columns if c.id == down), None)
 
     def column_state(self, name: str) -> str:
         """``exists`` (on every shard in the join), ``partial`` or ``dropped`` (seed 000)."""
@@ -702,6 +727,13 @@ class ShardGroup:
         after = _reordered(after, order)
         actions += self._passthrough(after, steps)
         self._joined = _reordered(after, [c.id for c in self._passthrough_order(after, steps)])
+        for into, source in copies:
+            self._merges[source] = into
+        for sh, table in moves:
+            for c in table.columns if table is not None else ():
+                down = after.find_column(c.name)
+                if down is not None:
+                    self._lineage[(sh.name, c.id)] = down.id
         return actions
 
     def _join_key(self, kind: str, key: str, moves: Sequence[tuple[_Shard, Table | None]]) -> Any:

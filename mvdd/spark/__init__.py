@@ -258,9 +258,7 @@ def upgrade(
     target = cat.table(name, version=target_version)
     history = cat.history(name)
     versions = {
-        c.version: cat.table_by_id(c.table_id, version=c.version)
-        for c in history
-        if not c.dropped
+        c.version: cat.table_by_id(c.table_id, version=c.version) for c in history if not c.dropped
     }
     return project(df, versions, target, version_col=version_col)
 
@@ -271,10 +269,14 @@ def merge_shards(
     """Every shard's rows (each under the shard's own versions, ``group.schema(shard,
     version=v)``) as rows of ``group.joined``, in one DataFrame.
 
-    A shard's column goes to the joined column of the name it has in the shard's newest schema
-    (so the rows of a column the shard renamed go where its later rows go); a joined column a
-    shard's version lacks takes the joined default, or the implicit default seed 000 gives a
-    NOT NULL column (as the downstream table did while the column was partial).
+    A shard's column goes where the group put its values downstream
+    (:meth:`~mvdd.shard.ShardGroup.destination`: through renames, and nowhere once the
+    downstream column was dropped); a joined column a shard's version lacks takes the joined
+    default, or the implicit default seed 000 gives a NOT NULL column (as the downstream table
+    did while the column was partial). A rename still under way when the rows are merged puts
+    them all in the new column (downstream, the rows written since it began are in the old one
+    until it ends). Leave out the rows of a paused shard: they wait until it resumes, and may not
+    fit the joined schema meanwhile.
 
     Raises NoSuchTableError for an unknown shard.
     """
@@ -282,15 +284,14 @@ def merge_shards(
     parts = []
     for shard, df in frames.items():
         versions = {v: group.schema(shard, version=v) for v, _ in group.history(shard)}
-        latest_names = {c.id: c.name for c in group.schema(shard).columns}
 
-        def key(column: Column, table: Table, names: dict[int, str] = latest_names) -> Any:
-            target = column.name.casefold()
+        def key(column: Column, table: Table, shard: str = shard) -> Any:
             return next(
                 (
                     source
                     for source in table.public_columns
-                    if names.get(source.id, source.name).casefold() == target
+                    if (dest := group.destination(shard, source.id)) is not None
+                    and dest.id == column.id
                 ),
                 None,
             )
@@ -360,6 +361,7 @@ def session(app: str = "mvdd", *, master: str = "local[2]", memory: str = "1g") 
         .master(master)
         .config("spark.driver.memory", memory)
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.session.timeZone", "UTC")
         .getOrCreate()

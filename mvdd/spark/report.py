@@ -1,0 +1,113 @@
+"""Reports of a replay: a markdown summary and a PNG timeline of every column's life on each
+shard and downstream (matplotlib, drawn off-screen)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mvdd.shard import ShardGroup
+    from mvdd.spark.replay import Result
+
+
+def write_report(result: Result, group: ShardGroup) -> None:
+    """Write ``report.md`` and ``timeline.png`` into the replay's output folder."""
+    plot_timeline(result.timeline, result.out / "timeline.png", target=result.target)
+    lines = [
+        f"# Replay of `{result.target}`",
+        "",
+        f"{sum(s.events for s in result.shards.values()):,} events from "
+        f"{len(result.shards)} shards in {result.seconds:.1f} s; "
+        f"{len(result.downstream)} downstream statements; {result.merged_rows:,} rows merged "
+        f"(checksum {result.checksum}).",
+        "",
+        "| shard | events | rows | DDL | rows while paused | conflicts |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, s in result.shards.items():
+        conflicts = "<br>".join(c.replace("|", "\\|") for c in s.conflicts) or "—"
+        lines.append(
+            f"| {name} | {s.events:,} | {s.rows:,} | {s.ddl} | {s.paused_rows:,} | {conflicts} |"
+        )
+    if result.paused:
+        lines += [
+            "",
+            f"Still paused at the end (rows not merged): {', '.join(sorted(result.paused))}.",
+        ]
+    lines += ["", "## Joined schema", "", "```sql", group.joined.to_sql(), "```", ""]
+    if result.server is not None:
+        verdict = "matches" if result.server.get("matches") else "DOES NOT match"
+        lines += [
+            "## Downstream server",
+            "",
+            f"The table on the server {verdict} the joined schema and the merged rows: "
+            f"{result.server['rows']:,} rows, checksum {result.server['checksum']}"
+            + (
+                f"; differences: {result.server['differences']}"
+                if result.server["differences"]
+                else ""
+            )
+            + ".",
+            "",
+        ]
+    lines += ["## Downstream DDL", "", "```sql"]
+    lines += [f"-- after position {pos}\n{sql};" for pos, sql in result.downstream]
+    lines += ["```", "", "![timeline](timeline.png)", ""]
+    (result.out / "report.md").write_text("\n".join(lines))
+
+
+def plot_timeline(
+    timeline: dict[str, list[tuple[Any, frozenset[str]]]],
+    path: Any,
+    *,
+    target: str,
+    axis: str = "position",
+) -> None:
+    """Every column's lifetime per lane (each shard, then the target): a bar per column per
+    lane where it exists, along ``axis`` (positions of a replay, versions of a table); the
+    last snapshot of each lane lasts to the end of the axis."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    end = max((p for snaps in timeline.values() for p, _ in snaps if p is not None), default=1)
+    end = end + max(1, end // 50) if axis == "position" else end + 1
+    names: list[str] = []
+    for snapshots in timeline.values():
+        for _, cols in snapshots:
+            for c in sorted(cols):
+                if c.casefold() not in (n.casefold() for n in names):
+                    names.append(c)
+    lanes = list(timeline)
+    height = 0.8 / max(len(lanes), 1)
+    colors = plt.get_cmap("tab10")
+    fig, ax = plt.subplots(figsize=(12, 0.5 + 0.45 * len(names)))
+    for li, lane in enumerate(lanes):
+        snapshots = [(p, cols) for p, cols in timeline[lane] if p is not None]
+        for si, (pos, cols) in enumerate(snapshots):
+            stop = snapshots[si + 1][0] if si + 1 < len(snapshots) else end
+            keys = {c.casefold() for c in cols}
+            for ni, name in enumerate(names):
+                if name.casefold() in keys:
+                    ax.broken_barh(
+                        [(pos, stop - pos)],
+                        (ni + li * height - 0.4, height * 0.9),
+                        facecolors=colors(li % 10) if lane != target else "black",
+                    )
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names)
+    ax.set_xlabel(axis)
+    ax.set_title(
+        "column lifetimes: each shard, and the target (black)"
+        if len(lanes) > 1
+        else f"column lifetimes of `{target}` by {axis}"
+    )
+    handles = [
+        plt.Rectangle((0, 0), 1, 1, color=colors(i % 10) if lane != target else "black")
+        for i, lane in enumerate(lanes)
+    ]
+    ax.legend(handles, lanes, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)

@@ -1,0 +1,188 @@
+"""The ``mvdd`` command through typer's runner, and once as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from mvdd import Catalog
+from mvdd.cli import VERDICT, app
+
+runner = CliRunner()
+
+A = "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10) NOT NULL)"
+B = "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(20) NOT NULL, b INT NULL)"
+C = "CREATE TABLE t (id INT PRIMARY KEY, a INT)"
+
+
+def run(*args: str) -> Any:
+    return runner.invoke(app, list(args))
+
+
+def test_join_prints_the_least_upper_bound(tmp_path: Path) -> None:
+    (tmp_path / "b.sql").write_text(B)
+    result = run("join", A, str(tmp_path / "b.sql"), "--json")
+    assert result.exit_code == 0, result.output
+    joined = json.loads(result.output)["joined"]
+    assert "VARCHAR(20)" in joined and "`b` INT" in joined
+    text = run("join", A, B)
+    assert text.exit_code == 0 and "VARCHAR(20)" in text.output
+
+
+def test_join_conflict_is_a_verdict() -> None:
+    result = run("join", A, C, "--json")
+    assert result.exit_code == VERDICT
+    out = json.loads(result.output)
+    assert out["joined"] is None and "`a`" in out["conflict"]
+    assert run("join", A, C).exit_code == VERDICT
+
+
+def test_join_bad_sql_is_an_error() -> None:
+    result = run("join", A, "CREATE TABLE (", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.output)["error"] == "DDLParseError"
+    text = run("join", A, "CREATE TABLE (")
+    assert text.exit_code == 1 and "DDLParseError" in text.output
+
+
+def test_check_verdicts(tmp_path: Path) -> None:
+    ok = run("check", A, "ALTER TABLE t MODIFY a VARCHAR(30) NOT NULL, ADD c INT", "--json")
+    assert ok.exit_code == 0, ok.output
+    report = json.loads(ok.output)
+    assert report["compatible"] and report["steps_checked"] == 2
+    (tmp_path / "drop.sql").write_text("ALTER TABLE t DROP COLUMN a;\nALTER TABLE t ADD d INT;")
+    bad = run("check", A, str(tmp_path / "drop.sql"), "--json")
+    assert bad.exit_code == VERDICT
+    (violation,) = json.loads(bad.output)["violations"]
+    assert violation["kind"] == "drop_column" and violation["column"] == "a"
+    # backward: adding a column is fine forward, and fine backward with a default
+    assert run("check", A, "ALTER TABLE t ADD z INT", "--mode", "full").exit_code == 0
+    text = run("check", A, "ALTER TABLE t MODIFY a VARCHAR(5) NOT NULL")
+    assert text.exit_code == VERDICT and "violation" in text.output
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        # invalid DDL has no verdict (rows written before would have no value for x)
+        (["check", A, "ALTER TABLE t ADD x INT NOT NULL"], "without a DEFAULT"),
+        (["check", A, "ALTER TABLE t DROP COLUMN nope"], "no such column"),
+        (["check", A, "ALTER TABLE t ADD x INT", "--mode", "sideways"], "'sideways'"),
+        (["check", A, "ALTER TABLE"], "ALTER TABLE"),
+        (["check"], "give the CREATE TABLE"),
+    ],
+)
+def test_check_errors(args: list[str], error: str) -> None:
+    result = run(*args, "--json")
+    assert result.exit_code == 1, result.output
+    assert error in json.loads(result.output)["message"]
+
+
+def _catalog(tmp_path: Path) -> Path:
+    path = tmp_path / "c.db"
+    with Catalog.open(str(path)) as cat:
+        cat.execute(A, position=10)
+        cat.execute("ALTER TABLE t ADD COLUMN b INT", position=20)
+        cat.execute("ALTER TABLE t RENAME COLUMN a TO aa", position=30)
+        cat.execute("ALTER TABLE t DROP COLUMN b", position=40)
+    return path
+
+
+def test_check_a_catalog(tmp_path: Path) -> None:
+    path = _catalog(tmp_path)
+    args = ["check", "t", "--catalog", str(path), "--json"]
+    first = run(*args, "--from", "1", "--to", "3")
+    assert first.exit_code == 0, first.output
+    whole = run(*args)
+    assert whole.exit_code == VERDICT
+    assert [v["kind"] for v in json.loads(whole.output)["violations"]] == ["drop_column"]
+    missing = run("check", "nope", "--catalog", str(path), "--json")
+    assert missing.exit_code == 1 and json.loads(missing.output)["error"] == "NoSuchTableError"
+    assert run(*args, "--from", "3", "--to", "9").exit_code == 1
+
+
+def test_history_and_plot(tmp_path: Path) -> None:
+    path = _catalog(tmp_path)
+    png = tmp_path / "life.png"
+    result = run("history", str(path), "t", "--plot", str(png), "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert [v["version"] for v in out["versions"]] == [1, 2, 3, 4]
+    assert [v["position"] for v in out["versions"]] == [10, 20, 30, 40]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = run("history", str(path), "t")
+    assert text.exit_code == 0 and "RENAME COLUMN" in text.output
+    assert run("history", str(path), "nope").exit_code == 1
+
+
+def test_show(tmp_path: Path) -> None:
+    path = _catalog(tmp_path)
+    at = run("show", str(path), "t", "--position", "25", "--json")
+    assert at.exit_code == 0, at.output
+    assert json.loads(at.output)["version"] == 2
+    assert run("show", str(path), "t", "--position", "[", "--json").exit_code == 1
+    assert run("show", str(path), "t", "--version", "9").exit_code == 1
+
+
+def test_tour(tmp_path: Path) -> None:
+    result = run("tour", "--directory", str(tmp_path / "tour"), "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert set(out["tables"]) == {"orders", "customers"}
+
+
+@pytest.mark.spark
+def test_replay_and_demo(tmp_path: Path, spark: Any) -> None:
+    from mvdd.spark import workload
+
+    workload.write(tmp_path / "events", 100)
+    result = run("replay", str(tmp_path / "events"), "--out", str(tmp_path / "out"), "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["merged_rows"] == 400 and out["paused"] == []
+    assert (tmp_path / "out" / "report.md").exists()
+    text = run("replay", str(tmp_path / "events"), "--out", str(tmp_path / "out2"))
+    assert text.exit_code == 0, text.output
+    assert "400 rows merged" in text.output and "events" in text.output
+    demo = run("demo", "--directory", str(tmp_path / "demo"), "--rows", "50", "--json")
+    assert demo.exit_code == 0, demo.output
+    assert json.loads(demo.output)["merged_rows"] == 200
+    assert (tmp_path / "demo" / "replay" / "timeline.png").exists()
+    # bad input: a clear error, exit code 1
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "s.jsonl").write_text('{"pos": 1, "row": {}}\n')
+    bad = run("replay", str(tmp_path / "bad"), "--out", str(tmp_path / "o3"), "--json")
+    assert bad.exit_code == 1 and json.loads(bad.output)["error"] == "CatalogError"
+    assert run("demo", "--rows", "0", "--json").exit_code == 1
+
+
+def test_a_real_process(tmp_path: Path) -> None:
+    """The installed entry point, as a user runs it."""
+    (tmp_path / "a.sql").write_text(A)
+    env = {**os.environ, "COLUMNS": "200"}
+    done = subprocess.run(
+        [sys.executable, "-m", "mvdd.cli", "join", str(tmp_path / "a.sql"), B, "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "VARCHAR(20)" in json.loads(done.stdout)["joined"]
+    conflict = subprocess.run(
+        [sys.executable, "-m", "mvdd.cli", "join", A, C],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert conflict.returncode == VERDICT and "conflict" in conflict.stdout
