@@ -1,24 +1,37 @@
 """Model-based test of the catalog (hypothesis state machine).
 
-Random DDL, valid and invalid, runs against two catalogs, one in memory and one on a SQLite
-file, with a plain model (dicts and lists) beside them that predicts which statements succeed,
-each table's columns, indexes and version. After every step the model, the memory catalog and
-the SQLite catalog agree; every old version, re-read, is exactly as it was first seen; at the end
-the SQLite file, reopened from scratch, holds the same history as the memory catalog.
+Random DDL, valid and invalid, runs against catalogs in memory, on a SQLite file and (the
+second test) in a database on the test MariaDB server, with a plain model (dicts and lists)
+beside them that predicts which statements succeed, each table's columns, indexes and version.
+After every step the model and the catalogs agree; every old version, re-read, is exactly as it
+was first seen; at the end each durable store, reopened from scratch, holds the same history as
+the memory catalog.
 """
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
+import uuid
 from pathlib import Path
+from typing import ClassVar
 
 import attrs
+import pytest
+from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from mvdd import Catalog, MvddError
 from tests.strategies import TYPES, names, quote
+from tests.support.mariadb import MariaDB
 
 #: types a key may cover without a prefix length
 _NO_KEY = ("TEXT", "BLOB", "JSON")
@@ -62,27 +75,39 @@ column_types = st.sampled_from(TYPES)
 
 
 class CatalogMachine(RuleBasedStateMachine):
+    #: when set, a catalog in a fresh database on this server runs beside the others
+    server: ClassVar[MariaDB | None] = None
+
     def __init__(self) -> None:
         super().__init__()
         self.dir = tempfile.mkdtemp(prefix="mvdd-machine-")
-        self.path = str(Path(self.dir) / "catalog.db")
+        self.addresses = [str(Path(self.dir) / "catalog.db")]
+        self.database: str | None = None
+        if self.server is not None:
+            self.database = "m_" + uuid.uuid4().hex[:12]
+            with contextlib.closing(self.server.connect()) as conn, conn.cursor() as cur:
+                cur.execute(f"CREATE DATABASE `{self.database}`")
+            self.addresses.append(
+                f"mysql://root@localhost/{self.database}?unix_socket={self.server.socket}"
+            )
         self.memory = Catalog()
-        self.sqlite = Catalog.open(self.path)
+        self.durable = [Catalog.open(a) for a in self.addresses]
+        self.sqlite = self.durable[0]
         self.model: dict[str, MTable] = {}
         self.seen: dict[tuple[int, int], str] = {}  # (table id, version) -> rendered schema
 
-    # -- running a statement on both catalogs ------------------------------------------------------
+    # -- running a statement on every catalog ------------------------------------------------------
 
     def run(self, sql: str, ok: bool) -> None:
         outcomes = []
-        for cat in (self.memory, self.sqlite):
+        for cat in (self.memory, *self.durable):
             try:
                 cat.execute(sql)
                 outcomes.append(None)
             except MvddError as err:
                 assert err.statement == sql, err
                 outcomes.append(err)
-        assert (outcomes[0] is None) == (outcomes[1] is None), (sql, outcomes)
+        assert len({o is None for o in outcomes}) == 1, (sql, outcomes)
         assert (outcomes[0] is None) == ok, (
             f"{sql}: expected {'success' if ok else 'an error'}, got {outcomes[0]}"
         )
@@ -286,10 +311,13 @@ class CatalogMachine(RuleBasedStateMachine):
 
     @invariant()
     def agree(self) -> None:
-        assert self.memory.tables() == self.sqlite.tables() == sorted(self.model)
+        assert self.memory.tables() == sorted(self.model)
+        for cat in self.durable:
+            assert cat.tables() == sorted(self.model)
         for name, model in self.model.items():
-            mem, lite = self.memory.table(name), self.sqlite.table(name)
-            assert mem == lite
+            mem = self.memory.table(name)
+            for cat in self.durable:
+                assert cat.table(name) == mem
             assert mem.id == model.table_id and mem.version == model.version
             assert [c.name for c in mem.columns] == [c.name for c in model.columns]
             assert [c.nullable for c in mem.columns] == [c.nullable for c in model.columns]
@@ -305,21 +333,46 @@ class CatalogMachine(RuleBasedStateMachine):
             name = by_id.get(table_id)
             if name is not None:
                 assert self.memory.table(name, version=version).to_sql() == text
-                assert self.sqlite.table(name, version=version).to_sql() == text
+                for cat in self.durable:
+                    assert cat.table(name, version=version).to_sql() == text
 
     def teardown(self) -> None:
         try:
-            with Catalog.open(self.path) as again:
-                assert again.tables() == self.memory.tables()
-                for name in again.tables():
-                    assert [c.statement for c in again.history(name)] == [
-                        c.statement for c in self.memory.history(name)
-                    ]
-                    for v in range(1, again.version(name) + 1):
-                        assert again.table(name, version=v) == self.memory.table(name, version=v)
+            for address in self.addresses:
+                with Catalog.open(address) as again:
+                    assert again.tables() == self.memory.tables()
+                    for name in again.tables():
+                        assert [c.statement for c in again.history(name)] == [
+                            c.statement for c in self.memory.history(name)
+                        ]
+                        for v in range(1, again.version(name) + 1):
+                            assert again.table(name, version=v) == self.memory.table(
+                                name, version=v
+                            )
         finally:
-            self.sqlite.close()
+            for cat in self.durable:
+                cat.close()
             shutil.rmtree(self.dir, ignore_errors=True)
+            if self.server is not None and self.database is not None:
+                with contextlib.closing(self.server.connect()) as conn, conn.cursor() as cur:
+                    cur.execute(f"DROP DATABASE IF EXISTS `{self.database}`")
 
 
 TestCatalogMachine = CatalogMachine.TestCase
+
+
+class OnServer(CatalogMachine):
+    pass
+
+
+@pytest.mark.mariadb
+def test_catalog_machine_on_mariadb(mariadb: MariaDB) -> None:
+    """The same machine with a catalog on the MySQL store beside memory and SQLite."""
+    OnServer.server = mariadb
+    try:
+        run_state_machine_as_test(
+            OnServer,
+            settings=settings(max_examples=min(settings().max_examples, 40), deadline=None),
+        )
+    finally:
+        OnServer.server = None

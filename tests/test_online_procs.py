@@ -1,6 +1,6 @@
-"""Online schema change across processes on one SQLite catalog file: four node processes serve
-and write while competing owner processes run a stream of jobs; the owner holding the lease is
-killed with SIGKILL again and again. Every job must finish exactly once, every state be committed
+"""Online schema change across processes on one catalog (a SQLite file, then a database on the
+test MariaDB server): four node processes serve and write while competing owner processes run a
+stream of jobs; the owner holding the lease is killed with SIGKILL again and again. Every job must finish exactly once, every state be committed
 once and by one owner, the reorg resume from its checkpoint (no batch recorded done is redone),
 and the row store end without an orphan or integrity anomaly."""
 
@@ -23,6 +23,7 @@ from mvdd.online import Cluster
 from mvdd.online.cluster import OWNER
 from mvdd.online.rowstore import RowStore
 from tests.conftest import CI
+from tests.support.mariadb import MariaDB
 
 ROOT = Path(__file__).resolve().parent.parent
 KILLS = int(os.environ.get("MVDD_OWNER_KILLS", "20" if CI else "8"))
@@ -53,7 +54,20 @@ def spawn(*args: str) -> subprocess.Popen[bytes]:
 
 @pytest.mark.slow
 def test_owners_killed_mid_job(tmp_path: Path) -> None:
-    catalog, rows_path = str(tmp_path / "catalog.db"), str(tmp_path / "rows.db")
+    owners_killed_mid_job(str(tmp_path / "catalog.db"), tmp_path, KILLS)
+
+
+@pytest.mark.slow
+@pytest.mark.mariadb
+def test_owners_killed_mid_job_on_mariadb(tmp_path: Path, mariadb: MariaDB) -> None:
+    """The same on the MySQL store: the nodes and owners share no file for the catalog."""
+    with mariadb.database() as db:
+        address = f"mysql://root@localhost/{db}?unix_socket={mariadb.socket}"
+        owners_killed_mid_job(address, tmp_path, max(3, KILLS // 2))
+
+
+def owners_killed_mid_job(catalog: str, tmp_path: Path, wanted: int) -> None:
+    rows_path = str(tmp_path / "rows.db")
     batch_log, stop = tmp_path / "batches.log", tmp_path / "stop"
     cat = Catalog.open(catalog)
     cat.execute("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b INT)")
@@ -75,12 +89,12 @@ def test_owners_killed_mid_job(tmp_path: Path) -> None:
         while time.monotonic() < deadline:
             time.sleep(rng.uniform(0.15, 0.6))
             queue = [j for j in cluster.store.jobs() if j.kind == "ddl"]
-            if kills >= KILLS and not queue:
+            if kills >= wanted and not queue:
                 break
             if not queue:  # keep the owners busy until enough of them have died
                 submitted += [cluster.submit(sql).id for sql in JOBS]
             lease = cluster.store.read_lease(OWNER)
-            if lease is None or lease.expires < time.time() or kills >= KILLS:
+            if lease is None or lease.expires < time.time() or kills >= wanted:
                 continue
             pid = int(lease.owner.split("-")[0])
             victim = next((p for p in owners if p.pid == pid and p.poll() is None), None)
@@ -106,7 +120,7 @@ def test_owners_killed_mid_job(tmp_path: Path) -> None:
     for p in nodes + owners:
         assert p.returncode == 0, p.stderr.read().decode() if p.stderr else p.returncode
 
-    assert kills >= KILLS
+    assert kills >= wanted
     # every job finished exactly once, and did what it was asked
     history = [j for j in cluster.store.jobs("history") if j.kind == "ddl"]
     assert sorted(j.id for j in history) == sorted(submitted)

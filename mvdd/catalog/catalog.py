@@ -163,9 +163,12 @@ class Catalog:
 
     @classmethod
     def open(cls, target: str, **options: Any) -> Catalog:
-        """A catalog on a durable store: a SQLite file path (created if missing).
+        """A catalog on a durable store: a SQLite file path (created if missing), or a MySQL /
+        MariaDB database, ``mysql://user:password@host:port/database`` (also ``mariadb://``
+        and ``…?unix_socket=/path``; see :mod:`mvdd.store.mysql`).
 
-        Store options (``synchronous``, ``timeout``) go to the store; the rest to the catalog.
+        Store options (``synchronous``, ``timeout``: SQLite) go to the store; the rest to the
+        catalog.
         """
         store_keys = {"synchronous", "timeout"}
         store_options = {k: v for k, v in options.items() if k in store_keys}
@@ -173,7 +176,18 @@ class Catalog:
         if not isinstance(target, str):
             target = str(target)
         if "://" in target:
-            raise CatalogError(f"unsupported catalog address {target.split('://')[0]!r}://")
+            scheme = target.split("://")[0]
+            if scheme not in ("mysql", "mariadb"):
+                raise CatalogError(f"unsupported catalog address {scheme!r}://")
+            if store_options:
+                raise CatalogError(f"{sorted(store_options)}: options of the SQLite store")
+            try:
+                from mvdd.store.mysql import MySQLStore
+            except ImportError as err:  # pragma: no cover - the mysql extra
+                raise CatalogError(
+                    f"a {scheme}:// catalog needs PyMySQL: pip install 'mvdd[mysql]' ({err})"
+                ) from None
+            return cls(MySQLStore(target), **catalog_options)
         from mvdd.store.sqlite import SQLiteStore
 
         return cls(SQLiteStore(target, **store_options), **catalog_options)

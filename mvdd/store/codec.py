@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -34,6 +35,7 @@ from mvdd.model import (
     Table,
     TableOptions,
 )
+from mvdd.store.base import ElementRow, JobRow, VersionRow
 
 FORMAT = 1
 
@@ -155,3 +157,54 @@ def decode_position(text: str | None) -> Position | None:
         return None
     value = json.loads(text)
     return tuple(value) if isinstance(value, list) else value
+
+
+# --- stored rows -> the store interface's rows (shared by the SQL stores) ---------------------
+
+JOB_COLUMNS = "id, kind, table_name, sql, status, queue, payload, cancel, submitted, updated"
+
+
+def version_row(r: Mapping[str, Any]) -> VersionRow:
+    """A ``versions`` row (by column name) as a VersionRow."""
+    return VersionRow(
+        table_id=r["table_id"],
+        version=r["version"],
+        name=r["name"],
+        statement=r["statement"],
+        steps=decode_steps(r["steps"]),
+        position=decode_position(r["position"]),
+        at=r["at"],
+        dropped=bool(r["dropped"]),
+        seq=r["seq"],
+    )
+
+
+def element_row(r: Mapping[str, Any], last_seq: int) -> ElementRow:
+    """An ``elements`` row as an ElementRow seen at ``last_seq`` (a row closed by a later
+    commit is still live then)."""
+    closed = r["closed_seq"]
+    return ElementRow(
+        table_id=r["table_id"],
+        kind=r["kind"],
+        element_id=r["element_id"],
+        since=r["since"],
+        until=r["until"] if closed is not None and closed <= last_seq else None,
+        value=decode_element(r["kind"], r["value"]),
+        prev=r["prev"],
+    )
+
+
+def job_row(row: Sequence[Any]) -> JobRow:
+    """A ``jobs`` row, its columns in :data:`JOB_COLUMNS` order, as a JobRow."""
+    return JobRow(
+        id=row[0],
+        kind=row[1],
+        table=row[2],
+        sql=row[3],
+        status=row[4],
+        queue=row[5],
+        payload=json.loads(row[6]),
+        cancel=bool(row[7]),
+        submitted=row[8],
+        updated=row[9],
+    )

@@ -41,7 +41,6 @@ from mvdd.store.base import (
     Changes,
     Commit,
     CommitResult,
-    ElementRow,
     Event,
     Guard,
     JobRow,
@@ -49,7 +48,6 @@ from mvdd.store.base import (
     Lease,
     NodeRow,
     Store,
-    VersionRow,
 )
 
 SYNCHRONOUS = ("normal", "full")
@@ -219,34 +217,14 @@ class SQLiteStore(Store):
             try:
                 last = self._meta("last_seq")
                 versions = tuple(
-                    VersionRow(
-                        table_id=r["table_id"],
-                        version=r["version"],
-                        name=r["name"],
-                        statement=r["statement"],
-                        steps=codec.decode_steps(r["steps"]),
-                        position=codec.decode_position(r["position"]),
-                        at=r["at"],
-                        dropped=bool(r["dropped"]),
-                        seq=r["seq"],
-                    )
+                    codec.version_row(r)
                     for r in self.db.query(
                         "SELECT * FROM versions WHERE seq > ? AND seq <= ? ORDER BY seq, table_id",
                         [after_seq, last],
                     )
                 )
                 opened = tuple(
-                    ElementRow(
-                        table_id=r["table_id"],
-                        kind=r["kind"],
-                        element_id=r["element_id"],
-                        since=r["since"],
-                        until=r["until"]
-                        if r["closed_seq"] is not None and r["closed_seq"] <= last
-                        else None,
-                        value=codec.decode_element(r["kind"], r["value"]),
-                        prev=r["prev"],
-                    )
+                    codec.element_row(r, last)
                     for r in self.db.query(
                         "SELECT * FROM elements WHERE opened_seq > ? AND opened_seq <= ?",
                         [after_seq, last],
@@ -419,23 +397,6 @@ class SQLiteStore(Store):
             ).fetchone()
         return Lease(name, row[0], row[1], row[2]) if row is not None else None
 
-    @staticmethod
-    def _job(row: Any) -> JobRow:
-        return JobRow(
-            id=row[0],
-            kind=row[1],
-            table=row[2],
-            sql=row[3],
-            status=row[4],
-            queue=row[5],
-            payload=json.loads(row[6]),
-            cancel=bool(row[7]),
-            submitted=row[8],
-            updated=row[9],
-        )
-
-    _JOB_COLUMNS = "id, kind, table_name, sql, status, queue, payload, cancel, submitted, updated"
-
     def add_job(
         self, kind: str, table: str, sql: str, payload: dict[str, Any], now: float
     ) -> JobRow:
@@ -443,24 +404,24 @@ class SQLiteStore(Store):
             row = self.db.conn.execute(
                 "INSERT INTO jobs (kind, table_name, sql, status, queue, payload, cancel, "
                 f"submitted, updated) VALUES (?, ?, ?, 'queued', ?, ?, 0, ?, ?) "
-                f"RETURNING {self._JOB_COLUMNS}",
+                f"RETURNING {codec.JOB_COLUMNS}",
                 [kind, table, sql, QUEUE, json.dumps(payload), now, now],
             ).fetchone()
-        return self._job(row)
+        return codec.job_row(row)
 
     def jobs(self, queue: str = QUEUE) -> list[JobRow]:
         with self._wrap("read"), self._lock:
             rows = self.db.conn.execute(
-                f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE queue = ? ORDER BY id", [queue]
+                f"SELECT {codec.JOB_COLUMNS} FROM jobs WHERE queue = ? ORDER BY id", [queue]
             ).fetchall()
-        return [self._job(r) for r in rows]
+        return [codec.job_row(r) for r in rows]
 
     def job(self, job_id: int) -> JobRow | None:
         with self._wrap("read"), self._lock:
             row = self.db.conn.execute(
-                f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE id = ?", [job_id]
+                f"SELECT {codec.JOB_COLUMNS} FROM jobs WHERE id = ?", [job_id]
             ).fetchone()
-        return self._job(row) if row is not None else None
+        return codec.job_row(row) if row is not None else None
 
     def update_job(self, update: JobUpdate, guard: Guard) -> JobRow:
         with self._wrap("job"), self._transaction():
@@ -471,7 +432,7 @@ class SQLiteStore(Store):
         db = self.db.conn
         row = db.execute(
             "UPDATE jobs SET status = ?, queue = ?, payload = ?, updated = ? WHERE id = ? "
-            f"RETURNING {self._JOB_COLUMNS}",
+            f"RETURNING {codec.JOB_COLUMNS}",
             [update.status, update.queue, json.dumps(update.payload), guard.now, update.id],
         ).fetchone()
         if row is None:
@@ -482,7 +443,7 @@ class SQLiteStore(Store):
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [update.id, guard.now, guard.owner, guard.epoch, *update.event],
             )
-        return self._job(row)
+        return codec.job_row(row)
 
     def request_cancel(self, job_id: int, now: float) -> JobRow | None:
         with self._wrap("job"), self._transaction():
@@ -497,9 +458,9 @@ class SQLiteStore(Store):
                 [now, job_id, QUEUE],
             )
             row = db.execute(
-                f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE id = ?", [job_id]
+                f"SELECT {codec.JOB_COLUMNS} FROM jobs WHERE id = ?", [job_id]
             ).fetchone()
-        return self._job(row) if row is not None else None
+        return codec.job_row(row) if row is not None else None
 
     def report_node(self, node_id: str, version: int, now: float) -> None:
         with self._wrap("node"), self._transaction():

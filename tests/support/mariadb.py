@@ -55,6 +55,12 @@ class MariaDB:
                 "mariadb-server (make test does so when run as root)"
             )
         data = self.base / "data"
+        if not data.exists():
+            self._install(install, data)
+        self._launch(server, data, timeout)
+        return self
+
+    def _install(self, install: str, data: Path) -> None:
         user = getpass.getuser()
         log = self.base / "install.log"
         with open(log, "wb") as out:
@@ -73,6 +79,8 @@ class MariaDB:
             )
         if done.returncode != 0:
             raise MariaDBUnavailable(f"mariadb-install-db failed: {log.read_text()[-2000:]}")
+
+    def _launch(self, server: str, data: Path, timeout: float) -> None:
         args = [
             server,
             "--no-defaults",
@@ -99,7 +107,7 @@ class MariaDB:
                 raise MariaDBUnavailable(f"mariadbd exited: {self.error_log()[-2000:]}")
             try:
                 self.connect().close()
-                return self
+                return
             except pymysql.err.OperationalError:
                 time.sleep(0.1)
         self.stop()
@@ -130,15 +138,20 @@ class MariaDB:
             with contextlib.closing(self.connect()) as conn, conn.cursor() as cur:
                 cur.execute(f"DROP DATABASE IF EXISTS `{name}`")
 
-    def stop(self) -> None:
+    def halt(self, *, crash: bool = False) -> None:
+        """Stop the server but keep its data (``crash``: SIGKILL, as a power cut would); a
+        later :meth:`start` brings it back (InnoDB recovers what was committed)."""
         if self.process is not None and self.process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
+                os.killpg(self.process.pid, signal.SIGKILL if crash else signal.SIGTERM)
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+
+    def stop(self) -> None:
+        self.halt()
         shutil.rmtree(self.base, ignore_errors=True)
 
 
