@@ -38,6 +38,11 @@ from mvdd.join import join as join_tables
 #: exit code of a negative verdict (incompatible, conflict, mismatch)
 VERDICT = 3
 
+
+class MissingExtraError(RuntimeError):
+    """A command needs an optional dependency that is not installed."""
+
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 console = Console()
 
@@ -117,8 +122,16 @@ def history(
         _fail(err, as_json)
         return
     if plot is not None:
-        from mvdd.spark.report import plot_timeline
-
+        try:
+            from mvdd.spark.report import plot_timeline
+        except ImportError as err:
+            _fail(
+                MissingExtraError(
+                    f"--plot needs the spark extra: pip install 'mvdd[spark]' ({err})"
+                ),
+                as_json,
+            )
+            return
         plot_timeline({table: lifetimes}, plot, target=table, axis="version")
     if as_json:
         typer.echo(
@@ -352,8 +365,14 @@ def _replay_progress(total: int) -> tuple[Progress, Any]:
 def _run_replay(
     source: Path, out: Path, target: str, downstream: str | None, replace: bool, as_json: bool
 ) -> None:
-    from mvdd.spark.replay import count_events, replay
-
+    try:
+        from mvdd.spark.replay import count_events, replay
+    except ImportError as err:
+        _fail(
+            MissingExtraError(f"replay needs the spark extra: pip install 'mvdd[spark]' ({err})"),
+            as_json,
+        )
+        return
     try:
         if as_json:
             result = replay(source, out, target=target, downstream=downstream, replace=replace)
@@ -442,8 +461,14 @@ def demo(
 ) -> None:
     """Generate the bundled workload (4 shards of `orders` changing their schemas in
     different orders, one conflict and its resolution) and replay it."""
-    from mvdd.spark.workload import write
-
+    try:
+        from mvdd.spark.workload import write
+    except ImportError as err:
+        _fail(
+            MissingExtraError(f"demo needs the spark extra: pip install 'mvdd[spark]' ({err})"),
+            as_json,
+        )
+        return
     if rows < 1:
         _fail(CatalogError("--rows must be at least 1"), as_json)
     shutil.rmtree(directory, ignore_errors=True)

@@ -186,3 +186,16 @@ def test_a_real_process(tmp_path: Path) -> None:
         check=False,
     )
     assert conflict.returncode == VERDICT and "conflict" in conflict.stdout
+
+
+def test_missing_extra_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without PySpark (or matplotlib) the commands that need them say so, exit code 1."""
+    monkeypatch.setitem(sys.modules, "mvdd.spark.replay", None)
+    monkeypatch.setitem(sys.modules, "mvdd.spark.workload", None)
+    monkeypatch.setitem(sys.modules, "mvdd.spark.report", None)
+    result = run("replay", str(tmp_path), "--json")
+    assert result.exit_code == 1 and "spark extra" in json.loads(result.output)["message"]
+    assert run("demo", "--directory", str(tmp_path / "d")).exit_code == 1
+    path = _catalog(tmp_path)
+    plot = run("history", str(path), "t", "--plot", str(tmp_path / "p.png"), "--json")
+    assert plot.exit_code == 1 and "spark extra" in json.loads(plot.output)["message"]
