@@ -33,7 +33,6 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlparse
 
 import attrs
 from pyspark.sql import DataFrame, SparkSession
@@ -149,25 +148,11 @@ class _Downstream:
             raise StoreError(
                 "pymysql is needed for --downstream: pip install 'mvdd[mysql]'"
             ) from err
+        from mvdd.store.mysql import parse_address
+
         self.pymysql = pymysql
         self.target = target
-        parsed = urlparse(url)
-        if parsed.scheme not in ("mysql", "mariadb"):
-            raise StoreError(f"a downstream is mysql://… or mariadb://…, not {parsed.scheme}://")
-        query = parse_qs(parsed.query)
-        options: dict[str, Any] = {
-            "user": unquote(parsed.username or "root"),
-            "password": unquote(parsed.password or ""),
-            "database": parsed.path.lstrip("/") or None,
-            "autocommit": True,
-            "charset": "utf8mb4",
-        }
-        if "unix_socket" in query:
-            options["unix_socket"] = query["unix_socket"][0]
-        else:
-            options["host"] = parsed.hostname or "localhost"
-            options["port"] = parsed.port or 3306
-        self.where = f"{parsed.scheme}://{parsed.hostname or 'localhost'}/{options['database']}"
+        options, _, self.where = parse_address(url)
         try:
             self.conn = pymysql.connect(**options)
         except pymysql.MySQLError as err:

@@ -35,7 +35,7 @@ from mvdd.model import (
     Table,
     TableOptions,
 )
-from mvdd.store.base import ElementRow, JobRow, VersionRow
+from mvdd.store.base import Commit, ElementRow, JobRow, VersionRow
 
 FORMAT = 1
 
@@ -208,3 +208,51 @@ def job_row(row: Sequence[Any]) -> JobRow:
         submitted=row[8],
         updated=row[9],
     )
+
+
+# --- a commit's rows -> statement parameters (shared by the SQL stores) -----------------------
+
+
+def commit_heads(commit: Commit, ids: Mapping[int, int]) -> dict[int, int]:
+    """Real table id -> the head version a commit sets (placeholder ids resolved by ``ids``);
+    StoreError when a table the commit names has no version row."""
+    heads = {ids.get(v.table_id, v.table_id): v.version for v in commit.versions}
+    if len(heads) != len(commit.names) or any(ids.get(t, t) not in heads for t in commit.names):
+        raise StoreError("malformed commit: every table it names needs a version row")
+    return heads
+
+
+def version_params(commit: Commit, ids: Mapping[int, int], seq: int) -> list[tuple[Any, ...]]:
+    """The ``versions`` rows of a commit, in the column order (table_id, version, seq, name,
+    statement, steps, position, at, dropped)."""
+    return [
+        (
+            ids.get(v.table_id, v.table_id),
+            v.version,
+            seq,
+            v.name,
+            v.statement,
+            encode_steps(v.steps),
+            encode_position(v.position),  # type: ignore[arg-type]
+            v.at,
+            int(v.dropped),
+        )
+        for v in commit.versions
+    ]
+
+
+def element_params(commit: Commit, ids: Mapping[int, int], seq: int) -> list[tuple[Any, ...]]:
+    """The new ``elements`` rows of a commit, in the column order (table_id, kind, element_id,
+    since, prev, value, opened_seq)."""
+    return [
+        (
+            ids.get(e.table_id, e.table_id),
+            e.kind,
+            e.element_id,
+            e.since,
+            e.prev,
+            encode_element(e.kind, e.value),
+            seq,
+        )
+        for e in commit.opened
+    ]

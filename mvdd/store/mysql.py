@@ -119,14 +119,14 @@ def parse_address(address: str) -> tuple[dict[str, Any], str, str]:
     """(PyMySQL connect options, table prefix, a description without the password)."""
     url = urlparse(address)
     if url.scheme not in SCHEMES:
-        raise StoreError(f"a MySQL store address is mysql://… or mariadb://…, not {url.scheme}://")
+        raise StoreError(f"a MySQL address is mysql://… or mariadb://…, not {url.scheme}://")
     database = unquote(url.path.lstrip("/"))
     if not database or "/" in database:
-        raise StoreError("a MySQL store address names one database: mysql://user@host/database")
+        raise StoreError("a MySQL address names one database: mysql://user@host/database")
     query = {k: v[-1] for k, v in parse_qs(url.query).items()}
     unknown = set(query) - OPTIONS
     if unknown:
-        raise StoreError(f"unknown options in the store address: {sorted(unknown)}")
+        raise StoreError(f"unknown options in the address: {sorted(unknown)}")
     prefix = query.get("prefix", "mvdd_")
     if not re.fullmatch(r"[A-Za-z0-9_]{0,32}", prefix):
         raise StoreError("prefix: up to 32 letters, digits or underscores")
@@ -150,7 +150,7 @@ def parse_address(address: str) -> tuple[dict[str, Any], str, str]:
             options["port"] = url.port or 3306
             where = f"{options['host']}:{options['port']}"
     except ValueError as err:
-        raise StoreError(f"a malformed store address: {err}") from None
+        raise StoreError(f"a malformed address: {err}") from None
     options.setdefault("connect_timeout", 10.0)
     description = f"{url.scheme}://{options['user']}@{where} database {database}"
     return options, prefix, description
@@ -317,9 +317,7 @@ class MySQLStore(Store):
             def real(tid: int) -> int:
                 return ids.get(tid, tid)
 
-            heads = {real(row.table_id): row.version for row in commit.versions}
-            if len(heads) != len(commit.names) or any(real(x) not in heads for x in commit.names):
-                raise StoreError("malformed commit: every table it names needs a version row")
+            heads = codec.commit_heads(commit, ids)
             renamed = []
             for tid, name in commit.names.items():
                 if tid < 0:
@@ -356,20 +354,7 @@ class MySQLStore(Store):
             cur.executemany(
                 f"INSERT INTO {t['versions']} (table_id, version, seq, name, statement, steps, "
                 "position, at, dropped) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                [
-                    (
-                        real(v.table_id),
-                        v.version,
-                        seq,
-                        v.name,
-                        v.statement,
-                        codec.encode_steps(v.steps),
-                        codec.encode_position(v.position),  # type: ignore[arg-type]
-                        v.at,
-                        int(v.dropped),
-                    )
-                    for v in commit.versions
-                ],
+                codec.version_params(commit, ids, seq),
             )
             for table_id, kind, element_id, since in commit.closed:
                 changed = cur.execute(
@@ -387,18 +372,7 @@ class MySQLStore(Store):
                     f"INSERT INTO {t['elements']} (table_id, kind, element_id, since, until, "
                     "prev, value, opened_seq, closed_seq) "
                     "VALUES (%s, %s, %s, %s, NULL, %s, %s, %s, NULL)",
-                    [
-                        (
-                            real(e.table_id),
-                            e.kind,
-                            e.element_id,
-                            e.since,
-                            e.prev,
-                            codec.encode_element(e.kind, e.value),
-                            seq,
-                        )
-                        for e in commit.opened
-                    ],
+                    codec.element_params(commit, ids, seq),
                 )
             if commit.job is not None and commit.guard is not None:
                 self._apply_job(cur, commit.job, commit.guard)

@@ -266,9 +266,7 @@ class SQLiteStore(Store):
             def real(tid: int) -> int:
                 return ids.get(tid, tid)
 
-            heads = {real(row.table_id): row.version for row in commit.versions}
-            if len(heads) != len(commit.names) or any(real(t) not in heads for t in commit.names):
-                raise StoreError("malformed commit: every table it names needs a version row")
+            heads = codec.commit_heads(commit, ids)
             renamed = []
             for tid, name in commit.names.items():
                 if tid < 0:
@@ -306,20 +304,7 @@ class SQLiteStore(Store):
             db.executemany(
                 "INSERT INTO versions (table_id, version, seq, name, statement, steps, position, "
                 "at, dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        real(v.table_id),
-                        v.version,
-                        seq,
-                        v.name,
-                        v.statement,
-                        codec.encode_steps(v.steps),
-                        codec.encode_position(v.position),  # type: ignore[arg-type]
-                        v.at,
-                        int(v.dropped),
-                    )
-                    for v in commit.versions
-                ],
+                codec.version_params(commit, ids, seq),
             )
             for table_id, kind, element_id, since in commit.closed:
                 cur = db.execute(
@@ -334,18 +319,7 @@ class SQLiteStore(Store):
             db.executemany(
                 "INSERT INTO elements (table_id, kind, element_id, since, until, prev, value, "
                 "opened_seq, closed_seq) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, NULL)",
-                [
-                    (
-                        real(e.table_id),
-                        e.kind,
-                        e.element_id,
-                        e.since,
-                        e.prev,
-                        codec.encode_element(e.kind, e.value),
-                        seq,
-                    )
-                    for e in commit.opened
-                ],
+                codec.element_params(commit, ids, seq),
             )
             if commit.job is not None and commit.guard is not None:
                 self._apply_job(commit.job, commit.guard)
