@@ -159,3 +159,59 @@ def test_fresh_tables_may_take_not_null_columns_without_default() -> None:
     assert apply(st, t, fresh=True).column("a").nullable is False
     with pytest.raises(DDLError):
         apply(st, parse_table("CREATE TABLE t (b INT)"))
+
+
+# --- validation against a base version -----------------------------------------------------
+
+_INDEXED = parse_table(
+    "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT, v VARCHAR(40), w VARCHAR(40), tx TEXT, "
+    "n INT, d DECIMAL(10,2), PRIMARY KEY (id), KEY iv (v(20)), KEY iw (w), KEY itx (tx(10)), "
+    "KEY ivn (v(30), n), UNIQUE KEY idn (d, n))"
+)
+_ALTERS = [
+    "ALTER TABLE t MODIFY v INT",
+    "ALTER TABLE t MODIFY v VARCHAR(10)",
+    "ALTER TABLE t MODIFY v VARCHAR(80)",
+    "ALTER TABLE t MODIFY w TEXT",
+    "ALTER TABLE t MODIFY w JSON",
+    "ALTER TABLE t MODIFY tx VARCHAR(5)",
+    "ALTER TABLE t MODIFY tx INT",
+    "ALTER TABLE t MODIFY n BIGINT",
+    "ALTER TABLE t MODIFY d JSON",
+    "ALTER TABLE t MODIFY id VARCHAR(10)",
+    "ALTER TABLE t MODIFY id INT NOT NULL",
+    "ALTER TABLE t CHANGE v v2 TEXT",
+    "ALTER TABLE t DROP COLUMN v",
+    "ALTER TABLE t DROP COLUMN n",
+    "ALTER TABLE t DROP INDEX iv",
+    "ALTER TABLE t ADD INDEX ij (tx)",
+    "ALTER TABLE t ADD INDEX ik (w(50))",
+    "ALTER TABLE t ADD COLUMN j JSON, ADD INDEX ij (j)",
+    "ALTER TABLE t ADD COLUMN z INT FIRST",
+    "ALTER TABLE t MODIFY n INT FIRST",
+]
+
+
+@pytest.mark.parametrize("first", _ALTERS)
+@pytest.mark.parametrize("second", _ALTERS[::3])
+def test_validation_against_a_base_agrees_with_the_full_check(first: str, second: str) -> None:
+    """Checking only what changed since a valid base version gives the verdict (and the
+    message) of checking everything, for changes that break indexes in every way."""
+    base = _INDEXED
+    for sql in (first, second):
+        steps = [x for st in parse_statements(sql) for x in st.steps]
+        try:
+            new = apply_steps(base, steps)
+        except DDLError:
+            return
+        verdicts = []
+        for kwargs in ({}, {"base": base}):
+            try:
+                validate_table(new, **kwargs)
+                verdicts.append(None)
+            except DDLError as err:
+                verdicts.append(str(err))
+        assert verdicts[0] == verdicts[1], sql
+        if verdicts[0] is not None:
+            return
+        base = new

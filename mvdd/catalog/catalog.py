@@ -446,7 +446,7 @@ class Catalog:
             planned = self._plan(st)
             for p in planned:
                 if p.new is not None:
-                    validate_table(p.new)
+                    validate_table(p.new, base=p.old)
         except MvddError as err:
             raise err.locate(statement=st.text, statement_index=st.index) from None
         planned = [p for p in planned if p.new != p.old or p.truncated]
@@ -483,7 +483,7 @@ class Catalog:
             new = None
             if table is not None:
                 new = attrs.evolve(table, name=table.name, id=history.table_id)
-                validate_table(new)
+                validate_table(new, base=old)
             st = Statement(1, statement, steps)
             planned = [_Planned(history.table_id, old, new, list(steps))]
             (change,) = self._commit(st, planned, None, guard=guard, job=job)

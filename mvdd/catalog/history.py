@@ -110,10 +110,17 @@ def diff_rows(
         return [], list(live.values())
     opened: list[tuple[str, int, object, int]] = []
     closed: list[ElementRow] = []
-    meta = TableMeta(name=new.name, options=new.options, last_id=new.last_id)
     meta_row = live.get(("table", 0))
-    if meta_row is None or meta_row.value != meta:
-        opened.append(("table", 0, meta, 0))
+    held = meta_row.value if meta_row is not None else None
+    if not (  # the stored metadata still holds (options compare by identity first)
+        isinstance(held, TableMeta)
+        and held.name == new.name
+        and held.last_id == new.last_id
+        and (held.options is new.options or held.options == new.options)
+    ):
+        opened.append(
+            ("table", 0, TableMeta(name=new.name, options=new.options, last_id=new.last_id), 0)
+        )
         if meta_row is not None:
             closed.append(meta_row)
     olds: tuple[tuple[Any, ...], ...] = (

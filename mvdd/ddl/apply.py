@@ -39,6 +39,7 @@ from mvdd.model import (
     IndexPart,
     Table,
 )
+from mvdd.model.table import changed_window
 from mvdd.model.types import (
     LOB_BYTES,
     MAX_ROW_BYTES,
@@ -563,15 +564,21 @@ def _(step: s.AlterCheck, table: Table, fresh: bool) -> Table:
 # --- statement-level invariants --------------------------------------------------------------
 
 
-def validate_table(table: Table) -> None:
-    """Rules MySQL checks once a statement has applied; raises DDLError naming the table."""
+def validate_table(table: Table, *, base: Table | None = None) -> None:
+    """Rules MySQL checks once a statement has applied; raises DDLError naming the table.
+
+    ``base``, when given, is the version the statement started from, which passed these rules:
+    an index of ``base`` kept as it was, over columns kept as they were (the same objects:
+    values are immutable), is not checked again, so the cost follows the change rather than
+    the number of indexes.
+    """
     try:
-        _validate(table)
+        _validate(table, base)
     except MvddError as err:
         raise err.locate(table=table.name) from None
 
 
-def _validate(table: Table) -> None:
+def _validate(table: Table, base: Table | None = None) -> None:
     cols = table.columns
     if not cols:
         raise DDLError("a table needs at least one column (to drop every column, drop the table)")
@@ -606,8 +613,17 @@ def _validate(table: Table) -> None:
                 raise DDLError(f"expression {e.sql} reads the AUTO_INCREMENT column", **where)
 
         _each_expression(table, no_auto)
+    if base is None or len(table.indexes) < 4:  # (few indexes: checking is cheaper than sorting)
+        for idx in table.indexes:
+            _check_index(table, idx)
+        return
+    prefix, suffix = changed_window(base.columns, cols)
+    changed = {c.id for c in cols[prefix : len(cols) - suffix]}  # changed, moved or added
+    changed.update(c.id for c in base.columns[prefix : len(base.columns) - suffix])  # or dropped
+    kept = set(map(id, base.indexes))
     for idx in table.indexes:
-        _check_index(table, idx)
+        if id(idx) not in kept or any(part.column_id in changed for part in idx.parts):
+            _check_index(table, idx)
 
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)

@@ -49,7 +49,9 @@ class VersionRow(NamedTuple):
 
     def committed(self, table_id: int, seq: int) -> VersionRow:
         """This row as committed: under its real table id, with its sequence number."""
-        return self._replace(table_id=table_id, seq=seq)
+        # (positional construction: several times cheaper than _replace, on the commit path)
+        _, version, name, statement, steps, position, at, dropped, _ = self
+        return VersionRow(table_id, version, name, statement, steps, position, at, dropped, seq)
 
 
 class ElementRow(NamedTuple):
@@ -72,9 +74,10 @@ class ElementRow(NamedTuple):
 
     def ending(self, until: int | None, table_id: int | None = None) -> ElementRow:
         """This row live until ``until`` (None: still live), under ``table_id`` if given."""
-        if table_id is None:
-            return self._replace(until=until)
-        return self._replace(until=until, table_id=table_id)
+        own, kind, element_id, since, _, value, prev = self
+        return ElementRow(
+            own if table_id is None else table_id, kind, element_id, since, until, value, prev
+        )
 
 
 @attrs.frozen
