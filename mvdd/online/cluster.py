@@ -538,22 +538,29 @@ class Owner:
                 )
             return "reorg"
         guard = self._now(guard)  # the batch took time: the lease must still hold now
-        if checkpoint is None:
-            self._update(
-                row,
-                guard,
-                checkpoint=None,
-                reorged=[*p.get("reorged", []), [kind, eid]],
-                event=("checkpoint", f"{kind} {eid} done"),
-            )
-        else:
-            self._update(
-                row,
-                guard,
-                checkpoint=checkpoint,
-                event=("checkpoint", f"{kind} {eid} {checkpoint!r}"),
-            )
+        self._progress(row, guard, kind, eid, checkpoint, done="reorged", what="checkpoint")
         return "reorg"
+
+    def _progress(
+        self,
+        row: JobRow,
+        guard: Guard,
+        kind: str,
+        eid: int,
+        checkpoint: Any,
+        *,
+        done: str,
+        what: str,
+    ) -> None:
+        """Record one batch over an element: its checkpoint, or (None) the element added to the
+        payload's ``done`` list."""
+        payload: dict[str, Any] = {"checkpoint": checkpoint}
+        if checkpoint is None:
+            payload[done] = [*row.payload.get(done, []), [kind, eid]]
+            event = (what, f"{kind} {eid} done")
+        else:
+            event = (what, f"{kind} {eid} {checkpoint!r}")
+        self._update(row, guard, event=event, **payload)
 
     def _finish(self, row: JobRow, guard: Guard) -> str:
         p = row.payload
@@ -584,18 +591,7 @@ class Owner:
         element = _element(table, kind, eid)
         checkpoint = self.cleanup(table, element, row.payload["checkpoint"]) if element else None
         guard = self._now(guard)  # the batch took time: the lease must still hold now
-        if checkpoint is None:
-            self._update(
-                row,
-                guard,
-                checkpoint=None,
-                cleaned=[*row.payload.get("cleaned", []), [kind, eid]],
-                event=("cleanup", f"{kind} {eid} done"),
-            )
-        else:
-            self._update(
-                row, guard, checkpoint=checkpoint, event=("cleanup", f"{kind} {eid} {checkpoint!r}")
-            )
+        self._progress(row, guard, kind, eid, checkpoint, done="cleaned", what="cleanup")
         return "cleanup"
 
     def _before(self, ddl: JobRow, tid: int | None) -> Table | None:
