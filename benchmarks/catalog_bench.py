@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.common import banner, machine, per_call, write
 from mvdd import Catalog
 from mvdd.ddl.dialect import DIALECT
-from mvdd.ddl.parse import parse_statements, parse_table
+from mvdd.ddl.statement import parse_statements, parse_table
 from mvdd.store import codec
 from mvdd.store.sqlite import SQLiteStore
 

@@ -24,6 +24,9 @@ from mvdd.errors import (
     NoSuchVersionError,
     PositionError,
     SchemaChangedError,
+    SchemaDriftError,
+    SchemaUnknownError,
+    SourceConfigError,
     StaleSchemaError,
     StoreError,
     UnsupportedDDLError,
@@ -31,6 +34,7 @@ from mvdd.errors import (
 from mvdd.join import compare, join
 from mvdd.model import (
     NO_DEFAULT,
+    BinlogPosition,
     Check,
     Column,
     ColumnType,
@@ -50,6 +54,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "NO_DEFAULT",
+    "BinlogPosition",
     "Catalog",
     "CatalogError",
     "Change",
@@ -77,7 +82,10 @@ __all__ = [
     "PositionError",
     "Report",
     "SchemaChangedError",
+    "SchemaDriftError",
+    "SchemaUnknownError",
     "ShardGroup",
+    "SourceConfigError",
     "StaleSchemaError",
     "State",
     "StoreError",

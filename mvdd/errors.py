@@ -255,6 +255,49 @@ class StoreError(MvddError):
         return frozenset({"cause"})
 
 
+class SourceConfigError(MvddError):
+    """An upstream server that cannot be read correctly (binary log off, not ROW format, not
+    FULL row images, missing privileges, a purged start position, compressed or unknown
+    events …); ``problems`` lists every problem found, each a sentence."""
+
+    problems: list[str]
+
+    @classmethod
+    def _extra_places(cls) -> frozenset[str]:
+        return frozenset({"problems"})
+
+    def __init__(self, message: str, **place: Any) -> None:
+        super().__init__(message, **place)
+        if self.problems is None:
+            self.problems = [message]
+
+
+class SchemaDriftError(MvddError):
+    """A row event whose table map (column count, types, names when logged) disagrees with the
+    table version the catalog holds at that position: no row of it is decoded. ``expected``
+    and ``found`` describe the column at ``column_index`` (0-based) on each side."""
+
+    column_index: int | None
+    expected: str | None
+    found: str | None
+
+    @classmethod
+    def _extra_places(cls) -> frozenset[str]:
+        return frozenset({"column_index", "expected", "found"})
+
+    def where(self) -> str:
+        base = super().where()
+        if self.column_index is None:
+            return base
+        at = f"column {self.column_index}: expected {self.expected}, found {self.found}"
+        return f"{base}, {at}" if base else at
+
+
+class SchemaUnknownError(CatalogError):
+    """No schema is known for a table at a position where a row of it must be decoded (a
+    table created before the binlog's start, or renamed in from an untracked database)."""
+
+
 __all__ = [
     "CatalogError",
     "ConcurrentChangeError",
@@ -271,6 +314,9 @@ __all__ = [
     "NoSuchVersionError",
     "PositionError",
     "SchemaChangedError",
+    "SchemaDriftError",
+    "SchemaUnknownError",
+    "SourceConfigError",
     "StaleSchemaError",
     "StoreError",
     "UnsupportedDDLError",

@@ -45,9 +45,14 @@ def missing(component: str, why: str) -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
-def mariadb() -> Iterator[MariaDB]:
-    server = MariaDB()
+@contextlib.contextmanager
+def private_server(**options: Any) -> Iterator[MariaDB]:
+    """A private server of a test's own (for tests that restart or reconfigure it)."""
+    yield from _server(**options)
+
+
+def _server(**options: Any) -> Iterator[MariaDB]:
+    server = MariaDB(**options)
     try:
         server.start()
     except MariaDBUnavailable as err:
@@ -57,6 +62,26 @@ def mariadb() -> Iterator[MariaDB]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def mariadb() -> Iterator[MariaDB]:
+    """The private server (no binary log)."""
+    yield from _server()
+
+
+@pytest.fixture(scope="session")
+def binlog_server() -> Iterator[MariaDB]:
+    """A private server logging binlogs (ROW, FULL row images, MariaDB's default
+    ``binlog_row_metadata`` NO_LOG)."""
+    yield from _server(binlog=True, server_id=11)
+
+
+@pytest.fixture(scope="session")
+def binlog_server_full() -> Iterator[MariaDB]:
+    """A private server logging binlogs with ``binlog_row_metadata=FULL`` (names, signedness,
+    charsets and members in every table map)."""
+    yield from _server(binlog=True, server_id=12, options={"binlog-row-metadata": "FULL"})
 
 
 @pytest.fixture

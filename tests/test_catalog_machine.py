@@ -33,12 +33,14 @@ from mvdd import Catalog, MvddError
 from tests.strategies import TYPES, names, quote
 from tests.support.mariadb import MariaDB
 
-#: types a key may cover without a prefix length
-_NO_KEY = ("TEXT", "BLOB", "JSON")
+#: types a key may cover without a prefix length only as a UNIQUE key (MariaDB's long unique,
+#: kept as a hash), and types no key may cover
+_HASH_ONLY = ("TEXT", "BLOB")
+_NO_KEY = ("JSON",)
 
 
-def _keyable(ctype: str) -> bool:
-    return not ctype.startswith(_NO_KEY)
+def _keyable(ctype: str, unique: bool) -> bool:
+    return not ctype.startswith(_NO_KEY) and (unique or not ctype.startswith(_HASH_ONLY))
 
 
 @attrs.define
@@ -54,6 +56,7 @@ class MIndex:
     name: str
     unique: bool
     columns: list[str]
+    hashed: bool = False  # a long unique: kept as a hash, its columns need no prefix
 
 
 @attrs.define
@@ -118,7 +121,7 @@ class CatalogMachine(RuleBasedStateMachine):
 
     def coldef(self, data: st.DataObject, name: str, *, keyable: bool = False) -> MColumn:
         ctype, default = data.draw(
-            st.sampled_from([t for t in TYPES if _keyable(t[0])] if keyable else TYPES)
+            st.sampled_from([t for t in TYPES if _keyable(t[0], False)] if keyable else TYPES)
         )
         nullable = data.draw(st.booleans())
         return MColumn(
@@ -210,8 +213,7 @@ class CatalogMachine(RuleBasedStateMachine):
         name, table = self.pick(data)
         col = data.draw(st.sampled_from(table.columns))
         new = self.coldef(data, col.name)
-        indexed = any(col.name in i.columns for i in table.indexes)
-        ok = not indexed or _keyable(new.ctype)
+        ok = all(_keyable(new.ctype, i.hashed) for i in table.indexes if col.name in i.columns)
         place = " FIRST" if first else ""
         self.run(f"ALTER TABLE {quote(name)} MODIFY {quote(col.name)} {new.ctype}{place}", ok)
         if ok:
@@ -260,7 +262,7 @@ class CatalogMachine(RuleBasedStateMachine):
         name, table = self.pick(data)
         cols = data.draw(st.lists(st.sampled_from(table.columns), min_size=1, max_size=2))
         distinct = len({c.name for c in cols}) == len(cols)
-        keyable = all(_keyable(c.ctype) for c in cols)
+        keyable = all(_keyable(c.ctype, unique) for c in cols)
         if named:
             final = iname
             ok = distinct and keyable and table.idx(iname) is None and iname.casefold() != "primary"
@@ -274,7 +276,8 @@ class CatalogMachine(RuleBasedStateMachine):
         parts = ", ".join(quote(c.name) for c in cols)
         self.run(f"ALTER TABLE {quote(name)} ADD {kind}{label} ({parts})", ok)
         if ok:
-            table.indexes.append(MIndex(final, unique, [c.name for c in cols]))
+            hashed = unique and any(c.ctype.startswith(_HASH_ONLY) for c in cols)
+            table.indexes.append(MIndex(final, unique, [c.name for c in cols], hashed))
             table.version += 1
 
     @precondition(lambda self: any(t.indexes for t in self.model.values()))

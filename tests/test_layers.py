@@ -24,7 +24,9 @@ LAYERS = [
     "txn",
     "online",
     "shard",
+    "binlog",
     "spark",
+    "replicate",
     "cli",
 ]
 
@@ -34,8 +36,10 @@ CONFINED = {
     # the catalog's store, and the online layer's small row + index store (its own embedded store)
     "sqlite_utils": ("mvdd.store.sqlite", "mvdd.online.rowstore"),
     "sqlite3": ("mvdd.store.sqlite", "mvdd.online.rowstore"),
-    # the catalog's networked store, and the replay's downstream server
-    "pymysql": ("mvdd.store.mysql", "mvdd.spark.replay"),
+    # the catalog's networked store, the binlog reader's source, the replay's and the
+    # replicator's downstream server
+    "pymysql": ("mvdd.store.mysql", "mvdd.binlog", "mvdd.spark.replay", "mvdd.replicate"),
+    "pymysqlreplication": ("mvdd.binlog",),
     "pyspark": ("mvdd.spark", "mvdd.cli"),
     "cattrs": ("mvdd.store.codec",),
     "sortedcontainers": ("mvdd.catalog",),

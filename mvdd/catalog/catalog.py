@@ -47,7 +47,9 @@ from mvdd.catalog.history import Change, TableHistory, diff_rows
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply, validate_table
-from mvdd.ddl.parse import Statement, iter_statements
+from mvdd.ddl.name import split_name
+from mvdd.ddl.statement import Statement, iter_statements
+from mvdd.ddl.step import DatabaseAction
 from mvdd.errors import (
     CatalogError,
     ConcurrentChangeError,
@@ -57,7 +59,8 @@ from mvdd.errors import (
     NoSuchVersionError,
     PositionError,
 )
-from mvdd.model import Table
+from mvdd.model import BinlogPosition, Table
+from mvdd.model.types import resolve_charset
 from mvdd.store.base import (
     Changes,
     Commit,
@@ -67,12 +70,15 @@ from mvdd.store.base import (
     Store,
     VersionRow,
 )
+from mvdd.store.codec import decode_position, encode_position
 from mvdd.store.memory import MemoryStore
 
 log = logging.getLogger("mvdd.catalog")
 
 #: how often ``execute`` rebuilds a statement on fresh state after another process won a race
 RETRIES = 5
+#: the store state key of the databases' default charsets
+_DATABASES = "catalog.databases"
 UNSUPPORTED = ("raise", "skip")
 
 
@@ -103,8 +109,11 @@ class _Planned:
 
 
 def check_position(position: Any) -> Any:
-    """``position`` if it is a valid position (int, or a non-empty tuple of ints and strings)."""
+    """``position`` if it is a valid position: an int, a non-empty tuple of ints and strings, or
+    a :class:`~mvdd.model.BinlogPosition`."""
     if position is None or (isinstance(position, int) and not isinstance(position, bool)):
+        return position
+    if isinstance(position, BinlogPosition):
         return position
     if (
         isinstance(position, tuple)
@@ -112,7 +121,9 @@ def check_position(position: Any) -> Any:
         and all(isinstance(p, int | str) and not isinstance(p, bool) for p in position)
     ):
         return position
-    raise PositionError(f"a position is an int or a tuple of ints and strings, not {position!r}")
+    raise PositionError(
+        f"a position is an int, a tuple of ints and strings or a BinlogPosition, not {position!r}"
+    )
 
 
 class Catalog:
@@ -123,12 +134,18 @@ class Catalog:
         on_unsupported: ``"raise"`` (default) or ``"skip"``: what to do with statements mvdd does
             not model (``GRANT``, views, DML ...). Replication workers skip; a skipped statement
             is logged on the ``mvdd.catalog`` logger and adds no version.
-        database: the database whose tables this catalog tracks; statements naming tables of
-            another database are unsupported (and names cannot be qualified when None).
+        database: the one database whose tables this catalog tracks, named without qualifier;
+            statements naming tables of another database are unsupported. When None, a
+            qualified name is kept as ``database.table``, and :meth:`execute`'s ``database``
+            qualifies unqualified ones (a catalog of a whole server, as a binlog reader keeps).
         replica: the catalog follows a server that already ran every statement (a replication
             worker reading a binlog): MySQL's own rules apply, not mvdd's stricter ones (adding
             a NOT NULL column without a default to a table that may hold rows is accepted, as
             the server accepted it).
+        charset, collation: the default charset and collation of databases the catalog has no
+            ``CREATE`` / ``ALTER DATABASE`` of (the server's default); a table created without
+            its own takes its database's. Neither given and no record: the table's charset
+            stays open (it follows an unknown database default).
 
     >>> cat = Catalog()
     >>> [c.version for c in cat.execute("CREATE TABLE t (a INT); ALTER TABLE t ADD b INT")]
@@ -144,11 +161,21 @@ class Catalog:
         on_unsupported: str = "raise",
         database: str | None = None,
         replica: bool = False,
+        charset: str | None = None,
+        collation: str | None = None,
     ) -> None:
         if on_unsupported not in UNSUPPORTED:
             raise CatalogError(
                 f"on_unsupported must be one of {UNSUPPORTED}, not {on_unsupported!r}"
             )
+        try:
+            resolved = resolve_charset(charset, collation)
+        except DDLError as err:
+            raise CatalogError(err.message) from None
+        self.default_charset: tuple[str, str] | None = (
+            (resolved[0], resolved[1]) if resolved[0] is not None and resolved[1] is not None
+            else None
+        )  # fmt: skip
         self._store = store if store is not None else MemoryStore()
         self.on_unsupported = on_unsupported
         self.database = database
@@ -346,6 +373,21 @@ class Catalog:
             raise NoSuchVersionError(f"no version before position {position!r}", table=name)
         return best[1].table_at(best[2])
 
+    def last_position(self) -> Any:
+        """The newest position any version (of any table, dropped ones included) or database
+        record holds; None when none holds one. O(tables)."""
+        found = [h.head_position for h in self._state.histories.values()]
+        found += [
+            decode_position(r["position"])
+            for r in self._database_records().values()
+            if r.get("position")
+        ]
+        found = [p for p in found if p is not None]
+        try:
+            return max(found) if found else None
+        except TypeError:
+            raise PositionError("the catalog holds positions of different kinds") from None
+
     def storage(self, name: str) -> int:
         """How many element rows the table's history holds (grows with changes, not with
         changes × columns)."""
@@ -403,18 +445,35 @@ class Catalog:
 
     # -- writing ------------------------------------------------------------------------------
 
-    def execute(self, sql: str, *, position: Any = None) -> list[Change]:
+    def execute(
+        self, sql: str, *, position: Any = None, database: str | None = None
+    ) -> list[Change]:
         """Run one or more DDL statements; returns one Change per table version added.
 
         Statements run in turn and each is atomic: on any error this raises an MvddError
         subclass naming the statement and place, the statements before it stay committed, and
         the catalog is exactly as before the failing one. (The text is tokenized whole first, so
         an unterminated string or comment anywhere commits nothing.)
+
+        ``database``: the default database of the statements (as ``USE database`` sets it): an
+        unqualified table name is ``database.table``; a qualified one resolves as written. A
+        catalog tracking one database (``Catalog(database=…)``) takes only that one.
+
+        ``CREATE`` / ``ALTER`` / ``DROP DATABASE`` add no table version: they record the
+        database's default charset and collation (which tables created there without their own
+        take); a dropped database's tables are dropped with it.
         """
         self._check_open()
         position = check_position(position)
+        if database is not None and self.database is not None and database != self.database:
+            raise CatalogError(f"this catalog tracks database {self.database!r}, not {database!r}")
+        default = database if self.database is None else None
         statements = iter_statements(
-            sql, skip_unsupported=self.on_unsupported == "skip", database=self.database
+            sql,
+            skip_unsupported=self.on_unsupported == "skip",
+            database=self.database,
+            default=default,
+            charsets=self.database_default,
         )
         out: list[Change] = []
         for st in statements:
@@ -425,8 +484,74 @@ class Catalog:
             # a gate (metadata locks) is waited for before the writer lock, never while holding it
             waiting = gate.ddl(st.tables) if gate is not None else contextlib.nullcontext()
             with waiting, self._write_lock:
-                out.extend(self._execute_with_retry(st, position))
+                if st.database is not None:
+                    out.extend(self._execute_database(st, position, default))
+                else:
+                    out.extend(self._execute_with_retry(st, position))
         return out
+
+    # -- databases ------------------------------------------------------------------------------
+
+    def database_default(self, name: str | None) -> tuple[str, str] | None:
+        """The default (charset, collation) of a database: its recorded ``CREATE`` / ``ALTER
+        DATABASE``, else the catalog's ``charset``/``collation``; None when neither is known."""
+        record = self._database_records().get(name) if name is not None else None
+        if record is not None and record.get("charset") is not None:
+            return record["charset"], record["collation"]
+        return self.default_charset
+
+    def databases(self) -> list[str]:
+        """The databases the catalog has a ``CREATE`` / ``ALTER DATABASE`` of, sorted."""
+        return sorted(self._database_records())
+
+    def _database_records(self) -> dict[str, Any]:
+        return dict(self._store.get_state(_DATABASES) or {})
+
+    def _execute_database(self, st: Statement, position: Any, default: str | None) -> list[Change]:
+        change = st.database
+        assert change is not None
+        name = change.database or default or self.database
+        try:
+            if name is None:
+                raise CatalogError("ALTER DATABASE names no database and there is no default")
+            records = self._database_records()
+            record = records.get(name)
+            if position is not None and record is not None and record.get("position"):
+                try:
+                    if not decode_position(record["position"]) < position:
+                        return []  # already recorded: a replay after a restart
+                except TypeError:
+                    raise PositionError(
+                        f"position {position!r} does not compare with the recorded ones"
+                    ) from None
+            out: list[Change] = []
+            if change.action == DatabaseAction.DROP or change.replace:
+                out = self._drop_database_tables(st, name, position)
+            if change.action == DatabaseAction.DROP:
+                records.pop(name, None)
+            else:
+                charset, collation = change.charset, change.collation
+                if change.action == DatabaseAction.ALTER and charset is None and record:
+                    charset, collation = record.get("charset"), record.get("collation")
+                records[name] = {
+                    "charset": charset,
+                    "collation": collation,
+                    "position": encode_position(position),
+                }
+            self._store.set_state(_DATABASES, records)
+            return out
+        except MvddError as err:
+            raise err.locate(statement=st.text, statement_index=st.index) from None
+
+    def _drop_database_tables(self, st: Statement, name: str, position: Any) -> list[Change]:
+        if self.database is not None:
+            doomed = self.tables() if name == self.database else []
+        else:
+            doomed = [t for t in self.tables() if split_name(t)[0] == name]
+        if not doomed:
+            return []
+        drops = tuple(s.DropTable(table=t, if_exists=True) for t in doomed)
+        return self._execute_with_retry(Statement(st.index, st.text, drops), position)
 
     def _execute_with_retry(self, st: Statement, position: Any) -> list[Change]:
         for attempt in range(RETRIES):
@@ -536,6 +661,8 @@ class Catalog:
             return plans[tid]
 
         for step in st.steps:
+            if step.table in st.if_exists and step.table not in names:
+                continue  # ALTER TABLE IF EXISTS of a table that does not exist
             if isinstance(step, s.CreateTable | s.CreateTableLike):
                 if step.table in names:
                     if step.if_not_exists:

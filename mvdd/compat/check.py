@@ -19,7 +19,7 @@ from mvdd.compat.report import Mode, Report, Violation
 from mvdd.compat.rules import BACKWARD, FORWARD, Finding, Rule
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply, validate_table
-from mvdd.ddl.parse import parse_statements, parse_table
+from mvdd.ddl.statement import parse_statements, parse_table
 from mvdd.errors import CatalogError, MvddError, NoSuchVersionError, UnsupportedDDLError
 from mvdd.model import Table
 

@@ -26,7 +26,6 @@ import attrs
 
 from mvdd.ddl import expr as ex
 from mvdd.ddl import step as s
-from mvdd.ddl.parse import check_identifier, coerce_default, options_with
 from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
 from mvdd.model import (
     NO_DEFAULT,
@@ -39,8 +38,11 @@ from mvdd.model import (
     IndexPart,
     Table,
 )
-from mvdd.model.table import changed_window
+from mvdd.model.element import coerce_default
+from mvdd.model.names import check_identifier
+from mvdd.model.table import changed_window, is_long_unique
 from mvdd.model.types import (
+    INTEGER_BYTES,
     LOB_BYTES,
     MAX_ROW_BYTES,
     TEXT_SIZES,
@@ -57,7 +59,7 @@ def apply(step: s.Step, table: Table, *, fresh: bool = False) -> Table:
 
     Raises DDLError (with the table, element and step named) if the step cannot apply.
 
-    >>> from mvdd.ddl.parse import parse_table, parse_statements
+    >>> from mvdd.ddl.statement import parse_table, parse_statements
     >>> t = parse_table("CREATE TABLE t (a INT)")
     >>> (st,) = parse_statements("ALTER TABLE t ADD COLUMN b INT FIRST")[0].steps
     >>> apply(st, t).column_names
@@ -210,7 +212,7 @@ def _(step: s.TruncateTable, table: Table, fresh: bool) -> Table:
 
 @_apply.register
 def _(step: s.SetOptions, table: Table, fresh: bool) -> Table:
-    return attrs.evolve(table, options=options_with(table.options, step.options))
+    return attrs.evolve(table, options=table.options.with_options(step.options))
 
 
 @_apply.register
@@ -300,6 +302,8 @@ def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
 
 @_apply.register
 def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
+    if step.if_exists and table.find_column(step.column) is None:
+        return table
     old = _column(table, step.column)
     new = step.definition
     clash = table.find_column(new.name)
@@ -413,6 +417,8 @@ def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
         using=spec.using,
         visible=spec.visible,
     )
+    if index.kind == IndexKind.UNIQUE and index.using is None and _needs_hash(table, index):
+        index = attrs.evolve(index, using="HASH")
     _check_index(table, index)
     columns = table.columns
     if spec.kind == IndexKind.PRIMARY:
@@ -424,6 +430,40 @@ def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
             for c in columns
         )
     return attrs.evolve(table, columns=columns, indexes=(*table.indexes, index), last_id=new_id)
+
+
+#: the longest key InnoDB stores, by row format (DYNAMIC and COMPRESSED: 3072 bytes)
+_MAX_KEY_BYTES = {"COMPACT": 767, "REDUNDANT": 767}
+_DEFAULT_MAX_KEY_BYTES = 3072
+#: bytes of a key part by family, where the type alone does not say (fixed-size kinds)
+_FIXED_KEY_BYTES = {Family.DECIMAL: 16, Family.FLOAT: 8, Family.BIT: 8, Family.TEMPORAL: 8}
+
+
+def _key_part_bytes(col: Column, length: int | None) -> int:
+    t = col.type
+    fam = t.family
+    if fam == Family.INTEGER:
+        return INTEGER_BYTES[t.kind]
+    if fam in (Family.CHAR, Family.TEXT, Family.ENUM):
+        chars = length if length is not None else (t.length or 0)
+        return chars * max_bytes_per_char(t.charset)
+    if fam in (Family.BINARY, Family.BLOB):
+        return length if length is not None else (t.length or 0)
+    return _FIXED_KEY_BYTES.get(fam, 8)
+
+
+def _needs_hash(table: Table, index: Index) -> bool:
+    """MariaDB keeps a UNIQUE key it cannot store in a B-tree as a hash of the row's values
+    (``USING HASH``, with a hidden ``DB_ROW_HASH_n`` column): a TEXT/BLOB part without a
+    prefix, or a key longer than the engine's limit."""
+    total = 0
+    for part in index.parts:
+        col = table.column_by_id(part.column_id)
+        if part.length is None and col.type.family in (Family.TEXT, Family.BLOB):
+            return True
+        total += _key_part_bytes(col, part.length)
+    limit = _MAX_KEY_BYTES.get(str(table.options.row_format or "").upper(), _DEFAULT_MAX_KEY_BYTES)
+    return total > limit
 
 
 _PREFIXABLE = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB})
@@ -459,7 +499,7 @@ def _check_index(table: Table, index: Index) -> None:
                 raise DDLError(f"a prefix length needs a string column, not {col.type}", **where)
             if col.type.length is not None and part.length > col.type.length:
                 raise DDLError(f"prefix length {part.length} is longer than {col.type}", **where)
-        elif fam in (Family.TEXT, Family.BLOB):
+        elif fam in (Family.TEXT, Family.BLOB) and not is_long_unique(index):
             raise DDLError(f"a {col.type} column in a key needs a prefix length", **where)
 
 

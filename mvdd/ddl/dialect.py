@@ -15,6 +15,9 @@ generator methods for:
 - ``FLOAT[(M,D)] UNSIGNED``                                    → :class:`UnsignedFloat`
 - ``CHECK (...) NOT ENFORCED`` in CREATE TABLE                 → :class:`MySQLCheck`
 - the spatial types ``POINT``, ``LINESTRING``, ``POLYGON``, ``MULTI*``, ``GEOMETRYCOLLECTION``
+- ``ALTER {DATABASE | SCHEMA} [name] [DEFAULT] CHARACTER SET … COLLATE …`` → :class:`AlterDatabase`
+- MariaDB's ``ALTER [ONLINE] [IGNORE] TABLE t [WAIT n | NOWAIT] …`` (how the server runs the
+  statement, not what it changes: read and dropped)
 
 Everything else is sqlglot's own MySQL dialect.
 """
@@ -71,7 +74,20 @@ class CreateIndex(exp.Expression):
         "using": False,
         "expressions": True,
         "options": False,
+        "exists": False,
     }
+
+
+class Persistent(exp.Expression, exp.ColumnConstraintKind):
+    """MariaDB's ``PERSISTENT`` after ``AS (expr)``: the generated column is stored."""
+
+    arg_types = {}  # type: ignore[var-annotated]
+
+
+class AlterDatabase(exp.Expression):
+    """``ALTER {DATABASE | SCHEMA} [name] options``: ``this`` None names the default database."""
+
+    arg_types = {"this": False, "properties": True}
 
 
 class UnsignedFloat(exp.DataType):
@@ -111,6 +127,8 @@ class MvddParser(MySQLParser):
     CONSTRAINT_PARSERS = {
         **MySQLParser.CONSTRAINT_PARSERS,
         "CHECK": lambda self: self._parse_mysql_check(),
+        # MariaDB's spelling of STORED after a generated column's AS (expr)
+        "PERSISTENT": lambda self: self.expression(Persistent()),
     }
 
     SIGNED_TO_UNSIGNED_TYPE_TOKEN = {
@@ -172,6 +190,103 @@ class MvddParser(MySQLParser):
             return self.expression(exp.AlterRename(this=self._parse_table(schema=True)))
         return super()._parse_alter_table_rename()
 
+    _in_alter = False
+
+    def _parse_alter(self) -> exp.Expr:  # type: ignore[override]
+        start = self._prev
+        if self._match_texts(("DATABASE", "SCHEMA")):
+            return self._parse_alter_database(start)
+        ran_as = self._index
+        while self._match_texts(("ONLINE", "IGNORE")):
+            pass
+        if self._index > ran_as and not self._match(TokenType.TABLE, advance=False):
+            self._retreat(ran_as)
+            return self._parse_as_command(start)
+        self._in_alter = True
+        try:
+            node = super()._parse_alter()
+        finally:
+            self._in_alter = False
+        if isinstance(node, exp.Command) and self._index > ran_as:
+            # the fallback took the word after ALTER as the verb; name the statement's verb
+            return exp.Command(this="ALTER", expression=node.args.get("expression"))
+        return node
+
+    def _parse_alter_database(self, start: Any) -> exp.Expr:
+        name = None
+        if not self._match_texts(("DEFAULT", "CHARACTER", "CHARSET", "COLLATE"), advance=False):
+            name = self._parse_table_part()
+        properties = self._parse_properties()
+        if self._curr or properties is None:
+            self.raise_error("Expecting CHARACTER SET or COLLATE")
+        return self.expression(AlterDatabase(this=name, properties=properties))
+
+    def _skip_wait(self) -> None:
+        """MariaDB's ``WAIT n`` / ``NOWAIT`` after a table name: how long the statement waits
+        for locks, not what it changes."""
+        if _is_keyword(self._curr, "NOWAIT"):
+            self._advance()
+        elif (
+            _is_keyword(self._curr, "WAIT")
+            and self._next is not None
+            and self._next.token_type == TokenType.NUMBER
+        ):
+            self._advance(2)
+
+    def _parse_table(self, *args: Any, **kwargs: Any) -> Any:
+        table = super()._parse_table(*args, **kwargs)
+        if self._in_alter:
+            self._skip_wait()
+        return table
+
+    def _parse_drop(self, *args: Any, **kwargs: Any) -> Any:
+        node = super()._parse_drop(*args, **kwargs)
+        if isinstance(node, exp.Drop) and str(node.args.get("kind") or "").upper() in (
+            "TABLE",
+            "INDEX",
+        ):
+            self._skip_wait()
+        return node
+
+    def _parse_truncate_table(self) -> Any:
+        node = super()._parse_truncate_table()
+        self._skip_wait()
+        return node
+
+    def _parse_alter_table_modify(self, rename: bool = False) -> exp.Expr | None:
+        # MariaDB: {MODIFY | CHANGE} [COLUMN] [IF EXISTS] ...
+        self._match(TokenType.COLUMN)
+        exists = self._parse_exists()
+        node = super()._parse_alter_table_modify(rename=rename)
+        if exists and node is not None:
+            node.set("exists", True)
+        return node
+
+    def _parse_index_constraint(self, kind: str | None = None) -> exp.IndexColumnConstraint:
+        # MariaDB: {INDEX | KEY} [IF NOT EXISTS] [name] ...
+        if kind:
+            self._match_texts(("INDEX", "KEY"))
+        exists = self._match_text_seq("IF", "NOT", "EXISTS")
+        node = super()._parse_index_constraint(kind=kind)
+        if exists:
+            node.set("exists", True)
+        return node
+
+    def _parse_unique(self) -> exp.UniqueColumnConstraint:
+        # MariaDB: UNIQUE [INDEX | KEY] [IF NOT EXISTS] [name] ...
+        self._match_texts(("KEY", "INDEX"))
+        exists = self._match_text_seq("IF", "NOT", "EXISTS")
+        node = super()._parse_unique()
+        if exists:
+            node.set("exists", True)
+        return node
+
+    def _parse_generated_as_identity(self) -> Any:
+        node = super()._parse_generated_as_identity()
+        if isinstance(node, exp.ComputedColumnConstraint) and self._match_text_seq("PERSISTENT"):
+            node.set("persisted", True)
+        return node
+
     def _parse_mysql_check(self) -> MySQLCheck | None:
         if not self._match(TokenType.L_PAREN, advance=False):
             return None
@@ -189,6 +304,7 @@ class MvddParser(MySQLParser):
 
         def pair() -> RenamePair | None:
             this = self._parse_table_parts(schema=True)
+            self._skip_wait()
             if not self._match_text_seq("TO"):
                 self.raise_error("Expecting TO")
             return self.expression(RenamePair(this=this, to=self._parse_table_parts(schema=True)))
@@ -257,6 +373,7 @@ class MvddParser(MySQLParser):
         return self._parse_create()
 
     def _parse_create_index(self, kind: str | None) -> CreateIndex:
+        exists = self._match_text_seq("IF", "NOT", "EXISTS")
         name = self._parse_id_var()
         using = self._parse_index_type()
         if not self._match(TokenType.ON):
@@ -264,6 +381,7 @@ class MvddParser(MySQLParser):
         table = self._parse_table_parts(schema=True)
         using = using or self._parse_index_type()
         parts = self._parse_wrapped_csv(self._parse_index_key_part)
+        self._skip_wait()
         options = self._parse_index_constraint_options()
         # ALGORITHM=... and LOCK=... are how the server builds it, not what it builds
         while self._match_texts(("ALGORITHM", "LOCK")):
@@ -272,7 +390,13 @@ class MvddParser(MySQLParser):
             options.extend(self._parse_index_constraint_options())
         return self.expression(
             CreateIndex(
-                this=name, table=table, kind=kind, using=using, expressions=parts, options=options
+                this=name,
+                table=table,
+                kind=kind,
+                using=using,
+                expressions=parts,
+                options=options,
+                exists=exists,
             )
         )
 
@@ -291,7 +415,13 @@ class MvddGenerator(MySQLGenerator):
         MySQLCheck: lambda self, e: self.mysqlcheck_sql(e),
         CreateIndex: lambda self, e: self.createindex_sql(e),
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
+        AlterDatabase: lambda self, e: self.alterdatabase_sql(e),
+        Persistent: lambda self, e: "PERSISTENT",
     }
+
+    def alterdatabase_sql(self, expression: AlterDatabase) -> str:
+        name = self.sql(expression, "this")
+        return f"ALTER DATABASE {name + ' ' if name else ''}{self.sql(expression, 'properties')}"
 
     def renametables_sql(self, expression: RenameTables) -> str:
         return f"RENAME TABLE {self.expressions(expression, flat=True)}"
@@ -316,8 +446,9 @@ class MvddGenerator(MySQLGenerator):
         kind = expression.args.get("kind")
         using = expression.args.get("using")
         options = self.expressions(expression, key="options", sep=" ")
+        exists = "IF NOT EXISTS " if expression.args.get("exists") else ""
         return (
-            f"CREATE {kind + ' ' if kind else ''}INDEX {self.sql(expression, 'this')}"
+            f"CREATE {kind + ' ' if kind else ''}INDEX {exists}{self.sql(expression, 'this')}"
             f"{' USING ' + using if using else ''} ON {self.sql(expression, 'table')}"
             f" ({self.expressions(expression, flat=True)}){' ' + options if options else ''}"
         )

@@ -106,6 +106,8 @@ def column_def(column: Column) -> exp.ColumnDef:
                 )
             )
         )
+    if column.invisible:
+        constraints.append(_cc(exp.InvisibleColumnConstraint()))
     if not column.nullable:
         constraints.append(_cc(exp.NotNullColumnConstraint()))
     elif t.kind == TypeKind.TIMESTAMP:
@@ -365,9 +367,8 @@ def statement_node(step: s.Step) -> exp.Expr:
 
 @statement_node.register
 def _(step: s.SetOptions) -> exp.Expr:
-    from mvdd.ddl.parse import options_with
 
-    opts = option_nodes(options_with(TableOptions(), step.options))
+    opts = option_nodes(TableOptions().with_options(step.options))
     return _alter(step.table, [], opts)
 
 

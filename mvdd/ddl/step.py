@@ -10,6 +10,7 @@ compared and sent between processes.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import StrEnum
 from typing import TypeAlias
 
 import attrs
@@ -68,6 +69,38 @@ class Step:
         from mvdd.ddl.render import describe_step
 
         return describe_step(self)
+
+
+# --- database statements -------------------------------------------------------------------------
+
+
+class DatabaseAction(StrEnum):
+    CREATE = "create"
+    ALTER = "alter"
+    DROP = "drop"
+
+
+@attrs.frozen(kw_only=True)
+class DatabaseChange:
+    """``CREATE`` / ``ALTER`` / ``DROP DATABASE`` (or ``SCHEMA``): not a step of a table, but what
+    a catalog must know of a database, its default charset and collation (a table created in it
+    without its own takes them). ``database`` None: the statement's default database (``ALTER
+    DATABASE`` without a name)."""
+
+    action: DatabaseAction
+    database: str | None
+    charset: str | None = None
+    collation: str | None = None
+    if_exists: bool = False  # IF EXISTS (drop) / IF NOT EXISTS (create)
+    replace: bool = False  # CREATE OR REPLACE
+
+
+@attrs.frozen(kw_only=True)
+class IfTableExists:
+    """``ALTER TABLE IF EXISTS t``: not a step but a condition on the statement's steps for
+    ``table`` (they apply only if it exists)."""
+
+    table: str
 
 
 # --- table steps ---------------------------------------------------------------------------------
@@ -140,6 +173,7 @@ class ModifyColumn(Step):
     column: str
     definition: Column
     place: Place = LAST  # LAST here means "where it is"
+    if_exists: bool = False
 
     @property
     def is_rename(self) -> bool:

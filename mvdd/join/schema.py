@@ -29,8 +29,8 @@ from typing import Any, cast
 import attrs
 
 from mvdd.ddl.apply import validate_table
-from mvdd.ddl.parse import parse_table
 from mvdd.ddl.render import column_def, index_node, sql
+from mvdd.ddl.statement import parse_table
 from mvdd.errors import DDLError, IncomparableError, JoinConflictError, MvddError
 from mvdd.join.encode import (
     CHECK,

@@ -19,6 +19,7 @@ from mvdd.model.element import (
     IndexPart,
     State,
 )
+from mvdd.model.position import BinlogPosition
 from mvdd.model.table import Table, TableOptions
 from mvdd.model.types import ColumnType, Family, TypeKind
 
@@ -28,6 +29,7 @@ __all__ = [
     "PRIMARY",
     "READABLE",
     "WRITABLE",
+    "BinlogPosition",
     "Check",
     "Column",
     "ColumnType",

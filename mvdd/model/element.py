@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import Decimal
 from enum import Enum, StrEnum
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 import attrs
 
-from mvdd.model.types import ColumnType
+from mvdd.errors import DDLError, MvddError
+from mvdd.model.types import ColumnType, Family
 
 
 class State(StrEnum):
@@ -95,6 +96,8 @@ class Column:
         auto_increment: values come from the table's counter.
         comment: the column comment.
         check: a column-level CHECK expression (MariaDB keeps these with the column).
+        invisible: left out of ``SELECT *`` and of an INSERT without a column list (MariaDB
+            ``INVISIBLE``, MySQL 8 ``INVISIBLE``); still stored, logged and nameable.
         state: the F1 state.
     """
 
@@ -108,6 +111,7 @@ class Column:
     auto_increment: bool = False
     comment: str | None = None
     check: Expr | None = None
+    invisible: bool = False
     state: State = State.PUBLIC
 
     @property
@@ -138,6 +142,24 @@ class Column:
         if self.type.kind == "ENUM" and self.type.members:
             return self.type.members[0]
         return NO_DEFAULT
+
+
+def coerce_default(value: Default, ctype: ColumnType, column: str) -> Default:
+    """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
+    Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
+
+    >>> coerce_default("7", ColumnType.of("int"), "a")
+    7
+    """
+    if value is NO_DEFAULT or value is None or isinstance(value, Expr):
+        return value
+    raw: Any = value
+    if isinstance(raw, bytes) and ctype.family in (Family.INTEGER, Family.DECIMAL, Family.FLOAT):
+        raw = int.from_bytes(raw, "big")  # x'..' is a number in a numeric context
+    try:
+        return ctype.coerce(raw)
+    except MvddError as err:
+        raise DDLError(f"invalid default value: {err.message}", column=column) from None
 
 
 class IndexKind(StrEnum):
@@ -212,4 +234,5 @@ __all__ = [
     "IndexKind",
     "IndexPart",
     "State",
+    "coerce_default",
 ]

@@ -25,6 +25,7 @@ from mvdd.model.element import (
     IndexKind,
     State,
 )
+from mvdd.model.types import resolve_charset
 
 
 @attrs.frozen(kw_only=True)
@@ -40,6 +41,40 @@ class TableOptions:
     row_format: str | None = None
     extra: tuple[tuple[str, str], ...] = ()
 
+    def with_options(self, pairs: Iterable[tuple[str, Any]]) -> TableOptions:
+        """These options after setting (NAME, value) pairs, as a statement's table options
+        do. ``CHARSET`` and ``COLLATE`` resolve together: either alone sets both, as in MySQL.
+
+        >>> TableOptions().with_options([("CHARSET", "latin1"), ("COMMENT", "c")]).collation
+        'latin1_swedish_ci'
+        """
+        fields: dict[str, Any] = {}
+        extra = dict(self.extra)
+        given: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in ("CHARSET", "COLLATE"):
+                given[key] = value
+            elif key in _OPTION_FIELDS:
+                fields[_OPTION_FIELDS[key]] = value
+            else:
+                extra[key] = value
+        if given:
+            fields["charset"], fields["collation"] = resolve_charset(
+                given.get("CHARSET"), given.get("COLLATE")
+            )
+        if "auto_increment" in fields:
+            fields["auto_increment"] = int(fields["auto_increment"])
+        return attrs.evolve(self, extra=tuple(sorted(extra.items())), **fields)
+
+
+#: table options kept in fields of their own (the rest stay in ``extra``)
+_OPTION_FIELDS = {
+    "ENGINE": "engine",
+    "COMMENT": "comment",
+    "AUTO_INCREMENT": "auto_increment",
+    "ROW_FORMAT": "row_format",
+}
+
 
 def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(value)
@@ -47,6 +82,12 @@ def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
 
 def _fold(name: str) -> str:
     return name.casefold()
+
+
+def is_long_unique(index: Index) -> bool:
+    """A MariaDB long unique key: a UNIQUE index kept as a hash of the values (``USING
+    HASH``), which adds one hidden ``DB_ROW_HASH_n`` column at the end of the row image."""
+    return index.kind == IndexKind.UNIQUE and (index.using or "").upper() == "HASH"
 
 
 def changed_window(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int, int]:
@@ -268,7 +309,8 @@ class Table:
         """Whether the two tables accept the same DML with the same effect.
 
         Compares columns (name, type with charset and collation, nullability, default,
-        generated expression, ON UPDATE, AUTO_INCREMENT, column CHECK), indexes (name, kind,
+        generated expression, ON UPDATE, AUTO_INCREMENT, column CHECK, invisibility), indexes
+        (name, kind,
         column names, prefix lengths and directions in order) and checks (name, expression,
         enforcement). Ignores the table's name, ids, versions, comments, options, integer display
         widths and, if ``ignore_order``, column order. A nullable column without DEFAULT equals
@@ -334,6 +376,7 @@ def _column_differences(ta: Table, a: Column, tb: Table, b: Column) -> list[str]
         ("on update", a.on_update, b.on_update),
         ("auto_increment", a.auto_increment, b.auto_increment),
         ("check", a.check, b.check),
+        ("invisible", a.invisible, b.invisible),
     )
     for label, x, y in pairs:
         if x != y:

@@ -39,7 +39,7 @@ from typing import Any, Final
 import attrs
 
 from mvdd.catalog import Catalog
-from mvdd.ddl.parse import parse_statements
+from mvdd.ddl.statement import parse_statements
 from mvdd.errors import (
     CatalogError,
     ConcurrentChangeError,

@@ -25,7 +25,7 @@ import attrs
 
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply_steps, validate_table
-from mvdd.ddl.parse import parse_statements
+from mvdd.ddl.statement import parse_statements
 from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
 from mvdd.model import State, Table
 

@@ -56,7 +56,7 @@ import attrs
 from mvdd.catalog.catalog import adopt_ids
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply_steps, validate_table
-from mvdd.ddl.parse import Statement, parse_statements, parse_table
+from mvdd.ddl.statement import Statement, parse_statements, parse_table
 from mvdd.errors import (
     DDLError,
     JoinConflictError,
@@ -891,11 +891,10 @@ class ShardGroup:
     # -- pass-through --------------------------------------------------------------------------
 
     def _options_after(self, options: TableOptions, steps: Sequence[s.Step]) -> TableOptions:
-        from mvdd.ddl.parse import options_with
 
         for step in steps:
             if isinstance(step, s.SetOptions):
-                options = options_with(options, step.options)
+                options = options.with_options(step.options)
         return options
 
     def _comments_after(self, steps: Sequence[s.Step]) -> dict[str, str | None]:

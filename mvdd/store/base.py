@@ -218,6 +218,17 @@ class Store(abc.ABC):
             StoreError: the store failed; nothing is applied.
         """
 
+    # -- small durable values -------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def get_state(self, key: str) -> Any:
+        """The JSON value kept under ``key`` (None if none): what a process reading a log beside
+        the catalog must remember with it (a binlog reader's checkpoint)."""
+
+    @abc.abstractmethod
+    def set_state(self, key: str, value: Any) -> None:
+        """Keep a JSON value under ``key``, replacing the one before (one atomic write)."""
+
     # -- coordination (online schema change) ---------------------------------------------------
 
     @abc.abstractmethod

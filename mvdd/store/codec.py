@@ -26,6 +26,7 @@ from mvdd.ddl import step as s
 from mvdd.errors import StoreError
 from mvdd.model import (
     NO_DEFAULT,
+    BinlogPosition,
     Check,
     Column,
     ColumnType,
@@ -39,7 +40,7 @@ from mvdd.store.base import Commit, ElementRow, JobRow, VersionRow
 
 FORMAT = 1
 
-Position = int | tuple[int | str, ...]
+Position = int | tuple[int | str, ...] | BinlogPosition
 
 
 @attrs.frozen
@@ -149,19 +150,23 @@ def decode_steps(text: str) -> tuple[s.Step, ...]:
 
 
 def encode_position(position: Position | None) -> str | None:
-    return None if position is None else _dumps(position)
+    if position is None:
+        return None
+    if isinstance(position, BinlogPosition):
+        return _dumps({"file": position.file, "offset": position.offset})
+    return _dumps(position)
 
 
 def decode_position(text: str | None) -> Position | None:
     if text is None:
         return None
     value = json.loads(text)
+    if isinstance(value, dict):
+        return BinlogPosition(value["file"], value["offset"])
     return tuple(value) if isinstance(value, list) else value
 
 
 # --- stored rows -> the store interface's rows (shared by the SQL stores) ---------------------
-
-JOB_COLUMNS = "id, kind, table_name, sql, status, queue, payload, cancel, submitted, updated"
 
 
 def version_row(r: Mapping[str, Any]) -> VersionRow:
@@ -195,7 +200,7 @@ def element_row(r: Mapping[str, Any], last_seq: int) -> ElementRow:
 
 
 def job_row(row: Sequence[Any]) -> JobRow:
-    """A ``jobs`` row, its columns in :data:`JOB_COLUMNS` order, as a JobRow."""
+    """A ``jobs`` row, its columns in :data:`mvdd.store.sql.JOB_COLUMNS` order, as a JobRow."""
     return JobRow(
         id=row[0],
         kind=row[1],

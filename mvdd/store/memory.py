@@ -8,6 +8,7 @@ difference.
 from __future__ import annotations
 
 import copy
+import json
 import threading
 from typing import Any
 
@@ -50,9 +51,18 @@ class MemoryStore(Store):
         self._jobs: dict[int, JobRow] = {}
         self._nodes: dict[str, NodeRow] = {}
         self._events: list[Event] = []
+        self._state: dict[str, str] = {}
 
     def last_seq(self) -> int:
         return self._seq
+
+    def get_state(self, key: str) -> Any:
+        text = self._state.get(key)
+        return json.loads(text) if text is not None else None
+
+    def set_state(self, key: str, value: Any) -> None:
+        # kept as JSON text, so a caller never shares a mutable value with the store
+        self._state[key] = json.dumps(value, sort_keys=True)
 
     def changes(self, after_seq: int) -> Changes:
         with self._lock:

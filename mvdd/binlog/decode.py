@@ -1,0 +1,418 @@
+"""Row images decoded with the catalog's schema: what each table map must say, the columns
+mvdd hands the decoding library, and the values it hands back.
+
+A row event's bytes carry no column names, signedness, ENUM/SET members or charsets (unless the
+server logs ``binlog_row_metadata=FULL``). mvdd takes them from the table version the catalog
+holds at the event's position: :func:`row_image` lists the columns of a version as the server
+logs them (every column in order, generated ones included, then one hidden ``DB_ROW_HASH_n``
+per MariaDB long unique key), :func:`check_table_map` compares a table map with that list
+before anything is decoded (:class:`~mvdd.errors.SchemaDriftError` on any difference), and
+:meth:`Plan.install` gives the library's column objects the names, signedness, members and
+charsets it decodes with. :meth:`Plan.row` turns the library's values into mvdd's:
+
+==================  ==============================================================
+column              value
+==================  ==============================================================
+NULL                ``None``
+integers            ``int`` (UNSIGNED exact)
+DECIMAL             ``Decimal``
+FLOAT / DOUBLE      ``float``
+BIT                 ``int``
+text, ENUM          ``str`` (decoded with the column's charset; an ENUM's label)
+SET                 ``set[str]`` (``set()`` when empty)
+binary strings      ``bytes`` (``b""`` when empty; BINARY(n) padded with zero bytes)
+DATE / DATETIME     ``date`` / ``datetime``; TIMESTAMP as a naive ``datetime`` in UTC
+TIME                ``timedelta``
+YEAR                ``int`` (``0`` for the zero year)
+JSON                MySQL: the parsed value; MariaDB: text (``str``)
+spatial             ``bytes`` (the server's internal WKB with SRID)
+==================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+from pymysqlreplication.constants import FIELD_TYPE as F
+from pymysqlreplication.constants.CHARSET import charset_by_id
+
+from mvdd.errors import SchemaDriftError, SchemaUnknownError
+from mvdd.model import Column, Table, TypeKind
+from mvdd.model.table import is_long_unique
+from mvdd.model.types import Family, max_bytes_per_char
+
+#: the codec name that makes the library hand back a string column's raw bytes (it decodes
+#: with the column's charset, and keeps the bytes when Python knows no such codec)
+RAW = "mvdd-raw-bytes"
+
+# --- charsets ----------------------------------------------------------------------------------
+
+
+def _mysql_latin1() -> codecs.CodecInfo:
+    # MySQL's latin1 is cp1252, with the five bytes cp1252 leaves undefined mapped to the C1
+    # controls of the same value (so every byte decodes, as on the server)
+    table = "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in range(256))
+    encoding_table = codecs.charmap_build(table)
+
+    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
+        return codecs.charmap_encode(text, errors, encoding_table)
+
+    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
+        return codecs.charmap_decode(data, errors, table)
+
+    return codecs.CodecInfo(encode, decode, name="mvdd-mysql-latin1")  # type: ignore[arg-type]
+
+
+@functools.cache
+def _register() -> None:
+    codecs.register(lambda name: _mysql_latin1() if name == "mvdd_mysql_latin1" else None)
+
+
+#: MySQL charset -> Python codec (charsets Python cannot decode stay raw bytes)
+CODECS: dict[str, str] = {
+    "utf8mb3": "utf-8",
+    "utf8mb4": "utf-8",
+    "latin1": "mvdd-mysql-latin1",
+    "ascii": "ascii",
+    "binary": RAW,
+    "ucs2": "utf-16-be",
+    "utf16": "utf-16-be",
+    "utf16le": "utf-16-le",
+    "utf32": "utf-32-be",
+    "latin2": "iso8859-2",
+    "latin5": "iso8859-9",
+    "latin7": "iso8859-13",
+    "greek": "iso8859-7",
+    "hebrew": "iso8859-8",
+    "cp1250": "cp1250",
+    "cp1251": "cp1251",
+    "cp1256": "cp1256",
+    "cp1257": "cp1257",
+    "cp850": "cp850",
+    "cp852": "cp852",
+    "cp866": "cp866",
+    "cp932": "cp932",
+    "koi8r": "koi8-r",
+    "koi8u": "koi8-u",
+    "big5": "big5",
+    "gbk": "gbk",
+    "gb2312": "gb2312",
+    "gb18030": "gb18030",
+    "sjis": "shift_jis",
+    "ujis": "euc_jp",
+    "eucjpms": "euc_jp",
+    "euckr": "euc_kr",
+    "tis620": "tis-620",
+    "macroman": "mac-roman",
+    "macce": "mac-latin2",
+}
+
+
+def codec_of(charset: str | None) -> str:
+    _register()
+    return CODECS.get(charset or "", RAW)
+
+
+# --- what a table map must say ----------------------------------------------------------------
+
+#: table-map type codes by kind; temporal kinds accept the pre-5.6 formats too
+_TYPE_CODES: dict[TypeKind, frozenset[int]] = {
+    TypeKind.TINYINT: frozenset({F.TINY}),
+    TypeKind.SMALLINT: frozenset({F.SHORT}),
+    TypeKind.MEDIUMINT: frozenset({F.INT24}),
+    TypeKind.INT: frozenset({F.LONG}),
+    TypeKind.BIGINT: frozenset({F.LONGLONG}),
+    TypeKind.FLOAT: frozenset({F.FLOAT}),
+    TypeKind.DOUBLE: frozenset({F.DOUBLE}),
+    TypeKind.DECIMAL: frozenset({F.NEWDECIMAL}),
+    TypeKind.BIT: frozenset({F.BIT}),
+    TypeKind.CHAR: frozenset({F.STRING}),
+    TypeKind.BINARY: frozenset({F.STRING}),
+    TypeKind.VARCHAR: frozenset({F.VARCHAR, F.VAR_STRING}),
+    TypeKind.VARBINARY: frozenset({F.VARCHAR, F.VAR_STRING}),
+    TypeKind.ENUM: frozenset({F.ENUM}),
+    TypeKind.SET: frozenset({F.SET}),
+    TypeKind.DATE: frozenset({F.DATE, F.NEWDATE}),
+    TypeKind.TIME: frozenset({F.TIME2, F.TIME}),
+    TypeKind.DATETIME: frozenset({F.DATETIME2, F.DATETIME}),
+    TypeKind.TIMESTAMP: frozenset({F.TIMESTAMP2, F.TIMESTAMP}),
+    TypeKind.YEAR: frozenset({F.YEAR}),
+    **dict.fromkeys(
+        (
+            TypeKind.TINYTEXT,
+            TypeKind.TEXT,
+            TypeKind.MEDIUMTEXT,
+            TypeKind.LONGTEXT,
+            TypeKind.TINYBLOB,
+            TypeKind.BLOB,
+            TypeKind.MEDIUMBLOB,
+            TypeKind.LONGBLOB,
+        ),
+        frozenset({F.BLOB}),
+    ),
+    **dict.fromkeys(
+        (
+            TypeKind.GEOMETRY,
+            TypeKind.POINT,
+            TypeKind.LINESTRING,
+            TypeKind.POLYGON,
+            TypeKind.MULTIPOINT,
+            TypeKind.MULTILINESTRING,
+            TypeKind.MULTIPOLYGON,
+            TypeKind.GEOMETRYCOLLECTION,
+        ),
+        frozenset({F.GEOMETRY}),
+    ),
+}
+#: JSON is a type of its own on MySQL, LONGTEXT on MariaDB
+_JSON_CODES = {"mysql": frozenset({F.JSON}), "mariadb": frozenset({F.BLOB})}
+#: bytes of a TEXT/BLOB's length prefix, the table map's ``length_size``
+_LENGTH_SIZE = {
+    TypeKind.TINYTEXT: 1,
+    TypeKind.TINYBLOB: 1,
+    TypeKind.TEXT: 2,
+    TypeKind.BLOB: 2,
+    TypeKind.MEDIUMTEXT: 3,
+    TypeKind.MEDIUMBLOB: 3,
+    TypeKind.LONGTEXT: 4,
+    TypeKind.LONGBLOB: 4,
+    TypeKind.JSON: 4,
+}
+_NUMERIC = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT})
+_NAMES = {code: name for name, code in vars(F).items() if isinstance(code, int) and name.isupper()}
+
+
+def _bit(value: Any) -> Any:
+    return int(value, 2) if isinstance(value, str) else value
+
+
+def _year(value: Any) -> Any:
+    return 0 if value == 1900 else value  # the library adds 1900 to the stored byte
+
+
+def _binary(length: int) -> Callable[[Any], Any]:
+    def pad(value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.encode("utf-8", "surrogateescape")
+        return value.ljust(length, b"\0") if isinstance(value, bytes) else value
+
+    return pad
+
+
+def _varbinary(value: Any) -> Any:
+    return value.encode("utf-8", "surrogateescape") if isinstance(value, str) else value
+
+
+@attrs.frozen
+class Expected:
+    """One column of a row image as a table version says the server logs it.
+
+    ``meta`` is the table map's metadata for the column as (attribute, value) pairs the
+    library's column object must have; ``convert`` turns the library's value into mvdd's."""
+
+    name: str
+    label: str
+    codes: frozenset[int]
+    meta: tuple[tuple[str, Any], ...] = ()
+    unsigned: bool = False
+    numeric: bool = False
+    enum_values: tuple[str, ...] | None = None
+    set_values: tuple[str, ...] | None = None
+    codec: str | None = None
+    hidden: bool = False
+    convert: Callable[[Any], Any] | None = attrs.field(default=None, eq=False)
+
+
+def _expected(table: Table, col: Column, flavor: str) -> Expected:
+    t = col.type
+    fam = t.family
+    codes = _JSON_CODES[flavor] if t.kind == TypeKind.JSON else _TYPE_CODES[t.kind]
+    meta: list[tuple[str, Any]] = []
+    convert: Callable[[Any], Any] | None = None
+    codec: str | None = None
+    charset = table.column_collation(col)[0] if t.has_charset else None
+    if fam in (Family.CHAR, Family.TEXT, Family.ENUM) or t.kind == TypeKind.JSON:
+        if t.kind == TypeKind.JSON:
+            charset = "utf8mb4"
+        elif charset is None:
+            raise SchemaUnknownError(
+                f"the charset of column `{col.name}` follows a database default that is not "
+                "known: its text cannot be decoded",
+                table=table.name,
+                column=col.name,
+            )
+        codec = codec_of(charset)
+    if fam == Family.CHAR:
+        meta.append(("max_length", (t.length or 0) * max_bytes_per_char(charset)))
+    elif fam == Family.BINARY:
+        meta.append(("max_length", t.length or 0))
+        codec = RAW
+        convert = _binary(t.length or 0) if t.kind == TypeKind.BINARY else _varbinary
+    elif t.kind in _LENGTH_SIZE and not (t.kind == TypeKind.JSON and flavor == "mysql"):
+        meta.append(("length_size", _LENGTH_SIZE[t.kind]))
+        if fam == Family.BLOB:
+            codec, convert = RAW, _varbinary
+    elif fam == Family.DECIMAL:
+        meta += [("precision", t.precision), ("decimals", t.scale)]
+    elif fam == Family.BIT:
+        meta.append(("bits", t.length))
+        convert = _bit
+    elif t.kind == TypeKind.YEAR:
+        convert = _year
+    elif t.kind in (TypeKind.TIME, TypeKind.DATETIME, TypeKind.TIMESTAMP):
+        meta.append(("fsp", t.fsp or 0))
+    elif fam == Family.SPATIAL:
+        codec, convert = RAW, _varbinary
+    members = tuple(t.members)
+    return Expected(
+        name=col.name,
+        label=str(t),
+        codes=codes,
+        meta=tuple(meta),
+        unsigned=t.unsigned or t.kind == TypeKind.YEAR,  # the server logs YEAR as unsigned
+        numeric=fam in _NUMERIC or t.kind == TypeKind.YEAR,
+        enum_values=("", *members) if t.kind == TypeKind.ENUM else None,
+        set_values=members if t.kind == TypeKind.SET else None,
+        codec=codec,
+        convert=convert,
+    )
+
+
+def row_image(table: Table, flavor: str) -> tuple[Expected, ...]:
+    """The columns a row event of ``table`` carries, in order (``flavor``: ``"mariadb"`` or
+    ``"mysql"``, whose JSON types differ)."""
+    out = [_expected(table, col, flavor) for col in table.columns]
+    hashes = sum(1 for index in table.indexes if is_long_unique(index))
+    out += [
+        Expected(
+            name=f"DB_ROW_HASH_{n}",
+            label="the hidden hash of a long unique key",
+            codes=frozenset({F.LONGLONG}),
+            hidden=True,
+        )
+        for n in range(1, hashes + 1)
+    ]
+    return tuple(out)
+
+
+def _found(column: Any) -> str:
+    code = getattr(column, "type", None)
+    text = _NAMES.get(code, str(code)) if isinstance(code, int) else str(code)
+    extra = [f"{a}={getattr(column, a)}" for a in ("max_length", "length_size", "bits", "fsp")
+             if getattr(column, a, None) is not None]  # fmt: skip
+    if getattr(column, "precision", None) is not None:
+        extra.append(f"decimal({column.precision},{column.decimals})")
+    name = getattr(column, "name", None)
+    described = f"{text}({', '.join(extra)})" if extra else text
+    return f"`{name}` {described}" if name else described
+
+
+def check_table_map(
+    columns: Sequence[Any],
+    expected: Sequence[Expected],
+    *,
+    names: Sequence[str] | None,
+    unsigned: Sequence[bool] | None,
+    charsets: Sequence[int | None] | None,
+    flavor: str,
+    table: str,
+    position: Any,
+    version: int,
+) -> None:
+    """Raise SchemaDriftError unless the table map's columns (count, type codes, metadata;
+    names, signedness and charsets when the server logged them) agree with ``expected``."""
+
+    def drift(index: int | None, want: str, got: str, why: str) -> SchemaDriftError:
+        return SchemaDriftError(
+            f"the binlog's table map disagrees with version {version} of the table in the "
+            f"catalog ({why}): no row of this event is decoded",
+            table=table,
+            position=position,
+            column=expected[index].name if index is not None and index < len(expected) else None,
+            column_index=index,
+            expected=want,
+            found=got,
+        )
+
+    if len(columns) != len(expected):
+        raise drift(
+            None if not expected else min(len(columns), len(expected)),
+            f"{len(expected)} columns",
+            f"{len(columns)} columns",
+            "column count",
+        )
+    for i, (col, want) in enumerate(zip(columns, expected, strict=True)):
+        if col.type not in want.codes:
+            raise drift(i, f"`{want.name}` {want.label}", _found(col), "column type")
+        for attr, value in want.meta:
+            if getattr(col, attr, None) != value:
+                raise drift(i, f"`{want.name}` {want.label} ({attr}={value})", _found(col),
+                            "column type")  # fmt: skip
+        if names is not None and names[i] != want.name:
+            raise drift(i, f"`{want.name}` {want.label}", f"`{names[i]}`", "column name")
+        if unsigned is not None and want.numeric and unsigned[i] != want.unsigned:
+            found = "unsigned" if unsigned[i] else "signed"
+            raise drift(i, f"`{want.name}` {want.label}", f"`{want.name}` {found}", "signedness")
+        if charsets is not None and charsets[i] is not None and want.codec is not None:
+            cs = charset_by_id(charsets[i], flavor)
+            name = cs.name if cs is not None else f"collation id {charsets[i]}"
+            if cs is not None and codec_of(cs.name) != want.codec and want.codec != RAW:
+                raise drift(i, f"`{want.name}` {want.label}", f"`{want.name}` charset {name}",
+                            "charset")  # fmt: skip
+
+
+@attrs.frozen
+class Plan:
+    """How to decode the rows of one table version: what its table map must say, the columns
+    the library decodes with, and the conversions of its values (built once per version)."""
+
+    table: str
+    version: int
+    expected: tuple[Expected, ...]
+    converts: tuple[tuple[str, Callable[[Any], Any]], ...]
+    sets: tuple[str, ...]
+    binaries: tuple[str, ...]
+    hidden: tuple[str, ...]
+
+    @classmethod
+    def of(cls, name: str, table: Table, flavor: str) -> Plan:
+        expected = row_image(table, flavor)
+        return cls(
+            table=name,
+            version=table.version,
+            expected=expected,
+            converts=tuple((e.name, e.convert) for e in expected if e.convert is not None),
+            sets=tuple(e.name for e in expected if e.set_values is not None),
+            binaries=tuple(e.name for e in expected if e.codec == RAW),
+            hidden=tuple(e.name for e in expected if e.hidden),
+        )
+
+    def install(self, columns: Sequence[Any]) -> None:
+        """Give the library's column objects of a (checked) table map this version's names,
+        signedness, ENUM/SET members and charsets, before any row of it is decoded."""
+        for col, want in zip(columns, self.expected, strict=True):
+            col.name = want.name
+            col.unsigned = want.unsigned
+            col.enum_values = list(want.enum_values) if want.enum_values is not None else None
+            col.set_values = list(want.set_values) if want.set_values is not None else None
+            col.character_set_name = want.codec
+
+    def row(self, values: dict[str, Any], none_sources: Mapping[str, str]) -> dict[str, Any]:
+        """The library's decoded values (keyed by this version's names) as mvdd's values."""
+        for name in self.hidden:
+            values.pop(name, None)
+        for name, convert in self.converts:
+            value = values[name]
+            if value is not None:
+                values[name] = convert(value)
+        for name in self.sets:
+            if values[name] is None and none_sources.get(name) == "empty set":
+                values[name] = set()
+        return values
+
+
+__all__ = ["CODECS", "RAW", "Expected", "Plan", "check_table_map", "codec_of", "row_image"]

@@ -1,0 +1,121 @@
+"""What mvdd adds to ``mysql-replication`` (python-mysql-replication) and what it uses of it.
+
+The library speaks the replication protocol and decodes events; this module names the event
+classes mvdd handles and teaches the library one thing it does not know yet: the status variable
+``Q_GTID_FLAGS3`` (0x82) MariaDB writes in the query events of a two-phase ``ALTER``
+(``binlog_alter_two_phase``): one byte of flags, followed by the sequence number of the
+``START ALTER`` when the event is its ``COMMIT ALTER`` or ``ROLLBACK ALTER``. Without it the
+library refuses those events (``StatusVariableMismatch``); with it, every other status
+variable is read by the library exactly as before. The flags land on the event as
+``mvdd_flags3``.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import Any
+
+from pymysqlreplication import event as ev
+from pymysqlreplication import row_event as rows
+from pymysqlreplication.constants import BINLOG
+
+#: MariaDB's Q_GTID_FLAGS3 status variable and its flags
+Q_GTID_FLAGS3 = 0x82
+FL_START_ALTER = 0x02
+FL_COMMIT_ALTER = 0x04
+FL_ROLLBACK_ALTER = 0x08
+
+#: the library's event classes mvdd asks for: every one it knows, so none is filtered out
+#: silently (an event type it does not know arrives as NotImplementedEvent)
+ALL_EVENTS = frozenset(
+    {
+        ev.QueryEvent,
+        ev.RotateEvent,
+        ev.StopEvent,
+        ev.FormatDescriptionEvent,
+        ev.XAPrepareEvent,
+        ev.XidEvent,
+        ev.GtidEvent,
+        ev.BeginLoadQueryEvent,
+        ev.ExecuteLoadQueryEvent,
+        ev.HeartbeatLogEvent,
+        ev.NotImplementedEvent,
+        ev.MariadbGtidEvent,
+        ev.RowsQueryLogEvent,
+        ev.MariadbAnnotateRowsEvent,
+        ev.RandEvent,
+        ev.MariadbStartEncryptionEvent,
+        ev.MariadbGtidListEvent,
+        ev.MariadbBinLogCheckPointEvent,
+        ev.UserVarEvent,
+        ev.PreviousGtidsEvent,
+        ev.IntvarEvent,
+        rows.UpdateRowsEvent,
+        rows.WriteRowsEvent,
+        rows.DeleteRowsEvent,
+        rows.TableMapEvent,
+        rows.PartialUpdateRowsEvent,
+    }
+)
+
+#: event types the library does not decode that carry nothing a row reader needs (MySQL's
+#: anonymous GTID and transaction context events); any other unknown type is an error
+HARMLESS_UNKNOWN: dict[int, str] = {
+    BINLOG.ANONYMOUS_GTID_LOG_EVENT: "ANONYMOUS_GTID",
+    0x24: "TRANSACTION_CONTEXT",
+    0x25: "VIEW_CHANGE",
+    BINLOG.IGNORABLE_LOG_EVENT: "IGNORABLE",
+}
+#: names of event types that stop a correct read, for the error message
+REFUSED_UNKNOWN: dict[int, str] = {
+    BINLOG.INCIDENT_EVENT: "INCIDENT (the source lost events: its binlog has a gap)",
+    0x28: "TRANSACTION_PAYLOAD (MySQL binlog_transaction_compression)",
+    0xA5: "QUERY_COMPRESSED (MariaDB log_bin_compress)",
+    0xA6: "WRITE_ROWS_COMPRESSED_V1 (MariaDB log_bin_compress)",
+    0xA7: "UPDATE_ROWS_COMPRESSED_V1 (MariaDB log_bin_compress)",
+    0xA8: "DELETE_ROWS_COMPRESSED_V1 (MariaDB log_bin_compress)",
+    0xA9: "WRITE_ROWS_COMPRESSED (MariaDB log_bin_compress)",
+    0xAA: "UPDATE_ROWS_COMPRESSED (MariaDB log_bin_compress)",
+    0xAB: "DELETE_ROWS_COMPRESSED (MariaDB log_bin_compress)",
+}
+#: an event with this header flag may be skipped by a reader that does not know it
+LOG_EVENT_IGNORABLE_F = 0x80
+
+
+class _MetadataAdvice(logging.Filter):
+    """The library advises ``binlog_row_metadata=FULL`` on every connection; mvdd does not need
+    it (it supplies the columns itself), so the advice is dropped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "BINLOG_ROW_METADATA" not in record.getMessage()
+
+
+@functools.cache
+def extend() -> None:
+    """Teach the library's QueryEvent MariaDB's ``Q_GTID_FLAGS3`` (once per process)."""
+    logging.getLogger("pymysqlreplication").addFilter(_MetadataAdvice())
+    original = ev.QueryEvent._read_status_vars_value_for_key
+
+    def read(self: Any, key: int) -> None:
+        if key != Q_GTID_FLAGS3:
+            return original(self, key)  # type: ignore[no-any-return]
+        flags = self.packet.read_uint8()
+        self.mvdd_flags3 = flags
+        if flags & (FL_COMMIT_ALTER | FL_ROLLBACK_ALTER):
+            self.mvdd_start_alter = self.packet.read_uint64()
+        return None
+
+    ev.QueryEvent._read_status_vars_value_for_key = read  # type: ignore[method-assign]
+
+
+__all__ = [
+    "ALL_EVENTS",
+    "FL_COMMIT_ALTER",
+    "FL_ROLLBACK_ALTER",
+    "FL_START_ALTER",
+    "HARMLESS_UNKNOWN",
+    "LOG_EVENT_IGNORABLE_F",
+    "REFUSED_UNKNOWN",
+    "extend",
+]

@@ -1,0 +1,800 @@
+"""A MySQL / MariaDB binlog read with the schema valid at every event's position.
+
+:class:`BinlogReader` follows one upstream server through ``mysql-replication`` (the protocol
+and the decoding of values) and keeps that server's schema history in a
+:class:`~mvdd.catalog.Catalog`, tables named ``database.table``. Every DDL of a table in the
+databases the patterns name is executed into the catalog at its position; every row event of a
+matched table is checked against, and decoded with, the version the catalog holds at the
+event's position (the boundary rule: a DDL at ``q`` governs events after ``q``), never with the
+server's current schema.
+
+Transactions
+    Events come out one transaction at a time, once its end (XID, ``COMMIT``, or the DDL
+    itself) has been read, so every event knows ``ev.commit``: where its transaction ends, the
+    only places a reader resumes from. A dropped connection (a server restart, a network cut)
+    is reconnected from the last transaction end handed out, never from the middle of one and
+    never from the original start; the reader waits for the server up to ``retry`` seconds
+    (``None``: for ever), then raises :class:`~mvdd.errors.SourceConfigError`.
+
+Starting
+    ``start=None`` continues after the reader's last :meth:`~BinlogReader.checkpoint` kept in
+    the catalog's store, else after the newest position the catalog holds. An empty catalog
+    is *bootstrapped* at the first :meth:`~BinlogReader.check` or
+    :meth:`~BinlogReader.events`: every table of the followed databases (not only the matched
+    ones, so that a table renamed into the pattern or a tool's ghost table is known) and each
+    database's default charset are taken from one consistent snapshot
+    (:meth:`mvdd.binlog.source.Source.snapshot`) and recorded as version 1 at the snapshot's
+    binlog position, where reading starts. A bootstrap killed half way is finished from the
+    same snapshot (it is kept in the store until every table is recorded).
+    ``start="beginning"`` reads CREATE TABLEs from the oldest binlog the server has: a table
+    created before it has no schema, and its first row raises
+    :class:`~mvdd.errors.SchemaUnknownError`. Its databases' default charsets are the server's
+    current ones unless the binlog creates or alters them. A catalog without a default charset
+    of its own takes the server's (``character_set_server``), which a database created without
+    one has.
+
+DDL policy
+    A statement on a matched table that mvdd cannot parse or does not model follows the
+    catalog's ``on_unsupported`` (``"raise"``: SchemaUnknownError-free stop naming statement and
+    position; ``"skip"``: logged and skipped); on other tables such statements are ignored.
+    Statement-format row changes (``binlog_format`` switched per session) on a matched table
+    always stop the reader: their rows are not in the binlog.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+import zlib
+from collections.abc import Iterator
+from enum import StrEnum
+from typing import Any
+
+import attrs
+import pymysql
+from pymysqlreplication import BinLogStreamReader
+from pymysqlreplication import event as le
+from pymysqlreplication import row_event as lr
+from pymysqlreplication.exceptions import StatusVariableMismatch
+
+from mvdd.binlog import library
+from mvdd.binlog.decode import Plan, check_table_map
+from mvdd.binlog.source import Snapshot, Source, database_patterns, matches, parse_tables
+from mvdd.catalog import Catalog, Change
+from mvdd.ddl import step as s
+from mvdd.ddl.name import split_name
+from mvdd.ddl.statement import parse_statements, statement_words
+from mvdd.errors import (
+    DDLError,
+    MvddError,
+    NoSuchTableError,
+    NoSuchVersionError,
+    SchemaDriftError,
+    SchemaUnknownError,
+    SourceConfigError,
+)
+from mvdd.model import BinlogPosition, Table
+
+log = logging.getLogger("mvdd.binlog")
+
+#: store state keys
+CHECKPOINT = "binlog.checkpoint"
+BOOTSTRAP = "binlog.bootstrap"
+#: statements that move a transaction, not a schema
+_CONTROL = {"BEGIN": "begin", "COMMIT": "commit", "ROLLBACK": "commit", "XA": "xa"}
+_SAVEPOINTS = ("SAVEPOINT", "ROLLBACK TO", "RELEASE SAVEPOINT")
+_ROW_STATEMENTS = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD"})
+#: connection errors a reconnect may cure (client-side CR_* codes and server shutdown)
+_LOST = frozenset({2002, 2003, 2006, 2013, 2055, 1053, 1927, 1152, 1184, 4031})
+#: MariaDB GTID event flag: the event group has no terminating COMMIT (a DDL)
+_FL_STANDALONE = 0x01
+#: how many snapshots a bootstrap takes before it gives up on a source whose DDL never rests
+_SNAPSHOT_TRIES = 5
+
+
+class EventKind(StrEnum):
+    DDL = "ddl"
+    INSERT = "insert"
+    UPDATE = "update"
+    DELETE = "delete"
+
+
+@attrs.frozen(slots=True)
+class Event:
+    """One change of one table, as the binlog carries it and the catalog decodes it.
+
+    Attributes:
+        kind: ``"ddl"``, ``"insert"``, ``"update"`` or ``"delete"``.
+        table: ``database.table`` (a rename: the name after it; a table renamed out of the
+            followed tables: its old name).
+        position: where the event ends in the binlog.
+        version: the table version that decoded the row (ddl: the version it created).
+        row: insert / delete: the row; update: the after image; ddl: None.
+        before: update: the before image; otherwise None.
+        statement: ddl: the statement's text; otherwise None.
+        commit: where the event's transaction ends: a safe resume point once every event of
+            the transaction is handled.
+    """
+
+    kind: EventKind
+    table: str
+    position: BinlogPosition
+    version: int
+    row: dict[str, Any] | None
+    before: dict[str, Any] | None
+    statement: str | None
+    commit: BinlogPosition
+
+
+@attrs.frozen
+class _Group:
+    """A transaction's events and where it ends."""
+
+    events: tuple[Event, ...]
+    commit: BinlogPosition
+
+
+class _Lost(Exception):
+    """The stream's connection is gone (reconnect from the last boundary)."""
+
+
+#: the library's row event classes -> the kind of change
+_ROW_KINDS = {
+    lr.WriteRowsEvent: EventKind.INSERT,
+    lr.UpdateRowsEvent: EventKind.UPDATE,
+    lr.DeleteRowsEvent: EventKind.DELETE,
+}
+
+
+def _position(value: BinlogPosition | str) -> BinlogPosition:
+    return BinlogPosition.parse(value) if isinstance(value, str) else value
+
+
+class BinlogReader:
+    """Reads one upstream server's binlog, every row decoded with the schema at its position.
+
+    Args:
+        url: the server, ``mysql://user:password@host:port/`` (also ``mariadb://`` and
+            ``?unix_socket=PATH``).
+        tables: fnmatch patterns of ``database.table`` (``"shop.orders_*"``); rows of other
+            tables are skipped.
+        catalog: this server's schema history (default: in memory). The reader follows the
+            DDL of every table in the databases the patterns name, names tables
+            ``database.table``, and sets the catalog to follow the server's own rules
+            (``replica``). Its ``on_unsupported`` applies to their DDL.
+        server_id: the replica id the reader registers with (default: one derived from the
+            server, the patterns and the catalog, the same on every run).
+        start: None, ``"beginning"``, or a position (see the module docstring).
+        retry: seconds to wait for a lost server before giving up (None: for ever).
+        heartbeat: seconds between the server's heartbeats while following (``until=None``).
+
+    >>> reader = BinlogReader("mysql://repl:pw@db:3306/", tables="shop.orders_*")  # doctest: +SKIP
+    >>> for ev in reader.events():  # doctest: +SKIP
+    ...     print(ev.kind, ev.table, ev.version, ev.row)
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        tables: str | list[str],
+        catalog: Catalog | None = None,
+        server_id: int | None = None,
+        start: BinlogPosition | str | None = None,
+        retry: float | None = 30.0,
+        heartbeat: float = 1.0,
+    ) -> None:
+        library.extend()
+        self.source = Source(url)
+        self.patterns = parse_tables(tables)
+        self.catalog = catalog if catalog is not None else Catalog()
+        if self.catalog.database is not None:
+            raise SourceConfigError(
+                "a binlog reader's catalog names tables database.table: give a catalog built "
+                "without database="
+            )
+        self.catalog.replica = True
+        if start is not None and start != "beginning":
+            start = _position(start)
+        self._start_arg = start
+        self.server_id = server_id if server_id is not None else self._default_server_id()
+        if not 0 < self.server_id < 2**32:
+            raise SourceConfigError(f"server_id must be in 1 .. 2**32 - 1, not {self.server_id}")
+        self.retry = retry
+        self.heartbeat = heartbeat
+        self._databases = database_patterns(self.patterns)
+        self._resume: BinlogPosition | None = None
+        self._plans: dict[str, tuple[Plan, Any, Any, int]] = {}
+        self._maps: dict[int, Plan | None] = {}
+        self._stream: BinLogStreamReader | None = None
+        self._stream_connected = False
+        #: the server's binlog position at its last heartbeat (while following)
+        self.source_position: BinlogPosition | None = None
+        self._closed = False
+
+    def _default_server_id(self) -> int:
+        key = "|".join(
+            (self.source.description, *sorted(self.patterns), self.catalog.store.description)
+        )
+        return 2**31 + zlib.crc32(key.encode()) % (2**31 - 1)
+
+    # -- public ---------------------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Check the server (raises SourceConfigError listing every problem), and bootstrap an
+        empty catalog."""
+        self._prepare()
+
+    def table(self, name: str, *, position: Any = None) -> Table:
+        """A table (``database.table``) as the catalog holds it, now or at a position."""
+        if isinstance(position, str):
+            position = BinlogPosition.parse(position)
+        return self.catalog.table(name, position=position)
+
+    def checkpoint(self, position: BinlogPosition | str) -> None:
+        """Record that everything up to this commit position is handled; ``start=None``
+        resumes after it."""
+        self.catalog.store.set_state(CHECKPOINT, str(_position(position)))
+
+    @property
+    def position(self) -> BinlogPosition | None:
+        """The last transaction end handed out (where a reconnect resumes)."""
+        return self._resume
+
+    def close(self) -> None:
+        self._closed = True
+        self._close_stream()
+
+    def __enter__(self) -> BinlogReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<BinlogReader {self.source.description} tables={list(self.patterns)}>"
+
+    # -- starting -------------------------------------------------------------------------------
+
+    def _prepare(self) -> BinlogPosition:
+        """The position reading starts at (bootstrapping an empty catalog first)."""
+        if self._resume is not None:
+            return self._resume
+        if self.catalog.default_charset is None:
+            # a database created without a charset takes the server's
+            self.catalog.default_charset = self.source.server_charset()
+        start = self._start_arg
+        if start is None:
+            kept = self.catalog.store.get_state(CHECKPOINT)
+            bootstrap = self.catalog.store.get_state(BOOTSTRAP)
+            if kept is not None:
+                start = BinlogPosition.parse(kept)
+            elif bootstrap is not None and not bootstrap.get("done"):
+                start = self._finish_bootstrap(bootstrap)
+            elif self.catalog.tables() or self.catalog.databases():
+                start = self._newest_position()
+        if start == "beginning":
+            self.source.check()
+            start = self.source.oldest()
+            self._record_current_databases(start)
+        elif start is None:
+            self.source.check()
+            start = self._bootstrap()
+        else:
+            assert isinstance(start, BinlogPosition)
+            self.source.check(start)
+        self._resume = start
+        return start
+
+    def _newest_position(self) -> BinlogPosition:
+        try:
+            newest = self.catalog.last_position()
+        except MvddError:
+            newest = None
+        if not isinstance(newest, BinlogPosition):
+            raise SourceConfigError(
+                "the catalog holds tables but no binlog position: give start= a position"
+            )
+        return newest
+
+    def _bootstrap(self) -> BinlogPosition:
+        for _ in range(_SNAPSHOT_TRIES):
+            snap = self.source.snapshot(self.patterns)
+            if snap.until is None or not self._ddl_between(snap.position, snap.until):
+                break
+            log.info("bootstrap: DDL between %s and %s, snapshot again", snap.position, snap.until)
+        else:
+            raise SourceConfigError(
+                f"{self.source.description}: DDL kept landing while the schemas were read "
+                f"({_SNAPSHOT_TRIES} snapshots); try again when the source is quieter"
+            )
+        record = {
+            "position": str(snap.position),
+            "databases": [list(d) for d in snap.databases],
+            "tables": [list(t) for t in snap.tables],
+            "done": False,
+        }
+        # the snapshot is kept first, so a bootstrap killed half way finishes from it
+        self.catalog.store.set_state(BOOTSTRAP, record)
+        log.info("bootstrap: %d tables at %s", len(snap.tables), snap.position)
+        return self._finish_bootstrap(record)
+
+    def _finish_bootstrap(self, record: dict[str, Any]) -> BinlogPosition:
+        position = BinlogPosition.parse(record["position"])
+        for database, text in record["databases"]:
+            self.catalog.execute(text, position=position, database=database)
+        for database, _, text in record["tables"]:
+            try:
+                self.catalog.execute(text, position=position, database=database)
+            except MvddError as err:
+                raise err.locate(position=position) from None
+        self.catalog.store.set_state(BOOTSTRAP, {**record, "done": True})
+        self.catalog.store.set_state(CHECKPOINT, str(position))
+        return position
+
+    def _record_current_databases(self, position: BinlogPosition) -> None:
+        """Reading from the beginning: each followed database's default charset as the server
+        has it now, for databases the binlog will not create (recorded before ``position``)."""
+        for name in self.source.databases(self.patterns):
+            if name not in self.catalog.databases():
+                self.catalog.execute(self.source.database_ddl(name), database=name)
+
+    def _ddl_between(self, start: BinlogPosition, end: BinlogPosition) -> bool:
+        """Whether the binlog between two positions holds a statement on a followed database."""
+        if not start < end:
+            return False
+        stream = self._open_stream(start, blocking=False)
+        file = start.file
+        try:
+            while True:
+                ev = stream.fetchone()
+                if ev is None:
+                    return False
+                if isinstance(ev, le.RotateEvent):
+                    file = ev.next_binlog
+                    continue
+                pos = BinlogPosition(file, ev.packet.log_pos)
+                if ev.packet.log_pos and not pos < end:
+                    return False
+                if isinstance(ev, le.QueryEvent) and self._followed_statement(ev):
+                    return True
+        finally:
+            stream.close()
+            self._stream_connected = False
+
+    def _followed_statement(self, ev: Any) -> bool:
+        verb, names = statement_words(ev.query)
+        if verb in _CONTROL:
+            return False
+        schema = _schema(ev)
+        return bool(schema and self._follows_database(schema)) or any(
+            self._follows_database(n) for n in names
+        )
+
+    def _follows_database(self, name: str | None) -> bool:
+        return name is not None and any(_fnmatch(name, p) for p in self._databases)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def events(self, *, until: BinlogPosition | str | None = "end") -> Iterator[Event]:
+        """The events of matched tables, one transaction after another.
+
+        ``until``: ``"end"`` stops once caught up with the server; None follows for ever; a
+        position stops at the first transaction end at or after it."""
+        if self._closed:
+            raise SourceConfigError("the reader is closed")
+        start = self._prepare()
+        end = None if until in (None, "end") else _position(until)  # type: ignore[arg-type]
+        blocking = until is None
+        resume = start
+        lost_since: float | None = None
+        while True:
+            try:
+                for group in self._groups(resume, blocking, end):
+                    lost_since = None
+                    yield from group.events
+                    resume = self._resume = group.commit
+                    if end is not None and not resume < end:
+                        return
+                return
+            except _Lost as lost:
+                self._close_stream()
+                now = time.monotonic()
+                lost_since = lost_since if lost_since is not None else now
+                if self.retry is not None and now - lost_since > self.retry:
+                    raise SourceConfigError(
+                        f"{self.source.description} is unreachable for {self.retry:.0f} s: {lost}",
+                        position=resume,
+                    ) from None
+                log.warning("%s: %s; reconnecting from %s", self.source.description, lost, resume)
+                time.sleep(min(2.0, 0.1 + (now - lost_since) / 4))
+
+    def _connect(self, **settings: Any) -> Any:
+        """The library's connection factory: a second stream connection means the library is
+        reconnecting by itself, from the middle of a transaction; mvdd reconnects instead."""
+        if "db" in settings:  # the library's spelling, deprecated by PyMySQL
+            settings["database"] = settings.pop("db")
+        if "cursorclass" not in settings:  # the stream connection (not the library's control one)
+            if self._stream_connected:
+                raise _Lost("the server closed the replication stream")
+            self._stream_connected = True
+        try:
+            return pymysql.connect(**settings)
+        except pymysql.MySQLError as err:
+            code = err.args[0] if err.args else None
+            if code in _LOST or isinstance(err, pymysql.err.OperationalError):
+                raise _Lost(f"cannot connect: {_message(err)}") from None
+            raise
+
+    def _open_stream(self, start: BinlogPosition, *, blocking: bool) -> BinLogStreamReader:
+        self._stream_connected = False
+        settings = self.source.connect_options()
+        settings.pop("autocommit", None)
+        return BinLogStreamReader(
+            connection_settings=settings,
+            server_id=self.server_id,
+            resume_stream=True,
+            blocking=blocking,
+            log_file=start.file,
+            log_pos=start.offset,
+            only_events=list(library.ALL_EVENTS),
+            filter_non_implemented_events=False,
+            slave_heartbeat=self.heartbeat if blocking else None,
+            pymysql_wrapper=self._connect,
+            enable_logging=False,
+        )
+
+    def _close_stream(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            with contextlib.suppress(Exception):
+                stream.close()
+        self._stream_connected = False
+
+    def _fetch(self, stream: BinLogStreamReader, at: BinlogPosition) -> Any:
+        try:
+            return stream.fetchone()
+        except _Lost:
+            raise
+        except pymysql.MySQLError as err:
+            code = err.args[0] if err.args else None
+            if code in _LOST or isinstance(err, pymysql.err.InterfaceError):
+                raise _Lost(_message(err)) from None
+            raise SourceConfigError(
+                f"{self.source.description} refused the binlog at {at}: {_message(err)}",
+                position=at,
+            ) from None
+        except StatusVariableMismatch:
+            raise SourceConfigError(
+                f"an event after {at} has a status variable mysql-replication cannot read",
+                position=at,
+            ) from None
+        except (OSError, EOFError) as err:
+            raise _Lost(str(err) or type(err).__name__) from None
+
+    def _groups(
+        self, start: BinlogPosition, blocking: bool, end: BinlogPosition | None
+    ) -> Iterator[_Group]:
+        self._close_stream()
+        self._maps = {}
+        stream = self._stream = self._open_stream(start, blocking=blocking)
+        file = start.file
+        pending: list[tuple[Any, ...]] | None = None
+        at = start
+        try:
+            while True:
+                ev = self._fetch(stream, at)
+                if ev is None:
+                    return
+                if isinstance(ev, le.RotateEvent):
+                    file = ev.next_binlog
+                    continue
+                if isinstance(ev, le.HeartbeatLogEvent):
+                    self.source_position = BinlogPosition(ev.ident, ev.packet.log_pos)
+                    continue
+                if ev.packet.log_pos:
+                    at = BinlogPosition(file, ev.packet.log_pos)
+                handler = _HANDLERS.get(type(ev))
+                if handler is None:
+                    if isinstance(ev, le.NotImplementedEvent):
+                        self._unknown(ev, at)
+                    continue
+                result = handler(self, ev, at, pending)
+                if isinstance(result, _Group):
+                    pending = None
+                    yield result
+                else:
+                    pending = result
+        finally:
+            self._close_stream()
+
+    # -- event handlers (a table, _HANDLERS, dispatches by the library's event class) -------------
+
+    def _on_gtid(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
+        # MariaDB starts a transaction with its GTID event (no BEGIN query); a DDL is standalone
+        return None if ev.flags & _FL_STANDALONE else []
+
+    def _on_table_map(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
+        name = f"{ev.schema}.{ev.table}"
+        if not matches(self.patterns, name):
+            self._maps[ev.table_id] = None
+            return pending
+        plan = self._plan(name, at)
+        meta = ev.optional_metadata
+        columns = ev.columns
+        check_table_map(
+            columns,
+            plan.expected,
+            names=meta.column_name_list or None,
+            unsigned=meta.unsigned_column_list or None,
+            charsets=_charsets(ev) if meta.charset_collation_list else None,
+            flavor=self.source.flavor,
+            table=name,
+            position=at,
+            version=plan.version,
+        )
+        plan.install(columns)
+        self._maps[ev.table_id] = plan
+        return pending
+
+    def _on_rows(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
+        if ev.table_id not in self._maps:
+            raise SourceConfigError(f"a row event at {at} has no table map before it", position=at)
+        plan = self._maps[ev.table_id]
+        if plan is None:
+            return pending
+        if pending is None:
+            pending = []  # a transaction without BEGIN (MySQL with GTIDs off and autocommit)
+        kind = _ROW_KINDS[type(ev)]
+        try:
+            rows = ev.rows
+        except UnicodeDecodeError as err:
+            raise SchemaDriftError(
+                f"a text value does not decode with the charset of version {plan.version}: {err}",
+                table=plan.table,
+                position=at,
+            ) from None
+        convert = plan.row
+        for r in rows:
+            if kind == EventKind.UPDATE:
+                before = convert(r["before_values"], r["before_none_sources"])
+                row = convert(r["after_values"], r["after_none_sources"])
+            else:
+                before, row = None, convert(r["values"], r["none_sources"])
+            pending.append((kind, plan.table, at, plan.version, row, before))
+        return pending
+
+    def _on_xid(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
+        return self._commit(pending, at)
+
+    def _commit(self, pending: Any, at: BinlogPosition) -> _Group:
+        return _Group(
+            tuple(
+                Event(kind, table, pos, version, row, before, None, at)
+                for kind, table, pos, version, row, before in pending or ()
+            ),
+            at,
+        )
+
+    def _on_query(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
+        text = ev.query
+        verb, names = statement_words(text)
+        control = _CONTROL.get(verb)
+        upper = " ".join(text.upper().split())
+        if control == "begin":
+            return []
+        if control == "commit" and not upper.startswith(_SAVEPOINTS):
+            return self._commit(pending, at)
+        if upper.startswith(_SAVEPOINTS):
+            return pending
+        if control == "xa":
+            raise SourceConfigError(
+                f"an XA transaction at {at}: mvdd does not read XA transactions", position=at
+            )
+        schema = _schema(ev)
+        if verb in _ROW_STATEMENTS:
+            if self._mentions_matched(schema, names):
+                raise SourceConfigError(
+                    f"a statement-format row change on a followed table at {at} (the session "
+                    "set binlog_format to STATEMENT or MIXED): its rows are not in the binlog",
+                    statement=text,
+                    position=at,
+                )
+            return pending
+        flags3 = getattr(ev, "mvdd_flags3", 0)
+        if flags3 & (library.FL_START_ALTER | library.FL_ROLLBACK_ALTER):
+            # a two-phase ALTER: only its COMMIT ALTER changes the schema
+            return _Group((), at) if pending is None else pending
+        events = self._ddl(text, schema, names, at)
+        if pending is not None:
+            # a statement inside a transaction changes nothing a row reader needs, and
+            # ends nothing
+            return pending
+        return _Group(events, at)
+
+    def _unknown(self, ev: Any, at: BinlogPosition) -> None:
+        code = ev.event_type
+        if code in library.HARMLESS_UNKNOWN or ev.packet.flags & library.LOG_EVENT_IGNORABLE_F:
+            return
+        what = library.REFUSED_UNKNOWN.get(code, f"type {code}")
+        raise SourceConfigError(
+            f"a binlog event mvdd cannot decode after {at}: {what}; it is never skipped",
+            position=at,
+        )
+
+    def _refuse(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
+        what = {
+            le.XAPrepareEvent: "an XA PREPARE (XA transactions are not read)",
+            lr.PartialUpdateRowsEvent: "a partial JSON update (binlog_row_value_options)",
+            le.BeginLoadQueryEvent: "a statement-format LOAD DATA",
+            le.ExecuteLoadQueryEvent: "a statement-format LOAD DATA",
+        }[type(ev)]
+        raise SourceConfigError(f"{what} at {at}: its rows cannot be read", position=at)
+
+    def _skip(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
+        return pending
+
+    # -- schemas ----------------------------------------------------------------------------------
+
+    def _plan(self, name: str, at: BinlogPosition) -> Plan:
+        """The decoding plan of the version of ``name`` valid at ``at`` (kept until the
+        catalog changes or the stream passes the next version's position)."""
+        seq = self.catalog.seq
+        cached = self._plans.get(name)
+        if cached is not None:
+            plan, since, until, at_seq = cached
+            if at_seq == seq and (since is None or since < at) and (until is None or at <= until):
+                return plan
+        try:
+            table = self.catalog.table(name, position=at)
+        except (NoSuchTableError, NoSuchVersionError):
+            raise SchemaUnknownError(
+                "no schema of this table is known at this position (it was created before "
+                "the binlog the reader started from, or renamed in from a database the "
+                "patterns do not name): its rows cannot be decoded",
+                table=name,
+                position=at,
+            ) from None
+        since, until = self._validity(table, name, at)
+        plan = Plan.of(name, table, self.source.flavor)
+        self._plans[name] = (plan, since, until, seq)
+        return plan
+
+    def _validity(self, table: Table, name: str, at: BinlogPosition) -> tuple[Any, Any]:
+        """The positions between which ``table`` (a version) is the one valid."""
+        changes = self.catalog.history_by_id(table.id)
+        since = until = None
+        for change in changes:
+            if change.version == table.version:
+                since = change.position
+            elif change.version == table.version + 1:
+                until = change.position
+        return since, until
+
+    def _mentions_matched(self, schema: str | None, names: tuple[str, ...]) -> bool:
+        tables = {p.partition(".")[2] for p in self.patterns}
+        return any(_fnmatch(n, t) for n in names for t in tables) and (
+            self._follows_database(schema) or any(self._follows_database(n) for n in names)
+        )
+
+    def _ddl(
+        self, text: str, schema: str | None, names: tuple[str, ...], at: BinlogPosition
+    ) -> tuple[Event, ...]:
+        """Execute a statement of the followed databases into the catalog at ``at``; the
+        events of the matched tables it changed."""
+        try:
+            statements = parse_statements(text, default=schema)
+        except DDLError as err:
+            return self._unreadable(text, schema, names, at, err)
+        touched: list[str] = []
+        for st in statements:
+            touched.extend(st.tables)
+            if st.database is not None:
+                touched.append(f"{st.database.database or schema}.")
+        known = set(self.catalog.tables())
+        if not any(self._follows(t, known) for t in touched):
+            return ()
+        try:
+            changes = self.catalog.execute(text, position=at, database=schema)
+        except MvddError as err:
+            if any(matches(self.patterns, t) for t in touched):
+                raise err.locate(position=at) from None
+            log.warning("ignored a statement of an unmatched table at %s: %s", at, err)
+            return ()
+        self._plans.clear()
+        return tuple(self._ddl_events(changes, text, at))
+
+    def _follows(self, table: str, known: set[str]) -> bool:
+        return table in known or self._follows_database(split_name(table)[0])
+
+    def _ddl_events(self, changes: list[Change], text: str, at: BinlogPosition) -> Iterator[Event]:
+        for change in changes:
+            name = change.table
+            if not matches(self.patterns, name):
+                renamed = [
+                    st.table
+                    for st in change.steps
+                    if isinstance(st, s.RenameTable) and st.to == name
+                ]
+                if not (renamed and matches(self.patterns, renamed[0])):
+                    continue
+                name = renamed[0]  # renamed out of the pattern: its last event, old name
+            yield Event(EventKind.DDL, name, at, change.version, None, None, text, at)
+
+    def _unreadable(
+        self,
+        text: str,
+        schema: str | None,
+        names: tuple[str, ...],
+        at: BinlogPosition,
+        err: MvddError,
+    ) -> tuple[Event, ...]:
+        if not self._mentions_matched(schema, names):
+            return ()
+        if self.catalog.on_unsupported == "skip":
+            log.warning("skipped a statement on a followed table at %s: %s", at, err)
+            return ()
+        raise err.locate(statement=text, position=at)
+
+
+#: the library's event classes -> what the reader does with them
+_HANDLERS: dict[type, Any] = {
+    le.QueryEvent: BinlogReader._on_query,
+    le.XidEvent: BinlogReader._on_xid,
+    le.MariadbGtidEvent: BinlogReader._on_gtid,
+    lr.TableMapEvent: BinlogReader._on_table_map,
+    lr.WriteRowsEvent: BinlogReader._on_rows,
+    lr.UpdateRowsEvent: BinlogReader._on_rows,
+    lr.DeleteRowsEvent: BinlogReader._on_rows,
+    le.XAPrepareEvent: BinlogReader._refuse,
+    lr.PartialUpdateRowsEvent: BinlogReader._refuse,
+    le.BeginLoadQueryEvent: BinlogReader._refuse,
+    le.ExecuteLoadQueryEvent: BinlogReader._refuse,
+    **dict.fromkeys(
+        (
+            le.FormatDescriptionEvent,
+            le.StopEvent,
+            le.GtidEvent,
+            le.PreviousGtidsEvent,
+            le.MariadbGtidListEvent,
+            le.MariadbBinLogCheckPointEvent,
+            le.MariadbAnnotateRowsEvent,
+            le.MariadbStartEncryptionEvent,
+            le.RowsQueryLogEvent,
+            le.IntvarEvent,
+            le.RandEvent,
+            le.UserVarEvent,
+        ),
+        BinlogReader._skip,
+    ),
+}
+
+
+def _fnmatch(name: str, pattern: str) -> bool:
+    import fnmatch
+
+    return fnmatch.fnmatchcase(name, pattern)
+
+
+def _schema(ev: Any) -> str | None:
+    raw = ev.schema
+    text = raw.decode("utf-8", "surrogateescape") if isinstance(raw, bytes) else str(raw or "")
+    return text or None
+
+
+def _charsets(ev: Any) -> list[int | None]:
+    """The collation id of each column the table map gives one for (None for the others)."""
+    ids = iter(ev.optional_metadata.charset_collation_list or ())
+    dbms = ev.dbms or "mysql"
+    return [
+        next(ids, None) if lr.TableMapEvent._is_character_column(c.type, dbms=dbms) else None
+        for c in ev.columns
+    ]
+
+
+def _message(err: BaseException) -> str:
+    return str(err.args[-1]) if err.args else str(err)
+
+
+__all__ = ["BinlogReader", "Event", "EventKind", "Snapshot"]

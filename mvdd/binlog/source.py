@@ -1,0 +1,356 @@
+"""The upstream server a binlog reader follows: its address, what it is, whether it can be read
+correctly, and a consistent snapshot of its schemas.
+
+:meth:`Source.problems` lists every reason the server's binlog cannot be decoded correctly
+(binary log off, not ROW format, not FULL row images, compressed events, missing privileges, a
+start position no longer on the server); :meth:`Source.snapshot` takes the schemas of a set of
+databases and the binlog position they hold at, in one consistent state:
+
+- MariaDB: ``START TRANSACTION WITH CONSISTENT SNAPSHOT`` gives the position
+  (``binlog_snapshot_file`` / ``binlog_snapshot_position``) without locking anything; each table
+  is then read once inside the transaction, which holds its metadata lock, so no DDL on it can
+  commit until the snapshot ends. A DDL that committed between the snapshot's start and those
+  locks would be in ``SHOW CREATE TABLE`` but after the position: the caller checks the binlog
+  between the two positions (:attr:`Snapshot.until`) and takes the snapshot again if it finds
+  one.
+- MySQL: ``FLUSH TABLES WITH READ LOCK`` for the moment it takes to read the position and the
+  schemas (MySQL has no snapshot position of its own).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import attrs
+import pymysql
+
+from mvdd.ddl.dml import lock_table, show_create, show_create_database
+from mvdd.errors import SourceConfigError
+from mvdd.model import BinlogPosition
+from mvdd.store.address import Address, parse_address
+
+#: databases a pattern never means, whatever it says
+SYSTEM_DATABASES = frozenset({"mysql", "information_schema", "performance_schema", "sys"})
+
+#: server settings a correct read needs: variable -> (accepted values, why)
+REQUIRED_SETTINGS: dict[str, tuple[frozenset[str], str]] = {
+    "log_bin": (frozenset({"ON", "1"}), "the binary log is off (start the server with --log-bin)"),
+    "binlog_format": (
+        frozenset({"ROW"}),
+        "binlog_format is {value}: only ROW events carry the rows (set binlog_format=ROW)",
+    ),
+    "binlog_row_image": (
+        frozenset({"FULL"}),
+        "binlog_row_image is {value}: MINIMAL, NOBLOB and FULL_NODUP leave columns out of the "
+        "row images (set binlog_row_image=FULL)",
+    ),
+}
+#: server settings that must be off: variable -> why
+FORBIDDEN_SETTINGS: dict[str, str] = {
+    "log_bin_compress": (
+        "log_bin_compress is ON: mysql-replication cannot decode MariaDB's compressed events, "
+        "and mvdd never drops an event (set log_bin_compress=OFF)"
+    ),
+    "binlog_transaction_compression": (
+        "binlog_transaction_compression is ON: mysql-replication cannot decode MySQL's "
+        "compressed transaction payloads (set binlog_transaction_compression=OFF)"
+    ),
+    "binlog_row_value_options": (
+        "binlog_row_value_options is {value}: partial JSON updates leave values out of the "
+        "row images (set binlog_row_value_options='')"
+    ),
+}
+#: the privileges a reader needs, and which one ALL PRIVILEGES stands for
+PRIVILEGES = ("REPLICATION SLAVE", "SELECT")
+
+
+def parse_tables(tables: str | Sequence[str]) -> tuple[str, ...]:
+    """The ``database.table`` fnmatch patterns a reader follows; SourceConfigError if one is
+    not such a pattern."""
+    patterns = (tables,) if isinstance(tables, str) else tuple(tables)
+    if not patterns:
+        raise SourceConfigError("no table pattern given (e.g. tables='shop.orders_*')")
+    for p in patterns:
+        if not isinstance(p, str) or p.count(".") < 1 or p.startswith(".") or p.endswith("."):
+            raise SourceConfigError(
+                f"table pattern {p!r} is not 'database.table' (fnmatch patterns, e.g. "
+                "'shop.orders_*')"
+            )
+    return patterns
+
+
+def matches(patterns: Sequence[str], name: str) -> bool:
+    """Whether ``database.table`` matches one of the patterns (case-sensitive, as table names
+    are on Linux servers)."""
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+def database_patterns(patterns: Sequence[str]) -> tuple[str, ...]:
+    """The database parts of the patterns (fnmatch patterns too)."""
+    return tuple(p.partition(".")[0] for p in patterns)
+
+
+@attrs.frozen
+class Snapshot:
+    """Schemas taken in one consistent state: ``position`` is where the binlog stood;
+    ``until`` the binlog position once every table was locked (MariaDB), to be checked for DDL
+    in between; ``databases`` each followed database's ``SHOW CREATE DATABASE``; ``tables``
+    each table's ``SHOW CREATE TABLE`` by ``database.table``."""
+
+    position: BinlogPosition
+    until: BinlogPosition | None
+    databases: tuple[tuple[str, str], ...]
+    tables: tuple[tuple[str, str, str], ...]  # (database, table, CREATE TABLE)
+
+
+class Source:
+    """An upstream server, reached through its address (``mysql://user:password@host:port/``,
+    also ``mariadb://`` and ``?unix_socket=PATH``). Nothing connects until a method needs to."""
+
+    def __init__(self, url: str) -> None:
+        self.address: Address = parse_address(url, database=None, error=SourceConfigError)
+        self._flavor: str | None = None
+        self._version: str | None = None
+
+    @property
+    def description(self) -> str:
+        return self.address.description
+
+    # -- connections ----------------------------------------------------------------------------
+
+    def connect_options(self) -> dict[str, Any]:
+        return self.address.connect_options(database=False)
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[Any]:
+        """A connection, closed afterwards; SourceConfigError naming the server if it cannot
+        be reached or refuses the login (never the password)."""
+        try:
+            conn = pymysql.connect(**self.connect_options())
+        except pymysql.MySQLError as err:
+            raise SourceConfigError(
+                f"cannot connect to {self.description}: {_message(err)}"
+            ) from None
+        except OSError as err:
+            raise SourceConfigError(f"cannot connect to {self.description}: {err}") from None
+        try:
+            yield conn
+        finally:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    def _identify(self, cur: Any) -> None:
+        if self._flavor is None:
+            cur.execute("SELECT VERSION()")
+            (version,) = cur.fetchone()
+            self._version = str(version)
+            self._flavor = "mariadb" if "mariadb" in self._version.lower() else "mysql"
+
+    @property
+    def flavor(self) -> str:
+        """``"mariadb"`` or ``"mysql"``."""
+        if self._flavor is None:
+            with self.connection() as conn, conn.cursor() as cur:
+                self._identify(cur)
+        assert self._flavor is not None
+        return self._flavor
+
+    # -- facts ----------------------------------------------------------------------------------
+
+    def binlogs(self, cur: Any) -> list[tuple[str, int]]:
+        """(file, size) of every binlog file the server still has, oldest first."""
+        cur.execute("SHOW BINARY LOGS")
+        return [(str(r[0]), int(r[1])) for r in cur.fetchall()]
+
+    def end(self) -> BinlogPosition:
+        """Where the server's binlog ends now."""
+        with self.connection() as conn, conn.cursor() as cur:
+            return self._end(cur)
+
+    def _end(self, cur: Any) -> BinlogPosition:
+        cur.execute("SHOW MASTER STATUS")
+        row = cur.fetchone()
+        if row is None:
+            raise SourceConfigError(f"{self.description}: the binary log is off")
+        return BinlogPosition(str(row[0]), int(row[1]))
+
+    def server_charset(self) -> tuple[str, str]:
+        """The server's default charset and collation (what a database created without one
+        takes)."""
+        with self.connection() as conn, conn.cursor() as cur:
+            cur.execute("SELECT @@global.character_set_server, @@global.collation_server")
+            charset, collation = cur.fetchone()
+        return str(charset), str(collation)
+
+    def oldest(self) -> BinlogPosition:
+        """The start of the oldest binlog file the server has."""
+        with self.connection() as conn, conn.cursor() as cur:
+            files = self.binlogs(cur)
+        if not files:
+            raise SourceConfigError(f"{self.description}: the server has no binlog files")
+        return BinlogPosition(files[0][0], 4)
+
+    def databases(self, patterns: Sequence[str]) -> list[str]:
+        """The server's databases the patterns' database parts name (system ones excepted)."""
+        with self.connection() as conn, conn.cursor() as cur:
+            cur.execute("SHOW DATABASES")
+            names = [str(r[0]) for r in cur.fetchall()]
+        dbs = database_patterns(patterns)
+        return sorted(
+            n for n in names if n not in SYSTEM_DATABASES and any(fnmatch.fnmatchcase(n, p)
+                                                                   for p in dbs)
+        )  # fmt: skip
+
+    def database_ddl(self, database: str) -> str:
+        """``SHOW CREATE DATABASE`` (the server's own text)."""
+        with self.connection() as conn, conn.cursor() as cur:
+            cur.execute(show_create_database(database))
+            return str(cur.fetchone()[1])
+
+    # -- pre-checks -----------------------------------------------------------------------------
+
+    def problems(self, start: BinlogPosition | None = None) -> list[str]:
+        """Every reason this server's binlog cannot be read correctly (empty: none)."""
+        out: list[str] = []
+        with self.connection() as conn, conn.cursor() as cur:
+            self._identify(cur)
+            names = (*REQUIRED_SETTINGS, *FORBIDDEN_SETTINGS)
+            cur.execute(
+                "SHOW GLOBAL VARIABLES WHERE Variable_name IN ("
+                + ", ".join(["%s"] * len(names))
+                + ")",
+                names,
+            )
+            values = {str(k).lower(): str(v) for k, v in cur.fetchall()}
+            for name, (accepted, why) in REQUIRED_SETTINGS.items():
+                value = values.get(name)
+                if value is None or value.upper() not in accepted:
+                    out.append(why.format(value=value))
+            for name, why in FORBIDDEN_SETTINGS.items():
+                value = values.get(name)
+                if value is not None and value.upper() not in ("OFF", "0", ""):
+                    out.append(why.format(value=value))
+            out.extend(self._privilege_problems(cur))
+            if start is not None and not out:
+                out.extend(self._start_problems(cur, start))
+        return out
+
+    def _privilege_problems(self, cur: Any) -> list[str]:
+        cur.execute("SHOW GRANTS")
+        grants = " ".join(str(r[0]).upper() for r in cur.fetchall())
+        if "ALL PRIVILEGES ON *.*" in grants:
+            return []
+        missing = [p for p in PRIVILEGES if p not in grants]
+        if "SELECT" in missing and "SELECT ON" in grants:
+            missing.remove("SELECT")  # granted on some databases: the snapshot says if enough
+        need_client = not any(
+            p in grants for p in ("REPLICATION CLIENT", "BINLOG MONITOR", "SUPER")
+        )
+        out = [f"the user lacks the {p} privilege" for p in missing]
+        if need_client:
+            out.append(
+                "the user lacks the REPLICATION CLIENT (MariaDB: BINLOG MONITOR) privilege to "
+                "read the binlog position"
+            )
+        return out
+
+    def _start_problems(self, cur: Any, start: BinlogPosition) -> list[str]:
+        files = dict(self.binlogs(cur))
+        if start.file not in files:
+            have = ", ".join(list(files)[:1] + (["…", list(files)[-1]] if len(files) > 1 else []))
+            return [
+                f"the start position {start} is no longer on the server (it has {have}): "
+                "the binlog it needs was purged"
+            ]
+        if start.offset > files[start.file]:
+            return [f"the start position {start} is past the end of {start.file}"]
+        return []
+
+    def check(self, start: BinlogPosition | None = None) -> None:
+        """SourceConfigError listing every problem :meth:`problems` finds."""
+        found = self.problems(start)
+        if found:
+            raise SourceConfigError(
+                f"{self.description} cannot be read correctly: " + "; ".join(found),
+                problems=found,
+            )
+
+    # -- the snapshot -----------------------------------------------------------------------------
+
+    def snapshot(self, patterns: Sequence[str]) -> Snapshot:
+        """The schemas of every table in the databases the patterns name, and the binlog
+        position they hold at (see the module docstring)."""
+        with self.connection() as conn, conn.cursor() as cur:
+            self._identify(cur)
+            if self._flavor == "mariadb":
+                return self._snapshot_mariadb(cur, patterns)
+            return self._snapshot_mysql(cur, patterns)
+
+    def _schemas(self, cur: Any, patterns: Sequence[str], lock: bool) -> tuple[Any, Any]:
+        cur.execute("SHOW DATABASES")
+        dbs = database_patterns(patterns)
+        names = sorted(
+            str(r[0]) for r in cur.fetchall()
+            if str(r[0]) not in SYSTEM_DATABASES and any(fnmatch.fnmatchcase(str(r[0]), p)
+                                                         for p in dbs)
+        )  # fmt: skip
+        databases = []
+        tables = []
+        for db in names:
+            cur.execute(show_create_database(db))
+            databases.append((db, str(cur.fetchone()[1])))
+            cur.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = %s "
+                "AND table_type = 'BASE TABLE' ORDER BY table_name",
+                (db,),
+            )
+            for (table,) in cur.fetchall():
+                if lock:  # held until the snapshot ends: no DDL on it can commit meanwhile
+                    cur.execute(lock_table((db, str(table))))
+                cur.execute(show_create((db, str(table))))
+                tables.append((db, str(table), _text(cur.fetchone()[1])))
+        return tuple(databases), tuple(tables)
+
+    def _snapshot_mariadb(self, cur: Any, patterns: Sequence[str]) -> Snapshot:
+        cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+        try:
+            cur.execute("SHOW STATUS LIKE 'binlog_snapshot_%'")
+            status = {str(k).lower(): str(v) for k, v in cur.fetchall()}
+            position = BinlogPosition(
+                status["binlog_snapshot_file"], int(status["binlog_snapshot_position"])
+            )
+            databases, tables = self._schemas(cur, patterns, lock=True)
+            until = self._end(cur)
+        finally:
+            cur.execute("COMMIT")
+        return Snapshot(position, until, databases, tables)
+
+    def _snapshot_mysql(self, cur: Any, patterns: Sequence[str]) -> Snapshot:
+        cur.execute("FLUSH TABLES WITH READ LOCK")
+        try:
+            position = self._end(cur)
+            databases, tables = self._schemas(cur, patterns, lock=False)
+        finally:
+            cur.execute("UNLOCK TABLES")
+        return Snapshot(position, None, databases, tables)
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else str(value)
+
+
+def _message(err: BaseException) -> str:
+    return str(err.args[-1]) if err.args else str(err)
+
+
+__all__ = [
+    "SYSTEM_DATABASES",
+    "Snapshot",
+    "Source",
+    "database_patterns",
+    "matches",
+    "parse_tables",
+]

@@ -1,0 +1,162 @@
+"""Column definitions: a sqlglot ``ColumnDef`` -> a :class:`~mvdd.model.Column`, its place
+(``FIRST`` / ``AFTER``) and the indexes its attributes declare.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from sqlglot import exp
+
+from mvdd.ddl import dialect as d
+from mvdd.ddl import step as s
+from mvdd.ddl.dialect import DIALECT
+from mvdd.ddl.expr import normalize
+from mvdd.ddl.name import ident
+from mvdd.ddl.types import TypeAttrs, column_type
+from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
+from mvdd.model import (
+    NO_DEFAULT,
+    Column,
+    ColumnType,
+    Default,
+    Expr,
+    Generated,
+    IndexKind,
+    TypeKind,
+)
+from mvdd.model.element import coerce_default
+
+
+def _literal(node: exp.Expr) -> Any:
+    """A literal's Python value (text stays text: the column type decides), or raises KeyError."""
+    node = _strip(node)
+    if isinstance(node, exp.Null):
+        return None
+    if isinstance(node, exp.Boolean):
+        return 1 if node.this else 0
+    if isinstance(node, exp.Introducer):
+        return _literal(node.expression)
+    if isinstance(node, exp.Literal):
+        return node.this if node.is_string else Decimal(node.this)
+    if isinstance(node, exp.Neg):
+        inner = _literal(node.this)
+        if isinstance(inner, Decimal):
+            return -inner
+    if isinstance(node, exp.BitString):
+        return int(node.this or "0", 2)
+    if isinstance(node, exp.HexString):
+        text = node.this
+        return bytes.fromhex(text if len(text) % 2 == 0 else "0" + text)
+    raise KeyError(node)
+
+
+def _strip(node: exp.Expr) -> exp.Expr:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return node
+
+
+def raw_default(node: exp.Expr) -> Default:
+    """A default as stated: None, a literal's raw value (numbers as Decimal, hex as bytes, bits
+    as int, text as str), or an Expr. The column's type coerces raw values (:func:`coerce_default`)
+    when the default meets its column."""
+    try:
+        return _literal(node)
+    except KeyError:
+        return normalize(node)
+
+
+_JSON_CHECK = "JSON_VALID(`{}`)"
+
+
+def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexSpec]]:
+    """A column (id 0) from a column definition, its FIRST/AFTER place, and the indexes its
+    attributes declare (``PRIMARY KEY``, ``UNIQUE``)."""
+    name = ident(node.this, "column")
+    kind = node.args.get("kind")
+    if not isinstance(kind, exp.DataType):
+        raise DDLError("column definition without a type", column=name)
+    flags: dict[str, Any] = {}
+    type_attrs: dict[str, Any] = {}
+    indexes: list[s.IndexSpec] = []
+    default: Default = NO_DEFAULT
+    for constraint in node.constraints:
+        ck = constraint.kind
+        if isinstance(ck, exp.NotNullColumnConstraint):
+            flags["nullable"] = bool(ck.args.get("allow_null"))
+        elif isinstance(ck, exp.DefaultColumnConstraint):
+            default = raw_default(ck.this)
+        elif isinstance(ck, exp.AutoIncrementColumnConstraint):
+            flags["auto_increment"] = True
+        elif isinstance(ck, exp.CommentColumnConstraint):
+            flags["comment"] = ck.this.this if isinstance(ck.this, exp.Literal) else ck.this.name
+        elif isinstance(ck, exp.CharacterSetColumnConstraint):
+            type_attrs["charset"] = ck.this.name
+        elif isinstance(ck, exp.CollateColumnConstraint):
+            type_attrs["collation"] = ck.this.name
+        elif isinstance(ck, exp.ZeroFillColumnConstraint):
+            type_attrs["zerofill"] = True
+        elif isinstance(ck, exp.BinaryColumnConstraint):
+            type_attrs["binary"] = True
+        elif isinstance(ck, exp.ComputedColumnConstraint):
+            flags["generated"] = Generated(
+                normalize(ck.this), stored=bool(ck.args.get("persisted"))
+            )
+        elif isinstance(ck, d.Persistent):
+            if "generated" not in flags:
+                raise DDLError("PERSISTENT without a generated column's AS (...)", column=name)
+            flags["generated"] = Generated(flags["generated"].expr, stored=True)
+        elif isinstance(ck, exp.InvisibleColumnConstraint):
+            flags["invisible"] = True
+        elif isinstance(ck, exp.OnUpdateColumnConstraint):
+            flags["on_update"] = normalize(ck.this)
+        elif isinstance(ck, exp.PrimaryKeyColumnConstraint):
+            indexes.append(
+                s.IndexSpec(name="PRIMARY", kind=IndexKind.PRIMARY, parts=(s.PartSpec(name),))
+            )
+        elif isinstance(ck, exp.UniqueColumnConstraint):
+            indexes.append(s.IndexSpec(kind=IndexKind.UNIQUE, parts=(s.PartSpec(name),)))
+        elif isinstance(ck, d.MySQLCheck):
+            if "check" in flags:
+                raise UnsupportedDDLError("more than one CHECK on one column", column=name)
+            flags["check"] = normalize(ck.this)
+        else:
+            raise UnsupportedDDLError(
+                f"unsupported column attribute {constraint.sql(dialect=DIALECT)!r}", column=name
+            )
+    try:
+        ctype, implied = column_type(kind, TypeAttrs(**type_attrs))
+    except MvddError as err:
+        raise err.locate(column=name) from None
+    if implied.unique:
+        flags.setdefault("nullable", False)
+        flags["auto_increment"] = True
+        indexes.append(s.IndexSpec(kind=IndexKind.UNIQUE, parts=(s.PartSpec(name),)))
+    if ctype.kind == TypeKind.LONGTEXT and flags.get("check") == Expr(
+        _JSON_CHECK.format(name.replace("`", "``"))
+    ):
+        # MariaDB spells JSON as LONGTEXT utf8mb4_bin CHECK (json_valid(col))
+        ctype = ColumnType.of(TypeKind.JSON)
+        del flags["check"]
+    if any(i.kind == IndexKind.PRIMARY for i in indexes):
+        if flags.get("nullable") is True:
+            raise DDLError("a PRIMARY KEY column cannot be NULL", column=name)
+        flags["nullable"] = False
+    column = Column(name=name, type=ctype, default=coerce_default(default, ctype, name), **flags)
+    return column, place(node.args.get("position")), indexes
+
+
+def place(node: exp.Expr | None) -> s.Place:
+    if node is None:
+        return s.LAST
+    where = str(node.args.get("position") or "").upper()
+    if where == "FIRST":
+        return s.FIRST
+    if where == "AFTER":
+        return s.Place(after=ident(node.this, "column"))
+    raise DDLError(f"unknown column position {node.sql(dialect=DIALECT)!r}")
+
+
+__all__ = ["column_from_def", "raw_default"]

@@ -1,0 +1,102 @@
+"""Names in DDL statements: identifiers as written, and table names resolved against the
+statement's context (the database a catalog tracks, or the default database of a catalog that
+names tables ``database.table``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+from sqlglot import exp
+
+from mvdd.ddl.dialect import DIALECT
+from mvdd.errors import DDLError, UnsupportedDDLError
+from mvdd.model.names import check_identifier
+
+
+def ident(node: exp.Expr | str | None, what: str) -> str:
+    """The name an identifier node (or text) gives; DDLError if MySQL would refuse it."""
+    if node is None:
+        raise DDLError(f"missing {what} name")
+    if isinstance(node, str):
+        return check_identifier(node, what)
+    if isinstance(node, exp.Column | exp.Table) and (node.args.get("table") or node.args.get("db")):
+        raise DDLError(f"{what} name {node.sql(dialect=DIALECT)!r} must not be qualified")
+    return check_identifier(node.name, what)
+
+
+@attrs.frozen
+class Context:
+    """How a statement's table names resolve.
+
+    Attributes:
+        database: the one database a catalog tracks: names qualified with it lose the
+            qualifier, names qualified with another are unsupported.
+        default: the default database of a catalog naming tables ``database.table``:
+            unqualified names take it, qualified ones resolve as written. (Neither set: names
+            stay as written, a qualified one as ``database.table``.)
+    """
+
+    database: str | None = None
+    default: str | None = None
+    #: the default (charset, collation) of a database (None: not known), for a table created
+    #: there without its own, as the server gives it
+    charsets: Callable[[str | None], tuple[str, str] | None] | None = attrs.field(
+        default=None, eq=False
+    )
+
+    def database_of(self, table: str) -> str | None:
+        """The database a resolved table name is in (None: not known)."""
+        if self.database is not None:
+            return self.database
+        return split_name(table)[0]
+
+    def charset_of(self, table: str) -> tuple[str, str] | None:
+        """The default (charset, collation) for a new table of this name, if known."""
+        return self.charsets(self.database_of(table)) if self.charsets is not None else None
+
+
+def database_name(name: str) -> str:
+    """A database name a ``database.table`` catalog can hold (no dot: the first dot of a
+    qualified name separates the database from the table)."""
+    check_identifier(name, "database")
+    if "." in name:
+        raise UnsupportedDDLError(f"database name {name!r} has a dot; mvdd names tables "
+                                  "database.table")  # fmt: skip
+    return name
+
+
+def qualify(database: str | None, table: str) -> str:
+    """``database.table`` (just ``table`` without a database)."""
+    return table if database is None else f"{database_name(database)}.{table}"
+
+
+def split_name(name: str) -> tuple[str | None, str]:
+    """(database, table) of a name a ``database.table`` catalog holds; (None, name) for a
+    name without a database."""
+    database, dot, table = name.partition(".")
+    return (database, table) if dot else (None, name)
+
+
+def table_name(node: exp.Expr | None, ctx: Context) -> str:
+    """The name a table reference resolves to in ``ctx``."""
+    if not isinstance(node, exp.Table):
+        raise DDLError("expected a table name")
+    if node.args.get("catalog"):
+        raise UnsupportedDDLError(f"table name {node.sql(dialect=DIALECT)!r} has a catalog part")
+    table = ident(node.this, "table")
+    db = node.args.get("db")
+    if ctx.database is not None:
+        if db is not None and db.name != ctx.database:
+            raise UnsupportedDDLError(
+                f"table {node.sql(dialect=DIALECT)!r} is in database {db.name!r}; this catalog "
+                f"tracks database {ctx.database!r}"
+            )
+        return table
+    if db is not None:
+        return qualify(db.name, table)
+    return qualify(ctx.default, table)
+
+
+__all__ = ["Context", "database_name", "ident", "qualify", "split_name", "table_name"]

@@ -1,0 +1,315 @@
+"""MySQL DDL text -> statements of steps: splitting, parsing with the mvdd dialect, and errors
+that name the line, column and statement.
+
+:func:`parse_statements` splits the text into statements (by the tokenizer's semicolons, so each
+statement keeps its exact original text), parses each with the mvdd dialect, and turns the tree
+into :mod:`~mvdd.ddl.step` values (the handlers are in :mod:`mvdd.ddl.parse`).
+
+A statement mvdd does not model (``GRANT``, ``CREATE VIEW``, a ``Command`` fallback, DML) raises
+:class:`~mvdd.errors.UnsupportedDDLError`, or, with ``skip_unsupported=True``, comes back with no
+steps and the reason in ``Statement.skipped``. Malformed text raises
+:class:`~mvdd.errors.DDLParseError` with the line, column and a snippet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import attrs
+from sqlglot.errors import ParseError, SqlglotError, TokenError
+from sqlglot.tokens import Token, TokenType
+
+from mvdd.ddl import step as s
+from mvdd.ddl.dialect import DIALECT
+from mvdd.ddl.name import Context
+from mvdd.ddl.parse import statement_steps
+from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
+from mvdd.model import Table
+
+
+@attrs.frozen
+class Statement:
+    """One statement of the input: its 1-based index, its exact text and its steps.
+
+    ``skipped`` holds the reason when the statement was not DDL mvdd models and the caller asked
+    to skip such statements; its ``steps`` are then empty. ``database`` holds a CREATE / ALTER /
+    DROP DATABASE statement's change (such a statement has no table steps)."""
+
+    index: int
+    text: str
+    steps: tuple[s.Step, ...]
+    skipped: str | None = None
+    database: s.DatabaseChange | None = None
+    #: tables whose steps apply only if the table exists (``ALTER TABLE IF EXISTS``)
+    if_exists: frozenset[str] = frozenset()
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """Tables the statement touches, in order of first mention."""
+        seen: dict[str, None] = {}
+        for st in self.steps:
+            seen.setdefault(st.table)
+            if isinstance(st, s.RenameTable):
+                seen.setdefault(st.to)
+        return tuple(seen)
+
+
+# --- splitting and parsing ---------------------------------------------------------------------
+
+_QUOTES = frozenset("'\"`")
+
+
+def executable(sql: str) -> str:
+    """``sql`` with MySQL's executable comments opened: ``/*! … */``, ``/*!50100 … */`` and
+    MariaDB's ``/*M!100100 … */`` hold statement text every current server runs (``SHOW CREATE``
+    and ``mysqldump`` write options that way), so their markers become spaces of the same
+    length and the text between them is read; offsets into the text stay the same.
+
+    >>> executable("CREATE DATABASE d /*!40100 DEFAULT CHARACTER SET latin1 */")
+    'CREATE DATABASE d          DEFAULT CHARACTER SET latin1   '
+    """
+    if "/*" not in sql:
+        return sql
+    out = list(sql)
+    i, n = 0, len(sql)
+    while i < n:
+        ch = sql[i]
+        if ch in _QUOTES:  # skip a quoted string or identifier ('' and \' inside)
+            j = i + 1
+            while j < n and sql[j] != ch:
+                j += 2 if sql[j] == "\\" and ch != "`" else 1
+            i = j + 1
+        elif sql.startswith("/*", i):
+            end = sql.find("*/", i + 2)
+            if end < 0:
+                break  # an unterminated comment: the tokenizer reports it
+            opener = i + 2
+            if sql.startswith("M!", opener):
+                opener += 2
+            elif sql.startswith("!", opener):
+                opener += 1
+            else:
+                i = end + 2  # a plain comment
+                continue
+            while opener < end and sql[opener].isdigit():
+                opener += 1
+            out[i:opener] = " " * (opener - i)
+            out[end : end + 2] = "  "
+            i = opener  # the text inside is read as statement text
+        elif sql.startswith("--", i) or ch == "#":
+            end = sql.find("\n", i)
+            i = n if end < 0 else end + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
+    chunk: list[Token] = []
+    for token in tokens:
+        if token.token_type == TokenType.SEMICOLON:
+            if chunk:
+                yield chunk
+            chunk = []
+        else:
+            chunk.append(token)
+    if chunk:
+        yield chunk
+
+
+def split_statements(sql: str) -> list[str]:
+    """The statements of a text, each exactly as written (comments between them dropped).
+
+    >>> split_statements("CREATE TABLE a (x INT); -- note\\nDROP TABLE a;")
+    ['CREATE TABLE a (x INT)', 'DROP TABLE a']
+    """
+    try:
+        tokens = DIALECT.tokenize(executable(sql))
+    except TokenError as err:
+        raise _token_error(err, sql) from None
+    return [sql[chunk[0].start : chunk[-1].end + 1] for chunk in _chunks(tokens)]
+
+
+def statement_words(sql: str) -> tuple[str, tuple[str, ...]]:
+    """The first keyword of a statement (upper case) and the names it mentions (identifiers
+    and other words, as written): enough to tell whether a statement that does not parse, or
+    is not DDL, concerns some table.
+
+    >>> statement_words("insert into `shop`.orders_01 values (1)")
+    ('INSERT', ('into', 'shop', 'orders_01', 'values'))
+    """
+    try:
+        tokens = DIALECT.tokenize(executable(sql))
+    except TokenError:
+        return "", ()
+    if not tokens:
+        return "", ()
+    names = tuple(
+        t.text
+        for t in tokens[1:]
+        if t.token_type in (TokenType.IDENTIFIER, TokenType.VAR) or t.text.isidentifier()
+    )
+    return tokens[0].text.upper(), names
+
+
+def _parse_error(err: ParseError, sql: str) -> DDLParseError:
+    info = err.errors[0] if err.errors else {}
+    message = info.get("description") or str(err).splitlines()[0]
+    snippet = (info.get("start_context", "") + info.get("highlight", ""))[-40:] or None
+    return DDLParseError(
+        f"cannot parse: {message}", line=info.get("line"), col=info.get("col"), snippet=snippet
+    )
+
+
+def _token_error(err: TokenError, sql: str) -> DDLParseError:
+    # TokenError knows the span of its context snippet; the trouble is at its end
+    end = getattr(err, "end", None)
+    at = min(end, len(sql) - 1) if isinstance(end, int) and sql else 0
+    line = sql.count("\n", 0, at) + 1
+    col = at - (sql.rfind("\n", 0, at) + 1) + 1
+    start = getattr(err, "start", None)
+    snippet = sql[start if isinstance(start, int) else max(0, at - 40) : at + 1][-40:]
+    return DDLParseError(
+        "cannot tokenize: unterminated string, comment or identifier, or a character MySQL "
+        "does not allow here",
+        line=line,
+        col=col,
+        snippet=snippet,
+    )
+
+
+def iter_statements(
+    sql: str,
+    *,
+    skip_unsupported: bool = False,
+    database: str | None = None,
+    default: str | None = None,
+    charsets: Callable[[str | None], tuple[str, str] | None] | None = None,
+) -> Iterator[Statement]:
+    """Statements of a text one at a time, each parsed only when reached, so a caller that
+    executes them in turn commits the statements before a bad one (the text is tokenized whole
+    first: an unterminated string or comment fails it all). Arguments as :func:`parse_statements`;
+    ``charsets(database)`` gives a database's default (charset, collation) when known.
+    """
+    if not isinstance(sql, str):
+        raise DDLError(f"SQL must be text, not {type(sql).__name__}")
+    ctx = Context(database=database, default=default, charsets=charsets)
+    try:
+        tokens = DIALECT.tokenize(executable(sql))
+    except TokenError as err:
+        raise _token_error(err, sql) from None
+    for index, chunk in enumerate(_chunks(tokens), start=1):
+        yield _statement(sql, index, chunk, ctx, skip_unsupported)
+
+
+def _statement(sql: str, index: int, chunk: list[Token], ctx: Context, skip: bool) -> Statement:
+    text = sql[chunk[0].start : chunk[-1].end + 1]
+    try:
+        try:
+            trees = DIALECT.parser().parse(chunk, executable(sql))
+        except ParseError as err:
+            raise _parse_error(err, sql) from None
+        steps: list[s.Step] = []
+        database: s.DatabaseChange | None = None
+        optional: set[str] = set()
+        for tree in trees:
+            if tree is not None:
+                try:
+                    for item in statement_steps(tree, ctx):
+                        if isinstance(item, s.DatabaseChange):
+                            database = item
+                        elif isinstance(item, s.IfTableExists):
+                            optional.add(item.table)
+                        else:
+                            steps.append(item)
+                except DDLParseError as err:
+                    last = chunk[-1]
+                    raise err.locate(line=last.line, col=last.col, snippet=text[-40:]) from None
+        return Statement(
+            index, text, tuple(steps), database=database, if_exists=frozenset(optional)
+        )
+    except UnsupportedDDLError as err:
+        if not skip:
+            raise err.locate(statement=text, statement_index=index) from None
+        return Statement(index, text, (), skipped=err.message)
+    except MvddError as err:
+        raise err.locate(statement=text, statement_index=index) from None
+    except SqlglotError as err:
+        # sqlglot re-reads some text while parsing (type names, for one) and may fail there
+        last = chunk[-1]
+        raise DDLParseError(
+            f"cannot parse: {str(err).splitlines()[0] if str(err) else type(err).__name__}",
+            line=last.line,
+            col=last.col,
+            snippet=text[-40:],
+        ).locate(statement=text, statement_index=index) from None
+    except RecursionError:
+        # expressions nested a few hundred levels deep exhaust sqlglot's recursive descent
+        last = chunk[-1]
+        raise DDLParseError(
+            "cannot parse: the statement is nested too deeply",
+            line=last.line,
+            col=last.col,
+            snippet=text[-40:],
+        ).locate(statement=text, statement_index=index) from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as err:
+        # sqlglot trees we did not foresee: name the statement rather than leak
+        raise DDLError(f"cannot read statement: {type(err).__name__}: {err}").locate(
+            statement=text, statement_index=index
+        ) from None
+
+
+def parse_statements(
+    sql: str,
+    *,
+    skip_unsupported: bool = False,
+    database: str | None = None,
+    default: str | None = None,
+) -> list[Statement]:
+    """Split MySQL text into statements and each into steps.
+
+    Args:
+        sql: one or more statements separated by semicolons.
+        skip_unsupported: return statements mvdd does not model with no steps instead of raising.
+        database: the one database whose tables are tracked, named without qualifier; names
+            qualified with another database are unsupported.
+        default: the default database of a catalog that names tables ``database.table``:
+            unqualified names take it (see :class:`mvdd.ddl.name.Context`).
+
+    Raises:
+        DDLParseError: text that does not parse.
+        UnsupportedDDLError: a statement mvdd does not model (unless skipped).
+        DDLError: a statement that parses but states something impossible.
+
+    >>> [str(st) for st in parse_statements("ALTER TABLE t DROP a, ADD b INT")[0].steps]
+    ['ALTER TABLE `t` DROP COLUMN `a`', 'ALTER TABLE `t` ADD COLUMN `b` INT']
+    """
+    return list(
+        iter_statements(sql, skip_unsupported=skip_unsupported, database=database, default=default)
+    )
+
+
+def parse_table(sql: str) -> Table:
+    """The table of one ``CREATE TABLE`` statement (id 0, version 1).
+
+    >>> t = parse_table("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10) DEFAULT 'x')")
+    >>> [c.name for c in t.columns], t.column("a").nullable, t.column("b").default
+    (['a', 'b'], False, 'x')
+    """
+    statements = parse_statements(sql)
+    if len(statements) != 1 or len(statements[0].steps) != 1:
+        raise DDLError("expected exactly one CREATE TABLE statement", statement=sql)
+    (only,) = statements[0].steps
+    if not isinstance(only, s.CreateTable):
+        raise DDLError("expected a CREATE TABLE statement", statement=sql)
+    return only.definition
+
+
+__all__ = [
+    "Statement",
+    "iter_statements",
+    "parse_statements",
+    "parse_table",
+    "split_statements",
+    "statement_words",
+]

@@ -1,0 +1,32 @@
+"""Identifiers: what MySQL accepts as the (quoted) name of a table, column, index or check.
+
+>>> check_identifier("order`s", "table")
+'order`s'
+>>> check_identifier("a ", "column")
+Traceback (most recent call last):
+...
+mvdd.errors.DDLError: column name 'a ' ends with a space
+"""
+
+from __future__ import annotations
+
+from mvdd.errors import DDLError
+
+#: MySQL's limit on identifier length, in characters
+MAX_IDENTIFIER = 64
+
+
+def check_identifier(name: str, what: str) -> str:
+    """``name`` if MySQL accepts it as a (quoted) identifier; raises DDLError otherwise."""
+    if not isinstance(name, str) or not name:
+        raise DDLError(f"empty {what} name")
+    if len(name) > MAX_IDENTIFIER:
+        raise DDLError(f"{what} name {name[:20]!r}… is longer than {MAX_IDENTIFIER} characters")
+    if name.endswith(" "):
+        raise DDLError(f"{what} name {name!r} ends with a space")
+    if "\0" in name or any(ord(ch) > 0xFFFF for ch in name):
+        raise DDLError(f"{what} name {name!r} has a character MySQL does not allow in names")
+    return name
+
+
+__all__ = ["MAX_IDENTIFIER", "check_identifier"]

@@ -1,0 +1,89 @@
+"""Positions in a replicated log that are values of their own: a MySQL / MariaDB binlog position.
+
+A catalog orders a table's versions by position (ints, tuples compared element-wise, or these).
+:class:`BinlogPosition` orders binlog files by their numeric suffix, not as text, so
+``mysql-bin.1000000`` follows ``mysql-bin.999999``; within a file, by offset.
+
+>>> p = BinlogPosition.parse("mysql-bin.000003:1234")
+>>> str(p), p < BinlogPosition("mysql-bin.000010", 4)
+('mysql-bin.000003:1234', True)
+>>> BinlogPosition("mysql-bin.999999", 9) < BinlogPosition("mysql-bin.1000000", 4)
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+
+from mvdd.errors import PositionError
+
+_SUFFIX = re.compile(r"\.(\d+)$")
+
+
+def _check_file(_: Any, __: Any, value: str) -> None:
+    if not isinstance(value, str) or not value or value != value.strip() or "\0" in value:
+        raise PositionError(f"a binlog file name is a non-empty name, not {value!r}")
+
+
+def _check_offset(_: Any, __: Any, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise PositionError(f"a binlog offset is a non-negative int, not {value!r}")
+
+
+@attrs.frozen(eq=True, order=False)
+class BinlogPosition:
+    """A place in a server's binary log: the file and the byte offset in it.
+
+    Ordered by the file's numeric suffix (then its name), then the offset; comparing with any
+    other kind of position raises TypeError (a catalog reports it as a PositionError).
+    """
+
+    file: str = attrs.field(validator=_check_file)
+    offset: int = attrs.field(validator=_check_offset)
+    _key: tuple[int, str, int] = attrs.field(init=False, eq=False, repr=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        m = _SUFFIX.search(self.file)
+        suffix = int(m.group(1)) if m else -1
+        object.__setattr__(self, "_key", (suffix, self.file, self.offset))
+
+    @classmethod
+    def parse(cls, text: str) -> BinlogPosition:
+        """``"mysql-bin.000003:1234"`` as a position; PositionError if it is not one."""
+        if isinstance(text, BinlogPosition):
+            return text
+        if not isinstance(text, str) or ":" not in text:
+            raise PositionError(f"a binlog position is written FILE:OFFSET, not {text!r}")
+        file, _, offset = text.rpartition(":")
+        if not offset.isdigit():
+            raise PositionError(f"a binlog position is written FILE:OFFSET, not {text!r}")
+        return cls(file, int(offset))
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.offset}"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, BinlogPosition):
+            return NotImplemented
+        return self._key < other._key
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, BinlogPosition):
+            return NotImplemented
+        return self._key <= other._key
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, BinlogPosition):
+            return NotImplemented
+        return self._key > other._key
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, BinlogPosition):
+            return NotImplemented
+        return self._key >= other._key
+
+
+__all__ = ["BinlogPosition"]

@@ -1,0 +1,502 @@
+"""The algorithm of the SQL stores, written once over a small :class:`Dialect`.
+
+The SQLite store (:mod:`mvdd.store.sqlite`) and the MySQL / MariaDB store
+(:mod:`mvdd.store.mysql`) keep the same tables and run the same statements: a commit numbers
+itself by bumping the ``last_seq`` counter row (which serialises commits), compare-and-sets each
+table's head version, renames in two passes, and writes version and element rows; leases are
+compare-and-set rows, jobs move between a queue and a history queue, and a fenced write checks
+its lease in the same transaction. What differs between the two servers is only spelling
+(placeholders, ``INSERT IGNORE``, row locks, how a transaction starts) and connection handling;
+:class:`Dialect` holds the spelling and each store subclass the connection.
+
+Statements here are written with ``?`` placeholders and ``{name}`` for the store's table names;
+:meth:`SQLStore._sql` renders them for the dialect once and remembers the result.
+"""
+
+from __future__ import annotations
+
+import abc
+import contextlib
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+
+import attrs
+
+from mvdd.errors import ConcurrentChangeError, FencedError, StoreError
+from mvdd.store import codec
+from mvdd.store.base import (
+    HISTORY,
+    QUEUE,
+    Changes,
+    Commit,
+    CommitResult,
+    Event,
+    Guard,
+    JobRow,
+    JobUpdate,
+    Lease,
+    NodeRow,
+    Store,
+)
+
+#: the store's tables, by their unprefixed names
+TABLES = ("meta", "tables", "versions", "elements", "leases", "jobs", "nodes", "events", "state")
+#: the columns of a ``jobs`` row as :func:`mvdd.store.codec.job_row` reads them
+JOB_COLUMNS = "id, kind, table_name, `sql`, status, queue, payload, cancel, submitted, updated"
+_VERSION_COLUMNS = ("table_id", "version", "seq", "name", "statement", "steps", "position", "at",
+                    "dropped")  # fmt: skip
+_ELEMENT_COLUMNS = ("table_id", "kind", "element_id", "since", "until", "prev", "value",
+                    "opened_seq", "closed_seq")  # fmt: skip
+
+
+@attrs.frozen
+class Dialect:
+    """How one SQL server spells what the store algorithm needs.
+
+    Attributes:
+        param: the driver's placeholder (``?`` or ``%s``).
+        insert_ignore: an INSERT that skips a row whose key exists.
+        lock_exclusive, lock_shared: the suffix of a SELECT that locks the rows it reads (empty
+            where a write transaction already excludes every other writer, as in SQLite).
+        begin_write: starts a read-write transaction.
+        begin_read: starts a transaction that reads one consistent state.
+        end_read: ends it.
+        meta_key, meta_value: the column names of the ``meta`` table.
+        update_returning: ``UPDATE … RETURNING`` exists (one round trip instead of two on the
+            commit path).
+    """
+
+    param: str
+    insert_ignore: str
+    lock_exclusive: str
+    lock_shared: str
+    begin_write: str
+    begin_read: str
+    end_read: str
+    meta_key: str
+    meta_value: str
+    update_returning: bool = False
+
+
+class Cursor(Protocol):
+    """The part of a DB-API cursor the algorithm uses."""
+
+    @property
+    def lastrowid(self) -> Any: ...
+
+    def execute(self, sql: str, params: Sequence[Any] = ...) -> Any: ...
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> Any: ...
+
+
+class SQLStore(Store):
+    """A store over one SQL connection; subclasses give the dialect, the connection and the
+    translation of driver errors."""
+
+    dialect: Dialect
+
+    def __init__(self, prefix: str = "") -> None:
+        self._lock = threading.RLock()
+        self._names = {name: f"`{prefix}{name}`" for name in TABLES}
+        self._rendered: dict[str, str] = {}
+
+    # -- what a subclass provides -------------------------------------------------------------
+
+    @abc.abstractmethod
+    def _cursor(self) -> contextlib.AbstractContextManager[Cursor]:
+        """A cursor on the store's connection (opened if needed), under the store's lock."""
+
+    @abc.abstractmethod
+    def _wrap(self, what: str) -> contextlib.AbstractContextManager[None]:
+        """Translate driver errors into ConcurrentChangeError (another writer got in the way)
+        and StoreError (everything else), naming ``what`` was being done."""
+
+    @abc.abstractmethod
+    def _rowcount(self, cur: Cursor, result: Any) -> int:
+        """The number of rows the last ``execute`` changed."""
+
+    # -- statements ---------------------------------------------------------------------------
+
+    def _sql(self, text: str) -> str:
+        """``text`` with the dialect's placeholders and the store's table names (cached)."""
+        done = self._rendered.get(text)
+        if done is None:
+            done = text.format(**self._names)
+            if self.dialect.param != "?":
+                done = done.replace("?", self.dialect.param)
+            self._rendered[text] = done
+        return done
+
+    def _run(self, cur: Cursor, text: str, params: Sequence[Any] = ()) -> int:
+        return self._rowcount(cur, cur.execute(self._sql(text), params))
+
+    def _one(self, cur: Cursor, text: str, params: Sequence[Any] = ()) -> Any:
+        cur.execute(self._sql(text), params)
+        return cur.fetchone()
+
+    def _all(self, cur: Cursor, text: str, params: Sequence[Any] = ()) -> list[Any]:
+        cur.execute(self._sql(text), params)
+        return list(cur.fetchall())
+
+    @contextlib.contextmanager
+    def _transaction(self, *, read_only: bool = False) -> Iterator[Cursor]:
+        d = self.dialect
+        with self._lock, self._cursor() as cur:
+            cur.execute(d.begin_read if read_only else d.begin_write)
+            try:
+                yield cur
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    cur.execute("ROLLBACK")
+                raise
+            else:
+                cur.execute(d.end_read if read_only else "COMMIT")
+
+    def _meta_sql(self, text: str) -> str:
+        d = self.dialect
+        return text.replace("{k}", d.meta_key).replace("{v}", d.meta_value)
+
+    def _counter(self, cur: Cursor, key: str) -> int:
+        row = self._one(cur, self._meta_sql("SELECT {v} FROM {meta} WHERE {k} = ?"), [key])
+        return int(row[0])
+
+    def _bump(self, cur: Cursor, key: str, by: int) -> int:
+        """Add ``by`` to a counter row and return its new value (the row stays locked until
+        the transaction ends)."""
+        update = "UPDATE {meta} SET {v} = {v} + ? WHERE {k} = ?"
+        if self.dialect.update_returning:
+            return int(self._one(cur, self._meta_sql(update + " RETURNING {v}"), [by, key])[0])
+        self._run(cur, self._meta_sql(update), [by, key])
+        return self._counter(cur, key)
+
+    def _init_meta(self, cur: Cursor, where: str) -> None:
+        """The counter rows of a new store (idempotent: processes opening a new store at once
+        all succeed), and a check of the stored format."""
+        self._run(
+            cur,
+            self._meta_sql(
+                f"{self.dialect.insert_ignore} INTO {{meta}} ({{k}}, {{v}}) "
+                "VALUES ('format', ?), ('next_table_id', 1), ('last_seq', 0)"
+            ),
+            [codec.FORMAT],
+        )
+        found = self._counter(cur, "format")
+        if found != codec.FORMAT:
+            raise StoreError(
+                f"{where} holds store format {found!r}; this mvdd reads format {codec.FORMAT}"
+            )
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def last_seq(self) -> int:
+        with self._wrap("read"), self._lock, self._cursor() as cur:
+            return self._counter(cur, "last_seq")
+
+    def changes(self, after_seq: int) -> Changes:
+        with self._wrap("read"), self._transaction(read_only=True) as cur:
+            # one consistent state, so the three queries agree
+            last = self._counter(cur, "last_seq")
+            versions = tuple(
+                codec.version_row(dict(zip(_VERSION_COLUMNS, r, strict=True)))
+                for r in self._all(
+                    cur,
+                    f"SELECT {', '.join(_VERSION_COLUMNS)} FROM {{versions}} "
+                    "WHERE seq > ? AND seq <= ? ORDER BY seq, table_id",
+                    [after_seq, last],
+                )
+            )
+            opened = tuple(
+                codec.element_row(dict(zip(_ELEMENT_COLUMNS, r, strict=True)), last)
+                for r in self._all(
+                    cur,
+                    f"SELECT {', '.join(_ELEMENT_COLUMNS)} FROM {{elements}} "
+                    "WHERE opened_seq > ? AND opened_seq <= ?",
+                    [after_seq, last],
+                )
+            )
+            closed = tuple(
+                ((r[0], r[1], r[2], r[3]), r[4])
+                for r in self._all(
+                    cur,
+                    "SELECT table_id, kind, element_id, since, until FROM {elements} "
+                    "WHERE closed_seq > ? AND closed_seq <= ?",
+                    [after_seq, last],
+                )
+            )
+        return Changes(versions, opened, closed, last)
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def commit(self, commit: Commit) -> CommitResult:
+        with self._wrap("commit"), self._transaction() as cur:
+            if commit.guard is not None:
+                self._check_guard(cur, commit.guard)
+            ids: dict[int, int] = {}
+            new_tables = sorted((tid for tid in commit.names if tid < 0), reverse=True)
+            if new_tables:
+                first = self._bump(cur, "next_table_id", len(new_tables)) - len(new_tables)
+                ids = {tid: first + i for i, tid in enumerate(new_tables)}
+            # the sequence counter's row lock serialises commits until this one ends
+            seq = self._bump(cur, "last_seq", 1)
+
+            def real(tid: int) -> int:
+                return ids.get(tid, tid)
+
+            heads = codec.commit_heads(commit, ids)
+            renamed = []
+            for tid, name in commit.names.items():
+                if tid < 0:
+                    continue
+                # compare-and-set: the head must be the version this statement was built on
+                if self._swap_head(cur, tid, commit.expected[tid], heads[tid]) != name:
+                    renamed.append(tid)
+            # name changes in two passes, so a swap inside one statement never collides midway
+            for tid in renamed:
+                self._run(cur, "UPDATE {tables} SET dropped = 1 WHERE table_id = ?", [tid])
+            for tid in renamed:
+                name = commit.names[tid]
+                self._run(
+                    cur,
+                    "UPDATE {tables} SET name = ?, dropped = ? WHERE table_id = ?",
+                    [name if name is not None else "", int(name is None), tid],
+                )
+            for tid in new_tables:
+                self._run(
+                    cur,
+                    "INSERT INTO {tables} (table_id, name, version, dropped) VALUES (?, ?, ?, 0)",
+                    [real(tid), commit.names[tid], heads[real(tid)]],
+                )
+            cur.executemany(
+                self._sql(
+                    "INSERT INTO {versions} (table_id, version, seq, name, statement, steps, "
+                    "position, at, dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                ),
+                codec.version_params(commit, ids, seq),
+            )
+            for table_id, kind, element_id, since in commit.closed:
+                changed = self._run(
+                    cur,
+                    "UPDATE {elements} SET until = ?, closed_seq = ? WHERE table_id = ? "
+                    "AND kind = ? AND element_id = ? AND since = ? AND until IS NULL",
+                    [heads[real(table_id)], seq, real(table_id), kind, element_id, since],
+                )
+                if changed != 1:
+                    raise ConcurrentChangeError(
+                        f"element {kind} {element_id} of table id {table_id} was already closed"
+                    )
+            if commit.opened:
+                cur.executemany(
+                    self._sql(
+                        "INSERT INTO {elements} (table_id, kind, element_id, since, until, prev, "
+                        "value, opened_seq, closed_seq) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, NULL)"
+                    ),
+                    codec.element_params(commit, ids, seq),
+                )
+            if commit.job is not None and commit.guard is not None:
+                self._apply_job(cur, commit.job, commit.guard)
+        return CommitResult(seq, ids)
+
+    def _swap_head(self, cur: Cursor, tid: int, expected: int, head: int) -> str:
+        """Move a table's head from ``expected`` to ``head``; its current name. Raises
+        ConcurrentChangeError when the head is not ``expected`` (another writer was first)."""
+        update = (
+            "UPDATE {tables} SET version = ? WHERE table_id = ? AND version = ? AND dropped = 0"
+        )
+        if self.dialect.update_returning:
+            row = self._one(cur, update + " RETURNING name", [head, tid, expected])
+        elif self._run(cur, update, [head, tid, expected]) == 1:
+            row = self._one(cur, "SELECT name FROM {tables} WHERE table_id = ?", [tid])
+        else:
+            row = None
+        if row is None:
+            raise ConcurrentChangeError(
+                f"table id {tid} is not at version {expected} in the store: "
+                "another writer committed first"
+            )
+        return str(row[0])
+
+    # -- small durable values -------------------------------------------------------------------
+
+    def get_state(self, key: str) -> Any:
+        with self._wrap("read"), self._lock, self._cursor() as cur:
+            row = self._one(cur, "SELECT v FROM {state} WHERE k = ?", [key])
+        return json.loads(row[0]) if row is not None else None
+
+    def set_state(self, key: str, value: Any) -> None:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+        with self._wrap("state"), self._transaction() as cur:
+            self._run(cur, f"{self.dialect.insert_ignore} INTO {{state}} (k, v) VALUES (?, ?)",
+                      [key, text])  # fmt: skip
+            self._run(cur, "UPDATE {state} SET v = ? WHERE k = ?", [text, key])
+
+    # -- coordination -------------------------------------------------------------------------
+
+    def _check_guard(self, cur: Cursor, guard: Guard) -> None:
+        row = self._one(
+            cur,
+            "SELECT owner, epoch, expires FROM {leases} WHERE name = ?" + self.dialect.lock_shared,
+            [guard.lease],
+        )
+        if row is None or (row[0], row[1]) != (guard.owner, guard.epoch) or row[2] <= guard.now:
+            raise FencedError(
+                f"lease {guard.lease!r} is no longer held by {guard.owner!r} at epoch "
+                f"{guard.epoch}: the write is refused"
+            )
+
+    def acquire_lease(self, name: str, owner: str, duration: float, now: float) -> Lease | None:
+        with self._wrap("lease"):
+            with self._transaction() as cur:  # the row exists before anyone locks it
+                self._run(
+                    cur,
+                    f"{self.dialect.insert_ignore} INTO {{leases}} (name, owner, epoch, expires) "
+                    "VALUES (?, '', 0, 0)",
+                    [name],
+                )
+            with self._transaction() as cur:
+                held_by, epoch, expires = self._one(
+                    cur,
+                    "SELECT owner, epoch, expires FROM {leases} WHERE name = ?"
+                    + self.dialect.lock_exclusive,
+                    [name],
+                )
+                if held_by == owner and expires > now:
+                    pass
+                elif expires <= now:
+                    epoch += 1
+                else:
+                    return None
+                self._run(
+                    cur,
+                    "UPDATE {leases} SET owner = ?, epoch = ?, expires = ? WHERE name = ?",
+                    [owner, epoch, now + duration, name],
+                )
+                return Lease(name, owner, epoch, now + duration)
+
+    def release_lease(self, name: str, owner: str, epoch: int) -> None:
+        with self._wrap("lease"), self._transaction() as cur:
+            self._run(
+                cur,
+                "UPDATE {leases} SET expires = 0 WHERE name = ? AND owner = ? AND epoch = ?",
+                [name, owner, epoch],
+            )
+
+    def read_lease(self, name: str) -> Lease | None:
+        with self._wrap("read"), self._lock, self._cursor() as cur:
+            row = self._one(
+                cur, "SELECT owner, epoch, expires FROM {leases} WHERE name = ?", [name]
+            )
+        if row is None or (row[1] == 0 and row[0] == ""):
+            return None  # never taken (or only its placeholder row exists)
+        return Lease(name, row[0], row[1], row[2])
+
+    def _select_job(self, cur: Cursor, job_id: int) -> JobRow | None:
+        row = self._one(cur, f"SELECT {JOB_COLUMNS} FROM {{jobs}} WHERE id = ?", [job_id])
+        return codec.job_row(row) if row is not None else None
+
+    def add_job(
+        self, kind: str, table: str, sql: str, payload: dict[str, Any], now: float
+    ) -> JobRow:
+        with self._wrap("job"), self._transaction() as cur:
+            self._run(
+                cur,
+                "INSERT INTO {jobs} (kind, table_name, `sql`, status, queue, payload, cancel, "
+                "submitted, updated) VALUES (?, ?, ?, 'queued', ?, ?, 0, ?, ?)",
+                [kind, table, sql, QUEUE, json.dumps(payload), now, now],
+            )
+            job = self._select_job(cur, cur.lastrowid)
+        assert job is not None
+        return job
+
+    def jobs(self, queue: str = QUEUE) -> list[JobRow]:
+        with self._wrap("read"), self._lock, self._cursor() as cur:
+            rows = self._all(
+                cur, f"SELECT {JOB_COLUMNS} FROM {{jobs}} WHERE queue = ? ORDER BY id", [queue]
+            )
+        return [codec.job_row(r) for r in rows]
+
+    def job(self, job_id: int) -> JobRow | None:
+        with self._wrap("read"), self._lock, self._cursor() as cur:
+            return self._select_job(cur, job_id)
+
+    def update_job(self, update: JobUpdate, guard: Guard) -> JobRow:
+        with self._wrap("job"), self._transaction() as cur:
+            self._check_guard(cur, guard)
+            return self._apply_job(cur, update, guard)
+
+    def _apply_job(self, cur: Cursor, update: JobUpdate, guard: Guard) -> JobRow:
+        self._run(
+            cur,
+            "UPDATE {jobs} SET status = ?, queue = ?, payload = ?, updated = ? WHERE id = ?",
+            [update.status, update.queue, json.dumps(update.payload), guard.now, update.id],
+        )
+        job = self._select_job(cur, update.id)
+        if job is None:
+            raise StoreError(f"no job {update.id} in {self.description}")
+        if update.event is not None:
+            self._run(
+                cur,
+                "INSERT INTO {events} (job_id, at, owner, epoch, what, detail) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [update.id, guard.now, guard.owner, guard.epoch, *update.event],
+            )
+        return job
+
+    def request_cancel(self, job_id: int, now: float) -> JobRow | None:
+        with self._wrap("job"), self._transaction() as cur:
+            self._run(
+                cur,
+                "UPDATE {jobs} SET status = 'cancelled', queue = ?, cancel = 1, updated = ? "
+                "WHERE id = ? AND status = 'queued'",
+                [HISTORY, now, job_id],
+            )
+            self._run(
+                cur,
+                "UPDATE {jobs} SET cancel = 1, updated = ? WHERE id = ? AND queue = ?",
+                [now, job_id, QUEUE],
+            )
+            return self._select_job(cur, job_id)
+
+    def report_node(self, node_id: str, version: int, now: float) -> None:
+        with self._wrap("node"), self._transaction() as cur:
+            self._run(
+                cur,
+                f"{self.dialect.insert_ignore} INTO {{nodes}} (node_id, version, reported_at) "
+                "VALUES (?, ?, ?)",
+                [node_id, version, now],
+            )
+            self._run(
+                cur,
+                "UPDATE {nodes} SET version = ?, reported_at = ? WHERE node_id = ?",
+                [version, now, node_id],
+            )
+
+    def nodes(self) -> list[NodeRow]:
+        with self._wrap("read"), self._lock, self._cursor() as cur:
+            rows = self._all(
+                cur, "SELECT node_id, version, reported_at FROM {nodes} ORDER BY node_id"
+            )
+        return [NodeRow(*r) for r in rows]
+
+    def events(self, job_id: int | None = None) -> list[Event]:
+        with self._wrap("read"), self._lock, self._cursor() as cur:
+            if job_id is None:
+                rows = self._all(
+                    cur, "SELECT job_id, at, owner, epoch, what, detail FROM {events} ORDER BY id"
+                )
+            else:
+                rows = self._all(
+                    cur,
+                    "SELECT job_id, at, owner, epoch, what, detail FROM {events} "
+                    "WHERE job_id = ? ORDER BY id",
+                    [job_id],
+                )
+        return [Event(*r) for r in rows]
+
+
+__all__ = ["JOB_COLUMNS", "TABLES", "Cursor", "Dialect", "SQLStore"]

@@ -1,0 +1,599 @@
+"""The binlog reader on real MariaDB servers: every row decoded with the schema at its position.
+
+The servers log with MariaDB's default ``binlog_row_metadata`` (NO_LOG: table maps carry types
+only) and with FULL; the oracle is the server's own rows, read back after each change.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from mvdd import (
+    Catalog,
+    SchemaDriftError,
+    SchemaUnknownError,
+    SourceConfigError,
+    UnsupportedDDLError,
+)
+from mvdd.binlog import BinlogPosition, BinlogReader
+from tests.conftest import private_server
+from tests.support.binlog import Script, database, decoded
+from tests.support.mariadb import MariaDB
+
+pytestmark = pytest.mark.mariadb
+
+SERVERS = ["binlog_server", "binlog_server_full"]
+
+
+@pytest.fixture(params=SERVERS)
+def server(request: pytest.FixtureRequest) -> MariaDB:
+    return request.getfixturevalue(request.param)
+
+
+def reader_for(server: MariaDB, pattern: str, **options: Any) -> BinlogReader:
+    reader = BinlogReader(server.url(), tables=pattern, **options)
+    reader.check()  # bootstraps the empty catalog: reading starts here
+    return reader
+
+
+def every_ddl_kind(script: Script) -> None:
+    """The statements of the decoding test: each kind of DDL with rows before and after it."""
+    s = script
+    s.ddl("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10), b INT)", "t", new=("t",))
+    s.insert("t", "INSERT INTO t VALUES (1, 'one', 10)", 1)
+    s.ddl("ALTER TABLE t ADD COLUMN c VARCHAR(5) DEFAULT 'x' AFTER id", "t")
+    s.insert("t", "INSERT INTO t (id, a, b) VALUES (2, 'two', 20)", 2)
+    s.ddl("ALTER TABLE t ADD COLUMN f INT DEFAULT 7 FIRST", "t")
+    s.insert("t", "INSERT INTO t (id, c, a, b) VALUES (3, 'cc', 'three', 30)", 3)
+    s.ddl("ALTER TABLE t DROP COLUMN b", "t")
+    s.update("t", "UPDATE t SET a = 'uno' WHERE id = 1", 1)
+    s.ddl("ALTER TABLE t CHANGE a a2 VARCHAR(20)", "t")
+    s.insert("t", "INSERT INTO t (id, a2) VALUES (4, 'a fairly long one')", 4)
+    s.ddl("ALTER TABLE t MODIFY c VARCHAR(40) NOT NULL DEFAULT 'y'", "t")
+    s.ddl("ALTER TABLE t RENAME COLUMN a2 TO a3", "t")
+    s.insert("t", "INSERT INTO t (id, a3) VALUES (5, 'renamed')", 5)
+    # widening, then two names swapped through a third: the table map is the same before and
+    # after the swap, only the catalog knows which column is which
+    s.ddl("ALTER TABLE t MODIFY f BIGINT DEFAULT 7", "t")
+    s.ddl("ALTER TABLE t ADD COLUMN p VARCHAR(10), ADD COLUMN q VARCHAR(10)", "t")
+    s.insert("t", "INSERT INTO t (id, p, q) VALUES (6, 'P', 'Q')", 6)
+    s.ddl("ALTER TABLE t RENAME COLUMN p TO tmp", "t")
+    s.ddl("ALTER TABLE t RENAME COLUMN q TO p", "t")
+    s.ddl("ALTER TABLE t RENAME COLUMN tmp TO q", "t")
+    s.insert("t", "INSERT INTO t (id, p, q) VALUES (7, 'P', 'Q')", 7)
+    s.update("t", "UPDATE t SET p = 'PP' WHERE id = 6", 6)
+    s.delete("t", "DELETE FROM t WHERE id = 2", 2)
+    # ENUM and SET extended; empty SET; UNSIGNED BIGINT max and other integer edges
+    s.ddl(
+        "CREATE TABLE u (id INT PRIMARY KEY, e ENUM('a','b'), st SET('x','y'), "
+        "big BIGINT UNSIGNED, tiny TINYINT UNSIGNED, small SMALLINT, med MEDIUMINT UNSIGNED)",
+        "u",
+        new=("u",),
+    )
+    s.insert(
+        "u",
+        "INSERT INTO u VALUES (1, 'b', 'x,y', 18446744073709551615, 255, -32768, 16777215)",
+        1,
+    )
+    s.ddl("ALTER TABLE u MODIFY e ENUM('a','b','c'), MODIFY st SET('x','y','z')", "u")
+    s.insert("u", "INSERT INTO u (id, e, st) VALUES (2, 'c', 'z,x'), (3, NULL, '')", 2, 3)
+    # latin1 and utf8mb4 text, binary strings (empty and padded), and the other types
+    s.ddl(
+        "CREATE TABLE w (id INT PRIMARY KEY, l VARCHAR(10) CHARACTER SET latin1, "
+        "m TEXT CHARACTER SET utf8mb4, ch CHAR(4), vb VARBINARY(8), bn BINARY(4), bt BIT(4), "
+        "bl BLOB, y YEAR, d DATE, dt6 DATETIME(6), tm TIME(3), ts TIMESTAMP(2) NULL, "
+        "dc DECIMAL(10,3), fl FLOAT, db DOUBLE, js JSON)",
+        "w",
+        new=("w",),
+    )
+    s.insert(
+        "w",
+        "INSERT INTO w VALUES (1, 'café€', '😀 ü ß', 'ab', '', 'ab', b'1010', x'00ff', 2024, "
+        "'2024-02-29', '2024-02-29 23:59:58.123456', '-838:59:59.500', '2020-01-01 10:00:00.25',"
+        " -1234567.125, 0.5, -2.25, '{\"k\": [1, 2]}')",
+        1,
+    )
+    s.insert("w", "INSERT INTO w (id, vb, bl, y) VALUES (2, x'00', '', 0)", 2)
+    # generated, invisible, and a MariaDB long unique (a hidden hash column in the row image)
+    s.ddl(
+        "CREATE TABLE g (id INT PRIMARY KEY, a INT, v INT AS (a * 2) VIRTUAL, "
+        "st INT AS (a + 1) PERSISTENT, h INT INVISIBLE DEFAULT 5, tx TEXT, UNIQUE (tx))",
+        "g",
+        new=("g",),
+    )
+    s.insert("g", "INSERT INTO g (id, a, tx) VALUES (1, 20, 'long text')", 1)
+    s.ddl("ALTER TABLE g ADD COLUMN z INT FIRST", "g")
+    s.insert("g", "INSERT INTO g (id, a, tx, z, h) VALUES (2, 1, 'other', 9, 6)", 2)
+    # a transaction across tables
+    s.sql("BEGIN")
+    s.insert("u", "INSERT INTO u (id, e) VALUES (4, 'a')", 4)
+    s.update("w", "UPDATE w SET l = 'naïve' WHERE id = 2", 2)
+    s.delete("g", "DELETE FROM g WHERE id = 1", 1)
+    s.sql("COMMIT")
+    # rename, drop and re-create a table
+    s.renamed("t", "t2")
+    s.ddl("RENAME TABLE t TO t2", "t2")
+    s.insert("t2", "INSERT INTO t2 (id, a3) VALUES (8, 'after rename')", 8)
+    s.ddl("DROP TABLE t2", "t2")
+    s.ddl("CREATE TABLE t2 (id INT PRIMARY KEY, other DATE)", "t2", new=("t2",))
+    s.insert("t2", "INSERT INTO t2 VALUES (1, '1999-12-31')", 1)
+
+
+def test_every_ddl_kind_decodes_with_its_version(server: MariaDB) -> None:
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.*")
+        script = Script(server, db)
+        try:
+            every_ddl_kind(script)
+        finally:
+            script.close()
+        events = list(reader.events())
+    assert decoded(events) == script.expected
+    # every event of a transaction ends where its transaction does; positions only grow
+    for ev in events:
+        assert ev.position <= ev.commit
+    assert [e.position for e in events] == sorted(e.position for e in events)
+    txn = [e for e in events if e.commit == events[-8].commit]
+    assert {e.table for e in txn} == {f"{db}.u", f"{db}.w", f"{db}.g"}
+
+
+def test_values_have_the_promised_types(binlog_server: MariaDB) -> None:
+    server = binlog_server
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.w")
+        script = Script(server, db)
+        try:
+            script.ddl(
+                "CREATE TABLE w (id INT PRIMARY KEY, vb VARBINARY(4), bn BINARY(3), bt BIT(9), "
+                "st SET('a','b'), y YEAR, js JSON, d DECIMAL(5,2), tm TIME, ts TIMESTAMP NULL)",
+                "w",
+                new=("w",),
+            )
+            script.insert(
+                "w",
+                "INSERT INTO w VALUES (1, '', 'a', b'100000001', '', 0, '[1]', 1.5, '-01:00:00', "
+                "'2021-06-01 12:00:00')",
+                1,
+            )
+        finally:
+            script.close()
+        (_, ev) = list(reader.events())
+    assert ev.row == {
+        "id": 1,
+        "vb": b"",
+        "bn": b"a\x00\x00",
+        "bt": 257,
+        "st": set(),
+        "y": 0,
+        "js": "[1]",  # MariaDB's JSON is text
+        "d": Decimal("1.50"),
+        "tm": -dt.timedelta(hours=1),
+        "ts": dt.datetime(2021, 6, 1, 12, 0),  # UTC
+    }
+
+
+@pytest.mark.parametrize(
+    "server_name,cache,library_sees",
+    [
+        # MariaDB's default metadata: the library's name cache reads the *current* schema ...
+        ("binlog_server", True, {"id": 1, "c": "one", "a": 10}),
+        # ... and without it the library cannot name the columns at all
+        ("binlog_server", False, {"UNKNOWN_COL0": 1, "UNKNOWN_COL1": "one", "UNKNOWN_COL2": 10}),
+        # with FULL metadata it reads the names each table map logged
+        ("binlog_server_full", False, {"id": 1, "a": "one", "bb": 10}),
+    ],
+)
+def test_the_same_binlog_read_by_mysql_replication_alone(
+    request: pytest.FixtureRequest, server_name: str, cache: bool, library_sees: dict[str, Any]
+) -> None:
+    """The issue's example: a row written before ``ADD COLUMN c … AFTER id``, read from the
+    start by the library alone and by mvdd."""
+    from pymysqlreplication import BinLogStreamReader
+    from pymysqlreplication.row_event import WriteRowsEvent
+
+    server = request.getfixturevalue(server_name)
+    with database(server) as db:
+        start = server_position(server)
+        server.execute(
+            "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(5), bb INT)",
+            "INSERT INTO t VALUES (1, 'one', 10)",
+            "ALTER TABLE t ADD COLUMN c VARCHAR(5) DEFAULT 'x' AFTER id",
+            database=db,
+        )
+        stream = BinLogStreamReader(
+            {"unix_socket": server.socket, "user": "root"},
+            server_id=4242,
+            log_file=start.file,
+            log_pos=start.offset,
+            resume_stream=True,
+            only_schemas=[db],
+            only_events=[WriteRowsEvent],
+            use_column_name_cache=cache,
+        )
+        try:
+            library = [r["values"] for ev in stream for r in ev.rows]
+        finally:
+            stream.close()
+        reader = BinlogReader(server.url(), tables=f"{db}.t", start=start)
+        mvdd_rows = [(ev.version, ev.row) for ev in reader.events() if ev.kind == "insert"]
+    assert library == [library_sees]
+    assert mvdd_rows == [(1, {"id": 1, "a": "one", "bb": 10})]
+
+
+def server_position(server: MariaDB) -> BinlogPosition:
+    with server.connect() as conn, conn.cursor() as cur:
+        cur.execute("SHOW MASTER STATUS")
+        file, offset = cur.fetchone()[:2]
+    return BinlogPosition(file, int(offset))
+
+
+# --- the DDL a MariaDB binlog carries ------------------------------------------------------------
+
+
+def test_mariadb_ddl_forms_and_databases(binlog_server: MariaDB) -> None:
+    server = binlog_server
+    with database(server, charset="latin1") as db, database(server) as other:
+        reader = reader_for(server, f"{db}.orders_*")
+        s = Script(server, db)
+        try:
+            # no charset named: the table takes its database's (latin1), not the server's
+            s.ddl("CREATE TABLE orders_1 (id INT PRIMARY KEY, note VARCHAR(8))", "orders_1",
+                  new=("orders_1",))  # fmt: skip
+            s.insert("orders_1", "INSERT INTO orders_1 VALUES (1, 'über€')", 1)
+            s.ddl(f"CREATE TABLE {db}.orders_2 LIKE orders_1", "orders_2", new=("orders_2",))
+            s.ddl("CREATE OR REPLACE TABLE orders_2 (id INT PRIMARY KEY, x INT)", "orders_2",
+                  "orders_2", new=("orders_2",))  # fmt: skip
+            # CREATE OR REPLACE: the old table dropped (a version), a new one created (version 1)
+            s.versions[f"{db}.orders_2"] = 1
+            s.expected[-2] = ("ddl", f"{db}.orders_2", 2, None, None)
+            s.ddl("CREATE TABLE IF NOT EXISTS orders_1 (id INT)")
+            s.ddl("ALTER TABLE IF EXISTS orders_9 ADD COLUMN y INT")
+            s.ddl("ALTER ONLINE TABLE orders_2 WAIT 5 ADD COLUMN IF NOT EXISTS y INT, "
+                  "ADD INDEX IF NOT EXISTS iy (y), MODIFY COLUMN IF EXISTS nope INT", "orders_2")  # fmt: skip
+            s.insert("orders_2", "INSERT INTO orders_2 VALUES (1, 2, 3)", 1)
+            # a table renamed in from elsewhere in the followed database, and out to another
+            s.sql("CREATE TABLE staging (id INT PRIMARY KEY, v TEXT)")
+            s.versions[f"{db}.orders_3"] = 1
+            s.ddl("RENAME TABLE staging TO orders_3", "orders_3")
+            s.insert("orders_3", "INSERT INTO orders_3 VALUES (1, 'in')", 1)
+            s.versions[f"{db}.orders_2"] += 1
+            s.expected.append(("ddl", f"{db}.orders_2", s.versions[f"{db}.orders_2"], None, None))
+            s.sql(f"RENAME TABLE orders_2 TO {other}.moved")
+            s.sql(f"INSERT INTO {other}.moved VALUES (2, 2, 2)")  # not followed any more
+            s.ddl("ALTER DATABASE CHARACTER SET utf8mb4")
+            s.ddl("CREATE TABLE orders_4 (id INT PRIMARY KEY, t VARCHAR(4))", "orders_4",
+                  new=("orders_4",))  # fmt: skip
+            s.insert("orders_4", "INSERT INTO orders_4 VALUES (1, '😀')", 1)
+        finally:
+            s.close()
+        events = list(reader.events())
+        assert decoded(events) == s.expected
+        catalog = reader.catalog
+        assert catalog.table(f"{db}.orders_1").column("note").type.charset == "latin1"
+        assert catalog.table(f"{db}.orders_4").column("t").type.charset == "utf8mb4"
+        assert catalog.database_default(db) == ("utf8mb4", "utf8mb4_general_ci")
+
+
+def test_two_phase_alter_changes_the_schema_at_its_commit(binlog_server: MariaDB) -> None:
+    server = binlog_server
+    server.execute("SET GLOBAL binlog_alter_two_phase = ON")
+    try:
+        with database(server) as db:
+            reader = reader_for(server, f"{db}.t")
+            s = Script(server, db)
+            try:
+                s.sql("SET SESSION binlog_alter_two_phase = ON")
+                s.ddl("CREATE TABLE t (id INT PRIMARY KEY, a INT)", "t", new=("t",))
+                s.insert("t", "INSERT INTO t VALUES (1, 1), (2, 1)", 1, 2)
+                s.ddl("ALTER TABLE t ADD COLUMN b INT DEFAULT 3 AFTER id", "t")
+                s.insert("t", "INSERT INTO t (id, a) VALUES (3, 5)", 3)
+                # fails after its START ALTER is logged: a ROLLBACK ALTER follows, no change
+                with pytest.raises(Exception, match="Duplicate"):
+                    s.sql("ALTER TABLE t ADD UNIQUE KEY ua (a)")
+                s.insert("t", "INSERT INTO t (id, a) VALUES (4, 6)", 4)
+            finally:
+                s.close()
+            events = list(reader.events())
+        assert decoded(events) == s.expected
+        assert [str(e.kind) for e in events].count("ddl") == 2
+    finally:
+        server.execute("SET GLOBAL binlog_alter_two_phase = OFF")
+
+
+# --- drift, unknown schemas, policies -------------------------------------------------------------
+
+
+DRIFTS = [
+    # one column too many: the count differs
+    ("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(5), b INT, x INT)", "column count", False),
+    # same count, another type
+    ("CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT)", "column type", False),
+    # same types, another length
+    ("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(9), b INT)", "max_length", False),
+    # signedness and names: only metadata the server logs with binlog_row_metadata=FULL
+    ("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(5), b INT UNSIGNED)", "signedness", True),
+    ("CREATE TABLE t (id INT PRIMARY KEY, b VARCHAR(5), a INT)", "column name", True),
+]
+
+
+@pytest.mark.parametrize(
+    "server_name,believed,match",
+    [
+        (name, believed, match)
+        for believed, match, full_only in DRIFTS
+        for name in SERVERS
+        if name == "binlog_server_full" or not full_only
+    ],
+)
+def test_a_catalog_that_disagrees_with_the_binlog_raises_before_a_row(
+    request: pytest.FixtureRequest, server_name: str, believed: str, match: str
+) -> None:
+    server = request.getfixturevalue(server_name)
+    with database(server) as db:
+        start = server_position(server)
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(5), b INT)", database=db)
+        mark = server_position(server)
+        server.execute("INSERT INTO t VALUES (1, 'one', 10)", database=db)
+        catalog = Catalog(charset="utf8mb4")
+        catalog.execute(believed, position=start, database=db)
+        reader = BinlogReader(server.url(), tables=f"{db}.t", catalog=catalog, start=mark)
+        seen: list[Any] = []
+        with pytest.raises(SchemaDriftError, match=match) as info:
+            seen.extend(reader.events())
+        assert seen == []  # not one row of the event
+        err = info.value
+        assert err.table == f"{db}.t" and isinstance(err.position, BinlogPosition)
+        assert err.column_index is not None and err.expected and err.found
+
+
+def test_rows_of_a_table_with_no_schema_raise_schema_unknown(binlog_server: MariaDB) -> None:
+    server = binlog_server
+    with database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY)", database=db)
+        mark = server_position(server)
+        server.execute("INSERT INTO t VALUES (1)", database=db)
+        reader = BinlogReader(server.url(), tables=f"{db}.t", start=mark)
+        with pytest.raises(SchemaUnknownError) as info:
+            list(reader.events())
+        assert info.value.table == f"{db}.t"
+
+
+def test_unreadable_ddl_on_a_followed_table_follows_the_policy(binlog_server: MariaDB) -> None:
+    server = binlog_server
+    with database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", database=db)
+        mark = server_position(server)
+        # partitioning: valid on the server, not modelled by mvdd
+        server.execute(
+            "ALTER TABLE t ADD COLUMN g POINT",
+            "ALTER TABLE t DROP COLUMN g",
+            "ALTER TABLE t PARTITION BY HASH (id) PARTITIONS 2",
+            "INSERT INTO t VALUES (1, 2)",
+            database=db,
+        )
+        raising = Catalog(charset="utf8mb4")
+        raising.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", position=mark, database=db)
+        reader = BinlogReader(server.url(), tables=f"{db}.t", catalog=raising, start=mark)
+        with pytest.raises(UnsupportedDDLError) as info:
+            list(reader.events())
+        assert "PARTITION" in (info.value.statement or "") and info.value.position is not None
+        skipping = Catalog(on_unsupported="skip", charset="utf8mb4")
+        skipping.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", position=mark, database=db)
+        reader = BinlogReader(server.url(), tables=f"{db}.t", catalog=skipping, start=mark)
+        rows = [ev.row for ev in reader.events() if ev.kind == "insert"]
+        assert rows == [{"id": 1, "a": 2}]
+        # the same statement on a table the patterns do not match is ignored, whatever the policy
+        unmatched = Catalog(charset="utf8mb4")
+        unmatched.execute("CREATE TABLE x (id INT PRIMARY KEY)", position=mark, database=db)
+        reader = BinlogReader(server.url(), tables=f"{db}.x", catalog=unmatched, start=mark)
+        assert list(reader.events()) == []
+
+
+# --- starting, resuming, reconnecting ----------------------------------------------------------
+
+
+def test_bootstrap_takes_every_table_and_the_position_of_one_snapshot(
+    binlog_server: MariaDB,
+) -> None:
+    server = binlog_server
+    with database(server) as db:
+        server.execute(
+            "CREATE TABLE orders_1 (id INT PRIMARY KEY, a INT)",
+            "CREATE TABLE orders_2 (id INT PRIMARY KEY, b VARCHAR(3))",
+            "CREATE TABLE _orders_1_gho LIKE orders_1",  # a tool's ghost: known, not matched
+            "INSERT INTO orders_1 VALUES (1, 1)",
+            database=db,
+        )
+        reader = BinlogReader(server.url(), tables=f"{db}.orders_*")
+        reader.check()
+        catalog = reader.catalog
+        assert catalog.tables() == sorted(f"{db}.{t}" for t in ("orders_1", "orders_2",
+                                                                  "_orders_1_gho"))  # fmt: skip
+        snapshot = reader.position
+        assert all(catalog.history(t)[0].position == snapshot for t in catalog.tables())
+        assert catalog.version(f"{db}.orders_1") == 1
+        server.execute("INSERT INTO orders_2 VALUES (1, 'x')", database=db)
+        events = list(reader.events())
+    # the row written before the snapshot is not an event; the one after it is
+    assert [(e.kind, e.table, e.row) for e in events] == [
+        ("insert", f"{db}.orders_2", {"id": 1, "b": "x"})
+    ]
+
+
+def test_a_bootstrap_killed_half_way_finishes_from_the_same_snapshot(
+    binlog_server: MariaDB, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = binlog_server
+    with database(server) as db:
+        server.execute(
+            *(f"CREATE TABLE t{i} (id INT PRIMARY KEY, v INT)" for i in range(4)), database=db
+        )
+        path = str(tmp_path / "catalog.db")
+        catalog = Catalog.open(path)
+        recorded = []
+        real = Catalog.execute
+
+        def dies_after_two(self: Catalog, sql: str, **kw: Any) -> Any:
+            if len(recorded) == 3:  # the database and two tables recorded, then killed
+                raise KeyboardInterrupt
+            recorded.append(sql)
+            return real(self, sql, **kw)
+
+        monkeypatch.setattr(Catalog, "execute", dies_after_two)
+        with pytest.raises(KeyboardInterrupt):
+            BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog).check()
+        monkeypatch.setattr(Catalog, "execute", real)
+        catalog.close()
+        server.execute("ALTER TABLE t3 ADD COLUMN w INT", "INSERT INTO t3 VALUES (1, 2, 3)",
+                       database=db)  # fmt: skip
+        with Catalog.open(path) as again:
+            reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=again)
+            events = list(reader.events())
+            assert again.tables() == [f"{db}.t{i}" for i in range(4)]
+    assert [(str(e.kind), e.table, e.version) for e in events] == [
+        ("ddl", f"{db}.t3", 2),
+        ("insert", f"{db}.t3", 2),
+    ]
+
+
+def test_resume_from_a_sqlite_catalog_repeats_and_misses_nothing(
+    binlog_server: MariaDB, tmp_path: Any
+) -> None:
+    server = binlog_server
+    path = str(tmp_path / "catalog.db")
+    with database(server) as db:
+        with Catalog.open(path) as catalog:
+            BinlogReader(server.url(), tables=f"{db}.t", catalog=catalog).check()
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)", database=db)
+        for i in range(30):
+            statements = [
+                f"INSERT INTO t (id, v) VALUES ({2 * i}, {i})",
+                f"INSERT INTO t (id, v) VALUES ({2 * i + 1}, {i})",
+            ]
+            if i % 7 == 3:
+                statements.append(f"ALTER TABLE t ADD COLUMN c{i} INT DEFAULT {i}")
+            server.execute("BEGIN", *statements[:2], "COMMIT", *statements[2:], database=db)
+        seen: list[Any] = []
+        for stop_after in (13, 27, 10**6):  # three runs, each stopping mid-stream
+            with Catalog.open(path) as catalog:
+                reader = BinlogReader(server.url(), tables=f"{db}.t", catalog=catalog)
+                done: list[Any] = []
+                stopped = False
+                for ev in reader.events():
+                    done.append(ev)
+                    if len(done) >= stop_after and ev.commit != ev.position:
+                        stopped = True  # in the middle of a transaction
+                        break
+                # handled: every event of the transactions that ended before the stop
+                handled = [e for e in done if not stopped or e.commit != done[-1].commit]
+                if handled:
+                    reader.checkpoint(handled[-1].commit)
+                seen.extend(handled)
+        inserted = [e.row["id"] for e in seen if e.kind == "insert"]
+        assert inserted == list(range(60))  # each exactly once, in order
+        assert [e.version for e in seen if e.kind == "ddl"] == list(range(1, 6))
+
+
+def test_reconnects_from_the_last_transaction_end_after_a_server_restart(tmp_path: Any) -> None:
+    with private_server(binlog=True, server_id=31) as server, database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)", database=db)
+        reader = BinlogReader(server.url(), tables=f"{db}.t", retry=60, heartbeat=0.5)
+        reader.check()
+        for i in range(40):
+            server.execute("BEGIN", f"INSERT INTO t VALUES ({2 * i}, 0)",
+                               f"INSERT INTO t VALUES ({2 * i + 1}, 0)", "COMMIT", database=db)  # fmt: skip
+        follow = reader.events(until=None)
+        got = [next(follow) for _ in range(25)]  # stops inside a transaction
+        server.restart(crash=True)  # SIGKILL: the stream's connection dies
+        for i in range(40, 60):
+            server.execute(f"INSERT INTO t VALUES ({2 * i}, 1)", f"UPDATE t SET v = 2 WHERE id = {2 * i}",
+                               database=db)  # fmt: skip
+        while len(got) < 80 + 40:
+            got.append(next(follow))
+        follow.close()
+    inserted = [e.row["id"] for e in got if e.kind == "insert"]
+    assert inserted == list(range(80)) + [2 * i for i in range(40, 60)]
+    assert sum(1 for e in got if e.kind == "update") == 20
+    assert got[-1].position.file != got[0].position.file  # the restart began a new binlog
+
+
+# --- the server's settings --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "setting,value,problem",
+    [
+        ("binlog_format", "STATEMENT", "binlog_format is STATEMENT"),
+        ("binlog_format", "MIXED", "binlog_format is MIXED"),
+        ("binlog_row_image", "MINIMAL", "binlog_row_image is MINIMAL"),
+        ("binlog_row_image", "NOBLOB", "binlog_row_image is NOBLOB"),
+        ("log_bin_compress", "ON", "log_bin_compress is ON"),
+    ],
+)
+def test_each_wrong_server_setting_is_a_source_config_error(
+    binlog_server: MariaDB, setting: str, value: str, problem: str
+) -> None:
+    server = binlog_server
+    with server.connect() as conn, conn.cursor() as cur:
+        cur.execute("SHOW GLOBAL VARIABLES LIKE %s", (setting,))
+        (_, before) = cur.fetchone()
+    server.execute(f"SET GLOBAL {setting} = '{value}'")
+    try:
+        reader = BinlogReader(server.url(), tables="shop.*")
+        with pytest.raises(SourceConfigError) as info:
+            reader.check()
+        assert any(problem in p for p in info.value.problems), info.value.problems
+        assert reader.catalog.tables() == []  # nothing bootstrapped
+    finally:
+        server.execute(f"SET GLOBAL {setting} = '{before}'")
+
+
+def test_a_server_without_binlog_and_bad_addresses_are_refused(
+    mariadb: MariaDB, binlog_server: MariaDB
+) -> None:
+    with pytest.raises(SourceConfigError, match="binary log is off"):
+        BinlogReader(mariadb.url(), tables="shop.*").check()
+    with pytest.raises(SourceConfigError, match="cannot connect") as info:
+        BinlogReader(binlog_server.url(password="wrong-pw"), tables="shop.*").check()
+    assert "wrong-pw" not in str(info.value)
+    with pytest.raises(SourceConfigError, match="cannot connect"):
+        BinlogReader("mysql://root@localhost/?unix_socket=/nonexistent.sock", tables="a.b").check()
+    with pytest.raises(SourceConfigError, match=r"database\.table"):
+        BinlogReader(binlog_server.url(), tables="orders")
+    with pytest.raises(SourceConfigError, match="no longer on the server"):
+        BinlogReader(binlog_server.url(), tables="a.b", start="mysql-bin.000999:4").check()
+
+
+def test_missing_privileges_are_listed(binlog_server: MariaDB) -> None:
+    server = binlog_server
+    server.execute(
+        "CREATE USER IF NOT EXISTS 'weak'@'localhost' IDENTIFIED BY 'pw'",
+        "GRANT SELECT ON *.* TO 'weak'@'localhost'",
+    )
+    try:
+        with pytest.raises(SourceConfigError) as info:
+            BinlogReader(server.url(user="weak", password="pw"), tables="shop.*").check()
+        assert any("REPLICATION SLAVE" in p for p in info.value.problems)
+        assert any("REPLICATION CLIENT" in p for p in info.value.problems)
+    finally:
+        server.execute("DROP USER 'weak'@'localhost'")
+
+
+def test_compressed_events_are_refused_never_dropped(binlog_server: MariaDB) -> None:
+    server = binlog_server
+    with database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY, v TEXT)", database=db)
+        reader = reader_for(server, f"{db}.t")
+        server.execute("SET GLOBAL log_bin_compress = ON")
+        try:
+            with server.connect(db) as conn, conn.cursor() as cur:
+                cur.execute("INSERT INTO t VALUES (1, %s)", ("x" * 5000,))
+        finally:
+            server.execute("SET GLOBAL log_bin_compress = OFF")
+        server.execute("INSERT INTO t VALUES (2, 'after')", database=db)
+        with pytest.raises(SourceConfigError, match="COMPRESSED"):
+            list(reader.events())
