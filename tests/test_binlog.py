@@ -241,19 +241,29 @@ def test_mariadb_ddl_forms_and_databases(binlog_server: MariaDB) -> None:
         s = Script(server, db)
         try:
             # no charset named: the table takes its database's (latin1), not the server's
-            s.ddl("CREATE TABLE orders_1 (id INT PRIMARY KEY, note VARCHAR(8))", "orders_1",
-                  new=("orders_1",))  # fmt: skip
+            s.ddl(
+                "CREATE TABLE orders_1 (id INT PRIMARY KEY, note VARCHAR(8))",
+                "orders_1",
+                new=("orders_1",),
+            )
             s.insert("orders_1", "INSERT INTO orders_1 VALUES (1, 'über€')", 1)
             s.ddl(f"CREATE TABLE {db}.orders_2 LIKE orders_1", "orders_2", new=("orders_2",))
-            s.ddl("CREATE OR REPLACE TABLE orders_2 (id INT PRIMARY KEY, x INT)", "orders_2",
-                  "orders_2", new=("orders_2",))  # fmt: skip
+            s.ddl(
+                "CREATE OR REPLACE TABLE orders_2 (id INT PRIMARY KEY, x INT)",
+                "orders_2",
+                "orders_2",
+                new=("orders_2",),
+            )
             # CREATE OR REPLACE: the old table dropped (a version), a new one created (version 1)
             s.versions[f"{db}.orders_2"] = 1
             s.expected[-2] = ("ddl", f"{db}.orders_2", 2, None, None)
             s.ddl("CREATE TABLE IF NOT EXISTS orders_1 (id INT)")
             s.ddl("ALTER TABLE IF EXISTS orders_9 ADD COLUMN y INT")
-            s.ddl("ALTER ONLINE TABLE orders_2 WAIT 5 ADD COLUMN IF NOT EXISTS y INT, "
-                  "ADD INDEX IF NOT EXISTS iy (y), MODIFY COLUMN IF EXISTS nope INT", "orders_2")  # fmt: skip
+            s.ddl(
+                "ALTER ONLINE TABLE orders_2 WAIT 5 ADD COLUMN IF NOT EXISTS y INT, "
+                "ADD INDEX IF NOT EXISTS iy (y), MODIFY COLUMN IF EXISTS nope INT",
+                "orders_2",
+            )
             s.insert("orders_2", "INSERT INTO orders_2 VALUES (1, 2, 3)", 1)
             # a table renamed in from elsewhere in the followed database, and out to another
             s.sql("CREATE TABLE staging (id INT PRIMARY KEY, v TEXT)")
@@ -265,8 +275,11 @@ def test_mariadb_ddl_forms_and_databases(binlog_server: MariaDB) -> None:
             s.sql(f"RENAME TABLE orders_2 TO {other}.moved")
             s.sql(f"INSERT INTO {other}.moved VALUES (2, 2, 2)")  # not followed any more
             s.ddl("ALTER DATABASE CHARACTER SET utf8mb4")
-            s.ddl("CREATE TABLE orders_4 (id INT PRIMARY KEY, t VARCHAR(4))", "orders_4",
-                  new=("orders_4",))  # fmt: skip
+            s.ddl(
+                "CREATE TABLE orders_4 (id INT PRIMARY KEY, t VARCHAR(4))",
+                "orders_4",
+                new=("orders_4",),
+            )
             s.insert("orders_4", "INSERT INTO orders_4 VALUES (1, '😀')", 1)
         finally:
             s.close()
@@ -411,8 +424,9 @@ def test_bootstrap_takes_every_table_and_the_position_of_one_snapshot(
         reader = BinlogReader(server.url(), tables=f"{db}.orders_*")
         reader.check()
         catalog = reader.catalog
-        assert catalog.tables() == sorted(f"{db}.{t}" for t in ("orders_1", "orders_2",
-                                                                  "_orders_1_gho"))  # fmt: skip
+        assert catalog.tables() == sorted(
+            f"{db}.{t}" for t in ("orders_1", "orders_2", "_orders_1_gho")
+        )
         snapshot = reader.position
         assert all(catalog.history(t)[0].position == snapshot for t in catalog.tables())
         assert catalog.version(f"{db}.orders_1") == 1
@@ -448,8 +462,9 @@ def test_a_bootstrap_killed_half_way_finishes_from_the_same_snapshot(
             BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog).check()
         monkeypatch.setattr(Catalog, "execute", real)
         catalog.close()
-        server.execute("ALTER TABLE t3 ADD COLUMN w INT", "INSERT INTO t3 VALUES (1, 2, 3)",
-                       database=db)  # fmt: skip
+        server.execute(
+            "ALTER TABLE t3 ADD COLUMN w INT", "INSERT INTO t3 VALUES (1, 2, 3)", database=db
+        )
         with Catalog.open(path) as again:
             reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=again)
             events = list(reader.events())
@@ -504,14 +519,22 @@ def test_reconnects_from_the_last_transaction_end_after_a_server_restart(tmp_pat
         reader = BinlogReader(server.url(), tables=f"{db}.t", retry=60, heartbeat=0.5)
         reader.check()
         for i in range(40):
-            server.execute("BEGIN", f"INSERT INTO t VALUES ({2 * i}, 0)",
-                               f"INSERT INTO t VALUES ({2 * i + 1}, 0)", "COMMIT", database=db)  # fmt: skip
+            server.execute(
+                "BEGIN",
+                f"INSERT INTO t VALUES ({2 * i}, 0)",
+                f"INSERT INTO t VALUES ({2 * i + 1}, 0)",
+                "COMMIT",
+                database=db,
+            )
         follow = reader.events(until=None)
         got = [next(follow) for _ in range(25)]  # stops inside a transaction
         server.restart(crash=True)  # SIGKILL: the stream's connection dies
         for i in range(40, 60):
-            server.execute(f"INSERT INTO t VALUES ({2 * i}, 1)", f"UPDATE t SET v = 2 WHERE id = {2 * i}",
-                               database=db)  # fmt: skip
+            server.execute(
+                f"INSERT INTO t VALUES ({2 * i}, 1)",
+                f"UPDATE t SET v = 2 WHERE id = {2 * i}",
+                database=db,
+            )
         while len(got) < 80 + 40:
             got.append(next(follow))
         follow.close()

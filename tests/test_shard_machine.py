@@ -211,6 +211,12 @@ class ShardMachine(RuleBasedStateMachine):
     # -- invariants ---------------------------------------------------------------------------
 
     @invariant()
+    def bookkeeping_holds(self) -> None:
+        """The group's holdings are exactly those of its shards' schemas (sortedcontainers'
+        habit: every structure checks its own invariants)."""
+        self.group._check()
+
+    @invariant()
     def downstream_follows(self) -> None:
         if not self.held:
             diff = self.down.differences(self.group.joined, ignore_order=False)
@@ -220,7 +226,7 @@ class ShardMachine(RuleBasedStateMachine):
     def joined_is_the_join(self) -> None:
         g = self.group
         accepted = [g.accepted(s) for s in g.shards if s not in g.paused or _has(g, s)]
-        if g._renames:
+        if g._renames.under_way:
             return
         lattice = mvdd.join(*accepted)
         checks = [c for c in lattice.checks if c.enforced]

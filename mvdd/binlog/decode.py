@@ -302,8 +302,11 @@ def row_image(table: Table, flavor: str) -> tuple[Expected, ...]:
 def _found(column: Any) -> str:
     code = getattr(column, "type", None)
     text = _NAMES.get(code, str(code)) if isinstance(code, int) else str(code)
-    extra = [f"{a}={getattr(column, a)}" for a in ("max_length", "length_size", "bits", "fsp")
-             if getattr(column, a, None) is not None]  # fmt: skip
+    extra = [
+        f"{a}={getattr(column, a)}"
+        for a in ("max_length", "length_size", "bits", "fsp")
+        if getattr(column, a, None) is not None
+    ]
     if getattr(column, "precision", None) is not None:
         extra.append(f"decimal({column.precision},{column.decimals})")
     name = getattr(column, "name", None)
@@ -350,8 +353,9 @@ def check_table_map(
             raise drift(i, f"`{want.name}` {want.label}", _found(col), "column type")
         for attr, value in want.meta:
             if getattr(col, attr, None) != value:
-                raise drift(i, f"`{want.name}` {want.label} ({attr}={value})", _found(col),
-                            "column type")  # fmt: skip
+                raise drift(
+                    i, f"`{want.name}` {want.label} ({attr}={value})", _found(col), "column type"
+                )
         if names is not None and names[i] != want.name:
             raise drift(i, f"`{want.name}` {want.label}", f"`{names[i]}`", "column name")
         if unsigned is not None and want.numeric and unsigned[i] != want.unsigned:
@@ -361,8 +365,9 @@ def check_table_map(
             cs = charset_by_id(charsets[i], flavor)
             name = cs.name if cs is not None else f"collation id {charsets[i]}"
             if cs is not None and codec_of(cs.name) != want.codec and want.codec != RAW:
-                raise drift(i, f"`{want.name}` {want.label}", f"`{want.name}` charset {name}",
-                            "charset")  # fmt: skip
+                raise drift(
+                    i, f"`{want.name}` {want.label}", f"`{want.name}` charset {name}", "charset"
+                )
 
 
 @attrs.frozen

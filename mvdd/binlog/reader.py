@@ -205,7 +205,7 @@ class BinlogReader:
         self.heartbeat = heartbeat
         self._databases = database_patterns(self.patterns)
         self._resume: BinlogPosition | None = None
-        self._plans: dict[str, tuple[Plan, Any, Any, int]] = {}
+        self._plans: dict[str, tuple[Plan, Any, int]] = {}
         self._maps: dict[int, Plan | None] = {}
         self._stream: BinLogStreamReader | None = None
         self._stream_connected = False
@@ -478,6 +478,7 @@ class BinlogReader:
     ) -> Iterator[_Group]:
         self._close_stream()
         self._maps = {}
+        self._plans = {}
         stream = self._stream = self._open_stream(start, blocking=blocking)
         file = start.file
         pending: list[tuple[Any, ...]] | None = None
@@ -640,12 +641,14 @@ class BinlogReader:
     def _plan(self, name: str, at: BinlogPosition) -> Plan:
         """The decoding plan of the version of ``name`` valid at ``at`` (kept until the
         catalog changes or the stream passes the next version's position)."""
-        seq = self.catalog.seq
         cached = self._plans.get(name)
-        if cached is not None:
-            plan, since, until, at_seq = cached
-            if at_seq == seq and (since is None or since < at) and (until is None or at <= until):
-                return plan
+        # the hot path: one dict lookup and two comparisons (a stream's positions only grow,
+        # and the cache is emptied whenever the stream restarts or the catalog changes)
+        if cached is not None and cached[2] == self.catalog.seq:
+            until = cached[1]
+            if until is None or not until < at:
+                return cached[0]
+        seq = self.catalog.seq
         try:
             table = self.catalog.table(name, position=at)
         except (NoSuchTableError, NoSuchVersionError):
@@ -656,21 +659,16 @@ class BinlogReader:
                 table=name,
                 position=at,
             ) from None
-        since, until = self._validity(table, name, at)
         plan = Plan.of(name, table, self.source.flavor)
-        self._plans[name] = (plan, since, until, seq)
+        self._plans[name] = (plan, self._valid_until(table), seq)
         return plan
 
-    def _validity(self, table: Table, name: str, at: BinlogPosition) -> tuple[Any, Any]:
-        """The positions between which ``table`` (a version) is the one valid."""
-        changes = self.catalog.history_by_id(table.id)
-        since = until = None
-        for change in changes:
-            if change.version == table.version:
-                since = change.position
-            elif change.version == table.version + 1:
-                until = change.position
-        return since, until
+    def _valid_until(self, table: Table) -> Any:
+        """The position of the version after ``table`` (None: it is the newest)."""
+        for change in self.catalog.history_by_id(table.id):
+            if change.version == table.version + 1:
+                return change.position
+        return None
 
     def _mentions_matched(self, schema: str | None, names: tuple[str, ...]) -> bool:
         tables = {p.partition(".")[2] for p in self.patterns}
@@ -702,6 +700,10 @@ class BinlogReader:
                 raise err.locate(position=at) from None
             log.warning("ignored a statement of an unmatched table at %s: %s", at, err)
             return ()
+        if not changes:
+            # read again after a restart: the catalog has it already; its events are the same
+            texts = {st.text for st in statements}
+            changes = [c for c in self.catalog.changes_at(at) if c.statement in texts]
         self._plans.clear()
         return tuple(self._ddl_events(changes, text, at))
 

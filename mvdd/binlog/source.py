@@ -200,9 +200,10 @@ class Source:
             names = [str(r[0]) for r in cur.fetchall()]
         dbs = database_patterns(patterns)
         return sorted(
-            n for n in names if n not in SYSTEM_DATABASES and any(fnmatch.fnmatchcase(n, p)
-                                                                   for p in dbs)
-        )  # fmt: skip
+            n
+            for n in names
+            if n not in SYSTEM_DATABASES and any(fnmatch.fnmatchcase(n, p) for p in dbs)
+        )
 
     def database_ddl(self, database: str) -> str:
         """``SHOW CREATE DATABASE`` (the server's own text)."""
@@ -293,10 +294,11 @@ class Source:
         cur.execute("SHOW DATABASES")
         dbs = database_patterns(patterns)
         names = sorted(
-            str(r[0]) for r in cur.fetchall()
-            if str(r[0]) not in SYSTEM_DATABASES and any(fnmatch.fnmatchcase(str(r[0]), p)
-                                                         for p in dbs)
-        )  # fmt: skip
+            str(r[0])
+            for r in cur.fetchall()
+            if str(r[0]) not in SYSTEM_DATABASES
+            and any(fnmatch.fnmatchcase(str(r[0]), p) for p in dbs)
+        )
         databases = []
         tables = []
         for db in names:

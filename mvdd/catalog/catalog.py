@@ -173,9 +173,10 @@ class Catalog:
         except DDLError as err:
             raise CatalogError(err.message) from None
         self.default_charset: tuple[str, str] | None = (
-            (resolved[0], resolved[1]) if resolved[0] is not None and resolved[1] is not None
+            (resolved[0], resolved[1])
+            if resolved[0] is not None and resolved[1] is not None
             else None
-        )  # fmt: skip
+        )
         self._store = store if store is not None else MemoryStore()
         self.on_unsupported = on_unsupported
         self.database = database
@@ -372,6 +373,19 @@ class Catalog:
         if best is None:
             raise NoSuchVersionError(f"no version before position {position!r}", table=name)
         return best[1].table_at(best[2])
+
+    def changes_at(self, position: Any) -> list[Change]:
+        """The versions recorded at exactly this position (a statement a log replays finds
+        its own effect here), ordered as they were committed. O(tables)."""
+        position = check_position(position)
+        out: list[Change] = []
+        for history in self._state.histories.values():
+            try:
+                versions = history.versions_at(position)
+            except TypeError:
+                continue
+            out.extend(history.change(v) for v in versions)
+        return sorted(out, key=lambda c: (c.seq, c.table_id))
 
     def last_position(self) -> Any:
         """The newest position any version (of any table, dropped ones included) or database

@@ -62,8 +62,9 @@ def database_name(name: str) -> str:
     qualified name separates the database from the table)."""
     check_identifier(name, "database")
     if "." in name:
-        raise UnsupportedDDLError(f"database name {name!r} has a dot; mvdd names tables "
-                                  "database.table")  # fmt: skip
+        raise UnsupportedDDLError(
+            f"database name {name!r} has a dot; mvdd names tables database.table"
+        )
     return name
 
 

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any, Final
 
 import attrs
@@ -305,17 +306,18 @@ SLOT: Final = Sum(Flat(), COLUMN, link=ABSENT)
 MISSING: Final = (1, ABSENT)
 
 
-def _enc_default(col: Column, implicit: bool) -> Any:
-    if implicit:
+def _enc_default(col: Column) -> Any:
+    if col.implicit_default:  # picked by a join: still "needs some default"
         return (0, NEEDS)
     value = col.effective_default
     return (0, NONE) if value is NO_DEFAULT else (1, value)
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def encode_column(col: Column, charset: Charset = (None, None), implicit: bool = False) -> Any:
+def encode_column(col: Column, charset: Charset = (None, None)) -> Any:
     """A column's lattice value (:data:`SLOT`); ``charset`` is the (charset, collation) a
-    string column resolves to, ``implicit`` says its default was picked by a join."""
+    string column resolves to. A default a join picked (``col.implicit_default``) is
+    "needs some default"."""
     ctype = encode_type(col.type, charset)
     if col.generated is not None:
         return (0, (ctype, col.nullable, col.generated, col.check))
@@ -324,7 +326,7 @@ def encode_column(col: Column, charset: Charset = (None, None), implicit: bool =
         (
             ctype,
             col.nullable,
-            _enc_default(col, implicit),
+            _enc_default(col),
             col.on_update,
             col.auto_increment,
             col.check,
@@ -355,6 +357,7 @@ def decode_column(value: Any, *, id: int, name: str, comment: str | None = None)
         default = implicit_default(ctype)
         if default is None:
             nullable = True
+    picked = default is not NO_DEFAULT and dlayer == 0 and dvalue == NEEDS
     return Column(
         id=id,
         name=name,
@@ -365,6 +368,7 @@ def decode_column(value: Any, *, id: int, name: str, comment: str | None = None)
         auto_increment=auto is True,
         comment=comment,
         check=check,
+        implicit_default=picked,
     )
 
 
@@ -426,6 +430,14 @@ def decode_check(value: Any, *, id: int, name: str) -> Check:
 # --- whole tables -----------------------------------------------------------------------------
 
 
+class ElementKind(StrEnum):
+    """The kinds of schema element a join treats one by one."""
+
+    COLUMN = "column"
+    INDEX = "index"
+    CHECK = "check"
+
+
 @attrs.frozen
 class Encoded:
     """A table as lattice values: maps from element key to value, and the spelling and source
@@ -436,6 +448,13 @@ class Encoded:
     indexes: dict[str, Any]
     checks: dict[str, Any]
 
+    def of(self, kind: ElementKind) -> dict[str, Any]:
+        """The map of one kind of element."""
+        return getattr(self, _ATTRS[kind])  # type: ignore[no-any-return]
+
+
+_ATTRS = {ElementKind.COLUMN: "columns", ElementKind.INDEX: "indexes", ElementKind.CHECK: "checks"}
+
 
 def column_charset(table: Table, col: Column) -> Charset:
     return table.column_collation(col)
@@ -443,28 +462,12 @@ def column_charset(table: Table, col: Column) -> Charset:
 
 def encode_table(table: Table) -> Encoded:
     """Every element of a table as its lattice value. O(elements)."""
-    implicit = implicit_defaults(table)
     columns = {
-        column_key(c.name): encode_column(
-            c, column_charset(table, c), column_key(c.name) in implicit
-        )
-        for c in table.columns
+        column_key(c.name): encode_column(c, column_charset(table, c)) for c in table.columns
     }
     indexes = {column_key(i.name): encode_index(table, i) for i in table.indexes}
     checks = {column_key(c.name): encode_check(c) for c in table.checks}
     return Encoded(table, columns, indexes, checks)
-
-
-def implicit_defaults(table: Table) -> frozenset[str]:
-    """Keys of the columns whose default a join picked (see :func:`mark_implicit`)."""
-    return table._implicit_defaults
-
-
-def mark_implicit(table: Table, keys: frozenset[str]) -> Table:
-    """Remember on ``table`` which defaults a join picked, so that joining it again treats them
-    as "needs some default" (keeping the join associative); equality ignores the mark."""
-    object.__setattr__(table, "_implicit_defaults", frozenset(keys))
-    return table
 
 
 __all__ = [
@@ -479,6 +482,7 @@ __all__ = [
     "MISSING",
     "SLOT",
     "TYPE",
+    "ElementKind",
     "Encoded",
     "column_key",
     "decode_check",
@@ -492,6 +496,5 @@ __all__ = [
     "encode_type",
     "implicit_default",
     "index_columns",
-    "mark_implicit",
     "needs_implicit",
 ]

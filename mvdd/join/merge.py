@@ -23,7 +23,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping
 from typing import Any
 
 from mvdd.ddl.expr import referenced_columns
-from mvdd.join.encode import CHECK, COLUMNS, MISSING, index_columns
+from mvdd.join.encode import CHECK, COLUMNS, MISSING, ElementKind, index_columns
 from mvdd.join.lattice import Conflict, Flat, Lattice
 
 #: does a holder have all of these columns (keys)?
@@ -113,14 +113,14 @@ def check_reads(value: Any) -> frozenset[str]:
 
 
 #: constraint kind -> (lattice of one definition, the columns a definition reads)
-CONSTRAINTS: dict[str, tuple[Lattice, Reads]] = {
-    "index": (Flat(), index_reads),
-    "check": (CHECK, check_reads),
+CONSTRAINTS: dict[ElementKind, tuple[Lattice, Reads]] = {
+    ElementKind.INDEX: (Flat(), index_reads),
+    ElementKind.CHECK: (CHECK, check_reads),
 }
 
 
 def join_constraint(
-    kind: str,
+    kind: ElementKind,
     holding: Mapping[Any, Collection[Hashable]],
     total: int,
     complete: Callable[[str], bool],

@@ -23,7 +23,8 @@ the tables agree on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+import functools
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, cast
 
 import attrs
@@ -33,23 +34,21 @@ from mvdd.ddl.render import column_def, index_node, sql
 from mvdd.ddl.statement import parse_table
 from mvdd.errors import DDLError, IncomparableError, JoinConflictError, MvddError
 from mvdd.join.encode import (
-    CHECK,
     CHECKS,
     COLUMNS,
     INDEXES,
     MISSING,
-    SLOT,
+    ElementKind,
     Encoded,
+    column_key,
     decode_check,
     decode_column,
     decode_index,
     encode_table,
-    mark_implicit,
-    needs_implicit,
 )
-from mvdd.join.lattice import Flat, Incomparable, Lattice
+from mvdd.join.lattice import Incomparable, Keyed
 from mvdd.join.merge import ElementConflict, join_column, join_constraint
-from mvdd.model import Column, Index, Table, TableOptions
+from mvdd.model import Column, Table, TableOptions
 
 
 def as_table(table: str | Table) -> Table:
@@ -86,12 +85,14 @@ def describe_check(table: Table, key: str) -> str:
     )
 
 
-#: element kind -> (its lattice for one key, the map of Encoded, how to describe one side)
-ELEMENTS: dict[str, tuple[Lattice, str, Callable[[Table, str], str]]] = {
-    "column": (SLOT, "columns", describe_column),
-    "index": (Flat(), "indexes", describe_index),
-    "check": (CHECK, "checks", describe_check),
+#: element kind -> (the lattice of its map by key, how to describe one side's definition)
+ELEMENTS: dict[ElementKind, tuple[Keyed, Callable[[Table, str], str]]] = {
+    ElementKind.COLUMN: (COLUMNS, describe_column),
+    ElementKind.INDEX: (INDEXES, describe_index),
+    ElementKind.CHECK: (CHECKS, describe_check),
 }
+#: the error field that names an element of each kind
+_PLACE = {ElementKind.COLUMN: "column", ElementKind.INDEX: "index", ElementKind.CHECK: "index"}
 
 
 def _reason(err: Exception, key: str) -> str:
@@ -104,7 +105,7 @@ def _reason(err: Exception, key: str) -> str:
 
 
 def conflict_error(
-    kind: str,
+    kind: ElementKind,
     key: str,
     sides: Sequence[tuple[str, Table]],
     err: Exception,
@@ -114,19 +115,15 @@ def conflict_error(
 ) -> MvddError:
     """The error naming an element (by its spelling in the first side) and every side's
     definition of it; ``sides`` are (label, table) pairs."""
-    described = [(label, ELEMENTS[kind][2](table, key)) for label, table in sides]
+    described = [(label, ELEMENTS[kind][1](table, key)) for label, table in sides]
     name = key
     for _, table in sides:
-        found = {
-            "column": table.find_column,
-            "index": table.find_index,
-            "check": table.find_check,
-        }[kind](key)
+        found = FIND[kind](table, key)
         if found is not None:
             name = found.name
             break
     listing = "; ".join(f"{label}: {text}" for label, text in described)
-    place: dict[str, Any] = {"column": name} if kind == "column" else {"index": name}
+    place: dict[str, Any] = {_PLACE[kind]: name}
     return cls(
         f"{kind} `{name}` {verb} ({_reason(err, key)}) — {listing}",
         sides=tuple(label for label, _ in sides),
@@ -145,6 +142,17 @@ class Joined:
     columns: dict[str, Any]
     indexes: dict[str, Any]
     checks: dict[str, Any]
+
+    def of(self, kind: ElementKind) -> dict[str, Any]:
+        """The joined values of one kind of element."""
+        return {
+            ElementKind.COLUMN: self.columns,
+            ElementKind.INDEX: self.indexes,
+            ElementKind.CHECK: self.checks,
+        }[kind]
+
+    def copy(self) -> Joined:
+        return Joined(dict(self.columns), dict(self.indexes), dict(self.checks))
 
 
 def _holding(maps: Sequence[dict[str, Any]], key: str) -> dict[Any, list[int]]:
@@ -170,7 +178,7 @@ def join_values(inputs: Sequence[Encoded], labels: Sequence[str]) -> Joined:
     def has(i: Hashable, cols: frozenset[str]) -> bool:
         return cols <= colsets[cast(int, i)]
 
-    def fail(kind: str, key: str, err: ElementConflict) -> MvddError:
+    def fail(kind: ElementKind, key: str, err: ElementConflict) -> MvddError:
         left, right = cast(int, err.left), cast(int, err.right)
         pair = [(labels[left], inputs[left].table), (labels[right], inputs[right].table)]
         return conflict_error(kind, key, pair, err.err)
@@ -181,27 +189,28 @@ def join_values(inputs: Sequence[Encoded], labels: Sequence[str]) -> Joined:
         try:
             value = join_column(_holding(maps, key), n, complete.__contains__, has)
         except ElementConflict as err:
-            raise fail("column", key, err) from None
+            raise fail(ElementKind.COLUMN, key, err) from None
         if value != MISSING:
             out.columns[key] = value
-    for kind, attr in (("index", "indexes"), ("check", "checks")):
-        maps = [getattr(enc, attr) for enc in inputs]
+    for kind in (ElementKind.INDEX, ElementKind.CHECK):
+        maps = [enc.of(kind) for enc in inputs]
         for key in dict.fromkeys(k for m in maps for k in m):
             try:
                 value = join_constraint(kind, _holding(maps, key), n, complete.__contains__, has)
             except ElementConflict as err:
                 raise fail(kind, key, err) from None
             if value is not None:
-                getattr(out, attr)[key] = value
+                out.of(kind)[key] = value
     return out
 
 
-def _common_options(tables: Sequence[Table]) -> TableOptions:
-    first = tables[0].options
+def common_options(options: Sequence[TableOptions]) -> TableOptions:
+    """The table options every side agrees on (an option they differ on is left unset)."""
+    first = options[0]
     changes: dict[str, Any] = {
-        f.name: None if f.name != "extra" else ()
+        f.name: () if f.name == "extra" else None
         for f in attrs.fields(TableOptions)
-        if any(getattr(t.options, f.name) != getattr(first, f.name) for t in tables[1:])
+        if any(getattr(o, f.name) != getattr(first, f.name) for o in options[1:])
     }
     return attrs.evolve(first, **changes) if changes else first
 
@@ -210,61 +219,111 @@ def _spelling(element: Any) -> tuple[str, str]:
     return (element.name, getattr(element, "comment", None) or "")
 
 
+#: where an element's spelling (name, comment, an index's look) comes from: kind, key -> one
+#: table's element of that key
+Spelling = Callable[[ElementKind, str], Any]
+
+
+def least_spelling(tables: Sequence[Table]) -> Spelling:
+    """The least spelling among the tables that have an element, so that a join does not
+    depend on the order of its tables."""
+
+    def spell(kind: ElementKind, key: str) -> Any:
+        found = [e for t in tables if (e := FIND[kind](t, key)) is not None]
+        return min(found, key=_spelling) if found else None
+
+    return spell
+
+
+#: how to find an element of a kind in a table by key
+FIND: dict[ElementKind, Callable[[Table, str], Any]] = {
+    ElementKind.COLUMN: Table.find_column,
+    ElementKind.INDEX: Table.find_index,
+    ElementKind.CHECK: Table.find_check,
+}
+
+
 def build_table(
     name: str,
     joined: Joined,
-    tables: Sequence[Table],
     *,
+    spell: Spelling,
+    options: TableOptions,
     column_ids: dict[str, int] | None = None,
-    options: TableOptions | None = None,
+    previous: Table | None = None,
+    comments: Mapping[str, str | None] | None = None,
+    last_id: int = 0,
 ) -> Table:
-    """A table from joined values: spellings and comments from the first table having each
-    element; ids from ``column_ids`` where given, else fresh. Raises DDLError when the joined
-    table cannot exist (row too large, a key over a column that changed...)."""
-    column_ids = dict(column_ids or {})
-    next_id = max(column_ids.values(), default=0)
+    """The table of joined values (every caller of the join builds its table here).
+
+    Args:
+        name: the table's name.
+        joined: the joined values, by element key.
+        spell: the spelling of an element that is new (not in ``previous``).
+        options: the table options.
+        column_ids: column key -> id for columns that keep one (updated with the new ones).
+        previous: the table this one follows (a shard group's downstream table): a column or
+            index it has under the same key keeps its spelling (and an index its id, if its
+            definition is the same); columns keep its order, new ones come last.
+        comments: column key -> comment, overriding the spelling's.
+        last_id: ids given to new elements start after it.
+
+    Raises DDLError when the joined table cannot exist (row too large, a key over a column that
+    changed ...) — callers report it as a conflict.
+    """
+    column_ids = column_ids if column_ids is not None else {}
+    comments = comments or {}
+    next_id = max([last_id, *column_ids.values()])
 
     def fresh() -> int:
         nonlocal next_id
         next_id += 1
         return next_id
 
-    def source_column(key: str) -> Column:
-        # the least spelling, so that the join does not depend on the order of the tables
-        return min((c for t in tables if (c := t.find_column(key)) is not None), key=_spelling)
-
+    prev_cols = {c.id: c for c in previous.columns} if previous is not None else {}
     columns = []
-    implicit = set()
     for key, value in joined.columns.items():
-        src = source_column(key)
         cid = column_ids.get(key) or fresh()
         column_ids[key] = cid
-        columns.append(decode_column(value, id=cid, name=src.name, comment=src.comment))
-        if needs_implicit(value):
-            implicit.add(key)
+        old = prev_cols.get(cid)
+        if old is not None and column_key(old.name) == key:
+            spelled, comment = old.name, old.comment
+        else:
+            src = spell(ElementKind.COLUMN, key)
+            spelled, comment = (src.name, src.comment) if src is not None else (key, None)
+        columns.append(_decoded_column(value, cid, spelled, comments.get(key, comment)))
+    if previous is not None:
+        ranks = {c.id: i for i, c in enumerate(previous.columns)}
+        columns.sort(key=lambda c: ranks.get(c.id, len(ranks) + c.id))
+    prev_indexes = {column_key(i.name): i for i in previous.indexes} if previous else {}
     indexes = []
     for key, value in joined.indexes.items():
-        like: Index = min(
-            (i for t in tables if (i := t.find_index(key)) is not None), key=_spelling
+        same = prev_indexes.get(key)
+        like = same or spell(ElementKind.INDEX, key)
+        idx = decode_index(
+            value, id=0, name=like.name if like else key, column_ids=column_ids, like=like
         )
-        indexes.append(
-            decode_index(value, id=fresh(), name=like.name, column_ids=column_ids, like=like)
-        )
+        kept = same is not None and (same.kind, same.parts) == (idx.kind, idx.parts)
+        indexes.append(attrs.evolve(idx, id=same.id if kept and same else fresh()))
+    prev_checks = {column_key(c.name): c for c in previous.checks} if previous else {}
     checks = []
     for key, value in joined.checks.items():
-        chk_name = min(
-            (c for t in tables if (c := t.find_check(key)) is not None), key=_spelling
-        ).name
-        checks.append(decode_check(value, id=fresh(), name=chk_name))
-    table = Table(
+        like_chk = prev_checks.get(key) or spell(ElementKind.CHECK, key)
+        checks.append(decode_check(value, id=fresh(), name=like_chk.name if like_chk else key))
+    return Table(
         name=name,
         columns=tuple(columns),
         indexes=tuple(indexes),
         checks=tuple(checks),
-        options=options if options is not None else _common_options(tables),
+        options=options,
         last_id=next_id,
     )
-    return mark_implicit(table, frozenset(implicit))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _decoded_column(value: Any, cid: int, name: str, comment: str | None) -> Column:
+    # joins repeat the same columns endlessly; decoding one is pure
+    return decode_column(value, id=cid, name=name, comment=comment)
 
 
 def join(*tables: str | Table) -> Table:
@@ -291,7 +350,12 @@ def join(*tables: str | Table) -> Table:
     labels = [f"#{i + 1} `{t.name}`" for i, t in enumerate(resolved)]
     joined = join_values([encode_table(t) for t in resolved], labels)
     try:
-        table = build_table(resolved[0].name, joined, resolved)
+        table = build_table(
+            resolved[0].name,
+            joined,
+            spell=least_spelling(resolved),
+            options=common_options([t.options for t in resolved]),
+        )
         validate_table(table)
     except DDLError as err:
         raise JoinConflictError(
@@ -321,12 +385,10 @@ def compare(a: str | Table, b: str | Table) -> int:
     ta, tb = as_table(a), as_table(b)
     ea, eb = encode_table(ta), encode_table(tb)
     sides = [("left", ta), ("right", tb)]
-    lattices = {"column": COLUMNS, "index": INDEXES, "check": CHECKS}
-    lower: tuple[str, str] | None = None
-    greater: tuple[str, str] | None = None
-    for kind, (_, attr, _) in ELEMENTS.items():
-        ma, mb = getattr(ea, attr), getattr(eb, attr)
-        keyed = lattices[kind]
+    lower: tuple[ElementKind, str] | None = None
+    greater: tuple[ElementKind, str] | None = None
+    for kind, (keyed, _) in ELEMENTS.items():
+        ma, mb = ea.of(kind), eb.of(kind)
         for key in list(dict.fromkeys([*ma, *mb])):
             try:
                 c = keyed.compare_key(ma, mb, key)
@@ -344,19 +406,32 @@ def compare(a: str | Table, b: str | Table) -> int:
 
 
 def _mixed(
-    sides: Sequence[tuple[str, Table]], lower: tuple[str, str], greater: tuple[str, str]
+    sides: Sequence[tuple[str, Table]],
+    lower: tuple[ElementKind, str],
+    greater: tuple[ElementKind, str],
 ) -> IncomparableError:
     (_, ta), (_, tb) = sides
     g_kind, g_key = greater
     l_kind, l_key = lower
-    describe = {k: v[2] for k, v in ELEMENTS.items()}
+    describe = {k: v[1] for k, v in ELEMENTS.items()}
     err = IncomparableError(
         f"neither schema accepts all the other's DML: {g_kind} `{g_key}` is more permissive on "
         f"the left ({describe[g_kind](ta, g_key)} vs {describe[g_kind](tb, g_key)}), {l_kind} "
         f"`{l_key}` on the right ({describe[l_kind](ta, l_key)} vs {describe[l_kind](tb, l_key)})",
-        **({"column": g_key} if g_kind == "column" else {"index": g_key}),
+        **{_PLACE[g_kind]: g_key},
     )
     return err
 
 
-__all__ = ["Joined", "as_table", "build_table", "compare", "join", "join_values"]
+__all__ = [
+    "FIND",
+    "Joined",
+    "Spelling",
+    "as_table",
+    "build_table",
+    "common_options",
+    "compare",
+    "join",
+    "join_values",
+    "least_spelling",
+]

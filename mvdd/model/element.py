@@ -98,6 +98,10 @@ class Column:
         check: a column-level CHECK expression (MariaDB keeps these with the column).
         invisible: left out of ``SELECT *`` and of an INSERT without a column list (MariaDB
             ``INVISIBLE``, MySQL 8 ``INVISIBLE``); still stored, logged and nameable.
+        implicit_default: the default was picked by a schema join (seed 000's implicit
+            default for a column some tables lack), not written by anyone: joining the table
+            again treats it as "needs some default", which keeps joins associative. It counts
+            in equality; :meth:`Table.equivalent` (DML behaviour) ignores it.
         state: the F1 state.
     """
 
@@ -112,6 +116,7 @@ class Column:
     comment: str | None = None
     check: Expr | None = None
     invisible: bool = False
+    implicit_default: bool = False
     state: State = State.PUBLIC
 
     @property

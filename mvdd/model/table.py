@@ -153,10 +153,6 @@ class Table:
     options: TableOptions = TableOptions()
     last_id: int = 0
     _lookup: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
-    #: keys of columns whose default a schema join picked (see :mod:`mvdd.join.encode`); not data
-    _implicit_defaults: frozenset[str] = attrs.field(
-        default=frozenset(), init=False, eq=False, hash=False, repr=False
-    )
 
     def with_columns(self, columns: tuple[Column, ...], **changes: Any) -> Table:
         """This table with other columns (and other changes): the lookup index, when built, is

@@ -7,6 +7,12 @@ DDL from a shard the group applies it to the shard's upstream schema, recomputes
 returns the downstream DDL that moves the target table from the old join to the new one
 (:mod:`mvdd.shard.plan`).
 
+The group calls the one join of :mod:`mvdd.join` element by element (:func:`~mvdd.join.merge.
+join_column`, :func:`~mvdd.join.merge.join_constraint`) and builds the target with
+:func:`mvdd.join.schema.build_table`; around it live the bookkeeping of who holds what
+(:mod:`mvdd.shard.holdings`), the rename procedure (:mod:`mvdd.shard.rename`) and what passes
+through unchanged (:mod:`mvdd.shard.passthrough`).
+
 Costs. The group keeps, for every column, index and check name, which shards hold which
 definition (distinct definitions are few), and how many shards have each column (*exists* on all,
 *partial*, or *dropped* from all, seed 000). One DDL re-joins only the elements it touches: its
@@ -47,8 +53,7 @@ Choices where the seed leaves room:
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import attrs
@@ -66,24 +71,17 @@ from mvdd.errors import (
 )
 from mvdd.join.encode import (
     MISSING,
-    column_charset,
+    ElementKind,
     column_key,
-    decode_check,
-    decode_column,
-    decode_index,
-    encode_check,
-    encode_column,
-    encode_index,
+    encode_table,
     implicit_default,
-    mark_implicit,
-    needs_implicit,
 )
-from mvdd.join.merge import ElementConflict, expr_columns, index_reads, join_column, join_constraint
-from mvdd.join.schema import conflict_error
-from mvdd.model import NO_DEFAULT, Column, IndexKind, Table, TableOptions
+from mvdd.join.schema import FIND, Joined, build_table, common_options, conflict_error
+from mvdd.model import Column, IndexKind, Table, TableOptions
+from mvdd.shard import passthrough
+from mvdd.shard.holdings import KINDS, ElementConflict, Holdings, Journal, Refused
 from mvdd.shard.plan import Action, plan, render
-
-KINDS = ("column", "index", "check")
+from mvdd.shard.rename import Renames
 
 
 @attrs.frozen
@@ -102,61 +100,17 @@ class Outcome:
 
 
 @attrs.define(eq=False)
-class _Encoded:
-    """A shard's accepted schema as lattice values, by element key."""
-
-    columns: dict[str, Any]
-    indexes: dict[str, Any]
-    checks: dict[str, Any]
-
-    def of(self, kind: str) -> dict[str, Any]:
-        return (
-            self.columns if kind == "column" else self.indexes if kind == "index" else self.checks
-        )
-
-
-def _encode(table: Table) -> _Encoded:
-    implicit = table._implicit_defaults
-    return _Encoded(
-        {
-            column_key(c.name): encode_column(
-                c, column_charset(table, c), column_key(c.name) in implicit
-            )
-            for c in table.columns
-        },
-        {column_key(i.name): encode_index(table, i) for i in table.indexes},
-        {column_key(c.name): encode_check(c) for c in table.checks},
-    )
-
-
-@attrs.define(eq=False)
 class _Shard:
     name: str
     versions: list[Table]
     statements: list[str | Table]  # a Table given instead of SQL is rendered when asked
     accepted: Table | None
-    encoded: _Encoded | None
     paused: bool = False
     conflict: JoinConflictError | None = None
 
     @property
     def upstream(self) -> Table:
         return self.versions[-1]
-
-
-class _Refused(Exception):
-    def __init__(self, error: JoinConflictError) -> None:
-        super().__init__(error.message)
-        self.error = error
-
-
-@attrs.define
-class _Undo:
-    """What a tentative move changed, to put back if it is refused."""
-
-    holdings: list[tuple[str, str, Any, str, bool]] = attrs.field(factory=list)
-    renames: dict[str, str] = attrs.field(factory=dict)
-    count: int = 0
 
 
 class ShardGroup:
@@ -178,11 +132,8 @@ class ShardGroup:
             raise DDLError("a shard group needs at least one shard")
         self.target = target
         self._shards: dict[str, _Shard] = {}
-        self._count = 0
-        self._holdings: dict[str, dict[str, dict[Any, set[str]]]] = {k: {} for k in KINDS}
-        self._present: dict[str, int] = {}
-        self._readers: dict[str, set[tuple[str, str]]] = {}
-        self._renames: dict[str, str] = {}
+        self._holdings = Holdings()
+        self._renames = Renames()
         # where each shard column's values live downstream: (shard, column id) -> downstream
         # column id, and the downstream columns merged into others (a finished rename)
         self._lineage: dict[tuple[str, int], int] = {}
@@ -190,25 +141,25 @@ class ShardGroup:
         self._propagate = True
         self._held: list[str] = []
         tables = {name: _as_table(sql, shard=name).at_version(1) for name, sql in shards.items()}
+        touched: dict[ElementKind, set[str]] = {k: set() for k in KINDS}
         for name, table in tables.items():
-            enc = _encode(table)
-            self._shards[name] = _Shard(name, [table], [shards[name]], table, enc)
-            self._count += 1
-            for kind in KINDS:
-                for key, value in enc.of(kind).items():
-                    self._hold(kind, key, value, name)
+            self._shards[name] = _Shard(name, [table], [shards[name]], table)
+            self._holdings.move(name, encode_table(table), touched, Journal())
         # the initial join, all at once: O(shards × elements)
-        self._values: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
+        self._values = Joined({}, {}, {})
         try:
             for kind in KINDS:
-                for key in self._holdings[kind]:
+                for key in self._holdings.keys(kind):
                     value = self._join_key(kind, key, ())
                     if value is not None and value != MISSING:
-                        self._values[kind][key] = value
-            options = _agreed_options([t.options for t in tables.values()])
-            self._joined = self._build({}, {}, options, order=None, moves=())
+                        self._values.of(kind)[key] = value
+            # each shard counts its own AUTO_INCREMENT: no counter carries over to the target
+            options = attrs.evolve(
+                common_options([t.options for t in tables.values()]), auto_increment=None
+            )
+            self._joined = self._build({}, {}, options, previous=None, moves=())
             self._check_valid(self._joined)
-        except _Refused as err:
+        except Refused as err:
             raise err.error from None
         for name, table in tables.items():
             for c in table.columns:
@@ -281,8 +232,9 @@ class ShardGroup:
 
     def column_state(self, name: str) -> str:
         """``exists`` (on every shard in the join), ``partial`` or ``dropped`` (seed 000)."""
-        present = self._present.get(column_key(name), 0)
-        return "dropped" if present == 0 else "exists" if present == self._count else "partial"
+        present = self._holdings.present.get(column_key(name), 0)
+        count = self._holdings.count
+        return "dropped" if present == 0 else "exists" if present == count else "partial"
 
     # -- DDL ---------------------------------------------------------------------------------
 
@@ -334,7 +286,7 @@ class ShardGroup:
         if name in self._shards:
             raise DDLError("the group already has this shard", shard=name)
         table = _as_table(create_sql, shard=name)
-        sh = _Shard(name, [table], [create_sql], None, None, paused=True)
+        sh = _Shard(name, [table], [create_sql], None, paused=True)
         self._shards[name] = sh
         return self._after(sh, [(sh, table)], (), initial=True)
 
@@ -346,7 +298,7 @@ class ShardGroup:
         moves = [(sh, None)] if sh.accepted is not None else []
         try:
             actions = self._move(moves, ()) if moves else []
-        except _Refused as err:  # pragma: no cover - fewer shards never conflict (merge rules)
+        except Refused as err:  # pragma: no cover - fewer shards never conflict (merge rules)
             raise err.error from None
         del self._shards[name]
         outcome = Outcome(downstream=self._emit(actions))
@@ -434,7 +386,7 @@ class ShardGroup:
                 actions = self._move(moves, steps)
                 sh.paused, sh.conflict = False, None
                 downstream = self._emit(actions)
-            except _Refused as err:
+            except Refused as err:
                 conflict = err.error
                 sh.paused, sh.conflict = True, conflict
             resumed = self._resume(skip=sh.name if conflict else None)
@@ -466,7 +418,7 @@ class ShardGroup:
                     continue
                 try:
                     actions = self._move([(sh, sh.upstream)], ())
-                except _Refused as err:
+                except Refused as err:
                     sh.conflict = err.error
                     continue
                 sh.paused, sh.conflict = False, None
@@ -476,7 +428,7 @@ class ShardGroup:
             if not progress and len(paused) > 1:
                 try:
                     actions = self._move([(sh, sh.upstream) for sh in paused], ())
-                except _Refused:
+                except Refused:
                     pass
                 else:
                     for sh in paused:
@@ -495,40 +447,19 @@ class ShardGroup:
         self._held.extend(statements)
         return []
 
-    # -- holdings ---------------------------------------------------------------------------
-
-    def _hold(self, kind: str, key: str, value: Any, shard: str) -> None:
-        holders = self._holdings[kind].setdefault(key, {}).setdefault(value, set())
-        holders.add(shard)
-        if kind == "column":
-            self._present[key] = self._present.get(key, 0) + 1
-            if value[0] == 0:
-                for col in expr_columns(value[1][2].expr):
-                    self._readers.setdefault(col, set()).add(("column", key))
-        else:
-            reads = index_reads(value) if kind == "index" else expr_columns(value[0])
-            for col in reads:
-                self._readers.setdefault(col, set()).add((kind, key))
-
-    def _release(self, kind: str, key: str, value: Any, shard: str) -> None:
-        by_value = self._holdings[kind][key]
-        holders = by_value[value]
-        holders.discard(shard)
-        if not holders:
-            del by_value[value]
-            if not by_value:
-                del self._holdings[kind][key]
-        if kind == "column":
-            self._present[key] -= 1
-            if not self._present[key]:
-                del self._present[key]
-
-    def _has(self, shard: Hashable, cols: frozenset[str]) -> bool:
-        enc = self._shards[str(shard)].encoded
-        return enc is not None and all(c in enc.columns for c in cols)
-
-    def _complete(self, key: str) -> bool:
-        return self._present.get(key, 0) == self._count
+    def _check(self) -> None:
+        """Assert the group's invariants (the state machines call it after every step)."""
+        self._holdings._check()
+        in_join = {n for n, sh in self._shards.items() if sh.accepted is not None}
+        assert set(self._holdings.encoded) == in_join, (set(self._holdings.encoded), in_join)
+        for name in in_join:
+            accepted = self._shards[name].accepted
+            assert accepted is not None
+            assert self._holdings.encoded[name] == encode_table(accepted), name
+        assert all(
+            sh.paused == (sh.conflict is not None) or sh.accepted is None
+            for sh in self._shards.values()
+        )
 
     # -- one move of the join ----------------------------------------------------------------
 
@@ -536,21 +467,25 @@ class ShardGroup:
         self, moves: Sequence[tuple[_Shard, Table | None]], steps: Sequence[s.Step]
     ) -> list[Action]:
         """Replace shards' accepted schemas, re-join what that touches and plan the downstream
-        DDL; raises _Refused (and changes nothing) if the result has no join."""
-        undo = _Undo(renames=dict(self._renames), count=self._count)
-        touched: dict[str, set[str]] = {k: set() for k in KINDS}
+        DDL; raises Refused (and changes nothing) if the result has no join."""
+        journal = Journal()
+        renames = self._renames.copy()
+        touched: dict[ElementKind, set[str]] = {k: set() for k in KINDS}
         starts: list[tuple[str, str]] = []
         reborn: set[str] = set()
-        saved = [(sh, sh.accepted, sh.encoded) for sh, _ in moves]
+        saved = [(sh, sh.accepted) for sh, _ in moves]
         try:
             for sh, table in moves:
-                self._move_one(sh, table, touched, starts, undo, reborn)
-            if not self._count:  # no shard left in the join: the target keeps its schema
+                self._move_one(sh, table, touched, starts, journal, reborn)
+            if not self._holdings.count:  # no shard left in the join: the target stays
                 return []
-            finishes = self._finished_renames(touched)
+            finishes = self._renames.finished(self._holdings, touched)
             actions = self._rejoin(touched, starts, finishes, steps, moves, reborn)
-        except _Refused:
-            self._revert(undo, saved)
+        except Refused:
+            self._holdings.undo(journal)
+            self._renames = renames
+            for sh, table in saved:
+                sh.accepted = table
             raise
         return actions
 
@@ -558,15 +493,14 @@ class ShardGroup:
         self,
         sh: _Shard,
         table: Table | None,
-        touched: dict[str, set[str]],
+        touched: dict[ElementKind, set[str]],
         starts: list[tuple[str, str]],
-        undo: _Undo,
+        journal: Journal,
         reborn: set[str],
     ) -> None:
-        old, old_enc = sh.accepted, sh.encoded
-        new_enc = _encode(table) if table is not None else None
+        old = sh.accepted
         if old is not None and table is not None:
-            self._check_renames(sh, old, table, starts)
+            self._renames.check(sh.name, old, table, self._holdings, starts, self.column_state)
             # a column this shard alone held, dropped and added anew (between two accepted
             # schemas of a paused shard): downstream too it is a new column, not a MODIFY
             renamed = {k for pair in starts for k in pair}
@@ -577,101 +511,18 @@ class ShardGroup:
                     prev is not None
                     and prev.id != col.id
                     and key not in renamed
-                    and self._present.get(key, 0) == 1
+                    and self._holdings.present.get(key, 0) == 1
                 ):
                     reborn.add(key)
-        if (old is None) != (table is None):
-            self._count += 1 if old is None else -1
-            for kind in KINDS:  # completeness of every column may change
-                touched[kind].update(self._holdings[kind])
-                touched[kind].update(self._values[kind])
-        for kind in KINDS:
-            before = old_enc.of(kind) if old_enc is not None else {}
-            after = new_enc.of(kind) if new_enc is not None else {}
-            for key in before.keys() | after.keys():
-                a, b = before.get(key), after.get(key)
-                if a == b:
-                    continue
-                touched[kind].add(key)
-                if a is not None:
-                    self._release(kind, key, a, sh.name)
-                    undo.holdings.append((kind, key, a, sh.name, True))
-                if b is not None:
-                    self._hold(kind, key, b, sh.name)
-                    undo.holdings.append((kind, key, b, sh.name, False))
-        sh.accepted, sh.encoded = table, new_enc
-
-    def _revert(
-        self, undo: _Undo, saved: list[tuple[_Shard, Table | None, _Encoded | None]]
-    ) -> None:
-        for kind, key, value, shard, released in reversed(undo.holdings):
-            if released:
-                self._hold(kind, key, value, shard)
-            else:
-                self._release(kind, key, value, shard)
-        self._renames = undo.renames
-        self._count = undo.count
-        for sh, table, enc in saved:
-            sh.accepted, sh.encoded = table, enc
-
-    # -- renames -------------------------------------------------------------------------------
-
-    def _check_renames(
-        self, sh: _Shard, old: Table, new: Table, starts: list[tuple[str, str]]
-    ) -> None:
-        by_id = {c.id: c for c in old.columns if c.generated is None}
-        for col in new.columns:
-            before = by_id.get(col.id)
-            if before is None or col.generated is not None:
-                continue
-            o, n = column_key(before.name), column_key(col.name)
-            if o == n:
-                continue
-            if self._renames.get(n) == o or self._renames.get(o) == n:
-                continue  # following, or going back on, a rename under way
-            busy = o in self._renames or n in self._renames or o in self._renames.values()
-            busy = busy or n in self._renames.values()
-            if not busy and self._present.get(o, 0) == self._count and not self._present.get(n):
-                self._renames[n] = o
-                starts.append((o, n))
-                continue
-            state = self.column_state(before.name)
-            raise _Refused(
-                JoinConflictError(
-                    f"column `{before.name}` renamed to `{col.name}` cannot be followed: "
-                    f"`{before.name}` is {state} and `{col.name}` is "
-                    f"{self.column_state(col.name)} across the shards"
-                    + (" (a rename of it is under way)" if busy else "")
-                    + "; seed 000's rename procedure needs the old name on every shard and the "
-                    "new name on none",
-                    column=before.name,
-                    shard=sh.name,
-                    shards=(sh.name,),
-                )
-            )
-
-    def _finished_renames(self, touched: dict[str, set[str]]) -> list[tuple[str, str, bool]]:
-        """Renames under way that no shard needs any more: (old, new, back) where ``back``
-        means every shard went back to the old name."""
-        out = []
-        for n, o in list(self._renames.items()):
-            if not self._present.get(o):
-                out.append((o, n, False))
-            elif not self._present.get(n):
-                out.append((o, n, True))
-            elif not (self._complete(o) and self._complete(n)):
-                continue
-            # (both names on every shard: each shard renamed and then added the old name anew;
-            # which values belong together cannot be told, so the rename ends without a merge)
-            del self._renames[n]
-            touched["column"].update((o, n))
-        return out
+        new = encode_table(table) if table is not None else None
+        self._holdings.move(sh.name, new, touched, journal)
+        sh.accepted = table
 
     # -- the new downstream table ------------------------------------------------------------
 
     def _rejoin(
         self,
-        touched: dict[str, set[str]],
+        touched: dict[ElementKind, set[str]],
         starts: list[tuple[str, str]],
         finishes: list[tuple[str, str, bool]],
         steps: Sequence[s.Step],
@@ -679,54 +530,40 @@ class ShardGroup:
         reborn: set[str],
     ) -> list[Action]:
         # columns whose completeness changed re-join the constraints that read them
-        for key in list(touched["column"]):
-            for kind, other in self._readers.get(key, ()):
+        for key in list(touched[ElementKind.COLUMN]):
+            for kind, other in self._holdings.readers.get(key, ()):
                 touched[kind].add(other)
-        values = {kind: dict(self._values[kind]) for kind in KINDS}
+        values = self._values.copy()
         for kind in KINDS:
             for key in touched[kind]:
                 value = self._join_key(kind, key, moves)
-                if value is None or (kind == "column" and value == MISSING):
-                    values[kind].pop(key, None)
+                if value is None or (kind == ElementKind.COLUMN and value == MISSING):
+                    values.of(kind).pop(key, None)
                 else:
-                    values[kind][key] = value
+                    values.of(kind)[key] = value
         before = self._joined
         ids = {column_key(c.name): c.id for c in before.columns}
-        copies: list[tuple[int, int]] = []
-        last = before.last_id
-        for o, n in starts:
-            if o not in values["column"]:  # every shard renamed at once: a plain rename
-                ids[n] = ids.pop(o)
-                continue
-            ids[n] = ids[o]
-            last += 1
-            ids[o] = last
+        last, copies = self._renames.ids(
+            ids, before.last_id, starts, finishes, values.columns.__contains__
+        )
         for key in reborn:
-            if key in ids and key in values["column"]:
+            if key in ids and key in values.columns:
                 last += 1
                 ids[key] = last
-        for o, n, back in finishes:
-            if o not in ids or n not in ids:
-                continue
-            copies.append((ids[n], ids[o]))
-            if back:
-                ids[o] = ids.pop(n)
-            else:
-                del ids[o]
-        options = self._options_after(before.options, steps)
-        comments = self._comments_after(steps)
+        options = passthrough.options_after(before.options, steps)
+        comments = passthrough.comments_after(steps)
         saved_values = self._values
         self._values = values
         try:
-            after = self._build(ids, comments, options, order=before, moves=moves, last_id=last)
+            after = self._build(ids, comments, options, previous=before, moves=moves, last_id=last)
             self._check_valid(after)
-        except _Refused:
+        except Refused:
             self._values = saved_values
             raise
         actions, order = plan(before, after, copies=copies)
-        after = _reordered(after, order)
-        actions += self._passthrough(after, steps)
-        self._joined = _reordered(after, [c.id for c in self._passthrough_order(after, steps)])
+        after = passthrough.reordered(after, order)
+        actions += passthrough.actions(self.target, after, steps)
+        self._joined = passthrough.ordered(after, steps)
         for into, source in copies:
             self._merges[source] = into
         for sh, table in moves:
@@ -736,18 +573,17 @@ class ShardGroup:
                     self._lineage[(sh.name, c.id)] = down.id
         return actions
 
-    def _join_key(self, kind: str, key: str, moves: Sequence[tuple[_Shard, Table | None]]) -> Any:
-        holding = self._holdings[kind].get(key, {})
+    def _join_key(
+        self, kind: ElementKind, key: str, moves: Sequence[tuple[_Shard, Table | None]]
+    ) -> Any:
         try:
-            if kind == "column":
-                return join_column(holding, self._count, self._complete, self._has)
-            return join_constraint(kind, holding, self._count, self._complete, self._has)
+            return self._holdings.join(kind, key)
         except ElementConflict as err:
-            raise _Refused(self._explain(kind, key, err, moves)) from None
+            raise Refused(self._explain(kind, key, err, moves)) from None
 
     def _explain(
         self,
-        kind: str,
+        kind: ElementKind,
         key: str,
         err: ElementConflict,
         moves: Sequence[tuple[_Shard, Table | None]],
@@ -762,8 +598,7 @@ class ShardGroup:
             assert table is not None
             pair.append((f"shard `{name}`", table))
         error = cast(JoinConflictError, conflict_error(kind, key, pair, err.err))
-        holding = self._holdings[kind].get(key, {})
-        involved = sorted({h for holders in holding.values() for h in holders})
+        involved = sorted({h for hs in self._holdings.holders(kind, key).values() for h in hs})
         return JoinConflictError(
             error.message,
             column=error.column,
@@ -780,78 +615,40 @@ class ShardGroup:
         comments: dict[str, str | None],
         options: TableOptions,
         *,
-        order: Table | None,
+        previous: Table | None,
         moves: Sequence[tuple[_Shard, Table | None]],
         last_id: int = 0,
     ) -> Table:
-        """The downstream table of the current joined values, with the given column ids, in
-        the previous order (new columns last); names and comments of kept elements stay."""
-        next_id = max([last_id, *ids.values()])
-
-        def fresh() -> int:
-            nonlocal next_id
-            next_id += 1
-            return next_id
-
+        """The downstream table of the current joined values (the one join's table, then the
+        rename procedure's and the target's forms)."""
         sources = [t for _, t in moves if t is not None]
-        prev_cols = {c.id: c for c in order.columns} if order is not None else {}
-        columns: dict[str, Column] = {}
-        for key, value in self._values["column"].items():
-            cid = ids.get(key) or fresh()
-            ids[key] = cid
-            old = prev_cols.get(cid)
-            if old is not None and column_key(old.name) == key:
-                name, comment = old.name, old.comment
-            else:
-                src = self._source(sources, "column", key)
-                name, comment = (src.name, src.comment) if src is not None else (key, None)
-            comment = comments.get(key, comment)
-            col = _decoded_column(value, cid, name, comment)
-            if key in self._renames.values() and col.generated is None:
-                col = attrs.evolve(col, nullable=True, default=None)  # the rename procedure
-            columns[key] = col
-        prev_indexes = {column_key(i.name): i for i in order.indexes} if order is not None else {}
-        indexes = []
-        for key, value in self._values["index"].items():
-            like = prev_indexes.get(key) or self._source(sources, "index", key)
-            idx = decode_index(
-                value, id=0, name=like.name if like else key, column_ids=ids, like=like
-            )
-            same = prev_indexes.get(key)
-            kept = same is not None and (same.kind, same.parts) == (idx.kind, idx.parts)
-            indexes.append(attrs.evolve(idx, id=same.id if kept and same else fresh()))
-        prev_checks = {column_key(c.name): c for c in order.checks} if order is not None else {}
-        checks = []
-        for key, value in self._values["check"].items():
-            like_chk = prev_checks.get(key) or self._source(sources, "check", key)
-            chk = decode_check(value, id=fresh(), name=like_chk.name if like_chk else key)
-            if chk.enforced:  # MariaDB has no NOT ENFORCED: such a check constrains nothing
-                checks.append(chk)
-        keyed = {i.parts[0].column_id for i in indexes if i.kind not in _NOT_KEYS}
-        for key, col in columns.items():
-            if col.auto_increment and col.id not in keyed:
-                columns[key] = self._without_counter(key, col)
-        ranks = {c.id: i for i, c in enumerate(order.columns)} if order is not None else {}
-        cols = sorted(columns.values(), key=lambda c: ranks.get(c.id, len(ranks) + c.id))
-        table = Table(
-            name=self.target,
-            columns=tuple(cols),
-            indexes=tuple(indexes),
-            checks=tuple(checks),
-            options=options,
-            last_id=next_id,
-        )
-        implicit = frozenset(
-            key
-            for key, value in self._values["column"].items()
-            if needs_implicit(value) and columns[key].default is not NO_DEFAULT
-        )
-        return mark_implicit(table, implicit)
 
-    def _without_counter(self, key: str, col: Column) -> Column:
+        def spell(kind: ElementKind, key: str) -> Any:
+            return self._source(sources, kind, key)
+
+        table = build_table(
+            self.target,
+            self._values,
+            spell=spell,
+            options=options,
+            column_ids=ids,
+            previous=previous,
+            comments=comments,
+            last_id=last_id,
+        )
+        table = passthrough.target_form(table)
+        columns = tuple(self._renames.downstream(column_key(c.name), c) for c in table.columns)
+        keyed = {i.parts[0].column_id for i in table.indexes if i.kind not in _NOT_KEYS}
+        columns = tuple(
+            self._without_counter(c) if c.auto_increment and c.id not in keyed else c
+            for c in columns
+        )
+        return table if columns == table.columns else attrs.evolve(table, columns=columns)
+
+    def _without_counter(self, col: Column) -> Column:
         """An AUTO_INCREMENT column whose key is not in the join: a plain column."""
         out = attrs.evolve(col, auto_increment=False)
-        if not col.nullable and not self._complete(key):
+        if not col.nullable and not self._holdings.complete(column_key(col.name)):
             default = implicit_default(col.type)
             out = attrs.evolve(
                 out,
@@ -860,17 +657,17 @@ class ShardGroup:
             )
         return out
 
-    def _source(self, sources: Sequence[Table], kind: str, key: str) -> Any:
+    def _source(self, sources: Sequence[Table], kind: ElementKind, key: str) -> Any:
         """An element's definition in the moving shards' tables, else in any holder's."""
-        find = {"column": Table.find_column, "index": Table.find_index, "check": Table.find_check}
+        find = FIND[kind]
         for table in sources:
-            found = find[kind](table, key)
+            found = find(table, key)
             if found is not None:
                 return found
-        for holders in self._holdings[kind].get(key, {}).values():
+        for holders in self._holdings.holders(kind, key).values():
             for name in sorted(holders):
                 accepted = self._shards[name].accepted
-                found = find[kind](accepted, key) if accepted is not None else None
+                found = find(accepted, key) if accepted is not None else None
                 if found is not None:
                     return found
         return None
@@ -879,7 +676,7 @@ class ShardGroup:
         try:
             validate_table(table)
         except DDLError as err:
-            raise _Refused(
+            raise Refused(
                 JoinConflictError(
                     f"the joined table cannot exist: {err.message}",
                     table=self.target,
@@ -888,83 +685,8 @@ class ShardGroup:
                 )
             ) from None
 
-    # -- pass-through --------------------------------------------------------------------------
-
-    def _options_after(self, options: TableOptions, steps: Sequence[s.Step]) -> TableOptions:
-
-        for step in steps:
-            if isinstance(step, s.SetOptions):
-                options = options.with_options(step.options)
-        return options
-
-    def _comments_after(self, steps: Sequence[s.Step]) -> dict[str, str | None]:
-        out: dict[str, str | None] = {}
-        for step in steps:
-            if isinstance(step, s.ModifyColumn):
-                out[column_key(step.definition.name)] = step.definition.comment
-        return out
-
-    def _passthrough(self, after: Table, steps: Sequence[s.Step]) -> list[Action]:
-        """Idempotent parts of the shard's statement, for the target: table options and
-        column placements."""
-        out: list[Action] = []
-        options = [x for x in steps if isinstance(x, s.SetOptions)]
-        if options:
-            pairs = tuple(p for x in options for p in x.options)
-            out.append(s.SetOptions(table=self.target, options=pairs))
-        for step, place in self._placements(after, steps):
-            col = after.column(step.definition.name)
-            out.append(
-                s.ModifyColumn(table=self.target, column=col.name, definition=col, place=place)
-            )
-        return out
-
-    def _placements(
-        self, after: Table, steps: Sequence[s.Step]
-    ) -> list[tuple[s.ModifyColumn, s.Place]]:
-        out = []
-        for step in steps:
-            if not isinstance(step, s.ModifyColumn) or step.place == s.LAST:
-                continue
-            if after.find_column(step.definition.name) is None:
-                continue
-            place = step.place
-            if place.after is not None:
-                anchor = after.find_column(place.after)
-                if anchor is None:
-                    continue
-                place = s.Place(after=anchor.name)
-            out.append((step, place))
-        return out
-
-    def _passthrough_order(self, after: Table, steps: Sequence[s.Step]) -> list[Column]:
-        cols = list(after.columns)
-        for step, place in self._placements(after, steps):
-            col = after.column(step.definition.name)
-            cols.remove(col)
-            if place.first:
-                cols.insert(0, col)
-            else:
-                anchor = next(i for i, c in enumerate(cols) if c.name == place.after)
-                cols.insert(anchor + 1, col)
-        return cols
-
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _decoded_column(value: Any, cid: int, name: str, comment: str | None) -> Column:
-    return decode_column(value, id=cid, name=name, comment=comment)
-
-
-def _reordered(table: Table, order: Sequence[int]) -> Table:
-    by_id = {c.id: c for c in table.columns}
-    if [c.id for c in table.columns] == list(order) or set(order) != set(by_id):
-        return table
-    out = attrs.evolve(table, columns=tuple(by_id[i] for i in order))
-    object.__setattr__(out, "_implicit_defaults", table._implicit_defaults)
-    return out
 
 
 def _merge(a: Outcome, b: Outcome) -> Outcome:
@@ -986,17 +708,6 @@ def _as_table(sql: str | Table, *, shard: str) -> Table:
         return table
     except MvddError as err:
         raise err.locate(shard=shard) from None
-
-
-def _agreed_options(options: Sequence[TableOptions]) -> TableOptions:
-    first = options[0]
-    changes: dict[str, Any] = {
-        f.name: () if f.name == "extra" else None
-        for f in attrs.fields(TableOptions)
-        if any(getattr(o, f.name) != getattr(first, f.name) for o in options[1:])
-    }
-    changes["auto_increment"] = None
-    return attrs.evolve(first, **changes)
 
 
 __all__ = ["Outcome", "ShardGroup"]

@@ -96,14 +96,10 @@ def _converter() -> cattrs.Converter:
     c.register_structure_hook_func(lambda t: t == Default, _dec_default)
     c.register_unstructure_hook(Decimal, str)
     c.register_structure_hook(Decimal, lambda v, _: Decimal(v))
-    # the table's lookup cache and join marks are not data
+    # the table's lookup cache is not data
     omit = override(omit=True)
-    c.register_unstructure_hook(
-        Table, make_dict_unstructure_fn(Table, c, _lookup=omit, _implicit_defaults=omit)
-    )
-    c.register_structure_hook(
-        Table, make_dict_structure_fn(Table, c, _lookup=omit, _implicit_defaults=omit)
-    )
+    c.register_unstructure_hook(Table, make_dict_unstructure_fn(Table, c, _lookup=omit))
+    c.register_structure_hook(Table, make_dict_structure_fn(Table, c, _lookup=omit))
     c.register_unstructure_hook(
         ColumnType, make_dict_unstructure_fn(ColumnType, c, row_size=override(omit=True))
     )

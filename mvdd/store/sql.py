@@ -45,10 +45,28 @@ from mvdd.store.base import (
 TABLES = ("meta", "tables", "versions", "elements", "leases", "jobs", "nodes", "events", "state")
 #: the columns of a ``jobs`` row as :func:`mvdd.store.codec.job_row` reads them
 JOB_COLUMNS = "id, kind, table_name, `sql`, status, queue, payload, cancel, submitted, updated"
-_VERSION_COLUMNS = ("table_id", "version", "seq", "name", "statement", "steps", "position", "at",
-                    "dropped")  # fmt: skip
-_ELEMENT_COLUMNS = ("table_id", "kind", "element_id", "since", "until", "prev", "value",
-                    "opened_seq", "closed_seq")  # fmt: skip
+_VERSION_COLUMNS = (
+    "table_id",
+    "version",
+    "seq",
+    "name",
+    "statement",
+    "steps",
+    "position",
+    "at",
+    "dropped",
+)
+_ELEMENT_COLUMNS = (
+    "table_id",
+    "kind",
+    "element_id",
+    "since",
+    "until",
+    "prev",
+    "value",
+    "opened_seq",
+    "closed_seq",
+)
 
 
 @attrs.frozen
@@ -331,8 +349,11 @@ class SQLStore(Store):
     def set_state(self, key: str, value: Any) -> None:
         text = json.dumps(value, sort_keys=True, separators=(",", ":"))
         with self._wrap("state"), self._transaction() as cur:
-            self._run(cur, f"{self.dialect.insert_ignore} INTO {{state}} (k, v) VALUES (?, ?)",
-                      [key, text])  # fmt: skip
+            self._run(
+                cur,
+                f"{self.dialect.insert_ignore} INTO {{state}} (k, v) VALUES (?, ?)",
+                [key, text],
+            )
             self._run(cur, "UPDATE {state} SET v = ? WHERE k = ?", [text, key])
 
     # -- coordination -------------------------------------------------------------------------

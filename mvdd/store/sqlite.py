@@ -115,8 +115,12 @@ _TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     ),
     "state": ({"k": str, "v": str}, "k"),
 }
-_INDEXES = (("jobs", ["queue", "id"]), ("versions", ["seq"]), ("elements", ["opened_seq"]),
-            ("elements", ["closed_seq"]))  # fmt: skip
+_INDEXES = (
+    ("jobs", ["queue", "id"]),
+    ("versions", ["seq"]),
+    ("elements", ["opened_seq"]),
+    ("elements", ["closed_seq"]),
+)
 
 
 class SQLiteStore(SQLStore):

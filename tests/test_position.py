@@ -1,0 +1,79 @@
+"""Binlog positions: ordered by the file's numeric suffix, accepted by catalogs and their stores."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mvdd import BinlogPosition, Catalog, PositionError
+from tests.support.mariadb import MariaDB
+
+P = BinlogPosition
+
+
+def test_files_order_by_their_numeric_suffix_not_as_text() -> None:
+    assert P("mysql-bin.999999", 900) < P("mysql-bin.1000000", 4)
+    assert P("mysql-bin.000002", 4) > P("mysql-bin.000001", 99999)
+    assert P("mysql-bin.000002", 4) < P("mysql-bin.000002", 5)
+    assert sorted([P("b.10", 1), P("b.9", 7), P("b.9", 3)]) == [
+        P("b.9", 3),
+        P("b.9", 7),
+        P("b.10", 1),
+    ]
+
+
+@given(st.integers(0, 10**7), st.integers(0, 10**7), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_order_is_the_order_of_suffix_then_offset(a: int, b: int, x: int, y: int) -> None:
+    left, right = P(f"mysql-bin.{a:06d}", x), P(f"mysql-bin.{b:06d}", y)
+    assert (left < right) == ((a, x) < (b, y))
+    assert (left == right) == ((a, x) == (b, y)) or f"{a:06d}" != f"{b:06d}"
+
+
+def test_text_round_trip_and_bad_input() -> None:
+    p = P.parse("mysql-bin.000003:1234")
+    assert p == P("mysql-bin.000003", 1234) and str(p) == "mysql-bin.000003:1234"
+    assert P.parse("host:with:colons.000001:4") == P("host:with:colons.000001", 4)
+    for bad in ("mysql-bin.000003", "f:x", ":4", "", "f:-1"):
+        with pytest.raises(PositionError):
+            P.parse(bad)
+    with pytest.raises(PositionError):
+        P("f", -1)
+    with pytest.raises(TypeError):
+        assert P("f.1", 1) < 5  # type: ignore[operator]
+
+
+def positions_in(catalog: Catalog) -> None:
+    catalog.execute("CREATE TABLE t (a INT)", position=P("mysql-bin.999999", 100), database="d")
+    catalog.execute("ALTER TABLE t ADD b INT", position=P("mysql-bin.1000000", 4), database="d")
+    assert catalog.table("d.t", position=P("mysql-bin.999999", 101)).column_names == ("a",)
+    assert catalog.table("d.t", position=P("mysql-bin.1000000", 5)).column_names == ("a", "b")
+    assert catalog.history("d.t")[1].position == P("mysql-bin.1000000", 4)
+    with pytest.raises(PositionError):
+        catalog.execute("ALTER TABLE t ADD c INT", position=7, database="d")
+    with pytest.raises(PositionError):
+        catalog.execute("ALTER TABLE t ADD c INT", position=P("mysql-bin.000001", 4), database="d")
+
+
+def test_catalogs_take_binlog_positions(catalog: Catalog) -> None:
+    positions_in(catalog)
+
+
+def test_sqlite_keeps_binlog_positions(tmp_path: object) -> None:
+    path = str(tmp_path) + "/c.db"  # type: ignore[operator]
+    with Catalog.open(path) as cat:
+        positions_in(cat)
+    with Catalog.open(path) as again:
+        assert [c.position for c in again.history("d.t")] == [
+            P("mysql-bin.999999", 100),
+            P("mysql-bin.1000000", 4),
+        ]
+
+
+@pytest.mark.mariadb
+def test_the_mysql_store_keeps_binlog_positions(mariadb: MariaDB) -> None:
+    with mariadb.database() as db:
+        with Catalog.open(mariadb.url(db)) as cat:
+            positions_in(cat)
+        with Catalog.open(mariadb.url(db)) as again:
+            assert again.table("d.t", position=P("mysql-bin.1000000", 5)).column_names == ("a", "b")
