@@ -211,6 +211,8 @@ def values(ctype: ColumnType) -> st.SearchStrategy[Any]:
         return st.dates(dt.date(1000, 1, 1), dt.date(9999, 12, 31)).map(ctype.coerce)
     if ctype.kind == TypeKind.DATETIME:
         return st.datetimes(dt.datetime(1000, 1, 1), dt.datetime(9999, 12, 31)).map(ctype.coerce)
+    if ctype.kind == TypeKind.TIMESTAMP:  # inside its range whatever the session's time zone
+        return st.datetimes(dt.datetime(1971, 1, 1), dt.datetime(2037, 12, 31)).map(ctype.coerce)
     if ctype.kind == TypeKind.TIME:
         return st.timedeltas(-dt.timedelta(hours=838), dt.timedelta(hours=838)).map(ctype.coerce)
     raise AssertionError(f"no strategy for {ctype}")

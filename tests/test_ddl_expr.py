@@ -34,6 +34,10 @@ NORMAL = [
     ("ifnull(a, 1)", "COALESCE(`a`, 1)"),
     ("a || b", "`a` OR `b`"),
     ("`A` + 1", "`A` + 1"),
+    # an interval's quantity bare, as the server shows it (sqlglot would quote it)
+    ("CURRENT_TIMESTAMP + INTERVAL 1 DAY", "CURRENT_TIMESTAMP() + INTERVAL 1 DAY"),
+    ("d - INTERVAL '2' MONTH", "`d` - INTERVAL 2 MONTH"),
+    ("d + INTERVAL '1:30' HOUR_MINUTE", "`d` + INTERVAL '1:30' HOUR_MINUTE"),
 ]
 
 
@@ -89,3 +93,26 @@ def test_normal_form_means_the_same_on_the_server(rows_cursor: Any, batch: list[
         normal = normalize_sql(text).sql
         rows_cursor.execute(f"SELECT ({text}) <=> ({normal}) FROM v")
         assert all(row[0] == 1 for row in rows_cursor.fetchall()), (text, normal)
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize(
+    "default",
+    [
+        "(CURRENT_TIMESTAMP + INTERVAL 1 DAY)",
+        "(CURRENT_TIMESTAMP - INTERVAL '3' HOUR)",
+        "(CURRENT_TIMESTAMP + INTERVAL '1:30' HOUR_MINUTE)",
+    ],
+)
+def test_intervals_render_as_the_server_shows_them(mdb: Any, default: str) -> None:
+    """The server's own SHOW CREATE TABLE and mvdd's rendering give one normal form."""
+    from mvdd import parse_table
+    from tests.support.mariadb import show_create_table
+
+    sql = f"CREATE TABLE iv (a DATETIME DEFAULT {default})"
+    with mdb.cursor() as cur:
+        cur.execute(sql)
+    ours = parse_table(sql).column("a").default
+    shown = parse_table(show_create_table(mdb, "iv")).column("a").default
+    assert ours == shown
+    assert "INTERVAL '" not in ours.sql or ":" in ours.sql

@@ -4,10 +4,11 @@ rendered back as one statement)."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 
-from mvdd import DDLError, DDLParseError, UnsupportedDDLError, parse_statements
+from mvdd import Catalog, DDLError, DDLParseError, UnsupportedDDLError, parse_statements
 from mvdd.ddl import step as s
 from mvdd.ddl.render import render_steps
 
@@ -276,3 +277,45 @@ def test_steps_are_values() -> None:
     assert a.steps == b.steps
     assert isinstance(a.steps[0], s.AddColumn)
     assert hash(a.steps[0]) == hash(b.steps[0])
+
+
+# --- bad input of any shape: deep nesting ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make,depth,ok",
+    [
+        (lambda n: "ALTER TABLE t ADD COLUMN b INT DEFAULT " + "(" * n + "1" + ")" * n, 150, True),
+        (lambda n: "ALTER TABLE t ADD CONSTRAINT k CHECK (" + "NOT " * n + "a > 0)", 150, True),
+        (lambda n: "ALTER TABLE t ADD COLUMN b INT AS (" + "a + " * n + "1)", 50, True),
+        (lambda n: "ALTER TABLE t ADD COLUMN b INT AS (" + "a + " * n + "1)", 150, False),
+        (
+            lambda n: "ALTER TABLE t ADD COLUMN b INT AS (" + "abs(" * n + "a" + ")" * n + ")",
+            150,
+            False,
+        ),
+        (
+            lambda n: "ALTER TABLE t ADD COLUMN b INT DEFAULT " + "(" * n + "1" + ")" * n,
+            5000,
+            False,
+        ),
+        (
+            lambda n: "ALTER TABLE t ADD CONSTRAINT k CHECK (" + "(" * n + "a > 0" + ")" * n + ")",
+            5000,
+            False,
+        ),
+    ],
+)
+def test_deep_nesting_reads_or_is_a_parse_error_and_changes_nothing(
+    make: Any, depth: int, ok: bool
+) -> None:
+    cat = Catalog()
+    cat.execute("CREATE TABLE t (a INT)")
+    sql = make(depth)
+    if ok:
+        (change,) = cat.execute(sql)
+        assert change.version == 2 and cat.table("t").to_sql()  # renders back as well
+        return
+    with pytest.raises(DDLParseError, match="nested"):
+        cat.execute(sql)
+    assert cat.version("t") == 1

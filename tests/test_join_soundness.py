@@ -44,7 +44,10 @@ POOLS: dict[str, list[str]] = {
     "s": ["SET('r','w')", "SET('r','w','x')"],
     "vb": ["VARBINARY(4)", "VARBINARY(8)"],
     "bl": ["TINYBLOB", "BLOB"],
-    "dt": ["DATETIME(2)"],
+    # fractional seconds and BIT widen (row events carry stored values)
+    "dt": ["DATETIME(2)", "DATETIME(6)"],
+    "tm": ["TIME", "TIME(3)", "TIME(6)"],
+    "bt": ["BIT(4)", "BIT(8)"],
     "dc": ["DECIMAL(6,2)"],
     "y": ["YEAR"],
 }
@@ -58,6 +61,8 @@ DEFAULTS = {
     "s": "'w'",
     "vb": "x'01'",
     "dt": "'2020-01-01 00:00:00.50'",
+    "tm": "'01:02:03'",
+    "bt": "b'101'",
     "dc": "1.25",
     "y": "1999",
 }

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
+from mvdd import parse_table
 from mvdd.errors import DDLError, InvalidValueError
+from mvdd.model import Column, Index, IndexPart, Table, TableOptions
 from mvdd.model.types import ColumnType, TypeKind, resolve_charset, row_bytes
 
 T = ColumnType.of
@@ -174,3 +176,48 @@ def test_negative_time_deltas() -> None:
     t = T("time", fsp=1)
     assert t.coerce(dt.timedelta(days=-2, seconds=86399, microseconds=900000)) == "-24:00:00.1"
     assert t.coerce(dt.timedelta(seconds=-0.5)) == "-00:00:00.5"
+
+
+# --- nothing reaches emitted DDL unchecked -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: TableOptions(engine="InnoDB; DROP TABLE x"),
+        lambda: TableOptions(engine="Inno DB"),
+        lambda: TableOptions(row_format="DYNAMIC) ENGINE=X"),
+        lambda: TableOptions(charset="latin1; --"),
+        lambda: TableOptions(charset="latin1", collation="utf8mb4_bin"),
+        lambda: TableOptions(collation="x' OR '1"),
+        lambda: TableOptions(extra=(("KEY_BLOCK_SIZE=1, ENGINE", "1"),)),
+        lambda: Index(name="i", parts=(IndexPart(1),), using="BTREE) COMMENT 'x"),
+        lambda: ColumnType(kind=TypeKind.VARCHAR, length=3, charset="utf8mb4 COLLATE x"),
+        lambda: ColumnType(
+            kind=TypeKind.VARCHAR, length=3, charset="utf8mb4", collation="latin1_bin"
+        ),
+    ],
+)
+def test_values_ddl_carries_unquoted_are_checked_in_the_model(build: Any) -> None:
+    """A table built in code renders its options, index types and charsets unquoted: the
+    model refuses anything but the names a server knows, so none can inject SQL."""
+    with pytest.raises(DDLError):
+        build()
+
+
+def test_checked_values_still_render() -> None:
+    options = TableOptions(
+        engine="InnoDB",
+        row_format="DYNAMIC",
+        charset="latin1",
+        collation="latin1_bin",
+        extra=(("STATS_PERSISTENT", "1"),),
+    )
+    t = Table(
+        name="t",
+        columns=(Column(id=1, name="a", type=ColumnType.of("int")),),
+        indexes=(Index(id=2, name="i", parts=(IndexPart(1),), using="HASH"),),
+        options=options,
+        last_id=2,
+    )
+    assert parse_table(t.to_sql()).equivalent(t)

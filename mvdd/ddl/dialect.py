@@ -24,7 +24,11 @@ Everything else is sqlglot's own MySQL dialect.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import sys
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from sqlglot import exp
@@ -95,6 +99,10 @@ class UnsignedFloat(exp.DataType):
 
 
 # --- parser ------------------------------------------------------------------------------------
+
+
+def _is_integer(text: str) -> bool:
+    return text.lstrip("-").isdigit()
 
 
 def _is_keyword(token: Any, *texts: str) -> bool:
@@ -423,6 +431,15 @@ class MvddGenerator(MySQLGenerator):
         name = self.sql(expression, "this")
         return f"ALTER DATABASE {name + ' ' if name else ''}{self.sql(expression, 'properties')}"
 
+    def interval_sql(self, expression: exp.Interval) -> str:
+        # sqlglot quotes the quantity (INTERVAL '1' DAY); the server shows a number bare
+        # (interval 1 day), and so does mvdd, so one expression has one spelling
+        this = expression.this
+        if isinstance(this, exp.Literal) and this.is_string and _is_integer(this.this):
+            expression = expression.copy()
+            expression.set("this", exp.Literal.number(this.this))
+        return super().interval_sql(expression)
+
     def renametables_sql(self, expression: RenameTables) -> str:
         return f"RENAME TABLE {self.expressions(expression, flat=True)}"
 
@@ -493,3 +510,31 @@ class MvddMySQL(MySQL):
 
 
 DIALECT = MvddMySQL()
+
+
+# --- room for recursive descent -----------------------------------------------------------------
+
+_DEEP_LIMIT = 10_000
+_deep_lock = threading.Lock()
+_deep_users = 0
+_saved_limit = 0
+
+
+@contextlib.contextmanager
+def deep_stack() -> Iterator[None]:
+    """Room for sqlglot's recursive descent while one or more statements are parsed: a few
+    hundred nested parentheses take thousands of Python frames. Python's limit is raised for
+    the time of the parse (never lowered below what it was) and put back by the last parser."""
+    global _deep_users, _saved_limit
+    with _deep_lock:
+        if _deep_users == 0:
+            _saved_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_saved_limit, _DEEP_LIMIT))
+        _deep_users += 1
+    try:
+        yield
+    finally:
+        with _deep_lock:
+            _deep_users -= 1
+            if _deep_users == 0:
+                sys.setrecursionlimit(_saved_limit)

@@ -20,8 +20,8 @@ from functools import lru_cache
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from mvdd.ddl.dialect import DIALECT
-from mvdd.errors import DDLError
+from mvdd.ddl.dialect import DIALECT, deep_stack
+from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
 
 _NOW_SYNONYMS = frozenset({"NOW", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP"})
@@ -182,11 +182,36 @@ def _parenthesize(node: exp.Expr) -> exp.Expr:
     return node
 
 
+#: how deep an expression's tree may be once normalised (parentheses that change nothing are
+#: gone by then): every later pass over it (rendering, joins, Spark) stays well within Python's
+#: default recursion limit
+MAX_DEPTH = 100
+
+
+def depth(node: exp.Expr) -> int:
+    """The depth of a tree (a leaf is 1), found without recursion."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        current, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in current.iter_expressions())
+    return deepest
+
+
 def normalize(node: exp.Expr) -> Expr:
-    """The normalised :class:`Expr` of a parsed expression (the node is not modified)."""
-    tree = _canonical(node.copy()).transform(_unify)
-    tree = _parenthesize(tree)
-    return Expr(tree.sql(dialect=DIALECT, identify=True))
+    """The normalised :class:`Expr` of a parsed expression (the node is not modified).
+
+    Raises DDLParseError for an expression nested deeper than :data:`MAX_DEPTH` levels."""
+    with deep_stack():
+        tree = _canonical(node.copy()).transform(_unify)
+        tree = _parenthesize(tree)
+        levels = depth(tree)
+        if levels > MAX_DEPTH:
+            raise DDLParseError(
+                f"cannot parse: an expression nested {levels} levels deep (mvdd reads up to "
+                f"{MAX_DEPTH})"
+            )
+        return Expr(tree.sql(dialect=DIALECT, identify=True))
 
 
 @lru_cache(maxsize=4096)
@@ -194,7 +219,8 @@ def parse(sql: str) -> exp.Expr:
     """Parse expression text (cached: callers must not modify the tree)."""
     try:
         tokens = DIALECT.tokenize(sql)
-        node = DIALECT.parser().parse_into(exp.Condition, tokens, sql)[0] if tokens else None
+        with deep_stack():
+            node = DIALECT.parser().parse_into(exp.Condition, tokens, sql)[0] if tokens else None
     except SqlglotError as err:
         raise DDLError(f"malformed expression {sql!r}: {str(err).splitlines()[0]}") from None
     if node is None:

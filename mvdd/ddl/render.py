@@ -19,7 +19,7 @@ from sqlglot import exp
 from mvdd.ddl import dialect as d
 from mvdd.ddl import expr as ex
 from mvdd.ddl import step as s
-from mvdd.ddl.dialect import DIALECT
+from mvdd.ddl.dialect import DIALECT, deep_stack
 from mvdd.ddl.types import data_type
 from mvdd.model import (
     NO_DEFAULT,
@@ -46,7 +46,8 @@ def _table(name: str) -> exp.Table:
 
 def sql(node: exp.Expr) -> str:
     """One tree as MySQL text, identifiers quoted."""
-    return node.sql(dialect=DIALECT, identify=True)
+    with deep_stack():
+        return node.sql(dialect=DIALECT, identify=True)
 
 
 # --- values ----------------------------------------------------------------------------------

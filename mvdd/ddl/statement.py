@@ -20,7 +20,7 @@ from sqlglot.errors import ParseError, SqlglotError, TokenError
 from sqlglot.tokens import Token, TokenType
 
 from mvdd.ddl import step as s
-from mvdd.ddl.dialect import DIALECT
+from mvdd.ddl.dialect import DIALECT, deep_stack
 from mvdd.ddl.name import Context
 from mvdd.ddl.parse import statement_steps
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
@@ -203,6 +203,13 @@ def iter_statements(
 
 
 def _statement(sql: str, index: int, chunk: list[Token], ctx: Context, skip: bool) -> Statement:
+    with deep_stack():
+        return _read_statement(sql, index, chunk, ctx, skip)
+
+
+def _read_statement(
+    sql: str, index: int, chunk: list[Token], ctx: Context, skip: bool
+) -> Statement:
     text = sql[chunk[0].start : chunk[-1].end + 1]
     try:
         try:

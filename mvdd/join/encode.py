@@ -15,10 +15,17 @@ Each element becomes a small hashable value of a :mod:`mvdd.join.lattice` lattic
   varbinary     length in bytes                                    —
   blob          size (TINYBLOB < … < LONGBLOB)                     —
   enum, set     members, by appending only                         —
+  temporal      fractional seconds (TIME < TIME(3) < TIME(6))      the kind (TIME, DATETIME,
+                                                                   TIMESTAMP)
+  bit           length (BIT(4) < BIT(8))                           —
   exact         —                                                  the whole type (DECIMAL,
-                                                                   FLOAT, BIT, BINARY, temporal
-                                                                   with fsp, JSON, spatial)
+                                                                   FLOAT, BINARY, DATE, YEAR,
+                                                                   JSON, spatial)
   ============  =================================================  ===========================
+
+  Replication carries stored values (row-based binlogs), so a wider fsp or BIT loses nothing:
+  ``DATETIME(3)`` values are exact in ``DATETIME(6)``. A DECIMAL of more precision is still
+  exact-only: its scale fixes how values are rounded.
 
   Character types also carry their character set and collation: ``latin1`` and ``utf8mb3`` are
   below ``utf8mb4`` when the collation's suffix is the same (``utf8mb3_bin < utf8mb4_bin``);
@@ -157,6 +164,8 @@ GROUP_LATTICES: Final[dict[str, Lattice]] = {
     "blob": Chain(BLOB_SIZES),
     "enum": Record(charset=CHARSET, members=Prefix()),
     "set": Record(charset=CHARSET, members=Prefix()),
+    "temporal": Record(kind=Flat(), fsp=Max()),
+    "bit": Max(),
     "exact": Flat(),
 }
 
@@ -193,6 +202,14 @@ def _enc_members(t: ColumnType, cs: Charset) -> Any:
     return (t.kind.lower(), (encode_charset(*cs), t.members))
 
 
+def _enc_temporal(t: ColumnType, cs: Charset) -> Any:
+    return ("temporal", (t.kind, t.fsp or 0))
+
+
+def _enc_bit(t: ColumnType, cs: Charset) -> Any:
+    return ("bit", t.length)
+
+
 def _enc_exact(t: ColumnType, cs: Charset) -> Any:
     return ("exact", t.with_charset(None, None).interned())
 
@@ -207,6 +224,8 @@ GROUPS: Final[dict[TypeKind, Callable[[ColumnType, Charset], Any]]] = {
     **dict.fromkeys(BLOB_SIZES, _enc_blob),
     K.ENUM: _enc_members,
     K.SET: _enc_members,
+    **dict.fromkeys((K.TIME, K.DATETIME, K.TIMESTAMP), _enc_temporal),
+    K.BIT: _enc_bit,
 }
 
 _INT_KIND = {nbytes: kind for kind, nbytes in INTEGER_BYTES.items()}
@@ -231,6 +250,8 @@ _DECODE: Final[dict[str, Callable[[Any], ColumnType]]] = {
     "blob": lambda p: ColumnType.of(p),
     "enum": lambda p: _string(K.ENUM, p[0], members=p[1]),
     "set": lambda p: _string(K.SET, p[0], members=p[1]),
+    "temporal": lambda p: ColumnType.of(p[0], fsp=p[1]),
+    "bit": lambda p: ColumnType.of(K.BIT, length=p),
     "exact": lambda p: p,
 }
 
@@ -306,10 +327,16 @@ SLOT: Final = Sum(Flat(), COLUMN, link=ABSENT)
 MISSING: Final = (1, ABSENT)
 
 
+_TEMPORAL_FSP = frozenset({K.TIME, K.DATETIME, K.TIMESTAMP})
+
+
 def _enc_default(col: Column) -> Any:
     if col.implicit_default:  # picked by a join: still "needs some default"
         return (0, NEEDS)
     value = col.effective_default
+    if isinstance(value, str) and col.type.kind in _TEMPORAL_FSP and "." in value:
+        # one instant, whatever the fsp: '00:00:01.50' on TIME(2) is '00:00:01.5' on TIME(6)
+        value = value.rstrip("0").rstrip(".")
     return (0, NONE) if value is NO_DEFAULT else (1, value)
 
 

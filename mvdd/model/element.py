@@ -192,6 +192,15 @@ def _parts(value: Iterable[IndexPart]) -> tuple[IndexPart, ...]:
     return tuple(value)
 
 
+#: the index algorithms DDL may name (``USING …``)
+INDEX_TYPES = frozenset({"BTREE", "HASH", "RTREE"})
+
+
+def _using(_: Any, __: Any, value: str | None) -> None:
+    if value is not None and value not in INDEX_TYPES:
+        raise DDLError(f"unknown index type {value!r} (one of {sorted(INDEX_TYPES)})")
+
+
 @attrs.frozen(kw_only=True)
 class Index:
     """An index (primary, unique, plain, fulltext or spatial); names compare case-insensitively."""
@@ -201,7 +210,7 @@ class Index:
     kind: IndexKind = IndexKind.INDEX
     parts: tuple[IndexPart, ...] = attrs.field(converter=_parts)
     comment: str | None = None
-    using: str | None = None
+    using: str | None = attrs.field(default=None, validator=_using)
     visible: bool = True
     state: State = State.PUBLIC
 

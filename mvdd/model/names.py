@@ -10,6 +10,8 @@ mvdd.errors.DDLError: column name 'a ' ends with a space
 
 from __future__ import annotations
 
+import re
+
 from mvdd.errors import DDLError
 
 #: MySQL's limit on identifier length, in characters
@@ -29,4 +31,15 @@ def check_identifier(name: str, what: str) -> str:
     return name
 
 
-__all__ = ["MAX_IDENTIFIER", "check_identifier"]
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+
+
+def check_word(value: str | None, what: str) -> str | None:
+    """``value`` if it is a bare SQL word (an engine, an option's name …), which DDL carries
+    unquoted; raises DDLError otherwise (a value built in code must never inject SQL)."""
+    if value is not None and (not isinstance(value, str) or not _WORD.match(value)):
+        raise DDLError(f"{what} {value!r} is not a name (letters, digits, underscores)")
+    return value
+
+
+__all__ = ["MAX_IDENTIFIER", "check_identifier", "check_word"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from mvdd.errors import NoSuchColumnError
+from mvdd.errors import DDLError, NoSuchColumnError
 from mvdd.model.element import (
     DELETABLE,
     NO_DEFAULT,
@@ -25,21 +25,49 @@ from mvdd.model.element import (
     IndexKind,
     State,
 )
-from mvdd.model.types import resolve_charset
+from mvdd.model.names import check_word
+from mvdd.model.types import check_charset, resolve_charset
+
+#: the row formats a server knows (ROW_FORMAT=…)
+ROW_FORMATS = frozenset(
+    {"DEFAULT", "DYNAMIC", "FIXED", "COMPRESSED", "REDUNDANT", "COMPACT", "PAGE"}
+)
+
+
+def _engine(_: Any, __: Any, value: str | None) -> None:
+    check_word(value, "storage engine")
+
+
+def _row_format(_: Any, __: Any, value: str | None) -> None:
+    if value is not None and value not in ROW_FORMATS:
+        raise DDLError(f"unknown ROW_FORMAT {value!r} (one of {sorted(ROW_FORMATS)})")
+
+
+def _charset_pair(options: TableOptions, _: Any, __: Any) -> None:
+    check_charset(options.charset, options.collation)
+
+
+def _extra(_: Any, __: Any, value: tuple[tuple[str, str], ...]) -> None:
+    for key, _v in value:
+        check_word(key, "table option")
 
 
 @attrs.frozen(kw_only=True)
 class TableOptions:
     """Table options. ``charset``/``collation`` are the defaults for new string columns (None:
-    the database's default, unknown to mvdd); ``extra`` keeps other options as (NAME, value)."""
+    the database's default, unknown to mvdd); ``extra`` keeps other options as (NAME, value).
 
-    engine: str | None = None
-    charset: str | None = None
-    collation: str | None = None
+    Every field that DDL carries unquoted is checked here, so a value built in code can never
+    inject SQL: the engine and option names are words, the row format one the server knows,
+    the charset and collation known and matching (DDLError otherwise)."""
+
+    engine: str | None = attrs.field(default=None, validator=_engine)
+    charset: str | None = attrs.field(default=None, validator=_charset_pair)
+    collation: str | None = attrs.field(default=None, validator=_charset_pair)
     comment: str | None = None
     auto_increment: int | None = None
-    row_format: str | None = None
-    extra: tuple[tuple[str, str], ...] = ()
+    row_format: str | None = attrs.field(default=None, validator=_row_format)
+    extra: tuple[tuple[str, str], ...] = attrs.field(default=(), validator=_extra)
 
     def with_options(self, pairs: Iterable[tuple[str, Any]]) -> TableOptions:
         """These options after setting (NAME, value) pairs, as a statement's table options

@@ -239,6 +239,19 @@ def resolve_charset(charset: str | None, collation: str | None) -> tuple[str | N
     return owner, co
 
 
+@functools.lru_cache(maxsize=1024)
+def check_charset(charset: str | None, collation: str | None) -> None:
+    """Raise DDLError unless (charset, collation) is a canonical pair a server knows (either
+    may be None: not given). DDL carries both unquoted, so a value built in code is checked."""
+    if charset is not None and (not isinstance(charset, str) or charset not in CHARSETS):
+        raise DDLError(f"unknown character set {charset!r}")
+    if collation is not None:
+        if not isinstance(collation, str) or canonical_collation(collation) != collation:
+            raise DDLError(f"unknown collation {collation!r}")
+        if charset is not None and charset_of_collation(collation) != charset:
+            raise DDLError(f"collation {collation!r} is not valid for character set {charset!r}")
+
+
 def max_bytes_per_char(charset: str | None) -> int:
     """Bytes per character at most (4 when the charset is not known: the safe bound)."""
     return CHARSETS[charset][1] if charset is not None else 4
@@ -281,6 +294,7 @@ class ColumnType:
     row_size: int = attrs.field(init=False, eq=False, hash=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        check_charset(self.charset, self.collation)
         object.__setattr__(self, "row_size", _row_bytes(self))
 
     # -- construction ---------------------------------------------------------------------------
