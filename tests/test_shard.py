@@ -506,3 +506,26 @@ def test_hostile_identifiers(mdb: Any) -> None:
     names = set(rig.live(target).column_names)
     assert {n + "'`2" for n in HOSTILE[:4]} <= names
     assert {n + "_r;" for n in HOSTILE[:4]} <= names
+
+
+def test_a_counter_joins_only_with_its_key_on_every_shard(rig: Rig) -> None:
+    """An AUTO_INCREMENT column without its key anywhere in the target is refused by the
+    server: the shard adding it waits (a conflict) until every shard has column and key, then
+    both reach the target in one statement; dropping goes the same way."""
+    add = "ALTER TABLE {t} ADD COLUMN n INT UNIQUE AUTO_INCREMENT"
+    for shard in ("s1", "s2"):
+        out = rig.ddl(shard, add.format(t=rig.tables[shard]))
+        assert out.downstream == [] and out.conflict is not None
+        assert out.conflict.column == "n" and "AUTO_INCREMENT" in out.conflict.message
+    assert rig.group.paused == {"s1", "s2"}
+    last = rig.ddl("s3", add.format(t=rig.tables["s3"]))
+    assert last.conflict is None and last.resumed == {"s1", "s2"}
+    assert last.downstream == [
+        "ALTER TABLE `t` ADD COLUMN `n` INT NOT NULL AUTO_INCREMENT, ADD UNIQUE `n` (`n`)"
+    ]
+    drop = "ALTER TABLE {t} DROP COLUMN n"
+    for shard in ("s2", "s3"):
+        assert rig.ddl(shard, drop.format(t=rig.tables[shard])).conflict is not None
+    out = rig.ddl("s1", drop.format(t=rig.tables["s1"]))
+    assert out.downstream == ["ALTER TABLE `t` DROP INDEX `n`, DROP COLUMN `n`"]
+    assert rig.group.paused == frozenset()

@@ -144,6 +144,11 @@ def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexS
         if flags.get("nullable") is True:
             raise DDLError("a PRIMARY KEY column cannot be NULL", column=name)
         flags["nullable"] = False
+    if flags.get("auto_increment"):
+        # the server makes a counter NOT NULL, whatever the definition says (NULL, DEFAULT NULL)
+        flags["nullable"] = False
+        if default is None:
+            default = NO_DEFAULT
     column = Column(name=name, type=ctype, default=coerce_default(default, ctype, name), **flags)
     return column, place(node.args.get("position")), indexes
 

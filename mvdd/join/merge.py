@@ -14,17 +14,24 @@ where more did not, so a group can always drop a member:
 * the element survives when every holder has it and every column it reads is present in every
   holder (a *complete* column); otherwise it is dropped — fewer constraints accept more DML, and
   a generated column is more permissive absent.
+
+Some attributes hold only together with another element, and the join keeps them together or
+refuses: an AUTO_INCREMENT column needs a key of it (an index it starts) in the join, so a
+counter whose key is not on every holder is a conflict (as TiDB's schemacmp decides) — never a
+table the server refuses. (A generated column goes with the columns its expression reads, by the
+rule above; a key part's prefix length is part of the index's definition.)
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Hashable, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from mvdd.ddl.expr import referenced_columns
 from mvdd.join.encode import CHECK, COLUMNS, MISSING, ElementKind, index_columns
 from mvdd.join.lattice import Conflict, Flat, Lattice
+from mvdd.model.element import IndexKind
 
 #: does a holder have all of these columns (keys)?
 HasColumns = Callable[[Hashable, frozenset[str]], bool]
@@ -140,10 +147,61 @@ def join_constraint(
     return lattice.join_all(values)
 
 
+#: index kinds that cannot key an AUTO_INCREMENT column
+_NOT_KEYS = frozenset({IndexKind.FULLTEXT, IndexKind.SPATIAL})
+
+
+def counter_keys(indexes: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Column key -> the keys of the joined indexes that start with it (and can key a counter)."""
+    out: dict[str, list[str]] = {}
+    for key, value in indexes.items():
+        if value[0] not in _NOT_KEYS:
+            out.setdefault(value[1][0][0], []).append(key)
+    return out
+
+
+def counter_conflict(
+    columns: Mapping[str, Any],
+    indexes: Mapping[str, Any],
+    counting: Callable[[str], Sequence[Hashable]],
+    keyed: Callable[[str], Collection[Hashable]],
+    holders: Iterable[Hashable],
+) -> tuple[str, ElementConflict] | None:
+    """The first joined AUTO_INCREMENT column that no joined index keys, with two holders: one
+    whose column counts and one without a key of it (None: every counter is keyed).
+
+    ``counting(column)``: the holders whose column is AUTO_INCREMENT; ``keyed(column)``: the
+    holders with an index that starts with the column."""
+    joined_keys = counter_keys(indexes)
+    for key, value in columns.items():
+        if value[0] != 1 or value[1][4] is not True or key in joined_keys:
+            continue
+        with_key = keyed(key)
+        count = counting(key)
+        left = next((h for h in count if h in with_key), count[0] if count else None)
+        right = next((h for h in holders if h not in with_key and h != left), None)
+        if left is None or right is None:
+            continue
+        err = Conflict(
+            "AUTO_INCREMENT needs a key of the column on every side, and one side has none",
+            path=(key, "auto_increment"),
+        )
+        return key, ElementConflict(err, left, right)
+    return None
+
+
+def starts_with(value: Any, column: str) -> bool:
+    """Whether an encoded index can key ``column`` as a counter (it starts with it)."""
+    return value[0] not in _NOT_KEYS and value[1][0][0] == column
+
+
 __all__ = [
     "CONSTRAINTS",
     "ElementConflict",
+    "counter_conflict",
+    "counter_keys",
     "expr_columns",
     "join_column",
     "join_constraint",
+    "starts_with",
 ]

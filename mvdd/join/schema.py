@@ -47,7 +47,13 @@ from mvdd.join.encode import (
     encode_table,
 )
 from mvdd.join.lattice import Incomparable, Keyed
-from mvdd.join.merge import ElementConflict, join_column, join_constraint
+from mvdd.join.merge import (
+    ElementConflict,
+    counter_conflict,
+    join_column,
+    join_constraint,
+    starts_with,
+)
 from mvdd.model import Column, Table, TableOptions
 
 
@@ -201,7 +207,23 @@ def join_values(inputs: Sequence[Encoded], labels: Sequence[str]) -> Joined:
                 raise fail(kind, key, err) from None
             if value is not None:
                 out.of(kind)[key] = value
+    found = counter_conflict(
+        out.columns,
+        out.indexes,
+        lambda col: [i for i, e in enumerate(inputs) if _counts(e.columns.get(col))],
+        lambda col: {
+            i for i, e in enumerate(inputs) if any(starts_with(v, col) for v in e.indexes.values())
+        },
+        range(n),
+    )
+    if found is not None:
+        raise fail(ElementKind.COLUMN, *found)
     return out
+
+
+def _counts(value: Any) -> bool:
+    """Whether an encoded column is an AUTO_INCREMENT one."""
+    return value is not None and value[0] == 1 and value[1][4] is True
 
 
 def common_options(options: Sequence[TableOptions]) -> TableOptions:

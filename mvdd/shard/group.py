@@ -38,8 +38,9 @@ Choices where the seed leaves room:
   would empty every shard's rows); ``DROP TABLE`` removes the shard; ``RENAME TABLE`` keeps the
   shard under its new table name.
 * **Downstream constraints MariaDB cannot hold**: a check NOT ENFORCED is left out (it constrains
-  nothing); an AUTO_INCREMENT column whose key is not in the join loses AUTO_INCREMENT downstream
-  (row events carry its values).
+  nothing). An AUTO_INCREMENT column needs its key on every shard: until the last shard has it,
+  the shard that added it is paused (a conflict), so the target never holds a counter without
+  a key; the column and its key reach the target in one statement.
 * Narrowing downstream (NOT NULL once every shard has it, a default dropped once every shard has
   the column) fails on the server if rows already there break the narrower schema, as it would
   for the upstream DDL itself.
@@ -74,10 +75,9 @@ from mvdd.join.encode import (
     ElementKind,
     column_key,
     encode_table,
-    implicit_default,
 )
 from mvdd.join.schema import FIND, Joined, build_table, common_options, conflict_error
-from mvdd.model import Column, IndexKind, Table, TableOptions
+from mvdd.model import Column, Table, TableOptions
 from mvdd.shard import passthrough
 from mvdd.shard.holdings import KINDS, ElementConflict, Holdings, Journal, Refused
 from mvdd.shard.plan import Action, plan, render
@@ -541,6 +541,9 @@ class ShardGroup:
                     values.of(kind).pop(key, None)
                 else:
                     values.of(kind)[key] = value
+        found = self._holdings.counter_conflict(values)
+        if found is not None:
+            raise Refused(self._explain(ElementKind.COLUMN, found[0], found[1], moves))
         before = self._joined
         ids = {column_key(c.name): c.id for c in before.columns}
         last, copies = self._renames.ids(
@@ -638,24 +641,7 @@ class ShardGroup:
         )
         table = passthrough.target_form(table)
         columns = tuple(self._renames.downstream(column_key(c.name), c) for c in table.columns)
-        keyed = {i.parts[0].column_id for i in table.indexes if i.kind not in _NOT_KEYS}
-        columns = tuple(
-            self._without_counter(c) if c.auto_increment and c.id not in keyed else c
-            for c in columns
-        )
         return table if columns == table.columns else attrs.evolve(table, columns=columns)
-
-    def _without_counter(self, col: Column) -> Column:
-        """An AUTO_INCREMENT column whose key is not in the join: a plain column."""
-        out = attrs.evolve(col, auto_increment=False)
-        if not col.nullable and not self._holdings.complete(column_key(col.name)):
-            default = implicit_default(col.type)
-            out = attrs.evolve(
-                out,
-                default=default if default is not None else None,
-                nullable=default is None,
-            )
-        return out
 
     def _source(self, sources: Sequence[Table], kind: ElementKind, key: str) -> Any:
         """An element's definition in the moving shards' tables, else in any holder's."""
@@ -684,9 +670,6 @@ class ShardGroup:
                     index=err.index,
                 )
             ) from None
-
-
-_NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)
 
 
 def _merge(a: Outcome, b: Outcome) -> Outcome:

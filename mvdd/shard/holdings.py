@@ -21,7 +21,15 @@ import attrs
 
 from mvdd.errors import JoinConflictError
 from mvdd.join.encode import ElementKind, Encoded
-from mvdd.join.merge import ElementConflict, expr_columns, index_reads, join_column, join_constraint
+from mvdd.join.merge import (
+    ElementConflict,
+    counter_conflict,
+    expr_columns,
+    index_reads,
+    join_column,
+    join_constraint,
+    starts_with,
+)
 
 KINDS = tuple(ElementKind)
 
@@ -82,6 +90,31 @@ class Holdings:
     def complete(self, key: str) -> bool:
         """Whether every shard in the join has the column."""
         return self.present.get(key, 0) == self.count
+
+    def counter_conflict(self, joined: Any) -> tuple[str, ElementConflict] | None:
+        """An AUTO_INCREMENT column of ``joined`` (a :class:`~mvdd.join.schema.Joined`) that
+        no joined index keys, with two shards (see :func:`mvdd.join.merge.counter_conflict`)."""
+
+        def counting(col: str) -> list[str]:
+            return sorted(
+                h
+                for v, hs in self.holders(ElementKind.COLUMN, col).items()
+                if v[0] == 1 and v[1][4] is True
+                for h in hs
+            )
+
+        def keyed(col: str) -> set[str]:
+            return {
+                h
+                for by_value in self.by_kind[ElementKind.INDEX].values()
+                for v, hs in by_value.items()
+                if starts_with(v, col)
+                for h in hs
+            }
+
+        return counter_conflict(
+            joined.columns, joined.indexes, counting, keyed, sorted(self.encoded)
+        )
 
     def join(self, kind: ElementKind, key: str) -> Any:
         """The joined definition of one element (None: dropped; a column: MISSING when

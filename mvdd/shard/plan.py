@@ -16,6 +16,10 @@ actions so that every intermediate table accepts what both ends accept:
 Each action is one statement. A stored generated column that becomes normal is modified in place
 (MariaDB allows it); a virtual one, or any change of a generation expression, is dropped and
 added again. MariaDB has no NOT ENFORCED checks: the coordinator leaves those out downstream.
+
+An AUTO_INCREMENT column and its key only hold together (the server refuses a counter without
+a key at every statement's end): a counter that comes, and the key it needs, are one statement
+(:class:`Together`), as are a key that goes and the counter that goes with it.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any, TypeAlias
 import attrs
 
 from mvdd.ddl import step as s
-from mvdd.ddl.render import describe_step, render_copy, render_fill
+from mvdd.ddl.render import describe_step, render_copy, render_fill, render_steps
 from mvdd.join.encode import implicit_default
 from mvdd.model import NO_DEFAULT, Column, Index, Table
 
@@ -49,7 +53,14 @@ class Fill:
     value: Any
 
 
-Action: TypeAlias = s.Step | Copy | Fill
+@attrs.frozen
+class Together:
+    """Steps on one table that only hold together, as one ``ALTER TABLE``."""
+
+    steps: tuple[s.Step, ...]
+
+
+Action: TypeAlias = s.Step | Copy | Fill | Together
 
 
 def render(actions: Sequence[Action]) -> list[str]:
@@ -60,9 +71,59 @@ def render(actions: Sequence[Action]) -> list[str]:
             out.append(render_copy(a.table, a.into, a.source))
         elif isinstance(a, Fill):
             out.append(render_fill(a.table, a.column, a.value))
+        elif isinstance(a, Together):
+            (statement,) = render_steps(a.steps)
+            out.append(statement)
         else:
             out.append(describe_step(a))
     return out
+
+
+def _counter_of(step: Action) -> str | None:
+    """The column an action makes count (ADD or MODIFY with AUTO_INCREMENT)."""
+    if isinstance(step, s.AddColumn) and step.column.auto_increment:
+        return step.column.name
+    if isinstance(step, s.ModifyColumn) and step.definition.auto_increment:
+        return step.definition.name
+    return None
+
+
+def _keyed_counters(actions: list[Action], before: Table) -> list[Action]:
+    """Actions with every counter that comes put in one statement with the key added for it,
+    and every key dropped with the counter column that goes with it."""
+    counting_before = {c.name.casefold() for c in before.columns if c.auto_increment}
+    starts = {
+        i.name.casefold(): before.column_by_id(i.parts[0].column_id).name.casefold()
+        for i in before.indexes
+    }
+    out = list(actions)
+    for i, act in enumerate(out):
+        counter = _counter_of(act)
+        if counter is None:
+            continue
+        for j in range(i + 1, len(out)):
+            other = out[j]
+            if isinstance(other, s.AddIndex) and other.index.parts[0].column.casefold() == (
+                counter.casefold()
+            ):
+                out[i] = Together((act, other))  # type: ignore[arg-type]
+                del out[j]
+                break
+    for i, act in enumerate(out):
+        if not isinstance(act, s.DropIndex):
+            continue
+        column = starts.get(act.index.casefold())
+        if column not in counting_before:
+            continue
+        for j in range(i + 1, len(out)):
+            other = out[j]
+            gone = isinstance(other, s.DropColumn) and other.column.casefold() == column
+            stops = isinstance(other, s.ModifyColumn) and other.column.casefold() == column
+            if gone or stops:
+                out[j] = Together((act, other))  # type: ignore[arg-type]
+                out[i] = None  # type: ignore[call-overload]
+                break
+    return [a for a in out if a is not None]
 
 
 def _core(col: Column) -> tuple[Any, ...]:
@@ -240,7 +301,7 @@ def plan(
     for chk in after.checks:
         if (chk.name.casefold(), chk.expr, chk.enforced) not in before_checks:
             out.append(s.AddCheck(table=t, name=chk.name, expr=chk.expr, enforced=chk.enforced))
-    return out, tuple(order)
+    return _keyed_counters(out, before), tuple(order)
 
 
-__all__ = ["Action", "Copy", "Fill", "plan", "render"]
+__all__ = ["Action", "Copy", "Fill", "Together", "plan", "render"]
