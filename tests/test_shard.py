@@ -16,6 +16,13 @@ from tests.support.shards import Rig
 pytestmark = pytest.mark.mariadb
 
 BASE = "CREATE TABLE {t} (id INT NOT NULL, a INT NOT NULL, b VARCHAR(10), PRIMARY KEY (id))"
+#: the target's string columns name the database default the group was given (the rig's server)
+CS = "CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci"
+
+
+def cs(sql: str) -> str:
+    """Expected DDL with ``{CS}`` for the database's default charset."""
+    return sql.replace("{CS}", CS)
 
 
 def shards(n: int = 3, base: str = BASE) -> dict[str, str]:
@@ -136,7 +143,7 @@ def test_widening_takes_the_most_compatible_type(rig: Rig) -> None:
     (n1,) = on(rig, ["s1"], "ALTER TABLE {t} MODIFY a INT NOT NULL")
     assert n1 == ["ALTER TABLE `t` MODIFY COLUMN `a` INT NOT NULL"]  # s3 still has INT
     (v,) = on(rig, ["s3"], "ALTER TABLE {t} MODIFY b VARCHAR(40)")
-    assert v == ["ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(40) DEFAULT NULL"]
+    assert v == [cs("ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(40) {CS} DEFAULT NULL")]
 
 
 def test_text_sizes_charsets_and_enums(mdb: Any) -> None:
@@ -171,7 +178,7 @@ def test_nullability(rig: Rig) -> None:
     assert b_first == b_middle == []
     assert b_last == [
         "UPDATE `t` SET `b` = '' WHERE `b` IS NULL",
-        "ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) NOT NULL",
+        cs("ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) {CS} NOT NULL"),
     ]
 
 
@@ -337,11 +344,13 @@ def test_idempotent_ddl_passes_through(rig: Rig) -> None:
     assert comment == ["ALTER TABLE `t` COMMENT='merged'"]
     (col_comment,) = on(rig, ["s2"], "ALTER TABLE {t} MODIFY b VARCHAR(10) COMMENT 'the b'")
     assert col_comment == [
-        "ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) DEFAULT NULL COMMENT 'the b'"
+        cs("ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) {CS} DEFAULT NULL COMMENT 'the b'")
     ]
     (order,) = on(rig, ["s3"], "ALTER TABLE {t} MODIFY b VARCHAR(10) COMMENT 'the b' AFTER id")
     assert order == [
-        "ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) DEFAULT NULL COMMENT 'the b' AFTER `id`"
+        cs(
+            "ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(10) {CS} DEFAULT NULL COMMENT 'the b' AFTER `id`"
+        )
     ]
     assert rig.group.joined.column_names == ("id", "b", "a")
 
@@ -389,7 +398,7 @@ def test_the_same_incompatible_change_on_every_shard_resumes_them_all(rig: Rig) 
     assert all(r.conflict is not None for r in results)
     last = rig.ddl("s3", change.format("tbl3"))
     assert last.resumed == {"s1", "s2"} and not rig.group.paused
-    assert last.downstream == ["ALTER TABLE `t` MODIFY COLUMN `a` VARCHAR(12) NOT NULL"]
+    assert last.downstream == [cs("ALTER TABLE `t` MODIFY COLUMN `a` VARCHAR(12) {CS} NOT NULL")]
 
 
 # --- operator controls ------------------------------------------------------------------------
@@ -428,7 +437,7 @@ def test_add_and_remove_shards(rig: Rig) -> None:
     out = rig.group.add_shard("s4", create)
     rig.downstream(out.downstream)
     assert out.downstream == [
-        "ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(20) DEFAULT NULL",
+        cs("ALTER TABLE `t` MODIFY COLUMN `b` VARCHAR(20) {CS} DEFAULT NULL"),
         "ALTER TABLE `t` ALTER COLUMN `c` SET DEFAULT 0",
     ]
     out = rig.ddl("s4", "DROP TABLE tbl4")
@@ -529,3 +538,23 @@ def test_a_counter_joins_only_with_its_key_on_every_shard(rig: Rig) -> None:
     out = rig.ddl("s1", drop.format(t=rig.tables["s1"]))
     assert out.downstream == ["ALTER TABLE `t` DROP INDEX `n`, DROP COLUMN `n`"]
     assert rig.group.paused == frozenset()
+
+
+def test_a_database_default_charset_is_known_before_it_joins(mdb: Any) -> None:
+    """A column that follows the database default (utf8mb4 here) once joined with a shard's
+    utf8mb3 column as utf8mb3: the first shard's 4-byte characters were refused downstream.
+    Unknown, the default joins with nothing narrower; known, it joins as the charset it is."""
+    a = "CREATE TABLE sa (id INT PRIMARY KEY, v VARCHAR(5))"
+    b = "CREATE TABLE sb (id INT PRIMARY KEY, v VARCHAR(5) CHARACTER SET utf8)"
+    with pytest.raises(JoinConflictError, match="database default"):
+        ShardGroup("t", {"s1": a, "s2": b})
+    with mdb.cursor() as cur:
+        cur.execute("SELECT @@character_set_database, @@collation_database")
+        charset, collation = cur.fetchone()
+        g = ShardGroup("t", {"s1": a, "s2": b}, charset=charset, collation=collation)
+        cur.execute(a)
+        cur.execute(g.joined.to_sql())
+        for table in ("sa", "t"):  # a row the first shard takes, the target takes too
+            cur.execute(f"INSERT INTO {table} VALUES (1, %s)", ("😀🎉",))
+        cur.execute("SELECT v FROM t")
+        assert cur.fetchone() == ("😀🎉",)

@@ -104,6 +104,27 @@ def _with_table_charset(table: Table, ctype: ColumnType) -> ColumnType:
     return ctype
 
 
+def with_database_charset(table: Table, charset: str | None, collation: str | None) -> Table:
+    """``table`` as created in a database whose default is (charset, collation): a table that
+    names no charset takes it, and so do its string columns that name none (as the server
+    does at CREATE TABLE). Unchanged when the table has a charset or no default is given.
+
+    >>> from mvdd.ddl.statement import parse_table
+    >>> t = with_database_charset(parse_table("CREATE TABLE t (a TEXT)"), "latin1", None)
+    >>> t.column("a").type.collation
+    'latin1_swedish_ci'
+    """
+    if table.options.collation is not None or (charset is None and collation is None):
+        return table
+    charset, collation = resolve_charset(charset, collation)
+    options = attrs.evolve(table.options, charset=charset, collation=collation)
+    resolved = attrs.evolve(table, options=options)
+    columns = tuple(
+        attrs.evolve(c, type=_with_table_charset(resolved, c.type)) for c in table.columns
+    )
+    return resolved.with_columns(columns)
+
+
 def _place(
     columns: list[Column], col: Column, place: s.Place, *, keep_at: int | None
 ) -> list[Column]:

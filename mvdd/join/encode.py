@@ -98,9 +98,14 @@ K = TypeKind
 CHARSET_ORDER: Final = Poset({"latin1": {"utf8mb4"}, "utf8mb3": {"utf8mb4"}})
 
 
+#: the charset of a column that follows a database default mvdd does not know: it equals only
+#: itself (the default could be any charset, so it joins with no other)
+UNKNOWN: Final = "(the database default)"
+
+
 def _collation_exists(value: tuple[Any, Any]) -> str | None:
     charset, suffix = value
-    if charset is BOTTOM or suffix is BOTTOM:
+    if charset is BOTTOM or suffix is BOTTOM or charset == UNKNOWN:
         return None
     try:
         canonical_collation(f"{charset}_{suffix}")
@@ -109,15 +114,17 @@ def _collation_exists(value: tuple[Any, Any]) -> str | None:
     return None
 
 
-#: (charset, collation suffix); a charset that is not known (a CREATE TABLE that names none, so
-#: "the database's default") is the bottom: the shards of one group share their database's
-#: default, so it joins with whatever charset another shard names
+#: (charset, collation suffix). A charset that is not known (a CREATE TABLE that names none,
+#: in a database whose default nobody told mvdd) is :data:`UNKNOWN`, which joins only with
+#: itself: assuming it fits another side's charset is unsound (a utf8mb4 default joined with a
+#: shard's utf8mb3 column as utf8mb3 refuses the first shard's 4-byte characters). Give the
+#: default (``ShardGroup(charset=…)``, ``Catalog(charset=…)``) and it is a charset like any.
 CHARSET: Final = Checked(Record(charset=CHARSET_ORDER, collation=Flat()), _collation_exists)
 
 
 def encode_charset(charset: str | None, collation: str | None) -> tuple[Any, Any]:
     if charset is None or collation is None:
-        return (BOTTOM, BOTTOM)
+        return (UNKNOWN, UNKNOWN)
     if collation == "binary" or not collation.startswith(charset + "_"):
         return (charset, "=" + collation)  # a collation with no suffix to carry over
     return (charset, collation[len(charset) + 1 :])
@@ -125,7 +132,7 @@ def encode_charset(charset: str | None, collation: str | None) -> tuple[Any, Any
 
 def decode_charset(value: tuple[Any, Any]) -> tuple[str | None, str | None]:
     charset, suffix = value
-    if charset is BOTTOM or suffix is BOTTOM:
+    if charset is BOTTOM or suffix is BOTTOM or charset == UNKNOWN:
         return (None, None)
     return charset, suffix[1:] if suffix.startswith("=") else f"{charset}_{suffix}"
 
@@ -148,7 +155,7 @@ def _text_kind(chars: int, charset: str | None) -> TypeKind:
 
 def _varchar_fits(value: tuple[Any, int]) -> str | None:
     (charset, _), chars = value
-    charset = None if charset is BOTTOM else charset
+    charset = None if charset is BOTTOM or charset == UNKNOWN else charset
     if chars * max_bytes_per_char(charset) > MAX_VARCHAR_BYTES:
         return f"VARCHAR({chars}) in {charset or 'this charset'} exceeds {MAX_VARCHAR_BYTES} bytes"
     return None

@@ -38,6 +38,7 @@ from mvdd.join.encode import (
     COLUMNS,
     INDEXES,
     MISSING,
+    UNKNOWN,
     ElementKind,
     Encoded,
     column_key,
@@ -102,6 +103,11 @@ _PLACE = {ElementKind.COLUMN: "column", ElementKind.INDEX: "index", ElementKind.
 
 
 def _reason(err: Exception, key: str) -> str:
+    if UNKNOWN in (getattr(err, "left", None), getattr(err, "right", None)):
+        return (
+            "one side's charset follows a database default that is not known; give it "
+            "(ShardGroup(charset=…), Catalog(charset=…)) and the charsets join as any do"
+        )
     path = list(getattr(err, "path", ()))
     if path and path[0] == key:
         path = path[1:]

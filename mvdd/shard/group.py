@@ -61,7 +61,7 @@ import attrs
 
 from mvdd.catalog.catalog import adopt_ids
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply_steps, validate_table
+from mvdd.ddl.apply import apply_steps, validate_table, with_database_charset
 from mvdd.ddl.statement import Statement, parse_statements, parse_table
 from mvdd.errors import (
     DDLError,
@@ -78,6 +78,7 @@ from mvdd.join.encode import (
 )
 from mvdd.join.schema import FIND, Joined, build_table, common_options, conflict_error
 from mvdd.model import Column, Table, TableOptions
+from mvdd.model.types import resolve_charset
 from mvdd.shard import passthrough
 from mvdd.shard.holdings import KINDS, ElementConflict, Holdings, Journal, Refused
 from mvdd.shard.plan import Action, plan, render
@@ -119,18 +120,30 @@ class ShardGroup:
     Args:
         target: the downstream table's name.
         shards: shard name -> its ``CREATE TABLE`` statement (or a :class:`~mvdd.model.Table`).
+        charset, collation: the default of the shards' databases: a shard table that names no
+            charset takes it (as the server gave it). Without it such a table's string
+            columns join only with columns that name no charset either (the default could be
+            any charset; assuming it fits another shard's is unsound).
 
     Raises:
         DDLError: a statement that is not one valid CREATE TABLE.
         JoinConflictError: the initial schemas have no join.
     """
 
-    def __init__(self, target: str, shards: Mapping[str, str | Table]) -> None:
+    def __init__(
+        self,
+        target: str,
+        shards: Mapping[str, str | Table],
+        *,
+        charset: str | None = None,
+        collation: str | None = None,
+    ) -> None:
         if not isinstance(target, str) or not target:
             raise DDLError("a shard group needs a target table name")
         if not shards:
             raise DDLError("a shard group needs at least one shard")
         self.target = target
+        self.charset = resolve_charset(charset, collation)
         self._shards: dict[str, _Shard] = {}
         self._holdings = Holdings()
         self._renames = Renames()
@@ -140,7 +153,7 @@ class ShardGroup:
         self._merges: dict[int, int] = {}
         self._propagate = True
         self._held: list[str] = []
-        tables = {name: _as_table(sql, shard=name).at_version(1) for name, sql in shards.items()}
+        tables = {name: self._table(sql, name).at_version(1) for name, sql in shards.items()}
         touched: dict[ElementKind, set[str]] = {k: set() for k in KINDS}
         for name, table in tables.items():
             self._shards[name] = _Shard(name, [table], [shards[name]], table)
@@ -271,7 +284,7 @@ class ShardGroup:
         """Force a shard's upstream schema (an operator's repair); column ids follow the names,
         so no rename is inferred."""
         sh = self._shard(shard)
-        table = _as_table(create_sql, shard=shard)
+        table = self._table(create_sql, shard)
         # ids by name from the schema in the join: the forced schema renames nothing
         base = sh.accepted if sh.accepted is not None else sh.upstream
         table = adopt_ids(attrs.evolve(table, name=sh.upstream.name), base)
@@ -285,7 +298,7 @@ class ShardGroup:
             raise DDLError("a shard needs a name")
         if name in self._shards:
             raise DDLError("the group already has this shard", shard=name)
-        table = _as_table(create_sql, shard=name)
+        table = self._table(create_sql, name)
         sh = _Shard(name, [table], [create_sql], None, paused=True)
         self._shards[name] = sh
         return self._after(sh, [(sh, table)], (), initial=True)
@@ -315,6 +328,10 @@ class ShardGroup:
         return held
 
     # -- the machinery ----------------------------------------------------------------------
+
+    def _table(self, sql: str | Table, shard: str) -> Table:
+        """A shard's table from its CREATE TABLE, in the shards' database default."""
+        return with_database_charset(_as_table(sql, shard=shard), *self.charset)
 
     def _shard(self, name: str) -> _Shard:
         sh = self._shards.get(name) if isinstance(name, str) else None

@@ -65,7 +65,10 @@ class Rig:
         for shard, create in shards.items():
             self.run(create)
             self.tables[shard] = parse_table(create).name
-        self.group = ShardGroup(target, shards)
+        with conn.cursor() as cur:  # the group knows the database's default, as a worker does
+            cur.execute("SELECT @@character_set_database, @@collation_database")
+            charset, collation = cur.fetchone()
+        self.group = ShardGroup(target, shards, charset=charset, collation=collation)
         self.run(self.group.joined.to_sql())
         self.log: list[str] = [self.group.joined.to_sql()]
         self.verify()
