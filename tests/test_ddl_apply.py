@@ -72,7 +72,7 @@ def test_apply_never_mutates_its_input() -> None:
         ("ALTER TABLE t DROP COLUMN a", {"column": "a"}),  # in the two-column key? plain key: fine
         ("ALTER TABLE t MODIFY a INT AFTER a", {"column": "a"}),
         ("ALTER TABLE t ADD INDEX (a(20))", {"column": "a"}),
-        ("ALTER TABLE t RENAME INDEX kab TO PRIMARY", {"index": "kab"}),
+        ("ALTER TABLE t RENAME INDEX kab TO `PRIMARY`", {"index": "kab"}),
         ("ALTER TABLE t ADD x INT AUTO_INCREMENT UNIQUE", {"column": "x"}),
     ],
 )

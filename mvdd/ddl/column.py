@@ -14,8 +14,9 @@ from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
 from mvdd.ddl.name import ident
+from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.types import TypeAttrs, column_type
-from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
+from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import (
     NO_DEFAULT,
     Column,
@@ -71,13 +72,21 @@ def raw_default(node: exp.Expr) -> Default:
 _JSON_CHECK = "JSON_VALID(`{}`)"
 
 
+def _word(node: exp.Expr, what: str) -> str:
+    """A charset or collation name as written (a bare reserved word is a syntax error)."""
+    bare = isinstance(node, exp.Var | exp.Identifier | exp.Column) and not node.args.get("quoted")
+    if bare and is_reserved(node.name) and node.name.upper() != "BINARY":  # the binary charset
+        raise DDLParseError(f"{node.name!r} is a reserved word, not a {what}")
+    return node.name
+
+
 def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexSpec]]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, and the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``)."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
-        raise DDLError("column definition without a type", column=name)
+        raise DDLParseError("column definition without a type", column=name)
     flags: dict[str, Any] = {}
     type_attrs: dict[str, Any] = {}
     indexes: list[s.IndexSpec] = []
@@ -93,9 +102,14 @@ def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexS
         elif isinstance(ck, exp.CommentColumnConstraint):
             flags["comment"] = ck.this.this if isinstance(ck.this, exp.Literal) else ck.this.name
         elif isinstance(ck, exp.CharacterSetColumnConstraint):
-            type_attrs["charset"] = ck.this.name
+            if "charset" in type_attrs:
+                raise DDLParseError("a second CHARACTER SET in one column definition")
+            type_attrs["charset"] = _word(ck.this, "character set")
         elif isinstance(ck, exp.CollateColumnConstraint):
-            type_attrs["collation"] = ck.this.name
+            type_attrs["collation"] = _word(ck.this, "collation")
+        elif isinstance(ck, exp.PrimaryKey):
+            # `a INT KEY k (a)`: a key with a column list of its own, a comma short
+            raise DDLParseError("a key with a column list inside a column definition")
         elif isinstance(ck, exp.ZeroFillColumnConstraint):
             type_attrs["zerofill"] = True
         elif isinstance(ck, exp.BinaryColumnConstraint):
@@ -116,6 +130,9 @@ def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexS
             indexes.append(
                 s.IndexSpec(name="PRIMARY", kind=IndexKind.PRIMARY, parts=(s.PartSpec(name),))
             )
+        elif isinstance(ck, exp.UniqueColumnConstraint) and ck.this is not None:
+            # `b TEXT UNIQUE KEY (a)`: a key with a column list of its own, a comma short
+            raise DDLParseError("a key with a column list inside a column definition")
         elif isinstance(ck, exp.UniqueColumnConstraint):
             indexes.append(s.IndexSpec(kind=IndexKind.UNIQUE, parts=(s.PartSpec(name),)))
         elif isinstance(ck, d.MySQLCheck):
@@ -126,6 +143,19 @@ def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexS
             raise UnsupportedDDLError(
                 f"unsupported column attribute {constraint.sql(dialect=DIALECT)!r}", column=name
             )
+    if "generated" in flags:
+        given = [
+            word
+            for word, present in (
+                ("DEFAULT", default is not NO_DEFAULT),
+                ("AUTO_INCREMENT", "auto_increment" in flags),
+                ("ON UPDATE", "on_update" in flags),
+            )
+            if present
+        ]
+        if given:
+            # neither server's grammar has these beside AS (...): a syntax error on both
+            raise DDLParseError(f"a generated column takes no {given[0]}", column=name)
     try:
         ctype, implied = column_type(kind, TypeAttrs(**type_attrs))
     except MvddError as err:
@@ -158,6 +188,8 @@ def place(node: exp.Expr | None) -> s.Place:
         return s.LAST
     where = str(node.args.get("position") or "").upper()
     if where == "FIRST":
+        if node.this is not None:  # `FIRST FIRST`: sqlglot reads a column after FIRST
+            raise DDLParseError("FIRST takes no column")
         return s.FIRST
     if where == "AFTER":
         return s.Place(after=ident(node.this, "column"))

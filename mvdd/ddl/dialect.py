@@ -114,11 +114,39 @@ def _is_keyword(token: Any, *texts: str) -> bool:
     )
 
 
+#: what may follow USING in an index definition
+_INDEX_TYPES = ("BTREE", "HASH", "RTREE")
+
+
 class MvddParser(MySQLParser):
     STATEMENT_PARSERS = {
         **MySQLParser.STATEMENT_PARSERS,
         TokenType.RENAME: lambda self: self._parse_rename_tables(),
         TokenType.CREATE: lambda self: self._parse_create_mysql(),
+    }
+
+    # MySQL / MariaDB table options that take a value with or without `=` (sqlglot's generic
+    # key = value reader needs the `=`)
+    PROPERTY_PARSERS = {
+        **MySQLParser.PROPERTY_PARSERS,
+        **{
+            word: (lambda self, word=word: self._parse_table_option(word))
+            for word in (
+                "AVG_ROW_LENGTH",
+                "DELAY_KEY_WRITE",
+                "KEY_BLOCK_SIZE",
+                "MAX_ROWS",
+                "MIN_ROWS",
+                "PACK_KEYS",
+                "PAGE_CHECKSUM",
+                "PAGE_COMPRESSED",
+                "PAGE_COMPRESSION_LEVEL",
+                "STATS_AUTO_RECALC",
+                "STATS_PERSISTENT",
+                "STATS_SAMPLE_PAGES",
+                "TRANSACTIONAL",
+            )
+        },
     }
 
     ALTER_PARSERS = {
@@ -145,8 +173,42 @@ class MvddParser(MySQLParser):
         TokenType.FLOAT: TokenType.FLOAT,
     }
 
+    def _parse_csv(self, parse_method: Any, sep: TokenType = TokenType.COMMA) -> list[Any]:
+        # sqlglot drops an empty item after a separator, so `(a INT,)` and `DROP b,` would read
+        # as complete; here a separator with nothing after it is left unread, for the caller to
+        # refuse (or, in ALTER TABLE, to start the next action of another kind)
+        items: list[Any] = []
+        first = parse_method()
+        if first is not None:
+            items.append(first)
+        elif self._match(sep, advance=False):
+            self.raise_error(f"Expecting an item before {self._curr.text!r}", self._curr)
+        while True:
+            before = self._index
+            if not self._match(sep):
+                return items
+            item = parse_method()
+            if item is None:
+                self._retreat(before)
+                return items
+            if isinstance(items[-1] if items else None, exp.Expr):
+                self._add_comments(items[-1])
+            items.append(item)
+
+    def _parse_property(self) -> Any:
+        # sqlglot reads a dangling DEFAULT (`CREATE TABLE t (a INT) DEFAULT`) as nothing and
+        # drops it; here the word stays unread, so the statement fails as the server's does
+        index = self._index
+        node = super()._parse_property()
+        if node is None:
+            self._retreat(index)
+        return node
+
     def _parse_types(self, *args: Any, **kwargs: Any) -> exp.Expr | None:
         start = self._index
+        if _is_keyword(self._curr, "UNSIGNED", "SIGNED", "ZEROFILL"):
+            # sqlglot reads a bare UNSIGNED as a type; in MySQL it only qualifies one
+            return None
         result = super()._parse_types(*args, **kwargs)
         if isinstance(result, exp.DataType):
             # sqlglot skips empty parameters: INT(,) would silently be INT
@@ -194,6 +256,13 @@ class MvddParser(MySQLParser):
 
     def _parse_alter_table_rename(self) -> Any:
         # RENAME [TO | AS] new_name; sqlglot knows TO and none
+        if self._match_texts(("INDEX", "KEY"), advance=False):
+            # RENAME {INDEX | KEY} old TO new: sqlglot takes the TO as optional
+            self._advance()
+            old = self._parse_id_var()
+            if not self._match_text_seq("TO"):
+                self.raise_error("Expecting TO", self._curr)
+            return self.expression(exp.RenameIndex(this=old, to=self._parse_id_var()))
         if self._match(TokenType.ALIAS):
             return self.expression(exp.AlterRename(this=self._parse_table(schema=True)))
         return super()._parse_alter_table_rename()
@@ -210,15 +279,46 @@ class MvddParser(MySQLParser):
         if self._index > ran_as and not self._match(TokenType.TABLE, advance=False):
             self._retreat(ran_as)
             return self._parse_as_command(start)
+        bare = self._parse_bare_alter()
+        if bare is not None:
+            return bare
         self._in_alter = True
         try:
             node = super()._parse_alter()
         finally:
             self._in_alter = False
+        if isinstance(node, exp.Alter) and self._prev.token_type == TokenType.COMMA:
+            self.raise_error("Expecting an action after ','", self._prev)
         if isinstance(node, exp.Command) and self._index > ran_as:
             # the fallback took the word after ALTER as the verb; name the statement's verb
             return exp.Command(this="ALTER", expression=node.args.get("expression"))
         return node
+
+    def _parse_table_option(self, word: str) -> exp.Property:
+        self._match(TokenType.EQ)
+        value = self._parse_number() or self._parse_var(any_token=True)
+        if value is None:
+            self.raise_error(f"Expecting a value for {word}", self._curr)
+        return self.expression(exp.Property(this=exp.var(word), value=value))
+
+    def _parse_bare_alter(self) -> exp.Alter | None:
+        """``ALTER TABLE t`` with no action: valid, and changes nothing (sqlglot reads it as
+        a Command)."""
+        index = self._index
+        if self._match(TokenType.TABLE):
+            exists = self._parse_exists()
+            self._in_alter = True
+            try:
+                table = self._parse_table_parts(schema=True)
+                self._skip_wait()
+            finally:
+                self._in_alter = False
+            if table is not None and not self._curr:
+                return self.expression(
+                    exp.Alter(this=table, kind="TABLE", actions=[], exists=exists)
+                )
+        self._retreat(index)
+        return None
 
     def _parse_alter_database(self, start: Any) -> exp.Expr:
         name = None
@@ -272,17 +372,24 @@ class MvddParser(MySQLParser):
 
     def _parse_index_constraint(self, kind: str | None = None) -> exp.IndexColumnConstraint:
         # MariaDB: {INDEX | KEY} [IF NOT EXISTS] [name] ...
-        if kind:
-            self._match_texts(("INDEX", "KEY"))
+        twice = kind and self._match_texts(("INDEX", "KEY"))
+        if twice and self._match_texts(("INDEX", "KEY"), advance=False):
+            self.raise_error(f"Expecting one INDEX or KEY after {kind}", self._curr)
         exists = self._match_text_seq("IF", "NOT", "EXISTS")
+        start = self._index
         node = super()._parse_index_constraint(kind=kind)
+        for word, after in itertools.pairwise(self._tokens[start : self._index]):
+            # sqlglot takes any token after USING as the index type: `INDEX USING (a)`
+            if word.token_type == TokenType.USING and not _is_keyword(after, *_INDEX_TYPES):
+                self.raise_error("Expecting BTREE, HASH or RTREE after USING", after)
         if exists:
             node.set("exists", True)
         return node
 
     def _parse_unique(self) -> exp.UniqueColumnConstraint:
         # MariaDB: UNIQUE [INDEX | KEY] [IF NOT EXISTS] [name] ...
-        self._match_texts(("KEY", "INDEX"))
+        if self._match_texts(("KEY", "INDEX")) and self._match_texts(("KEY", "INDEX"), False):
+            self.raise_error("Expecting one KEY or INDEX after UNIQUE", self._curr)
         exists = self._match_text_seq("IF", "NOT", "EXISTS")
         node = super()._parse_unique()
         if exists:
@@ -329,7 +436,13 @@ class MvddParser(MySQLParser):
         ):
             self.raise_error("Expecting CHARACTER SET")
         charset = self._parse_var(any_token=True)
-        collate = self._parse_var(any_token=True) if self._match(TokenType.COLLATE) else None
+        collate = None
+        if self._match(TokenType.COLLATE):
+            collate = self._parse_var(any_token=True)
+            if collate is None:
+                self.raise_error("Expecting a collation after COLLATE")
+        if charset is None:
+            self.raise_error("Expecting a character set")
         return self.expression(ConvertCharset(this=charset, collate=collate))
 
     def _parse_alter_check(self) -> exp.Expr | None:
@@ -344,16 +457,21 @@ class MvddParser(MySQLParser):
         return self.expression(AlterCheck(this=name, enforced=enforced))
 
     def _parse_alter_table_add(self) -> list[exp.Expr]:
-        # ADD CHECK (...) and ADD [COLUMN] (c1 ..., c2 ...) fall back to Command in sqlglot; a
-        # quoted name right after ADD is always a column, never a FULLTEXT/SPATIAL keyword.
+        # One item per ADD, as MySQL's grammar has it (sqlglot reads `ADD a INT, b INT` and
+        # `ADD INDEX i (a), INDEX j (b)` as if every item had its ADD): the ALTER loop reads
+        # `, ADD …` as the next action. ADD CHECK (...) and ADD [COLUMN] (c1 ..., c2 ...) fall
+        # back to Command in sqlglot; a quoted name right after ADD is always a column, never a
+        # FULLTEXT/SPATIAL keyword.
         if self._curr and self._curr.token_type == TokenType.IDENTIFIER:
-            return self._parse_csv(self._parse_column_def_with_exists)
+            return [self._parse_column_def_with_exists()]
         if _is_keyword(self._curr, "CHECK"):
             self._advance()
             check = self._parse_mysql_check()
             if check is None:
                 self.raise_error("Expecting ( after CHECK")
             return [self.expression(exp.AddConstraint(expressions=[check]))]
+        if _is_keyword(self._curr, "ADD"):  # sqlglot takes a second ADD as optional noise
+            self.raise_error("Expecting what to ADD", self._curr)
         index = self._index
         self._match(TokenType.COLUMN)
         if self._match(TokenType.L_PAREN):
@@ -361,7 +479,13 @@ class MvddParser(MySQLParser):
             self._match_r_paren()
             return columns
         self._retreat(index)
-        return super()._parse_alter_table_add()
+        if self._match_set(self.ADD_CONSTRAINT_TOKENS, advance=False) or self._match_texts(
+            self.ADD_CONSTRAINT_KEYWORDS, advance=False
+        ):
+            constraint = self._parse_constraint()
+            return [self.expression(exp.AddConstraint(expressions=[constraint]))]
+        column = self._parse_add_column()
+        return [column] if isinstance(column, exp.ColumnDef) else []
 
     def _parse_index_params(self) -> exp.IndexParameters:
         # CREATE INDEX key parts are MySQL key parts: col[(length)] [ASC|DESC]

@@ -21,6 +21,7 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from mvdd.ddl.dialect import DIALECT, deep_stack
+from mvdd.ddl.reserved import is_reserved
 from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
 
@@ -198,10 +199,55 @@ def depth(node: exp.Expr) -> int:
     return deepest
 
 
+def _foreign(node: exp.Expr) -> str | None:
+    """Why a parsed node cannot stand in a MySQL value expression (sqlglot reads other
+    dialects' forms where MySQL has a syntax error), or None."""
+    if isinstance(node, exp.Alias):
+        return f"an alias ({node.alias!r})"
+    if isinstance(node, exp.Tuple) and not node.expressions:
+        return "empty parentheses"
+    if isinstance(node, exp.Dot) and isinstance(node.this, exp.Literal):
+        return "a dot after a number"
+    if isinstance(node, exp.Column) and not node.table:
+        bare = node.this
+        if (
+            isinstance(bare, exp.Identifier)
+            and not bare.quoted
+            and is_reserved(bare.name)
+            and bare.name.upper() not in _NILADIC
+        ):
+            return f"the reserved word {bare.name!r} as a column"
+    return None
+
+
+#: reserved words that name a value without parentheses (sqlglot may leave them as columns)
+_NILADIC = frozenset(
+    {
+        "CURRENT_DATE",
+        "CURRENT_TIME",
+        "CURRENT_TIMESTAMP",
+        "CURRENT_USER",
+        "LOCALTIME",
+        "LOCALTIMESTAMP",
+        "UTC_DATE",
+        "UTC_TIME",
+        "UTC_TIMESTAMP",
+        "NULL",
+        "TRUE",
+        "FALSE",
+    }
+)
+
+
 def normalize(node: exp.Expr) -> Expr:
     """The normalised :class:`Expr` of a parsed expression (the node is not modified).
 
-    Raises DDLParseError for an expression nested deeper than :data:`MAX_DEPTH` levels."""
+    Raises DDLParseError for an expression nested deeper than :data:`MAX_DEPTH` levels, or
+    holding what no MySQL expression holds (an alias, empty parentheses)."""
+    for inner in node.walk():
+        why = _foreign(inner)
+        if why is not None:
+            raise DDLParseError(f"cannot parse: {why} in an expression")
     with deep_stack():
         tree = _canonical(node.copy()).transform(_unify)
         tree = _parenthesize(tree)

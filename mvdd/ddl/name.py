@@ -11,18 +11,28 @@ import attrs
 from sqlglot import exp
 
 from mvdd.ddl.dialect import DIALECT
-from mvdd.errors import DDLError, UnsupportedDDLError
+from mvdd.ddl.reserved import is_reserved
+from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.names import check_identifier
 
 
 def ident(node: exp.Expr | str | None, what: str) -> str:
-    """The name an identifier node (or text) gives; DDLError if MySQL would refuse it."""
+    """The name an identifier node (or text) gives.
+
+    Raises DDLParseError where the server sees a syntax error (no name at all, or a reserved
+    word left unquoted), DDLError for a name MySQL refuses otherwise."""
     if node is None:
-        raise DDLError(f"missing {what} name")
+        raise DDLParseError(f"missing {what} name")
     if isinstance(node, str):
         return check_identifier(node, what)
     if isinstance(node, exp.Column | exp.Table) and (node.args.get("table") or node.args.get("db")):
         raise DDLError(f"{what} name {node.sql(dialect=DIALECT)!r} must not be qualified")
+    bare = node.this if isinstance(node, exp.Column | exp.Table) else node
+    if not isinstance(bare, exp.Identifier | exp.Var):
+        # a keyword sqlglot read as a value or a function (NULL, CURRENT_DATE …)
+        raise DDLParseError(f"expected a {what} name, not {node.sql(dialect=DIALECT)!r}")
+    if isinstance(bare, exp.Identifier) and not bare.quoted and is_reserved(bare.name):
+        raise DDLParseError(f"{bare.name!r} is a reserved word: as a {what} name it needs quotes")
     return check_identifier(node.name, what)
 
 

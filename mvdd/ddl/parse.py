@@ -8,11 +8,12 @@ Statement splitting and error reporting are in :mod:`mvdd.ddl.statement`; column
 
 from __future__ import annotations
 
-import re
 from functools import singledispatch
 from typing import Any
 
 from sqlglot import exp
+from sqlglot.errors import SqlglotError
+from sqlglot.tokens import TokenType
 
 from mvdd.ddl import dialect as d
 from mvdd.ddl import step as s
@@ -21,6 +22,7 @@ from mvdd.ddl.column import column_from_def, raw_default
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
 from mvdd.ddl.name import Context, database_name, ident, table_name
+from mvdd.ddl.reserved import is_reserved
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.types import resolve_charset
@@ -72,13 +74,31 @@ _UNMODELLED_CLAUSES = frozenset(
 _DDL_VERBS = frozenset({"ALTER", "CREATE", "DROP", "RENAME", "TRUNCATE"})
 
 
+def _unread(node: exp.Command, what: str) -> MvddError:
+    """What a ``Command`` fallback means: a DDL text sqlglot could not read is malformed
+    (DDLParseError) unless it names a clause mvdd does not model (UnsupportedDDLError). Words
+    are the statement's bare words: a quoted name (a table called `order`) is not a clause."""
+    text = node.sql(dialect=DIALECT)
+    try:
+        tokens = DIALECT.tokenize(text)
+    except SqlglotError:
+        return DDLParseError(f"cannot parse {what} {text[:60]!r}")
+    words = {
+        t.text.upper()
+        for t in tokens
+        if t.token_type not in (TokenType.IDENTIFIER, TokenType.STRING)
+    }
+    if not words & _UNMODELLED_CLAUSES:
+        return DDLParseError(f"cannot parse {what} {text[:60]!r}")
+    return UnsupportedDDLError(f"unsupported {what} {text[:60]!r}")
+
+
 @statement_steps.register
 def _(node: exp.Command, ctx: Context) -> list[s.Step]:
-    text = node.sql(dialect=DIALECT)
-    words = {w.upper() for w in re.findall(r"[A-Za-z_]+", text)}
-    if str(node.this).upper() in _DDL_VERBS and not words & _UNMODELLED_CLAUSES:
-        raise DDLParseError(f"cannot parse {str(node.this).upper()} statement {text[:60]!r}")
-    raise UnsupportedDDLError(f"unsupported statement {text[:60]!r}")
+    verb = str(node.this).upper()
+    if verb in _DDL_VERBS:
+        raise _unread(node, f"{verb} statement")
+    raise UnsupportedDDLError(f"unsupported statement {node.sql(dialect=DIALECT)[:60]!r}")
 
 
 @statement_steps.register
@@ -122,6 +142,7 @@ def _create_table(node: exp.Create, ctx: Context) -> list[Any]:
         name = table_name(schema.this if isinstance(schema, exp.Schema) else schema, ctx)
         return [s.CreateTableLike(table=name, source=table_name(like, ctx), if_not_exists=exists)]
     if not isinstance(schema, exp.Schema):
+        table_name(schema, ctx)  # a reserved word as the name is the first error
         raise DDLError("CREATE TABLE without column definitions")
     name = table_name(schema.this, ctx)
     try:
@@ -182,7 +203,7 @@ def _like_source(node: exp.Create) -> exp.Table | None:
         places.extend(node.args["properties"].expressions)
     likes = [p.this for p in places if isinstance(p, exp.LikeProperty)]
     if likes and isinstance(node.this, exp.Schema) and len(node.this.expressions) > 1:
-        raise UnsupportedDDLError("CREATE TABLE with both LIKE and column definitions")
+        raise DDLParseError("CREATE TABLE with both LIKE and column definitions")
     return likes[0] if likes else None
 
 
@@ -212,6 +233,8 @@ def _(node: exp.Drop, ctx: Context) -> list[Any]:
     if node.args.get("temporary"):
         raise UnsupportedDDLError("temporary tables are not tracked")
     if kind == "TABLE":
+        if not _dropped(node):
+            raise DDLParseError("DROP TABLE needs a table name")
         return [s.DropTable(table=table_name(t, ctx), if_exists=exists) for t in _dropped(node)]
     if kind in _DATABASE_KINDS:
         (target,) = _dropped(node)
@@ -223,7 +246,7 @@ def _(node: exp.Drop, ctx: Context) -> list[Any]:
     if kind == "INDEX":
         on = node.args.get("cluster")
         if not isinstance(on, exp.OnProperty):
-            raise DDLError("DROP INDEX needs ON table")
+            raise DDLParseError("DROP INDEX needs ON table")
         table = table_name(on.this, ctx)
         return [_drop_index(table, ident(t.this, "index"), exists) for t in _dropped(node)]
     raise UnsupportedDDLError(f"DROP {kind or '?'} is not tracked")
@@ -272,13 +295,23 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
 
 # --- ALTER TABLE actions -----------------------------------------------------------------------
 
+#: what sqlglot makes of a name or a call where an action belongs (`ADD (a)`: no type)
+_NOISE = (exp.Identifier, exp.Column, exp.Literal, exp.Anonymous)
+
 
 @singledispatch
 def alter_steps(action: exp.Expr, table: str, ctx: Context) -> list[s.Step]:
     """The steps of one ALTER TABLE action."""
+    if isinstance(action, _NOISE):
+        raise DDLParseError(f"expected an ALTER TABLE action, not {action.sql(dialect=DIALECT)!r}")
     raise UnsupportedDDLError(
         f"unsupported ALTER TABLE action {action.sql(dialect=DIALECT)[:60]!r}"
     )
+
+
+@alter_steps.register
+def _(action: exp.Command, table: str, ctx: Context) -> list[s.Step]:
+    raise _unread(action, "ALTER TABLE action")
 
 
 @alter_steps.register
@@ -332,6 +365,8 @@ def _(action: exp.Drop, table: str, ctx: Context) -> list[s.Step]:
         ident(t.this if isinstance(t, exp.Table) else t, kind.lower() or "column")
         for t in _dropped(action)
     ]
+    if not names:
+        raise DDLParseError(f"DROP {kind or 'COLUMN'} needs a name")
     if kind in ("", "COLUMN"):
         return [s.DropColumn(table=table, column=n, if_exists=exists) for n in names]
     if kind in ("INDEX", "KEY"):
@@ -348,6 +383,10 @@ def _(action: exp.DropPrimaryKey, table: str, ctx: Context) -> list[s.Step]:
     return [s.DropIndex(table=table, index="PRIMARY")]
 
 
+#: what sqlglot's ALTER COLUMN reads for other dialects (PostgreSQL's TYPE, SET NOT NULL …)
+_NOT_MYSQL_ALTER_COLUMN = frozenset({"dtype", "collate", "using", "comment", "allow_null"})
+
+
 @alter_steps.register
 def _(action: exp.AlterColumn, table: str, ctx: Context) -> list[s.Step]:
     column = ident(action.this, "column")
@@ -358,6 +397,10 @@ def _(action: exp.AlterColumn, table: str, ctx: Context) -> list[s.Step]:
         return [
             s.SetDefault(table=table, column=column, default=raw_default(action.args["default"]))
         ]
+    if not known or known & _NOT_MYSQL_ALTER_COLUMN:
+        # MySQL's ALTER COLUMN sets or drops a default, or (MySQL 8) the visibility; the
+        # other forms sqlglot reads (a type, NOT NULL, a comment) are other dialects'
+        raise DDLParseError(f"ALTER COLUMN `{column}` needs SET DEFAULT or DROP DEFAULT")
     raise UnsupportedDDLError(f"unsupported ALTER COLUMN {action.sql(dialect=DIALECT)[:60]!r}")
 
 
@@ -451,6 +494,8 @@ def _index_options(options: list[exp.Expr] | None) -> dict[str, Any]:
     for opt in options or []:
         if not isinstance(opt, exp.IndexConstraintOption):
             continue
+        if all(v is None for v in opt.args.values()):
+            raise DDLParseError("an index option without its value")
         if opt.args.get("comment") is not None:
             out["comment"] = opt.args["comment"].this
         if opt.args.get("using"):
@@ -468,7 +513,7 @@ def _index_spec(
     options: list[exp.Expr] | None = None,
 ) -> s.IndexSpec:
     if not parts:
-        raise DDLError("an index needs at least one column")
+        raise DDLParseError("an index needs at least one column: (column, …)")
     extra = _index_options(options)
     using = str(using).upper() if using else extra.pop("using", None)
     if using not in (None, "BTREE", "HASH", "RTREE"):
@@ -482,11 +527,25 @@ def _index_spec(
     )
 
 
+#: what a ``CONSTRAINT name`` may name (MySQL: not a plain KEY / INDEX)
+_NAMEABLE = (
+    exp.PrimaryKey,
+    exp.PrimaryKeyColumnConstraint,
+    exp.UniqueColumnConstraint,
+    exp.ForeignKey,
+    d.MySQLCheck,
+)
+
+
 def _constraint_steps(node: exp.Expr, table: str, name: str | None) -> list[s.Step]:
     if isinstance(node, exp.Constraint):
         out: list[s.Step] = []
         cname = ident(node.this, "constraint")
         for inner in node.expressions:
+            if not isinstance(inner, _NAMEABLE):
+                raise DDLParseError(
+                    "CONSTRAINT names a PRIMARY KEY, UNIQUE, FOREIGN KEY or CHECK only"
+                )
             out.extend(_constraint_steps(inner, table, cname))
         return out
     if isinstance(node, exp.PrimaryKey):
@@ -503,7 +562,7 @@ def _constraint_steps(node: exp.Expr, table: str, name: str | None) -> list[s.St
     if isinstance(node, exp.UniqueColumnConstraint):
         schema = node.this
         if not isinstance(schema, exp.Schema):
-            raise DDLError("UNIQUE needs a column list here")
+            raise DDLParseError("UNIQUE needs a column list here")
         own = ident(schema.this, "index") if schema.this is not None else None
         spec = _index_spec(
             IndexKind.UNIQUE,
@@ -539,12 +598,21 @@ def _constraint_steps(node: exp.Expr, table: str, name: str | None) -> list[s.St
         ]
     if isinstance(node, exp.ForeignKey):
         raise UnsupportedDDLError("FOREIGN KEY constraints are not tracked")
+    if isinstance(node, exp.PrimaryKeyColumnConstraint):  # ADD PRIMARY KEY with no columns
+        raise DDLParseError("PRIMARY KEY needs its columns here: PRIMARY KEY (column, …)")
+    if not isinstance(node, exp.ColumnConstraintKind):
+        # a bare name, a call: what sqlglot makes of a column with no type, or of noise
+        raise DDLParseError(
+            f"expected a column definition or a key, not {node.sql(dialect=DIALECT)[:60]!r}"
+        )
     raise UnsupportedDDLError(f"unsupported constraint {node.sql(dialect=DIALECT)[:60]!r}")
 
 
 # --- tables ------------------------------------------------------------------------------------
 
 _IGNORED_OPTIONS = (exp.AlgorithmProperty, exp.LockProperty)
+#: properties sqlglot reads for other dialects, never a MySQL table option
+_NOT_TABLE_OPTIONS = (exp.ToTableProperty,)
 
 
 def _options(props: list[exp.Expr], *, for_alter: bool = False) -> tuple[tuple[str, Any], ...]:
@@ -552,6 +620,9 @@ def _options(props: list[exp.Expr], *, for_alter: bool = False) -> tuple[tuple[s
     for p in props:
         if isinstance(p, _IGNORED_OPTIONS):
             continue  # how the server runs the statement, not what it changes
+        value = p.args.get("this")
+        if isinstance(value, exp.Var) and is_reserved(value.name):
+            raise DDLParseError(f"{value.name!r} is a reserved word, not an option's value")
         if isinstance(p, exp.EngineProperty):
             out.append(("ENGINE", p.this.name))
         elif isinstance(p, exp.CharacterSetProperty):
@@ -569,6 +640,10 @@ def _options(props: list[exp.Expr], *, for_alter: bool = False) -> tuple[tuple[s
             out.append((key.upper(), p.args["value"].sql(dialect=DIALECT)))
         elif isinstance(p, exp.LikeProperty) and not for_alter:
             continue
+        elif not isinstance(p, exp.Property) or isinstance(p, _NOT_TABLE_OPTIONS):
+            # what sqlglot reads as an option where MySQL has none: a key without ADD, or
+            # another dialect's clause
+            raise DDLParseError(f"not a table option: {p.sql(dialect=DIALECT)[:60]!r}")
         else:
             raise UnsupportedDDLError(f"unsupported table option {p.sql(dialect=DIALECT)[:60]!r}")
     return tuple(out)

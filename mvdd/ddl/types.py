@@ -17,7 +17,7 @@ import attrs
 from sqlglot import exp
 
 from mvdd.ddl.dialect import UnsignedFloat
-from mvdd.errors import DDLError, UnsupportedDDLError
+from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.types import (
     FAMILY,
     ColumnType,
@@ -116,8 +116,10 @@ def _int_params(dt: exp.DataType) -> list[int]:
     out = []
     for param in dt.expressions:
         node = param.this if isinstance(param, exp.DataTypeParam) else param
+        if isinstance(param, exp.DataTypeParam) and param.expression is not None:
+            raise DDLParseError(f"type parameter {param.sql()!r} is not one number")
         if not (isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit()):
-            raise DDLError(f"type parameter {param.sql()!r} is not a whole number")
+            raise DDLParseError(f"type parameter {param.sql()!r} is not a whole number")
         out.append(int(node.this))
     return out
 
@@ -127,7 +129,7 @@ def _members(dt: exp.DataType) -> list[str]:
     for node in dt.expressions:
         node = node.this if isinstance(node, exp.DataTypeParam) else node
         if not (isinstance(node, exp.Literal) and node.is_string):
-            raise DDLError(f"enum/set member {node.sql()!r} is not a string")
+            raise DDLParseError(f"enum/set member {node.sql()!r} is not a string")
         out.append(node.this)
     return out
 
@@ -173,9 +175,15 @@ def _p_float(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, 
     return kind, {}
 
 
+#: types whose length the grammar requires (``VARCHAR`` alone is a syntax error)
+_LENGTH_REQUIRED = frozenset({K.VARCHAR, K.VARBINARY})
+
+
 def _p_length(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
     params = _int_params(dt)
     _arity(kind, params, 1)
+    if not params and kind in _LENGTH_REQUIRED:
+        raise DDLParseError(f"{kind} needs a length: {kind}(n)")
     return kind, {"length": params[0] if params else None}
 
 
@@ -191,6 +199,8 @@ def _p_text(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, d
 
 
 def _p_enum(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
+    if not dt.expressions:
+        raise DDLParseError(f"{kind} needs its members: {kind}('a', …)")
     return kind, {"members": _members(dt)}
 
 

@@ -1,0 +1,177 @@
+"""The server as the syntax oracle: what MariaDB refuses as a syntax error, mvdd refuses as
+DDLParseError, and what it parses, mvdd does not refuse as one.
+
+MariaDB's ``PREPARE`` parses a statement without running it: error 1064 is a syntax error, and
+anything else (success, or an error about tables and columns) means the text parsed. Every
+valid statement of the fixture corpora is cut at every token boundary, and each prefix is put to
+both. Then the statements token mutations of the corpus found (each a class of leniency in
+sqlglot's parser that mvdd closes) are put to both the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+
+import pymysql
+import pytest
+
+from mvdd import DDLParseError, MvddError
+from mvdd.ddl.reserved import RESERVED
+from mvdd.ddl.statement import parse_statements
+from tests.support.fixtures import sequences, statements
+from tests.support.mariadb import MariaDB
+
+pytestmark = pytest.mark.mariadb
+
+CORPUS = statements("create_tables.sql") + [
+    s for _, seq in sequences("alter_sequences.sql") for s in seq
+]
+TOKEN = re.compile(r"`(?:[^`]|``)*`|'(?:[^'\\]|\\.|'')*'|\w+|\S")
+
+#: statements token mutations of the corpus turned up, one per class of leniency
+MUTATIONS = [
+    "ALTER TABLE t DROP COLUMN",
+    "ALTER TABLE t DROP COLUMN b,",
+    "ALTER TABLE t ADD d INT,",
+    "CREATE TABLE x (a INT,)",
+    "ALTER TABLE t DROP INDEX",
+    "ALTER TABLE t DROP PRIMARY",
+    "ALTER TABLE t DROP COLUMN IF",
+    "DROP TABLE IF",
+    "CREATE TABLE IF",
+    "ALTER TABLE t ALTER COLUMN a SET DEFAULT",
+    "ALTER TABLE t ALTER COLUMN a SET",
+    "ALTER TABLE t ADD PRIMARY KEY",
+    "ALTER TABLE t ADD UNIQUE",
+    "ALTER TABLE t ADD c VARCHAR",
+    "ALTER TABLE t ADD e ENUM",
+    "ALTER TABLE t ADD c INT AFTER",
+    "ALTER TABLE t CONVERT TO CHARACTER SET latin1 COLLATE",
+    "CREATE TABLE t (a INT) DEFAULT",
+    "ALTER TABLE `order` RENAME COLUMN `select`",
+    "ALTER TABLE t ADD b INT AS (a + 1) DEFAULT 3",
+    "ALTER TABLE t ADD b INT AS (a + 1) AUTO_INCREMENT",
+    "CREATE TABLE t (a, b INT)",
+    "CREATE TABLE t (a INT, b (5))",
+    "CREATE TABLE t (a VARCHAR(10 10))",
+    "CREATE TABLE t (a INT DEFAULT (NOW() + INTERVAL 1 DAY DAY))",
+    "CREATE TABLE t (a INT DEFAULT ())",
+    "CREATE TABLE t (a DOUBLE DEFAULT 2 . 5)",
+    "CREATE TABLE t (a INT, CONSTRAINT pk KEY (a))",
+    "CREATE TABLE t (a INT, UNIQUE KEY KEY u1 (a))",
+    "CREATE TABLE t (a INT, KEY kb (a) COMMENT COMMENT 'x')",
+    "CREATE TABLE t (a INT, FULLTEXT INDEX INDEX f (a))",
+    "ALTER TABLE t ADD c INT FIRST FIRST",
+    "ALTER TABLE t ADD ADD c INT",
+    "ALTER TABLE t ADD c INT, d INT",
+    "ALTER TABLE t ADD INDEX i (a), INDEX j (b)",
+    "ALTER TABLE t PRIMARY KEY (b)",
+    "ALTER TABLE t RENAME KEY u1 u1 TO u2",
+    "ALTER TABLE t RENAME INDEX k1 k2",
+    "CREATE TABLE t (a INT, KEY kab (, c))",
+    "ALTER TABLE t ADD (a)",
+    "CREATE TABLE t (a INT KEY k (a))",
+    "CREATE TABLE t (b TEXT UNIQUE KEY (a(10)))",
+    "CREATE TABLE t (a INT) ENGINE = DEFAULT CHARSET = utf8mb4",
+    "CREATE TABLE t (d UNSIGNED DEFAULT 1)",
+    "CREATE TABLE t (b VARCHAR(10) DEFAULT DEFAULT NULL)",
+    "ALTER TABLE t ADD c CHAR(2) CHARACTER SET SET ascii",
+    "CREATE TABLE t (c VARCHAR(64) CHARACTER SET ascii CHARACTER SET latin1)",
+    "CREATE TABLE t (a INT, pos_a CHECK (a > 0))",
+    "CREATE TABLE t (a INT, KEY (a) USING)",
+    "ALTER TABLE t ADD INDEX USING (a)",
+]
+#: statements the server parses that sqlglot alone would not
+VALID = [
+    "ALTER TABLE t",
+    "ALTER TABLE `order` WAIT 2",
+    "CREATE TABLE t (a INT PRIMARY KEY) ENGINE = InnoDB STATS_PERSISTENT 0 PACK_KEYS = 1",
+    "CREATE TABLE t (a INT) KEY_BLOCK_SIZE 8 MAX_ROWS=100",
+    "CREATE TABLE t (b CHAR(4) CHARACTER SET BINARY)",
+    "ALTER TABLE t ADD COLUMN a INT, ADD INDEX (a), ADD b INT",
+]
+
+
+@pytest.fixture(scope="module")
+def oracle(mariadb: MariaDB) -> Iterator[pymysql.cursors.Cursor]:
+    """A cursor in a database of its own: PREPARE needs a current database."""
+    with (
+        mariadb.database() as name,
+        contextlib.closing(mariadb.connect(name)) as conn,
+        conn.cursor() as cur,
+    ):
+        yield cur
+
+
+def server_parses(cur: pymysql.cursors.Cursor, sql: str) -> bool:
+    try:
+        cur.execute("PREPARE s FROM %s", (sql,))
+    except pymysql.MySQLError as err:
+        return err.args[0] != 1064  # a table or column the server cannot find: it parsed
+    cur.execute("DEALLOCATE PREPARE s")
+    return True
+
+
+def mvdd_parses(sql: str) -> bool:
+    try:
+        parse_statements(sql)
+    except DDLParseError:
+        return False
+    except MvddError:
+        return True  # parsed; refused for what it says (unsupported, impossible)
+    return True
+
+
+def disagreements(cur: pymysql.cursors.Cursor, texts: list[str]) -> list[tuple[str, str]]:
+    out = []
+    for sql in texts:
+        server, ours = server_parses(cur, sql), mvdd_parses(sql)
+        if server != ours:
+            out.append((sql, "server parses it" if server else "server: syntax error"))
+    return out
+
+
+def prefixes() -> list[str]:
+    out: dict[str, None] = {}
+    for sql in CORPUS:
+        for token in TOKEN.finditer(sql):
+            out.setdefault(sql[: token.end()])
+    return list(out)
+
+
+def test_every_truncation_of_the_corpus_parses_as_on_the_server(
+    oracle: pymysql.cursors.Cursor,
+) -> None:
+    texts = prefixes()
+    found = disagreements(oracle, texts)
+    print(f"\n{len(texts)} prefixes of {len(CORPUS)} statements; {len(found)} disagree")
+    assert len(texts) > 4000
+    assert not found, found[:20]
+
+
+def test_mutations_found_by_fuzzing_are_syntax_errors_on_both(
+    oracle: pymysql.cursors.Cursor,
+) -> None:
+    assert [sql for sql in MUTATIONS if server_parses(oracle, sql)] == []
+    assert [sql for sql in MUTATIONS if mvdd_parses(sql)] == []
+
+
+def test_what_the_server_parses_mvdd_parses(oracle: pymysql.cursors.Cursor) -> None:
+    assert disagreements(oracle, VALID) == []
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["CREATE TABLE x (a INT, {} INT)", "ALTER TABLE t DROP COLUMN {}", "ALTER TABLE {} ADD a INT"],
+)
+def test_the_reserved_words_are_reserved_on_the_server(
+    oracle: pymysql.cursors.Cursor, form: str
+) -> None:
+    bare = [form.format(w) for w in sorted(RESERVED)]
+    assert [sql for sql in bare if server_parses(oracle, sql)] == []
+    assert [sql for sql in bare if mvdd_parses(sql)] == []
+    # quoted, each is a name like any other
+    quoted = [form.format(f"`{w}`") for w in sorted(RESERVED)]
+    assert [sql for sql in quoted if not mvdd_parses(sql)] == []
