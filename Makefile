@@ -32,7 +32,7 @@ system-deps:
 		echo "mariadb-server is missing and cannot be installed here: MariaDB tests will skip (and fail under CI=true)"; \
 	fi
 
-test: $(VENV)/.installed-test system-deps
+test: $(VENV)/.installed-test system-deps lint
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-test

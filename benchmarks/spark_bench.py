@@ -9,7 +9,7 @@ nothing is stored):
 
 - **projection** (the baseline): the target's columns selected and cast, as a job unaware of
   versions would (wrong for old rows, but the floor of any correct job);
-- **upgrade**: ``mvdd.spark.upgrade`` (one ``CASE`` per column, native expressions);
+- **upgrade**: ``mvdd.spark.pipeline`` (one ``CASE`` per column, native expressions);
 - **python udf**: the same upgrade as a row-at-a-time Python UDF (precomputed per-version
   mappings, so the UDF itself only looks values up) — what Python code in the data path costs.
 

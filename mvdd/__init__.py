@@ -4,7 +4,7 @@ The public API (see the project's API contract) is importable from here. Importi
 light: Spark and database drivers load only when used.
 """
 
-from mvdd import online
+from mvdd import online, txn  # noqa: F401 (txn: Catalog.begin runs its transactions)
 from mvdd.catalog import Catalog, Change
 from mvdd.compat import Report, Violation, check, check_versions
 from mvdd.ddl import parse_statements, parse_table

@@ -267,6 +267,66 @@ def test_rename_of_a_column_being_renamed_is_a_conflict(rig: Rig) -> None:
     assert not rig.group.paused and rig.group.column_state("a") == "dropped"
 
 
+def test_renaming_a_key_column_waits_for_every_shard(rig: Rig) -> None:
+    # seed 000's merge would drop the primary key until the last shard renamed (a rebuild,
+    # and rows without a key meanwhile): a key column's rename waits, as TiDB DM coordinates it
+    alter = "ALTER TABLE {t} CHANGE id pk INT NOT NULL"
+    for shard, others in (("s1", {"s1"}), ("s2", {"s1", "s2"})):
+        out = rig.ddl(shard, alter.format(t=rig.tables[shard]))
+        assert out.conflict is None and out.waiting == ("id", "pk")
+        assert out.downstream == [] and rig.group.paused == others
+        assert rig.group.joined.primary_key is not None
+        assert "waits for" in (rig.group.pause_reason(shard) or "")
+    out = rig.ddl("s3", alter.format(t="tbl3"))
+    assert out.resumed == {"s1", "s2"} and out.waiting is None and not rig.group.paused
+    assert out.downstream == ["ALTER TABLE `t` RENAME COLUMN `id` TO `pk`"]
+    assert rig.group.joined.index_column_names(rig.group.joined.primary_key) == ("pk",)
+
+
+def test_renaming_a_partial_column_waits_for_the_shards_that_hold_it(rig: Rig) -> None:
+    on(rig, ["s3"], "ALTER TABLE {t} DROP COLUMN b")
+    out = rig.ddl("s1", "ALTER TABLE tbl1 RENAME COLUMN b TO c")
+    assert out.waiting == ("b", "c") and rig.group.paused == {"s1"} and out.downstream == []
+    out = rig.ddl("s2", "ALTER TABLE tbl2 RENAME COLUMN b TO c")
+    assert out.resumed == {"s1"} and not rig.group.paused
+    assert out.downstream == ["ALTER TABLE `t` RENAME COLUMN `b` TO `c`"]
+
+
+def test_renames_wait_on_request(mdb: Any) -> None:
+    rig = Rig(mdb, shards(2))
+    rig.group = ShardGroup("t", shards(2), renames="wait", charset="utf8mb4")
+    out = rig.ddl("s1", "ALTER TABLE tbl1 RENAME COLUMN a TO z")
+    assert out.waiting == ("a", "z") and out.downstream == []
+    # going back is no rename at all: the shard goes on, downstream never moved
+    out = rig.ddl("s1", "ALTER TABLE tbl1 RENAME COLUMN z TO a")
+    assert not rig.group.paused and out.downstream == []
+    assert rig.ddl("s1", "ALTER TABLE tbl1 RENAME COLUMN a TO z").waiting == ("a", "z")
+    out = rig.ddl("s2", "ALTER TABLE tbl2 RENAME COLUMN a TO z")
+    assert out.downstream == ["ALTER TABLE `t` RENAME COLUMN `a` TO `z`"]
+    assert out.resumed == {"s1"} and not rig.group.paused
+
+
+def test_two_renames_of_one_column_are_a_conflict_naming_both(mdb: Any) -> None:
+    rig = Rig(mdb, shards(3))
+    rig.group = ShardGroup("t", shards(3), renames="wait", charset="utf8mb4")
+    rig.ddl("s1", "ALTER TABLE tbl1 RENAME COLUMN a TO z")
+    out = rig.ddl("s2", "ALTER TABLE tbl2 RENAME COLUMN a TO y")
+    assert out.conflict is not None and out.waiting is None
+    assert {"s1", "s2"} <= set(out.conflict.shards)
+    assert "`z`" in out.conflict.message and "`y`" in out.conflict.message
+    # s2 agrees after all: it waits with s1, and the last shard's rename ends it
+    rig.ddl("s2", "ALTER TABLE tbl2 RENAME COLUMN y TO z")
+    assert rig.group.waiting("s2") == ("a", "z") and rig.group.conflict("s2") is None
+    out = rig.ddl("s3", "ALTER TABLE tbl3 RENAME COLUMN a TO z")
+    assert out.resumed == {"s1", "s2"}
+    assert out.downstream == ["ALTER TABLE `t` RENAME COLUMN `a` TO `z`"]
+
+
+def test_a_group_refuses_an_unknown_rename_procedure() -> None:
+    with pytest.raises(DDLError, match="renames"):
+        ShardGroup("t", shards(2), renames="guess")
+
+
 # --- generated columns ------------------------------------------------------------------------
 
 

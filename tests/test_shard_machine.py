@@ -68,9 +68,11 @@ def replay(table: Table, statements: list[str]) -> Table:
 
 
 class ShardMachine(RuleBasedStateMachine):
-    @initialize()
-    def start(self) -> None:
-        self.group = ShardGroup("t", {f"s{i}": BASE.format(t=f"tbl{i}") for i in (1, 2, 3)})
+    @initialize(renames=st.sampled_from(["merge", "wait"]))
+    def start(self, renames: str) -> None:
+        self.group = ShardGroup(
+            "t", {f"s{i}": BASE.format(t=f"tbl{i}") for i in (1, 2, 3)}, renames=renames
+        )
         self.down = self.group.joined
         self.held = False
         self.next_shard = 4
@@ -92,7 +94,15 @@ class ShardMachine(RuleBasedStateMachine):
             assert (g.joined, {s: g.schema(s) for s in g.shards}, g.paused) == before
             event("refused")
             return
-        event("conflict" if out.conflict else "resumed" if out.resumed else "joined")
+        event(
+            "conflict"
+            if out.conflict
+            else "waiting"
+            if out.waiting
+            else "resumed"
+            if out.resumed
+            else "joined"
+        )
         self.down = replay(self.down, out.downstream)
         if out.conflict is not None:
             assert shard in g.paused or shard not in g.shards
@@ -240,8 +250,9 @@ class ShardMachine(RuleBasedStateMachine):
         for s in g.shards:
             if s not in g.paused:
                 assert g.accepted(s).equivalent(g.schema(s))
-            else:
-                assert g.conflict(s) is not None
+            else:  # a conflict, or a rename that waits for the other shards: never both
+                assert (g.conflict(s) is None) != (g.waiting(s) is None)
+                assert g.pause_reason(s)
 
     def teardown(self) -> None:
         if not hasattr(self, "group"):
@@ -300,9 +311,9 @@ class ServerShardMachine(ShardMachine):
 
     conn: Any = None
 
-    @initialize()
-    def start(self) -> None:
-        super().start()
+    @initialize(renames=st.sampled_from(["merge", "wait"]))
+    def start(self, renames: str) -> None:
+        super().start(renames)
         with self.conn.cursor() as cur:
             cur.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"

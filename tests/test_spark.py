@@ -10,10 +10,11 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mvdd import NO_DEFAULT, Catalog, MvddError, ShardGroup, Table, parse_table
+import mvdd
+from mvdd import NO_DEFAULT, Catalog, Column, MvddError, ShardGroup, Table, parse_table
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row, validate_row
 from tests.conftest import CI
 from tests.strategies import values
@@ -223,6 +224,27 @@ def groups(draw: st.DrawFn) -> ShardGroup:
     return g
 
 
+def narrowed(g: ShardGroup) -> bool:
+    """Whether a version of an unpaused shard has a column wider than where it lands now."""
+    for shard in g.shards:
+        if shard in g.paused:
+            continue
+        for v, _ in g.history(shard):
+            for c in g.schema(shard, version=v).columns:
+                dest = g.destination(shard, c.id)
+                if dest is not None and c.type != dest.type:
+                    try:
+                        if mvdd.compare(_one(c.type), _one(dest.type)) > 0:
+                            return True
+                    except mvdd.IncomparableError:
+                        return True
+    return False
+
+
+def _one(ctype: Any) -> Table:
+    return Table(name="x", columns=(Column(id=1, name="c", type=ctype),), last_id=1)
+
+
 def merge_oracle(
     g: ShardGroup, rows: dict[str, list[tuple[int, dict[str, Any]]]]
 ) -> list[tuple[Any, ...]]:
@@ -259,6 +281,10 @@ def merge_oracle(
 @given(data=st.data())
 def test_merge_shards_equals_the_oracle(spark: Any, data: st.DataObject) -> None:
     g = data.draw(groups())
+    # a column a shard widened and then left (dropped, renamed away) narrows downstream: the
+    # wide values it wrote do not fit any more (the server refuses the narrowing; a known
+    # limit of joining current schemas only), and no merge of them can be right
+    assume(not narrowed(g))
     frames, rows = {}, {}
     next_id = 1
     for shard in g.shards:

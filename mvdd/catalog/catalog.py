@@ -39,14 +39,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
+from functools import singledispatch
 from typing import Any, Protocol, Self
 
 import attrs
 
 from mvdd.catalog.history import Change, TableHistory, diff_rows
-from mvdd.ddl import osc
+from mvdd.catalog.plan import Planned, plan_statement
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply, validate_table
+from mvdd.ddl.apply import validate_table
 from mvdd.ddl.name import split_name
 from mvdd.ddl.statement import Statement, iter_statements
 from mvdd.ddl.step import DatabaseAction
@@ -97,15 +98,12 @@ class _State:
     ever: dict[str, tuple[int, ...]]  # every table id that ever had a name
 
 
-@attrs.define
-class _Planned:
-    """One table's outcome of a statement."""
-
-    tid: int
-    old: Table | None  # None: created by this statement
-    new: Table | None  # None: dropped by this statement
-    steps: list[s.Step]
-    truncated: bool = False
+@singledispatch
+def begin_transaction(catalog: Any, *, isolation: str) -> Any:
+    """A transaction on ``catalog``: declared here, implemented by the layer above that runs
+    transactions (:mod:`mvdd.txn` registers it for :class:`Catalog`; importing mvdd imports it),
+    so the catalog does not depend on that layer."""
+    raise CatalogError(f"no transactions are registered for {type(catalog).__name__}")
 
 
 def check_position(position: Any) -> Any:
@@ -187,6 +185,10 @@ class Catalog:
         self._state = _State({}, {}, {})
         self._seq = 0
         self._closed = False
+        #: compatibility verdicts judged on this catalog's versions (mvdd.compat)
+        self.verdicts: dict[Any, Any] = {}
+        #: the live transactions of this catalog, kept by the txn layer that runs them
+        self.sessions: Any = None
         self.refresh()
 
     @classmethod
@@ -250,12 +252,8 @@ class Catalog:
     def begin(self, *, isolation: str = "repeatable_read") -> Any:
         """Start a transaction whose data-dictionary read view binds each table's version at
         its first access (see :mod:`mvdd.txn`). Picks up other processes' versions first."""
-        # transactions live in the txn layer, above this one; the import is deferred so the
-        # catalog does not depend on them
-        from mvdd.txn import Transaction
-
         self.refresh()
-        return Transaction(self, isolation=isolation)
+        return begin_transaction(self, isolation=isolation)
 
     def add_listener(self, listener: Callable[[list[Change]], None]) -> None:
         """Call ``listener(changes)`` after every batch of versions this catalog learns of
@@ -624,7 +622,7 @@ class Catalog:
                 new = attrs.evolve(table, name=table.name, id=history.table_id)
                 validate_table(new, base=old)
             st = Statement(1, statement, steps)
-            planned = [_Planned(history.table_id, old, new, list(steps))]
+            planned = [Planned(history.table_id, old, new, list(steps))]
             (change,) = self._commit(st, planned, None, guard=guard, job=job)
             return change
 
@@ -656,122 +654,26 @@ class Catalog:
                 )
         return seen
 
-    # -- planning: a statement's steps against a working copy of the names ------------------------
+    # -- planning (mvdd.catalog.plan, a pure function of the published state) ---------------------
 
-    def _plan(self, st: Statement) -> list[_Planned]:
+    def _plan(self, st: Statement) -> list[Planned]:
         state = self._state
-        names = dict(state.names)
-        plans: dict[int, _Planned] = {}
-        next_placeholder = -1
 
-        def current(name: str) -> _Planned:
-            tid = names.get(name)
-            if tid is None:
-                raise NoSuchTableError("no such table", table=name)
-            if tid not in plans:
-                history = state.histories[tid]
-                head = history.table_at(history.head)
-                plans[tid] = _Planned(tid, head, head, [])
-            return plans[tid]
+        def head(tid: int) -> Table:
+            history = state.histories[tid]
+            return history.table_at(history.head)
 
-        for step in st.steps:
-            if step.table in st.if_exists and step.table not in names:
-                continue  # ALTER TABLE IF EXISTS of a table that does not exist
-            if isinstance(step, s.CreateTable | s.CreateTableLike):
-                if step.table in names:
-                    if step.if_not_exists:
-                        continue
-                    raise DDLError("table already exists", table=step.table)
-                if isinstance(step, s.CreateTableLike):
-                    source = current(step.source).new
-                    if source is None:
-                        raise NoSuchTableError("no such table", table=step.source)
-                    table = attrs.evolve(source, name=step.table, id=next_placeholder, version=1)
-                else:
-                    table = attrs.evolve(
-                        step.definition, name=step.table, id=next_placeholder, version=1
-                    )
-                    table = self._adopt_ghost_ids(table, names, plans)
-                plans[next_placeholder] = _Planned(next_placeholder, None, table, [step])
-                names[step.table] = next_placeholder
-                next_placeholder -= 1
-            elif isinstance(step, s.DropTable):
-                if step.table not in names:
-                    if step.if_exists:
-                        continue
-                    raise NoSuchTableError("no such table", table=step.table)
-                plan = current(step.table)
-                plan.new = None
-                plan.steps.append(step)
-                del names[step.table]
-            elif isinstance(step, s.RenameTable):
-                plan = current(step.table)
-                if step.to in names:
-                    raise DDLError(
-                        f"cannot rename to `{step.to}`: that table exists", table=step.table
-                    )
-                assert plan.new is not None
-                plan.new = apply(step, plan.new, fresh=self.replica)
-                plan.steps.append(step)
-                names[step.to] = names.pop(step.table)
-            else:
-                plan = current(step.table)
-                assert plan.new is not None
-                plan.new = apply(step, plan.new, fresh=self.replica)
-                plan.steps.append(step)
-                plan.truncated = plan.truncated or isinstance(step, s.TruncateTable)
-        self._cut_over(st, plans)
-        return list(plans.values())
+        def later_steps(tid: int) -> list[s.Step]:
+            return [x for change in state.histories[tid].changes()[1:] for x in change.steps]
 
-    def _adopt_ghost_ids(
-        self, table: Table, names: dict[str, int], plans: dict[int, _Planned]
-    ) -> Table:
-        """A ghost created with CREATE TABLE (not LIKE) takes its base table's element ids by
-        name, so the ids stay stable across the tool's cut-over."""
-        base_name = osc.ghost_base(table.name)
-        if base_name is None or base_name not in names:
-            return table
-        tid = names[base_name]
-        base = (
-            plans[tid].new
-            if tid in plans
-            else self._state.histories[tid].table_at(self._state.histories[tid].head)
-        )
-        if base is None:
-            return table
-        return adopt_ids(table, base)
-
-    def _cut_over(self, st: Statement, plans: dict[int, _Planned]) -> None:
-        renames = [x for x in st.steps if isinstance(x, s.RenameTable)]
-        by_source = {r.table: r.to for r in renames}
-        for r in renames:
-            base = r.to
-            ghost = r.table
-            old_name = by_source.get(base)
-            if old_name is None or not osc.is_cutover_pair(base, old_name, ghost):
-                continue
-            by_name = {p.new.name: p for p in plans.values() if p.new is not None}
-            orig, copy = by_name.get(old_name), by_name.get(base)
-            if orig is None or copy is None or orig.old is None or copy.old is None:
-                continue
-            ghost_steps = [
-                attrs.evolve(x, table=base)
-                for change in self._state.histories[copy.tid].changes()[1:]
-                for x in change.steps
-            ]
-            assert orig.new is not None and copy.new is not None
-            orig_schema, copy_schema = orig.new, copy.new
-            orig.new = attrs.evolve(copy_schema, name=base, id=orig.tid)
-            orig.steps = ghost_steps
-            copy.new = attrs.evolve(orig_schema, name=old_name, id=copy.tid)
-            copy.steps = [s.RenameTable(table=ghost, to=old_name)]
+        return plan_statement(st, state.names, head, later_steps, replica=self.replica)
 
     # -- committing ---------------------------------------------------------------------------
 
     def _commit(
         self,
         st: Statement,
-        planned: list[_Planned],
+        planned: list[Planned],
         position: Any,
         *,
         guard: Guard | None = None,
@@ -855,34 +757,3 @@ class Catalog:
 
 def _version_of(versions: list[VersionRow], tid: int) -> int:
     return next(v.version for v in versions if v.table_id == tid)
-
-
-def adopt_ids(table: Table, base: Table) -> Table:
-    """``table`` with the element ids of ``base`` where names match; other elements get ids
-    after ``base.last_id``."""
-    next_id = max(base.last_id, 0)
-
-    def fresh() -> int:
-        nonlocal next_id
-        next_id += 1
-        return next_id
-
-    col_ids = {}
-    columns = []
-    for col in table.columns:
-        match = base.find_column(col.name)
-        new_id = match.id if match is not None else fresh()
-        col_ids[col.id] = new_id
-        columns.append(attrs.evolve(col, id=new_id))
-    indexes = []
-    for idx in table.indexes:
-        match_idx = base.find_index(idx.name)
-        parts = tuple(attrs.evolve(p, column_id=col_ids[p.column_id]) for p in idx.parts)
-        indexes.append(attrs.evolve(idx, id=match_idx.id if match_idx else fresh(), parts=parts))
-    checks = []
-    for chk in table.checks:
-        match_chk = base.find_check(chk.name)
-        checks.append(attrs.evolve(chk, id=match_chk.id if match_chk else fresh()))
-    return attrs.evolve(
-        table, columns=tuple(columns), indexes=tuple(indexes), checks=tuple(checks), last_id=next_id
-    )

@@ -10,8 +10,6 @@ version in it.
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -36,6 +34,10 @@ class _History(Protocol):
     def change_by_id(self, table_id: int, version: int) -> Any: ...
 
     def version_by_id(self, table_id: int) -> int: ...
+
+    #: the verdicts judged on this catalog, by (table id, version, mode): a published version
+    #: never changes, so neither does its verdict
+    verdicts: dict[tuple[int, int, Mode], tuple[list[Violation], int]]
 
 
 def _mode(mode: str) -> Mode:
@@ -136,12 +138,6 @@ def check(initial: str | Table, steps: list[str], *, mode: str = "forward") -> R
     return Report(mode=_mode(mode).value, table=name, violations=violations, steps_checked=count)
 
 
-_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[list[Violation], int]]] = (
-    weakref.WeakKeyDictionary()
-)
-_CACHE_LOCK = threading.Lock()
-
-
 def check_versions(
     cat: _History, name: str, from_version: int, to_version: int, *, mode: str = "forward"
 ) -> Report:
@@ -191,14 +187,12 @@ def _version_verdict(
 ) -> tuple[list[Violation], int]:
     """The violations of one version's steps, judged on the version before it (cached)."""
     key = (table_id, change.version, mode)
-    with _CACHE_LOCK:
-        cached = _CACHE.get(cat, {}).get(key)
+    cached = cat.verdicts.get(key)
     if cached is not None:
         return cached
     before = cat.table_by_id(table_id, version=change.version - 1)
     _, found, n = _walk(before, change.steps, mode.value, change.version)
-    with _CACHE_LOCK:
-        _CACHE.setdefault(cat, {})[key] = (found, n)
+    cat.verdicts[key] = (found, n)  # two threads judging one version store equal verdicts
     return found, n
 
 

@@ -33,6 +33,7 @@ from mvdd.model import (
     TableOptions,
     TypeKind,
 )
+from mvdd.model.text import sql_text
 from mvdd.model.types import Family
 
 
@@ -233,6 +234,11 @@ def table_node(table: Table, *, name: str | None = None) -> exp.Create:
 def render_table(table: Table, *, name: str | None = None) -> str:
     """``CREATE TABLE`` for a table (under ``name`` if given)."""
     return sql(table_node(table, name=name))
+
+
+@sql_text.register
+def _(table: Table) -> str:
+    return render_table(table)
 
 
 # --- steps -----------------------------------------------------------------------------------
@@ -436,6 +442,7 @@ def render_fill(table: str, column: str, value: Any) -> str:
     return sql(node)
 
 
+@sql_text.register
 def describe_step(step: s.Step) -> str:
     """A step as one MySQL statement (for messages and logs)."""
     return sql(statement_node(step))

@@ -16,6 +16,7 @@ from typing import TypeAlias
 import attrs
 
 from mvdd.model import Column, Default, Expr, IndexKind, Table
+from mvdd.model.text import sql_text
 
 
 @attrs.frozen
@@ -66,9 +67,7 @@ class Step:
     table: str
 
     def __str__(self) -> str:
-        from mvdd.ddl.render import describe_step
-
-        return describe_step(self)
+        return sql_text(self)  # the statement it stands for (mvdd.ddl.render)
 
 
 # --- database statements -------------------------------------------------------------------------

@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any, Final
 
 import attrs
@@ -77,7 +76,7 @@ from mvdd.join.lattice import (
     Tagged,
 )
 from mvdd.model import NO_DEFAULT, Check, Column, ColumnType, Default, Index, Table
-from mvdd.model.element import Expr, IndexKind, IndexPart
+from mvdd.model.element import ElementKind, Expr, IndexKind, IndexPart
 from mvdd.model.types import (
     BLOB_SIZES,
     INTEGER_BYTES,
@@ -462,14 +461,6 @@ def decode_check(value: Any, *, id: int, name: str) -> Check:
 
 
 # --- whole tables -----------------------------------------------------------------------------
-
-
-class ElementKind(StrEnum):
-    """The kinds of schema element a join treats one by one."""
-
-    COLUMN = "column"
-    INDEX = "index"
-    CHECK = "check"
 
 
 @attrs.frozen

@@ -29,9 +29,9 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, S
 from typing import Any
 
 from mvdd.ddl.expr import referenced_columns
-from mvdd.join.encode import CHECK, COLUMNS, MISSING, ElementKind, index_columns
+from mvdd.join.encode import CHECK, COLUMNS, MISSING, index_columns
 from mvdd.join.lattice import Conflict, Flat, Lattice
-from mvdd.model.element import IndexKind
+from mvdd.model.element import ElementKind, IndexKind
 
 #: does a holder have all of these columns (keys)?
 HasColumns = Callable[[Hashable, frozenset[str]], bool]

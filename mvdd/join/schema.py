@@ -39,7 +39,6 @@ from mvdd.join.encode import (
     INDEXES,
     MISSING,
     UNKNOWN,
-    ElementKind,
     Encoded,
     column_key,
     decode_check,
@@ -56,6 +55,7 @@ from mvdd.join.merge import (
     starts_with,
 )
 from mvdd.model import Column, Table, TableOptions
+from mvdd.model.element import ElementKind
 
 
 def as_table(table: str | Table) -> Table:

@@ -167,6 +167,15 @@ def coerce_default(value: Default, ctype: ColumnType, column: str) -> Default:
         raise DDLError(f"invalid default value: {err.message}", column=column) from None
 
 
+class ElementKind(StrEnum):
+    """The kinds of schema element a table holds, each with its own id space (seed 003) and
+    version ranges (seed 004); a join treats them one by one."""
+
+    COLUMN = "column"
+    INDEX = "index"
+    CHECK = "check"
+
+
 class IndexKind(StrEnum):
     PRIMARY = "PRIMARY"
     UNIQUE = "UNIQUE"

@@ -21,11 +21,13 @@ from mvdd.model.element import (
     Check,
     Column,
     Default,
+    ElementKind,
     Index,
     IndexKind,
     State,
 )
 from mvdd.model.names import check_word
+from mvdd.model.text import sql_text
 from mvdd.model.types import check_charset, resolve_charset
 
 #: the row formats a server knows (ROW_FORMAT=…)
@@ -149,6 +151,13 @@ def changed_window(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int
 
 _NAME = operator.attrgetter("name")
 _ID = operator.attrgetter("id")
+#: where a table keeps each kind of element
+_ELEMENTS = {
+    ElementKind.COLUMN: "columns",
+    ElementKind.INDEX: "indexes",
+    ElementKind.CHECK: "checks",
+}
+Element = Column | Index | Check
 
 
 @attrs.frozen(kw_only=True)
@@ -258,6 +267,16 @@ class Table:
         """The check named ``name`` (case-insensitive), or None."""
         return self._index()[3].get(name.casefold())
 
+    def elements(
+        self, kind: ElementKind
+    ) -> tuple[Column, ...] | tuple[Index, ...] | tuple[Check, ...]:
+        """The table's columns, indexes or checks."""
+        return getattr(self, _ELEMENTS[ElementKind(kind)])  # type: ignore[no-any-return]
+
+    def find_element(self, kind: ElementKind, element_id: int) -> Column | Index | Check | None:
+        """The column, index or check with this id, or None. O(elements)."""
+        return next((e for e in self.elements(kind) if e.id == element_id), None)
+
     @property
     def column_names(self) -> tuple[str, ...]:
         return tuple(col.name for col in self.columns)
@@ -323,11 +342,7 @@ class Table:
 
         ``parse_table(t.to_sql())`` is equivalent to ``t``.
         """
-        # Rendering lives in the ddl layer (the only user of sqlglot); the deferred import keeps
-        # the model free of it, as sqlglot's own Expression.sql() defers to its generator.
-        from mvdd.ddl.render import render_table
-
-        return render_table(self)
+        return sql_text(self)  # rendered by the ddl layer (mvdd.model.text)
 
     def equivalent(self, other: Table, *, ignore_order: bool = True) -> bool:
         """Whether the two tables accept the same DML with the same effect.

@@ -34,6 +34,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from enum import Enum, StrEnum
 from typing import Any, Final
 
 import attrs
@@ -49,8 +50,8 @@ from mvdd.errors import (
     StaleSchemaError,
     StoreError,
 )
-from mvdd.model import Column, Index, State, Table
-from mvdd.online.plan import ROLLBACK, Change, change_of, next_version
+from mvdd.model import Column, ElementKind, Index, State, Table
+from mvdd.online.plan import ROLLBACK, Change, Direction, change_of, next_version
 from mvdd.store.base import HISTORY, QUEUE, Guard, JobRow, JobUpdate
 
 #: the lease the owner holds
@@ -59,6 +60,42 @@ OWNER: Final = "ddl-owner"
 MAX_ERRORS: Final = 3
 
 Element = Column | Index
+
+
+class Step(StrEnum):
+    """What one step of the owner did."""
+
+    FOLLOWER = "follower"  # another process holds the lease
+    FENCED = "fenced"  # the lease was lost mid-step
+    IDLE = "idle"  # nothing queued
+    WAITING = "waiting"  # nodes have not all loaded the last state (or the store was busy)
+    STARTED = "started"  # a job began
+    STATE = "state"  # a job's elements moved to their next state
+    REORG = "reorg"  # one backfill batch
+    CLEANUP = "cleanup"  # one batch of background deletion
+    DONE = "done"  # a job ended
+
+
+class Rest(Enum):
+    """How long the owner rests before its next step."""
+
+    NONE = "none"
+    IDLE = "idle"  # a fraction of the lease: nothing to do yet
+    BATCH = "batch"  # the reorg pause: leave the data layer to the DML between batches
+
+
+#: the rest after each kind of step
+REST: Final = {
+    Step.FOLLOWER: Rest.IDLE,
+    Step.FENCED: Rest.IDLE,
+    Step.IDLE: Rest.IDLE,
+    Step.WAITING: Rest.IDLE,
+    Step.STARTED: Rest.NONE,
+    Step.STATE: Rest.NONE,
+    Step.REORG: Rest.BATCH,
+    Step.CLEANUP: Rest.BATCH,
+    Step.DONE: Rest.NONE,
+}
 #: ``reorg(table, element, checkpoint) -> new checkpoint | None`` (None: done)
 Reorg = Callable[[Table, Element, Any], Any]
 
@@ -212,17 +249,16 @@ class Cluster:
                 try:
                     outcome = owner.step()
                 except (StoreError, ConcurrentChangeError):
-                    outcome = "waiting"  # the store was busy or briefly away: try again
-                if outcome == "idle" and until_idle:
+                    outcome = Step.WAITING  # the store was busy or briefly away: try again
+                if outcome == Step.IDLE and until_idle:
                     return
-                if outcome == "follower" and until_idle and not self.store.jobs(QUEUE):
+                if outcome == Step.FOLLOWER and until_idle and not self.store.jobs(QUEUE):
                     return
                 if timeout is not None and time.monotonic() - start > timeout:
                     raise CatalogError(f"the owner did not finish within {timeout} s")
-                if outcome in ("idle", "follower", "waiting", "fenced"):
-                    time.sleep(pause)
-                elif outcome in ("reorg", "cleanup") and reorg_pause:
-                    time.sleep(reorg_pause)  # leave the data layer to the DML between batches
+                # between steps: nothing to do, or leave the data layer to the DML between
+                # reorg batches
+                time.sleep({Rest.IDLE: pause, Rest.BATCH: reorg_pause}.get(REST[outcome], 0.0))
         finally:
             owner.resign()
 
@@ -340,14 +376,14 @@ class Owner:
             self.cluster.store.release_lease(OWNER, self.owner_id, self.epoch)
             self.epoch = None
 
-    def step(self) -> str:
+    def step(self) -> Step:
         cluster = self.cluster
         store = cluster.store
         now = cluster.clock()
         lease = store.acquire_lease(OWNER, self.owner_id, cluster.lease, now)
         if lease is None:
             self.epoch = None
-            return "follower"
+            return Step.FOLLOWER
         self.epoch = lease.epoch
         guard = Guard(OWNER, self.owner_id, lease.epoch, now)
         try:
@@ -360,10 +396,10 @@ class Owner:
             for j in queue:
                 if j.kind == "cleanup" and j.payload.get("after") in finished:
                     return self._clean(j, guard)
-            return "idle"
+            return Step.IDLE
         except FencedError:
             self.epoch = None
-            return "fenced"
+            return Step.FENCED
 
     # -- one DDL job ---------------------------------------------------------------------------
 
@@ -382,7 +418,7 @@ class Owner:
             guard,
         )
 
-    def _run(self, row: JobRow, guard: Guard) -> str:
+    def _run(self, row: JobRow, guard: Guard) -> Step:
         cat = self.cluster.cat
         p = row.payload
         if row.status == "queued":
@@ -397,7 +433,7 @@ class Owner:
                     error=str(err),
                     event=("failed", str(err)),
                 )
-                return "done"
+                return Step.DONE
             row = self._update(
                 row,
                 guard,
@@ -412,11 +448,11 @@ class Owner:
                 reorg_done=False,
                 table_id=cat.table_id(row.table),
             )
-            return "started"
+            return Step.STARTED
         reached = State(p["state"]) if p["state"] else State.ABSENT
         if (
             row.cancel
-            and p["direction"] == "add"
+            and p["direction"] == Direction.ADD
             and not p.get("rollback")
             and reached != State.PUBLIC  # once public, a cancel comes too late: the job is done
         ):
@@ -429,12 +465,12 @@ class Owner:
                 rollback="cancelled",
                 event=("rollback", "cancelled"),
             )
-            return "state"
+            return Step.STATE
         table = cat.table(row.table)
         # every live node must have the current state before the next one (two versions at most)
         head = cat.history(row.table)[-1]
         if p["stage"] > 0 and not self.cluster.synced(head.seq, guard.now):
-            return "waiting"
+            return Step.WAITING
         if p["stage"] >= len(p["states"]):
             return self._finish(row, guard)
         current = State(p["state"]) if p["state"] else None
@@ -445,12 +481,14 @@ class Owner:
         new = next_version(table, change, target)
         statement = f"/* mvdd online job {row.id}: {target.value} */ {row.sql}"
         # the statement's steps go with the version where the schema really changes
-        changes_here = p["stage"] == 0 if change.direction == "add" else target == State.ABSENT
+        changes_here = (
+            p["stage"] == 0 if change.direction == Direction.ADD else target == State.ABSENT
+        )
         cat.commit_table(
             row.table,
             new,
             statement=statement,
-            steps=change.steps if changes_here or change.direction == "plain" else (),
+            steps=change.steps if changes_here or change.direction == Direction.PLAIN else (),
             guard=guard,
             job=JobUpdate(
                 row.id,
@@ -460,7 +498,7 @@ class Owner:
                 ("state", target.value),
             ),
         )
-        return "state"
+        return Step.STATE
 
     def _now(self, guard: Guard) -> Guard:
         return attrs.evolve(guard, now=self.cluster.clock())
@@ -488,27 +526,21 @@ class Owner:
 
     def _change(self, row: JobRow, table: Table) -> Change:
         p = row.payload
+        elements = tuple((ElementKind(k), i) for k, i in p["elements"])
+        if p.get("rollback"):  # an add rolled back walks the drop path, with no steps of its own
+            return Change(row.table, Direction.DROP, (), table, elements)
         steps = parse_statements(row.sql)[0].steps
-        direction = p["direction"]
-        if p.get("rollback"):
-            direction = "rollback"
-        return Change(
-            row.table,
-            "drop" if direction == "rollback" else direction,
-            steps if direction != "rollback" else (),
-            table,
-            tuple((k, i) for k, i in p["elements"]),
-        )
+        return Change(row.table, Direction(p["direction"]), steps, table, elements)
 
-    def _reorg(self, row: JobRow, table: Table, guard: Guard) -> str:
+    def _reorg(self, row: JobRow, table: Table, guard: Guard) -> Step:
         p = row.payload
         if self.reorg is None:
             self._update(row, guard, reorg_done=True, event=("reorg", "no data layer"))
-            return "reorg"
+            return Step.REORG
         pending = [e for e in p["elements"] if e not in p.get("reorged", [])]
         if not pending:
             self._update(row, guard, reorg_done=True, event=("reorg", "done"))
-            return "reorg"
+            return Step.REORG
         kind, eid = pending[0]
         element = _element(table, kind, eid)
         try:
@@ -536,10 +568,10 @@ class Owner:
                     error=f"{type(err).__name__}: {err}",
                     event=("error", f"{type(err).__name__}: {err}"),
                 )
-            return "reorg"
+            return Step.REORG
         guard = self._now(guard)  # the batch took time: the lease must still hold now
         self._progress(row, guard, kind, eid, checkpoint, done="reorged", what="checkpoint")
-        return "reorg"
+        return Step.REORG
 
     def _progress(
         self,
@@ -562,37 +594,37 @@ class Owner:
             event = (what, f"{kind} {eid} {checkpoint!r}")
         self._update(row, guard, event=event, **payload)
 
-    def _finish(self, row: JobRow, guard: Guard) -> str:
+    def _finish(self, row: JobRow, guard: Guard) -> Step:
         p = row.payload
         status = {"cancelled": "rolled_back", "failed": "failed"}.get(p.get("rollback", ""), "done")
-        if p["direction"] == "drop" or p.get("rollback"):
+        if p["direction"] == Direction.DROP or p.get("rollback"):
             self._schedule_cleanup(row, guard)
         self._update(row, guard, status=status, queue=HISTORY, event=(status, ""))
-        return "done"
+        return Step.DONE
 
     # -- background deletion ---------------------------------------------------------------------
 
-    def _clean(self, row: JobRow, guard: Guard) -> str:
+    def _clean(self, row: JobRow, guard: Guard) -> Step:
         store = self.cluster.store
         ddl = store.job(row.payload["after"])
         dropped = ddl is not None and (
-            ddl.payload.get("direction") == "drop" or ddl.payload.get("rollback")
+            ddl.payload.get("direction") == Direction.DROP or ddl.payload.get("rollback")
         )
         if not dropped or self.cleanup is None:
             self._update(row, guard, status="done", queue=HISTORY, event=("cleanup", "nothing"))
-            return "cleanup"
+            return Step.CLEANUP
         assert ddl is not None
         table = self._before(ddl, row.payload.get("table_id"))
         pending = [e for e in row.payload["elements"] if e not in row.payload.get("cleaned", [])]
         if not pending or table is None:
             self._update(row, guard, status="done", queue=HISTORY, event=("cleanup", "done"))
-            return "cleanup"
+            return Step.CLEANUP
         kind, eid = pending[0]
         element = _element(table, kind, eid)
         checkpoint = self.cleanup(table, element, row.payload["checkpoint"]) if element else None
         guard = self._now(guard)  # the batch took time: the lease must still hold now
         self._progress(row, guard, kind, eid, checkpoint, done="cleaned", what="cleanup")
-        return "cleanup"
+        return Step.CLEANUP
 
     def _before(self, ddl: JobRow, tid: int | None) -> Table | None:
         """The table as it was while the dropped elements still existed."""
@@ -611,9 +643,7 @@ class Owner:
 
 
 def _element(table: Table, kind: str, eid: int) -> Element | None:
-    if kind == "column":
-        return next((c for c in table.columns if c.id == eid), None)
-    return next((i for i in table.indexes if i.id == eid), None)
+    return table.find_element(ElementKind(kind), eid)  # type: ignore[return-value]
 
 
 __all__ = ["MAX_ERRORS", "OWNER", "Cluster", "Job", "Node", "Owner", "Reorg"]

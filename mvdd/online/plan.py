@@ -19,7 +19,8 @@ refused: submit one job per direction.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from enum import StrEnum
+from typing import Any, Final
 
 import attrs
 
@@ -27,7 +28,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply_steps, validate_table
 from mvdd.ddl.statement import parse_statements
 from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
-from mvdd.model import State, Table
+from mvdd.model import ElementKind, State, Table
 
 #: the states an added element walks through, ABSENT first
 ADD: Final = (
@@ -45,7 +46,7 @@ DROP: Final = (
     State.DELETE_REORG,
     State.ABSENT,
 )
-SEQUENCES: Final = {"add": ADD, "drop": DROP}
+SEQUENCES: Final = {"add": ADD, "drop": DROP}  # by Direction value (may_coexist takes text)
 
 #: where a cancelled add goes back through the drop path, from each state it may be in
 ROLLBACK: Final = {
@@ -72,25 +73,42 @@ def may_coexist(a: State, b: State, *, change: str) -> bool:
     return abs(order.index(a) - order.index(b)) <= 1
 
 
+class Direction(StrEnum):
+    """Which way an online change moves its elements: in (add), out (drop), or none (plain:
+    a rename, a default, a wider type, one version)."""
+
+    ADD = "add"
+    DROP = "drop"
+    PLAIN = "plain"
+
+
+#: the states a change's elements take, one version each
+STATES: dict[Direction, tuple[State, ...]] = {
+    Direction.ADD: ADD[1:],
+    Direction.DROP: DROP[1:],
+    Direction.PLAIN: (State.PUBLIC,),
+}
+
+#: the online path's elements, by (kind, id)
+Element = tuple[ElementKind, int]
+_MOVING = (ElementKind.COLUMN, ElementKind.INDEX)
+
+
 @attrs.frozen
 class Change:
     """What one statement does to one table, for the online path: the direction, the elements
     it moves by (kind, id) in the table before (drop) or after (add), and its steps."""
 
     table: str
-    direction: str  # "add", "drop" or "plain"
+    direction: Direction
     steps: tuple[s.Step, ...]
     final: Table
-    elements: tuple[tuple[str, int], ...] = ()
+    elements: tuple[Element, ...] = ()
 
     @property
     def states(self) -> tuple[State, ...]:
         """The states the elements take, one version each."""
-        if self.direction == "add":
-            return ADD[1:]
-        if self.direction == "drop":
-            return DROP[1:]
-        return (State.PUBLIC,)
+        return STATES[self.direction]
 
 
 _ADDS = (s.AddColumn, s.AddIndex)
@@ -131,22 +149,20 @@ def change_of(table: Table, sql: str) -> Change:
     if adds:
         old = _ids(table)
         new = tuple(e for e in _elements(final) if e not in old)
-        return Change(table.name, "add", tuple(steps), final, new)
+        return Change(table.name, Direction.ADD, tuple(steps), final, new)
     if drops:
         kept = _ids(final)
         gone = tuple(e for e in _elements(table) if e not in kept)
         _no_narrowed_index(table, final)
-        return Change(table.name, "drop", tuple(steps), final, gone)
-    return Change(table.name, "plain", tuple(steps), final)
+        return Change(table.name, Direction.DROP, tuple(steps), final, gone)
+    return Change(table.name, Direction.PLAIN, tuple(steps), final)
 
 
-def _elements(table: Table) -> tuple[tuple[str, int], ...]:
-    return tuple(("column", c.id) for c in table.columns) + tuple(
-        ("index", i.id) for i in table.indexes
-    )
+def _elements(table: Table) -> tuple[Element, ...]:
+    return tuple((kind, e.id) for kind in _MOVING for e in table.elements(kind))
 
 
-def _ids(table: Table) -> set[tuple[str, int]]:
+def _ids(table: Table) -> set[Element]:
     return set(_elements(table))
 
 
@@ -164,18 +180,15 @@ def _no_narrowed_index(before: Table, after: Table) -> None:
 
 def with_states(table: Table, elements: Iterable[tuple[str, int]], state: State) -> Table:
     """``table`` with the given elements in ``state`` (ABSENT removes them)."""
-    wanted = set(elements)
-    if state == State.ABSENT:
-        columns = tuple(c for c in table.columns if ("column", c.id) not in wanted)
-        indexes = tuple(i for i in table.indexes if ("index", i.id) not in wanted)
-        return attrs.evolve(table, columns=columns, indexes=indexes)
-    columns = tuple(
-        attrs.evolve(c, state=state) if ("column", c.id) in wanted else c for c in table.columns
-    )
-    indexes = tuple(
-        attrs.evolve(i, state=state) if ("index", i.id) in wanted else i for i in table.indexes
-    )
-    return attrs.evolve(table, columns=columns, indexes=indexes)
+    wanted = {(ElementKind(kind), eid) for kind, eid in elements}
+
+    def moved(kind: ElementKind) -> tuple[Any, ...]:
+        items: tuple[Any, ...] = table.elements(kind)
+        if state == State.ABSENT:
+            return tuple(e for e in items if (kind, e.id) not in wanted)
+        return tuple(attrs.evolve(e, state=state) if (kind, e.id) in wanted else e for e in items)
+
+    return attrs.evolve(table, columns=moved(ElementKind.COLUMN), indexes=moved(ElementKind.INDEX))
 
 
 def next_version(table: Table, change: Change, state: State) -> Table:
@@ -183,21 +196,15 @@ def next_version(table: Table, change: Change, state: State) -> Table:
 
     An add's first state creates the elements (as the statement does, ids included); a drop's
     last state applies the statement (which also drops what goes with the elements)."""
-    if change.direction == "plain":
+    if change.direction == Direction.PLAIN:
         return apply_steps(table, change.steps)
-    if change.direction == "add" and not any(
-        _has(table, kind, eid) for kind, eid in change.elements
+    if change.direction == Direction.ADD and not any(
+        table.find_element(kind, eid) is not None for kind, eid in change.elements
     ):
         table = apply_steps(table, change.steps)
-    if change.direction == "drop" and state == State.ABSENT and change.steps:
+    if change.direction == Direction.DROP and state == State.ABSENT and change.steps:
         return apply_steps(table, change.steps)
     return with_states(table, change.elements, state)
-
-
-def _has(table: Table, kind: str, eid: int) -> bool:
-    if kind == "column":
-        return any(c.id == eid for c in table.columns)
-    return any(i.id == eid for i in table.indexes)
 
 
 def plan(table: Table, sql: str) -> list[Table]:
@@ -219,7 +226,9 @@ __all__ = [
     "ADD",
     "DROP",
     "ROLLBACK",
+    "STATES",
     "Change",
+    "Direction",
     "change_of",
     "may_coexist",
     "next_version",

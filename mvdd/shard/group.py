@@ -59,7 +59,7 @@ from typing import Any, cast
 
 import attrs
 
-from mvdd.catalog.catalog import adopt_ids
+from mvdd.catalog.plan import adopt_ids
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply_steps, validate_table, with_database_charset
 from mvdd.ddl.statement import Statement, parse_statements, parse_table
@@ -70,19 +70,18 @@ from mvdd.errors import (
     NoSuchTableError,
     NoSuchVersionError,
 )
-from mvdd.join.encode import (
-    MISSING,
-    ElementKind,
-    column_key,
-    encode_table,
-)
+from mvdd.join.encode import MISSING, column_key, encode_table
 from mvdd.join.schema import FIND, Joined, build_table, common_options, conflict_error
 from mvdd.model import Column, Table, TableOptions
+from mvdd.model.element import ElementKind
 from mvdd.model.types import resolve_charset
 from mvdd.shard import passthrough
 from mvdd.shard.holdings import KINDS, ElementConflict, Holdings, Journal, Refused
 from mvdd.shard.plan import Action, plan, render
-from mvdd.shard.rename import Renames
+from mvdd.shard.rename import Renames, Waiting, renames_of
+
+#: how a group follows column renames (see mvdd.shard.rename)
+RENAMES = ("merge", "wait")
 
 
 @attrs.frozen
@@ -93,11 +92,25 @@ class Outcome:
         downstream: the DDL to run on the target, in order, one statement per entry.
         conflict: set when the change could not be joined: its shard is paused.
         resumed: the paused shards this change let resume.
+        waiting: (old name, new name) when the change is a rename that waits for the other
+            shards (its shard is paused meanwhile; no conflict).
     """
 
     downstream: list[str] = attrs.field(factory=list)
     conflict: JoinConflictError | None = None
     resumed: frozenset[str] = frozenset()
+    waiting: tuple[str, str] | None = None
+
+
+@attrs.frozen
+class _Before:
+    """The join before a move: columns held (how many shards), shards, the renames it
+    completes."""
+
+    present: dict[str, int]
+    count: int
+    complete: frozenset[tuple[str, str]]
+    definitions: dict[str, tuple[Any, ...]]
 
 
 @attrs.define(eq=False)
@@ -108,6 +121,21 @@ class _Shard:
     accepted: Table | None
     paused: bool = False
     conflict: JoinConflictError | None = None
+    #: (old name, new name) of a rename it waits for the other shards to make
+    waiting: tuple[str, str] | None = None
+
+    def pause(self, why: Refused | Waiting) -> None:
+        self.paused = True
+        self.conflict = why.error if isinstance(why, Refused) else None
+        self.waiting = (why.old, why.new) if isinstance(why, Waiting) else None
+
+    @property
+    def rename(self) -> tuple[str, str] | None:
+        """(old key, new key) of the rename it waits for."""
+        return (column_key(self.waiting[0]), column_key(self.waiting[1])) if self.waiting else None
+
+    def resume(self) -> None:
+        self.paused, self.conflict, self.waiting = False, None, None
 
     @property
     def upstream(self) -> Table:
@@ -124,6 +152,9 @@ class ShardGroup:
             charset takes it (as the server gave it). Without it such a table's string
             columns join only with columns that name no charset either (the default could be
             any charset; assuming it fits another shard's is unsound).
+        renames: how a column rename is followed (:mod:`mvdd.shard.rename`): ``"merge"``
+            (seed 000's procedure; renames of key and partial columns wait all the same) or
+            ``"wait"`` (every rename waits until every shard holding the column has made it).
 
     Raises:
         DDLError: a statement that is not one valid CREATE TABLE.
@@ -137,7 +168,11 @@ class ShardGroup:
         *,
         charset: str | None = None,
         collation: str | None = None,
+        renames: str = "merge",
     ) -> None:
+        if renames not in RENAMES:
+            raise DDLError(f"renames must be one of {RENAMES}, not {renames!r}")
+        self.renames = renames
         if not isinstance(target, str) or not target:
             raise DDLError("a shard group needs a target table name")
         if not shards:
@@ -189,7 +224,8 @@ class ShardGroup:
 
     @property
     def paused(self) -> frozenset[str]:
-        """Shards whose last DDL could not be joined; their DML must wait."""
+        """Shards whose DML must wait: their last DDL could not be joined (a conflict), or is a
+        rename waiting for the other shards."""
         return frozenset(n for n, sh in self._shards.items() if sh.paused)
 
     @property
@@ -228,8 +264,30 @@ class ShardGroup:
         return sh.accepted
 
     def conflict(self, shard: str) -> JoinConflictError | None:
-        """Why a paused shard is paused (None if it is not)."""
+        """The conflict a paused shard is paused by (None if it is not)."""
         return self._shard(shard).conflict
+
+    def waiting(self, shard: str) -> tuple[str, str] | None:
+        """(old name, new name) of the rename a paused shard waits for the other shards to
+        make (None if it does not wait)."""
+        return self._shard(shard).waiting
+
+    def pause_reason(self, shard: str) -> str | None:
+        """Why a shard is paused, in words (None if it is not)."""
+        sh = self._shard(shard)
+        if not sh.paused:
+            return None
+        if sh.waiting is not None:
+            old, new = sh.waiting
+            others = sorted(
+                name
+                for name, h in self._shards.items()
+                if name != shard and h.accepted is not None and h.accepted.find_column(old)
+            )
+            return f"rename `{old}` -> `{new}` waits for " + (
+                ", ".join(f"`{o}`" for o in others) or "the other shards"
+            )
+        return str(sh.conflict) if sh.conflict is not None else "joining the group"
 
     def destination(self, shard: str, column_id: int) -> Column | None:
         """The column of :attr:`joined` that holds the values a shard's column wrote
@@ -396,35 +454,32 @@ class ShardGroup:
         initial: bool = False,
     ) -> Outcome:
         """Join a shard's new upstream schema if it is not paused, then resume who can."""
-        conflict: JoinConflictError | None = None
         downstream: list[str] = []
         if not sh.paused or initial:
             try:
                 actions = self._move(moves, steps)
-                sh.paused, sh.conflict = False, None
+                sh.resume()
                 downstream = self._emit(actions)
-            except Refused as err:
-                conflict = err.error
-                sh.paused, sh.conflict = True, conflict
-            resumed = self._resume(skip=sh.name if conflict else None)
-            if sh.name in resumed.resumed:  # refused alone, joined together with the others
-                conflict = None
-                resumed = attrs.evolve(resumed, resumed=resumed.resumed - {sh.name})
+            except (Refused, Waiting) as why:
+                sh.pause(why)
+            resumed = self._resume(skip=sh.name if sh.paused else None)
+            # refused alone, joined together with the others: not news for this shard
+            resumed = attrs.evolve(resumed, resumed=resumed.resumed - {sh.name})
         else:
             resumed = self._resume(skip=None)
-            if sh.paused:
-                conflict = sh.conflict
         return Outcome(
             downstream=downstream + resumed.downstream,
-            conflict=conflict,
+            conflict=sh.conflict if sh.paused else None,
             resumed=resumed.resumed,
+            waiting=sh.waiting if sh.paused else None,
         )
 
     def _resume(self, *, skip: str | None) -> Outcome:
         """Resume every paused shard whose upstream schema now joins: one by one (but not
-        ``skip``, whose change was just refused), then all the paused ones together (several
-        shards making one incompatible change resume when the last one makes it); until
-        nothing changes."""
+        ``skip``, whose change was just refused), then together: the shards waiting on one
+        rename (they resume when the last holder of the column makes it), then all the paused
+        ones (several shards making one incompatible change resume when the last one makes
+        it); until nothing changes."""
         downstream: list[str] = []
         resumed: set[str] = set()
         while True:
@@ -435,24 +490,29 @@ class ShardGroup:
                     continue
                 try:
                     actions = self._move([(sh, sh.upstream)], ())
-                except Refused as err:
-                    sh.conflict = err.error
+                except (Refused, Waiting) as why:
+                    sh.pause(why)
                     continue
-                sh.paused, sh.conflict = False, None
+                sh.resume()
                 resumed.add(sh.name)
                 downstream += self._emit(actions)
                 progress = True
-            if not progress and len(paused) > 1:
-                try:
-                    actions = self._move([(sh, sh.upstream) for sh in paused], ())
-                except Refused:
-                    pass
-                else:
-                    for sh in paused:
-                        sh.paused, sh.conflict = False, None
+            if not progress:
+                waits = {sh.rename for sh in paused if sh.rename is not None}
+                groups = [[sh for sh in paused if sh.rename == r] for r in sorted(waits)]
+                for group in [*groups, paused]:
+                    if len(group) < 2:
+                        continue
+                    try:
+                        actions = self._move([(sh, sh.upstream) for sh in group], ())
+                    except (Refused, Waiting):
+                        continue
+                    for sh in group:
+                        sh.resume()
                         resumed.add(sh.name)
                     downstream += self._emit(actions)
                     progress = True
+                    break
             if not progress:
                 return Outcome(downstream=downstream, resumed=frozenset(resumed))
             skip = None
@@ -474,9 +534,10 @@ class ShardGroup:
             assert accepted is not None
             assert self._holdings.encoded[name] == encode_table(accepted), name
         assert all(
-            sh.paused == (sh.conflict is not None) or sh.accepted is None
+            sh.paused == (sh.conflict is not None or sh.waiting is not None) or sh.accepted is None
             for sh in self._shards.values()
         )
+        assert all(sh.conflict is None or sh.waiting is None for sh in self._shards.values())
 
     # -- one move of the join ----------------------------------------------------------------
 
@@ -491,14 +552,20 @@ class ShardGroup:
         starts: list[tuple[str, str]] = []
         reborn: set[str] = set()
         saved = [(sh, sh.accepted) for sh, _ in moves]
+        before = _Before(
+            dict(self._holdings.present),
+            self._holdings.count,
+            self._complete(moves),
+            self._definitions(moves),
+        )
         try:
             for sh, table in moves:
-                self._move_one(sh, table, touched, starts, journal, reborn)
+                self._move_one(sh, table, touched, starts, journal, reborn, before)
             if not self._holdings.count:  # no shard left in the join: the target stays
                 return []
             finishes = self._renames.finished(self._holdings, touched)
             actions = self._rejoin(touched, starts, finishes, steps, moves, reborn)
-        except Refused:
+        except (Refused, Waiting):
             self._holdings.undo(journal)
             self._renames = renames
             for sh, table in saved:
@@ -514,10 +581,23 @@ class ShardGroup:
         starts: list[tuple[str, str]],
         journal: Journal,
         reborn: set[str],
+        before: _Before,
     ) -> None:
         old = sh.accepted
         if old is not None and table is not None:
-            self._renames.check(sh.name, old, table, self._holdings, starts, self.column_state)
+            self._renames.check(
+                sh.name,
+                old,
+                table,
+                before.present,
+                before.count,
+                before.definitions,
+                starts,
+                self.column_state,
+                wait=self.renames == "wait",
+                complete=before.complete,
+                waiting=self._waiting(skip=sh.name),
+            )
             # a column this shard alone held, dropped and added anew (between two accepted
             # schemas of a paused shard): downstream too it is a new column, not a MODIFY
             renamed = {k for pair in starts for k in pair}
@@ -586,12 +666,59 @@ class ShardGroup:
         self._joined = passthrough.ordered(after, steps)
         for into, source in copies:
             self._merges[source] = into
+        for o, _ in starts:
+            # a merge started: the old name is a new downstream column now, and the rows of
+            # the shards that still write the old name land there until the merge ends
+            down = after.find_column(o)
+            if down is not None:
+                for holders in self._holdings.holders(ElementKind.COLUMN, o).values():
+                    for name in holders:
+                        accepted = self._shards[name].accepted
+                        col = accepted.find_column(o) if accepted is not None else None
+                        if col is not None:
+                            self._lineage[(name, col.id)] = down.id
         for sh, table in moves:
             for c in table.columns if table is not None else ():
                 down = after.find_column(c.name)
                 if down is not None:
                     self._lineage[(sh.name, c.id)] = down.id
         return actions
+
+    def _complete(self, moves: Sequence[tuple[_Shard, Table | None]]) -> frozenset[tuple[str, str]]:
+        """The renames this move completes: every shard holding the column makes it now."""
+        movers: dict[tuple[str, str], set[str]] = {}
+        for sh, table in moves:
+            if sh.accepted is not None and table is not None:
+                for pair in renames_of(sh.accepted, table):
+                    movers.setdefault(pair, set()).add(sh.name)
+        out = set()
+        for (o, n), who in movers.items():
+            holders = {
+                h for hs in self._holdings.holders(ElementKind.COLUMN, o).values() for h in hs
+            }
+            if holders <= who:
+                out.add((o, n))
+        return frozenset(out)
+
+    def _definitions(
+        self, moves: Sequence[tuple[_Shard, Table | None]]
+    ) -> dict[str, tuple[Any, ...]]:
+        """The distinct definitions of the columns the moving shards rename, in the join."""
+        keys = {
+            o
+            for sh, table in moves
+            if sh.accepted is not None and table is not None
+            for o, _ in renames_of(sh.accepted, table)
+        }
+        return {k: tuple(self._holdings.holders(ElementKind.COLUMN, k)) for k in keys}
+
+    def _waiting(self, *, skip: str) -> dict[tuple[str, str], set[str]]:
+        """The renames paused shards wait on (but ``skip``'s), and who waits."""
+        out: dict[tuple[str, str], set[str]] = {}
+        for sh in self._shards.values():
+            if sh.rename is not None and sh.name != skip:
+                out.setdefault(sh.rename, set()).add(sh.name)
+        return out
 
     def _join_key(
         self, kind: ElementKind, key: str, moves: Sequence[tuple[_Shard, Table | None]]
@@ -694,6 +821,7 @@ def _merge(a: Outcome, b: Outcome) -> Outcome:
         downstream=a.downstream + b.downstream,
         conflict=b.conflict if b.conflict is not None else a.conflict,
         resumed=a.resumed | b.resumed,
+        waiting=b.waiting if b.waiting is not None else a.waiting,
     )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from mvdd.errors import JoinConflictError
-from mvdd.join.encode import ElementKind, Encoded
+from mvdd.join.encode import Encoded
 from mvdd.join.merge import (
     ElementConflict,
     counter_conflict,
@@ -30,6 +30,7 @@ from mvdd.join.merge import (
     join_constraint,
     starts_with,
 )
+from mvdd.model.element import ElementKind
 
 KINDS = tuple(ElementKind)
 

@@ -1,27 +1,65 @@
-"""Column renames in a shard group: seed 000's procedure ("merge").
+"""Column renames in a shard group: seed 000's procedure ("merge") and TiDB DM's coordination
+("wait").
 
-The first shard renaming ``a`` to ``b`` (``a`` on every shard, ``b`` on none) renames the
-downstream column, gives it a default and adds ``a`` back as a nullable column for the other
-shards' rows; when no shard has ``a`` any more the data is merged (``UPDATE t SET b = a WHERE
-a IS NOT NULL``) and ``a`` dropped; if instead every shard goes back to ``a``, the data is merged
-the same way and the column renamed back. Other renames of a column in the middle of one (seed
-000's table of unsupported cases) are conflicts. A rename on a group of one shard is a plain
+**merge** (seed 000): the first shard renaming ``a`` to ``b`` (``a`` on every shard, ``b`` on
+none) renames the downstream column, gives it a default and adds ``a`` back as a nullable column
+for the other shards' rows; when no shard has ``a`` any more the data is merged (``UPDATE t SET
+b = a WHERE a IS NOT NULL``) and ``a`` dropped; if instead every shard goes back to ``a``, the
+data is merged the same way and the column renamed back.
+
+**wait** (TiDB DM): a shard renaming ``a`` to ``b`` waits, paused (its rows wait with it), until
+every shard holding ``a`` has made the same rename; then one downstream ``RENAME COLUMN``, and
+they all go on. Two different renames of one column are a conflict naming both.
+
+The merge procedure would drop a key while the rename is under way (the key's column is
+renamed on some shards only: a rebuild, and rows without a key meanwhile), and cannot follow a
+column that is partial (some shards already renamed or dropped it): renames of key columns
+(PRIMARY KEY or UNIQUE), of partial columns, and of columns the shards define differently
+(the renamed column holds every shard's rows so far: it must not narrow) always wait.
+``ShardGroup(renames=…)`` picks the procedure for the others ("merge" by default, as seed 000).
+Other renames of a column in the middle of a merge (seed 000's table of unsupported cases), or
+to a name another shard holds, are conflicts. A rename on a group of one shard is a plain
 rename.
 
-:class:`Renames` keeps the renames under way (new key -> old key); it is a plain value the group
+:class:`Renames` keeps the merges under way (new key -> old key); it is a plain value the group
 copies before a tentative move and puts back if the move is refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 import attrs
 
 from mvdd.errors import JoinConflictError
-from mvdd.join.encode import ElementKind, column_key
-from mvdd.model import Column, Table
+from mvdd.join.encode import column_key
+from mvdd.model import Column, IndexKind, Table
+from mvdd.model.element import ElementKind
 from mvdd.shard.holdings import Holdings, Refused
+
+
+class Waiting(Exception):
+    """A shard's rename waits for the other shards holding the column (nothing of the move
+    is kept: the shard is paused until they have all made it)."""
+
+    def __init__(self, shard: str, old: str, new: str) -> None:
+        super().__init__(shard, old, new)
+        self.shard, self.old, self.new = shard, old, new
+
+    def __str__(self) -> str:
+        return f"`{self.old}` -> `{self.new}` on `{self.shard}` waits for the other shards"
+
+
+def renames_of(old: Table, new: Table) -> list[tuple[str, str]]:
+    """The column renames from one schema of a shard to the next: (old key, new key), columns
+    matched by id (generated columns are recomputed, never renamed)."""
+    by_id = {c.id: c.name for c in old.columns if c.generated is None}
+    return [
+        (column_key(by_id[c.id]), column_key(c.name))
+        for c in new.columns
+        if c.id in by_id and c.generated is None and column_key(by_id[c.id]) != column_key(c.name)
+    ]
 
 
 @attrs.define
@@ -43,14 +81,32 @@ class Renames:
         shard: str,
         old: Table,
         new: Table,
-        holdings: Holdings,
+        present: Mapping[str, int],
+        count: int,
+        definitions: Mapping[str, Collection[Any]],
         starts: list[tuple[str, str]],
         state: Callable[[str], str],
+        *,
+        wait: bool,
+        complete: frozenset[tuple[str, str]],
+        waiting: dict[tuple[str, str], set[str]],
     ) -> None:
         """Follow the renames in a shard's move from ``old`` to ``new`` (columns matched by id):
-        a rename that starts is recorded in ``starts``; one that cannot be followed raises
-        Refused."""
+        a rename that starts (a merge, or a wait that every holder of the column has now
+        made: ``complete``) is recorded in ``starts``; one that must wait raises
+        :class:`Waiting`; one that cannot be followed raises Refused.
+
+        ``present``, ``count``, ``definitions``: how many shards in the join hold each column,
+        how many shards there are, and each column's distinct definitions, before the move.
+        ``wait``: every rename waits (``renames="wait"``). ``waiting``: the renames other
+        shards are waiting on, and who waits."""
         by_id = {c.id: c for c in old.columns if c.generated is None}
+        keyed = {
+            column_key(name)
+            for idx in old.indexes
+            if idx.kind in (IndexKind.PRIMARY, IndexKind.UNIQUE)
+            for name in old.index_column_names(idx)
+        }
         for col in new.columns:
             before = by_id.get(col.id)
             if before is None or col.generated is not None:
@@ -59,14 +115,36 @@ class Renames:
             if o == n:
                 continue
             if self.under_way.get(n) == o or self.under_way.get(o) == n:
-                continue  # following, or going back on, a rename under way
+                continue  # following, or going back on, a merge under way
             busy = o in self.under_way or n in self.under_way
             busy = busy or o in self.under_way.values() or n in self.under_way.values()
-            if (
-                not busy
-                and holdings.present.get(o, 0) == holdings.count
-                and not (holdings.present.get(n))
-            ):
+            rival = next(
+                ((other, who) for (was, other), who in waiting.items() if was == o and other != n),
+                None,
+            )
+            if rival is not None:
+                raise Refused(
+                    JoinConflictError(
+                        f"column `{before.name}` is renamed to `{rival[0]}` on "
+                        f"{', '.join(f'`{w}`' for w in sorted(rival[1]))} and to `{col.name}` "
+                        f"on `{shard}`: one column cannot take two names",
+                        column=before.name,
+                        shard=shard,
+                        shards=tuple(sorted({*rival[1], shard})),
+                    )
+                )
+            taken = bool(present.get(n))
+            partial = present.get(o, 0) != count
+            # the merge renames the column that holds every shard's rows so far: sound only
+            # when the shards agree on its definition (else the renamed column would narrow)
+            mixed = len(definitions.get(o, ())) > 1
+            if not busy and not taken and (wait or partial or mixed or o in keyed):
+                if (o, n) in complete:
+                    if (o, n) not in starts:  # every holder renames now: a plain rename
+                        starts.append((o, n))
+                    continue
+                raise Waiting(shard, before.name, col.name)
+            if not busy and not taken and not partial:
                 self.under_way[n] = o
                 starts.append((o, n))
                 continue
@@ -76,8 +154,7 @@ class Renames:
                     f"`{before.name}` is {state(before.name)} and `{col.name}` is "
                     f"{state(col.name)} across the shards"
                     + (" (a rename of it is under way)" if busy else "")
-                    + "; seed 000's rename procedure needs the old name on every shard and the "
-                    "new name on none",
+                    + "; a rename needs the new name free on every shard",
                     column=before.name,
                     shard=shard,
                     shards=(shard,),
@@ -141,4 +218,4 @@ class Renames:
         return col
 
 
-__all__ = ["Renames"]
+__all__ = ["Renames", "Waiting", "renames_of"]

@@ -46,7 +46,10 @@ from mvdd.errors import CatalogError, MvddError, StoreError
 from mvdd.model import Table
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row, validate_row
 from mvdd.shard import ShardGroup
-from mvdd.spark import col, merge_shards, session, spark_type
+from mvdd.spark.pipeline import col, merge_shards
+from mvdd.spark.report import write_report
+from mvdd.spark.runtime import session
+from mvdd.spark.types import spark_type
 from mvdd.spark.workload import read
 
 #: progress callback: (what, how many more) with what in "events", "rows"
@@ -347,8 +350,6 @@ def replay(
         server=report,
         seconds=time.monotonic() - started,
     )
-    from mvdd.spark.report import write_report
-
     write_report(result, group)
     return result
 

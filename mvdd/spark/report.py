@@ -3,14 +3,29 @@ shard and downstream (matplotlib, drawn off-screen)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from mvdd.shard import ShardGroup
-    from mvdd.spark.replay import Result
 
 
-def write_report(result: Result, group: ShardGroup) -> None:
+class Run(Protocol):
+    """What a report is written from (a replay's result; see :mod:`mvdd.spark.replay`)."""
+
+    out: Path
+    target: str
+    shards: dict[str, Any]
+    downstream: list[tuple[Any, str]]
+    paused: frozenset[str]
+    merged_rows: int
+    checksum: int
+    timeline: dict[str, list[tuple[Any, frozenset[str]]]]
+    server: dict[str, Any] | None
+    seconds: float
+
+
+def write_report(result: Run, group: ShardGroup) -> None:
     """Write ``report.md`` and ``timeline.png`` into the replay's output folder."""
     plot_timeline(result.timeline, result.out / "timeline.png", target=result.target)
     lines = [

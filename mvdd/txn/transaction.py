@@ -29,6 +29,7 @@ from typing import Any, Self
 
 import attrs
 
+from mvdd.catalog.catalog import Catalog, begin_transaction
 from mvdd.compat import Report, check_table_versions
 from mvdd.errors import CatalogError, MvddError, NoSuchTableError, SchemaChangedError
 from mvdd.model import Table
@@ -82,18 +83,20 @@ class Registry:
             tx._review(touched)
 
 
-_REGISTRIES: weakref.WeakKeyDictionary[Any, Registry] = weakref.WeakKeyDictionary()
-_REGISTRIES_LOCK = threading.Lock()
+_ATTACH = threading.Lock()
 
 
 def registry_of(catalog: Any) -> Registry:
-    """The catalog's transaction registry (created, and subscribed, on first use)."""
-    with _REGISTRIES_LOCK:
-        registry = _REGISTRIES.get(catalog)
-        if registry is None:
-            registry = _REGISTRIES[catalog] = Registry(catalog)
-            catalog.add_listener(registry)
-        return registry
+    """The catalog's transaction registry (kept on the catalog; created, and subscribed to
+    its new versions, on first use)."""
+    registry = catalog.sessions
+    if registry is None:
+        with _ATTACH:
+            registry = catalog.sessions
+            if registry is None:
+                registry = catalog.sessions = Registry(catalog)
+                catalog.add_listener(registry)
+    return registry
 
 
 class Transaction:
@@ -255,3 +258,8 @@ class Transaction:
                         self.doom = report
                         self.state = TxState.ROLLBACK_ONLY
                 return
+
+
+@begin_transaction.register
+def _(catalog: Catalog, *, isolation: str) -> Transaction:
+    return Transaction(catalog, isolation=isolation)

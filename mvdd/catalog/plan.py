@@ -1,0 +1,191 @@
+"""A statement's effect on the catalog, planned purely: which tables it creates, changes, renames
+and drops, and the schema each ends with, before anything is committed.
+
+:func:`plan_statement` walks a statement's steps against a working copy of the table names,
+applying each step to the table it names (the ddl layer's pure ``apply``), and recognises an
+online-schema-change tool's cut-over (``RENAME TABLE t TO _t_del, _t_gho TO t``): ``t`` keeps
+its id and takes the ghost's schema, with the steps the ghost went through as its own. The
+catalog validates and commits the plan; nothing here touches a store.
+
+>>> from mvdd.ddl.statement import parse_statements
+>>> (st,) = parse_statements("CREATE TABLE t (a INT); ")
+>>> [(p.old, p.new.column_names) for p in plan_statement(st, {}, None, None, replica=False)]
+[(None, ('a',))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import attrs
+
+from mvdd.ddl import osc
+from mvdd.ddl import step as s
+from mvdd.ddl.apply import apply
+from mvdd.ddl.statement import Statement
+from mvdd.errors import DDLError, NoSuchTableError
+from mvdd.model import Table
+
+
+@attrs.define
+class Planned:
+    """One table's outcome of a statement (``tid`` < 0: a table the statement creates)."""
+
+    tid: int
+    old: Table | None  # None: created by this statement
+    new: Table | None  # None: dropped by this statement
+    steps: list[s.Step]
+    truncated: bool = False
+
+
+def plan_statement(
+    st: Statement,
+    names: Mapping[str, int],
+    head: Callable[[int], Table] | None,
+    later_steps: Callable[[int], list[s.Step]] | None,
+    *,
+    replica: bool,
+) -> list[Planned]:
+    """Each table's outcome of ``st``.
+
+    Args:
+        names: live table name -> table id.
+        head: a table id's current schema.
+        later_steps: the steps of a table's versions after its creation (a ghost's changes).
+        replica: follow the server's own rules (see :class:`~mvdd.catalog.Catalog`).
+
+    Raises:
+        NoSuchTableError, DDLError: a step that cannot apply; nothing is planned.
+    """
+    names = dict(names)
+    plans: dict[int, Planned] = {}
+    placeholder = -1
+
+    def current(name: str) -> Planned:
+        tid = names.get(name)
+        if tid is None:
+            raise NoSuchTableError("no such table", table=name)
+        if tid not in plans:
+            assert head is not None
+            table = head(tid)
+            plans[tid] = Planned(tid, table, table, [])
+        return plans[tid]
+
+    for step in st.steps:
+        if step.table in st.if_exists and step.table not in names:
+            continue  # ALTER TABLE IF EXISTS of a table that does not exist
+        if isinstance(step, s.CreateTable | s.CreateTableLike):
+            if step.table in names:
+                if step.if_not_exists:
+                    continue
+                raise DDLError("table already exists", table=step.table)
+            if isinstance(step, s.CreateTableLike):
+                source = current(step.source).new
+                if source is None:
+                    raise NoSuchTableError("no such table", table=step.source)
+                table = attrs.evolve(source, name=step.table, id=placeholder, version=1)
+            else:
+                table = attrs.evolve(step.definition, name=step.table, id=placeholder, version=1)
+                base = _ghost_base(table.name, names, plans, head)
+                if base is not None:
+                    table = adopt_ids(table, base)
+            plans[placeholder] = Planned(placeholder, None, table, [step])
+            names[step.table] = placeholder
+            placeholder -= 1
+        elif isinstance(step, s.DropTable):
+            if step.table not in names:
+                if step.if_exists:
+                    continue
+                raise NoSuchTableError("no such table", table=step.table)
+            plan = current(step.table)
+            plan.new = None
+            plan.steps.append(step)
+            del names[step.table]
+        else:
+            plan = current(step.table)
+            if isinstance(step, s.RenameTable):
+                if step.to in names:
+                    raise DDLError(
+                        f"cannot rename to `{step.to}`: that table exists", table=step.table
+                    )
+                names[step.to] = names.pop(step.table)
+            assert plan.new is not None
+            plan.new = apply(step, plan.new, fresh=replica)
+            plan.steps.append(step)
+            plan.truncated = plan.truncated or isinstance(step, s.TruncateTable)
+    _cut_over(st, plans, later_steps)
+    return list(plans.values())
+
+
+def _ghost_base(
+    name: str,
+    names: Mapping[str, int],
+    plans: Mapping[int, Planned],
+    head: Callable[[int], Table] | None,
+) -> Table | None:
+    """The table a tool's ghost (created with CREATE TABLE, not LIKE) copies: it takes that
+    table's element ids by name, so the ids stay stable across the tool's cut-over."""
+    base_name = osc.ghost_base(name)
+    if base_name is None or base_name not in names:
+        return None
+    tid = names[base_name]
+    if tid in plans:
+        return plans[tid].new
+    return head(tid) if head is not None else None
+
+
+def _cut_over(
+    st: Statement, plans: dict[int, Planned], later_steps: Callable[[int], list[s.Step]] | None
+) -> None:
+    renames = [x for x in st.steps if isinstance(x, s.RenameTable)]
+    by_source = {r.table: r.to for r in renames}
+    for r in renames:
+        base, ghost = r.to, r.table
+        old_name = by_source.get(base)
+        if old_name is None or not osc.is_cutover_pair(base, old_name, ghost):
+            continue
+        by_name = {p.new.name: p for p in plans.values() if p.new is not None}
+        orig, copy = by_name.get(old_name), by_name.get(base)
+        if orig is None or copy is None or orig.old is None or copy.old is None:
+            continue
+        assert later_steps is not None and orig.new is not None and copy.new is not None
+        ghost_steps = [attrs.evolve(x, table=base) for x in later_steps(copy.tid)]
+        orig_schema, copy_schema = orig.new, copy.new
+        orig.new = attrs.evolve(copy_schema, name=base, id=orig.tid)
+        orig.steps = ghost_steps
+        copy.new = attrs.evolve(orig_schema, name=old_name, id=copy.tid)
+        copy.steps = [s.RenameTable(table=ghost, to=old_name)]
+
+
+def adopt_ids(table: Table, base: Table) -> Table:
+    """``table`` with the element ids of ``base`` where names match; other elements get ids
+    after ``base.last_id``."""
+    next_id = max(base.last_id, 0)
+
+    def fresh() -> int:
+        nonlocal next_id
+        next_id += 1
+        return next_id
+
+    col_ids = {}
+    columns = []
+    for col in table.columns:
+        match = base.find_column(col.name)
+        new_id = match.id if match is not None else fresh()
+        col_ids[col.id] = new_id
+        columns.append(attrs.evolve(col, id=new_id))
+    indexes = []
+    for idx in table.indexes:
+        match_idx = base.find_index(idx.name)
+        parts = tuple(attrs.evolve(p, column_id=col_ids[p.column_id]) for p in idx.parts)
+        indexes.append(attrs.evolve(idx, id=match_idx.id if match_idx else fresh(), parts=parts))
+    checks = []
+    for chk in table.checks:
+        match_chk = base.find_check(chk.name)
+        checks.append(attrs.evolve(chk, id=match_chk.id if match_chk else fresh()))
+    return attrs.evolve(
+        table, columns=tuple(columns), indexes=tuple(indexes), checks=tuple(checks), last_id=next_id
+    )
+
+
+__all__ = ["Planned", "adopt_ids", "plan_statement"]

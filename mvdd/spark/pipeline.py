@@ -1,0 +1,229 @@
+"""Rows written under any version, on any shard, into one schema, with native column expressions
+only (no Python UDF, nothing collected to the driver).
+
+* :func:`upgrade` turns a DataFrame of rows written under various versions of a table (a version
+  column says which; the columns by their names at that version, absent ones null) into rows of
+  one target version: one ``CASE`` per target column over the versions, matching columns by id
+  through renames, casting widened ones, filling a column a row lacks with the value MySQL gave
+  existing rows when it was added (its default then), dropping what the target dropped.
+* :func:`merge_shards` does the same for the shards of a :class:`~mvdd.shard.ShardGroup`, each
+  with its own version numbers, into the joined schema, and unions them.
+* :func:`backfill_column` and :func:`index_entries` are the reorg of an online change as a Spark
+  job: a new column's values, a new index's entries, over a whole table.
+
+Values the server computes (expression defaults other than a constant, generated columns) are
+NULL here: the pipeline does not evaluate SQL expressions.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pyspark.sql import Column as SparkColumn
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from mvdd.errors import MvddError, NoSuchColumnError
+from mvdd.join.encode import implicit_default
+from mvdd.model import NO_DEFAULT, Column, Expr, Index, IndexKind, Table
+from mvdd.model.row import added_columns
+from mvdd.spark.types import spark_type, to_spark
+
+if TYPE_CHECKING:
+    from mvdd.catalog import Catalog
+    from mvdd.shard import ShardGroup
+
+# --- expressions ------------------------------------------------------------------------------
+
+
+def col(name: str) -> SparkColumn:
+    """A column by its exact name, whatever characters it holds."""
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
+def _literal(column: Column, value: Any) -> SparkColumn:
+    return F.lit(to_spark(column.type, value)).cast(spark_type(column.type))
+
+
+def _fill(born: Column, target: Column) -> SparkColumn:
+    """What a row that lacks ``target`` holds for it: the default of the column as it was
+    added (``born``), as MySQL filled existing rows then."""
+    default = born.effective_default
+    if default is NO_DEFAULT or born.generated is not None or isinstance(default, Expr):
+        return F.lit(None).cast(spark_type(target.type))
+    return F.lit(to_spark(born.type, default)).cast(spark_type(target.type))
+
+
+def _case(
+    version_col: str,
+    branches: Iterable[tuple[Sequence[int], SparkColumn]],
+) -> SparkColumn:
+    out: SparkColumn | None = None
+    for versions, expr in branches:
+        cond = F.col(version_col).isin(list(versions))
+        out = F.when(cond, expr) if out is None else out.when(cond, expr)
+    return out if out is not None else F.lit(None)
+
+
+def _group(values: Iterable[tuple[int, Any]]) -> list[tuple[list[int], Any]]:
+    """(version, key) pairs grouped by key (versions that read a column the same way)."""
+    grouped: dict[Any, list[int]] = {}
+    for version, key in values:
+        grouped.setdefault(key, []).append(version)
+    return [(versions, key) for key, versions in grouped.items()]
+
+
+def _source(df: DataFrame, name: str, target: Column) -> SparkColumn:
+    if name not in df.columns:
+        return F.lit(None).cast(spark_type(target.type))
+    return col(name).cast(spark_type(target.type))
+
+
+def project(
+    df: DataFrame,
+    versions: Mapping[int, Table],
+    target: Table,
+    *,
+    version_col: str,
+    key: Any = None,
+    fill: Any = None,
+) -> DataFrame:
+    """Rows written under ``versions`` (number -> schema) as rows of ``target``: one CASE per
+    target column. ``key(column, version_table)`` finds a target column's source column in a
+    version (default: by id); ``fill(column)`` gives the value of a row that lacks it."""
+    ordered = [versions[v] for v in sorted(versions)]
+    born = added_columns([*ordered, target])
+    find = key or (lambda c, t: next((s for s in t.public_columns if s.id == c.id), None))
+    fill_for = fill or (lambda c: _fill(born.get(c.id) or c, c))
+    out = []
+    for column in target.public_columns:
+        branches: list[tuple[int, Any]] = []
+        for number in sorted(versions):
+            source = find(column, versions[number])
+            branches.append((number, source.name if source is not None else None))
+        exprs = [
+            (vs, _source(df, name, column) if name is not None else fill_for(column))
+            for vs, name in _group(branches)
+        ]
+        out.append(_case(version_col, exprs).alias(column.name))
+    return df.select(*out)
+
+
+def upgrade(
+    df: DataFrame,
+    cat: Catalog,
+    name: str,
+    *,
+    version_col: str = "_version",
+    to_version: int | None = None,
+) -> DataFrame:
+    """Rows of table ``name`` written under any of its versions, as rows of ``to_version``
+    (default: the newest; rows written under later versions are read into it the same way, by
+    column id). ``df`` holds the version each row was written under in ``version_col`` and the
+    columns by their names at that version (the union of every name ever used; absent ones
+    null). The result has exactly the target's columns, in order; a row of a version the table
+    never had is all NULL.
+
+    Raises NoSuchTableError, NoSuchVersionError.
+    """
+    target_version = to_version if to_version is not None else cat.version(name)
+    target = cat.table(name, version=target_version)
+    history = cat.history(name)
+    versions = {
+        c.version: cat.table_by_id(c.table_id, version=c.version) for c in history if not c.dropped
+    }
+    return project(df, versions, target, version_col=version_col)
+
+
+def merge_shards(
+    frames: Mapping[str, DataFrame], group: ShardGroup, *, version_col: str = "_version"
+) -> DataFrame:
+    """Every shard's rows (each under the shard's own versions, ``group.schema(shard,
+    version=v)``) as rows of ``group.joined``, in one DataFrame.
+
+    A shard's column goes where the group put its values downstream
+    (:meth:`~mvdd.shard.ShardGroup.destination`: through renames, and nowhere once the
+    downstream column was dropped); a joined column a shard's version lacks takes the joined
+    default, or the implicit default seed 000 gives a NOT NULL column (as the downstream table
+    did while the column was partial). A rename still under way when the rows are merged puts
+    them all in the new column (downstream, the rows written since it began are in the old one
+    until it ends). Leave out the rows of a paused shard: they wait until it resumes, and may not
+    fit the joined schema meanwhile.
+
+    Raises NoSuchTableError for an unknown shard.
+    """
+    joined = group.joined
+    parts = []
+    for shard, df in frames.items():
+        versions = {v: group.schema(shard, version=v) for v, _ in group.history(shard)}
+
+        def key(column: Column, table: Table, shard: str = shard) -> Any:
+            return next(
+                (
+                    source
+                    for source in table.public_columns
+                    if (dest := group.destination(shard, source.id)) is not None
+                    and dest.id == column.id
+                ),
+                None,
+            )
+
+        parts.append(
+            project(df, versions, joined, version_col=version_col, key=key, fill=_joined_fill)
+        )
+    if not parts:
+        raise MvddError("merge_shards needs at least one shard's rows")
+    return functools.reduce(DataFrame.unionByName, parts)
+
+
+def _joined_fill(column: Column) -> SparkColumn:
+    default = column.effective_default
+    if default is NO_DEFAULT and not column.nullable:
+        default = implicit_default(column.type)
+    if default is NO_DEFAULT or default is None or isinstance(default, Expr):
+        return F.lit(None).cast(spark_type(column.type))
+    return _literal(column, default)
+
+
+# --- reorg as a Spark job -----------------------------------------------------------------------
+
+
+def backfill_column(df: DataFrame, table: Table, name: str) -> DataFrame:
+    """``df`` (rows of ``table``) with column ``name`` filled where it is NULL and the column
+    may not be: the reorg of an added NOT NULL column."""
+    column = table.column(name)
+    if column.nullable:
+        return df
+    fill = _joined_fill(column)
+    return df.withColumn(name, F.coalesce(col(name), fill))
+
+
+def index_entries(df: DataFrame, table: Table, index: str) -> DataFrame:
+    """The entries of index ``index`` for every row of ``df`` (rows of ``table``): its key
+    columns (prefixes cut), then the primary key columns, one row per table row whose key is
+    complete; the reorg of an added index.
+
+    Raises NoSuchColumnError when the table has no primary key or no such index."""
+    idx: Index | None = table.find_index(index)
+    if idx is None:
+        raise NoSuchColumnError("no such index", table=table.name, index=index)
+    pk = table.primary_key
+    if pk is None:
+        raise NoSuchColumnError("index entries need a PRIMARY KEY", table=table.name)
+    keys = []
+    for n, part in zip(table.index_column_names(idx), idx.parts, strict=True):
+        c = col(n)
+        if part.length and isinstance(spark_type(table.column(n).type), T.StringType):
+            c = F.substring(c, 1, part.length)
+        keys.append(c.alias(f"key_{n}"))
+    pks = [col(n).alias(f"pk_{n}") for n in table.index_column_names(pk)]
+    out = df.select(*keys, *pks)
+    if idx.kind != IndexKind.PRIMARY:
+        out = out.dropna(subset=[f"key_{n}" for n in table.index_column_names(idx)])
+    return out.dropDuplicates()
+
+
+__all__ = ["backfill_column", "col", "index_entries", "merge_shards", "project", "upgrade"]
