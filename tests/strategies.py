@@ -9,7 +9,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from mvdd.model.types import ColumnType, Family, TypeKind
+from mvdd.model.kind import Family, TypeKind
+from mvdd.model.types import ColumnType
 
 #: names that have broken SQL tools: reserved words, quotes, backticks, separators, unicode
 HOSTILE_NAMES = [

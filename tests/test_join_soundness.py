@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import mvdd
 from mvdd import JoinConflictError, Table, parse_table
-from mvdd.model.types import Family
+from mvdd.model.kind import Family
 from tests.conftest import CI
 from tests.strategies import db_param, values
 from tests.support.mariadb import quote

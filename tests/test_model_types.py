@@ -10,7 +10,8 @@ import pytest
 from mvdd import parse_table
 from mvdd.errors import DDLError, InvalidValueError
 from mvdd.model import Column, Index, IndexPart, Table, TableOptions
-from mvdd.model.types import ColumnType, TypeKind, resolve_charset, row_bytes
+from mvdd.model.kind import TypeKind
+from mvdd.model.types import ColumnType, resolve_charset, row_bytes
 
 T = ColumnType.of
 

@@ -42,8 +42,9 @@ from pymysqlreplication.constants.CHARSET import charset_by_id
 
 from mvdd.errors import SchemaDriftError, SchemaUnknownError
 from mvdd.model import Column, Table, TypeKind
+from mvdd.model.kind import Family
 from mvdd.model.table import is_long_unique
-from mvdd.model.types import Family, max_bytes_per_char
+from mvdd.model.types import max_bytes_per_char
 
 #: the codec name that makes the library hand back a string column's raw bytes (it decodes
 #: with the column's charset, and keeps the bytes when Python knows no such codec)

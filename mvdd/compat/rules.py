@@ -41,14 +41,8 @@ import attrs
 
 from mvdd.ddl import step as s
 from mvdd.model import NO_DEFAULT, Column, IndexKind, Table
-from mvdd.model.types import (
-    BLOB_SIZES,
-    INTEGER_BYTES,
-    TEXT_SIZES,
-    ColumnType,
-    Family,
-    TypeKind,
-)
+from mvdd.model.kind import BLOB_SIZES, INTEGER_BYTES, TEXT_SIZES, Family, TypeKind
+from mvdd.model.types import ColumnType
 
 
 @attrs.frozen

@@ -39,19 +39,10 @@ from mvdd.model import (
     Table,
 )
 from mvdd.model.element import coerce_default
+from mvdd.model.kind import INTEGER_BYTES, LOB_BYTES, MAX_ROW_BYTES, TEXT_SIZES, Family, TypeKind
 from mvdd.model.names import check_identifier
 from mvdd.model.table import changed_window, is_long_unique
-from mvdd.model.types import (
-    INTEGER_BYTES,
-    LOB_BYTES,
-    MAX_ROW_BYTES,
-    TEXT_SIZES,
-    ColumnType,
-    Family,
-    TypeKind,
-    max_bytes_per_char,
-    resolve_charset,
-)
+from mvdd.model.types import ColumnType, max_bytes_per_char, resolve_charset
 
 
 def apply(step: s.Step, table: Table, *, fresh: bool = False) -> Table:

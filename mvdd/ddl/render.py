@@ -33,8 +33,8 @@ from mvdd.model import (
     TableOptions,
     TypeKind,
 )
+from mvdd.model.kind import Family
 from mvdd.model.text import sql_text
-from mvdd.model.types import Family
 
 
 def _id(name: str) -> exp.Identifier:

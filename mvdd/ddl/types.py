@@ -18,13 +18,8 @@ from sqlglot import exp
 
 from mvdd.ddl.dialect import UnsignedFloat
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
-from mvdd.model.types import (
-    FAMILY,
-    ColumnType,
-    Family,
-    TypeKind,
-    text_kind_for_length,
-)
+from mvdd.model.kind import FAMILY, Family, TypeKind
+from mvdd.model.types import ColumnType, text_kind_for_length
 
 D = exp.DType
 K = TypeKind

@@ -77,7 +77,7 @@ from mvdd.join.lattice import (
 )
 from mvdd.model import NO_DEFAULT, Check, Column, ColumnType, Default, Index, Table
 from mvdd.model.element import ElementKind, Expr, IndexKind, IndexPart
-from mvdd.model.types import (
+from mvdd.model.kind import (
     BLOB_SIZES,
     INTEGER_BYTES,
     LOB_BYTES,
@@ -85,9 +85,8 @@ from mvdd.model.types import (
     TEXT_SIZES,
     Family,
     TypeKind,
-    canonical_collation,
-    max_bytes_per_char,
 )
+from mvdd.model.types import canonical_collation, max_bytes_per_char
 
 K = TypeKind
 

@@ -20,9 +20,10 @@ from mvdd.model.element import (
     IndexPart,
     State,
 )
+from mvdd.model.kind import Family, TypeKind
 from mvdd.model.position import BinlogPosition
 from mvdd.model.table import Table, TableOptions
-from mvdd.model.types import ColumnType, Family, TypeKind
+from mvdd.model.types import ColumnType
 
 __all__ = [
     "DELETABLE",

@@ -15,7 +15,8 @@ from typing import Any, Final, Literal, TypeAlias
 import attrs
 
 from mvdd.errors import DDLError, MvddError
-from mvdd.model.types import ColumnType, Family
+from mvdd.model.kind import Family
+from mvdd.model.types import ColumnType
 
 
 class State(StrEnum):

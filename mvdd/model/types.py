@@ -20,19 +20,14 @@ Decimal('1.50')
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
-import json
-import re
 import weakref
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from enum import StrEnum
 from typing import Any
 
 import attrs
 
-from mvdd.errors import DDLError, InvalidValueError
+from mvdd.errors import DDLError
 from mvdd.model.charsets import (
     CHARSET_ALIASES,
     CHARSETS,
@@ -41,135 +36,20 @@ from mvdd.model.charsets import (
     UCA1400,
     UNICODE_CHARSETS,
 )
-
-
-class TypeKind(StrEnum):
-    """Every MySQL column type, by its canonical name."""
-
-    TINYINT = "TINYINT"
-    SMALLINT = "SMALLINT"
-    MEDIUMINT = "MEDIUMINT"
-    INT = "INT"
-    BIGINT = "BIGINT"
-    DECIMAL = "DECIMAL"
-    FLOAT = "FLOAT"
-    DOUBLE = "DOUBLE"
-    BIT = "BIT"
-    CHAR = "CHAR"
-    VARCHAR = "VARCHAR"
-    BINARY = "BINARY"
-    VARBINARY = "VARBINARY"
-    TINYTEXT = "TINYTEXT"
-    TEXT = "TEXT"
-    MEDIUMTEXT = "MEDIUMTEXT"
-    LONGTEXT = "LONGTEXT"
-    TINYBLOB = "TINYBLOB"
-    BLOB = "BLOB"
-    MEDIUMBLOB = "MEDIUMBLOB"
-    LONGBLOB = "LONGBLOB"
-    ENUM = "ENUM"
-    SET = "SET"
-    DATE = "DATE"
-    TIME = "TIME"
-    DATETIME = "DATETIME"
-    TIMESTAMP = "TIMESTAMP"
-    YEAR = "YEAR"
-    JSON = "JSON"
-    GEOMETRY = "GEOMETRY"
-    POINT = "POINT"
-    LINESTRING = "LINESTRING"
-    POLYGON = "POLYGON"
-    MULTIPOINT = "MULTIPOINT"
-    MULTILINESTRING = "MULTILINESTRING"
-    MULTIPOLYGON = "MULTIPOLYGON"
-    GEOMETRYCOLLECTION = "GEOMETRYCOLLECTION"
-
-
-class Family(StrEnum):
-    """Groups of kinds that share parameters and rules."""
-
-    INTEGER = "integer"
-    DECIMAL = "decimal"
-    FLOAT = "float"
-    BIT = "bit"
-    CHAR = "char"  # CHAR, VARCHAR
-    BINARY = "binary"  # BINARY, VARBINARY
-    TEXT = "text"
-    BLOB = "blob"
-    ENUM = "enum"  # ENUM, SET
-    TEMPORAL = "temporal"
-    JSON = "json"
-    SPATIAL = "spatial"
-
+from mvdd.model.coerce import coerce, is_case_sensitive
+from mvdd.model.kind import (
+    BLOB_SIZES,
+    CHARSET_FAMILIES,
+    FAMILY,
+    INTEGER_BYTES,
+    LOB_BYTES,
+    MAX_VARCHAR_BYTES,
+    TEXT_SIZES,
+    Family,
+    TypeKind,
+)
 
 K = TypeKind
-FAMILY: dict[TypeKind, Family] = {
-    **dict.fromkeys((K.TINYINT, K.SMALLINT, K.MEDIUMINT, K.INT, K.BIGINT), Family.INTEGER),
-    K.DECIMAL: Family.DECIMAL,
-    K.FLOAT: Family.FLOAT,
-    K.DOUBLE: Family.FLOAT,
-    K.BIT: Family.BIT,
-    K.CHAR: Family.CHAR,
-    K.VARCHAR: Family.CHAR,
-    K.BINARY: Family.BINARY,
-    K.VARBINARY: Family.BINARY,
-    **dict.fromkeys((K.TINYTEXT, K.TEXT, K.MEDIUMTEXT, K.LONGTEXT), Family.TEXT),
-    **dict.fromkeys((K.TINYBLOB, K.BLOB, K.MEDIUMBLOB, K.LONGBLOB), Family.BLOB),
-    K.ENUM: Family.ENUM,
-    K.SET: Family.ENUM,
-    **dict.fromkeys((K.DATE, K.TIME, K.DATETIME, K.TIMESTAMP, K.YEAR), Family.TEMPORAL),
-    K.JSON: Family.JSON,
-    **dict.fromkeys(
-        (
-            K.GEOMETRY,
-            K.POINT,
-            K.LINESTRING,
-            K.POLYGON,
-            K.MULTIPOINT,
-            K.MULTILINESTRING,
-            K.MULTIPOLYGON,
-            K.GEOMETRYCOLLECTION,
-        ),
-        Family.SPATIAL,
-    ),
-}
-
-#: storage bytes of each integer kind
-INTEGER_BYTES: dict[TypeKind, int] = {
-    K.TINYINT: 1,
-    K.SMALLINT: 2,
-    K.MEDIUMINT: 3,
-    K.INT: 4,
-    K.BIGINT: 8,
-}
-#: the largest value in bytes of each TEXT/BLOB size, smallest first
-LOB_BYTES: dict[TypeKind, int] = {
-    K.TINYTEXT: 255,
-    K.TEXT: 65535,
-    K.MEDIUMTEXT: 16777215,
-    K.LONGTEXT: 4294967295,
-    K.TINYBLOB: 255,
-    K.BLOB: 65535,
-    K.MEDIUMBLOB: 16777215,
-    K.LONGBLOB: 4294967295,
-}
-TEXT_SIZES = (K.TINYTEXT, K.TEXT, K.MEDIUMTEXT, K.LONGTEXT)
-BLOB_SIZES = (K.TINYBLOB, K.BLOB, K.MEDIUMBLOB, K.LONGBLOB)
-#: integer display width MySQL shows when none is given (signed, unsigned)
-DEFAULT_INT_WIDTH: dict[TypeKind, tuple[int, int]] = {
-    K.TINYINT: (4, 3),
-    K.SMALLINT: (6, 5),
-    K.MEDIUMINT: (9, 8),
-    K.INT: (11, 10),
-    K.BIGINT: (20, 20),
-}
-
-#: the server's limit on a row's stored bytes, not counting TEXT/BLOB contents
-MAX_ROW_BYTES = 65535
-#: the longest VARCHAR/VARBINARY, in bytes
-MAX_VARCHAR_BYTES = 65532
-CHARSET_FAMILIES = frozenset({Family.CHAR, Family.TEXT, Family.ENUM})
-
 
 # --- charsets ----------------------------------------------------------------------------------
 
@@ -395,7 +275,7 @@ class ColumnType:
         """
         if value is None:
             return None
-        return _COERCE[self.family](self, value)
+        return coerce(self, value)
 
 
 _INTERNED: weakref.WeakValueDictionary[tuple[Any, ...], ColumnType] = weakref.WeakValueDictionary()
@@ -541,7 +421,7 @@ def _canon_enum(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
         raise DDLError(f"{kind} needs at least one member")
     if len(members) > (64 if kind == K.SET else 65535):
         raise DDLError(f"{kind} has too many members ({len(members)})")
-    folded = [m if _is_case_sensitive(cs["collation"]) else m.casefold() for m in members]
+    folded = [m if is_case_sensitive(cs["collation"]) else m.casefold() for m in members]
     dupes = sorted({m for m, f in zip(members, folded, strict=True) if folded.count(f) > 1})
     if dupes:
         raise DDLError(f"{kind} has duplicate members {dupes}")
@@ -651,293 +531,3 @@ def text_kind_for_length(chars: int, charset: str | None, *, blob: bool = False)
         if need <= LOB_BYTES[kind]:
             return kind
     raise DDLError(f"{'BLOB' if blob else 'TEXT'}({chars}) is too long")
-
-
-def _is_case_sensitive(collation: str | None) -> bool:
-    return collation is not None and (collation.endswith(("_bin", "_cs")) or collation == "binary")
-
-
-# --- coercion, a rule per family ---------------------------------------------------------------
-
-
-def _bad(t: ColumnType, value: Any, why: str) -> InvalidValueError:
-    return InvalidValueError(f"{value!r} is not a valid {t}: {why}")
-
-
-def _to_decimal(t: ColumnType, value: Any) -> Decimal:
-    if isinstance(value, bool):
-        return Decimal(int(value))
-    if isinstance(value, int | Decimal):
-        return Decimal(value)
-    if isinstance(value, float):
-        return Decimal(repr(value))
-    if isinstance(value, str):
-        try:
-            number = Decimal(value.strip())
-        except InvalidOperation:
-            raise _bad(t, value, "not a number") from None
-        if not number.is_finite():
-            raise _bad(t, value, "not a finite number")
-        return number
-    raise _bad(t, value, f"a {type(value).__name__} is not a number")
-
-
-def _coerce_integer(t: ColumnType, value: Any) -> int:
-    number = _to_decimal(t, value).quantize(Decimal(1), rounding=ROUND_HALF_UP)
-    lo, hi = t.integer_range()
-    if not lo <= number <= hi:
-        raise _bad(t, value, f"out of range {lo}..{hi}")
-    return int(number)
-
-
-def _coerce_decimal(t: ColumnType, value: Any) -> Decimal:
-    assert t.precision is not None and t.scale is not None
-    number = _to_decimal(t, value).quantize(Decimal(1).scaleb(-t.scale), rounding=ROUND_HALF_UP)
-    if t.unsigned and number < 0:
-        raise _bad(t, value, "negative value for an unsigned column")
-    if abs(number) >= Decimal(10) ** (t.precision - t.scale):
-        raise _bad(t, value, "out of range")
-    return number + 0  # normalises -0.00 to 0.00
-
-
-def _coerce_float(t: ColumnType, value: Any) -> float:
-    number = float(_to_decimal(t, value))
-    if t.unsigned and number < 0:
-        raise _bad(t, value, "negative value for an unsigned column")
-    if t.kind == K.FLOAT and abs(number) > 3.402823466e38:
-        raise _bad(t, value, "out of range")
-    if t.precision is not None:
-        assert t.scale is not None
-        # rounded from the exact binary value, as the server rounds a double
-        number = float(Decimal(number).quantize(Decimal(1).scaleb(-t.scale), ROUND_HALF_UP))
-        if abs(number) >= 10 ** (t.precision - t.scale):
-            raise _bad(t, value, "out of range")
-    return number
-
-
-def _coerce_bit(t: ColumnType, value: Any) -> int:
-    assert t.length is not None
-    if isinstance(value, bytes):
-        number = int.from_bytes(value, "big")
-    elif isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    else:
-        number = _coerce_integer(ColumnType.of(K.BIGINT, unsigned=True), value)
-    if not 0 <= number < 2**t.length:
-        raise _bad(t, value, f"does not fit in {t.length} bits")
-    return number
-
-
-def _to_text(t: ColumnType, value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bytes):
-        try:
-            return value.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _bad(t, value, "bytes that are not UTF-8 text") from None
-    if isinstance(value, bool):
-        return str(int(value))
-    if isinstance(value, int | Decimal):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
-    raise _bad(t, value, f"a {type(value).__name__} is not text")
-
-
-def _coerce_char(t: ColumnType, value: Any) -> str:
-    text = _to_text(t, value)
-    if t.kind == K.CHAR:
-        text = text.rstrip(" ")  # CHAR strips trailing spaces on retrieval
-    limit = t.max_length()
-    if limit is not None and len(text) > limit:
-        raise _bad(t, value, f"longer than {limit} characters")
-    return text
-
-
-def _coerce_binary(t: ColumnType, value: Any) -> bytes:
-    if isinstance(value, bytes):
-        data = value
-    else:
-        # text decoded with surrogateescape (a server's SHOW output of raw bytes) keeps its bytes
-        data = _to_text(t, value).encode("utf-8", "surrogateescape")
-    limit = t.max_length()
-    if limit is not None and len(data) > limit:
-        raise _bad(t, value, f"longer than {limit} bytes")
-    if t.kind == K.BINARY:
-        assert t.length is not None
-        data = data.ljust(t.length, b"\0")
-    return data
-
-
-def _match_member(t: ColumnType, text: str, original: Any) -> str:
-    if text in t.members:
-        return text
-    if not _is_case_sensitive(t.collation):
-        folded = text.rstrip(" ").casefold()
-        for member in t.members:
-            if member.casefold() == folded:
-                return member
-    raise _bad(t, original, f"not one of {list(t.members)}")
-
-
-def _coerce_enum(t: ColumnType, value: Any) -> str:
-    if isinstance(value, Decimal) and value == int(value):
-        value = int(value)  # a number is a member's index (ENUM) or a bitmask (SET)
-    if isinstance(value, int) and not isinstance(value, bool):
-        if t.kind == K.ENUM:
-            if not 1 <= value <= len(t.members):
-                raise _bad(t, value, "no member at that index")
-            return t.members[value - 1]
-        if not 0 <= value < 2 ** len(t.members):
-            raise _bad(t, value, "bits beyond the members")
-        return ",".join(m for i, m in enumerate(t.members) if value >> i & 1)
-    text = _to_text(t, value)
-    if t.kind == K.ENUM:
-        return _match_member(t, text, value)
-    if text == "":
-        return ""
-    chosen = {_match_member(t, part, value) for part in text.split(",")}
-    return ",".join(m for m in t.members if m in chosen)
-
-
-_DATE_RE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
-_DATETIME_RE = re.compile(
-    r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?)?"
-)
-_TIME_RE = re.compile(r"(-)?(?:(\d+) )?(\d{1,3}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?")
-
-
-def _valid_ymd(y: int, m: int, d: int) -> bool:
-    if (y, m, d) == (0, 0, 0):
-        return True  # the zero date, which MySQL stores unless NO_ZERO_DATE
-    if m == 0 or d == 0:
-        return False
-    try:
-        _dt.date(y or 2000, m, d)
-    except ValueError:
-        return False
-    return True
-
-
-def _fraction(digits: str | None, fsp: int) -> tuple[int, int]:
-    """(carry seconds, fraction at fsp digits) from fraction digits, rounded half up."""
-    micros = int((digits or "").ljust(6, "0"))
-    scaled = Decimal(micros).scaleb(fsp - 6).quantize(Decimal(1), rounding=ROUND_HALF_UP)
-    carry, rest = divmod(int(scaled), 10**fsp)
-    return carry, rest
-
-
-def _coerce_temporal(t: ColumnType, value: Any) -> Any:
-    kind = t.kind
-    if kind == K.YEAR:
-        return _coerce_year(t, value)
-    if isinstance(value, _dt.datetime):
-        value = value.isoformat(sep=" ")
-    elif isinstance(value, _dt.date | _dt.time):
-        value = value.isoformat()
-    elif isinstance(value, _dt.timedelta):
-        value = _timedelta_text(value)
-    if not isinstance(value, str):
-        raise _bad(t, value, "temporal values are given as text")
-    text = value.strip()
-    if kind == K.DATE:
-        m = _DATE_RE.fullmatch(text) or _DATETIME_RE.fullmatch(text)
-        if not m or not _valid_ymd(int(m[1]), int(m[2]), int(m[3])):
-            raise _bad(t, value, "not a date")
-        return f"{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3]):02d}"
-    fsp = t.fsp or 0
-    if kind == K.TIME:
-        return _coerce_time(t, text, fsp, value)
-    m = _DATETIME_RE.fullmatch(text)
-    if not m or not _valid_ymd(int(m[1]), int(m[2]), int(m[3])):
-        raise _bad(t, value, "not a date and time")
-    ymd = (int(m[1]), int(m[2]), int(m[3]))
-    hh, mi, ss = (int(x or 0) for x in (m[4], m[5], m[6]))
-    if hh > 23 or mi > 59 or ss > 59:
-        raise _bad(t, value, "not a time of day")
-    carry, frac = _fraction(m[7], fsp)
-    if ymd != (0, 0, 0):
-        # year 0 (valid in MySQL, not in Python) is carried through a leap proxy year
-        proxy = 2000 if ymd[0] == 0 else 0
-        stamp = _dt.datetime(ymd[0] + proxy, ymd[1], ymd[2], hh, mi, ss)
-        stamp += _dt.timedelta(seconds=carry)
-        ymd = (stamp.year - proxy, stamp.month, stamp.day)
-        hh, mi, ss = stamp.hour, stamp.minute, stamp.second
-        if kind == K.TIMESTAMP and not 1970 <= ymd[0] <= 2038:
-            raise _bad(t, value, "out of the TIMESTAMP range 1970..2038")
-    out = f"{ymd[0]:04d}-{ymd[1]:02d}-{ymd[2]:02d} {hh:02d}:{mi:02d}:{ss:02d}"
-    return out + (f".{frac:0{fsp}d}" if fsp else "")
-
-
-def _timedelta_text(delta: _dt.timedelta) -> str:
-    micros = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
-    sign = "-" if micros < 0 else ""
-    seconds, micros = divmod(abs(micros), 1_000_000)
-    return f"{sign}{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{micros:06d}"
-
-
-def _coerce_time(t: ColumnType, text: str, fsp: int, original: Any) -> str:
-    m = _TIME_RE.fullmatch(text)
-    if not m:
-        raise _bad(t, original, "not a time")
-    days, hh, mi, ss = (int(x or 0) for x in (m[2], m[3], m[4], m[5]))
-    if mi > 59 or ss > 59:
-        raise _bad(t, original, "not a time")
-    carry, frac = _fraction(m[6], fsp)
-    seconds = (days * 24 + hh) * 3600 + mi * 60 + ss + carry
-    if seconds > 838 * 3600 + 59 * 60 + 59 or (seconds == 838 * 3600 + 59 * 60 + 59 and frac):
-        raise _bad(t, original, "out of the TIME range -838:59:59..838:59:59")
-    sign = "-" if m[1] and (seconds or frac) else ""
-    out = f"{sign}{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-    return out + (f".{frac:0{fsp}d}" if fsp else "")
-
-
-def _coerce_year(t: ColumnType, value: Any) -> int:
-    if isinstance(value, str):
-        text = value.strip()
-        if not text.isdigit() or len(text) > 4:
-            raise _bad(t, value, "not a year")
-        number = int(text)
-        if len(text) <= 2:  # two-digit strings, '0' and '00' included, mean 2000..2069/1970..1999
-            return number + (2000 if number < 70 else 1900)
-    elif isinstance(value, int | Decimal) and not isinstance(value, bool):
-        if value != int(value):
-            raise _bad(t, value, "not a whole year")
-        number = int(value)
-        if 1 <= number <= 99:
-            return number + (2000 if number < 70 else 1900)
-    else:
-        raise _bad(t, value, "not a year")
-    if number != 0 and not 1901 <= number <= 2155:
-        raise _bad(t, value, "out of the YEAR range 1901..2155")
-    return number
-
-
-def _coerce_json(t: ColumnType, value: Any) -> str:
-    text = _to_text(t, value)
-    try:
-        json.loads(text)
-    except ValueError:
-        raise _bad(t, value, "not valid JSON") from None
-    return text
-
-
-def _coerce_spatial(t: ColumnType, value: Any) -> Any:
-    raise _bad(t, value, "spatial values have no literal form")
-
-
-_COERCE: dict[Family, Callable[[ColumnType, Any], Any]] = {
-    Family.INTEGER: _coerce_integer,
-    Family.DECIMAL: _coerce_decimal,
-    Family.FLOAT: _coerce_float,
-    Family.BIT: _coerce_bit,
-    Family.CHAR: _coerce_char,
-    Family.BINARY: _coerce_binary,
-    Family.TEXT: _coerce_char,
-    Family.BLOB: _coerce_binary,
-    Family.ENUM: _coerce_enum,
-    Family.TEMPORAL: _coerce_temporal,
-    Family.JSON: _coerce_json,
-    Family.SPATIAL: _coerce_spatial,
-}

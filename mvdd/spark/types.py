@@ -20,7 +20,7 @@ from typing import Any
 from pyspark.sql import types as T
 
 from mvdd.model import ColumnType, Expr, Table
-from mvdd.model.types import Family, TypeKind
+from mvdd.model.kind import Family, TypeKind
 
 K = TypeKind
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from mvdd.ddl import apply_steps, parse_statements, parse_table
 from mvdd.model import Table
-from mvdd.model.types import Family
+from mvdd.model.kind import Family
 
 SHARDS = ("orders_01", "orders_02", "orders_03", "orders_04")
 CREATE = (

@@ -13,7 +13,7 @@ import pymysql
 
 from mvdd import parse_table
 from mvdd.model import Column, Table
-from mvdd.model.types import Family, TypeKind
+from mvdd.model.kind import Family, TypeKind
 from mvdd.shard import Outcome, ShardGroup
 from tests.support.mariadb import quote, show_create_table
 

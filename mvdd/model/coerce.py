@@ -1,0 +1,351 @@
+"""Values as a column stores them: MySQL's strict-mode rules, one per type family.
+
+:func:`coerce` turns a Python value into the canonical value a column of a type stores:
+integers and decimals are range-checked and rounded half away from zero, strings are
+length-checked in characters, binary strings in bytes (``BINARY(n)`` pads with zero bytes),
+temporal values become MySQL's canonical text, enum and set members are matched and put in
+definition order. :meth:`mvdd.model.types.ColumnType.coerce` is the way in.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any, Protocol
+
+from mvdd.errors import InvalidValueError
+from mvdd.model.kind import Family, TypeKind
+
+K = TypeKind
+
+
+class ColumnType(Protocol):
+    """What coercion reads of a type (:class:`mvdd.model.types.ColumnType`)."""
+
+    @property
+    def kind(self) -> TypeKind: ...
+    @property
+    def length(self) -> int | None: ...
+    @property
+    def precision(self) -> int | None: ...
+    @property
+    def scale(self) -> int | None: ...
+    @property
+    def unsigned(self) -> bool: ...
+    @property
+    def fsp(self) -> int | None: ...
+    @property
+    def members(self) -> tuple[str, ...]: ...
+    @property
+    def collation(self) -> str | None: ...
+    @property
+    def family(self) -> Family: ...
+
+    def integer_range(self) -> tuple[int, int]: ...
+
+    def max_length(self) -> int | None: ...
+
+
+def coerce(t: ColumnType, value: Any) -> Any:
+    """The canonical value a column of type ``t`` stores for ``value`` (not None); raises
+    InvalidValueError when MySQL in strict mode would refuse it."""
+    return _COERCE[t.family](t, value)
+
+
+def is_case_sensitive(collation: str | None) -> bool:
+    return collation is not None and (collation.endswith(("_bin", "_cs")) or collation == "binary")
+
+
+# --- coercion, a rule per family ---------------------------------------------------------------
+
+
+def _bad(t: ColumnType, value: Any, why: str) -> InvalidValueError:
+    return InvalidValueError(f"{value!r} is not a valid {t}: {why}")
+
+
+def _to_decimal(t: ColumnType, value: Any) -> Decimal:
+    if isinstance(value, bool):
+        return Decimal(int(value))
+    if isinstance(value, int | Decimal):
+        return Decimal(value)
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    if isinstance(value, str):
+        try:
+            number = Decimal(value.strip())
+        except InvalidOperation:
+            raise _bad(t, value, "not a number") from None
+        if not number.is_finite():
+            raise _bad(t, value, "not a finite number")
+        return number
+    raise _bad(t, value, f"a {type(value).__name__} is not a number")
+
+
+def _whole(t: ColumnType, value: Any, lo: int, hi: int) -> int:
+    number = _to_decimal(t, value).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    if not lo <= number <= hi:
+        raise _bad(t, value, f"out of range {lo}..{hi}")
+    return int(number)
+
+
+def _coerce_integer(t: ColumnType, value: Any) -> int:
+    return _whole(t, value, *t.integer_range())
+
+
+def _coerce_decimal(t: ColumnType, value: Any) -> Decimal:
+    assert t.precision is not None and t.scale is not None
+    number = _to_decimal(t, value).quantize(Decimal(1).scaleb(-t.scale), rounding=ROUND_HALF_UP)
+    if t.unsigned and number < 0:
+        raise _bad(t, value, "negative value for an unsigned column")
+    if abs(number) >= Decimal(10) ** (t.precision - t.scale):
+        raise _bad(t, value, "out of range")
+    return number + 0  # normalises -0.00 to 0.00
+
+
+def _coerce_float(t: ColumnType, value: Any) -> float:
+    number = float(_to_decimal(t, value))
+    if t.unsigned and number < 0:
+        raise _bad(t, value, "negative value for an unsigned column")
+    if t.kind == K.FLOAT and abs(number) > 3.402823466e38:
+        raise _bad(t, value, "out of range")
+    if t.precision is not None:
+        assert t.scale is not None
+        # rounded from the exact binary value, as the server rounds a double
+        number = float(Decimal(number).quantize(Decimal(1).scaleb(-t.scale), ROUND_HALF_UP))
+        if abs(number) >= 10 ** (t.precision - t.scale):
+            raise _bad(t, value, "out of range")
+    return number
+
+
+def _coerce_bit(t: ColumnType, value: Any) -> int:
+    assert t.length is not None
+    if isinstance(value, bytes):
+        number = int.from_bytes(value, "big")
+    elif isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    else:
+        number = _whole(t, value, 0, 2**64 - 1)
+    if not 0 <= number < 2**t.length:
+        raise _bad(t, value, f"does not fit in {t.length} bits")
+    return number
+
+
+def _to_text(t: ColumnType, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _bad(t, value, "bytes that are not UTF-8 text") from None
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int | Decimal):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    raise _bad(t, value, f"a {type(value).__name__} is not text")
+
+
+def _coerce_char(t: ColumnType, value: Any) -> str:
+    text = _to_text(t, value)
+    if t.kind == K.CHAR:
+        text = text.rstrip(" ")  # CHAR strips trailing spaces on retrieval
+    limit = t.max_length()
+    if limit is not None and len(text) > limit:
+        raise _bad(t, value, f"longer than {limit} characters")
+    return text
+
+
+def _coerce_binary(t: ColumnType, value: Any) -> bytes:
+    if isinstance(value, bytes):
+        data = value
+    else:
+        # text decoded with surrogateescape (a server's SHOW output of raw bytes) keeps its bytes
+        data = _to_text(t, value).encode("utf-8", "surrogateescape")
+    limit = t.max_length()
+    if limit is not None and len(data) > limit:
+        raise _bad(t, value, f"longer than {limit} bytes")
+    if t.kind == K.BINARY:
+        assert t.length is not None
+        data = data.ljust(t.length, b"\0")
+    return data
+
+
+def _match_member(t: ColumnType, text: str, original: Any) -> str:
+    if text in t.members:
+        return text
+    if not is_case_sensitive(t.collation):
+        folded = text.rstrip(" ").casefold()
+        for member in t.members:
+            if member.casefold() == folded:
+                return member
+    raise _bad(t, original, f"not one of {list(t.members)}")
+
+
+def _coerce_enum(t: ColumnType, value: Any) -> str:
+    if isinstance(value, Decimal) and value == int(value):
+        value = int(value)  # a number is a member's index (ENUM) or a bitmask (SET)
+    if isinstance(value, int) and not isinstance(value, bool):
+        if t.kind == K.ENUM:
+            if not 1 <= value <= len(t.members):
+                raise _bad(t, value, "no member at that index")
+            return t.members[value - 1]
+        if not 0 <= value < 2 ** len(t.members):
+            raise _bad(t, value, "bits beyond the members")
+        return ",".join(m for i, m in enumerate(t.members) if value >> i & 1)
+    text = _to_text(t, value)
+    if t.kind == K.ENUM:
+        return _match_member(t, text, value)
+    if text == "":
+        return ""
+    chosen = {_match_member(t, part, value) for part in text.split(",")}
+    return ",".join(m for m in t.members if m in chosen)
+
+
+_DATE_RE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_DATETIME_RE = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?)?"
+)
+_TIME_RE = re.compile(r"(-)?(?:(\d+) )?(\d{1,3}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?")
+
+
+def _valid_ymd(y: int, m: int, d: int) -> bool:
+    if (y, m, d) == (0, 0, 0):
+        return True  # the zero date, which MySQL stores unless NO_ZERO_DATE
+    if m == 0 or d == 0:
+        return False
+    try:
+        _dt.date(y or 2000, m, d)
+    except ValueError:
+        return False
+    return True
+
+
+def _fraction(digits: str | None, fsp: int) -> tuple[int, int]:
+    """(carry seconds, fraction at fsp digits) from fraction digits, rounded half up."""
+    micros = int((digits or "").ljust(6, "0"))
+    scaled = Decimal(micros).scaleb(fsp - 6).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    carry, rest = divmod(int(scaled), 10**fsp)
+    return carry, rest
+
+
+def _coerce_temporal(t: ColumnType, value: Any) -> Any:
+    kind = t.kind
+    if kind == K.YEAR:
+        return _coerce_year(t, value)
+    if isinstance(value, _dt.datetime):
+        value = value.isoformat(sep=" ")
+    elif isinstance(value, _dt.date | _dt.time):
+        value = value.isoformat()
+    elif isinstance(value, _dt.timedelta):
+        value = _timedelta_text(value)
+    if not isinstance(value, str):
+        raise _bad(t, value, "temporal values are given as text")
+    text = value.strip()
+    if kind == K.DATE:
+        m = _DATE_RE.fullmatch(text) or _DATETIME_RE.fullmatch(text)
+        if not m or not _valid_ymd(int(m[1]), int(m[2]), int(m[3])):
+            raise _bad(t, value, "not a date")
+        return f"{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3]):02d}"
+    fsp = t.fsp or 0
+    if kind == K.TIME:
+        return _coerce_time(t, text, fsp, value)
+    m = _DATETIME_RE.fullmatch(text)
+    if not m or not _valid_ymd(int(m[1]), int(m[2]), int(m[3])):
+        raise _bad(t, value, "not a date and time")
+    ymd = (int(m[1]), int(m[2]), int(m[3]))
+    hh, mi, ss = (int(x or 0) for x in (m[4], m[5], m[6]))
+    if hh > 23 or mi > 59 or ss > 59:
+        raise _bad(t, value, "not a time of day")
+    carry, frac = _fraction(m[7], fsp)
+    if ymd != (0, 0, 0):
+        # year 0 (valid in MySQL, not in Python) is carried through a leap proxy year
+        proxy = 2000 if ymd[0] == 0 else 0
+        stamp = _dt.datetime(ymd[0] + proxy, ymd[1], ymd[2], hh, mi, ss)
+        stamp += _dt.timedelta(seconds=carry)
+        ymd = (stamp.year - proxy, stamp.month, stamp.day)
+        hh, mi, ss = stamp.hour, stamp.minute, stamp.second
+        if kind == K.TIMESTAMP and not 1970 <= ymd[0] <= 2038:
+            raise _bad(t, value, "out of the TIMESTAMP range 1970..2038")
+    out = f"{ymd[0]:04d}-{ymd[1]:02d}-{ymd[2]:02d} {hh:02d}:{mi:02d}:{ss:02d}"
+    return out + (f".{frac:0{fsp}d}" if fsp else "")
+
+
+def _timedelta_text(delta: _dt.timedelta) -> str:
+    micros = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+    sign = "-" if micros < 0 else ""
+    seconds, micros = divmod(abs(micros), 1_000_000)
+    return f"{sign}{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{micros:06d}"
+
+
+def _coerce_time(t: ColumnType, text: str, fsp: int, original: Any) -> str:
+    m = _TIME_RE.fullmatch(text)
+    if not m:
+        raise _bad(t, original, "not a time")
+    days, hh, mi, ss = (int(x or 0) for x in (m[2], m[3], m[4], m[5]))
+    if mi > 59 or ss > 59:
+        raise _bad(t, original, "not a time")
+    carry, frac = _fraction(m[6], fsp)
+    seconds = (days * 24 + hh) * 3600 + mi * 60 + ss + carry
+    if seconds > 838 * 3600 + 59 * 60 + 59 or (seconds == 838 * 3600 + 59 * 60 + 59 and frac):
+        raise _bad(t, original, "out of the TIME range -838:59:59..838:59:59")
+    sign = "-" if m[1] and (seconds or frac) else ""
+    out = f"{sign}{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return out + (f".{frac:0{fsp}d}" if fsp else "")
+
+
+def _coerce_year(t: ColumnType, value: Any) -> int:
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.isdigit() or len(text) > 4:
+            raise _bad(t, value, "not a year")
+        number = int(text)
+        if len(text) <= 2:  # two-digit strings, '0' and '00' included, mean 2000..2069/1970..1999
+            return number + (2000 if number < 70 else 1900)
+    elif isinstance(value, int | Decimal) and not isinstance(value, bool):
+        if value != int(value):
+            raise _bad(t, value, "not a whole year")
+        number = int(value)
+        if 1 <= number <= 99:
+            return number + (2000 if number < 70 else 1900)
+    else:
+        raise _bad(t, value, "not a year")
+    if number != 0 and not 1901 <= number <= 2155:
+        raise _bad(t, value, "out of the YEAR range 1901..2155")
+    return number
+
+
+def _coerce_json(t: ColumnType, value: Any) -> str:
+    text = _to_text(t, value)
+    try:
+        json.loads(text)
+    except ValueError:
+        raise _bad(t, value, "not valid JSON") from None
+    return text
+
+
+def _coerce_spatial(t: ColumnType, value: Any) -> Any:
+    raise _bad(t, value, "spatial values have no literal form")
+
+
+_COERCE: dict[Family, Callable[[ColumnType, Any], Any]] = {
+    Family.INTEGER: _coerce_integer,
+    Family.DECIMAL: _coerce_decimal,
+    Family.FLOAT: _coerce_float,
+    Family.BIT: _coerce_bit,
+    Family.CHAR: _coerce_char,
+    Family.BINARY: _coerce_binary,
+    Family.TEXT: _coerce_char,
+    Family.BLOB: _coerce_binary,
+    Family.ENUM: _coerce_enum,
+    Family.TEMPORAL: _coerce_temporal,
+    Family.JSON: _coerce_json,
+    Family.SPATIAL: _coerce_spatial,
+}
+
+
+__all__ = ["coerce", "is_case_sensitive"]

@@ -1,0 +1,148 @@
+"""The kinds of MySQL column type, their families, and the sizes the server gives them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class TypeKind(StrEnum):
+    """Every MySQL column type, by its canonical name."""
+
+    TINYINT = "TINYINT"
+    SMALLINT = "SMALLINT"
+    MEDIUMINT = "MEDIUMINT"
+    INT = "INT"
+    BIGINT = "BIGINT"
+    DECIMAL = "DECIMAL"
+    FLOAT = "FLOAT"
+    DOUBLE = "DOUBLE"
+    BIT = "BIT"
+    CHAR = "CHAR"
+    VARCHAR = "VARCHAR"
+    BINARY = "BINARY"
+    VARBINARY = "VARBINARY"
+    TINYTEXT = "TINYTEXT"
+    TEXT = "TEXT"
+    MEDIUMTEXT = "MEDIUMTEXT"
+    LONGTEXT = "LONGTEXT"
+    TINYBLOB = "TINYBLOB"
+    BLOB = "BLOB"
+    MEDIUMBLOB = "MEDIUMBLOB"
+    LONGBLOB = "LONGBLOB"
+    ENUM = "ENUM"
+    SET = "SET"
+    DATE = "DATE"
+    TIME = "TIME"
+    DATETIME = "DATETIME"
+    TIMESTAMP = "TIMESTAMP"
+    YEAR = "YEAR"
+    JSON = "JSON"
+    GEOMETRY = "GEOMETRY"
+    POINT = "POINT"
+    LINESTRING = "LINESTRING"
+    POLYGON = "POLYGON"
+    MULTIPOINT = "MULTIPOINT"
+    MULTILINESTRING = "MULTILINESTRING"
+    MULTIPOLYGON = "MULTIPOLYGON"
+    GEOMETRYCOLLECTION = "GEOMETRYCOLLECTION"
+
+
+class Family(StrEnum):
+    """Groups of kinds that share parameters and rules."""
+
+    INTEGER = "integer"
+    DECIMAL = "decimal"
+    FLOAT = "float"
+    BIT = "bit"
+    CHAR = "char"  # CHAR, VARCHAR
+    BINARY = "binary"  # BINARY, VARBINARY
+    TEXT = "text"
+    BLOB = "blob"
+    ENUM = "enum"  # ENUM, SET
+    TEMPORAL = "temporal"
+    JSON = "json"
+    SPATIAL = "spatial"
+
+
+K = TypeKind
+FAMILY: dict[TypeKind, Family] = {
+    **dict.fromkeys((K.TINYINT, K.SMALLINT, K.MEDIUMINT, K.INT, K.BIGINT), Family.INTEGER),
+    K.DECIMAL: Family.DECIMAL,
+    K.FLOAT: Family.FLOAT,
+    K.DOUBLE: Family.FLOAT,
+    K.BIT: Family.BIT,
+    K.CHAR: Family.CHAR,
+    K.VARCHAR: Family.CHAR,
+    K.BINARY: Family.BINARY,
+    K.VARBINARY: Family.BINARY,
+    **dict.fromkeys((K.TINYTEXT, K.TEXT, K.MEDIUMTEXT, K.LONGTEXT), Family.TEXT),
+    **dict.fromkeys((K.TINYBLOB, K.BLOB, K.MEDIUMBLOB, K.LONGBLOB), Family.BLOB),
+    K.ENUM: Family.ENUM,
+    K.SET: Family.ENUM,
+    **dict.fromkeys((K.DATE, K.TIME, K.DATETIME, K.TIMESTAMP, K.YEAR), Family.TEMPORAL),
+    K.JSON: Family.JSON,
+    **dict.fromkeys(
+        (
+            K.GEOMETRY,
+            K.POINT,
+            K.LINESTRING,
+            K.POLYGON,
+            K.MULTIPOINT,
+            K.MULTILINESTRING,
+            K.MULTIPOLYGON,
+            K.GEOMETRYCOLLECTION,
+        ),
+        Family.SPATIAL,
+    ),
+}
+
+#: storage bytes of each integer kind
+INTEGER_BYTES: dict[TypeKind, int] = {
+    K.TINYINT: 1,
+    K.SMALLINT: 2,
+    K.MEDIUMINT: 3,
+    K.INT: 4,
+    K.BIGINT: 8,
+}
+#: the largest value in bytes of each TEXT/BLOB size, smallest first
+LOB_BYTES: dict[TypeKind, int] = {
+    K.TINYTEXT: 255,
+    K.TEXT: 65535,
+    K.MEDIUMTEXT: 16777215,
+    K.LONGTEXT: 4294967295,
+    K.TINYBLOB: 255,
+    K.BLOB: 65535,
+    K.MEDIUMBLOB: 16777215,
+    K.LONGBLOB: 4294967295,
+}
+TEXT_SIZES = (K.TINYTEXT, K.TEXT, K.MEDIUMTEXT, K.LONGTEXT)
+BLOB_SIZES = (K.TINYBLOB, K.BLOB, K.MEDIUMBLOB, K.LONGBLOB)
+#: integer display width MySQL shows when none is given (signed, unsigned)
+DEFAULT_INT_WIDTH: dict[TypeKind, tuple[int, int]] = {
+    K.TINYINT: (4, 3),
+    K.SMALLINT: (6, 5),
+    K.MEDIUMINT: (9, 8),
+    K.INT: (11, 10),
+    K.BIGINT: (20, 20),
+}
+
+#: the server's limit on a row's stored bytes, not counting TEXT/BLOB contents
+MAX_ROW_BYTES = 65535
+#: the longest VARCHAR/VARBINARY, in bytes
+MAX_VARCHAR_BYTES = 65532
+CHARSET_FAMILIES = frozenset({Family.CHAR, Family.TEXT, Family.ENUM})
+
+
+__all__ = [
+    "BLOB_SIZES",
+    "CHARSET_FAMILIES",
+    "DEFAULT_INT_WIDTH",
+    "FAMILY",
+    "INTEGER_BYTES",
+    "LOB_BYTES",
+    "MAX_ROW_BYTES",
+    "MAX_VARCHAR_BYTES",
+    "TEXT_SIZES",
+    "Family",
+    "TypeKind",
+]
