@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[spark]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[spark,replicate]'
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python

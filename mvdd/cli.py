@@ -1,7 +1,10 @@
 """The ``mvdd`` command (typer + rich).
 
-- ``mvdd demo``: generate the bundled sharded workload and replay it (SQLite catalogs, local
-  Spark); ``mvdd replay DIR``: replay event logs (see :mod:`mvdd.spark.replay`).
+- ``mvdd replicate``: shard tables on upstream servers into one downstream table, exactly once
+  (see :mod:`mvdd.replicate`); ``mvdd status --state DIR``: where each shard stands.
+- ``mvdd demo``: private MariaDB servers, the bundled workload run on them as SQL, replicated
+  (see :mod:`mvdd.replicate.demo`); ``mvdd replay DIR``: replay offline event logs
+  (see :mod:`mvdd.spark.replay`).
 - ``mvdd join FILE…``: the joined schema of several shards' CREATE TABLE statements.
 - ``mvdd check INITIAL CHANGES…``: are the changes forward / backward / fully compatible?
   (``--catalog`` judges versions of a catalog's table instead.)
@@ -18,8 +21,10 @@ SQL arguments are either SQL text or the path of a file holding it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -477,6 +482,158 @@ def demo(
     if not as_json:
         console.rule(f"[bold]mvdd demo[/]: 4 shards x {rows:,} rows in {events}")
     _run_replay(events, directory / "replay", "orders", downstream, replace, as_json)
+
+
+# --- replication -----------------------------------------------------------------------------
+
+
+def _sources(values: list[str]) -> dict[str, str]:
+    out = {}
+    for value in values:
+        name, sep, url = value.partition("=")
+        if not sep or not name or not url:
+            raise typer.BadParameter(f"--source takes NAME=URL, not {value!r}")
+        if name in out:
+            raise typer.BadParameter(f"--source {name} given twice")
+        out[name] = url
+    return out
+
+
+def _status_table(status: dict[str, Any]) -> RichTable:
+    table = RichTable(title="mvdd replicate")
+    for column in ("shard", "position", "version", "paused", "lag s", "rows", "held"):
+        table.add_column(column)
+    for shard, s in status.get("shards", {}).items():
+        lag = s.get("lag_s")
+        table.add_row(
+            shard,
+            str(s.get("position") or "—"),
+            str(s.get("version") or "—"),
+            f"[yellow]{s['reason']}[/]" if s.get("paused") else "no",
+            "—" if lag is None else f"{lag:.1f}",
+            f"{s.get('rows', 0):,}",
+            f"{s.get('held', 0):,}",
+        )
+    return table
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return f"{type(err).__name__}: {text}"
+
+
+@app.command()
+def replicate(
+    source: list[str] = typer.Option(
+        ..., "--source", help="an upstream server, NAME=mysql://user:password@host:port/ (repeat)"
+    ),
+    tables: str = typer.Option(..., help="the shard tables, an fnmatch pattern of database.table"),
+    target: str = typer.Option(..., help="the merged table (created in the downstream database)"),
+    downstream: str | None = typer.Option(None, help="mysql://user:password@host:port/database"),
+    state: Path = typer.Option(..., help="the state directory (catalogs, the group, held rows)"),
+    until: str = typer.Option("end", help="end: stop once caught up; forever: follow"),
+    bulk: str = typer.Option("auto", help="initial copy: auto | spark | rows"),
+    lake: Path | None = typer.Option(None, help="also keep the target as a Parquet lake here"),
+    renames: str = typer.Option("merge", help="column renames: merge (seed 000) | wait (TiDB DM)"),
+    metrics_port: int | None = typer.Option(None, help="serve Prometheus metrics on this port"),
+    live: bool = typer.Option(True, "--live/--no-live", help="a live table while following"),
+    as_json: bool = typer.Option(False, "--json", help="print the final status as JSON"),
+) -> None:
+    """Replicate shard tables on upstream servers into one downstream table, exactly once.
+    SIGTERM or Ctrl-C stop at a transaction boundary (exit 0)."""
+    import signal
+    import threading
+
+    from mvdd.replicate import Replicator
+
+    if until not in ("end", "forever"):
+        raise typer.BadParameter("--until takes end or forever")
+    stop = threading.Event()
+
+    def ask_stop(signum: int, frame: Any) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = {sig: signal.signal(sig, ask_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    metrics = None
+    try:
+        r = Replicator(
+            _sources(source),
+            tables=tables,
+            target=target,
+            downstream=downstream,
+            state=state,
+            bulk=bulk,
+            lake=lake,
+            renames=renames,
+        )
+        if metrics_port is not None:
+            from mvdd.replicate.metrics import Metrics
+
+            metrics = Metrics(metrics_port)
+        show = live and not as_json and console.is_terminal
+        from rich.live import Live
+
+        with Live(console=console, auto_refresh=False) if show else _nothing() as screen:
+
+            def on_status(status: dict[str, Any]) -> None:
+                if metrics is not None:
+                    metrics.update(status)
+                if screen is not None:
+                    screen.update(_status_table(status), refresh=True)
+
+            r.on_status = on_status
+            status = r.run(until="end" if until == "end" else None, stop=stop)
+            on_status(status)
+    except (MvddError, OSError) as err:
+        if as_json:
+            typer.echo(json.dumps({"error": type(err).__name__, "message": str(err)}))
+        else:
+            console.print(_one_line(err), markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(code=1) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(code=130) from None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if metrics is not None:
+            metrics.close()
+    if as_json:
+        typer.echo(json.dumps(status))
+    elif not (live and console.is_terminal):
+        console.print(_status_table(status))
+
+
+@contextlib.contextmanager
+def _nothing() -> Iterator[None]:
+    yield None
+
+
+@app.command()
+def status(
+    state: Path = typer.Option(..., help="a replicator's state directory"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
+) -> None:
+    """Where each shard of a replication stands: position applied, table version, paused and
+    why, lag, rows applied (as its replicator last wrote them)."""
+    from mvdd.replicate.state import State
+
+    if not (state / "replicate.db").exists():
+        _fail(CatalogError(f"{str(state)!r} is not a replicator's state directory"), as_json)
+    try:
+        kept = State(state)
+        try:
+            result = {"shards": kept.status()}
+        finally:
+            kept.close()
+    except MvddError as err:
+        _fail(err, as_json)
+        return
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        console.print(_status_table(result))
 
 
 def main() -> None:

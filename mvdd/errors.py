@@ -23,6 +23,7 @@ _PLACES = (
     "column",
     "index",
     "step",
+    "source",
     "shard",
     "position",
 )
@@ -46,6 +47,7 @@ class MvddError(Exception):
         statement_index: the statement's 1-based index when several were given at once.
         table, column, index: the schema element (names; ``column`` may carry ``"#id name"``).
         step: the step (a :mod:`mvdd.ddl.step` value or its text) that could not apply.
+        source: the upstream server (a replicator's source name).
         shard: the shard, for the shard coordinator.
         position: where in a replicated log the event is (a binlog position or any value).
     """
@@ -57,6 +59,7 @@ class MvddError(Exception):
     column: str | None
     index: str | None
     step: str | None
+    source: str | None
     shard: str | None
     position: Any
 
@@ -86,6 +89,8 @@ class MvddError(Exception):
     def where(self) -> str:
         """The place as text: ``table `t`, column `x`, statement 2: `ALTER ...```."""
         parts = []
+        if self.source is not None:
+            parts.append(f"source {self.source}")
         if self.shard is not None:
             parts.append(f"shard {_quote(self.shard)}")
         if self.position is not None:

@@ -84,6 +84,17 @@ def binlog_server_full() -> Iterator[MariaDB]:
     yield from _server(binlog=True, server_id=12, options={"binlog-row-metadata": "FULL"})
 
 
+@pytest.fixture(scope="session")
+def servers(binlog_server: MariaDB) -> Iterator[Any]:
+    """Two upstream servers with binary logs (the binlog tests' one, and one more) and a
+    downstream one (itself logging: a downstream may be a replication source too)."""
+    from tests.support.replication import Servers
+
+    for second in _server(binlog=True, server_id=21):
+        for down in _server(binlog=True, server_id=31):
+            yield Servers(binlog_server, second, down)
+
+
 @pytest.fixture
 def mdb(mariadb: MariaDB) -> Iterator:
     """A connection to a fresh, empty database on the private server."""

@@ -34,9 +34,10 @@ LAYERS = [
 #: where each third-party library may be imported (module path prefixes)
 CONFINED = {
     "sqlglot": ("mvdd.ddl",),
-    # the catalog's store, and the online layer's small row + index store (its own embedded store)
-    "sqlite_utils": ("mvdd.store.sqlite", "mvdd.online.rowstore"),
-    "sqlite3": ("mvdd.store.sqlite", "mvdd.online.rowstore"),
+    # the catalog's store, the online layer's small row + index store (its own embedded store),
+    # and a replicator's state directory
+    "sqlite_utils": ("mvdd.store.sqlite", "mvdd.online.rowstore", "mvdd.replicate.state"),
+    "sqlite3": ("mvdd.store.sqlite", "mvdd.online.rowstore", "mvdd.replicate.state"),
     # the catalog's networked store, the binlog reader's source, the replay's and the
     # replicator's downstream server
     "pymysql": ("mvdd.store.mysql", "mvdd.binlog", "mvdd.spark.replay", "mvdd.replicate"),
@@ -47,6 +48,7 @@ CONFINED = {
     "typer": ("mvdd.cli",),
     "rich": ("mvdd.cli",),
     "matplotlib": ("mvdd.spark.report",),
+    "prometheus_client": ("mvdd.replicate.metrics",),
 }
 
 #: imports that reach up on purpose, with the reason (none: a lower layer declares a generic

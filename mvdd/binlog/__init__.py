@@ -5,8 +5,16 @@ values); mvdd supplies the schema of every row event from its catalog, never the
 current one. See :mod:`mvdd.binlog.reader`.
 """
 
-from mvdd.binlog.reader import BinlogReader, Event, EventKind
-from mvdd.binlog.source import Source
+from mvdd.binlog.reader import BinlogReader, BinlogTransaction, Event, EventKind
+from mvdd.binlog.source import Rows, Source
 from mvdd.model import BinlogPosition
 
-__all__ = ["BinlogPosition", "BinlogReader", "Event", "EventKind", "Source"]
+__all__ = [
+    "BinlogPosition",
+    "BinlogReader",
+    "BinlogTransaction",
+    "Event",
+    "EventKind",
+    "Rows",
+    "Source",
+]

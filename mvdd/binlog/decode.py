@@ -377,6 +377,7 @@ class Plan:
     the library decodes with, and the conversions of its values (built once per version)."""
 
     table: str
+    table_id: int
     version: int
     expected: tuple[Expected, ...]
     converts: tuple[tuple[str, Callable[[Any], Any]], ...]
@@ -389,6 +390,7 @@ class Plan:
         expected = row_image(table, flavor)
         return cls(
             table=name,
+            table_id=table.id,
             version=table.version,
             expected=expected,
             converts=tuple((e.name, e.convert) for e in expected if e.convert is not None),

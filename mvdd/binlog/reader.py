@@ -47,7 +47,7 @@ import contextlib
 import logging
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from typing import Any
 
@@ -60,7 +60,14 @@ from pymysqlreplication.exceptions import StatusVariableMismatch
 
 from mvdd.binlog import library
 from mvdd.binlog.decode import Plan, check_table_map
-from mvdd.binlog.source import Snapshot, Source, database_patterns, matches, parse_tables
+from mvdd.binlog.source import (
+    Rows,
+    Snapshot,
+    Source,
+    database_patterns,
+    matches,
+    parse_tables,
+)
 from mvdd.catalog import Catalog, Change
 from mvdd.ddl import step as s
 from mvdd.ddl.name import split_name
@@ -115,6 +122,8 @@ class Event:
         statement: ddl: the statement's text; otherwise None.
         commit: where the event's transaction ends: a safe resume point once every event of
             the transaction is handled.
+        table_id: the catalog's id of the table (stable across renames; ddl: of the table
+            the statement changed).
     """
 
     kind: EventKind
@@ -125,14 +134,26 @@ class Event:
     before: dict[str, Any] | None
     statement: str | None
     commit: BinlogPosition
+    table_id: int | None = None
 
 
 @attrs.frozen
-class _Group:
-    """A transaction's events and where it ends."""
+class BinlogTransaction:
+    """One upstream transaction as :meth:`BinlogReader.transactions` hands it out: the events
+    of the followed tables (none when it touched no followed table: its end still counts as
+    progress), where it ends, and when the server wrote that end (its clock, seconds since the
+    epoch; 0 when the binlog does not say)."""
 
     events: tuple[Event, ...]
     commit: BinlogPosition
+    timestamp: float = 0.0
+
+    @property
+    def is_ddl(self) -> bool:
+        return any(e.kind == EventKind.DDL for e in self.events)
+
+
+_Group = BinlogTransaction
 
 
 class _Lost(Exception):
@@ -298,6 +319,35 @@ class BinlogReader:
             )
         return newest
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[Rows]:
+        """One consistent snapshot of the server, held open while the block runs: its rows
+        (:class:`~mvdd.binlog.source.Rows`) are those at :attr:`Rows.position`. An empty
+        catalog is bootstrapped from it (as :meth:`check` would), and reading starts there;
+        a catalog that holds schemas already is left as it is (the caller compares)."""
+        self.source.check()
+        if self.catalog.default_charset is None:
+            self.catalog.default_charset = self.source.server_charset()
+        for _ in range(_SNAPSHOT_TRIES):
+            with self.source.snapshot_session(self.patterns) as (snap, rows):
+                if snap.until is not None and self._ddl_between(snap.position, snap.until):
+                    log.info("snapshot: DDL between %s and %s, again", snap.position, snap.until)
+                    continue
+                empty = not (self.catalog.tables() or self.catalog.databases())
+                if empty and self._start_arg is None:
+                    self._resume = self._record_bootstrap(snap)
+                rows.position = snap.position
+                yield rows
+                return
+        raise SourceConfigError(
+            f"{self.source.description}: DDL kept landing while the schemas were read "
+            f"({_SNAPSHOT_TRIES} snapshots); try again when the source is quieter"
+        )
+
+    def ddl_between(self, start: BinlogPosition, end: BinlogPosition) -> bool:
+        """Whether the binlog between two positions holds a statement on a followed database."""
+        return self._ddl_between(start, end)
+
     def _bootstrap(self) -> BinlogPosition:
         for _ in range(_SNAPSHOT_TRIES):
             snap = self.source.snapshot(self.patterns)
@@ -309,6 +359,9 @@ class BinlogReader:
                 f"{self.source.description}: DDL kept landing while the schemas were read "
                 f"({_SNAPSHOT_TRIES} snapshots); try again when the source is quieter"
             )
+        return self._record_bootstrap(snap)
+
+    def _record_bootstrap(self, snap: Snapshot) -> BinlogPosition:
         record = {
             "position": str(snap.position),
             "databases": [list(d) for d in snap.databases],
@@ -382,6 +435,20 @@ class BinlogReader:
 
         ``until``: ``"end"`` stops once caught up with the server; None follows for ever; a
         position stops at the first transaction end at or after it."""
+        for txn in self.transactions(until=until):
+            yield from txn.events
+
+    def transactions(
+        self,
+        *,
+        until: BinlogPosition | str | None = "end",
+        stop: Callable[[], bool] | None = None,
+    ) -> Iterator[BinlogTransaction]:
+        """The upstream transactions one at a time, each once its end has been read (also
+        those that touched no followed table: their end is progress too).
+
+        ``until`` as :meth:`events`; ``stop``: asked between transactions and at every
+        heartbeat while following: True ends the stream at the last transaction handed out."""
         if self._closed:
             raise SourceConfigError("the reader is closed")
         start = self._prepare()
@@ -389,13 +456,14 @@ class BinlogReader:
         blocking = until is None
         resume = start
         lost_since: float | None = None
+        halt = stop or (lambda: False)
         while True:
             try:
-                for group in self._groups(resume, blocking, end):
+                for group in self._groups(resume, blocking, end, halt):
                     lost_since = None
-                    yield from group.events
+                    yield group
                     resume = self._resume = group.commit
-                    if end is not None and not resume < end:
+                    if (end is not None and not resume < end) or halt():
                         return
                 return
             except _Lost as lost:
@@ -474,7 +542,11 @@ class BinlogReader:
             raise _Lost(str(err) or type(err).__name__) from None
 
     def _groups(
-        self, start: BinlogPosition, blocking: bool, end: BinlogPosition | None
+        self,
+        start: BinlogPosition,
+        blocking: bool,
+        end: BinlogPosition | None,
+        halt: Callable[[], bool],
     ) -> Iterator[_Group]:
         self._close_stream()
         self._maps = {}
@@ -493,6 +565,8 @@ class BinlogReader:
                     continue
                 if isinstance(ev, le.HeartbeatLogEvent):
                     self.source_position = BinlogPosition(ev.ident, ev.packet.log_pos)
+                    if halt():
+                        return
                     continue
                 if ev.packet.log_pos:
                     at = BinlogPosition(file, ev.packet.log_pos)
@@ -563,19 +637,20 @@ class BinlogReader:
                 row = convert(r["after_values"], r["after_none_sources"])
             else:
                 before, row = None, convert(r["values"], r["none_sources"])
-            pending.append((kind, plan.table, at, plan.version, row, before))
+            pending.append((kind, plan.table, at, plan.version, row, before, plan.table_id))
         return pending
 
     def _on_xid(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
-        return self._commit(pending, at)
+        return self._commit(pending, at, ev.timestamp)
 
-    def _commit(self, pending: Any, at: BinlogPosition) -> _Group:
+    def _commit(self, pending: Any, at: BinlogPosition, timestamp: float = 0.0) -> _Group:
         return _Group(
             tuple(
-                Event(kind, table, pos, version, row, before, None, at)
-                for kind, table, pos, version, row, before in pending or ()
+                Event(kind, table, pos, version, row, before, None, at, tid)
+                for kind, table, pos, version, row, before, tid in pending or ()
             ),
             at,
+            float(timestamp or 0.0),
         )
 
     def _on_query(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
@@ -586,7 +661,7 @@ class BinlogReader:
         if control == "begin":
             return []
         if control == "commit" and not upper.startswith(_SAVEPOINTS):
-            return self._commit(pending, at)
+            return self._commit(pending, at, ev.timestamp)
         if upper.startswith(_SAVEPOINTS):
             return pending
         if control == "xa":
@@ -606,13 +681,13 @@ class BinlogReader:
         flags3 = getattr(ev, "mvdd_flags3", 0)
         if flags3 & (library.FL_START_ALTER | library.FL_ROLLBACK_ALTER):
             # a two-phase ALTER: only its COMMIT ALTER changes the schema
-            return _Group((), at) if pending is None else pending
+            return _Group((), at, float(ev.timestamp)) if pending is None else pending
         events = self._ddl(text, schema, names, at)
         if pending is not None:
             # a statement inside a transaction changes nothing a row reader needs, and
             # ends nothing
             return pending
-        return _Group(events, at)
+        return _Group(events, at, float(ev.timestamp))
 
     def _unknown(self, ev: Any, at: BinlogPosition) -> None:
         code = ev.event_type
@@ -722,7 +797,9 @@ class BinlogReader:
                 if not (renamed and matches(self.patterns, renamed[0])):
                     continue
                 name = renamed[0]  # renamed out of the pattern: its last event, old name
-            yield Event(EventKind.DDL, name, at, change.version, None, None, text, at)
+            yield Event(
+                EventKind.DDL, name, at, change.version, None, None, text, at, change.table_id
+            )
 
     def _unreadable(
         self,
@@ -799,4 +876,4 @@ def _message(err: BaseException) -> str:
     return str(err.args[-1]) if err.args else str(err)
 
 
-__all__ = ["BinlogReader", "Event", "EventKind", "Snapshot"]
+__all__ = ["BinlogReader", "BinlogTransaction", "Event", "EventKind", "Snapshot"]

@@ -27,7 +27,7 @@ from typing import Any
 import attrs
 import pymysql
 
-from mvdd.ddl.dml import lock_table, show_create, show_create_database
+from mvdd.ddl.dml import count_rows, lock_table, select_template, show_create, show_create_database
 from mvdd.errors import SourceConfigError
 from mvdd.model import BinlogPosition
 from mvdd.store.address import Address, parse_address
@@ -284,11 +284,44 @@ class Source:
     def snapshot(self, patterns: Sequence[str]) -> Snapshot:
         """The schemas of every table in the databases the patterns name, and the binlog
         position they hold at (see the module docstring)."""
+        with self.snapshot_session(patterns) as (snap, _):
+            return snap
+
+    @contextlib.contextmanager
+    def snapshot_session(self, patterns: Sequence[str]) -> Iterator[tuple[Snapshot, Rows]]:
+        """:meth:`snapshot`, with its transaction held open while the block runs: rows read
+        through the :class:`Rows` it gives are the rows at the snapshot's position (MariaDB's
+        consistent snapshot; MySQL: the read lock is let go once the snapshot transaction has
+        started, as ``mysqldump --single-transaction --master-data`` does)."""
         with self.connection() as conn, conn.cursor() as cur:
             self._identify(cur)
             if self._flavor == "mariadb":
-                return self._snapshot_mariadb(cur, patterns)
-            return self._snapshot_mysql(cur, patterns)
+                cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+                try:
+                    cur.execute("SHOW STATUS LIKE 'binlog_snapshot_%'")
+                    status = {str(k).lower(): str(v) for k, v in cur.fetchall()}
+                    position = BinlogPosition(
+                        status["binlog_snapshot_file"], int(status["binlog_snapshot_position"])
+                    )
+                    databases, tables = self._schemas(cur, patterns, lock=True)
+                    snap = Snapshot(position, self._end(cur), databases, tables)
+                    yield snap, Rows(conn, self.description)
+                finally:
+                    with contextlib.suppress(pymysql.MySQLError):
+                        cur.execute("COMMIT")
+            else:
+                cur.execute("FLUSH TABLES WITH READ LOCK")
+                try:
+                    cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+                    position = self._end(cur)
+                    databases, tables = self._schemas(cur, patterns, lock=False)
+                finally:
+                    cur.execute("UNLOCK TABLES")
+                try:
+                    yield Snapshot(position, None, databases, tables), Rows(conn, self.description)
+                finally:
+                    with contextlib.suppress(pymysql.MySQLError):
+                        cur.execute("COMMIT")
 
     def _schemas(self, cur: Any, patterns: Sequence[str], lock: bool) -> tuple[Any, Any]:
         cur.execute("SHOW DATABASES")
@@ -316,28 +349,46 @@ class Source:
                 tables.append((db, str(table), _text(cur.fetchone()[1])))
         return tuple(databases), tuple(tables)
 
-    def _snapshot_mariadb(self, cur: Any, patterns: Sequence[str]) -> Snapshot:
-        cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
-        try:
-            cur.execute("SHOW STATUS LIKE 'binlog_snapshot_%'")
-            status = {str(k).lower(): str(v) for k, v in cur.fetchall()}
-            position = BinlogPosition(
-                status["binlog_snapshot_file"], int(status["binlog_snapshot_position"])
-            )
-            databases, tables = self._schemas(cur, patterns, lock=True)
-            until = self._end(cur)
-        finally:
-            cur.execute("COMMIT")
-        return Snapshot(position, until, databases, tables)
 
-    def _snapshot_mysql(self, cur: Any, patterns: Sequence[str]) -> Snapshot:
-        cur.execute("FLUSH TABLES WITH READ LOCK")
+class Rows:
+    """Rows read inside a snapshot's transaction (see :meth:`Source.snapshot_session`)."""
+
+    def __init__(self, conn: Any, where: str) -> None:
+        self._conn = conn
+        self._where = where
+        #: the binlog position the rows hold at
+        self.position: BinlogPosition | None = None
+
+    def rows(
+        self,
+        table: tuple[str, str],
+        columns: Sequence[str],
+        key: Sequence[str],
+        *,
+        after: Sequence[Any] | None = None,
+        batch: int = 5000,
+    ) -> Iterator[list[tuple[Any, ...]]]:
+        """A table's rows in key order (after ``after`` when given), ``batch`` at a time,
+        streamed from the server (the whole table is never in memory)."""
+        sql = select_template(table, columns, key, after=after is not None)
         try:
-            position = self._end(cur)
-            databases, tables = self._schemas(cur, patterns, lock=False)
-        finally:
-            cur.execute("UNLOCK TABLES")
-        return Snapshot(position, None, databases, tables)
+            with self._conn.cursor(pymysql.cursors.SSCursor) as cur:
+                cur.execute(sql, tuple(after) if after is not None else None)
+                while True:
+                    chunk = cur.fetchmany(batch)
+                    if not chunk:
+                        return
+                    yield list(chunk)
+        except pymysql.MySQLError as err:
+            raise SourceConfigError(
+                f"{self._where} refused reading `{table[0]}`.`{table[1]}`: {_message(err)}"
+            ) from None
+
+    def count(self, table: tuple[str, str]) -> int:
+        """How many rows the table holds in the snapshot."""
+        with self._conn.cursor() as cur:
+            cur.execute(count_rows(table))
+            return int(cur.fetchone()[0])
 
 
 def _text(value: Any) -> str:
@@ -350,6 +401,7 @@ def _message(err: BaseException) -> str:
 
 __all__ = [
     "SYSTEM_DATABASES",
+    "Rows",
     "Snapshot",
     "Source",
     "database_patterns",

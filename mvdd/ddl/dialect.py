@@ -535,6 +535,9 @@ class MvddParser(MySQLParser):
 
 # --- generator ---------------------------------------------------------------------------------
 
+#: where a statement parameter goes while a template renders (a character no SQL text holds)
+PARAM = "\x00"
+
 
 class MvddGenerator(MySQLGenerator):
     # sqlglot dispatches only its own node classes by method name; ours go through TRANSFORMS
@@ -549,6 +552,8 @@ class MvddGenerator(MySQLGenerator):
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
         AlterDatabase: lambda self, e: self.alterdatabase_sql(e),
         Persistent: lambda self, e: "PERSISTENT",
+        # a statement parameter's place: mvdd.ddl.dml turns it into the driver's %s
+        exp.Placeholder: lambda self, e: PARAM,
     }
 
     def alterdatabase_sql(self, expression: AlterDatabase) -> str:

@@ -6,7 +6,10 @@ with every identifier quoted (any table or column name is safe):
   joined by ``|`` (``CONCAT_WS`` skips NULLs), to compare a table with a copy computed elsewhere;
 - :func:`show_create` and :func:`drop_table`;
 - what a binlog reader asks its source: :func:`show_create_database`, :func:`lock_table` (a
-  read of no rows that takes the table's metadata lock).
+  read of no rows that takes the table's metadata lock);
+- what a replicator runs: statement templates with PyMySQL's ``%s`` parameters
+  (:func:`insert_template`, :func:`update_template`, :func:`delete_template`,
+  :func:`select_template`), any ``%`` of a name doubled so the driver's formatting leaves it be.
 
 Table names may be ``database.table`` pairs: :func:`table_ref` takes the database apart.
 
@@ -17,6 +20,10 @@ DROP TABLE IF EXISTS `t`
 INSERT INTO `t``x` (`a`, `b`) VALUES (1, 'it''s'), (NULL, 'b')
 >>> print(checksum_query("t", ["a", "b"]))
 SELECT COUNT(*), COALESCE(SUM(CRC32(CONCAT_WS('|', `a`, `b`))), 0) FROM `t`
+>>> print(insert_template("t", ["b%"], upsert=True))
+INSERT INTO `t` (`b%%`) VALUES (%s) ON DUPLICATE KEY UPDATE `b%%` = VALUES(`b%%`)
+>>> print(update_template(("db", "t"), ["a"], ["k1", "k2"]))
+UPDATE `db`.`t` SET `a` = %s WHERE `k1` = %s AND `k2` = %s
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from mvdd.ddl.dialect import PARAM
 from mvdd.ddl.render import _id, _table, literal_node, sql
 
 
@@ -77,6 +85,91 @@ def checksum_query(table: str, columns: Sequence[str]) -> str:
     return sql(exp.select(exp.Count(this=exp.Star()), total).from_(_table(table)))
 
 
+# --- templates with parameters ----------------------------------------------------------------
+
+
+def _template(node: exp.Expr) -> str:
+    return sql(node).replace("%", "%%").replace(PARAM, "%s")
+
+
+def _params(n: int) -> exp.Tuple:
+    return exp.Tuple(expressions=[exp.Placeholder() for _ in range(n)])
+
+
+def _matches(columns: Sequence[str]) -> exp.Expr:
+    """``c1 = %s AND c2 = %s …``"""
+    return exp.and_(
+        *(exp.EQ(this=exp.Column(this=_id(c)), expression=exp.Placeholder()) for c in columns)
+    )
+
+
+def insert_template(
+    table: str | tuple[str, str], columns: Sequence[str], *, upsert: bool = False
+) -> str:
+    """``INSERT INTO table (columns) VALUES (%s, …)`` (one row; PyMySQL's ``executemany``
+    sends many rows as one statement); ``upsert``: ``ON DUPLICATE KEY UPDATE`` every column to
+    the new row's value (a row already there is overwritten)."""
+    target = exp.Schema(this=table_ref(table), expressions=[_id(c) for c in columns])
+    node = exp.Insert(this=target, expression=exp.Values(expressions=[_params(len(columns))]))
+    if upsert:
+        node.set(
+            "conflict",
+            exp.OnConflict(
+                duplicate=True,
+                action=exp.var("UPDATE"),
+                expressions=[
+                    exp.EQ(
+                        this=exp.Column(this=_id(c)),
+                        expression=exp.Anonymous(
+                            this="VALUES", expressions=[exp.Column(this=_id(c))]
+                        ),
+                    )
+                    for c in columns
+                ],
+            ),
+        )
+    return _template(node)
+
+
+def update_template(
+    table: str | tuple[str, str], columns: Sequence[str], key: Sequence[str]
+) -> str:
+    """``UPDATE table SET c = %s, … WHERE k = %s AND …``"""
+    node = exp.Update(
+        this=table_ref(table),
+        expressions=[
+            exp.EQ(this=exp.Column(this=_id(c)), expression=exp.Placeholder()) for c in columns
+        ],
+        where=exp.Where(this=_matches(key)),
+    )
+    return _template(node)
+
+
+def delete_template(table: str | tuple[str, str], key: Sequence[str]) -> str:
+    """``DELETE FROM table WHERE k = %s AND …``"""
+    return _template(exp.Delete(this=table_ref(table), where=exp.Where(this=_matches(key))))
+
+
+def select_template(
+    table: str | tuple[str, str], columns: Sequence[str], key: Sequence[str], *, after: bool
+) -> str:
+    """``SELECT columns FROM table [WHERE (k1, …) > (%s, …)] ORDER BY k1, …``: a table's rows in
+    key order, from the start or after a key (a copy resumed where it stopped)."""
+    node = exp.select(*(exp.Column(this=_id(c)) for c in columns)).from_(table_ref(table))
+    if after:
+        keys = exp.Tuple(expressions=[exp.Column(this=_id(k)) for k in key])
+        node = node.where(exp.GT(this=keys, expression=_params(len(key))))
+    node = node.order_by(
+        *(exp.Ordered(this=exp.Column(this=_id(k)), nulls_first=True) for k in key)
+    )
+    return _template(node)
+
+
+def count_rows(table: str | tuple[str, str]) -> str:
+    """``SELECT COUNT(*) FROM table``"""
+    return sql(exp.select(exp.Count(this=exp.Star())).from_(table_ref(table)))
+
+
 def show_create(table: str | tuple[str, str]) -> str:
     """``SHOW CREATE TABLE table`` (a name, or a (database, table) pair)."""
     return sql(exp.Show(this="CREATE TABLE", target=table_ref(table)))
@@ -89,10 +182,15 @@ def drop_table(table: str, *, if_exists: bool = True) -> str:
 
 __all__ = [
     "checksum_query",
+    "count_rows",
+    "delete_template",
     "drop_table",
     "insert_rows",
+    "insert_template",
     "lock_table",
+    "select_template",
     "show_create",
     "show_create_database",
     "table_ref",
+    "update_template",
 ]

@@ -23,6 +23,8 @@ import re
 
 _GHOST = re.compile(r"^_{1,2}(?P<base>.+)_(?P<tag>gho|new)$", re.DOTALL)
 _OLD = re.compile(r"^_{1,2}(?P<base>.+)_(?P<tag>del|old)$", re.DOTALL)
+#: gh-ost's changelog table
+_CHANGELOG = re.compile(r"^_(?P<base>.+)_ghc$", re.DOTALL)
 _PAIRS = {"gho": "del", "new": "old"}
 
 
@@ -30,6 +32,16 @@ def ghost_base(name: str) -> str | None:
     """The table a ghost (copy) table is named after, or None if the name is no ghost's."""
     m = _GHOST.match(name)
     return m["base"] if m else None
+
+
+def is_helper(name: str) -> bool:
+    """Whether a table is a tool's helper: a ghost, an old table after a cut-over, or gh-ost's
+    changelog. Helpers are never a replication's shards.
+
+    >>> is_helper("_orders_ghc"), is_helper("_orders_del"), is_helper("orders_del")
+    (True, True, False)
+    """
+    return any(p.match(name) for p in (_GHOST, _OLD, _CHANGELOG))
 
 
 def is_cutover_pair(table: str, old_name: str, ghost: str) -> bool:

@@ -350,6 +350,28 @@ class ShardGroup:
         text = create_sql if isinstance(create_sql, str) else table.to_sql()
         return self._change(sh, table, text, ())
 
+    def follow(
+        self,
+        shard: str,
+        table: Table,
+        *,
+        steps: Sequence[s.Step] = (),
+        statement: str | None = None,
+    ) -> Outcome:
+        """The shard's upstream schema moves to ``table`` as a schema history gives it (a
+        binlog reader's catalog, whose column ids survive renames, as this group's tables were
+        built from it): the statement is already applied, renames are told by id. ``steps``
+        (the statement's) carry what passes through: options, comments, reorderings."""
+        sh = self._shard(shard)
+        if not isinstance(table, Table):
+            raise DDLError("follow() takes the shard's new schema as a Table", shard=shard)
+        try:
+            validate_table(table)
+        except MvddError as err:
+            raise err.locate(shard=shard) from None
+        text = statement if statement is not None else table.to_sql()
+        return self._change(sh, table, text, tuple(steps))
+
     def add_shard(self, name: str, create_sql: str | Table) -> Outcome:
         """A table joins the group (a CREATE or a RENAME into it upstream)."""
         if not isinstance(name, str) or not name:

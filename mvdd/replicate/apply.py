@@ -1,0 +1,118 @@
+"""Row changes as downstream statements: one transaction's worth, in order.
+
+:class:`Changes` collects inserts, updates and deletes by target column names and turns them
+into :class:`~mvdd.replicate.target.Op` values: consecutive statements of one shape share one
+``executemany`` (PyMySQL sends consecutive inserts as one multi-row ``INSERT``). Each statement
+must touch exactly its rows (an insert that finds its key taken fails on the server; an update
+or delete that matches nothing means the target is not what the upstream says), except in
+**safe mode** (TiDB DM's): while a copy that was not one snapshot catches up, an insert is an
+upsert, an update deletes the old key and upserts the new row, and a delete deletes if present,
+so applying the binlog from before the copy converges whatever the copy already held.
+
+Values become what PyMySQL writes: a SET as its members joined by commas, a MySQL JSON document
+as its text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mvdd.ddl.dml import delete_template, insert_template, update_template
+from mvdd.replicate.target import Op
+
+
+def db_value(value: Any) -> Any:
+    """A decoded value as PyMySQL writes it."""
+    if isinstance(value, set | frozenset):
+        return ",".join(sorted(value))
+    if isinstance(value, dict | list):
+        return json.dumps(value)
+    return value
+
+
+class Templates:
+    """Statement templates of one target table, made once per shape."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self._cache: dict[tuple[Any, ...], str] = {}
+
+    def insert(self, columns: tuple[str, ...], upsert: bool) -> str:
+        key = ("i", columns, upsert)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = insert_template(self.table, columns, upsert=upsert)
+        return found
+
+    def update(self, columns: tuple[str, ...], key_columns: tuple[str, ...]) -> str:
+        key = ("u", columns, key_columns)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = update_template(self.table, columns, key_columns)
+        return found
+
+    def delete(self, key_columns: tuple[str, ...]) -> str:
+        key = ("d", key_columns)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = delete_template(self.table, key_columns)
+        return found
+
+
+class Changes:
+    """The row statements of one downstream transaction, in order."""
+
+    def __init__(self, templates: Templates) -> None:
+        self.templates = templates
+        self._ops: list[tuple[str, list[tuple[Any, ...]], bool, str]] = []
+        self.rows = 0
+
+    def __bool__(self) -> bool:
+        return bool(self._ops)
+
+    def _add(self, sql: str, params: tuple[Any, ...], exact: bool, what: str) -> None:
+        self.rows += 1
+        last = self._ops[-1] if self._ops else None
+        if last is not None and last[0] == sql and last[2] == exact:
+            last[1].append(params)
+        else:
+            self._ops.append((sql, [params], exact, what))
+
+    def insert(self, row: Mapping[str, Any], *, safe: bool = False) -> None:
+        columns = tuple(row)
+        sql = self.templates.insert(columns, upsert=safe)
+        self._add(sql, tuple(db_value(v) for v in row.values()), not safe, "an insert")
+
+    def update(
+        self,
+        row: Mapping[str, Any],
+        key: Sequence[str],
+        old_key: Sequence[Any],
+        *,
+        safe: bool = False,
+    ) -> None:
+        if safe:
+            new_key = tuple(row[k] for k in key)
+            if tuple(old_key) != new_key:
+                self.delete(key, old_key, safe=True)
+            self.insert(row, safe=True)
+            return
+        columns = tuple(row)
+        sql = self.templates.update(columns, tuple(key))
+        params = (*(db_value(v) for v in row.values()), *(db_value(v) for v in old_key))
+        self._add(sql, params, True, "an update")
+
+    def delete(self, key: Sequence[str], values: Sequence[Any], *, safe: bool = False) -> None:
+        sql = self.templates.delete(tuple(key))
+        self._add(sql, tuple(db_value(v) for v in values), not safe, "a delete")
+
+    def ops(self) -> list[Op]:
+        return [
+            Op(sql, tuple(rows), len(rows) if exact else None, what)
+            for sql, rows, exact, what in self._ops
+        ]
+
+
+__all__ = ["Changes", "Templates", "db_value"]

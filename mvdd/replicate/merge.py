@@ -1,0 +1,369 @@
+"""The shard group of a replicator, kept as a log, and the routing of shard rows into the target.
+
+Shards are the upstream tables the pattern matches, named ``<source>/<database>.<table>`` when
+they join; a shard keeps its name across renames (and across an online-schema-change tool's
+cut-over: the catalog gives the table its new schema, the shard its identity). Tools' helper
+tables (gh-ost ``_t_gho``/``_t_ghc``/``_t_del``, pt-osc ``_t_new``/``_t_old``) are never shards.
+
+:class:`Merge` feeds the group every schema change of a shard as its source's catalog holds it
+(column ids included, :meth:`~mvdd.shard.ShardGroup.follow`) and writes each change to the state
+directory's group log (:class:`~mvdd.replicate.state.LogEntry`) before anything runs
+downstream; on start the group is rebuilt by replaying that log against the catalogs.
+
+:class:`Route` is how one shard's rows, decoded with one version of its table, land in the
+joined table: each column by id to where the group put its values (:meth:`~mvdd.shard.
+ShardGroup.destination`: renames followed, generated columns left to the server), the key of
+the target in the shard's names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from mvdd.catalog import Catalog, Change
+from mvdd.ddl import osc
+from mvdd.ddl import step as s
+from mvdd.ddl.apply import apply_steps
+from mvdd.ddl.statement import parse_statements
+from mvdd.errors import MvddError
+from mvdd.model import Column, IndexKind, Table
+from mvdd.model.row import COMPUTED, added_columns, upgrade_row
+from mvdd.replicate.state import LogEntry, State
+from mvdd.shard import Outcome, ShardGroup
+
+
+class ReplicationError(MvddError, RuntimeError):
+    """The replication cannot go on: a shard without a key, a group the log cannot rebuild,
+    a target that diverged. The message names source, shard and position."""
+
+
+def shard_name(source: str, table: str) -> str:
+    """``<source>/<database>.<table>``."""
+    return f"{source}/{table}"
+
+
+def is_helper(table: str) -> bool:
+    """Whether ``database.table`` is an online-schema-change tool's helper table."""
+    return osc.is_helper(table.rpartition(".")[2])
+
+
+def row_key(table: Table) -> tuple[str, ...] | None:
+    """The columns that identify a row: the primary key, else the first UNIQUE key whose
+    columns are all NOT NULL (None: the table has neither)."""
+    pk = table.primary_key
+    if pk is not None:
+        return table.index_column_names(pk)
+    for idx in table.indexes:
+        if idx.kind == IndexKind.UNIQUE:
+            names = table.index_column_names(idx)
+            if all(not table.column(n).nullable for n in names) and not any(
+                p.length for p in idx.parts
+            ):
+                return names
+    return None
+
+
+def is_data(statement: str) -> bool:
+    """Whether a downstream statement is a data step (an UPDATE ending a rename), not DDL."""
+    return statement.lstrip().upper().startswith("UPDATE")
+
+
+def expected_tables(before: Table | None, statements: Sequence[str]) -> list[Table]:
+    """The target's schema after each downstream statement (data statements change none)."""
+    out: list[Table] = []
+    table = before
+    for text in statements:
+        for st in parse_statements(text) if not is_data(text) else ():
+            if len(st.steps) == 1 and isinstance(st.steps[0], s.CreateTable):
+                table = st.steps[0].definition
+            elif st.steps:
+                assert table is not None
+                table = apply_steps(table, st.steps, fresh=True)
+        assert table is not None
+        out.append(table)
+    return out
+
+
+@attrs.frozen
+class Route:
+    """How the rows of one shard at one version of its table go into the target."""
+
+    shard: str
+    version: int
+    #: upstream name -> target name, for every column the target stores
+    columns: dict[str, str]
+    #: the target's key, as (target name, upstream name)
+    key: tuple[tuple[str, str], ...]
+
+    def row(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """A row by target names (columns the target does not store left out)."""
+        cols = self.columns
+        return {cols[k]: v for k, v in values.items() if k in cols}
+
+    def key_of(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(values[up] for _, up in self.key)
+
+
+class Merge:
+    """The group, its log, and the shards' routes (see the module docstring)."""
+
+    def __init__(
+        self,
+        target: str,
+        catalogs: Mapping[str, Catalog],
+        state: State,
+        *,
+        renames: str = "merge",
+    ) -> None:
+        self.target = target
+        self.catalogs = catalogs
+        self.state = state
+        self.renames = renames
+        self.group: ShardGroup | None = None
+        self.seq = -1
+        #: (source, table id) -> shard, and back
+        self.by_table: dict[tuple[str, int], str] = {}
+        self.tables: dict[str, tuple[str, int]] = {}
+        #: each shard's catalog version as the group has it
+        self.versions: dict[str, int] = {}
+        #: the (source, table id, version) changes the log holds: a DDL read again after a
+        #: restart is not applied twice
+        self.applied: set[tuple[str, int, int]] = set()
+        self._routes: dict[tuple[str, int], Route] = {}
+
+    # -- the log --------------------------------------------------------------------------------
+
+    def table(self, source: str, table_id: int, version: int) -> Table:
+        return self.catalogs[source].table_by_id(table_id, version=version)
+
+    def change(self, source: str, table_id: int, version: int) -> Change:
+        return self.catalogs[source].change_by_id(table_id, version)
+
+    def rebuild(self, log: Sequence[LogEntry]) -> None:
+        """The group as the log leaves it; ReplicationError if a change does not emit what
+        the log says it did (the catalogs and the log disagree)."""
+        for entry in log:
+            outcome = self._replay(entry)
+            self._applied(entry)
+            if tuple(outcome.downstream) != entry.downstream:
+                raise ReplicationError(
+                    f"the state directory's group log does not replay (entry {entry.seq}, "
+                    f"{entry.kind} {entry.shard or ''}): the catalogs changed under it"
+                )
+            self.seq = entry.seq
+
+    def _replay(self, entry: LogEntry) -> Outcome:
+        if entry.kind == "init":
+            shards = {name: self.table(src, tid, v) for name, src, tid, v in entry.shards}
+            self.group = ShardGroup(self.target, shards, renames=self.renames)
+            for name, src, tid, _ in entry.shards:
+                self._own(name, src, tid)
+            return Outcome(downstream=[self.group.joined.to_sql()])
+        group = self._group()
+        assert entry.shard is not None
+        if entry.kind == "remove":
+            out = group.remove_shard(entry.shard)
+            self._disown(entry.shard)
+            return out
+        assert entry.source is not None and entry.table_id is not None and entry.version
+        table = self.table(entry.source, entry.table_id, entry.version)
+        if entry.kind == "add":
+            self._own(entry.shard, entry.source, entry.table_id)
+            return group.add_shard(entry.shard, table)
+        change = self.change(entry.source, entry.table_id, entry.version)
+        return group.follow(entry.shard, table, steps=change.steps, statement=change.statement)
+
+    def _group(self) -> ShardGroup:
+        if self.group is None:
+            raise ReplicationError("the shard group has no shards yet")
+        return self.group
+
+    def _own(self, shard: str, source: str, table_id: int) -> None:
+        self.by_table[(source, table_id)] = shard
+        self.tables[shard] = (source, table_id)
+
+    def _disown(self, shard: str) -> None:
+        key = self.tables.pop(shard, None)
+        self.versions.pop(shard, None)
+        if key is not None:
+            self.by_table.pop(key, None)
+
+    def _applied(self, entry: LogEntry) -> None:
+        if entry.kind == "init":
+            for name, src, tid, v in entry.shards:
+                self.versions[name] = v
+                self.applied.add((src, tid, v))
+            return
+        assert entry.source is not None and entry.table_id is not None
+        assert entry.version is not None and entry.shard is not None
+        self.applied.add((entry.source, entry.table_id, entry.version))
+        if entry.kind != "remove":
+            self.versions[entry.shard] = entry.version
+
+    def _record(self, entry: LogEntry, before: Table | None) -> LogEntry:
+        """Write a change to the log (before anything runs downstream)."""
+        expected = expected_tables(before, entry.downstream)
+        entry = attrs.evolve(entry, expected=tuple(t.to_sql() for t in expected))
+        self.state.append(entry)
+        self.seq = entry.seq
+        self._applied(entry)
+        self._routes.clear()
+        return entry
+
+    # -- changes ----------------------------------------------------------------------------------
+
+    def init(self, shards: Mapping[str, tuple[str, int, int]]) -> LogEntry:
+        """The group of the first run: shard -> (source, table id, version)."""
+        tables = {name: self.table(*where) for name, where in shards.items()}
+        self.group = ShardGroup(self.target, tables, renames=self.renames)
+        for name, (src, tid, _) in shards.items():
+            self._own(name, src, tid)
+        entry = LogEntry(
+            seq=0,
+            kind="init",
+            shard=None,
+            source=None,
+            table_id=None,
+            version=None,
+            position=None,
+            statement=None,
+            downstream=(self.group.joined.to_sql(),),
+            expected=(),
+            shards=tuple((n, src, t, v) for n, (src, t, v) in shards.items()),
+        )
+        return self._record(entry, None)
+
+    def apply(
+        self, source: str, table_id: int, version: int, position: str, matches: bool
+    ) -> LogEntry | None:
+        """A DDL of a table of ``source`` reached ``version``: the group's change, written to
+        the log, or None when it does not concern the group. ``matches``: whether the table's
+        name (after the statement) matches the pattern."""
+        if (source, table_id, version) in self.applied:
+            return None  # read again after a restart: the group has it
+        group = self._group()
+        change = self.change(source, table_id, version)
+        shard = self.by_table.get((source, table_id))
+        before = group.joined
+        kind = None
+        if shard is not None:
+            if change.dropped or not matches or is_helper(change.table):
+                if len(group.shards) == 1:
+                    return None  # the last shard: the target stays as it is
+                kind = "remove"
+                outcome = group.remove_shard(shard)
+                self._disown(shard)
+            else:
+                kind = "follow"
+                table = self.table(source, table_id, version)
+                outcome = group.follow(shard, table, steps=change.steps, statement=change.statement)
+        elif matches and not change.dropped and not is_helper(change.table):
+            shard = shard_name(source, change.table)
+            kind = "add"
+            self._own(shard, source, table_id)
+            outcome = group.add_shard(shard, self.table(source, table_id, version))
+        if kind is None or shard is None:
+            return None
+        entry = LogEntry(
+            seq=self.seq + 1,
+            kind=kind,
+            shard=shard,
+            source=source,
+            table_id=table_id,
+            version=version,
+            position=position,
+            statement=change.statement,
+            downstream=tuple(outcome.downstream),
+            expected=(),
+            resumed=tuple(sorted(outcome.resumed)),
+        )
+        return self._record(entry, before)
+
+    # -- rows -------------------------------------------------------------------------------------
+
+    def shard_of(self, source: str, table_id: int | None) -> str | None:
+        return self.by_table.get((source, table_id)) if table_id is not None else None
+
+    def paused(self, shard: str) -> bool:
+        return shard in self._group().paused
+
+    def reason(self, shard: str) -> str | None:
+        """Why a shard is paused (None: it is not)."""
+        group = self.group
+        if group is None or shard not in group.shards or shard not in group.paused:
+            return None
+        return group.pause_reason(shard)
+
+    def route(self, shard: str, version: int) -> Route:
+        """How rows of ``shard`` decoded with catalog ``version`` of its table go to the
+        target (cached until the group changes). ReplicationError if the shard lacks a column
+        of the target's key."""
+        found = self._routes.get((shard, version))
+        if found is not None:
+            return found
+        group = self._group()
+        source, tid = self.tables[shard]
+        table = self.table(source, tid, version)
+        columns: dict[str, str] = {}
+        for col in table.columns:
+            dest = group.destination(shard, col.id)
+            if dest is not None and dest.generated is None:
+                columns[col.name] = dest.name
+        down_key = row_key(group.joined) or ()
+        back = {down.casefold(): up for up, down in columns.items()}
+        missing = [k for k in down_key if k.casefold() not in back]
+        if missing or not down_key:
+            raise ReplicationError(
+                f"the rows of this shard cannot be matched in `{self.target}`: "
+                + (
+                    f"it has no column for the key column(s) {missing}"
+                    if down_key
+                    else "the joined table has no PRIMARY KEY nor NOT NULL UNIQUE key"
+                ),
+                shard=shard,
+            )
+        route = Route(shard, version, columns, tuple((k, back[k.casefold()]) for k in down_key))
+        self._routes[(shard, version)] = route
+        return route
+
+    def upgraded(
+        self, shard: str, version: int, values: Mapping[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """A held row (decoded with catalog ``version``) as a row of the shard's table now,
+        as MySQL would hold it: matched by id, dropped columns gone, added ones at the default
+        they were added with (values the server computes left to it)."""
+        if values is None:
+            return None
+        source, tid = self.tables[shard]
+        head = self.versions[shard]  # the group's, not the catalog's (its reader reads ahead)
+        versions = [self.table(source, tid, v) for v in range(version, head + 1)]
+        old, new = versions[0], versions[-1]
+        by_id = {c.id: values[c.name] for c in old.columns if c.name in values}
+        up = upgrade_row(by_id, old, new, added=added_columns(versions))
+        return {c.name: up[c.id] for c in new.columns if up[c.id] is not COMPUTED}
+
+
+def columns_of(table: Table) -> list[Column]:
+    """The columns a copy reads and writes: all but generated ones (the server computes them)."""
+    return [c for c in table.columns if c.generated is None]
+
+
+def names(items: Iterable[Column]) -> list[str]:
+    return [c.name for c in items]
+
+
+__all__ = [
+    "Merge",
+    "ReplicationError",
+    "Route",
+    "columns_of",
+    "expected_tables",
+    "is_data",
+    "is_helper",
+    "names",
+    "row_key",
+    "shard_name",
+]

@@ -1,0 +1,857 @@
+"""The main job: shard tables on several upstream servers merged into one downstream table while
+every shard changes its schema on its own (TiDB DM's optimistic shard merge), exactly once.
+
+Per source a :class:`~mvdd.binlog.BinlogReader` (its catalog in the state directory) reads the
+binlog, each in a thread of its own; one applier takes their transactions in the order each
+source wrote them and:
+
+* **rows**: turns each shard's rows into rows of the joined table (:class:`~mvdd.replicate.
+  merge.Route`) and applies them by key, several upstream transactions per downstream
+  transaction when far behind, always with the checkpoint rows of the sources they come from
+  (``mvdd_checkpoint``, in the same transaction). Rows of a paused shard (a conflict, a rename
+  waiting for the other shards) are held in the state directory and applied, upgraded to the
+  shard's schema, when it resumes.
+* **DDL**: gives the shard group the table's new schema; every change of the group is written
+  to the state directory's log, with the downstream statements it emits, before any of them
+  runs. A statement's progress is recorded after it runs; after a crash the target's
+  ``SHOW CREATE TABLE`` tells whether the one in flight ran. Never twice, never skipped.
+* **first run**: per source one consistent snapshot gives the schemas, the binlog position and
+  the rows; the rows are copied in key order, each batch with its checkpoint. A copy killed
+  half way resumes from a new snapshot after the last key copied, and the binlog from the first
+  snapshot is applied in safe mode (idempotent) up to the second (TiDB DM's safe mode); if a
+  followed table's schema changed in between, the copy starts over.
+
+Lost connections (a server restarted, a network cut) are waited for and resumed: upstream from
+the last transaction end handed out, downstream by reading the checkpoint back (a commit whose
+answer was lost is never applied twice). Stopping (:meth:`Replicator.run`'s ``stop``, SIGTERM
+or Ctrl-C in the CLI) ends at a transaction boundary.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import re
+import shutil
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from mvdd.binlog import BinlogPosition, BinlogReader, BinlogTransaction, EventKind
+from mvdd.binlog.source import matches, parse_tables
+from mvdd.catalog import Catalog
+from mvdd.ddl import parse_table
+from mvdd.ddl.dml import drop_table
+from mvdd.errors import MvddError, SourceConfigError
+from mvdd.model import Table
+from mvdd.replicate.apply import Changes, Templates
+from mvdd.replicate.merge import (
+    Merge,
+    ReplicationError,
+    Route,
+    columns_of,
+    is_data,
+    is_helper,
+    names,
+    row_key,
+    shard_name,
+)
+from mvdd.replicate.state import HeldRow, LogEntry, State, decode_value, encode_value
+from mvdd.replicate.target import Checkpoint, Op, Target, TargetLost
+from mvdd.shard import ShardGroup
+
+log = logging.getLogger("mvdd.replicate")
+
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
+#: a reader thread's last word
+_DONE = object()
+BULK = ("auto", "spark", "rows")
+
+
+@attrs.define
+class _Source:
+    """One upstream server as the applier sees it."""
+
+    name: str
+    url: str
+    catalog: Catalog
+    applied: BinlogPosition | None = None
+    safe_until: BinlogPosition | None = None
+    rows: dict[str, int] = attrs.field(factory=dict)
+    timestamp: float = 0.0
+    idle: bool = False
+
+
+@attrs.define
+class _Pending:
+    """A downstream transaction being built from upstream transactions."""
+
+    changes: Changes
+    holds: list[HeldRow] = attrs.field(factory=list)
+    commits: dict[str, tuple[BinlogPosition, float]] = attrs.field(factory=dict)
+    started: float = attrs.field(factory=time.monotonic)
+
+    def __bool__(self) -> bool:
+        return bool(self.changes) or bool(self.holds) or bool(self.commits)
+
+
+class Replicator:
+    """Shards on upstream servers into one table of a downstream database, exactly once.
+
+    Args:
+        sources: upstream name -> ``mysql://user:password@host:port/`` (also ``mariadb://``,
+            ``?unix_socket=PATH``). Every table matching ``tables`` on every source is a
+            shard, named ``<source>/<database>.<table>`` (tools' helper tables never are).
+        tables: fnmatch pattern(s) of ``database.table``.
+        target: the merged table, created by the replicator in the downstream database (which
+            must exist); a table of that name the state directory did not create is refused.
+        downstream: ``mysql://…/database`` of the target (None: lake output only).
+        state: the state directory (created if missing).
+        server_id: the first replica id the readers register with (one per source, counting
+            up); default: derived from each source and the state directory.
+        renames: how the group follows column renames (:class:`~mvdd.shard.ShardGroup`).
+        batch_rows, batch_seconds: a downstream transaction takes upstream transactions until
+            it holds this many rows or is this old (or the sources are caught up).
+        retry: seconds to wait for a lost server before giving up (None: for ever).
+
+    Building a Replicator connects to nothing; it reads the state directory if there is one.
+
+    >>> r = Replicator({"a": "mysql://repl@db1/", "b": "mysql://repl@db2/"},  # doctest: +SKIP
+    ...                tables="shop.orders_*", target="orders",
+    ...                downstream="mysql://app@dw/shop", state="state/")
+    >>> r.run(until="end")  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        sources: dict[str, str],
+        *,
+        tables: str | list[str],
+        target: str,
+        downstream: str | None,
+        state: str | Path,
+        server_id: int | None = None,
+        bulk: str = "auto",
+        lake: str | Path | None = None,
+        renames: str = "merge",
+        batch_rows: int = 5000,
+        batch_seconds: float = 0.2,
+        retry: float | None = 300.0,
+    ) -> None:
+        if not sources:
+            raise SourceConfigError("a replicator needs at least one source (NAME=URL)")
+        for name in sources:
+            if not isinstance(name, str) or not _NAME.match(name):
+                raise SourceConfigError(
+                    f"source name {name!r}: letters, digits, '_', '-' and '.' (up to 64)"
+                )
+        self.sources = dict(sources)
+        self.patterns = parse_tables(tables)
+        if not isinstance(target, str) or not _NAME.match(target) or "." in target:
+            raise SourceConfigError(f"target table name {target!r}: letters, digits, '_', '-'")
+        self.target_name = target
+        if downstream is None and lake is None:
+            raise SourceConfigError("a replicator needs a downstream database or a lake")
+        self.downstream = downstream
+        self.state_dir = Path(state)
+        self.server_id = server_id
+        if bulk not in BULK:
+            raise SourceConfigError(f"bulk must be one of {BULK}, not {bulk!r}")
+        self.bulk = bulk
+        self.lake = Path(lake) if lake is not None else None
+        self.renames = renames
+        self.batch_rows = batch_rows
+        self.batch_seconds = batch_seconds
+        self.retry = retry
+        self._merge: Merge | None = None
+        self._sources: dict[str, _Source] = {}
+        self._stop = threading.Event()
+        self._status: dict[str, Any] = {}
+        #: called with the status about once a second while following (a live display)
+        self.on_status: Callable[[dict[str, Any]], None] | None = None
+
+    # -- public -----------------------------------------------------------------------------------
+
+    @property
+    def group(self) -> ShardGroup:
+        """The shard group (as the state directory holds it, when the replicator has not run
+        in this process yet)."""
+        if self._merge is None or self._merge.group is None:
+            state = State(self.state_dir)
+            try:
+                catalogs = self._catalogs(state)
+                merge = Merge(self.target_name, catalogs, state, renames=self.renames)
+                merge.rebuild(state.log())
+            finally:
+                state.close()
+            if merge.group is None:
+                raise ReplicationError("the replicator has not run yet: there is no group")
+            return merge.group
+        return self._merge.group
+
+    def status(self) -> dict[str, Any]:
+        """Per shard: the position applied, the shard's table version, whether it is paused
+        (and why), the lag in seconds and the rows applied (see the API contract)."""
+        if self._status:
+            return self._status
+        state = State(self.state_dir)
+        try:
+            return {"shards": state.status()}
+        finally:
+            state.close()
+
+    def run(
+        self, *, until: str | None = "end", stop: threading.Event | None = None
+    ) -> dict[str, Any]:
+        """Replicate: the first run copies what is upstream, then every run follows the
+        binlogs. ``until``: ``"end"`` (each source's binlog end as seen once the copy is done),
+        None (for ever, until ``stop`` is set). Returns :meth:`status`.
+
+        Raises an MvddError naming source, shard and position (SourceConfigError: a source
+        that cannot be read; TargetError: a downstream that refuses; ReplicationError: the
+        replication cannot go on)."""
+        if until not in ("end", None):
+            raise SourceConfigError(f"until is 'end' or None, not {until!r}")
+        stop = stop or threading.Event()
+        state = State(self.state_dir)
+        try:
+            self._check_meta(state)
+            return self._run(state, until, stop)
+        finally:
+            state.close()
+
+    # -- starting ---------------------------------------------------------------------------------
+
+    def _check_meta(self, state: State) -> None:
+        meta = {"target": self.target_name, "tables": list(self.patterns)}
+        kept = state.get("config")
+        if kept is None:
+            state.put("config", {**meta, "sources": sorted(self.sources)})
+            return
+        if kept.get("target") != meta["target"] or kept.get("tables") != meta["tables"]:
+            raise SourceConfigError(
+                f"the state directory {str(self.state_dir)!r} replicates {kept.get('tables')} "
+                f"into `{kept.get('target')}`, not {meta['tables']} into `{meta['target']}`"
+            )
+        gone = set(kept.get("sources", ())) - set(self.sources)
+        if gone:
+            raise SourceConfigError(
+                f"the state directory follows the sources {sorted(gone)} too: give them all"
+            )
+
+    def _catalogs(self, state: State) -> dict[str, Catalog]:
+        return {
+            name: Catalog.open(str(state.catalog_path(name)), replica=True) for name in self.sources
+        }
+
+    def _reader(self, name: str, catalog: Catalog, start: Any = None) -> BinlogReader:
+        index = sorted(self.sources).index(name)
+        server_id = self.server_id + index if self.server_id is not None else None
+        try:
+            return BinlogReader(
+                self.sources[name],
+                tables=list(self.patterns),
+                catalog=catalog,
+                server_id=server_id,
+                start=start,
+                retry=self.retry,
+            )
+        except MvddError as err:
+            raise err.locate(source=name) from None
+
+    def _run(self, state: State, until: str | None, stop: threading.Event) -> dict[str, Any]:
+        if self.downstream is None:
+            raise SourceConfigError("lake-only replication needs the spark extra (mvdd.spark)")
+        target = Target(self.downstream, self.target_name)
+        self._stop = stop
+        try:
+            self._retrying(target.check)
+            self._retrying(target.ensure_checkpoint_table)
+            points = self._retrying(target.checkpoints)
+            owner = points.get("state")
+            if owner is not None and owner.data.get("id") != state.id:
+                raise ReplicationError(
+                    f"`{self.target_name}` in {target.description} belongs to another state "
+                    f"directory than {str(self.state_dir)!r}"
+                )
+            if not state.log():
+                # nothing was decided yet: whatever a killed first run left is redone
+                self._forget_catalogs(state)
+            return self._replicate(state, target, until)
+        finally:
+            target.close()
+
+    def _replicate(self, state: State, target: Target, until: str | None) -> dict[str, Any]:
+        catalogs = self._catalogs(state)
+        try:
+            merge = self._merge = Merge(self.target_name, catalogs, state, renames=self.renames)
+            self._sources = {n: _Source(n, url, catalogs[n]) for n, url in self.sources.items()}
+            entries = state.log()
+            if not entries:
+                if self._retrying(target.table_schema) is not None:
+                    raise ReplicationError(
+                        f"a table `{self.target_name}` exists in {target.description} and this "
+                        "state directory did not create it: give another target or drop it"
+                    )
+                self._first_run(state, target, merge)
+            else:
+                merge.rebuild(entries)
+                points = self._retrying(target.checkpoints)
+                self._recover(state, target, merge, points)
+                if self._resume_copies(state, target, merge):
+                    for cat in catalogs.values():
+                        cat.close()
+                    catalogs = {}
+                    self._reset(state, target)
+                    return self._replicate(state, target, until)
+            points = self._retrying(target.checkpoints)
+            for src in self._sources.values():
+                point = points.get(f"source:{src.name}")
+                if point is None or point.position is None:
+                    if self._stop.is_set():
+                        return self._publish(state, merge)
+                    raise ReplicationError("the copy did not finish", source=src.name)
+                src.applied = BinlogPosition.parse(point.position)
+                safe = point.data.get("safe_until")
+                src.safe_until = BinlogPosition.parse(safe) if safe else None
+                src.rows = {k: int(v) for k, v in point.data.get("rows", {}).items()}
+            if not self._stop.is_set():
+                self._follow(state, target, merge, until)
+            return self._publish(state, merge)
+        finally:
+            for cat in catalogs.values():
+                cat.close()
+
+    def _retrying(self, fn: Callable[[], Any]) -> Any:
+        """``fn()``, waiting for a lost downstream to come back (then trying again)."""
+        deadline = None if self.retry is None else time.monotonic() + self.retry
+        while True:
+            try:
+                return fn()
+            except TargetLost as err:
+                if self._stop.is_set() or (deadline is not None and time.monotonic() > deadline):
+                    raise
+                log.warning("%s; waiting for it", err)
+                time.sleep(0.5)
+
+    def _forget_catalogs(self, state: State) -> None:
+        shutil.rmtree(state.folder / "catalogs", ignore_errors=True)
+        (state.folder / "catalogs").mkdir(parents=True, exist_ok=True)
+
+    def _reset(self, state: State, target: Target) -> None:
+        """Forget everything of a copy that must start over (the target included)."""
+        log.warning("a followed table changed while the copy was interrupted: copying again")
+        self._retrying(lambda: target.execute(drop_table(self.target_name)))
+        self._commit(target, [target.forget_op()])
+        state.reset()
+        self._forget_catalogs(state)
+
+    # -- the first run: snapshots, the group, the copy --------------------------------------------
+
+    def _shards_of(self, name: str, catalog: Catalog) -> dict[str, tuple[str, int, int]]:
+        out = {}
+        for table in catalog.tables():
+            if not matches(self.patterns, table) or is_helper(table):
+                continue
+            t = catalog.table(table)
+            shard = shard_name(name, table)
+            if row_key(t) is None:
+                raise ReplicationError(
+                    "the table has neither a PRIMARY KEY nor a NOT NULL UNIQUE key: its rows "
+                    "could not be matched downstream",
+                    source=name,
+                    shard=shard,
+                    table=table,
+                )
+            out[shard] = (name, t.id, t.version)
+        return out
+
+    def _first_run(self, state: State, target: Target, merge: Merge) -> None:
+        with contextlib.ExitStack() as stack:
+            snapshots = {}
+            for name, src in self._sources.items():
+                reader = stack.enter_context(self._reader(name, src.catalog))
+                try:
+                    snapshots[name] = stack.enter_context(reader.snapshot())
+                except MvddError as err:
+                    raise err.locate(source=name) from None
+            shards: dict[str, tuple[str, int, int]] = {}
+            for name, src in self._sources.items():
+                shards.update(self._shards_of(name, src.catalog))
+            if not shards:
+                raise SourceConfigError(
+                    f"the pattern {list(self.patterns)} matches no table on "
+                    f"{', '.join(sorted(self._sources))}"
+                )
+            try:
+                entry = merge.init(shards)
+            except MvddError as err:
+                raise ReplicationError(f"the shards' schemas have no join: {err}") from None
+            self._run_entry(state, target, merge, entry, None)
+            for name, rows in snapshots.items():
+                assert rows.position is not None
+                self._copy(target, merge, name, rows, rows.position, None, {})
+
+    def _copy(
+        self,
+        target: Target,
+        merge: Merge,
+        source: str,
+        rows: Any,
+        start: BinlogPosition,
+        safe_until: BinlogPosition | None,
+        progress: dict[str, Checkpoint],
+    ) -> None:
+        """Copy every shard of ``source`` from a snapshot, in key order, a batch per downstream
+        transaction with its checkpoint; then the source's checkpoint: following starts at
+        ``start``, in safe mode up to ``safe_until``."""
+        templates = Templates(self.target_name)
+        counts: dict[str, int] = {}
+        for shard, (src, tid) in sorted(merge.tables.items()):
+            if src != source:
+                continue
+            point = progress.get(f"copy:{shard}")
+            if point is not None and point.data.get("done"):
+                counts[shard] = int(point.data.get("rows", 0))
+                continue
+            version = merge.versions[shard]
+            table = merge.table(src, tid, version)
+            columns = names(columns_of(table))
+            key = list(row_key(table) or ())
+            route = merge.route(shard, version)
+            after = None
+            copied = 0
+            if point is not None and point.data.get("last") is not None:
+                after = [decode_value(v) for v in point.data["last"]]
+                copied = int(point.data.get("rows", 0))
+            database, _, name = table.name.partition(".")
+            try:
+                for chunk in rows.rows((database, name), columns, key, after=after):
+                    if self._stop.is_set():
+                        return
+                    changes = Changes(templates)
+                    for values in chunk:
+                        changes.insert(route.row(dict(zip(columns, values, strict=True))))
+                    copied += len(chunk)
+                    last = dict(zip(columns, chunk[-1], strict=True))
+                    mark = Checkpoint(
+                        str(start),
+                        merge.seq,
+                        {"last": [encode_value(last[k]) for k in key], "rows": copied},
+                    )
+                    self._commit(
+                        target, [*changes.ops(), target.checkpoint_op(f"copy:{shard}", mark)]
+                    )
+            except MvddError as err:
+                raise err.locate(source=source, shard=shard, position=start) from None
+            done = Checkpoint(str(start), merge.seq, {"rows": copied, "done": True})
+            self._commit(target, [target.checkpoint_op(f"copy:{shard}", done)])
+            counts[shard] = copied
+            log.info("copied %d rows of %s", copied, shard)
+        src_state = self._sources[source]
+        src_state.rows = dict(counts)
+        src_state.safe_until = safe_until
+        self._commit(target, [self._source_op(target, merge, source, start)])
+
+    def _resume_copies(self, state: State, target: Target, merge: Merge) -> bool:
+        """Finish the copies a kill interrupted (True: one must start over)."""
+        points = self._retrying(target.checkpoints)
+        for name, src in self._sources.items():
+            if f"source:{name}" in points:
+                continue
+            first = src.catalog.store.get_state("binlog.bootstrap") or {}
+            if not first.get("position"):
+                return True
+            start = BinlogPosition.parse(first["position"])
+            with self._reader(name, src.catalog) as reader, reader.snapshot() as rows:
+                assert rows.position is not None
+                if start < rows.position and reader.ddl_between(start, rows.position):
+                    return True
+                self._copy(target, merge, name, rows, start, rows.position, points)
+        return False
+
+    # -- DDL: one group log entry at a time -------------------------------------------------------
+
+    def _run_entry(
+        self,
+        state: State,
+        target: Target,
+        merge: Merge,
+        entry: LogEntry,
+        close: tuple[str, BinlogPosition] | None,
+        *,
+        done: int = 0,
+        before: Any = None,
+    ) -> None:
+        """Run a log entry's downstream statements from ``done`` on, each recorded once it ran,
+        then, in one transaction: the held rows of the shards it resumed, its completion, and
+        (``close``) the source's checkpoint at the end of the DDL's transaction."""
+        schemas = [merge_table(text) for text in entry.expected]
+        for i in range(done, len(entry.downstream)):
+            statement = entry.downstream[i]
+            progress = target.checkpoint_op(
+                "ddl", Checkpoint(entry.position, entry.seq, {"done": i + 1})
+            )
+            if is_data(statement):  # a data step: it shares a transaction with its progress
+                self._commit(target, [Op(statement.replace("%", "%%"), ((),)), progress])
+                continue
+            was = schemas[i - 1] if i > 0 else before
+            self._execute(target, statement, was, schemas[i])
+            self._commit(target, [progress])
+        ops: list[Op] = []
+        releases: dict[str, int] = {}
+        for shard in entry.resumed:
+            ops.extend(self._release(state, merge, shard, releases))
+        final = {"done": len(entry.downstream), "final": True}
+        ops.append(target.checkpoint_op("ddl", Checkpoint(entry.position, entry.seq, final)))
+        if entry.kind == "init":
+            ops.append(target.checkpoint_op("state", Checkpoint(data={"id": state.id})))
+        for shard, seq in releases.items():
+            ops.append(target.checkpoint_op(f"held:{shard}", Checkpoint(seq=seq)))
+        if close is not None:
+            ops.append(self._source_op(target, merge, *close))
+        self._commit(target, ops)
+        for shard, seq in releases.items():
+            state.release(shard, seq)
+        if close is not None:
+            self._sources[close[0]].applied = close[1]
+
+    def _execute(self, target: Target, statement: str, before: Any, after: Any) -> None:
+        """Run one downstream DDL; after a lost connection, the target's schema tells whether
+        it ran."""
+        while True:
+            try:
+                target.execute(statement)
+                return
+            except TargetLost as err:
+                log.warning("%s; waiting for it", err)
+                live = self._retrying(target.table_schema)
+                if _same(live, after) and not _same(live, before):
+                    return  # it ran; the answer was lost
+
+    def _release(
+        self, state: State, merge: Merge, shard: str, releases: dict[str, int]
+    ) -> list[Op]:
+        """The held rows of a shard that resumed, upgraded to its schema now."""
+        changes = Changes(Templates(self.target_name))
+        route = merge.route(shard, merge.versions[shard])
+        last = 0
+        for held in state.held(shard):
+            last = held.seq
+            row = merge.upgraded(shard, held.version, held.row)
+            before = merge.upgraded(shard, held.version, held.before)
+            self._change(changes, route, held.kind, row, before, safe=False)
+        if last:
+            releases[shard] = last
+            log.info("released %d held rows of %s", changes.rows, shard)
+        return changes.ops()
+
+    def _recover(
+        self, state: State, target: Target, merge: Merge, points: dict[str, Checkpoint]
+    ) -> None:
+        """Finish the group log's newest entry if a kill interrupted it, and forget held rows
+        the target already has."""
+        for shard in list(merge.tables):
+            point = points.get(f"held:{shard}")
+            if point is not None and point.seq:
+                state.release(shard, point.seq)
+        entries = state.log()
+        last = entries[-1]
+        previous = next(
+            (merge_table(e.expected[-1]) for e in reversed(entries[:-1]) if e.expected), None
+        )
+        point = points.get("ddl")
+        ran = 0
+        if point is not None and point.seq == last.seq:
+            if point.data.get("final"):
+                return
+            ran = int(point.data.get("done", 0))
+        if ran < len(last.downstream) and not is_data(last.downstream[ran]):
+            live = self._retrying(target.table_schema)
+            after = merge_table(last.expected[ran])
+            before = previous if ran == 0 else merge_table(last.expected[ran - 1])
+            if _same(live, after) and not _same(live, before):
+                ran += 1  # it ran; its progress was not recorded
+            elif not _same(live, before):
+                raise ReplicationError(
+                    f"`{self.target_name}` is neither as it was before the downstream statement "
+                    f"{last.downstream[ran]!r} nor as after it: someone else changed the target",
+                    position=last.position,
+                )
+        log.info("finishing group log entry %d from statement %d", last.seq, ran + 1)
+        self._run_entry(state, target, merge, last, None, done=ran, before=previous)
+
+    # -- following --------------------------------------------------------------------------------
+
+    def _follow(self, state: State, target: Target, merge: Merge, until: str | None) -> None:
+        inbox: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=2000)
+        halt = threading.Event()
+        threads = []
+        with contextlib.ExitStack() as stack:
+            for name, src in self._sources.items():
+                reader = stack.enter_context(self._reader(name, src.catalog, start=src.applied))
+                end: BinlogPosition | None = None
+                if until == "end":
+                    try:
+                        end = reader.source.end()
+                    except MvddError as err:
+                        raise err.locate(source=name) from None
+                    if src.applied is not None and not src.applied < end:
+                        src.idle = True
+                        continue
+                thread = threading.Thread(
+                    target=_read,
+                    args=(name, reader, end, inbox, halt),
+                    name=f"mvdd-read-{name}",
+                    daemon=True,
+                )
+                threads.append(thread)
+                thread.start()
+            try:
+                self._apply_loop(state, target, merge, inbox, len(threads))
+            finally:
+                halt.set()
+                for thread in threads:
+                    thread.join(timeout=10)
+
+    def _apply_loop(
+        self,
+        state: State,
+        target: Target,
+        merge: Merge,
+        inbox: queue.Queue[tuple[str, Any]],
+        live: int,
+    ) -> None:
+        templates = Templates(self.target_name)
+        pending = _Pending(Changes(templates))
+        published = 0.0
+        while live and not self._stop.is_set():
+            if time.monotonic() - published > 1.0:
+                published = time.monotonic()
+                self._publish(state, merge)
+            try:
+                name, item = inbox.get(timeout=0.05)
+            except queue.Empty:
+                if pending:
+                    self._flush(state, target, merge, pending)
+                    pending = _Pending(Changes(templates))
+                for src in self._sources.values():
+                    src.idle = True
+                continue
+            src = self._sources[name]
+            if item is _DONE:
+                live -= 1
+                src.idle = True
+                continue
+            if isinstance(item, BaseException):
+                if pending:
+                    self._flush(state, target, merge, pending)
+                if isinstance(item, MvddError):
+                    raise item.locate(source=name, position=src.applied)
+                raise item
+            txn: BinlogTransaction = item
+            src.idle = False
+            if txn.is_ddl:
+                if pending:
+                    self._flush(state, target, merge, pending)
+                    pending = _Pending(Changes(templates))
+                self._ddl(state, target, merge, src, txn)
+                continue
+            try:
+                self._stage(merge, src, txn, pending)
+            except MvddError as err:
+                raise err.locate(source=name, position=txn.commit) from None
+            if (
+                pending.changes.rows >= self.batch_rows
+                or time.monotonic() - pending.started > self.batch_seconds
+            ):
+                self._flush(state, target, merge, pending)
+                pending = _Pending(Changes(templates))
+        if pending:
+            self._flush(state, target, merge, pending)
+
+    def _stage(self, merge: Merge, src: _Source, txn: BinlogTransaction, pending: _Pending) -> None:
+        safe = src.safe_until is not None and not src.safe_until < txn.commit
+        for idx, ev in enumerate(txn.events):
+            shard = merge.shard_of(src.name, ev.table_id)
+            if shard is None:
+                continue  # a matched table that is no shard (a tool's helper)
+            if merge.paused(shard):
+                pending.holds.append(
+                    HeldRow(
+                        seq=0,
+                        shard=shard,
+                        source=src.name,
+                        txn=str(txn.commit),
+                        idx=idx,
+                        kind=ev.kind.value,
+                        table_id=ev.table_id or 0,
+                        version=ev.version,
+                        row=ev.row,
+                        before=ev.before,
+                    )
+                )
+                continue
+            try:
+                route = merge.route(shard, ev.version)
+            except MvddError as err:
+                raise err.locate(shard=shard) from None
+            self._change(pending.changes, route, ev.kind.value, ev.row, ev.before, safe=safe)
+            src.rows[shard] = src.rows.get(shard, 0) + 1
+        pending.commits[src.name] = (txn.commit, txn.timestamp)
+
+    def _change(
+        self,
+        changes: Changes,
+        route: Route,
+        kind: str,
+        row: dict[str, Any] | None,
+        before: dict[str, Any] | None,
+        *,
+        safe: bool,
+    ) -> None:
+        key = [down for down, _ in route.key]
+        if kind == EventKind.INSERT:
+            assert row is not None
+            changes.insert(route.row(row), safe=safe)
+        elif kind == EventKind.UPDATE:
+            assert row is not None and before is not None
+            changes.update(route.row(row), key, route.key_of(before), safe=safe)
+        elif kind == EventKind.DELETE:
+            assert row is not None
+            changes.delete(key, route.key_of(row), safe=safe)
+
+    def _source_op(self, target: Target, merge: Merge, source: str, commit: BinlogPosition) -> Op:
+        src = self._sources[source]
+        safe = src.safe_until if src.safe_until is not None and commit < src.safe_until else None
+        data = {"safe_until": str(safe) if safe else None, "rows": dict(src.rows)}
+        return target.checkpoint_op(f"source:{source}", Checkpoint(str(commit), merge.seq, data))
+
+    def _flush(self, state: State, target: Target, merge: Merge, pending: _Pending) -> None:
+        state.hold(pending.holds)  # first: kept once however often the batch is tried
+        ops = pending.changes.ops()
+        for name, (commit, _) in pending.commits.items():
+            ops.append(self._source_op(target, merge, name, commit))
+        self._commit(target, ops)
+        for name, (commit, stamp) in pending.commits.items():
+            src = self._sources[name]
+            src.applied = commit
+            src.timestamp = stamp or src.timestamp
+            if src.safe_until is not None and not commit < src.safe_until:
+                src.safe_until = None
+
+    def _commit(self, target: Target, ops: list[Op]) -> None:
+        """Commit one downstream transaction; after a lost connection, read the checkpoint
+        rows it writes back: a commit whose answer was lost is not run again."""
+        wrote = dict(op.checkpoint for op in ops if op.checkpoint is not None)
+        while True:
+            try:
+                target.commit(ops)
+                return
+            except TargetLost as err:
+                log.warning("%s; waiting for it", err)
+                points = self._retrying(target.checkpoints)
+                if wrote and all(points.get(name) == point for name, point in wrote.items()):
+                    return  # it committed; the answer was lost
+
+    def _ddl(
+        self, state: State, target: Target, merge: Merge, src: _Source, txn: BinlogTransaction
+    ) -> None:
+        entries = []
+        for ev in txn.events:
+            if ev.kind != EventKind.DDL or ev.table_id is None:
+                continue
+            try:
+                entry = merge.apply(
+                    src.name,
+                    ev.table_id,
+                    ev.version,
+                    str(txn.commit),
+                    matches(self.patterns, ev.table),
+                )
+            except MvddError as err:
+                raise err.locate(
+                    source=src.name, position=txn.commit, statement=ev.statement
+                ) from None
+            if entry is not None:
+                entries.append(entry)
+                reason = merge.reason(entry.shard) if entry.shard else None
+                if reason is not None:
+                    log.warning("%s paused at %s: %s", entry.shard, txn.commit, reason)
+        for i, entry in enumerate(entries):
+            close = (src.name, txn.commit) if i == len(entries) - 1 else None
+            self._run_entry(state, target, merge, entry, close)
+        if not entries:
+            self._commit(target, [self._source_op(target, merge, src.name, txn.commit)])
+            src.applied = txn.commit
+        src.timestamp = txn.timestamp or src.timestamp
+
+    # -- status -----------------------------------------------------------------------------------
+
+    def _publish(self, state: State, merge: Merge) -> dict[str, Any]:
+        now = time.time()
+        shards: dict[str, Any] = {}
+        for shard, (source, _) in sorted(merge.tables.items()):
+            src = self._sources[source]
+            reason = merge.reason(shard)
+            lag = 0.0 if src.idle else (max(0.0, now - src.timestamp) if src.timestamp else None)
+            shards[shard] = {
+                "position": str(src.applied) if src.applied else None,
+                "version": merge.versions.get(shard),
+                "paused": reason is not None,
+                "reason": reason,
+                "lag_s": lag,
+                "rows": src.rows.get(shard, 0),
+                "held": state.held_count(shard) if reason is not None else 0,
+            }
+        state.set_status(shards)
+        self._status = {"shards": shards}
+        if self.on_status is not None:
+            self.on_status(self._status)
+        return self._status
+
+
+def _same(live: Table | None, expected: Table | None) -> bool:
+    if live is None or expected is None:
+        return live is None and expected is None
+    return live.equivalent(expected, ignore_order=False)
+
+
+def merge_table(text: str) -> Table:
+    return parse_table(text)
+
+
+def _read(
+    name: str,
+    reader: BinlogReader,
+    until: BinlogPosition | None,
+    inbox: queue.Queue[tuple[str, Any]],
+    halt: threading.Event,
+) -> None:
+    """A reader thread: the source's transactions into the applier's inbox (``until`` None:
+    follow for ever), then ``_DONE``; an error is handed over, for the applier to raise."""
+
+    def put(item: Any) -> bool:
+        while not halt.is_set():
+            try:
+                inbox.put((name, item), timeout=0.2)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    try:
+        for txn in reader.transactions(until=until, stop=halt.is_set):
+            if not put(txn):
+                return
+        put(_DONE)
+    except BaseException as err:
+        put(err)
+
+
+__all__ = ["Replicator"]

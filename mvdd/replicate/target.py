@@ -1,0 +1,254 @@
+"""The downstream database: the merged table, and ``mvdd_checkpoint`` beside it.
+
+Every change of rows commits in one transaction together with the checkpoint rows that say how
+far each source is applied, so a crash leaves either both or neither (Flink CDC's
+transactional sink, TiDB DM's downstream checkpoint). DDL cannot share a transaction (MySQL
+commits it implicitly): the replicator records its intent in the state directory first and,
+after a crash, decides from :meth:`Target.table` (``SHOW CREATE TABLE``) whether it ran.
+
+``mvdd_checkpoint`` holds, per target table, named rows: ``state`` (the id of the state
+directory that owns the target), ``source:<name>`` (the commit position applied, the group
+log's sequence number then, rows applied per shard, the end of safe mode), ``copy:<shard>``
+(how far the initial copy went), ``ddl`` (how many statements of the group log's newest entry
+ran), ``held:<shard>`` (the held rows released).
+
+Connections use ``CLIENT.FOUND_ROWS``, so an UPDATE that matches a row counts it even when it
+changes nothing: a change that matches no row means the target is not what the upstream says,
+and the replicator stops rather than lose it (outside safe mode).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import attrs
+import pymysql
+from pymysql.constants import CLIENT
+
+from mvdd.ddl import parse_table
+from mvdd.ddl.dml import insert_template, show_create
+from mvdd.errors import MvddError, StoreError
+from mvdd.model import Table
+from mvdd.store.address import Address, parse_address
+
+CHECKPOINT_TABLE = "mvdd_checkpoint"
+_CHECKPOINT_DDL = (
+    f"CREATE TABLE {CHECKPOINT_TABLE} (target VARCHAR(64) NOT NULL, name VARCHAR(191) NOT NULL, "
+    "position VARCHAR(255), seq BIGINT, data LONGTEXT, PRIMARY KEY (target, name)) "
+    "DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+)
+#: connection errors after which a reconnect may succeed (server gone, restarted, network)
+LOST = frozenset({2002, 2003, 2006, 2013, 2055, 1053, 1927, 4031})
+
+
+class TargetError(MvddError, RuntimeError):
+    """The downstream refused a change, or is not what the upstream says."""
+
+
+class TargetLost(StoreError):
+    """The connection to the downstream is gone (a restart, a network cut): retry."""
+
+
+@attrs.frozen
+class Checkpoint:
+    """One row of ``mvdd_checkpoint``."""
+
+    position: str | None = None
+    seq: int | None = None
+    data: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Op:
+    """One statement of a downstream transaction: a template and its rows of parameters
+    (several: ``executemany``), and how many rows it must touch (None: any number).
+    ``checkpoint``: the checkpoint row it writes (name, value), by which a transaction whose
+    commit answer was lost is known to have committed."""
+
+    sql: str
+    rows: tuple[tuple[Any, ...], ...]
+    expect: int | None = None
+    what: str = ""
+    checkpoint: tuple[str, Checkpoint] | None = None
+
+
+class Target:
+    """The downstream database the merged table lives in (``mysql://…/database``)."""
+
+    def __init__(self, url: str, table: str) -> None:
+        self.address: Address = parse_address(url, error=TargetError)
+        if not self.address.database:
+            raise TargetError(f"the downstream address names no database: {url!r}")
+        self.table = table
+        self.database = self.address.database
+        self._conn: Any = None
+        self._upsert = insert_template(
+            CHECKPOINT_TABLE, ["target", "name", "position", "seq", "data"], upsert=True
+        )
+
+    @property
+    def description(self) -> str:
+        return self.address.description
+
+    # -- connections ------------------------------------------------------------------------------
+
+    def connect(self) -> Any:
+        if self._conn is None:
+            options = self.address.connect_options()
+            options.update(autocommit=False, client_flag=CLIENT.FOUND_ROWS, charset="utf8mb4")
+            try:
+                self._conn = pymysql.connect(**options)
+            except pymysql.MySQLError as err:
+                raise self._error(err, "cannot connect") from None
+            except OSError as err:
+                raise TargetLost(
+                    f"cannot connect to the downstream {self.description}: {err}"
+                ) from None
+        return self._conn
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    def _error(self, err: pymysql.MySQLError, what: str) -> MvddError:
+        code = err.args[0] if err.args else None
+        text = err.args[-1] if err.args else str(err)
+        if code in LOST or isinstance(err, pymysql.err.InterfaceError):
+            self.close()
+            return TargetLost(f"the downstream {self.description} is gone ({what}): {text}")
+        return TargetError(f"the downstream {self.description} refused {what}: [{code}] {text}")
+
+    @contextlib.contextmanager
+    def cursor(self, what: str) -> Iterator[Any]:
+        conn = self.connect()
+        try:
+            with conn.cursor() as cur:
+                yield cur
+        except pymysql.MySQLError as err:
+            with contextlib.suppress(Exception):
+                conn.rollback()
+            raise self._error(err, what) from None
+
+    def wait(self, until: Callable[[], bool] | None = None, *, seconds: float = 300.0) -> None:
+        """Wait for the downstream to come back (a restart), up to ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                self.connect().ping(reconnect=False)
+                return
+            except (pymysql.MySQLError, MvddError, OSError):
+                self.close()
+                if time.monotonic() > deadline or (until is not None and until()):
+                    raise
+                time.sleep(0.5)
+
+    # -- facts --------------------------------------------------------------------------------
+
+    def check(self) -> None:
+        """The downstream is reachable and its database exists (TargetError otherwise)."""
+        with self.cursor("a first query") as cur:
+            cur.execute("SELECT DATABASE()")
+            if cur.fetchone()[0] is None:
+                raise TargetError(f"the downstream database {self.database!r} does not exist")
+        self.connect().commit()
+
+    def table_schema(self) -> Table | None:
+        """The target table as the server has it (None: there is none)."""
+        with self.cursor("SHOW CREATE TABLE") as cur:
+            cur.execute(
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() "
+                "AND table_name = %s",
+                (self.table,),
+            )
+            if not cur.fetchone()[0]:
+                self.connect().commit()
+                return None
+            cur.execute(show_create(self.table))
+            text = cur.fetchone()[1]
+        self.connect().commit()
+        return parse_table(
+            text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text
+        )
+
+    # -- the checkpoint table ---------------------------------------------------------------------
+
+    def ensure_checkpoint_table(self) -> None:
+        with self.cursor(f"creating {CHECKPOINT_TABLE}") as cur:
+            cur.execute(
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() "
+                "AND table_name = %s",
+                (CHECKPOINT_TABLE,),
+            )
+            if not cur.fetchone()[0]:
+                cur.execute(parse_table(_CHECKPOINT_DDL).to_sql())
+        self.connect().commit()
+
+    def checkpoints(self) -> dict[str, Checkpoint]:
+        """This target's checkpoint rows, by name (none: a first run)."""
+        with self.cursor(f"reading {CHECKPOINT_TABLE}") as cur:
+            cur.execute(
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() "
+                "AND table_name = %s",
+                (CHECKPOINT_TABLE,),
+            )
+            if not cur.fetchone()[0]:
+                self.connect().commit()
+                return {}
+            cur.execute(
+                f"SELECT name, position, seq, data FROM {CHECKPOINT_TABLE} WHERE target = %s",
+                (self.table,),
+            )
+            rows = cur.fetchall()
+        self.connect().commit()
+        return {
+            str(name): Checkpoint(position, seq, json.loads(data) if data else {})
+            for name, position, seq, data in rows
+        }
+
+    def checkpoint_op(self, name: str, point: Checkpoint) -> Op:
+        # the data as it reads back (JSON), so a read-back compares equal
+        point = attrs.evolve(point, data=json.loads(json.dumps(point.data)))
+        return Op(
+            self._upsert,
+            ((self.table, name, point.position, point.seq, json.dumps(point.data)),),
+            what=f"checkpoint {name}",
+            checkpoint=(name, point),
+        )
+
+    def forget_op(self) -> Op:
+        """Deleting every checkpoint row of this target (a copy started over)."""
+        return Op(f"DELETE FROM {CHECKPOINT_TABLE} WHERE target = %s", ((self.table,),))
+
+    # -- writing ----------------------------------------------------------------------------------
+
+    def commit(self, ops: Sequence[Op]) -> None:
+        """Run the statements in one transaction and commit it; TargetError (and nothing
+        applied) when a statement fails or touches another number of rows than it must."""
+        with self.cursor("a change") as cur:
+            for op in ops:
+                if len(op.rows) == 1:
+                    touched = cur.execute(op.sql, op.rows[0])
+                else:
+                    touched = cur.executemany(op.sql, op.rows)
+                if op.expect is not None and touched != op.expect:
+                    self.connect().rollback()
+                    raise TargetError(
+                        f"{op.what or op.sql[:60]} touched {touched} rows of `{self.table}`, not "
+                        f"{op.expect}: the target does not hold what the upstream says"
+                    )
+            self.connect().commit()
+
+    def execute(self, sql: str) -> None:
+        """One statement on its own (DDL commits implicitly)."""
+        with self.cursor(repr(sql[:80])) as cur:
+            cur.execute(sql)
+        self.connect().commit()
+
+
+__all__ = ["CHECKPOINT_TABLE", "Checkpoint", "Op", "Target", "TargetError", "TargetLost"]
