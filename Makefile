@@ -18,7 +18,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@ $(VENV)/.installed
 
-demo: $(VENV)/.installed
+# the main job on embedded defaults: private MariaDB servers (installed when missing), SQLite
+# state, the bundled workload replicated and checked
+demo: $(VENV)/.installed system-deps
 	$(BIN)/mvdd demo
 
 # MariaDB for the tests that execute emitted DDL on a real server: installed when missing and
@@ -48,6 +50,7 @@ bench: $(VENV)/.installed-test system-deps
 	$(BIN)/python benchmarks/spark_bench.py
 	$(BIN)/python benchmarks/store_bench.py
 	$(BIN)/python benchmarks/binlog_bench.py
+	$(BIN)/python benchmarks/replicate_bench.py
 
 clean:
 	rm -rf $(VENV) demo-output replay-output tour-output benchmarks/results .pytest_cache .hypothesis

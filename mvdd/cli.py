@@ -455,33 +455,49 @@ def replay(
 @app.command()
 def demo(
     directory: Path = typer.Option(Path("demo-output"), help="where everything is written"),
-    rows: int = typer.Option(60_000, help="row events per shard (4 shards)"),
-    downstream: str | None = typer.Option(
-        None, help="also apply the DDL and rows on this server: mysql://user@host/db"
-    ),
-    replace: bool = typer.Option(
-        False, "--replace", help="drop the downstream table `orders` first if it exists"
-    ),
+    rows: int = typer.Option(5_000, help="rows each of the 4 shards holds before the first run"),
+    steps: int = typer.Option(400, help="rounds of the workload (20 inserts and a change each)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
 ) -> None:
-    """Generate the bundled workload (4 shards of `orders` changing their schemas in
-    different orders, one conflict and its resolution) and replay it."""
+    """The main job on servers of its own: three private MariaDB servers, the bundled workload
+    (4 shards of `orders` on 2 servers changing their schemas in different orders, a conflict
+    and its resolution, inserts, updates, deletes) replicated into one table, checked against
+    the upstream rows; a report and a timeline."""
     try:
-        from mvdd.spark.workload import write
+        from mvdd.replicate.demo import demo as run_demo
     except ImportError as err:
         _fail(
-            MissingExtraError(f"demo needs the spark extra: pip install 'mvdd[spark]' ({err})"),
+            MissingExtraError(
+                f"demo needs the replicate and spark extras: pip install 'mvdd[all]' ({err})"
+            ),
             as_json,
         )
         return
-    if rows < 1:
-        _fail(CatalogError("--rows must be at least 1"), as_json)
-    shutil.rmtree(directory, ignore_errors=True)
-    events = directory / "events"
-    write(events, rows)
-    if not as_json:
-        console.rule(f"[bold]mvdd demo[/]: 4 shards x {rows:,} rows in {events}")
-    _run_replay(events, directory / "replay", "orders", downstream, replace, as_json)
+    if rows < 1 or steps < 1:
+        _fail(CatalogError("--rows and --steps must be at least 1"), as_json)
+    say = (
+        (lambda text: None)
+        if as_json
+        else (lambda text: console.print(f"[bold]mvdd demo[/]: {text}"))
+    )
+    try:
+        result = run_demo(directory, rows=rows, steps=steps, progress=say)
+    except (MvddError, OSError) as err:
+        _fail(err, as_json)
+        return
+    summary = result.summary()
+    if as_json:
+        typer.echo(json.dumps(summary, default=str))
+    else:
+        console.print(_status_table(result.status))
+        verdict = "matches" if result.verdict.ok else "[red]DOES NOT match[/]"
+        console.print(
+            f"the target {verdict} the upstream rows ({summary['target_rows']:,} rows); "
+            f"{summary['downstream_statements']} downstream statements, "
+            f"{len(result.conflicts)} pause(s); report: {directory / 'report.md'}"
+        )
+    if not result.verdict.ok:
+        raise typer.Exit(code=VERDICT)
 
 
 # --- replication -----------------------------------------------------------------------------

@@ -139,7 +139,7 @@ def test_tour(tmp_path: Path) -> None:
 
 
 @pytest.mark.spark
-def test_replay_and_demo(tmp_path: Path, spark: Any) -> None:
+def test_replay(tmp_path: Path, spark: Any) -> None:
     from mvdd.spark import workload
 
     workload.write(tmp_path / "events", 100)
@@ -151,15 +151,27 @@ def test_replay_and_demo(tmp_path: Path, spark: Any) -> None:
     text = run("replay", str(tmp_path / "events"), "--out", str(tmp_path / "out2"))
     assert text.exit_code == 0, text.output
     assert "400 rows merged" in text.output and "events" in text.output
-    demo = run("demo", "--directory", str(tmp_path / "demo"), "--rows", "50", "--json")
-    assert demo.exit_code == 0, demo.output
-    assert json.loads(demo.output)["merged_rows"] == 200
-    assert (tmp_path / "demo" / "replay" / "timeline.png").exists()
     # bad input: a clear error, exit code 1
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "s.jsonl").write_text('{"pos": 1, "row": {}}\n')
     bad = run("replay", str(tmp_path / "bad"), "--out", str(tmp_path / "o3"), "--json")
     assert bad.exit_code == 1 and json.loads(bad.output)["error"] == "CatalogError"
+
+
+@pytest.mark.mariadb
+def test_demo_is_the_main_job(tmp_path: Path) -> None:
+    """``mvdd demo``: private servers, the workload as SQL, replicated and checked."""
+    demo = run(
+        "demo", "--directory", str(tmp_path / "demo"), "--rows", "300", "--steps", "120", "--json"
+    )
+    assert demo.exit_code == 0, demo.output
+    out = json.loads(demo.output)
+    assert out["matches"] and out["differences"] == []
+    assert out["target_rows"] == sum(out["rows"].values()) > 1200
+    assert out["conflicts"] and any("discount" in c for c in out["conflicts"])
+    report = (tmp_path / "demo" / "report.md").read_text()
+    assert "The target matches the upstream rows" in report
+    assert (tmp_path / "demo" / "timeline.png").stat().st_size > 10_000
     assert run("demo", "--rows", "0", "--json").exit_code == 1
 
 
@@ -193,6 +205,7 @@ def test_missing_extra_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setitem(sys.modules, "mvdd.spark.replay", None)
     monkeypatch.setitem(sys.modules, "mvdd.spark.workload", None)
     monkeypatch.setitem(sys.modules, "mvdd.spark.report", None)
+    monkeypatch.setitem(sys.modules, "mvdd.replicate.demo", None)
     result = run("replay", str(tmp_path), "--json")
     assert result.exit_code == 1 and "spark extra" in json.loads(result.output)["message"]
     assert run("demo", "--directory", str(tmp_path / "d")).exit_code == 1

@@ -19,6 +19,7 @@ import pytest
 from mvdd import SourceConfigError
 from mvdd.replicate import Replicator
 from mvdd.replicate.merge import ReplicationError
+from mvdd.replicate.verify import verify
 from tests.support.replication import Servers, Setup, assert_replicated, setup
 
 pytestmark = pytest.mark.mariadb
@@ -319,3 +320,30 @@ def test_status_before_any_run_names_the_problem(tmp_path: Path) -> None:
         text=True,
     )
     assert out.returncode == 1 and "state directory" in out.stdout
+
+
+def test_verify_finds_every_kind_of_difference(s: Setup) -> None:
+    rows(s, "up1", "orders_01", 1, 10)
+    rows(s, "up2", "orders_03", 100, 10)
+    r = s.replicator()
+    r.run()
+    assert verify(
+        r.group, {"up1": s.url("up1"), "up2": s.url("up2")}, s.downstream_url(), s.target
+    ).ok
+    s.servers.down.execute(
+        "DELETE FROM orders WHERE id = 3",
+        "UPDATE orders SET customer = 'wrong' WHERE id = 104",
+        "INSERT INTO orders (id, customer) VALUES (999999, 'nobody')",
+        database=s.dw,
+    )
+    found = verify(
+        r.group, {"up1": s.url("up1"), "up2": s.url("up2")}, s.downstream_url(), s.target
+    )
+    text = "\n".join(found.differences)
+    assert not found.ok
+    assert "(3,) is missing" in text and "'wrong'" in text and "(999999,) is downstream" in text
+    s.servers.down.execute("ALTER TABLE orders ADD COLUMN extra INT", database=s.dw)
+    found = verify(
+        r.group, {"up1": s.url("up1"), "up2": s.url("up2")}, s.downstream_url(), s.target
+    )
+    assert any("schema" in d for d in found.differences)

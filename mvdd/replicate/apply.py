@@ -80,6 +80,16 @@ class Changes:
         else:
             self._ops.append((sql, [params], exact, what))
 
+    def insert_rows(
+        self, columns: tuple[str, ...], at: tuple[int, ...], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Many inserts of one shape at once: each row a tuple, ``at`` where each of
+        ``columns``' values is in it (values as the driver read them: written back as read)."""
+        sql = self.templates.insert(columns, upsert=False)
+        params = [tuple(row[i] for i in at) for row in rows]
+        self.rows += len(params)
+        self._ops.append((sql, params, True, "an insert"))
+
     def insert(self, row: Mapping[str, Any], *, safe: bool = False) -> None:
         columns = tuple(row)
         sql = self.templates.insert(columns, upsert=safe)

@@ -106,6 +106,12 @@ class Route:
     def key_of(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         return tuple(values[up] for _, up in self.key)
 
+    def positions(self, names: Sequence[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """For rows that are tuples in the order of ``names`` (a copy's SELECT): the target
+        columns they fill, and where in each tuple each one's value is."""
+        pairs = [(self.columns[n], i) for i, n in enumerate(names) if n in self.columns]
+        return tuple(c for c, _ in pairs), tuple(i for _, i in pairs)
+
 
 class Merge:
     """The group, its log, and the shards' routes (see the module docstring)."""

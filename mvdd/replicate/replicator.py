@@ -49,6 +49,7 @@ from mvdd.ddl import parse_table
 from mvdd.ddl.dml import drop_table
 from mvdd.errors import MvddError, SourceConfigError
 from mvdd.model import Table
+from mvdd.replicate import faults
 from mvdd.replicate.apply import Changes, Templates
 from mvdd.replicate.merge import (
     Merge,
@@ -424,6 +425,7 @@ class Replicator:
             columns = names(columns_of(table))
             key = list(row_key(table) or ())
             route = merge.route(shard, version)
+            into, at = route.positions(columns)
             after = None
             copied = 0
             if point is not None and point.data.get("last") is not None:
@@ -435,8 +437,7 @@ class Replicator:
                     if self._stop.is_set():
                         return
                     changes = Changes(templates)
-                    for values in chunk:
-                        changes.insert(route.row(dict(zip(columns, values, strict=True))))
+                    changes.insert_rows(into, at, chunk)
                     copied += len(chunk)
                     last = dict(zip(columns, chunk[-1], strict=True))
                     mark = Checkpoint(
@@ -527,6 +528,7 @@ class Replicator:
         while True:
             try:
                 target.execute(statement)
+                faults.reach("after-ddl")
                 return
             except TargetLost as err:
                 log.warning("%s; waiting for it", err)
@@ -734,6 +736,8 @@ class Replicator:
 
     def _flush(self, state: State, target: Target, merge: Merge, pending: _Pending) -> None:
         state.hold(pending.holds)  # first: kept once however often the batch is tried
+        if pending.holds:
+            faults.reach("after-hold")
         ops = pending.changes.ops()
         for name, (commit, _) in pending.commits.items():
             ops.append(self._source_op(target, merge, name, commit))

@@ -33,6 +33,7 @@ from mvdd.ddl import parse_table
 from mvdd.ddl.dml import insert_template, show_create
 from mvdd.errors import MvddError, StoreError
 from mvdd.model import Table
+from mvdd.replicate import faults
 from mvdd.store.address import Address, parse_address
 
 CHECKPOINT_TABLE = "mvdd_checkpoint"
@@ -230,19 +231,24 @@ class Target:
     def commit(self, ops: Sequence[Op]) -> None:
         """Run the statements in one transaction and commit it; TargetError (and nothing
         applied) when a statement fails or touches another number of rows than it must."""
+        sent = 0
         with self.cursor("a change") as cur:
             for op in ops:
+                faults.reach("mid-commit", rows=sent)
                 if len(op.rows) == 1:
                     touched = cur.execute(op.sql, op.rows[0])
                 else:
                     touched = cur.executemany(op.sql, op.rows)
+                sent += len(op.rows)
                 if op.expect is not None and touched != op.expect:
                     self.connect().rollback()
                     raise TargetError(
                         f"{op.what or op.sql[:60]} touched {touched} rows of `{self.table}`, not "
                         f"{op.expect}: the target does not hold what the upstream says"
                     )
+            faults.reach("mid-commit", rows=sent)
             self.connect().commit()
+        faults.reach("after-commit")
 
     def execute(self, sql: str) -> None:
         """One statement on its own (DDL commits implicitly)."""

@@ -70,7 +70,9 @@ SCRIPT: list[tuple[float, int, str]] = [
 ]
 
 
-def _value(table: Table, name: str, rng: random.Random, n: int, shard: int) -> Any:
+def value(table: Table, name: str, rng: random.Random, n: int, shard: int) -> Any:
+    """A value for column ``name`` of the ``n``-th row of shard ``shard`` (ids are disjoint
+    across shards)."""
     col = table.column(name)
     t = col.type
     if name == "id":
@@ -121,7 +123,7 @@ def events(rows_per_shard: int, *, seed: int = 20261121) -> dict[str, list[dict[
         for col in table.columns:
             if col.name in ("note", "channel", "discount") and rng.random() < 0.3:
                 continue  # left to the default
-            row[col.name] = _value(table, col.name, rng, counts[name], shard)
+            row[col.name] = value(table, col.name, rng, counts[name], shard)
         counts[name] += 1
         out[name].append({"pos": pos, "row": row})
         pos += 1
@@ -152,4 +154,4 @@ def read(path: str | Path) -> Iterator[dict[str, Any]]:
                 yield event
 
 
-__all__ = ["CREATE", "SCRIPT", "SHARDS", "events", "read", "write"]
+__all__ = ["CREATE", "SCRIPT", "SHARDS", "events", "read", "value", "write"]

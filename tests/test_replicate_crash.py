@@ -1,0 +1,294 @@
+"""Exactly once under SIGKILL: the replicator (``mvdd replicate`` in a process of its own) is
+killed at random moments while a writer keeps changing the upstream shards, and at the moments
+that matter most (right after a downstream DDL, in the middle of a 20,000-row transaction, with
+rows of a paused shard kept but not checkpointed); after every kill it is started again.
+Upstream and downstream servers are restarted under it. At the end the target must hold exactly
+the upstream rows (the oracle of :mod:`tests.support.replication`): nothing lost, nothing
+twice (a row applied twice fails the replicator itself: an insert finds its key, a delete
+finds nothing).
+
+``MVDD_REPLICATE_KILLS`` sets the number of random kills (default 6; 20 under CI).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pymysql
+import pytest
+
+from tests.conftest import CI
+from tests.support.replication import Servers, Setup, assert_replicated, setup
+
+pytestmark = [pytest.mark.mariadb, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parent.parent
+KILLS = int(os.environ.get("MVDD_REPLICATE_KILLS", "20" if CI else "6"))
+CREATE = (
+    "CREATE TABLE {t} (id BIGINT NOT NULL, customer VARCHAR(32) NOT NULL, amount INT NOT NULL "
+    "DEFAULT 0, PRIMARY KEY (id))"
+)
+SHARDS = [("up1", "orders_01"), ("up1", "orders_02"), ("up2", "orders_03")]
+#: DDL the writer runs as it goes, in this order, spread over the run; each one changes the
+#: join, so each runs downstream (and the after-ddl kill point is reached)
+DDL = [
+    (("up1", "up2")[k % 2], ddl)
+    for k, ddl in enumerate(
+        f"ALTER TABLE {table} {change}"
+        for k in range(4)
+        for table, change in (
+            ("orders_01", f"ADD COLUMN x{k} INT NULL"),
+            ("orders_03", f"MODIFY customer VARCHAR({40 + 8 * k}) NOT NULL"),
+        )
+    )
+]
+
+
+class Writer:
+    """Keeps changing the upstream shards: small transactions of inserts, updates and
+    deletes; the scripted DDL when asked; one big transaction when asked."""
+
+    def __init__(self, s: Setup, seed: int) -> None:
+        self.s = s
+        self.rng = random.Random(seed)
+        self.next_id = {t: 1 + i * 10_000_000 for i, (_, t) in enumerate(SHARDS)}
+        self.ids: dict[str, list[int]] = {t: [] for _, t in SHARDS}
+        self.stop = threading.Event()
+        self.pause = threading.Event()
+        self.conns = {name: s.servers.upstream(name).connect(s.db) for name in ("up1", "up2")}
+        self.done = 0
+        self.script = list(DDL)
+        self.lock = threading.Lock()  # one connection per server, shared with the test
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _txn(self) -> None:
+        server, table = self.rng.choice(SHARDS)
+        conn = self.conns[server]
+        with conn.cursor() as cur:
+            cur.execute("BEGIN")
+            for _ in range(self.rng.randint(1, 4)):
+                op = self.rng.random()
+                ids = self.ids[table]
+                if op < 0.6 or len(ids) < 10:
+                    i = self.next_id[table]
+                    self.next_id[table] += 1
+                    cur.execute(
+                        f"INSERT INTO {table} (id, customer, amount) VALUES (%s, %s, %s)",
+                        (i, f"c{i}", self.rng.randint(0, 1000)),
+                    )
+                    ids.append(i)
+                elif op < 0.85:
+                    cur.execute(
+                        f"UPDATE {table} SET amount = amount + 1 WHERE id = %s",
+                        (self.rng.choice(ids),),
+                    )
+                else:
+                    victim = ids.pop(self.rng.randrange(len(ids)))
+                    cur.execute(f"DELETE FROM {table} WHERE id = %s", (victim,))
+            cur.execute("COMMIT")
+        self.done += 1
+
+    def _loop(self) -> None:
+        while not self.stop.is_set():
+            if self.pause.is_set():
+                time.sleep(0.01)
+                continue
+            with (
+                self.lock,
+                contextlib.suppress(pymysql.err.OperationalError, pymysql.err.InterfaceError),
+            ):
+                self._txn()  # (a server restarting under it: that transaction never happened)
+            time.sleep(0.002)
+
+    def ddl(self) -> bool:
+        if not self.script:
+            return False
+        server, sql = self.script.pop(0)
+        with self.lock, self.conns[server].cursor() as cur:
+            cur.execute(sql)
+        return True
+
+    def big(self, n: int = 20_000) -> None:
+        """One upstream transaction of ``n`` inserts."""
+        table = "orders_03"
+        conn = self.conns["up2"]
+        start = self.next_id[table]
+        self.next_id[table] += n
+        with self.lock, conn.cursor() as cur:
+            cur.execute("BEGIN")
+            for chunk in range(start, start + n, 1000):
+                values = [
+                    (i, f"big{i}", i % 100) for i in range(chunk, min(chunk + 1000, start + n))
+                ]
+                cur.executemany(
+                    f"INSERT INTO {table} (id, customer, amount) VALUES (%s, %s, %s)", values
+                )
+            cur.execute("COMMIT")
+        self.ids[table].extend(range(start, start + n))
+
+    def reconnect(self) -> None:
+        with self.lock:
+            self._reconnect()
+
+    def _reconnect(self) -> None:
+        for name in self.conns:
+            with contextlib.suppress(Exception):
+                self.conns[name].close()
+            self.conns[name] = self.s.servers.upstream(name).connect(self.s.db)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=30)
+        for conn in self.conns.values():
+            conn.close()
+
+
+def replicator(
+    s: Setup, *, kill_at: str | None = None, rows: int | None = None
+) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MVDD_KILL")}
+    if kill_at is not None:
+        env["MVDD_KILL_AT"] = kill_at
+    if rows is not None:
+        env["MVDD_KILL_ROWS"] = str(rows)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mvdd.cli", *s.cli_args(), "--until", "forever", "--no-live"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def killed(proc: subprocess.Popen[str], timeout: float) -> None:
+    """Wait for a process that kills itself at its kill point."""
+    try:
+        code = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise AssertionError("the kill point was never reached") from None
+    out = (proc.stdout.read() if proc.stdout else "") + (proc.stderr.read() if proc.stderr else "")
+    assert code == -signal.SIGKILL, (code, out[-2000:])
+
+
+def kill(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is not None:
+        out = (proc.stdout.read() if proc.stdout else "") + (
+            proc.stderr.read() if proc.stderr else ""
+        )
+        raise AssertionError(f"the replicator ended by itself ({proc.returncode}): {out[-2000:]}")
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+
+
+def finish(s: Setup) -> dict[str, int]:
+    """One last run to the end, then the oracle."""
+    r = s.replicator()
+    r.run(until="end")
+    return assert_replicated(s, r)
+
+
+@pytest.fixture
+def s(servers: Servers, tmp_path: Path) -> Any:
+    with setup(servers, tmp_path) as found:
+        for server, table in SHARDS:
+            found.run(server, CREATE.format(t=table))
+        yield found
+
+
+def test_exactly_once_under_random_and_targeted_kills(s: Setup) -> None:
+    writer = Writer(s, seed=KILLS)
+    for _ in range(200):
+        writer._txn()  # rows before the first run: the initial copy has work
+    writer.thread.start()
+    rng = random.Random(7)
+    kills = {"random": 0, "after-ddl": 0, "mid-commit": 0}
+    try:
+        # the first run, killed during its copy or just after
+        proc = replicator(s)
+        time.sleep(rng.uniform(0.8, 2.0))
+        kill(proc)
+        kills["random"] += 1
+        for round_ in range(KILLS):
+            if round_ % 3 == 1 and writer.ddl():
+                proc = replicator(s, kill_at="after-ddl")
+                killed(proc, timeout=60)
+                kills["after-ddl"] += 1
+            proc = replicator(s)
+            time.sleep(rng.uniform(0.3, 2.5))
+            kill(proc)
+            kills["random"] += 1
+        # the big transaction, killed in its middle (20,000 rows: 10,000 sent, not committed)
+        writer.pause.set()
+        writer.big()
+        writer.pause.clear()
+        proc = replicator(s, kill_at="mid-commit", rows=10_000)
+        killed(proc, timeout=120)
+        kills["mid-commit"] += 1
+        while writer.ddl():
+            pass
+    finally:
+        writer.close()
+    counts = finish(s)
+    print(f"\nkills survived: {kills}; {writer.done} upstream transactions; rows {counts}")
+    assert sum(counts.values()) > 20_000
+    targeted = min(len(DDL), len([r for r in range(KILLS) if r % 3 == 1]))
+    assert kills["random"] >= KILLS and kills["after-ddl"] == targeted
+    assert kills["mid-commit"] == 1
+
+
+def test_held_rows_survive_a_kill_before_their_checkpoint(s: Setup) -> None:
+    s.run("up2", "ALTER TABLE orders_03 ADD COLUMN d INT NOT NULL DEFAULT 0")
+    r = s.replicator()
+    r.run()
+    # a conflict pauses orders_01: its rows are held, and the process dies right after
+    # keeping them, before the checkpoint moves past them
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN d VARCHAR(5) NOT NULL DEFAULT 'x'")
+    s.run(
+        "up1",
+        *(f"INSERT INTO orders_01 (id, customer, d) VALUES ({i}, 'c', 'y')" for i in range(1, 30)),
+    )
+    killed(replicator(s, kill_at="after-hold"), timeout=60)
+    status = s.replicator().run()
+    shard = status["shards"][f"up1/{s.db}.orders_01"]
+    assert shard["paused"] and shard["held"] == 29  # held once, though read twice
+    s.run("up2", "ALTER TABLE orders_03 MODIFY d VARCHAR(5) NOT NULL DEFAULT 'x'")
+    counts = finish(s)
+    assert counts[f"up1/{s.db}.orders_01"] == 29
+
+
+def test_server_restarts_are_waited_for(s: Setup, servers: Servers) -> None:
+    writer = Writer(s, seed=3)
+    writer.thread.start()
+    proc = replicator(s)
+    try:
+        time.sleep(2)
+        writer.pause.set()
+        servers.up2.restart()  # an upstream server goes away and comes back
+        writer.reconnect()
+        writer.pause.clear()
+        time.sleep(2)
+        writer.pause.set()
+        servers.down.restart()  # and the downstream one
+        writer.reconnect()
+        writer.pause.clear()
+        time.sleep(2)
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
+    finally:
+        writer.close()
+        if proc.poll() is None:
+            proc.kill()
+    finish(s)
