@@ -549,6 +549,9 @@ def replicate(
     state: Path = typer.Option(..., help="the state directory (catalogs, the group, held rows)"),
     until: str = typer.Option("end", help="end: stop once caught up; forever: follow"),
     bulk: str = typer.Option("auto", help="initial copy: auto | spark | rows"),
+    partition_rows: int = typer.Option(
+        100_000, help="rows per partition of the Spark bulk copy (a JDBC read each)"
+    ),
     lake: Path | None = typer.Option(None, help="also keep the target as a Parquet lake here"),
     renames: str = typer.Option("merge", help="column renames: merge (seed 000) | wait (TiDB DM)"),
     metrics_port: int | None = typer.Option(None, help="serve Prometheus metrics on this port"),
@@ -584,6 +587,7 @@ def replicate(
             lake=lake,
             renames=renames,
         )
+        r.partition_rows = partition_rows
         if metrics_port is not None:
             from mvdd.replicate.metrics import Metrics
 
@@ -624,6 +628,38 @@ def replicate(
 @contextlib.contextmanager
 def _nothing() -> Iterator[None]:
     yield None
+
+
+@app.command()
+def compact(
+    lake: Path = typer.Option(..., help="the lake folder of `mvdd replicate --lake`"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
+) -> None:
+    """Build and publish the lake's next snapshot (every change batch upgraded to the joined
+    schema, the latest change per key, deletes gone); safe beside a running replicate."""
+    try:
+        from mvdd.replicate.lake import compact_lake
+        from mvdd.spark.runtime import session
+    except ImportError as err:
+        _fail(
+            MissingExtraError(f"compact needs the spark extra: pip install 'mvdd[spark]' ({err})"),
+            as_json,
+        )
+        return
+    try:
+        spark = session("mvdd-compact")
+        spark.sparkContext.setLogLevel("ERROR")
+        try:
+            done = compact_lake(spark, lake)
+        finally:
+            spark.stop()
+    except MvddError as err:
+        _fail(err, as_json)
+        return
+    if as_json:
+        typer.echo(json.dumps(done))
+    else:
+        console.print(f"snapshot {done['snapshot']}: {done['batches']} change batches compacted")
 
 
 @app.command()

@@ -49,6 +49,7 @@ CONFINED = {
     "rich": ("mvdd.cli",),
     "matplotlib": ("mvdd.spark.report",),
     "prometheus_client": ("mvdd.replicate.metrics",),
+    "pyarrow": ("mvdd.spark.lake",),
 }
 
 #: imports that reach up on purpose, with the reason (none: a lower layer declares a generic

@@ -44,6 +44,7 @@ DDL policy
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import time
 import zlib
@@ -395,23 +396,47 @@ class BinlogReader:
 
     def _ddl_between(self, start: BinlogPosition, end: BinlogPosition) -> bool:
         """Whether the binlog between two positions holds a statement on a followed database."""
+        return any(self._followed_statement(ev) for ev in self._statements(start, end))
+
+    def ddl_tables(self, start: BinlogPosition, end: BinlogPosition) -> set[str]:
+        """The ``database.table`` names the statements between two positions mention (a
+        superset of the tables they change; control statements and row changes left out)."""
+        out: set[str] = set()
+        for ev in self._statements(start, end):
+            verb, names = statement_words(ev.query)
+            if verb in _CONTROL or verb in _ROW_STATEMENTS:
+                continue
+            schema = _schema(ev)
+            for name in names:
+                out.add(f"{schema}.{name}")
+                if schema is None:
+                    out.add(name)
+            words = list(names)
+            for db, table in itertools.pairwise(words):
+                out.add(f"{db}.{table}")
+        return out
+
+    def _statements(self, start: BinlogPosition, end: BinlogPosition) -> Iterator[Any]:
+        """The query events between two positions."""
         if not start < end:
-            return False
+            return
         stream = self._open_stream(start, blocking=False)
         file = start.file
         try:
             while True:
                 ev = stream.fetchone()
                 if ev is None:
-                    return False
+                    return
                 if isinstance(ev, le.RotateEvent):
                     file = ev.next_binlog
                     continue
                 pos = BinlogPosition(file, ev.packet.log_pos)
+                if ev.packet.log_pos and end < pos:
+                    return
+                if isinstance(ev, le.QueryEvent):
+                    yield ev  # (one that ends at ``end`` is in the range)
                 if ev.packet.log_pos and not pos < end:
-                    return False
-                if isinstance(ev, le.QueryEvent) and self._followed_statement(ev):
-                    return True
+                    return
         finally:
             stream.close()
             self._stream_connected = False

@@ -165,6 +165,74 @@ def select_template(
     return _template(node)
 
 
+def key_range(key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any] | None) -> str:
+    """``(k1, …) >= (low…) AND (k1, …) < (high…)`` (an end None: open), values as literals: a
+    partition of a table by key range.
+
+    >>> print(key_range(["id"], [10], [20]))
+    (`id`) >= (10) AND (`id`) < (20)
+    """
+    keys = exp.Tuple(expressions=[exp.Column(this=_id(k)) for k in key])
+    parts: list[exp.Expr] = []
+    if low is not None:
+        bound = exp.Tuple(expressions=[literal_node(v) for v in low])
+        parts.append(exp.GTE(this=keys.copy(), expression=bound))
+    if high is not None:
+        bound = exp.Tuple(expressions=[literal_node(v) for v in high])
+        parts.append(exp.LT(this=keys.copy(), expression=bound))
+    return sql(exp.and_(*parts)) if parts else "1 = 1"
+
+
+def boundary(table: str | tuple[str, str], key: Sequence[str], offset: int) -> str:
+    """The key of the row at ``offset`` in key order (a partition's bound)."""
+    node = (
+        exp.select(*(exp.Column(this=_id(k)) for k in key))
+        .from_(table_ref(table))
+        .order_by(*(exp.Ordered(this=exp.Column(this=_id(k)), nulls_first=True) for k in key))
+        .limit(1)
+        .offset(offset)
+    )
+    return sql(node)
+
+
+def key_extent(table: str | tuple[str, str], key: str) -> str:
+    """``SELECT MIN(key), MAX(key) FROM table``"""
+    k = exp.Column(this=_id(key))
+    return sql(exp.select(exp.Min(this=k), exp.Max(this=k.copy())).from_(table_ref(table)))
+
+
+def create_like(table: str, source: str) -> str:
+    """``CREATE TABLE table LIKE source``"""
+    node = exp.Create(
+        this=_table(table),
+        kind="TABLE",
+        properties=exp.Properties(expressions=[exp.LikeProperty(this=_table(source))]),
+    )
+    return sql(node)
+
+
+def upsert_from(table: str, source: str, columns: Sequence[str]) -> str:
+    """``INSERT INTO table (columns) SELECT columns FROM source ON DUPLICATE KEY UPDATE …``:
+    every row of ``source`` into ``table``, a row already there overwritten."""
+    cols = [exp.Column(this=_id(c)) for c in columns]
+    node = exp.Insert(
+        this=exp.Schema(this=_table(table), expressions=[_id(c) for c in columns]),
+        expression=exp.select(*cols).from_(_table(source)),
+        conflict=exp.OnConflict(
+            duplicate=True,
+            action=exp.var("UPDATE"),
+            expressions=[
+                exp.EQ(
+                    this=exp.Column(this=_id(c)),
+                    expression=exp.Anonymous(this="VALUES", expressions=[exp.Column(this=_id(c))]),
+                )
+                for c in columns
+            ],
+        ),
+    )
+    return _template(node)
+
+
 def count_rows(table: str | tuple[str, str]) -> str:
     """``SELECT COUNT(*) FROM table``"""
     return sql(exp.select(exp.Count(this=exp.Star())).from_(table_ref(table)))
@@ -181,16 +249,21 @@ def drop_table(table: str, *, if_exists: bool = True) -> str:
 
 
 __all__ = [
+    "boundary",
     "checksum_query",
     "count_rows",
+    "create_like",
     "delete_template",
     "drop_table",
     "insert_rows",
     "insert_template",
+    "key_extent",
+    "key_range",
     "lock_table",
     "select_template",
     "show_create",
     "show_create_database",
     "table_ref",
     "update_template",
+    "upsert_from",
 ]

@@ -9,7 +9,8 @@ repeats nothing. Off unless ``MVDD_KILL_AT`` is set (read once, at import).
   1) and is not committed;
 - ``after-hold``: rows of a paused shard are kept in the state directory; the transaction that
   moves the checkpoint past them is not committed;
-- ``after-commit``: a downstream transaction committed; the replicator has not taken note.
+- ``after-commit``: a downstream transaction committed; the replicator has not taken note;
+- ``after-chunk``: Spark wrote a chunk of a bulk copy; the chunk is not recorded as written.
 """
 
 from __future__ import annotations

@@ -41,12 +41,13 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import pymysql
 
 from mvdd.binlog import BinlogPosition, BinlogReader, BinlogTransaction, EventKind
 from mvdd.binlog.source import matches, parse_tables
 from mvdd.catalog import Catalog
 from mvdd.ddl import parse_table
-from mvdd.ddl.dml import drop_table
+from mvdd.ddl.dml import boundary, count_rows, create_like, drop_table, key_extent, upsert_from
 from mvdd.errors import MvddError, SourceConfigError
 from mvdd.model import Table
 from mvdd.replicate import faults
@@ -65,6 +66,7 @@ from mvdd.replicate.merge import (
 from mvdd.replicate.state import HeldRow, LogEntry, State, decode_value, encode_value
 from mvdd.replicate.target import Checkpoint, Op, Target, TargetLost
 from mvdd.shard import ShardGroup
+from mvdd.store.address import parse_address
 
 log = logging.getLogger("mvdd.replicate")
 
@@ -84,6 +86,8 @@ class _Source:
     applied: BinlogPosition | None = None
     safe_until: BinlogPosition | None = None
     rows: dict[str, int] = attrs.field(factory=dict)
+    #: shards a DDL changed during their bulk copy: copied again once following passed it
+    recopy: list[str] = attrs.field(factory=list)
     timestamp: float = 0.0
     idle: bool = False
 
@@ -94,6 +98,7 @@ class _Pending:
 
     changes: Changes
     holds: list[HeldRow] = attrs.field(factory=list)
+    lake: list[Any] = attrs.field(factory=list)
     commits: dict[str, tuple[BinlogPosition, float]] = attrs.field(factory=dict)
     started: float = attrs.field(factory=time.monotonic)
 
@@ -169,6 +174,16 @@ class Replicator:
         self.batch_rows = batch_rows
         self.batch_seconds = batch_seconds
         self.retry = retry
+        #: ``bulk="auto"`` copies with Spark from this many rows in all
+        self.bulk_rows = 1_000_000
+        #: the bulk copy's partitions and chunks (one Spark job each), and Spark's memory
+        self.partition_rows = 100_000
+        self.chunk_partitions = 4
+        self.spark_memory = "2g"
+        self._spark_session: Any = None
+        #: the lake is compacted every this many change batches (and by ``mvdd compact``)
+        self.compact_every = 200
+        self._lake: Any = None
         self._merge: Merge | None = None
         self._sources: dict[str, _Source] = {}
         self._stop = threading.Event()
@@ -225,6 +240,9 @@ class Replicator:
             return self._run(state, until, stop)
         finally:
             state.close()
+            if self._spark_session is not None:
+                self._spark_session.stop()
+                self._spark_session = None
 
     # -- starting ---------------------------------------------------------------------------------
 
@@ -232,7 +250,7 @@ class Replicator:
         meta = {"target": self.target_name, "tables": list(self.patterns)}
         kept = state.get("config")
         if kept is None:
-            state.put("config", {**meta, "sources": sorted(self.sources)})
+            state.put("config", {**meta, "sources": sorted(self.sources), "renames": self.renames})
             return
         if kept.get("target") != meta["target"] or kept.get("tables") != meta["tables"]:
             raise SourceConfigError(
@@ -266,9 +284,14 @@ class Replicator:
             raise err.locate(source=name) from None
 
     def _run(self, state: State, until: str | None, stop: threading.Event) -> dict[str, Any]:
+        target: Any
         if self.downstream is None:
-            raise SourceConfigError("lake-only replication needs the spark extra (mvdd.spark)")
-        target = Target(self.downstream, self.target_name)
+            from mvdd.replicate.lake import LakeTarget
+
+            assert self.lake is not None
+            target = LakeTarget(self.lake, self.target_name)
+        else:
+            target = Target(self.downstream, self.target_name)
         self._stop = stop
         try:
             self._retrying(target.check)
@@ -302,6 +325,7 @@ class Replicator:
                 self._first_run(state, target, merge)
             else:
                 merge.rebuild(entries)
+                self._open_lake(merge)
                 points = self._retrying(target.checkpoints)
                 self._recover(state, target, merge, points)
                 if self._resume_copies(state, target, merge):
@@ -311,6 +335,7 @@ class Replicator:
                     self._reset(state, target)
                     return self._replicate(state, target, until)
             points = self._retrying(target.checkpoints)
+            self._open_lake(merge)
             for src in self._sources.values():
                 point = points.get(f"source:{src.name}")
                 if point is None or point.position is None:
@@ -321,12 +346,37 @@ class Replicator:
                 safe = point.data.get("safe_until")
                 src.safe_until = BinlogPosition.parse(safe) if safe else None
                 src.rows = {k: int(v) for k, v in point.data.get("rows", {}).items()}
+                src.recopy = list(point.data.get("recopy", []))
+            if any(src.recopy for src in self._sources.values()):
+                # follow to the end of the safe windows (past the DDL), then copy again
+                self._follow(state, target, merge, "safe")
+                if not self._stop.is_set():
+                    self._recopy(state, target, merge)
             if not self._stop.is_set():
                 self._follow(state, target, merge, until)
             return self._publish(state, merge)
         finally:
             for cat in catalogs.values():
                 cat.close()
+
+    def _open_lake(self, merge: Merge) -> None:
+        if self.lake is None or self._lake is not None or merge.group is None:
+            return
+        from mvdd.replicate.lake import LakeOutput
+
+        key = row_key(merge.group.joined) or ()
+        self._lake = LakeOutput(self.lake, merge, self.state_dir, self.target_name, key)
+
+    def _compact_now(self) -> None:
+        """Compact the lake every :attr:`compact_every` batches."""
+        lake = self._lake
+        if lake is None or lake.batches < self.compact_every:
+            return
+        from mvdd.spark.lake import compact
+
+        assert lake.merge.group is not None
+        compact(self._spark(), lake.folder, lake.merge.group)
+        lake.batches = 0
 
     def _retrying(self, fn: Callable[[], Any]) -> Any:
         """``fn()``, waiting for a lost downstream to come back (then trying again)."""
@@ -349,6 +399,13 @@ class Replicator:
         log.warning("a followed table changed while the copy was interrupted: copying again")
         self._retrying(lambda: target.execute(drop_table(self.target_name)))
         self._commit(target, [target.forget_op()])
+        if self.lake is not None:  # the lake starts over too
+            for name in ("changes", "snapshots", "CURRENT"):
+                path = self.lake / name
+                shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(
+                    missing_ok=True
+                )
+            self._lake = None
         state.reset()
         self._forget_catalogs(state)
 
@@ -389,14 +446,44 @@ class Replicator:
                     f"the pattern {list(self.patterns)} matches no table on "
                     f"{', '.join(sorted(self._sources))}"
                 )
+            method = self._method(snapshots, merge, shards)
+            state.put("copy", method)
             try:
                 entry = merge.init(shards)
             except MvddError as err:
                 raise ReplicationError(f"the shards' schemas have no join: {err}") from None
             self._run_entry(state, target, merge, entry, None)
-            for name, rows in snapshots.items():
-                assert rows.position is not None
-                self._copy(target, merge, name, rows, rows.position, None, {})
+            self._open_lake(merge)
+            starts = {name: rows.position for name, rows in snapshots.items()}
+            if method == "rows":
+                for name, rows in snapshots.items():
+                    assert rows.position is not None
+                    self._copy(target, merge, name, rows, rows.position, None, {})
+                return
+        # the bulk copy reads outside the snapshots (they gave the schemas and the start)
+        for name, start in starts.items():
+            assert start is not None
+            self._copy_bulk(target, merge, name, start, {})
+
+    def _method(self, snapshots: dict[str, Any], merge: Merge, shards: dict[str, Any]) -> str:
+        """How the first copy goes: ``bulk`` as asked; ``auto``: Spark above
+        :attr:`bulk_rows` rows in all (and when Spark and the JDBC driver are here)."""
+        if self.bulk != "auto":
+            return self.bulk
+        total = 0
+        for source, tid, version in shards.values():
+            table = self._sources[source].catalog.table_by_id(tid, version=version)
+            total += snapshots[source].count(tuple(table.name.split(".", 1)))  # type: ignore[arg-type]
+        if total < self.bulk_rows:
+            return "rows"
+        try:
+            from mvdd.spark.jdbc import driver_jars
+
+            driver_jars()
+        except (ImportError, MvddError) as err:
+            log.warning("copying %d rows without Spark: %s", total, err)
+            return "rows"
+        return "spark"
 
     def _copy(
         self,
@@ -438,6 +525,8 @@ class Replicator:
                         return
                     changes = Changes(templates)
                     changes.insert_rows(into, at, chunk)
+                    if self._lake is not None:
+                        self._lake.append(self._lake.inserts(shard, columns, chunk), {})
                     copied += len(chunk)
                     last = dict(zip(columns, chunk[-1], strict=True))
                     mark = Checkpoint(
@@ -457,7 +546,216 @@ class Replicator:
         src_state = self._sources[source]
         src_state.rows = dict(counts)
         src_state.safe_until = safe_until
+        if self._lake is not None:
+            self._lake.append([], {source: start})
         self._commit(target, [self._source_op(target, merge, source, start)])
+
+    # -- the bulk copy: Spark ------------------------------------------------------------------
+
+    def _spark(self) -> Any:
+        if self._spark_session is None:
+            from mvdd.spark.runtime import shared_session
+
+            found, made = shared_session("mvdd-replicate", memory=self.spark_memory)
+            if made:
+                found.sparkContext.setLogLevel("ERROR")
+                self._spark_session = found
+            return found
+        return self._spark_session
+
+    def _bounds(self, source: str, table: Table, key: list[str]) -> list[list[Any]]:
+        """Key bounds cutting a shard into partitions of about :attr:`partition_rows` rows:
+        equal widths of a single integer key, else the keys at every n-th row."""
+        database, _, name = table.name.partition(".")
+        with (
+            contextlib.closing(
+                pymysql.connect(
+                    **parse_address(self.sources[source]).connect_options(database=False)
+                )
+            ) as conn,
+            conn.cursor() as cur,
+        ):
+            cur.execute(count_rows((database, name)))
+            total = int(cur.fetchone()[0])
+            parts = max(1, -(-total // self.partition_rows))
+            if parts == 1:
+                return []
+            col = table.column(key[0])
+            if len(key) == 1 and col.type.family == "integer":
+                cur.execute(key_extent((database, name), key[0]))
+                low, high = cur.fetchone()
+                step = max(1, (int(high) - int(low) + 1) // parts)
+                return [[int(low) + i * step] for i in range(1, parts)]
+            out = []
+            for i in range(1, parts):
+                cur.execute(boundary((database, name), key, i * self.partition_rows))
+                row = cur.fetchone()
+                if row is not None:
+                    out.append([encode_value(v) for v in row])
+            return out
+
+    def _copy_bulk(
+        self,
+        target: Target,
+        merge: Merge,
+        source: str,
+        start: BinlogPosition,
+        progress: dict[str, Checkpoint],
+        *,
+        shards: list[str] | None = None,
+    ) -> None:
+        """Copy the shards of ``source`` with Spark, chunk by chunk (a chunk: one Spark job
+        of :attr:`chunk_partitions` partitions), each recorded once written; then the source's
+        checkpoint: following starts at ``start`` and is in safe mode up to where the binlog
+        ended after the copy. ``shards``: only these, every row upserted (a copy done again)."""
+        from mvdd.spark import bulk
+
+        spark = self._spark()
+        source_address = parse_address(self.sources[source])
+        down = parse_address(self.downstream or "")
+        group = merge.group
+        assert group is not None
+        counts = dict(self._sources[source].rows)
+        wanted = sorted(s for s, (src, _) in merge.tables.items() if src == source)
+        stage = f"mvdd_stage_{self.target_name}"
+        for shard in shards if shards is not None else wanted:
+            _, tid = merge.tables[shard]
+            point = progress.get(f"bulk:{shard}")
+            again = shards is not None
+            if point is not None and again and not point.data.get("recopy"):
+                point = None  # the first copy's record: this copy starts from scratch
+            if point is not None and point.data.get("done"):
+                counts[shard] = int(point.data.get("rows", 0))
+                continue
+            version = merge.versions[shard]
+            table = merge.table(source, tid, version)
+            columns = names(columns_of(table))
+            key = list(row_key(table) or ())
+            into, _ = merge.route(shard, version).positions(columns)
+            database, _, name = table.name.partition(".")
+            data = dict(point.data) if point is not None else {}
+            if "bounds" not in data:
+                data = {"bounds": self._bounds(source, table, key), "chunks": 0, "recopy": again}
+                self._commit(
+                    target,
+                    [
+                        target.checkpoint_op(
+                            f"bulk:{shard}", Checkpoint(str(start), merge.seq, data)
+                        )
+                    ],
+                )
+            bounds = [[decode_value(v) for v in b] for b in data["bounds"]]
+            predicates = bulk.ranges(key, bounds)
+            chunks = [
+                predicates[i : i + self.chunk_partitions]
+                for i in range(0, len(predicates), self.chunk_partitions)
+            ]
+            for i in range(int(data["chunks"]), len(chunks)):
+                if self._stop.is_set():
+                    return
+                frame = bulk.read(spark, source_address, (database, name), columns, chunks[i])
+                rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
+                if self._lake is not None:
+                    self._lake.writer.append_frame(frame, shard, group.version(shard), table)
+                # a chunk a kill may have half written, or a copy done again: upserted
+                upsert = again or data.get("started") == i
+                data = {**data, "started": i}
+                self._commit(
+                    target,
+                    [
+                        target.checkpoint_op(
+                            f"bulk:{shard}", Checkpoint(str(start), merge.seq, data)
+                        )
+                    ],
+                )
+                done = {**data, "chunks": i + 1}
+                mark = target.checkpoint_op(
+                    f"bulk:{shard}", Checkpoint(str(start), merge.seq, done)
+                )
+                if not target.has_table:
+                    self._commit(target, [mark])
+                elif upsert:
+                    self._retrying(lambda: target.execute(drop_table(stage)))
+                    self._retrying(lambda: target.execute(create_like(stage, self.target_name)))
+                    bulk.write(rows, down, stage)
+                    faults.reach("after-chunk")
+                    self._commit(
+                        target, [Op(upsert_from(self.target_name, stage, into), ((),)), mark]
+                    )
+                    self._retrying(lambda: target.execute(drop_table(stage)))
+                else:
+                    bulk.write(rows, down, self.target_name)
+                    faults.reach("after-chunk")
+                    self._commit(target, [mark])
+                data = done
+            copied = self._count(source, table)
+            counts[shard] = copied
+            done_point = Checkpoint(str(start), merge.seq, {"rows": copied, "done": True})
+            self._commit(target, [target.checkpoint_op(f"bulk:{shard}", done_point)])
+            log.info("copied %d rows of %s with Spark", copied, shard)
+        with self._reader(source, self._sources[source].catalog) as reader:
+            end = reader.source.end()
+            changed = self._changed(reader, merge, source, start, end) if shards is None else []
+            log.info(
+                "%s: binlog %s .. %s during the copy; DDL on %s",
+                source,
+                start,
+                end,
+                changed or "none",
+            )
+        src_state = self._sources[source]
+        src_state.rows = counts
+        src_state.safe_until = end if start < end else None
+        src_state.recopy = changed
+        commit = start if shards is None else src_state.applied
+        assert commit is not None
+        if self._lake is not None:
+            self._lake.append([], {source: commit})
+        self._commit(target, [self._source_op(target, merge, source, commit)])
+
+    def _count(self, source: str, table: Table) -> int:
+        database, _, name = table.name.partition(".")
+        with (
+            contextlib.closing(
+                pymysql.connect(
+                    **parse_address(self.sources[source]).connect_options(database=False)
+                )
+            ) as conn,
+            conn.cursor() as cur,
+        ):
+            cur.execute(count_rows((database, name)))
+            return int(cur.fetchone()[0])
+
+    def _changed(
+        self,
+        reader: BinlogReader,
+        merge: Merge,
+        source: str,
+        start: BinlogPosition,
+        end: BinlogPosition,
+    ) -> list[str]:
+        """The shards of ``source`` a DDL between two positions may have changed: their copy
+        read rows of two schemas, and is done again once following has passed the DDL."""
+        if not start < end:
+            return []
+        mentioned = reader.ddl_tables(start, end)
+        return sorted(
+            shard
+            for shard, (src, tid) in merge.tables.items()
+            if src == source and merge.table(src, tid, merge.versions[shard]).name in mentioned
+        )
+
+    def _recopy(self, state: State, target: Target, merge: Merge) -> None:
+        """Copy again the shards a DDL changed during their bulk copy: following has passed the
+        DDL (up to the end of the safe window); the copy upserts, and the window grows to the
+        binlog's end after it."""
+        points = self._retrying(target.checkpoints)
+        for name, src in self._sources.items():
+            if not src.recopy:
+                continue
+            log.info("copying %s again: a DDL changed them during their copy", src.recopy)
+            assert src.applied is not None
+            self._copy_bulk(target, merge, name, src.applied, points, shards=list(src.recopy))
 
     def _resume_copies(self, state: State, target: Target, merge: Merge) -> bool:
         """Finish the copies a kill interrupted (True: one must start over)."""
@@ -469,6 +767,9 @@ class Replicator:
             if not first.get("position"):
                 return True
             start = BinlogPosition.parse(first["position"])
+            if state.get("copy") == "spark":
+                self._copy_bulk(target, merge, name, start, points)
+                continue
             with self._reader(name, src.catalog) as reader, reader.snapshot() as rows:
                 assert rows.position is not None
                 if start < rows.position and reader.ddl_between(start, rows.position):
@@ -506,8 +807,9 @@ class Replicator:
             self._commit(target, [progress])
         ops: list[Op] = []
         releases: dict[str, int] = {}
+        lake: list[Any] = []
         for shard in entry.resumed:
-            ops.extend(self._release(state, merge, shard, releases))
+            ops.extend(self._release(state, merge, shard, releases, lake))
         final = {"done": len(entry.downstream), "final": True}
         ops.append(target.checkpoint_op("ddl", Checkpoint(entry.position, entry.seq, final)))
         if entry.kind == "init":
@@ -516,6 +818,8 @@ class Replicator:
             ops.append(target.checkpoint_op(f"held:{shard}", Checkpoint(seq=seq)))
         if close is not None:
             ops.append(self._source_op(target, merge, *close))
+        if self._lake is not None:
+            self._lake.append(lake, dict([close]) if close is not None else {})
         self._commit(target, ops)
         for shard, seq in releases.items():
             state.release(shard, seq)
@@ -537,17 +841,21 @@ class Replicator:
                     return  # it ran; the answer was lost
 
     def _release(
-        self, state: State, merge: Merge, shard: str, releases: dict[str, int]
+        self, state: State, merge: Merge, shard: str, releases: dict[str, int], lake: list[Any]
     ) -> list[Op]:
-        """The held rows of a shard that resumed, upgraded to its schema now."""
+        """The held rows of a shard that resumed, upgraded to its schema now (and for the
+        lake, as it has them)."""
         changes = Changes(Templates(self.target_name))
         route = merge.route(shard, merge.versions[shard])
+        keys = [up for _, up in route.key]
         last = 0
         for held in state.held(shard):
             last = held.seq
             row = merge.upgraded(shard, held.version, held.row)
             before = merge.upgraded(shard, held.version, held.before)
             self._change(changes, route, held.kind, row, before, safe=False)
+            if self._lake is not None:
+                lake.extend(self._lake.rows(shard, held.kind, row, before, keys))
         if last:
             releases[shard] = last
             log.info("released %d held rows of %s", changes.rows, shard)
@@ -573,6 +881,8 @@ class Replicator:
             if point.data.get("final"):
                 return
             ran = int(point.data.get("done", 0))
+        if not target.has_table:
+            ran = len(last.downstream)  # nothing ran downstream: there is no downstream
         if ran < len(last.downstream) and not is_data(last.downstream[ran]):
             live = self._retrying(target.table_schema)
             after = merge_table(last.expected[ran])
@@ -598,14 +908,18 @@ class Replicator:
             for name, src in self._sources.items():
                 reader = stack.enter_context(self._reader(name, src.catalog, start=src.applied))
                 end: BinlogPosition | None = None
-                if until == "end":
+                if until == "safe":  # up to the end of the safe window (None: nothing to do)
+                    end = src.safe_until
+                    if end is None:
+                        continue
+                elif until == "end":
                     try:
                         end = reader.source.end()
                     except MvddError as err:
                         raise err.locate(source=name) from None
-                    if src.applied is not None and not src.applied < end:
-                        src.idle = True
-                        continue
+                if end is not None and src.applied is not None and not src.applied < end:
+                    src.idle = True
+                    continue
                 thread = threading.Thread(
                     target=_read,
                     args=(name, reader, end, inbox, halt),
@@ -704,6 +1018,9 @@ class Replicator:
             except MvddError as err:
                 raise err.locate(shard=shard) from None
             self._change(pending.changes, route, ev.kind.value, ev.row, ev.before, safe=safe)
+            if self._lake is not None and self._lake.wants(src.name, txn.commit):
+                keys = [up for _, up in route.key]
+                pending.lake.extend(self._lake.rows(shard, ev.kind.value, ev.row, ev.before, keys))
             src.rows[shard] = src.rows.get(shard, 0) + 1
         pending.commits[src.name] = (txn.commit, txn.timestamp)
 
@@ -731,7 +1048,11 @@ class Replicator:
     def _source_op(self, target: Target, merge: Merge, source: str, commit: BinlogPosition) -> Op:
         src = self._sources[source]
         safe = src.safe_until if src.safe_until is not None and commit < src.safe_until else None
-        data = {"safe_until": str(safe) if safe else None, "rows": dict(src.rows)}
+        data = {
+            "safe_until": str(safe) if safe else None,
+            "rows": dict(src.rows),
+            "recopy": list(src.recopy),
+        }
         return target.checkpoint_op(f"source:{source}", Checkpoint(str(commit), merge.seq, data))
 
     def _flush(self, state: State, target: Target, merge: Merge, pending: _Pending) -> None:
@@ -741,6 +1062,9 @@ class Replicator:
         ops = pending.changes.ops()
         for name, (commit, _) in pending.commits.items():
             ops.append(self._source_op(target, merge, name, commit))
+        if self._lake is not None:  # the lake first: a kill after it repeats nothing there
+            self._lake.append(pending.lake, {n: c for n, (c, _) in pending.commits.items()})
+            self._compact_now()
         self._commit(target, ops)
         for name, (commit, stamp) in pending.commits.items():
             src = self._sources[name]

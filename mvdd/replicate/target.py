@@ -80,6 +80,9 @@ class Op:
 class Target:
     """The downstream database the merged table lives in (``mysql://…/database``)."""
 
+    #: there is a table to run DDL on and to read back (a lake-only target has none)
+    has_table = True
+
     def __init__(self, url: str, table: str) -> None:
         self.address: Address = parse_address(url, error=TargetError)
         if not self.address.database:

@@ -301,6 +301,13 @@ class ShardGroup:
             return None
         return next((c for c in self._joined.columns if c.id == down), None)
 
+    def merged_into(self, column_id: int) -> int:
+        """The downstream column that holds the values downstream column ``column_id`` held:
+        itself, or the one a finished rename merged it into (``UPDATE t SET new = old``)."""
+        while column_id in self._merges:
+            column_id = self._merges[column_id]
+        return column_id
+
     def column_state(self, name: str) -> str:
         """``exists`` (on every shard in the join), ``partial`` or ``dropped`` (seed 000)."""
         present = self._holdings.present.get(column_key(name), 0)

@@ -5,7 +5,9 @@ driver). The only package that imports PySpark.
 * :mod:`mvdd.spark.types`: :func:`struct_type`, column types and values as Spark holds them;
 * :mod:`mvdd.spark.pipeline`: :func:`upgrade`, :func:`merge_shards`, :func:`backfill_column`,
   :func:`index_entries`;
-* :mod:`mvdd.spark.runtime`: local sessions.
+* :mod:`mvdd.spark.runtime`: local sessions;
+* :mod:`mvdd.spark.jdbc`, :mod:`mvdd.spark.bulk`: MySQL / MariaDB over JDBC, the bulk copy;
+* :mod:`mvdd.spark.lake`: the lake output, :func:`read_lake`, :func:`compact`.
 
 The names load lazily (PEP 562): ``import mvdd.spark.report`` or ``mvdd.spark.workload``, which
 are plain Python, does not start importing PySpark.
@@ -33,7 +35,8 @@ _EXPORTS = {
         ("backfill_column", "col", "index_entries", "merge_shards", "project", "upgrade"),
         "mvdd.spark.pipeline",
     ),
-    **dict.fromkeys(("has_python_udf", "session"), "mvdd.spark.runtime"),
+    **dict.fromkeys(("has_python_udf", "session", "shared_session"), "mvdd.spark.runtime"),
+    **dict.fromkeys(("compact", "read_lake"), "mvdd.spark.lake"),
 }
 
 

@@ -90,10 +90,12 @@ def project(
     version_col: str,
     key: Any = None,
     fill: Any = None,
+    keep: Sequence[str] = (),
 ) -> DataFrame:
     """Rows written under ``versions`` (number -> schema) as rows of ``target``: one CASE per
     target column. ``key(column, version_table)`` finds a target column's source column in a
-    version (default: by id); ``fill(column)`` gives the value of a row that lacks it."""
+    version (default: by id); ``fill(column)`` gives the value of a row that lacks it; ``keep``:
+    columns of ``df`` passed through after the target's (a row's order, its operation)."""
     ordered = [versions[v] for v in sorted(versions)]
     born = added_columns([*ordered, target])
     find = key or (lambda c, t: next((s for s in t.public_columns if s.id == c.id), None))
@@ -109,7 +111,7 @@ def project(
             for vs, name in _group(branches)
         ]
         out.append(_case(version_col, exprs).alias(column.name))
-    return df.select(*out)
+    return df.select(*out, *(col(k) for k in keep))
 
 
 def upgrade(
@@ -139,7 +141,11 @@ def upgrade(
 
 
 def merge_shards(
-    frames: Mapping[str, DataFrame], group: ShardGroup, *, version_col: str = "_version"
+    frames: Mapping[str, DataFrame],
+    group: ShardGroup,
+    *,
+    version_col: str = "_version",
+    keep: Sequence[str] = (),
 ) -> DataFrame:
     """Every shard's rows (each under the shard's own versions, ``group.schema(shard,
     version=v)``) as rows of ``group.joined``, in one DataFrame.
@@ -151,7 +157,7 @@ def merge_shards(
     did while the column was partial). A rename still under way when the rows are merged puts
     them all in the new column (downstream, the rows written since it began are in the old one
     until it ends). Leave out the rows of a paused shard: they wait until it resumes, and may not
-    fit the joined schema meanwhile.
+    fit the joined schema meanwhile. ``keep``: columns of the frames passed through.
 
     Raises NoSuchTableError for an unknown shard.
     """
@@ -172,7 +178,9 @@ def merge_shards(
             )
 
         parts.append(
-            project(df, versions, joined, version_col=version_col, key=key, fill=_joined_fill)
+            project(
+                df, versions, joined, version_col=version_col, key=key, fill=_joined_fill, keep=keep
+            )
         )
     if not parts:
         raise MvddError("merge_shards needs at least one shard's rows")

@@ -1,16 +1,28 @@
-"""Local Spark sessions, and the check that a plan runs no Python per row."""
+"""Local Spark sessions, and the check that a plan runs no Python per row.
+
+A session carries MariaDB Connector/J when it is installed (:mod:`mvdd.spark.jdbc`), so the
+bulk copy and the lake read and write MySQL / MariaDB through it.
+"""
 
 from __future__ import annotations
 
+import contextlib
+
 from pyspark.sql import DataFrame, SparkSession
+
+from mvdd.spark.jdbc import JdbcDriverMissing, driver_jars
 
 # --- sessions -----------------------------------------------------------------------------------
 
 
 def session(app: str = "mvdd", *, master: str = "local[2]", memory: str = "1g") -> SparkSession:
-    """A local Spark session with modest resources (2 cores, no UI, few shuffle partitions)."""
+    """A local Spark session with modest resources (2 cores, no UI, few shuffle partitions),
+    with the JDBC driver when installed."""
+    builder = SparkSession.builder
+    with contextlib.suppress(JdbcDriverMissing):
+        builder = builder.config("spark.jars", ",".join(driver_jars()))
     return (
-        SparkSession.builder.appName(app)
+        builder.appName(app)
         .master(master)
         .config("spark.driver.memory", memory)
         .config("spark.ui.enabled", "false")
@@ -21,10 +33,19 @@ def session(app: str = "mvdd", *, master: str = "local[2]", memory: str = "1g") 
     )
 
 
+def shared_session(app: str, *, memory: str = "2g") -> tuple[SparkSession, bool]:
+    """The active session if there is one (a caller's, or a test run's), else a new one; and
+    whether it is new (its maker stops it)."""
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active, False
+    return session(app, memory=memory), True
+
+
 def has_python_udf(df: DataFrame) -> bool:
     """Whether the physical plan runs Python code per row (it never should here)."""
     plan = df._jdf.queryExecution().executedPlan().toString()
     return any(marker in plan for marker in ("PythonUDF", "BatchEvalPython", "ArrowEvalPython"))
 
 
-__all__ = ["has_python_udf", "session"]
+__all__ = ["has_python_udf", "session", "shared_session"]

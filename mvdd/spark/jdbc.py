@@ -1,0 +1,83 @@
+"""Spark and MySQL / MariaDB through JDBC: MariaDB Connector/J (the Debian package
+``libmariadb-java``), unix sockets included.
+
+:func:`driver_jars` finds the driver (``MVDD_JDBC_JAR`` names it elsewhere; JNA, which
+Connector/J needs for unix sockets, is taken from ``libjna-java`` when present) and raises
+:class:`JdbcDriverMissing` naming the package otherwise. :func:`jdbc_options` turns an mvdd
+server address into Spark's JDBC options: the ``jdbc:mysql:`` scheme (with Connector/J's
+``permitMysqlScheme``) so Spark quotes names as MySQL does, a unix socket as ``localSocket``,
+batched inserts rewritten into multi-row statements, and the driver's conversions that would
+change values turned off (``TINYINT(1)`` is a number, ``YEAR`` a year).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from mvdd.errors import MvddError
+from mvdd.store.address import Address
+
+#: where Debian installs the driver and JNA
+JAVA_DIRS = ("/usr/share/java", "/usr/local/share/java")
+DRIVER = "org.mariadb.jdbc.Driver"
+
+
+class JdbcDriverMissing(MvddError, RuntimeError):
+    """MariaDB Connector/J is not installed (``apt-get install libmariadb-java``)."""
+
+
+def driver_jars() -> list[str]:
+    """The driver's jar, and JNA's when present (unix sockets)."""
+    named = os.environ.get("MVDD_JDBC_JAR")
+    found: list[str] = []
+    if named:
+        if not Path(named).is_file():
+            raise JdbcDriverMissing(f"MVDD_JDBC_JAR names {named!r}, which is not a file")
+        found.append(named)
+    else:
+        for folder in JAVA_DIRS:
+            jar = Path(folder) / "mariadb-java-client.jar"
+            if jar.is_file():
+                found.append(str(jar))
+                break
+        else:
+            raise JdbcDriverMissing(
+                "MariaDB Connector/J is not installed: apt-get install libmariadb-java "
+                "(make test and make demo install it when run as root), or set MVDD_JDBC_JAR"
+            )
+    for folder in JAVA_DIRS:
+        for name in ("jna.jar", "jna-platform.jar"):
+            jar = Path(folder) / name
+            if jar.is_file() and str(jar) not in found:
+                found.append(str(jar))
+    return found
+
+
+def jdbc_options(address: Address, *, database: str | None = None) -> dict[str, Any]:
+    """Spark's JDBC options for a server (``url``, ``driver``, ``user``, ``password``)."""
+    db = database if database is not None else (address.database or "")
+    params = [
+        "permitMysqlScheme",
+        "tinyInt1isBit=false",
+        "yearIsDateType=false",
+        "useBatchMultiSend=true",
+        "rewriteBatchedStatements=true",
+        "useServerPrepStmts=false",
+    ]
+    if address.unix_socket is not None:
+        params.append(f"localSocket={quote(address.unix_socket, safe='/')}")
+        where = "localhost"
+    else:
+        where = f"{address.host}:{address.port}"
+    return {
+        "url": f"jdbc:mysql://{where}/{quote(db, safe='')}?{'&'.join(params)}",
+        "driver": DRIVER,
+        "user": address.user,
+        "password": address.password,
+    }
+
+
+__all__ = ["DRIVER", "JdbcDriverMissing", "driver_jars", "jdbc_options"]

@@ -1,0 +1,408 @@
+"""The lake output of ``mvdd replicate --lake DIR``: the merged table as Parquet, for pipelines.
+
+Layout of ``DIR``::
+
+    lake.json                 the target, its key, the replicator's state directory
+    CURRENT                   the published state: snapshot number, the change batches it
+                              holds, its columns (name -> downstream column id), the
+                              checkpoint it covers (source -> binlog position)
+    snapshots/<n>/            snapshot n: rows of the joined schema (Parquet)
+    changes/<seq>/            a change batch: one Parquet file per (shard, table version), its
+                              rows as the shard wrote them (``_seq`` order, ``_op``), and
+                              ``_batch.json`` (the positions it reaches)
+
+**Writing** (:class:`LakeWriter`, pyarrow, in the replicator's process): a batch is written into
+a temporary folder and renamed into place, so a reader or a compaction sees a whole batch or
+none. The positions a batch reaches are in it: the lake's checkpoint is what it holds.
+
+**Compaction** (:func:`compact`, Spark; ``mvdd compact --lake DIR``, and ``replicate`` every N
+batches): every batch's rows are upgraded to the joined schema (:func:`~mvdd.spark.pipeline.
+merge_shards`: renames, widenings, added and dropped columns, by column id), the previous
+snapshot is carried to the joined schema (by downstream column id, through finished renames),
+the latest change per key wins and deletes go. The new snapshot is written beside the old one
+and published by replacing ``CURRENT`` (an atomic rename): readers never see half of one, and
+a kill at any moment leaves the previous state whole. One compaction at a time (a file lock);
+compactions and the replicator may run at once.
+
+**Reading**: :func:`read_lake` gives the current snapshot, the joined schema's columns in order.
+
+Values are kept as the lake's column types (:data:`ARROW`): integers and floats as such, binary
+strings as binary, everything else as text, which the upgrade casts to the joined types.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from mvdd.errors import MvddError
+from mvdd.model import Column, Table
+from mvdd.model.kind import Family, TypeKind
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+    from mvdd.shard import ShardGroup
+
+#: the lake type of each family (others: text)
+ARROW: dict[Family, pa.DataType] = {
+    Family.INTEGER: pa.int64(),
+    Family.FLOAT: pa.float64(),
+    Family.BIT: pa.int64(),
+    Family.BINARY: pa.binary(),
+    Family.BLOB: pa.binary(),
+    Family.SPATIAL: pa.binary(),
+}
+META = ("_seq", "_op")
+
+
+class LakeError(MvddError, RuntimeError):
+    """A lake folder that is not one, or that another target owns."""
+
+
+def arrow_type(column: Column) -> pa.DataType:
+    t = column.type
+    if t.kind == TypeKind.BIGINT and t.unsigned:
+        return pa.string()  # beyond int64
+    return ARROW.get(t.family, pa.string())
+
+
+def lake_value(value: Any) -> Any:
+    """A decoded value as the lake keeps it."""
+    if value is None or isinstance(value, bool | int | float | str | bytes):
+        return value
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        sign = "-" if value < dt.timedelta(0) else ""
+        value = abs(value)
+        hours, rest = divmod(value.days * 86400 + value.seconds, 3600)
+        minutes, seconds = divmod(rest, 60)
+        frac = f".{value.microseconds:06d}" if value.microseconds else ""
+        return f"{sign}{hours:02d}:{minutes:02d}:{seconds:02d}{frac}"
+    if isinstance(value, set | frozenset):
+        return ",".join(sorted(value))
+    return json.dumps(value)  # a MySQL JSON document
+
+
+@attrs.frozen
+class LakeRow:
+    """One change for the lake: the shard, its group version, the operation and the row by the
+    shard's column names at that version."""
+
+    shard: str
+    version: int
+    op: str
+    row: Mapping[str, Any]
+
+
+def _atomic_json(path: Path, value: Any) -> None:
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}")
+    tmp.write_text(json.dumps(value, indent=1, default=str))
+    os.replace(tmp, path)
+
+
+def _current(folder: Path) -> dict[str, Any]:
+    path = folder / "CURRENT"
+    return json.loads(path.read_text()) if path.exists() else {"snapshot": None, "through": 0}
+
+
+def _batches(folder: Path) -> list[tuple[int, Path]]:
+    changes = folder / "changes"
+    if not changes.exists():
+        return []
+    out = []
+    for path in changes.iterdir():
+        if path.name.isdigit():
+            out.append((int(path.name), path))
+    return sorted(out)
+
+
+class LakeWriter:
+    """Appends change batches to a lake (see the module docstring)."""
+
+    def __init__(
+        self, folder: str | Path, *, target: str, key: Sequence[str], state: str | Path
+    ) -> None:
+        self.folder = Path(folder)
+        (self.folder / "changes").mkdir(parents=True, exist_ok=True)
+        (self.folder / "snapshots").mkdir(exist_ok=True)
+        meta = self.folder / "lake.json"
+        want = {"target": target, "key": list(key), "state": str(Path(state).resolve())}
+        if meta.exists():
+            have = json.loads(meta.read_text())
+            if have.get("target") != target or have.get("state") != want["state"]:
+                raise LakeError(
+                    f"the lake {str(self.folder)!r} holds `{have.get('target')}` of the state "
+                    f"directory {have.get('state')!r}"
+                )
+        else:
+            _atomic_json(meta, want)
+        batches = _batches(self.folder)
+        self.seq = max([_current(self.folder).get("through", 0), *(s for s, _ in batches)])
+
+    def positions(self) -> dict[str, str]:
+        """The positions the lake holds (its newest batch's, or the snapshot's)."""
+        batches = _batches(self.folder)
+        if batches:
+            return dict(json.loads((batches[-1][1] / "_batch.json").read_text())["positions"])
+        return dict(_current(self.folder).get("checkpoint", {}))
+
+    def append(
+        self,
+        rows: Sequence[LakeRow],
+        positions: Mapping[str, str],
+        schema_of: Any,
+    ) -> int:
+        """Write one batch (whole or not at all); returns its number. ``schema_of(shard,
+        version)`` gives the shard's table at a group version."""
+        seq = self.seq + 1
+        tmp = self.folder / "changes" / f".tmp-{uuid.uuid4().hex}"
+        tmp.mkdir()
+        files: dict[str, dict[str, Any]] = {}
+        groups: dict[tuple[str, int], list[tuple[int, LakeRow]]] = {}
+        for i, row in enumerate(rows):
+            groups.setdefault((row.shard, row.version), []).append((seq * 10_000_000 + i, row))
+        for n, ((shard, version), items) in enumerate(sorted(groups.items())):
+            table: Table = schema_of(shard, version)
+            columns = [c for c in table.columns if c.generated is None]
+            fields = [pa.field("_seq", pa.int64()), pa.field("_op", pa.string())]
+            fields += [pa.field(c.name, arrow_type(c)) for c in columns]
+            data = {
+                "_seq": [s for s, _ in items],
+                "_op": [r.op for _, r in items],
+                **{c.name: [lake_value(r.row.get(c.name)) for _, r in items] for c in columns},
+            }
+            name = f"{n:04d}.parquet"
+            pq.write_table(pa.table(data, schema=pa.schema(fields)), tmp / name)
+            files[name] = {"shard": shard, "version": version, "rows": len(items)}
+        (tmp / "_batch.json").write_text(
+            json.dumps({"seq": seq, "positions": dict(positions), "files": files})
+        )
+        os.rename(tmp, self.folder / "changes" / f"{seq:012d}")
+        self.seq = seq
+        return seq
+
+    def append_frame(self, df: DataFrame, shard: str, version: int, table: Table) -> int:
+        """Write a Spark DataFrame of a shard's rows (columns by the shard's names at group
+        ``version``, all inserts: a bulk copy's chunk) as one batch; returns its number."""
+        from pyspark.sql import functions as F
+
+        from mvdd.spark.pipeline import col
+
+        seq = self.seq + 1
+        tmp = self.folder / "changes" / f".tmp-{uuid.uuid4().hex}"
+        schema = _spark_schema(table)
+        columns = [f.name for f in schema.fields[2:]]
+        out = df.select(
+            F.lit(seq * 10_000_000).cast("long").alias("_seq"),
+            F.lit("insert").alias("_op"),
+            *(
+                col(f.name).cast(f.dataType).alias(f.name)
+                if f.name in df.columns
+                else F.lit(None).cast(f.dataType).alias(f.name)
+                for f in schema.fields[2:]
+            ),
+        )
+        out.coalesce(1).write.parquet(str(tmp))
+        files = {
+            p.name: {"shard": shard, "version": version, "rows": None}
+            for p in tmp.glob("*.parquet")
+        }
+        (tmp / "_batch.json").write_text(
+            json.dumps({"seq": seq, "positions": {}, "files": files, "columns": columns})
+        )
+        os.rename(tmp, self.folder / "changes" / f"{seq:012d}")
+        self.seq = seq
+        return seq
+
+
+# --- compaction and reading (Spark) -----------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _lock(folder: Path) -> Iterator[None]:
+    with open(folder / "compact.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _spark_schema(table: Table) -> Any:
+    from pyspark.sql import types as T
+
+    mapping = {
+        pa.int64(): T.LongType(),
+        pa.float64(): T.DoubleType(),
+        pa.binary(): T.BinaryType(),
+        pa.string(): T.StringType(),
+    }
+    fields = [T.StructField("_seq", T.LongType()), T.StructField("_op", T.StringType())]
+    fields += [
+        T.StructField(c.name, mapping[arrow_type(c)]) for c in table.columns if c.generated is None
+    ]
+    return T.StructType(fields)
+
+
+def _carry(snapshot: DataFrame, columns: Mapping[str, int], group: ShardGroup) -> DataFrame:
+    """A snapshot (joined columns then: name -> downstream id) as rows of the joined schema
+    now: each column from the snapshot's columns of its id or of those a finished rename
+    merged into it (the merged-in value first, as ``UPDATE t SET new = old WHERE old IS NOT
+    NULL`` did), else its default."""
+    from pyspark.sql import functions as F
+
+    from mvdd.spark.pipeline import _joined_fill, col
+    from mvdd.spark.types import spark_type
+
+    out = []
+    for column in group.joined.public_columns:
+        sources = [n for n, i in columns.items() if group.merged_into(i) == column.id]
+        sources.sort(key=lambda n: columns[n] == column.id)  # merged-in values first
+        if sources:
+            value = F.coalesce(*(col(n) for n in sources)).cast(spark_type(column.type))
+        else:
+            value = _joined_fill(column)
+        out.append(value.alias(column.name))
+    return snapshot.select(*out)
+
+
+def compact(spark: SparkSession, folder: str | Path, group: ShardGroup) -> dict[str, Any]:
+    """Build and publish the next snapshot (see the module docstring); returns what was done.
+    ``group`` is the replicator's shard group (it knows every shard version a batch names)."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from mvdd.spark.pipeline import col, merge_shards
+
+    folder = Path(folder)
+    meta_path = folder / "lake.json"
+    if not meta_path.exists():
+        raise LakeError(f"{str(folder)!r} is not a lake (no lake.json)")
+    meta = json.loads(meta_path.read_text())
+    key = list(meta["key"])
+    with _lock(folder):
+        current = _current(folder)
+        batches = [(s, p) for s, p in _batches(folder) if s > current.get("through", 0)]
+        joined = group.joined
+        names = [c.name for c in joined.public_columns]
+        columns_now = {c.name: c.id for c in joined.public_columns}
+        if (
+            not batches
+            and current.get("snapshot") is not None
+            and current.get("columns") == columns_now
+        ):
+            return {"snapshot": current["snapshot"], "batches": 0, "published": False}
+        parts = []
+        if current.get("snapshot") is not None:
+            old = spark.read.parquet(str(folder / "snapshots" / str(current["snapshot"])))
+            carried = _carry(old, current["columns"], group)
+            parts.append(
+                carried.withColumn("_seq", F.lit(-1).cast("long")).withColumn(
+                    "_op", F.lit("insert")
+                )
+            )
+        frames: dict[str, list[DataFrame]] = {}
+        positions = dict(current.get("checkpoint", {}))
+        for _, path in batches:
+            info = json.loads((path / "_batch.json").read_text())
+            positions.update(info["positions"])
+            for name, f in info["files"].items():
+                table = group.schema(f["shard"], version=f["version"])
+                df = spark.read.schema(_spark_schema(table)).parquet(str(path / name))
+                frames.setdefault(f["shard"], []).append(
+                    df.withColumn("_version", F.lit(f["version"]))
+                )
+        if frames:
+            import functools
+
+            merged = merge_shards(
+                {
+                    shard: functools.reduce(
+                        lambda a, b: a.unionByName(b, allowMissingColumns=True), dfs
+                    )
+                    for shard, dfs in frames.items()
+                },
+                group,
+                keep=META,
+            )
+            parts.append(merged)
+        n = (current.get("snapshot") or 0) + 1
+        through = batches[-1][0] if batches else current.get("through", 0)
+        tmp = folder / "snapshots" / f".tmp-{uuid.uuid4().hex}"
+        if parts:
+            import functools
+
+            rows = functools.reduce(lambda a, b: a.unionByName(b), parts)
+            latest = Window.partitionBy(*(col(k) for k in key)).orderBy(F.col("_seq").desc())
+            result = (
+                rows.withColumn("_rank", F.row_number().over(latest))
+                .where((F.col("_rank") == 1) & (F.col("_op") != "delete"))
+                .select(*(col(c) for c in names))
+            )
+            result.write.parquet(str(tmp))
+        else:
+            spark.createDataFrame([], _joined_struct(joined)).write.parquet(str(tmp))
+        os.rename(tmp, folder / "snapshots" / str(n))
+        _atomic_json(
+            folder / "CURRENT",
+            {
+                "snapshot": n,
+                "through": through,
+                "columns": columns_now,
+                "checkpoint": positions,
+                "joined": joined.to_sql(),
+            },
+        )
+        # what the new state no longer needs (the previous snapshot stays for readers)
+        for seq, path in _batches(folder):
+            if seq <= through:
+                shutil.rmtree(path, ignore_errors=True)
+        for path in (folder / "snapshots").iterdir():
+            stale = path.name.startswith(".tmp-") or (
+                path.name.isdigit() and int(path.name) < n - 1
+            )
+            if stale:
+                shutil.rmtree(path, ignore_errors=True)
+        return {"snapshot": n, "batches": len(batches), "published": True}
+
+
+def _joined_struct(joined: Table) -> Any:
+    from mvdd.spark.types import struct_type
+
+    return struct_type(joined)
+
+
+def read_lake(spark: SparkSession, folder: str | Path) -> DataFrame:
+    """The lake's current snapshot: the joined schema's columns, in order."""
+    from mvdd.ddl import parse_table
+    from mvdd.spark.pipeline import col
+
+    folder = Path(folder)
+    current = _current(folder)
+    if current.get("snapshot") is None:
+        raise LakeError(f"the lake {str(folder)!r} has no snapshot yet: run mvdd compact")
+    joined = parse_table(current["joined"])
+    df = spark.read.parquet(str(folder / "snapshots" / str(current["snapshot"])))
+    return df.select(*(col(c.name) for c in joined.public_columns))
+
+
+__all__ = ["LakeError", "LakeRow", "LakeWriter", "compact", "lake_value", "read_lake"]
