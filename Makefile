@@ -23,15 +23,20 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed system-deps
 	$(BIN)/mvdd demo
 
-# MariaDB for the tests that execute emitted DDL on a real server: installed when missing and
-# running as root (the tests start their own private mariadbd; nothing else is started here).
+# MariaDB (the tests start private servers of it; the demo too) and MariaDB Connector/J with
+# JNA (Spark's JDBC reads and writes, unix sockets included): installed when missing and
+# running as root; nothing is started here.
 system-deps:
-	@if command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; then :; \
+	@missing=""; \
+	{ command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; } || missing="$$missing mariadb-server"; \
+	[ -f /usr/share/java/mariadb-java-client.jar ] || missing="$$missing libmariadb-java"; \
+	[ -f /usr/share/java/jna.jar ] || missing="$$missing libjna-java"; \
+	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing mariadb-server (Debian package)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mariadb-server >/dev/null; \
+		echo "installing$$missing (Debian packages)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	else \
-		echo "mariadb-server is missing and cannot be installed here: MariaDB tests will skip (and fail under CI=true)"; \
+		echo "missing and not installable here:$$missing: those tests skip (and fail under CI=true)"; \
 	fi
 
 test: $(VENV)/.installed-test system-deps lint

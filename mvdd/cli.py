@@ -457,6 +457,7 @@ def demo(
     directory: Path = typer.Option(Path("demo-output"), help="where everything is written"),
     rows: int = typer.Option(5_000, help="rows each of the 4 shards holds before the first run"),
     steps: int = typer.Option(400, help="rounds of the workload (20 inserts and a change each)"),
+    bulk: str = typer.Option("spark", help="the first copy: spark (bulk) | rows"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
 ) -> None:
     """The main job on servers of its own: three private MariaDB servers, the bundled workload
@@ -481,7 +482,7 @@ def demo(
         else (lambda text: console.print(f"[bold]mvdd demo[/]: {text}"))
     )
     try:
-        result = run_demo(directory, rows=rows, steps=steps, progress=say)
+        result = run_demo(directory, rows=rows, steps=steps, bulk=bulk, progress=say)
     except (MvddError, OSError) as err:
         _fail(err, as_json)
         return
@@ -491,12 +492,13 @@ def demo(
     else:
         console.print(_status_table(result.status))
         verdict = "matches" if result.verdict.ok else "[red]DOES NOT match[/]"
+        lake = "holds the same rows" if result.lake_matches else "[red]DIFFERS[/]"
         console.print(
             f"the target {verdict} the upstream rows ({summary['target_rows']:,} rows); "
-            f"{summary['downstream_statements']} downstream statements, "
+            f"the lake {lake}; {summary['downstream_statements']} downstream statements, "
             f"{len(result.conflicts)} pause(s); report: {directory / 'report.md'}"
         )
-    if not result.verdict.ok:
+    if not (result.verdict.ok and result.lake_matches):
         raise typer.Exit(code=VERDICT)
 
 

@@ -111,6 +111,20 @@ def catalog(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Catalog]
 
 
 @pytest.fixture(scope="session")
+def jdbc() -> list[str]:
+    """MariaDB Connector/J (and JNA) for Spark's JDBC: the bulk copy and the lake's tests."""
+    try:
+        from mvdd.spark.jdbc import JdbcDriverMissing, driver_jars
+    except ImportError as err:
+        missing("Spark", f"pyspark is not installed ({err})")
+    try:
+        return driver_jars()
+    except JdbcDriverMissing as err:
+        missing("MariaDB Connector/J", str(err))
+        raise
+
+
+@pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
     """One local Spark session for the whole run (local[2], modest memory)."""
     try:

@@ -159,18 +159,23 @@ def test_replay(tmp_path: Path, spark: Any) -> None:
 
 
 @pytest.mark.mariadb
-def test_demo_is_the_main_job(tmp_path: Path) -> None:
-    """``mvdd demo``: private servers, the workload as SQL, replicated and checked."""
+@pytest.mark.spark
+def test_demo_is_the_main_job(tmp_path: Path, spark: Any, jdbc: list[str]) -> None:
+    """``mvdd demo``: private servers, the Spark bulk copy, the workload as SQL, replicated
+    into the target and the lake, both checked."""
     demo = run(
         "demo", "--directory", str(tmp_path / "demo"), "--rows", "300", "--steps", "120", "--json"
     )
     assert demo.exit_code == 0, demo.output
     out = json.loads(demo.output)
     assert out["matches"] and out["differences"] == []
+    assert out["copy"] == "spark" and out["lake_matches"] and out["lake_differences"] == []
+    assert out["lake_rows"] == out["target_rows"]
     assert out["target_rows"] == sum(out["rows"].values()) > 1200
     assert out["conflicts"] and any("discount" in c for c in out["conflicts"])
     report = (tmp_path / "demo" / "report.md").read_text()
     assert "The target matches the upstream rows" in report
+    assert "The lake beside the target holds the same rows" in report
     assert (tmp_path / "demo" / "timeline.png").stat().st_size > 10_000
     assert run("demo", "--rows", "0", "--json").exit_code == 1
 

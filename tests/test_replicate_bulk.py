@@ -48,7 +48,7 @@ def fill(s: Setup) -> None:
 
 
 @pytest.fixture
-def s(servers: Servers, tmp_path: Path, spark: Any) -> Any:
+def s(servers: Servers, tmp_path: Path, jdbc: list[str], spark: Any) -> Any:
     # the replicator takes the tests' session (it carries the JDBC driver)
     with setup(servers, tmp_path) as found:
         for server, table, _ in SHARDS:

@@ -2,14 +2,16 @@
 
 1. Three private MariaDB servers in a temp dir (:mod:`mvdd.replicate.sandbox`): two upstream
    with binary logs (two shards of ``orders`` each), one downstream.
-2. The shards take their first rows; ``replicate`` copies them (one consistent snapshot per
-   server) into ``dw.orders``.
+2. The shards take their first rows; ``replicate`` copies them with Spark (the bulk copy: key
+   ranges read in parallel over JDBC, merged into the joined schema) into ``dw.orders``, and
+   keeps the lake beside it (``OUT/lake``: Parquet change batches, compacted into snapshots).
 3. ``replicate`` follows the binlogs while the bundled workload runs as SQL on the shards
    (:mod:`mvdd.replicate.workload`: schema changes in different orders, a rename on every
    shard, a conflict and its resolution, inserts, updates and deletes), until caught up.
-4. The target is checked against the upstream rows (:func:`~mvdd.replicate.verify.verify`) and
-   the report (``report.md``) and the timeline of every column's life on each shard and
-   downstream (``timeline.png``) are written.
+4. The target is checked against the upstream rows (:func:`~mvdd.replicate.verify.verify`), the
+   lake's snapshot against the target (the same rows), and the report (``report.md``) and the
+   timeline of every column's life on each shard and downstream (``timeline.png``) are
+   written.
 """
 
 from __future__ import annotations
@@ -46,11 +48,23 @@ class DemoResult:
     conflicts: tuple[str, ...]
     seconds: float
     statements: int
+    lake_rows: int = 0
+    #: how the lake's compacted snapshot differs from the target (the first 20)
+    lake_differences: tuple[str, ...] = ()
+    copy: str = "rows"
+
+    @property
+    def lake_matches(self) -> bool:
+        return self.lake_rows == self.verdict.target_rows and not self.lake_differences
 
     def summary(self) -> dict[str, Any]:
         return {
             "out": str(self.out),
             "matches": self.verdict.ok,
+            "copy": self.copy,
+            "lake_rows": self.lake_rows,
+            "lake_matches": self.lake_matches,
+            "lake_differences": list(self.lake_differences),
             "differences": list(self.verdict.differences),
             "rows": self.verdict.rows,
             "target_rows": self.verdict.target_rows,
@@ -63,10 +77,16 @@ class DemoResult:
 
 
 def demo(
-    out: str | Path, *, rows: int = 5000, steps: int = 400, progress: Progress | None = None
+    out: str | Path,
+    *,
+    rows: int = 5000,
+    steps: int = 400,
+    bulk: str = "spark",
+    progress: Progress | None = None,
 ) -> DemoResult:
     """Run the demo into ``out`` (replaced): ``rows`` first rows per shard, ``steps`` rounds
-    of the workload (20 inserts and an update or delete each)."""
+    of the workload (20 inserts and an update or delete each); ``bulk`` is how the first rows
+    are copied (``"spark"``: the bulk copy; ``"rows"``: one snapshot session per server)."""
     say = progress or (lambda text: None)
     started = time.monotonic()
     out = Path(out)
@@ -105,8 +125,12 @@ def demo(
             target="orders",
             downstream=servers["down"].url("dw"),
             state=out / "state",
+            bulk=bulk,
+            lake=out / "lake",
         )
-        say(f"copying {rows * len(PLACES):,} rows (one snapshot per server)")
+        r.partition_rows = max(1000, rows // 4)
+        how = "the Spark bulk copy" if bulk == "spark" else "one snapshot per server"
+        say(f"copying {rows * len(PLACES):,} rows ({how}), the lake beside")
         r.run(until="end")
         say(f"following the binlogs while the workload runs ({steps} rounds)")
         stop = threading.Event()
@@ -137,7 +161,10 @@ def demo(
         )
         for conn in conns.values():
             conn.close()
-        result = _report(out, r, verdict, status, workload, time.monotonic() - started)
+        say("compacting the lake and comparing it with the target")
+        lake_rows, lake_differences = _lake_check(out / "lake", r, servers["down"])
+        lake = (lake_rows, tuple(lake_differences))
+        result = _report(out, r, verdict, status, workload, time.monotonic() - started, bulk, lake)
         (out / "result.json").write_text(json.dumps(result.summary(), indent=2, default=str))
         return result
     finally:
@@ -145,6 +172,35 @@ def demo(
             with contextlib.suppress(Exception):
                 server.stop()
         shutil.rmtree(base, ignore_errors=True)
+
+
+def _lake_check(lake: Path, r: Replicator, down: Sandbox) -> tuple[int, list[str]]:
+    """Compact the lake; its snapshot's rows, and how they differ from the target's (the
+    first few differences; none when it holds exactly the target's rows)."""
+    from mvdd.replicate.lake import compact_lake
+    from mvdd.replicate.verify import same
+    from mvdd.spark.lake import read_lake
+    from mvdd.spark.runtime import shared_session
+
+    spark, made = shared_session("mvdd-demo")
+    try:
+        compact_lake(spark, lake)
+        df = read_lake(spark, lake)
+        names = df.columns
+        lake_rows = {row[names[0]]: tuple(row) for row in df.collect()}
+    finally:
+        if made:
+            spark.stop()
+    with contextlib.closing(down.connect("dw")) as conn, conn.cursor() as cur:
+        cur.execute("SELECT " + ", ".join(f"`{n}`" for n in names) + " FROM orders")
+        target = {row[0]: row for row in cur.fetchall()}
+    differences = [f"{names[0]} {k}: only in the lake" for k in lake_rows.keys() - target.keys()]
+    differences += [f"{names[0]} {k}: not in the lake" for k in target.keys() - lake_rows.keys()]
+    for k in lake_rows.keys() & target.keys():
+        for name, a, b in zip(names, lake_rows[k], target[k], strict=True):
+            if not same(a, b):
+                differences.append(f"{names[0]} {k}, column {name}: lake {a!r}, target {b!r}")
+    return len(lake_rows), sorted(differences)[:20]
 
 
 def _end(server: Sandbox) -> str:
@@ -179,6 +235,8 @@ def _report(
     status: dict[str, Any],
     workload: Workload,
     seconds: float,
+    copy: str,
+    lake: tuple[int, tuple[str, ...]],
 ) -> DemoResult:
     from mvdd.catalog import Catalog
     from mvdd.spark.report import plot_timeline
@@ -224,6 +282,14 @@ def _report(
         tuple(conflicts),
         seconds,
         workload.statements,
+        lake_rows=lake[0],
+        lake_differences=lake[1],
+        copy=copy,
+    )
+    how = (
+        "by Spark (key ranges in parallel over JDBC, merged into the joined schema)"
+        if copy == "spark"
+        else "through one snapshot session per server"
     )
     lines = [
         "# mvdd demo: four shards on two servers, one target",
@@ -234,6 +300,13 @@ def _report(
         f"**The target {'matches' if verdict.ok else 'DOES NOT match'} the upstream rows** "
         f"({verdict.target_rows:,} rows; every row by key, every column)"
         + ("." if verdict.ok else ": " + "; ".join(verdict.differences)),
+        "",
+        f"The first rows were copied {how}. **The lake beside the target "
+        + (
+            f"holds the same rows** after compaction ({lake[0]:,} rows)."
+            if result.lake_matches
+            else f"DIFFERS from the target** after compaction: {'; '.join(lake[1])}"
+        ),
         "",
         "| shard | rows upstream | table version | rows applied |",
         "|---|---|---|---|",

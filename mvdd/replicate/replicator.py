@@ -360,7 +360,11 @@ class Replicator:
                 cat.close()
 
     def _open_lake(self, merge: Merge) -> None:
-        if self.lake is None or self._lake is not None or merge.group is None:
+        """The lake output of this run (a run's merge is its own: a lake output of an earlier
+        run of this replicator would label rows with that run's shard versions)."""
+        if self.lake is None or merge.group is None:
+            return
+        if self._lake is not None and self._lake.merge is merge:
             return
         from mvdd.replicate.lake import LakeOutput
 

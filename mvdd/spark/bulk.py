@@ -12,8 +12,9 @@ and applies the binlog in between in safe mode (TiDB DM's).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
@@ -42,14 +43,39 @@ def read(
     *,
     fetch: int = 10_000,
 ) -> DataFrame:
-    """A table's columns, one partition per predicate."""
+    """A table's columns, one partition per predicate.
+
+    ``CHAR(n)`` values come as the server gives them, without trailing spaces (as the binary
+    log and every MySQL client see them): Spark's read-side padding of ``CHAR`` columns is
+    turned off while the read is planned (the plan keeps it; the session's setting is put
+    back)."""
     options = jdbc_options(address, database=table[0])
     url = options.pop("url")
     options["fetchsize"] = str(fetch)
-    df = spark.read.jdbc(
-        url, f"`{table[1].replace('`', '``')}`", predicates=list(predicates), properties=options
-    )
-    return df.select(*(F.col(f"`{c.replace('`', '``')}`") for c in columns))
+    with _session_conf(spark, {PADDING: "false"}):
+        df = spark.read.jdbc(
+            url, f"`{table[1].replace('`', '``')}`", predicates=list(predicates), properties=options
+        )
+        return df.select(*(F.col(f"`{c.replace('`', '``')}`") for c in columns))
+
+
+#: Spark pads ``CHAR(n)`` values read from JDBC to ``n`` characters unless this is off
+PADDING = "spark.sql.readSideCharPadding"
+
+
+@contextlib.contextmanager
+def _session_conf(spark: SparkSession, settings: dict[str, str]) -> Iterator[None]:
+    before: dict[str, str | None] = {key: spark.conf.get(key, None) for key in settings}
+    for key, value in settings.items():
+        spark.conf.set(key, value)
+    try:
+        yield
+    finally:
+        for key, old in before.items():
+            if old is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, old)
 
 
 def joined_rows(

@@ -320,31 +320,21 @@ def compact(spark: SparkSession, folder: str | Path, group: ShardGroup) -> dict[
                     "_op", F.lit("insert")
                 )
             )
-        frames: dict[str, list[DataFrame]] = {}
+        # one frame per (shard, version): the files of one table version share their columns
+        # (a name may mean another column, of another type, at another version)
+        files: dict[tuple[str, int], list[str]] = {}
         positions = dict(current.get("checkpoint", {}))
         for _, path in batches:
             info = json.loads((path / "_batch.json").read_text())
             positions.update(info["positions"])
             for name, f in info["files"].items():
-                table = group.schema(f["shard"], version=f["version"])
-                df = spark.read.schema(_spark_schema(table)).parquet(str(path / name))
-                frames.setdefault(f["shard"], []).append(
-                    df.withColumn("_version", F.lit(f["version"]))
-                )
-        if frames:
-            import functools
-
-            merged = merge_shards(
-                {
-                    shard: functools.reduce(
-                        lambda a, b: a.unionByName(b, allowMissingColumns=True), dfs
-                    )
-                    for shard, dfs in frames.items()
-                },
-                group,
-                keep=META,
+                files.setdefault((f["shard"], f["version"]), []).append(str(path / name))
+        for (shard, version), paths in sorted(files.items()):
+            table = group.schema(shard, version=version)
+            df = spark.read.schema(_spark_schema(table)).parquet(*paths)
+            parts.append(
+                merge_shards({shard: df.withColumn("_version", F.lit(version))}, group, keep=META)
             )
-            parts.append(merged)
         n = (current.get("snapshot") or 0) + 1
         through = batches[-1][0] if batches else current.get("through", 0)
         tmp = folder / "snapshots" / f".tmp-{uuid.uuid4().hex}"

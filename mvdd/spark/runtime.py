@@ -7,6 +7,7 @@ bulk copy and the lake read and write MySQL / MariaDB through it.
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 from pyspark.sql import DataFrame, SparkSession
 
@@ -15,12 +16,23 @@ from mvdd.spark.jdbc import JdbcDriverMissing, driver_jars
 # --- sessions -----------------------------------------------------------------------------------
 
 
-def session(app: str = "mvdd", *, master: str = "local[2]", memory: str = "1g") -> SparkSession:
+#: Spark's logging in mvdd's sessions: errors only (``quiet=False`` keeps Spark's default)
+LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
+
+
+def session(
+    app: str = "mvdd", *, master: str = "local[2]", memory: str = "1g", quiet: bool = True
+) -> SparkSession:
     """A local Spark session with modest resources (2 cores, no UI, few shuffle partitions),
-    with the JDBC driver when installed."""
+    with the JDBC driver when installed; ``quiet``: Spark logs errors only (a new JVM only:
+    the first session of a process decides)."""
     builder = SparkSession.builder
     with contextlib.suppress(JdbcDriverMissing):
         builder = builder.config("spark.jars", ",".join(driver_jars()))
+    if quiet:
+        builder = builder.config(
+            "spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
+        )
     return (
         builder.appName(app)
         .master(master)
