@@ -56,6 +56,7 @@ bench: $(VENV)/.installed-test system-deps
 	$(BIN)/python benchmarks/store_bench.py
 	$(BIN)/python benchmarks/binlog_bench.py
 	$(BIN)/python benchmarks/replicate_bench.py
+	$(BIN)/python benchmarks/spark_bulk_bench.py
 
 clean:
 	rm -rf $(VENV) demo-output replay-output tour-output benchmarks/results .pytest_cache .hypothesis

@@ -120,13 +120,18 @@ def compact_lake(spark: Any, folder: str | Path) -> dict[str, Any]:
     if not meta_path.exists():
         raise LakeError(f"{str(folder)!r} is not a lake (no lake.json)")
     meta = json.loads(meta_path.read_text())
-    group, catalogs, state = load_group(meta["state"], meta["target"])
+    opened: list[Any] = []
+
+    def group() -> ShardGroup:  # read under the compaction lock: the batches' group
+        found, catalogs, state = load_group(meta["state"], meta["target"])
+        opened.extend([*catalogs, state])
+        return found
+
     try:
         return compact(spark, folder, group)
     finally:
-        for cat in catalogs:
-            cat.close()
-        state.close()
+        for resource in opened:
+            resource.close()
 
 
 class LakeTarget:

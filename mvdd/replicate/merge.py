@@ -266,7 +266,7 @@ class Merge:
                 kind = "follow"
                 table = self.table(source, table_id, version)
                 outcome = group.follow(shard, table, steps=change.steps, statement=change.statement)
-        elif matches and not change.dropped and not is_helper(change.table):
+        elif self._joins(change, matches):
             shard = shard_name(source, change.table)
             kind = "add"
             self._own(shard, source, table_id)
@@ -287,6 +287,17 @@ class Merge:
             resumed=tuple(sorted(outcome.resumed)),
         )
         return self._record(entry, before)
+
+    @staticmethod
+    def _joins(change: Change, matches: bool) -> bool:
+        return matches and not change.dropped and not is_helper(change.table)
+
+    def joining(self, source: str, table_id: int, version: int, matches: bool) -> str | None:
+        """The shard a DDL would make join the group (as :meth:`apply` decides), or None."""
+        if (source, table_id, version) in self.applied or (source, table_id) in self.by_table:
+            return None
+        change = self.change(source, table_id, version)
+        return shard_name(source, change.table) if self._joins(change, matches) else None
 
     # -- rows -------------------------------------------------------------------------------------
 

@@ -176,9 +176,10 @@ class Replicator:
         self.retry = retry
         #: ``bulk="auto"`` copies with Spark from this many rows in all
         self.bulk_rows = 1_000_000
-        #: the bulk copy's partitions and chunks (one Spark job each), and Spark's memory
+        #: the bulk copy's partitions and chunks (one Spark job each, its partitions a multiple
+        #: of Spark's parallelism; a copy resumes by chunk), and Spark's memory
         self.partition_rows = 100_000
-        self.chunk_partitions = 4
+        self.chunk_partitions = 8
         self.spark_memory = "2g"
         self._spark_session: Any = None
         #: the lake is compacted every this many change batches (and by ``mvdd compact``)
@@ -371,10 +372,10 @@ class Replicator:
         key = row_key(merge.group.joined) or ()
         self._lake = LakeOutput(self.lake, merge, self.state_dir, self.target_name, key)
 
-    def _compact_now(self) -> None:
-        """Compact the lake every :attr:`compact_every` batches."""
+    def _compact_now(self, *, force: bool = False) -> None:
+        """Compact the lake every :attr:`compact_every` batches (``force``: now)."""
         lake = self._lake
-        if lake is None or lake.batches < self.compact_every:
+        if lake is None or (lake.batches < self.compact_every and not force):
             return
         from mvdd.spark.lake import compact
 
@@ -567,9 +568,13 @@ class Replicator:
             return found
         return self._spark_session
 
-    def _bounds(self, source: str, table: Table, key: list[str]) -> list[list[Any]]:
-        """Key bounds cutting a shard into partitions of about :attr:`partition_rows` rows:
-        equal widths of a single integer key, else the keys at every n-th row."""
+    def _bounds(
+        self, source: str, table: Table, key: list[str], parallel: int
+    ) -> tuple[list[list[Any]], int]:
+        """Key bounds cutting a shard into partitions of about :attr:`partition_rows` rows
+        (their number a multiple of Spark's ``parallel`` tasks, so no wave of a chunk runs a
+        core short): equal widths of a single integer key, else the keys at every n-th row;
+        and the shard's row count when they were taken."""
         database, _, name = table.name.partition(".")
         with (
             contextlib.closing(
@@ -583,20 +588,21 @@ class Replicator:
             total = int(cur.fetchone()[0])
             parts = max(1, -(-total // self.partition_rows))
             if parts == 1:
-                return []
+                return [], total
+            parts = -(-parts // parallel) * parallel
             col = table.column(key[0])
             if len(key) == 1 and col.type.family == "integer":
                 cur.execute(key_extent((database, name), key[0]))
                 low, high = cur.fetchone()
                 step = max(1, (int(high) - int(low) + 1) // parts)
-                return [[int(low) + i * step] for i in range(1, parts)]
+                return [[int(low) + i * step] for i in range(1, parts)], total
             out = []
             for i in range(1, parts):
-                cur.execute(boundary((database, name), key, i * self.partition_rows))
+                cur.execute(boundary((database, name), key, i * total // parts))
                 row = cur.fetchone()
                 if row is not None:
                     out.append([encode_value(v) for v in row])
-            return out
+            return out, total
 
     def _copy_bulk(
         self,
@@ -616,7 +622,7 @@ class Replicator:
 
         spark = self._spark()
         source_address = parse_address(self.sources[source])
-        down = parse_address(self.downstream or "")
+        down = parse_address(self.downstream) if self.downstream is not None else None
         group = merge.group
         assert group is not None
         counts = dict(self._sources[source].rows)
@@ -639,7 +645,11 @@ class Replicator:
             database, _, name = table.name.partition(".")
             data = dict(point.data) if point is not None else {}
             if "bounds" not in data:
-                data = {"bounds": self._bounds(source, table, key), "chunks": 0, "recopy": again}
+                parallel = spark.sparkContext.defaultParallelism
+                bounds, total = self._bounds(source, table, key, parallel)
+                size = -(-self.chunk_partitions // parallel) * parallel
+                data = {"bounds": bounds, "rows": total, "chunk": size, "chunks": 0}
+                data["recopy"] = again
                 self._commit(
                     target,
                     [
@@ -650,10 +660,8 @@ class Replicator:
                 )
             bounds = [[decode_value(v) for v in b] for b in data["bounds"]]
             predicates = bulk.ranges(key, bounds)
-            chunks = [
-                predicates[i : i + self.chunk_partitions]
-                for i in range(0, len(predicates), self.chunk_partitions)
-            ]
+            size = int(data.get("chunk", self.chunk_partitions))  # as the copy began
+            chunks = [predicates[i : i + size] for i in range(0, len(predicates), size)]
             for i in range(int(data["chunks"]), len(chunks)):
                 if self._stop.is_set():
                     return
@@ -676,7 +684,7 @@ class Replicator:
                 mark = target.checkpoint_op(
                     f"bulk:{shard}", Checkpoint(str(start), merge.seq, done)
                 )
-                if not target.has_table:
+                if down is None:  # the lake only: the frame is written there
                     self._commit(target, [mark])
                 elif upsert:
                     self._retrying(lambda: target.execute(drop_table(stage)))
@@ -692,7 +700,7 @@ class Replicator:
                     faults.reach("after-chunk")
                     self._commit(target, [mark])
                 data = done
-            copied = self._count(source, table)
+            copied = int(data.get("rows", 0))  # the shard's rows when its copy began
             counts[shard] = copied
             done_point = Checkpoint(str(start), merge.seq, {"rows": copied, "done": True})
             self._commit(target, [target.checkpoint_op(f"bulk:{shard}", done_point)])
@@ -716,19 +724,6 @@ class Replicator:
         if self._lake is not None:
             self._lake.append([], {source: commit})
         self._commit(target, [self._source_op(target, merge, source, commit)])
-
-    def _count(self, source: str, table: Table) -> int:
-        database, _, name = table.name.partition(".")
-        with (
-            contextlib.closing(
-                pymysql.connect(
-                    **parse_address(self.sources[source]).connect_options(database=False)
-                )
-            ) as conn,
-            conn.cursor() as cur,
-        ):
-            cur.execute(count_rows((database, name)))
-            return int(cur.fetchone()[0])
 
     def _changed(
         self,
@@ -1098,13 +1093,19 @@ class Replicator:
         for ev in txn.events:
             if ev.kind != EventKind.DDL or ev.table_id is None:
                 continue
+            matched = matches(self.patterns, ev.table)
+            joining = merge.joining(src.name, ev.table_id, ev.version, matched)
+            if joining is not None and merge.group and joining in merge.group.departed:
+                # the name is the new table's from now on: the lake's batches of the table that
+                # left under it are compacted first, while the group still knows that table
+                self._compact_now(force=True)
             try:
                 entry = merge.apply(
                     src.name,
                     ev.table_id,
                     ev.version,
                     str(txn.commit),
-                    matches(self.patterns, ev.table),
+                    matched,
                 )
             except MvddError as err:
                 raise err.locate(

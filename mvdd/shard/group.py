@@ -180,6 +180,8 @@ class ShardGroup:
         self.target = target
         self.charset = resolve_charset(charset, collation)
         self._shards: dict[str, _Shard] = {}
+        # shards that left: their history still upgrades the rows they wrote (a lake's)
+        self._departed: dict[str, _Shard] = {}
         self._holdings = Holdings()
         self._renames = Renames()
         # where each shard column's values live downstream: (shard, column id) -> downstream
@@ -233,9 +235,16 @@ class ShardGroup:
         """The shards, in the order they joined the group."""
         return tuple(self._shards)
 
+    @property
+    def departed(self) -> frozenset[str]:
+        """Shards that left the group (and did not join again): :meth:`schema`,
+        :meth:`version`, :meth:`history` and :meth:`destination` still answer for them, so
+        rows they wrote before leaving can be upgraded to the joined schema."""
+        return frozenset(self._departed)
+
     def schema(self, shard: str, *, version: int | None = None) -> Table:
         """A shard's upstream schema (its latest, or ``version``; versions start at 1)."""
-        sh = self._shard(shard)
+        sh = self._known(shard)
         if version is None:
             return sh.upstream
         if not isinstance(version, int) or not 1 <= version <= len(sh.versions):
@@ -246,11 +255,11 @@ class ShardGroup:
 
     def version(self, shard: str) -> int:
         """The number of a shard's newest upstream version."""
-        return len(self._shard(shard).versions)
+        return len(self._known(shard).versions)
 
     def history(self, shard: str) -> list[tuple[int, str]]:
         """(version, statement) of each of a shard's upstream versions."""
-        sh = self._shard(shard)
+        sh = self._known(shard)
         return [
             (t.version, text if isinstance(text, str) else text.to_sql())
             for t, text in zip(sh.versions, sh.statements, strict=True)
@@ -293,7 +302,7 @@ class ShardGroup:
         """The column of :attr:`joined` that holds the values a shard's column wrote
         downstream (following renames and the merge that ends one), or None when they are no
         longer there (the column was dropped downstream, or never reached it)."""
-        self._shard(shard)
+        self._known(shard)
         down = self._lineage.get((shard, column_id))
         while down is not None and down in self._merges:
             down = self._merges[down]
@@ -388,6 +397,7 @@ class ShardGroup:
         table = self._table(create_sql, name)
         sh = _Shard(name, [table], [create_sql], None, paused=True)
         self._shards[name] = sh
+        self._departed.pop(name, None)  # the name is the new table's now
         return self._after(sh, [(sh, table)], (), initial=True)
 
     def remove_shard(self, name: str) -> Outcome:
@@ -400,7 +410,7 @@ class ShardGroup:
             actions = self._move(moves, ()) if moves else []
         except Refused as err:  # pragma: no cover - fewer shards never conflict (merge rules)
             raise err.error from None
-        del self._shards[name]
+        self._departed[name] = self._shards.pop(name)
         outcome = Outcome(downstream=self._emit(actions))
         return _merge(outcome, self._resume(skip=None))
 
@@ -425,6 +435,12 @@ class ShardGroup:
         if sh is None:
             raise NoSuchTableError("no such shard in the group", shard=str(name))
         return sh
+
+    def _known(self, name: str) -> _Shard:
+        """A shard of the group, or one that left it."""
+        if isinstance(name, str) and name in self._departed and name not in self._shards:
+            return self._departed[name]
+        return self._shard(name)
 
     def _dry_run(
         self, sh: _Shard, statements: Sequence[Statement]

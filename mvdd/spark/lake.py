@@ -39,7 +39,7 @@ import json
 import os
 import shutil
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,11 +51,10 @@ import pyarrow.parquet as pq
 from mvdd.errors import MvddError
 from mvdd.model import Column, Table
 from mvdd.model.kind import Family, TypeKind
+from mvdd.shard import ShardGroup
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
-
-    from mvdd.shard import ShardGroup
 
 #: the lake type of each family (others: text)
 ARROW: dict[Family, pa.DataType] = {
@@ -285,9 +284,12 @@ def _carry(snapshot: DataFrame, columns: Mapping[str, int], group: ShardGroup) -
     return snapshot.select(*out)
 
 
-def compact(spark: SparkSession, folder: str | Path, group: ShardGroup) -> dict[str, Any]:
+def compact(
+    spark: SparkSession, folder: str | Path, group: ShardGroup | Callable[[], ShardGroup]
+) -> dict[str, Any]:
     """Build and publish the next snapshot (see the module docstring); returns what was done.
-    ``group`` is the replicator's shard group (it knows every shard version a batch names)."""
+    ``group`` is the replicator's shard group (it knows every shard version a batch names), or
+    a function giving it, called once the compaction holds the lake's lock."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
@@ -300,6 +302,8 @@ def compact(spark: SparkSession, folder: str | Path, group: ShardGroup) -> dict[
     meta = json.loads(meta_path.read_text())
     key = list(meta["key"])
     with _lock(folder):
+        if not isinstance(group, ShardGroup):
+            group = group()
         current = _current(folder)
         batches = [(s, p) for s, p in _batches(folder) if s > current.get("through", 0)]
         joined = group.joined
@@ -311,15 +315,11 @@ def compact(spark: SparkSession, folder: str | Path, group: ShardGroup) -> dict[
             and current.get("columns") == columns_now
         ):
             return {"snapshot": current["snapshot"], "batches": 0, "published": False}
-        parts = []
+        carried = None
         if current.get("snapshot") is not None:
             old = spark.read.parquet(str(folder / "snapshots" / str(current["snapshot"])))
             carried = _carry(old, current["columns"], group)
-            parts.append(
-                carried.withColumn("_seq", F.lit(-1).cast("long")).withColumn(
-                    "_op", F.lit("insert")
-                )
-            )
+        parts = []
         # one frame per (shard, version): the files of one table version share their columns
         # (a name may mean another column, of another type, at another version)
         files: dict[tuple[str, int], list[str]] = {}
@@ -338,19 +338,25 @@ def compact(spark: SparkSession, folder: str | Path, group: ShardGroup) -> dict[
         n = (current.get("snapshot") or 0) + 1
         through = batches[-1][0] if batches else current.get("through", 0)
         tmp = folder / "snapshots" / f".tmp-{uuid.uuid4().hex}"
+        result = carried
         if parts:
+            # the latest change per key; the snapshot's rows of other keys stay
             import functools
 
-            rows = functools.reduce(lambda a, b: a.unionByName(b), parts)
-            latest = Window.partitionBy(*(col(k) for k in key)).orderBy(F.col("_seq").desc())
-            result = (
-                rows.withColumn("_rank", F.row_number().over(latest))
-                .where((F.col("_rank") == 1) & (F.col("_op") != "delete"))
-                .select(*(col(c) for c in names))
+            changes = functools.reduce(lambda a, b: a.unionByName(b), parts)
+            order = Window.partitionBy(*(col(k) for k in key)).orderBy(F.col("_seq").desc())
+            latest = changes.withColumn("_rank", F.row_number().over(order)).where(
+                F.col("_rank") == 1
             )
-            result.write.parquet(str(tmp))
-        else:
-            spark.createDataFrame([], _joined_struct(joined)).write.parquet(str(tmp))
+            upserts = latest.where(F.col("_op") != "delete").select(*(col(c) for c in names))
+            if carried is not None:
+                kept = carried.join(latest.select(*(col(k) for k in key)), key, "left_anti")
+                result = kept.unionByName(upserts)
+            else:
+                result = upserts
+        if result is None:
+            result = spark.createDataFrame([], _joined_struct(joined))
+        result.write.parquet(str(tmp))
         os.rename(tmp, folder / "snapshots" / str(n))
         _atomic_json(
             folder / "CURRENT",
