@@ -12,6 +12,9 @@ measured in the same run.
     floor of any SQLite catalog that commits each statement durably: parsing plus a bare
     transaction writing the least a new version needs (the sequence number, one version row, one
     element row), pre-encoded, through plain sqlite3 calls on the store's own schema and pragmas.
+(d) the hot paths (see ``bench_hot``): a bound ``tx.table`` and the latest ``cat.table`` against
+    a dict lookup (goal ≤ 3×), ``execute`` of one ADD COLUMN on a 100-column table against
+    ``sqlglot.parse_one`` (goal ≤ 1.5×), and (c)'s SQLite execute against its floor (goal ≤ 1.3×).
 
 Prints a table and writes ``benchmarks/results/catalog_bench.json``.
 
@@ -21,6 +24,7 @@ Prints a table and writes ``benchmarks/results/catalog_bench.json``.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import sys
@@ -31,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import sqlglot
 
 from benchmarks.common import banner, machine, per_call, write
 from mvdd import Catalog
@@ -273,6 +279,62 @@ def bench_floor(stream: list[str]) -> float:
     return best
 
 
+# --- (d) the hot paths ---------------------------------------------------------------------------
+
+
+class _Dict:
+    """The baseline of a lookup by name: a method of the same shape returning a dict entry."""
+
+    def __init__(self, entries: dict[str, object]) -> None:
+        self._entries = entries
+
+    def table(self, name: str) -> object:
+        return self._entries[name]
+
+
+HOT_ALTER = "ALTER TABLE t ADD COLUMN y INT DEFAULT 1"
+
+
+def bench_hot(columns: int = 100) -> dict[str, Any]:
+    """The probes of the hot paths, each against its baseline in this run:
+
+    - ``tx.table(name)`` of a bound table (repeatable read) and ``cat.table(name)`` (latest),
+      against a dict lookup through a method of the same shape; goal ≤ 3×;
+    - ``cat.execute(HOT_ALTER)`` on a ``columns``-column table in memory (the column added, then
+      dropped, untimed, so every timed statement meets the same table), against
+      ``sqlglot.parse_one`` of the same text (MySQL dialect); goal ≤ 1.5×.
+    """
+    cat = Catalog()
+    cat.execute(wide_table(columns))
+    tx = cat.begin()
+    bound = tx.table("t")
+    baseline = _Dict({"t": bound})
+    out: dict[str, Any] = {
+        "dict_ns": per_call(lambda: baseline.table("t"), 300_000) * 1e9,
+        "tx_table_ns": per_call(lambda: tx.table("t"), 300_000) * 1e9,
+        "cat_table_ns": per_call(lambda: cat.table("t"), 300_000) * 1e9,
+    }
+    out["tx_table_vs_dict"] = out["tx_table_ns"] / out["dict_ns"]
+    out["cat_table_vs_dict"] = out["cat_table_ns"] / out["dict_ns"]
+    tx.rollback()
+
+    drop = "ALTER TABLE t DROP COLUMN y"
+    best = float("inf")
+    for _ in range(5):
+        total = 0.0
+        gc.collect()
+        for _ in range(300):
+            start = time.perf_counter()
+            cat.execute(HOT_ALTER)
+            total += time.perf_counter() - start
+            cat.execute(drop)
+        best = min(best, total / 300)
+    out["execute_us"] = best * 1e6
+    out["parse_one_us"] = per_call(lambda: sqlglot.parse_one(HOT_ALTER, read="mysql"), 1_000) * 1e6
+    out["execute_vs_parse_one"] = out["execute_us"] / out["parse_one_us"]
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke run")
@@ -319,6 +381,23 @@ def main() -> None:
             f"execute in memory {r['memory_us']:6.0f} us ({r['memory_vs_parse']:.2f}x), "
             f"on SQLite {r['sqlite_us']:6.0f} us ({r['sqlite_vs_parse']:.2f}x); floor of a "
             f"durable commit per statement {r['floor_us']:6.0f} us ({r['floor_vs_parse']:.2f}x)"
+        )
+    results["hot"] = hot = bench_hot()
+    print(
+        f"(d) bound tx.table {hot['tx_table_ns']:5.0f} ns vs dict {hot['dict_ns']:4.0f} ns: "
+        f"{hot['tx_table_vs_dict']:.2f}x (goal <= 3x); latest cat.table "
+        f"{hot['cat_table_ns']:5.0f} ns: {hot['cat_table_vs_dict']:.2f}x (goal <= 3x)"
+    )
+    print(
+        f"(d) execute {HOT_ALTER!r} on a 100-column table in memory {hot['execute_us']:5.0f} us "
+        f"vs sqlglot.parse_one {hot['parse_one_us']:4.0f} us: "
+        f"{hot['execute_vs_parse_one']:.2f}x (goal <= 1.5x)"
+    )
+    for label, r in results["execute"].items():
+        r["sqlite_vs_floor"] = r["sqlite_us"] / r["floor_us"]
+        print(
+            f"(d) {label:18} execute on SQLite vs the durable floor: "
+            f"{r['sqlite_vs_floor']:.2f}x (goal <= 1.3x)"
         )
     write("catalog_bench", results)
 

@@ -170,6 +170,118 @@ def throughput(label: str, seconds: float, *, ddl_every: float | None, mdl: bool
     return run
 
 
+# --- 3. hot paths: what a DDL stream costs CPU-bound DML -----------------------------------------
+
+HOT_WORKERS = 4
+#: mixed ALTERs (add / modify / set default / add index / drop), one table after the other
+MIXED = (
+    "ALTER TABLE {t} ADD COLUMN m{n} INT",
+    "ALTER TABLE {t} MODIFY COLUMN m{n} BIGINT",
+    "ALTER TABLE {t} ALTER COLUMN m{n} SET DEFAULT 5",
+    "ALTER TABLE {t} ADD INDEX im{n} (m{n})",
+    "ALTER TABLE {t} DROP COLUMN m{n}",
+)
+#: forward-compatible ALTERs only (add a nullable column, widen it, add an index; the index
+#: before goes, so a table keeps a few): no transaction can be broken by them
+COMPATIBLE = (
+    "ALTER TABLE {t} ADD COLUMN c{n} INT",
+    "ALTER TABLE {t} MODIFY COLUMN c{n} BIGINT",
+    "ALTER TABLE {t} ADD INDEX ic{n} (c{n})",
+    "ALTER TABLE {t} DROP INDEX ic{n}",
+)
+
+
+def short_transactions(cat: Catalog, run: Run, stop: threading.Event) -> None:
+    """CPU-bound DML: begin, bind both tables, commit; retried when a schema change says so.
+    Recorded in the thread's own lists, merged at the end (no lock shared by the threads)."""
+    ends: list[float] = []
+    latencies: list[float] = []
+    retries = 0
+    while not stop.is_set():
+        began = time.perf_counter()
+        while True:
+            tx = cat.begin()
+            try:
+                tx.table("orders")
+                tx.table("items")
+                tx.commit()
+                break
+            except SchemaChangedError:
+                retries += 1
+        end = time.perf_counter()
+        ends.append(end)
+        latencies.append(end - began)
+    with run.lock:
+        run.ends.extend(ends)
+        run.latencies.extend(latencies)
+        run.retries += retries
+
+
+def alter_stream(
+    cat: Catalog, run: Run, stop: threading.Event, cycle: tuple[str, ...], every: float | None
+) -> None:
+    """The cycle's statements in turn, on `orders` and `items` by turns, ``every`` seconds apart
+    (paced on a clock, so a slow statement does not lower the rate) or back to back (None)."""
+    n = 0
+    due = time.perf_counter()
+    while not stop.is_set():
+        if every is not None:
+            due += every
+            if stop.wait(max(0.0, due - time.perf_counter())):
+                return
+        table = ("orders", "items")[(n // len(cycle)) % 2]
+        sql = cycle[n % len(cycle)].format(t=table, n=n // len(cycle))
+        began = time.perf_counter()
+        cat.execute(sql)
+        run.ddl_latencies.append(time.perf_counter() - began)
+        n += 1
+
+
+def hot_run(seconds: float, cycle: tuple[str, ...] | None, every: float | None) -> Run:
+    cat = fresh_catalog()
+    run = Run("hot path")
+    stop = threading.Event()
+    threads = [
+        threading.Thread(target=short_transactions, args=(cat, run, stop))
+        for _ in range(HOT_WORKERS)
+    ]
+    if cycle is not None:
+        threads.append(threading.Thread(target=alter_stream, args=(cat, run, stop, cycle, every)))
+    run.started = time.perf_counter()
+    for t in threads:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    return run
+
+
+def hot_paths(seconds: float, rounds: int) -> dict[str, Any]:
+    """DML transactions/s of 4 CPU-bound threads while a thread runs ALTERs, against idle:
+    mixed ALTERs at 100 a second (goal ≥ 0.9×) and compatible ALTERs back to back (goal ≥ 0.6×,
+    no retry). Idle and busy runs alternate ``rounds`` times; each ratio is the median of the
+    rounds' ratios (a busy run against the idle run just before it)."""
+    scenarios = {"mixed100": (MIXED, 0.01), "compatible": (COMPATIBLE, None)}
+    ratios: dict[str, list[float]] = {k: [] for k in scenarios}
+    out: dict[str, Any] = {k: {"runs": []} for k in scenarios}
+    for _ in range(rounds):
+        for key, (cycle, every) in scenarios.items():
+            idle = hot_run(seconds, None, None).summary(seconds)
+            busy = hot_run(seconds, cycle, every).summary(seconds)
+            ratios[key].append(busy["throughput_tps"] / idle["throughput_tps"])
+            out[key]["runs"].append({"idle": idle, "busy": busy})
+    for key in scenarios:
+        runs = out[key]["runs"]
+        out[key]["ratio"] = sorted(ratios[key])[len(ratios[key]) // 2]
+        out[key]["ratios"] = ratios[key]
+        out[key]["retries"] = sum(r["busy"]["retries"] for r in runs)
+        out[key]["alters"] = sum(r["busy"]["ddl_statements"] for r in runs)
+        out[key]["idle_tps"] = sum(r["idle"]["throughput_tps"] for r in runs) / len(runs)
+        out[key]["busy_tps"] = sum(r["busy"]["throughput_tps"] for r in runs) / len(runs)
+    return out
+
+
 def long_transaction(label: str, *, mdl: bool, hold: float, total: float) -> Run:
     """A transaction binds `orders` and stays open `hold` seconds; half a second in, an ALTER."""
     cat = fresh_catalog()
@@ -367,6 +479,18 @@ def main() -> None:
                 f"{busy['p99_ms']:6.2f} ms ({busy['ddl_statements']} ALTERs, {busy['retries']} "
                 f"retries) | ratio {t[f'{key}_ratio{rate}']:.2f}"
             )
+
+    results["hot_paths"] = hot = hot_paths(seconds / 2, 3 if args.quick else 5)
+    for key, label, goal in (
+        ("mixed100", "mixed ALTERs at 100/s", "≥ 0.9×"),
+        ("compatible", "compatible ALTERs back to back", "≥ 0.6×, 0 retries"),
+    ):
+        h = hot[key]
+        print(
+            f"hot path, {HOT_WORKERS} DML threads, {label:31}: {h['busy_tps']:7.0f} vs idle "
+            f"{h['idle_tps']:7.0f} tx/s, ratio {h['ratio']:.2f}× (goal {goal}; "
+            f"{h['alters']} ALTERs, {h['retries']} retries)"
+        )
 
     long_runs = [
         long_transaction(

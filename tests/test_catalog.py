@@ -339,3 +339,34 @@ def test_readers_never_see_a_half_written_version() -> None:
         r.join()
     assert problems == []
     assert cat.version("t") == 150
+
+
+def test_the_latest_read_follows_every_name_change(tmp_path: Path) -> None:
+    """``cat.table(name)`` answers from a name -> head map kept beside the published state:
+    checked against the history read by id (the independent path) after each statement, in
+    this catalog and in another one on the same file that learns the statements by refresh."""
+    path = str(tmp_path / "c.db")
+    script = [
+        "CREATE TABLE a (x INT); CREATE TABLE b (y INT)",
+        "ALTER TABLE a ADD z INT",
+        "RENAME TABLE a TO tmp, b TO a, tmp TO b",  # a swap in one statement
+        "DROP TABLE b",
+        "CREATE TABLE b (w INT)",
+        "ALTER TABLE a RENAME TO c",
+        "CREATE TABLE a LIKE c",
+    ]
+    with Catalog.open(path) as writer, Catalog.open(path) as reader:
+        for sql in script:
+            writer.execute(sql)
+            reader.refresh()
+            for cat in (writer, reader):
+                for name in ("a", "b", "c", "tmp"):
+                    if name in cat.tables():
+                        tid = cat.table_id(name)
+                        assert cat.table(name) == cat.table_by_id(tid), (sql, name)
+                        assert cat.table(name).version == cat.version(name)
+                    else:
+                        with pytest.raises(NoSuchTableError):
+                            cat.table(name)
+        assert writer.table("c").column_names == ("y",)
+        assert reader.table("b").column_names == ("w",)

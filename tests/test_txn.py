@@ -12,6 +12,8 @@ import pytest
 
 from mvdd import Catalog, CatalogError, MvddError, SchemaChangedError
 from mvdd.model.row import validate_row
+from mvdd.store.base import Commit, CommitResult
+from mvdd.store.memory import MemoryStore
 from mvdd.txn import MetadataLocks, TxState
 
 
@@ -154,6 +156,69 @@ def test_commit_sees_other_processes(tmp_path: Path) -> None:
         writer.execute("ALTER TABLE t DROP b")
         with pytest.raises(SchemaChangedError):
             tx.commit()  # the commit refreshes first
+
+
+def test_a_bound_table_is_handed_back_as_bound(cat: Catalog) -> None:
+    tx = cat.begin()
+    first = tx.table("t")
+    cat.execute("ALTER TABLE t ADD c INT")
+    assert tx.table("t") is first  # the very value bound, not a lookup of an equal one
+    assert tx.bound["t"].table is first and tx.bound["t"].version == first.version
+    tx.commit()
+    with pytest.raises(CatalogError, match="committed"):
+        tx.table("t")  # an ended transaction reads nothing, bound or not
+    rolled = cat.begin()
+    rolled.table("t")
+    rolled.rollback()
+    with pytest.raises(CatalogError, match="rolled_back"):
+        rolled.table("t")
+
+
+class _SlowStore(MemoryStore):
+    """A store whose commit, once it has taken the rows, waits to be let go: the statement
+    running it holds the catalog's writer lock with the store's sequence ahead of the
+    catalog's (the moment between a statement's store commit and its publishing)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.slow = False
+        self.inside = threading.Event()
+        self.go = threading.Event()
+
+    def commit(self, commit: Commit) -> CommitResult:
+        result = super().commit(commit)
+        if self.slow:
+            self.inside.set()
+            self.go.wait(10)
+        return result
+
+
+def test_dml_does_not_wait_for_a_statement_being_published() -> None:
+    store = _SlowStore()
+    cat = Catalog(store)
+    cat.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)")
+    bound = cat.begin()
+    bound.table("t")
+    store.slow = True
+    ddl = threading.Thread(target=cat.execute, args=("ALTER TABLE t DROP COLUMN a",))
+    ddl.start()
+    try:
+        assert store.inside.wait(10)
+        assert store.last_seq() == cat.seq + 1  # committed in the store, not yet published
+        began = time.perf_counter()
+        tx = cat.begin()  # does not wait for the writer lock
+        assert tx.table("t").column_names == ("id", "a")  # the published state
+        tx.commit()  # ordered before the statement being published
+        assert time.perf_counter() - began < 1.0
+        assert bound.state == TxState.ACTIVE
+    finally:
+        store.go.set()
+        ddl.join()
+    # published: the transaction bound before it is told, and the next reads see it
+    assert bound.state == TxState.ROLLBACK_ONLY
+    with pytest.raises(SchemaChangedError):
+        bound.table("t")
+    assert cat.begin().table("t").column_names == ("id",)
 
 
 def test_mdl_baseline_blocks_like_mysql(cat: Catalog) -> None:

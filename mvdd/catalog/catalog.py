@@ -183,6 +183,9 @@ class Catalog:
         self._listeners: list[Callable[[list[Change]], None]] = []
         self._gate: DDLGate | None = None
         self._state = _State({}, {}, {})
+        # name -> the head Table of each live table whose head is built: the latest read is
+        # one dict lookup. Written under the writer lock only (see table()).
+        self._heads: dict[str, Table] = {}
         self._seq = 0
         self._closed = False
         #: compatibility verdicts judged on this catalog's versions (mvdd.compat)
@@ -251,8 +254,9 @@ class Catalog:
 
     def begin(self, *, isolation: str = "repeatable_read") -> Any:
         """Start a transaction whose data-dictionary read view binds each table's version at
-        its first access (see :mod:`mvdd.txn`). Picks up other processes' versions first."""
-        self.refresh()
+        its first access (see :mod:`mvdd.txn`). Picks up other processes' versions first,
+        without waiting for a statement this catalog is running (see :meth:`refresh`)."""
+        self.refresh(wait=False)
         return begin_transaction(self, isolation=isolation)
 
     def add_listener(self, listener: Callable[[list[Change]], None]) -> None:
@@ -331,23 +335,33 @@ class Catalog:
 
         Raises NoSuchTableError, NoSuchVersionError.
         """
-        if version is None and position is None:  # the hot path: one lookup per layer
-            state = self._state
-            tid = state.names.get(name)
-            if tid is not None:
-                head = state.histories[tid].head_table
-                if head is not None:
-                    return head
+        if version is None and position is None:
+            head = self._heads.get(name)  # the hot path: one dict lookup
+            if head is not None:
+                return head
         if version is not None and position is not None:
             raise CatalogError("give a version or a position, not both", table=name)
         if position is not None:
             return self._table_at_position(name, check_position(position))
         history = self._history(name)
         if version is None:
-            return history.table_at(history.head)
+            return self._head_of(name, history)
         if isinstance(version, bool) or not isinstance(version, int):
             raise NoSuchVersionError(f"a version is an int, not {version!r}", table=name)
         return history.table_at(version)
+
+    def _head_of(self, name: str, history: TableHistory) -> Table:
+        """The head table, built; remembered for the hot path when no writer is busy (and the
+        name still means this head: a writer may have published a newer one meanwhile)."""
+        head = history.head
+        table = history.table_at(head)
+        if self._write_lock.acquire(blocking=False):
+            try:
+                if self._state.names.get(name) == history.table_id and history.head == head:
+                    self._heads[name] = table
+            finally:
+                self._write_lock.release()
+        return table
 
     def _table_at_position(self, name: str, position: Any) -> Table:
         state = self._state
@@ -407,12 +421,22 @@ class Catalog:
 
     # -- picking up other writers ----------------------------------------------------------------
 
-    def refresh(self) -> None:
-        """Pick up versions other processes committed (one small query when there are none)."""
+    def refresh(self, *, wait: bool = True) -> None:
+        """Pick up versions other processes committed (one small query when there are none).
+
+        ``wait=False`` (what :meth:`begin` and a transaction's commit do): when another thread
+        of this catalog holds the writer lock, do not wait for it: the caller reads the state
+        published so far and is ordered before the versions not yet published (that thread
+        publishes the versions it commits, and takes in the others' versions it finds; the
+        transactions those versions break are told when they land, and the next refresh picks
+        up the rest). DML never waits for DDL.
+        """
         self._check_open()
         if self._store.last_seq() == self._seq:
             return  # nothing new: readers never take the writer lock for this
-        with self._write_lock:
+        if not self._write_lock.acquire(blocking=wait):
+            return
+        try:
             if self._store.last_seq() == self._seq:
                 return
             changes = self._store.changes(self._seq)
@@ -420,6 +444,8 @@ class Catalog:
             if self._listeners and changes.versions:
                 histories = self._state.histories
                 self._notify([histories[v.table_id].change(v.version) for v in changes.versions])
+        finally:
+            self._write_lock.release()
 
     def _integrate(self, changes: Changes, local: dict[int, Table] | None = None) -> None:
         state = self._state
@@ -454,6 +480,19 @@ class Catalog:
                         ever[row.name] = (*ever.get(row.name, ()), row.table_id)
         self._state = _State(names, histories, ever) if copied else state
         self._seq = changes.last_seq
+        heads = self._heads
+        if copied:  # names moved: forget the heads of names that no longer mean their table
+            for name in [n for n, t in heads.items() if names.get(n) != t.id]:
+                del heads[name]
+        for tid in {row.table_id for row in changes.versions}:
+            history = histories[tid]
+            if history.dropped:
+                continue
+            name, table = history.name, history.head_table
+            if table is not None:
+                heads[name] = table
+            elif name in heads and heads[name].id == tid:
+                del heads[name]  # an older head; the next read builds the new one
 
     # -- writing ------------------------------------------------------------------------------
 

@@ -48,39 +48,47 @@ class TxState(StrEnum):
     ROLLED_BACK = "rolled_back"
 
 
-@attrs.define
+@attrs.frozen
 class Binding:
-    """A table a transaction has touched: its id, and the version it bound (I)."""
+    """A table a transaction has touched: its id, the version it bound (I), and that version's
+    schema (an immutable value: a repeatable read hands back this very object)."""
 
     table_id: int
     name: str
     version: int
+    table: Table = attrs.field(eq=False, repr=False)
 
 
 class Registry:
-    """The live transactions of one catalog, told about every batch of new versions."""
+    """The live transactions of one catalog, told about every batch of new versions.
+
+    Without a lock: beginning and ending a transaction is one dict store and one dict pop
+    (atomic in CPython), so DML threads never block one another, or block behind a DDL
+    reviewing them, here. An abandoned transaction leaves when it is collected."""
 
     def __init__(self, catalog: Any) -> None:
         self._catalog = weakref.ref(catalog)
-        self._lock = threading.Lock()
-        self._live: weakref.WeakSet[Transaction] = weakref.WeakSet()
+        self._live: dict[int, weakref.ref[Transaction]] = {}
         self.locks: Any = None  # a MetadataLocks when the MDL baseline is installed
 
     def add(self, tx: Transaction) -> None:
-        with self._lock:
-            self._live.add(tx)
+        key, live = id(tx), self._live
+
+        def gone(_: weakref.ref[Transaction]) -> None:
+            live.pop(key, None)
+
+        live[key] = weakref.ref(tx, gone)
 
     def discard(self, tx: Transaction) -> None:
-        with self._lock:
-            self._live.discard(tx)
+        self._live.pop(id(tx), None)
 
     def __call__(self, changes: list[Any]) -> None:
         """A batch of versions landed: doom the transactions it makes incompatible."""
         touched = {c.table_id for c in changes}
-        with self._lock:
-            live = list(self._live)
-        for tx in live:
-            tx._review(touched)
+        for ref in list(self._live.values()):
+            tx = ref()
+            if tx is not None:
+                tx._review(touched)
 
 
 _ATTACH = threading.Lock()
@@ -125,6 +133,9 @@ class Transaction:
         self.state = TxState.ACTIVE
         self.doom: Report | None = None
         self._bound: dict[str, Binding] = {}
+        # a bound table may be handed back as bound: active, and not read committed (a strict
+        # transaction whose table changes is made rollback-only by _review, which clears this)
+        self._fast = self.isolation != Isolation.READ_COMMITTED
         self._lock = threading.Lock()
         self._registry = registry_of(catalog)
         self._registry.add(self)
@@ -148,6 +159,10 @@ class Transaction:
 
     def table(self, name: str) -> Table:
         """The table as this transaction sees it; the first access binds its version."""
+        if self._fast:  # the hot path: a bound table, as bound (one flag, one dict lookup)
+            binding = self._bound.get(name)
+            if binding is not None:
+                return binding.table
         self._usable()
         binding = self._bound.get(name)
         cat = self.catalog
@@ -156,7 +171,7 @@ class Transaction:
             if locks is not None:
                 locks.acquire_shared(name, self)
             table = cat.table(name)
-            self._bound[name] = Binding(table.id, name, table.version)
+            self._bound[name] = Binding(table.id, name, table.version, table)
             return table
         if self.isolation == Isolation.READ_COMMITTED:
             try:
@@ -168,7 +183,7 @@ class Transaction:
             and cat.version_by_id(binding.table_id) != binding.version
         ):
             raise self._abort(None, binding)
-        return cat.table_by_id(binding.table_id, version=binding.version)
+        return binding.table
 
     def _abort(self, err: MvddError | None, binding: Binding) -> SchemaChangedError:
         current = self.catalog.version_by_id(binding.table_id)
@@ -195,7 +210,7 @@ class Transaction:
                 report=self.doom,
             )
         self._usable()
-        self.catalog.refresh()
+        self.catalog.refresh(wait=False)  # never waits for a statement being run
         for binding in self._bound.values():
             current = self.catalog.version_by_id(binding.table_id)
             if current == binding.version:
@@ -217,6 +232,7 @@ class Transaction:
             self._end(TxState.ROLLED_BACK)
 
     def _end(self, state: TxState) -> None:
+        self._fast = False
         self.state = state
         self._registry.discard(self)
         locks = self._registry.locks
@@ -255,6 +271,7 @@ class Transaction:
             if not compatible:
                 with self._lock:
                     if self.state == TxState.ACTIVE:
+                        self._fast = False
                         self.doom = report
                         self.state = TxState.ROLLBACK_ONLY
                 return
