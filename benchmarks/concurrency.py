@@ -12,6 +12,14 @@
    ..., ALGORITHM=INSTANT`` while another connection holds the table in an open transaction;
    new connections' DML measured).
 
+3. Hot paths: four CPU-bound DML threads (begin, bind two tables, commit) while a thread runs
+   ALTERs on the same tables, against the same threads idle: mixed ALTERs (add / modify / set
+   default / add index / drop) at 100 a second (goal ≥ 0.9×), and forward-compatible ALTERs
+   back to back (goal ≥ 0.6×, and no transaction retried). The threads record into lists of
+   their own: a lock shared by the DML threads would measure CPython's convoy instead (a thread
+   that blocks on a lock waits a switch interval, 5 ms, for the interpreter whenever another
+   thread is busy computing, a DDL or anything else).
+
 Writes ``benchmarks/results/concurrency.json`` and ``concurrency.png`` (throughput over time,
 DDL moments marked).
 
