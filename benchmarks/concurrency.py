@@ -169,6 +169,13 @@ def throughput(label: str, seconds: float, *, ddl_every: float | None, mdl: bool
     ]
     if ddl_every is not None:
         threads.append(threading.Thread(target=ddl_stream, args=(cat, run, stop, ddl_every)))
+    return run_for(run, threads, stop, seconds)
+
+
+def run_for(
+    run: Run, threads: list[threading.Thread], stop: threading.Event, seconds: float
+) -> Run:
+    """Start the threads, let them run ``seconds``, stop them and wait for them."""
     for t in threads:
         t.start()
     time.sleep(seconds)
@@ -256,13 +263,7 @@ def hot_run(seconds: float, cycle: tuple[str, ...] | None, every: float | None) 
     if cycle is not None:
         threads.append(threading.Thread(target=alter_stream, args=(cat, run, stop, cycle, every)))
     run.started = time.perf_counter()
-    for t in threads:
-        t.start()
-    time.sleep(seconds)
-    stop.set()
-    for t in threads:
-        t.join()
-    return run
+    return run_for(run, threads, stop, seconds)
 
 
 def hot_paths(seconds: float, rounds: int) -> dict[str, Any]:
