@@ -452,6 +452,7 @@ class Catalog:
         histories = state.histories
         names, ever = state.names, state.ever
         copied = False
+        left: list[str] = []  # names a table left (renamed from, dropped)
         opened: dict[tuple[int, int], list[ElementRow]] = {}
         for rec in changes.opened:
             opened.setdefault((rec.table_id, rec.since), []).append(rec)
@@ -472,8 +473,10 @@ class Catalog:
             if row.dropped or previous != row.name:
                 if not copied:  # published maps are never changed in place: readers hold them
                     names, ever, copied = dict(names), dict(ever), True
-                if previous is not None and names.get(previous) == row.table_id:
-                    del names[previous]
+                if previous is not None:
+                    left.append(previous)
+                    if names.get(previous) == row.table_id:
+                        del names[previous]
                 if not row.dropped:
                     names[row.name] = row.table_id
                     if row.table_id not in ever.get(row.name, ()):
@@ -481,8 +484,9 @@ class Catalog:
         self._state = _State(names, histories, ever) if copied else state
         self._seq = changes.last_seq
         heads = self._heads
-        if copied:  # names moved: forget the heads of names that no longer mean their table
-            for name in [n for n, t in heads.items() if names.get(n) != t.id]:
+        for name in left:  # forget the heads of names that no longer mean their table
+            head = heads.get(name)
+            if head is not None and names.get(name) != head.id:
                 del heads[name]
         for tid in {row.table_id for row in changes.versions}:
             history = histories[tid]
