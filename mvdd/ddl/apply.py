@@ -17,7 +17,6 @@ has no rows yet (CREATE TABLE builds its table that way).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterable
 from functools import singledispatch
 from typing import Any
@@ -109,7 +108,7 @@ def with_database_charset(table: Table, charset: str | None, collation: str | No
         return table
     charset, collation = resolve_charset(charset, collation)
     options = attrs.evolve(table.options, charset=charset, collation=collation)
-    resolved = attrs.evolve(table, options=options)
+    resolved = table.with_changes(options=options)
     columns = tuple(
         attrs.evolve(c, type=_with_table_charset(resolved, c.type)) for c in table.columns
     )
@@ -186,7 +185,7 @@ def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
             changes["check"] = fix(col.check)
         columns.append(attrs.evolve(col, **changes) if changes else col)
     checks = [attrs.evolve(c, expr=fix(c.expr)) for c in table.checks]
-    return attrs.evolve(table, columns=tuple(columns), checks=tuple(checks))
+    return table.with_changes(columns=tuple(columns), checks=tuple(checks))
 
 
 def _users_of(table: Table, column: Column) -> list[str]:
@@ -198,6 +197,9 @@ def _users_of(table: Table, column: Column) -> list[str]:
         for c in table.checks
         if folded in (reads := ex.referenced_columns(c.expr)) and reads != {folded}
     ]
+    tally = table.column_tally()
+    if not (tally.generated or tally.checks):
+        return out  # no column holds an expression
     for other in table.columns:
         if other.id == column.id:
             continue
@@ -214,7 +216,7 @@ def _users_of(table: Table, column: Column) -> list[str]:
 @_apply.register
 def _(step: s.RenameTable, table: Table, fresh: bool) -> Table:
     check_identifier(step.to, "table")
-    return attrs.evolve(table, name=step.to)
+    return table.with_changes(name=step.to)
 
 
 @_apply.register
@@ -224,7 +226,7 @@ def _(step: s.TruncateTable, table: Table, fresh: bool) -> Table:
 
 @_apply.register
 def _(step: s.SetOptions, table: Table, fresh: bool) -> Table:
-    return attrs.evolve(table, options=table.options.with_options(step.options))
+    return table.with_changes(options=table.options.with_options(step.options))
 
 
 @_apply.register
@@ -308,7 +310,8 @@ def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
             indexes.append(attrs.evolve(idx, parts=rest))
     folded = col.name.casefold()
     checks = tuple(c for c in table.checks if ex.referenced_columns(c.expr) != {folded})
-    columns = [c for c in table.columns if c.id != col.id]
+    at = table.columns.index(col)
+    columns = table.columns[:at] + table.columns[at + 1 :]
     return _replace_columns(table, columns, indexes=tuple(indexes), checks=checks)
 
 
@@ -353,7 +356,7 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
         indexes.append(attrs.evolve(idx, parts=parts) if parts != idx.parts else idx)
     if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
         return table
-    return attrs.evolve(table, indexes=tuple(indexes))
+    return table.with_changes(indexes=tuple(indexes))
 
 
 @_apply.register
@@ -441,7 +444,7 @@ def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
             else c
             for c in columns
         )
-    return attrs.evolve(table, columns=columns, indexes=(*table.indexes, index), last_id=new_id)
+    return table.with_changes(columns=columns, indexes=(*table.indexes, index), last_id=new_id)
 
 
 #: the longest key InnoDB stores, by row format (DYNAMIC and COMPRESSED: 3072 bytes)
@@ -522,7 +525,7 @@ def _(step: s.DropIndex, table: Table, fresh: bool) -> Table:
         if step.if_exists:
             return table
         raise DDLError("no such index", index=step.index)
-    return attrs.evolve(table, indexes=tuple(i for i in table.indexes if i.id != idx.id))
+    return table.with_changes(indexes=tuple(i for i in table.indexes if i.id != idx.id))
 
 
 @_apply.register
@@ -539,7 +542,7 @@ def _(step: s.RenameIndex, table: Table, fresh: bool) -> Table:
     if clash is not None and clash.id != idx.id:
         raise DDLError("duplicate index name", index=step.to)
     indexes = tuple(attrs.evolve(i, name=step.to) if i.id == idx.id else i for i in table.indexes)
-    return attrs.evolve(table, indexes=indexes)
+    return table.with_changes(indexes=indexes)
 
 
 @_apply.register
@@ -549,7 +552,7 @@ def _(step: s.SetIndexVisible, table: Table, fresh: bool) -> Table:
         raise DDLError("no such index", index=step.index)
     new = attrs.evolve(idx, visible=step.visible)
     _check_index(table, new)
-    return attrs.evolve(table, indexes=tuple(new if i.id == idx.id else i for i in table.indexes))
+    return table.with_changes(indexes=tuple(new if i.id == idx.id else i for i in table.indexes))
 
 
 # --- checks --------------------------------------------------------------------------------
@@ -571,14 +574,14 @@ def _(step: s.AddCheck, table: Table, fresh: bool) -> Table:
         raise DDLError(f"duplicate check constraint name `{name}`")
     new_id = table.last_id + 1
     check = Check(id=new_id, name=name, expr=step.expr, enforced=step.enforced)
-    return attrs.evolve(table, checks=(*table.checks, check), last_id=new_id)
+    return table.with_changes(checks=(*table.checks, check), last_id=new_id)
 
 
 def _drop_check(table: Table, name: str) -> Table | None:
     chk = table.find_check(name)
     if chk is None:
         return None
-    return attrs.evolve(table, checks=tuple(c for c in table.checks if c.id != chk.id))
+    return table.with_changes(checks=tuple(c for c in table.checks if c.id != chk.id))
 
 
 @_apply.register
@@ -598,7 +601,7 @@ def _(step: s.DropConstraint, table: Table, fresh: bool) -> Table:
         return out
     idx = table.find_index(step.name)
     if idx is not None and idx.kind == IndexKind.UNIQUE:
-        return attrs.evolve(table, indexes=tuple(i for i in table.indexes if i.id != idx.id))
+        return table.with_changes(indexes=tuple(i for i in table.indexes if i.id != idx.id))
     if step.if_exists:
         return table
     raise DDLError(f"no such constraint `{step.name}`")
@@ -610,7 +613,7 @@ def _(step: s.AlterCheck, table: Table, fresh: bool) -> Table:
     if chk is None:
         raise DDLError(f"no such check constraint `{step.check}`")
     new = attrs.evolve(chk, enforced=step.enforced)
-    return attrs.evolve(table, checks=tuple(new if c.id == chk.id else c for c in table.checks))
+    return table.with_changes(checks=tuple(new if c.id == chk.id else c for c in table.checks))
 
 
 # --- statement-level invariants --------------------------------------------------------------
@@ -634,18 +637,15 @@ def _validate(table: Table, base: Table | None = None) -> None:
     cols = table.columns
     if not cols:
         raise DDLError("a table needs at least one column (to drop every column, drop the table)")
-    # whole-table passes in C (map/sum): this runs once per statement, on tables of any width
-    size = sum(map(_ROW_SIZE, map(_TYPE, cols))) + (sum(map(_NULLABLE, cols)) + 7) // 8
-    if any(map(_GENERATED, cols)):
-        size -= sum(
-            c.type.row_size for c in cols if c.generated is not None and not c.generated.stored
-        )
+    # the table's column tally: built once per table, patched by each statement's change
+    tally = table.column_tally()
+    size = tally.row_bytes + (tally.nullable + 7) // 8
     if size > MAX_ROW_BYTES:
         raise DDLError(
             f"row size too large: {size} bytes of at most {MAX_ROW_BYTES} (not counting TEXT "
             "and BLOB contents); change some columns to TEXT or BLOB"
         )
-    autos = [c for c in cols if c.auto_increment] if any(map(_AUTO, cols)) else []
+    autos = [c for c in cols if c.auto_increment] if tally.auto_increment else []
     if len(autos) > 1:
         raise DDLError("there can be only one AUTO_INCREMENT column", column=autos[1].name)
     for col in autos:
@@ -655,7 +655,7 @@ def _validate(table: Table, base: Table | None = None) -> None:
             raise DDLError(
                 "an AUTO_INCREMENT column must be the first column of a key", column=col.name
             )
-    if table.checks or any(map(_GENERATED, cols)) or any(map(_CHECK, cols)):
+    if table.checks or tally.generated or tally.checks:
         names = set(table._index()[0])
         _each_expression(table, lambda e, where: _names_exist(e, names, where))
         auto_names = {c.name.casefold() for c in autos}
@@ -679,12 +679,6 @@ def _validate(table: Table, base: Table | None = None) -> None:
 
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)
-_TYPE = operator.attrgetter("type")
-_ROW_SIZE = operator.attrgetter("row_size")
-_NULLABLE = operator.attrgetter("nullable")
-_GENERATED = operator.attrgetter("generated")
-_AUTO = operator.attrgetter("auto_increment")
-_CHECK = operator.attrgetter("check")
 
 
 def _each_expression(table: Table, visit: Callable[[Expr, dict[str, str]], None]) -> None:

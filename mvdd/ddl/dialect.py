@@ -304,6 +304,8 @@ class MvddParser(MySQLParser):
     def _parse_bare_alter(self) -> exp.Alter | None:
         """``ALTER TABLE t`` with no action: valid, and changes nothing (sqlglot reads it as
         a Command)."""
+        if not self._may_end_bare():
+            return None
         index = self._index
         if self._match(TokenType.TABLE):
             exists = self._parse_exists()
@@ -319,6 +321,25 @@ class MvddParser(MySQLParser):
                 )
         self._retreat(index)
         return None
+
+    def _may_end_bare(self) -> bool:
+        """Whether the tokens left have the shape of a bare ``ALTER TABLE [IF EXISTS] name
+        [WAIT n | NOWAIT]`` (a name of up to three dotted parts): a statement with an action
+        is ruled out here, before its table name would be read twice."""
+        rest = self._tokens[self._index :]
+        if not rest or rest[0].token_type != TokenType.TABLE:
+            return False
+        at = 1
+        if _is_keyword(rest[at] if len(rest) > at else None, "IF"):
+            at += 2  # IF EXISTS
+        at += 1  # the first part of the name
+        while len(rest) > at + 1 and rest[at].token_type == TokenType.DOT:
+            at += 2
+        if len(rest) > at and _is_keyword(rest[at], "NOWAIT"):
+            at += 1
+        elif len(rest) > at + 1 and _is_keyword(rest[at], "WAIT"):
+            at += 2
+        return at == len(rest)
 
     def _parse_alter_database(self, start: Any) -> exp.Expr:
         name = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -110,6 +110,51 @@ def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(value)
 
 
+class ColumnTally(NamedTuple):
+    """Sums over a table's columns that statement-level rules read (row size, AUTO_INCREMENT,
+    expressions to check). A table keeps its tally with its lookup index, and
+    :meth:`Table.with_columns` patches it over the changed window: the cost follows the change,
+    not the table's width."""
+
+    #: bytes of the row image's fixed part (a virtual generated column takes none)
+    row_bytes: int = 0
+    nullable: int = 0
+    generated: int = 0
+    auto_increment: int = 0
+    #: columns with a CHECK of their own
+    checks: int = 0
+
+    def plus(self, columns: Iterable[Column], sign: int = 1) -> ColumnTally:
+        """This tally with ``columns`` added (``sign=-1``: taken away)."""
+        row_bytes, nullable, generated, auto, checks = self
+        for col in columns:
+            gen = col.generated
+            if gen is None or gen.stored:
+                row_bytes += sign * col.type.row_size
+            nullable += sign * col.nullable
+            generated += sign * (gen is not None)
+            auto += sign * col.auto_increment
+            checks += sign * (col.check is not None)
+        return ColumnTally(row_bytes, nullable, generated, auto, checks)
+
+
+def _tally(columns: tuple[Column, ...]) -> ColumnTally:
+    # whole-table passes in C (map/sum): built once per table, then patched
+    row_bytes = sum(map(_ROW_SIZE, map(_TYPE, columns)))
+    generated = sum(1 for _ in filter(None, map(_GENERATED, columns)))
+    if generated:
+        row_bytes -= sum(
+            c.type.row_size for c in columns if c.generated is not None and not c.generated.stored
+        )
+    return ColumnTally(
+        row_bytes,
+        sum(map(_NULLABLE, columns)),
+        generated,
+        sum(map(_AUTO, columns)),
+        sum(1 for _ in filter(None, map(_CHECK, columns))),
+    )
+
+
 def _fold(name: str) -> str:
     return name.casefold()
 
@@ -131,6 +176,8 @@ def changed_window(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int
     (2, 1)
     """
     shortest = min(len(before), len(after))
+    if before[:shortest] == after[:shortest]:  # appended or cut at the end: one comparison
+        return shortest, 0
     lo, hi = 0, shortest
     while lo < hi:  # largest p with equal prefixes
         mid = (lo + hi + 1) // 2
@@ -151,6 +198,12 @@ def changed_window(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int
 
 _NAME = operator.attrgetter("name")
 _ID = operator.attrgetter("id")
+_TYPE = operator.attrgetter("type")
+_ROW_SIZE = operator.attrgetter("row_size")
+_NULLABLE = operator.attrgetter("nullable")
+_GENERATED = operator.attrgetter("generated")
+_AUTO = operator.attrgetter("auto_increment")
+_CHECK = operator.attrgetter("check")
 #: where a table keeps each kind of element
 _ELEMENTS = {
     ElementKind.COLUMN: "columns",
@@ -192,20 +245,37 @@ class Table:
     _lookup: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
     def with_columns(self, columns: tuple[Column, ...], **changes: Any) -> Table:
-        """This table with other columns (and other changes): the lookup index, when built, is
-        carried over and patched for the columns that changed, not rebuilt."""
-        out = attrs.evolve(self, columns=columns, **changes)
+        """This table with other columns (and other changes); see :meth:`with_changes`."""
+        return self.with_changes(columns=columns, **changes)
+
+    def with_changes(self, **changes: Any) -> Table:
+        """``attrs.evolve(self, **changes)`` that carries the lookup index over, when built:
+        patched for the columns that changed (the window between their common prefix and
+        suffix), the index and check maps rebuilt only when those changed. A statement then
+        costs what it changed, not the table's width."""
+        out = attrs.evolve(self, **changes)
         old = self._lookup
-        if old is not None and "indexes" not in changes and "checks" not in changes:
-            p, s = changed_window(self.columns, columns)
-            names, ids = dict(old[0]), dict(old[1])
-            for col in self.columns[p : len(self.columns) - s]:
-                names.pop(col.name.casefold(), None)
-                ids.pop(col.id, None)
-            for col in columns[p : len(columns) - s]:
-                names[col.name.casefold()] = col
-                ids[col.id] = col
-            object.__setattr__(out, "_lookup", (names, ids, old[2], old[3]))
+        if old is None:
+            return out
+        names, ids, indexes, checks, tally = old
+        if "columns" in changes:
+            before, after = self.columns, out.columns
+            p, s = changed_window(before, after)
+            if p + s < len(before) or p + s < len(after):
+                names, ids = dict(names), dict(ids)
+                gone, came = before[p : len(before) - s], after[p : len(after) - s]
+                for col in gone:
+                    names.pop(col.name.casefold(), None)
+                    ids.pop(col.id, None)
+                for col in came:
+                    names[col.name.casefold()] = col
+                    ids[col.id] = col
+                tally = tally.plus(gone, -1).plus(came)
+        if "indexes" in changes:
+            indexes = {i.name.casefold(): i for i in out.indexes}
+        if "checks" in changes:
+            checks = {c.name.casefold(): c for c in out.checks}
+        object.__setattr__(out, "_lookup", (names, ids, indexes, checks, tally))
         return out
 
     def at_version(self, version: int) -> Table:
@@ -227,7 +297,9 @@ class Table:
 
     def _index(
         self,
-    ) -> tuple[dict[str, Column], dict[int, Column], dict[str, Index], dict[str, Check]]:
+    ) -> tuple[
+        dict[str, Column], dict[int, Column], dict[str, Index], dict[str, Check], ColumnTally
+    ]:
         lookup = self._lookup
         if lookup is None:
             # map/zip keep the loops in C: wide tables get a new version per statement
@@ -237,9 +309,14 @@ class Table:
                 dict(zip(map(_ID, cols), cols, strict=True)),
                 dict(zip(map(str.casefold, map(_NAME, self.indexes)), self.indexes, strict=True)),
                 dict(zip(map(str.casefold, map(_NAME, self.checks)), self.checks, strict=True)),
+                _tally(cols),
             )
             object.__setattr__(self, "_lookup", lookup)
         return lookup
+
+    def column_tally(self) -> ColumnTally:
+        """The sums over this table's columns that statement-level rules read."""
+        return self._index()[4]
 
     def find_column(self, name: str) -> Column | None:
         """The column named ``name`` (case-insensitive), or None."""
