@@ -39,8 +39,12 @@ system-deps:
 		echo "missing and not installable here:$$missing: those tests skip (and fail under CI=true)"; \
 	fi
 
+# two workers (pytest-xdist): one runs every Spark test, so there is one Spark session; each
+# starts the private MariaDB servers its tests need
+TEST_WORKERS ?= 2
+
 test: $(VENV)/.installed-test system-deps lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mvdd tests benchmarks

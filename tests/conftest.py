@@ -37,6 +37,16 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if CI else "dev"))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test``: ``-n 2 --dist loadgroup``) every Spark test goes to one
+    worker, so the run has one Spark session; the other tests spread over the workers."""
+    for item in items:
+        if item.get_closest_marker("spark") is not None or "spark" in getattr(
+            item, "fixturenames", ()
+        ):
+            item.add_marker(pytest.mark.xdist_group("spark"))
+
+
 def missing(component: str, why: str) -> None:
     """Skip locally, fail under CI: CI must run every test."""
     message = f"{component} is not available: {why}"
