@@ -37,6 +37,7 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if CI else "dev"))
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``make test``: ``-n 2 --dist loadgroup``) every Spark test goes to one
     worker, so the run has one Spark session; the other tests spread over the workers."""
