@@ -16,6 +16,14 @@ def alter(table: Table, sql: str) -> Table:
     return out
 
 
+def applied(table: Table, sql: str) -> Table | None:
+    """``table`` after every step of ``sql``, unvalidated; None when a step cannot apply."""
+    try:
+        return apply_steps(table, [x for st in parse_statements(sql) for x in st.steps])
+    except DDLError:
+        return None
+
+
 BASE = parse_table(
     "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, a VARCHAR(10) DEFAULT 'x',"
     " b INT, KEY kab (a, b), CONSTRAINT cb CHECK (b > 0))"
@@ -199,10 +207,8 @@ def test_validation_against_a_base_agrees_with_the_full_check(first: str, second
     message) of checking everything, for changes that break indexes in every way."""
     base = _INDEXED
     for sql in (first, second):
-        steps = [x for st in parse_statements(sql) for x in st.steps]
-        try:
-            new = apply_steps(base, steps)
-        except DDLError:
+        new = applied(base, sql)
+        if new is None:
             return
         verdicts = []
         for kwargs in ({}, {"base": base}):
@@ -248,13 +254,13 @@ def test_the_lookup_patched_by_a_change_equals_a_fresh_one(first: str, second: s
     table = _TALLIED
     table.column_tally()  # the lookup index exists, so each change patches it
     for sql in (first, second):
-        steps = [x for st in parse_statements(sql) for x in st.steps]
-        try:
-            table = apply_steps(table, steps)
-        except DDLError:
+        changed = applied(table, sql)
+        if changed is None:
             return  # (the second change may not apply after the first)
+        table = changed
         fresh = Table(
             name=table.name, columns=table.columns, indexes=table.indexes, checks=table.checks
         )
         assert table._lookup is not None, sql  # carried over, not rebuilt
+        fresh.column_tally()  # counted afresh (a new table counts on first use)
         assert table._index() == fresh._index(), sql

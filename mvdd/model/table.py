@@ -112,8 +112,8 @@ def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
 
 class ColumnTally(NamedTuple):
     """Sums over a table's columns that statement-level rules read (row size, AUTO_INCREMENT,
-    expressions to check). A table keeps its tally with its lookup index, and
-    :meth:`Table.with_columns` patches it over the changed window: the cost follows the change,
+    expressions to check). A table counts it on first use and keeps it with its lookup index;
+    :meth:`Table.with_changes` patches it over the changed window: the cost follows the change,
     not the table's width."""
 
     #: bytes of the row image's fixed part (a virtual generated column takes none)
@@ -136,23 +136,6 @@ class ColumnTally(NamedTuple):
             auto += sign * col.auto_increment
             checks += sign * (col.check is not None)
         return ColumnTally(row_bytes, nullable, generated, auto, checks)
-
-
-def _tally(columns: tuple[Column, ...]) -> ColumnTally:
-    # whole-table passes in C (map/sum): built once per table, then patched
-    row_bytes = sum(map(_ROW_SIZE, map(_TYPE, columns)))
-    generated = sum(1 for _ in filter(None, map(_GENERATED, columns)))
-    if generated:
-        row_bytes -= sum(
-            c.type.row_size for c in columns if c.generated is not None and not c.generated.stored
-        )
-    return ColumnTally(
-        row_bytes,
-        sum(map(_NULLABLE, columns)),
-        generated,
-        sum(map(_AUTO, columns)),
-        sum(1 for _ in filter(None, map(_CHECK, columns))),
-    )
 
 
 def _fold(name: str) -> str:
@@ -198,12 +181,6 @@ def changed_window(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int
 
 _NAME = operator.attrgetter("name")
 _ID = operator.attrgetter("id")
-_TYPE = operator.attrgetter("type")
-_ROW_SIZE = operator.attrgetter("row_size")
-_NULLABLE = operator.attrgetter("nullable")
-_GENERATED = operator.attrgetter("generated")
-_AUTO = operator.attrgetter("auto_increment")
-_CHECK = operator.attrgetter("check")
 #: where a table keeps each kind of element
 _ELEMENTS = {
     ElementKind.COLUMN: "columns",
@@ -270,7 +247,8 @@ class Table:
                 for col in came:
                     names[col.name.casefold()] = col
                     ids[col.id] = col
-                tally = tally.plus(gone, -1).plus(came)
+                if tally is not None:
+                    tally = tally.plus(gone, -1).plus(came)
         if "indexes" in changes:
             indexes = {i.name.casefold(): i for i in out.indexes}
         if "checks" in changes:
@@ -298,7 +276,11 @@ class Table:
     def _index(
         self,
     ) -> tuple[
-        dict[str, Column], dict[int, Column], dict[str, Index], dict[str, Check], ColumnTally
+        dict[str, Column],
+        dict[int, Column],
+        dict[str, Index],
+        dict[str, Check],
+        ColumnTally | None,
     ]:
         lookup = self._lookup
         if lookup is None:
@@ -309,14 +291,19 @@ class Table:
                 dict(zip(map(_ID, cols), cols, strict=True)),
                 dict(zip(map(str.casefold, map(_NAME, self.indexes)), self.indexes, strict=True)),
                 dict(zip(map(str.casefold, map(_NAME, self.checks)), self.checks, strict=True)),
-                _tally(cols),
+                None,  # the column tally: counted when first asked for (column_tally)
             )
             object.__setattr__(self, "_lookup", lookup)
         return lookup
 
     def column_tally(self) -> ColumnTally:
         """The sums over this table's columns that statement-level rules read."""
-        return self._index()[4]
+        lookup = self._index()
+        tally = lookup[4]
+        if tally is None:
+            tally = ColumnTally().plus(self.columns)
+            object.__setattr__(self, "_lookup", (*lookup[:4], tally))
+        return tally
 
     def find_column(self, name: str) -> Column | None:
         """The column named ``name`` (case-insensitive), or None."""
