@@ -326,20 +326,21 @@ class MvddParser(MySQLParser):
         """Whether the tokens left have the shape of a bare ``ALTER TABLE [IF EXISTS] name
         [WAIT n | NOWAIT]`` (a name of up to three dotted parts): a statement with an action
         is ruled out here, before its table name would be read twice."""
-        rest = self._tokens[self._index :]
-        if not rest or rest[0].token_type != TokenType.TABLE:
+        tokens, end = self._tokens, len(self._tokens)
+        at = self._index
+        if at >= end or tokens[at].token_type != TokenType.TABLE:
             return False
-        at = 1
-        if _is_keyword(rest[at] if len(rest) > at else None, "IF"):
+        at += 1
+        if _is_keyword(tokens[at] if at < end else None, "IF"):
             at += 2  # IF EXISTS
         at += 1  # the first part of the name
-        while len(rest) > at + 1 and rest[at].token_type == TokenType.DOT:
+        while at + 1 < end and tokens[at].token_type == TokenType.DOT:
             at += 2
-        if len(rest) > at and _is_keyword(rest[at], "NOWAIT"):
+        if at < end and _is_keyword(tokens[at], "NOWAIT"):
             at += 1
-        elif len(rest) > at + 1 and _is_keyword(rest[at], "WAIT"):
+        elif at + 1 < end and _is_keyword(tokens[at], "WAIT"):
             at += 2
-        return at == len(rest)
+        return at == end
 
     def _parse_alter_database(self, start: Any) -> exp.Expr:
         name = None
