@@ -64,6 +64,7 @@ class Sandbox:
         options: Mapping[str, Any] | None = None,
         base: str | Path | None = None,
     ) -> None:
+        self._own_base = base is None
         self.base = (
             Path(base) if base is not None else Path(tempfile.mkdtemp(prefix="mvdd-mariadb-"))
         )
@@ -97,6 +98,7 @@ class Sandbox:
                     install,
                     "--no-defaults",
                     f"--datadir={data}",
+                    f"--tmpdir={self.tmpdir()}",
                     f"--user={getpass.getuser()}",
                     "--auth-root-authentication-method=normal",
                     "--skip-test-db",
@@ -106,7 +108,20 @@ class Sandbox:
                 check=False,
             )
         if done.returncode != 0:
-            raise SandboxUnavailable(f"mariadb-install-db failed: {log.read_text()[-2000:]}")
+            failure = log.read_text(errors="replace")[-2000:]
+            # half a data directory would be taken for a whole one by the next start()
+            shutil.rmtree(data, ignore_errors=True)
+            if self._own_base:
+                shutil.rmtree(self.base, ignore_errors=True)
+            raise SandboxUnavailable(f"mariadb-install-db failed: {failure}")
+
+    def tmpdir(self) -> Path:
+        """The server's own directory for temporary files. Not the shared ``/tmp``: a starting
+        server deletes every ``#sql*`` file in its tmpdir as left over from a crash, the
+        temporary tables of another server's bootstrap included."""
+        path = self.base / "tmp"
+        path.mkdir(exist_ok=True)
+        return path
 
     def arguments(self, server: str, data: Path) -> list[str]:
         """The server's command line."""
@@ -114,6 +129,7 @@ class Sandbox:
             server,
             "--no-defaults",
             f"--datadir={data}",
+            f"--tmpdir={self.tmpdir()}",
             f"--socket={self.socket}",
             "--skip-networking",
             f"--pid-file={self.base / 'mysqld.pid'}",
