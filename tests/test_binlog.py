@@ -6,7 +6,11 @@ only) and with FULL; the oracle is the server's own rows, read back after each c
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import random
+import threading
+import time
 from decimal import Decimal
 from typing import Any
 
@@ -473,6 +477,113 @@ def test_a_bootstrap_killed_half_way_finishes_from_the_same_snapshot(
         ("ddl", f"{db}.t3", 2),
         ("insert", f"{db}.t3", 2),
     ]
+
+
+def _write_until(server: MariaDB, db: str, stop: threading.Event, done: list[int]) -> None:
+    """Small transactions over two tables (inserts, updates, deletes) until ``stop``; one
+    seed, so a failure repeats."""
+    rng = random.Random(20261124)
+    with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+        while not stop.is_set():
+            cur.execute("BEGIN")
+            for _ in range(rng.randint(1, 4)):
+                table, key = rng.choice("ab"), rng.randrange(200)
+                cur.execute(
+                    rng.choice(
+                        [
+                            f"REPLACE INTO {table} VALUES ({key}, {rng.randrange(1000)})",
+                            f"UPDATE {table} SET v = v + 1 WHERE id = {key}",
+                            f"DELETE FROM {table} WHERE id = {key}",
+                        ]
+                    )
+                )
+            cur.execute("COMMIT")
+            done.append(1)
+
+
+def _server_rows(server: MariaDB, db: str, table: str) -> dict[int, int]:
+    with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+        cur.execute(f"SELECT id, v FROM {table}")
+        return {int(k): int(v) for k, v in cur.fetchall()}
+
+
+@pytest.mark.parametrize("method", ["consistent", "locked"])
+def test_a_snapshot_holds_the_rows_at_its_position_while_writes_go_on(
+    binlog_server: MariaDB, method: str
+) -> None:
+    """Rows read in the snapshot, then the binlog from its position applied to them, equal
+    the server's rows (the oracle): the position is exact for either method."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute(
+            "CREATE TABLE a (id INT PRIMARY KEY, v INT)",
+            "CREATE TABLE b (id INT PRIMARY KEY, v INT)",
+            database=db,
+        )
+        stop, done = threading.Event(), list[int]()
+        writer = threading.Thread(target=_write_until, args=(server, db, stop, done))
+        writer.start()
+        try:
+            while len(done) < 200:
+                time.sleep(0.01)
+            reader = BinlogReader(f"{server.url()}&snapshot={method}", tables=f"{db}.*")
+            assert reader.source.snapshot_method == method
+            with reader.snapshot() as rows:
+                held = {
+                    t: {k: v for chunk in rows.rows((db, t), ["id", "v"], ["id"]) for k, v in chunk}
+                    for t in "ab"
+                }
+                assert reader.catalog.history(f"{db}.a")[0].position == rows.position
+            seen = len(done)
+            while len(done) < seen + 200:
+                time.sleep(0.01)
+        finally:
+            stop.set()
+            writer.join()
+        for ev in reader.events():
+            table, row = held[ev.table.partition(".")[2]], ev.row or {}
+            if ev.kind in ("update", "delete"):
+                del table[(ev.before or row)["id"]]
+            if ev.kind in ("insert", "update"):
+                table[row["id"]] = row["v"]
+        assert held == {t: _server_rows(server, db, t) for t in "ab"}
+
+
+def test_the_locked_snapshot_names_what_refused_its_lock(binlog_server: MariaDB) -> None:
+    """Without RELOAD, or behind a table another session holds, the read lock is refused with
+    the reason; the catalog records nothing."""
+    server = binlog_server
+    server.execute(
+        "CREATE USER IF NOT EXISTS 'noreload'@'localhost' IDENTIFIED BY 'pw'",
+        "GRANT SELECT, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO 'noreload'@'localhost'",
+    )
+    try:
+        with database(server) as db:
+            server.execute("CREATE TABLE t (id INT PRIMARY KEY)", database=db)
+            url = server.url(user="noreload", password="pw") + "&snapshot=locked"
+            reader = BinlogReader(url, tables=f"{db}.t")
+            with pytest.raises(SourceConfigError, match="RELOAD privilege"):
+                reader.check()
+            assert reader.catalog.tables() == []
+            # the same user reads with MariaDB's consistent snapshot, which locks nothing
+            plain = BinlogReader(server.url(user="noreload", password="pw"), tables=f"{db}.t")
+            plain.check()
+            assert plain.catalog.tables() == [f"{db}.t"]
+
+            reader = BinlogReader(f"{server.url()}&snapshot=locked", tables=f"{db}.t")
+            reader.source.lock_wait = 1
+            with contextlib.closing(server.connect(db)) as holder, holder.cursor() as cur:
+                cur.execute("LOCK TABLES t WRITE")
+                with pytest.raises(SourceConfigError, match="held a table"):
+                    reader.check()
+            assert reader.catalog.tables() == []
+    finally:
+        server.execute("DROP USER 'noreload'@'localhost'")
+
+
+def test_an_unknown_snapshot_method_is_refused_before_connecting() -> None:
+    with pytest.raises(SourceConfigError, match="snapshot='fast' is not one of"):
+        BinlogReader("mysql://u@nowhere.invalid/?snapshot=fast", tables="a.b")
 
 
 def test_resume_from_a_sqlite_catalog_repeats_and_misses_nothing(

@@ -6,21 +6,31 @@ correctly, and a consistent snapshot of its schemas.
 start position no longer on the server); :meth:`Source.snapshot` takes the schemas of a set of
 databases and the binlog position they hold at, in one consistent state:
 
-- MariaDB: ``START TRANSACTION WITH CONSISTENT SNAPSHOT`` gives the position
+- consistent (MariaDB's default): ``START TRANSACTION WITH CONSISTENT SNAPSHOT`` gives the
+  position
   (``binlog_snapshot_file`` / ``binlog_snapshot_position``) without locking anything; each table
   is then read once inside the transaction, which holds its metadata lock, so no DDL on it can
   commit until the snapshot ends. A DDL that committed between the snapshot's start and those
   locks would be in ``SHOW CREATE TABLE`` but after the position: the caller checks the binlog
   between the two positions (:attr:`Snapshot.until`) and takes the snapshot again if it finds
   one.
-- MySQL: ``FLUSH TABLES WITH READ LOCK`` for the moment it takes to read the position and the
-  schemas (MySQL has no snapshot position of its own).
+- locked (MySQL's only way, MySQL has no snapshot position of its own; on MariaDB by the
+  address's ``snapshot=locked``): ``FLUSH TABLES WITH READ LOCK`` for the moment it takes to
+  start the snapshot transaction, read the position and read each table (taking its metadata
+  lock, as above), as ``mysqldump --single-transaction --master-data`` does. Nothing commits
+  meanwhile, so the position is exact for every engine; MariaDB's consistent snapshot is exact
+  for transactional engines only (a MyISAM table's rows need the lock). The lock needs the
+  RELOAD privilege and waits at most :attr:`Source.lock_wait` seconds.
+
+The address chooses the method (``mysql://…/?snapshot=consistent|locked``); without it the
+server's kind does (:data:`DEFAULT_SNAPSHOT`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import fnmatch
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -65,6 +75,66 @@ FORBIDDEN_SETTINGS: dict[str, str] = {
 }
 #: the privileges a reader needs, and which one ALL PRIVILEGES stands for
 PRIVILEGES = ("REPLICATION SLAVE", "SELECT")
+
+#: how long the locked snapshot waits for its read lock (a long statement holding a table
+#: makes it wait, and every write waits behind it: better to fail and say so)
+LOCK_WAIT_SECONDS = 10
+#: what to do when the read lock is refused, by the server's error code
+_LOCK_HINTS = {
+    1227: "the user needs the RELOAD privilege (on MariaDB, snapshot=consistent needs none)",
+    1205: "a statement held a table for longer than the wait (Source.lock_wait); try again "
+    "when the server is quieter",
+}
+_LOCK_HINT = "see the server's error above"
+
+#: how a snapshot is taken when the address does not say (``?snapshot=…``), by server kind
+DEFAULT_SNAPSHOT = {"mariadb": "consistent", "mysql": "locked"}
+#: the methods each server kind offers
+SNAPSHOT_METHODS = {"mariadb": ("consistent", "locked"), "mysql": ("locked",)}
+#: the query options a source's address may carry besides the connection's
+SOURCE_OPTIONS = ("snapshot",)
+
+#: the statement that tells where a server's binlog ends: (kind, from version, statement),
+#: the newest first within a kind. MySQL 8.4 dropped ``SHOW MASTER STATUS`` (8.2 named its
+#: successor); MariaDB keeps it beside ``SHOW BINLOG STATUS`` (10.5.2).
+POSITION_STATEMENTS: tuple[tuple[str, tuple[int, ...], str], ...] = (
+    ("mysql", (8, 2), "SHOW BINARY LOG STATUS"),
+    ("mysql", (0,), "SHOW MASTER STATUS"),
+    ("mariadb", (10, 5, 2), "SHOW BINLOG STATUS"),
+    ("mariadb", (0,), "SHOW MASTER STATUS"),
+)
+
+
+def server_version(text: str) -> tuple[int, ...]:
+    """The release numbers of ``SELECT VERSION()`` (MariaDB's old ``5.5.5-`` prefix skipped).
+
+    >>> server_version("10.11.6-MariaDB-0+deb12u1-log"), server_version("8.4.3")
+    ((10, 11, 6), (8, 4, 3))
+    """
+    if text.startswith("5.5.5-"):
+        text = text[len("5.5.5-") :]
+    found = re.match(r"\d+(?:\.\d+)*", text)
+    return tuple(int(n) for n in found.group().split(".")) if found else (0,)
+
+
+def position_statement(flavor: str, version: tuple[int, ...]) -> str:
+    """The statement that reads the binlog's end on this server.
+
+    >>> position_statement("mysql", (8, 4, 3)), position_statement("mysql", (8, 0, 36))
+    ('SHOW BINARY LOG STATUS', 'SHOW MASTER STATUS')
+    """
+    return next(
+        sql for kind, since, sql in POSITION_STATEMENTS if kind == flavor and version >= since
+    )
+
+
+def source_address(url: str) -> Address:
+    """A source server's address (``database`` optional, ``snapshot`` one of the methods)."""
+    address = parse_address(url, database=None, options=SOURCE_OPTIONS, error=SourceConfigError)
+    method, known = address.option("snapshot"), sorted(set().union(*SNAPSHOT_METHODS.values()))
+    if method is not None and method not in known:
+        raise SourceConfigError(f"{address.description}: snapshot={method!r} is not one of {known}")
+    return address
 
 
 def parse_tables(tables: str | Sequence[str]) -> tuple[str, ...]:
@@ -111,9 +181,11 @@ class Source:
     also ``mariadb://`` and ``?unix_socket=PATH``). Nothing connects until a method needs to."""
 
     def __init__(self, url: str) -> None:
-        self.address: Address = parse_address(url, database=None, error=SourceConfigError)
+        self.address: Address = source_address(url)
         self._flavor: str | None = None
-        self._version: str | None = None
+        self._version: tuple[int, ...] = (0,)
+        #: seconds the locked snapshot waits for its read lock before it fails
+        self.lock_wait = LOCK_WAIT_SECONDS
 
     @property
     def description(self) -> str:
@@ -146,8 +218,8 @@ class Source:
         if self._flavor is None:
             cur.execute("SELECT VERSION()")
             (version,) = cur.fetchone()
-            self._version = str(version)
-            self._flavor = "mariadb" if "mariadb" in self._version.lower() else "mysql"
+            self._version = server_version(str(version))
+            self._flavor = "mariadb" if "mariadb" in str(version).lower() else "mysql"
 
     @property
     def flavor(self) -> str:
@@ -171,7 +243,9 @@ class Source:
             return self._end(cur)
 
     def _end(self, cur: Any) -> BinlogPosition:
-        cur.execute("SHOW MASTER STATUS")
+        self._identify(cur)
+        assert self._flavor is not None
+        cur.execute(position_statement(self._flavor, self._version))
         row = cur.fetchone()
         if row is None:
             raise SourceConfigError(f"{self.description}: the binary log is off")
@@ -235,6 +309,9 @@ class Source:
                 if value is not None and value.upper() not in ("OFF", "0", ""):
                     out.append(why.format(value=value))
             out.extend(self._privilege_problems(cur))
+            method = self._method_problem()
+            if method is not None:
+                out.append(method)
             if start is not None and not out:
                 out.extend(self._start_problems(cur, start))
         return out
@@ -290,40 +367,63 @@ class Source:
     @contextlib.contextmanager
     def snapshot_session(self, patterns: Sequence[str]) -> Iterator[tuple[Snapshot, Rows]]:
         """:meth:`snapshot`, with its transaction held open while the block runs: rows read
-        through the :class:`Rows` it gives are the rows at the snapshot's position (MariaDB's
-        consistent snapshot; MySQL: the read lock is let go once the snapshot transaction has
-        started, as ``mysqldump --single-transaction --master-data`` does)."""
+        through the :class:`Rows` it gives are the rows at the snapshot's position. Each table
+        is read once inside the transaction, whose metadata lock it then holds: no DDL on it
+        commits until the block ends (with the locked method too, where the read lock is let
+        go once the snapshot transaction has started)."""
         with self.connection() as conn, conn.cursor() as cur:
             self._identify(cur)
-            if self._flavor == "mariadb":
-                cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
-                try:
-                    cur.execute("SHOW STATUS LIKE 'binlog_snapshot_%'")
-                    status = {str(k).lower(): str(v) for k, v in cur.fetchall()}
-                    position = BinlogPosition(
-                        status["binlog_snapshot_file"], int(status["binlog_snapshot_position"])
-                    )
-                    databases, tables = self._schemas(cur, patterns, lock=True)
-                    snap = Snapshot(position, self._end(cur), databases, tables)
-                    yield snap, Rows(conn, self.description)
-                finally:
-                    with contextlib.suppress(pymysql.MySQLError):
-                        cur.execute("COMMIT")
-            else:
-                cur.execute("FLUSH TABLES WITH READ LOCK")
-                try:
-                    cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
-                    position = self._end(cur)
-                    databases, tables = self._schemas(cur, patterns, lock=False)
-                finally:
-                    cur.execute("UNLOCK TABLES")
-                try:
-                    yield Snapshot(position, None, databases, tables), Rows(conn, self.description)
-                finally:
-                    with contextlib.suppress(pymysql.MySQLError):
-                        cur.execute("COMMIT")
+            take = {"consistent": self._consistent, "locked": self._locked}[self.snapshot_method]
+            try:
+                yield take(cur, patterns), Rows(conn, self.description)
+            finally:
+                with contextlib.suppress(pymysql.MySQLError):
+                    cur.execute("COMMIT")
 
-    def _schemas(self, cur: Any, patterns: Sequence[str], lock: bool) -> tuple[Any, Any]:
+    @property
+    def snapshot_method(self) -> str:
+        """How a snapshot is taken here: the address's ``snapshot`` option, else
+        :data:`DEFAULT_SNAPSHOT` for the server's kind; SourceConfigError if the server does
+        not offer the method asked for."""
+        problem = self._method_problem()
+        if problem:
+            raise SourceConfigError(f"{self.description}: {problem}")
+        return self.address.option("snapshot") or DEFAULT_SNAPSHOT[self.flavor]
+
+    def _method_problem(self) -> str | None:
+        method, offered = self.address.option("snapshot"), SNAPSHOT_METHODS[self.flavor]
+        if method is None or method in offered:
+            return None
+        return f"a {self.flavor} server offers no {method} snapshot (snapshot={'|'.join(offered)})"
+
+    def _consistent(self, cur: Any, patterns: Sequence[str]) -> Snapshot:
+        cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+        cur.execute("SHOW STATUS LIKE 'binlog_snapshot_%'")
+        status = {str(k).lower(): str(v) for k, v in cur.fetchall()}
+        position = BinlogPosition(
+            status["binlog_snapshot_file"], int(status["binlog_snapshot_position"])
+        )
+        databases, tables = self._schemas(cur, patterns)
+        return Snapshot(position, self._end(cur), databases, tables)
+
+    def _locked(self, cur: Any, patterns: Sequence[str]) -> Snapshot:
+        cur.execute("SET SESSION lock_wait_timeout = %s", (int(self.lock_wait),))
+        try:
+            cur.execute("FLUSH TABLES WITH READ LOCK")
+        except pymysql.MySQLError as err:
+            raise SourceConfigError(
+                f"{self.description}: cannot take the snapshot's read lock (FLUSH TABLES WITH "
+                f"READ LOCK): {_message(err)}; {_LOCK_HINTS.get(_code(err), _LOCK_HINT)}"
+            ) from None
+        try:
+            cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+            position = self._end(cur)
+            databases, tables = self._schemas(cur, patterns)
+        finally:
+            cur.execute("UNLOCK TABLES")
+        return Snapshot(position, None, databases, tables)
+
+    def _schemas(self, cur: Any, patterns: Sequence[str]) -> tuple[Any, Any]:
         cur.execute("SHOW DATABASES")
         dbs = database_patterns(patterns)
         names = sorted(
@@ -343,8 +443,8 @@ class Source:
                 (db,),
             )
             for (table,) in cur.fetchall():
-                if lock:  # held until the snapshot ends: no DDL on it can commit meanwhile
-                    cur.execute(lock_table((db, str(table))))
+                # held until the snapshot ends: no DDL on it can commit meanwhile
+                cur.execute(lock_table((db, str(table))))
                 cur.execute(show_create((db, str(table))))
                 tables.append((db, str(table), _text(cur.fetchone()[1])))
         return tuple(databases), tuple(tables)
@@ -399,7 +499,14 @@ def _message(err: BaseException) -> str:
     return str(err.args[-1]) if err.args else str(err)
 
 
+def _code(err: BaseException) -> int:
+    return err.args[0] if err.args and isinstance(err.args[0], int) else 0
+
+
 __all__ = [
+    "DEFAULT_SNAPSHOT",
+    "POSITION_STATEMENTS",
+    "SNAPSHOT_METHODS",
     "SYSTEM_DATABASES",
     "Rows",
     "Snapshot",
@@ -407,4 +514,7 @@ __all__ = [
     "database_patterns",
     "matches",
     "parse_tables",
+    "position_statement",
+    "server_version",
+    "source_address",
 ]

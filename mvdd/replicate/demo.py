@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 
+from mvdd.binlog.source import Source
 from mvdd.replicate.merge import Merge
 from mvdd.replicate.replicator import Replicator
 from mvdd.replicate.sandbox import Sandbox
@@ -204,10 +205,7 @@ def _lake_check(lake: Path, r: Replicator, down: Sandbox) -> tuple[int, list[str
 
 
 def _end(server: Sandbox) -> str:
-    with contextlib.closing(server.connect()) as conn, conn.cursor() as cur:
-        cur.execute("SHOW MASTER STATUS")
-        file, offset = cur.fetchone()[:2]
-    return f"{file}:{offset}"
+    return str(Source(server.url()).end())
 
 
 def _caught_up(r: Replicator, ends: dict[str, str], failure: list[BaseException]) -> None:

@@ -44,7 +44,7 @@ import attrs
 import pymysql
 
 from mvdd.binlog import BinlogPosition, BinlogReader, BinlogTransaction, EventKind
-from mvdd.binlog.source import matches, parse_tables
+from mvdd.binlog.source import matches, parse_tables, source_address
 from mvdd.catalog import Catalog
 from mvdd.ddl import parse_table
 from mvdd.ddl.dml import boundary, count_rows, create_like, drop_table, key_extent, upsert_from
@@ -111,8 +111,10 @@ class Replicator:
 
     Args:
         sources: upstream name -> ``mysql://user:password@host:port/`` (also ``mariadb://``,
-            ``?unix_socket=PATH``). Every table matching ``tables`` on every source is a
-            shard, named ``<source>/<database>.<table>`` (tools' helper tables never are).
+            ``?unix_socket=PATH``; ``?snapshot=locked`` takes the first run's snapshot under
+            a read lock, see :mod:`mvdd.binlog.source`). Every table matching ``tables`` on
+            every source is a shard, named ``<source>/<database>.<table>`` (tools' helper
+            tables never are).
         tables: fnmatch pattern(s) of ``database.table``.
         target: the merged table, created by the replicator in the downstream database (which
             must exist); a table of that name the state directory did not create is refused.
@@ -579,7 +581,7 @@ class Replicator:
         with (
             contextlib.closing(
                 pymysql.connect(
-                    **parse_address(self.sources[source]).connect_options(database=False)
+                    **source_address(self.sources[source]).connect_options(database=False)
                 )
             ) as conn,
             conn.cursor() as cur,
@@ -621,7 +623,7 @@ class Replicator:
         from mvdd.spark import bulk
 
         spark = self._spark()
-        source_address = parse_address(self.sources[source])
+        upstream = source_address(self.sources[source])
         down = parse_address(self.downstream) if self.downstream is not None else None
         group = merge.group
         assert group is not None
@@ -665,7 +667,7 @@ class Replicator:
             for i in range(int(data["chunks"]), len(chunks)):
                 if self._stop.is_set():
                     return
-                frame = bulk.read(spark, source_address, (database, name), columns, chunks[i])
+                frame = bulk.read(spark, upstream, (database, name), columns, chunks[i])
                 rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
                 if self._lake is not None:
                     self._lake.writer.append_frame(frame, shard, group.version(shard), table)
