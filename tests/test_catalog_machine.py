@@ -102,7 +102,7 @@ class CatalogMachine(RuleBasedStateMachine):
     # -- running a statement on every catalog ------------------------------------------------------
 
     def run(self, sql: str, ok: bool) -> None:
-        outcomes = []
+        outcomes: list[MvddError | None] = []
         for cat in (self.memory, *self.durable):
             try:
                 cat.execute(sql)
@@ -132,7 +132,7 @@ class CatalogMachine(RuleBasedStateMachine):
 
     @rule(data=st.data(), name=TABLE_NAMES, n=st.integers(1, 4))
     def create_table(self, data: st.DataObject, name: str, n: int) -> None:
-        cols = []
+        cols: list[MColumn] = []
         for _ in range(n):
             cname = data.draw(names)
             if all(c.name.casefold() != cname.casefold() for c in cols):

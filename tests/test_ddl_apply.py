@@ -210,7 +210,7 @@ def test_validation_against_a_base_agrees_with_the_full_check(first: str, second
         new = applied(base, sql)
         if new is None:
             return
-        verdicts = []
+        verdicts: list[str | None] = []
         for kwargs in ({}, {"base": base}):
             try:
                 validate_table(new, **kwargs)

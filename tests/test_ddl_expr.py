@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from mvdd.ddl.expr import normalize_sql, referenced_columns, rename_column
 from mvdd.errors import DDLError
+from mvdd.model.element import Expr
 from tests.strategies import expressions
 
 NORMAL = [
@@ -115,4 +116,5 @@ def test_intervals_render_as_the_server_shows_them(mdb: Any, default: str) -> No
     ours = parse_table(sql).column("a").default
     shown = parse_table(show_create_table(mdb, "iv")).column("a").default
     assert ours == shown
+    assert isinstance(ours, Expr)
     assert "INTERVAL '" not in ours.sql or ":" in ours.sql

@@ -171,7 +171,7 @@ def test_fuzzed_and_hostile_statements(tmp_path: Path) -> None:
             assert err.where(), (sql, err)
             if isinstance(err, DDLParseError):
                 assert err.line is not None, (sql, err)  # type: ignore[attr-defined]
-            if (err.statement_index or 1) > 1:
+            if err.statement_index is not None and err.statement_index > 1:
                 # the statements before the failing one committed, each atomically
                 expected = fresh()
                 for text in split_statements(sql)[: err.statement_index - 1]:

@@ -143,7 +143,7 @@ def imports(path: Path) -> list[tuple[str, bool]]:
     """(imported module, at module level) for every import in a file."""
     tree = ast.parse(path.read_text())
     top = set(map(id, tree.body))
-    out = []
+    out: list[tuple[str, bool]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.extend((alias.name, id(node) in top) for alias in node.names)

@@ -16,6 +16,7 @@ import pytest
 
 import mvdd
 from mvdd import Catalog, parse_table
+from mvdd.ddl.step import AddColumn
 from tests.support.fixtures import sequences, statements
 from tests.support.mariadb import quote, show_create_table
 
@@ -141,7 +142,7 @@ def test_hostile_identifiers_create_exactly_those_names(mdb: Any) -> None:
         step = cat.execute("ALTER TABLE h ADD COLUMN " + quote(name) + f" INT DEFAULT {i}")[
             0
         ].steps[0]
-        assert step.column.name == name
+        assert isinstance(step, AddColumn) and step.column.name == name
     rendered = cat.table("h").to_sql()
     assert _run(mdb, rendered) is None
     with mdb.cursor() as cur:

@@ -169,6 +169,7 @@ def test_a_former_owner_is_fenced(cat: Catalog, clock: Clock) -> None:
     a, b = cluster.owner(owner_id="a"), cluster.owner(owner_id="b")
     assert a.step() == "started" and b.step() == "follower"
     epoch_a = a.epoch
+    assert epoch_a is not None
     clock.tick(1.5)  # a stalls past its lease; b takes over
     assert b.step() == "state" and b.epoch == epoch_a + 1
     stale = Guard(OWNER, "a", epoch_a, clock())
@@ -224,7 +225,8 @@ def test_cancel(cat: Catalog, clock: Clock) -> None:
     )
     for _ in range(4):  # start, delete-only, write-only, write-reorg
         owner.step()
-    assert cat.table("t").find_index("ka").state == State.WRITE_REORG
+    index = cat.table("t").find_index("ka")
+    assert index is not None and index.state == State.WRITE_REORG
     cluster.cancel(running.id)
     drive(cluster, owner, [], clock)
     assert cluster.job(running.id).status == "rolled_back"
@@ -249,7 +251,11 @@ def test_a_reorg_that_keeps_failing_rolls_back(cat: Catalog, clock: Clock) -> No
 
     drive(cluster, cluster.owner(reorg=broken), [], clock)
     failed = cluster.job(job.id)
-    assert failed.status == "failed" and failed.error_count == 3 and "disk full" in failed.error
+    assert (
+        failed.status == "failed"
+        and failed.error_count == 3
+        and "disk full" in (failed.error or "")
+    )
     assert cat.table("t").find_index("ka") is None
 
 

@@ -39,7 +39,7 @@ def test_walks(sql: str, kind: str, name: str, expected: list[str]) -> None:
     assert [v.version for v in versions] == list(range(2, 2 + len(expected)))
     # everything else is untouched in every version
     for v in versions:
-        assert v.find_column("id").state == State.PUBLIC
+        assert v.column("id").state == State.PUBLIC
 
 
 def test_elements_of_one_statement_move_in_lockstep() -> None:

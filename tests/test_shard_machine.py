@@ -150,7 +150,7 @@ class ShardMachine(RuleBasedStateMachine):
         s = self.shard(data)
         cols = [c for c in self.group.schema(s).columns if c.type.family in ("integer", "char")]
         table = quote(self.group.schema(s).name)
-        if cols and data.draw(st.booleans()):
+        if len(cols) > 0 and data.draw(st.booleans()):
             col = data.draw(st.sampled_from(cols)).name
             kind = data.draw(st.sampled_from(["INDEX", "UNIQUE INDEX"]))
             self.run(s, f"ALTER TABLE {table} ADD {kind} ix ({quote(col)})")

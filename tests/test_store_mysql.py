@@ -87,7 +87,9 @@ def consistent(
     writer saw committed is there at its version; nothing is there that no writer asked for;
     every version rebuilds, equal to replaying the statements in order on a fresh catalog."""
     with Catalog.open(address) as cat:
-        histories = {t: [[c.version, c.statement] for c in cat.history(t)] for t in cat.tables()}
+        histories: dict[str, list[list[Any]]] = {
+            t: [[c.version, c.statement] for c in cat.history(t)] for t in cat.tables()
+        }
         replay = Catalog()
         for t in sorted(TABLES):
             replay.execute(cat.history(t)[0].statement)
@@ -165,7 +167,8 @@ def test_a_catalog_sees_other_writers_after_refresh(address: str) -> None:
     a.refresh()
     assert a.version("t") == b.version("t") == 3
     assert a.table("t") == b.table("t")
-    a.close(), b.close()
+    a.close()
+    b.close()
 
 
 def test_two_writers_of_one_version_one_wins(address: str, mariadb: MariaDB) -> None:
@@ -194,7 +197,8 @@ def test_two_writers_of_one_version_one_wins(address: str, mariadb: MariaDB) -> 
         )
     b.execute("ALTER TABLE t ADD y INT")  # execute() refreshes and builds on version 2
     assert b.version("t") == 3
-    a.close(), b.close()
+    a.close()
+    b.close()
 
 
 # -- processes -----------------------------------------------------------------------------------

@@ -280,7 +280,7 @@ def test_stress_no_transaction_sees_two_schemas() -> None:
         while done < 300:
             tx = cat.begin()
             try:
-                views = {}
+                views: dict[str, tuple[int, tuple[str, ...]]] = {}
                 for _ in range(4):
                     for name in ("a", "b"):
                         table = tx.table(name)

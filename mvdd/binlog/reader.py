@@ -48,7 +48,7 @@ import itertools
 import logging
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from enum import StrEnum
 from typing import Any
 
@@ -455,7 +455,7 @@ class BinlogReader:
 
     # -- reading --------------------------------------------------------------------------------
 
-    def events(self, *, until: BinlogPosition | str | None = "end") -> Iterator[Event]:
+    def events(self, *, until: BinlogPosition | str | None = "end") -> Generator[Event, None, None]:
         """The events of matched tables, one transaction after another.
 
         ``until``: ``"end"`` stops once caught up with the server; None follows for ever; a
