@@ -233,6 +233,15 @@ def upsert_from(table: str, source: str, columns: Sequence[str]) -> str:
     return _template(node)
 
 
+def select_all(table: str | tuple[str, str]) -> str:
+    """``SELECT * FROM table``
+
+    >>> print(select_all(("shop", "a`b")))
+    SELECT * FROM `shop`.`a``b`
+    """
+    return sql(exp.select(exp.Star()).from_(table_ref(table)))
+
+
 def count_rows(table: str | tuple[str, str]) -> str:
     """``SELECT COUNT(*) FROM table``"""
     return sql(exp.select(exp.Count(this=exp.Star())).from_(table_ref(table)))

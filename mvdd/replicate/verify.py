@@ -18,12 +18,13 @@ from typing import Any
 import attrs
 import pymysql
 
+from mvdd.binlog.source import source_address
 from mvdd.ddl import parse_table
-from mvdd.ddl.dml import show_create
+from mvdd.ddl.dml import select_all, show_create
 from mvdd.model import Table
 from mvdd.replicate.merge import row_key
 from mvdd.shard import ShardGroup
-from mvdd.store.address import parse_address
+from mvdd.store.address import Address, parse_address
 
 
 @attrs.frozen
@@ -60,25 +61,22 @@ def same(a: Any, b: Any) -> bool:
 
 
 @contextlib.contextmanager
-def _connection(url: str, database: str | None = None) -> Iterator[Any]:
-    options = parse_address(url).connect_options()
-    if database is not None:
-        options["database"] = database
-    conn = pymysql.connect(**options)
+def _connection(address: Address) -> Iterator[Any]:
+    conn = pymysql.connect(**address.connect_options())
     try:
         yield conn
     finally:
         conn.close()
 
 
-def _read(url: str, database: str | None, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    with _connection(url, database) as conn, conn.cursor() as cur:
-        cur.execute(f"SELECT * FROM `{table.replace('`', '``')}`")
+def _read(address: Address, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    with _connection(address) as conn, conn.cursor() as cur:
+        cur.execute(select_all(table))
         return [d[0] for d in cur.description], list(cur.fetchall())
 
 
 def target_schema(downstream: str, target: str) -> Table:
-    with _connection(downstream) as conn, conn.cursor() as cur:
+    with _connection(parse_address(downstream)) as conn, conn.cursor() as cur:
         cur.execute(show_create(target))
         text = cur.fetchone()[1]
     return parse_table(text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text)
@@ -94,7 +92,7 @@ def verify(
     if not live.equivalent(group.joined):
         found.append(f"the target's schema is not the join: {live.differences(group.joined)}")
     key = row_key(group.joined) or ()
-    names, rows = _read(downstream, None, target)
+    names, rows = _read(parse_address(downstream), target)
     at = [names.index(k) for k in key]
     down = {tuple(row[i] for i in at): dict(zip(names, row, strict=True)) for row in rows}
     counts: dict[str, int] = {}
@@ -103,7 +101,7 @@ def verify(
     for shard in sorted(group.shards):
         source = shard.partition("/")[0]
         database, _, name = group.schema(shard).name.partition(".")  # its name now
-        up_names, up_rows = _read(sources[source], database, name)
+        up_names, up_rows = _read(source_address(sources[source]).with_database(database), name)
         if shard in group.paused:
             held += len(up_rows)
             continue

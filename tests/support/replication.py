@@ -42,9 +42,12 @@ class Setup:
     dw: str
     state: str
     target: str = "orders"
+    #: the sources' snapshot method (``?snapshot=``; None: the server's default)
+    snapshot: str | None = None
 
     def url(self, name: str) -> str:
-        return self.servers.upstream(name).url()
+        url = self.servers.upstream(name).url()
+        return url if self.snapshot is None else f"{url}&snapshot={self.snapshot}"
 
     def downstream_url(self) -> str:
         return self.servers.down.url(self.dw)
