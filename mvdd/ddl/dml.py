@@ -233,13 +233,16 @@ def upsert_from(table: str, source: str, columns: Sequence[str]) -> str:
     return _template(node)
 
 
-def select_all(table: str | tuple[str, str]) -> str:
-    """``SELECT * FROM table``
+def select_all(table: str | tuple[str, str], columns: Sequence[str] | None = None) -> str:
+    """``SELECT * FROM table``, or ``SELECT columns FROM table``
 
     >>> print(select_all(("shop", "a`b")))
     SELECT * FROM `shop`.`a``b`
+    >>> print(select_all("t", ["id", "x y"]))
+    SELECT `id`, `x y` FROM `t`
     """
-    return sql(exp.select(exp.Star()).from_(table_ref(table)))
+    picked = [exp.Column(this=_id(c)) for c in columns] if columns is not None else [exp.Star()]
+    return sql(exp.select(*picked).from_(table_ref(table)))
 
 
 def count_rows(table: str | tuple[str, str]) -> str:

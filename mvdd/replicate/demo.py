@@ -29,6 +29,7 @@ from typing import Any
 import attrs
 
 from mvdd.binlog.source import Source
+from mvdd.ddl.dml import select_all
 from mvdd.replicate.merge import Merge
 from mvdd.replicate.replicator import Replicator
 from mvdd.replicate.sandbox import Sandbox
@@ -193,7 +194,7 @@ def _lake_check(lake: Path, r: Replicator, down: Sandbox) -> tuple[int, list[str
         if made:
             spark.stop()
     with contextlib.closing(down.connect("dw")) as conn, conn.cursor() as cur:
-        cur.execute("SELECT " + ", ".join(f"`{n}`" for n in names) + " FROM orders")
+        cur.execute(select_all("orders", names))
         target = {row[0]: row for row in cur.fetchall()}
     differences = [f"{names[0]} {k}: only in the lake" for k in lake_rows.keys() - target.keys()]
     differences += [f"{names[0]} {k}: not in the lake" for k in target.keys() - lake_rows.keys()]
