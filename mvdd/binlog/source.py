@@ -3,7 +3,7 @@ correctly, and a consistent snapshot of its schemas.
 
 :meth:`Source.problems` lists every reason the server's binlog cannot be decoded correctly
 (binary log off, not ROW format, not FULL row images, compressed events, missing privileges, a
-start position no longer on the server); :meth:`Source.snapshot` takes the schemas of a set of
+start position no longer on the server, a snapshot method the server does not offer); :meth:`Source.snapshot` takes the schemas of a set of
 databases and the binlog position they hold at, in one consistent state:
 
 - consistent (MariaDB's default): ``START TRANSACTION WITH CONSISTENT SNAPSHOT`` gives the
