@@ -3,17 +3,17 @@ correctly, and a consistent snapshot of its schemas.
 
 :meth:`Source.problems` lists every reason the server's binlog cannot be decoded correctly
 (binary log off, not ROW format, not FULL row images, compressed events, missing privileges, a
-start position no longer on the server, a snapshot method the server does not offer); :meth:`Source.snapshot` takes the schemas of a set of
-databases and the binlog position they hold at, in one consistent state:
+start position no longer on the server, a snapshot method the server does not offer);
+:meth:`Source.snapshot` takes the schemas of a set of databases and the binlog position they
+hold at, in one consistent state, by one of two methods:
 
 - consistent (MariaDB's default): ``START TRANSACTION WITH CONSISTENT SNAPSHOT`` gives the
-  position
-  (``binlog_snapshot_file`` / ``binlog_snapshot_position``) without locking anything; each table
-  is then read once inside the transaction, which holds its metadata lock, so no DDL on it can
-  commit until the snapshot ends. A DDL that committed between the snapshot's start and those
-  locks would be in ``SHOW CREATE TABLE`` but after the position: the caller checks the binlog
-  between the two positions (:attr:`Snapshot.until`) and takes the snapshot again if it finds
-  one.
+  position (``binlog_snapshot_file`` / ``binlog_snapshot_position``) without locking anything;
+  each table is then read once inside the transaction, which holds its metadata lock, so no DDL
+  on it can commit until the snapshot ends. A DDL that committed between the snapshot's start
+  and those locks would be in ``SHOW CREATE TABLE`` but after the position: the caller checks
+  the binlog between the two positions (:attr:`Snapshot.until`) and takes the snapshot again if
+  it finds one.
 - locked (MySQL's only way, MySQL has no snapshot position of its own; on MariaDB by the
   address's ``snapshot=locked``): ``FLUSH TABLES WITH READ LOCK`` for the moment it takes to
   start the snapshot transaction, read the position and read each table (taking its metadata
