@@ -85,7 +85,6 @@ _LOCK_HINTS = {
     1205: "a statement held a table for longer than the wait (Source.lock_wait); try again "
     "when the server is quieter",
 }
-_LOCK_HINT = "see the server's error above"
 
 #: how a snapshot is taken when the address does not say (``?snapshot=…``), by server kind
 DEFAULT_SNAPSHOT = {"mariadb": "consistent", "mysql": "locked"}
@@ -411,9 +410,10 @@ class Source:
         try:
             cur.execute("FLUSH TABLES WITH READ LOCK")
         except pymysql.MySQLError as err:
+            hint = _LOCK_HINTS.get(_code(err))
             raise SourceConfigError(
                 f"{self.description}: cannot take the snapshot's read lock (FLUSH TABLES WITH "
-                f"READ LOCK): {_message(err)}; {_LOCK_HINTS.get(_code(err), _LOCK_HINT)}"
+                f"READ LOCK): {_message(err)}" + (f"; {hint}" if hint else "")
             ) from None
         try:
             cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
