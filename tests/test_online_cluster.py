@@ -242,6 +242,69 @@ def test_cancel(cat: Catalog, clock: Clock) -> None:
     assert cleaned == ["ka"]  # its entries deleted after its metadata was gone
 
 
+def test_an_add_cancelled_before_its_first_state_leaves_nothing_to_clean(
+    cat: Catalog, clock: Clock
+) -> None:
+    """Found by the online state machine: an add cancelled after it started, before any
+    version held its index, rolled back with a cleanup of the index id it had planned. No
+    version held that id, so the next add took it, and the cleanup then deleted the new
+    index's entries."""
+    cluster = Cluster(cat, lease=1.0, clock=clock)
+    cleaned: list[str] = []
+    owner = cluster.owner(
+        reorg=lambda t, e, c: None, cleanup=lambda t, e, c: cleaned.append(e.name)
+    )
+    first = cluster.submit("ALTER TABLE t ADD INDEX ka (a)")
+    assert owner.step() == "started" and cat.table("t").find_index("ka") is None
+    cluster.cancel(first.id)
+    cluster.submit("ALTER TABLE t ADD INDEX kc (a, b)")
+    drive(cluster, owner, [], clock)
+    assert cluster.job(first.id).status == "rolled_back"
+    index = cat.table("t").find_index("kc")
+    assert index is not None and index.state == State.PUBLIC
+    assert cleaned == []  # nothing of the cancelled add ever existed
+    assert [j.kind for j in cluster.history()] == ["ddl", "ddl"]
+
+
+def test_a_statement_run_directly_after_a_job_started_is_planned_around(
+    cat: Catalog, clock: Clock
+) -> None:
+    """The job plans its first state on the table that state changes: a column added directly
+    meanwhile took the id the job had planned for its index, which must neither be taken for
+    the column nor leave the index public at once."""
+    cluster = Cluster(cat, lease=1.0, clock=clock)
+    owner = cluster.owner(reorg=lambda t, e, c: None)
+    job = cluster.submit("ALTER TABLE t ADD INDEX ka (a)")
+    assert owner.step() == "started"
+    cat.execute("ALTER TABLE t ADD COLUMN z INT")
+    drive(cluster, owner, [], clock)
+    assert cluster.job(job.id).status == "done"
+    assert element_states(cat, "index", "ka") == [
+        "absent",  # the column added directly
+        "delete_only",
+        "write_only",
+        "write_reorg",
+        "public",
+    ]
+    assert element_states(cat, "column", "z")[1:] == ["public"] * 4
+    final = cat.table("t")
+    ids = [c.id for c in final.columns] + [i.id for i in final.indexes]
+    assert len(set(ids)) == len(ids) == 7
+
+
+def test_a_job_a_direct_statement_made_impossible_fails_cleanly(cat: Catalog, clock: Clock) -> None:
+    cluster = Cluster(cat, lease=1.0, clock=clock)
+    owner = cluster.owner()
+    job = cluster.submit("ALTER TABLE t ADD INDEX ka (a)")
+    assert owner.step() == "started"
+    cat.execute("ALTER TABLE t ADD INDEX ka (b)")
+    before = cat.version("t")
+    assert owner.step() == "done" and owner.step() == "idle"
+    failed = cluster.job(job.id)
+    assert failed.status == "failed" and "duplicate index name" in (failed.error or "")
+    assert cat.version("t") == before
+
+
 def test_a_reorg_that_keeps_failing_rolls_back(cat: Catalog, clock: Clock) -> None:
     cluster = Cluster(cat, lease=1.0, clock=clock)
     job = cluster.submit("ALTER TABLE t ADD INDEX ka (a)")

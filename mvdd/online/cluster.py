@@ -425,23 +425,13 @@ class Owner:
             try:
                 change = change_of(cat.table(row.table), row.sql)
             except MvddError as err:
-                self._update(
-                    row,
-                    guard,
-                    status="failed",
-                    queue=HISTORY,
-                    error=str(err),
-                    event=("failed", str(err)),
-                )
-                return Step.DONE
+                return self._fail(row, guard, err)
             row = self._update(
                 row,
                 guard,
                 status="running",
                 event=("start", change.direction),
-                direction=change.direction,
-                elements=[list(e) for e in change.elements],
-                states=[st.value for st in change.states],
+                **_planned(change),
                 stage=0,
                 state=None,
                 checkpoint=None,
@@ -476,8 +466,17 @@ class Owner:
         current = State(p["state"]) if p["state"] else None
         if current == State.WRITE_REORG and not p["reorg_done"] and not p.get("rollback"):
             return self._reorg(row, table, guard)
+        if p["stage"] == 0 and not p.get("rollback"):
+            # planned again on the table the first state changes: a statement run directly
+            # since the start may have taken the ids planned then, or made the job impossible
+            try:
+                change = change_of(table, row.sql)
+            except MvddError as err:
+                return self._fail(row, guard, err)
+            p = {**p, **_planned(change)}
+        else:
+            change = self._change(row, table)
         target = State(p["states"][p["stage"]])
-        change = self._change(row, table)
         new = next_version(table, change, target)
         statement = f"/* mvdd online job {row.id}: {target.value} */ {row.sql}"
         # the statement's steps go with the version where the schema really changes
@@ -499,6 +498,13 @@ class Owner:
             ),
         )
         return Step.STATE
+
+    def _fail(self, row: JobRow, guard: Guard, err: MvddError) -> Step:
+        """The job's statement does not apply to the table: the job fails, nothing changed."""
+        self._update(
+            row, guard, status="failed", queue=HISTORY, error=str(err), event=("failed", str(err))
+        )
+        return Step.DONE
 
     def _now(self, guard: Guard) -> Guard:
         return attrs.evolve(guard, now=self.cluster.clock())
@@ -597,7 +603,10 @@ class Owner:
     def _finish(self, row: JobRow, guard: Guard) -> Step:
         p = row.payload
         status = {"cancelled": "rolled_back", "failed": "failed"}.get(p.get("rollback", ""), "done")
-        if p["direction"] == Direction.DROP or p.get("rollback"):
+        # an add rolled back before its first state committed left no version holding its
+        # elements: no node wrote for them, and their planned ids were never taken (the next
+        # add takes them, so a cleanup by id would delete that add's data)
+        if p["direction"] == Direction.DROP or (p.get("rollback") and p["state"] is not None):
             self._schedule_cleanup(row, guard)
         self._update(row, guard, status=status, queue=HISTORY, event=(status, ""))
         return Step.DONE
@@ -640,6 +649,15 @@ class Owner:
             if any(_element(table, k, i) is not None for k, i in ddl.payload["elements"]):
                 return table
         return None
+
+
+def _planned(change: Change) -> dict[str, Any]:
+    """A job's plan as its payload keeps it: direction, elements (ids included) and states."""
+    return {
+        "direction": change.direction,
+        "elements": [list(e) for e in change.elements],
+        "states": [st.value for st in change.states],
+    }
 
 
 def _element(table: Table, kind: str, eid: int) -> Element | None:
