@@ -41,6 +41,7 @@ from mvdd.model import (
     Column,
     Index,
     IndexKind,
+    State,
     Table,
 )
 
@@ -353,7 +354,10 @@ class RowStore:
         Orphans: an entry of an index the schema lacks, an entry whose row is gone or holds
         another key, a row with two entries in one index, a value of a column the schema lacks.
         Integrity: a row without its entry in a PUBLIC index, without a value for a PUBLIC
-        column. ``pending``: (kind, id) of dropped elements whose data still awaits cleanup.
+        column. ``pending``: (kind, id) of dropped elements whose data still awaits cleanup; the
+        entries of such an index are garbage, not orphans, once the schema lacks it or holds it
+        in DELETE_REORG, the state before ABSENT (nodes at the next version no longer maintain
+        it, so a row they delete leaves its entry behind).
         """
         out: list[str] = []
         with self._lock:
@@ -371,8 +375,9 @@ class RowStore:
         seen: set[tuple[int, str]] = set()
         for index_id, key, pk in entries:
             idx = indexes.get(index_id)
-            if idx is None:
-                if ("index", index_id) not in pending:
+            garbage = ("index", index_id) in pending
+            if idx is None or (garbage and idx.state == State.DELETE_REORG):
+                if not garbage:
                     out.append(f"orphan: entry {key} of index id {index_id}, not in the schema")
                 continue
             if pk not in rows:
