@@ -506,6 +506,30 @@ def test_add_and_remove_shards(rig: Rig) -> None:
     assert "s4" not in rig.group.shards
 
 
+def test_the_last_shards_leaving_a_paused_one_hand_it_the_whole_target(rig: Rig) -> None:
+    """Found by the shard state machine: a shard joined with a schema that conflicts (so it
+    never was in the join), then every other shard left. While no shard was in the join the
+    target stayed as it was; the new shard then joined alone, but only the columns it holds
+    were joined again, so a column it lacks stayed downstream."""
+    on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ALTER COLUMN a SET DEFAULT 4")
+    create = "CREATE TABLE tbl4 (id INT NOT NULL, a INT NOT NULL DEFAULT 3, PRIMARY KEY (id))"
+    rig.run(create)
+    rig.tables["s4"] = "tbl4"
+    assert rig.group.add_shard("s4", create).conflict is not None
+    for gone in ("s1", "s2", "s3"):
+        rig.run(f"DROP TABLE tbl{gone[1]}")
+        out = rig.group.remove_shard(gone)
+        del rig.tables[gone]
+        rig.downstream(out.downstream)
+    assert out.resumed == {"s4"} and not rig.group.paused
+    assert out.downstream == [
+        "ALTER TABLE `t` ALTER COLUMN `a` SET DEFAULT 3",
+        "ALTER TABLE `t` DROP COLUMN `b`",
+    ]
+    assert rig.group.joined.equivalent(rig.group.schema("s4"))
+    rig.verify()
+
+
 def test_a_shard_added_with_a_conflicting_schema_waits(rig: Rig) -> None:
     create = "CREATE TABLE tbl4 (id INT NOT NULL, a DATETIME NOT NULL, PRIMARY KEY (id))"
     rig.run(create)

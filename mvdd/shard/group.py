@@ -608,6 +608,11 @@ class ShardGroup:
                 self._move_one(sh, table, touched, starts, journal, reborn, before)
             if not self._holdings.count:  # no shard left in the join: the target stays
                 return []
+            if not before.count:
+                # the first shards to join since none was: every element of the target is
+                # joined again, not only those they hold (what they lack goes)
+                for kind in KINDS:
+                    touched[kind].update(self._values.of(kind))
             finishes = self._renames.finished(self._holdings, touched)
             actions = self._rejoin(touched, starts, finishes, steps, moves, reborn)
         except (Refused, Waiting):
