@@ -36,7 +36,9 @@ Choices where the seed leaves room:
   and column comments changed by a shard are passed through, as are ``MODIFY … FIRST/AFTER``
   reorderings; new columns are added at the end. ``TRUNCATE`` of a shard is not propagated (it
   would empty every shard's rows); ``DROP TABLE`` removes the shard; ``RENAME TABLE`` keeps the
-  shard under its new table name.
+  shard under its new table name. While no shard is in the join (the last ones left, the rest
+  paused) the target stays as it is; the first shards to join again are joined with every
+  element of the target, so what they lack goes.
 * **Downstream constraints MariaDB cannot hold**: a check NOT ENFORCED is left out (it constrains
   nothing). An AUTO_INCREMENT column needs its key on every shard: until the last shard has it,
   the shard that added it is paused (a conflict), so the target never holds a counter without
