@@ -530,6 +530,31 @@ def test_the_last_shards_leaving_a_paused_one_hand_it_the_whole_target(rig: Rig)
     rig.verify()
 
 
+def test_a_rename_back_onto_a_generated_column_renames_it_downstream(rig: Rig) -> None:
+    """Found by the shard state machine: a rename under way ended by every shard going back
+    to the old name, which had meanwhile become a stored generated column. The plan converted
+    the column but dropped its rename, so the target kept the new name."""
+    on(rig, ["s2", "s3"], "ALTER TABLE {t} ALTER COLUMN a SET DEFAULT 4")
+    assert rig.ddl("s1", "ALTER TABLE tbl1 ALTER COLUMN a SET DEFAULT 3").conflict is not None
+    rig.ddl("s1", "ALTER TABLE tbl1 MODIFY COLUMN b INT AS (id + 1) STORED")
+    assert rig.ddl("s2", "ALTER TABLE tbl2 RENAME COLUMN b TO c").downstream == [
+        "ALTER TABLE `t` RENAME COLUMN `b` TO `c`",
+        cs("ALTER TABLE `t` ADD COLUMN `b` VARCHAR(10) {CS} DEFAULT NULL"),
+    ]
+    rig.verify()
+    # the operator makes every shard the first one's table, and tells the group
+    target = rig.group.schema("s1")
+    for shard, change in (
+        ("s2", "DROP COLUMN c, ADD COLUMN b INT AS (id + 1) STORED"),
+        ("s3", "MODIFY COLUMN b INT AS (id + 1) STORED"),
+    ):
+        rig.run(f"ALTER TABLE tbl{shard[1]} {change}, ALTER COLUMN a SET DEFAULT 3")
+        rig.downstream(rig.group.set_schema(shard, target).downstream)
+    assert not rig.group.paused
+    assert rig.group.joined.equivalent(target)
+    rig.verify()  # the live target equals the joined schema, column names included
+
+
 def test_a_shard_added_with_a_conflicting_schema_waits(rig: Rig) -> None:
     create = "CREATE TABLE tbl4 (id INT NOT NULL, a DATETIME NOT NULL, PRIMARY KEY (id))"
     rig.run(create)

@@ -233,15 +233,17 @@ def plan(
     renames: list[int] = []
     for cid, col in old.items():
         target = new.get(cid)
-        if target is None or cid in readd or (col.generated is not None and target.generated):
+        if target is None or cid in readd:
             continue
-        if target.generated is not None:
-            if target.generated.stored:
-                continue  # converted in step 4
+        if col.generated is None and target.generated and not target.generated.stored:
             out.append(s.DropColumn(table=t, column=names[cid]))  # normal -> virtual
             order.remove(cid)
             readd.add(cid)
             continue
+        if target.name != col.name:  # every column kept, generated ones too
+            renames.append(cid)
+        if target.generated is not None:
+            continue  # a generated column kept, or a normal one converted in step 4
         here = attrs.evolve(target, name=names[cid])
         if _core(col) != _core(target) or col.comment != target.comment:
             if _same_but_default(col, target) and col.comment == target.comment:
@@ -253,8 +255,6 @@ def plan(
                 )
             else:
                 out.extend(_modify(t, names[cid], col, here))
-        if target.name != col.name:
-            renames.append(cid)
     for into, source in copies:
         out.append(Copy(table=t, into=names[into], source=names[source]))
     drops = [cid for cid in old if cid not in new and old[cid].generated is None]
