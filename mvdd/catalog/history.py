@@ -5,7 +5,10 @@ A :class:`TableHistory` holds every element row of one table (each definition on
 version ``v`` is rebuilt from the nearest checkpoint at or below ``v`` (a copy of the live map
 kept every :data:`CHECKPOINT_EVERY` versions, in a ``SortedDict``) plus the rows that began or
 ended since: O(log n + elements + CHECKPOINT_EVERY) whatever the history's length. Rebuilt tables
-are cached (LRU), and the head is always cached, so repeated reads are dict lookups.
+are cached (first in, first out), and the head is always cached, so repeated reads are dict
+lookups. A version keeps its lookup index (name and id maps) while it is the head; once
+superseded, its cache entry is an equal table without one (an old version is read rarely, and
+512 kept maps per table cost memory and a visit per entry at every full garbage collection).
 
 The history is append-only and published by moving ``head`` last: a reader never takes a lock
 and never sees a half-appended version.
@@ -330,6 +333,11 @@ class TableHistory:
             self._positions.append(self._positions[-1])
         if version % CHECKPOINT_EVERY == 0:
             self._checkpoints[version] = dict(self._live)
+        previous = self.head_table
+        if previous is not None and self._cache.get(previous.version) is previous:
+            # the head is superseded: its cache entry keeps the schema, not the lookup index
+            # (readers that hold the old value keep theirs)
+            self._cache[previous.version] = previous.without_index()
         if table is not None:
             self._remember(version, table)
         self.head_table = table

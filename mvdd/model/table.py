@@ -258,7 +258,25 @@ class Table:
 
     def at_version(self, version: int) -> Table:
         """This schema numbered ``version`` (its lookup index is shared: same elements)."""
-        out = Table(
+        out = self._numbered(version)
+        object.__setattr__(out, "_lookup", self._lookup)
+        return out
+
+    def without_index(self) -> Table:
+        """This table without its lookup index: an equal value whose first lookup builds the
+        index again. A catalog's history keeps the versions before a table's head this way: they
+        are read rarely, and a kept index costs memory and, at every garbage collection that
+        reaches it, a visit to each of its entries (two maps as wide as the table per version).
+
+        >>> from mvdd.model.types import ColumnType
+        >>> t = Table(name="t", columns=[Column(id=1, name="a", type=ColumnType.of("int"))])
+        >>> t.column("a").id, t.without_index() == t, t.without_index().column("A").id
+        (1, True, 1)
+        """
+        return self._numbered(self.version)
+
+    def _numbered(self, version: int) -> Table:
+        return Table(
             name=self.name,
             id=self.id,
             version=version,
@@ -268,8 +286,6 @@ class Table:
             options=self.options,
             last_id=self.last_id,
         )
-        object.__setattr__(out, "_lookup", self._lookup)
-        return out
 
     # -- lookups (O(1) after the first, which builds the index in O(elements)) --------------------
 
