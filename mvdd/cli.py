@@ -556,7 +556,9 @@ def replicate(
     ),
     lake: Path | None = typer.Option(None, help="also keep the target as a Parquet lake here"),
     renames: str = typer.Option("merge", help="column renames: merge (seed 000) | wait (TiDB DM)"),
-    metrics_port: int | None = typer.Option(None, help="serve Prometheus metrics on this port"),
+    metrics_port: int | None = typer.Option(
+        None, help="serve Prometheus metrics on this port (0: a free one; stderr names it)"
+    ),
     live: bool = typer.Option(True, "--live/--no-live", help="a live table while following"),
     as_json: bool = typer.Option(False, "--json", help="print the final status as JSON"),
 ) -> None:
@@ -594,6 +596,7 @@ def replicate(
             from mvdd.replicate.metrics import Metrics
 
             metrics = Metrics(metrics_port)
+            typer.echo(f"metrics on port {metrics.port}", err=True)
         show = live and not as_json and console.is_terminal
         from rich.live import Live
 

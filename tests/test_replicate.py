@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -247,7 +248,6 @@ def test_a_target_the_state_did_not_create_is_refused(s: Setup, servers: Servers
 
 def test_the_command_follows_stops_on_sigterm_and_serves_metrics(s: Setup) -> None:
     rows(s, "up1", "orders_01", 1, 10)
-    port = _free_port()
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -258,7 +258,7 @@ def test_the_command_follows_stops_on_sigterm_and_serves_metrics(s: Setup) -> No
             "forever",
             "--no-live",
             "--metrics-port",
-            str(port),
+            "0",  # the command takes a free port and names it: no window for another process
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -266,6 +266,11 @@ def test_the_command_follows_stops_on_sigterm_and_serves_metrics(s: Setup) -> No
         text=True,
     )
     try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()
+        named = re.fullmatch(r"metrics on port (\d+)\n", first)
+        assert named is not None, first + proc.stderr.read()
+        port = int(named.group(1))
         metrics = ""
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and f'{s.db}.orders_01"}} 10.0' not in metrics:
@@ -303,14 +308,6 @@ def test_the_command_prints_one_line_for_an_error(s: Setup) -> None:
     assert out.returncode == 1
     lines = [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
     assert len(lines) == 1 and "no_such_db" in lines[0] and "Traceback" not in lines[0], lines
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def test_status_before_any_run_names_the_problem(tmp_path: Path) -> None:
