@@ -267,10 +267,14 @@ def test_the_command_follows_stops_on_sigterm_and_serves_metrics(s: Setup) -> No
     )
     try:
         assert proc.stderr is not None
-        first = proc.stderr.readline()
-        named = re.fullmatch(r"metrics on port (\d+)\n", first)
-        assert named is not None, first + proc.stderr.read()
-        port = int(named.group(1))
+        said: list[str] = []  # the port is named on stderr, after any warning
+        for line in iter(proc.stderr.readline, ""):
+            said.append(line)
+            if named := re.fullmatch(r"metrics on port (\d+)\n", line):
+                port = int(named.group(1))
+                break
+        else:
+            pytest.fail("the command ended before naming its port: " + "".join(said))
         metrics = ""
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and f'{s.db}.orders_01"}} 10.0' not in metrics:

@@ -235,7 +235,7 @@ def plan(
         target = new.get(cid)
         if target is None or cid in readd:
             continue
-        if col.generated is None and target.generated and not target.generated.stored:
+        if col.generated is None and target.generated is not None and not target.generated.stored:
             out.append(s.DropColumn(table=t, column=names[cid]))  # normal -> virtual
             order.remove(cid)
             readd.add(cid)
