@@ -104,8 +104,7 @@ def bench_lookup(n: int, rng: random.Random) -> dict[str, Any]:
     # cold: versions outside the cache, each rebuilt from the version ranges
     cold = rng.sample(range(1, n + 1), min(n, 2000))
     history = cat._history("t")
-    history._cache.clear()
-    history.head_table = None
+    history.forget()
     cold_it = iter(cold)
     res["random_cold_us"] = per_call(lambda: history.table_at(next(cold_it)), len(cold), 1) * 1e6
     res["latest_vs_dict"] = res["latest_ns"] / res["dict_latest_ns"]

@@ -100,6 +100,47 @@ def test_a_superseded_version_keeps_its_schema_not_its_lookup_index(catalog: Cat
     assert catalog.table("t")._lookup is not None  # the head's is carried over, not rebuilt
 
 
+def test_the_history_cache_is_bounded_by_elements(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wide table keeps fewer cached versions, not more memory: the elements the cache holds
+    stay within the budget (counted exactly while readers rebuild versions in threads), the
+    newest entry stays even when it alone is over, and every version still reads as the
+    statements that made it say (version v has the columns a, c1 .. c(v-1))."""
+    from mvdd.catalog import history
+
+    monkeypatch.setattr(history, "CACHE_ELEMENTS", 40)
+    catalog.execute("CREATE TABLE t (a INT)")
+    for i in range(1, 30):
+        catalog.execute(f"ALTER TABLE t ADD c{i} INT")
+    hist = catalog._history("t")
+
+    def expected(v: int) -> tuple[str, ...]:
+        return ("a", *(f"c{i}" for i in range(1, v)))
+
+    def read(versions: list[int]) -> None:
+        for v in versions:
+            assert catalog.table("t", version=v).column_names == expected(v)
+
+    hist.forget()
+    threads = [
+        threading.Thread(target=read, args=([(k * 7 + j) % 30 + 1 for j in range(120)],))
+        for k in range(4)
+    ]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    read(list(range(1, 31)))
+    versions, elements = hist.cached()
+    assert elements == sum(history._size(t) for t in hist._cache.values())
+    assert elements <= 40 and 1 <= versions < 30
+    # one version over the budget on its own is still kept (the newest)
+    read([30])
+    assert hist.cached() == (1, 31)
+    assert catalog.table("t").column_names == expected(30)
+
+
 def test_lookup_errors(catalog: Catalog) -> None:
     catalog.execute("CREATE TABLE t (a INT)")
     with pytest.raises(NoSuchTableError) as info:

@@ -6,18 +6,24 @@ version ``v`` is rebuilt from the nearest checkpoint at or below ``v`` (a copy o
 kept every :data:`CHECKPOINT_EVERY` versions, in a ``SortedDict``) plus the rows that began or
 ended since: O(log n + elements + CHECKPOINT_EVERY) whatever the history's length. Rebuilt tables
 are cached (first in, first out), and the head is always cached, so repeated reads are dict
-lookups. A version keeps its lookup index (name and id maps) while it is the head; once
-superseded, its cache entry is an equal table without one (an old version is read rarely, and
-512 kept maps per table cost memory and a visit per entry at every full garbage collection).
+lookups. The cache is bounded twice: at most :data:`CACHE_SIZE` versions, and at most
+:data:`CACHE_ELEMENTS` elements (columns, indexes and checks, one more per version for the
+table itself) over all the versions it holds, so a table thousands of columns wide keeps fewer
+versions rather than more memory (its newest version always stays). A version keeps its lookup
+index (name and id maps) while it is the head; once superseded, its cache entry is an equal
+table without one (an old version is read rarely, and 512 kept maps per table cost memory and a
+visit per entry at every full garbage collection).
 
-The history is append-only and published by moving ``head`` last: a reader never takes a lock
-and never sees a half-appended version.
+The history is append-only and published by moving ``head`` last: a reader never sees a
+half-appended version, and a read the cache answers takes no lock (a rebuild takes the cache's
+own lock for the moment it takes to file the result).
 """
 
 from __future__ import annotations
 
 import bisect
 import datetime as dt
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -32,7 +38,11 @@ from mvdd.store.base import ElementRow, VersionRow
 from mvdd.store.codec import TableMeta
 
 CHECKPOINT_EVERY = 32
+#: the most versions of one table the cache keeps
 CACHE_SIZE = 512
+#: the most elements (columns, indexes, checks, plus one per version) the cache of one table
+#: holds over all its versions: 512 versions of 127 columns, or 32 versions of 2,047
+CACHE_ELEMENTS = 65_536
 
 Key = tuple[str, int, int]  # (kind, element_id, since)
 Slot = tuple[str, int]  # (kind, element_id)
@@ -178,6 +188,9 @@ class TableHistory:
         self._live: dict[Slot, ElementRow] = {}
         self._checkpoints: SortedDict = SortedDict({0: {}})
         self._cache: OrderedDict[int, Table] = OrderedDict()
+        #: the elements the cache holds (see :func:`_size`); changed under ``_cache_lock``
+        self._cached_elements = 0
+        self._cache_lock = threading.Lock()
         self._pos_start: int | None = None
         self._positions: list[Any] = []
 
@@ -224,14 +237,40 @@ class TableHistory:
         return table
 
     def _remember(self, version: int, table: Table) -> None:
-        # bounded, first in first out (hits cost one dict lookup, nothing more); the head is
-        # kept apart in head_table and never evicted
-        self._cache[version] = table
-        while len(self._cache) > CACHE_SIZE:
-            try:
-                self._cache.popitem(last=False)
-            except KeyError:
-                break
+        # bounded, first in first out (hits cost one dict lookup, nothing more, and take no
+        # lock); the head is kept apart in head_table and never evicted. Misses and appends
+        # take the lock, so the element count stays exact when readers rebuild concurrently.
+        with self._cache_lock:
+            cache = self._cache
+            held = cache.pop(version, None)
+            if held is not None:
+                self._cached_elements -= _size(held)
+            cache[version] = table
+            self._cached_elements += _size(table)
+            while len(cache) > CACHE_SIZE or (
+                self._cached_elements > CACHE_ELEMENTS and len(cache) > 1
+            ):
+                _, evicted = cache.popitem(last=False)
+                self._cached_elements -= _size(evicted)
+
+    def _supersede(self, previous: Table) -> None:
+        """The head ``previous`` is superseded: its cache entry keeps the schema, not the lookup
+        index (readers that hold the old value keep theirs); an equal size, in place."""
+        with self._cache_lock:
+            if self._cache.get(previous.version) is previous:
+                self._cache[previous.version] = previous.without_index()
+
+    def forget(self) -> None:
+        """Drop every cached version (the next reads rebuild them from the element rows)."""
+        with self._cache_lock:
+            self._cache.clear()
+            self._cached_elements = 0
+            self.head_table = None
+
+    def cached(self) -> tuple[int, int]:
+        """How many versions the cache holds, and how many elements over them."""
+        with self._cache_lock:
+            return len(self._cache), self._cached_elements
 
     def _live_at(self, version: int) -> dict[Slot, ElementRow]:
         at = self._checkpoints.bisect_right(version) - 1
@@ -334,10 +373,8 @@ class TableHistory:
         if version % CHECKPOINT_EVERY == 0:
             self._checkpoints[version] = dict(self._live)
         previous = self.head_table
-        if previous is not None and self._cache.get(previous.version) is previous:
-            # the head is superseded: its cache entry keeps the schema, not the lookup index
-            # (readers that hold the old value keep theirs)
-            self._cache[previous.version] = previous.without_index()
+        if previous is not None:
+            self._supersede(previous)
         if table is not None:
             self._remember(version, table)
         self.head_table = table
@@ -346,6 +383,11 @@ class TableHistory:
     def storage(self) -> int:
         """How many element rows this table's history holds."""
         return len(self._records)
+
+
+def _size(table: Table) -> int:
+    """What one cached version counts against :data:`CACHE_ELEMENTS`."""
+    return 1 + len(table.columns) + len(table.indexes) + len(table.checks)
 
 
 def _ordered(by_prev: dict[int, Any], kind: type, table_id: int) -> tuple[Any, ...]:
