@@ -275,3 +275,67 @@ def test_the_lake_keeps_the_rows_of_a_shard_that_left_and_came_back(
     assert by_id[10000900][2] == Decimal("9.25") and by_id[10000900][columns.index("buyer")] == (
         "back"
     )
+
+
+def upstream_rows(s: Setup, server: str, table: str, columns: list[str]) -> set[tuple[Any, ...]]:
+    with s.servers.upstream(server).connect(s.db) as conn, conn.cursor() as cur:
+        cur.execute(f"SELECT {', '.join('`' + c + '`' for c in columns)} FROM {table}")
+        return {tuple(norm(v) for v in r) for r in cur.fetchall()}
+
+
+def test_a_truncate_of_the_only_shard_empties_the_target_and_the_lake(
+    s: Setup, tmp_path: Path, spark: Any
+) -> None:
+    # one shard: the target holds its rows alone, so its TRUNCATE is the target's (and the
+    # lake's: the snapshot compacted before it and the changes before it in the same
+    # compaction go); the upstream table is the oracle
+    lake = tmp_path / "lake"
+
+    def replicator() -> Replicator:
+        return Replicator(
+            {"up1": s.url("up1")},
+            tables=f"{s.db}.orders_01",
+            target="orders",
+            downstream=s.downstream_url(),
+            state=s.state,
+            lake=str(lake),
+        )
+
+    replicator().run()
+    compact_lake(spark, lake)
+    assert len(lake_rows(spark, lake)[1]) == 300
+    s.run(
+        "up1",
+        "UPDATE orders_01 SET amount = 1 WHERE id < 10",
+        "INSERT INTO orders_01 (id, customer) VALUES (5000, 'before')",
+        "TRUNCATE TABLE orders_01",
+        "INSERT INTO orders_01 (id, customer) VALUES (7, 'after'), (6000, 'after')",
+        "UPDATE orders_01 SET flag = 2 WHERE id = 7",
+    )
+    r = replicator()
+    r.run()
+    compact_lake(spark, lake)
+    columns, rows = lake_rows(spark, lake)
+    want = upstream_rows(s, "up1", "orders_01", columns)
+    assert len(want) == 2 and rows == want == target_rows(s, columns)
+    # a truncate read again (the run after it) empties nothing more
+    s.run("up1", "INSERT INTO orders_01 (id, customer) VALUES (6001, 'later')")
+    replicator().run()
+    compact_lake(spark, lake)
+    columns, rows = lake_rows(spark, lake)
+    assert len(rows) == 3 and rows == upstream_rows(s, "up1", "orders_01", columns)
+
+
+def test_a_truncate_of_one_shard_among_several_keeps_the_target_rows(
+    s: Setup, caplog: pytest.LogCaptureFixture
+) -> None:
+    r = s.replicator()
+    r.run()
+    s.run("up2", "TRUNCATE TABLE orders_03")
+    with caplog.at_level("WARNING", logger="mvdd.replicate"):
+        r = s.replicator()
+        r.run()
+    assert any("orders_03 emptied its table" in m for m in caplog.messages), caplog.messages
+    with s.servers.down.connect(s.dw) as conn, conn.cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM orders WHERE id >= 20000000")
+        assert cur.fetchone() == (300,)

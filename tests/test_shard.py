@@ -416,7 +416,19 @@ def test_idempotent_ddl_passes_through(rig: Rig) -> None:
     assert rig.group.joined.column_names == ("id", "b", "a")
 
 
-def test_truncate_and_rename_table_emit_nothing(rig: Rig) -> None:
+def test_a_truncate_empties_the_target_only_for_the_groups_only_shard() -> None:
+    one = ShardGroup("t", {"s1": "CREATE TABLE t1 (a INT PRIMARY KEY)"})
+    assert one.apply("s1", "TRUNCATE TABLE t1").downstream == ["TRUNCATE TABLE `t`"]
+    one.disable_propagation()
+    assert one.apply("s1", "TRUNCATE t1").downstream == []
+    assert one.enable_propagation() == ["TRUNCATE TABLE `t`"]
+    two = ShardGroup("t", {"s1": "CREATE TABLE t1 (a INT)", "s2": "CREATE TABLE t2 (a INT)"})
+    assert two.apply("s1", "TRUNCATE TABLE t1").downstream == []
+    assert two.remove_shard("s2").downstream == []
+    assert two.apply("s1", "TRUNCATE TABLE t1").downstream == ["TRUNCATE TABLE `t`"]
+
+
+def test_truncate_among_several_shards_and_rename_table_emit_nothing(rig: Rig) -> None:
     assert rig.ddl("s1", "TRUNCATE TABLE tbl1").downstream == []
     assert rig.ddl("s1", "RENAME TABLE tbl1 TO tbl1_new").downstream == []
     rig.tables["s1"] = "tbl1_new"

@@ -67,6 +67,13 @@ class LakeOutput:
         out.append(LakeRow(shard, version, "insert" if kind == EventKind.INSERT else "update", row))
         return out
 
+    def truncate(self, shard: str) -> list[LakeRow]:
+        """The shard emptied its table, and the target with it (the group's only shard): the
+        lake keeps nothing from before this change (see :func:`mvdd.spark.lake.compact`)."""
+        group = self.merge.group
+        assert group is not None
+        return [LakeRow(shard, group.version(shard), "truncate", {})]
+
     def inserts(
         self, shard: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     ) -> list[LakeRow]:

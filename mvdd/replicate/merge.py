@@ -18,6 +18,7 @@ the target in the shard's names.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -33,6 +34,8 @@ from mvdd.model import Column, IndexKind, Table
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row
 from mvdd.replicate.state import LogEntry, State
 from mvdd.shard import Outcome, ShardGroup
+
+log = logging.getLogger("mvdd.replicate")
 
 
 class ReplicationError(MvddError, RuntimeError):
@@ -69,6 +72,15 @@ def row_key(table: Table) -> tuple[str, ...] | None:
 def is_data(statement: str) -> bool:
     """Whether a downstream statement is a data step (an UPDATE ending a rename), not DDL."""
     return statement.lstrip().upper().startswith("UPDATE")
+
+
+def is_truncate(statement: str) -> bool:
+    """Whether a downstream statement empties the target (a ``TRUNCATE TABLE``)."""
+    if is_data(statement):
+        return False
+    return any(
+        isinstance(x, s.TruncateTable) for st in parse_statements(statement) for x in st.steps
+    )
 
 
 def expected_tables(before: Table | None, statements: Sequence[str]) -> list[Table]:
@@ -266,6 +278,15 @@ class Merge:
                 kind = "follow"
                 table = self.table(source, table_id, version)
                 outcome = group.follow(shard, table, steps=change.steps, statement=change.statement)
+                truncated = any(isinstance(x, s.TruncateTable) for x in change.steps)
+                if truncated and not any(is_truncate(d) for d in outcome.downstream):
+                    log.warning(
+                        "%s emptied its table at %s; the target keeps the rows it had from it "
+                        "(it merges %d shards and does not record which one a row came from)",
+                        shard,
+                        position,
+                        len(group.shards),
+                    )
         elif self._joins(change, matches):
             shard = shard_name(source, change.table)
             kind = "add"
@@ -380,6 +401,7 @@ __all__ = [
     "expected_tables",
     "is_data",
     "is_helper",
+    "is_truncate",
     "names",
     "row_key",
     "shard_name",

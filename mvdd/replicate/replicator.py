@@ -59,6 +59,7 @@ from mvdd.replicate.merge import (
     columns_of,
     is_data,
     is_helper,
+    is_truncate,
     names,
     row_key,
     shard_name,
@@ -809,6 +810,8 @@ class Replicator:
         ops: list[Op] = []
         releases: dict[str, int] = {}
         lake: list[Any] = []
+        if self._lake is not None and any(is_truncate(d) for d in entry.downstream):
+            lake.extend(self._lake.truncate(entry.shard))
         for shard in entry.resumed:
             ops.extend(self._release(state, merge, shard, releases, lake))
         final = {"done": len(entry.downstream), "final": True}

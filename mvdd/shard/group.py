@@ -34,11 +34,13 @@ Choices where the seed leaves room:
   conflicts. A rename on a group of one shard is a plain rename.
 * **Downstream names and looks**: a column keeps the spelling it has downstream; table options
   and column comments changed by a shard are passed through, as are ``MODIFY … FIRST/AFTER``
-  reorderings; new columns are added at the end. ``TRUNCATE`` of a shard is not propagated (it
-  would empty every shard's rows); ``DROP TABLE`` removes the shard; ``RENAME TABLE`` keeps the
-  shard under its new table name. While no shard is in the join (the last ones left, the rest
-  paused) the target stays as it is; the first shards to join again are joined with every
-  element of the target, so what they lack goes.
+  reorderings; new columns are added at the end. ``DROP TABLE`` removes the shard; ``RENAME
+  TABLE`` keeps the shard under its new table name. ``TRUNCATE`` of the group's only shard
+  empties the target; of one shard among several it is not propagated (the target does not
+  record which shard a row came from, and emptying it would drop the other shards' rows). While
+  no shard is in the join (the last ones left, the rest paused) the target stays as it is; the
+  first shards to join again are joined with every element of the target, so what they lack
+  goes.
 * **Downstream constraints MariaDB cannot hold**: a check NOT ENFORCED is left out (it constrains
   nothing). An AUTO_INCREMENT column needs its key on every shard: until the last shard has it,
   the shard that added it is paused (a conflict), so the target never holds a counter without
@@ -469,8 +471,6 @@ class ShardGroup:
                     if not all(getattr(x, "if_not_exists", False) for x in steps):
                         raise DDLError("the shard's table already exists")
                     kind = "noop"
-                elif all(isinstance(x, s.TruncateTable) for x in steps):
-                    kind = "noop"
                 else:
                     renamed = [x for x in steps if isinstance(x, s.RenameTable)]
                     for r in renamed:
@@ -490,7 +490,19 @@ class ShardGroup:
         table = table.at_version(len(sh.versions) + 1)
         sh.versions.append(table)
         sh.statements.append(text)
-        return self._after(sh, [(sh, table)], steps)
+        outcome = self._after(sh, [(sh, table)], steps)
+        if any(isinstance(x, s.TruncateTable) for x in steps):
+            outcome = _merge(outcome, self._truncate(sh))
+        return outcome
+
+    def _truncate(self, sh: _Shard) -> Outcome:
+        """A shard emptied its table: the target is emptied too when every row it holds came
+        from this shard alone (the group's only shard, in the join). Otherwise nothing is
+        emitted: the target keeps no record of which shard a row came from, so the rows of
+        one shard cannot be told from the others'."""
+        if len(self._shards) != 1 or sh.paused or sh.accepted is None:
+            return Outcome()
+        return Outcome(downstream=self._emit([s.TruncateTable(table=self.target)]))
 
     def _after(
         self,

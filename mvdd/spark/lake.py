@@ -19,9 +19,11 @@ none. The positions a batch reaches are in it: the lake's checkpoint is what it 
 batches): every batch's rows are upgraded to the joined schema (:func:`~mvdd.spark.pipeline.
 merge_shards`: renames, widenings, added and dropped columns, by column id), the previous
 snapshot is carried to the joined schema (by downstream column id, through finished renames),
-the latest change per key wins and deletes go. The new snapshot is written beside the old one
-and published by replacing ``CURRENT`` (an atomic rename): readers never see half of one, and
-a kill at any moment leaves the previous state whole. One compaction at a time (a file lock);
+the latest change per key wins and deletes go. A ``truncate`` change (written when the group's
+only shard empties its table, as the target is emptied then) drops the snapshot's rows and
+every change before it. The new snapshot is written beside the old one and published by
+replacing ``CURRENT`` (an atomic rename): readers never see half of one, and a kill at any
+moment leaves the previous state whole. One compaction at a time (a file lock);
 compactions and the replicator may run at once.
 
 **Reading**: :func:`read_lake` gives the current snapshot, the joined schema's columns in order.
@@ -344,6 +346,16 @@ def compact(
             import functools
 
             changes = functools.reduce(lambda a, b: a.unionByName(b), parts)
+            # a truncate (the group's only shard emptied its table): nothing before the last one
+            # stays, neither the snapshot's rows nor earlier changes (one row, joined lazily)
+            cut = changes.where(F.col("_op") == "truncate").agg(F.max("_seq").alias("_cut"))
+            changes = (
+                changes.crossJoin(cut)
+                .where(F.col("_cut").isNull() | (F.col("_seq") > F.col("_cut")))
+                .drop("_cut")
+            )
+            if carried is not None:
+                carried = carried.crossJoin(cut).where(F.col("_cut").isNull()).drop("_cut")
             order = Window.partitionBy(*(col(k) for k in key)).orderBy(F.col("_seq").desc())
             latest = changes.withColumn("_rank", F.row_number().over(order)).where(
                 F.col("_rank") == 1
