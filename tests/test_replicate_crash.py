@@ -292,3 +292,30 @@ def test_server_restarts_are_waited_for(s: Setup, servers: Servers) -> None:
         if proc.poll() is None:
             proc.kill()
     finish(s)
+
+
+def test_a_truncate_killed_right_after_it_ran_downstream_is_run_once_more(
+    servers: Servers, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # a group of one shard (orders_01 alone matches): its TRUNCATE runs downstream, the process
+    # dies before recording it, and the next run runs it again before any later row
+    with setup(servers, tmp_path) as one:
+        one.run("up1", CREATE.format(t="orders_01"))
+        one.run(
+            "up1", *(f"INSERT INTO orders_01 (id, customer) VALUES ({i}, 'a')" for i in range(50))
+        )
+        finish(one)
+        one.run(
+            "up1",
+            "TRUNCATE TABLE orders_01",
+            "INSERT INTO orders_01 (id, customer) VALUES (7, 'after')",
+        )
+        killed(replicator(one, kill_at="after-ddl"), timeout=60)
+        one.run("up1", "INSERT INTO orders_01 (id, customer) VALUES (8, 'later')")
+        with caplog.at_level("INFO", logger="mvdd.replicate"):
+            assert finish(one) == {f"up1/{one.db}.orders_01": 2}
+        # the same schema before and after: nothing tells it ran, so it ran again
+        assert any(
+            m.startswith("finishing group log entry") and m.endswith("from statement 1")
+            for m in caplog.messages
+        ), caplog.messages
