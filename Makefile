@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test system-deps lint bench clean
+.PHONY: demo test deep system-deps lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,14 @@ TEST_WORKERS ?= 2
 
 test: $(VENV)/.installed-test system-deps lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+
+# the property and state-machine tests at ten times CI's examples (the `deep` hypothesis
+# profile), outside `make test`: hours on 2 cores, for a nightly schedule; a failure prints the
+# blob that replays it, and HYPOTHESIS_SEED=n makes a run repeatable
+deep: $(VENV)/.installed-test system-deps
+	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup \
+		$(if $(HYPOTHESIS_SEED),--hypothesis-seed=$(HYPOTHESIS_SEED)) \
+		$$(grep -l '^from hypothesis' tests/test_*.py)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mvdd tests benchmarks

@@ -34,7 +34,20 @@ settings.register_profile(
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     max_examples=60,
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if CI else "dev"))
+#: the long runs outside ``make test`` (``make deep``): ten times CI's examples, every failure
+#: printed with the blob that replays it
+settings.register_profile("deep", parent=settings.get_profile("ci"), max_examples=1500)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci" if CI else "dev")
+settings.load_profile(PROFILE)
+
+
+def examples(ci: int, dev: int | None = None) -> int:
+    """The example count of a test that sets its own (a server-bound one, where examples
+    cost round trips): ``ci`` under CI, ``dev`` (default ``ci``) locally, and ten times ``ci``
+    under the ``deep`` profile."""
+    if PROFILE == "deep":
+        return 10 * ci
+    return ci if CI or dev is None else dev
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups

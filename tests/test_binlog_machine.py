@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
 
 from mvdd.binlog import BinlogReader
+from tests.conftest import examples
 from tests.support.mariadb import MariaDB, quote
 
 pytestmark = pytest.mark.mariadb
@@ -314,10 +315,9 @@ def machine(binlog_server: MariaDB) -> type[BinlogMachine]:
 
 
 def test_binlog_reader_against_a_model_on_mariadb(machine: type[BinlogMachine]) -> None:
-    ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
     run = machine.TestCase
     run.settings = settings(
-        max_examples=20 if ci else 8,
+        max_examples=examples(20, 8),
         stateful_step_count=25,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

@@ -30,6 +30,7 @@ from hypothesis.stateful import (
 )
 
 from mvdd import Catalog, MvddError
+from tests.conftest import examples
 from tests.strategies import TYPES, names, quote
 from tests.support.mariadb import MariaDB
 
@@ -375,7 +376,7 @@ def test_catalog_machine_on_mariadb(mariadb: MariaDB) -> None:
     try:
         run_state_machine_as_test(
             OnServer,
-            settings=settings(max_examples=min(settings().max_examples, 40), deadline=None),
+            settings=settings(max_examples=examples(40, 30), deadline=None),
         )
     finally:
         OnServer.server = None

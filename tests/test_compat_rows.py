@@ -15,6 +15,7 @@ from mvdd import check, parse_statements, parse_table
 from mvdd.ddl import apply_steps
 from mvdd.model import Table
 from mvdd.model.row import COMPUTED, upgrade_row
+from tests.conftest import examples
 from tests.strategies import canonical, db_param, values
 from tests.support.mariadb import quote
 
@@ -136,7 +137,7 @@ def server(mariadb: Any) -> Iterator[Any]:
 
 
 @pytest.mark.mariadb
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(st.data())
 def test_forward_compatible_steps_on_mariadb(server: Any, data: st.DataObject) -> None:
     create, alter = data.draw(change())

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from mvdd.ddl.expr import normalize_sql, referenced_columns, rename_column
 from mvdd.errors import DDLError
 from mvdd.model.element import Expr
+from tests.conftest import examples
 from tests.strategies import expressions
 
 NORMAL = [
@@ -85,7 +86,7 @@ def rows_cursor(mariadb: Any) -> Iterator[Any]:
 
 
 @pytest.mark.mariadb
-@settings(max_examples=120)
+@settings(max_examples=examples(120))
 @given(st.lists(expressions, min_size=1, max_size=10))
 def test_normal_form_means_the_same_on_the_server(rows_cursor: Any, batch: list[str]) -> None:
     """Evaluated on rows holding NULLs, zeros and numbers, each expression and its normal form

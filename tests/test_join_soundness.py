@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import mvdd
 from mvdd import JoinConflictError, Table, parse_table
 from mvdd.model.kind import Family
-from tests.conftest import CI
+from tests.conftest import CI, examples
 from tests.strategies import db_param, values
 from tests.support.mariadb import quote
 
@@ -147,7 +147,7 @@ def insert(cur: Any, table: str, row: dict[str, Any], schema: Table) -> None:
     cur.execute(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", params)
 
 
-@settings(max_examples=80 if CI else 12)
+@settings(max_examples=examples(80, 12))
 @given(st.data())
 def test_every_shard_insert_fits_the_join(server: Any, data: st.DataObject) -> None:
     shards = data.draw(shard_schemas())

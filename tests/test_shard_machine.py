@@ -33,7 +33,7 @@ import mvdd
 from mvdd import MvddError, Table, parse_statements
 from mvdd.ddl import apply_steps, validate_table
 from mvdd.shard import ShardGroup
-from tests.conftest import CI
+from tests.conftest import examples
 from tests.support.mariadb import quote
 from tests.support.shards import Rig
 
@@ -361,5 +361,5 @@ class ServerShardMachine(ShardMachine):
 def test_random_ddl_on_mariadb(mdb: Any) -> None:
     ServerShardMachine.conn = mdb
     run_state_machine_as_test(
-        ServerShardMachine, settings=settings(max_examples=25 if CI else 8, stateful_step_count=25)
+        ServerShardMachine, settings=settings(max_examples=examples(25, 8), stateful_step_count=25)
     )

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import mvdd
 from mvdd import NO_DEFAULT, Catalog, Column, MvddError, ShardGroup, Table, parse_table
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row, validate_row
-from tests.conftest import CI
+from tests.conftest import CI, examples
 from tests.strategies import values
 
 pytestmark = pytest.mark.spark
@@ -36,7 +36,7 @@ from mvdd.spark import (  # noqa: E402
 )
 
 EXAMPLES = settings(
-    max_examples=25 if CI else 8,
+    max_examples=examples(25, 8),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
