@@ -32,7 +32,7 @@ from hypothesis.stateful import (
 import mvdd
 from mvdd import MvddError, Table, parse_statements
 from mvdd.ddl import apply_steps, validate_table
-from mvdd.shard import ShardGroup
+from mvdd.shard import Outcome, ShardGroup
 from tests.conftest import examples
 from tests.support.mariadb import quote
 from tests.support.shards import Rig
@@ -85,7 +85,8 @@ class ShardMachine(RuleBasedStateMachine):
     def columns(self, shard: str) -> list[str]:
         return [c.name for c in self.group.schema(shard).columns if c.name != "id"]
 
-    def run(self, shard: str, sql: str) -> None:
+    def run(self, shard: str, sql: str) -> Outcome | None:
+        """Apply an upstream statement; its outcome (None: refused)."""
         g = self.group
         before = (g.joined, {s: g.schema(s) for s in g.shards}, g.paused)
         try:
@@ -93,7 +94,7 @@ class ShardMachine(RuleBasedStateMachine):
         except MvddError:
             assert (g.joined, {s: g.schema(s) for s in g.shards}, g.paused) == before
             event("refused")
-            return
+            return None
         event(
             "conflict"
             if out.conflict
@@ -107,6 +108,7 @@ class ShardMachine(RuleBasedStateMachine):
         if out.conflict is not None:
             assert shard in g.paused or shard not in g.shards
             assert out.conflict.message
+        return out
 
     # -- rules --------------------------------------------------------------------------------
 
@@ -203,6 +205,22 @@ class ShardMachine(RuleBasedStateMachine):
         )
         out = self.group.add_shard(name, create)
         self.down = replay(self.down, out.downstream)
+
+    @rule(data=st.data())
+    def truncate(self, data: st.DataObject) -> None:
+        """A TRUNCATE reaches the target exactly when the shard is the group's only one and in
+        the join (and propagation is on); it never changes a schema."""
+        s = self.shard(data)
+        g = self.group
+        alone = len(g.shards) == 1 and s not in g.paused
+        joined, schema = g.joined, g.schema(s)
+        out = self.run(s, f"TRUNCATE TABLE {quote(schema.name)}")
+        assert out is not None  # nothing refuses a TRUNCATE
+        emptied = "TRUNCATE TABLE `t`" in out.downstream
+        assert emptied == (alone and not self.held), (out, alone, self.held)
+        g = self.group
+        assert g.joined.equivalent(joined) and g.schema(s).equivalent(schema)
+        event("truncate propagated" if emptied else "truncate kept")
 
     @precondition(lambda self: len(self.group.shards) > 1)
     @rule(data=st.data())
@@ -324,22 +342,23 @@ class ServerShardMachine(ShardMachine):
         self.rig = Rig(self.conn, shards)
         self.rig.group = self.group
 
-    def run(self, shard: str, sql: str) -> None:
+    def run(self, shard: str, sql: str) -> Outcome | None:
         trial = copy.deepcopy(self.group)
         try:
             out = trial.apply(shard, sql)
         except MvddError:
             event("refused")
-            return
+            return None
         try:
             self.rig.run(sql)
         except pymysql.MySQLError:
             event("refused by the server")
-            return
+            return None
         self.rig.log.append(f"-- upstream {shard}: {sql}")
         self.group = self.rig.group = trial
         self.rig.downstream(out.downstream)
         self.down = replay(self.down, out.downstream)
+        return out
 
     def set_schema(self, data: st.DataObject) -> None:  # type: ignore[override]
         pass  # the server's tables cannot be forced
