@@ -36,8 +36,9 @@ Choices where the seed leaves room:
   and column comments changed by a shard are passed through, as are ``MODIFY … FIRST/AFTER``
   reorderings; new columns are added at the end. ``DROP TABLE`` removes the shard; ``RENAME
   TABLE`` keeps the shard under its new table name. ``TRUNCATE`` of the group's only shard
-  empties the target; of one shard among several it is not propagated (the target does not
-  record which shard a row came from, and emptying it would drop the other shards' rows). While
+  empties the target (rows kept from shards that left go too); of one shard among several it
+  is not propagated (the target does not record which shard a row came from, and emptying it
+  would drop the other shards' rows). While
   no shard is in the join (the last ones left, the rest paused) the target stays as it is; the
   first shards to join again are joined with every element of the target, so what they lack
   goes.
@@ -496,10 +497,11 @@ class ShardGroup:
         return outcome
 
     def _truncate(self, sh: _Shard) -> Outcome:
-        """A shard emptied its table: the target is emptied too when every row it holds came
-        from this shard alone (the group's only shard, in the join). Otherwise nothing is
-        emitted: the target keeps no record of which shard a row came from, so the rows of
-        one shard cannot be told from the others'."""
+        """A shard emptied its table: the target is emptied too when the shard is the group's
+        only one, in the join (the target then mirrors that one table; rows kept from shards
+        that left the group go too, as no table upstream holds them any more). Otherwise
+        nothing is emitted: the target keeps no record of which shard a row came from, so the
+        rows of one shard cannot be told from the others'."""
         if len(self._shards) != 1 or sh.paused or sh.accepted is None:
             return Outcome()
         return Outcome(downstream=self._emit([s.TruncateTable(table=self.target)]))
