@@ -511,11 +511,10 @@ def main() -> None:
                 f"retries) | ratio {t[f'{key}_ratio{rate}']:.2f}"
             )
 
-    # the 20/s stream again, as alternating rounds: one run of this sleep-bound workload varies
-    # too much to tell 0.9× from 1.0×
+    # the 20/s stream again, as alternating rounds (one run of this sleep-bound workload varies
+    # too much to tell 0.9× from 1.0×), and for mvdd once more with tables that keep their
+    # width (what the wider tables cost the rows' validation is the workload's, not the DDL's)
     rounds = 3 if args.quick else 5
-    # (and for mvdd once more with tables that keep their width: what the wider tables cost
-    # the rows' validation is the workload's, not the DDL's)
     half = seconds / 2
     for key, label, mdl, widen in (
         ("mvdd", "mvdd", False, True),

@@ -22,6 +22,7 @@ from mvdd.replicate import Replicator
 from mvdd.replicate.lake import compact_lake
 from mvdd.spark import read_lake
 from tests.conftest import CI
+from tests.support.mariadb import MariaDB
 from tests.support.replication import Servers, Setup, setup
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.spark]
@@ -71,10 +72,20 @@ def lake_rows(spark: Any, lake: Path) -> tuple[list[str], set[tuple[Any, ...]]]:
     return df.columns, {tuple(norm(v) for v in r) for r in df.collect()}
 
 
-def target_rows(s: Setup, columns: list[str]) -> set[tuple[Any, ...]]:
-    with s.servers.down.connect(s.dw) as conn, conn.cursor() as cur:
-        cur.execute(f"SELECT {', '.join('`' + c + '`' for c in columns)} FROM orders")
+def table_rows(
+    server: MariaDB, database: str, table: str, columns: list[str]
+) -> set[tuple[Any, ...]]:
+    with server.connect(database) as conn, conn.cursor() as cur:
+        cur.execute(f"SELECT {', '.join('`' + c + '`' for c in columns)} FROM {table}")
         return {tuple(norm(v) for v in r) for r in cur.fetchall()}
+
+
+def target_rows(s: Setup, columns: list[str]) -> set[tuple[Any, ...]]:
+    return table_rows(s.servers.down, s.dw, "orders", columns)
+
+
+def upstream_rows(s: Setup, server: str, table: str, columns: list[str]) -> set[tuple[Any, ...]]:
+    return table_rows(s.servers.upstream(server), s.db, table, columns)
 
 
 def change(s: Setup, rng: random.Random, n: int) -> None:
@@ -202,11 +213,9 @@ def test_a_lake_without_a_downstream_holds_the_upstream_rows(
     compact_lake(spark, lake)
     df = read_lake(spark, lake)
     got = {(row["id"], norm(row["amount"]), row["flag"]) for row in df.collect()}
-    want = set()
+    want: set[tuple[Any, ...]] = set()
     for server, table, _ in SHARDS:
-        with s.servers.upstream(server).connect(s.db) as conn, conn.cursor() as cur:
-            cur.execute(f"SELECT id, amount, flag FROM {table}")
-            want |= {(i, norm(a), f) for i, a, f in cur.fetchall()}
+        want |= upstream_rows(s, server, table, ["id", "amount", "flag"])
     assert got == want and len(got) > 850
 
 
@@ -277,12 +286,6 @@ def test_the_lake_keeps_the_rows_of_a_shard_that_left_and_came_back(
     )
 
 
-def upstream_rows(s: Setup, server: str, table: str, columns: list[str]) -> set[tuple[Any, ...]]:
-    with s.servers.upstream(server).connect(s.db) as conn, conn.cursor() as cur:
-        cur.execute(f"SELECT {', '.join('`' + c + '`' for c in columns)} FROM {table}")
-        return {tuple(norm(v) for v in r) for r in cur.fetchall()}
-
-
 @pytest.mark.parametrize("downstream", [True, False], ids=["with-target", "lake-only"])
 def test_a_truncate_of_the_only_shard_empties_the_target_and_the_lake(
     s: Setup, tmp_path: Path, spark: Any, downstream: bool
@@ -318,8 +321,7 @@ def test_a_truncate_of_the_only_shard_empties_the_target_and_the_lake(
         "INSERT INTO orders_01 (id, customer) VALUES (7, 'after'), (6000, 'after')",
         "UPDATE orders_01 SET flag = 2 WHERE id = 7",
     )
-    r = replicator()
-    r.run()
+    replicator().run()
     compact_lake(spark, lake)
     columns, rows = lake_rows(spark, lake)
     want = upstream_rows(s, "up1", "orders_01", columns)

@@ -38,10 +38,9 @@ Choices where the seed leaves room:
   TABLE`` keeps the shard under its new table name. ``TRUNCATE`` of the group's only shard
   empties the target (rows kept from shards that left go too); of one shard among several it
   is not propagated (the target does not record which shard a row came from, and emptying it
-  would drop the other shards' rows). While
-  no shard is in the join (the last ones left, the rest paused) the target stays as it is; the
-  first shards to join again are joined with every element of the target, so what they lack
-  goes.
+  would drop the other shards' rows). While no shard is in the join (the last ones left, the
+  rest paused) the target stays as it is; the first shards to join again are joined with every
+  element of the target, so what they lack goes.
 * **Downstream constraints MariaDB cannot hold**: a check NOT ENFORCED is left out (it constrains
   nothing). An AUTO_INCREMENT column needs its key on every shard: until the last shard has it,
   the shard that added it is paused (a conflict), so the target never holds a counter without
