@@ -29,6 +29,13 @@ NORMAL = [
     ("NOT a", "`a` = 0"),
     ("!(a = 1)", "`a` <> 1"),
     ("a IS NOT NULL", "NOT `a` IS NULL"),
+    # the comparisons are one left-associative level, as in MySQL's grammar
+    ("a = 0 < a", "`a` = 0 < `a`"),
+    ("(a = 0) < a", "`a` = 0 < `a`"),
+    ("a = (0 < a)", "`a` = (0 < `a`)"),
+    ("a = b IS NULL", "`a` = `b` IS NULL"),
+    ("a = (b IS NULL)", "`a` = (`b` IS NULL)"),
+    ("NOT a = b < c", "`a` = `b` >= `c`"),
     ("a NOT BETWEEN 1 AND 2", "NOT `a` BETWEEN 1 AND 2"),
     ("now()", "CURRENT_TIMESTAMP()"),
     ("LOCALTIMESTAMP(3)", "CURRENT_TIMESTAMP(3)"),
@@ -85,6 +92,36 @@ def rows_cursor(mariadb: Any) -> Iterator[Any]:
             conn.close()
 
 
+#: texts whose meaning rests on precedence and associativity alone (no parentheses)
+BARE = [
+    "a = 0 < a",
+    "a < b = c",
+    "a <=> b < c",
+    "a != b = c <=> a",
+    "a >= b = c > a",
+    "a = b IS NULL",
+    "a IS NULL = b",
+    "a = b IS NOT TRUE",
+    "a = b LIKE c",
+    "a < b IN (0, 1)",
+    "a = b BETWEEN 0 AND 2",
+    "NOT a = b < c",
+    "a = b AND b < c = a OR c",
+    "a + b = c * a < b - c",
+    "a = b | c < a & b",
+]
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("text", BARE)
+def test_bare_comparisons_read_as_the_server_reads_them(rows_cursor: Any, text: str) -> None:
+    """The server evaluates the bare text as it parses it; mvdd's normal form, parsed by mvdd
+    and printed with only the parentheses precedence needs, must give the same values."""
+    normal = normalize_sql(text).sql
+    rows_cursor.execute(f"SELECT ({text}) <=> ({normal}) FROM v")
+    assert all(row[0] == 1 for row in rows_cursor.fetchall()), (text, normal)
+
+
 @pytest.mark.mariadb
 @settings(max_examples=examples(120))
 @given(st.lists(expressions, min_size=1, max_size=10))
@@ -93,8 +130,9 @@ def test_normal_form_means_the_same_on_the_server(rows_cursor: Any, batch: list[
     give the same result (negation pushing, re-association and parentheses keep meaning)."""
     for text in batch:
         normal = normalize_sql(text).sql
-        rows_cursor.execute(f"SELECT ({text}) <=> ({normal}) FROM v")
-        assert all(row[0] == 1 for row in rows_cursor.fetchall()), (text, normal)
+        again = normalize_sql(normal).sql  # the normal form as mvdd reads it back
+        rows_cursor.execute(f"SELECT ({text}) <=> ({normal}), ({text}) <=> ({again}) FROM v")
+        assert all(row == (1, 1) for row in rows_cursor.fetchall()), (text, normal, again)
 
 
 @pytest.mark.mariadb

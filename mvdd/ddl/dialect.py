@@ -167,11 +167,26 @@ class MvddParser(MySQLParser):
         "PERSISTENT": lambda self: self.expression(Persistent()),
     }
 
+    _COMPARING = {**MySQLParser.EQUALITY, **MySQLParser.COMPARISON}
+
     SIGNED_TO_UNSIGNED_TYPE_TOKEN = {
         **MySQLParser.SIGNED_TO_UNSIGNED_TYPE_TOKEN,
         # FLOAT keeps its token; _parse_types below turns it into UnsignedFloat
         TokenType.FLOAT: TokenType.FLOAT,
     }
+
+    def _parse_comparison(self, this: exp.Expr | None = None) -> exp.Expr | None:
+        # MySQL's comparison operators (=, <=>, <>, !=, <, <=, >, >=) are one left-associative
+        # level, so `a = 0 < a` is `(a = 0) < a`; sqlglot puts = and <=> below the others and
+        # would read `a = (0 < a)`, a different value than the server's and than mvdd's
+        # rendering (mvdd.ddl.expr) means
+        this = this or self._parse_range()
+        while self._match_set(self._COMPARING):
+            comments = self._prev_comments
+            this = self._build_predicate(
+                self._COMPARING[self._prev.token_type], this, self._parse_range(), comments=comments
+            )
+        return this
 
     def _parse_csv(self, parse_method: Any, sep: TokenType = TokenType.COMMA) -> list[Any]:
         # sqlglot drops an empty item after a separator, so `(a INT,)` and `DROP b,` would read
