@@ -295,6 +295,50 @@ def test_mariadb_ddl_forms_and_databases(binlog_server: MariaDB) -> None:
         assert catalog.database_default(db) == ("utf8mb4", "utf8mb4_general_ci")
 
 
+def test_maintenance_and_prefixed_statements_keep_the_reader_going(binlog_server: MariaDB) -> None:
+    """What a binlog carries beside schema changes: ANALYZE, OPTIMIZE and REPAIR of a followed
+    table change nothing, and MariaDB's ``SET STATEMENT … FOR`` statement is that statement,
+    in a catalog that raises on anything unsupported."""
+    server = binlog_server
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.orders_*")
+        s = Script(server, db)
+        try:
+            s.ddl(
+                "CREATE TABLE orders_1 (id INT PRIMARY KEY, a INT, KEY ka (a))",
+                "orders_1",
+                new=("orders_1",),
+            )
+            s.insert("orders_1", "INSERT INTO orders_1 VALUES (1, 10)", 1)
+            s.sql(
+                "ANALYZE TABLE orders_1 PERSISTENT FOR ALL",
+                "OPTIMIZE TABLE orders_1",
+                "REPAIR TABLE orders_1 QUICK",
+                "ALTER TABLE orders_1 ORDER BY a",
+            )
+            s.insert("orders_1", "INSERT INTO orders_1 VALUES (2, 20)", 2)
+            s.ddl(
+                "SET STATEMENT max_statement_time=30, lock_wait_timeout=5 FOR "
+                "ALTER TABLE orders_1 ADD COLUMN note VARCHAR(8) DEFAULT 'n' AFTER id",
+                "orders_1",
+            )
+            s.insert("orders_1", "INSERT INTO orders_1 (id, a) VALUES (3, 30)", 3)
+            s.ddl(
+                "SET STATEMENT lock_wait_timeout=5 FOR ALTER TABLE orders_1 MODIFY a BIGINT",
+                "orders_1",
+            )
+            s.update("orders_1", "UPDATE orders_1 SET a = 2 + 1 << 40 WHERE id = 1", 1)
+            s.ddl("CREATE TABLE orders_2 (id INT PRIMARY KEY)", "orders_2", new=("orders_2",))
+            s.renamed("orders_2", "orders_3")
+            s.ddl("RENAME TABLE IF EXISTS orders_9 TO orders_8, orders_2 TO orders_3", "orders_3")
+            s.insert("orders_3", "INSERT INTO orders_3 VALUES (1)", 1)
+        finally:
+            s.close()
+        events = list(reader.events())
+        assert decoded(events) == s.expected
+        assert reader.catalog.table(f"{db}.orders_1").column_names == ("id", "note", "a")
+
+
 def test_two_phase_alter_changes_the_schema_at_its_commit(binlog_server: MariaDB) -> None:
     server = binlog_server
     server.execute("SET GLOBAL binlog_alter_two_phase = ON")

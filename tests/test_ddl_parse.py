@@ -148,6 +148,25 @@ STEPS = [
         ["ALTER TABLE `t` ADD COLUMN `x` INT"],
     ),
     ("ALTER TABLE t FORCE", []),
+    ("ALTER TABLE t ORDER BY a DESC, b", []),
+    ("DROP INDEX i ON t WAIT 2 ALGORITHM=INPLACE LOCK NONE", ["ALTER TABLE `t` DROP INDEX `i`"]),
+    (
+        "SET STATEMENT max_statement_time=10, sql_mode='' FOR ALTER TABLE t ADD COLUMN x INT",
+        ["ALTER TABLE `t` ADD COLUMN `x` INT"],
+    ),
+    (
+        "RENAME TABLE IF EXISTS a TO b, c WAIT 1 TO d",
+        ["RENAME TABLE `a` TO `b`", "RENAME TABLE `c` TO `d`"],
+    ),
+    # table maintenance: statistics, rebuilds and checks change no schema
+    ("ANALYZE TABLE t PERSISTENT FOR COLUMNS (a) INDEXES ()", []),
+    ("ANALYZE NO_WRITE_TO_BINLOG TABLE t, u", []),
+    ("ANALYZE TABLE t UPDATE HISTOGRAM ON a, b WITH 8 BUCKETS", []),
+    ("OPTIMIZE LOCAL TABLES t, u WAIT 3", []),
+    ("REPAIR TABLE t QUICK EXTENDED USE_FRM", []),
+    ("CHECK TABLE t FOR UPGRADE QUICK", []),
+    ("CHECKSUM TABLE t EXTENDED", []),
+    ("SET STATEMENT max_statement_time=5 FOR OPTIMIZE TABLE t", []),
     # comments and case
     (
         "/* lead */ alter table `T` add column `X` int -- trailing",
@@ -185,8 +204,7 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
         "LOCK TABLES t WRITE",
         "FLUSH TABLES",
         "SET NAMES utf8mb4",
-        "ANALYZE TABLE t",
-        "OPTIMIZE TABLE t",
+        "SET STATEMENT sql_mode='' FOR GRANT ALL ON *.* TO u",
         "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = 1",
     ]
     with caplog.at_level(logging.WARNING):
@@ -212,11 +230,20 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
         "ALTER TABLE t ADD INDEX ((a + 1))",
         "CREATE TABLE t (a INET6)",
         "ALTER TABLE t ALTER COLUMN a SET VISIBLE",
+        "SET STATEMENT sql_mode='' FOR INSERT INTO t VALUES (1)",
+        # MariaDB's system versioning and compressed columns
+        "ALTER TABLE t ADD SYSTEM VERSIONING",
+        "ALTER TABLE t ADD COLUMN b INT, DROP SYSTEM VERSIONING",
+        "CREATE TABLE t (a INT) ENGINE=InnoDB WITH SYSTEM VERSIONING",
+        "CREATE TABLE t (a INT, z TEXT COMPRESSED=zlib)",
+        "CREATE TABLE t (a INT, z TEXT /*M!100301 COMPRESSED*/ DEFAULT NULL)",
     ],
 )
 def test_unsupported(sql: str) -> None:
-    with pytest.raises(UnsupportedDDLError):
+    with pytest.raises(UnsupportedDDLError) as info:
         parse_statements(sql)
+    if "VERSIONING" in sql:
+        assert "SYSTEM VERSIONING: system-versioned tables are not tracked" in str(info.value)
 
 
 def test_unknown_types_are_errors_and_unmodelled_types_unsupported() -> None:

@@ -91,6 +91,47 @@ VALID = [
     "CREATE TABLE t (a INT) KEY_BLOCK_SIZE 8 MAX_ROWS=100",
     "CREATE TABLE t (b CHAR(4) CHARACTER SET BINARY)",
     "ALTER TABLE t ADD COLUMN a INT, ADD INDEX (a), ADD b INT",
+    # statements a MariaDB binlog carries that change no schema, or change it under a prefix
+    "ANALYZE TABLE t PERSISTENT FOR ALL",
+    "ANALYZE LOCAL TABLES t, u PERSISTENT FOR COLUMNS (a) INDEXES ()",
+    "OPTIMIZE NO_WRITE_TO_BINLOG TABLE t, u WAIT 3",
+    "REPAIR TABLE t QUICK EXTENDED USE_FRM",
+    "CHECK TABLE t FOR UPGRADE QUICK CHANGED",
+    "CHECKSUM TABLES t, u QUICK",
+    "ALTER TABLE t ORDER BY a DESC, b",
+    "SET STATEMENT max_statement_time=10, sql_mode='' FOR ALTER TABLE t ADD COLUMN x INT",
+    "SET STATEMENT lock_wait_timeout=1 FOR SET STATEMENT sql_mode=DEFAULT FOR DROP TABLE t",
+    "RENAME TABLES IF EXISTS a WAIT 1 TO b, c TO d",
+    # read so as to be refused as unsupported, not as malformed
+    "ALTER TABLE t ADD SYSTEM VERSIONING",
+    "ALTER TABLE t DROP SYSTEM VERSIONING",
+    "CREATE TABLE v (a INT) ENGINE=InnoDB WITH SYSTEM VERSIONING",
+    "CREATE TABLE v (a INT, z TEXT /*M!100301 COMPRESSED*/ DEFAULT NULL)",
+]
+#: forms near the ones above that both refuse
+INVALID = [
+    "ANALYZE TABLE t PERSISTENT FOR COLUMNS (a)",
+    "ANALYZE TABLE t PERSISTENT FOR ALL COLUMNS",
+    "ANALYZE t",
+    "CHECKSUM TABLE t QUICK EXTENDED",
+    "CHECK LOCAL TABLE t",
+    "OPTIMIZE TABLE t QUICK",
+    "OPTIMIZE TABLE t WAIT 3 NOWAIT",
+    "REPAIR TABLE t FORCE",
+    "SET STATEMENT max_statement_time=10 FOR",
+    "SET STATEMENT FOR DROP TABLE t",
+    "SET STATEMENT max_statement_time=10 DROP TABLE t",
+    "SET STATEMENT max_statement_time=10, FOR DROP TABLE t",
+    "SET STATEMENT @x=1 FOR DROP TABLE t",
+    "RENAME TABLE IF a TO b",
+    "RENAME TABLE a TO b WAIT 1",
+    "ALTER TABLE t ORDER BY",
+]
+#: MySQL's syntax that MariaDB refuses: mvdd reads MySQL binlogs too, so it takes them
+MYSQL_ONLY = [
+    "DROP INDEX i ON t ALGORITHM=INPLACE LOCK=NONE",
+    "ANALYZE TABLE t UPDATE HISTOGRAM ON a, b WITH 8 BUCKETS",
+    "ALTER TABLE t ALTER INDEX i INVISIBLE",
 ]
 
 
@@ -159,7 +200,15 @@ def test_mutations_found_by_fuzzing_are_syntax_errors_on_both(
 
 
 def test_what_the_server_parses_mvdd_parses(oracle: pymysql.cursors.Cursor) -> None:
-    assert disagreements(oracle, VALID) == []
+    assert disagreements(oracle, VALID + INVALID) == []
+    assert all(server_parses(oracle, sql) for sql in VALID)
+
+
+def test_mysql_only_forms_are_taken_though_mariadb_refuses_them(
+    oracle: pymysql.cursors.Cursor,
+) -> None:
+    assert [sql for sql in MYSQL_ONLY if server_parses(oracle, sql)] == []
+    assert [sql for sql in MYSQL_ONLY if not mvdd_parses(sql)] == []
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,18 @@ generator methods for:
 - ``ALTER {DATABASE | SCHEMA} [name] [DEFAULT] CHARACTER SET … COLLATE …`` → :class:`AlterDatabase`
 - MariaDB's ``ALTER [ONLINE] [IGNORE] TABLE t [WAIT n | NOWAIT] …`` (how the server runs the
   statement, not what it changes: read and dropped)
+- ``RENAME TABLE[S] [IF EXISTS] …`` (MariaDB's IF EXISTS: each pair whose table is missing is
+  skipped)
+- ``DROP INDEX i ON t [ALGORITHM [=] …] [LOCK [=] …]`` (MySQL's; MariaDB refuses the options on
+  DROP INDEX, but a MySQL binlog carries them)
+- ``{ANALYZE | OPTIMIZE | REPAIR | CHECK | CHECKSUM} TABLE t [, …] [options]``
+  → :class:`Maintenance` (sqlglot reads ANALYZE its own way and the others not at all; the
+  servers write ANALYZE, OPTIMIZE and REPAIR to the binlog)
+- MariaDB's ``SET STATEMENT var = value [, …] FOR statement`` → :class:`SetStatement`
+- MariaDB's system versioning (``WITH SYSTEM VERSIONING`` on a table, ``ALTER TABLE t
+  {ADD | DROP} SYSTEM VERSIONING``) → :class:`SystemVersioning`, and its ``COMPRESSED`` columns
+  → :class:`Compressed`: read so that mvdd can refuse them as unsupported rather than as
+  malformed (or, for ``ADD SYSTEM VERSIONING``, misread as a column named SYSTEM)
 
 Everything else is sqlglot's own MySQL dialect.
 """
@@ -41,9 +53,10 @@ from sqlglot.tokens import TokenType
 
 
 class RenameTables(exp.Expression):
-    """``RENAME TABLE a TO b, c TO d``: ``expressions`` are :class:`RenamePair` nodes."""
+    """``RENAME TABLE [IF EXISTS] a TO b, c TO d``: ``expressions`` are :class:`RenamePair`
+    nodes; ``exists``: MariaDB's IF EXISTS."""
 
-    arg_types = {"expressions": True}
+    arg_types = {"expressions": True, "exists": False}
 
 
 class RenamePair(exp.Expression):
@@ -94,6 +107,34 @@ class AlterDatabase(exp.Expression):
     arg_types = {"this": False, "properties": True}
 
 
+class Maintenance(exp.Expression):
+    """``{ANALYZE | OPTIMIZE | REPAIR | CHECK | CHECKSUM} TABLE t [, ...] [options]``: the
+    server's work on tables' rows, indexes or statistics, never on their schema. ``this`` is the
+    verb, ``expressions`` the tables."""
+
+    arg_types = {"this": True, "expressions": True}
+
+
+class SetStatement(exp.Expression):
+    """MariaDB's ``SET STATEMENT var = value [, ...] FOR statement``: ``this`` is the statement,
+    run with those session variables (``expressions``, each an :class:`exp.EQ`) for its time."""
+
+    arg_types = {"this": True, "expressions": True}
+
+
+class SystemVersioning(exp.Property):
+    """MariaDB's ``WITH SYSTEM VERSIONING`` (a table option) or ``{ADD | DROP} SYSTEM
+    VERSIONING`` (an ALTER TABLE action): ``this`` is the word before SYSTEM."""
+
+    arg_types = {"this": True}
+
+
+class Compressed(exp.Expression, exp.ColumnConstraintKind):
+    """MariaDB's ``COMPRESSED[=method]`` column attribute."""
+
+    arg_types = {"this": False}
+
+
 class UnsignedFloat(exp.DataType):
     """``FLOAT[(M,D)] UNSIGNED``, for which sqlglot has no data type of its own."""
 
@@ -117,18 +158,31 @@ def _is_keyword(token: Any, *texts: str) -> bool:
 #: what may follow USING in an index definition
 _INDEX_TYPES = ("BTREE", "HASH", "RTREE")
 
+#: the table maintenance statements: verb -> (whether it takes ``NO_WRITE_TO_BINLOG | LOCAL``
+#: before TABLE, the option words that may follow its tables). ANALYZE's and OPTIMIZE's
+#: options are read by their own methods.
+_MAINTENANCE: dict[str, tuple[bool, tuple[str, ...]]] = {
+    "ANALYZE": (True, ()),
+    "OPTIMIZE": (True, ()),
+    "REPAIR": (True, ("QUICK", "EXTENDED", "USE_FRM")),
+    "CHECK": (False, ("QUICK", "FAST", "MEDIUM", "EXTENDED", "CHANGED")),
+    "CHECKSUM": (False, ("QUICK", "EXTENDED")),
+}
+
 
 class MvddParser(MySQLParser):
     STATEMENT_PARSERS = {
         **MySQLParser.STATEMENT_PARSERS,
         TokenType.RENAME: lambda self: self._parse_rename_tables(),
         TokenType.CREATE: lambda self: self._parse_create_mysql(),
+        TokenType.SET: lambda self: self._parse_set_statement(),
     }
 
     # MySQL / MariaDB table options that take a value with or without `=` (sqlglot's generic
     # key = value reader needs the `=`)
     PROPERTY_PARSERS = {
         **MySQLParser.PROPERTY_PARSERS,
+        "WITH": lambda self: self._parse_system_versioning("WITH") or self._parse_with_property(),
         **{
             word: (lambda self, word=word: self._parse_table_option(word))
             for word in (
@@ -152,6 +206,9 @@ class MvddParser(MySQLParser):
     ALTER_PARSERS = {
         **MySQLParser.ALTER_PARSERS,
         "CONVERT": lambda self: self._parse_convert_charset(),
+        "DROP": lambda self: (
+            self._parse_system_versioning("DROP") or MySQLParser.ALTER_PARSERS["DROP"](self)
+        ),
     }
 
     ALTER_ALTER_PARSERS = {
@@ -165,6 +222,9 @@ class MvddParser(MySQLParser):
         "CHECK": lambda self: self._parse_mysql_check(),
         # MariaDB's spelling of STORED after a generated column's AS (expr)
         "PERSISTENT": lambda self: self.expression(Persistent()),
+        "COMPRESSED": lambda self: self.expression(
+            Compressed(this=self._parse_var(any_token=True) if self._match(TokenType.EQ) else None)
+        ),
     }
 
     _COMPARING = {**MySQLParser.EQUALITY, **MySQLParser.COMPARISON}
@@ -174,6 +234,96 @@ class MvddParser(MySQLParser):
         # FLOAT keeps its token; _parse_types below turns it into UnsignedFloat
         TokenType.FLOAT: TokenType.FLOAT,
     }
+
+    def _parse_statement(self) -> exp.Expr | None:
+        curr = self._curr
+        if (
+            curr is not None
+            and curr.token_type in (TokenType.VAR, TokenType.ANALYZE)
+            and curr.text.upper() in _MAINTENANCE
+        ):
+            self._advance()
+            return self._parse_maintenance(curr.text.upper())
+        return super()._parse_statement()
+
+    def _parse_maintenance(self, verb: str) -> Maintenance:
+        logged, words = _MAINTENANCE[verb]
+        if logged:
+            self._match_texts(("NO_WRITE_TO_BINLOG", "LOCAL"))
+        if not self._match(TokenType.TABLE) and not self._match_text_seq("TABLES"):
+            self.raise_error(f"Expecting TABLE after {verb}", self._curr)
+        tables = self._parse_csv(lambda: self._parse_table_parts(schema=True))
+        if not tables:
+            self.raise_error("Expecting a table name", self._curr)
+        if verb == "ANALYZE":
+            self._parse_analyze_options()
+        elif verb == "OPTIMIZE":
+            self._skip_wait()
+        elif verb == "CHECKSUM":
+            self._match_texts(words)
+        else:
+            while self._match_texts(words) or (
+                verb == "CHECK" and self._match_text_seq("FOR", "UPGRADE")
+            ):
+                pass
+        return self.expression(Maintenance(this=exp.var(verb), expressions=tables))
+
+    def _parse_analyze_options(self) -> None:
+        """MariaDB's ``PERSISTENT FOR {ALL | COLUMNS ([c, ...]) INDEXES ([i, ...])}`` and
+        MySQL's ``{UPDATE | DROP} HISTOGRAM ON c [, ...] [WITH n BUCKETS]``."""
+        if self._match_text_seq("PERSISTENT", "FOR"):
+            if self._match(TokenType.ALL):
+                return
+            for word in ("COLUMNS", "INDEXES"):
+                if not self._match_text_seq(word):
+                    self.raise_error(f"Expecting {word}", self._curr)
+                self._parse_wrapped_id_vars(optional=False)
+        elif self._match_texts(("UPDATE", "DROP")):
+            update = self._prev.text.upper() == "UPDATE"
+            if not self._match_text_seq("HISTOGRAM", "ON"):
+                self.raise_error("Expecting HISTOGRAM ON", self._curr)
+            if not self._parse_csv(self._parse_id_var):
+                self.raise_error("Expecting a column", self._curr)
+            buckets = update and self._match_text_seq("WITH")
+            if buckets and not (self._match(TokenType.NUMBER) and self._match_text_seq("BUCKETS")):
+                self.raise_error("Expecting WITH n BUCKETS", self._curr)
+
+    def _parse_system_versioning(self, word: str) -> SystemVersioning | None:
+        if not self._match_text_seq("SYSTEM", "VERSIONING"):
+            return None
+        return self.expression(SystemVersioning(this=exp.var(word)))
+
+    def _parse_set_statement(self) -> exp.Expr:
+        if not self._curr:
+            self.raise_error("Expecting what to SET", self._prev)
+        if not _is_keyword(self._curr, "STATEMENT") or (
+            self._next is not None and self._next.token_type == TokenType.EQ
+        ):
+            return MySQLParser.STATEMENT_PARSERS[TokenType.SET](self)
+        self._advance()
+
+        def setting() -> exp.Expr | None:
+            if self._match(TokenType.PARAMETER, advance=False):
+                self.raise_error("Expecting a system variable", self._curr)  # not @user ones
+            name = self._parse_id_var(any_token=False)
+            if name is None:
+                return None
+            if not self._match(TokenType.EQ):
+                self.raise_error("Expecting =", self._curr)
+            value = self._parse_disjunction()
+            if value is None:
+                self.raise_error("Expecting a value", self._curr)
+            return self.expression(exp.EQ(this=name, expression=value))
+
+        settings = self._parse_csv(setting)
+        if not settings:
+            self.raise_error("Expecting a variable after SET STATEMENT", self._curr)
+        if not self._match(TokenType.FOR):
+            self.raise_error("Expecting FOR", self._curr)
+        statement = self._parse_statement()
+        if statement is None:
+            self.raise_error("Expecting a statement after FOR", self._curr)
+        return self.expression(SetStatement(this=statement, expressions=settings))
 
     def _parse_comparison(self, this: exp.Expr | None = None) -> exp.Expr | None:
         # MySQL's comparison operators (=, <=>, <>, !=, <, <=, >, >=) are one left-associative
@@ -378,6 +528,20 @@ class MvddParser(MySQLParser):
         ):
             self._advance(2)
 
+    def _skip_algorithm_lock(self, *, once: bool = False) -> bool:
+        """``ALGORITHM [=] name`` and ``LOCK [=] name``: how the server builds or drops an index,
+        not what it builds; whether one was read."""
+        read = False
+        while self._match_texts(("ALGORITHM", "LOCK")):
+            self._match(TokenType.EQ)
+            if not self._curr:
+                self.raise_error(f"Expecting a value for {self._prev.text.upper()}", self._prev)
+            self._advance()
+            read = True
+            if once:
+                break
+        return read
+
     def _parse_table(self, *args: Any, **kwargs: Any) -> Any:
         table = super()._parse_table(*args, **kwargs)
         if self._in_alter:
@@ -386,11 +550,11 @@ class MvddParser(MySQLParser):
 
     def _parse_drop(self, *args: Any, **kwargs: Any) -> Any:
         node = super()._parse_drop(*args, **kwargs)
-        if isinstance(node, exp.Drop) and str(node.args.get("kind") or "").upper() in (
-            "TABLE",
-            "INDEX",
-        ):
+        kind = str(node.args.get("kind") or "").upper() if isinstance(node, exp.Drop) else ""
+        if kind in ("TABLE", "INDEX"):
             self._skip_wait()
+        if kind == "INDEX":
+            self._skip_algorithm_lock()
         return node
 
     def _parse_truncate_table(self) -> Any:
@@ -453,6 +617,7 @@ class MvddParser(MySQLParser):
         start = self._prev
         if not self._match(TokenType.TABLE) and not self._match_text_seq("TABLES"):
             return self._parse_as_command(start)
+        exists = self._parse_exists()
 
         def pair() -> RenamePair | None:
             this = self._parse_table_parts(schema=True)
@@ -461,7 +626,7 @@ class MvddParser(MySQLParser):
                 self.raise_error("Expecting TO")
             return self.expression(RenamePair(this=this, to=self._parse_table_parts(schema=True)))
 
-        return self.expression(RenameTables(expressions=self._parse_csv(pair)))
+        return self.expression(RenameTables(expressions=self._parse_csv(pair), exists=exists))
 
     def _parse_convert_charset(self) -> ConvertCharset | None:
         if not self._match_text_seq("TO"):
@@ -509,6 +674,9 @@ class MvddParser(MySQLParser):
             return [self.expression(exp.AddConstraint(expressions=[check]))]
         if _is_keyword(self._curr, "ADD"):  # sqlglot takes a second ADD as optional noise
             self.raise_error("Expecting what to ADD", self._curr)
+        versioning = self._parse_system_versioning("ADD")
+        if versioning is not None:
+            return [versioning]
         index = self._index
         self._match(TokenType.COLUMN)
         if self._match(TokenType.L_PAREN):
@@ -552,10 +720,7 @@ class MvddParser(MySQLParser):
         parts = self._parse_wrapped_csv(self._parse_index_key_part)
         self._skip_wait()
         options = self._parse_index_constraint_options()
-        # ALGORITHM=... and LOCK=... are how the server builds it, not what it builds
-        while self._match_texts(("ALGORITHM", "LOCK")):
-            self._match(TokenType.EQ)
-            self._advance()
+        while self._skip_algorithm_lock(once=True):
             options.extend(self._parse_index_constraint_options())
         return self.expression(
             CreateIndex(
@@ -589,6 +754,10 @@ class MvddGenerator(MySQLGenerator):
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
         AlterDatabase: lambda self, e: self.alterdatabase_sql(e),
         Persistent: lambda self, e: "PERSISTENT",
+        Maintenance: lambda self, e: self.maintenance_sql(e),
+        SystemVersioning: lambda self, e: f"{e.name} SYSTEM VERSIONING",
+        Compressed: lambda self, e: "COMPRESSED" + (f"={e.name}" if e.this else ""),
+        SetStatement: lambda self, e: self.setstatement_sql(e),
         # a statement parameter's place: mvdd.ddl.dml turns it into the driver's %s
         exp.Placeholder: lambda self, e: PARAM,
     }
@@ -607,7 +776,15 @@ class MvddGenerator(MySQLGenerator):
         return super().interval_sql(expression)
 
     def renametables_sql(self, expression: RenameTables) -> str:
-        return f"RENAME TABLE {self.expressions(expression, flat=True)}"
+        exists = "IF EXISTS " if expression.args.get("exists") else ""
+        return f"RENAME TABLE {exists}{self.expressions(expression, flat=True)}"
+
+    def maintenance_sql(self, expression: Maintenance) -> str:
+        return f"{expression.name} TABLE {self.expressions(expression, flat=True)}"
+
+    def setstatement_sql(self, expression: SetStatement) -> str:
+        settings = self.expressions(expression, flat=True)
+        return f"SET STATEMENT {settings} FOR {self.sql(expression, 'this')}"
 
     def renamepair_sql(self, expression: RenamePair) -> str:
         return f"{self.sql(expression, 'this')} TO {self.sql(expression, 'to')}"
@@ -652,6 +829,8 @@ class MvddMySQL(MySQL):
         COMMANDS = MySQL.Tokenizer.COMMANDS - {TokenType.RENAME}
         KEYWORDS = {
             **MySQL.Tokenizer.KEYWORDS,
+            # OPTIMIZE would swallow the rest of the statement too (it is read as Maintenance)
+            "OPTIMIZE": TokenType.VAR,
             "POINT": TokenType.POINT,
             "LINESTRING": TokenType.LINESTRING,
             "POLYGON": TokenType.POLYGON,

@@ -268,11 +268,24 @@ def _(node: exp.TruncateTable, ctx: Context) -> list[s.Step]:
 
 
 @statement_steps.register
-def _(node: d.RenameTables, ctx: Context) -> list[s.Step]:
-    return [
-        s.RenameTable(table=table_name(p.this, ctx), to=table_name(p.args["to"], ctx))
-        for p in node.expressions
-    ]
+def _(node: d.RenameTables, ctx: Context) -> list[Any]:
+    steps: list[Any] = []
+    for p in node.expressions:
+        table = table_name(p.this, ctx)
+        if node.args.get("exists"):
+            steps.append(s.IfTableExists(table=table))  # MariaDB: a missing table is skipped
+        steps.append(s.RenameTable(table=table, to=table_name(p.args["to"], ctx)))
+    return steps
+
+
+@statement_steps.register
+def _(node: d.Maintenance, ctx: Context) -> list[Any]:
+    return []  # statistics, a rebuild, a check: the schema stays (a missing table is no error)
+
+
+@statement_steps.register
+def _(node: d.SetStatement, ctx: Context) -> list[Any]:
+    return statement_steps(node.this, ctx)  # the settings say how it runs, not what it does
 
 
 @statement_steps.register
@@ -471,6 +484,18 @@ def _(action: exp.ForceProperty, table: str, ctx: Context) -> list[s.Step]:
     return []  # FORCE rebuilds the table; the schema stays
 
 
+#: why a system-versioned table is not tracked, wherever its clause appears
+_VERSIONING = (
+    "system-versioned tables are not tracked (their hidden row_start and row_end columns are "
+    "in every row the binlog carries)"
+)
+
+
+@alter_steps.register
+def _(action: d.SystemVersioning, table: str, ctx: Context) -> list[s.Step]:
+    raise UnsupportedDDLError(f"{action.name} SYSTEM VERSIONING: {_VERSIONING}")
+
+
 # --- constraints and indexes -------------------------------------------------------------------
 
 
@@ -620,6 +645,10 @@ def _options(props: list[exp.Expr], *, for_alter: bool = False) -> tuple[tuple[s
     for p in props:
         if isinstance(p, _IGNORED_OPTIONS):
             continue  # how the server runs the statement, not what it changes
+        if isinstance(p, exp.Order) and for_alter:
+            continue  # ALTER TABLE … ORDER BY sorts the rows once; the schema stays
+        if isinstance(p, d.SystemVersioning):
+            raise UnsupportedDDLError(f"WITH SYSTEM VERSIONING: {_VERSIONING}")
         value = p.args.get("this")
         if isinstance(value, exp.Var) and is_reserved(value.name):
             raise DDLParseError(f"{value.name!r} is a reserved word, not an option's value")

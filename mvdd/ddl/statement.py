@@ -135,13 +135,22 @@ def statement_words(sql: str) -> tuple[str, tuple[str, ...]]:
     and other words, as written): enough to tell whether a statement that does not parse, or
     is not DDL, concerns some table.
 
-    >>> statement_words("insert into `shop`.orders_01 values (1)")
-    ('INSERT', ('into', 'shop', 'orders_01', 'values'))
+    MariaDB's ``SET STATEMENT … FOR statement`` is that statement's:
+
+    >>> statement_words("SET STATEMENT sql_mode='' FOR insert into t values (1)")
+    ('INSERT', ('into', 't', 'values'))
     """
     try:
         tokens = DIALECT.tokenize(executable(sql))
     except TokenError:
         return "", ()
+    if (
+        len(tokens) > 1
+        and tokens[0].token_type == TokenType.SET
+        and tokens[1].token_type == TokenType.VAR
+        and tokens[1].text.upper() == "STATEMENT"
+    ):
+        tokens = _after_for(tokens)
     if not tokens:
         return "", ()
     names = tuple(
@@ -150,6 +159,16 @@ def statement_words(sql: str) -> tuple[str, tuple[str, ...]]:
         if t.token_type in (TokenType.IDENTIFIER, TokenType.VAR) or t.text.isidentifier()
     )
     return tokens[0].text.upper(), names
+
+
+def _after_for(tokens: list[Token]) -> list[Token]:
+    """The tokens after the first FOR outside parentheses (SET STATEMENT's statement)."""
+    depth = 0
+    for i, t in enumerate(tokens):
+        depth += (t.token_type == TokenType.L_PAREN) - (t.token_type == TokenType.R_PAREN)
+        if depth == 0 and t.token_type == TokenType.FOR:
+            return tokens[i + 1 :]
+    return tokens
 
 
 def _parse_error(err: ParseError, sql: str) -> DDLParseError:
