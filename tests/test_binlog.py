@@ -24,6 +24,7 @@ from mvdd import (
     UnsupportedDDLError,
 )
 from mvdd.binlog import BinlogPosition, BinlogReader
+from mvdd.binlog.reader import UNTRACKED
 from tests.conftest import private_server
 from tests.support.binlog import Script, database, decoded
 from tests.support.mariadb import MariaDB
@@ -452,6 +453,88 @@ def test_unreadable_ddl_on_a_followed_table_follows_the_policy(binlog_server: Ma
         unmatched.execute("CREATE TABLE x (id INT PRIMARY KEY)", position=mark, database=db)
         reader = BinlogReader(server.url(), tables=f"{db}.x", catalog=unmatched, start=mark)
         assert list(reader.events()) == []
+
+
+def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
+    binlog_server: MariaDB,
+) -> None:
+    """Every table of a followed database is read at bootstrap (one may be renamed in later);
+    one of a kind mvdd does not model stops it only when the patterns match it."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute(
+            "CREATE TABLE orders_1 (id INT PRIMARY KEY, a INT)",
+            "CREATE TABLE log (id INT PRIMARY KEY) PARTITION BY HASH (id) PARTITIONS 2",
+            "CREATE TABLE child (id INT PRIMARY KEY, o INT, FOREIGN KEY (o) REFERENCES orders_1 (id))",
+            "CREATE TABLE hist (id INT PRIMARY KEY) WITH SYSTEM VERSIONING",
+            "CREATE SEQUENCE seq",
+            database=db,
+        )
+        reader = reader_for(server, f"{db}.orders_*")
+        assert reader.catalog.tables() == [f"{db}.orders_1"]
+        server.execute(
+            "INSERT INTO orders_1 VALUES (1, 2)",
+            "INSERT INTO log VALUES (1)",
+            "INSERT INTO child VALUES (1, 1)",
+            "INSERT INTO hist VALUES (1)",
+            "SELECT NEXTVAL(seq)",
+            database=db,
+        )
+        assert [(e.table, e.row) for e in reader.events()] == [
+            (f"{db}.orders_1", {"id": 1, "a": 2})
+        ]
+        for name in ("log", "child", "hist", "seq"):
+            with pytest.raises(UnsupportedDDLError) as info:
+                reader_for(server, f"{db}.{name}")
+            assert info.value.table == f"{db}.{name}" and info.value.position is not None
+
+
+def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
+    binlog_server: MariaDB, tmp_path: Any
+) -> None:
+    """With on_unsupported="skip", a sequence (whose NEXTVAL writes rows), a partitioned and a
+    system-versioned table, created before the reader started or in its binlog, are untracked:
+    their rows are skipped, a reopened catalog still knows it, and a name that later gets a
+    table of a kind mvdd models is read again."""
+    server = binlog_server
+    path = str(tmp_path / "catalog.db")
+    with database(server) as db:
+        server.execute(
+            "CREATE SEQUENCE pre",
+            "CREATE TABLE keep (id BIGINT PRIMARY KEY)",
+            database=db,
+        )
+        s = Script(server, db)
+        s.versions[f"{db}.keep"] = 1
+        try:
+            with Catalog.open(path, on_unsupported="skip") as catalog:
+                reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
+                reader.check()  # bootstrap: `pre` is skipped, and untracked
+                s.sql(
+                    "CREATE SEQUENCE s",
+                    "SELECT NEXTVAL(s), NEXTVAL(pre)",
+                    "CREATE TABLE p (id INT PRIMARY KEY) PARTITION BY HASH (id) PARTITIONS 2",
+                    "INSERT INTO p VALUES (1)",
+                    "CREATE TABLE x (id INT PRIMARY KEY) WITH SYSTEM VERSIONING",
+                    "INSERT INTO x VALUES (1)",
+                )
+                s.insert("keep", "INSERT INTO keep VALUES (NEXTVAL(s) + 100)", 102)
+                events = list(reader.events())
+                assert decoded(events) == s.expected
+                reader.checkpoint(events[-1].commit)
+                untracked = catalog.store.get_state(UNTRACKED)
+            assert sorted(untracked) == sorted(f"{db}.{t}" for t in ("pre", "s", "p", "x"))
+            s.expected.clear()
+            s.sql("SELECT NEXTVAL(s), NEXTVAL(pre)", "INSERT INTO p VALUES (2)")
+            s.insert("keep", "INSERT INTO keep VALUES (7)", 7)
+            s.sql("DROP SEQUENCE s")
+            s.ddl("CREATE TABLE s (id INT PRIMARY KEY, v INT)", "s", new=("s",))
+            s.insert("s", "INSERT INTO s VALUES (1, 2)", 1)
+            with Catalog.open(path, on_unsupported="skip") as catalog:
+                reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
+                assert decoded(reader.events()) == s.expected
+        finally:
+            s.close()
 
 
 # --- starting, resuming, reconnecting ----------------------------------------------------------

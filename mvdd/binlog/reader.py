@@ -37,6 +37,11 @@ DDL policy
     A statement on a matched table that mvdd cannot parse or does not model follows the
     catalog's ``on_unsupported`` (``"raise"``: SchemaUnknownError-free stop naming statement and
     position; ``"skip"``: logged and skipped); on other tables such statements are ignored.
+    When what ``"skip"`` skips is the CREATE of a followed table (a sequence, a partitioned or
+    system-versioned table, in the binlog or at bootstrap), that table is *untracked*: its rows
+    are skipped too, with one warning per table and reader, instead of raising
+    SchemaUnknownError. The untracked names are kept in the catalog's store (a restart skips
+    them as well); a name the catalog later has a schema for is read again.
     Statement-format row changes (``binlog_format`` switched per session) on a matched table
     always stop the reader: their rows are not in the binlog.
 """
@@ -81,6 +86,7 @@ from mvdd.errors import (
     SchemaDriftError,
     SchemaUnknownError,
     SourceConfigError,
+    UnsupportedDDLError,
 )
 from mvdd.model import BinlogPosition, Table
 
@@ -89,6 +95,7 @@ log = logging.getLogger("mvdd.binlog")
 #: store state keys
 CHECKPOINT = "binlog.checkpoint"
 BOOTSTRAP = "binlog.bootstrap"
+UNTRACKED = "binlog.untracked"  # followed tables whose CREATE was skipped -> where
 #: statements that move a transaction, not a schema
 _CONTROL = {"BEGIN": "begin", "COMMIT": "commit", "ROLLBACK": "commit", "XA": "xa"}
 _SAVEPOINTS = ("SAVEPOINT", "ROLLBACK TO", "RELEASE SAVEPOINT")
@@ -229,6 +236,8 @@ class BinlogReader:
         self._resume: BinlogPosition | None = None
         self._plans: dict[str, tuple[Plan, Any, int]] = {}
         self._maps: dict[int, Plan | None] = {}
+        self._untracked: dict[str, str] | None = None  # UNTRACKED, read when first needed
+        self._warned: set[str] = set()
         self._stream: BinLogStreamReader | None = None
         self._stream_connected = False
         #: the server's binlog position at its last heartbeat (while following)
@@ -378,11 +387,20 @@ class BinlogReader:
         position = BinlogPosition.parse(record["position"])
         for database, text in record["databases"]:
             self.catalog.execute(text, position=position, database=database)
-        for database, _, text in record["tables"]:
+        for database, table, text in record["tables"]:
+            # every table of a followed database is read (one may be renamed in later); one
+            # the patterns do not match may be of a kind mvdd does not model
+            name = f"{database}.{table}"
+            followed = matches(self.patterns, name)
             try:
                 self.catalog.execute(text, position=position, database=database)
             except MvddError as err:
-                raise err.locate(position=position) from None
+                if followed:
+                    raise err.locate(position=position) from None
+                log.warning("bootstrap: ignored the unmatched table %s: %s", name, err)
+                continue
+            if followed and name not in self.catalog.tables():
+                self._untrack(name, position)  # on_unsupported="skip" skipped its CREATE
         self.catalog.store.set_state(BOOTSTRAP, {**record, "done": True})
         self.catalog.store.set_state(CHECKPOINT, str(position))
         return position
@@ -620,7 +638,22 @@ class BinlogReader:
         if not matches(self.patterns, name):
             self._maps[ev.table_id] = None
             return pending
-        plan = self._plan(name, at)
+        try:
+            plan = self._plan(name, at)
+        except SchemaUnknownError:
+            if name not in self._untracked_names():
+                raise
+            if name not in self._warned:
+                self._warned.add(name)
+                log.warning(
+                    "rows of %s are skipped (first at %s): its CREATE was skipped as unsupported "
+                    "at %s",
+                    name,
+                    at,
+                    self._untracked_names()[name],
+                )
+            self._maps[ev.table_id] = None
+            return pending
         meta = ev.optional_metadata
         columns = ev.columns
         check_table_map(
@@ -838,8 +871,24 @@ class BinlogReader:
             return ()
         if self.catalog.on_unsupported == "skip":
             log.warning("skipped a statement on a followed table at %s: %s", at, err)
+            created = err.table if statement_words(text)[0] == "CREATE" else None
+            if isinstance(err, UnsupportedDDLError) and created and matches(self.patterns, created):
+                self._untrack(created, at)
             return ()
         raise err.locate(statement=text, position=at)
+
+    def _untracked_names(self) -> dict[str, str]:
+        if self._untracked is None:
+            self._untracked = dict(self.catalog.store.get_state(UNTRACKED) or {})
+        return self._untracked
+
+    def _untrack(self, name: str, at: BinlogPosition) -> None:
+        """Remember that ``name``'s CREATE was skipped: its rows are skipped too (kept in the
+        store before the reader moves past ``at``, so a restart knows it)."""
+        untracked = self._untracked_names()
+        if name not in untracked:
+            untracked[name] = str(at)
+            self.catalog.store.set_state(UNTRACKED, untracked)
 
 
 #: the library's event classes -> what the reader does with them

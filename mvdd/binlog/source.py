@@ -437,17 +437,24 @@ class Source:
         for db in names:
             cur.execute(show_create_database(db))
             databases.append((db, str(cur.fetchone()[1])))
+            # MariaDB's sequences and system-versioned tables too: the reader must know they
+            # exist (it refuses them, or with on_unsupported="skip" skips their rows)
             cur.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = %s "
-                "AND table_type = 'BASE TABLE' ORDER BY table_name",
-                (db,),
+                "SELECT table_name, table_type FROM information_schema.tables "
+                "WHERE table_schema = %s AND table_type IN %s ORDER BY table_name",
+                (db, tuple(_TABLE_TYPES)),
             )
-            for (table,) in cur.fetchall():
+            for table, kind in cur.fetchall():
                 # held until the snapshot ends: no DDL on it can commit meanwhile
                 cur.execute(lock_table((db, str(table))))
-                cur.execute(show_create((db, str(table))))
+                cur.execute(show_create((db, str(table)), _TABLE_TYPES[str(kind)]))
                 tables.append((db, str(table), _text(cur.fetchone()[1])))
         return tuple(databases), tuple(tables)
+
+
+#: the kinds of table a snapshot reads (information_schema's table_type) -> what SHOW CREATE
+#: asks for (a sequence's SHOW CREATE TABLE would dress it as a table)
+_TABLE_TYPES = {"BASE TABLE": "TABLE", "SYSTEM VERSIONED": "TABLE", "SEQUENCE": "SEQUENCE"}
 
 
 class Rows:

@@ -250,9 +250,16 @@ def count_rows(table: str | tuple[str, str]) -> str:
     return sql(exp.select(exp.Count(this=exp.Star())).from_(table_ref(table)))
 
 
-def show_create(table: str | tuple[str, str]) -> str:
-    """``SHOW CREATE TABLE table`` (a name, or a (database, table) pair)."""
-    return sql(exp.Show(this="CREATE TABLE", target=table_ref(table)))
+def show_create(table: str | tuple[str, str], kind: str = "TABLE") -> str:
+    """``SHOW CREATE TABLE table`` (a name, or a (database, table) pair); ``kind="SEQUENCE"``:
+    MariaDB's ``SHOW CREATE SEQUENCE``.
+
+    >>> print(show_create(("shop", "s"), kind="SEQUENCE"))
+    SHOW CREATE SEQUENCE `shop`.`s`
+    """
+    if kind not in ("TABLE", "SEQUENCE"):
+        raise ValueError(f"SHOW CREATE of a table or a sequence, not {kind!r}")
+    return sql(exp.Show(this=f"CREATE {kind}", target=table_ref(table)))
 
 
 def drop_table(table: str, *, if_exists: bool = True) -> str:

@@ -96,9 +96,40 @@ def _unread(node: exp.Command, what: str) -> MvddError:
 @statement_steps.register
 def _(node: exp.Command, ctx: Context) -> list[s.Step]:
     verb = str(node.this).upper()
+    if verb == "CREATE":
+        err = _unread(node, "CREATE statement")
+        created = _created(node, ctx)
+        raise err.locate(table=created) if created and err.table is None else err
     if verb in _DDL_VERBS:
         raise _unread(node, f"{verb} statement")
     raise UnsupportedDDLError(f"unsupported statement {node.sql(dialect=DIALECT)[:60]!r}")
+
+
+def _created(node: exp.Command, ctx: Context) -> str | None:
+    """The table (or sequence) a CREATE that sqlglot could not read names, so that the error
+    says which (a reader skipping it must know whose rows to skip): the name after TABLE or
+    SEQUENCE [IF NOT EXISTS], read by the dialect's own table-name rule."""
+    try:
+        tokens = DIALECT.tokenize(node.sql(dialect=DIALECT))
+        at = next(
+            i + 1
+            for i, t in enumerate(tokens)
+            if t.token_type == TokenType.TABLE or t.text.upper() == "SEQUENCE"
+        )
+    except (SqlglotError, StopIteration):
+        return None
+    if [t.text.upper() for t in tokens[at : at + 3]] == ["IF", "NOT", "EXISTS"]:
+        at += 3
+    parts = tokens[at : at + 3 : 2]  # name, or database . name
+    if len(parts) < 2 or tokens[at + 1].token_type != TokenType.DOT:
+        parts = parts[:1]
+    if not parts or any(t.token_type not in (TokenType.VAR, TokenType.IDENTIFIER) for t in parts):
+        return None
+    names = [exp.to_identifier(t.text) for t in parts]
+    try:
+        return table_name(exp.Table(this=names[-1], db=names[0] if len(names) == 2 else None), ctx)
+    except MvddError:
+        return None
 
 
 @statement_steps.register
@@ -117,7 +148,8 @@ def _(node: exp.Create, ctx: Context) -> list[Any]:
             )
         ]
     if kind != "TABLE":
-        raise UnsupportedDDLError(f"CREATE {kind or '?'} is not tracked")
+        named = {"table": table_name(node.this, ctx)} if isinstance(node.this, exp.Table) else {}
+        raise UnsupportedDDLError(f"CREATE {kind or '?'} is not tracked", **named)
     props = node.args.get("properties")
     if any(isinstance(p, exp.TemporaryProperty) for p in (props.expressions if props else [])):
         raise UnsupportedDDLError("temporary tables are not tracked")
