@@ -105,6 +105,7 @@ VALID = [
     # read so as to be refused as unsupported, not as malformed
     "ALTER TABLE t ADD SYSTEM VERSIONING",
     "ALTER TABLE t DROP SYSTEM VERSIONING",
+    "ALTER TABLE t DROP `system`, ADD COLUMN system INT",
     "CREATE TABLE v (a INT) ENGINE=InnoDB WITH SYSTEM VERSIONING",
     "CREATE TABLE v (a INT, z TEXT /*M!100301 COMPRESSED*/ DEFAULT NULL)",
 ]
@@ -126,6 +127,9 @@ INVALID = [
     "RENAME TABLE IF a TO b",
     "RENAME TABLE a TO b WAIT 1",
     "ALTER TABLE t ORDER BY",
+    "ALTER TABLE t DROP SYSTEM",
+    "ALTER TABLE t ADD SYSTEM INT",
+    "CREATE TABLE v (a INT) WITH SYSTEM",
 ]
 #: MySQL's syntax that MariaDB refuses: mvdd reads MySQL binlogs too, so it takes them
 MYSQL_ONLY = [

@@ -289,8 +289,12 @@ class MvddParser(MySQLParser):
                 self.raise_error("Expecting WITH n BUCKETS", self._curr)
 
     def _parse_system_versioning(self, word: str) -> SystemVersioning | None:
-        if not self._match_text_seq("SYSTEM", "VERSIONING"):
+        if not _is_keyword(self._curr, "SYSTEM"):
             return None
+        # right after ADD, DROP or WITH a bare SYSTEM is the keyword, never a column's name
+        if not _is_keyword(self._next, "VERSIONING"):
+            self.raise_error("Expecting VERSIONING after SYSTEM", self._next or self._curr)
+        self._advance(2)
         return self.expression(SystemVersioning(this=exp.var(word)))
 
     def _parse_set_statement(self) -> exp.Expr:
