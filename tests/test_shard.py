@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import pymysql
 import pytest
 
 from mvdd import DDLError, JoinConflictError, NoSuchTableError, UnsupportedDDLError
@@ -434,6 +435,21 @@ def test_truncate_among_several_shards_and_rename_table_emit_nothing(rig: Rig) -
     rig.tables["s1"] = "tbl1_new"
     (add,) = on(rig, ["s1"], "ALTER TABLE {t} ADD COLUMN c INT")
     assert add == ["ALTER TABLE `t` ADD COLUMN `c` INT DEFAULT NULL"]
+
+
+def test_a_check_reaches_a_target_holding_rows_no_shard_holds_any_more(mdb: Any) -> None:
+    """Rows kept downstream from a truncated shard (or one that left) need not meet a check the
+    shards add later; the replicator's downstream session does not check them (a copying ALTER
+    would check every row again). Found by a deep run of the shard machine."""
+    rig = Rig(mdb, shards(2))  # a row from each shard: ids 1 and 2
+    assert rig.ddl("s1", "TRUNCATE TABLE tbl1").downstream == []  # id 1 stays downstream
+    *_, last = on(rig, ["s1", "s2"], "ALTER TABLE {t} ADD CONSTRAINT ck CHECK (id > 1)")
+    assert last == ["ALTER TABLE `t` ADD CONSTRAINT `ck` CHECK (`id` > 1)"]
+    widened = on(rig, ["s1", "s2"], "ALTER TABLE {t} MODIFY a BIGINT NOT NULL")
+    assert widened == [["ALTER TABLE `t` MODIFY COLUMN `a` BIGINT NOT NULL"], []]  # a copy
+    assert (1,) in rig.rows(["id"])
+    with mdb.cursor() as cur, pytest.raises(pymysql.MySQLError, match="CONSTRAINT `ck` failed"):
+        cur.execute("ALTER TABLE t MODIFY a INT NOT NULL")  # a session that checks: refused
 
 
 # --- conflicts --------------------------------------------------------------------------------

@@ -116,6 +116,15 @@ def server_version(text: str) -> tuple[int, ...]:
     return tuple(int(n) for n in found.group().split(".")) if found else (0,)
 
 
+def server_flavor(text: str) -> str:
+    """``"mariadb"`` or ``"mysql"``, from ``SELECT VERSION()``.
+
+    >>> server_flavor("10.11.6-MariaDB-0+deb12u1-log"), server_flavor("8.4.3")
+    ('mariadb', 'mysql')
+    """
+    return "mariadb" if "mariadb" in text.lower() else "mysql"
+
+
 def position_statement(flavor: str, version: tuple[int, ...]) -> str:
     """The statement that reads the binlog's end on this server.
 
@@ -218,7 +227,7 @@ class Source:
             cur.execute("SELECT VERSION()")
             (version,) = cur.fetchone()
             self._version = server_version(str(version))
-            self._flavor = "mariadb" if "mariadb" in str(version).lower() else "mysql"
+            self._flavor = server_flavor(str(version))
 
     @property
     def flavor(self) -> str:

@@ -29,6 +29,7 @@ import attrs
 import pymysql
 from pymysql.constants import CLIENT
 
+from mvdd.binlog.source import server_flavor
 from mvdd.ddl import parse_table
 from mvdd.ddl.dml import insert_template, show_create
 from mvdd.errors import MvddError, StoreError
@@ -44,6 +45,27 @@ _CHECKPOINT_DDL = (
 )
 #: connection errors after which a reconnect may succeed (server gone, restarted, network)
 LOST = frozenset({2002, 2003, 2006, 2013, 2055, 1053, 1927, 4031})
+
+
+#: what the downstream session sets, by server flavour. MariaDB checks CHECK constraints on
+#: every row a statement writes or copies, a copying ALTER and the group's merge UPDATEs
+#: included. Every row the replicator writes passed its shard's checks upstream, but rows kept
+#: from shards that left the group (or were truncated while others stayed) need not meet a check
+#: the remaining shards added later: checked, they would stop the replicator at the next ADD
+#: CONSTRAINT or copying ALTER. MySQL has no such switch: there such a statement fails, as
+#: narrowing a type over rows that do not fit does.
+SESSION: dict[str, tuple[str, ...]] = {
+    "mariadb": ("SET SESSION check_constraint_checks = OFF",),
+    "mysql": (),
+}
+
+
+def prepare_session(conn: Any) -> None:
+    """Set up a downstream connection as :data:`SESSION` says for its server."""
+    with conn.cursor() as cur:
+        cur.execute("SELECT VERSION()")
+        for statement in SESSION[server_flavor(str(cur.fetchone()[0]))]:
+            cur.execute(statement)
 
 
 class TargetError(MvddError, RuntimeError):
@@ -106,6 +128,7 @@ class Target:
             options.update(autocommit=False, client_flag=CLIENT.FOUND_ROWS, charset="utf8mb4")
             try:
                 self._conn = pymysql.connect(**options)
+                prepare_session(self._conn)
             except pymysql.MySQLError as err:
                 raise self._error(err, "cannot connect") from None
             except OSError as err:
@@ -260,4 +283,13 @@ class Target:
         self.connect().commit()
 
 
-__all__ = ["CHECKPOINT_TABLE", "Checkpoint", "Op", "Target", "TargetError", "TargetLost"]
+__all__ = [
+    "CHECKPOINT_TABLE",
+    "SESSION",
+    "Checkpoint",
+    "Op",
+    "Target",
+    "TargetError",
+    "TargetLost",
+    "prepare_session",
+]

@@ -47,7 +47,10 @@ Choices where the seed leaves room:
   a key; the column and its key reach the target in one statement.
 * Narrowing downstream (NOT NULL once every shard has it, a default dropped once every shard has
   the column) fails on the server if rows already there break the narrower schema, as it would
-  for the upstream DDL itself.
+  for the upstream DDL itself. A CHECK reaches the target once every shard has it; rows kept
+  there from shards that left or were truncated need not meet it, so the replicator's
+  downstream session on MariaDB does not check constraints (``check_constraint_checks=OFF``,
+  :data:`mvdd.replicate.target.SESSION`): every row it writes passed its shard's checks.
 
 >>> g = ShardGroup("t", {"s1": "CREATE TABLE t1 (a INT)", "s2": "CREATE TABLE t2 (a INT)"})
 >>> g.apply("s1", "ALTER TABLE t1 ADD COLUMN b INT NOT NULL").downstream

@@ -1,11 +1,14 @@
 """A shard group wired to a real MariaDB: every upstream DDL runs on the shard's own table, every
 downstream DDL the group emits runs on the target table, and after each step the target must be
-the group's joined schema and accept a row from every unpaused shard."""
+the group's joined schema and accept a row from every unpaused shard. The target is written
+through a connection of its own, set up as the replicator sets up its downstream session
+(:func:`mvdd.replicate.target.prepare_session`)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import itertools
+import weakref
 from decimal import Decimal
 from typing import Any
 
@@ -14,6 +17,7 @@ import pymysql
 from mvdd import parse_table
 from mvdd.model import Column, Table
 from mvdd.model.kind import Family, TypeKind
+from mvdd.replicate.target import prepare_session
 from mvdd.shard import Outcome, ShardGroup
 from tests.support.mariadb import quote, show_create_table
 
@@ -60,6 +64,18 @@ class Rig:
     ):
         self.conn = conn
         self.target = target
+        with conn.cursor() as cur:
+            cur.execute("SELECT DATABASE()")
+            (database,) = cur.fetchone()
+        self.down = pymysql.connect(
+            unix_socket=conn.unix_socket,
+            user="root",
+            database=database,
+            charset="utf8mb4",
+            autocommit=True,
+        )
+        prepare_session(self.down)
+        weakref.finalize(self, self.down.close)
         self.counter = itertools.count(1)
         self.tables: dict[str, str] = {}  # shard -> its table name upstream
         for shard, create in shards.items():
@@ -73,8 +89,8 @@ class Rig:
         self.log: list[str] = [self.group.joined.to_sql()]
         self.verify()
 
-    def run(self, sql: str) -> None:
-        with self.conn.cursor() as cur:
+    def run(self, sql: str, *, conn: pymysql.connections.Connection | None = None) -> None:
+        with (conn or self.conn).cursor() as cur:
             cur.execute(sql)
 
     def ddl(self, shard: str, sql: str, *, upstream: bool = True) -> Outcome:
@@ -91,7 +107,7 @@ class Rig:
         for statement in statements:
             self.log.append(statement)
             try:
-                self.run(statement)
+                self.run(statement, conn=self.down)
             except pymysql.MySQLError as err:
                 raise AssertionError(f"downstream DDL failed: {err}; log: {self.log}") from err
         self.verify()
@@ -124,12 +140,12 @@ class Rig:
         values = [sample(c, n) for c in cols]
         names = ", ".join(quote(c.name) for c in cols)
         marks = ", ".join(["%s"] * len(cols))
-        with self.conn.cursor() as cur:
-            for table in (schema.name, self.target):
+        for table, conn in ((schema.name, self.conn), (self.target, self.down)):
+            with conn.cursor() as cur:
                 cur.execute(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", values)
 
     def rows(self, columns: list[str]) -> list[tuple[Any, ...]]:
-        with self.conn.cursor() as cur:
+        with self.down.cursor() as cur:
             cur.execute(
                 f"SELECT {', '.join(quote(c) for c in columns)} FROM {quote(self.target)} "
                 f"ORDER BY {', '.join(quote(c) for c in columns)}"
