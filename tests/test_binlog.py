@@ -131,11 +131,8 @@ def every_ddl_kind(script: Script) -> None:
 def test_every_ddl_kind_decodes_with_its_version(server: MariaDB) -> None:
     with database(server) as db:
         reader = reader_for(server, f"{db}.*")
-        script = Script(server, db)
-        try:
+        with Script(server, db) as script:
             every_ddl_kind(script)
-        finally:
-            script.close()
         events = list(reader.events())
     assert decoded(events) == script.expected
     # every event of a transaction ends where its transaction does; positions only grow
@@ -150,8 +147,7 @@ def test_values_have_the_promised_types(binlog_server: MariaDB) -> None:
     server = binlog_server
     with database(server) as db:
         reader = reader_for(server, f"{db}.w")
-        script = Script(server, db)
-        try:
+        with Script(server, db) as script:
             script.ddl(
                 "CREATE TABLE w (id INT PRIMARY KEY, vb VARBINARY(4), bn BINARY(3), bt BIT(9), "
                 "st SET('a','b'), y YEAR, js JSON, d DECIMAL(5,2), tm TIME, ts TIMESTAMP NULL)",
@@ -164,8 +160,6 @@ def test_values_have_the_promised_types(binlog_server: MariaDB) -> None:
                 "'2021-06-01 12:00:00')",
                 1,
             )
-        finally:
-            script.close()
         (_, ev) = list(reader.events())
     assert ev.row == {
         "id": 1,
@@ -243,8 +237,7 @@ def test_mariadb_ddl_forms_and_databases(binlog_server: MariaDB) -> None:
     server = binlog_server
     with database(server, charset="latin1") as db, database(server) as other:
         reader = reader_for(server, f"{db}.orders_*")
-        s = Script(server, db)
-        try:
+        with Script(server, db) as s:
             # no charset named: the table takes its database's (latin1), not the server's
             s.ddl(
                 "CREATE TABLE orders_1 (id INT PRIMARY KEY, note VARCHAR(8))",
@@ -286,8 +279,6 @@ def test_mariadb_ddl_forms_and_databases(binlog_server: MariaDB) -> None:
                 new=("orders_4",),
             )
             s.insert("orders_4", "INSERT INTO orders_4 VALUES (1, '😀')", 1)
-        finally:
-            s.close()
         events = list(reader.events())
         assert decoded(events) == s.expected
         catalog = reader.catalog
@@ -303,8 +294,7 @@ def test_maintenance_and_prefixed_statements_keep_the_reader_going(binlog_server
     server = binlog_server
     with database(server) as db:
         reader = reader_for(server, f"{db}.orders_*")
-        s = Script(server, db)
-        try:
+        with Script(server, db) as s:
             s.ddl(
                 "CREATE TABLE orders_1 (id INT PRIMARY KEY, a INT, KEY ka (a))",
                 "orders_1",
@@ -333,8 +323,6 @@ def test_maintenance_and_prefixed_statements_keep_the_reader_going(binlog_server
             s.renamed("orders_2", "orders_3")
             s.ddl("RENAME TABLE IF EXISTS orders_9 TO orders_8, orders_2 TO orders_3", "orders_3")
             s.insert("orders_3", "INSERT INTO orders_3 VALUES (1)", 1)
-        finally:
-            s.close()
         events = list(reader.events())
         assert decoded(events) == s.expected
         assert reader.catalog.table(f"{db}.orders_1").column_names == ("id", "note", "a")
@@ -346,8 +334,7 @@ def test_two_phase_alter_changes_the_schema_at_its_commit(binlog_server: MariaDB
     try:
         with database(server) as db:
             reader = reader_for(server, f"{db}.t")
-            s = Script(server, db)
-            try:
+            with Script(server, db) as s:
                 s.sql("SET SESSION binlog_alter_two_phase = ON")
                 s.ddl("CREATE TABLE t (id INT PRIMARY KEY, a INT)", "t", new=("t",))
                 s.insert("t", "INSERT INTO t VALUES (1, 1), (2, 1)", 1, 2)
@@ -357,8 +344,6 @@ def test_two_phase_alter_changes_the_schema_at_its_commit(binlog_server: MariaDB
                 with pytest.raises(Exception, match="Duplicate"):
                     s.sql("ALTER TABLE t ADD UNIQUE KEY ua (a)")
                 s.insert("t", "INSERT INTO t (id, a) VALUES (4, 6)", 4)
-            finally:
-                s.close()
             events = list(reader.events())
         assert decoded(events) == s.expected
         assert [str(e.kind) for e in events].count("ddl") == 2
@@ -504,9 +489,8 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
             "CREATE TABLE keep (id BIGINT PRIMARY KEY)",
             database=db,
         )
-        s = Script(server, db)
-        s.versions[f"{db}.keep"] = 1
-        try:
+        with Script(server, db) as s:
+            s.versions[f"{db}.keep"] = 1
             with Catalog.open(path, on_unsupported="skip") as catalog:
                 reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
                 reader.check()  # bootstrap: `pre` is skipped, and untracked
@@ -533,8 +517,6 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
             with Catalog.open(path, on_unsupported="skip") as catalog:
                 reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
                 assert decoded(reader.events()) == s.expected
-        finally:
-            s.close()
 
 
 # --- starting, resuming, reconnecting ----------------------------------------------------------

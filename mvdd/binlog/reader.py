@@ -387,19 +387,23 @@ class BinlogReader:
         position = BinlogPosition.parse(record["position"])
         for database, text in record["databases"]:
             self.catalog.execute(text, position=position, database=database)
+        followed: list[str] = []
         for database, table, text in record["tables"]:
             # every table of a followed database is read (one may be renamed in later); one
             # the patterns do not match may be of a kind mvdd does not model
             name = f"{database}.{table}"
-            followed = matches(self.patterns, name)
             try:
                 self.catalog.execute(text, position=position, database=database)
             except MvddError as err:
-                if followed:
+                if matches(self.patterns, name):
                     raise err.locate(position=position) from None
                 log.warning("bootstrap: ignored the unmatched table %s: %s", name, err)
                 continue
-            if followed and name not in self.catalog.tables():
+            if matches(self.patterns, name):
+                followed.append(name)
+        known = set(self.catalog.tables())
+        for name in followed:
+            if name not in known:
                 self._untrack(name, position)  # on_unsupported="skip" skipped its CREATE
         self.catalog.store.set_state(BOOTSTRAP, {**record, "done": True})
         self.catalog.store.set_state(CHECKPOINT, str(position))
@@ -740,7 +744,7 @@ class BinlogReader:
         if flags3 & (library.FL_START_ALTER | library.FL_ROLLBACK_ALTER):
             # a two-phase ALTER: only its COMMIT ALTER changes the schema
             return _Group((), at, float(ev.timestamp)) if pending is None else pending
-        events = self._ddl(text, schema, names, at)
+        events = self._ddl(text, verb, schema, names, at)
         if pending is not None:
             # a statement inside a transaction changes nothing a row reader needs, and
             # ends nothing
@@ -810,14 +814,14 @@ class BinlogReader:
         )
 
     def _ddl(
-        self, text: str, schema: str | None, names: tuple[str, ...], at: BinlogPosition
+        self, text: str, verb: str, schema: str | None, names: tuple[str, ...], at: BinlogPosition
     ) -> tuple[Event, ...]:
         """Execute a statement of the followed databases into the catalog at ``at``; the
         events of the matched tables it changed."""
         try:
             statements = parse_statements(text, default=schema)
         except DDLError as err:
-            return self._unreadable(text, schema, names, at, err)
+            return self._unreadable(text, verb, schema, names, at, err)
         touched: list[str] = []
         for st in statements:
             touched.extend(st.tables)
@@ -862,6 +866,7 @@ class BinlogReader:
     def _unreadable(
         self,
         text: str,
+        verb: str,
         schema: str | None,
         names: tuple[str, ...],
         at: BinlogPosition,
@@ -871,7 +876,7 @@ class BinlogReader:
             return ()
         if self.catalog.on_unsupported == "skip":
             log.warning("skipped a statement on a followed table at %s: %s", at, err)
-            created = err.table if statement_words(text)[0] == "CREATE" else None
+            created = err.table if verb == "CREATE" else None
             if isinstance(err, UnsupportedDDLError) and created and matches(self.patterns, created):
                 self._untrack(created, at)
             return ()

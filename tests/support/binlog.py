@@ -48,6 +48,12 @@ class Script:
     def close(self) -> None:
         self.conn.close()
 
+    def __enter__(self) -> Script:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def name(self, table: str) -> str:
         return table if "." in table else f"{self.database}.{table}"
 
