@@ -452,6 +452,28 @@ def test_a_check_reaches_a_target_holding_rows_no_shard_holds_any_more(mdb: Any)
         cur.execute("ALTER TABLE t MODIFY a INT NOT NULL")  # a session that checks: refused
 
 
+def test_a_shard_resumes_into_a_narrower_column_over_values_no_shard_holds(mdb: Any) -> None:
+    """s2 moves `a` to an ENUM (a conflict: s2 pauses), then s1 drops `a`: s2 resumes and the
+    target's `a` becomes the ENUM, over s1's integers, which no shard holds any more. The
+    downstream DDL converts them as the server does outside strict mode and warns, as the
+    replicator runs it (:func:`mvdd.replicate.target.run_ddl`); under strict mode the target
+    would refuse the ALTER. Found by a deep run of the shard machine (seed 3007)."""
+    rig = Rig(mdb, shards(2))  # a row from each shard: ids 1 and 2
+    rig.run("INSERT INTO tbl1 (id, a) VALUES (100, 1000)")  # and as replicated:
+    rig.run("INSERT INTO t (id, a) VALUES (100, 1000)", conn=rig.down)
+    assert rig.ddl("s2", "ALTER TABLE tbl2 MODIFY a ENUM('p','q','r') NOT NULL").conflict
+    out = rig.ddl("s1", "ALTER TABLE tbl1 DROP COLUMN a")
+    assert out.resumed == {"s2"}
+    assert out.downstream[-1].startswith("ALTER TABLE `t` MODIFY COLUMN `a` ENUM('p', 'q', 'r')")
+    assert rig.warnings == ["[1265] Data truncated for column 'a' at row 4"]
+    assert (100, "") in rig.rows(["id", "a"])
+    assert (2, "q") in rig.rows(["id", "a"])  # s2's row, as its own ALTER converted it
+    with rig.down.cursor() as cur, pytest.raises(pymysql.MySQLError, match="Data truncated"):
+        cur.execute("INSERT INTO t (id, a) VALUES (101, 's')")  # rows: strict as before
+    with mdb.cursor() as cur, pytest.raises(pymysql.MySQLError, match="Data truncated"):
+        cur.execute("ALTER TABLE t MODIFY a ENUM('p', 'q') NOT NULL")  # strict: refused
+
+
 # --- conflicts --------------------------------------------------------------------------------
 
 

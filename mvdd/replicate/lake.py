@@ -171,8 +171,8 @@ class LakeTarget:
     def table_schema(self) -> None:
         return None
 
-    def execute(self, sql: str) -> None:
-        pass  # no downstream table: its DDL has nowhere to run
+    def execute(self, sql: str) -> tuple[str, ...]:
+        return ()  # no downstream table: its DDL has nowhere to run
 
     def _kept(self) -> dict[str, Any]:
         import json

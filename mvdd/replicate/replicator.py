@@ -835,8 +835,15 @@ class Replicator:
         it ran."""
         while True:
             try:
-                target.execute(statement)
+                warnings = target.execute(statement)
                 faults.reach("after-ddl")
+                if warnings:  # values no shard holds that did not fit, converted (run_ddl)
+                    log.warning(
+                        "the downstream gave %d warnings running %s: %s",
+                        len(warnings),
+                        statement[:200],
+                        "; ".join(warnings[:3]) + (" …" if len(warnings) > 3 else ""),
+                    )
                 return
             except TargetLost as err:
                 log.warning("%s; waiting for it", err)

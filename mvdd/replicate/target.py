@@ -68,6 +68,37 @@ def prepare_session(conn: Any) -> None:
             cur.execute(statement)
 
 
+#: the ``sql_mode`` words a downstream DDL runs without (:func:`run_ddl`)
+STRICT = frozenset({"STRICT_TRANS_TABLES", "STRICT_ALL_TABLES"})
+
+
+def run_ddl(cur: Any, sql: str) -> tuple[str, ...]:
+    """Run one downstream DDL outside strict mode and return the server's warnings.
+
+    A shard group narrows the target (a type, NOT NULL) only when no shard in the join holds
+    the wider definition any more, and a shard's own rows meet the narrower one: its upstream
+    statement converted the same values and succeeded. The rows that may not fit are rows no
+    shard holds under that column: values a shard dropped with its column, rows kept from a
+    shard that left or was truncated while others stayed. Strict mode would stop the
+    replicator on them for good; outside it the server converts them as it converts any value
+    that does not fit (to the type's nearest value, an ENUM's empty member, a NOT NULL column's
+    implicit default) and says so in a warning per row, which the caller reports. Rows the
+    replicator writes stay under the session's strict mode: this mode lasts one statement.
+    """
+    cur.execute("SELECT @@SESSION.sql_mode")
+    mode = str(cur.fetchone()[0])
+    lenient = ",".join(word for word in mode.split(",") if word not in STRICT)
+    if lenient != mode:
+        cur.execute("SET SESSION sql_mode = %s", (lenient,))
+    try:
+        cur.execute(sql)
+        cur.execute("SHOW WARNINGS")
+        return tuple(f"[{code}] {message}" for _, code, message in cur.fetchall())
+    finally:
+        if lenient != mode:
+            cur.execute("SET SESSION sql_mode = %s", (mode,))
+
+
 class TargetError(MvddError, RuntimeError):
     """The downstream refused a change, or is not what the upstream says."""
 
@@ -276,20 +307,24 @@ class Target:
             self.connect().commit()
         faults.reach("after-commit")
 
-    def execute(self, sql: str) -> None:
-        """One statement on its own (DDL commits implicitly)."""
+    def execute(self, sql: str) -> tuple[str, ...]:
+        """One DDL on its own (it commits implicitly), outside strict mode
+        (:func:`run_ddl`); the server's warnings."""
         with self.cursor(repr(sql[:80])) as cur:
-            cur.execute(sql)
+            warnings = run_ddl(cur, sql)
         self.connect().commit()
+        return warnings
 
 
 __all__ = [
     "CHECKPOINT_TABLE",
     "SESSION",
+    "STRICT",
     "Checkpoint",
     "Op",
     "Target",
     "TargetError",
     "TargetLost",
     "prepare_session",
+    "run_ddl",
 ]

@@ -45,11 +45,14 @@ Choices where the seed leaves room:
   nothing). An AUTO_INCREMENT column needs its key on every shard: until the last shard has it,
   the shard that added it is paused (a conflict), so the target never holds a counter without
   a key; the column and its key reach the target in one statement.
-* Narrowing downstream (NOT NULL once every shard has it, a default dropped once every shard has
-  the column) fails on the server if rows already there break the narrower schema, as it would
-  for the upstream DDL itself. A CHECK reaches the target once every shard has it; rows kept
-  there from shards that left or were truncated need not meet it, so the replicator's
-  downstream session on MariaDB does not check constraints (``check_constraint_checks=OFF``,
+* Narrowing downstream (a type once no shard in the join holds the wider one, NOT NULL once
+  every shard has it, a default dropped once every shard has the column) meets the rows of
+  every shard in the join, as their own upstream DDL did. It may not meet values no shard holds
+  any more: a column a shard dropped, rows kept from shards that left or were truncated. The
+  replicator runs downstream DDL outside strict mode (:func:`mvdd.replicate.target.run_ddl`),
+  so the server converts those values and warns, rather than stop for good. A CHECK reaches
+  the target once every shard has it; for the same rows the replicator's downstream session on
+  MariaDB does not check constraints (``check_constraint_checks=OFF``,
   :data:`mvdd.replicate.target.SESSION`): every row it writes passed its shard's checks.
 
 >>> g = ShardGroup("t", {"s1": "CREATE TABLE t1 (a INT)", "s2": "CREATE TABLE t2 (a INT)"})

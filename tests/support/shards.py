@@ -2,7 +2,8 @@
 downstream DDL the group emits runs on the target table, and after each step the target must be
 the group's joined schema and accept a row from every unpaused shard. The target is written
 through a connection of its own, set up as the replicator sets up its downstream session
-(:func:`mvdd.replicate.target.prepare_session`)."""
+(:func:`mvdd.replicate.target.prepare_session`), and its DDL runs as the replicator runs it
+(:func:`mvdd.replicate.target.run_ddl`), data statements under the session's strict mode."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import pymysql
 from mvdd import parse_table
 from mvdd.model import Column, Table
 from mvdd.model.kind import Family, TypeKind
-from mvdd.replicate.target import prepare_session
+from mvdd.replicate.merge import is_data
+from mvdd.replicate.target import prepare_session, run_ddl
 from mvdd.shard import Outcome, ShardGroup
 from tests.support.mariadb import quote, show_create_table
 
@@ -77,6 +79,7 @@ class Rig:
         prepare_session(self.down)
         weakref.finalize(self, self.down.close)
         self.counter = itertools.count(1)
+        self.warnings: list[str] = []  # what the downstream DDL warned of
         self.tables: dict[str, str] = {}  # shard -> its table name upstream
         for shard, create in shards.items():
             self.run(create)
@@ -107,7 +110,11 @@ class Rig:
         for statement in statements:
             self.log.append(statement)
             try:
-                self.run(statement, conn=self.down)
+                if is_data(statement):
+                    self.run(statement, conn=self.down)
+                else:
+                    with self.down.cursor() as cur:
+                        self.warnings.extend(run_ddl(cur, statement))
             except pymysql.MySQLError as err:
                 raise AssertionError(f"downstream DDL failed: {err}; log: {self.log}") from err
         self.verify()
