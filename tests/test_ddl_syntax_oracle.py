@@ -108,6 +108,8 @@ VALID = [
     "ALTER TABLE t DROP `system`, ADD COLUMN system INT",
     "CREATE TABLE v (a INT) ENGINE=InnoDB WITH SYSTEM VERSIONING",
     "CREATE TABLE v (a INT, z TEXT /*M!100301 COMPRESSED*/ DEFAULT NULL)",
+    "ALTER TABLE t ALTER KEY i NOT IGNORED, ALTER INDEX j IGNORED",
+    "CREATE UNIQUE INDEX i ON t (a) NOT IGNORED IGNORED COMMENT 'c' ALGORITHM=INPLACE",
 ]
 #: forms near the ones above that both refuse
 INVALID = [
@@ -130,6 +132,10 @@ INVALID = [
     "ALTER TABLE t DROP SYSTEM",
     "ALTER TABLE t ADD SYSTEM INT",
     "CREATE TABLE v (a INT) WITH SYSTEM",
+    "ALTER TABLE t ALTER INDEX i",
+    "ALTER TABLE t ALTER INDEX i NOT",
+    "ALTER TABLE t ADD KEY (a) NOT",
+    "CREATE INDEX i ON t (a) IGNORED NOT",
 ]
 #: MySQL's syntax that MariaDB refuses: mvdd reads MySQL binlogs too, so it takes them
 MYSQL_ONLY = [

@@ -12,6 +12,7 @@ import pytest
 
 from mvdd import DDLError, JoinConflictError, NoSuchTableError, UnsupportedDDLError
 from mvdd.shard import ShardGroup
+from tests.support.mariadb import show_create_table
 from tests.support.shards import Rig
 
 pytestmark = pytest.mark.mariadb
@@ -472,6 +473,16 @@ def test_a_shard_resumes_into_a_narrower_column_over_values_no_shard_holds(mdb: 
         cur.execute("INSERT INTO t (id, a) VALUES (101, 's')")  # rows: strict as before
     with mdb.cursor() as cur, pytest.raises(pymysql.MySQLError, match="Data truncated"):
         cur.execute("ALTER TABLE t MODIFY a ENUM('p', 'q') NOT NULL")  # strict: refused
+
+
+def test_an_invisible_index_reaches_a_mariadb_target_as_ignored(rig: Rig) -> None:
+    """The group's downstream text speaks MySQL (INVISIBLE, which MariaDB refuses); the
+    replicator renders each statement for its target's server (:func:`mvdd.ddl.statement.
+    for_server`), so a MariaDB target gets IGNORED, and reads back invisible."""
+    *_, last = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD INDEX ix (a) IGNORED")
+    assert last == ["ALTER TABLE `t` ADD INDEX `ix` (`a`) INVISIBLE"]
+    assert rig.live("t").find_index("ix").visible is False  # type: ignore[union-attr]
+    assert "KEY `ix` (`a`) IGNORED" in show_create_table(rig.conn, "t")
 
 
 # --- conflicts --------------------------------------------------------------------------------

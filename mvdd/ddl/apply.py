@@ -487,8 +487,6 @@ _FULLTEXT_OK = frozenset({Family.CHAR, Family.TEXT})
 
 def _check_index(table: Table, index: Index) -> None:
     where = {"index": index.name}
-    if index.kind == IndexKind.PRIMARY and not index.visible:
-        raise DDLError("the primary key cannot be invisible", **where)
     if index.kind == IndexKind.SPATIAL and len(index.parts) != 1:
         raise DDLError("a SPATIAL index has exactly one column", **where)
     for part in index.parts:
@@ -665,6 +663,11 @@ def _validate(table: Table, base: Table | None = None) -> None:
                 raise DDLError(f"expression {e.sql} reads the AUTO_INCREMENT column", **where)
 
         _each_expression(table, no_auto)
+    if not all(i.visible for i in table.indexes):
+        key = table.row_key_index
+        if key is not None and not key.visible:
+            why = "" if key.kind == IndexKind.PRIMARY else _IMPLICIT_PRIMARY
+            raise DDLError(f"the primary key cannot be invisible{why}", index=key.name)
     if base is None or len(table.indexes) < 4:  # (few indexes: checking is cheaper than sorting)
         for idx in table.indexes:
             _check_index(table, idx)
@@ -679,6 +682,9 @@ def _validate(table: Table, base: Table | None = None) -> None:
 
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)
+_IMPLICIT_PRIMARY = (
+    " (a UNIQUE key over NOT NULL columns is the primary key of a table without one)"
+)
 
 
 def _each_expression(table: Table, visit: Callable[[Expr, dict[str, str]], None]) -> None:

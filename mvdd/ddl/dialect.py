@@ -170,6 +170,15 @@ _MAINTENANCE: dict[str, tuple[bool, tuple[str, ...]]] = {
 }
 
 
+#: an index's visibility words: MySQL's, then MariaDB's (``IGNORED`` indexes, 10.6)
+_VISIBILITY: tuple[tuple[tuple[str, ...], bool], ...] = (
+    (("VISIBLE",), True),
+    (("INVISIBLE",), False),
+    (("NOT", "IGNORED"), True),
+    (("IGNORED",), False),
+)
+
+
 class MvddParser(MySQLParser):
     STATEMENT_PARSERS = {
         **MySQLParser.STATEMENT_PARSERS,
@@ -213,6 +222,7 @@ class MvddParser(MySQLParser):
 
     ALTER_ALTER_PARSERS = {
         **MySQLParser.ALTER_ALTER_PARSERS,
+        "KEY": lambda self: self._parse_alter_table_alter_index(),  # MariaDB's synonym
         "CHECK": lambda self: self._parse_alter_check(),
         "CONSTRAINT": lambda self: self._parse_alter_check(),
     }
@@ -703,6 +713,30 @@ class MvddParser(MySQLParser):
             return self.expression(exp.IndexParameters(columns=columns))
         return super()._parse_index_params()
 
+    def _parse_visibility(self) -> bool | None:
+        """An index's visibility, in MySQL's words (VISIBLE, INVISIBLE) or MariaDB's (NOT
+        IGNORED, IGNORED); None: neither follows."""
+        for words, visible in _VISIBILITY:
+            if self._match_text_seq(*words):
+                return visible
+        return None
+
+    def _parse_index_constraint_options(self) -> list[exp.IndexConstraintOption]:
+        options: list[exp.IndexConstraintOption] = []
+        while True:
+            options.extend(super()._parse_index_constraint_options())
+            visible = self._parse_visibility()
+            if visible is None:
+                return options
+            options.append(self.expression(exp.IndexConstraintOption(visible=visible)))
+
+    def _parse_alter_table_alter_index(self) -> exp.AlterIndex:
+        index = self._parse_field(any_token=True)
+        visible = self._parse_visibility()
+        if visible is None:
+            self.raise_error("Expecting VISIBLE, INVISIBLE, IGNORED or NOT IGNORED")
+        return self.expression(exp.AlterIndex(this=index, visible=visible))
+
     def _parse_create_mysql(self) -> exp.Expr | None:
         index = self._index
         kind = None
@@ -758,6 +792,8 @@ class MvddGenerator(MySQLGenerator):
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
         AlterDatabase: lambda self, e: self.alterdatabase_sql(e),
         Persistent: lambda self, e: "PERSISTENT",
+        # a collation's name is a plain word: bare, as the model renders it, however it was read
+        exp.CollateColumnConstraint: lambda self, e: f"COLLATE {e.this.name}",
         Maintenance: lambda self, e: self.maintenance_sql(e),
         SystemVersioning: lambda self, e: f"{e.name} SYSTEM VERSIONING",
         Compressed: lambda self, e: "COMPRESSED" + (f"={e.name}" if e.this else ""),
@@ -859,6 +895,30 @@ class MvddMySQL(MySQL):
 
 
 DIALECT = MvddMySQL()
+
+
+class MariaDBGenerator(MvddGenerator):
+    """MariaDB's spellings where they differ from MySQL's: an invisible index is IGNORED."""
+
+    def indexconstraintoption_sql(self, expression: exp.IndexConstraintOption) -> str:
+        visible = expression.args.get("visible")
+        if visible is None:
+            return super().indexconstraintoption_sql(expression)
+        return "NOT IGNORED" if visible else "IGNORED"
+
+    def alterindex_sql(self, expression: exp.AlterIndex) -> str:
+        visible = "NOT IGNORED" if expression.args.get("visible") else "IGNORED"
+        return f"ALTER INDEX {self.sql(expression, 'this')} {visible}"
+
+
+class MvddMariaDB(MvddMySQL):
+    """mvdd's dialect rendering for a MariaDB server (it reads both servers' text)."""
+
+    Generator = MariaDBGenerator
+
+
+#: the dialect that renders for each server flavour (mvdd.binlog.source.server_flavor)
+DIALECTS: dict[str, MvddMySQL] = {"mysql": DIALECT, "mariadb": MvddMariaDB()}
 
 
 # --- room for recursive descent -----------------------------------------------------------------

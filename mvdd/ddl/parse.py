@@ -478,12 +478,8 @@ def _(action: exp.RenameIndex, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.AlterIndex, table: str, ctx: Context) -> list[s.Step]:
-    visible = action.args.get("visible")
-    if visible is None:
-        raise UnsupportedDDLError("ALTER INDEX needs VISIBLE or INVISIBLE")
-    return [
-        s.SetIndexVisible(table=table, index=ident(action.this, "index"), visible=bool(visible))
-    ]
+    visible = bool(action.args["visible"])  # the parser requires one
+    return [s.SetIndexVisible(table=table, index=ident(action.this, "index"), visible=visible)]
 
 
 @alter_steps.register

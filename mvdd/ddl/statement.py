@@ -20,7 +20,7 @@ from sqlglot.errors import ParseError, SqlglotError, TokenError
 from sqlglot.tokens import Token, TokenType
 
 from mvdd.ddl import step as s
-from mvdd.ddl.dialect import DIALECT, deep_stack
+from mvdd.ddl.dialect import DIALECT, DIALECTS, deep_stack
 from mvdd.ddl.name import Context
 from mvdd.ddl.parse import statement_steps
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
@@ -331,8 +331,26 @@ def parse_table(sql: str) -> Table:
     return only.definition
 
 
+def for_server(text: str, flavor: str) -> str:
+    """One statement mvdd rendered (MySQL's text) as a server of ``flavor`` reads it
+    (:data:`mvdd.ddl.dialect.DIALECTS`): on MariaDB an invisible index is ``IGNORED``. The
+    text is parsed and rendered again through sqlglot, as a transpiler does.
+
+    >>> for_server("ALTER TABLE `t` ALTER INDEX `i` INVISIBLE", "mariadb")
+    'ALTER TABLE `t` ALTER INDEX `i` IGNORED'
+    """
+    dialect = DIALECTS[flavor]
+    if dialect is DIALECT:
+        return text
+    with deep_stack():
+        (tree,) = DIALECT.parse(text)
+        assert tree is not None, text
+        return tree.sql(dialect=dialect, identify=True)
+
+
 __all__ = [
     "Statement",
+    "for_server",
     "iter_statements",
     "parse_statements",
     "parse_table",

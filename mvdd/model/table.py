@@ -365,6 +365,20 @@ class Table:
     def primary_key(self) -> Index | None:
         return next((i for i in self.indexes if i.kind == IndexKind.PRIMARY), None)
 
+    @property
+    def row_key_index(self) -> Index | None:
+        """The index that identifies a row: the primary key, else InnoDB's implicit one, the
+        first UNIQUE key over NOT NULL columns whole (no prefix); None: neither."""
+        for index in self.indexes:
+            if index.kind == IndexKind.PRIMARY:
+                return index
+        for index in self.indexes:
+            if index.kind == IndexKind.UNIQUE and all(
+                not p.length and not self.column_by_id(p.column_id).nullable for p in index.parts
+            ):
+                return index
+        return None
+
     def index_column_names(self, index: Index) -> tuple[str, ...]:
         """The names, in this version, of the columns an index covers."""
         return tuple(self.column_by_id(part.column_id).name for part in index.parts)

@@ -30,7 +30,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply_steps
 from mvdd.ddl.statement import parse_statements
 from mvdd.errors import MvddError
-from mvdd.model import Column, IndexKind, Table
+from mvdd.model import Column, Table
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row
 from mvdd.replicate.state import LogEntry, State
 from mvdd.shard import Outcome, ShardGroup
@@ -55,18 +55,9 @@ def is_helper(table: str) -> bool:
 
 def row_key(table: Table) -> tuple[str, ...] | None:
     """The columns that identify a row: the primary key, else the first UNIQUE key whose
-    columns are all NOT NULL (None: the table has neither)."""
-    pk = table.primary_key
-    if pk is not None:
-        return table.index_column_names(pk)
-    for idx in table.indexes:
-        if idx.kind == IndexKind.UNIQUE:
-            names = table.index_column_names(idx)
-            if all(not table.column(n).nullable for n in names) and not any(
-                p.length for p in idx.parts
-            ):
-                return names
-    return None
+    columns are all NOT NULL (None: the table has neither; :attr:`Table.row_key_index`)."""
+    index = table.row_key_index
+    return None if index is None else table.index_column_names(index)
 
 
 def is_data(statement: str) -> bool:

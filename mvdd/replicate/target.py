@@ -32,6 +32,7 @@ from pymysql.constants import CLIENT
 from mvdd.binlog.source import server_flavor
 from mvdd.ddl import parse_table
 from mvdd.ddl.dml import insert_template, show_create
+from mvdd.ddl.statement import for_server
 from mvdd.errors import MvddError, StoreError
 from mvdd.model import Table
 from mvdd.replicate import faults
@@ -60,20 +61,24 @@ SESSION: dict[str, tuple[str, ...]] = {
 }
 
 
-def prepare_session(conn: Any) -> None:
-    """Set up a downstream connection as :data:`SESSION` says for its server."""
+def prepare_session(conn: Any) -> str:
+    """Set up a downstream connection as :data:`SESSION` says for its server; the server's
+    flavour (:func:`mvdd.binlog.source.server_flavor`)."""
     with conn.cursor() as cur:
         cur.execute("SELECT VERSION()")
-        for statement in SESSION[server_flavor(str(cur.fetchone()[0]))]:
+        flavor = server_flavor(str(cur.fetchone()[0]))
+        for statement in SESSION[flavor]:
             cur.execute(statement)
+    return flavor
 
 
 #: the ``sql_mode`` words a downstream DDL runs without (:func:`run_ddl`)
 STRICT = frozenset({"STRICT_TRANS_TABLES", "STRICT_ALL_TABLES"})
 
 
-def run_ddl(cur: Any, sql: str) -> tuple[str, ...]:
-    """Run one downstream DDL outside strict mode and return the server's warnings.
+def run_ddl(cur: Any, sql: str, flavor: str) -> tuple[str, ...]:
+    """Run one downstream DDL (mvdd's text, rendered for the server's ``flavor``:
+    :func:`mvdd.ddl.statement.for_server`) outside strict mode; the server's warnings.
 
     A shard group narrows the target (a type, NOT NULL) only when no shard in the join holds
     the wider definition any more, and a shard's own rows meet the narrower one: its upstream
@@ -91,7 +96,7 @@ def run_ddl(cur: Any, sql: str) -> tuple[str, ...]:
     if lenient != mode:
         cur.execute("SET SESSION sql_mode = %s", (lenient,))
     try:
-        cur.execute(sql)
+        cur.execute(for_server(sql, flavor))
         cur.execute("SHOW WARNINGS")
         return tuple(f"[{code}] {message}" for _, code, message in cur.fetchall())
     finally:
@@ -143,6 +148,7 @@ class Target:
         self.table = table
         self.database = self.address.database
         self._conn: Any = None
+        self.flavor = "mysql"  # the server's, once connected
         self._upsert = insert_template(
             CHECKPOINT_TABLE, ["target", "name", "position", "seq", "data"], upsert=True
         )
@@ -159,7 +165,7 @@ class Target:
             options.update(autocommit=False, client_flag=CLIENT.FOUND_ROWS, charset="utf8mb4")
             try:
                 self._conn = pymysql.connect(**options)
-                prepare_session(self._conn)
+                self.flavor = prepare_session(self._conn)
             except pymysql.MySQLError as err:
                 raise self._error(err, "cannot connect") from None
             except OSError as err:
@@ -311,7 +317,7 @@ class Target:
         """One DDL on its own (it commits implicitly), outside strict mode
         (:func:`run_ddl`); the server's warnings."""
         with self.cursor(repr(sql[:80])) as cur:
-            warnings = run_ddl(cur, sql)
+            warnings = run_ddl(cur, sql, self.flavor)
         self.connect().commit()
         return warnings
 

@@ -39,9 +39,11 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from mvdd.binlog.source import server_flavor
 from mvdd.catalog import Catalog
 from mvdd.ddl import parse_table
 from mvdd.ddl.dml import checksum_query, drop_table, insert_rows, show_create
+from mvdd.ddl.statement import for_server
 from mvdd.errors import CatalogError, MvddError, StoreError
 from mvdd.model import Table
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row, validate_row
@@ -161,10 +163,12 @@ class _Downstream:
         except pymysql.MySQLError as err:
             raise StoreError(f"cannot connect to the downstream {self.where}: {err}") from None
         self.pending: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+        self.flavor = server_flavor(str(self._execute("SELECT VERSION()", "a first query")[0]))
 
     def run(self, sql: str) -> None:
+        """One DDL of the group's, in its server's words (``for_server``)."""
         self.flush()
-        self._execute(sql, repr(sql))
+        self._execute(for_server(sql, self.flavor), repr(sql))
 
     def drop(self) -> None:
         self._execute(drop_table(self.target), "DROP TABLE")

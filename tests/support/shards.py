@@ -76,7 +76,7 @@ class Rig:
             charset="utf8mb4",
             autocommit=True,
         )
-        prepare_session(self.down)
+        self.flavor = prepare_session(self.down)
         weakref.finalize(self, self.down.close)
         self.counter = itertools.count(1)
         self.warnings: list[str] = []  # what the downstream DDL warned of
@@ -88,9 +88,8 @@ class Rig:
             cur.execute("SELECT @@character_set_database, @@collation_database")
             charset, collation = cur.fetchone()
         self.group = ShardGroup(target, shards, charset=charset, collation=collation)
-        self.run(self.group.joined.to_sql())
-        self.log: list[str] = [self.group.joined.to_sql()]
-        self.verify()
+        self.log: list[str] = []
+        self.downstream([self.group.joined.to_sql()])
 
     def run(self, sql: str, *, conn: pymysql.connections.Connection | None = None) -> None:
         with (conn or self.conn).cursor() as cur:
@@ -114,7 +113,7 @@ class Rig:
                     self.run(statement, conn=self.down)
                 else:
                     with self.down.cursor() as cur:
-                        self.warnings.extend(run_ddl(cur, statement))
+                        self.warnings.extend(run_ddl(cur, statement, self.flavor))
             except pymysql.MySQLError as err:
                 raise AssertionError(f"downstream DDL failed: {err}; log: {self.log}") from err
         self.verify()
