@@ -19,7 +19,7 @@ from mvdd import Catalog, parse_table
 from mvdd.ddl.statement import for_server
 from mvdd.ddl.step import AddColumn
 from tests.support.fixtures import sequences, statements
-from tests.support.mariadb import quote, show_create_table
+from tests.support.mariadb import quote, show_create_table, visibility
 
 pytestmark = pytest.mark.mariadb
 
@@ -83,12 +83,7 @@ def test_alter_sequence_matches_server(mdb: Any, title: str, stmts: list[str]) -
             assert mine.equivalent(shown, ignore_order=False), (
                 f"{sql}\n{name}: {mine.differences(shown, ignore_order=False)}"
             )
-            assert visibility(mine) == visibility(shown), sql  # the optimizer's, not DML's
-
-
-def visibility(table: mvdd.Table) -> dict[str, bool]:
-    """Which indexes the optimizer may use (equivalence leaves it out: DML does not see it)."""
-    return {i.name.casefold(): i.visible for i in table.indexes}
+            assert visibility(mine) == visibility(shown), sql
 
 
 # (setup, statement, why mvdd refuses what MariaDB accepts)

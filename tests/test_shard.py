@@ -478,11 +478,19 @@ def test_a_shard_resumes_into_a_narrower_column_over_values_no_shard_holds(mdb: 
 def test_an_invisible_index_reaches_a_mariadb_target_as_ignored(rig: Rig) -> None:
     """The group's downstream text speaks MySQL (INVISIBLE, which MariaDB refuses); the
     replicator renders each statement for its target's server (:func:`mvdd.ddl.statement.
-    for_server`), so a MariaDB target gets IGNORED, and reads back invisible."""
+    for_server`), so a MariaDB target gets IGNORED, and reads back invisible (the rig compares
+    every index's visibility after each step)."""
     *_, last = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD INDEX ix (a) IGNORED")
     assert last == ["ALTER TABLE `t` ADD INDEX `ix` (`a`) INVISIBLE"]
     assert rig.live("t").find_index("ix").visible is False  # type: ignore[union-attr]
     assert "KEY `ix` (`a`) IGNORED" in show_create_table(rig.conn, "t")
+    # visibility passes through, as comments do: the last shard to set it wins
+    first, *rest = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ALTER INDEX ix NOT IGNORED")
+    assert first == ["ALTER TABLE `t` ALTER INDEX `ix` VISIBLE"] and rest == [[], []]
+    assert rig.live("t").find_index("ix").visible is True  # type: ignore[union-attr]
+    assert rig.ddl("s2", "ALTER TABLE tbl2 ALTER INDEX ix IGNORED").downstream == [
+        "ALTER TABLE `t` ALTER INDEX `ix` INVISIBLE"
+    ]
 
 
 # --- conflicts --------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from mvdd import MvddError, Table, parse_statements
 from mvdd.ddl import apply_steps, validate_table
 from mvdd.shard import Outcome, ShardGroup
 from tests.conftest import examples
-from tests.support.mariadb import quote
+from tests.support.mariadb import quote, visibility
 from tests.support.shards import Rig
 
 BASE = "CREATE TABLE {t} (id INT NOT NULL, a INT, b VARCHAR(8), PRIMARY KEY (id))"
@@ -160,6 +160,12 @@ class ShardMachine(RuleBasedStateMachine):
             self.run(s, f"ALTER TABLE {table} DROP INDEX ix")
 
     @rule(data=st.data())
+    def visibility(self, data: st.DataObject) -> None:
+        s = self.shard(data)
+        word = data.draw(st.sampled_from(["IGNORED", "NOT IGNORED"]))  # MariaDB's, as upstream
+        self.run(s, f"ALTER TABLE {quote(self.group.schema(s).name)} ALTER INDEX ix {word}")
+
+    @rule(data=st.data())
     def check(self, data: st.DataObject) -> None:
         s = self.shard(data)
         table = quote(self.group.schema(s).name)
@@ -249,6 +255,7 @@ class ShardMachine(RuleBasedStateMachine):
         if not self.held:
             diff = self.down.differences(self.group.joined, ignore_order=False)
             assert not diff, diff
+            assert visibility(self.down) == visibility(self.group.joined)
 
     @invariant()
     def joined_is_the_join(self) -> None:

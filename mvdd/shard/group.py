@@ -34,7 +34,8 @@ Choices where the seed leaves room:
   conflicts. A rename on a group of one shard is a plain rename.
 * **Downstream names and looks**: a column keeps the spelling it has downstream; table options
   and column comments changed by a shard are passed through, as are ``MODIFY … FIRST/AFTER``
-  reorderings; new columns are added at the end. ``DROP TABLE`` removes the shard; ``RENAME
+  reorderings and ``ALTER INDEX … [IN]VISIBLE`` (not of the target's primary key); new columns
+  are added at the end. ``DROP TABLE`` removes the shard; ``RENAME
   TABLE`` keeps the shard under its new table name. ``TRUNCATE`` of the group's only shard
   empties the target (rows kept from shards that left go too); of one shard among several it
   is not propagated (the target does not record which shard a row came from, and emptying it

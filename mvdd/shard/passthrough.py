@@ -1,8 +1,10 @@
 """What a shard's DDL passes through to the target unchanged, and what the target cannot hold.
 
 Changes that accept and refuse the same DML are not joined but passed through: table options
-(``COMMENT``, ``ENGINE`` …), column comments, and ``MODIFY … FIRST | AFTER`` reorderings (the
-target keeps the last shard's order; new columns come last). A check ``NOT ENFORCED``
+(``COMMENT``, ``ENGINE`` …), column comments, ``MODIFY … FIRST | AFTER`` reorderings (the
+target keeps the last shard's order; new columns come last), and ``ALTER INDEX … [IN]VISIBLE``
+(MariaDB: ``[NOT] IGNORED``) on an index the target has, but for the target's primary key,
+InnoDB's implicit one included, which cannot be invisible. A check ``NOT ENFORCED``
 constrains nothing, and MariaDB has no way to say it: the target leaves it out.
 """
 
@@ -53,9 +55,24 @@ def placements(after: Table, steps: Sequence[s.Step]) -> list[tuple[s.ModifyColu
     return out
 
 
+def visibility(after: Table, steps: Sequence[s.Step]) -> dict[str, bool]:
+    """Index name (the target's spelling) -> the visibility the steps' ``ALTER INDEX`` gives
+    an index of the target's, where it changes."""
+    out: dict[str, bool] = {}
+    now: dict[str, bool] = {}
+    key = after.row_key_index
+    for step in steps:
+        if not isinstance(step, s.SetIndexVisible):
+            continue
+        index = after.find_index(step.index)
+        if index is not None and (step.visible or index is not key):
+            out[index.name], now[index.name] = step.visible, index.visible
+    return {name: v for name, v in out.items() if now[name] != v}
+
+
 def actions(target: str, after: Table, steps: Sequence[s.Step]) -> list[Action]:
-    """The idempotent parts of a shard's statement, for the target: table options and column
-    placements."""
+    """The idempotent parts of a shard's statement, for the target: table options, column
+    placements and index visibility."""
     out: list[Action] = []
     options = [x for x in steps if isinstance(x, s.SetOptions)]
     if options:
@@ -64,11 +81,22 @@ def actions(target: str, after: Table, steps: Sequence[s.Step]) -> list[Action]:
     for step, place in placements(after, steps):
         col = after.column(step.definition.name)
         out.append(s.ModifyColumn(table=target, column=col.name, definition=col, place=place))
+    for name, visible in visibility(after, steps).items():
+        out.append(s.SetIndexVisible(table=target, index=name, visible=visible))
     return out
 
 
 def ordered(after: Table, steps: Sequence[s.Step]) -> Table:
-    """The target table with the steps' placements applied to its column order."""
+    """The target table with the steps' placements applied to its column order, and their
+    index visibility."""
+    seen = visibility(after, steps)
+    if seen:
+        after = after.with_changes(
+            indexes=tuple(
+                attrs.evolve(i, visible=seen[i.name]) if i.name in seen else i
+                for i in after.indexes
+            )
+        )
     cols: list[Column] = list(after.columns)
     for step, place in placements(after, steps):
         col = after.column(step.definition.name)
@@ -103,4 +131,5 @@ __all__ = [
     "placements",
     "reordered",
     "target_form",
+    "visibility",
 ]

@@ -10,14 +10,21 @@ from __future__ import annotations
 
 import pymysql
 
+from mvdd.model import Table
 from mvdd.replicate.sandbox import Sandbox as MariaDB
 from mvdd.replicate.sandbox import SandboxUnavailable as MariaDBUnavailable
 
-__all__ = ["MariaDB", "MariaDBUnavailable", "quote", "show_create_table"]
+__all__ = ["MariaDB", "MariaDBUnavailable", "quote", "show_create_table", "visibility"]
 
 
 def quote(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"
+
+
+def visibility(table: Table) -> dict[str, bool]:
+    """Which indexes the optimizer may use, by name (equivalence leaves it out: DML does not
+    see it), to compare apart."""
+    return {i.name.casefold(): i.visible for i in table.indexes}
 
 
 def show_create_table(conn: pymysql.connections.Connection, table: str) -> str:

@@ -21,7 +21,7 @@ from mvdd.model.kind import Family, TypeKind
 from mvdd.replicate.merge import is_data
 from mvdd.replicate.target import prepare_session, run_ddl
 from mvdd.shard import Outcome, ShardGroup
-from tests.support.mariadb import quote, show_create_table
+from tests.support.mariadb import quote, show_create_table, visibility
 
 
 def sample(col: Column, n: int) -> Any:
@@ -126,6 +126,7 @@ class Rig:
         target = self.live(self.target)
         diff = target.differences(g.joined, ignore_order=False)
         assert not diff, (diff, self.log)
+        assert visibility(target) == visibility(g.joined), self.log
         for shard in self.tables:
             if shard not in g.shards:
                 continue
@@ -134,6 +135,7 @@ class Rig:
                 shard,
                 upstream.differences(g.schema(shard)),
             )
+            assert visibility(upstream) == visibility(g.schema(shard)), shard
         for shard in g.shards:
             if shard not in g.paused:
                 self.insert(shard)
