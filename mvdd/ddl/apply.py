@@ -547,6 +547,8 @@ def _(step: s.RenameIndex, table: Table, fresh: bool) -> Table:
 def _(step: s.SetIndexVisible, table: Table, fresh: bool) -> Table:
     idx = table.find_index(step.index)
     if idx is None:
+        if step.if_exists:
+            return table
         raise DDLError("no such index", index=step.index)
     new = attrs.evolve(idx, visible=step.visible)
     _check_index(table, new)

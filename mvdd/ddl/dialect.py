@@ -81,6 +81,12 @@ class MySQLCheck(exp.Expression, exp.ColumnConstraintKind):
     arg_types = {"this": True, "enforced": False}
 
 
+class AlterIndex(exp.AlterIndex):
+    """``ALTER {INDEX|KEY} [IF EXISTS] this visibility``: ``exists`` is MariaDB's IF EXISTS."""
+
+    arg_types = {**exp.AlterIndex.arg_types, "exists": False}
+
+
 class CreateIndex(exp.Expression):
     """``CREATE [UNIQUE|FULLTEXT|SPATIAL] INDEX this [USING using] ON table (expressions)``."""
 
@@ -731,11 +737,12 @@ class MvddParser(MySQLParser):
             options.append(self.expression(exp.IndexConstraintOption(visible=visible)))
 
     def _parse_alter_table_alter_index(self) -> exp.AlterIndex:
+        exists = self._match_text_seq("IF", "EXISTS")
         index = self._parse_field(any_token=True)
         visible = self._parse_visibility()
         if visible is None:
             self.raise_error("Expecting VISIBLE, INVISIBLE, IGNORED or NOT IGNORED")
-        return self.expression(exp.AlterIndex(this=index, visible=visible))
+        return self.expression(AlterIndex(this=index, visible=visible, exists=exists))
 
     def _parse_create_mysql(self) -> exp.Expr | None:
         index = self._index
@@ -789,6 +796,7 @@ class MvddGenerator(MySQLGenerator):
         AlterCheck: lambda self, e: self.altercheck_sql(e),
         MySQLCheck: lambda self, e: self.mysqlcheck_sql(e),
         CreateIndex: lambda self, e: self.createindex_sql(e),
+        AlterIndex: lambda self, e: self.alterindex_sql(e),
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
         AlterDatabase: lambda self, e: self.alterdatabase_sql(e),
         Persistent: lambda self, e: "PERSISTENT",
@@ -801,6 +809,14 @@ class MvddGenerator(MySQLGenerator):
         # a statement parameter's place: mvdd.ddl.dml turns it into the driver's %s
         exp.Placeholder: lambda self, e: PARAM,
     }
+
+    #: an index's visibility, in this server's words
+    VISIBILITY = {True: "VISIBLE", False: "INVISIBLE"}
+
+    def alterindex_sql(self, expression: exp.AlterIndex) -> str:
+        exists = "IF EXISTS " if expression.args.get("exists") else ""
+        visible = self.VISIBILITY[bool(expression.args.get("visible"))]
+        return f"ALTER INDEX {exists}{self.sql(expression, 'this')} {visible}"
 
     def alterdatabase_sql(self, expression: AlterDatabase) -> str:
         name = self.sql(expression, "this")
@@ -900,15 +916,13 @@ DIALECT = MvddMySQL()
 class MariaDBGenerator(MvddGenerator):
     """MariaDB's spellings where they differ from MySQL's: an invisible index is IGNORED."""
 
+    VISIBILITY = {True: "NOT IGNORED", False: "IGNORED"}
+
     def indexconstraintoption_sql(self, expression: exp.IndexConstraintOption) -> str:
         visible = expression.args.get("visible")
         if visible is None:
             return super().indexconstraintoption_sql(expression)
-        return "NOT IGNORED" if visible else "IGNORED"
-
-    def alterindex_sql(self, expression: exp.AlterIndex) -> str:
-        visible = "NOT IGNORED" if expression.args.get("visible") else "IGNORED"
-        return f"ALTER INDEX {self.sql(expression, 'this')} {visible}"
+        return self.VISIBILITY[bool(visible)]
 
 
 class MvddMariaDB(MvddMySQL):

@@ -478,8 +478,14 @@ def _(action: exp.RenameIndex, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.AlterIndex, table: str, ctx: Context) -> list[s.Step]:
-    visible = bool(action.args["visible"])  # the parser requires one
-    return [s.SetIndexVisible(table=table, index=ident(action.this, "index"), visible=visible)]
+    return [
+        s.SetIndexVisible(
+            table=table,
+            index=ident(action.this, "index"),
+            visible=bool(action.args["visible"]),  # the parser requires one
+            if_exists=bool(action.args.get("exists")),
+        )
+    ]
 
 
 @alter_steps.register

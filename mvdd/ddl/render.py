@@ -330,7 +330,7 @@ def _(step: s.RenameIndex) -> exp.Expr:
 
 @alter_action.register
 def _(step: s.SetIndexVisible) -> exp.Expr:
-    return exp.AlterIndex(this=_id(step.index), visible=step.visible)
+    return d.AlterIndex(this=_id(step.index), visible=step.visible, exists=step.if_exists)
 
 
 @alter_action.register

@@ -223,6 +223,7 @@ class RenameIndex(Step):
 class SetIndexVisible(Step):
     index: str
     visible: bool
+    if_exists: bool = False  # MariaDB's ALTER INDEX IF EXISTS
 
 
 @attrs.frozen(kw_only=True)
