@@ -32,6 +32,7 @@ from hypothesis.stateful import (
 import mvdd
 from mvdd import MvddError, Table, parse_statements
 from mvdd.ddl import apply_steps, validate_table
+from mvdd.replicate.target import LOST
 from mvdd.shard import Outcome, ShardGroup
 from tests.conftest import examples
 from tests.support.mariadb import quote, visibility
@@ -335,6 +336,7 @@ class ServerShardMachine(ShardMachine):
     every step the target is ``g.joined`` and takes a row from every unpaused shard."""
 
     conn: Any = None
+    server: Any = None  # the sandbox, for its error log
 
     @initialize(renames=st.sampled_from(["merge", "wait"]))
     def start(self, renames: str) -> None:
@@ -358,7 +360,8 @@ class ServerShardMachine(ShardMachine):
             return None
         try:
             self.rig.run(sql)
-        except pymysql.MySQLError:
+        except pymysql.MySQLError as err:
+            gone(err, sql, self.server)
             event("refused by the server")
             return None
         self.rig.log.append(f"-- upstream {shard}: {sql}")
@@ -383,9 +386,17 @@ class ServerShardMachine(ShardMachine):
         pass
 
 
+def gone(err: pymysql.MySQLError, sql: str, server: Any) -> None:
+    """A lost connection is no verdict on the statement: fail, with the server's log."""
+    if isinstance(err, pymysql.err.InterfaceError) or (err.args and err.args[0] in LOST):
+        raise AssertionError(
+            f"the server went away at {sql!r}: {err}\n{server.error_log()[-4000:]}"
+        )
+
+
 @pytest.mark.mariadb
-def test_random_ddl_on_mariadb(mdb: Any) -> None:
-    ServerShardMachine.conn = mdb
+def test_random_ddl_on_mariadb(mdb: Any, mariadb: Any) -> None:
+    ServerShardMachine.conn, ServerShardMachine.server = mdb, mariadb
     run_state_machine_as_test(
         ServerShardMachine, settings=settings(max_examples=examples(25, 8), stateful_step_count=25)
     )
