@@ -39,7 +39,10 @@ Choices where the seed leaves room:
   TABLE`` keeps the shard under its new table name. ``TRUNCATE`` of the group's only shard
   empties the target (rows kept from shards that left go too); of one shard among several it
   is not propagated (the target does not record which shard a row came from, and emptying it
-  would drop the other shards' rows). While no shard is in the join (the last ones left, the
+  would drop the other shards' rows). For the same reason a shard that drops a column other
+  shards keep leaves its rows' values in the target; should it add the column back, its rows
+  read NULL (or the default) upstream and keep the old values downstream until next written.
+  While no shard is in the join (the last ones left, the
   rest paused) the target stays as it is; the first shards to join again are joined with every
   element of the target, so what they lack goes.
 * **Downstream constraints MariaDB cannot hold**: a check NOT ENFORCED is left out (it constrains
