@@ -89,6 +89,8 @@ def run_ddl(cur: Any, sql: str, flavor: str) -> tuple[str, ...]:
     that does not fit (to the type's nearest value, an ENUM's empty member, a NOT NULL column's
     implicit default) and says so in a warning per row, which the caller reports. Rows the
     replicator writes stay under the session's strict mode: this mode lasts one statement.
+    The statement's own definitions (a default that does not fit its type …) are mvdd's,
+    validated before rendering, so what strict mode would refuse in them never gets here.
     """
     cur.execute("SELECT @@SESSION.sql_mode")
     mode = str(cur.fetchone()[0])
