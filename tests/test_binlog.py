@@ -22,12 +22,13 @@ from mvdd import (
     SchemaUnknownError,
     SourceConfigError,
     UnsupportedDDLError,
+    parse_table,
 )
 from mvdd.binlog import BinlogPosition, BinlogReader
 from mvdd.binlog.reader import UNTRACKED
 from tests.conftest import private_server
 from tests.support.binlog import Script, database, decoded
-from tests.support.mariadb import MariaDB
+from tests.support.mariadb import MariaDB, show_create_table, visibility
 
 pytestmark = pytest.mark.mariadb
 
@@ -472,6 +473,41 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
             with pytest.raises(UnsupportedDDLError) as info:
                 reader_for(server, f"{db}.{name}")
             assert info.value.table == f"{db}.{name}" and info.value.position is not None
+
+
+def test_a_table_with_ignored_indexes_is_bootstrapped_and_followed(binlog_server: MariaDB) -> None:
+    """MariaDB's IGNORED indexes (10.6) in the bootstrap's SHOW CREATE TABLE and in the binlog's
+    ALTERs are invisible indexes to mvdd, and the catalog agrees with the server after each."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute(
+            "CREATE TABLE orders_1 (id INT PRIMARY KEY, a INT, b INT NOT NULL, "
+            "KEY ka (a) IGNORED, UNIQUE ub (b) COMMENT 'u' IGNORED)",
+            "INSERT INTO orders_1 VALUES (1, 10, 100)",
+            database=db,
+        )
+        reader = reader_for(server, f"{db}.orders_*")
+        name = f"{db}.orders_1"
+
+        def agrees() -> None:
+            with contextlib.closing(server.connect(db)) as conn:
+                shown = parse_table(show_create_table(conn, "orders_1"))
+            mine = reader.catalog.table(name)
+            assert mine.equivalent(shown) and visibility(mine) == visibility(shown)
+
+        agrees()
+        assert visibility(reader.catalog.table(name)) == {"primary": True, "ka": False, "ub": False}
+        server.execute(
+            "ALTER TABLE orders_1 ALTER INDEX ka NOT IGNORED, ALTER KEY IF EXISTS nope IGNORED",
+            "INSERT INTO orders_1 VALUES (2, 20, 200)",
+            "CREATE INDEX kab ON orders_1 (a, b) IGNORED",
+            "INSERT INTO orders_1 VALUES (3, 30, 300)",
+            database=db,
+        )
+        rows = [(e.version, e.row["id"]) for e in reader.events() if e.row is not None]
+        assert [r for _, r in rows] == [2, 3] and rows[0][0] < rows[1][0]
+        agrees()
+        assert visibility(reader.catalog.table(name))["kab"] is False
 
 
 def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
