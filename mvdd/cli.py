@@ -25,6 +25,7 @@ import contextlib
 import json
 import shutil
 from collections.abc import Iterator
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from rich.table import Table as RichTable
 from mvdd.catalog import Catalog, Change
 from mvdd.compat import check as check_changes
 from mvdd.compat import check_versions
+from mvdd.ddl.statement import for_server
 from mvdd.errors import CatalogError, JoinConflictError, MvddError
 from mvdd.join import join as join_tables
 
@@ -161,6 +163,13 @@ def history(
         console.print(f"column lifetimes drawn in {plot}")
 
 
+class Server(StrEnum):
+    """The servers ``show --for`` renders for: the keys of :data:`mvdd.ddl.dialect.DIALECTS`."""
+
+    mysql = "mysql"
+    mariadb = "mariadb"
+
+
 @app.command()
 def show(
     catalog: Path = typer.Argument(..., help="a catalog file"),
@@ -169,9 +178,14 @@ def show(
     position: str | None = typer.Option(
         None, help='a position, as JSON: 42 or ["mysql-bin.000002", 100]'
     ),
+    server: Server = typer.Option(
+        Server.mysql,
+        "--for",
+        help="the server whose words to use (MariaDB says IGNORED for an invisible index)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
 ) -> None:
-    """One version of a table as CREATE TABLE."""
+    """One version of a table as CREATE TABLE, in MySQL's words or (--for mariadb) MariaDB's."""
     try:
         pos = None
         if position is not None:
@@ -182,12 +196,11 @@ def show(
     except (MvddError, ValueError) as err:
         _fail(err, as_json)
         return
+    text = for_server(found.to_sql(), server.value)
     if as_json:
-        typer.echo(
-            json.dumps({"table": found.name, "version": found.version, "sql": found.to_sql()})
-        )
+        typer.echo(json.dumps({"table": found.name, "version": found.version, "sql": text}))
     else:
-        console.print(Syntax(found.to_sql(), "sql", word_wrap=True, theme="ansi_dark"))
+        console.print(Syntax(text, "sql", word_wrap=True, theme="ansi_dark"))
 
 
 @app.command()

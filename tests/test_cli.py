@@ -13,7 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from mvdd import Catalog
-from mvdd.cli import VERDICT, app
+from mvdd.cli import VERDICT, Server, app
+from mvdd.ddl.dialect import DIALECTS
 
 runner = CliRunner()
 
@@ -129,6 +130,21 @@ def test_show(tmp_path: Path) -> None:
     assert json.loads(at.output)["version"] == 2
     assert run("show", str(path), "t", "--position", "[", "--json").exit_code == 1
     assert run("show", str(path), "t", "--version", "9").exit_code == 1
+
+
+def test_show_for_a_server(tmp_path: Path) -> None:
+    """An invisible index in MySQL's words by default, in MariaDB's with ``--for mariadb``."""
+    path = tmp_path / "c.db"
+    with Catalog.open(str(path)) as cat:
+        cat.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT, KEY ka (a) IGNORED)")
+    sql = {
+        server: json.loads(run("show", str(path), "t", "--for", server, "--json").output)["sql"]
+        for server in ("mysql", "mariadb")
+    }
+    assert sql["mysql"].endswith("INDEX `ka` (`a`) INVISIBLE)")
+    assert sql["mariadb"] == sql["mysql"].replace("INVISIBLE", "IGNORED")
+    assert run("show", str(path), "t", "--for", "oracle").exit_code == 2
+    assert {s.value for s in Server} == set(DIALECTS)  # every server the renderer knows
 
 
 def test_tour(tmp_path: Path) -> None:
