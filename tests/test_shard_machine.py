@@ -161,7 +161,7 @@ class ShardMachine(RuleBasedStateMachine):
             self.run(s, f"ALTER TABLE {table} DROP INDEX ix")
 
     @rule(data=st.data())
-    def visibility(self, data: st.DataObject) -> None:
+    def index_visibility(self, data: st.DataObject) -> None:
         s = self.shard(data)
         word = data.draw(st.sampled_from(["IGNORED", "NOT IGNORED"]))  # MariaDB's, as upstream
         self.run(s, f"ALTER TABLE {quote(self.group.schema(s).name)} ALTER INDEX ix {word}")

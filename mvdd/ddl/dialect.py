@@ -813,6 +813,12 @@ class MvddGenerator(MySQLGenerator):
     #: an index's visibility, in this server's words
     VISIBILITY = {True: "VISIBLE", False: "INVISIBLE"}
 
+    def indexconstraintoption_sql(self, expression: exp.IndexConstraintOption) -> str:
+        visible = expression.args.get("visible")
+        if visible is None:
+            return super().indexconstraintoption_sql(expression)
+        return self.VISIBILITY[bool(visible)]
+
     def alterindex_sql(self, expression: exp.AlterIndex) -> str:
         exists = "IF EXISTS " if expression.args.get("exists") else ""
         visible = self.VISIBILITY[bool(expression.args.get("visible"))]
@@ -917,12 +923,6 @@ class MariaDBGenerator(MvddGenerator):
     """MariaDB's spellings where they differ from MySQL's: an invisible index is IGNORED."""
 
     VISIBILITY = {True: "NOT IGNORED", False: "IGNORED"}
-
-    def indexconstraintoption_sql(self, expression: exp.IndexConstraintOption) -> str:
-        visible = expression.args.get("visible")
-        if visible is None:
-            return super().indexconstraintoption_sql(expression)
-        return self.VISIBILITY[bool(visible)]
 
 
 class MvddMariaDB(MvddMySQL):

@@ -35,16 +35,15 @@ Choices where the seed leaves room:
 * **Downstream names and looks**: a column keeps the spelling it has downstream; table options
   and column comments changed by a shard are passed through, as are ``MODIFY … FIRST/AFTER``
   reorderings and ``ALTER INDEX … [IN]VISIBLE`` (not of the target's primary key); new columns
-  are added at the end. ``DROP TABLE`` removes the shard; ``RENAME
-  TABLE`` keeps the shard under its new table name. ``TRUNCATE`` of the group's only shard
-  empties the target (rows kept from shards that left go too); of one shard among several it
-  is not propagated (the target does not record which shard a row came from, and emptying it
-  would drop the other shards' rows). For the same reason a shard that drops a column other
-  shards keep leaves its rows' values in the target; should it add the column back, its rows
-  read NULL (or the default) upstream and keep the old values downstream until next written.
-  While no shard is in the join (the last ones left, the
-  rest paused) the target stays as it is; the first shards to join again are joined with every
-  element of the target, so what they lack goes.
+  are added at the end. ``DROP TABLE`` removes the shard; ``RENAME TABLE`` keeps the shard
+  under its new table name. ``TRUNCATE`` of the group's only shard empties the target (rows
+  kept from shards that left go too); of one shard among several it is not propagated (the
+  target does not record which shard a row came from, and emptying it would drop the other
+  shards' rows). For the same reason a shard that drops a column other shards keep leaves its
+  rows' values in the target; should it add the column back, its rows read NULL (or the
+  default) upstream and keep the old values downstream until next written. While no shard is
+  in the join (the last ones left, the rest paused) the target stays as it is; the first
+  shards to join again are joined with every element of the target, so what they lack goes.
 * **Downstream constraints MariaDB cannot hold**: a check NOT ENFORCED is left out (it constrains
   nothing). An AUTO_INCREMENT column needs its key on every shard: until the last shard has it,
   the shard that added it is paused (a conflict), so the target never holds a counter without

@@ -58,12 +58,13 @@ def placements(after: Table, steps: Sequence[s.Step]) -> list[tuple[s.ModifyColu
 def visibility(after: Table, steps: Sequence[s.Step]) -> dict[str, bool]:
     """Index name (the target's spelling) -> the visibility the steps' ``ALTER INDEX`` gives
     an index of the target's, where it changes."""
+    changes = [step for step in steps if isinstance(step, s.SetIndexVisible)]
+    if not changes:
+        return {}
     out: dict[str, bool] = {}
     now: dict[str, bool] = {}
     key = after.row_key_index
-    for step in steps:
-        if not isinstance(step, s.SetIndexVisible):
-            continue
+    for step in changes:
         index = after.find_index(step.index)
         if index is not None and (step.visible or index is not key):
             out[index.name], now[index.name] = step.visible, index.visible
