@@ -4,12 +4,14 @@ and definitions, expressions, and whole tables, all as MySQL text."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from decimal import Decimal
 from typing import Any
 
 from hypothesis import strategies as st
 
-from mvdd.model.kind import Family, TypeKind
+from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
+from mvdd.model.plugin import from_text, text_of
 from mvdd.model.types import ColumnType
 
 #: names that have broken SQL tools: reserved words, quotes, backticks, separators, unicode
@@ -76,6 +78,9 @@ TYPES = [
     ("TIMESTAMP NULL", "'2020-06-01 00:00:00'"),
     ("YEAR", "1999"),
     ("JSON", "'{}'"),
+    ("UUID", "'123E4567E89B12D3A456426655440000'"),
+    ("INET4", "'10.0.0.01'"),
+    ("INET6", "'::ffff:10.0.0.1'"),
 ]
 types = st.sampled_from(TYPES)
 #: types an index may cover without a prefix
@@ -93,6 +98,8 @@ INDEXABLE = [
         "VARCHAR",
         "DATE",
         "DATETIME",
+        "UUID",
+        "INET6",
     )
 ]
 
@@ -216,6 +223,13 @@ def values(ctype: ColumnType) -> st.SearchStrategy[Any]:
         return st.datetimes(dt.datetime(1971, 1, 1), dt.datetime(2037, 12, 31)).map(ctype.coerce)
     if ctype.kind == TypeKind.TIME:
         return st.timedeltas(-dt.timedelta(hours=838), dt.timedelta(hours=838)).map(ctype.coerce)
+    if fam == Family.PLUGIN:  # any bytes, as the server prints them, if it reads that back
+        size = PLUGIN_BYTES[ctype.kind]
+        return (
+            st.binary(min_size=size, max_size=size)
+            .map(functools.partial(text_of, ctype.kind))
+            .filter(lambda text: from_text(ctype.kind, text) is not None)
+        )
     raise AssertionError(f"no strategy for {ctype}")
 
 

@@ -510,6 +510,53 @@ def test_a_table_with_ignored_indexes_is_bootstrapped_and_followed(binlog_server
         assert visibility(reader.catalog.table(name))["kab"] is False
 
 
+#: values whose bytes end in zeros (a fixed string's trailing zeros are trimmed in the binlog),
+#: a time-based (version 1) UUID, IPv4-compatible and -mapped INET6, and the zero values
+PLUGIN_ROWS = [
+    ("6ccd780c-baba-1026-9564-5b8c656024db", "1.2.0.0", "::ffff:1.2.3.4"),
+    ("123E4567E89B12D3A456426655440000", "01.02.003.004", "::1:2"),
+    ("00000000-0000-0000-0000-000000000000", "0.0.0.0", "::"),
+    ("ffffffff-ffff-ffff-ffff-ffffffffffff", "255.255.255.255", "1:0:0:0:1::"),
+    ("12345678-9abc-4def-8123-456789abcd00", "10.0.0.1", "fe80::1"),
+]
+
+
+@pytest.mark.parametrize("server", SERVERS, indirect=True)
+def test_uuid_and_inet_values_decode_as_the_server_prints_them(server: MariaDB) -> None:
+    """MariaDB's UUID, INET4 and INET6 columns are followed: their rows decode to the text the
+    server prints, through a change of type from and to a string and a binary string."""
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.p")
+        with Script(server, db) as s:
+            s.ddl(
+                "CREATE TABLE p (id INT PRIMARY KEY, u UUID, i4 INET4 NOT NULL DEFAULT '0.0.0.1', "
+                "i6 INET6(16), KEY (u), UNIQUE (i6))",
+                "p",
+                new=("p",),
+            )
+            for key, (u, i4, i6) in enumerate(PLUGIN_ROWS, start=1):
+                s.insert("p", f"INSERT INTO p VALUES ({key}, '{u}', '{i4}', '{i6}')", key)
+            s.insert("p", "INSERT INTO p (id) VALUES (9)", 9)
+            # bytes in the server's sortable layout of a UUID: read in that layout
+            s.insert(
+                "p", "INSERT INTO p (id, u) VALUES (8, x'123e4567e89b82d30456426655440000')", 8
+            )
+            s.update("p", "UPDATE p SET u = NULL, i6 = '::ffff:0:0' WHERE id = 1", 1)
+            s.ddl("ALTER TABLE p MODIFY u CHAR(36), MODIFY i4 BINARY(4)", "p")
+            s.insert("p", "INSERT INTO p VALUES (10, 'a-b', x'0a000001', NULL)", 10)
+            s.ddl("ALTER TABLE p MODIFY i4 INET4", "p")
+            s.delete("p", "DELETE FROM p WHERE id = 10", 10)
+            s.ddl("ALTER TABLE p MODIFY u UUID", "p")
+            s.update("p", "UPDATE p SET i4 = '1.0.0.0' WHERE id = 2", 2)
+            events = list(reader.events())
+        assert decoded(events) == s.expected
+        first = events[1].row
+        assert first is not None and first["u"] == "6ccd780c-baba-1026-9564-5b8c656024db"
+        with contextlib.closing(server.connect(db)) as conn:
+            shown = parse_table(show_create_table(conn, "p"))
+        assert reader.catalog.table(f"{db}.p").equivalent(shown)
+
+
 def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
     binlog_server: MariaDB, tmp_path: Any
 ) -> None:

@@ -54,6 +54,9 @@ TYPES = [
     "SET('x','y','z')",
     "VARCHAR(6) CHARACTER SET utf8mb3",
     "VARCHAR(6) CHARACTER SET utf8mb4",
+    "UUID",
+    "INET4",
+    "INET6",
 ]
 
 

@@ -148,6 +148,41 @@ def test_a_column_narrows_over_values_no_shard_holds_any_more(
         assert cur.fetchall() == ((None,), ("a lo",))  # the later rows of orders_01: NULL
 
 
+def test_uuid_and_inet_columns_are_copied_and_followed(s: Setup) -> None:
+    """MariaDB's UUID, INET4 and INET6 columns reach the target from the snapshot and from the
+    binlog, through a change of type to and from a string, and verify against the upstream."""
+    every(s, "ALTER TABLE {t} ADD COLUMN u UUID NULL, ADD COLUMN ip INET6 NOT NULL DEFAULT '::1'")
+    rows(s, "up1", "orders_01", 1, 5, u="UUID()", ip="'::ffff:10.0.0.1'")
+    rows(s, "up2", "orders_03", 201, 5, u="'6ccd780c-baba-1026-9564-5b8c656024db'", ip="'fe80::1'")
+    r = s.replicator()
+    r.run()
+    every(s, "ALTER TABLE {t} ADD COLUMN v4 INET4 NULL, MODIFY u CHAR(36) NULL")
+    rows(s, "up1", "orders_02", 101, 5, u="'not a uuid'", v4="'10.0.0.01'")
+    s.run("up1", "UPDATE orders_01 SET ip = '1:0:0:0:1::', v4 = '0.0.0.0' WHERE id = 2")
+    r.run()
+    assert r.group.joined.column("u").type.kind == "CHAR"
+    s.run("up1", "DELETE FROM orders_02 WHERE u = 'not a uuid'")
+    every(s, "ALTER TABLE {t} MODIFY u UUID NULL")
+    rows(s, "up2", "orders_03", 211, 3, u="x'123e4567e89b82d30456426655440000'", ip="'::'")
+    r.run()
+    assert r.group.joined.column("u").type.kind == "UUID"
+    assert assert_replicated(s, r) == {
+        f"up1/{s.db}.orders_01": 5,
+        f"up1/{s.db}.orders_02": 0,
+        f"up2/{s.db}.orders_03": 8,
+    }
+    with s.servers.upstream("up1").connect(s.db) as conn, conn.cursor() as cur:
+        cur.execute("SELECT u FROM orders_01 WHERE id = 2")
+        (made,) = cur.fetchone()  # by UUID() upstream
+    with s.servers.down.connect(s.dw) as conn, conn.cursor() as cur:
+        cur.execute("SELECT u, ip, v4 FROM orders WHERE id IN (2, 211) ORDER BY id")
+        assert cur.fetchall() == (
+            (made, "1::1:0:0:0", "0.0.0.0"),
+            # bytes in the server's sortable layout of a UUID, read in that layout upstream
+            ("55440000-4266-0456-82d3-123e4567e89b", "::", None),
+        )
+
+
 def test_a_new_shard_and_a_tools_cut_over(s: Setup) -> None:
     s.snapshot = "locked"  # the first run's snapshot as MySQL takes it, under a read lock
     rows(s, "up1", "orders_01", 1, 20)

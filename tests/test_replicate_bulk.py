@@ -136,3 +136,23 @@ def test_a_bulk_copy_killed_after_a_chunk_resumes_without_a_row_twice(s: Setup) 
     r = s.replicator(bulk="spark")
     r.run()
     assert assert_replicated(s, r) == {f"{src}/{s.db}.{t}": ROWS for src, t, _ in SHARDS}
+
+
+def test_uuid_and_inet_columns_are_copied_in_bulk(s: Setup) -> None:
+    """MariaDB's UUID, INET4 and INET6 values go through Spark's JDBC reads and writes as the
+    text the server prints."""
+    for server, table, _ in SHARDS:
+        s.run(
+            server,
+            f"ALTER TABLE {table} ADD COLUMN u UUID NULL, ADD COLUMN ip INET6 NOT NULL "
+            "DEFAULT '::ffff:10.0.0.1', ADD COLUMN v4 INET4 NULL",
+            f"UPDATE {table} SET u = UUID(), v4 = '10.0.0.01' WHERE id % 3 = 0",
+            f"UPDATE {table} SET ip = '1:0:0:0:1::', u = x'123e4567e89b82d30456426655440000' "
+            "WHERE id % 7 = 0",
+        )
+    r = s.replicator(bulk="spark")
+    r.run()
+    assert_replicated(s, r)
+    with s.servers.down.connect(s.dw) as conn, conn.cursor() as cur:
+        cur.execute("SELECT u, ip, v4 FROM orders WHERE id = 21")
+        assert cur.fetchone() == ("55440000-4266-0456-82d3-123e4567e89b", "1::1:0:0:0", "10.0.0.1")

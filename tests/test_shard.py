@@ -83,10 +83,12 @@ def test_implicit_defaults_of_every_family(mdb: Any) -> None:
         "ADD COLUMN s CHAR(3) NOT NULL, ADD COLUMN x TEXT NOT NULL, ADD COLUMN y VARBINARY(4) "
         "NOT NULL, ADD COLUMN e ENUM('p','q') NOT NULL, ADD COLUMN m SET('u','v') NOT NULL, "
         "ADD COLUMN d DATE NOT NULL, ADD COLUMN tm TIME NOT NULL, ADD COLUMN dt DATETIME(3) NOT "
-        "NULL, ADD COLUMN yr YEAR NOT NULL, ADD COLUMN j JSON NOT NULL, ADD COLUMN bt BIT(3) NOT NULL",
+        "NULL, ADD COLUMN yr YEAR NOT NULL, ADD COLUMN j JSON NOT NULL, ADD COLUMN bt BIT(3) NOT NULL, "
+        "ADD COLUMN u UUID NOT NULL, ADD COLUMN i4 INET4 NOT NULL, ADD COLUMN i6 INET6 NOT NULL",
     )
     joined = rig.group.joined
-    assert [str(joined.column(c).default) for c in ("n", "s", "e", "m", "d", "yr", "j")] == [
+    columns = ("n", "s", "e", "m", "d", "yr", "j", "u", "i4", "i6")
+    assert [str(joined.column(c).default) for c in columns] == [
         "0.00",
         "",
         "p",
@@ -94,6 +96,9 @@ def test_implicit_defaults_of_every_family(mdb: Any) -> None:
         "0000-00-00",
         "0",
         "null",
+        "00000000-0000-0000-0000-000000000000",
+        "0.0.0.0",
+        "::",
     ]
     on(
         rig,
@@ -102,10 +107,11 @@ def test_implicit_defaults_of_every_family(mdb: Any) -> None:
         "ADD COLUMN s CHAR(3) NOT NULL, ADD COLUMN x TEXT NOT NULL, ADD COLUMN y VARBINARY(4) "
         "NOT NULL, ADD COLUMN e ENUM('p','q') NOT NULL, ADD COLUMN m SET('u','v') NOT NULL, "
         "ADD COLUMN d DATE NOT NULL, ADD COLUMN tm TIME NOT NULL, ADD COLUMN dt DATETIME(3) NOT "
-        "NULL, ADD COLUMN yr YEAR NOT NULL, ADD COLUMN j JSON NOT NULL, ADD COLUMN bt BIT(3) NOT NULL",
+        "NULL, ADD COLUMN yr YEAR NOT NULL, ADD COLUMN j JSON NOT NULL, ADD COLUMN bt BIT(3) NOT NULL, "
+        "ADD COLUMN u UUID NOT NULL, ADD COLUMN i4 INET4 NOT NULL, ADD COLUMN i6 INET6 NOT NULL",
     )
     assert all(c.default is None or c.nullable for c in rig.group.joined.columns[3:]) is False
-    assert len(out) == 13
+    assert len(out) == 16
 
 
 def test_drop_column_first_remaining_last(mdb: Any) -> None:

@@ -54,6 +54,8 @@ TYPES = [
     "ENUM('x','y','z') NOT NULL",
     "INT AS (id + 1) STORED",
     "INT AS (id + 2) STORED",
+    "UUID",
+    "INET6 NOT NULL",
 ]
 
 

@@ -26,6 +26,7 @@ TIME                ``timedelta``
 YEAR                ``int`` (``0`` for the zero year)
 JSON                MySQL: the parsed value; MariaDB: text (``str``)
 spatial             ``bytes`` (the server's internal WKB with SRID)
+UUID, INET4, INET6  ``str``: the text the server prints (MariaDB logs the bytes)
 ==================  ==============================================================
 """
 
@@ -42,7 +43,8 @@ from pymysqlreplication.constants.CHARSET import charset_by_id
 
 from mvdd.errors import SchemaDriftError, SchemaUnknownError
 from mvdd.model import Column, Table, TypeKind
-from mvdd.model.kind import Family
+from mvdd.model.kind import PLUGIN_BYTES, Family
+from mvdd.model.plugin import text_of
 from mvdd.model.table import is_long_unique
 from mvdd.model.types import max_bytes_per_char
 
@@ -168,6 +170,7 @@ _TYPE_CODES: dict[TypeKind, frozenset[int]] = {
         ),
         frozenset({F.GEOMETRY}),
     ),
+    **dict.fromkeys((TypeKind.UUID, TypeKind.INET4, TypeKind.INET6), frozenset({F.STRING})),
 }
 #: JSON is a type of its own on MySQL, LONGTEXT on MariaDB
 _JSON_CODES = {"mysql": frozenset({F.JSON}), "mariadb": frozenset({F.BLOB})}
@@ -202,6 +205,18 @@ def _binary(length: int) -> Callable[[Any], Any]:
         return value.ljust(length, b"\0") if isinstance(value, bytes) else value
 
     return pad
+
+
+def _plugin(kind: TypeKind) -> Callable[[Any], Any]:
+    size = PLUGIN_BYTES[kind]
+
+    def text(value: Any) -> Any:
+        # logged as a fixed string: trailing zero bytes are trimmed, as a BINARY(n)'s are
+        if isinstance(value, str):
+            value = value.encode("utf-8", "surrogateescape")
+        return text_of(kind, value.ljust(size, b"\0")) if isinstance(value, bytes) else value
+
+    return text
 
 
 def _varbinary(value: Any) -> Any:
@@ -268,6 +283,9 @@ def _expected(table: Table, col: Column, flavor: str) -> Expected:
         meta.append(("fsp", t.fsp or 0))
     elif fam == Family.SPATIAL:
         codec, convert = RAW, _varbinary
+    elif fam == Family.PLUGIN:
+        meta.append(("max_length", PLUGIN_BYTES[t.kind]))
+        codec, convert = RAW, _plugin(t.kind)
     members = tuple(t.members)
     return Expected(
         name=col.name,

@@ -38,7 +38,15 @@ from mvdd.model import (
     Table,
 )
 from mvdd.model.element import coerce_default
-from mvdd.model.kind import INTEGER_BYTES, LOB_BYTES, MAX_ROW_BYTES, TEXT_SIZES, Family, TypeKind
+from mvdd.model.kind import (
+    INTEGER_BYTES,
+    LOB_BYTES,
+    MAX_ROW_BYTES,
+    PLUGIN_BYTES,
+    TEXT_SIZES,
+    Family,
+    TypeKind,
+)
 from mvdd.model.names import check_identifier
 from mvdd.model.table import changed_window, is_long_unique
 from mvdd.model.types import ColumnType, max_bytes_per_char, resolve_charset
@@ -325,6 +333,7 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
     if clash is not None and clash.id != old.id:
         raise DDLError("duplicate column name", column=new.name)
     _check_column(new)
+    _check_cast(old, new.type)
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
         new = attrs.evolve(new, nullable=False)  # a primary key column stays NOT NULL
     new = attrs.evolve(new, id=old.id, state=old.state, type=_with_table_charset(table, new.type))
@@ -337,6 +346,21 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
     if new.name != old.name:
         table = _rename_in_expressions(table, old.name, new.name)
     return table
+
+
+#: the families a plugin type (UUID, INET4, INET6) converts to and from: the string ones. The
+#: server cannot cast one to a number, a temporal, a spatial type or another plugin kind
+_PLUGIN_CASTS = frozenset(
+    {Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB, Family.ENUM, Family.JSON}
+)
+
+
+def _check_cast(old: Column, new: ColumnType) -> None:
+    if old.type.kind == new.kind:
+        return
+    for one, other in ((old.type, new), (new, old.type)):
+        if one.family == Family.PLUGIN and other.family not in _PLUGIN_CASTS:
+            raise DDLError(f"cannot cast {old.type} as {new}", column=old.name)
 
 
 def _fit_prefixes(table: Table, col: Column) -> Table:
@@ -464,6 +488,8 @@ def _key_part_bytes(col: Column, length: int | None) -> int:
         return chars * max_bytes_per_char(t.charset)
     if fam in (Family.BINARY, Family.BLOB):
         return length if length is not None else (t.length or 0)
+    if fam == Family.PLUGIN:
+        return PLUGIN_BYTES[t.kind]
     return _FIXED_KEY_BYTES.get(fam, 8)
 
 

@@ -93,6 +93,7 @@ _KINDS: dict[Any, tuple[TypeKind, bool]] = {
     D.POLYGON: (K.POLYGON, False),
     D.MULTILINESTRING: (K.MULTILINESTRING, False),
     D.MULTIPOLYGON: (K.MULTIPOLYGON, False),
+    D.UUID: (K.UUID, False),
 }
 
 # user-defined type names (types sqlglot has no DType for) -> kind
@@ -100,11 +101,15 @@ _NAMED_KINDS: dict[str, TypeKind] = {
     "MULTIPOINT": K.MULTIPOINT,
     "GEOMETRYCOLLECTION": K.GEOMETRYCOLLECTION,
     "GEOMCOLLECTION": K.GEOMETRYCOLLECTION,
+    "INET4": K.INET4,
+    "INET6": K.INET6,
 }
+#: kinds rendered by name (sqlglot has no DType for them)
+_BY_NAME = frozenset(_NAMED_KINDS.values())
 
 
-# types some servers have that mvdd does not model (MariaDB's INET4/INET6/UUID, vectors)
-_UNMODELLED = frozenset({"INET4", "INET6", "UUID", "VECTOR", "XML", "ROW"})
+# types some servers have that mvdd does not model (vectors)
+_UNMODELLED = frozenset({"VECTOR", "XML", "ROW"})
 
 
 def _int_params(dt: exp.DataType) -> list[int]:
@@ -217,6 +222,12 @@ def _p_plain(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, 
     return kind, {}
 
 
+def _p_plugin(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
+    # MariaDB reads and forgets one length (``UUID(16)``, ``INET6(5)``): a value's size is fixed
+    _arity(kind, _int_params(dt), 1)
+    return kind, {}
+
+
 _PARSE: dict[Family, ParseRule] = {
     Family.INTEGER: _p_integer,
     Family.DECIMAL: _p_decimal,
@@ -230,6 +241,7 @@ _PARSE: dict[Family, ParseRule] = {
     Family.TEMPORAL: _p_temporal,
     Family.JSON: _p_plain,
     Family.SPATIAL: _p_plain,
+    Family.PLUGIN: _p_plugin,
 }
 
 _NUMERIC = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT})
@@ -237,7 +249,7 @@ _NUMERIC = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT})
 
 def column_type(dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs()) -> tuple[ColumnType, Implied]:
     """The canonical ColumnType of a parsed data type; raises DDLError for an impossible type
-    and UnsupportedDDLError for one mvdd does not model (``INET6``, ``UUID``, ``VECTOR`` ...)."""
+    and UnsupportedDDLError for one mvdd does not model (``VECTOR`` ...)."""
     if dt.this == D.USERDEFINED:
         name = str(dt.args.get("kind") or "").upper()
         if name in _UNMODELLED:
@@ -253,6 +265,10 @@ def column_type(dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs()) -> tuple[Colu
     family = FAMILY[kind]
     kind, params = _PARSE[family](kind, dt, attrs_)
     family = FAMILY[kind]
+    if family == Family.PLUGIN and (
+        unsigned or attrs_.zerofill or attrs_.binary or attrs_.charset or attrs_.collation
+    ):  # the server's grammar has no place for them after these types
+        raise DDLParseError(f"{kind} takes no UNSIGNED, ZEROFILL, BINARY, charset or collation")
     if family in _NUMERIC:
         params |= {"unsigned": unsigned, "zerofill": attrs_.zerofill}
     elif unsigned or attrs_.zerofill:
@@ -336,6 +352,7 @@ _PLAIN_DTYPE: dict[TypeKind, Any] = {
     K.POLYGON: D.POLYGON,
     K.MULTILINESTRING: D.MULTILINESTRING,
     K.MULTIPOLYGON: D.MULTIPOLYGON,
+    K.UUID: D.UUID,
 }
 
 
@@ -362,7 +379,7 @@ def data_type(t: ColumnType) -> exp.DataType:
     """The sqlglot data type node for a ColumnType (charset, collation and ZEROFILL are column
     attributes: the column renderer adds them)."""
     params = _render_params(t)
-    if t.kind in (K.MULTIPOINT, K.GEOMETRYCOLLECTION):
+    if t.kind in _BY_NAME:
         return exp.DataType(this=D.USERDEFINED, kind=t.kind.value)
     if t.kind == K.FLOAT and t.unsigned:
         return UnsignedFloat(this=D.FLOAT, expressions=params, nested=False)

@@ -20,7 +20,8 @@ Each element becomes a small hashable value of a :mod:`mvdd.join.lattice` lattic
   bit           length (BIT(4) < BIT(8))                           —
   exact         —                                                  the whole type (DECIMAL,
                                                                    FLOAT, BINARY, DATE, YEAR,
-                                                                   JSON, spatial)
+                                                                   JSON, spatial, UUID,
+                                                                   INET4, INET6)
   ============  =================================================  ===========================
 
   Replication carries stored values (row-based binlogs), so a wider fsp or BIT loses nothing:
@@ -297,6 +298,12 @@ IMPLICIT_TEMPORAL: Final[dict[TypeKind, Any]] = {
     K.TIMESTAMP: "0000-00-00 00:00:00",
     K.YEAR: 0,
 }
+#: the zero value of MariaDB's plugin types (its bytes all zero)
+IMPLICIT_PLUGIN: Final[dict[TypeKind, Any]] = {
+    K.UUID: "00000000-0000-0000-0000-000000000000",
+    K.INET4: "0.0.0.0",
+    K.INET6: "::",
+}
 
 
 def implicit_default(ctype: ColumnType) -> Default:
@@ -310,7 +317,9 @@ def implicit_default(ctype: ColumnType) -> Default:
         return ctype.members[0]
     if ctype.kind == K.SET:
         return ""
-    raw = IMPLICIT_TEMPORAL.get(ctype.kind, IMPLICIT_DEFAULTS.get(ctype.family))
+    raw = IMPLICIT_TEMPORAL.get(
+        ctype.kind, IMPLICIT_PLUGIN.get(ctype.kind, IMPLICIT_DEFAULTS.get(ctype.family))
+    )
     return None if raw is None else ctype.coerce(raw)
 
 
@@ -502,6 +511,7 @@ __all__ = [
     "DEFAULT",
     "GROUPS",
     "IMPLICIT_DEFAULTS",
+    "IMPLICIT_PLUGIN",
     "INDEXES",
     "MISSING",
     "SLOT",

@@ -17,7 +17,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Protocol
 
 from mvdd.errors import InvalidValueError
-from mvdd.model.kind import Family, TypeKind
+from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
+from mvdd.model.plugin import from_binary, from_text, text_of
 
 K = TypeKind
 
@@ -53,6 +54,25 @@ def coerce(t: ColumnType, value: Any) -> Any:
     """The canonical value a column of type ``t`` stores for ``value`` (not None); raises
     InvalidValueError when MySQL in strict mode would refuse it."""
     return _COERCE[t.family](t, value)
+
+
+def convert(t: ColumnType, value: Any, source: ColumnType) -> Any:
+    """The value a column of type ``t`` holds after an ALTER changed it from type ``source``
+    (not None). As :func:`coerce`, except where the server converts by the old type: a plugin
+    value (UUID, INET4, INET6) becomes its bytes in a binary string, not its text."""
+    rule = _CONVERT.get((source.family, t.family))
+    return coerce(t, value if rule is None else rule(source, value))
+
+
+def _plugin_bytes(source: ColumnType, value: Any) -> Any:
+    return from_text(source.kind, value) if isinstance(value, str) else value
+
+
+#: (old family, new family) -> how the old value reads before the new type coerces it
+_CONVERT: dict[tuple[Family, Family], Callable[[ColumnType, Any], Any]] = {
+    (Family.PLUGIN, Family.BINARY): _plugin_bytes,
+    (Family.PLUGIN, Family.BLOB): _plugin_bytes,
+}
 
 
 def is_case_sensitive(collation: str | None) -> bool:
@@ -328,6 +348,18 @@ def _coerce_json(t: ColumnType, value: Any) -> str:
     return text
 
 
+def _coerce_plugin(t: ColumnType, value: Any) -> str:
+    size = PLUGIN_BYTES[t.kind]
+    if isinstance(value, bytes):  # a binary string: the value's bytes, never its text
+        if len(value) != size:
+            raise _bad(t, value, f"a binary string of {len(value)} bytes, not {size}")
+        return text_of(t.kind, from_binary(t.kind, value))
+    data = from_text(t.kind, _to_text(t, value))
+    if data is None:
+        raise _bad(t, value, f"not {t.kind} text")
+    return text_of(t.kind, data)
+
+
 def _coerce_spatial(t: ColumnType, value: Any) -> Any:
     raise _bad(t, value, "spatial values have no literal form")
 
@@ -345,7 +377,8 @@ _COERCE: dict[Family, Callable[[ColumnType, Any], Any]] = {
     Family.TEMPORAL: _coerce_temporal,
     Family.JSON: _coerce_json,
     Family.SPATIAL: _coerce_spatial,
+    Family.PLUGIN: _coerce_plugin,
 }
 
 
-__all__ = ["coerce", "is_case_sensitive"]
+__all__ = ["coerce", "convert", "is_case_sensitive"]

@@ -45,6 +45,9 @@ class TypeKind(StrEnum):
     MULTILINESTRING = "MULTILINESTRING"
     MULTIPOLYGON = "MULTIPOLYGON"
     GEOMETRYCOLLECTION = "GEOMETRYCOLLECTION"
+    UUID = "UUID"
+    INET4 = "INET4"
+    INET6 = "INET6"
 
 
 class Family(StrEnum):
@@ -62,6 +65,8 @@ class Family(StrEnum):
     TEMPORAL = "temporal"
     JSON = "json"
     SPATIAL = "spatial"
+    #: MariaDB's plugin types (UUID, INET4, INET6): fixed-size bytes, text to a client
+    PLUGIN = "plugin"
 
 
 K = TypeKind
@@ -94,7 +99,10 @@ FAMILY: dict[TypeKind, Family] = {
         ),
         Family.SPATIAL,
     ),
+    **dict.fromkeys((K.UUID, K.INET4, K.INET6), Family.PLUGIN),
 }
+#: bytes a value of each plugin kind takes (in a row, in the binlog, as a binary string)
+PLUGIN_BYTES: dict[TypeKind, int] = {K.UUID: 16, K.INET4: 4, K.INET6: 16}
 
 #: storage bytes of each integer kind
 INTEGER_BYTES: dict[TypeKind, int] = {
@@ -142,6 +150,7 @@ __all__ = [
     "LOB_BYTES",
     "MAX_ROW_BYTES",
     "MAX_VARCHAR_BYTES",
+    "PLUGIN_BYTES",
     "TEXT_SIZES",
     "Family",
     "TypeKind",

@@ -88,12 +88,16 @@ def upgrade_row(
     Raises InvalidValueError when a value does not fit the new type (the change was not a
     widening).
     """
-    old_ids = {c.id for c in old.columns}
+    old_types = {c.id: c.type for c in old.columns}
     out: dict[int, Any] = {}
     for col in new.columns:
-        if col.id in old_ids and col.id in row:
+        if col.id in old_types and col.id in row:
             value = row[col.id]
-            out[col.id] = value if value is None or value is COMPUTED else col.type.coerce(value)
+            out[col.id] = (
+                value
+                if value is None or value is COMPUTED
+                else col.type.convert(value, old_types[col.id])
+            )
         else:
             born = (added or {}).get(col.id, col)
             value = fill_value(born)

@@ -36,7 +36,7 @@ from mvdd.model.charsets import (
     UCA1400,
     UNICODE_CHARSETS,
 )
-from mvdd.model.coerce import coerce, is_case_sensitive
+from mvdd.model.coerce import coerce, convert, is_case_sensitive
 from mvdd.model.kind import (
     BLOB_SIZES,
     CHARSET_FAMILIES,
@@ -44,6 +44,7 @@ from mvdd.model.kind import (
     INTEGER_BYTES,
     LOB_BYTES,
     MAX_VARCHAR_BYTES,
+    PLUGIN_BYTES,
     TEXT_SIZES,
     Family,
     TypeKind,
@@ -277,6 +278,14 @@ class ColumnType:
             return None
         return coerce(self, value)
 
+    def convert(self, value: Any, source: ColumnType) -> Any:
+        """The value a column of this type holds for ``value`` after an ALTER changed its type
+        from ``source``: :meth:`coerce`, except where the server converts by the old type (a
+        UUID, INET4 or INET6 becomes its bytes in a binary string)."""
+        if value is None:
+            return None
+        return convert(self, value, source)
+
 
 _INTERNED: weakref.WeakValueDictionary[tuple[Any, ...], ColumnType] = weakref.WeakValueDictionary()
 
@@ -463,6 +472,7 @@ _CANONICALISE: dict[Family, Callable[[TypeKind, dict[str, Any]], dict[str, Any]]
     Family.TEMPORAL: _canon_temporal,
     Family.JSON: _canon_plain,
     Family.SPATIAL: _canon_plain,
+    Family.PLUGIN: _canon_plain,
 }
 
 
@@ -518,6 +528,8 @@ def _row_bytes(t: ColumnType) -> int:
         return {1: 1, 2: 2, 3: 3, 4: 4}.get((len(t.members) + 7) // 8, 8)
     if fam == Family.SPATIAL:
         return 12
+    if fam == Family.PLUGIN:
+        return PLUGIN_BYTES[t.kind]
     if t.kind in _TEMPORAL_BASE:
         return _TEMPORAL_BASE[t.kind] + ((t.fsp or 0) + 1) // 2
     return _FIXED_BYTES[t.kind]

@@ -50,6 +50,7 @@ FAMILY_TYPES: dict[Family, T.DataType] = {
     Family.BINARY: T.BinaryType(),
     Family.BLOB: T.BinaryType(),
     Family.SPATIAL: T.BinaryType(),
+    Family.PLUGIN: T.StringType(),  # the text the server prints (UUID, INET4, INET6)
 }
 TEMPORAL_TYPES: dict[TypeKind, T.DataType] = {
     K.DATE: T.DateType(),

@@ -17,7 +17,7 @@ import pymysql
 
 from mvdd import parse_table
 from mvdd.model import Column, Table
-from mvdd.model.kind import Family, TypeKind
+from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
 from mvdd.replicate.merge import is_data
 from mvdd.replicate.target import prepare_session, run_ddl
 from mvdd.shard import Outcome, ShardGroup
@@ -55,6 +55,8 @@ def sample(col: Column, n: int) -> Any:
         return 2000 + n % 100
     if fam == Family.JSON:
         return f'{{"n": {n}}}'
+    if fam == Family.PLUGIN:  # n in the last bytes of the value
+        return t.coerce((n % 2**32).to_bytes(PLUGIN_BYTES[t.kind], "big"))
     raise AssertionError(f"no sample for {t}")
 
 
