@@ -49,7 +49,7 @@ from mvdd.model.kind import (
 )
 from mvdd.model.names import check_identifier
 from mvdd.model.table import changed_window, is_long_unique
-from mvdd.model.types import ColumnType, max_bytes_per_char, resolve_charset
+from mvdd.model.types import ColumnType, castable, max_bytes_per_char, resolve_charset
 
 
 def apply(step: s.Step, table: Table, *, fresh: bool = False) -> Table:
@@ -348,19 +348,9 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
     return table
 
 
-#: the families a plugin type (UUID, INET4, INET6) converts to and from: the string ones. The
-#: server cannot cast one to a number, a temporal, a spatial type or another plugin kind
-_PLUGIN_CASTS = frozenset(
-    {Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB, Family.ENUM, Family.JSON}
-)
-
-
 def _check_cast(old: Column, new: ColumnType) -> None:
-    if old.type.kind == new.kind:
-        return
-    for one, other in ((old.type, new), (new, old.type)):
-        if one.family == Family.PLUGIN and other.family not in _PLUGIN_CASTS:
-            raise DDLError(f"cannot cast {old.type} as {new}", column=old.name)
+    if not castable(old.type, new):
+        raise DDLError(f"cannot cast {old.type} as {new}", column=old.name)
 
 
 def _fit_prefixes(table: Table, col: Column) -> Table:

@@ -535,6 +535,24 @@ def _row_bytes(t: ColumnType) -> int:
     return _FIXED_BYTES[t.kind]
 
 
+#: the families a plugin type (UUID, INET4, INET6) converts to and from: the string ones. The
+#: server cannot cast one to a number, a temporal, a spatial type or another plugin kind
+_PLUGIN_CASTS = frozenset(
+    {Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB, Family.ENUM, Family.JSON}
+)
+
+
+def castable(old: ColumnType, new: ColumnType) -> bool:
+    """Whether the server can change a column of type ``old`` to ``new`` (ALTER … MODIFY):
+    whatever the values, it may still refuse the values it holds."""
+    if old.kind == new.kind:
+        return True
+    return all(
+        one.family != Family.PLUGIN or other.family in _PLUGIN_CASTS
+        for one, other in ((old, new), (new, old))
+    )
+
+
 def text_kind_for_length(chars: int, charset: str | None, *, blob: bool = False) -> TypeKind:
     """The smallest TEXT (or BLOB) kind holding ``chars`` characters (bytes), as ``TEXT(M)``
     picks."""

@@ -33,6 +33,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.render import describe_step, render_copy, render_fill, render_steps
 from mvdd.join.encode import implicit_default
 from mvdd.model import NO_DEFAULT, Column, Index, Table
+from mvdd.model.types import castable
 
 
 @attrs.frozen
@@ -204,6 +205,20 @@ def plan(
     names = {c.id: c.name for c in before.columns}  # current downstream names
     out: list[Action] = []
 
+    # a type the server cannot cast to (a plugin type and a number, say): the column is dropped
+    # and added again, and so are the indexes over it (its values could not be kept anyway)
+    recast = {
+        cid
+        for cid, col in old.items()
+        if cid in new
+        and col.generated is None
+        and new[cid].generated is None
+        and not castable(col.type, new[cid].type)
+    }
+
+    def moved(index: Index) -> bool:
+        return any(part.column_id in recast for part in index.parts)
+
     # 1. constraints that go or change
     after_checks = {(c.name.casefold(), c.expr, c.enforced) for c in after.checks}
     for chk in before.checks:
@@ -211,7 +226,7 @@ def plan(
             out.append(s.DropConstraint(table=t, name=chk.name))  # MariaDB has no DROP CHECK
     after_indexes = {_index_signature(i) for i in after.indexes}
     for idx in before.indexes:
-        if _index_signature(idx) not in after_indexes:
+        if _index_signature(idx) not in after_indexes or moved(idx):
             out.append(s.DropIndex(table=t, index=idx.name))
 
     # 2. generated columns that go or change
@@ -235,8 +250,10 @@ def plan(
         target = new.get(cid)
         if target is None or cid in readd:
             continue
-        if col.generated is None and target.generated is not None and not target.generated.stored:
-            out.append(s.DropColumn(table=t, column=names[cid]))  # normal -> virtual
+        if cid in recast or (
+            col.generated is None and target.generated is not None and not target.generated.stored
+        ):
+            out.append(s.DropColumn(table=t, column=names[cid]))  # normal -> virtual, or recast
             order.remove(cid)
             readd.add(cid)
             continue
@@ -295,7 +312,7 @@ def plan(
     # 5. constraints that come or change
     before_indexes = {_index_signature(i) for i in before.indexes}
     for idx in after.indexes:
-        if _index_signature(idx) not in before_indexes:
+        if _index_signature(idx) not in before_indexes or moved(idx):
             out.append(s.AddIndex(table=t, index=_spec(after, idx)))
     before_checks = {(c.name.casefold(), c.expr, c.enforced) for c in before.checks}
     for chk in after.checks:
