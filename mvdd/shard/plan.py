@@ -208,12 +208,7 @@ def plan(
     # a type the server cannot cast to (a plugin type and a number, say): the column is dropped
     # and added again, and so are the indexes over it (its values could not be kept anyway)
     recast = {
-        cid
-        for cid, col in old.items()
-        if cid in new
-        and col.generated is None
-        and new[cid].generated is None
-        and not castable(col.type, new[cid].type)
+        cid for cid, col in old.items() if cid in new and not castable(col.type, new[cid].type)
     }
 
     def moved(index: Index) -> bool:
@@ -238,7 +233,7 @@ def plan(
         keeps = target is not None and (
             target.generated == col.generated or (target.generated is None and col.generated.stored)
         )
-        if not keeps:
+        if not keeps or cid in recast:
             out.append(s.DropColumn(table=t, column=names[cid]))
             order.remove(cid)
             if target is not None:
