@@ -208,13 +208,12 @@ def _binary(length: int) -> Callable[[Any], Any]:
 
 
 def _plugin(kind: TypeKind) -> Callable[[Any], Any]:
-    size = PLUGIN_BYTES[kind]
+    # logged as a fixed string: trailing zero bytes are trimmed, as a BINARY(n)'s are
+    pad = _binary(PLUGIN_BYTES[kind])
 
     def text(value: Any) -> Any:
-        # logged as a fixed string: trailing zero bytes are trimmed, as a BINARY(n)'s are
-        if isinstance(value, str):
-            value = value.encode("utf-8", "surrogateescape")
-        return text_of(kind, value.ljust(size, b"\0")) if isinstance(value, bytes) else value
+        value = pad(value)
+        return text_of(kind, value) if isinstance(value, bytes) else value
 
     return text
 

@@ -83,6 +83,7 @@ from mvdd.model.kind import (
     INTEGER_BYTES,
     LOB_BYTES,
     MAX_VARCHAR_BYTES,
+    PLUGIN_BYTES,
     TEXT_SIZES,
     Family,
     TypeKind,
@@ -298,12 +299,6 @@ IMPLICIT_TEMPORAL: Final[dict[TypeKind, Any]] = {
     K.TIMESTAMP: "0000-00-00 00:00:00",
     K.YEAR: 0,
 }
-#: the zero value of MariaDB's plugin types (its bytes all zero)
-IMPLICIT_PLUGIN: Final[dict[TypeKind, Any]] = {
-    K.UUID: "00000000-0000-0000-0000-000000000000",
-    K.INET4: "0.0.0.0",
-    K.INET6: "::",
-}
 
 
 def implicit_default(ctype: ColumnType) -> Default:
@@ -317,9 +312,9 @@ def implicit_default(ctype: ColumnType) -> Default:
         return ctype.members[0]
     if ctype.kind == K.SET:
         return ""
-    raw = IMPLICIT_TEMPORAL.get(
-        ctype.kind, IMPLICIT_PLUGIN.get(ctype.kind, IMPLICIT_DEFAULTS.get(ctype.family))
-    )
+    if ctype.family == Family.PLUGIN:  # a UUID's, INET4's or INET6's bytes all zero
+        return ctype.coerce(bytes(PLUGIN_BYTES[ctype.kind]))
+    raw = IMPLICIT_TEMPORAL.get(ctype.kind, IMPLICIT_DEFAULTS.get(ctype.family))
     return None if raw is None else ctype.coerce(raw)
 
 
@@ -511,7 +506,6 @@ __all__ = [
     "DEFAULT",
     "GROUPS",
     "IMPLICIT_DEFAULTS",
-    "IMPLICIT_PLUGIN",
     "INDEXES",
     "MISSING",
     "SLOT",
