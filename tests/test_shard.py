@@ -630,18 +630,22 @@ def test_a_rename_back_onto_a_generated_column_renames_it_downstream(rig: Rig) -
     rig.verify()  # the live target equals the joined schema, column names included
 
 
-def test_a_type_the_target_cannot_cast_to_is_reached_by_dropping_the_column(rig: Rig) -> None:
+@pytest.mark.parametrize("column", ["c UUID, ADD KEY kc (c, a)", "c POINT"])
+def test_a_type_the_target_cannot_cast_to_is_reached_by_dropping_the_column(
+    rig: Rig, column: str
+) -> None:
     """Found by the shard state machine: the operator settles a conflict between an INT and a
     UUID column by making every shard's column a UUID. The server cannot cast an INT to a
-    UUID, so the target drops the column and adds it again, with the index over it."""
+    UUID (nor to a spatial type), so the target drops the column and adds it again, with the
+    index over it."""
     on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD COLUMN c INT, ADD KEY kc (c, a)")
     rig.ddl("s1", "ALTER TABLE tbl1 DROP KEY kc, DROP COLUMN c")
-    out = rig.ddl("s1", "ALTER TABLE tbl1 ADD COLUMN c UUID, ADD KEY kc (c, a)")
+    out = rig.ddl("s1", f"ALTER TABLE tbl1 ADD COLUMN {column}")
     assert out.conflict is not None and rig.group.paused == {"s1"}
     target = rig.group.schema("s1")
     for shard in ("s2", "s3"):
         rig.run(f"ALTER TABLE tbl{shard[1]} DROP KEY kc, DROP COLUMN c")
-        rig.run(f"ALTER TABLE tbl{shard[1]} ADD COLUMN c UUID, ADD KEY kc (c, a)")
+        rig.run(f"ALTER TABLE tbl{shard[1]} ADD COLUMN {column}")
         rig.downstream(rig.group.set_schema(shard, target).downstream)
     rig.downstream(rig.group.set_schema("s1", target).downstream)
     assert not rig.group.paused and rig.group.joined.equivalent(target)

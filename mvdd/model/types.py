@@ -535,11 +535,18 @@ def _row_bytes(t: ColumnType) -> int:
     return _FIXED_BYTES[t.kind]
 
 
-#: the families a plugin type (UUID, INET4, INET6) converts to and from: the string ones. The
-#: server cannot cast one to a number, a temporal, a spatial type or another plugin kind
-_PLUGIN_CASTS = frozenset(
+#: the string families: every type converts to and from these (ALTER … MODIFY)
+_STRINGS = frozenset(
     {Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB, Family.ENUM, Family.JSON}
 )
+#: the families whose kinds the server casts only to the families named: a plugin type (UUID,
+#: INET4, INET6) to a string, not to a number, a temporal, a spatial type or another plugin
+#: kind; a spatial type to a string or another spatial kind. Every other family casts to any
+#: family these allow ("Cannot cast 'int' as 'point'", checked on the server)
+_CASTS: dict[Family, frozenset[Family]] = {
+    Family.PLUGIN: _STRINGS,
+    Family.SPATIAL: _STRINGS | {Family.SPATIAL},
+}
 
 
 def castable(old: ColumnType, new: ColumnType) -> bool:
@@ -548,7 +555,7 @@ def castable(old: ColumnType, new: ColumnType) -> bool:
     if old.kind == new.kind:
         return True
     return all(
-        one.family != Family.PLUGIN or other.family in _PLUGIN_CASTS
+        one.family not in _CASTS or other.family in _CASTS[one.family]
         for one, other in ((old, new), (new, old))
     )
 

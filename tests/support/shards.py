@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import struct
 import weakref
 from decimal import Decimal
 from typing import Any
@@ -57,6 +58,8 @@ def sample(col: Column, n: int) -> Any:
         return f'{{"n": {n}}}'
     if fam == Family.PLUGIN:  # n in the last bytes of the value
         return t.coerce((n % 2**32).to_bytes(PLUGIN_BYTES[t.kind], "big"))
+    if t.kind in (TypeKind.POINT, TypeKind.GEOMETRY):  # the point (n, 0): SRID 0, then its WKB
+        return struct.pack("<IBIdd", 0, 1, 1, float(n), 0.0)
     raise AssertionError(f"no sample for {t}")
 
 

@@ -1,0 +1,99 @@
+"""Which changes of a column's type the server can cast (ALTER … MODIFY), against a real server:
+every change to and from the families it casts only to some (a plugin type, a spatial type),
+and between them. mvdd refuses exactly the changes the server refuses with "Cannot cast"
+(:func:`mvdd.model.types.castable`)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import pymysql
+import pytest
+
+from mvdd import Catalog, DDLError, parse_table
+from mvdd.model.kind import Family
+
+pytestmark = pytest.mark.mariadb
+
+#: the types the server casts only to some families
+CLOSED = ["UUID", "INET4", "INET6", "GEOMETRY", "POINT", "MULTIPOLYGON"]
+#: a type of every other family, and of the string ones in each form
+OTHERS = [
+    "INT",
+    "BIGINT UNSIGNED",
+    "DECIMAL(40,0)",
+    "DOUBLE",
+    "BIT(64)",
+    "CHAR(36)",
+    "VARCHAR(100)",
+    "BINARY(16)",
+    "VARBINARY(40)",
+    "TEXT",
+    "BLOB",
+    "ENUM('::1','x')",
+    "SET('x')",
+    "DATE",
+    "DATETIME",
+    "TIME",
+    "YEAR",
+    "TIMESTAMP NULL",
+    "JSON",
+]
+
+
+@pytest.fixture(scope="module")
+def conn(mariadb: Any) -> Iterator[Any]:
+    with mariadb.database() as name:
+        connection = mariadb.connect(name)
+        try:
+            with connection.cursor() as cur:
+                cur.execute("SET SESSION sql_mode = 'STRICT_ALL_TABLES'")
+            yield connection
+        finally:
+            connection.close()
+
+
+def _server_casts(conn: Any, old: str, new: str) -> bool:
+    with conn.cursor() as cur:
+        cur.execute("DROP TABLE IF EXISTS c")
+        cur.execute(f"CREATE TABLE c (a {old})")
+        try:
+            cur.execute(f"ALTER TABLE c MODIFY a {new}")
+        except pymysql.err.MySQLError as err:
+            assert err.args[0] == 4078, err  # "Cannot cast …"
+            return False
+        return True
+
+
+def _mine_casts(old: str, new: str) -> bool:
+    cat = Catalog()
+    cat.execute(f"CREATE TABLE c (a {old})")
+    try:
+        cat.execute(f"ALTER TABLE c MODIFY a {new}")
+    except DDLError as err:
+        assert "cannot cast" in err.message
+        return False
+    return True
+
+
+@pytest.mark.parametrize("closed", CLOSED)
+def test_the_type_changes_the_server_cannot_cast_are_refused(conn: Any, closed: str) -> None:
+    pairs = [(closed, other) for other in OTHERS + CLOSED if other != closed]
+    pairs += [(other, closed) for other in OTHERS]
+    differ = [
+        (old, new, theirs)
+        for old, new in pairs
+        if _mine_casts(old, new) != (theirs := _server_casts(conn, old, new))
+    ]
+    assert not differ, differ
+
+
+def test_every_family_is_covered() -> None:
+    """The lists name a type of each family mvdd models, so a family added later is checked."""
+    seen = {
+        parse_table(f"CREATE TABLE c (a {t})").columns[0].type.family
+        for t in itertools.chain(CLOSED, OTHERS)
+    }
+    assert seen == set(Family)
