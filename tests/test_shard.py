@@ -653,6 +653,40 @@ def test_a_type_the_target_cannot_cast_to_is_reached_by_dropping_the_column(
     rig.verify()
 
 
+def test_checks_over_a_column_dropped_and_added_again_go_and_come_with_it(rig: Rig) -> None:
+    """The server drops a check over a dropped column with it when the check names no other
+    column, and refuses the DROP COLUMN when it does: a column the target drops and adds again
+    (a type the server cannot cast to) takes both kinds of check with it."""
+    checks = (
+        "ADD CONSTRAINT ck CHECK (c IS NOT NULL OR a >= 0), ADD CONSTRAINT cn CHECK (c IS NOT NULL)"
+    )
+    on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD COLUMN c INT DEFAULT 1, " + checks)
+    change = "ALTER TABLE tbl{n} DROP CONSTRAINT ck, DROP CONSTRAINT cn, DROP COLUMN c"
+    again = (
+        "ALTER TABLE tbl{n} ADD COLUMN c UUID DEFAULT '0-0000000000000000000000000000001', "
+        + checks
+    )
+    for n in (1, 2, 3):  # the operator tells the group each shard's schema once it changed
+        rig.run(change.format(n=n))
+        rig.run(again.format(n=n))
+        rig.downstream(rig.group.set_schema(f"s{n}", rig.live(f"tbl{n}")).downstream)
+    target = rig.live("tbl1")
+    assert not rig.group.paused and rig.group.joined.equivalent(target)
+    assert {c.name for c in rig.group.joined.checks} == {"ck", "cn"}
+    rig.verify()
+
+
+def test_an_index_over_a_generated_column_added_again_comes_with_it(rig: Rig) -> None:
+    """A change of a generation expression drops the target's column and adds it again; the
+    server takes the column out of every index over it, so the index goes and comes with it."""
+    on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD COLUMN g INT AS (a + 1), ADD KEY kg (g, a)")
+    for shard in ("s1", "s2", "s3"):
+        rig.ddl(shard, f"ALTER TABLE {rig.tables[shard]} MODIFY g INT AS (a + 2)")
+    assert not rig.group.paused
+    assert "DROP COLUMN `g`" in " ".join(rig.log)
+    rig.verify()
+
+
 def test_a_shard_added_with_a_conflicting_schema_waits(rig: Rig) -> None:
     create = "CREATE TABLE tbl4 (id INT NOT NULL, a DATETIME NOT NULL, PRIMARY KEY (id))"
     rig.run(create)

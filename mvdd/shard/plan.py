@@ -4,14 +4,17 @@
 shard coordinator gives a renamed column its old id, a re-added one a new id) and orders the
 actions so that every intermediate table accepts what both ends accept:
 
-1. drop the checks and indexes that go or change — removing constraints first;
+1. drop the checks and indexes that go or change, and those over a column dropped and added
+   again (the server would take the column out of an index and refuse, or silently drop, a
+   check over it) — removing constraints first;
 2. drop the generated columns that go or change — generated columns are dropped first;
 3. change the normal columns: modify the kept ones (widen, default, nullability — a column
    becoming NOT NULL first gives its NULLs the default: they are rows of shards that lacked
    it), copy the data of finished renames (``UPDATE t SET new = old WHERE old IS NOT NULL``),
    drop the columns that go, rename, then add the new columns (with their defaults) at the end;
 4. add or convert the generated columns — added last;
-5. add the indexes and checks — adding constraints last.
+5. add the indexes and checks that come or change, and those dropped in step 1 over a column
+   added again — adding constraints last.
 
 Each action is one statement. A stored generated column that becomes normal is modified in place
 (MariaDB allows it); a virtual one, or any change of a generation expression, is dropped and
@@ -30,9 +33,10 @@ from typing import Any, TypeAlias
 import attrs
 
 from mvdd.ddl import step as s
+from mvdd.ddl.expr import referenced_columns
 from mvdd.ddl.render import describe_step, render_copy, render_fill, render_steps
 from mvdd.join.encode import implicit_default
-from mvdd.model import NO_DEFAULT, Column, Index, Table
+from mvdd.model import NO_DEFAULT, Check, Column, Index, Table
 from mvdd.model.types import castable
 
 
@@ -165,6 +169,20 @@ def _spec(table: Table, index: Index) -> s.IndexSpec:
     )
 
 
+def _rebuilt(col: Column, target: Column) -> bool:
+    """Whether the target drops a column and adds it again to change it from ``col`` to
+    ``target``: a type the server cannot cast to (the values could not be kept anyway), any
+    change of a generation expression, or of a virtual column to normal or back (a stored
+    generated column becoming normal is modified in place)."""
+    if not castable(col.type, target.type):
+        return True
+    if col.generated is None:
+        return target.generated is not None and not target.generated.stored
+    return target.generated != col.generated and not (
+        target.generated is None and col.generated.stored
+    )
+
+
 def _modify(t: str, name: str, col: Column, target: Column) -> list[Action]:
     """MODIFY a column; one becoming NOT NULL first gives its NULLs the default (rows written
     while it was nullable, by shards that lacked it), after any type change."""
@@ -205,19 +223,24 @@ def plan(
     names = {c.id: c.name for c in before.columns}  # current downstream names
     out: list[Action] = []
 
-    # a type the server cannot cast to (a plugin type and a number, say): the column is dropped
-    # and added again, and so are the indexes over it (its values could not be kept anyway)
-    recast = {
-        cid for cid, col in old.items() if cid in new and not castable(col.type, new[cid].type)
-    }
+    # the columns the target drops and adds again (:func:`_rebuilt`). The server takes a dropped
+    # column out of every index over it, drops a check that names only it and refuses to drop
+    # it under a check that names others: those indexes and checks go first and come again
+    rebuilt = {cid for cid, col in old.items() if cid in new and _rebuilt(col, new[cid])}
 
     def moved(index: Index) -> bool:
-        return any(part.column_id in recast for part in index.parts)
+        return any(part.column_id in rebuilt for part in index.parts)
+
+    def moved_check(table: Table, chk: Check) -> bool:
+        reads = (table.find_column(name) for name in referenced_columns(chk.expr))
+        return any(col is not None and col.id in rebuilt for col in reads)
 
     # 1. constraints that go or change
     after_checks = {(c.name.casefold(), c.expr, c.enforced) for c in after.checks}
     for chk in before.checks:
-        if (chk.name.casefold(), chk.expr, chk.enforced) not in after_checks:
+        if (chk.name.casefold(), chk.expr, chk.enforced) not in after_checks or moved_check(
+            before, chk
+        ):
             out.append(s.DropConstraint(table=t, name=chk.name))  # MariaDB has no DROP CHECK
     after_indexes = {_index_signature(i) for i in after.indexes}
     for idx in before.indexes:
@@ -227,16 +250,10 @@ def plan(
     # 2. generated columns that go or change
     readd: set[int] = set()
     for cid, col in old.items():
-        if col.generated is None:
-            continue
-        target = new.get(cid)
-        keeps = target is not None and (
-            target.generated == col.generated or (target.generated is None and col.generated.stored)
-        )
-        if not keeps or cid in recast:
+        if col.generated is not None and (cid not in new or cid in rebuilt):
             out.append(s.DropColumn(table=t, column=names[cid]))
             order.remove(cid)
-            if target is not None:
+            if cid in new:
                 readd.add(cid)
 
     # 3. normal columns: modify, copy, drop, rename, add
@@ -245,10 +262,8 @@ def plan(
         target = new.get(cid)
         if target is None or cid in readd:
             continue
-        if cid in recast or (
-            col.generated is None and target.generated is not None and not target.generated.stored
-        ):
-            out.append(s.DropColumn(table=t, column=names[cid]))  # normal -> virtual, or recast
+        if cid in rebuilt:  # a normal column becoming virtual, or of a type it cannot cast to
+            out.append(s.DropColumn(table=t, column=names[cid]))
             order.remove(cid)
             readd.add(cid)
             continue
@@ -311,7 +326,9 @@ def plan(
             out.append(s.AddIndex(table=t, index=_spec(after, idx)))
     before_checks = {(c.name.casefold(), c.expr, c.enforced) for c in before.checks}
     for chk in after.checks:
-        if (chk.name.casefold(), chk.expr, chk.enforced) not in before_checks:
+        if (chk.name.casefold(), chk.expr, chk.enforced) not in before_checks or moved_check(
+            after, chk
+        ):
             out.append(s.AddCheck(table=t, name=chk.name, expr=chk.expr, enforced=chk.enforced))
     return _keyed_counters(out, before), tuple(order)
 
