@@ -653,22 +653,21 @@ def test_a_type_the_target_cannot_cast_to_is_reached_by_dropping_the_column(
     rig.verify()
 
 
-def test_checks_over_a_column_dropped_and_added_again_go_and_come_with_it(rig: Rig) -> None:
+def test_what_reads_a_column_dropped_and_added_again_goes_and_comes_with_it(rig: Rig) -> None:
     """The server drops a check over a dropped column with it when the check names no other
-    column, and refuses the DROP COLUMN when it does: a column the target drops and adds again
-    (a type the server cannot cast to) takes both kinds of check with it."""
-    checks = (
-        "ADD CONSTRAINT ck CHECK (c IS NOT NULL OR a >= 0), ADD CONSTRAINT cn CHECK (c IS NOT NULL)"
+    column, and refuses the DROP COLUMN when it does or when a generated column reads it: a
+    column the target drops and adds again (a type the server cannot cast to) takes both kinds
+    of check and the generated column with it."""
+    readers = (
+        "ADD COLUMN g INT AS (c IS NULL), ADD CONSTRAINT ck CHECK (c IS NOT NULL OR a >= 0), "
+        "ADD CONSTRAINT cn CHECK (c IS NOT NULL)"
     )
-    on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD COLUMN c INT DEFAULT 1, " + checks)
-    change = "ALTER TABLE tbl{n} DROP CONSTRAINT ck, DROP CONSTRAINT cn, DROP COLUMN c"
-    again = (
-        "ALTER TABLE tbl{n} ADD COLUMN c UUID DEFAULT '0-0000000000000000000000000000001', "
-        + checks
-    )
+    on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} ADD COLUMN c INT DEFAULT 1, " + readers)
+    change = "ALTER TABLE tbl{n} DROP CONSTRAINT ck, DROP CONSTRAINT cn, DROP g, DROP COLUMN c"
+    again = "ALTER TABLE tbl{n} ADD COLUMN c UUID DEFAULT '0-0000000000000000000000000000001', "
     for n in (1, 2, 3):  # the operator tells the group each shard's schema once it changed
         rig.run(change.format(n=n))
-        rig.run(again.format(n=n))
+        rig.run(again.format(n=n) + readers)
         rig.downstream(rig.group.set_schema(f"s{n}", rig.live(f"tbl{n}")).downstream)
     target = rig.live("tbl1")
     assert not rig.group.paused and rig.group.joined.equivalent(target)

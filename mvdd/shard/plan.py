@@ -36,7 +36,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.expr import referenced_columns
 from mvdd.ddl.render import describe_step, render_copy, render_fill, render_steps
 from mvdd.join.encode import implicit_default
-from mvdd.model import NO_DEFAULT, Check, Column, Index, Table
+from mvdd.model import NO_DEFAULT, Check, Column, Expr, Index, Table
 from mvdd.model.types import castable
 
 
@@ -169,6 +169,12 @@ def _spec(table: Table, index: Index) -> s.IndexSpec:
     )
 
 
+def _reads(table: Table, expr: Expr) -> set[int]:
+    """The ids of ``table``'s columns ``expr`` reads."""
+    found = (table.find_column(name) for name in referenced_columns(expr))
+    return {col.id for col in found if col is not None}
+
+
 def _rebuilt(col: Column, target: Column) -> bool:
     """Whether the target drops a column and adds it again to change it from ``col`` to
     ``target``: a type the server cannot cast to (the values could not be kept anyway), any
@@ -223,17 +229,25 @@ def plan(
     names = {c.id: c.name for c in before.columns}  # current downstream names
     out: list[Action] = []
 
-    # the columns the target drops and adds again (:func:`_rebuilt`). The server takes a dropped
-    # column out of every index over it, drops a check that names only it and refuses to drop
-    # it under a check that names others: those indexes and checks go first and come again
+    # the columns the target drops and adds again (:func:`_rebuilt`), and the generated columns
+    # that read them (the server refuses to drop a column a generation expression reads). The
+    # server takes a dropped column out of every index over it, drops a check that names only
+    # it and refuses to drop it under a check that names others: those indexes and checks go
+    # first and come again
     rebuilt = {cid for cid, col in old.items() if cid in new and _rebuilt(col, new[cid])}
+    readers = {
+        cid: _reads(before, col.generated.expr)
+        for cid, col in old.items()
+        if cid in new and col.generated is not None
+    }
+    while grown := {cid for cid, reads in readers.items() if reads & rebuilt} - rebuilt:
+        rebuilt |= grown
 
     def moved(index: Index) -> bool:
         return any(part.column_id in rebuilt for part in index.parts)
 
     def moved_check(table: Table, chk: Check) -> bool:
-        reads = (table.find_column(name) for name in referenced_columns(chk.expr))
-        return any(col is not None and col.id in rebuilt for col in reads)
+        return bool(_reads(table, chk.expr) & rebuilt)
 
     # 1. constraints that go or change
     after_checks = {(c.name.casefold(), c.expr, c.enforced) for c in after.checks}
