@@ -54,7 +54,9 @@ TYPES = [
     "ENUM('x','y','z') NOT NULL",
     "INT AS (id + 1) STORED",
     "INT AS (id + 2) STORED",
+    "INT AS (id + 1) VIRTUAL",
     "UUID",
+    "POINT",
     "INET6 NOT NULL",
 ]
 
@@ -153,12 +155,17 @@ class ShardMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def index(self, data: st.DataObject) -> None:
         s = self.shard(data)
-        cols = [c for c in self.group.schema(s).columns if c.type.family in ("integer", "char")]
+        cols = [
+            c
+            for c in self.group.schema(s).columns
+            if c.type.family in ("integer", "char", "plugin")
+        ]
         table = quote(self.group.schema(s).name)
         if len(cols) > 0 and data.draw(st.booleans()):
-            col = data.draw(st.sampled_from(cols)).name
+            col = quote(data.draw(st.sampled_from(cols)).name)
             kind = data.draw(st.sampled_from(["INDEX", "UNIQUE INDEX"]))
-            self.run(s, f"ALTER TABLE {table} ADD {kind} ix ({quote(col)})")
+            parts = data.draw(st.sampled_from([col, f"{col}, id"]))
+            self.run(s, f"ALTER TABLE {table} ADD {kind} ix ({parts})")
         else:
             self.run(s, f"ALTER TABLE {table} DROP INDEX ix")
 
@@ -174,7 +181,10 @@ class ShardMachine(RuleBasedStateMachine):
         table = quote(self.group.schema(s).name)
         if data.draw(st.booleans()):
             bound = data.draw(st.integers(0, 1))
-            self.run(s, f"ALTER TABLE {table} ADD CONSTRAINT ck CHECK (id > {bound})")
+            names = [quote(c.name) for c in self.group.schema(s).columns if c.name != "id"]
+            over = data.draw(st.sampled_from(["", *names]))  # a column the check also names
+            expr = f"{over} IS NOT NULL OR id > {bound}" if over else f"id > {bound}"
+            self.run(s, f"ALTER TABLE {table} ADD CONSTRAINT ck CHECK ({expr})")
         else:
             self.run(s, f"ALTER TABLE {table} DROP CONSTRAINT ck")
 

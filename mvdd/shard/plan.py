@@ -18,7 +18,11 @@ actions so that every intermediate table accepts what both ends accept:
 
 Each action is one statement. A stored generated column that becomes normal is modified in place
 (MariaDB allows it); a virtual one, or any change of a generation expression, is dropped and
-added again. MariaDB has no NOT ENFORCED checks: the coordinator leaves those out downstream.
+added again, as is a column whose type the server cannot cast to the new one, and a generated
+column reading one of those (the generated one's stored values go: they were computed from
+values that go). MariaDB has no NOT ENFORCED checks: the coordinator leaves those out
+downstream. Not handled: a column whose expression default reads a column dropped and added
+again (the server refuses that DROP COLUMN; the replicator stops with a ``TargetError``).
 
 An AUTO_INCREMENT column and its key only hold together (the server refuses a counter without
 a key at every statement's end): a counter that comes, and the key it needs, are one statement
