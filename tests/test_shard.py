@@ -686,6 +686,21 @@ def test_an_index_over_a_generated_column_added_again_comes_with_it(rig: Rig) ->
     rig.verify()
 
 
+@pytest.mark.parametrize("kind", ["STORED", "VIRTUAL"])
+def test_a_generated_column_changes_its_type_in_place(rig: Rig, kind: str) -> None:
+    """Its expression unchanged, a generated column's type, nullability and comment change by
+    MODIFY, as a normal column's do."""
+    on(rig, ["s1", "s2", "s3"], f"ALTER TABLE {{t}} ADD COLUMN g INT AS (a + 1) {kind}")
+    for suffix in ("", " COMMENT 'x'"):  # a type waits for the last shard, a comment does not
+        sent = []
+        for shard in ("s1", "s2", "s3"):
+            sql = f"ALTER TABLE {rig.tables[shard]} MODIFY g BIGINT AS (a + 1) {kind}{suffix}"
+            sent += rig.ddl(shard, sql).downstream
+        assert not rig.group.paused
+        assert sent and all("MODIFY" in sql for sql in sent), sent
+    rig.verify()
+
+
 def test_a_shard_added_with_a_conflicting_schema_waits(rig: Rig) -> None:
     create = "CREATE TABLE tbl4 (id INT NOT NULL, a DATETIME NOT NULL, PRIMARY KEY (id))"
     rig.run(create)

@@ -55,6 +55,7 @@ TYPES = [
     "INT AS (id + 1) STORED",
     "INT AS (id + 2) STORED",
     "INT AS (id + 1) VIRTUAL",
+    "BIGINT AS (id + 1) VIRTUAL",
     "UUID",
     "POINT",
     "INET6 NOT NULL",

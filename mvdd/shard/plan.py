@@ -16,13 +16,15 @@ actions so that every intermediate table accepts what both ends accept:
 5. add the indexes and checks that come or change, and those dropped in step 1 over a column
    added again — adding constraints last.
 
-Each action is one statement. A stored generated column that becomes normal is modified in place
-(MariaDB allows it); a virtual one, or any change of a generation expression, is dropped and
-added again, as is a column whose type the server cannot cast to the new one, and a generated
-column reading one of those (the generated one's stored values go: they were computed from
-values that go). MariaDB has no NOT ENFORCED checks: the coordinator leaves those out
-downstream. Not handled: a column whose expression default reads a column dropped and added
-again (the server refuses that DROP COLUMN; the replicator stops with a ``TargetError``).
+Each action is one statement. A generated column whose expression stays changes its type,
+nullability or comment in place, and a stored one that becomes normal is modified in place
+(MariaDB allows both). A column is dropped and added again (:func:`_rebuilt`) for any change of
+a generation expression, a virtual column becoming normal or a normal one virtual, and a type
+the server cannot cast to the new one; so is a generated column reading one of those (its
+stored values go: they were computed from values that go). MariaDB has no NOT ENFORCED checks:
+the coordinator leaves those out downstream. Not handled: a column whose expression default
+reads a column dropped and added again (the server refuses that DROP COLUMN; the replicator
+stops with a ``TargetError``).
 
 An AUTO_INCREMENT column and its key only hold together (the server refuses a counter without
 a key at every statement's end): a counter that comes, and the key it needs, are one statement
@@ -287,8 +289,8 @@ def plan(
             continue
         if target.name != col.name:  # every column kept, generated ones too
             renames.append(cid)
-        if target.generated is not None:
-            continue  # a generated column kept, or a normal one converted in step 4
+        if target.generated is not None and col.generated is None:
+            continue  # a normal column converted in step 4
         here = attrs.evolve(target, name=names[cid])
         if _core(col) != _core(target) or col.comment != target.comment:
             if _same_but_default(col, target) and col.comment == target.comment:
