@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from mvdd import Catalog
-from tests.support.mariadb import MariaDB, MariaDBUnavailable
+from tests.support.mariadb import MariaDB, MariaDBUnavailable, scratch
 
 CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -122,7 +122,7 @@ def servers(binlog_server: MariaDB) -> Iterator[Any]:
 @pytest.fixture
 def mdb(mariadb: MariaDB) -> Iterator:
     """A connection to a fresh, empty database on the private server."""
-    with mariadb.database() as name, contextlib.closing(mariadb.connect(name)) as conn:
+    with scratch(mariadb) as conn:
         yield conn
 
 

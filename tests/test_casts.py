@@ -14,6 +14,7 @@ import pytest
 
 from mvdd import Catalog, DDLError, parse_table
 from mvdd.model.kind import Family
+from tests.support.mariadb import scratch
 
 pytestmark = pytest.mark.mariadb
 
@@ -45,14 +46,8 @@ OTHERS = [
 
 @pytest.fixture(scope="module")
 def conn(mariadb: Any) -> Iterator[Any]:
-    with mariadb.database() as name:
-        connection = mariadb.connect(name)
-        try:
-            with connection.cursor() as cur:
-                cur.execute("SET SESSION sql_mode = 'STRICT_ALL_TABLES'")
-            yield connection
-        finally:
-            connection.close()
+    with scratch(mariadb, "SET SESSION sql_mode = 'STRICT_ALL_TABLES'") as connection:
+        yield connection
 
 
 def _server_casts(conn: Any, old: str, new: str) -> bool:

@@ -17,7 +17,7 @@ from mvdd.model import Table
 from mvdd.model.row import COMPUTED, upgrade_row
 from tests.conftest import examples
 from tests.strategies import canonical, db_param, values
-from tests.support.mariadb import quote
+from tests.support.mariadb import quote, scratch
 
 # column types of I, and the types a MODIFY may try (widenings, narrowings, other kinds)
 TYPES = [
@@ -131,12 +131,8 @@ def test_forward_compatible_steps_lose_nothing(data: st.DataObject) -> None:
 
 @pytest.fixture(scope="module")
 def server(mariadb: Any) -> Iterator[Any]:
-    with mariadb.database() as name:
-        conn = mariadb.connect(name)
-        try:
-            yield conn
-        finally:
-            conn.close()
+    with scratch(mariadb) as conn:
+        yield conn
 
 
 @pytest.mark.mariadb

@@ -15,6 +15,7 @@ from mvdd.errors import DDLError
 from mvdd.model.element import Expr
 from tests.conftest import examples
 from tests.strategies import expressions
+from tests.support.mariadb import scratch
 
 NORMAL = [
     ("(a + b) * c", "(`a` + `b`) * `c`"),
@@ -81,15 +82,9 @@ def test_normalize_ignores_redundant_parentheses(text: str) -> None:
 @pytest.fixture(scope="module")
 def rows_cursor(mariadb: Any) -> Iterator[Any]:
     rows = [(None, 0, 1), (1, None, 0), (2, 3, None), (0, 0, 0), (-1, 5, 2), (None, None, None)]
-    with mariadb.database() as name:
-        conn = mariadb.connect(name)
-        try:
-            with conn.cursor() as cur:
-                cur.execute("CREATE TABLE v (a INT, b INT, c INT)")
-                cur.executemany("INSERT INTO v VALUES (%s, %s, %s)", rows)
-                yield cur
-        finally:
-            conn.close()
+    with scratch(mariadb, "CREATE TABLE v (a INT, b INT, c INT)") as conn, conn.cursor() as cur:
+        cur.executemany("INSERT INTO v VALUES (%s, %s, %s)", rows)
+        yield cur
 
 
 #: texts whose meaning rests on precedence and associativity alone (no parentheses)

@@ -17,7 +17,7 @@ from mvdd import JoinConflictError, Table, parse_table
 from mvdd.model.kind import Family
 from tests.conftest import CI, examples
 from tests.strategies import db_param, values
-from tests.support.mariadb import quote
+from tests.support.mariadb import quote, scratch
 
 pytestmark = pytest.mark.mariadb
 
@@ -132,12 +132,8 @@ def rows(draw: st.DrawFn, table: Table, n: int) -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def server(mariadb: Any) -> Iterator[pymysql.connections.Connection]:
-    with mariadb.database() as name:
-        conn = mariadb.connect(name)
-        try:
-            yield conn
-        finally:
-            conn.close()
+    with scratch(mariadb) as conn:
+        yield conn
 
 
 def insert(cur: Any, table: str, row: dict[str, Any], schema: Table) -> None:

@@ -18,6 +18,7 @@ from mvdd.model.kind import PLUGIN_BYTES
 from mvdd.model.plugin import from_binary, from_text, text_of
 from mvdd.model.row import upgrade_row
 from tests.conftest import examples
+from tests.support.mariadb import scratch
 
 pytestmark = pytest.mark.mariadb
 
@@ -34,15 +35,12 @@ def refused(err: pymysql.err.MySQLError) -> bool:
 
 @pytest.fixture(scope="module")
 def conn(mariadb: Any) -> Iterator[Any]:
-    with mariadb.database() as name:
-        connection = mariadb.connect(name)
-        try:
-            with connection.cursor() as cur:
-                cur.execute("SET SESSION sql_mode = 'STRICT_ALL_TABLES'")
-                cur.execute("CREATE TABLE v (u UUID, i4 INET4, i6 INET6)")
-            yield connection
-        finally:
-            connection.close()
+    with scratch(
+        mariadb,
+        "SET SESSION sql_mode = 'STRICT_ALL_TABLES'",
+        "CREATE TABLE v (u UUID, i4 INET4, i6 INET6)",
+    ) as connection:
+        yield connection
 
 
 def stored(conn: Any, kind: TypeKind, value: str | bytes) -> str | None:

@@ -241,10 +241,10 @@ def plan(
     # it and refuses to drop it under a check that names others: those indexes and checks go
     # first and come again
     rebuilt = {cid for cid, col in old.items() if cid in new and _rebuilt(col, new[cid])}
-    readers = {
+    readers = {  # read only when something is rebuilt: each expression is parsed
         cid: _reads(before, col.generated.expr)
         for cid, col in old.items()
-        if cid in new and col.generated is not None
+        if rebuilt and cid in new and col.generated is not None
     }
     while grown := {cid for cid, reads in readers.items() if reads & rebuilt} - rebuilt:
         rebuilt |= grown
@@ -253,7 +253,7 @@ def plan(
         return any(part.column_id in rebuilt for part in index.parts)
 
     def moved_check(table: Table, chk: Check) -> bool:
-        return bool(_reads(table, chk.expr) & rebuilt)
+        return bool(rebuilt) and bool(_reads(table, chk.expr) & rebuilt)
 
     # 1. constraints that go or change
     after_checks = {(c.name.casefold(), c.expr, c.enforced) for c in after.checks}

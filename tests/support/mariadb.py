@@ -8,13 +8,34 @@ Locally a machine without ``mariadbd`` skips the tests that need it, saying why;
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import pymysql
 
 from mvdd.model import Table
 from mvdd.replicate.sandbox import Sandbox as MariaDB
 from mvdd.replicate.sandbox import SandboxUnavailable as MariaDBUnavailable
 
-__all__ = ["MariaDB", "MariaDBUnavailable", "quote", "show_create_table", "visibility"]
+__all__ = [
+    "MariaDB",
+    "MariaDBUnavailable",
+    "quote",
+    "scratch",
+    "show_create_table",
+    "visibility",
+]
+
+
+@contextlib.contextmanager
+def scratch(server: MariaDB, *statements: str) -> Iterator[pymysql.connections.Connection]:
+    """A connection to a fresh database on ``server``, once ``statements`` ran there; the
+    connection is closed and the database dropped afterwards."""
+    with server.database() as name, contextlib.closing(server.connect(name)) as conn:
+        with conn.cursor() as cur:
+            for sql in statements:
+                cur.execute(sql)
+        yield conn
 
 
 def quote(name: str) -> str:
