@@ -47,7 +47,7 @@ from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
 from sqlglot.generators.mysql import MySQLGenerator
 from sqlglot.parsers.mysql import MySQLParser
-from sqlglot.tokens import TokenType
+from sqlglot.tokens import Token, TokenType
 
 # --- expression nodes sqlglot lacks ------------------------------------------------------------
 
@@ -185,6 +185,27 @@ _VISIBILITY: tuple[tuple[tuple[str, ...], bool], ...] = (
 )
 
 
+#: tokens that end a literal operand at every level from ``_parse_bitwise`` down (no operator
+#: of those levels starts with one): a literal followed by one is that literal, the shortcut
+#: sqlglot's own ``_parse_atom`` takes at the lowest level
+_OPERAND_ENDS = frozenset(
+    {
+        TokenType.SENTINEL,  # the end of the statement
+        TokenType.COMMA,
+        TokenType.R_PAREN,
+        TokenType.NOT,
+        TokenType.NULL,
+        TokenType.AND,
+        TokenType.OR,
+        TokenType.IS,
+        TokenType.COMMENT,
+        TokenType.AUTO_INCREMENT,
+        TokenType.PRIMARY_KEY,
+        TokenType.UNIQUE,
+    }
+)
+
+
 class MvddParser(MySQLParser):
     STATEMENT_PARSERS = {
         **MySQLParser.STATEMENT_PARSERS,
@@ -250,6 +271,32 @@ class MvddParser(MySQLParser):
         # FLOAT keeps its token; _parse_types below turns it into UnsignedFloat
         TokenType.FLOAT: TokenType.FLOAT,
     }
+
+    #: the parse is under way (a parser is reused only between parses: see MvddMySQL.parser)
+    busy = False
+
+    def _parse(self, *args: Any, **kwargs: Any) -> list[exp.Expr | None]:
+        self.busy = True
+        try:
+            return super()._parse(*args, **kwargs)
+        finally:
+            self.busy = False
+            self.reset()  # the text and its tokens are not kept past the parse
+
+    def _parse_bitwise(self) -> exp.Expr | None:
+        # a literal whose next token ends it is that literal: sqlglot reaches the same node
+        # through the term, factor, exponent, unary and type levels (a DEFAULT 0 costs a
+        # dozen calls there)
+        if self._curr.token_type in self.PRIMARY_PARSERS and self._next.token_type in _OPERAND_ENDS:
+            atom = self._parse_atom()
+            if atom is not None:
+                return atom
+        return super()._parse_bitwise()
+
+    def _parse_properties(self, before: bool | None = None) -> exp.Properties | None:
+        if not self._curr:
+            return None  # nothing left to read (sqlglot would try each option's reader in turn)
+        return super()._parse_properties(before)
 
     def _parse_statement(self) -> exp.Expr | None:
         curr = self._curr
@@ -563,10 +610,32 @@ class MvddParser(MySQLParser):
         return read
 
     def _parse_table(self, *args: Any, **kwargs: Any) -> Any:
+        if self._in_alter and kwargs.get("schema") and not args:
+            target = self._parse_alter_target()
+            if target is not None:
+                return target
         table = super()._parse_table(*args, **kwargs)
         if self._in_alter:
             self._skip_wait()
         return table
+
+    def _parse_alter_target(self) -> exp.Table | None:
+        """The table an ALTER TABLE names, when its plain (dotted) name is followed by an
+        action's word, read by sqlglot's fast reader of table parts; None (nothing read)
+        otherwise. ``_parse_table`` would try a FROM clause's forms first (a subquery, VALUES,
+        LATERAL, UNNEST …) and then read the same name, and nothing it reads after a name
+        begins with an action's word."""
+        index = self._index
+        table = self._parse_table_parts(fast=True)
+        curr = self._curr
+        if (
+            isinstance(table, exp.Table)
+            and curr.token_type != TokenType.STRING
+            and curr.text.upper() in self.ALTER_PARSERS
+        ):
+            return table
+        self._retreat(index)
+        return None
 
     def _parse_drop(self, *args: Any, **kwargs: Any) -> Any:
         node = super()._parse_drop(*args, **kwargs)
@@ -915,6 +984,35 @@ class MvddMySQL(MySQL):
     Parser = MvddParser
     Generator = MvddGenerator
 
+    def tokenize(self, sql: str, dialect: Any = None) -> list[Token]:
+        """As sqlglot's, through one tokenizer per thread: building one for each call (a
+        dialect lookup and a core of some thirty settings) costs a sixth of tokenizing a short
+        statement. The tokenizer keeps the last text it read until it reads the next."""
+        if dialect is not None:
+            return super().tokenize(sql, dialect)
+        kept: dict[int, Any] = _reused.__dict__.setdefault("tokenizers", {})
+        tokenizer = kept.get(id(self))
+        if tokenizer is None:
+            tokenizer = kept[id(self)] = self.tokenizer()
+        return tokenizer.tokenize(sql)  # type: ignore[no-any-return]
+
+    def parser(self, **opts: Any) -> Any:
+        """As sqlglot's, reusing one parser per thread between its parses: a parser asked for
+        while the kept one is mid-parse on this thread (sqlglot reads some types' text with a
+        parser of its own) is a new one."""
+        if opts:
+            return super().parser(**opts)
+        kept: dict[int, Any] = _reused.__dict__.setdefault("parsers", {})
+        parser = kept.get(id(self))
+        if parser is None:
+            parser = kept[id(self)] = super().parser()
+        elif parser.busy:
+            return super().parser()
+        return parser
+
+
+#: the tokenizers and parsers each thread reuses (see MvddMySQL.tokenize and .parser)
+_reused = threading.local()
 
 DIALECT = MvddMySQL()
 

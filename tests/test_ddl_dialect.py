@@ -1,0 +1,169 @@
+"""The dialect's shortcuts through sqlglot's parser read what sqlglot's full path reads.
+
+The oracle is the parser without its shortcuts (:class:`FullPath`: each shortcut declined), run
+on the fixture corpora, on vectors that put every token ending a literal operand (and every
+operator that must not) after a literal, and on generated column definitions and expressions.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from hypothesis import given
+from sqlglot import exp
+
+from mvdd.ddl.dialect import DIALECT, MvddParser
+from tests import strategies as S
+from tests.support.fixtures import sequences, statements
+
+
+class FullPath(MvddParser):
+    """The dialect's parser with every shortcut declined."""
+
+    def _parse_alter_target(self) -> exp.Table | None:
+        return None
+
+    def _parse_bitwise(self) -> exp.Expr | None:
+        return super(MvddParser, self)._parse_bitwise()
+
+    def _parse_properties(self, before: bool | None = None) -> exp.Properties | None:
+        return super(MvddParser, self)._parse_properties(before)
+
+
+def trees(sql: str, parser: MvddParser) -> list[str]:
+    return [repr(tree) for tree in parser.parse(DIALECT.tokenize(sql), sql)]
+
+
+def assert_same_reading(sql: str) -> None:
+    try:
+        expected = trees(sql, FullPath(dialect=DIALECT))
+    except Exception as err:  # the shortcut must fail the same way
+        with pytest.raises(type(err)):
+            trees(sql, DIALECT.parser())
+        return
+    assert trees(sql, DIALECT.parser()) == expected, sql
+
+
+CORPUS = (
+    statements("create_tables.sql")
+    + statements("create_tables_mysql.sql")
+    + [s for _, seq in sequences("alter_sequences.sql") for s in seq]
+)
+
+#: a literal before each token that ends it, and before operators that continue it
+FOLLOWERS = [
+    "",
+    ", ADD d INT",
+    " NOT NULL",
+    " NULL",
+    " COMMENT 'c'",
+    " AUTO_INCREMENT",
+    " PRIMARY KEY",
+    " UNIQUE",
+    " + 1",
+    " - 1",
+    " * 2",
+    " DIV 2",
+    " MOD 2",
+    " % 2",
+    " << 1",
+    " >> 1",
+    " | 1",
+    " & 1",
+    " ^ 1",
+    " COLLATE utf8mb4_bin",
+    " 'adjacent'",
+    " AFTER a",
+    " FIRST",
+    " ON UPDATE CURRENT_TIMESTAMP",
+]
+LITERALS = ["0", "1.5", "'x'", "NULL", "TRUE", "FALSE", "X'0F'", "b'1'", "_utf8mb4'x'", "*"]
+VECTORS = (
+    [
+        f"ALTER TABLE t ADD COLUMN c INT DEFAULT {literal}{follower}"
+        for literal in LITERALS
+        for follower in FOLLOWERS
+    ]
+    + [
+        f"CREATE TABLE t (a INT DEFAULT {literal}{follower}, b INT CHECK (b > {literal}{follower}))"
+        for literal in LITERALS
+        for follower in FOLLOWERS
+    ]
+    + [
+        # the table an ALTER names: dotted, quoted, a keyword, followed by an action or not
+        "ALTER TABLE d.t ADD c INT",
+        "ALTER TABLE `d`.`t` DROP COLUMN c",
+        "ALTER TABLE a.b.c ADD d INT",
+        "ALTER TABLE `add` ADD `add` INT",
+        "ALTER TABLE t `ADD` c INT",
+        "ALTER TABLE t 'ADD' c INT",
+        "ALTER TABLE status ADD c INT",
+        "ALTER TABLE t ENGINE=InnoDB, ADD c INT",
+        "ALTER TABLE t WAIT 5 ADD c INT",
+        "ALTER TABLE t NOWAIT DROP c",
+        "ALTER TABLE t PARTITION BY HASH(a) PARTITIONS 2",
+        "ALTER TABLE t RENAME AS u",
+        "ALTER TABLE t RENAME TO u, ADD c INT",
+        "ALTER TABLE t ADD c INT REFERENCES u (a)",
+        "ALTER TABLE t",
+        "ALTER TABLE t ADD",
+        "ALTER TABLE IF EXISTS t ADD c INT",
+        "ALTER ONLINE IGNORE TABLE t ADD c INT",
+        "ALTER TABLE t AS SELECT 1",
+        "ALTER TABLE t SET x = 1",
+        "ALTER TABLE (t) ADD c INT",
+        "ALTER TABLE t.* ADD c INT",
+    ]
+)
+
+
+@pytest.mark.parametrize("sql", CORPUS + VECTORS)
+def test_the_shortcuts_read_what_the_full_path_reads(sql: str) -> None:
+    assert_same_reading(sql)
+
+
+@given(S.column_defs(), S.expressions)
+def test_the_shortcuts_read_generated_definitions_as_the_full_path(
+    column: str, expression: str
+) -> None:
+    assert_same_reading(f"ALTER TABLE t ADD COLUMN {column}, ADD CHECK ({expression})")
+    assert_same_reading(f"CREATE TABLE t ({column}, x INT DEFAULT ({expression}))")
+
+
+def test_a_thread_reuses_its_tokenizer_and_parser_between_parses() -> None:
+    assert DIALECT.parser() is DIALECT.parser()
+    seen: dict[str, Any] = {}
+
+    def other() -> None:
+        seen["parser"] = DIALECT.parser()
+        seen["tokens"] = [t.text for t in DIALECT.tokenize("ALTER TABLE u ADD b INT")]
+
+    tokens = DIALECT.tokenize("ALTER TABLE t ADD a INT")
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    assert seen["parser"] is not DIALECT.parser()
+    assert [t.text for t in tokens] == ["ALTER", "TABLE", "t", "ADD", "a", "INT"]
+    assert seen["tokens"] == ["ALTER", "TABLE", "u", "ADD", "b", "INT"]
+
+
+def test_a_parse_under_way_is_never_handed_its_own_parser() -> None:
+    parser = DIALECT.parser()
+    inner: list[Any] = []
+
+    class Probe(MvddParser):
+        def _parse_statement(self) -> exp.Expr | None:
+            inner.append(DIALECT.parser())
+            return super()._parse_statement()
+
+    kept = parser.busy
+    parser.busy = True  # as during its own parse
+    try:
+        assert DIALECT.parser() is not parser
+    finally:
+        parser.busy = kept
+    sql = "ALTER TABLE t ADD c INT"
+    Probe(dialect=DIALECT).parse(DIALECT.tokenize(sql), sql)
+    assert inner and inner[0] is parser  # another parser's parse leaves the kept one free
