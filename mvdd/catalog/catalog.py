@@ -33,7 +33,6 @@ name, so ids stay stable across the swap.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 import time
@@ -536,14 +535,19 @@ class Catalog:
                 log.info("skipped statement %d (%s): %.80s", st.index, st.skipped, st.text)
                 continue
             gate = self._gate
+            if gate is None:
+                out.extend(self._execute_locked(st, position, default))
+                continue
             # a gate (metadata locks) is waited for before the writer lock, never while holding it
-            waiting = gate.ddl(st.tables) if gate is not None else contextlib.nullcontext()
-            with waiting, self._write_lock:
-                if st.database is not None:
-                    out.extend(self._execute_database(st, position, default))
-                else:
-                    out.extend(self._execute_with_retry(st, position))
+            with gate.ddl(st.tables):
+                out.extend(self._execute_locked(st, position, default))
         return out
+
+    def _execute_locked(self, st: Statement, position: Any, default: str | None) -> list[Change]:
+        with self._write_lock:
+            if st.database is not None:
+                return self._execute_database(st, position, default)
+            return self._execute_with_retry(st, position)
 
     # -- databases ------------------------------------------------------------------------------
 
@@ -765,27 +769,18 @@ class Catalog:
             Commit(tuple(versions), tuple(opened), tuple(closed), expected, names, guard, job)
         )
         ids = result.ids
-
-        def real(tid: int) -> int:
-            return ids.get(tid, tid)
-
         local_path = result.seq == self._seq + 1
         if local_path:
-            fresh = Changes(
-                tuple(v.committed(real(v.table_id), result.seq) for v in versions),
-                tuple(e if e.table_id > 0 else e.ending(None, real(e.table_id)) for e in opened),
-                tuple((k, _version_of(versions, k[0])) for k in closed),
-                result.seq,
-            )
-            tables = {
-                real(t): table if t > 0 else attrs.evolve(table, id=real(t))
-                for t, table in local.items()
-            }
-            self._integrate(fresh, tables)  # type: ignore[arg-type]
+            if ids:
+                local = {
+                    ids.get(t, t): table if t > 0 else attrs.evolve(table, id=ids[t])
+                    for t, table in local.items()
+                }
+            self._integrate(result.rows, local)
         else:
             self.refresh()
         histories = self._state.histories
-        out = [histories[real(v.table_id)].change(v.version) for v in versions]
+        out = [histories[v.table_id].change(v.version) for v in result.rows.versions]
         if local_path and self._listeners:  # (a refresh notified its own batch)
             self._notify(out)
         return out
@@ -796,7 +791,3 @@ class Catalog:
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.tables())
-
-
-def _version_of(versions: list[VersionRow], tid: int) -> int:
-    return next(v.version for v in versions if v.table_id == tid)

@@ -241,24 +241,31 @@ class TableHistory:
         # lock); the head is kept apart in head_table and never evicted. Misses and appends
         # take the lock, so the element count stays exact when readers rebuild concurrently.
         with self._cache_lock:
-            cache = self._cache
-            held = cache.pop(version, None)
-            if held is not None:
-                self._cached_elements -= _size(held)
-            cache[version] = table
-            self._cached_elements += _size(table)
-            while len(cache) > CACHE_SIZE or (
-                self._cached_elements > CACHE_ELEMENTS and len(cache) > 1
-            ):
-                _, evicted = cache.popitem(last=False)
-                self._cached_elements -= _size(evicted)
+            self._file(version, table)
 
-    def _supersede(self, previous: Table) -> None:
-        """The head ``previous`` is superseded: its cache entry keeps the schema, not the lookup
-        index (readers that hold the old value keep theirs); an equal size, in place."""
+    def _file(self, version: int, table: Table) -> None:
+        cache = self._cache
+        held = cache.pop(version, None)
+        if held is not None:
+            self._cached_elements -= _size(held)
+        cache[version] = table
+        self._cached_elements += _size(table)
+        while len(cache) > CACHE_SIZE or (
+            self._cached_elements > CACHE_ELEMENTS and len(cache) > 1
+        ):
+            _, evicted = cache.popitem(last=False)
+            self._cached_elements -= _size(evicted)
+
+    def _supersede(self, previous: Table | None, version: int, table: Table | None) -> None:
+        """The head ``previous`` (if built) is superseded by ``version`` (``table``, if
+        built): the old head's cache entry keeps the schema, not the lookup index (readers that
+        hold the old value keep theirs; an equal size, in place), and the new one is filed."""
         with self._cache_lock:
-            if self._cache.get(previous.version) is previous:
-                self._cache[previous.version] = previous.without_index()
+            cache = self._cache
+            if previous is not None and cache.get(previous.version) is previous:
+                cache[previous.version] = previous.without_index()
+            if table is not None:
+                self._file(version, table)
 
     def forget(self) -> None:
         """Drop every cached version (the next reads rebuild them from the element rows)."""
@@ -372,11 +379,7 @@ class TableHistory:
             self._positions.append(self._positions[-1])
         if version % CHECKPOINT_EVERY == 0:
             self._checkpoints[version] = dict(self._live)
-        previous = self.head_table
-        if previous is not None:
-            self._supersede(previous)
-        if table is not None:
-            self._remember(version, table)
+        self._supersede(self.head_table, version, table)
         self.head_table = table
         self.head = version
 

@@ -57,12 +57,12 @@ def plan_statement(
     Raises:
         NoSuchTableError, DDLError: a step that cannot apply; nothing is planned.
     """
-    names = dict(names)
+    live = _Names(names)
     plans: dict[int, Planned] = {}
     placeholder = -1
 
     def current(name: str) -> Planned:
-        tid = names.get(name)
+        tid = live.get(name)
         if tid is None:
             raise NoSuchTableError("no such table", table=name)
         if tid not in plans:
@@ -72,10 +72,10 @@ def plan_statement(
         return plans[tid]
 
     for step in st.steps:
-        if step.table in st.if_exists and step.table not in names:
+        if step.table in st.if_exists and step.table not in live:
             continue  # ALTER TABLE IF EXISTS of a table that does not exist
         if isinstance(step, s.CreateTable | s.CreateTableLike):
-            if step.table in names:
+            if step.table in live:
                 if step.if_not_exists:
                     continue
                 raise DDLError("table already exists", table=step.table)
@@ -86,29 +86,29 @@ def plan_statement(
                 table = attrs.evolve(source, name=step.table, id=placeholder, version=1)
             else:
                 table = attrs.evolve(step.definition, name=step.table, id=placeholder, version=1)
-                base = _ghost_base(table.name, names, plans, head)
+                base = _ghost_base(table.name, live, plans, head)
                 if base is not None:
                     table = adopt_ids(table, base)
             plans[placeholder] = Planned(placeholder, None, table, [step])
-            names[step.table] = placeholder
+            live[step.table] = placeholder
             placeholder -= 1
         elif isinstance(step, s.DropTable):
-            if step.table not in names:
+            if step.table not in live:
                 if step.if_exists:
                     continue
                 raise NoSuchTableError("no such table", table=step.table)
             plan = current(step.table)
             plan.new = None
             plan.steps.append(step)
-            del names[step.table]
+            del live[step.table]
         else:
             plan = current(step.table)
             if isinstance(step, s.RenameTable):
-                if step.to in names:
+                if step.to in live:
                     raise DDLError(
                         f"cannot rename to `{step.to}`: that table exists", table=step.table
                     )
-                names[step.to] = names.pop(step.table)
+                live[step.to] = live.pop(step.table)
             assert plan.new is not None
             plan.new = apply(step, plan.new, fresh=replica)
             plan.steps.append(step)
@@ -117,9 +117,42 @@ def plan_statement(
     return list(plans.values())
 
 
+class _Names:
+    """The live names (name -> table id) as a statement's steps leave them: reads go to the
+    published map until a step creates, drops or renames a table, which copies it first (most
+    statements change no name, and the map holds every table of the catalog)."""
+
+    def __init__(self, published: Mapping[str, int]) -> None:
+        self._map: Mapping[str, int] = published
+        self._own: dict[str, int] | None = None
+
+    def _writable(self) -> dict[str, int]:
+        if self._own is None:
+            self._map = self._own = dict(self._map)
+        return self._own
+
+    def get(self, name: str) -> int | None:
+        return self._map.get(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._map
+
+    def __getitem__(self, name: str) -> int:
+        return self._map[name]
+
+    def __setitem__(self, name: str, tid: int) -> None:
+        self._writable()[name] = tid
+
+    def __delitem__(self, name: str) -> None:
+        del self._writable()[name]
+
+    def pop(self, name: str) -> int:
+        return self._writable().pop(name)
+
+
 def _ghost_base(
     name: str,
-    names: Mapping[str, int],
+    names: _Names,
     plans: Mapping[int, Planned],
     head: Callable[[int], Table] | None,
 ) -> Table | None:

@@ -124,20 +124,20 @@ def with_database_charset(table: Table, charset: str | None, collation: str | No
 
 
 def _place(
-    columns: list[Column], col: Column, place: s.Place, *, keep_at: int | None
-) -> list[Column]:
+    columns: tuple[Column, ...], col: Column, place: s.Place, *, keep_at: int | None
+) -> tuple[Column, ...]:
     """Insert ``col`` into ``columns`` at its place (``keep_at``: where it was, for MODIFY)."""
     if place.first:
-        return [col, *columns]
+        return (col, *columns)
     if place.after is not None:
         folded = place.after.casefold()
         for i, other in enumerate(columns):
             if other.name.casefold() == folded:
-                return [*columns[: i + 1], col, *columns[i + 1 :]]
+                return (*columns[: i + 1], col, *columns[i + 1 :])
         raise DDLError("no such column to place after", column=place.after)
     if keep_at is not None:
-        return [*columns[:keep_at], col, *columns[keep_at:]]
-    return [*columns, col]
+        return (*columns[:keep_at], col, *columns[keep_at:])
+    return (*columns, col)
 
 
 _TEMPORAL_WITH_NOW = frozenset({TypeKind.TIMESTAMP, TypeKind.DATETIME})
@@ -287,8 +287,7 @@ def _(step: s.AddColumn, table: Table, fresh: bool) -> Table:
         )
     new_id = table.last_id + 1
     col = attrs.evolve(col, id=new_id, type=_with_table_charset(table, col.type))
-    columns = _place(list(table.columns), col, step.place, keep_at=None)
-    return _replace_columns(table, columns, last_id=new_id)
+    return table.with_columns(_place(table.columns, col, step.place, keep_at=None), last_id=new_id)
 
 
 @_apply.register
@@ -337,7 +336,7 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
         new = attrs.evolve(new, nullable=False)  # a primary key column stays NOT NULL
     new = attrs.evolve(new, id=old.id, state=old.state, type=_with_table_charset(table, new.type))
-    rest = [c for c in table.columns if c.id != old.id]
+    rest = tuple(c for c in table.columns if c.id != old.id)
     at = [c.id for c in table.columns].index(old.id)
     if step.place.after is not None and step.place.after.casefold() == old.name.casefold():
         raise DDLError("a column cannot be placed after itself", column=old.name)

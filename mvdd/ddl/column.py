@@ -157,7 +157,7 @@ def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexS
             # neither server's grammar has these beside AS (...): a syntax error on both
             raise DDLParseError(f"a generated column takes no {given[0]}", column=name)
     try:
-        ctype, implied = column_type(kind, TypeAttrs(**type_attrs))
+        ctype, implied = column_type(kind, TypeAttrs(**type_attrs) if type_attrs else _NO_ATTRS)
     except MvddError as err:
         raise err.locate(column=name) from None
     if implied.unique:
@@ -181,6 +181,9 @@ def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexS
             default = NO_DEFAULT
     column = Column(name=name, type=ctype, default=coerce_default(default, ctype, name), **flags)
     return column, place(node.args.get("position")), indexes
+
+
+_NO_ATTRS = TypeAttrs()
 
 
 def place(node: exp.Expr | None) -> s.Place:

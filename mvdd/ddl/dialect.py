@@ -36,11 +36,9 @@ Everything else is sqlglot's own MySQL dialect.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import sys
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 from sqlglot import exp
@@ -1036,26 +1034,36 @@ DIALECTS: dict[str, MvddMySQL] = {"mysql": DIALECT, "mariadb": MvddMariaDB()}
 # --- room for recursive descent -----------------------------------------------------------------
 
 _DEEP_LIMIT = 10_000
-_deep_lock = threading.Lock()
-_deep_users = 0
-_saved_limit = 0
 
 
-@contextlib.contextmanager
-def deep_stack() -> Iterator[None]:
+class _DeepStack:
     """Room for sqlglot's recursive descent while one or more statements are parsed: a few
     hundred nested parentheses take thousands of Python frames. Python's limit is raised for
-    the time of the parse (never lowered below what it was) and put back by the last parser."""
-    global _deep_users, _saved_limit
-    with _deep_lock:
-        if _deep_users == 0:
-            _saved_limit = sys.getrecursionlimit()
-            sys.setrecursionlimit(max(_saved_limit, _DEEP_LIMIT))
-        _deep_users += 1
-    try:
-        yield
-    finally:
-        with _deep_lock:
-            _deep_users -= 1
-            if _deep_users == 0:
-                sys.setrecursionlimit(_saved_limit)
+    the time of the parse (never lowered below what it was) and put back by the last parser.
+    (A class rather than a generator-based context manager: it is entered for every statement
+    read.)"""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._users = 0
+        self._saved = 0
+
+    def __call__(self) -> _DeepStack:
+        return self
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._users == 0:
+                self._saved = sys.getrecursionlimit()
+                sys.setrecursionlimit(max(self._saved, _DEEP_LIMIT))
+            self._users += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._users -= 1
+            if self._users == 0:
+                sys.setrecursionlimit(self._saved)
+
+
+#: ``with deep_stack(): …`` parses with room for deep nesting (see :class:`_DeepStack`)
+deep_stack = _DeepStack()

@@ -213,26 +213,26 @@ def iter_statements(
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
     ctx = Context(database=database, default=default, charsets=charsets)
+    opened = executable(sql)
     try:
-        tokens = DIALECT.tokenize(executable(sql))
+        tokens = DIALECT.tokenize(opened)
     except TokenError as err:
         raise _token_error(err, sql) from None
     for index, chunk in enumerate(_chunks(tokens), start=1):
-        yield _statement(sql, index, chunk, ctx, skip_unsupported)
-
-
-def _statement(sql: str, index: int, chunk: list[Token], ctx: Context, skip: bool) -> Statement:
-    with deep_stack():
-        return _read_statement(sql, index, chunk, ctx, skip)
+        with deep_stack():
+            statement = _read_statement(sql, opened, index, chunk, ctx, skip_unsupported)
+        yield statement
 
 
 def _read_statement(
-    sql: str, index: int, chunk: list[Token], ctx: Context, skip: bool
+    sql: str, opened: str, index: int, chunk: list[Token], ctx: Context, skip: bool
 ) -> Statement:
+    """Statement ``index`` of ``sql``: its tokens ``chunk`` of ``opened`` (the text with its
+    executable comments opened, of the same length) parsed and turned into steps."""
     text = sql[chunk[0].start : chunk[-1].end + 1]
     try:
         try:
-            trees = DIALECT.parser().parse(chunk, executable(sql))
+            trees = DIALECT.parser().parse(chunk, opened)
         except ParseError as err:
             raise _parse_error(err, sql) from None
         steps: list[s.Step] = []

@@ -285,12 +285,12 @@ def column_type(dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs()) -> tuple[Colu
             pass  # MariaDB spells JSON with its collation; binary strings are binary anyway
         else:
             raise DDLError(f"{kind} takes no character set or collation")
-    implied = (
-        Implied(not_null=True, auto_increment=True, unique=True)
-        if dt.this == D.SERIAL
-        else Implied()
-    )
+    implied = _SERIAL if dt.this == D.SERIAL else _PLAIN
     return ColumnType.of(kind, **params), implied
+
+
+_SERIAL = Implied(not_null=True, auto_increment=True, unique=True)
+_PLAIN = Implied()
 
 
 def _bin_collation(charset: str | None) -> str | None:

@@ -26,9 +26,13 @@ def check_identifier(name: str, what: str) -> str:
         raise DDLError(f"{what} name {name[:20]!r}… is longer than {MAX_IDENTIFIER} characters")
     if name.endswith(" "):
         raise DDLError(f"{what} name {name!r} ends with a space")
-    if "\0" in name or any(ord(ch) > 0xFFFF for ch in name):
+    if _UNNAMEABLE.search(name):
         raise DDLError(f"{what} name {name!r} has a character MySQL does not allow in names")
     return name
+
+
+#: NUL and the characters beyond the Basic Multilingual Plane, which MySQL names cannot hold
+_UNNAMEABLE = re.compile("[\0\U00010000-\U0010FFFF]")
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")

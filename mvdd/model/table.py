@@ -230,7 +230,7 @@ class Table:
         patched for the columns that changed (the window between their common prefix and
         suffix), the index and check maps rebuilt only when those changed. A statement then
         costs what it changed, not the table's width."""
-        out = attrs.evolve(self, **changes)
+        out = self._made(**changes)
         old = self._lookup
         if old is None:
             return out
@@ -248,7 +248,7 @@ class Table:
                     names[col.name.casefold()] = col
                     ids[col.id] = col
                 if tally is not None:
-                    tally = tally.plus(gone, -1).plus(came)
+                    tally = tally.plus(gone, -1).plus(came) if gone else tally.plus(came)
         if "indexes" in changes:
             indexes = {i.name.casefold(): i for i in out.indexes}
         if "checks" in changes:
@@ -276,15 +276,31 @@ class Table:
         return self._numbered(self.version)
 
     def _numbered(self, version: int) -> Table:
+        return self._made(version=version)
+
+    def _made(
+        self,
+        *,
+        name: str | None = None,
+        id: int | None = None,
+        version: int | None = None,
+        columns: tuple[Column, ...] | None = None,
+        indexes: tuple[Index, ...] | None = None,
+        checks: tuple[Check, ...] | None = None,
+        options: TableOptions | None = None,
+        last_id: int | None = None,
+    ) -> Table:
+        """This table with the fields given changed, without a lookup index: ``attrs.evolve``
+        without its walk over the fields (a table is made several times per statement)."""
         return Table(
-            name=self.name,
-            id=self.id,
-            version=version,
-            columns=self.columns,
-            indexes=self.indexes,
-            checks=self.checks,
-            options=self.options,
-            last_id=self.last_id,
+            name=self.name if name is None else name,
+            id=self.id if id is None else id,
+            version=self.version if version is None else version,
+            columns=self.columns if columns is None else columns,
+            indexes=self.indexes if indexes is None else indexes,
+            checks=self.checks if checks is None else checks,
+            options=self.options if options is None else options,
+            last_id=self.last_id if last_id is None else last_id,
         )
 
     # -- lookups (O(1) after the first, which builds the index in O(elements)) --------------------

@@ -179,11 +179,27 @@ class Commit:
     guard: Guard | None = None
     job: JobUpdate | None = None
 
-
-@attrs.frozen
-class CommitResult:
-    seq: int
-    ids: Mapping[int, int]  # placeholder id -> assigned id
+    def committed(self, ids: Mapping[int, int], seq: int) -> Changes:
+        """This commit's rows as the store keeps them once it lands as ``seq``: under the real
+        table ids (``ids`` maps the placeholders), each version row with its sequence number,
+        each closed row's key with the version it ends at (its table's new version). Every
+        store builds them here, and hands them back in :class:`CommitResult`."""
+        heads = {v.table_id: v.version for v in self.versions}
+        if ids:
+            versions = tuple(
+                v.committed(ids.get(v.table_id, v.table_id), seq) for v in self.versions
+            )
+            opened = tuple(
+                e.ending(None, ids[e.table_id]) if e.table_id < 0 else e for e in self.opened
+            )
+        else:
+            versions = tuple(v.committed(v.table_id, seq) for v in self.versions)
+            opened = self.opened
+        closed = tuple(
+            ((ids.get(key[0], key[0]), key[1], key[2], key[3]), heads[key[0]])
+            for key in self.closed
+        )
+        return Changes(versions, opened, closed, seq)
 
 
 @attrs.frozen
@@ -194,6 +210,16 @@ class Changes:
     opened: tuple[ElementRow, ...]
     closed: tuple[tuple[tuple[int, str, int, int], int], ...]  # (key, until)
     last_seq: int
+
+
+@attrs.frozen
+class CommitResult:
+    """A landed commit: its sequence number, the ids the store gave its new tables
+    (placeholder -> real) and its rows as committed (:meth:`Commit.committed`)."""
+
+    seq: int
+    ids: Mapping[int, int]
+    rows: Changes
 
 
 class Store(abc.ABC):

@@ -102,29 +102,23 @@ class MemoryStore(Store):
                     names[name] = tid
             self._seq += 1
             seq = self._seq
-
-            def real(tid: int) -> int:
-                return ids.get(tid, tid)
-
-            for row in commit.versions:
-                self._versions.append(row.committed(real(row.table_id), seq))
-                self._heads[real(row.table_id)] = row.version
-            for key in commit.closed:
-                real_key = (real(key[0]), *key[1:])
-                closing = self._elements[real_key]
-                until = self._heads[real_key[0]]
-                self._elements[real_key] = closing.ending(until)
-                self._closed_at.append((seq, real_key, until))
-            for element in commit.opened:
-                if element.table_id < 0:
-                    element = element.ending(None, real(element.table_id))
-                self._elements[element.key] = element
-                self._opened_at.append((seq, element.key))
+            rows = commit.committed(ids, seq)
+            for row in rows.versions:
+                self._versions.append(row)
+                self._heads[row.table_id] = row.version
+            elements = self._elements
+            for key, until in rows.closed:
+                elements[key] = elements[key].ending(until)
+                self._closed_at.append((seq, key, until))
+            for element in rows.opened:
+                key = element.key
+                elements[key] = element
+                self._opened_at.append((seq, key))
             self._names = names
             self._name_of.update(moving)
             if commit.job is not None and commit.guard is not None:
                 self._apply_job(commit.job, commit.guard)
-            return CommitResult(seq, ids)
+            return CommitResult(seq, ids, rows)
 
     def _allocate(self) -> int:
         tid = self._next_table_id

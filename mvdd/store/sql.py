@@ -318,7 +318,7 @@ class SQLStore(Store):
                 )
             if commit.job is not None and commit.guard is not None:
                 self._apply_job(cur, commit.job, commit.guard)
-        return CommitResult(seq, ids)
+        return CommitResult(seq, ids, commit.committed(ids, seq))
 
     def _swap_head(self, cur: Cursor, tid: int, expected: int, head: int) -> str:
         """Move a table's head from ``expected`` to ``head``; its current name. Raises
