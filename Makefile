@@ -14,8 +14,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[spark,replicate]'
 	touch $@
 
+# the test extras, and the wheel of sqlglot's compiled build at the installed sqlglot's version
+# (a test installs it over a copy of sqlglot: mvdd must refuse it at import, naming the remedy)
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip download --quiet --disable-pip-version-check --no-deps \
+		--dest $(VENV)/wheels "sqlglotc==$$($(BIN)/python -c 'import sqlglot; print(sqlglot.__version__)')"
 	touch $@ $(VENV)/.installed
 
 # the main job on embedded defaults: private MariaDB servers (installed when missing), SQLite

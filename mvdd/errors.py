@@ -250,6 +250,11 @@ class StaleSchemaError(CatalogError):
     """A node that missed its lease (did not reload the schema in time) must not serve."""
 
 
+class DependencyError(MvddError, ImportError):
+    """A dependency is installed in a form mvdd cannot work with (raised when mvdd is
+    imported, naming the remedy)."""
+
+
 class StoreError(MvddError):
     """The durable store failed; ``cause`` is the driver's error."""
 

@@ -7,16 +7,27 @@ operator that must not) after a literal, and on generated column definitions and
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 import threading
+import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlglot
 from hypothesis import given
 from sqlglot import exp
 
 from mvdd.ddl.dialect import DIALECT, MvddParser
 from tests import strategies as S
+from tests.conftest import missing
 from tests.support.fixtures import sequences, statements
+
+#: where ``make test`` keeps the wheels the tests install themselves (sqlglot's compiled build)
+WHEELS = Path(sys.prefix) / "wheels"
 
 
 class FullPath(MvddParser):
@@ -167,3 +178,30 @@ def test_a_parse_under_way_is_never_handed_its_own_parser() -> None:
     sql = "ALTER TABLE t ADD c INT"
     Probe(dialect=DIALECT).parse(DIALECT.tokenize(sql), sql)
     assert inner and inner[0] is parser  # another parser's parse leaves the kept one free
+
+
+def test_sqlglots_compiled_build_fails_the_import_naming_the_remedy(tmp_path: Path) -> None:
+    """sqlglot's compiled build, installed over sqlglot as its wheel installs it (``make test``
+    downloads the wheel of the installed sqlglot's version), makes ``import mvdd`` fail with a
+    DependencyError that says what to remove, rather than every statement later."""
+    wheel = next(WHEELS.glob(f"sqlglotc-{sqlglot.__version__}-*.whl"), None)
+    if wheel is None:
+        missing("sqlglotc wheel", f"no sqlglotc-{sqlglot.__version__} wheel in {WHEELS}")
+        return
+    site = tmp_path / "site"
+    shutil.copytree(Path(sqlglot.__file__).parent, site / "sqlglot")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site, [n for n in archive.namelist() if n.startswith("sqlglot/")])
+    probe = "import sqlglot.tokens as t; print(t.SQLGLOTC_INSTALLED); import mvdd"
+    run = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.stdout.strip() == "True", run.stderr  # the compiled build is the one imported
+    assert run.returncode != 0
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("mvdd.errors.DependencyError: sqlglot's compiled build"), last
+    assert "pip uninstall sqlglotc" in last

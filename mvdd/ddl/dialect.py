@@ -47,6 +47,8 @@ from sqlglot.generators.mysql import MySQLGenerator
 from sqlglot.parsers.mysql import MySQLParser
 from sqlglot.tokens import Token, TokenType
 
+from mvdd.errors import DependencyError
+
 # --- expression nodes sqlglot lacks ------------------------------------------------------------
 
 
@@ -1011,6 +1013,25 @@ class MvddMySQL(MySQL):
 
 #: the tokenizers and parsers each thread reuses (see MvddMySQL.tokenize and .parser)
 _reused = threading.local()
+
+
+def _check_extensible() -> None:
+    """mvdd extends sqlglot's MySQL parser in Python. sqlglot's compiled build (the
+    ``sqlglotc`` package, which ``pip install 'sqlglot[c]'`` adds and which replaces sqlglot's
+    modules with compiled ones wherever sqlglot is installed) refuses to make an instance of
+    a Python subclass of its classes; every statement would then fail as unreadable. Fail at
+    import instead, naming the remedy."""
+    try:
+        MvddParser()
+    except TypeError as err:
+        raise DependencyError(
+            "sqlglot's compiled build (the sqlglotc package, from 'sqlglot[c]') is installed: "
+            f"it cannot run mvdd's extension of sqlglot's MySQL parser ({err}); remove it "
+            "with 'pip uninstall sqlglotc' (mvdd runs on sqlglot's Python build)"
+        ) from None
+
+
+_check_extensible()
 
 DIALECT = MvddMySQL()
 

@@ -32,7 +32,7 @@ def check_identifier(name: str, what: str) -> str:
 
 
 #: NUL and the characters beyond the Basic Multilingual Plane, which MySQL names cannot hold
-_UNNAMEABLE = re.compile("[\0\U00010000-\U0010FFFF]")
+_UNNAMEABLE = re.compile("[\0\U00010000-\U0010ffff]")
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
