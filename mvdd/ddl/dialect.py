@@ -32,6 +32,12 @@ generator methods for:
   malformed (or, for ``ADD SYSTEM VERSIONING``, misread as a column named SYSTEM)
 
 Everything else is sqlglot's own MySQL dialect.
+
+Reading DDL is the larger part of a catalog's ``execute``, so the dialect also takes three
+shortcuts through sqlglot's parser where its full path can only reach the same node (a literal
+that ends its operand, an ALTER TABLE's plain name followed by an action, no table options
+after the last token; a test compares both paths on the corpora and on generated statements),
+and each thread reuses one tokenizer and one parser between statements.
 """
 
 from __future__ import annotations
