@@ -23,6 +23,7 @@ from mvdd import (
 )
 from mvdd.ddl import step as s
 from mvdd.store.base import Commit, VersionRow
+from mvdd.store.memory import MemoryStore
 
 
 def test_versions_count_statements_not_steps(catalog: Catalog) -> None:
@@ -344,6 +345,44 @@ def test_two_catalogs_share_one_sqlite_file(tmp_path: Path) -> None:
         one.refresh()
         assert one.table("t").column_names == two.table("t").column_names == ("a", "b", "c")
         assert [c.version for c in one.history("t")] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("shared", ["sqlite", "memory"])
+def test_a_stale_catalog_never_decides_a_statement_on_its_stale_state(
+    shared: str, tmp_path: Path
+) -> None:
+    """execute plans on the state a catalog holds without asking the store first: each outcome
+    a fresh state would give, a stale one gives too (a statement refused on the stale state is
+    tried on a fresh one; one accepted there is refused by the store's compare-and-set)."""
+    store = MemoryStore()
+
+    def opened() -> Catalog:
+        return Catalog.open(str(tmp_path / "c.db")) if shared == "sqlite" else Catalog(store)
+
+    with opened() as one, opened() as two:
+        one.execute("CREATE TABLE t (a INT)")
+        (change,) = two.execute("ALTER TABLE t ADD b INT")  # t is unknown to two's state
+        assert change.version == 2 and two.table("t").column_names == ("a", "b")
+        one.execute("ALTER TABLE t ADD c INT")
+        with pytest.raises(DDLError, match="duplicate column"):
+            two.execute("ALTER TABLE t ADD c INT")  # accepted on two's state, not on the store's
+        assert two.version("t") == 3
+        one.execute("CREATE TABLE u (a INT)")
+        with pytest.raises(DDLError, match="exists"):
+            two.execute("RENAME TABLE t TO u")
+        one.execute("DROP TABLE u")
+        two.execute("CREATE TABLE u (z INT)")  # u exists in two's state until it looks
+        one.execute("ALTER TABLE t ADD d INT", position=10)
+        with pytest.raises(PositionError):
+            two.execute("ALTER TABLE t ADD e INT", position=5)
+        assert two.execute("ALTER TABLE t ADD d INT", position=10) == []  # a replay
+        one.execute("DROP TABLE t")
+        with pytest.raises(NoSuchTableError):
+            two.execute("ALTER TABLE t ADD f INT")
+        one.refresh()
+        assert one.tables() == two.tables() == ["u"]
+        assert one.table("u").column_names == two.table("u").column_names == ("z",)
+        assert [c.statement for c in one.history("u")] == [c.statement for c in two.history("u")]
 
 
 def test_the_store_refuses_a_stale_writer(tmp_path: Path) -> None:
