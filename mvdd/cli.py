@@ -574,6 +574,9 @@ def replicate(
     ),
     live: bool = typer.Option(True, "--live/--no-live", help="a live table while following"),
     as_json: bool = typer.Option(False, "--json", help="print the final status as JSON"),
+    retry: float = typer.Option(
+        300.0, min=0, help="seconds to wait for a server that cannot be reached (0: fail at once)"
+    ),
 ) -> None:
     """Replicate shard tables on upstream servers into one downstream table, exactly once.
     SIGTERM or Ctrl-C stop at a transaction boundary (exit 0)."""
@@ -603,6 +606,7 @@ def replicate(
             bulk=bulk,
             lake=lake,
             renames=renames,
+            retry=retry,
         )
         r.partition_rows = partition_rows
         if metrics_port is not None:

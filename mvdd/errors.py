@@ -282,6 +282,15 @@ class SourceConfigError(MvddError):
             self.problems = [message]
 
 
+class SourceLost(SourceConfigError):
+    """The connection to an upstream server went away in the middle of a read that cannot be
+    resumed on another connection (a snapshot's rows): a restart or a network cut. Starting
+    over from the last checkpoint cures it; a server that stays unreachable for a reader's
+    ``retry`` seconds raises a plain :class:`SourceConfigError` instead."""
+
+    retryable = True
+
+
 class SchemaDriftError(MvddError):
     """A row event whose table map (column count, types, names when logged) disagrees with the
     table version the catalog holds at that position: no row of it is decoded. ``expected``
@@ -327,6 +336,7 @@ __all__ = [
     "SchemaDriftError",
     "SchemaUnknownError",
     "SourceConfigError",
+    "SourceLost",
     "StaleSchemaError",
     "StoreError",
     "UnsupportedDDLError",

@@ -21,11 +21,13 @@ from mvdd import (
     SchemaDriftError,
     SchemaUnknownError,
     SourceConfigError,
+    SourceLost,
     UnsupportedDDLError,
     parse_table,
 )
 from mvdd.binlog import BinlogPosition, BinlogReader
 from mvdd.binlog.reader import UNTRACKED
+from mvdd.binlog.source import Outage, Source
 from tests.conftest import private_server
 from tests.support.binlog import Script, database, decoded
 from tests.support.mariadb import MariaDB, show_create_table, visibility
@@ -847,6 +849,44 @@ def test_reconnects_from_the_last_transaction_end_after_a_server_restart(tmp_pat
     assert got[-1].position.file != got[0].position.file  # the restart began a new binlog
 
 
+def test_an_outage_is_waited_for_up_to_its_retry_seconds() -> None:
+    tries = 0
+    for retry in (0, 0.3):
+        outage = Outage("a server", retry)
+        with pytest.raises(SourceConfigError, match=f"unreachable for {retry:g} s: gone"):
+            for tries in range(1, 100):  # noqa: B007
+                outage.wait(OSError("gone"))
+        # it gave up (retry 0: after one sleep of 0.1 s; 0.3: after sleeps of 0.1, 0.125 and
+        # perhaps 0.156 s) rather than counting each try as a new outage
+        assert tries == 2 if retry == 0 else 2 < tries < 5
+    forever = Outage("a server", None)
+    for _ in range(3):
+        forever.wait(OSError("gone"))
+    forever.over()
+    assert forever.since is None
+
+
+def test_a_source_waits_for_a_server_coming_back_and_gives_up_on_one_that_stays_away() -> None:
+    with private_server(binlog=True, server_id=32) as server, database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY)", database=db)
+        patient, hasty = Source(server.url(), retry=120), Source(server.url(), retry=0.5)
+        first = patient.end()
+        assert hasty.end() == first
+        server.halt()
+        with pytest.raises(SourceConfigError, match=r"unreachable for 0\.5 s") as info:
+            hasty.end()
+        assert not isinstance(info.value, SourceLost)  # it waited: starting over is no cure
+        back = threading.Timer(1.0, server.start)
+        back.start()
+        try:
+            snap = patient.snapshot([f"{db}.*"])  # asked while the server is down
+        finally:
+            back.join()
+        assert [t[1] for t in snap.tables] == ["t"]
+        assert snap.position.file != first.file  # the restart began a new binlog
+        assert patient.end() == snap.position
+
+
 # --- the server's settings --------------------------------------------------------------------
 
 
@@ -887,7 +927,8 @@ def test_a_server_without_binlog_and_bad_addresses_are_refused(
         BinlogReader(binlog_server.url(password="wrong-pw"), tables="shop.*").check()
     assert "wrong-pw" not in str(info.value)
     with pytest.raises(SourceConfigError, match="cannot connect"):
-        BinlogReader("mysql://root@localhost/?unix_socket=/nonexistent.sock", tables="a.b").check()
+        nowhere = "mysql://root@localhost/?unix_socket=/nonexistent.sock"
+        BinlogReader(nowhere, tables="a.b", retry=0).check()
     with pytest.raises(SourceConfigError, match=r"database\.table"):
         BinlogReader(binlog_server.url(), tables="orders")
     with pytest.raises(SourceConfigError, match="no longer on the server"):

@@ -10,11 +10,13 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pymysql
 import pytest
 
 from mvdd import SourceConfigError
@@ -295,6 +297,53 @@ def _purge(server: Any) -> list[str]:
                 return files
             time.sleep(0.2)
     raise AssertionError(f"the server kept {first}")
+
+
+def test_a_copy_whose_upstream_connection_dies_resumes_from_its_last_batch(
+    s: Setup, servers: Servers, caplog: pytest.LogCaptureFixture
+) -> None:
+    # the snapshot's rows cannot be read on another connection: the replicator goes back to
+    # its checkpoints (as after a kill) and the copy resumes after the last batch it wrote
+    for start in range(0, 40_000, 2_000):
+        rows(s, "up1", "orders_01", start, 2_000)
+    rows(s, "up2", "orders_03", 100_000, 10)
+    killed: list[int] = []
+    done = threading.Event()
+
+    def kill_the_copy() -> None:
+        """Once a batch is downstream, the upstream ends the connection streaming the rows."""
+        down = servers.down.connect(s.dw)
+        up = servers.up1.connect()
+        with contextlib.closing(down), contextlib.closing(up), up.cursor() as cur:
+            while not done.is_set() and not killed:
+                time.sleep(0.01)
+                with contextlib.suppress(pymysql.MySQLError), down.cursor() as count:
+                    count.execute("SELECT COUNT(*) FROM orders")
+                    if count.fetchone()[0] == 0:
+                        continue
+                cur.execute(
+                    "SELECT id FROM information_schema.processlist WHERE id <> CONNECTION_ID() "
+                    "AND info LIKE %s",
+                    (f"SELECT %FROM `{s.db}`.`orders_01`%ORDER BY%",),
+                )
+                for (conn_id,) in cur.fetchall():
+                    cur.execute(f"KILL CONNECTION {int(conn_id)}")
+                    killed.append(int(conn_id))
+
+    killer = threading.Thread(target=kill_the_copy, daemon=True)
+    killer.start()
+    r = s.replicator()
+    try:
+        with caplog.at_level("INFO", logger="mvdd"):
+            r.run()
+    finally:
+        done.set()
+        killer.join(timeout=10)
+    assert killed, "the copy ended before its connection could be killed"
+    lost = [m for m in caplog.messages if "went away reading" in m and "orders_01" in m]
+    assert lost, caplog.messages
+    counts = assert_replicated(s, r)
+    assert counts[f"up1/{s.db}.orders_01"] == 40_000
 
 
 def test_a_shard_without_a_key_is_refused_at_start(s: Setup) -> None:

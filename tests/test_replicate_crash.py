@@ -170,6 +170,13 @@ def replicator(
     )
 
 
+def output(proc: subprocess.Popen[str]) -> str:
+    """The last of what an ended process printed (its errors go to stdout, its logs to
+    stderr)."""
+    out = (proc.stdout.read() if proc.stdout else "") + (proc.stderr.read() if proc.stderr else "")
+    return out[-4000:]
+
+
 def killed(proc: subprocess.Popen[str], timeout: float) -> None:
     """Wait for a process that kills itself at its kill point."""
     try:
@@ -178,16 +185,12 @@ def killed(proc: subprocess.Popen[str], timeout: float) -> None:
         proc.kill()
         proc.wait()
         raise AssertionError("the kill point was never reached") from None
-    out = (proc.stdout.read() if proc.stdout else "") + (proc.stderr.read() if proc.stderr else "")
-    assert code == -signal.SIGKILL, (code, out[-2000:])
+    assert code == -signal.SIGKILL, (code, output(proc))
 
 
 def kill(proc: subprocess.Popen[str]) -> None:
     if proc.poll() is not None:
-        out = (proc.stdout.read() if proc.stdout else "") + (
-            proc.stderr.read() if proc.stderr else ""
-        )
-        raise AssertionError(f"the replicator ended by itself ({proc.returncode}): {out[-2000:]}")
+        raise AssertionError(f"the replicator ended by itself ({proc.returncode}): {output(proc)}")
     proc.send_signal(signal.SIGKILL)
     proc.wait()
 
@@ -284,9 +287,9 @@ def test_server_restarts_are_waited_for(s: Setup, servers: Servers) -> None:
         writer.reconnect()
         writer.pause.clear()
         time.sleep(2)
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert proc.poll() is None, output(proc)
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
+        assert proc.wait(timeout=60) == 0, output(proc)
     finally:
         writer.close()
         if proc.poll() is None:

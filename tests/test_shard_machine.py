@@ -32,8 +32,8 @@ from hypothesis.stateful import (
 import mvdd
 from mvdd import MvddError, Table, parse_statements
 from mvdd.ddl import apply_steps, validate_table
-from mvdd.replicate.target import LOST
 from mvdd.shard import Outcome, ShardGroup
+from mvdd.store.mysql import connection_lost
 from tests.conftest import examples
 from tests.support.mariadb import quote, visibility
 from tests.support.shards import Rig
@@ -401,7 +401,7 @@ class ServerShardMachine(ShardMachine):
 
 def gone(err: pymysql.MySQLError, sql: str, server: Any) -> None:
     """A lost connection is no verdict on the statement: fail, with the server's log."""
-    if isinstance(err, pymysql.err.InterfaceError) or (err.args and err.args[0] in LOST):
+    if connection_lost(err):
         raise AssertionError(
             f"the server went away at {sql!r}: {err}\n{server.error_log()[-4000:]}"
         )

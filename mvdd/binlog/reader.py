@@ -14,7 +14,8 @@ Transactions
     only places a reader resumes from. A dropped connection (a server restart, a network cut)
     is reconnected from the last transaction end handed out, never from the middle of one and
     never from the original start; the reader waits for the server up to ``retry`` seconds
-    (``None``: for ever), then raises :class:`~mvdd.errors.SourceConfigError`.
+    (``None``: for ever; the questions it asks the server besides the stream, the snapshot
+    included, wait as long), then raises :class:`~mvdd.errors.SourceConfigError`.
 
 Starting
     ``start=None`` continues after the reader's last :meth:`~BinlogReader.checkpoint` kept in
@@ -51,7 +52,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-import time
 import zlib
 from collections.abc import Callable, Generator, Iterator
 from enum import StrEnum
@@ -67,6 +67,7 @@ from pymysqlreplication.exceptions import StatusVariableMismatch
 from mvdd.binlog import library
 from mvdd.binlog.decode import Plan, check_table_map
 from mvdd.binlog.source import (
+    Outage,
     Rows,
     Snapshot,
     Source,
@@ -89,6 +90,7 @@ from mvdd.errors import (
     UnsupportedDDLError,
 )
 from mvdd.model import BinlogPosition, Table
+from mvdd.store.mysql import connection_lost
 
 log = logging.getLogger("mvdd.binlog")
 
@@ -100,8 +102,6 @@ UNTRACKED = "binlog.untracked"  # followed tables whose CREATE was skipped -> wh
 _CONTROL = {"BEGIN": "begin", "COMMIT": "commit", "ROLLBACK": "commit", "XA": "xa"}
 _SAVEPOINTS = ("SAVEPOINT", "ROLLBACK TO", "RELEASE SAVEPOINT")
 _ROW_STATEMENTS = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD"})
-#: connection errors a reconnect may cure (client-side CR_* codes and server shutdown)
-_LOST = frozenset({2002, 2003, 2006, 2013, 2055, 1053, 1927, 1152, 1184, 4031})
 #: MariaDB GTID event flag: the event group has no terminating COMMIT (a DDL)
 _FL_STANDALONE = 0x01
 #: how many snapshots a bootstrap takes before it gives up on a source whose DDL never rests
@@ -185,7 +185,8 @@ class BinlogReader:
 
     Args:
         url: the server, ``mysql://user:password@host:port/`` (also ``mariadb://`` and
-            ``?unix_socket=PATH``).
+            ``?unix_socket=PATH``), or a :class:`~mvdd.binlog.source.Source` (several readers
+            of one server share what it learnt of it).
         tables: fnmatch patterns of ``database.table`` (``"shop.orders_*"``); rows of other
             tables are skipped.
         catalog: this server's schema history (default: in memory). The reader follows the
@@ -195,7 +196,8 @@ class BinlogReader:
         server_id: the replica id the reader registers with (default: one derived from the
             server, the patterns and the catalog, the same on every run).
         start: None, ``"beginning"``, or a position (see the module docstring).
-        retry: seconds to wait for a lost server before giving up (None: for ever).
+        retry: seconds to wait for a server that cannot be reached before giving up (None:
+            for ever; 0: at once).
         heartbeat: seconds between the server's heartbeats while following (``until=None``).
 
     >>> reader = BinlogReader("mysql://repl:pw@db:3306/", tables="shop.orders_*")  # doctest: +SKIP
@@ -205,7 +207,7 @@ class BinlogReader:
 
     def __init__(
         self,
-        url: str,
+        url: str | Source,
         *,
         tables: str | list[str],
         catalog: Catalog | None = None,
@@ -215,7 +217,8 @@ class BinlogReader:
         heartbeat: float = 1.0,
     ) -> None:
         library.extend()
-        self.source = Source(url)
+        self.source = url if isinstance(url, Source) else Source(url)
+        self.source.retry = retry
         self.patterns = parse_tables(tables)
         self.catalog = catalog if catalog is not None else Catalog()
         if self.catalog.database is not None:
@@ -230,7 +233,6 @@ class BinlogReader:
         self.server_id = server_id if server_id is not None else self._default_server_id()
         if not 0 < self.server_id < 2**32:
             raise SourceConfigError(f"server_id must be in 1 .. 2**32 - 1, not {self.server_id}")
-        self.retry = retry
         self.heartbeat = heartbeat
         self._databases = database_patterns(self.patterns)
         self._resume: BinlogPosition | None = None
@@ -243,6 +245,16 @@ class BinlogReader:
         #: the server's binlog position at its last heartbeat (while following)
         self.source_position: BinlogPosition | None = None
         self._closed = False
+
+    @property
+    def retry(self) -> float | None:
+        """Seconds a lost server is waited for before giving up (None: for ever); the
+        source's questions wait as long as the stream."""
+        return self.source.retry
+
+    @retry.setter
+    def retry(self, seconds: float | None) -> None:
+        self.source.retry = seconds
 
     def _default_server_id(self) -> int:
         key = "|".join(
@@ -502,12 +514,12 @@ class BinlogReader:
         end = None if until in (None, "end") else _position(until)  # type: ignore[arg-type]
         blocking = until is None
         resume = start
-        lost_since: float | None = None
+        outage = Outage(self.source.description, self.retry)
         halt = stop or (lambda: False)
         while True:
             try:
                 for group in self._groups(resume, blocking, end, halt):
-                    lost_since = None
+                    outage.over()
                     yield group
                     resume = self._resume = group.commit
                     if (end is not None and not resume < end) or halt():
@@ -515,15 +527,7 @@ class BinlogReader:
                 return
             except _Lost as lost:
                 self._close_stream()
-                now = time.monotonic()
-                lost_since = lost_since if lost_since is not None else now
-                if self.retry is not None and now - lost_since > self.retry:
-                    raise SourceConfigError(
-                        f"{self.source.description} is unreachable for {self.retry:.0f} s: {lost}",
-                        position=resume,
-                    ) from None
-                log.warning("%s: %s; reconnecting from %s", self.source.description, lost, resume)
-                time.sleep(min(2.0, 0.1 + (now - lost_since) / 4))
+                outage.wait(lost, position=resume)  # then reconnect from the last boundary
 
     def _connect(self, **settings: Any) -> Any:
         """The library's connection factory: a second stream connection means the library is
@@ -537,8 +541,7 @@ class BinlogReader:
         try:
             return pymysql.connect(**settings)
         except pymysql.MySQLError as err:
-            code = err.args[0] if err.args else None
-            if code in _LOST or isinstance(err, pymysql.err.OperationalError):
+            if connection_lost(err) or isinstance(err, pymysql.err.OperationalError):
                 raise _Lost(f"cannot connect: {_message(err)}") from None
             raise
 
@@ -573,8 +576,7 @@ class BinlogReader:
         except _Lost:
             raise
         except pymysql.MySQLError as err:
-            code = err.args[0] if err.args else None
-            if code in _LOST or isinstance(err, pymysql.err.InterfaceError):
+            if connection_lost(err):
                 raise _Lost(_message(err)) from None
             raise SourceConfigError(
                 f"{self.source.description} refused the binlog at {at}: {_message(err)}",

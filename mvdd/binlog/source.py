@@ -24,23 +24,37 @@ hold at, in one consistent state, by one of two methods:
 
 The address chooses the method (``mysql://…/?snapshot=consistent|locked``); without it the
 server's kind does (:data:`DEFAULT_SNAPSHOT`).
+
+A server that cannot be reached (a restart, a network cut, one not up yet) is waited for:
+every question and the snapshot itself are asked again on a new connection until it answers,
+up to :attr:`Source.retry` seconds (:class:`Outage`, each try logged as a warning), then a
+SourceConfigError says it is unreachable (``retry=0``: at once). A refused login is never
+waited for. The rows of a snapshot cannot be read on
+another connection: losing it raises :class:`~mvdd.errors.SourceLost`, and the caller starts
+over from its last checkpoint.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fnmatch
+import logging
 import re
-from collections.abc import Iterator, Sequence
-from typing import Any
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import attrs
 import pymysql
 
 from mvdd.ddl.dml import count_rows, lock_table, select_template, show_create, show_create_database
-from mvdd.errors import SourceConfigError
+from mvdd.errors import SourceConfigError, SourceLost
 from mvdd.model import BinlogPosition
 from mvdd.store.address import Address, parse_address
+from mvdd.store.mysql import connection_lost
+
+log = logging.getLogger("mvdd.binlog")
+T = TypeVar("T")
 
 #: databases a pattern never means, whatever it says
 SYSTEM_DATABASES = frozenset({"mysql", "information_schema", "performance_schema", "sys"})
@@ -171,6 +185,31 @@ def database_patterns(patterns: Sequence[str]) -> tuple[str, ...]:
     return tuple(p.partition(".")[0] for p in patterns)
 
 
+@attrs.define
+class Outage:
+    """How long a server has been lost, across the tries to reach it again: :meth:`wait`
+    sleeps before the next try (longer as the outage lasts, at most 2 s) and raises once it
+    has lasted ``retry`` seconds (None: never); :meth:`over` ends it (the server answered)."""
+
+    what: str
+    retry: float | None
+    since: float | None = None
+
+    def wait(self, lost: BaseException, **place: Any) -> None:
+        now = time.monotonic()
+        if self.since is None:
+            self.since = now
+        if self.retry is not None and now - self.since > self.retry:
+            raise SourceConfigError(
+                f"{self.what} is unreachable for {self.retry:g} s: {lost}", **place
+            ) from None
+        log.warning("%s: %s; trying again", self.what, lost)
+        time.sleep(min(2.0, 0.1 + (now - self.since) / 4))
+
+    def over(self) -> None:
+        self.since = None
+
+
 @attrs.frozen
 class Snapshot:
     """Schemas taken in one consistent state: ``position`` is where the binlog stood;
@@ -188,12 +227,14 @@ class Source:
     """An upstream server, reached through its address (``mysql://user:password@host:port/``,
     also ``mariadb://`` and ``?unix_socket=PATH``). Nothing connects until a method needs to."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, retry: float | None = 30.0) -> None:
         self.address: Address = source_address(url)
         self._flavor: str | None = None
         self._version: tuple[int, ...] = (0,)
         #: seconds the locked snapshot waits for its read lock before it fails
         self.lock_wait = LOCK_WAIT_SECONDS
+        #: seconds a lost server is waited for before a question gives up (None: for ever)
+        self.retry = retry
 
     @property
     def description(self) -> str:
@@ -206,21 +247,44 @@ class Source:
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[Any]:
-        """A connection, closed afterwards; SourceConfigError naming the server if it cannot
-        be reached or refuses the login (never the password)."""
-        try:
-            conn = pymysql.connect(**self.connect_options())
-        except pymysql.MySQLError as err:
-            raise SourceConfigError(
-                f"cannot connect to {self.description}: {_message(err)}"
-            ) from None
-        except OSError as err:
-            raise SourceConfigError(f"cannot connect to {self.description}: {err}") from None
+        """A connection, closed afterwards; SourceLost if the server cannot be reached now,
+        SourceConfigError naming the server if it refuses the login (never the password)."""
+        conn = self._connect()
         try:
             yield conn
         finally:
-            with contextlib.suppress(Exception):
-                conn.close()
+            _close(conn)
+
+    def _connect(self) -> Any:
+        try:
+            return pymysql.connect(**self.connect_options())
+        except (pymysql.MySQLError, OSError) as err:
+            kind = SourceLost if connection_lost(err) else SourceConfigError
+            raise kind(f"cannot connect to {self.description}: {_message(err)}") from None
+
+    def _open(self, first: Callable[[Any], T]) -> tuple[Any, T]:
+        """A new connection, left open, and what ``first(cursor)`` read on it; a server lost
+        on the way is waited for (:attr:`retry`) and ``first`` asked again from the start."""
+        outage = Outage(self.description, self.retry)
+        while True:
+            try:
+                conn = self._connect()
+                try:
+                    with conn.cursor() as cur:
+                        return conn, first(cur)
+                except BaseException as err:
+                    _close(conn)
+                    if isinstance(err, pymysql.MySQLError) and connection_lost(err):
+                        raise SourceLost(f"{self.description} went away: {_message(err)}") from None
+                    raise
+            except SourceLost as lost:
+                outage.wait(lost)
+
+    def _ask(self, question: Callable[[Any], T]) -> T:
+        """``question(cursor)`` on a connection of its own (see :meth:`_open`)."""
+        conn, answer = self._open(question)
+        _close(conn)
+        return answer
 
     def _identify(self, cur: Any) -> None:
         if self._flavor is None:
@@ -233,8 +297,7 @@ class Source:
     def flavor(self) -> str:
         """``"mariadb"`` or ``"mysql"``."""
         if self._flavor is None:
-            with self.connection() as conn, conn.cursor() as cur:
-                self._identify(cur)
+            self._ask(self._identify)
         assert self._flavor is not None
         return self._flavor
 
@@ -247,8 +310,7 @@ class Source:
 
     def end(self) -> BinlogPosition:
         """Where the server's binlog ends now."""
-        with self.connection() as conn, conn.cursor() as cur:
-            return self._end(cur)
+        return self._ask(self._end)
 
     def _end(self, cur: Any) -> BinlogPosition:
         self._identify(cur)
@@ -262,24 +324,29 @@ class Source:
     def server_charset(self) -> tuple[str, str]:
         """The server's default charset and collation (what a database created without one
         takes)."""
-        with self.connection() as conn, conn.cursor() as cur:
+
+        def ask(cur: Any) -> tuple[str, str]:
             cur.execute("SELECT @@global.character_set_server, @@global.collation_server")
             charset, collation = cur.fetchone()
-        return str(charset), str(collation)
+            return str(charset), str(collation)
+
+        return self._ask(ask)
 
     def oldest(self) -> BinlogPosition:
         """The start of the oldest binlog file the server has."""
-        with self.connection() as conn, conn.cursor() as cur:
-            files = self.binlogs(cur)
+        files = self._ask(self.binlogs)
         if not files:
             raise SourceConfigError(f"{self.description}: the server has no binlog files")
         return BinlogPosition(files[0][0], 4)
 
     def databases(self, patterns: Sequence[str]) -> list[str]:
         """The server's databases the patterns' database parts name (system ones excepted)."""
-        with self.connection() as conn, conn.cursor() as cur:
+
+        def ask(cur: Any) -> list[str]:
             cur.execute("SHOW DATABASES")
-            names = [str(r[0]) for r in cur.fetchall()]
+            return [str(r[0]) for r in cur.fetchall()]
+
+        names = self._ask(ask)
         dbs = database_patterns(patterns)
         return sorted(
             n
@@ -289,39 +356,42 @@ class Source:
 
     def database_ddl(self, database: str) -> str:
         """``SHOW CREATE DATABASE`` (the server's own text)."""
-        with self.connection() as conn, conn.cursor() as cur:
+
+        def ask(cur: Any) -> str:
             cur.execute(show_create_database(database))
             return str(cur.fetchone()[1])
+
+        return self._ask(ask)
 
     # -- pre-checks -----------------------------------------------------------------------------
 
     def problems(self, start: BinlogPosition | None = None) -> list[str]:
         """Every reason this server's binlog cannot be read correctly (empty: none)."""
+        return self._ask(lambda cur: self._problems(cur, start))
+
+    def _problems(self, cur: Any, start: BinlogPosition | None) -> list[str]:
         out: list[str] = []
-        with self.connection() as conn, conn.cursor() as cur:
-            self._identify(cur)
-            names = (*REQUIRED_SETTINGS, *FORBIDDEN_SETTINGS)
-            cur.execute(
-                "SHOW GLOBAL VARIABLES WHERE Variable_name IN ("
-                + ", ".join(["%s"] * len(names))
-                + ")",
-                names,
-            )
-            values = {str(k).lower(): str(v) for k, v in cur.fetchall()}
-            for name, (accepted, why) in REQUIRED_SETTINGS.items():
-                value = values.get(name)
-                if value is None or value.upper() not in accepted:
-                    out.append(why.format(value=value))
-            for name, why in FORBIDDEN_SETTINGS.items():
-                value = values.get(name)
-                if value is not None and value.upper() not in ("OFF", "0", ""):
-                    out.append(why.format(value=value))
-            out.extend(self._privilege_problems(cur))
-            method = self._method_problem()
-            if method is not None:
-                out.append(method)
-            if start is not None and not out:
-                out.extend(self._start_problems(cur, start))
+        self._identify(cur)
+        names = (*REQUIRED_SETTINGS, *FORBIDDEN_SETTINGS)
+        cur.execute(
+            "SHOW GLOBAL VARIABLES WHERE Variable_name IN (" + ", ".join(["%s"] * len(names)) + ")",
+            names,
+        )
+        values = {str(k).lower(): str(v) for k, v in cur.fetchall()}
+        for name, (accepted, why) in REQUIRED_SETTINGS.items():
+            value = values.get(name)
+            if value is None or value.upper() not in accepted:
+                out.append(why.format(value=value))
+        for name, why in FORBIDDEN_SETTINGS.items():
+            value = values.get(name)
+            if value is not None and value.upper() not in ("OFF", "0", ""):
+                out.append(why.format(value=value))
+        out.extend(self._privilege_problems(cur))
+        method = self._method_problem()
+        if method is not None:
+            out.append(method)
+        if start is not None and not out:
+            out.extend(self._start_problems(cur, start))
         return out
 
     def _privilege_problems(self, cur: Any) -> list[str]:
@@ -379,14 +449,19 @@ class Source:
         is read once inside the transaction, whose metadata lock it then holds: no DDL on it
         commits until the block ends (with the locked method too, where the read lock is let
         go once the snapshot transaction has started)."""
-        with self.connection() as conn, conn.cursor() as cur:
+
+        def take(cur: Any) -> Snapshot:
             self._identify(cur)
-            take = {"consistent": self._consistent, "locked": self._locked}[self.snapshot_method]
-            try:
-                yield take(cur, patterns), Rows(conn, self.description)
-            finally:
-                with contextlib.suppress(pymysql.MySQLError):
-                    cur.execute("COMMIT")
+            method = {"consistent": self._consistent, "locked": self._locked}
+            return method[self.snapshot_method](cur, patterns)
+
+        conn, snap = self._open(take)
+        try:
+            yield snap, Rows(conn, self.description)
+        finally:
+            with contextlib.suppress(Exception), conn.cursor() as cur:
+                cur.execute("COMMIT")
+            _close(conn)
 
     @property
     def snapshot_method(self) -> str:
@@ -419,6 +494,8 @@ class Source:
         try:
             cur.execute("FLUSH TABLES WITH READ LOCK")
         except pymysql.MySQLError as err:
+            if connection_lost(err):
+                raise
             hint = _LOCK_HINTS.get(_code(err))
             raise SourceConfigError(
                 f"{self.description}: cannot take the snapshot's read lock (FLUSH TABLES WITH "
@@ -487,24 +564,49 @@ class Rows:
         """A table's rows in key order (after ``after`` when given), ``batch`` at a time,
         streamed from the server (the whole table is never in memory)."""
         sql = select_template(table, columns, key, after=after is not None)
+        cur = self._conn.cursor(pymysql.cursors.SSCursor)
         try:
-            with self._conn.cursor(pymysql.cursors.SSCursor) as cur:
-                cur.execute(sql, tuple(after) if after is not None else None)
-                while True:
-                    chunk = cur.fetchmany(batch)
-                    if not chunk:
-                        return
-                    yield list(chunk)
+            cur.execute(sql, tuple(after) if after is not None else None)
+            while True:
+                chunk = cur.fetchmany(batch)
+                if not chunk:
+                    return
+                yield list(chunk)
         except pymysql.MySQLError as err:
-            raise SourceConfigError(
-                f"{self._where} refused reading `{table[0]}`.`{table[1]}`: {_message(err)}"
-            ) from None
+            if connection_lost(err):
+                _abandon(cur)
+            raise self._error(err, f"reading `{table[0]}`.`{table[1]}`") from None
+        finally:
+            cur.close()
 
     def count(self, table: tuple[str, str]) -> int:
         """How many rows the table holds in the snapshot."""
-        with self._conn.cursor() as cur:
-            cur.execute(count_rows(table))
-            return int(cur.fetchone()[0])
+        try:
+            with self._conn.cursor() as cur:
+                cur.execute(count_rows(table))
+                return int(cur.fetchone()[0])
+        except pymysql.MySQLError as err:
+            raise self._error(err, f"counting `{table[0]}`.`{table[1]}`") from None
+
+    def _error(self, err: pymysql.MySQLError, what: str) -> SourceConfigError:
+        if connection_lost(err):
+            return SourceLost(f"{self._where} went away {what}: {_message(err)}")
+        return SourceConfigError(f"{self._where} refused {what}: {_message(err)}")
+
+
+def _abandon(cur: Any) -> None:
+    """Forget a streaming cursor whose connection died. Closing it, or collecting its result,
+    would read the rest of the result from the closed socket, and PyMySQL raises
+    AttributeError there (hiding the real error, or printed as an ignored exception)."""
+    result = getattr(cur, "_result", None)
+    if result is not None:
+        result.unbuffered_active = False
+    cur.connection = None
+
+
+def _close(conn: Any) -> None:
+    with contextlib.suppress(Exception):
+        conn.close()
 
 
 def _text(value: Any) -> str:
@@ -524,6 +626,7 @@ __all__ = [
     "POSITION_STATEMENTS",
     "SNAPSHOT_METHODS",
     "SYSTEM_DATABASES",
+    "Outage",
     "Rows",
     "Snapshot",
     "Source",

@@ -22,9 +22,10 @@ source wrote them and:
   followed table's schema changed in between, the copy starts over.
 
 Lost connections (a server restarted, a network cut) are waited for and resumed: upstream from
-the last transaction end handed out, downstream by reading the checkpoint back (a commit whose
-answer was lost is never applied twice). Stopping (:meth:`Replicator.run`'s ``stop``, SIGTERM
-or Ctrl-C in the CLI) ends at a transaction boundary.
+the last transaction end handed out (a snapshot copying rows: from the last batch copied, as
+after a kill), downstream by reading the checkpoint back (a commit whose answer was lost is
+never applied twice); each waits up to ``retry`` seconds. Stopping (:meth:`Replicator.run`'s
+``stop``, SIGTERM or Ctrl-C in the CLI) ends at a transaction boundary.
 """
 
 from __future__ import annotations
@@ -44,11 +45,11 @@ import attrs
 import pymysql
 
 from mvdd.binlog import BinlogPosition, BinlogReader, BinlogTransaction, EventKind
-from mvdd.binlog.source import matches, parse_tables, source_address
+from mvdd.binlog.source import Outage, Source, matches, parse_tables, source_address
 from mvdd.catalog import Catalog
 from mvdd.ddl import parse_table
 from mvdd.ddl.dml import boundary, count_rows, create_like, drop_table, key_extent, upsert_from
-from mvdd.errors import MvddError, SourceConfigError
+from mvdd.errors import MvddError, SourceConfigError, SourceLost
 from mvdd.model import Table
 from mvdd.replicate import faults
 from mvdd.replicate.apply import Changes, Templates
@@ -190,6 +191,13 @@ class Replicator:
         self._lake: Any = None
         self._merge: Merge | None = None
         self._sources: dict[str, _Source] = {}
+        #: the upstream servers, shared by every reader of this replicator
+        self._servers: dict[str, Source] = {}
+        for name, url in self.sources.items():
+            try:
+                self._servers[name] = Source(url)
+            except MvddError as err:
+                raise err.locate(source=name) from None
         self._stop = threading.Event()
         self._status: dict[str, Any] = {}
         #: called with the status about once a second while following (a live display)
@@ -277,7 +285,7 @@ class Replicator:
         server_id = self.server_id + index if self.server_id is not None else None
         try:
             return BinlogReader(
-                self.sources[name],
+                self._servers[name],
                 tables=list(self.patterns),
                 catalog=catalog,
                 server_id=server_id,
@@ -307,10 +315,23 @@ class Replicator:
                     f"`{self.target_name}` in {target.description} belongs to another state "
                     f"directory than {str(self.state_dir)!r}"
                 )
-            if not state.log():
-                # nothing was decided yet: whatever a killed first run left is redone
-                self._forget_catalogs(state)
-            return self._replicate(state, target, until)
+            outage = Outage("an upstream server", self.retry)
+            while True:
+                if not state.log():
+                    # nothing was decided yet: whatever a killed first run left is redone
+                    self._forget_catalogs(state)
+                began = time.monotonic()
+                try:
+                    return self._replicate(state, target, until)
+                except SourceLost as lost:
+                    # a snapshot's rows cannot be read on another connection: start over from
+                    # the checkpoints, as a process killed there would (the snapshot waits)
+                    if self._stop.is_set():
+                        raise
+                    target.close()  # what the downstream had open is rolled back
+                    if self.retry is not None and time.monotonic() - began > self.retry:
+                        outage.over()  # it ran a while since the last loss: a new outage
+                    outage.wait(lost)
         finally:
             target.close()
 

@@ -37,6 +37,7 @@ from mvdd.errors import MvddError, StoreError
 from mvdd.model import Table
 from mvdd.replicate import faults
 from mvdd.store.address import Address, parse_address
+from mvdd.store.mysql import connection_lost
 
 CHECKPOINT_TABLE = "mvdd_checkpoint"
 _CHECKPOINT_DDL = (
@@ -44,8 +45,6 @@ _CHECKPOINT_DDL = (
     "position VARCHAR(255), seq BIGINT, data LONGTEXT, PRIMARY KEY (target, name)) "
     "DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
 )
-#: connection errors after which a reconnect may succeed (server gone, restarted, network)
-LOST = frozenset({2002, 2003, 2006, 2013, 2055, 1053, 1927, 4031})
 
 
 #: what the downstream session sets, by server flavour. MariaDB checks CHECK constraints on
@@ -185,7 +184,7 @@ class Target:
     def _error(self, err: pymysql.MySQLError, what: str) -> MvddError:
         code = err.args[0] if err.args else None
         text = err.args[-1] if err.args else str(err)
-        if code in LOST or isinstance(err, pymysql.err.InterfaceError):
+        if connection_lost(err):
             self.close()
             return TargetLost(f"the downstream {self.description} is gone ({what}): {text}")
         return TargetError(f"the downstream {self.description} refused {what}: [{code}] {text}")

@@ -136,4 +136,9 @@ def parse_address(
     )
 
 
-__all__ = ["CONNECT_OPTIONS", "SCHEMES", "Address", "parse_address"]
+__all__ = [
+    "CONNECT_OPTIONS",
+    "SCHEMES",
+    "Address",
+    "parse_address",
+]

@@ -102,10 +102,30 @@ SCHEMA = (
     "v LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL) ENGINE=InnoDB",
 )
 
+#: error codes after which a new connection may succeed: the client's (CR_*: 2002 no socket,
+#: 2003 refused, 2006 gone, 2013 lost in a query, 2055 lost at the handshake) and the
+#: server's (1053 shutting down, 1152 and 1184 aborted, 1927 killed, 4031 closed for
+#: inactivity)
+LOST_CONNECTION = frozenset({2002, 2003, 2006, 2013, 2055, 1053, 1152, 1184, 1927, 4031})
+
+
+def connection_lost(err: BaseException) -> bool:
+    """Whether a driver error means the connection is gone and a new one may succeed: a code
+    of :data:`LOST_CONNECTION`, PyMySQL's InterfaceError (a closed connection) or a socket
+    error.
+
+    >>> connection_lost(pymysql.err.OperationalError(2013, "Lost connection"))
+    True
+    >>> connection_lost(pymysql.err.OperationalError(1045, "Access denied"))
+    False
+    """
+    if isinstance(err, OSError | EOFError | pymysql.err.InterfaceError):
+        return True
+    return bool(err.args) and err.args[0] in LOST_CONNECTION
+
+
 #: errors that mean another transaction got in the way: retry
 _RETRYABLE = {ER.LOCK_DEADLOCK, ER.LOCK_WAIT_TIMEOUT, ER.DUP_ENTRY}
-#: client-side codes of a lost or refused connection (CR_* in the C client)
-_CONNECTION = {2002, 2003, 2006, 2013, 2055, 1927, ER.SERVER_SHUTDOWN, 1152, 1184}
 
 
 def parse_address(address: str) -> tuple[dict[str, Any], str, str]:
@@ -170,9 +190,7 @@ class MySQLStore(SQLStore):
                 raise ConcurrentChangeError(
                     f"{what} conflicts with another writer's commit: {err.args[-1]}"
                 ) from err
-            lost = code in _CONNECTION or isinstance(
-                err, pymysql.err.OperationalError | pymysql.err.InterfaceError
-            )
+            lost = connection_lost(err) or isinstance(err, pymysql.err.OperationalError)
             if lost:
                 self._drop_connection()  # re-opened on the next call
             raise StoreError(
@@ -203,4 +221,11 @@ class MySQLStore(SQLStore):
         return self._description
 
 
-__all__ = ["SCHEMA", "TABLES", "MySQLStore", "parse_address"]
+__all__ = [
+    "LOST_CONNECTION",
+    "SCHEMA",
+    "TABLES",
+    "MySQLStore",
+    "connection_lost",
+    "parse_address",
+]
