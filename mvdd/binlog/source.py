@@ -29,9 +29,8 @@ A server that cannot be reached (a restart, a network cut, one not up yet) is wa
 every question and the snapshot itself are asked again on a new connection until it answers,
 up to :attr:`Source.retry` seconds (:class:`Outage`, each try logged as a warning), then a
 SourceConfigError says it is unreachable (``retry=0``: at once). A refused login is never
-waited for. The rows of a snapshot cannot be read on
-another connection: losing it raises :class:`~mvdd.errors.SourceLost`, and the caller starts
-over from its last checkpoint.
+waited for. The rows of a snapshot cannot be read on another connection: losing it raises
+:class:`~mvdd.errors.SourceLost`, and the caller starts over from its last checkpoint.
 """
 
 from __future__ import annotations
@@ -245,17 +244,9 @@ class Source:
     def connect_options(self) -> dict[str, Any]:
         return self.address.connect_options(database=False)
 
-    @contextlib.contextmanager
-    def connection(self) -> Iterator[Any]:
-        """A connection, closed afterwards; SourceLost if the server cannot be reached now,
-        SourceConfigError naming the server if it refuses the login (never the password)."""
-        conn = self._connect()
-        try:
-            yield conn
-        finally:
-            _close(conn)
-
     def _connect(self) -> Any:
+        """A new connection; SourceLost if the server cannot be reached now, SourceConfigError
+        naming the server if it refuses the login (never the password)."""
         try:
             return pymysql.connect(**self.connect_options())
         except (pymysql.MySQLError, OSError) as err:

@@ -136,9 +136,4 @@ def parse_address(
     )
 
 
-__all__ = [
-    "CONNECT_OPTIONS",
-    "SCHEMES",
-    "Address",
-    "parse_address",
-]
+__all__ = ["CONNECT_OPTIONS", "SCHEMES", "Address", "parse_address"]
