@@ -3,14 +3,19 @@ rendered back as one statement)."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 from typing import Any
 
 import pytest
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
 
-from mvdd import Catalog, DDLError, DDLParseError, UnsupportedDDLError, parse_statements
+from mvdd import Catalog, DDLError, DDLParseError, MvddError, UnsupportedDDLError, parse_statements
 from mvdd.ddl import step as s
+from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.render import render_steps
+from mvdd.ddl.types import _TYPES, TypeAttrs, _column_type, column_type
 
 STEPS = [
     # the forms sqlglot alone falls back to Command on
@@ -351,3 +356,58 @@ def test_deep_nesting_reads_or_is_a_parse_error_and_changes_nothing(
     with pytest.raises(DDLParseError, match="nested"):
         cat.execute(sql)
     assert cat.version("t") == 1
+
+
+# --- the remembered column types -----------------------------------------------------------------
+
+#: types whose reading depends on each part a remembered type is keyed by: the node's class
+#: (``FLOAT UNSIGNED`` is FLOAT's node of another class), its kind, its name (a kind of its own
+#: for sqlglot), its literals (lengths, members) and its attributes
+_TYPE_WORDS = [
+    "FLOAT",
+    "FLOAT UNSIGNED",
+    "DECIMAL",
+    "VARCHAR",
+    "ENUM",
+    "DATETIME",
+    "INET4",
+    "INET6",
+    "UUID",
+    "SERIAL",
+    "VECTOR",
+]
+_TYPE_PARAMS = [(), ("3",), ("5",), ("'a'",), ("3", "5")]
+_TYPE_ATTRS = [
+    TypeAttrs(),
+    TypeAttrs(charset="latin1"),
+    TypeAttrs(zerofill=True),
+    TypeAttrs(charset="latin1", binary=True),
+]
+
+
+def test_a_remembered_column_type_is_the_type_read_afresh() -> None:
+    # the oracle: each type read without the memo. Every combination of the parts above is read
+    # in one order and then in the reverse one, the memo emptied before each: two types a key
+    # confused would meet, the second one given the first one's reading. A type that fails
+    # fails alike every time.
+    specs = list(itertools.product(_TYPE_WORDS, _TYPE_PARAMS, _TYPE_ATTRS))
+    for order in (specs, specs[::-1]):
+        _TYPES.clear()
+        for word, params, attrs_ in order:
+            text = word + (f"({', '.join(params)})" if params else "")
+            sql = f"CREATE TABLE t (a {text})"
+            try:
+                tree = DIALECT.parser().parse(DIALECT.tokenize(sql), sql)[0]
+            except SqlglotError:
+                continue
+            assert tree is not None
+            dt = tree.find(exp.DataType)
+            assert dt is not None
+
+            def outcome(read: Any, dt: exp.DataType = dt, attrs_: TypeAttrs = attrs_) -> Any:
+                try:
+                    return read(dt, attrs_)
+                except MvddError as err:
+                    return type(err), str(err)
+
+            assert outcome(column_type) == outcome(column_type) == outcome(_column_type), text

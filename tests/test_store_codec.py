@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -38,5 +40,31 @@ def test_every_corpus_table_and_step_round_trips() -> None:
 
 
 def test_positions_round_trip() -> None:
-    for position in (None, 0, 2**62, ("mysql-bin.000003", 1234), ("gtid", "3E11FA47-71CA", 23)):
+    for position in (
+        None,
+        0,
+        2**62,
+        2**64,  # beyond what orjson writes: the json fallback
+        -(2**80),
+        ("mysql-bin.000003", 1234),
+        ("gtid", "3E11FA47-71CA", 23),
+        ("lone \ud800 surrogate", 1),  # orjson refuses it: the json fallback
+    ):
         assert codec.decode_position(codec.encode_position(position)) == position
+
+
+#: what a store encodes: text (any code point, control characters, lone surrogates), integers of
+#: any size, booleans, None, in lists and string-keyed maps (a float is stored as its repr)
+_STORED = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_STORED)
+def test_stored_text_is_what_the_standard_json_module_writes(value: object) -> None:
+    # the oracle: the standard library's compact, key-sorted, non-ASCII-as-itself JSON
+    assert codec._dumps(value) == json.dumps(
+        value, ensure_ascii=False, separators=(",", ":"), sort_keys=True
+    )

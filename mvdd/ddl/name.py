@@ -21,6 +21,11 @@ def ident(node: exp.Expr | str | None, what: str) -> str:
 
     Raises DDLParseError where the server sees a syntax error (no name at all, or a reserved
     word left unquoted), DDLError for a name MySQL refuses otherwise."""
+    if type(node) is exp.Identifier:  # the common case, ahead of the general one below
+        name = node.this
+        if not node.args.get("quoted") and is_reserved(name):
+            raise DDLParseError(f"{name!r} is a reserved word: as a {what} name it needs quotes")
+        return check_identifier(name, what)
     if node is None:
         raise DDLParseError(f"missing {what} name")
     if isinstance(node, str):

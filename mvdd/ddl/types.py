@@ -249,7 +249,45 @@ _NUMERIC = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT})
 
 def column_type(dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs()) -> tuple[ColumnType, Implied]:
     """The canonical ColumnType of a parsed data type; raises DDLError for an impossible type
-    and UnsupportedDDLError for one mvdd does not model (``VECTOR`` ...)."""
+    and UnsupportedDDLError for one mvdd does not model (``VECTOR`` ...).
+
+    Types repeat endlessly in a DDL stream and reading one is pure, so a type written with
+    literal parameters only (nearly every one) is read once and remembered by what it is made
+    of: its node class, kind, name, literals and attributes. A type that fails is not
+    remembered (it raises every time, naming itself)."""
+    key = _type_key(dt, attrs_)
+    if key is None:
+        return _column_type(dt, attrs_)
+    found = _TYPES.get(key)
+    if found is None:
+        found = _column_type(dt, attrs_)
+        if len(_TYPES) >= _TYPES_KEPT:
+            _TYPES.clear()
+        _TYPES[key] = found
+    return found
+
+
+#: type key -> (ColumnType, Implied); cleared whole when full (types are few: it seldom is)
+_TYPES: dict[tuple[Any, ...], tuple[ColumnType, Implied]] = {}
+_TYPES_KEPT = 4096
+
+
+def _type_key(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[Any, ...] | None:
+    """What a type's reading depends on, or None when a parameter is not a plain literal."""
+    params: list[tuple[bool, str, bool]] = []
+    for node in dt.expressions:
+        wrapped = type(node) is exp.DataTypeParam
+        if wrapped:
+            if node.args.get("expression") is not None:
+                return None
+            node = node.this
+        if type(node) is not exp.Literal:
+            return None
+        params.append((wrapped, node.this, node.is_string))
+    return (type(dt), dt.this, dt.args.get("kind"), tuple(params), attrs_)
+
+
+def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Implied]:
     if dt.this == D.USERDEFINED:
         name = str(dt.args.get("kind") or "").upper()
         if name in _UNMODELLED:

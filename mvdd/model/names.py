@@ -26,7 +26,7 @@ def check_identifier(name: str, what: str) -> str:
         raise DDLError(f"{what} name {name[:20]!r}… is longer than {MAX_IDENTIFIER} characters")
     if name.endswith(" "):
         raise DDLError(f"{what} name {name!r} ends with a space")
-    if _UNNAMEABLE.search(name):
+    if not (name.isascii() and "\0" not in name) and _UNNAMEABLE.search(name):
         raise DDLError(f"{what} name {name!r} has a character MySQL does not allow in names")
     return name
 

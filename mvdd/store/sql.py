@@ -252,6 +252,7 @@ class SQLStore(Store):
     # -- writing ------------------------------------------------------------------------------
 
     def commit(self, commit: Commit) -> CommitResult:
+        text = codec.CommitText.of(commit)  # before the write lock is taken
         with self._wrap("commit"), self._transaction() as cur:
             if commit.guard is not None:
                 self._check_guard(cur, commit.guard)
@@ -295,7 +296,7 @@ class SQLStore(Store):
                     "INSERT INTO {versions} (table_id, version, seq, name, statement, steps, "
                     "position, at, dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 ),
-                codec.version_params(commit, ids, seq),
+                codec.version_params(commit, text, ids, seq),
             )
             for table_id, kind, element_id, since in commit.closed:
                 changed = self._run(
@@ -314,7 +315,7 @@ class SQLStore(Store):
                         "INSERT INTO {elements} (table_id, kind, element_id, since, until, prev, "
                         "value, opened_seq, closed_seq) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, NULL)"
                     ),
-                    codec.element_params(commit, ids, seq),
+                    codec.element_params(commit, text, ids, seq),
                 )
             if commit.job is not None and commit.guard is not None:
                 self._apply_job(cur, commit.job, commit.guard)
