@@ -28,6 +28,7 @@ from mvdd import (
 from mvdd.binlog import BinlogPosition, BinlogReader
 from mvdd.binlog.reader import UNTRACKED
 from mvdd.binlog.source import Outage, Source
+from mvdd.replicate.target import TargetLost
 from tests.conftest import private_server
 from tests.support.binlog import Script, database, decoded
 from tests.support.mariadb import MariaDB, show_create_table, visibility
@@ -864,6 +865,15 @@ def test_an_outage_is_waited_for_up_to_its_retry_seconds() -> None:
         forever.wait(OSError("gone"))
     forever.over()
     assert forever.since is None
+    # the error it gives up with is the caller's; a stop gives up at once with the lost error
+    downstream = Outage("the downstream", 0, error=TargetLost)
+    with pytest.raises(TargetLost, match="the downstream is unreachable for 0 s: gone"):
+        for _ in range(3):
+            downstream.wait(OSError("gone"))
+    lost = OSError("gone")
+    with pytest.raises(OSError) as raised:
+        Outage("the downstream", None, stop=lambda: True).wait(lost)
+    assert raised.value is lost
 
 
 def test_a_source_waits_for_a_server_coming_back_and_gives_up_on_one_that_stays_away() -> None:

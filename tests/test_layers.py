@@ -44,6 +44,7 @@ CONFINED = {
     "pymysqlreplication": ("mvdd.binlog",),
     "pyspark": ("mvdd.spark", "mvdd.cli"),
     "cattrs": ("mvdd.store.codec",),
+    "orjson": ("mvdd.store.codec",),
     "sortedcontainers": ("mvdd.catalog",),
     "typer": ("mvdd.cli",),
     "rich": ("mvdd.cli",),

@@ -47,7 +47,7 @@ import attrs
 import pymysql
 
 from mvdd.ddl.dml import count_rows, lock_table, select_template, show_create, show_create_database
-from mvdd.errors import SourceConfigError, SourceLost
+from mvdd.errors import MvddError, SourceConfigError, SourceLost
 from mvdd.model import BinlogPosition
 from mvdd.store.address import Address, parse_address
 from mvdd.store.mysql import connection_lost
@@ -187,19 +187,35 @@ def database_patterns(patterns: Sequence[str]) -> tuple[str, ...]:
 @attrs.define
 class Outage:
     """How long a server has been lost, across the tries to reach it again: :meth:`wait`
-    sleeps before the next try (longer as the outage lasts, at most 2 s) and raises once it
-    has lasted ``retry`` seconds (None: never); :meth:`over` ends it (the server answered)."""
+    sleeps before the next try (longer as the outage lasts, at most 2 s) and raises ``error``
+    once it has lasted ``retry`` seconds (None: never); :meth:`over` ends it (the server
+    answered). The one waiting rule for every server mvdd reaches: an upstream's binlog stream
+    and questions, and the replicator's downstream.
+
+    >>> outage = Outage("the downstream", retry=0.0, error=MvddError)
+    >>> outage.wait(OSError("gone"))  # the first try of an outage waits (0.1 s)
+    >>> outage.wait(OSError("gone"))
+    Traceback (most recent call last):
+    ...
+    mvdd.errors.MvddError: the downstream is unreachable for 0 s: gone
+    """
 
     what: str
     retry: float | None
+    #: raised once the outage has lasted ``retry`` seconds
+    error: type[MvddError] = SourceConfigError
+    #: asked before each wait: True ends the waiting at once, raising the lost error itself
+    stop: Callable[[], bool] | None = None
     since: float | None = None
 
     def wait(self, lost: BaseException, **place: Any) -> None:
         now = time.monotonic()
         if self.since is None:
             self.since = now
+        if self.stop is not None and self.stop():
+            raise lost
         if self.retry is not None and now - self.since > self.retry:
-            raise SourceConfigError(
+            raise self.error(
                 f"{self.what} is unreachable for {self.retry:g} s: {lost}", **place
             ) from None
         log.warning("%s: %s; trying again", self.what, lost)

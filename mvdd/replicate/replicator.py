@@ -408,16 +408,14 @@ class Replicator:
         lake.batches = 0
 
     def _retrying(self, fn: Callable[[], Any]) -> Any:
-        """``fn()``, waiting for a lost downstream to come back (then trying again)."""
-        deadline = None if self.retry is None else time.monotonic() + self.retry
+        """``fn()``, waiting for a lost downstream to come back (then trying again), up to
+        ``retry`` seconds; a stop ends the waiting at once."""
+        outage = Outage("the downstream", self.retry, error=TargetLost, stop=self._stop.is_set)
         while True:
             try:
                 return fn()
-            except TargetLost as err:
-                if self._stop.is_set() or (deadline is not None and time.monotonic() > deadline):
-                    raise
-                log.warning("%s; waiting for it", err)
-                time.sleep(0.5)
+            except TargetLost as lost:
+                outage.wait(lost)
 
     def _forget_catalogs(self, state: State) -> None:
         shutil.rmtree(state.folder / "catalogs", ignore_errors=True)

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -199,19 +198,6 @@ class Target:
             with contextlib.suppress(Exception):
                 conn.rollback()
             raise self._error(err, what) from None
-
-    def wait(self, until: Callable[[], bool] | None = None, *, seconds: float = 300.0) -> None:
-        """Wait for the downstream to come back (a restart), up to ``seconds``."""
-        deadline = time.monotonic() + seconds
-        while True:
-            try:
-                self.connect().ping(reconnect=False)
-                return
-            except (pymysql.MySQLError, MvddError, OSError):
-                self.close()
-                if time.monotonic() > deadline or (until is not None and until()):
-                    raise
-                time.sleep(0.5)
 
     # -- facts --------------------------------------------------------------------------------
 
