@@ -284,9 +284,10 @@ class SourceConfigError(MvddError):
 
 class SourceLost(SourceConfigError):
     """The connection to an upstream server went away in the middle of a read that cannot be
-    resumed on another connection (a snapshot's rows): a restart or a network cut. Starting
-    over from the last checkpoint cures it; a server that stays unreachable for a reader's
-    ``retry`` seconds raises a plain :class:`SourceConfigError` instead."""
+    resumed on another connection (a snapshot's rows; a Spark job of a bulk copy, whichever
+    server's connection it lost): a restart or a network cut. Starting over from the last
+    checkpoint cures it; a server that stays unreachable for a reader's ``retry`` seconds
+    raises a plain :class:`SourceConfigError` instead."""
 
     retryable = True
 

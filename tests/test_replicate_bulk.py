@@ -156,3 +156,64 @@ def test_uuid_and_inet_columns_are_copied_in_bulk(s: Setup) -> None:
     with s.servers.down.connect(s.dw) as conn, conn.cursor() as cur:
         cur.execute("SELECT u, ip, v4 FROM orders WHERE id = 21")
         assert cur.fetchone() == ("55440000-4266-0456-82d3-123e4567e89b", "1::1:0:0:0", "10.0.0.1")
+
+
+def test_a_bulk_copy_whose_servers_go_away_resumes_after_its_last_chunk(
+    s: Setup, servers: Servers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a server goes away (halted) and comes back 2 s later at three moments of the copy: up1 as
+    # Spark is about to read a chunk (its schema query fails), up1 once a chunk's read is
+    # planned (its tasks fail), and the downstream as a chunk is about to be written. Each time
+    # Spark fails for real, the copy starts over from its checkpoints, waits for the server and
+    # resumes with the chunk that was under way; the oracle is the upstream rows
+    read, write = bulk.read, bulk.write
+    calls = {"read": 0, "write": 0}
+    back: list[threading.Thread] = []
+
+    def come_back(server: Any) -> None:
+        time.sleep(2)
+        server.restart()
+
+    def lose(server: Any) -> None:
+        server.halt()
+        back.append(threading.Thread(target=come_back, args=(server,)))
+        back[-1].start()
+
+    def read_losing(*args: Any, **kwargs: Any) -> Any:
+        calls["read"] += 1
+        if calls["read"] == 3:
+            lose(servers.up1)
+        return read(*args, **kwargs)
+
+    def write_losing(*args: Any, **kwargs: Any) -> Any:
+        calls["write"] += 1
+        if calls["write"] in (4, 6):
+            lose(servers.up1 if calls["write"] == 4 else servers.down)
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(bulk, "read", read_losing)
+    monkeypatch.setattr(bulk, "write", write_losing)
+    r = s.replicator(bulk="spark", retry=60.0)
+    r.partition_rows = 1000
+    r.chunk_partitions = 2
+    try:
+        r.run()
+    finally:
+        for thread in back:
+            thread.join()
+    assert len(back) == 3  # every loss happened
+    assert assert_replicated(s, r) == {f"{src}/{s.db}.{t}": ROWS for src, t, _ in SHARDS}
+
+
+def test_a_lost_connection_is_told_from_a_refusal(s: Setup, spark: Any, tmp_path: Path) -> None:
+    # what is retried is a connection that cannot be made; a table that does not exist is not
+    from mvdd.binlog.source import source_address
+
+    live = source_address(s.url("up1"))
+    with pytest.raises(Exception) as refused:
+        bulk.read(spark, live, (s.db, "no_such_table"), ["id"], ["1 = 1"]).collect()
+    assert bulk.connection_lost(refused.value) is None
+    gone = source_address(f"mysql://root@localhost/?unix_socket={tmp_path / 'no.sock'}")
+    with pytest.raises(Exception) as lost:
+        bulk.read(spark, gone, (s.db, "orders_01"), ["id"], ["1 = 1"]).collect()
+    assert bulk.connection_lost(lost.value) is not None

@@ -37,7 +37,7 @@ import re
 import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -315,7 +315,7 @@ class Replicator:
                     f"`{self.target_name}` in {target.description} belongs to another state "
                     f"directory than {str(self.state_dir)!r}"
                 )
-            outage = Outage("an upstream server", self.retry)
+            outage = Outage("a server", self.retry)  # (a Spark job's may be downstream)
             while True:
                 if not state.log():
                     # nothing was decided yet: whatever a killed first run left is redone
@@ -687,10 +687,11 @@ class Replicator:
             for i in range(int(data["chunks"]), len(chunks)):
                 if self._stop.is_set():
                     return
-                frame = bulk.read(spark, upstream, (database, name), columns, chunks[i])
-                rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
-                if self._lake is not None:
-                    self._lake.writer.append_frame(frame, shard, group.version(shard), table)
+                with _spark_jobs(shard):
+                    frame = bulk.read(spark, upstream, (database, name), columns, chunks[i])
+                    rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
+                    if self._lake is not None:
+                        self._lake.writer.append_frame(frame, shard, group.version(shard), table)
                 # a chunk a kill may have half written, or a copy done again: upserted
                 upsert = again or data.get("started") == i
                 data = {**data, "started": i}
@@ -711,14 +712,16 @@ class Replicator:
                 elif upsert:
                     self._retrying(lambda: target.execute(drop_table(stage)))
                     self._retrying(lambda: target.execute(create_like(stage, self.target_name)))
-                    bulk.write(rows, down, stage)
+                    with _spark_jobs(shard):
+                        bulk.write(rows, down, stage)
                     faults.reach("after-chunk")
                     self._commit(
                         target, [Op(upsert_from(self.target_name, stage, into), ((),)), mark]
                     )
                     self._retrying(lambda: target.execute(drop_table(stage)))
                 else:
-                    bulk.write(rows, down, self.target_name)
+                    with _spark_jobs(shard):
+                        bulk.write(rows, down, self.target_name)
                     faults.reach("after-chunk")
                     self._commit(target, [mark])
                 data = done
@@ -1178,6 +1181,25 @@ class Replicator:
         if self.on_status is not None:
             self.on_status(self._status)
         return self._status
+
+
+@contextlib.contextmanager
+def _spark_jobs(shard: str) -> Iterator[None]:
+    """Spark jobs of a shard's bulk copy. One that lost a JDBC connection (either server
+    restarting, a network cut) cannot be resumed, only run again: it raises SourceLost, and the
+    replicator starts over from its checkpoints, waiting for the server, as for a snapshot's
+    rows; the copy then resumes with the chunk that was under way."""
+    from mvdd.spark import bulk
+
+    try:
+        yield
+    except Exception as err:
+        reason = None if isinstance(err, MvddError) else bulk.connection_lost(err)
+        if reason is None:
+            raise
+        raise SourceLost(
+            f"a Spark job of the bulk copy lost a connection: {reason[:300]}", shard=shard
+        ) from None
 
 
 def _same(live: Table | None, expected: Table | None) -> bool:

@@ -100,4 +100,36 @@ def write(df: DataFrame, address: Address, table: str, *, batch: int = 5000) -> 
     df.write.jdbc(url, f"`{table.replace('`', '``')}`", mode="append", properties=options)
 
 
-__all__ = ["joined_rows", "ranges", "read", "write"]
+#: Spark's error conditions for a JDBC connection it could not make
+_LOST_CONDITIONS = frozenset({"FAILED_JDBC.CONNECTION"})
+#: what a Spark job's failure says when a JDBC connection went away under it (the Java
+#: exceptions of MariaDB Connector/J and the JDK, and the server's words for a killed one)
+_LOST_WORDS = (
+    "SQLNonTransientConnectionException",
+    "SQLTransientConnectionException",
+    "SQLRecoverableException",
+    "Communications link failure",
+    "Connection refused",
+    "Connection reset",
+    "Broken pipe",
+    "Socket fail",
+    "Could not connect",
+    "Connection was killed",
+)
+
+
+def connection_lost(err: BaseException) -> str | None:
+    """What says that a Spark failure is a JDBC connection that could not be made or went away
+    (a server restarting, a network cut, a killed connection), as opposed to a refusal: a job
+    that can be run again from its last checkpoint once the server is back. None: it is not."""
+    condition = getattr(err, "getCondition", None)
+    lines = str(err).splitlines()
+    if callable(condition) and condition() in _LOST_CONDITIONS:
+        return lines[0].strip() if lines else str(condition())
+    for line in lines:
+        if any(word in line for word in _LOST_WORDS):
+            return line.strip()
+    return None
+
+
+__all__ = ["connection_lost", "joined_rows", "ranges", "read", "write"]
