@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mvdd.ddl.statement import parse_table
 from mvdd.model.table import changed_window
 
 
@@ -21,7 +23,7 @@ class Element:
         return hash(self.text)
 
 
-def window_by_walking(before: tuple[Element, ...], after: tuple[Element, ...]) -> tuple[int, int]:
+def window_by_walking(before: tuple[object, ...], after: tuple[object, ...]) -> tuple[int, int]:
     """The oracle: walk from each end while the elements are the same objects."""
     shortest = min(len(before), len(after))
     p = 0
@@ -67,3 +69,18 @@ def test_an_equal_element_rebuilt_is_inside_the_window() -> None:
     assert changed_window((a, b, c), (a, Element("b"), c)) == (1, 1)
     assert changed_window((a, b, c), (a, b, c)) == (3, 0)
     assert changed_window((), (a,)) == (0, 0)
+
+
+def test_a_table_remembers_the_window_it_was_made_with() -> None:
+    # the oracle: the window walked from both ends, against the columns the table was made
+    # from (remembered through with_changes and at_version) and against any other tuple
+    table = parse_table("CREATE TABLE t (a INT, b INT, c INT, d INT)")
+    table.column("a")  # the lookup index built: with_changes patches it, finding the window
+    cols = table.columns
+    changed = table.with_columns((cols[0], attrs.evolve(cols[1], comment="x"), *cols[2:]))
+    numbered = changed.at_version(2)
+    for made in (changed, numbered):
+        assert made.column_window(cols) == window_by_walking(cols, made.columns) == (1, 2)
+    other = (cols[0], cols[1], cols[3])  # another tuple: computed, not the remembered one
+    assert numbered.column_window(other) == window_by_walking(other, numbered.columns) == (1, 1)
+    assert numbered.column_window(tuple(cols)) == (1, 2)  # (the same tuple object)

@@ -143,7 +143,7 @@ def diff_rows(
     for kind, before, after in zip(_KINDS, olds, news, strict=True):
         if before is after:
             continue  # untouched since the last version
-        p, s = changed_window(before, after)
+        p, s = new.column_window(before) if kind == "column" else changed_window(before, after)
         # the window, and the first element after it (its predecessor may have changed)
         window = after[p : min(len(after), len(after) - s + 1)]
         kept: set[int] = set()

@@ -48,7 +48,7 @@ from mvdd.model.kind import (
     TypeKind,
 )
 from mvdd.model.names import check_identifier
-from mvdd.model.table import changed_window, is_long_unique
+from mvdd.model.table import is_long_unique
 from mvdd.model.types import ColumnType, castable, max_bytes_per_char, resolve_charset
 
 
@@ -689,7 +689,7 @@ def _validate(table: Table, base: Table | None = None) -> None:
         for idx in table.indexes:
             _check_index(table, idx)
         return
-    prefix, suffix = changed_window(base.columns, cols)
+    prefix, suffix = table.column_window(base.columns)
     changed = {c.id for c in cols[prefix : len(cols) - suffix]}  # changed, moved or added
     changed.update(c.id for c in base.columns[prefix : len(base.columns) - suffix])  # or dropped
     kept = set(map(id, base.indexes))

@@ -213,6 +213,8 @@ class Table:
     options: TableOptions = TableOptions()
     last_id: int = 0
     _lookup: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+    #: (the columns this table was made from, the window that changed): see :meth:`column_window`
+    _window: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
     def with_columns(self, columns: tuple[Column, ...], **changes: Any) -> Table:
         """This table with other columns (and other changes); see :meth:`with_changes`."""
@@ -231,6 +233,7 @@ class Table:
         if "columns" in changes:
             before, after = self.columns, out.columns
             p, s = changed_window(before, after)
+            object.__setattr__(out, "_window", (before, p, s))
             if p + s < len(before) or p + s < len(after):
                 names, ids = dict(names), dict(ids)
                 gone, came = before[p : len(before) - s], after[p : len(after) - s]
@@ -253,7 +256,17 @@ class Table:
         """This schema numbered ``version`` (its lookup index is shared: same elements)."""
         out = self._numbered(version)
         object.__setattr__(out, "_lookup", self._lookup)
+        object.__setattr__(out, "_window", self._window)
         return out
+
+    def column_window(self, base: tuple[Column, ...]) -> tuple[int, int]:
+        """:func:`changed_window` of ``base`` and this table's columns: the one
+        :meth:`with_changes` found when it made this table from ``base`` (the very tuple), so
+        applying a statement, validating it and diffing its rows find it once."""
+        window = self._window
+        if window is not None and window[0] is base:
+            return window[1], window[2]
+        return changed_window(base, self.columns)
 
     def without_index(self) -> Table:
         """This table without its lookup index: an equal value whose first lookup builds the
