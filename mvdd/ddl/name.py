@@ -21,24 +21,23 @@ def ident(node: exp.Expr | str | None, what: str) -> str:
 
     Raises DDLParseError where the server sees a syntax error (no name at all, or a reserved
     word left unquoted), DDLError for a name MySQL refuses otherwise."""
-    if type(node) is exp.Identifier:  # the common case, ahead of the general one below
-        name = node.this
-        if not node.args.get("quoted") and is_reserved(name):
-            raise DDLParseError(f"{name!r} is a reserved word: as a {what} name it needs quotes")
-        return check_identifier(name, what)
-    if node is None:
-        raise DDLParseError(f"missing {what} name")
-    if isinstance(node, str):
-        return check_identifier(node, what)
-    if isinstance(node, exp.Column | exp.Table) and (node.args.get("table") or node.args.get("db")):
-        raise DDLError(f"{what} name {node.sql(dialect=DIALECT)!r} must not be qualified")
-    bare = node.this if isinstance(node, exp.Column | exp.Table) else node
-    if not isinstance(bare, exp.Identifier | exp.Var):
-        # a keyword sqlglot read as a value or a function (NULL, CURRENT_DATE …)
-        raise DDLParseError(f"expected a {what} name, not {node.sql(dialect=DIALECT)!r}")
-    if isinstance(bare, exp.Identifier) and not bare.quoted and is_reserved(bare.name):
-        raise DDLParseError(f"{bare.name!r} is a reserved word: as a {what} name it needs quotes")
-    return check_identifier(node.name, what)
+    if type(node) is not exp.Identifier:  # (a plain identifier, the common case, is the name)
+        if node is None:
+            raise DDLParseError(f"missing {what} name")
+        if isinstance(node, str):
+            return check_identifier(node, what)
+        qualified = node.args.get("table") or node.args.get("db")
+        if isinstance(node, exp.Column | exp.Table) and qualified:
+            raise DDLError(f"{what} name {node.sql(dialect=DIALECT)!r} must not be qualified")
+        bare = node.this if isinstance(node, exp.Column | exp.Table) else node
+        if not isinstance(bare, exp.Identifier | exp.Var):
+            # a keyword sqlglot read as a value or a function (NULL, CURRENT_DATE …)
+            raise DDLParseError(f"expected a {what} name, not {node.sql(dialect=DIALECT)!r}")
+        node = bare
+    name = node.name
+    if isinstance(node, exp.Identifier) and not node.args.get("quoted") and is_reserved(name):
+        raise DDLParseError(f"{name!r} is a reserved word: as a {what} name it needs quotes")
+    return check_identifier(name, what)
 
 
 @attrs.frozen
