@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,9 +17,10 @@ from mvdd import Catalog, parse_statements
 from mvdd.ddl import apply_steps, validate_table
 from mvdd.ddl.step import CreateTable, CreateTableLike, DropTable
 from tests.conftest import CI
+from tests.support import crash_child
+from tests.support.forked import Child
 
 ROUNDS = int(os.environ.get("MVDD_CRASH_ROUNDS", "60" if CI else "15"))
-ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.slow
 
@@ -78,13 +76,12 @@ ROUNDS_PER_FILE = 10
 def test_sigkill_at_random_moments(tmp_path: Path) -> None:
     rng = random.Random(20261121)
     kills = versions = 0
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for first in range(0, ROUNDS, ROUNDS_PER_FILE):
         path = str(tmp_path / f"crash{first}.db")
         journal = tmp_path / f"journal{first}.sql"
         done: set[tuple[int, int]] = set()
         for round_no in range(first, min(first + ROUNDS_PER_FILE, ROUNDS)):
-            versions += _kill_once(path, journal, round_no, rng, env, done)
+            versions += _kill_once(path, journal, round_no, rng, done)
             kills += 1
         with Catalog.open(path) as cat:  # one last full pass over the finished file
             assert check(cat, set()) == len(done)
@@ -97,27 +94,21 @@ def _kill_once(
     journal: Path,
     round_no: int,
     rng: random.Random,
-    env: dict[str, str],
     done: set[tuple[int, int]],
 ) -> int:
     """Start the child on the file, kill it at a random moment of its work, check the file."""
     lines_before = len(journal.read_text().splitlines()) if journal.exists() else 0
-    child = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.crash_child", path, str(journal), str(round_no + 1)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+    child = Child(
+        crash_child.main, path, str(journal), round_no + 1, errors=journal.with_suffix(".err")
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and child.poll() is None:
         if journal.exists() and len(journal.read_text().splitlines()) > lines_before:
             break
         time.sleep(0.005)
-    assert child.poll() is None, child.stderr.read().decode() if child.stderr else ""
+    assert child.poll() is None, child.errors()
     time.sleep(rng.uniform(0.0, 0.25))
-    os.kill(child.pid, signal.SIGKILL)
-    child.wait()
+    child.kill()
     with Catalog.open(path) as cat:
         checked = check(cat, done)
         intended = _committing(journal.read_text().splitlines())

@@ -7,11 +7,9 @@ and the row store end without an orphan or integrity anomaly."""
 from __future__ import annotations
 
 import ast
+import itertools
 import os
 import random
-import signal
-import subprocess
-import sys
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -23,9 +21,10 @@ from mvdd.online import Cluster
 from mvdd.online.cluster import OWNER
 from mvdd.online.rowstore import RowStore
 from tests.conftest import CI
+from tests.support import online_child
+from tests.support.forked import Child
 from tests.support.mariadb import MariaDB
 
-ROOT = Path(__file__).resolve().parent.parent
 KILLS = int(os.environ.get("MVDD_OWNER_KILLS", "20" if CI else "8"))
 LEASE = 0.3
 JOBS = [
@@ -41,15 +40,6 @@ JOBS = [
     "ALTER TABLE t DROP INDEX kc",
     "ALTER TABLE t DROP INDEX ka",
 ]
-
-
-def spawn(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.support.online_child", *args],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
 
 
 @pytest.mark.slow
@@ -78,10 +68,17 @@ def owners_killed_mid_job(catalog: str, tmp_path: Path, wanted: int) -> None:
     cluster = Cluster(cat, lease=LEASE)
     submitted = [cluster.submit(sql).id for sql in JOBS]
 
-    nodes = [spawn("node", catalog, rows_path, f"n{i}", str(LEASE), str(stop)) for i in range(4)]
-    owners = [
-        spawn("owner", catalog, rows_path, str(batch_log), str(LEASE), str(stop)) for _ in range(2)
-    ]
+    launched = itertools.count()
+
+    def launch(role: str, third: str) -> Child:
+        """A node (``third``: its id) or an owner candidate (``third``: the batch log) of
+        :mod:`tests.support.online_child` in a process of its own."""
+        target = online_child.node if role == "node" else online_child.owner
+        errors = tmp_path / f"{role}{next(launched)}.err"
+        return Child(target, catalog, rows_path, third, LEASE, stop, errors=errors)
+
+    nodes = [launch("node", f"n{i}") for i in range(4)]
+    owners = [launch("owner", str(batch_log)) for _ in range(2)]
     rng = random.Random(7)
     kills = 0
     deadline = time.monotonic() + 240
@@ -100,11 +97,10 @@ def owners_killed_mid_job(catalog: str, tmp_path: Path, wanted: int) -> None:
             victim = next((p for p in owners if p.pid == pid and p.poll() is None), None)
             if victim is None:
                 continue
-            os.kill(victim.pid, signal.SIGKILL)
-            victim.wait()
+            victim.kill()
             kills += 1
             owners.remove(victim)
-            owners.append(spawn("owner", catalog, rows_path, str(batch_log), str(LEASE), str(stop)))
+            owners.append(launch("owner", str(batch_log)))
         else:
             raise AssertionError("the jobs did not finish in time")
         # let the background cleanups finish too
@@ -113,12 +109,10 @@ def owners_killed_mid_job(catalog: str, tmp_path: Path, wanted: int) -> None:
     finally:
         stop.touch()
         for p in nodes + owners:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
+            if p.wait(timeout=20) is None:
                 p.kill()
     for p in nodes + owners:
-        assert p.returncode == 0, p.stderr.read().decode() if p.stderr else p.returncode
+        assert p.poll() == 0, p.errors() or p.poll()
 
     assert kills >= wanted
     # every job finished exactly once, and did what it was asked

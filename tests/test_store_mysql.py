@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -25,12 +21,13 @@ from mvdd import Catalog, CatalogError, ConcurrentChangeError, StoreError
 from mvdd.ddl import parse_statements
 from mvdd.store.mysql import MySQLStore, parse_address
 from tests.conftest import CI
+from tests.support import store_child
+from tests.support.forked import Child
 from tests.support.mariadb import MariaDB
 from tests.support.store_child import TABLES
 
 pytestmark = pytest.mark.mariadb
 
-ROOT = Path(__file__).resolve().parent.parent
 STATEMENTS = 40 if CI else 20
 KILL_ROUNDS = 12 if CI else 5
 
@@ -47,16 +44,13 @@ def shared_tables(address: str) -> None:
             cat.execute(f"CREATE TABLE {t} (id INT PRIMARY KEY, a INT)")
 
 
-def spawn(address: str, worker: str, log: Path, *mode: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.support.store_child", address, worker, str(log), *mode],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+def spawn(address: str, worker: str, log: Path, *mode: str) -> Child:
+    """A writer process (:mod:`tests.support.store_child`), its standard error beside its log."""
+    argv = [address, worker, str(log), *mode]
+    return Child(store_child.main, argv, errors=log.with_suffix(".err"))
 
 
-def finish(procs: list[subprocess.Popen[bytes]], logs: list[Path]) -> None:
+def finish(procs: list[Child], logs: list[Path]) -> None:
     """Wait until every writer has finished, let them read their final histories, reap them."""
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not all(
@@ -66,8 +60,7 @@ def finish(procs: list[subprocess.Popen[bytes]], logs: list[Path]) -> None:
     for log in logs:
         Path(str(log) + ".go").touch()
     for p in procs:
-        p.wait(timeout=120)
-        assert p.returncode == 0, p.stderr.read().decode() if p.stderr else ""
+        assert p.wait(timeout=120) == 0, p.errors()
 
 
 def records(log: Path) -> list[dict[str, Any]]:
@@ -238,8 +231,7 @@ def test_writer_killed_mid_statement(address: str, tmp_path: Path) -> None:
         while not any("done" in r for r in records(log)) and time.monotonic() < deadline:
             time.sleep(0.02)  # let it get going (imports, connection)
         time.sleep(rng.uniform(0.0, 0.3))
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+        proc.kill()
         consistent(address, logs)
     done = sum(1 for log in logs for r in records(log) if "done" in r)
     print(f"\n{KILL_ROUNDS} writers killed mid-stream after {done} committed statements")
