@@ -314,6 +314,7 @@ def machine(binlog_server: MariaDB) -> type[BinlogMachine]:
     return BinlogMachine
 
 
+@pytest.mark.slow
 def test_binlog_reader_against_a_model_on_mariadb(machine: type[BinlogMachine]) -> None:
     run = machine.TestCase
     run.settings = settings(

@@ -374,13 +374,14 @@ class CatalogMachine(RuleBasedStateMachine):
                     cur.execute(f"DROP DATABASE IF EXISTS `{self.database}`")
 
 
-TestCatalogMachine = CatalogMachine.TestCase
+TestCatalogMachine = pytest.mark.slow(CatalogMachine.TestCase)
 
 
 class OnServer(CatalogMachine):
     pass
 
 
+@pytest.mark.slow
 @pytest.mark.mariadb
 def test_catalog_machine_on_mariadb(mariadb: MariaDB) -> None:
     """The same machine with a catalog on the MySQL store beside memory and SQLite."""

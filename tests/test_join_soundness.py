@@ -143,6 +143,7 @@ def insert(cur: Any, table: str, row: dict[str, Any], schema: Table) -> None:
     cur.execute(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", params)
 
 
+@pytest.mark.slow
 def test_every_shard_insert_fits_the_join(server: Any) -> None:
     """Every row a shard table accepts, the joined table accepts and stores alike (the
     property below, over random shards), proven on enough rows to mean something."""

@@ -10,6 +10,7 @@ import contextlib
 from typing import Any
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import event, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -153,7 +154,7 @@ class OnlineMachine(RuleBasedStateMachine):
 
 
 OnlineMachine.TestCase.settings = settings(stateful_step_count=60)
-TestOnlineMachine = OnlineMachine.TestCase
+TestOnlineMachine = pytest.mark.slow(OnlineMachine.TestCase)
 
 
 def test_everything_settles_without_anomalies() -> None:

@@ -337,7 +337,7 @@ def _fields(table: Table) -> dict[str, Any]:
 
 
 ShardMachine.TestCase.settings = settings(stateful_step_count=30)
-TestShardMachine = ShardMachine.TestCase
+TestShardMachine = pytest.mark.slow(ShardMachine.TestCase)
 
 
 # --- the same on a real server ----------------------------------------------------------------
@@ -408,6 +408,7 @@ def gone(err: pymysql.MySQLError, sql: str, server: Any) -> None:
 
 
 @pytest.mark.mariadb
+@pytest.mark.slow
 def test_random_ddl_on_mariadb(mdb: Any, mariadb: Any) -> None:
     ServerShardMachine.conn, ServerShardMachine.server = mdb, mariadb
     run_state_machine_as_test(
