@@ -19,6 +19,7 @@ import pytest
 
 from mvdd import Catalog, CatalogError, ConcurrentChangeError, StoreError
 from mvdd.ddl import parse_statements
+from mvdd.store import address as addresses
 from mvdd.store.mysql import MySQLStore, parse_address
 from tests.conftest import CI
 from tests.support import store_child
@@ -128,6 +129,20 @@ def test_address_forms() -> None:
         Catalog.open("postgres://u@h/db")
     with pytest.raises(CatalogError, match="SQLite"):
         Catalog.open("mysql://u@h/db", synchronous="full")
+
+
+def test_a_socket_connection_goes_without_tls(mariadb: MariaDB) -> None:
+    """Over a unix socket the connection offers no TLS, so PyMySQL builds no TLS context for
+    it (loading the system's certificates, per connection); over TCP PyMySQL's own default
+    holds."""
+    local = addresses.parse_address(f"mysql://root@localhost/?unix_socket={mariadb.socket}")
+    with contextlib.closing(pymysql.connect(**local.connect_options())) as conn:
+        assert conn.ssl is False and not hasattr(conn, "ctx")
+        with conn.cursor() as cur:
+            cur.execute("SHOW SESSION STATUS LIKE 'Ssl_cipher'")
+            assert cur.fetchone() == ("Ssl_cipher", "")
+    remote = addresses.parse_address("mysql://app@db.example:3307/shop")
+    assert "ssl_disabled" not in remote.connect_options()
 
 
 def test_credentials_are_never_printed(mariadb: MariaDB) -> None:

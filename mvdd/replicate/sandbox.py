@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mvdd.errors import MvddError
+from mvdd.store.address import LOCAL_SOCKET
 
 SEARCH = ("/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin", "/usr/libexec")
 
@@ -219,6 +220,7 @@ class Sandbox:
             "database": database,
             "charset": "utf8mb4",
             "autocommit": True,
+            **LOCAL_SOCKET,
         }
         settings.update(options)
         return pymysql.connect(**settings)

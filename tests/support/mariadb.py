@@ -16,6 +16,7 @@ import pymysql
 from mvdd.model import Table
 from mvdd.replicate.sandbox import Sandbox as MariaDB
 from mvdd.replicate.sandbox import SandboxUnavailable as MariaDBUnavailable
+from mvdd.store.address import LOCAL_SOCKET
 
 __all__ = [
     "MariaDB",
@@ -61,6 +62,7 @@ def show_create_table(conn: pymysql.connections.Connection, table: str) -> str:
         charset="utf8mb4",
         use_unicode=False,
         autocommit=True,
+        **LOCAL_SOCKET,
     )
     try:
         with raw.cursor() as cur:

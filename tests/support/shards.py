@@ -22,6 +22,7 @@ from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
 from mvdd.replicate.merge import is_data
 from mvdd.replicate.target import prepare_session, run_ddl
 from mvdd.shard import Outcome, ShardGroup
+from mvdd.store.address import LOCAL_SOCKET
 from tests.support.mariadb import quote, show_create_table, visibility
 
 
@@ -80,6 +81,7 @@ class Rig:
             database=database,
             charset="utf8mb4",
             autocommit=True,
+            **LOCAL_SOCKET,
         )
         self.flavor = prepare_session(self.down)
         weakref.finalize(self, self.down.close)
