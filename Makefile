@@ -44,9 +44,10 @@ system-deps:
 	fi
 
 # three workers (pytest-xdist) on two cores: the server-bound tests spend much of their time
-# waiting on a server or a child process, which a third worker fills (about 450 s here rather
-# than 510 s on two). One runs every Spark test, so there is one Spark session; each starts
-# the private MariaDB servers its tests need
+# waiting on a server or a child process, which a third worker fills (452 s against 507 s on
+# two, measured on the suite of 2026-11-26 before its later speed-ups; about 285 s since). One
+# runs every Spark test, so there is one Spark session; each starts the private MariaDB
+# servers its tests need
 TEST_WORKERS ?= 3
 
 test: $(VENV)/.installed-test system-deps lint
