@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
@@ -110,7 +111,12 @@ def _converter() -> cattrs.Converter:
     return c
 
 
-CONVERTER = _converter()
+@functools.cache
+def converter() -> cattrs.Converter:
+    """The converter of stored values, built on first use (its hooks for every step class take
+    60–80 ms to make, which a process that never reads or writes a stored row does not spend)."""
+    return _converter()
+
 
 _ELEMENT_TYPES: dict[str, type] = {
     "column": Column,
@@ -133,23 +139,23 @@ def _dumps(data: Any) -> str:
 
 
 def encode_element(kind: str, value: Any) -> str:
-    return _dumps(CONVERTER.unstructure(value, _ELEMENT_TYPES[kind]))
+    return _dumps(converter().unstructure(value, _ELEMENT_TYPES[kind]))
 
 
 def decode_element(kind: str, text: str) -> Any:
     try:
-        return CONVERTER.structure(json.loads(text), _ELEMENT_TYPES[kind])
+        return converter().structure(json.loads(text), _ELEMENT_TYPES[kind])
     except Exception as err:  # a damaged store must surface as a StoreError, not a KeyError
         raise StoreError(f"cannot decode a stored {kind}: {err}", cause=err) from err
 
 
 def encode_steps(steps: tuple[s.Step, ...]) -> str:
-    return _dumps([CONVERTER.unstructure(st, s.Step) for st in steps])
+    return _dumps([converter().unstructure(st, s.Step) for st in steps])
 
 
 def decode_steps(text: str) -> tuple[s.Step, ...]:
     try:
-        return tuple(CONVERTER.structure(item, s.Step) for item in json.loads(text))
+        return tuple(converter().structure(item, s.Step) for item in json.loads(text))
     except Exception as err:
         raise StoreError(f"cannot decode stored steps: {err}", cause=err) from err
 
