@@ -150,12 +150,14 @@ def decode_element(kind: str, text: str) -> Any:
 
 
 def encode_steps(steps: tuple[s.Step, ...]) -> str:
-    return _dumps([converter().unstructure(st, s.Step) for st in steps])
+    unstructure = converter().unstructure
+    return _dumps([unstructure(st, s.Step) for st in steps])
 
 
 def decode_steps(text: str) -> tuple[s.Step, ...]:
     try:
-        return tuple(converter().structure(item, s.Step) for item in json.loads(text))
+        structure = converter().structure
+        return tuple(structure(item, s.Step) for item in json.loads(text))
     except Exception as err:
         raise StoreError(f"cannot decode stored steps: {err}", cause=err) from err
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import Any
 
 import pymysql
 
@@ -24,6 +25,7 @@ __all__ = [
     "quote",
     "scratch",
     "show_create_table",
+    "sibling",
     "visibility",
 ]
 
@@ -49,21 +51,27 @@ def visibility(table: Table) -> dict[str, bool]:
     return {i.name.casefold(): i.visible for i in table.indexes}
 
 
-def show_create_table(conn: pymysql.connections.Connection, table: str) -> str:
-    """SHOW CREATE TABLE's text. Binary defaults appear there as raw bytes, so the result is
-    read as bytes and decoded with surrogateescape (mvdd encodes such text back to the bytes)."""
+def sibling(conn: pymysql.connections.Connection, **options: Any) -> Any:
+    """A new autocommit connection as root to the server and database of ``conn`` (a unix
+    socket one), with ``options`` besides."""
     with conn.cursor() as cur:
         cur.execute("SELECT DATABASE()")
         (database,) = cur.fetchone()
-    raw = pymysql.connect(
-        unix_socket=conn.unix_socket,
-        user="root",
-        database=database,
-        charset="utf8mb4",
-        use_unicode=False,
-        autocommit=True,
+    settings: dict[str, Any] = {
+        "unix_socket": conn.unix_socket,
+        "user": "root",
+        "database": database,
+        "charset": "utf8mb4",
+        "autocommit": True,
         **LOCAL_SOCKET,
-    )
+    }
+    return pymysql.connect(**{**settings, **options})
+
+
+def show_create_table(conn: pymysql.connections.Connection, table: str) -> str:
+    """SHOW CREATE TABLE's text. Binary defaults appear there as raw bytes, so the result is
+    read as bytes and decoded with surrogateescape (mvdd encodes such text back to the bytes)."""
+    raw = sibling(conn, use_unicode=False)
     try:
         with raw.cursor() as cur:
             cur.execute("SHOW CREATE TABLE " + quote(table))

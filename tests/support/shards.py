@@ -22,8 +22,7 @@ from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
 from mvdd.replicate.merge import is_data
 from mvdd.replicate.target import prepare_session, run_ddl
 from mvdd.shard import Outcome, ShardGroup
-from mvdd.store.address import LOCAL_SOCKET
-from tests.support.mariadb import quote, show_create_table, visibility
+from tests.support.mariadb import quote, show_create_table, sibling, visibility
 
 
 def sample(col: Column, n: int) -> Any:
@@ -72,17 +71,7 @@ class Rig:
     ):
         self.conn = conn
         self.target = target
-        with conn.cursor() as cur:
-            cur.execute("SELECT DATABASE()")
-            (database,) = cur.fetchone()
-        self.down = pymysql.connect(
-            unix_socket=conn.unix_socket,
-            user="root",
-            database=database,
-            charset="utf8mb4",
-            autocommit=True,
-            **LOCAL_SOCKET,
-        )
+        self.down = sibling(conn)
         self.flavor = prepare_session(self.down)
         weakref.finalize(self, self.down.close)
         self.counter = itertools.count(1)
