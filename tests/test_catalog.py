@@ -15,6 +15,7 @@ from mvdd import (
     DDLError,
     DDLParseError,
     MvddError,
+    NoSuchColumnError,
     NoSuchTableError,
     NoSuchVersionError,
     PositionError,
@@ -318,6 +319,36 @@ def test_database_scope() -> None:
     assert cat.table("t").column_names == ("a", "b")
     with pytest.raises(UnsupportedDDLError):
         cat.execute("CREATE TABLE other.t (a INT)")
+
+
+@pytest.mark.parametrize(
+    "catalog_args,database,ordered,ok",
+    [
+        ({}, "d", "d.u.a", True),
+        ({}, "d", "u.A", True),
+        ({}, "d", "e.u.a", False),  # another database's table
+        ({}, "d", "D.u.a", False),  # names of databases and tables are case-sensitive
+        ({}, "d", "d.U.a", False),
+        ({}, None, "u.a", True),
+        ({"database": "d"}, None, "d.u.a", True),
+        ({"database": "d"}, None, "e.u.a", False),
+    ],
+)
+def test_alter_order_by_qualifiers_name_the_altered_table(
+    catalog_args: dict[str, str], database: str | None, ordered: str, ok: bool
+) -> None:
+    """What the sequence corpus cannot say on the server (it runs in one database): a
+    qualified ORDER BY column must name the altered table and its database, as MariaDB reads
+    it; the statement changes nothing either way."""
+    cat = Catalog(**catalog_args)
+    cat.execute("CREATE TABLE u (a INT)", database=database)
+    before = cat.history(cat.tables()[0])
+    if ok:
+        assert cat.execute(f"ALTER TABLE u ORDER BY {ordered}", database=database) == []
+    else:
+        with pytest.raises(NoSuchColumnError, match="ORDER BY"):
+            cat.execute(f"ALTER TABLE u ORDER BY {ordered}", database=database)
+    assert cat.history(cat.tables()[0]) == before
 
 
 def test_storage_grows_with_changes_not_columns(catalog: Catalog) -> None:

@@ -23,7 +23,7 @@ from mvdd.ddl import osc
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply
 from mvdd.ddl.statement import Statement
-from mvdd.errors import DDLError, NoSuchTableError
+from mvdd.errors import DDLError, NoSuchColumnError, NoSuchTableError
 from mvdd.model import Table
 
 
@@ -71,6 +71,17 @@ def plan_statement(
             plans[tid] = Planned(tid, table, table, [])
         return plans[tid]
 
+    # ORDER BY names resolve before the statement's changes, as the server resolves them
+    for ordered in st.ordered_by:
+        if ordered.table in st.if_exists and ordered.table not in live:
+            continue
+        found = current(ordered.table).old
+        assert found is not None
+        for column in ordered.columns:
+            if found.find_column(column) is None:
+                raise NoSuchColumnError(
+                    "unknown column in ORDER BY", table=ordered.table, column=column
+                )
     for step in st.steps:
         if step.table in st.if_exists and step.table not in live:
             continue  # ALTER TABLE IF EXISTS of a table that does not exist

@@ -23,7 +23,13 @@ from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
 from mvdd.ddl.name import Context, database_name, ident, table_name
 from mvdd.ddl.reserved import is_reserved
-from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
+from mvdd.errors import (
+    DDLError,
+    DDLParseError,
+    MvddError,
+    NoSuchColumnError,
+    UnsupportedDDLError,
+)
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.types import resolve_charset
 
@@ -331,11 +337,41 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
         for action in node.args.get("actions") or []:
             steps.extend(alter_steps(action, table, ctx))
         options = _options(node.args.get("options") or [], for_alter=True)
+        steps.extend(
+            _ordered_by(o, node.this, table, ctx)
+            for o in node.args.get("options") or []
+            if isinstance(o, exp.Order)
+        )
     except MvddError as err:
         raise err.locate(table=table) from None
     if options:
         steps.append(s.SetOptions(table=table, options=options))
     return steps
+
+
+def _ordered_by(order: exp.Order, target: exp.Table, table: str, ctx: Context) -> s.OrderedBy:
+    """``ALTER TABLE … ORDER BY``, as MariaDB reads it: each item a column name, bare or
+    qualified with the altered table (and its database), ASC or DESC; anything else (a number,
+    a string, an expression) is a syntax error there, and a qualifier naming another table an
+    unknown column."""
+    database = target.db or ctx.database or ctx.default
+    columns = []
+    for item in order.expressions:
+        col = item.this if isinstance(item, exp.Ordered) else item
+        if not isinstance(col, exp.Column) or not isinstance(col.this, exp.Identifier):
+            raise DDLParseError(
+                f"ALTER TABLE … ORDER BY takes column names, not {item.sql(dialect=DIALECT)!r}"
+            )
+        if (
+            col.args.get("catalog")
+            or (col.table and col.table != target.name)
+            or (col.db and database and col.db != database)
+        ):
+            raise NoSuchColumnError(
+                f"unknown column {col.sql(dialect=DIALECT)} in ORDER BY", column=col.name
+            )
+        columns.append(ident(col.this, "column"))
+    return s.OrderedBy(table=table, columns=tuple(columns))
 
 
 # --- ALTER TABLE actions -----------------------------------------------------------------------

@@ -42,6 +42,8 @@ class Statement:
     database: s.DatabaseChange | None = None
     #: tables whose steps apply only if the table exists (``ALTER TABLE IF EXISTS``)
     if_exists: frozenset[str] = frozenset()
+    #: ``ALTER TABLE … ORDER BY``: columns that must exist before the statement's changes
+    ordered_by: tuple[s.OrderedBy, ...] = ()
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -238,6 +240,7 @@ def _read_statement(
         steps: list[s.Step] = []
         database: s.DatabaseChange | None = None
         optional: set[str] = set()
+        ordered: list[s.OrderedBy] = []
         for tree in trees:
             if tree is not None:
                 try:
@@ -246,13 +249,20 @@ def _read_statement(
                             database = item
                         elif isinstance(item, s.IfTableExists):
                             optional.add(item.table)
+                        elif isinstance(item, s.OrderedBy):
+                            ordered.append(item)
                         else:
                             steps.append(item)
                 except DDLParseError as err:
                     last = chunk[-1]
                     raise err.locate(line=last.line, col=last.col, snippet=text[-40:]) from None
         return Statement(
-            index, text, tuple(steps), database=database, if_exists=frozenset(optional)
+            index,
+            text,
+            tuple(steps),
+            database=database,
+            if_exists=frozenset(optional),
+            ordered_by=tuple(ordered),
         )
     except UnsupportedDDLError as err:
         if not skip:

@@ -102,6 +102,16 @@ class IfTableExists:
     table: str
 
 
+@attrs.frozen(kw_only=True)
+class OrderedBy:
+    """``ALTER TABLE t … ORDER BY a, b``: not a step (it sorts the rows once and changes no
+    schema) but a condition on the statement: each column is one of ``table``'s as the
+    statement found it (the server resolves the names before the statement's changes)."""
+
+    table: str
+    columns: tuple[str, ...]
+
+
 # --- table steps ---------------------------------------------------------------------------------
 
 
