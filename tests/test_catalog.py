@@ -427,6 +427,19 @@ def test_the_store_refuses_a_stale_writer(tmp_path: Path) -> None:
         assert cat.store.changes(0).last_seq == 1  # nothing was applied
 
 
+@pytest.mark.parametrize("durable", [False, True], ids=["memory", "sqlite"])
+def test_a_version_that_skips_its_head_is_refused(tmp_path: Path, durable: bool) -> None:
+    """The version rows' key is the stores' compare-and-set, so a commit whose version does not
+    follow the head it expects is malformed: refused before anything moves."""
+    with Catalog.open(str(tmp_path / "c.db")) if durable else Catalog() as cat:
+        cat.execute("CREATE TABLE t (a INT)")
+        tid = cat.table("t").id
+        skips = VersionRow(tid, 3, "t", "ALTER TABLE t ADD b INT", (), None, 0.0)
+        with pytest.raises(StoreError, match="follows its head"):
+            cat.store.commit(Commit((skips,), (), (), {tid: 1}, {tid: "t"}))
+        assert cat.store.changes(0).last_seq == cat.store.last_seq() == 1
+
+
 def test_reopen_and_damaged_files(tmp_path: Path) -> None:
     path = tmp_path / "c.db"
     with Catalog.open(str(path)) as cat:

@@ -744,6 +744,7 @@ class Catalog:
         closed: list[tuple[int, str, int, int]] = []
         expected: dict[int, int] = {}
         names: dict[int, str | None] = {}
+        renamed: set[int] = set()
         local: dict[int, Table] = {}
         for p in planned:
             history = state.histories.get(p.tid)
@@ -765,6 +766,8 @@ class Catalog:
                 )
             )
             names[p.tid] = None if dropped else name
+            if p.old is not None and (dropped or name != p.old.name):
+                renamed.add(p.tid)
             new_table = p.new.at_version(version) if p.new is not None else None
             to_open, to_close = diff_rows(
                 history.live_rows() if history is not None else {}, p.old, new_table
@@ -777,7 +780,16 @@ class Catalog:
             if new_table is not None:
                 local[p.tid] = new_table
         result = self._store.commit(
-            Commit(tuple(versions), tuple(opened), tuple(closed), expected, names, guard, job)
+            Commit(
+                tuple(versions),
+                tuple(opened),
+                tuple(closed),
+                expected,
+                names,
+                guard,
+                job,
+                frozenset(renamed),
+            )
         )
         ids = result.ids
         local_path = result.seq == self._seq + 1

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 import attrs
 
 from mvdd.ddl.step import Step
+from mvdd.errors import StoreError
 
 #: the element kinds a table version is made of ("table" is the table's own metadata)
 KINDS = ("table", "column", "index", "check")
@@ -169,6 +170,12 @@ class Commit:
             live names unique.
         guard: when set, the commit lands only under this lease (else FencedError).
         job: a job update that lands in the same transaction (an online step and its record).
+        renamed: the existing tables whose name the commit changes (renamed or dropped); a SQL
+            store moves their live names and leaves the others' rows alone.
+
+    The compare-and-set: each existing table's version row is ``expected + 1``, and a store
+    keeps one row per (table, version), so a version another writer committed first refuses
+    the commit.
     """
 
     versions: tuple[VersionRow, ...]
@@ -178,6 +185,23 @@ class Commit:
     names: Mapping[int, str | None]
     guard: Guard | None = None
     job: JobUpdate | None = None
+    renamed: frozenset[int] = frozenset()
+
+    def heads(self, ids: Mapping[int, int]) -> dict[int, int]:
+        """Real table id -> the head version this commit sets (placeholder ids resolved by
+        ``ids``). StoreError (before a store changes anything) when a table it names has no
+        version row, or an existing table's version does not follow the head it expects: the
+        version rows' key is the compare-and-set."""
+        heads = {ids.get(v.table_id, v.table_id): v.version for v in self.versions}
+        names = self.names
+        if len(heads) != len(names) or any(ids.get(t, t) not in heads for t in names):
+            raise StoreError("malformed commit: every table it names needs a version row")
+        expected = self.expected
+        if len(expected) != sum(t > 0 for t in names) or any(
+            heads.get(t) != head + 1 for t, head in expected.items()
+        ):
+            raise StoreError("malformed commit: each existing table's version follows its head")
+        return heads
 
     def committed(self, ids: Mapping[int, int], seq: int) -> Changes:
         """This commit's rows as the store keeps them once it lands as ``seq``: under the real

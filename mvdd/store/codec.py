@@ -231,15 +231,6 @@ def job_row(row: Sequence[Any]) -> JobRow:
 # --- a commit's rows -> statement parameters (shared by the SQL stores) -----------------------
 
 
-def commit_heads(commit: Commit, ids: Mapping[int, int]) -> dict[int, int]:
-    """Real table id -> the head version a commit sets (placeholder ids resolved by ``ids``);
-    StoreError when a table the commit names has no version row."""
-    heads = {ids.get(v.table_id, v.table_id): v.version for v in commit.versions}
-    if len(heads) != len(commit.names) or any(ids.get(t, t) not in heads for t in commit.names):
-        raise StoreError("malformed commit: every table it names needs a version row")
-    return heads
-
-
 class CommitText(NamedTuple):
     """A commit's JSON, encoded before its transaction begins (the write lock is then held
     for the statements alone): each version row's steps and position, each opened element

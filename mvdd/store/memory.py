@@ -81,6 +81,7 @@ class MemoryStore(Store):
                         f"table id {table_id} moved to version {self._heads.get(table_id, 0)} "
                         f"while this statement was built on version {version}"
                     )
+            commit.heads({})  # (a malformed commit is refused before anything moves)
             ids = {tid: self._allocate() for tid in commit.names if tid < 0}
             moving = {
                 ids.get(tid, tid): name

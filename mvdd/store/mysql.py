@@ -14,10 +14,11 @@ How it keeps the promises of :mod:`mvdd.store.base`:
   until it commits: commits are serialised and a commit numbered n is visible before n + 1 is
   numbered, so a reader that sees ``last_seq = n`` in a consistent snapshot sees every commit up
   to n and nothing after it.
-- Compare-and-set on each table's head version, and a primary key on ``(table_id, version)``:
-  two writers can never both commit version n of one table; the loser gets
-  ConcurrentChangeError (the catalog refreshes and retries it). Deadlocks and lock-wait timeouts
-  are ConcurrentChangeError too (retryable).
+- Compare-and-set on each table's head version through the primary key on
+  ``(table_id, version)``: a commit writes version n + 1 of a table it built on version n, so
+  two writers can never both commit version n + 1; the loser's insert meets the winner's row and
+  it gets ConcurrentChangeError (the catalog refreshes and retries it). Deadlocks and lock-wait
+  timeouts are ConcurrentChangeError too (retryable).
 - A lost connection (a server restart, a network cut) mid-statement raises StoreError; the server
   rolls the open transaction back, so no partial version is ever stored. The connection is
   re-opened on the next call. A connection lost while ``COMMIT`` was in flight leaves it unknown

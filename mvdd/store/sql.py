@@ -267,23 +267,17 @@ class SQLStore(Store):
             def real(tid: int) -> int:
                 return ids.get(tid, tid)
 
-            heads = codec.commit_heads(commit, ids)
-            renamed = []
-            for tid, name in commit.names.items():
-                if tid < 0:
-                    continue
-                # compare-and-set: the head must be the version this statement was built on
-                if self._swap_head(cur, tid, commit.expected[tid], heads[tid]) != name:
-                    renamed.append(tid)
+            heads = commit.heads(ids)
             # name changes in two passes, so a swap inside one statement never collides midway
+            renamed = [tid for tid in commit.names if tid > 0 and tid in commit.renamed]
             for tid in renamed:
                 self._run(cur, "UPDATE {tables} SET dropped = 1 WHERE table_id = ?", [tid])
             for tid in renamed:
                 name = commit.names[tid]
                 self._run(
                     cur,
-                    "UPDATE {tables} SET name = ?, dropped = ? WHERE table_id = ?",
-                    [name if name is not None else "", int(name is None), tid],
+                    "UPDATE {tables} SET name = ?, dropped = ?, version = ? WHERE table_id = ?",
+                    [name if name is not None else "", int(name is None), heads[tid], tid],
                 )
             for tid in new_tables:
                 self._run(
@@ -291,6 +285,8 @@ class SQLStore(Store):
                     "INSERT INTO {tables} (table_id, name, version, dropped) VALUES (?, ?, ?, 0)",
                     [real(tid), commit.names[tid], heads[real(tid)]],
                 )
+            # the compare-and-set: (table_id, version) is the key of a version row, so a version
+            # another writer committed first refuses this one (ConcurrentChangeError)
             cur.executemany(
                 self._sql(
                     "INSERT INTO {versions} (table_id, version, seq, name, statement, steps, "
@@ -320,25 +316,6 @@ class SQLStore(Store):
             if commit.job is not None and commit.guard is not None:
                 self._apply_job(cur, commit.job, commit.guard)
         return CommitResult(seq, ids, commit.committed(ids, seq))
-
-    def _swap_head(self, cur: Cursor, tid: int, expected: int, head: int) -> str:
-        """Move a table's head from ``expected`` to ``head``; its current name. Raises
-        ConcurrentChangeError when the head is not ``expected`` (another writer was first)."""
-        update = (
-            "UPDATE {tables} SET version = ? WHERE table_id = ? AND version = ? AND dropped = 0"
-        )
-        if self.dialect.update_returning:
-            row = self._one(cur, update + " RETURNING name", [head, tid, expected])
-        elif self._run(cur, update, [head, tid, expected]) == 1:
-            row = self._one(cur, "SELECT name FROM {tables} WHERE table_id = ?", [tid])
-        else:
-            row = None
-        if row is None:
-            raise ConcurrentChangeError(
-                f"table id {tid} is not at version {expected} in the store: "
-                "another writer committed first"
-            )
-        return str(row[0])
 
     # -- small durable values -------------------------------------------------------------------
 

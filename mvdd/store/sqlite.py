@@ -2,8 +2,10 @@
 
 WAL journal (readers never block the writer), each statement one ``BEGIN IMMEDIATE``
 transaction (writers in several processes queue on SQLite's lock, never deadlock), and
-compare-and-set on each table's head version, so two processes altering one table cannot both
-commit version n. A process killed at any moment leaves either the whole statement or none of it.
+compare-and-set on each table's head version (a commit writes version n + 1 of a table it
+built on version n, and ``(table_id, version)`` is the key of the version rows), so two
+processes altering one table cannot both commit version n + 1. A process killed at any moment
+leaves either the whole statement or none of it.
 The statements themselves are the SQL stores' shared algorithm (:mod:`mvdd.store.sql`).
 
 ``synchronous`` is ``"normal"`` by default: every commit survives a process crash; a power loss
@@ -13,7 +15,8 @@ against power loss too, at the price of an fsync per statement.
 Tables (the store's own, fixed schema):
 
 - ``meta(key, value)``: format version, the next table id, the last commit sequence number.
-- ``tables(table_id, name, version, dropped)``: each table's head; live names are unique.
+- ``tables(table_id, name, version, dropped)``: each table's name, and the version it took that
+  name at (its creation, a rename or its drop); live names are unique.
 - ``versions(table_id, version, seq, name, statement, steps, position, at, dropped)``.
 - ``elements(table_id, kind, element_id, since, until, prev, value, opened_seq, closed_seq)``.
 - ``leases(name, owner, epoch, expires)``, ``jobs(id, kind, table_name, sql, status, queue,
