@@ -850,6 +850,36 @@ def test_reconnects_from_the_last_transaction_end_after_a_server_restart(tmp_pat
     assert got[-1].position.file != got[0].position.file  # the restart began a new binlog
 
 
+def test_a_login_refused_at_a_reconnect_is_raised_not_waited_out(binlog_server: MariaDB) -> None:
+    """The stream's connection dies and the account's password changed meanwhile: the
+    reconnect's refused login is a SourceConfigError at once, not an outage waited for."""
+    server = binlog_server
+    server.execute(
+        "CREATE USER IF NOT EXISTS 'moving'@'localhost' IDENTIFIED BY 'pw'",
+        "GRANT SELECT, RELOAD, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO 'moving'@'localhost'",
+    )
+    try:
+        with database(server) as db:
+            server.execute("CREATE TABLE t (id INT PRIMARY KEY)", database=db)
+            url = server.url(user="moving", password="pw")
+            reader = BinlogReader(url, tables=f"{db}.t", retry=30, heartbeat=0.5)
+            reader.check()
+            server.execute("INSERT INTO t VALUES (1)", database=db)
+            follow = reader.events(until=None)
+            assert next(follow).kind == "insert"
+            server.execute("ALTER USER 'moving'@'localhost' IDENTIFIED BY 'changed'")
+            with contextlib.closing(server.connect()) as conn, conn.cursor() as cur:
+                cur.execute("SELECT id FROM information_schema.processlist WHERE user = 'moving'")
+                for (thread,) in cur.fetchall():
+                    cur.execute(f"KILL CONNECTION {int(thread)}")
+            server.execute("INSERT INTO t VALUES (2)", database=db)
+            with pytest.raises(SourceConfigError, match="Access denied") as info:
+                next(follow)
+            assert "unreachable" not in str(info.value)
+    finally:
+        server.execute("DROP USER 'moving'@'localhost'")
+
+
 def test_an_outage_is_waited_for_up_to_its_retry_seconds() -> None:
     tries = 0
     for retry in (0, 0.3):

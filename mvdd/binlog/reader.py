@@ -90,7 +90,7 @@ from mvdd.errors import (
     UnsupportedDDLError,
 )
 from mvdd.model import BinlogPosition, Table
-from mvdd.store.mysql import connection_lost
+from mvdd.store.mysql import connection_lost, may_reconnect
 
 log = logging.getLogger("mvdd.binlog")
 
@@ -541,9 +541,9 @@ class BinlogReader:
         try:
             return pymysql.connect(**settings)
         except pymysql.MySQLError as err:
-            if connection_lost(err) or isinstance(err, pymysql.err.OperationalError):
+            if may_reconnect(err):
                 raise _Lost(f"cannot connect: {_message(err)}") from None
-            raise
+            raise  # a refused login is not waited out (the stream's fetch names it)
 
     def _open_stream(self, start: BinlogPosition, *, blocking: bool) -> BinLogStreamReader:
         self._stream_connected = False

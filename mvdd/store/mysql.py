@@ -125,6 +125,38 @@ def connection_lost(err: BaseException) -> bool:
     return bool(err.args) and err.args[0] in LOST_CONNECTION
 
 
+#: a login the server refuses (bad credentials, an account without access to the database, a
+#: locked account): another try cannot succeed until someone changes the server or the address
+REFUSED_LOGIN = frozenset(
+    {
+        ER.DBACCESS_DENIED_ERROR,
+        ER.ACCESS_DENIED_ERROR,
+        ER.BAD_DB_ERROR,
+        ER.HOST_NOT_PRIVILEGED,
+        1698,  # access denied without a password
+        3118,  # MySQL: the account is locked
+        4151,  # MariaDB: the account is locked
+    }
+)
+
+
+def may_reconnect(err: BaseException) -> bool:
+    """Whether a driver error at connect time is worth waiting out: a lost connection
+    (:func:`connection_lost`), or any operational error but a refused login (a server
+    starting, shutting down or out of connections answers one of those).
+
+    >>> may_reconnect(pymysql.err.OperationalError(1040, "Too many connections"))
+    True
+    >>> may_reconnect(pymysql.err.OperationalError(1045, "Access denied"))
+    False
+    """
+    if connection_lost(err):
+        return True
+    return isinstance(err, pymysql.err.OperationalError) and not (
+        err.args and err.args[0] in REFUSED_LOGIN
+    )
+
+
 #: errors that mean another transaction got in the way: retry
 _RETRYABLE = {ER.LOCK_DEADLOCK, ER.LOCK_WAIT_TIMEOUT, ER.DUP_ENTRY}
 
@@ -191,7 +223,7 @@ class MySQLStore(SQLStore):
                 raise ConcurrentChangeError(
                     f"{what} conflicts with another writer's commit: {err.args[-1]}"
                 ) from err
-            lost = connection_lost(err) or isinstance(err, pymysql.err.OperationalError)
+            lost = may_reconnect(err)
             if lost:
                 self._drop_connection()  # re-opened on the next call
             raise StoreError(
