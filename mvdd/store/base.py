@@ -192,15 +192,20 @@ class Commit:
         ``ids``). StoreError (before a store changes anything) when a table it names has no
         version row, or an existing table's version does not follow the head it expects: the
         version rows' key is the compare-and-set."""
-        heads = {ids.get(v.table_id, v.table_id): v.version for v in self.versions}
-        names = self.names
-        if len(heads) != len(names) or any(ids.get(t, t) not in heads for t in names):
-            raise StoreError("malformed commit: every table it names needs a version row")
+        heads: dict[int, int] = {}
         expected = self.expected
-        if len(expected) != sum(t > 0 for t in names) or any(
-            heads.get(t) != head + 1 for t, head in expected.items()
+        for v in self.versions:
+            tid = v.table_id
+            if expected.get(tid, v.version - 1) != v.version - 1 or (tid > 0) != (tid in expected):
+                raise StoreError("malformed commit: each existing table's version follows its head")
+            heads[ids.get(tid, tid)] = v.version
+        names = self.names
+        if (
+            len(heads) != len(names)
+            or len(expected) != len(names) - len(ids)
+            or any(ids.get(t, t) not in heads for t in names)
         ):
-            raise StoreError("malformed commit: each existing table's version follows its head")
+            raise StoreError("malformed commit: every table it names needs a version row")
         return heads
 
     def committed(self, ids: Mapping[int, int], seq: int) -> Changes:

@@ -75,13 +75,16 @@ class MemoryStore(Store):
         with self._lock:
             if commit.guard is not None:
                 self._check_guard(commit.guard)
-            for table_id, version in commit.expected.items():
+            expected = commit.expected
+            for table_id, version in expected.items():
                 if self._heads.get(table_id, 0) != version:
                     raise ConcurrentChangeError(
                         f"table id {table_id} moved to version {self._heads.get(table_id, 0)} "
                         f"while this statement was built on version {version}"
                     )
-            commit.heads({})  # (a malformed commit is refused before anything moves)
+            for row in commit.versions:  # Commit.heads's check, without building its map
+                if expected.get(row.table_id, row.version - 1) != row.version - 1:
+                    commit.heads({})  # raises, naming what is malformed
             ids = {tid: self._allocate() for tid in commit.names if tid < 0}
             moving = {
                 ids.get(tid, tid): name
