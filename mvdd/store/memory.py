@@ -21,7 +21,6 @@ from mvdd.store.base import (
     Changes,
     Commit,
     CommitResult,
-    ElementRow,
     Event,
     Guard,
     JobRow,
@@ -29,19 +28,17 @@ from mvdd.store.base import (
     Lease,
     NodeRow,
     Store,
-    VersionRow,
 )
 
 
 class MemoryStore(Store):
-    """Rows in Python lists, guarded by a lock. O(rows) memory; commits O(rows in the commit)."""
+    """Rows in Python lists, guarded by a lock. O(rows) memory; a commit appends its rows
+    (O(rows in the commit)); :meth:`changes` reads the commits after a sequence number."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._versions: list[VersionRow] = []
-        self._elements: dict[tuple[int, str, int, int], ElementRow] = {}
-        self._opened_at: list[tuple[int, tuple[int, str, int, int]]] = []  # (seq, key)
-        self._closed_at: list[tuple[int, tuple[int, str, int, int], int]] = []  # (seq, key, until)
+        #: each commit's rows, in order: commit n is at index n - 1
+        self._log: list[Changes] = []
         self._heads: dict[int, int] = {}
         self._names: dict[str, int] = {}
         self._name_of: dict[int, str | None] = {}
@@ -65,11 +62,18 @@ class MemoryStore(Store):
         self._state[key] = json.dumps(value, sort_keys=True)
 
     def changes(self, after_seq: int) -> Changes:
+        """The rows of the commits after ``after_seq``, each element row as it stands now (with
+        the version a later commit ended it at), as a SQL store reads them."""
         with self._lock:
-            versions = tuple(v for v in self._versions if v.seq > after_seq)
-            opened = tuple(self._elements[k] for seq, k in self._opened_at if seq > after_seq)
-            closed = tuple((k, until) for seq, k, until in self._closed_at if seq > after_seq)
-            return Changes(versions, opened, closed, self._seq)
+            log = self._log[max(after_seq, 0) :]
+            ends = {key: until for rows in log for key, until in rows.closed}
+            opened = [row for rows in log for row in rows.opened]
+            return Changes(
+                tuple(v for rows in log for v in rows.versions),
+                tuple(r.ending(ends[r.key]) if r.key in ends else r for r in opened),
+                tuple(end for rows in log for end in rows.closed),
+                self._seq,
+            )
 
     def commit(self, commit: Commit) -> CommitResult:
         with self._lock:
@@ -107,17 +111,10 @@ class MemoryStore(Store):
             self._seq += 1
             seq = self._seq
             rows = commit.committed(ids, seq)
+            self._log.append(rows)
+            heads = self._heads
             for row in rows.versions:
-                self._versions.append(row)
-                self._heads[row.table_id] = row.version
-            elements = self._elements
-            for key, until in rows.closed:
-                elements[key] = elements[key].ending(until)
-                self._closed_at.append((seq, key, until))
-            for element in rows.opened:
-                key = element.key
-                elements[key] = element
-                self._opened_at.append((seq, key))
+                heads[row.table_id] = row.version
             self._names = names
             self._name_of.update(moving)
             if commit.job is not None and commit.guard is not None:
