@@ -322,25 +322,25 @@ def test_database_scope() -> None:
 
 
 @pytest.mark.parametrize(
-    "catalog_args,database,ordered,ok",
+    "tracked,database,ordered,ok",
     [
-        ({}, "d", "d.u.a", True),
-        ({}, "d", "u.A", True),
-        ({}, "d", "e.u.a", False),  # another database's table
-        ({}, "d", "D.u.a", False),  # names of databases and tables are case-sensitive
-        ({}, "d", "d.U.a", False),
-        ({}, None, "u.a", True),
-        ({"database": "d"}, None, "d.u.a", True),
-        ({"database": "d"}, None, "e.u.a", False),
+        (None, "d", "d.u.a", True),
+        (None, "d", "u.A", True),
+        (None, "d", "e.u.a", False),  # another database's table
+        (None, "d", "D.u.a", False),  # names of databases and tables are case-sensitive
+        (None, "d", "d.U.a", False),
+        (None, None, "u.a", True),
+        ("d", None, "d.u.a", True),
+        ("d", None, "e.u.a", False),
     ],
 )
 def test_alter_order_by_qualifiers_name_the_altered_table(
-    catalog_args: dict[str, str], database: str | None, ordered: str, ok: bool
+    tracked: str | None, database: str | None, ordered: str, ok: bool
 ) -> None:
     """What the sequence corpus cannot say on the server (it runs in one database): a
     qualified ORDER BY column must name the altered table and its database, as MariaDB reads
     it; the statement changes nothing either way."""
-    cat = Catalog(**catalog_args)
+    cat = Catalog(database=tracked)
     cat.execute("CREATE TABLE u (a INT)", database=database)
     before = cat.history(cat.tables()[0])
     if ok:
