@@ -67,6 +67,8 @@ def test_plain_changes_are_one_version() -> None:
         ("DROP TABLE t", UnsupportedDDLError),
         ("ALTER TABLE t ADD COLUMN a INT", DDLError),
         ("ALTER TABLE t ADD", DDLError),
+        # ORDER BY names a column the table has before the change, as in the catalog
+        ("ALTER TABLE t ADD COLUMN c INT, ORDER BY c", DDLError),
         ("ALTER TABLE t ADD COLUMN c INT; ALTER TABLE t ADD COLUMN d INT", UnsupportedDDLError),
     ],
 )

@@ -21,9 +21,9 @@ import attrs
 
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply
+from mvdd.ddl.apply import apply, check_ordered_by
 from mvdd.ddl.statement import Statement
-from mvdd.errors import DDLError, NoSuchColumnError, NoSuchTableError
+from mvdd.errors import DDLError, NoSuchTableError
 from mvdd.model import Table
 
 
@@ -76,12 +76,8 @@ def plan_statement(
         if ordered.table in st.if_exists and ordered.table not in live:
             continue
         found = current(ordered.table).old
-        assert found is not None
-        for column in ordered.columns:
-            if found.find_column(column) is None:
-                raise NoSuchColumnError(
-                    "unknown column in ORDER BY", table=ordered.table, column=column
-                )
+        assert found is not None  # (the statement's first step has not run yet)
+        check_ordered_by(ordered, found)
     for step in st.steps:
         if step.table in st.if_exists and step.table not in live:
             continue  # ALTER TABLE IF EXISTS of a table that does not exist

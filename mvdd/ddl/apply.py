@@ -69,6 +69,23 @@ def apply(step: s.Step, table: Table, *, fresh: bool = False) -> Table:
         raise err.locate(table=table.name, step=str(step)) from None
 
 
+def check_ordered_by(ordered: s.OrderedBy, table: Table) -> None:
+    """``ALTER TABLE … ORDER BY``: each column it names is one of ``table``'s, the table as the
+    statement found it (the server resolves these names before the statement's changes);
+    DDLError naming the table and the column otherwise.
+
+    >>> from mvdd.ddl.statement import parse_statements, parse_table
+    >>> (st,) = parse_statements("ALTER TABLE t ADD b INT, ORDER BY b")
+    >>> check_ordered_by(st.ordered_by[0], parse_table("CREATE TABLE t (a INT)"))
+    Traceback (most recent call last):
+    ...
+    mvdd.errors.DDLError: unknown column in ORDER BY (table `t`, column `b`)
+    """
+    for column in ordered.columns:
+        if table.find_column(column) is None:
+            raise DDLError("unknown column in ORDER BY", table=ordered.table, column=column)
+
+
 def apply_steps(table: Table, steps: Iterable[s.Step], *, fresh: bool = False) -> Table:
     """The table after every step in order (no statement-level validation)."""
     for st in steps:
@@ -720,4 +737,4 @@ def _names_exist(e: Expr, names: set[str], where: dict[str, str]) -> None:
         raise DDLError(f"expression {e.sql} names unknown column(s) {missing}", **where)
 
 
-__all__ = ["apply", "apply_steps", "validate_table"]
+__all__ = ["apply", "apply_steps", "check_ordered_by", "validate_table"]

@@ -23,13 +23,7 @@ from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
 from mvdd.ddl.name import Context, database_name, ident, table_name
 from mvdd.ddl.reserved import is_reserved
-from mvdd.errors import (
-    DDLError,
-    DDLParseError,
-    MvddError,
-    NoSuchColumnError,
-    UnsupportedDDLError,
-)
+from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.types import resolve_charset
 
@@ -367,7 +361,7 @@ def _ordered_by(order: exp.Order, target: exp.Table, table: str, ctx: Context) -
             or (col.table and col.table != target.name)
             or (col.db and database and col.db != database)
         ):
-            raise NoSuchColumnError(
+            raise DDLError(
                 f"unknown column {col.sql(dialect=DIALECT)} in ORDER BY", column=col.name
             )
         columns.append(ident(col.this, "column"))

@@ -25,7 +25,7 @@ from typing import Any, Final
 import attrs
 
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply_steps, validate_table
+from mvdd.ddl.apply import apply_steps, check_ordered_by, validate_table
 from mvdd.ddl.statement import parse_statements
 from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
 from mvdd.model import ElementKind, State, Table
@@ -142,6 +142,8 @@ def change_of(table: Table, sql: str) -> Change:
             statement=sql,
         )
     try:
+        for ordered in statements[0].ordered_by:
+            check_ordered_by(ordered, table)
         final = apply_steps(table, steps)
         validate_table(final)
     except MvddError as err:
