@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -479,6 +480,29 @@ def test_reopen_and_damaged_files(tmp_path: Path) -> None:
     closed.close()
     with pytest.raises(CatalogError):
         closed.execute("CREATE TABLE t (a INT)")
+
+
+def test_a_format_1_store_is_upgraded_and_an_unknown_format_refused(tmp_path: Path) -> None:
+    """Format 1 kept each table's head in ``tables.version`` and compared it; a store of that
+    format is read as it is and marked format 2 when opened (an older mvdd then refuses it with
+    a clear error instead of meeting heads it cannot compare). A format this mvdd does not know
+    is refused and left alone."""
+    path = str(tmp_path / "c.db")
+    with Catalog.open(path) as cat:
+        cat.execute("CREATE TABLE t (a INT); ALTER TABLE t ADD b INT; RENAME TABLE t TO u")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = '1' WHERE key = 'format'")
+        db.execute("UPDATE tables SET version = 3")  # as format 1 kept it: the head
+    with Catalog.open(path) as cat:
+        cat.execute("ALTER TABLE u ADD c INT")
+        assert cat.table("u").column_names == ("a", "b", "c") and cat.version("u") == 4
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() == ("2",)
+        db.execute("UPDATE meta SET value = '3' WHERE key = 'format'")
+    with pytest.raises(StoreError, match="holds store format 3; this mvdd reads format 2"):
+        Catalog.open(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() == ("3",)
 
 
 def test_readers_never_see_a_half_written_version() -> None:

@@ -40,7 +40,14 @@ from mvdd.model import (
 )
 from mvdd.store.base import Commit, ElementRow, JobRow, VersionRow
 
-FORMAT = 1
+#: the store format this mvdd writes. 2 (2026-11-26): the compare-and-set is the version
+#: rows' key, and ``tables.version`` is the version a table took its name at, no longer its head
+#: (a writer of format 1 would find every head moved and refuse to commit).
+FORMAT = 2
+#: older formats this mvdd reads as they are, and moves to :data:`FORMAT` when it opens the store
+#: (so that a process of an older mvdd refuses the store with a clear error, rather than meet a
+#: compare-and-set it no longer understands)
+UPGRADES = frozenset({1})
 
 Position = int | tuple[int | str, ...] | BinlogPosition
 

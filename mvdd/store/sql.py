@@ -205,7 +205,13 @@ class SQLStore(Store):
             [codec.FORMAT],
         )
         found = self._counter(cur, "format")
-        if found != codec.FORMAT:
+        if found in codec.UPGRADES:
+            self._run(
+                cur,
+                self._meta_sql("UPDATE {meta} SET {v} = ? WHERE {k} = 'format'"),
+                [codec.FORMAT],
+            )
+        elif found != codec.FORMAT:
             raise StoreError(
                 f"{where} holds store format {found!r}; this mvdd reads format {codec.FORMAT}"
             )
