@@ -31,7 +31,7 @@ from mvdd.binlog.source import Outage, Source
 from mvdd.replicate.target import TargetLost
 from tests.conftest import private_server
 from tests.support.binlog import Script, database, decoded
-from tests.support.mariadb import MariaDB, show_create_table, visibility
+from tests.support.mariadb import MariaDB, account, show_create_table, visibility
 
 pytestmark = pytest.mark.mariadb
 
@@ -748,32 +748,25 @@ def test_the_locked_snapshot_names_what_refused_its_lock(binlog_server: MariaDB)
     """Without RELOAD, or behind a table another session holds, the read lock is refused with
     the reason; the catalog records nothing."""
     server = binlog_server
-    server.execute(
-        "CREATE USER IF NOT EXISTS 'noreload'@'localhost' IDENTIFIED BY 'pw'",
-        "GRANT SELECT, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO 'noreload'@'localhost'",
-    )
-    try:
-        with database(server) as db:
-            server.execute("CREATE TABLE t (id INT PRIMARY KEY)", database=db)
-            url = server.url(user="noreload", password="pw") + "&snapshot=locked"
-            reader = BinlogReader(url, tables=f"{db}.t")
-            with pytest.raises(SourceConfigError, match="RELOAD privilege"):
-                reader.check()
-            assert reader.catalog.tables() == []
-            # the same user reads with MariaDB's consistent snapshot, which locks nothing
-            plain = BinlogReader(server.url(user="noreload", password="pw"), tables=f"{db}.t")
-            plain.check()
-            assert plain.catalog.tables() == [f"{db}.t"]
+    privileges = "SELECT, REPLICATION SLAVE, BINLOG MONITOR"
+    with account(server, "noreload", privileges) as weak, database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY)", database=db)
+        reader = BinlogReader(weak + "&snapshot=locked", tables=f"{db}.t")
+        with pytest.raises(SourceConfigError, match="RELOAD privilege"):
+            reader.check()
+        assert reader.catalog.tables() == []
+        # the same user reads with MariaDB's consistent snapshot, which locks nothing
+        plain = BinlogReader(weak, tables=f"{db}.t")
+        plain.check()
+        assert plain.catalog.tables() == [f"{db}.t"]
 
-            reader = BinlogReader(f"{server.url()}&snapshot=locked", tables=f"{db}.t")
-            reader.source.lock_wait = 1
-            with contextlib.closing(server.connect(db)) as holder, holder.cursor() as cur:
-                cur.execute("LOCK TABLES t WRITE")
-                with pytest.raises(SourceConfigError, match="held a table"):
-                    reader.check()
-            assert reader.catalog.tables() == []
-    finally:
-        server.execute("DROP USER 'noreload'@'localhost'")
+        reader = BinlogReader(f"{server.url()}&snapshot=locked", tables=f"{db}.t")
+        reader.source.lock_wait = 1
+        with contextlib.closing(server.connect(db)) as holder, holder.cursor() as cur:
+            cur.execute("LOCK TABLES t WRITE")
+            with pytest.raises(SourceConfigError, match="held a table"):
+                reader.check()
+        assert reader.catalog.tables() == []
 
 
 def test_an_unknown_snapshot_method_is_refused_before_connecting() -> None:
@@ -854,30 +847,23 @@ def test_a_login_refused_at_a_reconnect_is_raised_not_waited_out(binlog_server: 
     """The stream's connection dies and the account's password changed meanwhile: the
     reconnect's refused login is a SourceConfigError at once, not an outage waited for."""
     server = binlog_server
-    server.execute(
-        "CREATE USER IF NOT EXISTS 'moving'@'localhost' IDENTIFIED BY 'pw'",
-        "GRANT SELECT, RELOAD, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO 'moving'@'localhost'",
-    )
-    try:
-        with database(server) as db:
-            server.execute("CREATE TABLE t (id INT PRIMARY KEY)", database=db)
-            url = server.url(user="moving", password="pw")
-            reader = BinlogReader(url, tables=f"{db}.t", retry=30, heartbeat=0.5)
-            reader.check()
-            server.execute("INSERT INTO t VALUES (1)", database=db)
-            follow = reader.events(until=None)
-            assert next(follow).kind == "insert"
-            server.execute("ALTER USER 'moving'@'localhost' IDENTIFIED BY 'changed'")
-            with contextlib.closing(server.connect()) as conn, conn.cursor() as cur:
-                cur.execute("SELECT id FROM information_schema.processlist WHERE user = 'moving'")
-                for (thread,) in cur.fetchall():
-                    cur.execute(f"KILL CONNECTION {int(thread)}")
-            server.execute("INSERT INTO t VALUES (2)", database=db)
-            with pytest.raises(SourceConfigError, match="Access denied") as info:
-                next(follow)
-            assert "unreachable" not in str(info.value)
-    finally:
-        server.execute("DROP USER 'moving'@'localhost'")
+    privileges = "SELECT, RELOAD, REPLICATION SLAVE, BINLOG MONITOR"
+    with account(server, "moving", privileges) as url, database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY)", database=db)
+        reader = BinlogReader(url, tables=f"{db}.t", retry=30, heartbeat=0.5)
+        reader.check()
+        server.execute("INSERT INTO t VALUES (1)", database=db)
+        follow = reader.events(until=None)
+        assert next(follow).kind == "insert"
+        server.execute("ALTER USER 'moving'@'localhost' IDENTIFIED BY 'changed'")
+        with contextlib.closing(server.connect()) as conn, conn.cursor() as cur:
+            cur.execute("SELECT id FROM information_schema.processlist WHERE user = 'moving'")
+            for (thread,) in cur.fetchall():
+                cur.execute(f"KILL CONNECTION {int(thread)}")
+        server.execute("INSERT INTO t VALUES (2)", database=db)
+        with pytest.raises(SourceConfigError, match="Access denied") as info:
+            next(follow)
+        assert "unreachable" not in str(info.value)
 
 
 def test_an_outage_is_waited_for_up_to_its_retry_seconds() -> None:
@@ -976,18 +962,11 @@ def test_a_server_without_binlog_and_bad_addresses_are_refused(
 
 
 def test_missing_privileges_are_listed(binlog_server: MariaDB) -> None:
-    server = binlog_server
-    server.execute(
-        "CREATE USER IF NOT EXISTS 'weak'@'localhost' IDENTIFIED BY 'pw'",
-        "GRANT SELECT ON *.* TO 'weak'@'localhost'",
-    )
-    try:
+    with account(binlog_server, "weak", "SELECT") as weak:
         with pytest.raises(SourceConfigError) as info:
-            BinlogReader(server.url(user="weak", password="pw"), tables="shop.*").check()
+            BinlogReader(weak, tables="shop.*").check()
         assert any("REPLICATION SLAVE" in p for p in info.value.problems)
         assert any("REPLICATION CLIENT" in p for p in info.value.problems)
-    finally:
-        server.execute("DROP USER 'weak'@'localhost'")
 
 
 def test_compressed_events_are_refused_never_dropped(binlog_server: MariaDB) -> None:

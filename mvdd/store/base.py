@@ -187,6 +187,10 @@ class Commit:
     job: JobUpdate | None = None
     renamed: frozenset[int] = frozenset()
 
+    def follows_head(self, row: VersionRow) -> bool:
+        """Whether ``row`` is the version after the head it expects (a new table's row: any)."""
+        return self.expected.get(row.table_id, row.version - 1) == row.version - 1
+
     def heads(self, ids: Mapping[int, int]) -> dict[int, int]:
         """Real table id -> the head version this commit sets (placeholder ids resolved by
         ``ids``). StoreError (before a store changes anything) when a table it names has no
@@ -196,7 +200,7 @@ class Commit:
         expected = self.expected
         for v in self.versions:
             tid = v.table_id
-            if expected.get(tid, v.version - 1) != v.version - 1 or (tid > 0) != (tid in expected):
+            if not self.follows_head(v) or (tid > 0) != (tid in expected):
                 raise StoreError("malformed commit: each existing table's version follows its head")
             heads[ids.get(tid, tid)] = v.version
         names = self.names

@@ -87,7 +87,7 @@ class MemoryStore(Store):
                         f"while this statement was built on version {version}"
                     )
             for row in commit.versions:  # Commit.heads's check, without building its map
-                if expected.get(row.table_id, row.version - 1) != row.version - 1:
+                if not commit.follows_head(row):
                     commit.heads({})  # raises, naming what is malformed
             ids = {tid: self._allocate() for tid in commit.names if tid < 0}
             moving = {

@@ -22,6 +22,7 @@ from mvdd.store.address import LOCAL_SOCKET
 __all__ = [
     "MariaDB",
     "MariaDBUnavailable",
+    "account",
     "quote",
     "scratch",
     "show_create_table",
@@ -39,6 +40,20 @@ def scratch(server: MariaDB, *statements: str) -> Iterator[pymysql.connections.C
             for sql in statements:
                 cur.execute(sql)
         yield conn
+
+
+@contextlib.contextmanager
+def account(server: MariaDB, user: str, privileges: str) -> Iterator[str]:
+    """The address of a new account ``user`` (password ``pw``) holding ``privileges`` on
+    ``*.*`` (``"SELECT, REPLICATION SLAVE"``); the account is dropped afterwards."""
+    server.execute(
+        f"CREATE USER IF NOT EXISTS '{user}'@'localhost' IDENTIFIED BY 'pw'",
+        f"GRANT {privileges} ON *.* TO '{user}'@'localhost'",
+    )
+    try:
+        yield server.url(user=user, password="pw")
+    finally:
+        server.execute(f"DROP USER '{user}'@'localhost'")
 
 
 def quote(name: str) -> str:
