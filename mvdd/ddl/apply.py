@@ -334,7 +334,7 @@ def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
             indexes.append(attrs.evolve(idx, parts=rest))
     folded = col.name.casefold()
     checks = tuple(c for c in table.checks if ex.referenced_columns(c.expr) != {folded})
-    at = table.columns.index(col)
+    at = table.column_position(col)
     columns = table.columns[:at] + table.columns[at + 1 :]
     return _replace_columns(table, columns, indexes=tuple(indexes), checks=checks)
 
@@ -353,8 +353,8 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
         new = attrs.evolve(new, nullable=False)  # a primary key column stays NOT NULL
     new = attrs.evolve(new, id=old.id, state=old.state, type=_with_table_charset(table, new.type))
-    rest = tuple(c for c in table.columns if c.id != old.id)
-    at = [c.id for c in table.columns].index(old.id)
+    at = table.column_position(old)
+    rest = table.columns[:at] + table.columns[at + 1 :]
     if step.place.after is not None and step.place.after.casefold() == old.name.casefold():
         raise DDLError("a column cannot be placed after itself", column=old.name)
     table = _replace_columns(table, _place(rest, new, step.place, keep_at=at))
@@ -396,8 +396,8 @@ def _(step: s.RenameColumn, table: Table, fresh: bool) -> Table:
     clash = table.find_column(step.to)
     if clash is not None and clash.id != old.id:
         raise DDLError("duplicate column name", column=step.to)
-    columns = [attrs.evolve(c, name=step.to) if c.id == old.id else c for c in table.columns]
-    return _rename_in_expressions(_replace_columns(table, columns), old.name, step.to)
+    renamed = table.replacing_column(old, attrs.evolve(old, name=step.to))
+    return _rename_in_expressions(renamed, old.name, step.to)
 
 
 @_apply.register
@@ -405,7 +405,7 @@ def _(step: s.SetDefault, table: Table, fresh: bool) -> Table:
     old = _column(table, step.column)
     new = attrs.evolve(old, default=coerce_default(step.default, old.type, old.name))
     _check_column(new)
-    return _replace_columns(table, (new if c.id == old.id else c for c in table.columns))
+    return table.replacing_column(old, new)
 
 
 @_apply.register
@@ -414,7 +414,7 @@ def _(step: s.DropDefault, table: Table, fresh: bool) -> Table:
     if old.generated is not None:
         raise DDLError("a generated column has no default", column=old.name)
     new = attrs.evolve(old, default=NO_DEFAULT)
-    return _replace_columns(table, (new if c.id == old.id else c for c in table.columns))
+    return table.replacing_column(old, new)
 
 
 # --- indexes -------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ Lookups by name are case-insensitive for columns and indexes, as in MySQL.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Iterable
 from typing import Any, NamedTuple
@@ -106,10 +107,6 @@ _OPTION_FIELDS = {
 }
 
 
-def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
-    return tuple(value)
-
-
 class ColumnTally(NamedTuple):
     """Sums over a table's columns that statement-level rules read (row size, AUTO_INCREMENT,
     expressions to check). A table counts it on first use and keeps it with its lookup index;
@@ -170,6 +167,10 @@ def changed_window(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int
     tail = list(map(operator.is_, reversed(before), reversed(after)))
     tail.append(False)
     return prefix, min(tail.index(False), shortest - prefix)
+
+
+def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(value)
 
 
 _NAME = operator.attrgetter("name")
@@ -235,7 +236,8 @@ class Table:
             p, s = changed_window(before, after)
             object.__setattr__(out, "_window", (before, p, s))
             if p + s < len(before) or p + s < len(after):
-                names, ids = dict(names), dict(ids)
+                # dict.copy clones a dict with holes (a dropped entry) whole; dict() re-inserts
+                names, ids = names.copy(), ids.copy()
                 gone, came = before[p : len(before) - s], after[p : len(after) - s]
                 for col in gone:
                     names.pop(col.name.casefold(), None)
@@ -353,6 +355,19 @@ class Table:
         if col is None:
             raise NoSuchColumnError("no such column", table=self.name, column=name)
         return col
+
+    def column_position(self, col: Column) -> int:
+        """Where ``col`` (the very object this table holds, as its lookups return it) stands in
+        :attr:`columns`: one pass by identity in C, no column's ``__eq__`` (a tuple's ``index``
+        compares every column before it by value)."""
+        return list(map(operator.is_, self.columns, itertools.repeat(col))).index(True)
+
+    def replacing_column(self, old: Column, new: Column) -> Table:
+        """This table with its column ``old`` (the very object it holds) replaced by ``new`` in
+        the same place."""
+        cols = self.columns
+        at = self.column_position(old)
+        return self.with_changes(columns=(*cols[:at], new, *cols[at + 1 :]))
 
     def column_by_id(self, column_id: int) -> Column:
         """The column with this id; raises NoSuchColumnError."""
