@@ -378,7 +378,7 @@ class TableHistory:
         elif self._pos_start is not None:
             self._positions.append(self._positions[-1])
         if version % CHECKPOINT_EVERY == 0:
-            self._checkpoints[version] = dict(self._live)
+            self._checkpoints[version] = self._live.copy()  # (whole, holes and all: fast)
         self._supersede(self.head_table, version, table)
         self.head_table = table
         self.head = version

@@ -359,7 +359,16 @@ class Table:
     def column_position(self, col: Column) -> int:
         """Where ``col`` (the very object this table holds, as its lookups return it) stands in
         :attr:`columns`: one pass by identity in C, no column's ``__eq__`` (a tuple's ``index``
-        compares every column before it by value)."""
+        compares every column before it by value).
+
+        >>> from mvdd.model.types import ColumnType
+        >>> int_ = ColumnType.of("int")
+        >>> cols = [Column(id=i, name=n, type=int_) for i, n in enumerate("ab")]
+        >>> t = Table(name="t", columns=cols)
+        >>> z = Column(id=0, name="z", type=int_)
+        >>> t.column_position(t.column("B")), t.replacing_column(t.column("a"), z).column_names
+        (1, ('z', 'b'))
+        """
         return list(map(operator.is_, self.columns, itertools.repeat(col))).index(True)
 
     def replacing_column(self, old: Column, new: Column) -> Table:
