@@ -411,6 +411,19 @@ class MvddParser(MySQLParser):
             )
         return this
 
+    def _parse_ordered(self, parse_method: Any = None) -> exp.Ordered | None:
+        # sqlglot reads NULLS FIRST / NULLS LAST (and ClickHouse's WITH FILL) after an ordered
+        # item; MySQL and MariaDB have neither, and an explicit NULLS FIRST reads into the same
+        # tree as none at all, so the words are refused where they are read
+        ordered = super()._parse_ordered(parse_method)
+        if ordered is not None:
+            words = [t.text.upper() for t in self._tokens[max(self._index - 2, 0) : self._index]]
+            if ordered.args.get("with_fill") or (
+                len(words) == 2 and words[0] == "NULLS" and words[1] in ("FIRST", "LAST")
+            ):
+                self.raise_error("MySQL and MariaDB order no NULLS FIRST or LAST", self._prev)
+        return ordered
+
     def _parse_csv(self, parse_method: Any, sep: TokenType = TokenType.COMMA) -> list[Any]:
         # sqlglot drops an empty item after a separator, so `(a INT,)` and `DROP b,` would read
         # as complete; here a separator with nothing after it is left unread, for the caller to
