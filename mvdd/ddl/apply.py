@@ -17,6 +17,7 @@ has no rows yet (CREATE TABLE builds its table that way).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 from functools import singledispatch
 from typing import Any
@@ -48,7 +49,7 @@ from mvdd.model.kind import (
     TypeKind,
 )
 from mvdd.model.names import check_identifier
-from mvdd.model.table import is_long_unique
+from mvdd.model.table import is_long_unique, position_by_name
 from mvdd.model.types import ColumnType, castable, max_bytes_per_char, resolve_charset
 
 
@@ -147,11 +148,10 @@ def _place(
     if place.first:
         return (col, *columns)
     if place.after is not None:
-        folded = place.after.casefold()
-        for i, other in enumerate(columns):
-            if other.name.casefold() == folded:
-                return (*columns[: i + 1], col, *columns[i + 1 :])
-        raise DDLError("no such column to place after", column=place.after)
+        i = position_by_name(columns, place.after)
+        if i is None:
+            raise DDLError("no such column to place after", column=place.after)
+        return (*columns[: i + 1], col, *columns[i + 1 :])
     if keep_at is not None:
         return (*columns[:keep_at], col, *columns[keep_at:])
     return (*columns, col)
@@ -196,21 +196,38 @@ def _check_column(col: Column) -> None:
 
 
 def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
-    """Rewrite checks and generated columns that name column ``old`` (MariaDB does the same)."""
+    """Rewrite checks and generated columns that name column ``old`` (MariaDB does the same).
+    An element that does not name it stays the very object it was (so the element diff skips
+    it), and a table without expressions is walked not at all (its column tally says so)."""
+    folded = old.casefold()
 
     def fix(e: Expr) -> Expr:
-        return ex.rename_column(e, old, new) if old.casefold() in ex.referenced_columns(e) else e
+        return ex.rename_column(e, old, new) if folded in ex.referenced_columns(e) else e
 
-    columns = []
-    for col in table.columns:
-        changes: dict[str, Any] = {}
-        if col.generated is not None:
-            changes["generated"] = attrs.evolve(col.generated, expr=fix(col.generated.expr))
-        if col.check is not None:
-            changes["check"] = fix(col.check)
-        columns.append(attrs.evolve(col, **changes) if changes else col)
-    checks = [attrs.evolve(c, expr=fix(c.expr)) for c in table.checks]
-    return table.with_changes(columns=tuple(columns), checks=tuple(checks))
+    columns = table.columns
+    tally = table.column_tally()
+    if tally.generated or tally.checks:
+        rewritten = []
+        for col in columns:
+            changes: dict[str, Any] = {}
+            if col.generated is not None:
+                expr = fix(col.generated.expr)
+                if expr is not col.generated.expr:
+                    changes["generated"] = attrs.evolve(col.generated, expr=expr)
+            if col.check is not None:
+                check = fix(col.check)
+                if check is not col.check:
+                    changes["check"] = check
+            rewritten.append(attrs.evolve(col, **changes) if changes else col)
+        columns = tuple(rewritten)
+    checks = tuple(
+        c if (expr := fix(c.expr)) is c.expr else attrs.evolve(c, expr=expr) for c in table.checks
+    )
+    if (columns is table.columns or all(map(operator.is_, columns, table.columns))) and all(
+        map(operator.is_, checks, table.checks)
+    ):
+        return table  # nothing names the column
+    return table.with_changes(columns=columns, checks=checks)
 
 
 def _users_of(table: Table, column: Column) -> list[str]:

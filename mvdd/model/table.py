@@ -175,6 +175,24 @@ def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
 
 _NAME = operator.attrgetter("name")
 _ID = operator.attrgetter("id")
+
+
+def position_by_name(elements: tuple[Any, ...], name: str) -> int | None:
+    """Where the element named ``name`` (case-insensitive, as MySQL compares column and index
+    names) stands in ``elements``; None when none is. The names are folded and searched in C.
+
+    >>> from mvdd.model.types import ColumnType
+    >>> cols = tuple(Column(id=i, name=n, type=ColumnType.of("int")) for i, n in enumerate("ab"))
+    >>> position_by_name(cols, "B"), position_by_name(cols, "c")
+    (1, None)
+    """
+    folded = list(map(str.casefold, map(_NAME, elements)))
+    try:
+        return folded.index(name.casefold())
+    except ValueError:
+        return None
+
+
 #: where a table keeps each kind of element
 _ELEMENTS = {
     ElementKind.COLUMN: "columns",
