@@ -151,22 +151,31 @@ def changed_window(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int
     len(after))``. What changed lies in ``before[p:len(before)-s]`` and
     ``after[p:len(after)-s]``. An element no step touched is the very object the version
     before held, so this is the window a change touched (an equal element a step rebuilt is
-    inside it: every caller then compares it by value). Two passes of ``operator.is_`` in C:
-    no element's ``__eq__`` runs, and no Python step per element.
+    inside it: every caller then compares it by value). Two scans of ``operator.is_not`` in C,
+    each stopping at its first difference (one from the front, one from the back: about one
+    pass in all, with no list built): no element's ``__eq__`` runs, and no Python step per
+    element.
 
     >>> a, b, c, d, e = (object() for _ in range(5))
     >>> changed_window((a, b, c, d), (a, b, e, d)), changed_window((a, b), (a, b, c))
     ((2, 1), (2, 0))
+    >>> changed_window((a, b), (c, a, b)), changed_window((a, b, c), (a, c))
+    ((0, 2), (1, 1))
     """
     shortest = min(len(before), len(after))
-    same = list(map(operator.is_, before, after))
-    same.append(False)  # the end of the shorter tuple ends the common prefix
-    prefix = same.index(False)
+    # the index of the first element that differs (the end of the shorter tuple: none does)
+    prefix = next(
+        itertools.compress(itertools.count(), map(operator.is_not, before, after)), shortest
+    )
     if prefix == shortest:
         return prefix, 0
-    tail = list(map(operator.is_, reversed(before), reversed(after)))
-    tail.append(False)
-    return prefix, min(tail.index(False), shortest - prefix)
+    tail = next(
+        itertools.compress(
+            itertools.count(), map(operator.is_not, reversed(before), reversed(after))
+        ),
+        shortest,
+    )
+    return prefix, min(tail, shortest - prefix)
 
 
 def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
