@@ -196,19 +196,7 @@ class ColumnType:
     def interned(self) -> ColumnType:
         """The one shared instance equal to this type. Types are few and immutable; sharing
         them makes equal types identical, so comparing columns is mostly identity checks."""
-        key = (
-            self.kind,
-            self.length,
-            self.precision,
-            self.scale,
-            self.width,
-            self.unsigned,
-            self.zerofill,
-            self.fsp,
-            self.members,
-            self.charset,
-            self.collation,
-        )
+        key = self._key(self.charset, self.collation)
         found = _INTERNED.get(key)
         if found is None:
             found = _INTERNED.setdefault(key, self)
@@ -223,10 +211,30 @@ class ColumnType:
         """Whether values are character strings (the type takes a charset and collation)."""
         return self.family in CHARSET_FAMILIES
 
+    def _key(self, charset: str | None, collation: str | None) -> tuple[Any, ...]:
+        """The key of :meth:`interned` for this type with ``charset`` and ``collation``."""
+        return (
+            self.kind,
+            self.length,
+            self.precision,
+            self.scale,
+            self.width,
+            self.unsigned,
+            self.zerofill,
+            self.fsp,
+            self.members,
+            charset,
+            collation,
+        )
+
     def with_charset(self, charset: str | None, collation: str | None) -> ColumnType:
-        """This type with the given (already resolved) charset; unchanged for non-string types."""
+        """This type with the given (already resolved) charset; unchanged for non-string types.
+        The shared instance when there is one (nothing is built or checked again: it was)."""
         if not self.has_charset or (self.charset, self.collation) == (charset, collation):
             return self
+        found = _INTERNED.get(self._key(charset, collation))
+        if found is not None:
+            return found
         return attrs.evolve(self, charset=charset, collation=collation).interned()
 
     def integer_range(self) -> tuple[int, int]:
