@@ -694,7 +694,7 @@ def _validate(table: Table, base: Table | None = None) -> None:
             f"row size too large: {size} bytes of at most {MAX_ROW_BYTES} (not counting TEXT "
             "and BLOB contents); change some columns to TEXT or BLOB"
         )
-    autos = [c for c in cols if c.auto_increment] if tally.auto_increment else []
+    autos = list(filter(_AUTO_INCREMENT, cols)) if tally.auto_increment else []
     if len(autos) > 1:
         raise DDLError("there can be only one AUTO_INCREMENT column", column=autos[1].name)
     for col in autos:
@@ -724,15 +724,18 @@ def _validate(table: Table, base: Table | None = None) -> None:
             _check_index(table, idx)
         return
     prefix, suffix = table.column_window(base.columns)
-    changed = {c.id for c in cols[prefix : len(cols) - suffix]}  # changed, moved or added
-    changed.update(c.id for c in base.columns[prefix : len(base.columns) - suffix])  # or dropped
+    changed = set(map(_ID, cols[prefix : len(cols) - suffix]))  # changed, moved or added
+    changed.update(map(_ID, base.columns[prefix : len(base.columns) - suffix]))  # or dropped
     kept = set(map(id, base.indexes))
     for idx in table.indexes:
-        if id(idx) not in kept or any(part.column_id in changed for part in idx.parts):
+        if id(idx) not in kept or (changed and not changed.isdisjoint(map(_COLUMN_ID, idx.parts))):
             _check_index(table, idx)
 
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)
+_AUTO_INCREMENT = operator.attrgetter("auto_increment")
+_ID = operator.attrgetter("id")
+_COLUMN_ID = operator.attrgetter("column_id")
 _IMPLICIT_PRIMARY = (
     " (a UNIQUE key over NOT NULL columns is the primary key of a table without one)"
 )
