@@ -386,7 +386,8 @@ class Table:
     def column_position(self, col: Column) -> int:
         """Where ``col`` (the very object this table holds, as its lookups return it) stands in
         :attr:`columns`: one pass by identity in C, no column's ``__eq__`` (a tuple's ``index``
-        compares every column before it by value).
+        compares every column before it by value). NoSuchColumnError when it holds no such
+        object.
 
         >>> from mvdd.model.types import ColumnType
         >>> int_ = ColumnType.of("int")
@@ -396,7 +397,11 @@ class Table:
         >>> t.column_position(t.column("B")), t.replacing_column(t.column("a"), z).column_names
         (1, ('z', 'b'))
         """
-        return list(map(operator.is_, self.columns, itertools.repeat(col))).index(True)
+        same = map(operator.is_, self.columns, itertools.repeat(col))
+        at = next(itertools.compress(itertools.count(), same), None)  # (stops where it is)
+        if at is None:
+            raise NoSuchColumnError("not a column of this table", table=self.name, column=col.name)
+        return at
 
     def replacing_column(self, old: Column, new: Column) -> Table:
         """This table with its column ``old`` (the very object it holds) replaced by ``new`` in
