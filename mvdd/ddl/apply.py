@@ -719,7 +719,7 @@ def _validate(table: Table, base: Table | None = None) -> None:
         if key is not None and not key.visible:
             why = "" if key.kind == IndexKind.PRIMARY else _IMPLICIT_PRIMARY
             raise DDLError(f"the primary key cannot be invisible{why}", index=key.name)
-    if base is None or len(table.indexes) < 4:  # (few indexes: checking is cheaper than sorting)
+    if base is None:
         for idx in table.indexes:
             _check_index(table, idx)
         return
