@@ -200,14 +200,19 @@ def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
     An element that does not name it stays the very object it was (so the element diff skips
     it), and a table without expressions is walked not at all (its column tally says so)."""
     folded = old.casefold()
+    rewritten = False
 
     def fix(e: Expr) -> Expr:
-        return ex.rename_column(e, old, new) if folded in ex.referenced_columns(e) else e
+        nonlocal rewritten
+        if folded not in ex.referenced_columns(e):
+            return e
+        rewritten = True
+        return ex.rename_column(e, old, new)
 
     columns = table.columns
     tally = table.column_tally()
     if tally.generated or tally.checks:
-        rewritten = []
+        remade = []
         for col in columns:
             changes: dict[str, Any] = {}
             if col.generated is not None:
@@ -218,14 +223,12 @@ def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
                 check = fix(col.check)
                 if check is not col.check:
                     changes["check"] = check
-            rewritten.append(attrs.evolve(col, **changes) if changes else col)
-        columns = tuple(rewritten)
+            remade.append(attrs.evolve(col, **changes) if changes else col)
+        columns = tuple(remade)
     checks = tuple(
         c if (expr := fix(c.expr)) is c.expr else attrs.evolve(c, expr=expr) for c in table.checks
     )
-    if (columns is table.columns or all(map(operator.is_, columns, table.columns))) and all(
-        map(operator.is_, checks, table.checks)
-    ):
+    if not rewritten:
         return table  # nothing names the column
     return table.with_changes(columns=columns, checks=checks)
 

@@ -107,6 +107,10 @@ _OPTION_FIELDS = {
 }
 
 
+def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(value)
+
+
 class ColumnTally(NamedTuple):
     """Sums over a table's columns that statement-level rules read (row size, AUTO_INCREMENT,
     expressions to check). A table counts it on first use and keeps it with its lookup index;
@@ -176,10 +180,6 @@ def changed_window(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int
         shortest,
     )
     return prefix, min(tail, shortest - prefix)
-
-
-def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
-    return tuple(value)
 
 
 _NAME = operator.attrgetter("name")
