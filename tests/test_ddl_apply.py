@@ -7,6 +7,7 @@ import pytest
 from mvdd import NO_DEFAULT, DDLError, IndexKind, parse_statements, parse_table
 from mvdd.ddl import apply, apply_steps, validate_table
 from mvdd.model import Table
+from mvdd.model.table import changed_window
 
 
 def alter(table: Table, sql: str) -> Table:
@@ -264,3 +265,40 @@ def test_the_lookup_patched_by_a_change_equals_a_fresh_one(first: str, second: s
         assert table._lookup is not None, sql  # carried over, not rebuilt
         fresh.column_tally()  # counted afresh (a new table counts on first use)
         assert table._index() == fresh._index(), sql
+
+
+_PLACED = parse_table("CREATE TABLE t (a INT, b INT, c INT DEFAULT 1, d INT, e INT)")
+_PLACING_ALTERS = [
+    "ALTER TABLE t ADD COLUMN z INT",
+    "ALTER TABLE t ADD COLUMN z INT FIRST",
+    "ALTER TABLE t ADD COLUMN z INT AFTER b",
+    "ALTER TABLE t ADD COLUMN z INT AFTER e",
+    "ALTER TABLE t DROP COLUMN a",
+    "ALTER TABLE t DROP COLUMN c",
+    "ALTER TABLE t DROP COLUMN e",
+    "ALTER TABLE t MODIFY c BIGINT",
+    "ALTER TABLE t MODIFY c BIGINT FIRST",
+    "ALTER TABLE t MODIFY a BIGINT FIRST",
+    "ALTER TABLE t MODIFY d BIGINT AFTER a",
+    "ALTER TABLE t MODIFY b BIGINT AFTER e",
+    "ALTER TABLE t MODIFY b BIGINT AFTER a",
+    "ALTER TABLE t CHANGE e e2 BIGINT FIRST",
+    "ALTER TABLE t ALTER c SET DEFAULT 7",
+    "ALTER TABLE t ALTER c DROP DEFAULT",
+    "ALTER TABLE t RENAME COLUMN d TO d2",
+    "ALTER TABLE t ADD COLUMN z INT FIRST, DROP COLUMN e, MODIFY a INT AFTER c",
+]
+
+
+@pytest.mark.parametrize("sql", _PLACING_ALTERS)
+def test_a_step_that_knows_where_it_changed_columns_gives_the_walked_window(sql: str) -> None:
+    """A step that put a column at a known place hands that window to the table instead of a
+    walk over the columns; it is the very window the walk finds (apply, validation and the
+    element diff read it)."""
+    table = _PLACED
+    (statement,) = parse_statements(sql)
+    for step in statement.steps:
+        new = apply(step, table)
+        assert new._window is not None and new._window[0] is table.columns, str(step)
+        assert new._window[1:] == changed_window(table.columns, new.columns), str(step)
+        table = new

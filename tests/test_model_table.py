@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
 from mvdd.ddl.statement import parse_table
-from mvdd.model.table import changed_window
+from mvdd.model.element import Column
+from mvdd.model.table import Table, changed_window
 
 
 class Element:
@@ -84,3 +87,25 @@ def test_a_table_remembers_the_window_it_was_made_with() -> None:
     other = (cols[0], cols[1], cols[3])  # another tuple: computed, not the remembered one
     assert numbered.column_window(other) == window_by_walking(other, numbered.columns) == (1, 1)
     assert numbered.column_window(tuple(cols)) == (1, 2)  # (the same tuple object)
+
+
+def test_a_placed_column_carries_every_field_as_evolve_does() -> None:
+    """Column.placed spells its fields out; a sentinel in each (the fields are read from the
+    class, so a new one counts too) must come through."""
+    values: dict[str, Any] = {a.name: object() for a in attrs.fields(Column)}
+    col = Column(**values)
+    ctype: Any = object()
+    assert col.placed(7, ctype) == attrs.evolve(col, id=7, type=ctype)
+
+
+def test_a_remade_table_sets_every_field_as_evolve_does() -> None:
+    """Table._made fills the slots itself; each field given (read from the class, so a new
+    one counts too) and each kept must be what ``attrs.evolve`` gives, the lookup index unset."""
+    table = parse_table("CREATE TABLE t (a INT PRIMARY KEY, b TEXT, CHECK (a > 0)) ENGINE=InnoDB")
+    table.column("a")  # builds the index, which a remade table must not carry
+    fields = [f.name for f in attrs.fields(Table) if f.init]
+    for name in fields:
+        value: Any = [] if name in ("columns", "indexes", "checks") else object()
+        made, evolved = table._made(**{name: value}), attrs.evolve(table, **{name: value})
+        assert [getattr(made, f) for f in fields] == [getattr(evolved, f) for f in fields], name
+        assert type(made.columns) is tuple and made._lookup is None and made._window is None

@@ -143,18 +143,19 @@ def with_database_charset(table: Table, charset: str | None, collation: str | No
 
 def _place(
     columns: tuple[Column, ...], col: Column, place: s.Place, *, keep_at: int | None
-) -> tuple[Column, ...]:
-    """Insert ``col`` into ``columns`` at its place (``keep_at``: where it was, for MODIFY)."""
+) -> tuple[tuple[Column, ...], int]:
+    """``columns`` with ``col`` inserted at its place (``keep_at``: where it was, for MODIFY),
+    and where that is."""
     if place.first:
-        return (col, *columns)
-    if place.after is not None:
+        at = 0
+    elif place.after is not None:
         i = position_by_name(columns, place.after)
         if i is None:
             raise DDLError("no such column to place after", column=place.after)
-        return (*columns[: i + 1], col, *columns[i + 1 :])
-    if keep_at is not None:
-        return (*columns[:keep_at], col, *columns[keep_at:])
-    return (*columns, col)
+        at = i + 1
+    else:
+        at = len(columns) if keep_at is None else keep_at
+    return (*columns[:at], col, *columns[at:]), at
 
 
 _TEMPORAL_WITH_NOW = frozenset({TypeKind.TIMESTAMP, TypeKind.DATETIME})
@@ -323,8 +324,9 @@ def _(step: s.AddColumn, table: Table, fresh: bool) -> Table:
             column=col.name,
         )
     new_id = table.last_id + 1
-    col = attrs.evolve(col, id=new_id, type=_with_table_charset(table, col.type))
-    return table.with_columns(_place(table.columns, col, step.place, keep_at=None), last_id=new_id)
+    col = col.placed(new_id, _with_table_charset(table, col.type))
+    columns, at = _place(table.columns, col, step.place, keep_at=None)
+    return table.with_columns(columns, window=(at, len(columns) - at - 1), last_id=new_id)
 
 
 @_apply.register
@@ -356,7 +358,9 @@ def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
     checks = tuple(c for c in table.checks if ex.referenced_columns(c.expr) != {folded})
     at = table.column_position(col)
     columns = table.columns[:at] + table.columns[at + 1 :]
-    return _replace_columns(table, columns, indexes=tuple(indexes), checks=checks)
+    return table.with_columns(
+        columns, window=(at, len(columns) - at), indexes=tuple(indexes), checks=checks
+    )
 
 
 @_apply.register
@@ -377,7 +381,8 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
     rest = table.columns[:at] + table.columns[at + 1 :]
     if step.place.after is not None and step.place.after.casefold() == old.name.casefold():
         raise DDLError("a column cannot be placed after itself", column=old.name)
-    table = _replace_columns(table, _place(rest, new, step.place, keep_at=at))
+    columns, to = _place(rest, new, step.place, keep_at=at)
+    table = table.with_columns(columns, window=(min(at, to), len(columns) - 1 - max(at, to)))
     table = _fit_prefixes(table, new)
     if new.name != old.name:
         table = _rename_in_expressions(table, old.name, new.name)

@@ -105,10 +105,13 @@ def _to_decimal(t: ColumnType, value: Any) -> Decimal:
 
 
 def _whole(t: ColumnType, value: Any, lo: int, hi: int) -> int:
-    number = _to_decimal(t, value).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    if type(value) is int:  # already whole, as decoded row values are (a bool is not an int here)
+        number = value
+    else:
+        number = int(_to_decimal(t, value).quantize(Decimal(1), rounding=ROUND_HALF_UP))
     if not lo <= number <= hi:
         raise _bad(t, value, f"out of range {lo}..{hi}")
-    return int(number)
+    return number
 
 
 def _coerce_integer(t: ColumnType, value: Any) -> int:

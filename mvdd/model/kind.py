@@ -112,6 +112,11 @@ INTEGER_BYTES: dict[TypeKind, int] = {
     K.INT: 4,
     K.BIGINT: 8,
 }
+#: the (min, max) each integer kind stores, signed (False) and unsigned (True)
+INTEGER_RANGES: dict[tuple[TypeKind, bool], tuple[int, int]] = {
+    **{(k, False): (-(2 ** (8 * n - 1)), 2 ** (8 * n - 1) - 1) for k, n in INTEGER_BYTES.items()},
+    **{(k, True): (0, 2 ** (8 * n) - 1) for k, n in INTEGER_BYTES.items()},
+}
 #: the largest value in bytes of each TEXT/BLOB size, smallest first
 LOB_BYTES: dict[TypeKind, int] = {
     K.TINYTEXT: 255,
@@ -147,6 +152,7 @@ __all__ = [
     "DEFAULT_INT_WIDTH",
     "FAMILY",
     "INTEGER_BYTES",
+    "INTEGER_RANGES",
     "LOB_BYTES",
     "MAX_ROW_BYTES",
     "MAX_VARCHAR_BYTES",

@@ -107,6 +107,10 @@ _OPTION_FIELDS = {
 }
 
 
+_new = object.__new__
+_set = object.__setattr__  # (a frozen attrs class's own __init__ sets its slots this way)
+
+
 def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(value)
 
@@ -244,24 +248,34 @@ class Table:
     #: (the columns this table was made from, the window that changed): see :meth:`column_window`
     _window: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
-    def with_columns(self, columns: tuple[Column, ...], **changes: Any) -> Table:
+    def with_columns(
+        self, columns: tuple[Column, ...], *, window: tuple[int, int] | None = None, **changes: Any
+    ) -> Table:
         """This table with other columns (and other changes); see :meth:`with_changes`."""
-        return self.with_changes(columns=columns, **changes)
+        return self.with_changes(columns=columns, window=window, **changes)
 
-    def with_changes(self, **changes: Any) -> Table:
+    def with_changes(self, *, window: tuple[int, int] | None = None, **changes: Any) -> Table:
         """``attrs.evolve(self, **changes)`` that carries the lookup index over, when built:
         patched for the columns that changed (the window between their common prefix and
         suffix), the index and check maps rebuilt only when those changed. A statement then
-        costs what it changed, not the table's width."""
+        costs what it changed, not the table's width.
+
+        ``window``: the (prefix, suffix) of the new columns that are the very objects of this
+        table's, when the caller knows it (a step that put a column at a known place): it is
+        taken rather than found again by a walk. Any window holding every changed place is
+        right; a test holds each step's to the one :func:`changed_window` finds.
+        """
         out = self._made(**changes)
         old = self._lookup
+        if "columns" in changes and (window is not None or old is not None):
+            before = self.columns
+            p, s = changed_window(before, out.columns) if window is None else window
+            object.__setattr__(out, "_window", (before, p, s))
         if old is None:
             return out
         names, ids, indexes, checks, tally = old
         if "columns" in changes:
-            before, after = self.columns, out.columns
-            p, s = changed_window(before, after)
-            object.__setattr__(out, "_window", (before, p, s))
+            after = out.columns
             if p + s < len(before) or p + s < len(after):
                 # dict.copy clones a dict with holes (a dropped entry) whole; dict() re-inserts
                 names, ids = names.copy(), ids.copy()
@@ -326,17 +340,21 @@ class Table:
         last_id: int | None = None,
     ) -> Table:
         """This table with the fields given changed, without a lookup index: ``attrs.evolve``
-        without its walk over the fields (a table is made several times per statement)."""
-        return Table(
-            name=self.name if name is None else name,
-            id=self.id if id is None else id,
-            version=self.version if version is None else version,
-            columns=self.columns if columns is None else columns,
-            indexes=self.indexes if indexes is None else indexes,
-            checks=self.checks if checks is None else checks,
-            options=self.options if options is None else options,
-            last_id=self.last_id if last_id is None else last_id,
-        )
+        without its walk over the fields, and the slots filled directly rather than through the
+        frozen class's ``__init__`` (a table is made several times per statement; a test holds
+        every field to what ``attrs.evolve`` gives)."""
+        out = _new(Table)
+        _set(out, "name", self.name if name is None else name)
+        _set(out, "id", self.id if id is None else id)
+        _set(out, "version", self.version if version is None else version)
+        _set(out, "columns", self.columns if columns is None else tuple(columns))
+        _set(out, "indexes", self.indexes if indexes is None else tuple(indexes))
+        _set(out, "checks", self.checks if checks is None else tuple(checks))
+        _set(out, "options", self.options if options is None else options)
+        _set(out, "last_id", self.last_id if last_id is None else last_id)
+        _set(out, "_lookup", None)
+        _set(out, "_window", None)
+        return out
 
     # -- lookups (O(1) after the first, which builds the index in O(elements)) --------------------
 
@@ -408,7 +426,9 @@ class Table:
         the same place."""
         cols = self.columns
         at = self.column_position(old)
-        return self.with_changes(columns=(*cols[:at], new, *cols[at + 1 :]))
+        return self.with_columns(
+            (*cols[:at], new, *cols[at + 1 :]), window=(at, len(cols) - at - 1)
+        )
 
     def column_by_id(self, column_id: int) -> Column:
         """The column with this id; raises NoSuchColumnError."""

@@ -42,6 +42,7 @@ from mvdd.model.kind import (
     CHARSET_FAMILIES,
     FAMILY,
     INTEGER_BYTES,
+    INTEGER_RANGES,
     LOB_BYTES,
     MAX_VARCHAR_BYTES,
     PLUGIN_BYTES,
@@ -239,10 +240,7 @@ class ColumnType:
 
     def integer_range(self) -> tuple[int, int]:
         """The (min, max) an integer kind stores."""
-        bits = 8 * INTEGER_BYTES[self.kind]
-        if self.unsigned:
-            return 0, 2**bits - 1
-        return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+        return INTEGER_RANGES[self.kind, self.unsigned]
 
     def max_length(self) -> int | None:
         """Characters (string kinds) or bytes (binary kinds) a value may hold at most."""
