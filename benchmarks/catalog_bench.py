@@ -14,7 +14,8 @@ measured in the same run.
     element row), pre-encoded, through plain sqlite3 calls on the store's own schema and pragmas.
 (d) the hot paths (see ``bench_hot``): a bound ``tx.table`` and the latest ``cat.table`` against
     a dict lookup (goal ≤ 3×), ``execute`` of one ADD COLUMN on a 100-column table against
-    ``sqlglot.parse_one`` (goal ≤ 1.5×), and (c)'s SQLite execute against its floor (goal ≤ 1.3×).
+    ``sqlglot.parse_one`` (goal ≤ 1.5×; timed in pairs, and in blocks beside it), and (c)'s
+    SQLite execute against its floor (goal ≤ 1.3×).
 
 Prints a table and writes ``benchmarks/results/catalog_bench.json``.
 
