@@ -426,9 +426,8 @@ class Table:
         the same place."""
         cols = self.columns
         at = self.column_position(old)
-        return self.with_columns(
-            (*cols[:at], new, *cols[at + 1 :]), window=(at, len(cols) - at - 1)
-        )
+        columns = cols[:at] + (new,) + cols[at + 1 :]  # noqa: RUF005 (unpacking copies twice)
+        return self.with_columns(columns, window=(at, len(cols) - at - 1))
 
     def column_by_id(self, column_id: int) -> Column:
         """The column with this id; raises NoSuchColumnError."""
