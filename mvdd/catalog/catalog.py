@@ -453,16 +453,11 @@ class Catalog:
         copied = False
         left: list[str] = []  # names a table left (renamed from, dropped)
         opened: dict[tuple[int, int], list[ElementRow]] = {}
+        for rec in changes.opened:
+            opened.setdefault((rec.table_id, rec.since), []).append(rec)
         closed: dict[tuple[int, int], list[tuple[str, int, int]]] = {}
-        if len(changes.versions) == 1:  # (most commits: every row is that version's)
-            only = changes.versions[0]
-            opened[only.table_id, only.version] = list(changes.opened)
-            closed[only.table_id, only.version] = [key[1:] for key, _ in changes.closed]
-        else:
-            for rec in changes.opened:
-                opened.setdefault((rec.table_id, rec.since), []).append(rec)
-            for key, until in changes.closed:
-                closed.setdefault((key[0], until), []).append(key[1:])
+        for key, until in changes.closed:
+            closed.setdefault((key[0], until), []).append(key[1:])
         for row in changes.versions:
             history = histories.get(row.table_id)
             if history is None:

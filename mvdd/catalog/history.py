@@ -48,9 +48,6 @@ Key = tuple[str, int, int]  # (kind, element_id, since)
 Slot = tuple[str, int]  # (kind, element_id)
 
 
-_from_timestamp = dt.datetime.fromtimestamp
-
-
 @attrs.frozen(kw_only=True)
 class Change:
     """One committed version of one table: what the statement was and what it did.
@@ -86,7 +83,7 @@ class Change:
             statement=row.statement,
             steps=row.steps,
             position=row.position,
-            at=_from_timestamp(row.at, dt.UTC),
+            at=dt.datetime.fromtimestamp(row.at, dt.UTC),
             dropped=row.dropped,
             seq=row.seq,
         )

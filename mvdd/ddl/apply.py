@@ -109,10 +109,6 @@ def _column(table: Table, name: str) -> Column:
     return col
 
 
-def _replace_columns(table: Table, columns: Iterable[Column], **changes: Any) -> Table:
-    return table.with_columns(tuple(columns), **changes)
-
-
 def _with_table_charset(table: Table, ctype: ColumnType) -> ColumnType:
     """A string type without a charset takes the table's default (if known), as MySQL does."""
     if ctype.has_charset and ctype.collation is None and table.options.collation is not None:
@@ -298,7 +294,7 @@ def _(step: s.ConvertCharset, table: Table, fresh: bool) -> Table:
             )
         columns.append(attrs.evolve(col, type=ctype))
     options = attrs.evolve(table.options, charset=charset, collation=collation)
-    return _replace_columns(table, columns, options=options)
+    return table.with_columns(tuple(columns), options=options)
 
 
 def _text_kind_holding(chars: int, charset: str | None) -> TypeKind:

@@ -218,14 +218,11 @@ class Commit:
         each closed row's key with the version it ends at (its table's new version). Every
         store builds them here, and hands them back in :class:`CommitResult`."""
         heads = {v.table_id: v.version for v in self.versions}
-        if not ids:  # no new table: the rows keep their table ids (most statements)
-            versions = tuple(v.committed(v.table_id, seq) for v in self.versions)
-            closed = tuple((key, heads[key[0]]) for key in self.closed)
-            return Changes(versions, self.opened, closed, seq)
         versions = tuple(v.committed(ids.get(v.table_id, v.table_id), seq) for v in self.versions)
-        # a new table's elements take its real id
-        opened = tuple(
-            e.ending(None, ids[e.table_id]) if e.table_id < 0 else e for e in self.opened
+        opened = (
+            tuple(e.ending(None, ids[e.table_id]) if e.table_id < 0 else e for e in self.opened)
+            if ids  # a new table's elements take its real id
+            else self.opened
         )
         closed = tuple(
             ((ids.get(key[0], key[0]), key[1], key[2], key[3]), heads[key[0]])
