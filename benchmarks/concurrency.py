@@ -21,6 +21,11 @@
    that blocks on a lock waits a switch interval, 5 ms, for the interpreter whenever another
    thread is busy computing, a DDL or anything else).
 
+4. Live transactions: what one ALTER costs while 100 and 1,000 transactions hold the altered
+   table bound (each new version reviews every live transaction), against the same ALTERs with
+   none (goal: the review is one judgement per bound version, so 1,000 transactions cost a
+   small multiple of none, not a thousand checks).
+
 Writes ``benchmarks/results/concurrency.json`` and ``concurrency.png`` (throughput over time,
 DDL moments marked).
 
@@ -313,6 +318,40 @@ def hot_paths(seconds: float, rounds: int) -> dict[str, Any]:
     return out
 
 
+# --- 4. live transactions: what the review of the open transactions costs a DDL --------------
+
+LIVE = (0, 100, 1000)
+
+
+def alter_with_live(live: int, alters: int) -> float:
+    """Seconds per ALTER (compatible ADD COLUMNs) while ``live`` transactions hold the table
+    bound at its first version (each is reviewed on every new version)."""
+    cat = Catalog()
+    cat.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, a INT, b VARCHAR(20))")
+    held = [cat.begin() for _ in range(live)]
+    for tx in held:
+        tx.table("t")
+    began = time.perf_counter()
+    for n in range(alters):
+        cat.execute(f"ALTER TABLE t ADD COLUMN c{n} INT")
+    took = (time.perf_counter() - began) / alters
+    assert all(tx.state.value == "active" for tx in held)  # compatible: nobody was doomed
+    return took
+
+
+def live_transactions(alters: int, rounds: int) -> dict[str, Any]:
+    """:func:`alter_with_live` for each of :data:`LIVE`, in alternating rounds (best of each)."""
+    best = {n: float("inf") for n in LIVE}
+    for _ in range(rounds):
+        for n in LIVE:
+            best[n] = min(best[n], alter_with_live(n, alters))
+    out: dict[str, Any] = {"alters": alters}
+    for n in LIVE:
+        out[f"live{n}_us"] = best[n] * 1e6
+        out[f"live{n}_vs_none"] = best[n] / best[0]
+    return out
+
+
 def long_transaction(label: str, *, mdl: bool, hold: float, total: float) -> Run:
     """A transaction binds `orders` and stays open `hold` seconds; half a second in, an ALTER."""
     cat = fresh_catalog()
@@ -546,6 +585,15 @@ def main() -> None:
             f"{h['idle_tps']:7.0f} tx/s, ratio {h['ratio']:.2f}× (goal {goal}; "
             f"{h['alters']} ALTERs, {h['retries']} retries)"
         )
+
+    results["live_transactions"] = live = live_transactions(100, rounds)
+    print(
+        "live transactions, one compatible ALTER of the table they hold bound: "
+        + ", ".join(
+            f"{n} live {live[f'live{n}_us']:7.0f} us ({live[f'live{n}_vs_none']:.2f}x)"
+            for n in LIVE
+        )
+    )
 
     long_runs = [
         long_transaction(

@@ -9,8 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+import mvdd.txn.transaction as txn_module
 from mvdd import Catalog, CatalogError, MvddError, SchemaChangedError
+from mvdd.compat import Report, check_table_versions
 from mvdd.model.row import validate_row
 from mvdd.store.base import Commit, CommitResult
 from mvdd.store.memory import MemoryStore
@@ -62,6 +66,81 @@ def test_incompatible_change_marks_rollback_only_at_once(cat: Catalog) -> None:
     assert info.value.retryable and info.value.report is tx.doom
     with pytest.raises(SchemaChangedError):
         tx.commit()
+
+
+def test_a_ddl_judges_each_bound_version_once_for_all_its_transactions(
+    cat: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judged: list[tuple[int, int, int]] = []
+    real = txn_module.check_table_versions
+
+    def counting(catalog: Catalog, table_id: int, since: int, until: int) -> Report:
+        judged.append((table_id, since, until))
+        return real(catalog, table_id, since, until)
+
+    monkeypatch.setattr(txn_module, "check_table_versions", counting)
+    early = [cat.begin() for _ in range(30)]
+    for tx in early:
+        tx.table("t")  # version 1
+    cat.execute("ALTER TABLE t ADD c INT")  # forward-compatible: every transaction lives on
+    assert judged == [(cat.table_id("t"), 1, 2)]
+    late = [cat.begin() for _ in range(30)]
+    for tx in late:
+        tx.table("t")  # version 2
+    judged.clear()
+    cat.execute("ALTER TABLE t DROP COLUMN a")
+    tid = cat.table_id("t")
+    assert sorted(judged) == [(tid, 1, 3), (tid, 2, 3)]  # two bound versions: two judgements
+    assert {tx.state for tx in early + late} == {TxState.ROLLBACK_ONLY}
+    assert len({id(tx.doom) for tx in early}) == 1  # the verdict is shared, not rebuilt
+
+
+ALTERS = (
+    "ALTER TABLE t ADD c{n} INT",  # forward-compatible
+    "ALTER TABLE t MODIFY a BIGINT",  # widening: forward-compatible
+    "ALTER TABLE t MODIFY a INT",  # narrowing: breaks a bound BIGINT
+    "ALTER TABLE t DROP COLUMN c{n}",  # breaks a transaction that saw c{n}
+)
+
+
+@given(
+    plan=st.lists(
+        st.tuples(
+            st.integers(0, len(ALTERS) - 1),
+            st.lists(st.sampled_from(["repeatable_read", "read_committed", "strict"]), max_size=3),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_reviewed_states_agree_with_judging_each_transaction_alone(
+    plan: list[tuple[int, list[str]]],
+) -> None:
+    """Transactions of every isolation bound between ALTERs: after the stream, each is
+    rollback-only exactly when the check of its own range, from the version it first saw to
+    the head (the oracle: the compatibility check called directly, one transaction at a time),
+    says it cannot commit; a strict one also when the table changed at all."""
+    cat = Catalog()
+    cat.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)")
+    txs = []
+    n = 0
+    for pick, isolations in plan:
+        for isolation in isolations:
+            tx = cat.begin(isolation=isolation)
+            tx.table("t")
+            txs.append(tx)
+        if pick == 3 and "c" + str(n) not in cat.table("t").column_names:
+            pick = 0  # nothing to drop yet: add instead
+        if pick == 0:
+            n += 1
+        cat.execute(ALTERS[pick].format(n=n))
+    tid, head = cat.table_id("t"), cat.version("t")
+    for tx in txs:
+        binding = tx.bound["t"]
+        broken = not check_table_versions(cat, tid, binding.version, head).compatible
+        if tx.isolation == "strict":
+            broken = broken or binding.version != head
+        assert (tx.state == TxState.ROLLBACK_ONLY) == broken, (tx.isolation, binding.version)
 
 
 def test_changes_to_other_tables_do_not_matter(cat: Catalog) -> None:
@@ -305,12 +384,17 @@ def test_stress_no_transaction_sees_two_schemas() -> None:
 
     def ddl() -> None:
         n = 0
+        indexed = {"a": False, "b": False}
         while not stop.is_set():
             n += 1
             table = "a" if n % 2 else "b"
-            cat.execute(f"ALTER TABLE {table} ADD c{n} INT")
-            if n % 3 == 0:
+            if n % 3 == 0:  # a column added and dropped: breaks the transactions bound before
+                cat.execute(f"ALTER TABLE {table} ADD c{n} INT")
                 cat.execute(f"ALTER TABLE {table} DROP COLUMN c{n}")
+            else:  # forward-compatible, and the tables keep their width (so their speed)
+                verb = "DROP INDEX ix" if indexed[table] else "ADD INDEX ix (id)"
+                cat.execute(f"ALTER TABLE {table} {verb}")
+                indexed[table] = not indexed[table]
             time.sleep(0.001)
 
     workers = [threading.Thread(target=worker, args=(i,)) for i in range(4)]

@@ -83,12 +83,15 @@ class Registry:
         self._live.pop(id(tx), None)
 
     def __call__(self, changes: list[Any]) -> None:
-        """A batch of versions landed: doom the transactions it makes incompatible."""
+        """A batch of versions landed: doom the transactions it makes incompatible. Each
+        (table, bound version) is judged once per batch, however many live transactions bound
+        it (a DDL costs one judgement per distinct binding, not one per transaction)."""
         touched = {c.table_id for c in changes}
+        judged: dict[tuple[int, int], tuple[int, Report] | None] = {}
         for ref in list(self._live.values()):
             tx = ref()
             if tx is not None:
-                tx._review(touched)
+                tx._review(touched, judged)
 
 
 _ATTACH = threading.Lock()
@@ -250,20 +253,24 @@ class Transaction:
 
     # -- told by the registry ---------------------------------------------------------------------
 
-    def _review(self, touched: set[int]) -> None:
-        """New versions landed on ``touched`` tables: become rollback-only if they break us."""
+    def _review(
+        self, touched: set[int], judged: dict[tuple[int, int], tuple[int, Report] | None]
+    ) -> None:
+        """New versions landed on ``touched`` tables: become rollback-only if they break us.
+        ``judged`` keeps the batch's verdicts by (table id, bound version), shared by the
+        transactions reviewed for the same batch."""
         if self.state != TxState.ACTIVE:
             return
         for binding in list(self._bound.values()):
             if binding.table_id not in touched:
                 continue
-            try:
-                current = self.catalog.version_by_id(binding.table_id)
-                report = check_table_versions(
-                    self.catalog, binding.table_id, binding.version, current
-                )
-            except NoSuchTableError:
-                continue
+            key = (binding.table_id, binding.version)
+            if key not in judged:
+                judged[key] = _judge(self.catalog, binding)
+            verdict = judged[key]
+            if verdict is None:
+                continue  # the table is gone from the catalog's ids: nothing to judge
+            current, report = verdict
             if self.isolation == Isolation.STRICT and current != binding.version:
                 compatible = False
             else:
@@ -275,6 +282,16 @@ class Transaction:
                         self.doom = report
                         self.state = TxState.ROLLBACK_ONLY
                 return
+
+
+def _judge(catalog: Any, binding: Binding) -> tuple[int, Report] | None:
+    """A bound table's current version and the forward check from its bound version to it
+    (None when the catalog no longer knows the table)."""
+    try:
+        current = catalog.version_by_id(binding.table_id)
+        return current, check_table_versions(catalog, binding.table_id, binding.version, current)
+    except NoSuchTableError:
+        return None
 
 
 @begin_transaction.register
