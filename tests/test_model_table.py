@@ -96,6 +96,8 @@ def test_a_placed_column_carries_every_field_as_evolve_does() -> None:
     col = Column(**values)
     ctype: Any = object()
     assert col.placed(7, ctype) == attrs.evolve(col, id=7, type=ctype)
+    state: Any = object()
+    assert col.placed(7, ctype, state) == attrs.evolve(col, id=7, type=ctype, state=state)
 
 
 def test_a_remade_table_sets_every_field_as_evolve_does() -> None:

@@ -374,7 +374,7 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
     _check_cast(old, new.type)
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
         new = attrs.evolve(new, nullable=False)  # a primary key column stays NOT NULL
-    new = attrs.evolve(new, id=old.id, state=old.state, type=_with_table_charset(table, new.type))
+    new = new.placed(old.id, _with_table_charset(table, new.type), old.state)
     at = table.column_position(old)
     rest = table.columns[:at] + table.columns[at + 1 :]
     if step.place.after is not None and step.place.after.casefold() == old.name.casefold():

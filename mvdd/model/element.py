@@ -149,9 +149,10 @@ class Column:
             return self.type.members[0]
         return NO_DEFAULT
 
-    def placed(self, column_id: int, ctype: ColumnType) -> Column:
+    def placed(self, column_id: int, ctype: ColumnType, state: State | None = None) -> Column:
         """This column as a table holds it: under its id there, with ``ctype`` (its type with
-        the table's charset). ``attrs.evolve`` without its walk over the fields, for the
+        the table's charset), in ``state`` when given (a redefined column keeps the state of
+        the one it replaces). ``attrs.evolve`` without its walk over the fields, for the
         statement path (a test holds it equal to the evolve).
 
         >>> Column(name="a", type=ColumnType.of("int")).placed(3, ColumnType.of("int")).id
@@ -170,7 +171,7 @@ class Column:
             check=self.check,
             invisible=self.invisible,
             implicit_default=self.implicit_default,
-            state=self.state,
+            state=self.state if state is None else state,
         )
 
 

@@ -69,6 +69,11 @@ _ELEMENT_COLUMNS = (
 )
 
 
+#: a counter row moved by some amount (``{k}``, ``{v}``: the meta table's column names)
+_BUMP = "UPDATE {meta} SET {v} = {v} + ? WHERE {k} = ?"
+_BUMP_RETURNING = _BUMP + " RETURNING {v}"
+
+
 @attrs.frozen
 class Dialect:
     """How one SQL server spells what the store algorithm needs.
@@ -142,10 +147,13 @@ class SQLStore(Store):
     # -- statements ---------------------------------------------------------------------------
 
     def _sql(self, text: str) -> str:
-        """``text`` with the dialect's placeholders and the store's table names (cached)."""
+        """``text`` with the dialect's placeholders, the store's table names and the meta
+        table's column names (``{k}``, ``{v}``), rendered once and remembered."""
         done = self._rendered.get(text)
         if done is None:
-            done = text.format(**self._names)
+            d = self.dialect
+            done = text.replace("{k}", d.meta_key).replace("{v}", d.meta_value)
+            done = done.format(**self._names)
             if self.dialect.param != "?":
                 done = done.replace("?", self.dialect.param)
             self._rendered[text] = done
@@ -176,21 +184,16 @@ class SQLStore(Store):
             else:
                 cur.execute(d.end_read if read_only else "COMMIT")
 
-    def _meta_sql(self, text: str) -> str:
-        d = self.dialect
-        return text.replace("{k}", d.meta_key).replace("{v}", d.meta_value)
-
     def _counter(self, cur: Cursor, key: str) -> int:
-        row = self._one(cur, self._meta_sql("SELECT {v} FROM {meta} WHERE {k} = ?"), [key])
+        row = self._one(cur, "SELECT {v} FROM {meta} WHERE {k} = ?", [key])
         return int(row[0])
 
     def _bump(self, cur: Cursor, key: str, by: int) -> int:
         """Add ``by`` to a counter row and return its new value (the row stays locked until
         the transaction ends)."""
-        update = "UPDATE {meta} SET {v} = {v} + ? WHERE {k} = ?"
         if self.dialect.update_returning:
-            return int(self._one(cur, self._meta_sql(update + " RETURNING {v}"), [by, key])[0])
-        self._run(cur, self._meta_sql(update), [by, key])
+            return int(self._one(cur, _BUMP_RETURNING, [by, key])[0])
+        self._run(cur, _BUMP, [by, key])
         return self._counter(cur, key)
 
     def _init_meta(self, cur: Cursor, where: str) -> None:
@@ -198,19 +201,13 @@ class SQLStore(Store):
         all succeed), and a check of the stored format."""
         self._run(
             cur,
-            self._meta_sql(
-                f"{self.dialect.insert_ignore} INTO {{meta}} ({{k}}, {{v}}) "
-                "VALUES ('format', ?), ('next_table_id', 1), ('last_seq', 0)"
-            ),
+            f"{self.dialect.insert_ignore} INTO {{meta}} ({{k}}, {{v}}) "
+            "VALUES ('format', ?), ('next_table_id', 1), ('last_seq', 0)",
             [codec.FORMAT],
         )
         found = self._counter(cur, "format")
         if found in codec.UPGRADES:
-            self._run(
-                cur,
-                self._meta_sql("UPDATE {meta} SET {v} = ? WHERE {k} = 'format'"),
-                [codec.FORMAT],
-            )
+            self._run(cur, "UPDATE {meta} SET {v} = ? WHERE {k} = 'format'", [codec.FORMAT])
         elif found != codec.FORMAT:
             raise StoreError(
                 f"{where} holds store format {found!r}; this mvdd reads format {codec.FORMAT}"
@@ -259,37 +256,35 @@ class SQLStore(Store):
 
     def commit(self, commit: Commit) -> CommitResult:
         text = codec.CommitText.of(commit)  # before the write lock is taken
+        ids: dict[int, int] = {}
         with self._wrap("commit"), self._transaction() as cur:
             if commit.guard is not None:
                 self._check_guard(cur, commit.guard)
-            ids: dict[int, int] = {}
-            new_tables = sorted((tid for tid in commit.names if tid < 0), reverse=True)
+            new_tables = [tid for tid in commit.names if tid < 0]
             if new_tables:
+                new_tables.sort(reverse=True)
                 first = self._bump(cur, "next_table_id", len(new_tables)) - len(new_tables)
                 ids = {tid: first + i for i, tid in enumerate(new_tables)}
             # the sequence counter's row lock serialises commits until this one ends
             seq = self._bump(cur, "last_seq", 1)
-
-            def real(tid: int) -> int:
-                return ids.get(tid, tid)
-
             heads = commit.heads(ids)
-            # name changes in two passes, so a swap inside one statement never collides midway
-            renamed = [tid for tid in commit.names if tid > 0 and tid in commit.renamed]
-            for tid in renamed:
-                self._run(cur, "UPDATE {tables} SET dropped = 1 WHERE table_id = ?", [tid])
-            for tid in renamed:
-                name = commit.names[tid]
-                self._run(
-                    cur,
-                    "UPDATE {tables} SET name = ?, dropped = ?, version = ? WHERE table_id = ?",
-                    [name if name is not None else "", int(name is None), heads[tid], tid],
-                )
+            if commit.renamed:
+                # name changes in two passes, so a swap inside one statement never collides
+                renamed = [tid for tid in commit.names if tid > 0 and tid in commit.renamed]
+                for tid in renamed:
+                    self._run(cur, "UPDATE {tables} SET dropped = 1 WHERE table_id = ?", [tid])
+                for tid in renamed:
+                    name = commit.names[tid]
+                    self._run(
+                        cur,
+                        "UPDATE {tables} SET name = ?, dropped = ?, version = ? WHERE table_id = ?",
+                        [name if name is not None else "", int(name is None), heads[tid], tid],
+                    )
             for tid in new_tables:
                 self._run(
                     cur,
                     "INSERT INTO {tables} (table_id, name, version, dropped) VALUES (?, ?, ?, 0)",
-                    [real(tid), commit.names[tid], heads[real(tid)]],
+                    [ids[tid], commit.names[tid], heads[ids[tid]]],
                 )
             # the compare-and-set: (table_id, version) is the key of a version row, so a version
             # another writer committed first refuses this one (ConcurrentChangeError)
@@ -300,17 +295,18 @@ class SQLStore(Store):
                 ),
                 codec.version_params(commit, text, ids, seq),
             )
-            for table_id, kind, element_id, since in commit.closed:
-                changed = self._run(
-                    cur,
+            if commit.closed:
+                close = self._sql(
                     "UPDATE {elements} SET until = ?, closed_seq = ? WHERE table_id = ? "
-                    "AND kind = ? AND element_id = ? AND since = ? AND until IS NULL",
-                    [heads[real(table_id)], seq, real(table_id), kind, element_id, since],
+                    "AND kind = ? AND element_id = ? AND since = ? AND until IS NULL"
                 )
-                if changed != 1:
-                    raise ConcurrentChangeError(
-                        f"element {kind} {element_id} of table id {table_id} was already closed"
-                    )
+                for table_id, kind, element_id, since in commit.closed:
+                    tid = ids.get(table_id, table_id)
+                    result = cur.execute(close, [heads[tid], seq, tid, kind, element_id, since])
+                    if self._rowcount(cur, result) != 1:
+                        raise ConcurrentChangeError(
+                            f"element {kind} {element_id} of table id {table_id} was already closed"
+                        )
             if commit.opened:
                 cur.executemany(
                     self._sql(

@@ -171,10 +171,9 @@ class SQLiteStore(SQLStore):
             )
             self._init_meta(cur, repr(self.path))
 
-    @contextlib.contextmanager
-    def _cursor(self) -> Iterator[Cursor]:
-        with self._lock:
-            yield self._cur
+    def _cursor(self) -> contextlib.AbstractContextManager[Cursor]:
+        # every caller holds the store's lock already (SQLStore takes it around each use)
+        return contextlib.nullcontext(self._cur)
 
     def _rowcount(self, cur: Cursor, result: Any) -> int:
         return int(cur.rowcount)  # type: ignore[attr-defined]
