@@ -13,6 +13,7 @@ steps and the reason in ``Statement.skipped``. Malformed text raises
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator
 
 import attrs
@@ -106,7 +107,15 @@ def executable(sql: str) -> str:
     return "".join(out)
 
 
+_KIND = operator.attrgetter("token_type")
+
+
 def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
+    """The tokens of each statement (the semicolons between them dropped)."""
+    if TokenType.SEMICOLON not in map(_KIND, tokens):  # one statement, no semicolon: read in C
+        if tokens:
+            yield tokens
+        return
     chunk: list[Token] = []
     for token in tokens:
         if token.token_type == TokenType.SEMICOLON:
