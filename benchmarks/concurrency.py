@@ -16,10 +16,13 @@
 3. Hot paths: four CPU-bound DML threads (begin, bind two tables, commit) while a thread runs
    ALTERs on the same tables, against the same threads idle: mixed ALTERs (add / modify / set
    default / add index / drop) at 100 a second (goal ≥ 0.9×), and forward-compatible ALTERs
-   back to back (goal ≥ 0.6×, and no transaction retried). The threads record into lists of
-   their own: a lock shared by the DML threads would measure CPython's convoy instead (a thread
-   that blocks on a lock waits a switch interval, 5 ms, for the interpreter whenever another
-   thread is busy computing, a DDL or anything else).
+   back to back (goal ≥ 0.6×, and no transaction retried). Then the mixed ALTERs against their
+   CPU twin: a thread paced the same that spins, each tick, the median processor time an ALTER
+   took (measured in its own thread) and touches no catalog. Their ratio tells what a DDL costs
+   DML beyond its share of the interpreter: waits, reviews, retries, caches. The threads record
+   into lists of their own: a lock shared by the DML threads would measure CPython's convoy
+   instead (a thread that blocks on a lock waits a switch interval, 5 ms, for the interpreter
+   whenever another thread is busy computing, a DDL or anything else).
 
 4. Live transactions: what one ALTER costs while 100 and 1,000 transactions hold the altered
    table bound (each new version reviews every live transaction), against the same ALTERs with
@@ -38,6 +41,7 @@ import argparse
 import contextlib
 import itertools
 import random
+import statistics
 import sys
 import threading
 import time
@@ -72,6 +76,8 @@ class Run:
     retries: int = 0
     marks: list[tuple[float, str]] = attrs.field(factory=list)
     ddl_latencies: list[float] = attrs.field(factory=list)
+    #: the processor time of each DDL statement in its own thread (waits for the GIL excluded)
+    ddl_cpu: list[float] = attrs.field(factory=list)
     lock: threading.Lock = attrs.field(factory=threading.Lock)
 
     def mark(self, what: str) -> None:
@@ -88,6 +94,7 @@ class Run:
             "p50_ms": (lat[len(lat) // 2] if lat else float("nan")) * 1e3,
             "retries": self.retries,
             "ddl_statements": len(self.ddl_latencies),
+            "ddl_cpu_us": statistics.median(self.ddl_cpu) * 1e6 if self.ddl_cpu else None,
             "ddl_max_ms": max(self.ddl_latencies, default=0.0) * 1e3,
             "longest_stall_s": longest_gap(self.ends, self.started),
         }
@@ -263,10 +270,40 @@ def alter_stream(
                 return
         table = ("orders", "items")[(n // len(cycle)) % 2]
         sql = cycle[n % len(cycle)].format(t=table, n=n // len(cycle))
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.thread_time()
         cat.execute(sql)
+        run.ddl_cpu.append(time.thread_time() - cpu)
         run.ddl_latencies.append(time.perf_counter() - began)
         n += 1
+
+
+def cpu_twin(cpu: float, run: Run, stop: threading.Event, every: float) -> None:
+    """The DDL thread's twin: paced as :func:`alter_stream`, each tick spins ``cpu`` seconds of
+    its own processor time in pure Python and touches no catalog. What it costs the DML
+    threads is a DDL's share of the interpreter and nothing else."""
+    due = time.perf_counter()
+    while not stop.is_set():
+        due += every
+        if stop.wait(max(0.0, due - time.perf_counter())):
+            return
+        began = time.perf_counter()
+        start = time.thread_time()
+        while time.thread_time() - start < cpu:
+            pass
+        run.ddl_latencies.append(time.perf_counter() - began)
+
+
+def twin_run(seconds: float, cpu: float, every: float) -> Run:
+    cat = fresh_catalog()
+    run = Run("CPU twin")
+    stop = threading.Event()
+    threads = [
+        threading.Thread(target=short_transactions, args=(cat, run, stop))
+        for _ in range(HOT_WORKERS)
+    ]
+    threads.append(threading.Thread(target=cpu_twin, args=(cpu, run, stop, every)))
+    run.started = time.perf_counter()
+    return run_for(run, threads, stop, seconds)
 
 
 def hot_run(seconds: float, cycle: tuple[str, ...] | None, every: float | None) -> Run:
@@ -315,6 +352,15 @@ def hot_paths(seconds: float, rounds: int) -> dict[str, Any]:
         found["alters"] = sum(r["busy"]["ddl_statements"] for r in runs)
         found["idle_tps"] = sum(r["idle"]["throughput_tps"] for r in runs) / len(runs)
         found["busy_tps"] = sum(r["busy"]["throughput_tps"] for r in runs) / len(runs)
+    # the mixed ALTERs against their CPU twin (the same processor time per tick, no catalog):
+    # at 1.0 the DDL costs the DML threads its share of the interpreter and nothing more
+    cpu = statistics.median(r["busy"]["ddl_cpu_us"] for r in out["mixed100"]["runs"]) / 1e6
+    twin = out["twin100"] = alternating(
+        lambda: twin_run(seconds, cpu, 0.01).summary(seconds),
+        lambda: hot_run(seconds, MIXED, 0.01).summary(seconds),
+        rounds,
+    )
+    twin["cpu_us"] = cpu * 1e6
     return out
 
 
@@ -585,6 +631,13 @@ def main() -> None:
             f"{h['idle_tps']:7.0f} tx/s, ratio {h['ratio']:.2f}× (goal {goal}; "
             f"{h['alters']} ALTERs, {h['retries']} retries)"
         )
+    twin = hot["twin100"]
+    print(
+        f"hot path, mixed ALTERs at 100/s against their CPU twin ({twin['cpu_us']:.0f} us of "
+        f"processor time a tick, no catalog): {twin['ratio']:.2f}× (1.0: a DDL costs the DML "
+        f"threads its share of the interpreter and nothing else; {min(twin['ratios']):.2f}–"
+        f"{max(twin['ratios']):.2f})"
+    )
 
     results["live_transactions"] = live = live_transactions(100, rounds)
     print(

@@ -133,7 +133,8 @@ class SQLStore(Store):
 
     @abc.abstractmethod
     def _cursor(self) -> contextlib.AbstractContextManager[Cursor]:
-        """A cursor on the store's connection (opened if needed), under the store's lock."""
+        """A cursor on the store's connection (opened if needed); every caller holds the
+        store's lock."""
 
     @abc.abstractmethod
     def _wrap(self, what: str) -> contextlib.AbstractContextManager[None]:
