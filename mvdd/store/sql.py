@@ -155,8 +155,8 @@ class SQLStore(Store):
             d = self.dialect
             done = text.replace("{k}", d.meta_key).replace("{v}", d.meta_value)
             done = done.format(**self._names)
-            if self.dialect.param != "?":
-                done = done.replace("?", self.dialect.param)
+            if d.param != "?":
+                done = done.replace("?", d.param)
             self._rendered[text] = done
         return done
 
