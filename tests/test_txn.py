@@ -196,8 +196,9 @@ def test_strict_aborts_on_any_change_since_binding(cat: Catalog) -> None:
     tx2 = cat.begin(isolation="strict")
     tx2.table("t")
     tx2.commit()
-    with pytest.raises(CatalogError):
-        cat.begin(isolation="serializable")
+    for wrong in ("serializable", ["strict"], None):  # unknown, unhashable, missing
+        with pytest.raises(CatalogError):
+            cat.begin(isolation=wrong)  # type: ignore[arg-type]
 
 
 def test_with_commits_on_clean_exit_and_rolls_back_on_exception(cat: Catalog) -> None:

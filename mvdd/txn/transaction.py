@@ -41,6 +41,10 @@ class Isolation(StrEnum):
     STRICT = "strict"
 
 
+#: each isolation by its name (a member is its own name too: they are strings)
+_ISOLATIONS = {i.value: i for i in Isolation}
+
+
 class TxState(StrEnum):
     ACTIVE = "active"
     ROLLBACK_ONLY = "rollback_only"
@@ -127,8 +131,8 @@ class Transaction:
 
     def __init__(self, catalog: Any, *, isolation: str = "repeatable_read") -> None:
         try:
-            self.isolation = Isolation(isolation)
-        except ValueError:
+            self.isolation = _ISOLATIONS[isolation]
+        except (KeyError, TypeError):
             raise CatalogError(
                 f"isolation must be one of {[i.value for i in Isolation]}, not {isolation!r}"
             ) from None
@@ -166,7 +170,8 @@ class Transaction:
             binding = self._bound.get(name)
             if binding is not None:
                 return binding.table
-        self._usable()
+        if self.state is not TxState.ACTIVE:
+            self._usable()  # raises
         binding = self._bound.get(name)
         cat = self.catalog
         if binding is None:
@@ -212,7 +217,8 @@ class Transaction:
                 table=self.doom.table if self.doom else None,
                 report=self.doom,
             )
-        self._usable()
+        if self.state is not TxState.ACTIVE:
+            self._usable()  # raises
         self.catalog.refresh(wait=False)  # never waits for a statement being run
         for binding in self._bound.values():
             current = self.catalog.version_by_id(binding.table_id)
