@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -306,12 +307,24 @@ def floor_stream(stream: list[str]) -> Callable[[str], float]:
     return run
 
 
+def timed_pair(ours: Callable[[], object], theirs: Callable[[], object], i: int) -> tuple[int, int]:
+    """``ours()`` and ``theirs()`` timed one beside the other, ``ours`` first when ``i`` is
+    odd: their nanoseconds, in that order."""
+    clock = time.perf_counter_ns
+    first, second = (ours, theirs) if i % 2 else (theirs, ours)
+    start = clock()
+    first()
+    middle = clock()
+    second()
+    end = clock()
+    return (middle - start, end - middle) if i % 2 else (end - middle, middle - start)
+
+
 def bench_sqlite_pairs(stream: list[str], setup: list[str]) -> dict[str, Any]:
     """The stream on a SQLite catalog and on the :class:`Floor`, statement by statement in
     alternating order, so both sides meet the same moments of the machine: the ratio of the
     two sides' total times (which holds each side's WAL checkpoints) and the median of the
     statements' ratios (which passes over them)."""
-    clock = time.perf_counter_ns
     pairs: list[tuple[int, int]] = []
     with tempfile.TemporaryDirectory() as tmp:
         cat = Catalog.open(os.path.join(tmp, "catalog.db"))
@@ -320,18 +333,7 @@ def bench_sqlite_pairs(stream: list[str], setup: list[str]) -> dict[str, Any]:
         floor = Floor(stream, os.path.join(tmp, "floor.db"))
         gc.collect()
         for i, sql in enumerate(stream):
-            if i % 2:
-                start = clock()
-                cat.execute(sql)
-                middle = clock()
-                floor(sql)
-                pairs.append((middle - start, clock() - middle))
-            else:
-                start = clock()
-                floor(sql)
-                middle = clock()
-                cat.execute(sql)
-                pairs.append((clock() - middle, middle - start))
+            pairs.append(timed_pair(partial(cat.execute, sql), partial(floor, sql), i))
         cat.close()
         floor.close()
     ours = sum(e for e, _ in pairs)
@@ -414,19 +416,12 @@ def bench_hot(columns: int = 100) -> dict[str, Any]:
         return cat.execute(HOT_ALTER)
 
     pairs: list[tuple[int, int]] = []
-    clock = time.perf_counter_ns
     gc.collect()
     for i in range(PAIRS + 100):  # the first 100 pairs warm up
-        first, second = (parse, execute) if i % 2 else (execute, parse)
-        start = clock()
-        first()
-        middle = clock()
-        second()
-        end = clock()
+        took = timed_pair(execute, parse, i)
         cat.execute(drop)
         if i >= 100:
-            took = (middle - start, end - middle)
-            pairs.append(took if first is execute else (took[1], took[0]))
+            pairs.append(took)
     out["pairs"] = len(pairs)
     out["paired_execute_us"] = statistics.median(e for e, _ in pairs) / 1e3
     out["paired_parse_one_us"] = statistics.median(p for _, p in pairs) / 1e3

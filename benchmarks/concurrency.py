@@ -45,7 +45,7 @@ import statistics
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -256,11 +256,9 @@ def short_transactions(cat: Catalog, run: Run, stop: threading.Event) -> None:
         run.retries += retries
 
 
-def alter_stream(
-    cat: Catalog, run: Run, stop: threading.Event, cycle: tuple[str, ...], every: float | None
-) -> None:
-    """The cycle's statements in turn, on `orders` and `items` by turns, ``every`` seconds apart
-    (paced on a clock, so a slow statement does not lower the rate) or back to back (None)."""
+def ticks(stop: threading.Event, every: float | None) -> Iterator[int]:
+    """0, 1, 2 … one every ``every`` seconds (paced on a clock, so a slow tick does not lower
+    the rate) or back to back (None), until ``stop`` is set."""
     n = 0
     due = time.perf_counter()
     while not stop.is_set():
@@ -268,24 +266,28 @@ def alter_stream(
             due += every
             if stop.wait(max(0.0, due - time.perf_counter())):
                 return
+        yield n
+        n += 1
+
+
+def alter_stream(
+    cat: Catalog, run: Run, stop: threading.Event, cycle: tuple[str, ...], every: float | None
+) -> None:
+    """The cycle's statements in turn, on `orders` and `items` by turns, at :func:`ticks`."""
+    for n in ticks(stop, every):
         table = ("orders", "items")[(n // len(cycle)) % 2]
         sql = cycle[n % len(cycle)].format(t=table, n=n // len(cycle))
         began, cpu = time.perf_counter(), time.thread_time()
         cat.execute(sql)
         run.ddl_cpu.append(time.thread_time() - cpu)
         run.ddl_latencies.append(time.perf_counter() - began)
-        n += 1
 
 
 def cpu_twin(cpu: float, run: Run, stop: threading.Event, every: float) -> None:
     """The DDL thread's twin: paced as :func:`alter_stream`, each tick spins ``cpu`` seconds of
     its own processor time in pure Python and touches no catalog. What it costs the DML
     threads is a DDL's share of the interpreter and nothing else."""
-    due = time.perf_counter()
-    while not stop.is_set():
-        due += every
-        if stop.wait(max(0.0, due - time.perf_counter())):
-            return
+    for _ in ticks(stop, every):
         began = time.perf_counter()
         start = time.thread_time()
         while time.thread_time() - start < cpu:
@@ -293,31 +295,34 @@ def cpu_twin(cpu: float, run: Run, stop: threading.Event, every: float) -> None:
         run.ddl_latencies.append(time.perf_counter() - began)
 
 
-def twin_run(seconds: float, cpu: float, every: float) -> Run:
+def hot_threads(
+    seconds: float, label: str, ddl: Callable[[Catalog, Run, threading.Event], None] | None
+) -> Run:
+    """The hot path's DML threads on a fresh catalog for ``seconds``, beside ``ddl`` (a thread
+    given the catalog, the run and the stop event) when there is one."""
     cat = fresh_catalog()
-    run = Run("CPU twin")
+    run = Run(label)
     stop = threading.Event()
     threads = [
         threading.Thread(target=short_transactions, args=(cat, run, stop))
         for _ in range(HOT_WORKERS)
     ]
-    threads.append(threading.Thread(target=cpu_twin, args=(cpu, run, stop, every)))
+    if ddl is not None:
+        threads.append(threading.Thread(target=ddl, args=(cat, run, stop)))
     run.started = time.perf_counter()
     return run_for(run, threads, stop, seconds)
 
 
 def hot_run(seconds: float, cycle: tuple[str, ...] | None, every: float | None) -> Run:
-    cat = fresh_catalog()
-    run = Run("hot path")
-    stop = threading.Event()
-    threads = [
-        threading.Thread(target=short_transactions, args=(cat, run, stop))
-        for _ in range(HOT_WORKERS)
-    ]
-    if cycle is not None:
-        threads.append(threading.Thread(target=alter_stream, args=(cat, run, stop, cycle, every)))
-    run.started = time.perf_counter()
-    return run_for(run, threads, stop, seconds)
+    if cycle is None:
+        return hot_threads(seconds, "hot path", None)
+    return hot_threads(
+        seconds, "hot path", lambda cat, run, stop: alter_stream(cat, run, stop, cycle, every)
+    )
+
+
+def twin_run(seconds: float, cpu: float, every: float) -> Run:
+    return hot_threads(seconds, "CPU twin", lambda cat, run, stop: cpu_twin(cpu, run, stop, every))
 
 
 def alternating(
