@@ -22,7 +22,10 @@
    DML beyond its share of the interpreter: waits, reviews, retries, caches. The threads record
    into lists of their own: a lock shared by the DML threads would measure CPython's convoy
    instead (a thread that blocks on a lock waits a switch interval, 5 ms, for the interpreter
-   whenever another thread is busy computing, a DDL or anything else).
+   whenever another thread is busy computing, a DDL or anything else). Last, the ALTERs'
+   processor time with no DML thread beside them, paced the same and back to back, and the
+   parse of the same texts both ways: whether an ALTER costs more beside the DML threads than
+   by itself, and what a machine that idled between ticks costs a statement and its parse.
 
 4. Live transactions: what one ALTER costs while 100 and 1,000 transactions hold the altered
    table bound (each new version reviews every live transaction), against the same ALTERs with
@@ -55,6 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import RESULTS, banner, machine, write
 from mvdd import Catalog, SchemaChangedError
+from mvdd.ddl.dialect import DIALECT
 from mvdd.model.row import validate_row
 from mvdd.txn import MetadataLocks
 
@@ -271,14 +275,19 @@ def ticks(stop: threading.Event, every: float | None) -> Iterator[int]:
 
 
 def alter_stream(
-    cat: Catalog, run: Run, stop: threading.Event, cycle: tuple[str, ...], every: float | None
+    execute: Callable[[str], object],
+    run: Run,
+    stop: threading.Event,
+    cycle: tuple[str, ...],
+    every: float | None,
 ) -> None:
-    """The cycle's statements in turn, on `orders` and `items` by turns, at :func:`ticks`."""
+    """The cycle's statements in turn, on `orders` and `items` by turns, at :func:`ticks`,
+    each given to ``execute`` (a catalog's, or a parse)."""
     for n in ticks(stop, every):
         table = ("orders", "items")[(n // len(cycle)) % 2]
         sql = cycle[n % len(cycle)].format(t=table, n=n // len(cycle))
         began, cpu = time.perf_counter(), time.thread_time()
-        cat.execute(sql)
+        execute(sql)
         run.ddl_cpu.append(time.thread_time() - cpu)
         run.ddl_latencies.append(time.perf_counter() - began)
 
@@ -317,12 +326,27 @@ def hot_run(seconds: float, cycle: tuple[str, ...] | None, every: float | None) 
     if cycle is None:
         return hot_threads(seconds, "hot path", None)
     return hot_threads(
-        seconds, "hot path", lambda cat, run, stop: alter_stream(cat, run, stop, cycle, every)
+        seconds,
+        "hot path",
+        lambda cat, run, stop: alter_stream(cat.execute, run, stop, cycle, every),
     )
 
 
 def twin_run(seconds: float, cpu: float, every: float) -> Run:
     return hot_threads(seconds, "CPU twin", lambda cat, run, stop: cpu_twin(cpu, run, stop, every))
+
+
+def alone(seconds: float, every: float | None, execute: Callable[[str], object]) -> float:
+    """The median processor time of the mixed ALTERs given to ``execute`` (a fresh catalog's,
+    or sqlglot's parse of the same texts) with no DML thread beside them, back to back (None)
+    or paced at ``every``: what a statement costs when nothing competes for the interpreter,
+    warm or after the machine idled between ticks."""
+    run = Run("ALTERs alone")
+    stop = threading.Event()
+    ddl = threading.Thread(target=alter_stream, args=(execute, run, stop, MIXED, every))
+    run.started = time.perf_counter()
+    run_for(run, [ddl], stop, seconds)
+    return statistics.median(run.ddl_cpu)
 
 
 def alternating(
@@ -366,6 +390,18 @@ def hot_paths(seconds: float, rounds: int) -> dict[str, Any]:
         rounds,
     )
     twin["cpu_us"] = cpu * 1e6
+    # the same ALTERs with nothing beside them, back to back and paced as above, and the
+    # parse of their texts the same two ways
+    found = out["alter_cpu"] = {"with_dml_us": cpu * 1e6}
+    for _ in range(rounds):  # alternating, the best of each
+        for key, every, execute in (
+            ("back_to_back_us", None, lambda: fresh_catalog().execute),
+            ("paced_us", 0.01, lambda: fresh_catalog().execute),
+            ("parse_back_to_back_us", None, lambda: DIALECT.parse),
+            ("parse_paced_us", 0.01, lambda: DIALECT.parse),
+        ):
+            took = alone(seconds, every, execute()) * 1e6
+            found[key] = min(found.get(key, took), took)
     return out
 
 
@@ -642,6 +678,14 @@ def main() -> None:
         f"processor time a tick, no catalog): {twin['ratio']:.2f}× (1.0: a DDL costs the DML "
         f"threads its share of the interpreter and nothing else; {min(twin['ratios']):.2f}–"
         f"{max(twin['ratios']):.2f})"
+    )
+    cpu = hot["alter_cpu"]
+    print(
+        f"hot path, the mixed ALTERs' processor time (median): {cpu['with_dml_us']:.0f} us at "
+        f"100/s beside the DML threads; alone {cpu['paced_us']:.0f} us at 100/s and "
+        f"{cpu['back_to_back_us']:.0f} us back to back; their parse alone "
+        f"{cpu['parse_paced_us']:.0f} us at 100/s and {cpu['parse_back_to_back_us']:.0f} us back "
+        f"to back (best of {rounds})"
     )
 
     results["live_transactions"] = live = live_transactions(100, rounds)
