@@ -545,6 +545,14 @@ def _status_table(status: dict[str, Any]) -> RichTable:
             f"{s.get('rows', 0):,}",
             f"{s.get('held', 0):,}",
         )
+    warned = status.get("downstream", {})
+    if warned.get("ddl_warnings"):
+        last, statements = warned["last_warning"], warned["warned_statements"]
+        table.caption = (
+            f"the downstream's DDL gave {warned['ddl_warnings']:,} warnings in {statements:,} "
+            f"statement{'' if statements == 1 else 's'}; the last: {last['statement']}: "
+            + "; ".join(last["warnings"])
+        )
     return table
 
 
@@ -690,7 +698,8 @@ def status(
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
 ) -> None:
     """Where each shard of a replication stands: position applied, table version, paused and
-    why, lag, rows applied (as its replicator last wrote them)."""
+    why, lag, rows applied (as its replicator last wrote them); the warnings the downstream's
+    DDL gave."""
     from mvdd.replicate.state import State
 
     if not (state / "replicate.db").exists():
@@ -698,7 +707,7 @@ def status(
     try:
         kept = State(state)
         try:
-            result = {"shards": kept.status()}
+            result = kept.report()
         finally:
             kept.close()
     except MvddError as err:

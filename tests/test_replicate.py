@@ -145,6 +145,19 @@ def test_a_column_narrows_over_values_no_shard_holds_any_more(
     assert assert_replicated(s, r)[f"up2/{s.db}.orders_03"] == 15
     (warned,) = [m for m in caplog.messages if "warnings running" in m]
     assert "20 warnings" in warned and "Data truncated for column 'note'" in warned
+    # ... and counts them in the status, as the run returns it and as the state keeps it
+    downstream = r.status()["downstream"]
+    assert downstream["ddl_warnings"] == 20 and downstream["warned_statements"] == 1
+    assert "MODIFY" in downstream["last_warning"]["statement"]
+    assert len(downstream["last_warning"]["warnings"]) == 3
+    assert s.replicator().status()["downstream"] == downstream
+    r.run()  # nothing new: nothing more counted
+    assert r.status()["downstream"] == downstream
+    command = [sys.executable, "-m", "mvdd.cli", "status", "--state", s.state]
+    said = subprocess.run([*command, "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert json.loads(said.stdout)["downstream"] == downstream
+    said = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    assert "gave 20 warnings in 1 statement;" in " ".join(said.stdout.split()), said.stdout
     with s.servers.down.connect(s.dw) as conn, conn.cursor() as cur:
         cur.execute("SELECT DISTINCT note FROM orders WHERE id < 200 ORDER BY note")
         assert cur.fetchall() == ((None,), ("a lo",))  # the later rows of orders_01: NULL
@@ -395,6 +408,7 @@ def test_the_command_follows_stops_on_sigterm_and_serves_metrics(s: Setup) -> No
             with contextlib.suppress(OSError):
                 metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
         assert "mvdd_rows_applied" in metrics and "mvdd_lag_seconds" in metrics, metrics[-500:]
+        assert "mvdd_downstream_ddl_warnings 0.0" in metrics, metrics[-500:]
         rows(s, "up1", "orders_01", 11, 5)
         status = ""
         deadline = time.monotonic() + 30
@@ -409,6 +423,7 @@ def test_the_command_follows_stops_on_sigterm_and_serves_metrics(s: Setup) -> No
             ).stdout
         shard = json.loads(status)["shards"][f"up1/{s.db}.orders_01"]
         assert shard["rows"] == 15 and not shard["paused"]
+        assert json.loads(status)["downstream"]["ddl_warnings"] == 0
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0, proc.stderr.read() if proc.stderr else ""
     finally:

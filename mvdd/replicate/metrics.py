@@ -3,7 +3,9 @@
 Per shard: ``mvdd_rows_applied`` (rows applied downstream, a counter as the checkpoint counts
 them), ``mvdd_lag_seconds`` (how far behind its source the target is), ``mvdd_paused`` (1 while
 its rows wait), ``mvdd_table_version`` (the shard's table version in its source's catalog),
-``mvdd_held_rows`` (rows waiting in the state directory).
+``mvdd_held_rows`` (rows waiting in the state directory). For the target:
+``mvdd_downstream_ddl_warnings`` (the warnings its DDL gave in all: values no shard holds any
+more that did not fit a narrowed column, converted by the server).
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ class Metrics:
         self.paused = gauge("mvdd_paused", "1 while the shard is paused")
         self.version = gauge("mvdd_table_version", "the shard's table version")
         self.held = gauge("mvdd_held_rows", "rows of a paused shard held")
+        self.warnings = Gauge(
+            "mvdd_downstream_ddl_warnings",
+            "warnings the downstream DDL gave",
+            registry=self.registry,
+        )
         self.server, self.thread = start_http_server(port, registry=self.registry)
         self.port = self.server.server_port
 
@@ -38,6 +45,7 @@ class Metrics:
             self.paused.labels(shard).set(1 if s.get("paused") else 0)
             self.version.labels(shard).set(s.get("version") or 0)
             self.held.labels(shard).set(s.get("held") or 0)
+        self.warnings.set(status.get("downstream", {}).get("ddl_warnings") or 0)
 
     def close(self) -> None:
         self.server.shutdown()

@@ -224,12 +224,13 @@ class Replicator:
 
     def status(self) -> dict[str, Any]:
         """Per shard: the position applied, the shard's table version, whether it is paused
-        (and why), the lag in seconds and the rows applied (see the API contract)."""
+        (and why), the lag in seconds and the rows applied (see the API contract); and
+        ``downstream``: the warnings its DDL gave (:meth:`State.downstream`)."""
         if self._status:
             return self._status
         state = State(self.state_dir)
         try:
-            return {"shards": state.status()}
+            return state.report()
         finally:
             state.close()
 
@@ -827,7 +828,7 @@ class Replicator:
                 self._commit(target, [Op(statement.replace("%", "%%"), ((),)), progress])
                 continue
             was = schemas[i - 1] if i > 0 else before
-            self._execute(target, statement, was, schemas[i])
+            self._execute(state, target, statement, was, schemas[i])
             self._commit(target, [progress])
         ops: list[Op] = []
         releases: dict[str, int] = {}
@@ -852,9 +853,11 @@ class Replicator:
         if close is not None:
             self._sources[close[0]].applied = close[1]
 
-    def _execute(self, target: Target, statement: str, before: Any, after: Any) -> None:
+    def _execute(
+        self, state: State, target: Target, statement: str, before: Any, after: Any
+    ) -> None:
         """Run one downstream DDL; after a lost connection, the target's schema tells whether
-        it ran."""
+        it ran. Its warnings are logged and counted in the status (``downstream``)."""
         while True:
             try:
                 warnings = target.execute(statement)
@@ -866,6 +869,7 @@ class Replicator:
                         statement[:200],
                         "; ".join(warnings[:3]) + (" …" if len(warnings) > 3 else ""),
                     )
+                    state.warned(statement, warnings)
                 return
             except TargetLost as err:
                 log.warning("%s; waiting for it", err)
@@ -1177,7 +1181,7 @@ class Replicator:
                 "held": state.held_count(shard) if reason is not None else 0,
             }
         state.set_status(shards)
-        self._status = {"shards": shards}
+        self._status = {"shards": shards, "downstream": state.downstream()}
         if self.on_status is not None:
             self.on_status(self._status)
         return self._status

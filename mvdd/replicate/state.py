@@ -301,6 +301,36 @@ class State:
         rows = self.db.execute("SELECT shard, value FROM status ORDER BY shard").fetchall()
         return {shard: json.loads(value) for shard, value in rows}
 
+    def warned(self, statement: str, warnings: Sequence[str]) -> None:
+        """Count the warnings a downstream DDL gave (values no shard holds any more that did
+        not fit, converted by the server; see :func:`mvdd.replicate.target.run_ddl`), keeping
+        the last statement that gave any and its first three."""
+        kept = self.downstream()
+        self.put(
+            _DOWNSTREAM,
+            {
+                "ddl_warnings": kept["ddl_warnings"] + len(warnings),
+                "warned_statements": kept["warned_statements"] + 1,
+                "last_warning": {"statement": statement[:200], "warnings": list(warnings[:3])},
+            },
+        )
+
+    def downstream(self) -> dict[str, Any]:
+        """The downstream's part of a status: ``ddl_warnings`` (how many warnings its DDL gave
+        in all), ``warned_statements`` (how many statements gave any) and ``last_warning`` (the
+        last such statement and its first warnings, or None)."""
+        kept = self.get(_DOWNSTREAM)
+        return kept if kept is not None else dict(_NO_WARNINGS)
+
+    def report(self) -> dict[str, Any]:
+        """A replicator's status as it last wrote it: each shard's, and the downstream's."""
+        return {"shards": self.status(), "downstream": self.downstream()}
+
+
+#: the meta key of the downstream's DDL warnings (:meth:`State.warned`)
+_DOWNSTREAM = "downstream"
+_NO_WARNINGS: dict[str, Any] = {"ddl_warnings": 0, "warned_statements": 0, "last_warning": None}
+
 
 # --- values ----------------------------------------------------------------------------------
 
