@@ -31,6 +31,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.syntax import Syntax
 from rich.table import Table as RichTable
@@ -537,10 +538,10 @@ def _status_table(status: dict[str, Any]) -> RichTable:
     for shard, s in status.get("shards", {}).items():
         lag = s.get("lag_s")
         table.add_row(
-            shard,
+            escape(shard),
             str(s.get("position") or "—"),
             str(s.get("version") or "—"),
-            f"[yellow]{s['reason']}[/]" if s.get("paused") else "no",
+            f"[yellow]{escape(s['reason'])}[/]" if s.get("paused") else "no",
             "—" if lag is None else f"{lag:.1f}",
             f"{s.get('rows', 0):,}",
             f"{s.get('held', 0):,}",
@@ -548,7 +549,7 @@ def _status_table(status: dict[str, Any]) -> RichTable:
     warned = status.get("downstream", {})
     if warned.get("ddl_warnings"):
         last, statements = warned["last_warning"], warned["warned_statements"]
-        table.caption = (
+        table.caption = escape(  # a statement or a warning is text, never markup
             f"the downstream's DDL gave {warned['ddl_warnings']:,} warnings in {statements:,} "
             f"statement{'' if statements == 1 else 's'}; the last: {last['statement']}: "
             + "; ".join(last["warnings"])

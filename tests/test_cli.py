@@ -233,3 +233,49 @@ def test_missing_extra_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Monk
     path = _catalog(tmp_path)
     plot = run("history", str(path), "t", "--plot", str(tmp_path / "p.png"), "--json")
     assert plot.exit_code == 1 and "spark extra" in json.loads(plot.output)["message"]
+
+
+def test_the_status_table_shows_names_and_warnings_as_text() -> None:
+    """Shard names, pause reasons, statements and server warnings are shown as written: a
+    hostile name holding rich's markup is not read as markup."""
+    from rich.console import Console
+
+    from mvdd.cli import _status_table
+
+    shard = "up1/db.[red]orders[/red]"
+    status = {
+        "shards": {
+            shard: {
+                "position": "b.000001:4",
+                "version": 2,
+                "paused": True,
+                "lag_s": 0.5,
+                "reason": "column [bold]x[/bold] differs",
+                "rows": 7,
+                "held": 1,
+            },
+        },
+        "downstream": {
+            "ddl_warnings": 2,
+            "warned_statements": 1,
+            "last_warning": {
+                "statement": "ALTER TABLE `[i]t` MODIFY x INT",
+                "warnings": ["Data truncated [b]", "w2"],
+            },
+        },
+    }
+    console = Console(width=400, record=True)
+    console.print(_status_table(status))
+    shown = " ".join(console.export_text().split())
+    for written in (
+        shard,
+        "column [bold]x[/bold] differs",
+        "ALTER TABLE `[i]t` MODIFY x INT",
+        "gave 2 warnings in 1 statement",
+        "Data truncated [b]; w2",
+    ):
+        assert written in shown, shown
+    quiet = {"shards": status["shards"], "downstream": {"ddl_warnings": 0}}
+    console = Console(width=400, record=True)
+    console.print(_status_table(quiet))
+    assert "warnings" not in console.export_text()
