@@ -92,7 +92,7 @@ def _fail(err: Exception, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps({"error": type(err).__name__, "message": str(err)}))
     else:
-        console.print(f"[bold red]{type(err).__name__}[/]: {err}")
+        console.print(f"[bold red]{type(err).__name__}[/]: {escape(str(err))}")
     raise typer.Exit(code=1)
 
 
@@ -152,16 +152,19 @@ def history(
             )
         )
         return
-    out = RichTable(title=f"history of {table}")
+    out = RichTable(title=escape(f"history of {table}"))
     for col in ("version", "position", "at", "statement"):
         out.add_column(col)
     for c in changes:
         out.add_row(
-            str(c.version), str(c.position), c.at.strftime("%Y-%m-%d %H:%M:%S"), c.statement
+            str(c.version),
+            escape(str(c.position)),
+            c.at.strftime("%Y-%m-%d %H:%M:%S"),
+            escape(c.statement),
         )
     console.print(out)
     if plot is not None:
-        console.print(f"column lifetimes drawn in {plot}")
+        console.print(escape(f"column lifetimes drawn in {plot}"))
 
 
 class Server(StrEnum):
@@ -240,15 +243,16 @@ def tour(
             json.dumps({"catalog": str(path), "tables": report, "orders_at_000002_100": decoded})
         )
         return
-    console.rule(f"[bold]mvdd tour[/] — catalog file {path}")
+    console.rule(f"[bold]mvdd tour[/] — catalog file {escape(str(path))}")
     for name, versions in report.items():
         for v in versions:
             console.print(
-                f"[bold cyan]{name}[/] version [bold]{v['version']}[/] "
-                f"at position {tuple(v['position'])}: [dim]{v['statement']}[/]"
+                f"[bold cyan]{escape(name)}[/] version [bold]{v['version']}[/] "
+                f"at position {escape(str(tuple(v['position'])))}: "
+                f"[dim]{escape(v['statement'])}[/]"
             )
             for step in v["steps"]:
-                console.print(f"    step: {step}")
+                console.print(escape(f"    step: {step}"))
             if v["schema"]:
                 console.print(Syntax(v["schema"], "sql", word_wrap=True, theme="ansi_dark"))
     console.print(
@@ -282,7 +286,7 @@ def join(
         if as_json:
             typer.echo(json.dumps({"joined": None, "conflict": str(err)}))
         else:
-            console.print(f"[bold red]conflict[/]: {err}")
+            console.print(f"[bold red]conflict[/]: {escape(str(err))}")
         raise typer.Exit(code=VERDICT) from None
     except MvddError as err:
         _fail(err, as_json)
@@ -349,7 +353,7 @@ def check(
         )
     else:
         colour = "green" if report.compatible else "red"
-        console.print(f"[{colour}]{report}[/]")
+        console.print(f"[{colour}]{escape(str(report))}[/]")
     _exit(0 if report.compatible else VERDICT)
 
 
@@ -416,12 +420,12 @@ def _run_replay(
         typer.echo(json.dumps(summary, default=str))
         _exit(0 if matches else VERDICT)
         return
-    table = RichTable(title=f"replay of {result.target} in {result.seconds:.1f} s")
+    table = RichTable(title=escape(f"replay of {result.target} in {result.seconds:.1f} s"))
     for name in ("shard", "events", "rows", "DDL", "rows while paused", "conflicts"):
         table.add_column(name)
     for name, st in result.shards.items():
         table.add_row(
-            name,
+            escape(name),
             f"{st.events:,}",
             f"{st.rows:,}",
             str(st.ddl),
@@ -432,11 +436,13 @@ def _run_replay(
     console.print(f"[bold]joined schema[/] ({len(result.downstream)} downstream statements):")
     console.print(Syntax(result.joined.to_sql(), "sql", word_wrap=True, theme="ansi_dark"))
     console.print(
-        f"{result.merged_rows:,} rows merged as Parquet in {out / 'merged'} "
-        f"(checksum {result.checksum})"
+        escape(
+            f"{result.merged_rows:,} rows merged as Parquet in {out / 'merged'} "
+            f"(checksum {result.checksum})"
+        )
     )
     if result.paused:
-        console.print(f"[yellow]still paused[/]: {', '.join(sorted(result.paused))}")
+        console.print(f"[yellow]still paused[/]: {escape(', '.join(sorted(result.paused)))}")
     if result.server is not None:
         colour = "green" if matches else "red"
         console.print(
@@ -444,7 +450,7 @@ def _run_replay(
             f"{result.server['rows']:,} rows, checksum {result.server['checksum']}, "
             f"schema {'equivalent' if result.server['equivalent'] else 'different'}"
         )
-    console.print(f"report: {out / 'report.md'}, timeline: {out / 'timeline.png'}")
+    console.print(escape(f"report: {out / 'report.md'}, timeline: {out / 'timeline.png'}"))
     _exit(0 if matches else VERDICT)
 
 
@@ -493,7 +499,7 @@ def demo(
     say = (
         (lambda text: None)
         if as_json
-        else (lambda text: console.print(f"[bold]mvdd demo[/]: {text}"))
+        else (lambda text: console.print(f"[bold]mvdd demo[/]: {escape(text)}"))
     )
     try:
         result = run_demo(directory, rows=rows, steps=steps, bulk=bulk, progress=say)
@@ -510,7 +516,7 @@ def demo(
         console.print(
             f"the target {verdict} the upstream rows ({summary['target_rows']:,} rows); "
             f"the lake {lake}; {summary['downstream_statements']} downstream statements, "
-            f"{len(result.conflicts)} pause(s); report: {directory / 'report.md'}"
+            f"{len(result.conflicts)} pause(s); report: {escape(str(directory / 'report.md'))}"
         )
     if not (result.verdict.ok and result.lake_matches):
         raise typer.Exit(code=VERDICT)

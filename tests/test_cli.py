@@ -123,6 +123,21 @@ def test_history_and_plot(tmp_path: Path) -> None:
     assert run("history", str(path), "nope").exit_code == 1
 
 
+def test_text_output_shows_hostile_names_as_written(tmp_path: Path) -> None:
+    """A name or statement holding rich's markup is printed as written, in a table, in a
+    message and in an error."""
+    path = tmp_path / "c.db"
+    with Catalog.open(str(path)) as cat:
+        cat.execute("CREATE TABLE `[red]t[/red]` (`[bold]a` INT)", position=1)
+        cat.execute("ALTER TABLE `[red]t[/red]` ADD COLUMN `[i]b[/i]` INT", position=2)
+    text = run("history", str(path), "[red]t[/red]")
+    assert text.exit_code == 0, text.output
+    shown = " ".join(text.output.split())
+    assert "history of [red]t[/red]" in shown and "`[i]b[/i]`" in shown, shown
+    missing = run("history", str(path), "[bold]nope[/bold]")
+    assert missing.exit_code == 1 and "[bold]nope[/bold]" in missing.output, missing.output
+
+
 def test_show(tmp_path: Path) -> None:
     path = _catalog(tmp_path)
     at = run("show", str(path), "t", "--position", "25", "--json")
