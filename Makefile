@@ -54,9 +54,10 @@ test: $(VENV)/.installed-test system-deps lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # the property and state-machine tests at ten times CI's examples (the `deep` hypothesis
-# profile), outside `make test`: hours on 2 cores, for a nightly schedule; a failure prints the
-# blob that replays it, and HYPOTHESIS_SEED=n makes a run repeatable. A test may take far
-# longer than the suite's 600 s bound (the server shard machine: 250 runs of 25 steps), and a
+# profile), outside `make test`, for a nightly schedule: about 17 minutes of tests on 2 cores
+# when last run by hand (2026-11-27; the server shard machine, 250 runs of 25 steps, took
+# 102 s of it). A failure prints the blob that replays it, and HYPOTHESIS_SEED=n makes a run
+# repeatable. A test may take longer than the suite's 600 s bound on a slower machine, and a
 # timeout firing mid-statement leaves hypothesis a flaky failure to report, so the bound here is
 # DEEP_TIMEOUT seconds per test
 DEEP_TIMEOUT ?= 7200
