@@ -392,7 +392,7 @@ def hot_paths(seconds: float, rounds: int) -> dict[str, Any]:
     twin["cpu_us"] = cpu * 1e6
     # the same ALTERs with nothing beside them, back to back and paced as above, and the
     # parse of their texts the same two ways
-    found = out["alter_cpu"] = {"with_dml_us": cpu * 1e6}
+    by_itself = out["alter_cpu"] = {"with_dml_us": cpu * 1e6}
     for _ in range(rounds):  # alternating, the best of each
         for key, every, execute in (
             ("back_to_back_us", None, lambda: fresh_catalog().execute),
@@ -401,7 +401,7 @@ def hot_paths(seconds: float, rounds: int) -> dict[str, Any]:
             ("parse_paced_us", 0.01, lambda: DIALECT.parse),
         ):
             took = alone(seconds, every, execute()) * 1e6
-            found[key] = min(found.get(key, took), took)
+            by_itself[key] = min(by_itself.get(key, took), took)
     return out
 
 
