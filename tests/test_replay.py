@@ -153,3 +153,39 @@ def test_no_logs(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(CatalogError, match="no event logs"):
         replay(tmp_path / "empty", tmp_path / "out")
+
+
+def test_the_report_shows_hostile_names_as_written(tmp_path: Path, spark: Any) -> None:
+    """Shards named with Markdown's markup, one of them paused by a conflict whose reason names
+    a column holding markup: the report's table keeps one row per shard, each name and the
+    reason shown as written (read back with a CommonMark parser with GitHub's tables)."""
+    from markdown_it import MarkdownIt
+
+    create = "CREATE TABLE t (id INT PRIMARY KEY, `*c*|d` VARCHAR(4))"
+    names = ["a|b", "`c`"]
+    _log(tmp_path / "in", names[0], [{"pos": 1, "ddl": create}, {"pos": 2, "row": {"id": 1}}])
+    _log(
+        tmp_path / "in",
+        names[1],
+        [
+            {"pos": 1, "ddl": create},
+            {"pos": 2, "ddl": "ALTER TABLE t MODIFY `*c*|d` INT"},
+            {"pos": 3, "row": {"id": 2}},
+        ],
+    )
+    result = replay(tmp_path / "in", tmp_path / "out", target="m|*x*")
+    assert result.shards[names[1]].conflicts
+    tokens = (
+        MarkdownIt("commonmark").enable("table").parse((tmp_path / "out" / "report.md").read_text())
+    )
+    title = tokens[1].children or []
+    assert [(t.type, t.content) for t in title] == [
+        ("text", "Replay of "),
+        ("code_inline", "m|*x*"),
+    ]
+    cells = [tokens[i + 1].children or [] for i, t in enumerate(tokens) if t.type == "td_open"]
+    assert len(cells) == 2 * 6  # two rows of six cells
+    rows = {row[0][0].content: row for row in (cells[:6], cells[6:])}
+    assert sorted(rows) == sorted(names) and [t.type for t in rows[names[1]][0]] == ["code_inline"]
+    reason = "".join(t.content for t in rows[names[1]][5] if t.type == "text")
+    assert reason == result.shards[names[1]].conflicts[0] and "`*c*|d`" in reason

@@ -238,6 +238,7 @@ def _report(
     lake: tuple[int, tuple[str, ...]],
 ) -> DemoResult:
     from mvdd.catalog import Catalog
+    from mvdd.spark.markdown import cell, code, fenced, prose
     from mvdd.spark.report import plot_timeline
 
     state = State(out / "state")
@@ -298,13 +299,13 @@ def _report(
         "",
         f"**The target {'matches' if verdict.ok else 'DOES NOT match'} the upstream rows** "
         f"({verdict.target_rows:,} rows; every row by key, every column)"
-        + ("." if verdict.ok else ": " + "; ".join(verdict.differences)),
+        + ("." if verdict.ok else ": " + "; ".join(map(prose, verdict.differences))),
         "",
         f"The first rows were copied {how}. **The lake beside the target "
         + (
             f"holds the same rows** after compaction ({lake[0]:,} rows)."
             if result.lake_matches
-            else f"DIFFERS from the target** after compaction: {'; '.join(lake[1])}"
+            else f"DIFFERS from the target** after compaction: {'; '.join(map(prose, lake[1]))}"
         ),
         "",
         "| shard | rows upstream | table version | rows applied |",
@@ -312,24 +313,13 @@ def _report(
     ]
     for shard, s in status.get("shards", {}).items():
         upstream, applied = verdict.rows.get(shard, 0), s.get("rows", 0)
-        lines.append(f"| {shard} | {upstream:,} | {s.get('version')} | {applied:,} |")
+        lines.append(f"| {cell(code(shard))} | {upstream:,} | {s.get('version')} | {applied:,} |")
     lines += ["", "## Pauses", ""]
-    lines += [f"- {c}" for c in conflicts] or ["none"]
-    lines += [
-        "",
-        "## Joined schema",
-        "",
-        "```sql",
-        joined,
-        "```",
-        "",
-        "## Downstream DDL",
-        "",
-        "```sql",
-    ]
-    lines += [f"{sql};" for sql in downstream]
-    lines += ["```", "", "## Upstream DDL", ""]
-    lines += [f"- `{shard}`: `{sql}`" for shard, sql in workload.ddl]
+    lines += [f"- {prose(c)}" for c in conflicts] or ["none"]
+    lines += ["", "## Joined schema", "", *fenced(joined, "sql"), ""]
+    lines += ["## Downstream DDL", "", *fenced("\n".join(f"{sql};" for sql in downstream), "sql")]
+    lines += ["", "## Upstream DDL", ""]
+    lines += [f"- {code(shard)}: {code(sql)}" for shard, sql in workload.ddl]
     lines += ["", "![timeline](timeline.png)", ""]
     (out / "report.md").write_text("\n".join(lines))
     return result

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from mvdd.spark.markdown import cell, code, fenced, prose
+
 if TYPE_CHECKING:
     from mvdd.shard import ShardGroup
 
@@ -29,7 +31,7 @@ def write_report(result: Run, group: ShardGroup) -> None:
     """Write ``report.md`` and ``timeline.png`` into the replay's output folder."""
     plot_timeline(result.timeline, result.out / "timeline.png", target=result.target)
     lines = [
-        f"# Replay of `{result.target}`",
+        f"# Replay of {code(result.target)}",
         "",
         f"{sum(s.events for s in result.shards.values()):,} events from "
         f"{len(result.shards)} shards in {result.seconds:.1f} s; "
@@ -40,16 +42,18 @@ def write_report(result: Run, group: ShardGroup) -> None:
         "|---|---|---|---|---|---|",
     ]
     for name, s in result.shards.items():
-        conflicts = "<br>".join(c.replace("|", "\\|") for c in s.conflicts) or "—"
+        conflicts = "<br>".join(prose(c) for c in s.conflicts) or "—"
         lines.append(
-            f"| {name} | {s.events:,} | {s.rows:,} | {s.ddl} | {s.paused_rows:,} | {conflicts} |"
+            f"| {cell(code(name))} | {s.events:,} | {s.rows:,} | {s.ddl} | {s.paused_rows:,} "
+            f"| {cell(conflicts)} |"
         )
     if result.paused:
         lines += [
             "",
-            f"Still paused at the end (rows not merged): {', '.join(sorted(result.paused))}.",
+            "Still paused at the end (rows not merged): "
+            f"{', '.join(code(name) for name in sorted(result.paused))}.",
         ]
-    lines += ["", "## Joined schema", "", "```sql", group.joined.to_sql(), "```", ""]
+    lines += ["", "## Joined schema", "", *fenced(group.joined.to_sql(), "sql"), ""]
     if result.server is not None:
         verdict = "matches" if result.server.get("matches") else "DOES NOT match"
         lines += [
@@ -58,16 +62,15 @@ def write_report(result: Run, group: ShardGroup) -> None:
             f"The table on the server {verdict} the joined schema and the merged rows: "
             f"{result.server['rows']:,} rows, checksum {result.server['checksum']}"
             + (
-                f"; differences: {result.server['differences']}"
+                f"; differences: {prose(str(result.server['differences']))}"
                 if result.server["differences"]
                 else ""
             )
             + ".",
             "",
         ]
-    lines += ["## Downstream DDL", "", "```sql"]
-    lines += [f"-- after position {pos}\n{sql};" for pos, sql in result.downstream]
-    lines += ["```", "", "![timeline](timeline.png)", ""]
+    ddl = "\n".join(f"-- after position {pos}\n{sql};" for pos, sql in result.downstream)
+    lines += ["## Downstream DDL", "", *fenced(ddl, "sql"), "", "![timeline](timeline.png)", ""]
     (result.out / "report.md").write_text("\n".join(lines))
 
 
