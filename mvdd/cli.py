@@ -53,6 +53,9 @@ class MissingExtraError(RuntimeError):
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 console = Console()
+#: the reading commands open an existing catalog only: a missing file is an error, not a new
+#: catalog, and a SQLite database of something else is refused untouched
+CATALOG_HELP = "an existing catalog: a SQLite file, or mysql://user:password@host:port/database"
 
 TOUR_SCRIPT: list[tuple[str, Any]] = [
     (
@@ -110,7 +113,7 @@ def _change_dict(change: Change) -> dict[str, Any]:
 
 @app.command()
 def history(
-    catalog: Path = typer.Argument(..., help="a catalog file"),
+    catalog: str = typer.Argument(..., help=CATALOG_HELP),
     table: str = typer.Argument(..., help="the table"),
     plot: Path | None = typer.Option(
         None, help="also draw every column's lifetime over the versions into this PNG"
@@ -119,7 +122,7 @@ def history(
 ) -> None:
     """A table's versions: statement, steps, position and time."""
     try:
-        with Catalog.open(str(catalog)) as cat:
+        with Catalog.open(catalog, create=False) as cat:
             changes = cat.history(table)
             lifetimes = [
                 (c.version, frozenset(cat.table(table, version=c.version).column_names))
@@ -176,7 +179,7 @@ class Server(StrEnum):
 
 @app.command()
 def show(
-    catalog: Path = typer.Argument(..., help="a catalog file"),
+    catalog: str = typer.Argument(..., help=CATALOG_HELP),
     table: str = typer.Argument(..., help="the table"),
     version: int | None = typer.Option(None, help="a version (default: the current one)"),
     position: str | None = typer.Option(
@@ -195,7 +198,7 @@ def show(
         if position is not None:
             raw = json.loads(position)
             pos = tuple(raw) if isinstance(raw, list) else raw
-        with Catalog.open(str(catalog)) as cat:
+        with Catalog.open(catalog, create=False) as cat:
             found = cat.table(table, version=version, position=pos)
     except (MvddError, ValueError) as err:
         _fail(err, as_json)
@@ -302,8 +305,8 @@ def check(
     initial: str | None = typer.Argument(None, help="the CREATE TABLE (SQL or a file)"),
     changes: list[str] | None = typer.Argument(None, help="ALTER statements (SQL or files)"),
     mode: str = typer.Option("forward", help="forward, backward or full"),
-    catalog: Path | None = typer.Option(
-        None, help="judge a catalog's table instead: INITIAL is the table's name"
+    catalog: str | None = typer.Option(
+        None, help=f"judge a catalog's table instead (INITIAL is the table's name): {CATALOG_HELP}"
     ),
     from_version: int = typer.Option(1, "--from", help="with --catalog: the version I"),
     to_version: int | None = typer.Option(
@@ -319,7 +322,7 @@ def check(
         if catalog is not None:
             if changes:
                 raise CatalogError("with --catalog, give only the table's name")
-            with Catalog.open(str(catalog)) as cat:
+            with Catalog.open(catalog, create=False) as cat:
                 top = to_version if to_version is not None else cat.table(initial).version
                 report = check_versions(cat, initial, from_version, top, mode=mode)
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 import threading
@@ -503,6 +504,47 @@ def test_a_format_1_store_is_upgraded_and_an_unknown_format_refused(tmp_path: Pa
         Catalog.open(path)
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() == ("3",)
+
+
+def test_a_sqlite_database_of_something_else_is_refused_untouched(tmp_path: Path) -> None:
+    """An application's SQLite file (a table ``events``, as the store also has, and ``users``)
+    is not a catalog: opening it is a StoreError naming its tables, and not a byte of the file
+    changes (not its journal mode either), whether or not ``create``."""
+    path = tmp_path / "app.db"
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("CREATE TABLE events (x TEXT)")
+        db.execute("CREATE TABLE users (name TEXT)")
+        db.execute("INSERT INTO events VALUES ('kept')")
+    before = path.read_bytes()
+    for create in (True, False):
+        with pytest.raises(StoreError, match=r"not an mvdd catalog \(it holds 'users'\)"):
+            Catalog.open(str(path), create=create)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
+
+
+def test_a_reader_opens_an_existing_catalog_and_makes_none(tmp_path: Path) -> None:
+    """``create=False`` (the CLI's reading commands): a missing file and an empty one are
+    refused, and no catalog is made there; an existing catalog opens, also at a path holding
+    characters a URI gives meaning to."""
+    missing = tmp_path / "missing.db"
+    with pytest.raises(StoreError, match=r"there is no catalog at .*missing\.db"):
+        Catalog.open(str(missing), create=False)
+    assert not missing.exists()
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    with pytest.raises(StoreError, match=r"no catalog .*\(an empty SQLite database\)"):
+        Catalog.open(str(empty), create=False)
+    assert empty.read_bytes() == b""
+    odd = tmp_path / "a b?c#d%20.db"
+    with Catalog.open(str(odd)) as cat:
+        cat.execute("CREATE TABLE t (a INT)")
+    with Catalog.open(str(odd), create=False) as cat:
+        assert cat.table("t").column_names == ("a",)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".db") == [
+        "a b?c#d%20.db",
+        "empty.db",
+    ]
 
 
 def test_readers_never_see_a_half_written_version() -> None:

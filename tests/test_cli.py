@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -145,6 +147,25 @@ def test_show(tmp_path: Path) -> None:
     assert json.loads(at.output)["version"] == 2
     assert run("show", str(path), "t", "--position", "[", "--json").exit_code == 1
     assert run("show", str(path), "t", "--version", "9").exit_code == 1
+
+
+def test_reading_commands_make_no_catalog(tmp_path: Path) -> None:
+    """``history``, ``show`` and ``check --catalog`` read a catalog: a missing file is an
+    error naming it, and no file is made; a SQLite database of something else is refused and
+    left as it was."""
+    missing = tmp_path / "missing.db"
+    app_db = tmp_path / "app.db"
+    with contextlib.closing(sqlite3.connect(app_db)) as db, db:
+        db.execute("CREATE TABLE t (a INT)")
+    before = app_db.read_bytes()
+    for args in (["history", "{}", "t"], ["show", "{}", "t"], ["check", "t", "--catalog", "{}"]):
+        for path, error in ((missing, "there is no catalog at"), (app_db, "not an mvdd catalog")):
+            done = run(*(a.format(path) for a in [*args, "--json"]))
+            assert done.exit_code == 1, done.output
+            assert json.loads(done.output)["error"] == "StoreError"
+            assert error in json.loads(done.output)["message"] and str(path) in done.output
+    assert not missing.exists() and app_db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
 
 
 def test_show_for_a_server(tmp_path: Path) -> None:

@@ -354,3 +354,27 @@ def test_processes_opening_a_new_store_at_once(address: str) -> None:
     with Catalog.open(address) as cat:
         assert cat.tables() == [f"t{i}" for i in range(6)]
         assert sorted(cat.table_id(f"t{i}") for i in range(6)) == list(range(1, 7))
+
+
+def test_a_reader_makes_no_store_in_a_database(address: str, mariadb: MariaDB) -> None:
+    """``create=False`` on a database without the store's tables is a StoreError naming the
+    address (never its password), and makes no table; on a store, it opens it. ``mvdd history``
+    reads a catalog at a ``mysql://`` address."""
+    from typer.testing import CliRunner
+
+    from mvdd.cli import app
+
+    with pytest.raises(StoreError, match="there is no catalog at mysql://root@"):
+        Catalog.open(address, create=False)
+    database = address.split("/")[3].split("?")[0]
+    with mariadb.connect(database) as conn, conn.cursor() as cur:
+        assert cur.execute("SHOW TABLES") == 0
+    with Catalog.open(address) as cat:
+        cat.execute("CREATE TABLE t (id INT PRIMARY KEY)")
+    with Catalog.open(address, create=False) as cat:
+        assert cat.version("t") == 1
+    done = CliRunner().invoke(app, ["history", address, "t", "--json"])
+    assert done.exit_code == 0, done.output
+    assert [v["statement"] for v in json.loads(done.output)["versions"]] == [
+        "CREATE TABLE t (id INT PRIMARY KEY)"
+    ]

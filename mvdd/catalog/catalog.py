@@ -199,10 +199,12 @@ class Catalog:
         MariaDB database, ``mysql://user:password@host:port/database`` (also ``mariadb://``
         and ``…?unix_socket=/path``; see :mod:`mvdd.store.mysql`).
 
-        Store options (``synchronous``, ``timeout``: SQLite) go to the store; the rest to the
-        catalog.
+        Store options go to the store (``synchronous``, ``timeout``: SQLite; ``create``: both),
+        the rest to the catalog. ``create=False`` opens an existing catalog only (StoreError
+        for a missing file or database, nothing made), as a reader wants. Either way a SQLite
+        database holding tables of something else is refused and left untouched.
         """
-        store_keys = {"synchronous", "timeout"}
+        store_keys = {"synchronous", "timeout", "create"}
         store_options = {k: v for k, v in options.items() if k in store_keys}
         catalog_options = {k: v for k, v in options.items() if k not in store_keys}
         if not isinstance(target, str):
@@ -211,6 +213,7 @@ class Catalog:
             scheme = target.split("://")[0]
             if scheme not in ("mysql", "mariadb"):
                 raise CatalogError(f"unsupported catalog address {scheme!r}://")
+            create = store_options.pop("create", True)
             if store_options:
                 raise CatalogError(f"{sorted(store_options)}: options of the SQLite store")
             try:
@@ -219,7 +222,7 @@ class Catalog:
                 raise CatalogError(
                     f"a {scheme}:// catalog needs PyMySQL: pip install 'mvdd[mysql]' ({err})"
                 ) from None
-            return cls(MySQLStore(target), **catalog_options)
+            return cls(MySQLStore(target, create=create), **catalog_options)
         from mvdd.store.sqlite import SQLiteStore
 
         return cls(SQLiteStore(target, **store_options), **catalog_options)

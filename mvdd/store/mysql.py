@@ -177,17 +177,19 @@ class MySQLStore(SQLStore):
 
     Args:
         address: ``mysql://user:password@host:port/database`` (see the module docstring).
+        create: make the store's tables when the database has none (else StoreError, and
+            nothing is made).
     """
 
     dialect = DIALECT
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, *, create: bool = True) -> None:
         self._options, prefix, self._description = parse_address(address)
         super().__init__(prefix)
         self._prefix = prefix
         self._conn: pymysql.connections.Connection | None = None
         with self._wrap("open"):
-            self._ensure_schema()
+            self._ensure_schema(create)
 
     # -- connection ---------------------------------------------------------------------------
 
@@ -239,8 +241,11 @@ class MySQLStore(SQLStore):
                 cause=err,
             ) from None
 
-    def _ensure_schema(self) -> None:
+    def _ensure_schema(self, create: bool) -> None:
         with self._cursor() as cur:
+            meta = (self._prefix + "meta").replace("_", "\\_")  # (a LIKE pattern)
+            if not create and not cur.execute("SHOW TABLES LIKE %s", [meta]):
+                raise StoreError(f"there is no catalog at {self._description}")
             for statement in SCHEMA:
                 cur.execute(statement.replace("{p}", self._prefix))
             self._init_meta(cur, self._description)

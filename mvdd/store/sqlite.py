@@ -8,6 +8,11 @@ processes altering one table cannot both commit version n + 1. A process killed 
 leaves either the whole statement or none of it.
 The statements themselves are the SQL stores' shared algorithm (:mod:`mvdd.store.sql`).
 
+A file is an mvdd catalog, or empty (a new one is made there), or it is refused untouched: a
+SQLite database that holds other tables (an application's ``events`` or ``state``, say) is
+never written into, not even its journal mode. ``create=False`` (what the CLI's reading
+commands pass) also refuses a missing or empty file rather than make a catalog there.
+
 ``synchronous`` is ``"normal"`` by default: every commit survives a process crash; a power loss
 may lose the last commits but never corrupts the file. ``"full"`` makes every commit durable
 against power loss too, at the price of an fsync per statement.
@@ -33,6 +38,7 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
+from urllib.request import pathname2url
 
 from sqlite_utils import Database
 
@@ -118,6 +124,9 @@ _TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     ),
     "state": ({"k": str, "v": str}, "k"),
 }
+#: the tables every mvdd catalog file has held since its first format (the others were added
+#: later, and are made when an older catalog is opened)
+_SIGNATURE = frozenset({"meta", "tables", "versions", "elements"})
 _INDEXES = (
     ("jobs", ["queue", "id"]),
     ("versions", ["seq"]),
@@ -133,22 +142,33 @@ class SQLiteStore(SQLStore):
         path: the file.
         synchronous: ``"normal"`` (crash-safe) or ``"full"`` (also power-loss durable).
         timeout: seconds a writer waits for another process's transaction.
+        create: make a new catalog when the file is missing or empty (else StoreError).
     """
 
     dialect = DIALECT
 
     def __init__(
-        self, path: str | os.PathLike[str], *, synchronous: str = "normal", timeout: float = 30.0
+        self,
+        path: str | os.PathLike[str],
+        *,
+        synchronous: str = "normal",
+        timeout: float = 30.0,
+        create: bool = True,
     ):
         super().__init__()
         if synchronous not in SYNCHRONOUS:
             raise StoreError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
         self.path = os.fspath(path)
+        if not create and not os.path.isfile(self.path):
+            raise StoreError(f"there is no catalog at {self.path!r}")
+        # a URI, so that a reader's open (mode=rw) never makes the file
+        uri = f"file:{pathname2url(os.path.abspath(self.path))}?mode={'rwc' if create else 'rw'}"
         try:
             conn = sqlite3.connect(
-                self.path, isolation_level=None, timeout=timeout, check_same_thread=False
+                uri, uri=True, isolation_level=None, timeout=timeout, check_same_thread=False
             )
             self.db = Database(conn)
+            self._check_owner(create)  # before the journal mode, itself a change to the file
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
             self._cur = conn.cursor()
@@ -157,6 +177,22 @@ class SQLiteStore(SQLStore):
             raise StoreError(
                 f"cannot open the SQLite store {self.path!r}: {err}", cause=err
             ) from err
+
+    def _check_owner(self, create: bool) -> None:
+        """StoreError (the connection closed, nothing written) unless the file holds an mvdd
+        catalog, or nothing and ``create``."""
+        found = set(self.db.table_names())
+        if found >= _SIGNATURE or (create and not found):
+            return
+        self.db.close()
+        if not found:
+            raise StoreError(f"there is no catalog at {self.path!r} (an empty SQLite database)")
+        others = sorted(found - _TABLES.keys()) or sorted(found)
+        raise StoreError(
+            f"{self.path!r} is a SQLite database but not an mvdd catalog (it holds "
+            f"{', '.join(map(repr, others[:5]))}{', …' if len(others) > 5 else ''}); mvdd "
+            "keeps a catalog in a file of its own and changes nothing in this one"
+        )
 
     def _ensure_schema(self) -> None:
         with self._transaction() as cur:
