@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import shutil
 from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
@@ -42,6 +41,7 @@ from mvdd.compat import check_versions
 from mvdd.ddl.statement import for_server
 from mvdd.errors import CatalogError, JoinConflictError, MvddError
 from mvdd.join import join as join_tables
+from mvdd.store.folder import replace_folder
 
 #: exit code of a negative verdict (incompatible, conflict, mismatch)
 VERDICT = 3
@@ -53,6 +53,8 @@ class MissingExtraError(RuntimeError):
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 console = Console()
+#: what ``mvdd tour`` writes into its folder (a SQLite file and its companions)
+TOUR_WRITES = frozenset(f"catalog.db{end}" for end in ("", "-wal", "-shm", "-journal"))
 #: the reading commands open an existing catalog only: a missing file is an error, not a new
 #: catalog, and a SQLite database of something else is refused untouched
 CATALOG_HELP = "an existing catalog: a SQLite file, or mysql://user:password@host:port/database"
@@ -216,10 +218,9 @@ def tour(
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
 ) -> None:
     """Run a scripted scenario on a SQLite catalog file and print every table version."""
-    shutil.rmtree(directory, ignore_errors=True)
-    directory.mkdir(parents=True)
     path = directory / "catalog.db"
     try:
+        replace_folder(directory, TOUR_WRITES, "mvdd tour")
         with Catalog.open(str(path)) as cat:
             for sql, position in TOUR_SCRIPT:
                 cat.execute(sql, position=position)

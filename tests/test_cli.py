@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from mvdd import Catalog
 from mvdd.cli import VERDICT, Server, app
 from mvdd.ddl.dialect import DIALECTS
+from mvdd.replicate.demo import WRITES as DEMO_WRITES
 
 runner = CliRunner()
 
@@ -188,6 +189,17 @@ def test_tour(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert set(out["tables"]) == {"orders", "customers"}
+    # its own folder is replaced by the next run; a folder of anything else is refused as it is
+    again = run("tour", "--directory", str(tmp_path / "tour"), "--json")
+    assert (
+        again.exit_code == 0 and json.loads(again.output)["tables"].keys() == out["tables"].keys()
+    )
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    refused = run("tour", "--directory", str(tmp_path / "mine"), "--json")
+    assert refused.exit_code == 1 and json.loads(refused.output)["error"] == "CatalogError"
+    assert "'notes.txt'" in refused.output
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == ["notes.txt"]
 
 
 @pytest.mark.spark
@@ -200,9 +212,16 @@ def test_replay(tmp_path: Path, spark: Any) -> None:
     out = json.loads(result.output)
     assert out["merged_rows"] == 400 and out["paused"] == []
     assert (tmp_path / "out" / "report.md").exists()
-    text = run("replay", str(tmp_path / "events"), "--out", str(tmp_path / "out2"))
+    # the folder of the first run is replaced by the second
+    text = run("replay", str(tmp_path / "events"), "--out", str(tmp_path / "out"))
     assert text.exit_code == 0, text.output
     assert "400 rows merged" in text.output and "events" in text.output
+    # the logs themselves as the output folder: refused, and not a log removed
+    logs = sorted((tmp_path / "events").iterdir())
+    into_logs = run("replay", str(tmp_path / "events"), "--out", str(tmp_path / "events"), "--json")
+    assert into_logs.exit_code == 1, into_logs.output
+    assert "holds what it does not write" in json.loads(into_logs.output)["message"]
+    assert sorted((tmp_path / "events").iterdir()) == logs
     # bad input: a clear error, exit code 1
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "s.jsonl").write_text('{"pos": 1, "row": {}}\n')
@@ -229,6 +248,8 @@ def test_demo_is_the_main_job(tmp_path: Path, spark: Any, jdbc: list[str]) -> No
     assert "The target matches the upstream rows" in report
     assert "The lake beside the target holds the same rows" in report
     assert (tmp_path / "demo" / "timeline.png").stat().st_size > 10_000
+    # what a later demo replaces: everything this one wrote
+    assert {p.name for p in (tmp_path / "demo").iterdir()} == DEMO_WRITES
     assert run("demo", "--rows", "0", "--json").exit_code == 1
 
 

@@ -347,3 +347,40 @@ def test_a_truncate_of_one_shard_among_several_keeps_the_target_rows(
     with s.servers.down.connect(s.dw) as conn, conn.cursor() as cur:
         cur.execute("SELECT COUNT(*) FROM orders WHERE id >= 20000000")
         assert cur.fetchone() == (300,)
+
+
+def test_a_folder_of_something_else_is_never_made_a_lake(tmp_path: Path) -> None:
+    """A lake removes the batches and snapshots it no longer needs, so a folder holding
+    anything but a lake's own files is refused before the replicator writes anything, and
+    by the lake's writer itself; a folder a killed first run left (its temporary files
+    included) is one."""
+    from mvdd.spark.lake import LakeError, LakeWriter
+
+    mine = tmp_path / "mine"
+    (mine / "snapshots").mkdir(parents=True)
+    (mine / "snapshots" / "0").write_text("mine")
+    (mine / "notes.txt").write_text("mine")
+    before = sorted((p.relative_to(tmp_path), p.is_file()) for p in tmp_path.rglob("*"))
+
+    def replicator(lake: Path) -> Replicator:
+        return Replicator(
+            {"up1": "mysql://root@localhost/x?unix_socket=/nowhere"},
+            tables="x.orders_*",
+            target="orders",
+            downstream=None,
+            state=tmp_path / "state",
+            lake=str(lake),
+        )
+
+    with pytest.raises(LakeError, match=r"'.*mine' is not a lake .*\('notes\.txt'\)"):
+        replicator(mine)
+    with pytest.raises(LakeError, match=r"notes\.txt"):
+        LakeWriter(mine, target="orders", key=["id"], state=tmp_path / "state")
+    assert sorted((p.relative_to(tmp_path), p.is_file()) for p in tmp_path.rglob("*")) == before
+    begun = tmp_path / "begun"
+    (begun / "changes").mkdir(parents=True)
+    (begun / f".checkpoint.json.{'0' * 32}").write_text("{}")
+    (begun / "checkpoint.json").write_text("{}")
+    replicator(begun)
+    LakeWriter(begun, target="orders", key=["id"], state=tmp_path / "state")
+    assert (begun / "lake.json").exists()

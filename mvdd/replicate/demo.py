@@ -36,6 +36,10 @@ from mvdd.replicate.sandbox import Sandbox
 from mvdd.replicate.state import State
 from mvdd.replicate.verify import Verdict, verify
 from mvdd.replicate.workload import PLACES, Workload
+from mvdd.store.folder import replace_folder
+
+#: what a demo writes into its folder (a later run replaces a folder holding only these)
+WRITES = frozenset({"state", "lake", "result.json", "report.md", "timeline.png"})
 
 Progress = Callable[[str], None]
 
@@ -92,8 +96,7 @@ def demo(
     say = progress or (lambda text: None)
     started = time.monotonic()
     out = Path(out)
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
+    replace_folder(out, WRITES, "mvdd demo")
     base = Path(tempfile.mkdtemp(prefix="mvdd-demo-"))
     servers = {
         "up1": Sandbox(binlog=True, server_id=1, base=base / "up1"),

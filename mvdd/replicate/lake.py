@@ -224,7 +224,7 @@ class LakeTarget:
             if op.checkpoint is not None:
                 name, point = op.checkpoint
                 kept[name] = {"position": point.position, "seq": point.seq, "data": point.data}
-        tmp = self.path.with_name(f".checkpoint.{uuid.uuid4().hex}")
+        tmp = self.path.with_name(f".{self.path.name}.{uuid.uuid4().hex}")
         tmp.write_text(json.dumps(kept))
         os.replace(tmp, self.path)
 

@@ -174,6 +174,10 @@ class Replicator:
             raise SourceConfigError(f"bulk must be one of {BULK}, not {bulk!r}")
         self.bulk = bulk
         self.lake = Path(lake) if lake is not None else None
+        if self.lake is not None:  # before anything is written there
+            from mvdd.spark.lake import check_folder
+
+            check_folder(self.lake)
         self.renames = renames
         self.batch_rows = batch_rows
         self.batch_seconds = batch_seconds

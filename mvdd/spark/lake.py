@@ -54,6 +54,7 @@ from mvdd.errors import MvddError
 from mvdd.model import Column, Table
 from mvdd.model.kind import Family, TypeKind
 from mvdd.shard import ShardGroup
+from mvdd.store.folder import foreign_entries, listed
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -72,6 +73,24 @@ META = ("_seq", "_op")
 
 class LakeError(MvddError, RuntimeError):
     """A lake folder that is not one, or that another target owns."""
+
+
+#: what a lake folder holds (a replicator writing only a lake keeps its checkpoint there too)
+ENTRIES = frozenset(
+    {"lake.json", "CURRENT", "changes", "snapshots", "compact.lock", "checkpoint.json"}
+)
+
+
+def check_folder(folder: str | Path) -> None:
+    """LakeError unless ``folder`` can be a lake: missing, or holding only what a lake holds
+    (a lake of its own, or one a first run began). A folder of something else is never
+    written into: a lake removes the batches and snapshots it no longer needs."""
+    foreign = foreign_entries(Path(folder), ENTRIES)
+    if foreign:
+        raise LakeError(
+            f"{str(folder)!r} is not a lake and holds other files ({listed(foreign)}): give a "
+            "new or empty folder for the lake"
+        )
 
 
 def arrow_type(column: Column) -> pa.DataType:
@@ -143,6 +162,7 @@ class LakeWriter:
         self, folder: str | Path, *, target: str, key: Sequence[str], state: str | Path
     ) -> None:
         self.folder = Path(folder)
+        check_folder(self.folder)
         (self.folder / "changes").mkdir(parents=True, exist_ok=True)
         (self.folder / "snapshots").mkdir(exist_ok=True)
         meta = self.folder / "lake.json"

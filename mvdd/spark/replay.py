@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import heapq
 import json
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from decimal import Decimal
@@ -53,7 +52,10 @@ from mvdd.spark.report import write_report
 from mvdd.spark.runtime import session
 from mvdd.spark.types import spark_type
 from mvdd.spark.workload import read
+from mvdd.store.folder import replace_folder
 
+#: what a replay writes into its folder (a later run replaces a folder holding only these)
+WRITES = frozenset({"catalogs", "staging", "merged", "downstream.sql", "report.md", "timeline.png"})
 #: progress callback: (what, how many more) with what in "events", "rows"
 Progress = Callable[[str, int], None]
 
@@ -233,9 +235,8 @@ def replay(
     started = time.monotonic()
     source, out = Path(source), Path(out)
     logs, stream = _events(source)
-    if out.exists():
-        shutil.rmtree(out)
-    (out / "catalogs").mkdir(parents=True)
+    replace_folder(out, WRITES, "mvdd replay")
+    (out / "catalogs").mkdir()
     (out / "staging").mkdir()
     tick = progress or (lambda what, n: None)
 
