@@ -452,6 +452,26 @@ def test_status_before_any_run_names_the_problem(tmp_path: Path) -> None:
     assert out.returncode == 1 and "state directory" in out.stdout
 
 
+def test_a_folder_of_something_else_is_not_made_a_state_directory(tmp_path: Path) -> None:
+    """A replicator forgets its catalogs (``DIR/catalogs``) when a copy starts over, so a folder
+    holding anything but a state directory's files is refused, and nothing is written there;
+    ``mvdd status`` on it names the problem."""
+    from mvdd import StoreError
+    from mvdd.replicate.state import State
+
+    mine = tmp_path / "mine"
+    (mine / "catalogs").mkdir(parents=True)
+    (mine / "catalogs" / "keep.db").write_text("mine")
+    (mine / "notes.txt").write_text("mine")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    with pytest.raises(StoreError, match=r"not a replicator's state directory .*'notes\.txt'"):
+        State(mine)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    kept = State(tmp_path / "new")  # a new one is made, and opens again
+    kept.close()
+    State(tmp_path / "new").close()
+
+
 def test_verify_finds_every_kind_of_difference(s: Setup) -> None:
     rows(s, "up1", "orders_01", 1, 10)
     rows(s, "up2", "orders_03", 100, 10)

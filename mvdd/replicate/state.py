@@ -14,6 +14,10 @@
       transaction read twice (after a crash) is held once.
     - ``status``: what ``mvdd status`` shows (informational; the checkpoint is the truth).
 
+The directory is the replicator's alone: it must be missing, empty, or hold only these (a
+replicator forgets its catalogs when a copy starts over), else StoreError names what else it
+holds and nothing is written there.
+
 Nothing here is the checkpoint: the target database's ``mvdd_checkpoint`` is (written in the
 same transaction as the rows it covers); this directory is read back against it on start.
 
@@ -37,6 +41,10 @@ import attrs
 from sqlite_utils import Database
 
 from mvdd.errors import StoreError
+from mvdd.store.folder import foreign_entries, listed
+
+#: what a state directory holds
+ENTRIES = frozenset({"catalogs", *(f"replicate.db{end}" for end in ("", "-wal", "-shm"))})
 
 #: the state's own tables: name -> (columns, primary key)
 _TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
@@ -123,6 +131,12 @@ class State:
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
         try:
+            foreign = foreign_entries(self.folder, ENTRIES)
+            if foreign:
+                raise StoreError(
+                    f"{str(self.folder)!r} is not a replicator's state directory and holds other "
+                    f"files ({listed(foreign)}): give a new or empty folder for the state"
+                )
             (self.folder / "catalogs").mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(str(self.folder / "replicate.db"), isolation_level=None)
         except (OSError, sqlite3.Error) as err:
