@@ -39,7 +39,7 @@ from mvdd.catalog import Catalog, Change
 from mvdd.compat import check as check_changes
 from mvdd.compat import check_versions
 from mvdd.ddl.statement import for_server
-from mvdd.errors import CatalogError, JoinConflictError, MvddError
+from mvdd.errors import CatalogError, JoinConflictError, MvddError, StoreError
 from mvdd.join import join as join_tables
 from mvdd.store.folder import replace_folder
 
@@ -145,7 +145,11 @@ def history(
                 as_json,
             )
             return
-        plot_timeline({table: lifetimes}, plot, target=table, axis="version")
+        try:
+            plot_timeline({table: lifetimes}, plot, target=table, axis="version")
+        except OSError as err:
+            _fail(StoreError(f"cannot write the plot {str(plot)!r}: {err}"), as_json)
+            return
     if as_json:
         typer.echo(
             json.dumps(
@@ -266,11 +270,17 @@ def tour(
 
 
 def _sql(value: str) -> str:
-    """SQL text, or the contents of the file ``value`` names."""
+    """SQL text, or the contents of the file ``value`` names (UTF-8). CatalogError for a
+    folder, or a file that cannot be read as text."""
     path = Path(value)
-    if "\n" not in value and len(value) < 4096 and path.is_file():
-        return path.read_text()
-    return value
+    if "\n" in value or len(value) >= 4096 or not path.exists():
+        return value
+    if path.is_dir():
+        raise CatalogError(f"{value!r} is a folder, not SQL or a file of SQL")
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise CatalogError(f"cannot read SQL from the file {value!r}: {err}") from None
 
 
 def _exit(code: int) -> None:

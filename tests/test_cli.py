@@ -123,6 +123,21 @@ def test_history_and_plot(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = run("history", str(path), "t")
     assert text.exit_code == 0 and "RENAME COLUMN" in text.output
+    # a plot it cannot write: one line naming the file, no traceback
+    nowhere = run("history", str(path), "t", "--plot", str(tmp_path / "no" / "x.png"), "--json")
+    assert nowhere.exit_code == 1 and json.loads(nowhere.output)["error"] == "StoreError"
+    assert "cannot write the plot" in nowhere.output and "x.png" in nowhere.output
+
+
+def test_sql_from_a_folder_or_a_file_not_of_text_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "binary.sql").write_bytes(b"\xfa\xfb CREATE")
+    for args in (["join", A], ["check", A]):
+        for path, error in (("folder", "is a folder"), ("binary.sql", "cannot read SQL")):
+            done = run(*args, str(tmp_path / path), "--json")
+            assert done.exit_code == 1, done.output
+            assert json.loads(done.output)["error"] == "CatalogError"
+            assert error in json.loads(done.output)["message"] and path in done.output
     assert run("history", str(path), "nope").exit_code == 1
 
 
