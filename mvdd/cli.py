@@ -689,7 +689,7 @@ def compact(
     """Build and publish the lake's next snapshot (every change batch upgraded to the joined
     schema, the latest change per key, deletes gone); safe beside a running replicate."""
     try:
-        from mvdd.replicate.lake import compact_lake
+        from mvdd.replicate.lake import compact_lake, lake_meta
         from mvdd.spark.runtime import session
     except ImportError as err:
         _fail(
@@ -698,6 +698,7 @@ def compact(
         )
         return
     try:
+        lake_meta(lake)  # not a lake: said before Spark starts
         spark = session("mvdd-compact")
         spark.sparkContext.setLogLevel("ERROR")
         try:

@@ -129,6 +129,16 @@ def test_history_and_plot(tmp_path: Path) -> None:
     assert "cannot write the plot" in nowhere.output and "x.png" in nowhere.output
 
 
+def test_compact_of_a_folder_that_is_not_a_lake(tmp_path: Path) -> None:
+    """Said at once: the folder is read before Spark starts."""
+    done = run("compact", "--lake", str(tmp_path), "--json")
+    assert done.exit_code == 1, done.output
+    assert json.loads(done.output) == {
+        "error": "LakeError",
+        "message": f"{str(tmp_path)!r} is not a lake (no lake.json)",
+    }
+
+
 def test_sql_from_a_folder_or_a_file_not_of_text_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "folder").mkdir()
     (tmp_path / "binary.sql").write_bytes(b"\xfa\xfb CREATE")

@@ -117,16 +117,24 @@ def load_group(state_dir: str | Path, target: str) -> tuple[ShardGroup, list[Cat
     return merge.group, list(catalogs.values()), state
 
 
-def compact_lake(spark: Any, folder: str | Path) -> dict[str, Any]:
-    """``mvdd compact --lake DIR``: the next snapshot, with the group of the lake's replicator."""
+def lake_meta(folder: str | Path) -> dict[str, Any]:
+    """The lake's ``lake.json`` (its target, key and state directory); LakeError when the
+    folder is not a lake. Read before anything starts (``mvdd compact`` starts Spark after)."""
     import json
 
-    from mvdd.spark.lake import LakeError, compact
+    from mvdd.spark.lake import LakeError
 
     meta_path = Path(folder) / "lake.json"
     if not meta_path.exists():
         raise LakeError(f"{str(folder)!r} is not a lake (no lake.json)")
-    meta = json.loads(meta_path.read_text())
+    return dict(json.loads(meta_path.read_text()))
+
+
+def compact_lake(spark: Any, folder: str | Path) -> dict[str, Any]:
+    """``mvdd compact --lake DIR``: the next snapshot, with the group of the lake's replicator."""
+    from mvdd.spark.lake import compact
+
+    meta = lake_meta(folder)
     opened: list[Any] = []
 
     def group() -> ShardGroup:  # read under the compaction lock: the batches' group
@@ -229,4 +237,4 @@ class LakeTarget:
         os.replace(tmp, self.path)
 
 
-__all__ = ["LakeOutput", "LakeTarget", "compact_lake", "load_group"]
+__all__ = ["LakeOutput", "LakeTarget", "compact_lake", "lake_meta", "load_group"]
