@@ -117,6 +117,40 @@ def test_known_divergences(mdb: Any, setup: str, sql: str, why: str) -> None:
     assert cat.version("t") == 1
 
 
+def _columns(n: int) -> str:
+    return ", ".join(f"c{i} INT" for i in range(n))
+
+
+#: the column limits: InnoDB's 1017 (the default engine), the server's 4096 for the others
+LIMITS = [
+    f"CREATE TABLE a ({_columns(1017)})",
+    "ALTER TABLE a ADD x INT",
+    "ALTER TABLE a ADD x INT, DROP c0",
+    f"CREATE TABLE b ({_columns(1018)})",
+    f"CREATE TABLE m ({_columns(2000)}) ENGINE=Aria",
+    "ALTER TABLE m ENGINE=InnoDB",
+    "ALTER TABLE m ADD y INT",
+    f"CREATE TABLE z ({_columns(4097)}) ENGINE=Aria",
+]
+
+
+def test_column_limits_match_the_server(mdb: Any) -> None:
+    """What the server refuses for too many columns, mvdd refuses, and only that."""
+    cat = Catalog()
+    for sql in LIMITS:
+        server_err = _run(mdb, sql)
+        try:
+            cat.execute(sql)
+            mvdd_err = None
+        except mvdd.MvddError as err:
+            mvdd_err = err
+        assert (server_err is None) == (mvdd_err is None), (
+            f"{sql[:60]}\n server: {server_err}\n mvdd: {mvdd_err}"
+        )
+        assert mvdd_err is None or "too many columns" in str(mvdd_err), mvdd_err
+    assert [len(cat.table(t).columns) for t in ("a", "m")] == [1017, 2001]
+
+
 def test_sequential_reading_of_one_statement(mdb: Any) -> None:
     """mvdd reads a statement's actions in order; the server resolves the columns they name
     against the table before the statement. Where the two readings differ, mvdd refuses the

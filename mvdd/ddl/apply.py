@@ -674,6 +674,12 @@ def _(step: s.AlterCheck, table: Table, fresh: bool) -> Table:
 # --- statement-level invariants --------------------------------------------------------------
 
 
+#: the most columns a table of each storage engine has (InnoDB, the default when a table names
+#: none: 1017 in MySQL and MariaDB alike); any other engine meets the server's own 4096
+_MAX_COLUMNS = {None: 1017, "INNODB": 1017}
+_SERVER_MAX_COLUMNS = 4096
+
+
 def validate_table(table: Table, *, base: Table | None = None) -> None:
     """Rules MySQL checks once a statement has applied; raises DDLError naming the table.
 
@@ -692,6 +698,13 @@ def _validate(table: Table, base: Table | None = None) -> None:
     cols = table.columns
     if not cols:
         raise DDLError("a table needs at least one column (to drop every column, drop the table)")
+    if len(cols) > _MAX_COLUMNS[None]:
+        engine = table.options.engine
+        most = _MAX_COLUMNS.get(engine and engine.upper(), _SERVER_MAX_COLUMNS)
+        if len(cols) > most:
+            raise DDLError(
+                f"too many columns: {len(cols)} of at most {most} (engine {engine or 'InnoDB'})"
+            )
     # the table's column tally: built once per table, patched by each statement's change
     tally = table.column_tally()
     size = tally.row_bytes + (tally.nullable + 7) // 8
