@@ -167,10 +167,28 @@ def _now_precision(value: object) -> int | None:
     return None
 
 
+#: the longest comment of each element, in characters (a longer one is an error under strict
+#: mode, the servers' default; MySQL and MariaDB agree)
+_COMMENT_CHARS = {"column": 1024, "index": 1024, "table": 2048}
+#: the most indexes of a table, and parts of an index (MariaDB's 32; MySQL's InnoDB takes 16:
+#: mvdd refuses what no server takes)
+_MAX_INDEXES = 64
+_MAX_KEY_PARTS = 32
+
+
+def _check_comment(comment: str | None, element: str, **where: str) -> None:
+    most = _COMMENT_CHARS[element]
+    if comment is not None and len(comment) > most:
+        raise DDLError(
+            f"{element} comment too long: {len(comment)} characters of at most {most}", **where
+        )
+
+
 def _check_column(col: Column) -> None:
     """Rules about one column definition on its own."""
     check_identifier(col.name, "column")
     where = {"column": col.name}
+    _check_comment(col.comment, "column", **where)
     if col.default is None and not col.nullable:
         raise DDLError("invalid default value: NOT NULL column with DEFAULT NULL", **where)
     if col.generated is not None and (
@@ -542,6 +560,11 @@ _FULLTEXT_OK = frozenset({Family.CHAR, Family.TEXT})
 
 def _check_index(table: Table, index: Index) -> None:
     where = {"index": index.name}
+    if len(index.parts) > _MAX_KEY_PARTS:
+        raise DDLError(
+            f"too many key parts: {len(index.parts)} of at most {_MAX_KEY_PARTS}", **where
+        )
+    _check_comment(index.comment, "index", **where)
     if index.kind == IndexKind.SPATIAL and len(index.parts) != 1:
         raise DDLError("a SPATIAL index has exactly one column", **where)
     for part in index.parts:
@@ -698,6 +721,9 @@ def _validate(table: Table, base: Table | None = None) -> None:
     cols = table.columns
     if not cols:
         raise DDLError("a table needs at least one column (to drop every column, drop the table)")
+    if len(table.indexes) > _MAX_INDEXES:
+        raise DDLError(f"too many indexes: {len(table.indexes)} of at most {_MAX_INDEXES}")
+    _check_comment(table.options.comment, "table")
     if len(cols) > _MAX_COLUMNS[None]:
         engine = table.options.engine
         most = _MAX_COLUMNS.get(engine and engine.upper(), _SERVER_MAX_COLUMNS)
