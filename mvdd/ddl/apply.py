@@ -312,7 +312,11 @@ def _(step: s.ConvertCharset, table: Table, fresh: bool) -> Table:
             )
         columns.append(attrs.evolve(col, type=ctype))
     options = attrs.evolve(table.options, charset=charset, collation=collation)
-    return table.with_columns(tuple(columns), options=options)
+    table = table.with_columns(tuple(columns), options=options)
+    indexes = tuple(_shortened(table, i) for i in table.indexes)
+    if any(a is not b for a, b in zip(indexes, table.indexes, strict=True)):
+        table = table.with_changes(indexes=indexes)
+    return table
 
 
 def _text_kind_holding(chars: int, charset: str | None) -> TypeKind:
@@ -424,7 +428,8 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
             else p
             for p in idx.parts
         )
-        indexes.append(attrs.evolve(idx, parts=parts) if parts != idx.parts else idx)
+        idx = attrs.evolve(idx, parts=parts) if parts != idx.parts else idx
+        indexes.append(_shortened(table, idx) if col.id in idx.column_ids else idx)
     if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
         return table
     return table.with_changes(indexes=tuple(indexes))
@@ -505,6 +510,7 @@ def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
     )
     if index.kind == IndexKind.UNIQUE and index.using is None and _needs_hash(table, index):
         index = attrs.evolve(index, using="HASH")
+    index = _shortened(table, index)
     _check_index(table, index)
     columns = table.columns
     if spec.kind == IndexKind.PRIMARY:
@@ -540,6 +546,29 @@ def _key_part_bytes(col: Column, length: int | None) -> int:
     return _FIXED_KEY_BYTES.get(fam, 8)
 
 
+def _key_limit(table: Table) -> int:
+    return _MAX_KEY_BYTES.get(str(table.options.row_format or "").upper(), _DEFAULT_MAX_KEY_BYTES)
+
+
+def _shortened(table: Table, index: Index) -> Index:
+    """A plain key over one string column longer than the engine's limit, as the server keeps
+    it: the longest prefix that fits (a note, not an error; under DYNAMIC and COMPRESSED rows,
+    whose limit is the key's, not a column's). Any other index as it is."""
+    if index.kind != IndexKind.INDEX or len(index.parts) != 1:
+        return index
+    (part,) = index.parts
+    col = table.column_by_id(part.column_id)
+    limit = _key_limit(table)
+    if (
+        limit != _DEFAULT_MAX_KEY_BYTES
+        or col.type.family not in _PREFIXABLE
+        or _key_part_bytes(col, part.length) <= limit
+    ):
+        return index
+    per = max_bytes_per_char(col.type.charset) if col.type.family in _CHARACTERS else 1
+    return attrs.evolve(index, parts=(attrs.evolve(part, length=limit // per),))
+
+
 def _needs_hash(table: Table, index: Index) -> bool:
     """MariaDB keeps a UNIQUE key it cannot store in a B-tree as a hash of the row's values
     (``USING HASH``, with a hidden ``DB_ROW_HASH_n`` column): a TEXT/BLOB part without a
@@ -550,11 +579,11 @@ def _needs_hash(table: Table, index: Index) -> bool:
         if part.length is None and col.type.family in (Family.TEXT, Family.BLOB):
             return True
         total += _key_part_bytes(col, part.length)
-    limit = _MAX_KEY_BYTES.get(str(table.options.row_format or "").upper(), _DEFAULT_MAX_KEY_BYTES)
-    return total > limit
+    return total > _key_limit(table)
 
 
 _PREFIXABLE = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB})
+_CHARACTERS = frozenset({Family.CHAR, Family.TEXT})
 _FULLTEXT_OK = frozenset({Family.CHAR, Family.TEXT})
 
 
@@ -592,6 +621,17 @@ def _check_index(table: Table, index: Index) -> None:
                 raise DDLError(f"prefix length {part.length} is longer than {col.type}", **where)
         elif fam in (Family.TEXT, Family.BLOB) and not is_long_unique(index):
             raise DDLError(f"a {col.type} column in a key needs a prefix length", **where)
+    if index.kind in _NOT_KEYS or is_long_unique(index):
+        return
+    where.pop("column", None)
+    sizes = [_key_part_bytes(table.column_by_id(p.column_id), p.length) for p in index.parts]
+    limit = _key_limit(table)
+    if limit != _DEFAULT_MAX_KEY_BYTES and max(sizes) > limit:
+        raise DDLError(f"index column too large: {max(sizes)} bytes of at most {limit}", **where)
+    if sum(sizes) > _DEFAULT_MAX_KEY_BYTES:
+        raise DDLError(
+            f"key too long: {sum(sizes)} bytes of at most {_DEFAULT_MAX_KEY_BYTES}", **where
+        )
 
 
 @_apply.register
