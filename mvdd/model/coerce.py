@@ -4,7 +4,15 @@
 integers and decimals are range-checked and rounded half away from zero, strings are
 length-checked in characters, binary strings in bytes (``BINARY(n)`` pads with zero bytes),
 temporal values become MySQL's canonical text, enum and set members are matched and put in
-definition order. :meth:`mvdd.model.types.ColumnType.coerce` is the way in.
+definition order.
+
+Dates and times are read the ways MySQL reads them: any punctuation between the parts, a
+one- or two-digit year (00..69: 2000..2069; 70..99: 1970..1999), the time after a space or a
+``T``; digits alone (``YYMMDD``, ``YYYYMMDD``, ``YYMMDDhhmmss``, ``YYYYMMDDhhmmss``; a time's
+``hhmmss``); numbers (``20260101``, ``260101123000.5``, 0 for the zero date; a time's
+``hhmmss``). ``tests/test_temporal_literals.py`` checks them against the server, and names
+where mvdd keeps MySQL's stricter rule: no zero month or day but in the zero date, fractions
+rounded, a TIME taken from a number only as ``hhmmss``. :meth:`mvdd.model.types.ColumnType.coerce` is the way in.
 """
 
 from __future__ import annotations
@@ -233,7 +241,135 @@ _DATE_RE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _DATETIME_RE = re.compile(
     r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?)?"
 )
-_TIME_RE = re.compile(r"(-)?(?:(\d+) )?(\d{1,3}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?")
+_TIME_RE = re.compile(r"(-)?(?:(\d+) )?(\d+):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?")
+
+
+#: ASCII punctuation, any of which MySQL takes between the parts of a date or a time
+_P = r"[!-/:-@\[-`{-~]"
+#: a date (and time) as MySQL also writes it: any punctuation between the parts, a one- or
+#: two-digit year, the time after a space or a T
+_LOOSE_DATETIME_RE = re.compile(
+    rf"(\d{{1,4}}){_P}(\d{{1,2}}){_P}(\d{{1,2}})"
+    rf"(?:(?:T|\s+)(\d{{1,2}}){_P}(\d{{1,2}})(?:{_P}(\d{{1,2}}))?(?:\.(\d{{1,6}}))?)?"
+)
+#: digits alone: YYMMDD, YYYYMMDD, YYMMDDhhmmss or YYYYMMDDhhmmss, and a fraction
+_DIGITS_RE = re.compile(r"(\d+)(?:\.(\d*))?")
+#: the parts of a date and time written as digits alone, by their number
+_DIGIT_FIELDS = {6: (2, 2, 2), 8: (4, 2, 2), 12: (2, 2, 2, 2, 2, 2), 14: (4, 2, 2, 2, 2, 2)}
+
+
+#: the TIMESTAMP range, read in UTC (a server whose time zone is another shifts it by its offset)
+_TIMESTAMP_FIRST = _dt.datetime(1970, 1, 1, 0, 0, 1)
+_TIMESTAMP_LAST = _dt.datetime(2038, 1, 19, 3, 14, 7)
+
+
+def _full_year(digits: str) -> int:
+    """A year as written: one or two digits mean 2000..2069 (00..69) or 1970..1999."""
+    year = int(digits)
+    return year + (2000 if year < 70 else 1900) if len(digits) <= 2 else year
+
+
+def _split_digits(digits: str) -> list[str] | None:
+    widths = _DIGIT_FIELDS.get(len(digits))
+    if widths is None:
+        return None
+    out, at = [], 0
+    for width in widths:
+        out.append(digits[at : at + width])
+        at += width
+    return out
+
+
+def _datetime_text(value: Any) -> str | None:
+    """A date and time written any way MySQL reads one (any punctuation between parts, a
+    two-digit year, digits alone, or a number: ``20260101``, ``260101123000.5``, 0 for the zero
+    date) as ``YYYY-MM-DD hh:mm:ss[.ffffff]``, which the strict rules then check; None when it
+    is none of these."""
+    if isinstance(value, int | Decimal) and not isinstance(value, bool):
+        if value == 0:
+            return "0000-00-00 00:00:00"
+        if value < 0:
+            return None
+        whole, _, frac = format(Decimal(value), "f").partition(".")
+        width = next((w for w in sorted(_DIGIT_FIELDS) if len(whole) <= w), None)
+        if width is None or len(whole) == 7:  # (seven digits are neither form: refused)
+            return None
+        text = whole.zfill(width) + (f".{frac}" if frac else "")
+        number = True
+    elif isinstance(value, str):
+        text, number = value.strip(), False
+    else:
+        return None
+    m = _LOOSE_DATETIME_RE.fullmatch(text)
+    if m:
+        parts = [m[1], m[2], m[3], m[4] or "0", m[5] or "0", m[6] or "0"]
+        fraction: str | None = m[7]
+    else:
+        d = _DIGITS_RE.fullmatch(text)
+        split = _split_digits(d[1]) if d else None
+        if split is None or d is None:
+            return None
+        if d[2] is not None and len(split) != 6 and not number:
+            return None  # a text of a date alone takes no fraction
+        if not d[1].strip("0"):  # zeros alone: the zero date, as the number 0
+            return "0000-00-00 00:00:00" + (f".{d[2][:6]}" if d[2] else "")
+        parts = [*split, "0", "0", "0"][:6]
+        fraction = d[2] if len(split) == 6 else None
+    y, rest = _full_year(parts[0]), [int(p) for p in parts[1:]]
+    out = f"{y:04d}-{rest[0]:02d}-{rest[1]:02d} {rest[2]:02d}:{rest[3]:02d}:{rest[4]:02d}"
+    return out + (f".{fraction[:6]}" if fraction else "")
+
+
+def _time_text(value: Any) -> str | None:
+    """A time written as digits alone (``hhmmss``, ``mmss``, ``ss``, a fraction after; or a
+    date and time of 12 or 14 digits, whose time it is) or as a number (``hhmmss``, signed;
+    up to seven digits) as ``[-]hh:mm:ss[.ffffff]``; None otherwise (other forms are the
+    strict rules' to read)."""
+    if isinstance(value, int | Decimal) and not isinstance(value, bool):
+        sign = "-" if value < 0 else ""
+        whole, _, frac = format(abs(Decimal(value)), "f").partition(".")
+        text = whole
+    elif isinstance(value, str) and _DIGITS_RE.fullmatch(value.strip()):
+        sign, (text, _, frac) = "", value.strip().partition(".")
+        if len(text) in (12, 14):
+            return _time_of(value)
+        text = text.lstrip("0") or "0"  # (leading zeros, however many, say nothing)
+    elif isinstance(value, str):
+        return _time_of(value)
+    else:
+        return None
+    if len(text) > 7:
+        return None
+    number = int(text)
+    out = f"{sign}{number // 10000:02d}:{number // 100 % 100:02d}:{number % 100:02d}"
+    return out + (f".{frac[:6]}" if frac else "")
+
+
+def _time_of(text: str) -> str | None:
+    """The time of a date and time written as text: the server reads only that part for a
+    TIME (with the days of a date of no year nor month, as hours), and of the date only that
+    it is one, or has a zero month or day; None when the text has no time part, or such a
+    date, or such a time."""
+    stripped = text.strip()
+    m = _LOOSE_DATETIME_RE.fullmatch(stripped)
+    if m is not None and m[4] is None:
+        return None
+    full = _datetime_text(stripped)
+    if full is None:
+        return None
+    y, mo, d = int(full[:4]), int(full[5:7]), int(full[8:10])
+    if not (_valid_ymd(y, mo, d) or (mo <= 12 and d <= 31 and 0 in (mo, d))):
+        return None
+    if not _valid_hms(full[11:13], full[14:16], full[17:19]):
+        return None
+    if full.startswith("0000-00-"):  # no year nor month: the days count, as hours
+        return f"{int(full[8:10]) * 24 + int(full[11:13]):02d}{full[13:]}"
+    return full[11:]
+
+
+def _valid_hms(*parts: str | None) -> bool:
+    hh, mi, ss = (int(x or 0) for x in parts)
+    return hh <= 23 and mi <= 59 and ss <= 59
 
 
 def _valid_ymd(y: int, m: int, d: int) -> bool:
@@ -266,13 +402,21 @@ def _coerce_temporal(t: ColumnType, value: Any) -> Any:
         value = value.isoformat()
     elif isinstance(value, _dt.timedelta):
         value = _timedelta_text(value)
-    if not isinstance(value, str):
-        raise _bad(t, value, "temporal values are given as text")
-    text = value.strip()
+    elif isinstance(value, float):
+        value = Decimal(repr(value))
+    loose = _time_text(value) if kind == K.TIME else _datetime_text(value)
+    if loose is not None:
+        text = loose
+    elif isinstance(value, str):
+        text = value.strip()
+    else:
+        raise _bad(t, value, "not a date, time or number MySQL reads as one")
     if kind == K.DATE:
         m = _DATE_RE.fullmatch(text) or _DATETIME_RE.fullmatch(text)
         if not m or not _valid_ymd(int(m[1]), int(m[2]), int(m[3])):
             raise _bad(t, value, "not a date")
+        if m.re is _DATETIME_RE and not _valid_hms(m[4], m[5], m[6]):
+            raise _bad(t, value, "not a time of day")
         return f"{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3]):02d}"
     fsp = t.fsp or 0
     if kind == K.TIME:
@@ -281,10 +425,12 @@ def _coerce_temporal(t: ColumnType, value: Any) -> Any:
     if not m or not _valid_ymd(int(m[1]), int(m[2]), int(m[3])):
         raise _bad(t, value, "not a date and time")
     ymd = (int(m[1]), int(m[2]), int(m[3]))
-    hh, mi, ss = (int(x or 0) for x in (m[4], m[5], m[6]))
-    if hh > 23 or mi > 59 or ss > 59:
+    if not _valid_hms(m[4], m[5], m[6]):
         raise _bad(t, value, "not a time of day")
+    hh, mi, ss = (int(x or 0) for x in (m[4], m[5], m[6]))
     carry, frac = _fraction(m[7], fsp)
+    if ymd == (0, 0, 0) and kind == K.TIMESTAMP and (hh, mi, ss, carry, frac) != (0, 0, 0, 0, 0):
+        raise _bad(t, value, "the zero TIMESTAMP has no time of day")
     if ymd != (0, 0, 0):
         # year 0 (valid in MySQL, not in Python) is carried through a leap proxy year
         proxy = 2000 if ymd[0] == 0 else 0
@@ -292,8 +438,10 @@ def _coerce_temporal(t: ColumnType, value: Any) -> Any:
         stamp += _dt.timedelta(seconds=carry)
         ymd = (stamp.year - proxy, stamp.month, stamp.day)
         hh, mi, ss = stamp.hour, stamp.minute, stamp.second
-        if kind == K.TIMESTAMP and not 1970 <= ymd[0] <= 2038:
-            raise _bad(t, value, "out of the TIMESTAMP range 1970..2038")
+        if kind == K.TIMESTAMP and (proxy or not _TIMESTAMP_FIRST <= stamp <= _TIMESTAMP_LAST):
+            raise _bad(
+                t, value, "out of the TIMESTAMP range 1970-01-01 00:00:01..2038-01-19 03:14:07"
+            )
     out = f"{ymd[0]:04d}-{ymd[1]:02d}-{ymd[2]:02d} {hh:02d}:{mi:02d}:{ss:02d}"
     return out + (f".{frac:0{fsp}d}" if fsp else "")
 

@@ -1,0 +1,191 @@
+"""Dates and times written the ways MySQL reads them — any punctuation between the parts, a
+two-digit year, digits alone, numbers, 0 for the zero date — read as the server reads them.
+
+The oracle is the test MariaDB: a column added with the literal as its DEFAULT, and the
+default the server keeps (``information_schema.COLUMNS``) or its refusal, against the default
+mvdd keeps or its refusal. mvdd differs on purpose in three ways, each left out here and named:
+
+- a date with a zero month or day but not the zero date (``2026-01-00``): MySQL's defaults
+  (NO_ZERO_IN_DATE) refuse it, MariaDB's take it; mvdd refuses it;
+- more fraction digits than the column keeps: MySQL rounds, MariaDB cuts; mvdd rounds;
+- a number of eight digits or more for a TIME: MariaDB reads a date and time, and keeps its
+  time by rules of its own (``20260230`` is ``00:00:00``, ``100000101`` an error); mvdd
+  takes a time as a number only as ``hhmmss``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pymysql
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+import mvdd
+from mvdd import Catalog
+
+pytestmark = pytest.mark.mariadb
+
+TYPES = ["DATE", "DATETIME", "DATETIME(3)", "TIMESTAMP NULL", "TIME", "TIME(2)"]
+LITERALS = [
+    "0",
+    "0.0",
+    "1",
+    "101",
+    "1230",
+    "20260101",
+    "260101",
+    "700101",
+    "691231",
+    "20260101123000",
+    "260101123000",
+    "123000",
+    "12",
+    "20261301",
+    "20260230",
+    "-1",
+    "99991231",
+    "100000101",
+    "20260101123000.25",
+    "'20260101'",
+    "'260101'",
+    "'20260101123045'",
+    "'2026-1-1'",
+    "'26-01-01'",
+    "'0'",
+    "'2026/01/01'",
+    "'2026.01.01 12.30.45'",
+    "'2026-01-01T12:30'",
+    "'2026^01^01 11+30+45'",
+    "'123045'",
+    "'1230'",
+    "'2026-02-29'",
+    "'2024-02-29 23:59:59'",
+    "'1969-12-31 23:59:59'",
+]
+
+
+def _fsp(sql_type: str) -> int:
+    found = re.search(r"\((\d)\)", sql_type)
+    return int(found[1]) if found else 0
+
+
+def _left_out(sql_type: str, literal: str, server: str | None) -> bool:
+    """One of the three differences on purpose (see the module docstring)."""
+    fraction = re.search(r"\.(\d+)", literal)
+    if fraction and len(fraction[1].rstrip("0")) > _fsp(sql_type):
+        return True
+    if sql_type.startswith("TIME") and not sql_type.startswith("TIMESTAMP"):
+        return bool(re.fullmatch(r"-?\d{8,}(\.\d*)?", literal))
+    if server is not None:
+        date = re.match(r"(\d{4})-(\d{2})-(\d{2})", server)
+        return (
+            date is not None and date.groups() != ("0000", "00", "00") and "00" in date.groups()[1:]
+        )
+    return False
+
+
+@pytest.fixture
+def both(mdb: Any) -> Iterator[tuple[Any, Catalog]]:
+    with mdb.cursor() as cur:
+        cur.execute("CREATE TABLE t (a INT)")
+    cat = Catalog()
+    cat.execute("CREATE TABLE t (a INT)")
+    yield mdb, cat
+
+
+def _server_default(conn: Any, sql_type: str, literal: str) -> str | None:
+    """The default the server keeps for the literal (its text), or None when it refuses."""
+    with conn.cursor() as cur:
+        try:
+            cur.execute(f"ALTER TABLE t ADD x {sql_type} DEFAULT {literal}")
+        except pymysql.MySQLError:
+            return None
+        cur.execute(
+            "SELECT COLUMN_DEFAULT FROM information_schema.COLUMNS "
+            "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 't' AND COLUMN_NAME = 'x'"
+        )
+        (kept,) = cur.fetchone()
+        cur.execute("ALTER TABLE t DROP x")
+    return str(kept).strip("'")
+
+
+def _mvdd_default(cat: Catalog, sql_type: str, literal: str) -> str | None:
+    try:
+        cat.execute(f"ALTER TABLE t ADD x {sql_type} DEFAULT {literal}")
+    except mvdd.MvddError:
+        return None
+    kept = cat.table("t").column("x").default
+    cat.execute("ALTER TABLE t DROP x")
+    return str(kept)
+
+
+def _agree(conn: Any, cat: Catalog, sql_type: str, literal: str) -> bool:
+    """Whether mvdd reads the literal as the server does (True), or the case is one left out
+    on purpose (False)."""
+    server = _server_default(conn, sql_type, literal)
+    if _left_out(sql_type, literal, server):
+        return False
+    assert _mvdd_default(cat, sql_type, literal) == server, (sql_type, literal)
+    return True
+
+
+@pytest.mark.parametrize("sql_type", TYPES)
+def test_literals_read_as_the_server_reads_them(both: tuple[Any, Catalog], sql_type: str) -> None:
+    conn, cat = both
+    compared = [literal for literal in LITERALS if _agree(conn, cat, sql_type, literal)]
+    assert len(compared) >= len(LITERALS) - 10, compared
+
+
+#: numbers of every length a date, a date and time or a time is written in, and digit strings of
+#: the lengths MySQL documents (YYMMDD, YYYYMMDD, YYMMDDhhmmss, YYYYMMDDhhmmss; a time's hhmmss
+#: and shorter; a digit string of another length the server reads by rules of its own, and
+#: mvdd refuses)
+numbers = st.builds(
+    lambda digits, fraction: digits + fraction,
+    st.text(alphabet="0123456789", min_size=1, max_size=14),
+    st.sampled_from(["", ".5", ".25"]),
+)
+digit_strings = st.builds(
+    lambda digits, fraction: f"'{digits}{fraction}'",
+    st.sampled_from([6, 8, 12, 14]).flatmap(
+        lambda n: st.text(alphabet="0123456789", min_size=n, max_size=n)
+    ),
+    st.sampled_from(["", ".5"]),
+)
+time_strings = st.builds(
+    lambda digits: f"'{digits}'",
+    st.text(alphabet="0123456789", min_size=1, max_size=7),
+)
+#: dates and times with punctuation of any kind between the parts
+punctuated = st.builds(
+    lambda y, mo, d, sep, time: f"'{y}{sep}{mo}{sep}{d}{time}'",
+    st.sampled_from(["2026", "26", "1999", "99", "0000", "70", "69"]),
+    st.integers(0, 13).map(str),
+    st.integers(0, 32).map(lambda d: f"{d:02d}"),
+    st.sampled_from(["-", "/", ".", "^", ":"]),
+    st.sampled_from(["", " 12:30:45", "T23:59", " 24:00:00", " 7.5.9"]),
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sql_type=st.sampled_from(TYPES), literal=st.one_of(numbers, digit_strings, punctuated))
+@example(sql_type="TIMESTAMP NULL", literal="0")
+@example(sql_type="DATETIME", literal="'99-12-31 23:59:59'")
+def test_any_number_or_date_reads_as_on_the_server(
+    both: tuple[Any, Catalog], sql_type: str, literal: str
+) -> None:
+    conn, cat = both
+    _agree(conn, cat, sql_type, literal)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sql_type=st.sampled_from(["TIME", "TIME(2)"]), literal=time_strings)
+def test_a_time_of_digits_reads_as_on_the_server(
+    both: tuple[Any, Catalog], sql_type: str, literal: str
+) -> None:
+    conn, cat = both
+    _agree(conn, cat, sql_type, literal)
