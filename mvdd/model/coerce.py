@@ -4,15 +4,16 @@
 integers and decimals are range-checked and rounded half away from zero, strings are
 length-checked in characters, binary strings in bytes (``BINARY(n)`` pads with zero bytes),
 temporal values become MySQL's canonical text, enum and set members are matched and put in
-definition order.
+definition order, a string given for a BIT is its bytes.
+:meth:`mvdd.model.types.ColumnType.coerce` is the way in.
 
 Dates and times are read the ways MySQL reads them: any punctuation between the parts, a
 one- or two-digit year (00..69: 2000..2069; 70..99: 1970..1999), the time after a space or a
 ``T``; digits alone (``YYMMDD``, ``YYYYMMDD``, ``YYMMDDhhmmss``, ``YYYYMMDDhhmmss``; a time's
 ``hhmmss``); numbers (``20260101``, ``260101123000.5``, 0 for the zero date; a time's
-``hhmmss``). ``tests/test_temporal_literals.py`` checks them against the server, and names
-where mvdd keeps MySQL's stricter rule: no zero month or day but in the zero date, fractions
-rounded, a TIME taken from a number only as ``hhmmss``. :meth:`mvdd.model.types.ColumnType.coerce` is the way in.
+``hhmmss``). ``tests/test_literals.py`` checks them against the server, and names where mvdd
+keeps MySQL's stricter rule: no zero month or day but in the zero date, fractions rounded, a
+TIME taken from a number only as ``hhmmss``.
 """
 
 from __future__ import annotations
@@ -153,8 +154,8 @@ def _coerce_float(t: ColumnType, value: Any) -> float:
 
 def _coerce_bit(t: ColumnType, value: Any) -> int:
     assert t.length is not None
-    if isinstance(value, bytes):
-        number = int.from_bytes(value, "big")
+    if isinstance(value, bytes | str):  # a string is its bytes, as the server reads it
+        number = int.from_bytes(value.encode() if isinstance(value, str) else value, "big")
     elif isinstance(value, int) and not isinstance(value, bool):
         number = value
     else:
