@@ -184,6 +184,64 @@ def test_limits_match_the_server(mdb: Any) -> None:
     assert sorted(cat.tables()) == ["a", "c", "i", "m", "p"]
 
 
+#: calls of every kind an expression may make: the row's own functions, the clock, chance, the
+#: session, variables, subqueries, locks and sleeps, sequences
+CALLS = [
+    "a + 1",
+    "NOW()",
+    "CURDATE()",
+    "SYSDATE()",
+    "UNIX_TIMESTAMP()",
+    "UNIX_TIMESTAMP('2026-01-01')",
+    "FROM_UNIXTIME(1)",
+    "UTC_TIMESTAMP()",
+    "UUID()",
+    "UUID_SHORT()",
+    "RAND()",
+    "CONNECTION_ID()",
+    "CURRENT_USER()",
+    "DATABASE()",
+    "VERSION()",
+    "@x",
+    "LAST_INSERT_ID()",
+    "(SELECT 1)",
+    "FOUND_ROWS()",
+    "SLEEP(0)",
+    "GET_LOCK('a', 0)",
+    "LOAD_FILE('x')",
+    "CONVERT_TZ('2026-01-01', '+00:00', '+01:00')",
+]
+PLACES = {
+    "virtual": "ALTER TABLE t ADD g VARCHAR(100) AS ({}) VIRTUAL",
+    "stored": "ALTER TABLE t ADD g VARCHAR(100) AS ({}) STORED",
+    "check": "ALTER TABLE t ADD CONSTRAINT c CHECK ({} IS NOT NULL)",
+    "default": "ALTER TABLE t ADD g VARCHAR(100) DEFAULT ({})",
+}
+
+
+@pytest.mark.parametrize("call", CALLS)
+def test_what_an_expression_may_call_matches_the_server(mdb: Any, call: str) -> None:
+    """Where an expression stands (a virtual or a stored column, a CHECK, a DEFAULT) decides
+    what it may call: mvdd refuses a call exactly where the server does."""
+    assert _run(mdb, "CREATE TABLE t (id INT PRIMARY KEY, a INT)") is None
+    for place, template in PLACES.items():
+        cat = Catalog()
+        cat.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)")
+        sql = template.format(call)
+        server_err = _run(mdb, sql)
+        try:
+            cat.execute(sql)
+            mvdd_err = None
+        except mvdd.DDLError as err:
+            mvdd_err = err
+        assert (server_err is None) == (mvdd_err is None), (place, server_err, mvdd_err)
+        if server_err is None:  # back to the table without it
+            assert (
+                _run(mdb, "ALTER TABLE t DROP " + ("CONSTRAINT c" if place == "check" else "g"))
+                is None
+            )
+
+
 def test_sequential_reading_of_one_statement(mdb: Any) -> None:
     """mvdd reads a statement's actions in order; the server resolves the columns they name
     against the table before the statement. Where the two readings differ, mvdd refuses the

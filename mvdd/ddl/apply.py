@@ -184,11 +184,98 @@ def _check_comment(comment: str | None, element: str, **where: str) -> None:
         )
 
 
+#: what an expression reads that is not the row's: nothing may call these (the server's error
+#: 1901, 1970 for a subquery in a CHECK)
+_NEVER = frozenset(
+    {
+        "SELECT",
+        "LAST_INSERT_ID",
+        "FOUND_ROWS",
+        "ROW_COUNT",
+        "SLEEP",
+        "BENCHMARK",
+        "GET_LOCK",
+        "RELEASE_LOCK",
+        "RELEASE_ALL_LOCKS",
+        "IS_FREE_LOCK",
+        "IS_USED_LOCK",
+        "LOAD_FILE",
+        "MASTER_POS_WAIT",
+        "MASTER_GTID_WAIT",
+    }
+)
+#: sequences, which only a DEFAULT may call
+_SEQUENCES = frozenset({"NEXTVAL", "LASTVAL", "SETVAL"})
+#: what changes from call to call or with the session (the clock, chance, the user, the
+#: database, the time zone, a variable): a virtual column and a DEFAULT may call these, a
+#: stored column and a CHECK may not
+_VOLATILE = frozenset(
+    {
+        "@",
+        "CURRENT_TIMESTAMP",
+        "CURRENT_DATE",
+        "CURRENT_TIME",
+        "UTC_TIMESTAMP",
+        "UTC_DATE",
+        "UTC_TIME",
+        "SYSDATE",
+        "UNIX_TIMESTAMP()",
+        "FROM_UNIXTIME",
+        "UUID",
+        "UUID_SHORT",
+        "RAND",
+        "CONNECTION_ID",
+        "USER",
+        "SESSION_USER",
+        "SYSTEM_USER",
+        "CURRENT_USER",
+        "CURRENT_ROLE",
+        "DATABASE",
+        "SCHEMA",
+        "VERSION",
+    }
+)
+#: where an expression stands -> what it may not call (MariaDB's rules; MySQL also keeps the
+#: volatile ones out of a virtual column: mvdd refuses what no server takes)
+_FORBIDDEN_CALLS = {
+    "DEFAULT": _NEVER,
+    "a virtual column": _NEVER | _SEQUENCES,
+    "a stored column": _NEVER | _SEQUENCES | _VOLATILE,
+    "CHECK": _NEVER | _SEQUENCES | _VOLATILE,
+}
+
+
+#: how a call that is not a function is named in an error
+_CALL_NAMES = {"SELECT": "a subquery", "@": "a variable"}
+
+
+def _check_calls(e: Expr, place: str, **where: str) -> None:
+    bad = ex.calls(e) & _FORBIDDEN_CALLS[place]
+    if bad:
+        what = ", ".join(_CALL_NAMES.get(b, b) for b in sorted(bad))
+        raise DDLError(f"{place} cannot use {what}: expression {e.sql}", **where)
+
+
+def _check_own_expression(e: Expr, place: str, name: str, **where: str) -> None:
+    """A column's DEFAULT or generation expression: what it calls, and not the column itself
+    (the server's error 4029)."""
+    _check_calls(e, place, **where)
+    if name.casefold() in ex.referenced_columns(e):
+        raise DDLError(f"the expression of {place} cannot read its own column", **where)
+
+
 def _check_column(col: Column) -> None:
     """Rules about one column definition on its own."""
     check_identifier(col.name, "column")
     where = {"column": col.name}
     _check_comment(col.comment, "column", **where)
+    if isinstance(col.default, Expr):
+        _check_own_expression(col.default, "DEFAULT", col.name, **where)
+    if col.generated is not None:
+        place = "a stored column" if col.generated.stored else "a virtual column"
+        _check_own_expression(col.generated.expr, place, col.name, **where)
+    if col.check is not None:
+        _check_calls(col.check, "CHECK", **where)
     if col.default is None and not col.nullable:
         raise DDLError("invalid default value: NOT NULL column with DEFAULT NULL", **where)
     if col.generated is not None and (
@@ -691,6 +778,7 @@ def _(step: s.AddCheck, table: Table, fresh: bool) -> Table:
     if table.find_check(name) is not None:
         raise DDLError(f"duplicate check constraint name `{name}`")
     new_id = table.last_id + 1
+    _check_calls(step.expr, "CHECK", index=name)
     check = Check(id=new_id, name=name, expr=step.expr, enforced=step.enforced)
     return table.with_changes(checks=(*table.checks, check), last_id=new_id)
 

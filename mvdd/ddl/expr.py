@@ -15,6 +15,7 @@ dropped, and it is rendered with every identifier quoted.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from sqlglot import exp
@@ -26,13 +27,27 @@ from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
 
 _NOW_SYNONYMS = frozenset({"NOW", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP"})
+#: a user variable's name that needs no quotes
+_PLAIN_VARIABLE = re.compile(r"[A-Za-z0-9_$.]+")
 
 
 def _unify(node: exp.Expr) -> exp.Expr:
+    """One form for what the servers write two ways: NOW()'s synonyms, OCTET_LENGTH (which
+    MariaDB's SHOW CREATE TABLE writes for LENGTH), a user variable quoted or not."""
     if isinstance(node, exp.Localtime | exp.Localtimestamp):
         return exp.CurrentTimestamp(this=node.this)
-    if isinstance(node, exp.Anonymous) and str(node.this).upper() in _NOW_SYNONYMS:
-        return exp.CurrentTimestamp(this=node.expressions[0] if node.expressions else None)
+    if isinstance(node, exp.Anonymous):
+        name = str(node.this).upper()
+        if name in _NOW_SYNONYMS:
+            return exp.CurrentTimestamp(this=node.expressions[0] if node.expressions else None)
+        if name == "OCTET_LENGTH" and len(node.expressions) == 1:
+            return exp.Length(this=node.expressions[0], binary=True)
+    if (
+        isinstance(node, exp.Parameter)
+        and isinstance(node.this, exp.Identifier)
+        and _PLAIN_VARIABLE.fullmatch(node.this.name)
+    ):
+        return exp.Parameter(this=exp.var(node.this.name))
     return node
 
 
@@ -282,6 +297,47 @@ def normalize_sql(sql: str) -> Expr:
 def referenced_columns(expr: Expr) -> frozenset[str]:
     """Case-folded names of the columns an expression reads."""
     return frozenset(col.name.casefold() for col in parse(expr.sql).find_all(exp.Column))
+
+
+#: the MySQL name of each function sqlglot keeps as a node of its own (calls of the others are
+#: :class:`sqlglot.exp.Anonymous` and carry their name)
+_FUNCTION_NAMES: dict[type[exp.Expr], str] = {
+    exp.CurrentTimestamp: "CURRENT_TIMESTAMP",
+    exp.CurrentDate: "CURRENT_DATE",
+    exp.CurrentTime: "CURRENT_TIME",
+    exp.UtcTimestamp: "UTC_TIMESTAMP",
+    exp.UtcDate: "UTC_DATE",
+    exp.UtcTime: "UTC_TIME",
+    exp.Uuid: "UUID",
+    exp.Rand: "RAND",
+    exp.CurrentUser: "CURRENT_USER",
+    exp.CurrentSchema: "DATABASE",
+    exp.CurrentVersion: "VERSION",
+    exp.UnixToTime: "FROM_UNIXTIME",
+    exp.Subquery: "SELECT",
+    exp.Select: "SELECT",
+    exp.Parameter: "@",
+    exp.SessionParameter: "@",
+}
+
+
+@lru_cache(maxsize=4096)
+def calls(expr: Expr) -> frozenset[str]:
+    """What an expression calls, by MySQL name: its functions (``UNIX_TIMESTAMP()`` without
+    an argument, which reads the clock, apart from ``UNIX_TIMESTAMP``), ``SELECT`` for a
+    subquery, ``@`` for a variable.
+
+    >>> sorted(calls(normalize_sql("NOW() + RAND() + LAST_INSERT_ID() + @v")))
+    ['@', 'CURRENT_TIMESTAMP', 'LAST_INSERT_ID', 'RAND']
+    """
+    out = set()
+    for node in parse(expr.sql).walk():
+        if isinstance(node, exp.Anonymous):
+            name = node.name.upper()
+            out.add(f"{name}()" if name == "UNIX_TIMESTAMP" and not node.expressions else name)
+        elif type(node) in _FUNCTION_NAMES:
+            out.add(_FUNCTION_NAMES[type(node)])
+    return frozenset(out)
 
 
 def rename_column(expr: Expr, old: str, new: str) -> Expr:
