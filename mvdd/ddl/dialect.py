@@ -213,6 +213,12 @@ _OPERAND_ENDS = frozenset(
 
 
 class MvddParser(MySQLParser):
+    # TO_DAYS as itself: sqlglot rewrites it as DATEDIFF(x, '0000-01-01') + 1, which MySQL
+    # reads as NULL (no such date)
+    FUNCTIONS = {
+        **{k: v for k, v in MySQLParser.FUNCTIONS.items() if k != "TO_DAYS"},
+    }
+
     STATEMENT_PARSERS = {
         **MySQLParser.STATEMENT_PARSERS,
         TokenType.RENAME: lambda self: self._parse_rename_tables(),
@@ -457,8 +463,11 @@ class MvddParser(MySQLParser):
 
     def _parse_types(self, *args: Any, **kwargs: Any) -> exp.Expr | None:
         start = self._index
-        if _is_keyword(self._curr, "UNSIGNED", "SIGNED", "ZEROFILL"):
-            # sqlglot reads a bare UNSIGNED as a type; in MySQL it only qualifies one
+        if _is_keyword(self._curr, "UNSIGNED", "SIGNED", "ZEROFILL") and not (
+            self._prev is not None and self._prev.token_type == TokenType.ALIAS
+        ):
+            # sqlglot reads a bare UNSIGNED as a type; in MySQL it only qualifies one, but
+            # in CAST(x AS UNSIGNED), where it is one
             return None
         result = super()._parse_types(*args, **kwargs)
         if isinstance(result, exp.DataType):
@@ -896,6 +905,14 @@ class MvddGenerator(MySQLGenerator):
         SetStatement: lambda self, e: self.setstatement_sql(e),
         # a statement parameter's place: mvdd.ddl.dml turns it into the driver's %s
         exp.Placeholder: lambda self, e: PARAM,
+        # MySQL's own words (sqlglot writes UTC_DATE as CURRENT_DATE AT TIME ZONE 'UTC', which
+        # MySQL does not have, and REGEXP as REGEXP_LIKE, which MariaDB does not have)
+        exp.UtcDate: lambda self, e: "UTC_DATE()",
+        exp.RegexpLike: lambda self, e: (
+            self.binary(e, "REGEXP")
+            if not e.args.get("flag")
+            else self.func("REGEXP_LIKE", e.this, e.expression, e.args.get("flag"))
+        ),
     }
 
     #: an index's visibility, in this server's words

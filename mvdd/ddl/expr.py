@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
@@ -27,21 +28,82 @@ from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
 
 _NOW_SYNONYMS = frozenset({"NOW", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP"})
+
+
+def _interval(node: exp.Expr) -> exp.Interval:
+    return exp.Interval(this=node.args["expression"], unit=node.args.get("unit"))
+
+
+def _binary_cast(node: exp.Expr) -> exp.Expr:
+    to = node.args["to"]
+    if to.this != exp.DType.BINARY or to.expressions:
+        return node
+    charset = exp.DataType(this=exp.DType.CHARACTER_SET, kind=exp.var("binary"))
+    return exp.Cast(this=node.this, to=charset)
+
+
+def _implied_zero(node: exp.Expr) -> exp.Expr:
+    if isinstance(node, exp.Round):
+        return node if node.args.get("decimals") else exp.Round(this=node.this, decimals=_zero())
+    if str(node.this).upper() == "YEARWEEK" and len(node.expressions) == 1:
+        return exp.Anonymous(this="YEARWEEK", expressions=[node.expressions[0], _zero()])
+    return node
+
+
+def _zero() -> exp.Expr:
+    return exp.Literal.number(0)
+
+
+def _to_days(node: exp.Expr) -> exp.Expr:
+    return exp.Anonymous(this="TO_DAYS", expressions=[node])
+
+
+def _negated_escape(node: exp.Expr) -> exp.Expr:
+    like = node.this
+    if not (isinstance(like, exp.Like) and like.args.get("negate")):
+        return node
+    plain = exp.Like(this=like.this, expression=like.expression)
+    escape = exp.Escape(this=plain, expression=node.expression)
+    return exp.EQ(this=escape, expression=_zero())  # as NOT (x LIKE y ESCAPE z) reads
+
+
+#: node class -> its one form (see :func:`_unify`)
+_UNIFY: dict[type[exp.Expr], Any] = {
+    exp.TsOrDsToDate: lambda n: exp.Cast(this=n.this, to=exp.DataType.build("DATE")),
+    exp.DateAdd: lambda n: exp.Add(this=n.this, expression=_interval(n)),
+    exp.DateSub: lambda n: exp.Sub(this=n.this, expression=_interval(n)),
+    exp.Cast: _binary_cast,
+    exp.Round: _implied_zero,
+    exp.Escape: _negated_escape,
+    exp.DateDiff: lambda n: exp.Sub(
+        this=_to_days(n.this), expression=_to_days(n.args["expression"])
+    ),
+}
+
 #: a user variable's name that needs no quotes
 _PLAIN_VARIABLE = re.compile(r"[A-Za-z0-9_$.]+")
 
 
 def _unify(node: exp.Expr) -> exp.Expr:
-    """One form for what the servers write two ways: NOW()'s synonyms, OCTET_LENGTH (which
-    MariaDB's SHOW CREATE TABLE writes for LENGTH), a user variable quoted or not."""
+    """One form for what the servers write two ways, the form the server's SHOW CREATE TABLE
+    writes: NOW()'s synonyms as CURRENT_TIMESTAMP, LENGTH for OCTET_LENGTH, a user variable
+    unquoted, CAST(x AS DATE) for DATE(x), x + INTERVAL for DATE_ADD (and - for DATE_SUB),
+    CAST(x AS CHAR CHARACTER SET binary) for CAST(x AS BINARY), ROUND's and YEARWEEK's
+    implied 0, TO_DAYS(x) - TO_DAYS(y) for DATEDIFF(x, y), x NOT LIKE y ESCAPE z as the
+    negation of x LIKE y ESCAPE z reads."""
     if isinstance(node, exp.Localtime | exp.Localtimestamp):
         return exp.CurrentTimestamp(this=node.this)
+    rule = _UNIFY.get(type(node))
+    if rule is not None:
+        return rule(node)
     if isinstance(node, exp.Anonymous):
         name = str(node.this).upper()
         if name in _NOW_SYNONYMS:
             return exp.CurrentTimestamp(this=node.expressions[0] if node.expressions else None)
         if name == "OCTET_LENGTH" and len(node.expressions) == 1:
             return exp.Length(this=node.expressions[0], binary=True)
+        if name == "YEARWEEK":
+            return _implied_zero(node)
     if (
         isinstance(node, exp.Parameter)
         and isinstance(node.this, exp.Identifier)
@@ -49,6 +111,19 @@ def _unify(node: exp.Expr) -> exp.Expr:
     ):
         return exp.Parameter(this=exp.var(node.this.name))
     return node
+
+
+def _bottom_up(tree: exp.Expr, rule: Any) -> exp.Expr:
+    """``tree`` with ``rule`` applied to every node, children before their parent (so a node
+    a rule builds holds operands already in their one form)."""
+    for node in reversed(list(tree.walk())):
+        new = rule(node)
+        if new is not node:
+            if node is tree:
+                tree = new
+            else:
+                node.replace(new)
+    return tree
 
 
 def _strip_parens(node: exp.Expr) -> exp.Expr:
@@ -76,6 +151,7 @@ _PRECEDENCE: dict[type[exp.Expr], int] = {
             exp.LTE,
             exp.Is,
             exp.Like,
+            exp.Escape,
             exp.RegexpLike,
             exp.In,
             exp.JSONArrayContains,
@@ -162,6 +238,8 @@ _OPERAND_MIN: dict[type[exp.Expr], dict[str, int]] = {
     exp.Between: {"this": _BIT, "low": _BIT, "high": _BIT},
     exp.In: {"this": _BIT},
     exp.Like: {"this": _BIT, "expression": _BIT},
+    # x LIKE y ESCAPE z: the LIKE is the ESCAPE's own operand, never put in parentheses
+    exp.Escape: {"expression": _ATOM},
     exp.RegexpLike: {"this": _BIT, "expression": _BIT},
     exp.JSONArrayContains: {"this": _BIT},
 }
@@ -264,7 +342,7 @@ def normalize(node: exp.Expr) -> Expr:
         if why is not None:
             raise DDLParseError(f"cannot parse: {why} in an expression")
     with deep_stack():
-        tree = _canonical(node.copy()).transform(_unify)
+        tree = _bottom_up(_canonical(node.copy()), _unify)
         tree = _parenthesize(tree)
         levels = depth(tree)
         if levels > MAX_DEPTH:
