@@ -67,6 +67,34 @@ def _negated_escape(node: exp.Expr) -> exp.Expr:
     return exp.EQ(this=escape, expression=_zero())  # as NOT (x LIKE y ESCAPE z) reads
 
 
+def _day_interval(node: exp.Expr) -> exp.Expr:
+    """ADDDATE / SUBDATE (x, n): n days, as x +/- INTERVAL n DAY."""
+    this, amount = node.expressions
+    if not isinstance(amount, exp.Interval):
+        amount = exp.Interval(this=amount, unit=exp.var("DAY"))
+    return (exp.Add if str(node.this).upper() == "ADDDATE" else exp.Sub)(
+        this=this, expression=amount
+    )
+
+
+#: function name -> its one form, for calls sqlglot keeps by name (the server's spelling)
+_ANONYMOUS: dict[str, Any] = {
+    "ADDDATE": _day_interval,
+    "SUBDATE": _day_interval,
+    "MID": lambda n: (
+        exp.Substring(this=n.expressions[0], start=n.expressions[1])
+        if len(n.expressions) == 2
+        else exp.Substring(this=n.expressions[0], start=n.expressions[1], length=n.expressions[2])
+    ),
+    "BIN": lambda n: exp.Anonymous(
+        this="CONV", expressions=[n.expressions[0], exp.Literal.number(10), exp.Literal.number(2)]
+    ),
+    "OCT": lambda n: exp.Anonymous(
+        this="CONV", expressions=[n.expressions[0], exp.Literal.number(10), exp.Literal.number(8)]
+    ),
+}
+
+
 #: node class -> its one form (see :func:`_unify`)
 _UNIFY: dict[type[exp.Expr], Any] = {
     exp.TsOrDsToDate: lambda n: exp.Cast(this=n.this, to=exp.DataType.build("DATE")),
@@ -75,6 +103,18 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.Cast: _binary_cast,
     exp.Round: _implied_zero,
     exp.Escape: _negated_escape,
+    exp.TimestampAdd: lambda n: exp.Add(this=n.this, expression=_interval(n)),
+    exp.Day: lambda n: exp.DayOfMonth(this=n.this),
+    exp.WeekOfYear: lambda n: exp.Week(this=n.this, mode=exp.Literal.number(3)),
+    exp.Time: lambda n: exp.Cast(this=n.this, to=exp.DataType.build("TIME")),
+    exp.Timestamp: lambda n: (
+        n if n.args.get("zone") else exp.Cast(this=n.this, to=exp.DataType.build("DATETIME"))
+    ),
+    exp.Atan2: lambda n: exp.Atan(this=n.this, expression=n.expression),
+    exp.BitString: lambda n: exp.HexString(this=f"{int(n.this or '0', 2):02x}"),
+    exp.National: lambda n: exp.Literal.string(n.this),
+    # (but after IS, where TRUE and FALSE are words of the operator)
+    exp.Boolean: lambda n: n if isinstance(n.parent, exp.Is) else exp.Literal.number(int(n.this)),
     exp.DateDiff: lambda n: exp.Sub(
         this=_to_days(n.this), expression=_to_days(n.args["expression"])
     ),
@@ -90,7 +130,9 @@ def _unify(node: exp.Expr) -> exp.Expr:
     unquoted, CAST(x AS DATE) for DATE(x), x + INTERVAL for DATE_ADD (and - for DATE_SUB),
     CAST(x AS CHAR CHARACTER SET binary) for CAST(x AS BINARY), ROUND's and YEARWEEK's
     implied 0, TO_DAYS(x) - TO_DAYS(y) for DATEDIFF(x, y), x NOT LIKE y ESCAPE z as the
-    negation of x LIKE y ESCAPE z reads."""
+    negation of x LIKE y ESCAPE z reads, and the other synonyms of :data:`_UNIFY` and
+    :data:`_ANONYMOUS` (DAY, WEEKOFYEAR, TIME, TIMESTAMP, TIMESTAMPADD, ADDDATE, SUBDATE, MID,
+    BIN, OCT, ATAN2; bit strings as hex, N'' strings and TRUE / FALSE as plain literals)."""
     if isinstance(node, exp.Localtime | exp.Localtimestamp):
         return exp.CurrentTimestamp(this=node.this)
     rule = _UNIFY.get(type(node))
@@ -104,6 +146,8 @@ def _unify(node: exp.Expr) -> exp.Expr:
             return exp.Length(this=node.expressions[0], binary=True)
         if name == "YEARWEEK":
             return _implied_zero(node)
+        if name in _ANONYMOUS and node.expressions:
+            return _ANONYMOUS[name](node)
     if (
         isinstance(node, exp.Parameter)
         and isinstance(node.this, exp.Identifier)
@@ -358,8 +402,15 @@ def parse(sql: str) -> exp.Expr:
     """Parse expression text (cached: callers must not modify the tree)."""
     try:
         tokens = DIALECT.tokenize(sql)
+        # a function named as a statement (REPLACE(...)) would swallow the text whole: in
+        # parentheses it is read as a function, and the parentheses are taken off after
+        wrapped = bool(tokens) and tokens[0].token_type in DIALECT.tokenizer_class.COMMANDS
+        if wrapped:
+            tokens = DIALECT.tokenize(f"(\n{sql}\n)")
         with deep_stack():
             node = DIALECT.parser().parse_into(exp.Condition, tokens, sql)[0] if tokens else None
+        if wrapped and isinstance(node, exp.Paren):
+            node = node.this
     except SqlglotError as err:
         raise DDLError(f"malformed expression {sql!r}: {str(err).splitlines()[0]}") from None
     if node is None:
