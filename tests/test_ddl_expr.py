@@ -22,7 +22,10 @@ NORMAL = [
     ("a + (b * c)", "`a` + `b` * `c`"),
     ("a - (b - c)", "`a` - (`b` - `c`)"),
     ("((a > 0) AND (b > 0))", "`a` > 0 AND `b` > 0"),
-    ("a AND (b AND c)", "`a` AND `b` AND `c`"),
+    ("a AND (b AND c)", "`a` <> 0 AND `b` <> 0 AND `c` <> 0"),
+    # a bare column under AND / OR is its truth, as the server writes it back
+    ("a AND b > 0", "`a` <> 0 AND `b` > 0"),
+    ("(a + 1) OR b", "`a` + 1 OR `b` <> 0"),
     ("NOT a = b", "`a` <> `b`"),
     ("a != b", "`a` <> `b`"),
     ("NOT (a < b OR b IS NULL)", "`a` >= `b` AND NOT `b` IS NULL"),
@@ -42,7 +45,7 @@ NORMAL = [
     ("LOCALTIMESTAMP(3)", "CURRENT_TIMESTAMP(3)"),
     ("curdate()", "CURRENT_DATE"),
     ("ifnull(a, 1)", "COALESCE(`a`, 1)"),
-    ("a || b", "`a` OR `b`"),
+    ("a || b", "`a` <> 0 OR `b` <> 0"),
     ("`A` + 1", "`A` + 1"),
     # an interval's quantity bare, as the server shows it (sqlglot would quote it)
     ("CURRENT_TIMESTAMP + INTERVAL 1 DAY", "CURRENT_TIMESTAMP() + INTERVAL 1 DAY"),
@@ -214,6 +217,10 @@ FUNCTIONS = [
     "TRUE",
     "s IS TRUE",
     "s IS NOT FALSE",
+    "a AND s",
+    "a OR d IS NULL",
+    "NOT (a AND s)",
+    "a XOR s",
 ]
 
 

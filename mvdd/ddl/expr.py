@@ -95,6 +95,16 @@ _ANONYMOUS: dict[str, Any] = {
 }
 
 
+def _column_truth(node: exp.Expr) -> exp.Expr:
+    """AND / OR over a bare column: the column's truth as the server writes it, `x` <> 0 (the
+    same value: a column's truth is whether it is not 0, NULL staying NULL)."""
+    for key in ("this", "expression"):
+        operand = node.args.get(key)
+        if isinstance(operand, exp.Column):
+            node.set(key, exp.NEQ(this=operand, expression=_zero()))
+    return node
+
+
 #: node class -> its one form (see :func:`_unify`)
 _UNIFY: dict[type[exp.Expr], Any] = {
     exp.TsOrDsToDate: lambda n: exp.Cast(this=n.this, to=exp.DataType.build("DATE")),
@@ -103,6 +113,8 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.Cast: _binary_cast,
     exp.Round: _implied_zero,
     exp.Escape: _negated_escape,
+    exp.And: _column_truth,
+    exp.Or: _column_truth,
     exp.TimestampAdd: lambda n: exp.Add(this=n.this, expression=_interval(n)),
     exp.Day: lambda n: exp.DayOfMonth(this=n.this),
     exp.WeekOfYear: lambda n: exp.Week(this=n.this, mode=exp.Literal.number(3)),
@@ -132,7 +144,8 @@ def _unify(node: exp.Expr) -> exp.Expr:
     implied 0, TO_DAYS(x) - TO_DAYS(y) for DATEDIFF(x, y), x NOT LIKE y ESCAPE z as the
     negation of x LIKE y ESCAPE z reads, and the other synonyms of :data:`_UNIFY` and
     :data:`_ANONYMOUS` (DAY, WEEKOFYEAR, TIME, TIMESTAMP, TIMESTAMPADD, ADDDATE, SUBDATE, MID,
-    BIN, OCT, ATAN2; bit strings as hex, N'' strings and TRUE / FALSE as plain literals)."""
+    BIN, OCT, ATAN2; bit strings as hex, N'' strings and TRUE / FALSE as plain literals), a
+    bare column under AND / OR as `x` <> 0."""
     if isinstance(node, exp.Localtime | exp.Localtimestamp):
         return exp.CurrentTimestamp(this=node.this)
     rule = _UNIFY.get(type(node))
@@ -386,7 +399,9 @@ def normalize(node: exp.Expr) -> Expr:
         if why is not None:
             raise DDLParseError(f"cannot parse: {why} in an expression")
     with deep_stack():
-        tree = _bottom_up(_canonical(node.copy()), _unify)
+        # one form before the negations are pushed (so they meet literals as numbers) and
+        # after (for the forms they make)
+        tree = _bottom_up(_canonical(_bottom_up(node.copy(), _unify)), _unify)
         tree = _parenthesize(tree)
         levels = depth(tree)
         if levels > MAX_DEPTH:
