@@ -397,21 +397,23 @@ def _coerce_temporal(t: ColumnType, value: Any) -> Any:
     kind = t.kind
     if kind == K.YEAR:
         return _coerce_year(t, value)
+    # Python's own values (a decoded row's) are in the canonical form already
     if isinstance(value, _dt.datetime):
-        value = value.isoformat(sep=" ")
+        text = value.isoformat(sep=" ")
     elif isinstance(value, _dt.date | _dt.time):
-        value = value.isoformat()
+        text = value.isoformat()
     elif isinstance(value, _dt.timedelta):
-        value = _timedelta_text(value)
-    elif isinstance(value, float):
-        value = Decimal(repr(value))
-    loose = _time_text(value) if kind == K.TIME else _datetime_text(value)
-    if loose is not None:
-        text = loose
-    elif isinstance(value, str):
-        text = value.strip()
+        text = _timedelta_text(value)
     else:
-        raise _bad(t, value, "not a date, time or number MySQL reads as one")
+        if isinstance(value, float):
+            value = Decimal(repr(value))
+        loose = _time_text(value) if kind == K.TIME else _datetime_text(value)
+        if loose is not None:
+            text = loose
+        elif isinstance(value, str):
+            text = value.strip()
+        else:
+            raise _bad(t, value, "not a date, time or number MySQL reads as one")
     if kind == K.DATE:
         m = _DATE_RE.fullmatch(text) or _DATETIME_RE.fullmatch(text)
         if not m or not _valid_ymd(int(m[1]), int(m[2]), int(m[3])):
