@@ -340,7 +340,10 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
         raise err.locate(table=table) from None
     if options:
         steps.append(s.SetOptions(table=table, options=options))
-    return steps
+    # the server renames the table after every other change of the statement, wherever the
+    # RENAME TO stands among them (ALTER TABLE a RENAME TO b, ADD c INT adds c to a, now b)
+    renames = [x for x in steps if isinstance(x, s.RenameTable)]
+    return [x for x in steps if not isinstance(x, s.RenameTable)] + renames if renames else steps
 
 
 def _ordered_by(order: exp.Order, target: exp.Table, table: str, ctx: Context) -> s.OrderedBy:
