@@ -221,6 +221,8 @@ FUNCTIONS = [
     "a OR d IS NULL",
     "NOT (a AND s)",
     "a XOR s",
+    "'a' 'b'",
+    "CONCAT('a', 'b')",
 ]
 
 

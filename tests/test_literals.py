@@ -171,6 +171,8 @@ DEFAULTS = [
     ("VARCHAR(3)", "'abc '"),
     ("VARCHAR(3)", "1234"),
     ("VARCHAR(5)", "1.50"),
+    ("VARCHAR(5)", "'a' 'b'"),
+    ("VARCHAR(5)", "'a' \"b\" 'c'"),
     ("ENUM('a','b')", "'A'"),
     ("ENUM('a','b')", "'1'"),
     ("ENUM('a','b')", "'a '"),

@@ -488,6 +488,18 @@ class MvddParser(MySQLParser):
             return UnsignedFloat(**result.args)
         return result
 
+    def _parse_primary(self) -> exp.Expr | None:
+        # adjacent string literals are one literal in MySQL ('a' 'b' is 'ab', in a DEFAULT
+        # too); sqlglot reads them as CONCAT, which its explicit CONCAT(...) marks as safe
+        node = super()._parse_primary()
+        if (
+            isinstance(node, exp.Concat)
+            and not node.args.get("safe")
+            and all(isinstance(e, exp.Literal) and e.is_string for e in node.expressions)
+        ):
+            return exp.Literal.string("".join(e.this for e in node.expressions))
+        return node
+
     def _parse_primary_key(self, *args: Any, **kwargs: Any) -> Any:
         # PRIMARY KEY [USING {BTREE|HASH}] (key_part, ...): the index type may come first
         using = self._parse_index_type() if self._match(TokenType.USING, advance=False) else None
