@@ -242,6 +242,38 @@ def test_what_an_expression_may_call_matches_the_server(mdb: Any, call: str) -> 
             )
 
 
+#: a column's kinds: normal, virtual and stored, and the two generated ones over another
+#: expression
+COLUMN_KINDS = {
+    "normal": "INT",
+    "virtual": "INT AS (a + 1) VIRTUAL",
+    "stored": "INT AS (a + 1) STORED",
+    "virtual2": "INT AS (a + 2) VIRTUAL",
+    "stored2": "INT AS (a + 2) STORED",
+}
+
+
+@pytest.mark.parametrize("before", ["normal", "virtual", "stored"])
+def test_a_column_changes_kind_as_on_the_server(mdb: Any, before: str) -> None:
+    """A MODIFY from each kind of column to each other: mvdd refuses exactly what the server
+    does (a column becoming or ceasing to be VIRTUAL)."""
+    for after, definition in COLUMN_KINDS.items():
+        if after == before:
+            continue
+        create = f"CREATE TABLE t (id INT PRIMARY KEY, a INT, c {COLUMN_KINDS[before]})"
+        assert _run(mdb, "DROP TABLE IF EXISTS t") is None and _run(mdb, create) is None
+        cat = Catalog()
+        cat.execute(create)
+        sql = f"ALTER TABLE t MODIFY c {definition}"
+        server_err = _run(mdb, sql)
+        try:
+            cat.execute(sql)
+            mvdd_err = None
+        except mvdd.DDLError as err:
+            mvdd_err = err
+        assert (server_err is None) == (mvdd_err is None), (before, after, server_err, mvdd_err)
+
+
 def test_sequential_reading_of_one_statement(mdb: Any) -> None:
     """mvdd reads a statement's actions in order; the server resolves the columns they name
     against the table before the statement. Where the two readings differ, mvdd refuses the

@@ -481,6 +481,12 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
         raise DDLError("duplicate column name", column=new.name)
     _check_column(new)
     _check_cast(old, new.type)
+    if _is_virtual(old) != _is_virtual(new):
+        # the server's error 1907: a virtual column is computed on read, the others stored
+        raise DDLError(
+            "a column cannot become VIRTUAL, nor stop being VIRTUAL: drop it and add it",
+            column=old.name,
+        )
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
         new = attrs.evolve(new, nullable=False)  # a primary key column stays NOT NULL
     new = new.placed(old.id, _with_table_charset(table, new.type), old.state)
@@ -494,6 +500,10 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
     if new.name != old.name:
         table = _rename_in_expressions(table, old.name, new.name)
     return table
+
+
+def _is_virtual(col: Column) -> bool:
+    return col.generated is not None and not col.generated.stored
 
 
 def _check_cast(old: Column, new: ColumnType) -> None:
