@@ -37,6 +37,18 @@ def _run(conn: Any, sql: str) -> Exception | None:
     return None
 
 
+def _on_both(
+    conn: Any, cat: Catalog, sql: str, refused: type[Exception] = mvdd.MvddError
+) -> tuple[Exception | None, Exception | None]:
+    """The statement run on the server, then on the catalog: the error each gave, or None."""
+    server_err = _run(conn, sql)
+    try:
+        cat.execute(sql)
+    except refused as err:
+        return server_err, err
+    return server_err, None
+
+
 def test_sequence_corpus_is_large() -> None:
     assert len(SEQUENCES) >= 40
     assert sum(len(stmts) for _, stmts in SEQUENCES) >= 200
@@ -63,13 +75,8 @@ def test_create_tables_on_server(mdb: Any) -> None:
 def test_alter_sequence_matches_server(mdb: Any, title: str, stmts: list[str]) -> None:
     cat = Catalog()
     for sql in stmts:
-        server_err = _run(mdb, sql)
         before = {name: cat.history(name)[-1].version for name in cat.tables()}
-        try:
-            cat.execute(sql)
-            mvdd_err = None
-        except mvdd.MvddError as err:
-            mvdd_err = err
+        server_err, mvdd_err = _on_both(mdb, cat, sql)
         assert (server_err is None) == (mvdd_err is None), (
             f"{sql}\n server: {server_err}\n mvdd: {mvdd_err}"
         )
@@ -169,12 +176,7 @@ def test_limits_match_the_server(mdb: Any) -> None:
     comment, mvdd refuses, and only that."""
     cat = Catalog()
     for sql in LIMITS:
-        server_err = _run(mdb, sql)
-        try:
-            cat.execute(sql)
-            mvdd_err = None
-        except mvdd.MvddError as err:
-            mvdd_err = err
+        server_err, mvdd_err = _on_both(mdb, cat, sql)
         assert (server_err is None) == (mvdd_err is None), (
             f"{sql[:60]}\n server: {server_err}\n mvdd: {mvdd_err}"
         )
@@ -228,12 +230,7 @@ def test_what_an_expression_may_call_matches_the_server(mdb: Any, call: str) -> 
         cat = Catalog()
         cat.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)")
         sql = template.format(call)
-        server_err = _run(mdb, sql)
-        try:
-            cat.execute(sql)
-            mvdd_err = None
-        except mvdd.DDLError as err:
-            mvdd_err = err
+        server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
         assert (server_err is None) == (mvdd_err is None), (place, server_err, mvdd_err)
         if server_err is None:  # back to the table without it
             assert (
@@ -265,12 +262,7 @@ def test_a_column_changes_kind_as_on_the_server(mdb: Any, before: str) -> None:
         cat = Catalog()
         cat.execute(create)
         sql = f"ALTER TABLE t MODIFY c {definition}"
-        server_err = _run(mdb, sql)
-        try:
-            cat.execute(sql)
-            mvdd_err = None
-        except mvdd.DDLError as err:
-            mvdd_err = err
+        server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
         assert (server_err is None) == (mvdd_err is None), (before, after, server_err, mvdd_err)
 
 

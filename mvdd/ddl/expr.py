@@ -42,12 +42,20 @@ def _binary_cast(node: exp.Expr) -> exp.Expr:
     return exp.Cast(this=node.this, to=charset)
 
 
-def _implied_zero(node: exp.Expr) -> exp.Expr:
-    if isinstance(node, exp.Round):
-        return node if node.args.get("decimals") else exp.Round(this=node.this, decimals=_zero())
-    if str(node.this).upper() == "YEARWEEK" and len(node.expressions) == 1:
-        return exp.Anonymous(this="YEARWEEK", expressions=[node.expressions[0], _zero()])
-    return node
+def _round_zero(node: exp.Expr) -> exp.Expr:
+    return node if node.args.get("decimals") else exp.Round(this=node.this, decimals=_zero())
+
+
+def _yearweek_zero(node: exp.Expr) -> exp.Expr:
+    return exp.Anonymous(this="YEARWEEK", expressions=[node.expressions[0], _zero()])
+
+
+def _now(node: exp.Expr) -> exp.Expr:
+    return exp.CurrentTimestamp(this=node.expressions[0] if node.expressions else None)
+
+
+def _octet_length(node: exp.Expr) -> exp.Expr:
+    return exp.Length(this=node.expressions[0], binary=True)
 
 
 def _zero() -> exp.Expr:
@@ -77,22 +85,50 @@ def _day_interval(node: exp.Expr) -> exp.Expr:
     )
 
 
+def _with_args(rule: Any, *counts: int) -> Any:
+    """``rule`` for a call of that many arguments (any other call is left as it is, for the
+    server to refuse)."""
+    return lambda n: rule(n) if len(n.expressions) in counts else n
+
+
+def _substring(node: exp.Expr) -> exp.Expr:
+    """MID (x, start[, length]): SUBSTRING, as the server writes it."""
+    names = ("this", "start", "length")[: len(node.expressions)]
+    return exp.Substring(**dict(zip(names, node.expressions, strict=True)))
+
+
+def _conv(node: exp.Expr, base: int) -> exp.Expr:
+    """BIN / OCT (x): CONV(x, 10, base), as the server writes them."""
+    numbers = [exp.Literal.number(10), exp.Literal.number(base)]
+    return exp.Anonymous(this="CONV", expressions=[node.expressions[0], *numbers])
+
+
 #: function name -> its one form, for calls sqlglot keeps by name (the server's spelling)
 _ANONYMOUS: dict[str, Any] = {
-    "ADDDATE": _day_interval,
-    "SUBDATE": _day_interval,
-    "MID": lambda n: (
-        exp.Substring(this=n.expressions[0], start=n.expressions[1])
-        if len(n.expressions) == 2
-        else exp.Substring(this=n.expressions[0], start=n.expressions[1], length=n.expressions[2])
-    ),
-    "BIN": lambda n: exp.Anonymous(
-        this="CONV", expressions=[n.expressions[0], exp.Literal.number(10), exp.Literal.number(2)]
-    ),
-    "OCT": lambda n: exp.Anonymous(
-        this="CONV", expressions=[n.expressions[0], exp.Literal.number(10), exp.Literal.number(8)]
-    ),
+    **dict.fromkeys(_NOW_SYNONYMS, _now),
+    "OCTET_LENGTH": _with_args(_octet_length, 1),
+    "YEARWEEK": _with_args(_yearweek_zero, 1),
+    "ADDDATE": _with_args(_day_interval, 2),
+    "SUBDATE": _with_args(_day_interval, 2),
+    "MID": _with_args(_substring, 2, 3),
+    "BIN": _with_args(lambda n: _conv(n, 2), 1),
+    "OCT": _with_args(lambda n: _conv(n, 8), 1),
 }
+
+
+def _by_name(node: exp.Expr) -> exp.Expr:
+    rule = _ANONYMOUS.get(str(node.this).upper())
+    return node if rule is None else rule(node)
+
+
+#: a user variable's name that needs no quotes
+_PLAIN_VARIABLE = re.compile(r"[A-Za-z0-9_$.]+")
+
+
+def _plain_variable(node: exp.Expr) -> exp.Expr:
+    if isinstance(node.this, exp.Identifier) and _PLAIN_VARIABLE.fullmatch(node.this.name):
+        return exp.Parameter(this=exp.var(node.this.name))
+    return node
 
 
 def _column_truth(node: exp.Expr) -> exp.Expr:
@@ -111,7 +147,11 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.DateAdd: lambda n: exp.Add(this=n.this, expression=_interval(n)),
     exp.DateSub: lambda n: exp.Sub(this=n.this, expression=_interval(n)),
     exp.Cast: _binary_cast,
-    exp.Round: _implied_zero,
+    exp.Localtime: lambda n: exp.CurrentTimestamp(this=n.this),
+    exp.Localtimestamp: lambda n: exp.CurrentTimestamp(this=n.this),
+    exp.Anonymous: _by_name,
+    exp.Parameter: _plain_variable,
+    exp.Round: _round_zero,
     exp.Escape: _negated_escape,
     exp.And: _column_truth,
     exp.Or: _column_truth,
@@ -132,9 +172,6 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     ),
 }
 
-#: a user variable's name that needs no quotes
-_PLAIN_VARIABLE = re.compile(r"[A-Za-z0-9_$.]+")
-
 
 def _unify(node: exp.Expr) -> exp.Expr:
     """One form for what the servers write two ways, the form the server's SHOW CREATE TABLE
@@ -146,28 +183,8 @@ def _unify(node: exp.Expr) -> exp.Expr:
     :data:`_ANONYMOUS` (DAY, WEEKOFYEAR, TIME, TIMESTAMP, TIMESTAMPADD, ADDDATE, SUBDATE, MID,
     BIN, OCT, ATAN2; bit strings as hex, N'' strings and TRUE / FALSE as plain literals), a
     bare column under AND / OR as `x` <> 0."""
-    if isinstance(node, exp.Localtime | exp.Localtimestamp):
-        return exp.CurrentTimestamp(this=node.this)
     rule = _UNIFY.get(type(node))
-    if rule is not None:
-        return rule(node)
-    if isinstance(node, exp.Anonymous):
-        name = str(node.this).upper()
-        if name in _NOW_SYNONYMS:
-            return exp.CurrentTimestamp(this=node.expressions[0] if node.expressions else None)
-        if name == "OCTET_LENGTH" and len(node.expressions) == 1:
-            return exp.Length(this=node.expressions[0], binary=True)
-        if name == "YEARWEEK":
-            return _implied_zero(node)
-        if name in _ANONYMOUS and node.expressions:
-            return _ANONYMOUS[name](node)
-    if (
-        isinstance(node, exp.Parameter)
-        and isinstance(node.this, exp.Identifier)
-        and _PLAIN_VARIABLE.fullmatch(node.this.name)
-    ):
-        return exp.Parameter(this=exp.var(node.this.name))
-    return node
+    return node if rule is None else rule(node)
 
 
 def _bottom_up(tree: exp.Expr, rule: Any) -> exp.Expr:
