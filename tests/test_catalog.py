@@ -24,6 +24,7 @@ from mvdd import (
     UnsupportedDDLError,
 )
 from mvdd.ddl import step as s
+from mvdd.ddl.apply import apply_steps
 from mvdd.store.base import Commit, VersionRow
 from mvdd.store.memory import MemoryStore
 
@@ -601,3 +602,24 @@ def test_the_latest_read_follows_every_name_change(tmp_path: Path) -> None:
                             cat.table(name)
         assert writer.table("c").column_names == ("y",)
         assert reader.table("b").column_names == ("w",)
+
+
+def test_a_swap_in_one_statement_keeps_each_column_s_id(catalog: Catalog) -> None:
+    """``CHANGE a b …, CHANGE b a …`` swaps the names (the server reads every clause against
+    the table before the statement); each column keeps its id, so rows decode by what the
+    column was, and the history's steps (through a temporary name) replay one by one."""
+    catalog.execute("CREATE TABLE t (a INT, b VARCHAR(5), g INT AS (a + 1) VIRTUAL)")
+    before = catalog.table("t")
+    (change,) = catalog.execute("ALTER TABLE t CHANGE a b INT, CHANGE b a VARCHAR(5)")
+    after = catalog.table("t")
+    assert [(c.name, str(c.type)) for c in after.columns][:2] == [("b", "int"), ("a", "varchar(5)")]
+    assert after.column("b").id == before.column("a").id
+    assert after.column("a").id == before.column("b").id
+    generated = after.column("g").generated
+    assert generated is not None and "`b`" in generated.expr.sql  # g reads the same column
+    assert [type(x) for x in change.steps] == [s.RenameColumn, s.ModifyColumn, s.ModifyColumn]
+    assert apply_steps(before, catalog.history("t")[-1].steps).equivalent(after)
+    with pytest.raises(DDLError) as err:  # a clause naming a name the statement gives
+        catalog.execute("ALTER TABLE t CHANGE a x VARCHAR(5), MODIFY x TEXT")
+    assert (err.value.column, err.value.step) == ("x", "ALTER TABLE `t` MODIFY COLUMN `x` TEXT")
+    assert catalog.version("t") == 2

@@ -95,7 +95,8 @@ SINGLE = [
 # (statements, forward kinds, backward kinds): multi-step chains, judged step by step
 CHAINS = [
     (["ALTER TABLE t ADD a INT", "ALTER TABLE t DROP a"], ["drop_column"], []),  # change and undo
-    (["ALTER TABLE t ADD a INT, DROP a"], ["drop_column"], []),  # in one statement
+    # a swap in one statement, judged by the columns' ids: i narrowed (as s), s widened (as i)
+    (["ALTER TABLE t CHANGE i s SMALLINT, CHANGE s i INT"], ["type_change"], ["type_change"]),
     (
         ["ALTER TABLE t MODIFY i BIGINT", "ALTER TABLE t MODIFY i INT"],
         ["type_change"],
@@ -216,3 +217,11 @@ def test_widening_table() -> None:
     assert widens(T("time", fsp=1), T("time", fsp=4))
     assert not widens(T("date"), T("datetime"))
     assert widens(T("bit", length=2), T("bit", length=9))
+
+
+def test_a_statement_that_drops_what_it_adds_has_no_verdict() -> None:
+    """The server's DROP names a column of the table before the statement, so ADD a, DROP a
+    in one statement is not valid DDL (in two statements it is a change and its undo)."""
+    with pytest.raises(DDLError, match="no such column") as err:
+        check(BASE, ["ALTER TABLE t ADD a INT, DROP a"])
+    assert err.value.column == "a" and err.value.statement == "ALTER TABLE t ADD a INT, DROP a"

@@ -21,7 +21,7 @@ import attrs
 
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply, check_ordered_by
+from mvdd.ddl.apply import apply, apply_ordered, check_ordered_by, in_server_order
 from mvdd.ddl.statement import Statement
 from mvdd.errors import DDLError, NoSuchTableError
 from mvdd.model import Table
@@ -78,7 +78,11 @@ def plan_statement(
         found = current(ordered.table).old
         assert found is not None  # (the statement's first step has not run yet)
         check_ordered_by(ordered, found)
-    for step in st.steps:
+    steps = st.steps
+    at = 0
+    while at < len(steps):
+        step = steps[at]
+        at += 1
         if step.table in st.if_exists and step.table not in live:
             continue  # ALTER TABLE IF EXISTS of a table that does not exist
         if isinstance(step, s.CreateTable | s.CreateTableLike):
@@ -108,20 +112,38 @@ def plan_statement(
             plan.new = None
             plan.steps.append(step)
             del live[step.table]
-        else:
+        elif isinstance(step, s.RenameTable):
             plan = current(step.table)
-            if isinstance(step, s.RenameTable):
-                if step.to in live:
-                    raise DDLError(
-                        f"cannot rename to `{step.to}`: that table exists", table=step.table
-                    )
-                live[step.to] = live.pop(step.table)
+            if step.to in live:
+                raise DDLError(f"cannot rename to `{step.to}`: that table exists", table=step.table)
+            live[step.to] = live.pop(step.table)
             assert plan.new is not None
             plan.new = apply(step, plan.new, fresh=replica)
             plan.steps.append(step)
-            plan.truncated = plan.truncated or isinstance(step, s.TruncateTable)
+        else:
+            # an ALTER TABLE's clauses on one table apply together, as the server reads them
+            end = at
+            while end < len(steps) and steps[end].table == step.table and _alters(steps[end]):
+                end += 1
+            clauses = steps[at - 1 : end]
+            at = end
+            plan = current(step.table)
+            assert plan.new is not None
+            if len(clauses) == 1:
+                plan.new = apply(step, plan.new, fresh=replica)
+                plan.steps.append(step)
+            else:  # the history keeps them in the order they apply one by one
+                in_order = in_server_order(plan.new, clauses)
+                plan.new = apply_ordered(plan.new, in_order, fresh=replica)
+                plan.steps.extend(x for x, _ in in_order)
+            plan.truncated = plan.truncated or any(isinstance(x, s.TruncateTable) for x in clauses)
     _cut_over(st, plans, later_steps)
     return list(plans.values())
+
+
+def _alters(step: s.Step) -> bool:
+    """Whether a step is a clause of an ALTER TABLE (not a CREATE, DROP or RENAME TABLE)."""
+    return not isinstance(step, s.CreateTable | s.CreateTableLike | s.DropTable | s.RenameTable)
 
 
 class _Names:

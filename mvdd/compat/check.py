@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from mvdd.compat.report import Mode, Report, Violation
 from mvdd.compat.rules import BACKWARD, FORWARD, Finding, Rule
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply, validate_table
+from mvdd.ddl.apply import apply, in_server_order, validate_table
 from mvdd.ddl.statement import parse_statements, parse_table
 from mvdd.errors import CatalogError, MvddError, NoSuchVersionError, UnsupportedDDLError
 from mvdd.model import Table
@@ -102,6 +102,14 @@ def _walk(
     return current, violations, count
 
 
+def _in_order(table: Table, steps: tuple[s.Step, ...]) -> list[s.Step]:
+    """An ALTER TABLE's steps on ``table`` in the order they apply one by one, as a catalog
+    keeps them (see :func:`~mvdd.ddl.apply.in_server_order`)."""
+    if len(steps) < 2 or any(x.table != table.name for x in steps):
+        return list(steps)
+    return [x for x, _ in in_server_order(table, steps)]
+
+
 def check(initial: str | Table, steps: list[str], *, mode: str = "forward") -> Report:
     """Judge statements applied to ``initial`` (a CREATE TABLE or a Table), step by step.
 
@@ -125,7 +133,7 @@ def check(initial: str | Table, steps: list[str], *, mode: str = "forward") -> R
             if current is None:
                 break
             try:
-                after, found, n = _walk(current, statement.steps, mode, 0)
+                after, found, n = _walk(current, _in_order(current, statement.steps), mode, 0)
                 if after is not None:
                     validate_table(after)
             except MvddError as err:

@@ -3,13 +3,14 @@
 The only package that imports sqlglot.
 """
 
-from mvdd.ddl.apply import apply, apply_steps, validate_table
+from mvdd.ddl.apply import apply, apply_statement, apply_steps, validate_table
 from mvdd.ddl.render import render_steps, render_table
 from mvdd.ddl.statement import Statement, parse_statements, parse_table, split_statements
 
 __all__ = [
     "Statement",
     "apply",
+    "apply_statement",
     "apply_steps",
     "parse_statements",
     "parse_table",

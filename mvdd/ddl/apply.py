@@ -18,7 +18,7 @@ has no rows yet (CREATE TABLE builds its table that way).
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import singledispatch
 from typing import Any
 
@@ -88,10 +88,218 @@ def check_ordered_by(ordered: s.OrderedBy, table: Table) -> None:
 
 
 def apply_steps(table: Table, steps: Iterable[s.Step], *, fresh: bool = False) -> Table:
-    """The table after every step in order (no statement-level validation)."""
+    """The table after every step in order, one by one (no statement-level validation): steps
+    as a catalog's history keeps them. A statement's own steps apply with
+    :func:`apply_statement`."""
     for st in steps:
         table = apply(st, table, fresh=fresh)
     return table
+
+
+def apply_statement(table: Table, steps: Sequence[s.Step], *, fresh: bool = False) -> Table:
+    """The table after one ALTER TABLE's steps (no statement-level validation), read as the
+    server reads them: each clause that changes or drops a column, or drops an index or a
+    check, names it as the table had it before the statement, and each column at most once;
+    an added column, an ``AFTER``, a key part and a check name the columns as the statement
+    leaves them (see :func:`in_server_order`). So ``CHANGE a b INT, CHANGE b a INT`` swaps two
+    columns, and ``CHANGE a x INT, MODIFY x BIGINT`` is refused, as on the server.
+
+    >>> from mvdd.ddl.statement import parse_statements, parse_table
+    >>> t = parse_table("CREATE TABLE t (a INT, b TEXT)")
+    >>> st = parse_statements("ALTER TABLE t CHANGE a b TEXT, CHANGE b a INT")[0]
+    >>> [(c.name, str(c.type)) for c in apply_statement(t, st.steps).columns]
+    [('b', 'text'), ('a', 'int')]
+    """
+    if len(steps) < 2:  # (the common case: one clause is its own order)
+        return apply_steps(table, steps, fresh=fresh)
+    return apply_ordered(table, in_server_order(table, steps), fresh=fresh)
+
+
+def apply_ordered(
+    table: Table, ordered: Iterable[tuple[s.Step, s.Step]], *, fresh: bool = False
+) -> Table:
+    """The table after :func:`in_server_order`'s steps, an error naming the statement's step."""
+    for st, named in ordered:
+        try:
+            table = _apply(st, table, fresh)
+        except MvddError as err:
+            raise err.locate(table=table.name, step=str(named)) from None
+    return table
+
+
+#: steps naming a column as the table had it before the statement (CHANGE, MODIFY, RENAME
+#: COLUMN, ALTER COLUMN … DEFAULT, DROP COLUMN)
+_OLD_COLUMN = (s.ModifyColumn, s.RenameColumn, s.SetDefault, s.DropDefault, s.DropColumn)
+#: steps dropping an index or a check the table had before the statement: taken first, so that
+#: the statement may add one of the same name, and drop a key before a column it covers
+_OLD_DROPS = (s.DropIndex, s.DropCheck, s.DropConstraint)
+
+
+def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step, s.Step]]:
+    """One statement's steps on ``table`` in an order that applies one by one with the
+    server's meaning, each beside the step an error should name (the statement's own). A
+    catalog keeps these steps in its history, where they replay one by one.
+
+    The order: drops of indexes and checks, drops of columns, the changes of the table's
+    columns (where they stand: a chain of renames ordered so that a name is freed before it is
+    taken, a cycle such as a swap broken by a temporary name), then in the statement's order
+    the added columns, the moves of changed columns (``AFTER``, ``FIRST``) and the rest. A
+    clause naming a column the table did not have (a column the statement renames to that name
+    or adds, but a ``MODIFY`` or ``ALTER … DEFAULT`` of an added column), or a column another
+    clause already changes, is refused as the server refuses it; ``IF EXISTS`` skips it.
+
+    >>> from mvdd.ddl.statement import parse_statements, parse_table
+    >>> t = parse_table("CREATE TABLE t (a INT, b INT, c INT)")
+    >>> st = parse_statements("ALTER TABLE t ADD d INT, DROP c, CHANGE a b INT, CHANGE b a INT")
+    >>> [str(x) for x, _ in in_server_order(t, st[0].steps)]  # doctest: +NORMALIZE_WHITESPACE
+    ['ALTER TABLE `t` DROP COLUMN `c`',
+     'ALTER TABLE `t` RENAME COLUMN `a` TO `#mvdd swap 1`',
+     'ALTER TABLE `t` CHANGE COLUMN `b` `a` INT',
+     'ALTER TABLE `t` CHANGE COLUMN `#mvdd swap 1` `b` INT',
+     'ALTER TABLE `t` ADD COLUMN `d` INT']
+    """
+    clauses = [(i, st) for i, st in enumerate(steps) if isinstance(st, _OLD_COLUMN)]
+    owners: dict[str, int] = {}  # a column of the table (folded) -> the clause that takes it
+    for rank in _OWNERSHIP:  # a DROP takes its column first, then a change, then an ALTER
+        for i, clause in clauses:
+            folded = _subject(clause).casefold()
+            if isinstance(clause, rank) and folded not in owners and table.find_column(folded):
+                owners[folded] = i
+    named = {folded: steps[i] for folded, i in owners.items()}
+    added = {st.column.name.casefold() for st in steps if isinstance(st, s.AddColumn)}
+    added_before: set[str] = set()
+    altered: set[str] = set()
+    drops: list[tuple[s.Step, s.Step]] = []
+    changes: list[tuple[s.Step, s.Step]] = []
+    rest: list[tuple[s.Step, s.Step]] = []
+    last: list[tuple[s.Step, s.Step]] = []
+    for i, st in enumerate(steps):
+        if isinstance(st, s.AddColumn):
+            added_before.add(st.column.name.casefold())
+        if not isinstance(st, _OLD_COLUMN):
+            (drops if isinstance(st, _OLD_DROPS) else rest).append((st, st))
+            continue
+        folded = st.column.casefold()
+        if owners.get(folded) == i:
+            if isinstance(st, s.DropColumn):
+                drops.append((st, st))
+            elif isinstance(st, s.ModifyColumn) and st.place != s.LAST:
+                changes.append((attrs.evolve(st, place=s.LAST), st))
+                move = s.ModifyColumn(
+                    table=st.table,
+                    column=st.definition.name,
+                    definition=st.definition,
+                    place=st.place,
+                )
+                rest.append((move, st))
+            else:
+                changes.append((st, st))
+        elif isinstance(st, s.ModifyColumn) and folded in added_before and not _new_name(st):
+            rest.append((st, st))  # a MODIFY of a column added before it
+        elif isinstance(st, s.SetDefault | s.DropDefault) and folded in added - altered:
+            altered.add(folded)  # one ALTER … DEFAULT of an added column, wherever it stands
+            last.append((st, st))
+        elif not getattr(st, "if_exists", False):
+            why = "no such column" if folded not in owners else _TWICE
+            raise DDLError(why, column=st.column).locate(table=table.name, step=str(st))
+    if not last and _as_written(steps, added):
+        return [(st, st) for st in steps]
+    drops.sort(key=lambda pair: isinstance(pair[0], s.DropColumn))  # (stable: keys first)
+    return drops + _renames_ordered(table, changes, named) + rest + last
+
+
+#: the name of the key or check each drop names
+_DROPPED_NAME: dict[type, Callable[[Any], str]] = {
+    s.DropIndex: operator.attrgetter("index"),
+    s.DropCheck: operator.attrgetter("check"),
+    s.DropConstraint: operator.attrgetter("name"),
+}
+
+
+def _as_written(steps: Sequence[s.Step], added: set[str]) -> bool:
+    """Whether the statement's own order applies one by one with the server's meaning (most
+    statements): it renames no column, drops no column, key or check it also adds or renames
+    to, and drops no key or check after a column (whose key the drop would find)."""
+    dropped: set[str] = set()
+    new_names = set(added)
+    column_dropped = False
+    for st in steps:
+        if _new_name(st) is not None:
+            return False
+        if isinstance(st, s.DropColumn):
+            dropped.add(st.column.casefold())
+            column_dropped = True
+        elif isinstance(st, _OLD_DROPS):
+            if column_dropped:
+                return False
+            dropped.add(_DROPPED_NAME[type(st)](st).casefold())
+        elif isinstance(st, s.AddIndex) and st.index.name is not None:
+            new_names.add(st.index.name.casefold())
+        elif isinstance(st, s.AddCheck) and st.name is not None:
+            new_names.add(st.name.casefold())
+        elif isinstance(st, s.RenameIndex):
+            new_names.add(st.to.casefold())
+    return not (dropped & new_names)
+
+
+#: which clause takes a column of the table when several name it, as the server's ALTER TABLE
+#: matches them; a clause left over names a column the statement adds, or is refused
+_OWNERSHIP = (s.DropColumn, s.ModifyColumn | s.RenameColumn, s.SetDefault | s.DropDefault)
+_TWICE = (
+    "another clause of the statement drops or changes the column (each names a column as the "
+    "table had it before the statement)"
+)
+
+
+def _new_name(st: s.Step) -> str | None:
+    """The name a step gives the column it names, if another."""
+    if isinstance(st, s.ModifyColumn):
+        column, to = st.column, st.definition.name
+    elif isinstance(st, s.RenameColumn):
+        column, to = st.column, st.to
+    else:
+        return None
+    return None if to.casefold() == column.casefold() else to
+
+
+def _renames_ordered(
+    table: Table, changes: list[tuple[s.Step, s.Step]], named: dict[str, s.Step]
+) -> list[tuple[s.Step, s.Step]]:
+    """The changes of the table's columns, each rename after the one that frees its new name;
+    a cycle of renames (a swap) goes through a temporary name, ``#mvdd swap <id>``."""
+    pending = list(changes)
+    out: list[tuple[s.Step, s.Step]] = []
+    freed: set[str] = set()
+    while pending:
+        waiting = []
+        for st, why in pending:
+            to = _new_name(st)
+            if to is not None:
+                holder = named.get(to.casefold())
+                taken = holder is not None and holder is not why and _new_name(holder) is not None
+                if taken and to.casefold() not in freed:
+                    waiting.append((st, why))  # (its new name is another's, renamed later)
+                    continue
+                freed.add(_subject(st).casefold())
+            out.append((st, why))
+        if len(waiting) == len(pending):  # a cycle: its first rename through a temporary name
+            (st, why), waiting = waiting[0], waiting[1:]
+            subject = _subject(st)
+            temporary = f"#mvdd swap {_column(table, subject).id}"
+            while table.find_column(temporary) is not None:
+                temporary += "'"
+            out.append((s.RenameColumn(table=st.table, column=subject, to=temporary), why))
+            freed.add(subject.casefold())
+            assert isinstance(st, s.ModifyColumn | s.RenameColumn)
+            waiting.insert(0, (attrs.evolve(st, column=temporary), why))
+        pending = waiting
+    return out
+
+
+def _subject(st: s.Step) -> str:
+    """The column a column step names."""
+    assert isinstance(st, _OLD_COLUMN)
+    return st.column
 
 
 @singledispatch
@@ -940,4 +1148,12 @@ def _names_exist(e: Expr, names: set[str], where: dict[str, str]) -> None:
         raise DDLError(f"expression {e.sql} names unknown column(s) {missing}", **where)
 
 
-__all__ = ["apply", "apply_steps", "check_ordered_by", "validate_table"]
+__all__ = [
+    "apply",
+    "apply_ordered",
+    "apply_statement",
+    "apply_steps",
+    "check_ordered_by",
+    "in_server_order",
+    "validate_table",
+]

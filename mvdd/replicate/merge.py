@@ -27,7 +27,7 @@ import attrs
 from mvdd.catalog import Catalog, Change
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply_steps
+from mvdd.ddl.apply import apply_statement
 from mvdd.ddl.statement import parse_statements
 from mvdd.errors import MvddError
 from mvdd.model import Column, Table
@@ -84,7 +84,7 @@ def expected_tables(before: Table | None, statements: Sequence[str]) -> list[Tab
                 table = st.steps[0].definition
             elif st.steps:
                 assert table is not None
-                table = apply_steps(table, st.steps, fresh=True)
+                table = apply_statement(table, st.steps, fresh=True)
         assert table is not None
         out.append(table)
     return out

@@ -74,7 +74,7 @@ import attrs
 
 from mvdd.catalog.plan import adopt_ids
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply_steps, validate_table, with_database_charset
+from mvdd.ddl.apply import apply_statement, validate_table, with_database_charset
 from mvdd.ddl.statement import Statement, parse_statements, parse_table
 from mvdd.errors import (
     DDLError,
@@ -486,7 +486,7 @@ class ShardGroup:
                         table = attrs.evolve(table, name=r.to)
                     others = [x for x in steps if not isinstance(x, s.RenameTable)]
                     if others:
-                        table = apply_steps(table, others, fresh=True)
+                        table = apply_statement(table, others, fresh=True)
                         validate_table(table)
                     elif renamed:
                         kind = "noop"
