@@ -14,6 +14,8 @@ from typing import Any
 
 import pymysql
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import mvdd
 from mvdd import Catalog, parse_table
@@ -339,6 +341,20 @@ ONE_STATEMENT = [
     "DROP IF EXISTS zz, ADD zz INT",
     "ADD zz INT, DROP IF EXISTS zz",
     "MODIFY IF EXISTS zz INT, ADD zz INT",
+    "MODIFY a INT AFTER b, DROP b",
+    "ADD INDEX j (d), ADD d INT",
+    "ADD INDEX i (a), RENAME INDEX i TO j",
+    "RENAME INDEX i TO j, RENAME INDEX j TO i",
+    "ADD INDEX j (c), RENAME INDEX i TO j, RENAME INDEX j TO i",
+    "DROP INDEX i, RENAME INDEX i TO i",
+    "DROP b, RENAME INDEX i TO i",
+    "ADD e INT FIRST, MODIFY e INT",
+    "ALTER d DROP DEFAULT, ADD d INT, MODIFY d INT NOT NULL DEFAULT 0",
+    "MODIFY a INT NOT NULL DEFAULT 0 FIRST, ALTER a DROP DEFAULT",
+    "CHANGE a x INT FIRST, ALTER x SET DEFAULT 1",
+    "ADD d INT, CHANGE e d BIGINT",
+    "DROP a, CHANGE b a INT",
+    "DROP a, CHANGE b a INT, CHANGE c b INT",
 ]
 
 
@@ -364,6 +380,54 @@ def test_one_statement_names_columns_as_the_server_does(mdb: Any, clauses: str) 
     assert mine.equivalent(parse_table(show_create_table(mdb, name)), ignore_order=False), clauses
     # the history's steps replay one by one to the same table
     assert apply_steps(before, cat.history(name)[-1].steps).equivalent(mine), clauses
+
+
+_NAMES = st.sampled_from(["a", "b", "c", "d", "e"])
+_KEYS = st.sampled_from(["i", "j", "k"])
+_CHECKS = st.sampled_from(["ck", "ck2"])
+_TYPES = st.sampled_from(["INT", "BIGINT", "INT NOT NULL DEFAULT 0"])
+_PLACES = st.sampled_from(["", "", "", " FIRST", *(f" AFTER {n}" for n in "abcde")])
+_CLAUSES = st.one_of(
+    st.builds("CHANGE {} {} {}{}".format, _NAMES, _NAMES, _TYPES, _PLACES),
+    st.builds("MODIFY {} {}{}".format, _NAMES, _TYPES, _PLACES),
+    st.builds("RENAME COLUMN {} TO {}".format, _NAMES, _NAMES),
+    st.builds("DROP {}".format, _NAMES),
+    st.builds("ADD {} {}{}".format, _NAMES, _TYPES, _PLACES),
+    st.builds("ALTER {} SET DEFAULT {}".format, _NAMES, st.integers(0, 9)),
+    st.builds("ALTER {} DROP DEFAULT".format, _NAMES),
+    st.builds("ADD INDEX {} ({})".format, _KEYS, _NAMES),
+    st.builds("DROP INDEX {}".format, _KEYS),
+    st.builds("RENAME INDEX {} TO {}".format, _KEYS, _KEYS),
+    st.builds("ADD CONSTRAINT {} CHECK ({} >= 0)".format, _CHECKS, _NAMES),
+    st.builds("DROP CONSTRAINT {}".format, _CHECKS),
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(clauses=st.lists(_CLAUSES, min_size=2, max_size=5))
+def test_any_statement_of_several_clauses_reads_as_on_the_server(
+    mdb: Any, clauses: list[str]
+) -> None:
+    """Statements of two to five clauses over columns, keys and checks, drawn at random: a catalog
+    takes and refuses what MariaDB does and ends with its table. Left out: adding a column
+    under the name of one of the table's (the README's known difference: the server binds the
+    table's keys to the new column by name)."""
+    assume(not any(re.match("ADD [abc] ", clause) for clause in clauses))
+    setup = (
+        "CREATE TABLE t (a INT, b INT, c INT, g INT AS (a + 1) VIRTUAL, KEY i (b), KEY k (c, a), "
+        "CONSTRAINT ck CHECK (c >= 0))"
+    )
+    assert _run(mdb, "DROP TABLE IF EXISTS t") is None and _run(mdb, setup) is None
+    cat = Catalog()
+    cat.execute(setup)
+    sql = "ALTER TABLE t " + ", ".join(clauses)
+    server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
+    assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
+    shown = parse_table(show_create_table(mdb, "t"))
+    assert cat.table("t").equivalent(shown, ignore_order=False), (
+        sql,
+        cat.table("t").differences(shown, ignore_order=False),
+    )
 
 
 def test_hostile_identifiers_create_exactly_those_names(mdb: Any) -> None:

@@ -141,12 +141,15 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
     catalog keeps these steps in its history, where they replay one by one.
 
     The order: drops of indexes and checks, drops of columns, the changes of the table's
-    columns (where they stand: a chain of renames ordered so that a name is freed before it is
-    taken, a cycle such as a swap broken by a temporary name), then in the statement's order
-    the added columns, the moves of changed columns (``AFTER``, ``FIRST``) and the rest. A
-    clause naming a column the table did not have (a column the statement renames to that name
-    or adds, but a ``MODIFY`` or ``ALTER … DEFAULT`` of an added column), or a column another
-    clause already changes, is refused as the server refuses it; ``IF EXISTS`` skips it.
+    columns where they stand, the renames of its keys (each chain of renames ordered so that a
+    name is freed before it is taken, a cycle such as a swap broken by a temporary name), then
+    in the statement's order the added columns, the moves of changed columns (``AFTER``,
+    ``FIRST``), each followed by the ``ALTER … DEFAULT`` of its column if one is left over (it
+    names a column the statement adds or moves), and last the new keys and checks (which name
+    the columns as the statement leaves them). A ``MODIFY`` of a column the statement adds
+    replaces it at the end (or at its own place), as the server does. A clause naming a column
+    or key the table did not have, or one another clause already takes, is refused as the
+    server refuses it; ``IF EXISTS`` skips it.
 
     >>> from mvdd.ddl.statement import parse_statements, parse_table
     >>> t = parse_table("CREATE TABLE t (a INT, b INT, c INT)")
@@ -159,6 +162,11 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
      'ALTER TABLE `t` ADD COLUMN `d` INT']
     """
     clauses = [(i, st) for i, st in enumerate(steps) if isinstance(st, _OLD_COLUMN)]
+    key_renames = [st for st in steps if isinstance(st, s.RenameIndex)]
+    simple_keys = not _new_keys_early(steps)
+    simple = not clauses and len(key_renames) < 2 and simple_keys
+    if simple and not any(isinstance(x, _OLD_DROPS) for x in steps):
+        return [(st, st) for st in steps]  # adds and options only (most statements of several)
     owners: dict[str, int] = {}  # a column of the table (folded) -> the clause that takes it
     for rank in _OWNERSHIP:  # a DROP takes its column first, then a change, then an ALTER
         for i, clause in clauses:
@@ -166,23 +174,47 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
             if isinstance(clause, rank) and folded not in owners and table.find_column(folded):
                 owners[folded] = i
     named = {folded: steps[i] for folded, i in owners.items()}
+    # an ALTER … DEFAULT left over names a column the statement adds or moves
     added = {st.column.name.casefold() for st in steps if isinstance(st, s.AddColumn)}
+    defined = set(added)
+    defined.update(
+        st.definition.name.casefold()
+        for st in named.values()
+        if isinstance(st, s.ModifyColumn) and st.place != s.LAST
+    )
+    keys: dict[str, s.Step] = {}  # a key of the table (folded) -> the rename that takes it
+    renamed_to = {to.casefold() for x in named.values() if (to := _new_name(x)) is not None}
+    dropped_keys = {
+        _DROPPED_NAME[type(st)](st).casefold()
+        for st in steps
+        if isinstance(st, s.DropIndex | s.DropConstraint)
+    }
     added_before: set[str] = set()
-    altered: set[str] = set()
     drops: list[tuple[s.Step, s.Step]] = []
     changes: list[tuple[s.Step, s.Step]] = []
+    key_changes: list[tuple[s.Step, s.Step]] = []
     rest: list[tuple[s.Step, s.Step]] = []
-    last: list[tuple[s.Step, s.Step]] = []
+    alters: dict[str, tuple[s.Step, s.Step]] = {}  # left over, by the column they name
+    replaced = False
     for i, st in enumerate(steps):
         if isinstance(st, s.AddColumn):
             added_before.add(st.column.name.casefold())
+        if isinstance(st, s.RenameIndex):
+            folded = st.index.casefold()
+            if table.find_index(folded) is None or folded in keys or folded in dropped_keys:
+                why = "no such index" if folded not in keys.keys() | dropped_keys else _TWICE
+                raise DDLError(why, index=st.index).locate(table=table.name, step=str(st))
+            keys[folded] = st
+            key_changes.append((st, st))
+            continue
         if not isinstance(st, _OLD_COLUMN):
             (drops if isinstance(st, _OLD_DROPS) else rest).append((st, st))
             continue
         folded = st.column.casefold()
         if owners.get(folded) == i:
             if isinstance(st, s.DropColumn):
-                drops.append((st, st))
+                taken = folded in added or folded in renamed_to
+                drops.append((attrs.evolve(st, name_taken=True) if taken else st, st))
             elif isinstance(st, s.ModifyColumn) and st.place != s.LAST:
                 changes.append((attrs.evolve(st, place=s.LAST), st))
                 move = s.ModifyColumn(
@@ -194,18 +226,67 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
                 rest.append((move, st))
             else:
                 changes.append((st, st))
-        elif isinstance(st, s.ModifyColumn) and folded in added_before and not _new_name(st):
-            rest.append((st, st))  # a MODIFY of a column added before it
-        elif isinstance(st, s.SetDefault | s.DropDefault) and folded in added - altered:
-            altered.add(folded)  # one ALTER … DEFAULT of an added column, wherever it stands
-            last.append((st, st))
+        elif isinstance(st, s.ModifyColumn) and st.definition.name.casefold() in added_before:
+            # a MODIFY (or a CHANGE from a name the table lacks) of a column added before it:
+            # the server puts the new definition in the added one's stead, at the end
+            replaced = True
+            rest.append((s.DropColumn(table=st.table, column=st.definition.name), st))
+            rest.append((s.AddColumn(table=st.table, column=st.definition, place=st.place), st))
+        elif isinstance(st, s.SetDefault | s.DropDefault) and folded in defined - alters.keys():
+            alters[folded] = (st, st)  # (one each, wherever it stands)
         elif not getattr(st, "if_exists", False):
             why = "no such column" if folded not in owners else _TWICE
             raise DDLError(why, column=st.column).locate(table=table.name, step=str(st))
-    if not last and _as_written(steps, added):
+    written = not (alters or replaced) and len(key_renames) < 2 and simple_keys
+    if written and _as_written(steps, added):
         return [(st, st) for st in steps]
     drops.sort(key=lambda pair: isinstance(pair[0], s.DropColumn))  # (stable: keys first)
-    return drops + _renames_ordered(table, changes, named) + rest + last
+    # a key whose every column the statement drops goes with them, its rename with it
+    gone = {_column(table, x.column).id for x in named.values() if isinstance(x, s.DropColumn)}
+    key_changes = [
+        (st, why)
+        for st, why in key_changes
+        if not gone.issuperset(_key(table, _subject(st)).column_ids)
+    ]
+    return (
+        drops
+        + _chains_ordered(key_changes, keys, _KEY_RENAMES, table)
+        + _chains_ordered(changes, named, _COLUMN_RENAMES, table)
+        + _with_alters([pair for pair in rest if not isinstance(pair[0], _LATE)], alters)
+        + [pair for pair in rest if isinstance(pair[0], _LATE)]
+    )
+
+
+def _with_alters(
+    steps: list[tuple[s.Step, s.Step]], alters: dict[str, tuple[s.Step, s.Step]]
+) -> list[tuple[s.Step, s.Step]]:
+    """``steps`` with each ``ALTER … DEFAULT`` left over right after the first step that
+    adds or moves the column it names, where the server applies it."""
+    out = []
+    for pair in steps:
+        out.append(pair)
+        st = pair[0]
+        column = st.column if isinstance(st, s.AddColumn) else getattr(st, "definition", None)
+        if column is not None and alters and column.name.casefold() in alters:
+            out.append(alters.pop(column.name.casefold()))
+    return out
+
+
+#: steps that name the columns as the statement leaves them, taken after every column's
+#: (a new key or check over a column the statement adds later), and a rename of the table
+_LATE = (s.AddIndex, s.AddCheck, s.RenameTable)
+
+
+def _new_keys_early(steps: Sequence[s.Step]) -> bool:
+    """Whether a new key or check stands before a clause that adds, changes or drops a
+    column, or renames a key (the server adds keys after them all)."""
+    seen = False
+    for st in steps:
+        if isinstance(st, s.AddIndex | s.AddCheck):
+            seen = True
+        elif seen and isinstance(st, (*_OLD_COLUMN, s.AddColumn, s.RenameIndex)):
+            return True
+    return False
 
 
 #: the name of the key or check each drop names
@@ -218,55 +299,127 @@ _DROPPED_NAME: dict[type, Callable[[Any], str]] = {
 
 def _as_written(steps: Sequence[s.Step], added: set[str]) -> bool:
     """Whether the statement's own order applies one by one with the server's meaning (most
-    statements): it renames no column, drops no column, key or check it also adds or renames
-    to, and drops no key or check after a column (whose key the drop would find)."""
+    statements): it renames nothing, drops no column, key or check it also adds or renames
+    to, drops no key or check after a column (whose key the drop would find), and drops no
+    column that an earlier clause's ``AFTER``, new key or check names (the server reads those
+    names after every drop)."""
     dropped: set[str] = set()
     new_names = set(added)
+    named: set[str] = set()
     column_dropped = False
     for st in steps:
         if _new_name(st) is not None:
             return False
         if isinstance(st, s.DropColumn):
+            if st.column.casefold() in named:
+                return False
             dropped.add(st.column.casefold())
             column_dropped = True
-        elif isinstance(st, _OLD_DROPS):
-            if column_dropped:
+            continue
+        named |= _result_names(st)
+        if isinstance(st, (*_OLD_DROPS, s.RenameIndex)):
+            if column_dropped:  # (the key the clause names may have gone with the column)
                 return False
-            dropped.add(_DROPPED_NAME[type(st)](st).casefold())
+            if isinstance(st, s.RenameIndex):
+                new_names.add(st.to.casefold())
+            else:
+                dropped.add(_DROPPED_NAME[type(st)](st).casefold())
         elif isinstance(st, s.AddIndex) and st.index.name is not None:
             new_names.add(st.index.name.casefold())
         elif isinstance(st, s.AddCheck) and st.name is not None:
             new_names.add(st.name.casefold())
-        elif isinstance(st, s.RenameIndex):
-            new_names.add(st.to.casefold())
     return not (dropped & new_names)
+
+
+def _result_names(st: s.Step) -> set[str]:
+    """The columns (folded) a step names as the statement leaves them: an ``AFTER``, a new
+    key's parts, a check's or a generated column's expression."""
+    if isinstance(st, s.AddIndex):
+        return {p.column.casefold() for p in st.index.parts}
+    if isinstance(st, s.AddCheck):
+        return set(ex.referenced_columns(st.expr))
+    if not isinstance(st, s.AddColumn | s.ModifyColumn):
+        return set()
+    col = st.column if isinstance(st, s.AddColumn) else st.definition
+    out = {st.place.after.casefold()} if st.place.after is not None else set()
+    if col.generated is not None:
+        out |= ex.referenced_columns(col.generated.expr)
+    if col.check is not None:
+        out |= ex.referenced_columns(col.check)
+    return out
 
 
 #: which clause takes a column of the table when several name it, as the server's ALTER TABLE
 #: matches them; a clause left over names a column the statement adds, or is refused
 _OWNERSHIP = (s.DropColumn, s.ModifyColumn | s.RenameColumn, s.SetDefault | s.DropDefault)
 _TWICE = (
-    "another clause of the statement drops or changes the column (each names a column as the "
+    "another clause of the statement drops or changes it (each names a column or key as the "
     "table had it before the statement)"
 )
 
 
 def _new_name(st: s.Step) -> str | None:
-    """The name a step gives the column it names, if another."""
+    """The name a step gives the column or key it names, if another."""
     if isinstance(st, s.ModifyColumn):
-        column, to = st.column, st.definition.name
+        old, to = st.column, st.definition.name
     elif isinstance(st, s.RenameColumn):
-        column, to = st.column, st.to
+        old, to = st.column, st.to
+    elif isinstance(st, s.RenameIndex):
+        old, to = st.index, st.to
     else:
         return None
-    return None if to.casefold() == column.casefold() else to
+    return None if to.casefold() == old.casefold() else to
 
 
-def _renames_ordered(
-    table: Table, changes: list[tuple[s.Step, s.Step]], named: dict[str, s.Step]
+def _subject(st: s.Step) -> str:
+    """The column or key a renaming or column step names."""
+    if isinstance(st, s.RenameIndex):
+        return st.index
+    assert isinstance(st, _OLD_COLUMN)
+    return st.column
+
+
+@attrs.frozen
+class _Renames:
+    """How a cycle of one kind's renames goes through a temporary name: the element of a name
+    in the table (or None), the step renaming the subject of a step, and the step naming its
+    subject by another name."""
+
+    find: Callable[[Table, str], Column | Index | None]
+    rename: Callable[[s.Step, str], s.Step]
+    renaming: Callable[[s.Step, str], s.Step]
+
+
+def _column_renaming(st: s.Step, name: str) -> s.Step:
+    assert isinstance(st, s.ModifyColumn | s.RenameColumn)
+    return attrs.evolve(st, column=name)
+
+
+def _key_renaming(st: s.Step, name: str) -> s.Step:
+    assert isinstance(st, s.RenameIndex)
+    return attrs.evolve(st, index=name)
+
+
+_COLUMN_RENAMES = _Renames(
+    find=Table.find_column,
+    rename=lambda st, to: s.RenameColumn(table=st.table, column=_subject(st), to=to),
+    renaming=_column_renaming,
+)
+_KEY_RENAMES = _Renames(
+    find=Table.find_index,
+    rename=lambda st, to: s.RenameIndex(table=st.table, index=_subject(st), to=to),
+    renaming=_key_renaming,
+)
+
+
+def _chains_ordered(
+    changes: list[tuple[s.Step, s.Step]],
+    owners: dict[str, s.Step],
+    kind: _Renames,
+    table: Table,
 ) -> list[tuple[s.Step, s.Step]]:
-    """The changes of the table's columns, each rename after the one that frees its new name;
-    a cycle of renames (a swap) goes through a temporary name, ``#mvdd swap <id>``."""
+    """The changes of the table's columns (or keys), each rename after the one that frees its
+    new name; a cycle of renames (a swap) goes through a temporary name ``#mvdd swap <id>``."""
     pending = list(changes)
     out: list[tuple[s.Step, s.Step]] = []
     freed: set[str] = set()
@@ -275,7 +428,7 @@ def _renames_ordered(
         for st, why in pending:
             to = _new_name(st)
             if to is not None:
-                holder = named.get(to.casefold())
+                holder = owners.get(to.casefold())
                 taken = holder is not None and holder is not why and _new_name(holder) is not None
                 if taken and to.casefold() not in freed:
                     waiting.append((st, why))  # (its new name is another's, renamed later)
@@ -285,21 +438,16 @@ def _renames_ordered(
         if len(waiting) == len(pending):  # a cycle: its first rename through a temporary name
             (st, why), waiting = waiting[0], waiting[1:]
             subject = _subject(st)
-            temporary = f"#mvdd swap {_column(table, subject).id}"
-            while table.find_column(temporary) is not None:
+            element = kind.find(table, subject)
+            assert element is not None  # (a clause that takes it found it)
+            temporary = f"#mvdd swap {element.id}"
+            while kind.find(table, temporary) is not None:
                 temporary += "'"
-            out.append((s.RenameColumn(table=st.table, column=subject, to=temporary), why))
+            out.append((kind.rename(st, temporary), why))
             freed.add(subject.casefold())
-            assert isinstance(st, s.ModifyColumn | s.RenameColumn)
-            waiting.insert(0, (attrs.evolve(st, column=temporary), why))
+            waiting.insert(0, (kind.renaming(st, temporary), why))
         pending = waiting
     return out
-
-
-def _subject(st: s.Step) -> str:
-    """The column a column step names."""
-    assert isinstance(st, _OLD_COLUMN)
-    return st.column
 
 
 @singledispatch
@@ -315,6 +463,13 @@ def _column(table: Table, name: str) -> Column:
     if col is None:
         raise DDLError("no such column", column=name)
     return col
+
+
+def _key(table: Table, name: str) -> Index:
+    idx = table.find_index(name)
+    if idx is None:
+        raise DDLError("no such index", index=name)
+    return idx
 
 
 def _with_table_charset(table: Table, ctype: ColumnType) -> ColumnType:
@@ -651,7 +806,7 @@ def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
         if step.if_exists:
             return table
         raise DDLError("no such column", column=step.column)
-    users = _users_of(table, col)
+    users = [] if step.name_taken else _users_of(table, col)
     if users:
         raise DDLError(f"column is used by {', '.join(users)}", column=col.name)
     indexes = []
@@ -951,9 +1106,7 @@ def _(step: s.DropIndex, table: Table, fresh: bool) -> Table:
 
 @_apply.register
 def _(step: s.RenameIndex, table: Table, fresh: bool) -> Table:
-    idx = table.find_index(step.index)
-    if idx is None:
-        raise DDLError("no such index", index=step.index)
+    idx = _key(table, step.index)
     check_identifier(step.to, "index")
     if PRIMARY.casefold() in (idx.name.casefold(), step.to.casefold()):
         raise DDLError(

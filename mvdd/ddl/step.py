@@ -170,8 +170,13 @@ class AddColumn(Step):
 
 @attrs.frozen(kw_only=True)
 class DropColumn(Step):
+    """``DROP COLUMN``. ``name_taken``: another clause of the statement gives the name to a
+    column (one it adds or renames), so the expressions naming it read that one, as on the
+    server, and are not the dropped column's users."""
+
     column: str
     if_exists: bool = False
+    name_taken: bool = False
 
 
 @attrs.frozen(kw_only=True)
