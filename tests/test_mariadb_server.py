@@ -430,6 +430,51 @@ def test_any_statement_of_several_clauses_reads_as_on_the_server(
     )
 
 
+#: (setup, statement): what an engine's tables may hold (MEMORY no TEXT, BLOB, JSON, GEOMETRY,
+#: generated column or FULLTEXT key; CSV no nullable column, key, GEOMETRY or generated
+#: column; MERGE no generated column), on CREATE, on ALTER … ENGINE and on ALTER … ADD
+ENGINES = [
+    (None, "CREATE TABLE m (a TEXT) ENGINE=MEMORY"),
+    (None, "CREATE TABLE m (a TINYTEXT) ENGINE=MEMORY"),
+    (None, "CREATE TABLE m (a JSON) ENGINE=MEMORY"),
+    (None, "CREATE TABLE m (a BLOB) ENGINE=HEAP"),
+    (None, "CREATE TABLE m (a POINT) ENGINE=MEMORY"),
+    (None, "CREATE TABLE m (a VARCHAR(10), FULLTEXT KEY f (a)) ENGINE=MEMORY"),
+    (None, "CREATE TABLE m (a INT, b INT AS (a + 1) VIRTUAL) ENGINE=MEMORY"),
+    (None, "CREATE TABLE m (a INT AUTO_INCREMENT PRIMARY KEY, b VARCHAR(300)) ENGINE=MEMORY"),
+    (None, "CREATE TABLE m (a TEXT) ENGINE=CSV"),
+    (None, "CREATE TABLE m (a TEXT NOT NULL, b JSON NOT NULL) ENGINE=CSV"),
+    (None, "CREATE TABLE m (a INT NOT NULL, KEY (a)) ENGINE=CSV"),
+    (None, "CREATE TABLE m (a INT NOT NULL, b INT AS (a + 1) VIRTUAL) ENGINE=CSV"),
+    (None, "CREATE TABLE m (a INT, b INT AS (a + 1) VIRTUAL) ENGINE=MRG_MyISAM"),
+    (None, "CREATE TABLE m (a TEXT, b INT AS (1) VIRTUAL, FULLTEXT KEY (a)) ENGINE=MyISAM"),
+    (None, "CREATE TABLE m (a TEXT, b INT AS (1) VIRTUAL, FULLTEXT KEY (a)) ENGINE=Aria"),
+    ("CREATE TABLE m (a INT, b TEXT)", "ALTER TABLE m ENGINE=MEMORY"),
+    ("CREATE TABLE m (a INT, b VARCHAR(5))", "ALTER TABLE m ENGINE=MEMORY"),
+    ("CREATE TABLE m (a INT) ENGINE=MEMORY", "ALTER TABLE m ADD b MEDIUMBLOB"),
+    ("CREATE TABLE m (a INT) ENGINE=MEMORY", "ALTER TABLE m ADD b INT AS (a) STORED"),
+    ("CREATE TABLE m (a INT NOT NULL) ENGINE=CSV", "ALTER TABLE m ADD b INT"),
+    ("CREATE TABLE m (a INT NOT NULL) ENGINE=CSV", "ALTER TABLE m ADD INDEX (a)"),
+    ("CREATE TABLE m (a INT, KEY (a))", "ALTER TABLE m ENGINE=CSV"),
+]
+
+
+@pytest.mark.parametrize("setup,sql", ENGINES)
+def test_an_engine_holds_what_the_server_lets_it(mdb: Any, setup: str | None, sql: str) -> None:
+    assert _run(mdb, "DROP TABLE IF EXISTS m") is None
+    cat = Catalog()
+    if setup is not None:
+        assert _run(mdb, setup) is None
+        cat.execute(setup)
+    server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
+    assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
+    if mvdd_err is not None:
+        assert re.search("engine takes no", str(mvdd_err)), mvdd_err
+    elif cat.tables():
+        shown = parse_table(show_create_table(mdb, "m"))
+        assert cat.table("m").equivalent(shown, ignore_order=False), sql
+
+
 def test_hostile_identifiers_create_exactly_those_names(mdb: Any) -> None:
     names = ["a`b", "x;y", "drop table t", "'q'", '"dq"', "名前", "--", "/*", "a b", "select"]
     cat = Catalog()

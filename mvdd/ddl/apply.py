@@ -1202,6 +1202,44 @@ _MAX_COLUMNS = {None: 1017, "INNODB": 1017}
 _SERVER_MAX_COLUMNS = 4096
 
 
+_LOB_FAMILIES = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
+#: what a column or key may need of its engine: (the need, whether the column has it,
+#: whether the key has it, what the server calls it)
+_NEEDS: tuple[tuple[str, Callable[[Column], bool], Callable[[Index], bool], str], ...] = (
+    ("lobs", lambda c: c.type.family in _LOB_FAMILIES, lambda i: False, "TEXT, BLOB or JSON"),
+    ("spatial", lambda c: c.type.family is Family.SPATIAL, lambda i: False, "GEOMETRY"),
+    ("generated", lambda c: c.generated is not None, lambda i: False, "generated columns"),
+    ("nullable", lambda c: c.nullable, lambda i: False, "nullable columns"),
+    ("keys", lambda c: False, lambda i: True, "keys"),
+    ("fulltext", lambda c: False, lambda i: i.kind is IndexKind.FULLTEXT, "FULLTEXT keys"),
+)
+#: what the engines that lack something lack, as MariaDB refuses it (InnoDB, MyISAM, Aria and
+#: an engine mvdd does not know take everything)
+_ENGINES_LACK = {
+    "MEMORY": frozenset({"lobs", "spatial", "generated", "fulltext"}),
+    "HEAP": frozenset({"lobs", "spatial", "generated", "fulltext"}),
+    "CSV": frozenset({"spatial", "generated", "nullable", "keys"}),
+    "MRG_MYISAM": frozenset({"generated"}),
+    "MERGE": frozenset({"generated"}),
+}
+
+
+def _check_engine(table: Table, engine: str) -> None:
+    """DDLError naming the column or key the table's engine cannot hold."""
+    lacks = _ENGINES_LACK.get(engine.upper())
+    if lacks is None:
+        return
+    for need, column_needs, key_needs, what in _NEEDS:
+        if need not in lacks:
+            continue
+        for col in table.columns:
+            if column_needs(col):
+                raise DDLError(f"the {engine} engine takes no {what}", column=col.name)
+        for idx in table.indexes:
+            if key_needs(idx):
+                raise DDLError(f"the {engine} engine takes no {what}", index=idx.name)
+
+
 def validate_table(table: Table, *, base: Table | None = None) -> None:
     """Rules MySQL checks once a statement has applied; raises DDLError naming the table.
 
@@ -1230,6 +1268,8 @@ def _validate(table: Table, base: Table | None = None) -> None:
             raise DDLError(
                 f"too many columns: {len(cols)} of at most {most} (engine {engine or 'InnoDB'})"
             )
+    if table.options.engine is not None:
+        _check_engine(table, table.options.engine)
     # the table's column tally: built once per table, patched by each statement's change
     tally = table.column_tally()
     size = tally.row_bytes + (tally.nullable + 7) // 8
