@@ -161,10 +161,12 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
      'ALTER TABLE `t` CHANGE COLUMN `#mvdd swap 1` `b` INT',
      'ALTER TABLE `t` ADD COLUMN `d` INT']
     """
+    _check_one_charset(steps)
     clauses = [(i, st) for i, st in enumerate(steps) if isinstance(st, _OLD_COLUMN)]
     key_renames = [st for st in steps if isinstance(st, s.RenameIndex)]
-    simple_keys = not _new_keys_early(steps)
-    simple = not clauses and len(key_renames) < 2 and simple_keys
+    simple_keys = not _new_keys_early(steps) and not _charsets_out_of_place(steps)
+    visibility = any(isinstance(x, s.SetIndexVisible) for x in steps)
+    simple = not clauses and len(key_renames) < 2 and simple_keys and not visibility
     if simple and not any(isinstance(x, _OLD_DROPS) for x in steps):
         return [(st, st) for st in steps]  # adds and options only (most statements of several)
     owners: dict[str, int] = {}  # a column of the table (folded) -> the clause that takes it
@@ -199,6 +201,12 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
     for i, st in enumerate(steps):
         if isinstance(st, s.AddColumn):
             added_before.add(st.column.name.casefold())
+        if isinstance(st, s.SetIndexVisible) and not st.if_exists:
+            folded = st.index.casefold()
+            if table.find_index(folded) is None or folded in dropped_keys:
+                raise DDLError("no such index", index=st.index).locate(
+                    table=table.name, step=str(st)
+                )
         if isinstance(st, s.RenameIndex):
             folded = st.index.casefold()
             if table.find_index(folded) is None or folded in keys or folded in dropped_keys:
@@ -237,24 +245,96 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
         elif not getattr(st, "if_exists", False):
             why = "no such column" if folded not in owners else _TWICE
             raise DDLError(why, column=st.column).locate(table=table.name, step=str(st))
-    written = not (alters or replaced) and len(key_renames) < 2 and simple_keys
+    # a key whose every column the statement drops goes with them (a unique key of several
+    # columns too, which dropping one of them alone may not), its rename with it
+    gone = {_column(table, x.column).id for x in named.values() if isinstance(x, s.DropColumn)}
+    vanish = [
+        s.DropIndex(table=table.name, index=idx.name)
+        for idx in (table.indexes if len(gone) > 1 else ())
+        if len(idx.parts) > 1
+        and gone.issuperset(idx.column_ids)
+        and idx.name.casefold() not in dropped_keys
+    ]
+    written = not (alters or replaced or vanish) and len(key_renames) < 2 and simple_keys
     if written and _as_written(steps, added):
         return [(st, st) for st in steps]
     drops.sort(key=lambda pair: isinstance(pair[0], s.DropColumn))  # (stable: keys first)
-    # a key whose every column the statement drops goes with them, its rename with it
-    gone = {_column(table, x.column).id for x in named.values() if isinstance(x, s.DropColumn)}
+    if vanish:  # (named in errors by the first column drop)
+        first: s.Step = next(x for _, x in drops if isinstance(x, s.DropColumn))
+        drops = [(x, first) for x in vanish] + drops
     key_changes = [
         (st, why)
         for st, why in key_changes
         if not gone.issuperset(_key(table, _subject(st)).column_ids)
     ]
+    stage = {id(pair): _stage(pair[0]) for pair in rest}
     return (
-        drops
+        [pair for pair in rest if stage[id(pair)] == _FIRST]
+        + drops
         + _chains_ordered(key_changes, keys, _KEY_RENAMES, table)
         + _chains_ordered(changes, named, _COLUMN_RENAMES, table)
-        + _with_alters([pair for pair in rest if not isinstance(pair[0], _LATE)], alters)
-        + [pair for pair in rest if isinstance(pair[0], _LATE)]
+        + _with_alters([pair for pair in rest if stage[id(pair)] == _COLUMNS], alters)
+        + [pair for pair in rest if stage[id(pair)] == _AFTER_COLUMNS]
+        + [pair for pair in rest if stage[id(pair)] == _KEYS]
     )
+
+
+#: the stages of a statement's other clauses: a new default charset reaches every column the
+#: statement defines without one (the server reads it first); CONVERT TO reaches every string
+#: column, whatever the statement gave it (the server applies it over them all); new keys and
+#: checks, and the table's rename, name the columns as the statement leaves them
+_FIRST, _COLUMNS, _AFTER_COLUMNS, _KEYS = range(4)
+
+
+def _stage(st: s.Step) -> int:
+    if isinstance(st, s.SetOptions) and any(k in ("CHARSET", "COLLATE") for k, _ in st.options):
+        return _FIRST
+    if isinstance(st, s.ConvertCharset):
+        return _AFTER_COLUMNS
+    return _KEYS if isinstance(st, _LATE) else _COLUMNS
+
+
+def _check_one_charset(steps: Sequence[s.Step]) -> None:
+    """DDLError when a statement converts its table to two charsets, or sets two defaults, as
+    the server refuses it (a default and a CONVERT TO may differ: the CONVERT wins)."""
+    for kind, charsets in (
+        ("CONVERT TO", [st.charset for st in steps if isinstance(st, s.ConvertCharset)]),
+        (
+            "DEFAULT CHARSET",
+            [
+                str(value)
+                for st in steps
+                if isinstance(st, s.SetOptions)
+                for key, value in st.options
+                if key == "CHARSET"
+            ],
+        ),
+    ):
+        resolved = {resolve_charset(charset, None)[0] or charset for charset in charsets}
+        if len(resolved) > 1:
+            first, second, *_ = sorted(resolved)
+            raise DDLError(
+                f"conflicting declarations of {kind}: CHARACTER SET {first} and {second}"
+            )
+
+
+def _charsets_out_of_place(steps: Sequence[s.Step]) -> bool:
+    """Whether a clause setting the default charset follows one that defines a column, or a
+    CONVERT TO precedes one."""
+    stages = [_stage(st) for st in steps if isinstance(st, s.SetOptions | s.ConvertCharset)]
+    if not stages:
+        return False
+    defines = [i for i, st in enumerate(steps) if isinstance(st, (*_OLD_COLUMN, s.AddColumn))]
+    if not defines:
+        return False
+    for i, st in enumerate(steps):
+        if isinstance(st, s.SetOptions | s.ConvertCharset):
+            stage = _stage(st)
+            if (stage == _FIRST and i > defines[0]) or (
+                stage == _AFTER_COLUMNS and i < defines[-1]
+            ):
+                return True
+    return False
 
 
 def _with_alters(
@@ -1203,6 +1283,20 @@ _SERVER_MAX_COLUMNS = 4096
 
 
 _LOB_FAMILIES = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
+
+
+def _check_invisible(cols: tuple[Column, ...], invisible: int) -> None:
+    """MariaDB's rules for INVISIBLE columns: one column at least is visible, and an invisible
+    column can be left out of an INSERT (it has a default, allows NULL, is generated or counts)."""
+    if invisible == len(cols):
+        raise DDLError("a table needs at least one visible column")
+    for col in cols:
+        if col.invisible and not col.has_default:
+            raise DDLError(
+                "an invisible column needs a default (NOT NULL without DEFAULT)", column=col.name
+            )
+
+
 #: what a column or key may need of its engine: (the need, whether the column has it,
 #: whether the key has it, what the server calls it)
 _NEEDS: tuple[tuple[str, Callable[[Column], bool], Callable[[Index], bool], str], ...] = (
@@ -1278,6 +1372,8 @@ def _validate(table: Table, base: Table | None = None) -> None:
             f"row size too large: {size} bytes of at most {MAX_ROW_BYTES} (not counting TEXT "
             "and BLOB contents); change some columns to TEXT or BLOB"
         )
+    if tally.invisible:
+        _check_invisible(cols, tally.invisible)
     autos = list(filter(_AUTO_INCREMENT, cols)) if tally.auto_increment else []
     if len(autos) > 1:
         raise DDLError("there can be only one AUTO_INCREMENT column", column=autos[1].name)

@@ -128,10 +128,11 @@ class ColumnTally(NamedTuple):
     auto_increment: int = 0
     #: columns with a CHECK of their own
     checks: int = 0
+    invisible: int = 0
 
     def plus(self, columns: Iterable[Column], sign: int = 1) -> ColumnTally:
         """This tally with ``columns`` added (``sign=-1``: taken away)."""
-        row_bytes, nullable, generated, auto, checks = self
+        row_bytes, nullable, generated, auto, checks, invisible = self
         for col in columns:
             gen = col.generated
             if gen is None or gen.stored:
@@ -140,7 +141,8 @@ class ColumnTally(NamedTuple):
             generated += sign * (gen is not None)
             auto += sign * col.auto_increment
             checks += sign * (col.check is not None)
-        return ColumnTally(row_bytes, nullable, generated, auto, checks)
+            invisible += sign * col.invisible
+        return ColumnTally(row_bytes, nullable, generated, auto, checks, invisible)
 
 
 def _fold(name: str) -> str:
