@@ -363,17 +363,6 @@ ONE_STATEMENT = [
 ]
 
 
-@pytest.mark.parametrize("clauses", ONE_STATEMENT)
-def test_one_statement_names_columns_as_the_server_does(mdb: Any, clauses: str) -> None:
-    """The server resolves the columns an ALTER TABLE's clauses change or drop against the
-    table before the statement, and the others against the table it leaves: a catalog takes
-    the same statements, refuses the same, and ends with the server's table, the generated
-    column that reads ``a`` following it through swaps."""
-    _statement_as_on_the_server(
-        mdb, "CREATE TABLE t (a INT, b INT, c INT, g INT AS (a + 1) VIRTUAL, KEY i (b))", clauses
-    )
-
-
 #: a statement's charsets: a new default reaches the columns it defines without one, wherever
 #: it stands; CONVERT TO reaches every string column; ALTER INDEX names the table's keys
 CHARSET_CLAUSES = [
@@ -393,16 +382,6 @@ CHARSET_CLAUSES = [
 ]
 
 
-@pytest.mark.parametrize("clauses", CHARSET_CLAUSES)
-def test_one_statement_s_charsets_as_on_the_server(mdb: Any, clauses: str) -> None:
-    _statement_as_on_the_server(
-        mdb,
-        "CREATE TABLE t (a INT, b VARCHAR(5), c VARCHAR(5) CHARACTER SET latin1, KEY i (a)) "
-        "DEFAULT CHARSET=utf8mb4",
-        clauses,
-    )
-
-
 #: columns dropped together: a unique key of several columns goes when the statement drops
 #: them all (dropping one alone is refused, MariaDB's rule)
 KEY_DROPS = [
@@ -416,14 +395,29 @@ KEY_DROPS = [
 ]
 
 
-@pytest.mark.parametrize("clauses", KEY_DROPS)
-def test_columns_dropped_together_take_their_keys(mdb: Any, clauses: str) -> None:
-    _statement_as_on_the_server(
-        mdb,
-        "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b INT, c INT, UNIQUE KEY u (c, a), "
-        "KEY k (b, c))",
-        clauses,
-    )
+#: the tables the statements above start from
+SETUPS = {
+    "columns": "CREATE TABLE t (a INT, b INT, c INT, g INT AS (a + 1) VIRTUAL, KEY i (b))",
+    "charsets": "CREATE TABLE t (a INT, b VARCHAR(5), c VARCHAR(5) CHARACTER SET latin1, "
+    "KEY i (a)) DEFAULT CHARSET=utf8mb4",
+    "keys": "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b INT, c INT, "
+    "UNIQUE KEY u (c, a), KEY k (b, c))",
+}
+STATEMENTS = [
+    *(("columns", c) for c in ONE_STATEMENT),
+    *(("charsets", c) for c in CHARSET_CLAUSES),
+    *(("keys", c) for c in KEY_DROPS),
+]
+
+
+@pytest.mark.parametrize("setup,clauses", STATEMENTS)
+def test_one_statement_names_columns_as_the_server_does(mdb: Any, setup: str, clauses: str) -> None:
+    """The server resolves the columns and keys an ALTER TABLE's clauses change or drop
+    against the table before the statement, and the others against the table it leaves: a
+    catalog takes the same statements, refuses the same, and ends with the server's table
+    (the generated column that reads ``a`` following it through swaps); the history's steps
+    replay one by one to the same table."""
+    _statement_as_on_the_server(mdb, SETUPS[setup], clauses)
 
 
 def _statement_as_on_the_server(mdb: Any, setup: str, clauses: str) -> None:
