@@ -105,6 +105,12 @@ DIVERGENCES = [
         "MySQL refuses a DEFAULT on an AUTO_INCREMENT column; MariaDB takes it and ignores it",
     ),
     (
+        "CREATE TABLE t (a INT, g INT AS (a + 1) VIRTUAL)",
+        "ALTER TABLE t ALTER g SET DEFAULT 1",
+        "a generated column has no DEFAULT; MariaDB takes ALTER … SET / DROP DEFAULT on one and "
+        "ignores it",
+    ),
+    (
         "CREATE TABLE t (a INT)",
         "ALTER TABLE t ADD b INT NOT NULL",
         "rows written under earlier versions would have no value for b (seed 003)",
@@ -382,8 +388,10 @@ CHARSET_CLAUSES = [
 ]
 
 
-#: columns dropped together: a unique key of several columns goes when the statement drops
-#: them all (dropping one alone is refused, MariaDB's rule)
+#: columns and keys dropped together: a unique key of several columns goes when the statement
+#: drops them all (dropping one alone is refused, MariaDB's rule); the server drops keys before
+#: it changes columns (a primary key's column may then allow NULL); ALTER INDEX names a key the
+#: statement's column drops leave
 KEY_DROPS = [
     "DROP a, DROP c",
     "DROP c, DROP a, DROP b",
@@ -392,6 +400,10 @@ KEY_DROPS = [
     "DROP a, DROP c, DROP INDEX u",
     "DROP a, DROP c, RENAME INDEX u TO v",
     "DROP c, DROP a, ADD UNIQUE u (b, id)",
+    "MODIFY id INT UNSIGNED FIRST, DROP PRIMARY KEY",
+    "DROP PRIMARY KEY, MODIFY id INT",
+    "ALTER INDEX k IGNORED, DROP b",
+    "ALTER INDEX k IGNORED, DROP b, DROP c",
 ]
 
 

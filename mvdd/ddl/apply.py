@@ -185,6 +185,7 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
         if isinstance(st, s.ModifyColumn) and st.place != s.LAST
     )
     keys: dict[str, s.Step] = {}  # a key of the table (folded) -> the rename that takes it
+    gone = {_column(table, x.column).id for x in named.values() if isinstance(x, s.DropColumn)}
     renamed_to = {to.casefold() for x in named.values() if (to := _new_name(x)) is not None}
     dropped_keys = {
         _DROPPED_NAME[type(st)](st).casefold()
@@ -203,7 +204,8 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
             added_before.add(st.column.name.casefold())
         if isinstance(st, s.SetIndexVisible) and not st.if_exists:
             folded = st.index.casefold()
-            if table.find_index(folded) is None or folded in dropped_keys:
+            idx = table.find_index(folded)
+            if idx is None or folded in dropped_keys or gone.issuperset(idx.column_ids):
                 raise DDLError("no such index", index=st.index).locate(
                     table=table.name, step=str(st)
                 )
@@ -247,7 +249,6 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
             raise DDLError(why, column=st.column).locate(table=table.name, step=str(st))
     # a key whose every column the statement drops goes with them (a unique key of several
     # columns too, which dropping one of them alone may not), its rename with it
-    gone = {_column(table, x.column).id for x in named.values() if isinstance(x, s.DropColumn)}
     vanish = [
         s.DropIndex(table=table.name, index=idx.name)
         for idx in (table.indexes if len(gone) > 1 else ())
@@ -380,25 +381,26 @@ _DROPPED_NAME: dict[type, Callable[[Any], str]] = {
 def _as_written(steps: Sequence[s.Step], added: set[str]) -> bool:
     """Whether the statement's own order applies one by one with the server's meaning (most
     statements): it renames nothing, drops no column, key or check it also adds or renames
-    to, drops no key or check after a column (whose key the drop would find), and drops no
+    to, drops no key or check after a column's change (the key may have gone with the column
+    or kept it NOT NULL: the server drops keys first), and drops no
     column that an earlier clause's ``AFTER``, new key or check names (the server reads those
     names after every drop)."""
     dropped: set[str] = set()
     new_names = set(added)
     named: set[str] = set()
-    column_dropped = False
+    column_changed = False
     for st in steps:
         if _new_name(st) is not None:
             return False
+        column_changed = column_changed or isinstance(st, _OLD_COLUMN)
         if isinstance(st, s.DropColumn):
             if st.column.casefold() in named:
                 return False
             dropped.add(st.column.casefold())
-            column_dropped = True
             continue
         named |= _result_names(st)
         if isinstance(st, (*_OLD_DROPS, s.RenameIndex)):
-            if column_dropped:  # (the key the clause names may have gone with the column)
+            if column_changed:  # (the key may have gone with a column, or made it NOT NULL)
                 return False
             if isinstance(st, s.RenameIndex):
                 new_names.add(st.to.casefold())
