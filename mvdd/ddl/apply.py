@@ -18,6 +18,7 @@ has no rows yet (CREATE TABLE builds its table that way).
 from __future__ import annotations
 
 import operator
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import singledispatch
 from typing import Any
@@ -197,7 +198,7 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
     changes: list[tuple[s.Step, s.Step]] = []
     key_changes: list[tuple[s.Step, s.Step]] = []
     rest: list[tuple[s.Step, s.Step]] = []
-    alters: dict[str, tuple[s.Step, s.Step]] = {}  # left over, by the column they name
+    alters: dict[str, list[tuple[s.Step, s.Step]]] = {}  # left over, by the column they name
     replaced = False
     for i, st in enumerate(steps):
         if isinstance(st, s.AddColumn):
@@ -242,8 +243,8 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
             replaced = True
             rest.append((s.DropColumn(table=st.table, column=st.definition.name), st))
             rest.append((s.AddColumn(table=st.table, column=st.definition, place=st.place), st))
-        elif isinstance(st, s.SetDefault | s.DropDefault) and folded in defined - alters.keys():
-            alters[folded] = (st, st)  # (one each, wherever it stands)
+        elif isinstance(st, s.SetDefault | s.DropDefault) and folded in defined:
+            alters.setdefault(folded, []).append((st, st))  # (wherever it stands)
         elif not getattr(st, "if_exists", False):
             why = "no such column" if folded not in owners else _TWICE
             raise DDLError(why, column=st.column).locate(table=table.name, step=str(st))
@@ -256,6 +257,7 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
         and gone.issuperset(idx.column_ids)
         and idx.name.casefold() not in dropped_keys
     ]
+    _check_alters_left_over(alters, rest)
     written = not (alters or replaced or vanish) and len(key_renames) < 2 and simple_keys
     if written and _as_written(steps, added):
         return [(st, st) for st in steps]
@@ -338,18 +340,40 @@ def _charsets_out_of_place(steps: Sequence[s.Step]) -> bool:
     return False
 
 
+def _defined_name(st: s.Step) -> str | None:
+    """The column (folded) a step adds or moves, which an ALTER … DEFAULT left over may name."""
+    column = st.column if isinstance(st, s.AddColumn) else getattr(st, "definition", None)
+    return column.name.casefold() if column is not None else None
+
+
+def _check_alters_left_over(
+    alters: dict[str, list[tuple[s.Step, s.Step]]], rest: list[tuple[s.Step, s.Step]]
+) -> None:
+    """Each added or moved column takes one ALTER … DEFAULT left over (the server matches
+    them one to one); DDLError naming the first ALTER too many."""
+    if not alters:
+        return
+    defined = Counter(_defined_name(st) for st, _ in rest)
+    for name, pending in alters.items():
+        if len(pending) > defined[name]:
+            extra = pending[defined[name]][1]
+            raise DDLError(_TWICE, column=name).locate(step=str(extra))
+
+
 def _with_alters(
-    steps: list[tuple[s.Step, s.Step]], alters: dict[str, tuple[s.Step, s.Step]]
+    steps: list[tuple[s.Step, s.Step]], alters: dict[str, list[tuple[s.Step, s.Step]]]
 ) -> list[tuple[s.Step, s.Step]]:
-    """``steps`` with each ``ALTER … DEFAULT`` left over right after the first step that
-    adds or moves the column it names, where the server applies it."""
+    """``steps`` with each ``ALTER … DEFAULT`` left over right after the next step that adds
+    or moves the column it names, where the server applies it."""
+    pending = {name: list(pairs) for name, pairs in alters.items()}
     out = []
     for pair in steps:
         out.append(pair)
-        st = pair[0]
-        column = st.column if isinstance(st, s.AddColumn) else getattr(st, "definition", None)
-        if column is not None and alters and column.name.casefold() in alters:
-            out.append(alters.pop(column.name.casefold()))
+        name = _defined_name(pair[0]) if pending else None
+        if name in pending:
+            out.append(pending[name].pop(0))
+            if not pending[name]:
+                del pending[name]
     return out
 
 
