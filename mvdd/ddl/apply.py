@@ -207,14 +207,12 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
             folded = st.index.casefold()
             idx = table.find_index(folded)
             if idx is None or folded in dropped_keys or gone.issuperset(idx.column_ids):
-                raise DDLError("no such index", index=st.index).locate(
-                    table=table.name, step=str(st)
-                )
+                raise _refused("no such index", table, st, index=st.index)
         if isinstance(st, s.RenameIndex):
             folded = st.index.casefold()
             if table.find_index(folded) is None or folded in keys or folded in dropped_keys:
                 why = "no such index" if folded not in keys.keys() | dropped_keys else _TWICE
-                raise DDLError(why, index=st.index).locate(table=table.name, step=str(st))
+                raise _refused(why, table, st, index=st.index)
             keys[folded] = st
             key_changes.append((st, st))
             continue
@@ -247,7 +245,7 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
             alters.setdefault(folded, []).append((st, st))  # (wherever it stands)
         elif not getattr(st, "if_exists", False):
             why = "no such column" if folded not in owners else _TWICE
-            raise DDLError(why, column=st.column).locate(table=table.name, step=str(st))
+            raise _refused(why, table, st, column=st.column)
     # a key whose every column the statement drops goes with them (a unique key of several
     # columns too, which dropping one of them alone may not), its rename with it
     vanish = [
@@ -263,23 +261,31 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
         return [(st, st) for st in steps]
     drops.sort(key=lambda pair: isinstance(pair[0], s.DropColumn))  # (stable: keys first)
     if vanish:  # (named in errors by the first column drop)
-        first: s.Step = next(x for _, x in drops if isinstance(x, s.DropColumn))
-        drops = [(x, first) for x in vanish] + drops
+        dropping: s.Step = next(x for _, x in drops if isinstance(x, s.DropColumn))
+        drops = [(x, dropping) for x in vanish] + drops
     key_changes = [
         (st, why)
         for st, why in key_changes
         if not gone.issuperset(_key(table, _subject(st)).column_ids)
     ]
-    stage = {id(pair): _stage(pair[0]) for pair in rest}
+    staged: tuple[list[tuple[s.Step, s.Step]], ...] = ([], [], [], [])
+    first, columns, after_columns, new_keys = staged
+    for pair in rest:
+        staged[_stage(pair[0])].append(pair)
     return (
-        [pair for pair in rest if stage[id(pair)] == _FIRST]
+        first
         + drops
         + _chains_ordered(key_changes, keys, _KEY_RENAMES, table)
         + _chains_ordered(changes, named, _COLUMN_RENAMES, table)
-        + _with_alters([pair for pair in rest if stage[id(pair)] == _COLUMNS], alters)
-        + [pair for pair in rest if stage[id(pair)] == _AFTER_COLUMNS]
-        + [pair for pair in rest if stage[id(pair)] == _KEYS]
+        + _with_alters(columns, alters)
+        + after_columns
+        + new_keys
     )
+
+
+def _refused(why: str, table: Table, st: s.Step, **where: str) -> DDLError:
+    """The error refusing a statement's clause ``st`` on ``table``."""
+    return DDLError(why, **where).locate(table=table.name, step=str(st))
 
 
 #: the stages of a statement's other clauses: a new default charset reaches every column the
