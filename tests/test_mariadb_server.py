@@ -14,7 +14,7 @@ from typing import Any
 
 import pymysql
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mvdd
@@ -134,6 +134,12 @@ DIVERGENCES = [
         "CREATE TABLE t (a INT)",
         "ALTER TABLE t ADD b YEAR(2)",
         "MySQL has no two-digit YEAR any more (MariaDB keeps it); mvdd's types are MySQL's",
+    ),
+    (
+        "CREATE TABLE t (a INT, b INT, KEY i (b))",
+        "ALTER TABLE t DROP b, ADD b JSON",
+        "the key follows b to the new column as a 4-character prefix of MariaDB's LONGTEXT; "
+        "mvdd keys no JSON column",
     ),
 ]
 
@@ -409,6 +415,87 @@ KEY_DROPS = [
     "ALTER INDEX k IGNORED, DROP b, DROP c",
 ]
 
+#: a column dropped (or renamed) and one added by its name: its key parts follow the name to
+#: the new column (when it stands first), each keeping its length where the new type takes it
+#: (else error 1089)
+REBOUND = [
+    "DROP b, ADD b INT",
+    "DROP b, ADD b INT UNSIGNED FIRST",
+    "DROP a, ADD A BIGINT",
+    "DROP b, ADD b BIGINT",
+    "DROP b, ADD b CHAR(10) CHARACTER SET latin1",
+    "DROP b, ADD b VARCHAR(3)",
+    "DROP b, ADD b TEXT",
+    "DROP b, ADD b INT, RENAME INDEX i TO i2",
+    "DROP b, ADD b INT, RENAME INDEX i TO kd, RENAME INDEX kd TO i",
+    "DROP b, ADD b INT, ALTER INDEX i IGNORED",
+    "DROP b, ADD b INT, DROP INDEX i",
+    "DROP b, ADD b INT, MODIFY b BIGINT",
+    "DROP b, ADD b BIGINT, MODIFY b INT",
+    "DROP b, ADD b INT AFTER a, ADD KEY (b)",
+    "DROP b, CHANGE a b INT",
+    "DROP b",
+    "DROP a, ADD a INT",
+    "DROP a, DROP b, ADD b INT",
+    "DROP a, DROP v, ADD a INT, ADD v VARCHAR(20)",
+    "DROP v, ADD v VARCHAR(30)",
+    "DROP v, ADD v VARCHAR(10)",
+    "DROP v, ADD v VARCHAR(20) CHARACTER SET latin1",
+    "DROP p, ADD p VARCHAR(10)",
+    "DROP p, ADD p VARBINARY(10)",
+    "DROP x, ADD x TEXT",
+    "DROP x, ADD x VARCHAR(50)",
+    "DROP x, ADD x INT",
+    "DROP d, ADD d DATETIME",
+    "DROP d, ADD d DATETIME(2)",
+    "DROP d, ADD d TIMESTAMP NULL",
+    "DROP d, ADD d BIGINT",
+    "DROP id, ADD id INT",
+    "DROP b, RENAME INDEX i TO kd, RENAME INDEX kd TO i",
+    "RENAME COLUMN b TO b2, ADD b INT FIRST",
+    "RENAME COLUMN b TO b2, ADD b INT",
+    "CHANGE b b2 INT, ADD b BIGINT FIRST",
+    "CHANGE b b2 INT AFTER x, ADD b VARCHAR(8) AFTER a",
+]
+#: the table's checks still refuse a drop whose name another clause takes
+REBOUND_CHECKS = [
+    "DROP b, ADD b INT",
+    "DROP b, CHANGE c b INT",
+    "DROP c, ADD c INT",
+    "DROP c, CHANGE b c INT",
+]
+#: IF [NOT] EXISTS, which the server resolves against the table before the statement, ahead
+#: of every clause
+IF_EXISTS = [
+    "DROP COLUMN IF EXISTS b, ADD COLUMN IF NOT EXISTS b INT",
+    "DROP COLUMN b, ADD COLUMN IF NOT EXISTS b BIGINT",
+    "ADD c INT, DROP COLUMN IF EXISTS c",
+    "ADD COLUMN IF NOT EXISTS c INT, ADD COLUMN IF NOT EXISTS c BIGINT",
+    "CHANGE b c INT, ADD COLUMN IF NOT EXISTS b BIGINT",
+    "CHANGE b c INT, ADD COLUMN IF NOT EXISTS c BIGINT",
+    "ADD COLUMN IF NOT EXISTS c INT, CHANGE b c BIGINT",
+    "RENAME COLUMN b TO c, ADD COLUMN IF NOT EXISTS c BIGINT",
+    "RENAME COLUMN b TO c, DROP COLUMN IF EXISTS c",
+    "ADD c INT, MODIFY COLUMN IF EXISTS c BIGINT",
+    "DROP b, MODIFY COLUMN IF EXISTS b BIGINT",
+    "DROP COLUMN IF EXISTS b, DROP COLUMN IF EXISTS b",
+    "DROP COLUMN IF EXISTS zz, ADD COLUMN IF NOT EXISTS a INT, MODIFY COLUMN IF EXISTS zz INT",
+    "ADD b2 INT, CHANGE COLUMN IF EXISTS b2 b3 INT",
+    "DROP INDEX IF EXISTS i, ADD INDEX IF NOT EXISTS i (a)",
+    "ADD INDEX IF NOT EXISTS i (a), DROP INDEX i",
+    "ADD INDEX j (a), DROP INDEX IF EXISTS j",
+    "DROP INDEX IF EXISTS i, DROP INDEX i",
+    "DROP INDEX i, DROP INDEX IF EXISTS i",
+    "RENAME INDEX i TO j, DROP INDEX IF EXISTS j",
+    "DROP INDEX i, ALTER INDEX IF EXISTS i IGNORED",
+    "ADD INDEX j (a), ALTER INDEX IF EXISTS j IGNORED",
+    "ADD INDEX IF NOT EXISTS j (a), ADD INDEX IF NOT EXISTS j (b)",
+    "ADD INDEX IF NOT EXISTS (b), ADD c INT",
+    "ADD INDEX IF NOT EXISTS (a), ADD c INT",
+    "ADD INDEX IF NOT EXISTS (a)",
+    "DROP CONSTRAINT IF EXISTS c1, ADD CONSTRAINT c1 CHECK (b > 0)",
+    "ADD CONSTRAINT c2 CHECK (b > 0), DROP CONSTRAINT IF EXISTS c2",
+]
 
 #: the tables the statements above start from
 SETUPS = {
@@ -417,11 +504,22 @@ SETUPS = {
     "KEY i (a)) DEFAULT CHARSET=utf8mb4",
     "keys": "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b INT, c INT, "
     "UNIQUE KEY u (c, a), KEY k (b, c))",
+    "rebound": "CREATE TABLE t (id INT NOT NULL, a INT, b INT, v VARCHAR(20), "
+    "p VARCHAR(20) CHARACTER SET latin1, x TEXT, d DATETIME, c INT CHECK (c > b), "
+    "PRIMARY KEY (id), KEY i (b), KEY j (a, b DESC), UNIQUE KEY u (a, v), KEY kv (v), "
+    "KEY kp (p(10)), KEY kx (x(10)) COMMENT 'x', UNIQUE KEY ux (x), KEY kd (d), "
+    "FULLTEXT KEY f (x))",
+    "checks": "CREATE TABLE t (a INT, b INT, c INT, CONSTRAINT ck CHECK (a + b > 0), "
+    "CHECK (c > 0))",
+    "exists": "CREATE TABLE t (a INT, b INT, KEY i (b), KEY a (a), CONSTRAINT c1 CHECK (a > 0))",
 }
 STATEMENTS = [
     *(("columns", c) for c in ONE_STATEMENT),
     *(("charsets", c) for c in CHARSET_CLAUSES),
     *(("keys", c) for c in KEY_DROPS),
+    *(("rebound", c) for c in REBOUND),
+    *(("checks", c) for c in REBOUND_CHECKS),
+    *(("exists", c) for c in IF_EXISTS),
 ]
 
 
@@ -451,8 +549,10 @@ def _statement_as_on_the_server(mdb: Any, setup: str, clauses: str) -> None:
     (name,) = cat.tables()
     mine = cat.table(name)
     assert mine.equivalent(parse_table(show_create_table(mdb, name)), ignore_order=False), clauses
-    # the history's steps replay one by one to the same table
-    assert apply_steps(before, cat.history(name)[-1].steps).equivalent(mine), clauses
+    # the history's steps replay one by one to the same table (a statement whose every clause
+    # IF [NOT] EXISTS skips adds no version)
+    last = cat.history(name)[-1]
+    assert apply_steps(before, last.steps if last.version > 1 else ()).equivalent(mine), clauses
 
 
 _NAMES = st.sampled_from(["a", "b", "c", "d", "e"])
@@ -468,6 +568,11 @@ _CLAUSES = st.one_of(
     st.builds("RENAME COLUMN {} TO {}".format, _NAMES, _NAMES),
     st.builds("DROP {}".format, _NAMES),
     st.builds("ADD {} {}{}".format, _NAMES, _TYPES, _PLACES),
+    st.builds("DROP COLUMN IF EXISTS {}".format, _NAMES),
+    st.builds("ADD COLUMN IF NOT EXISTS {} {}{}".format, _NAMES, _TYPES, _PLACES),
+    st.builds("MODIFY COLUMN IF EXISTS {} {}".format, _NAMES, _TYPES),
+    st.builds("DROP INDEX IF EXISTS {}".format, _KEYS),
+    st.builds("ADD INDEX IF NOT EXISTS {} ({})".format, _KEYS, _NAMES),
     st.builds("ALTER {} SET DEFAULT {}".format, _NAMES, st.integers(0, 9)),
     st.builds("ALTER {} DROP DEFAULT".format, _NAMES),
     st.builds("ADD INDEX {} ({})".format, _KEYS, _NAMES),
@@ -493,11 +598,8 @@ _CLAUSES = st.one_of(
 def test_any_statement_of_several_clauses_reads_as_on_the_server(
     mdb: Any, clauses: list[str]
 ) -> None:
-    """Statements of two to five clauses over columns, keys, checks and charsets, drawn at random: a catalog
-    takes and refuses what MariaDB does and ends with its table. Left out: adding a column
-    under the name of one of the table's (the README's known difference: the server binds the
-    table's keys to the new column by name)."""
-    assume(not any(re.match("ADD [abc] ", clause) for clause in clauses))
+    """Statements of two to five clauses over columns, keys, checks and charsets, drawn at
+    random: a catalog takes and refuses what MariaDB does and ends with its table."""
     setup = (
         "CREATE TABLE t (a INT, b INT, c INT, g INT AS (a + 1) VIRTUAL, KEY i (b), KEY k (c, a), "
         "CONSTRAINT ck CHECK (c >= 0))"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import singledispatch
 from typing import Any
 
@@ -150,7 +150,10 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
     the columns as the statement leaves them). A ``MODIFY`` of a column the statement adds
     replaces it at the end (or at its own place), as the server does. A clause naming a column
     or key the table did not have, or one another clause already takes, is refused as the
-    server refuses it; ``IF EXISTS`` skips it.
+    server refuses it. Each ``IF [NOT] EXISTS`` is resolved first, against the table before the
+    statement (:func:`_exists_resolved`). A key over a column the statement drops (or renames)
+    whose name a column it adds takes follows the name to that column, dropped first and made
+    again with the new keys (:func:`_rebound_keys`).
 
     >>> from mvdd.ddl.statement import parse_statements, parse_table
     >>> t = parse_table("CREATE TABLE t (a INT, b INT, c INT)")
@@ -170,6 +173,8 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
     simple = not clauses and len(key_renames) < 2 and simple_keys and not visibility
     if simple and not any(isinstance(x, _OLD_DROPS) for x in steps):
         return [(st, st) for st in steps]  # adds and options only (most statements of several)
+    steps = _exists_resolved(table, steps)
+    clauses = [(i, st) for i, st in enumerate(steps) if isinstance(st, _OLD_COLUMN)]
     owners: dict[str, int] = {}  # a column of the table (folded) -> the clause that takes it
     for rank in _OWNERSHIP:  # a DROP takes its column first, then a change, then an ALTER
         for i, clause in clauses:
@@ -193,6 +198,12 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
         for st in steps
         if isinstance(st, s.DropIndex | s.DropConstraint)
     }
+    # a column the statement adds under the old name of one it drops or renames may take
+    # that one's key parts (see _rebound_keys)
+    retaken = added & {
+        f for f, st in named.items() if _new_name(st) or isinstance(st, s.DropColumn)
+    }
+    hidden: list[tuple[s.SetIndexVisible, str]] = []  # ALTER INDEX of a key whose columns all go
     added_before: set[str] = set()
     drops: list[tuple[s.Step, s.Step]] = []
     changes: list[tuple[s.Step, s.Step]] = []
@@ -206,8 +217,10 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
         if isinstance(st, s.SetIndexVisible) and not st.if_exists:
             folded = st.index.casefold()
             idx = table.find_index(folded)
-            if idx is None or folded in dropped_keys or gone.issuperset(idx.column_ids):
+            if idx is None or folded in dropped_keys:
                 raise _refused("no such index", table, st, index=st.index)
+            if gone.issuperset(idx.column_ids):
+                hidden.append((st, folded))
         if isinstance(st, s.RenameIndex):
             folded = st.index.casefold()
             if table.find_index(folded) is None or folded in keys or folded in dropped_keys:
@@ -239,7 +252,9 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
             # a MODIFY (or a CHANGE from a name the table lacks) of a column added before it:
             # the server puts the new definition in the added one's stead, at the end
             replaced = True
-            rest.append((s.DropColumn(table=st.table, column=st.definition.name), st))
+            rest.append(
+                (s.DropColumn(table=st.table, column=st.definition.name, name_taken=True), st)
+            )
             rest.append((s.AddColumn(table=st.table, column=st.definition, place=st.place), st))
         elif isinstance(st, s.SetDefault | s.DropDefault) and folded in defined:
             alters.setdefault(folded, []).append((st, st))  # (wherever it stands)
@@ -256,8 +271,8 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
         and idx.name.casefold() not in dropped_keys
     ]
     _check_alters_left_over(alters, rest)
-    written = not (alters or replaced or vanish) and len(key_renames) < 2 and simple_keys
-    if written and _as_written(steps, added):
+    written = not (alters or replaced or vanish or retaken) and len(key_renames) < 2 and simple_keys
+    if written and not hidden and _as_written(steps, added):
         return [(st, st) for st in steps]
     drops.sort(key=lambda pair: isinstance(pair[0], s.DropColumn))  # (stable: keys first)
     if vanish:  # (named in errors by the first column drop)
@@ -268,18 +283,265 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
         for st, why in key_changes
         if not gone.issuperset(_key(table, _subject(st)).column_ids)
     ]
-    staged: tuple[list[tuple[s.Step, s.Step]], ...] = ([], [], [], [])
-    first, columns, after_columns, new_keys = staged
-    for pair in rest:
-        staged[_stage(pair[0])].append(pair)
-    return (
-        first
-        + drops
-        + _chains_ordered(key_changes, keys, _KEY_RENAMES, table)
-        + _chains_ordered(changes, named, _COLUMN_RENAMES, table)
-        + _with_alters(columns, alters)
-        + after_columns
-        + new_keys
+    keys = {folded: st for folded, st in keys.items() if any(st is x for x, _ in key_changes)}
+
+    def assembled() -> list[tuple[s.Step, s.Step]]:
+        staged: tuple[list[tuple[s.Step, s.Step]], ...] = ([], [], [], [])
+        first, columns, after_columns, new_keys = staged
+        for pair in rest:
+            staged[_stage(pair[0])].append(pair)
+        return (
+            first
+            + drops
+            + _chains_ordered(key_changes, keys, _KEY_RENAMES, table)
+            + _chains_ordered(changes, named, _COLUMN_RENAMES, table)
+            + _with_alters(columns, alters)
+            + after_columns
+            + new_keys
+        )
+
+    ordered = assembled()
+    rebound = _rebound_keys(table, ordered, steps, dropped_keys) if retaken else {}
+    for alter, folded in hidden:
+        if folded not in rebound:
+            raise _refused("no such index", table, alter, index=alter.index)
+    if not rebound:
+        return ordered
+    # each such key dropped before the columns and made again with the new keys, taking the
+    # statement's rename and ALTER INDEX of it
+    drops = [(drop, why) for drop, _, why in rebound.values()] + [
+        pair for pair in drops if not _names_key(pair[0], s.DropIndex, rebound)
+    ]
+    key_changes = [pair for pair in key_changes if _subject(pair[0]).casefold() not in rebound]
+    for folded in rebound:
+        keys.pop(folded, None)
+    rest = [(add, why) for _, add, why in rebound.values()] + [
+        pair for pair in rest if not _names_key(pair[0], s.SetIndexVisible, rebound)
+    ]
+    return assembled()
+
+
+@attrs.frozen
+class _Exists:
+    """How the server resolves one kind of clause's IF [NOT] EXISTS: the clause's flag, the
+    name it looks for, whether it wants that name (IF EXISTS) or its absence (IF NOT EXISTS),
+    and where it looks (a lookup of the table before the statement)."""
+
+    flag: str
+    name: Callable[[Any], str]
+    wanted: bool
+    find: Callable[[Table, str], object]
+
+
+def _constraint(table: Table, name: str) -> object:
+    return table.find_check(name) or table.find_index(name)
+
+
+#: the clauses whose IF [NOT] EXISTS the server resolves against the table before the
+#: statement, ahead of every clause (an unnamed key is looked for under its first column's
+#: name, the name it would take)
+_EXISTS: dict[type, _Exists] = {
+    s.AddColumn: _Exists("if_not_exists", lambda st: st.column.name, False, Table.find_column),
+    s.ModifyColumn: _Exists("if_exists", operator.attrgetter("column"), True, Table.find_column),
+    s.DropColumn: _Exists("if_exists", operator.attrgetter("column"), True, Table.find_column),
+    s.AddIndex: _Exists("if_not_exists", lambda st: _looked_for(st.index), False, Table.find_index),
+    s.DropIndex: _Exists("if_exists", operator.attrgetter("index"), True, Table.find_index),
+    s.SetIndexVisible: _Exists("if_exists", operator.attrgetter("index"), True, Table.find_index),
+    s.DropCheck: _Exists("if_exists", operator.attrgetter("check"), True, Table.find_check),
+    s.DropConstraint: _Exists("if_exists", operator.attrgetter("name"), True, _constraint),
+}
+#: the name each clause states, under the kind of clause that meets it: a column an ADD,
+#: CHANGE or MODIFY defines (an ADD … IF NOT EXISTS of it goes), a key an ADD names, a column,
+#: key or check a drop names (a later DROP … IF EXISTS of it goes)
+_STATES: dict[type, tuple[type, Callable[[Any], str | None]]] = {
+    s.AddColumn: (s.AddColumn, lambda st: st.column.name),
+    s.ModifyColumn: (s.AddColumn, lambda st: st.definition.name),
+    s.AddIndex: (s.AddIndex, lambda st: st.index.name),
+    s.DropColumn: (s.DropColumn, operator.attrgetter("column")),
+    s.DropIndex: (s.DropIndex, operator.attrgetter("index")),
+    s.DropCheck: (s.DropCheck, operator.attrgetter("check")),
+    s.DropConstraint: (s.DropConstraint, operator.attrgetter("name")),
+}
+
+
+def _nothing(st: s.Step) -> None:
+    return None
+
+
+def _exists_resolved(table: Table, steps: Sequence[s.Step]) -> Sequence[s.Step]:
+    """The statement's clauses with each IF [NOT] EXISTS resolved as the server resolves it,
+    before any clause applies: against the table before the statement, and the names the
+    clauses before it state (an ADD … IF NOT EXISTS of a column an earlier clause defines, a
+    DROP … IF EXISTS of what an earlier one drops, goes). So ``DROP INDEX IF EXISTS i, ADD
+    INDEX IF NOT EXISTS i (a)`` drops ``i`` and adds nothing, and ``ADD c INT, MODIFY COLUMN
+    IF EXISTS c BIGINT`` leaves ``c`` an INT. A clause that holds loses its flag, so that it
+    applies, or fails, where the server's order puts it."""
+    if not any(
+        getattr(st, "if_exists", False) or getattr(st, "if_not_exists", False) for st in steps
+    ):
+        return steps
+    out: list[s.Step] = []
+    stated: set[tuple[type, str]] = set()  # (the kind of clause that meets it, a name)
+    for st in steps:
+        rule = _EXISTS.get(type(st))
+        flagged = rule is not None and getattr(st, rule.flag)
+        holds = True
+        if rule is not None and flagged:
+            name = rule.name(st).casefold()
+            there = rule.find(table, name) is not None
+            holds = there == rule.wanted and (type(st), name) not in stated
+            cleared: dict[str, Any] = {rule.flag: False}
+            st = attrs.evolve(st, **cleared)
+        kind, naming = _STATES.get(type(st), (type(st), _nothing))
+        said = naming(st)
+        # (the server meets a MODIFY's name before it resolves the MODIFY's own IF EXISTS)
+        if said is not None and (holds or isinstance(st, s.ModifyColumn)):
+            stated.add((kind, said.casefold()))
+        if holds:
+            out.append(st)
+    return out
+
+
+def _names_key(
+    st: s.Step, kind: type[s.DropIndex | s.SetIndexVisible], keys: Mapping[str, object]
+) -> bool:
+    """Whether ``st`` is a ``kind`` step (DROP INDEX, ALTER INDEX) of one of ``keys``."""
+    return isinstance(st, kind) and st.index.casefold() in keys
+
+
+def _rebound_keys(
+    table: Table,
+    ordered: Sequence[tuple[s.Step, s.Step]],
+    steps: Sequence[s.Step],
+    dropped_keys: set[str],
+) -> dict[str, tuple[s.DropIndex, s.AddIndex, s.Step]]:
+    """The keys of ``table`` a column the statement adds takes parts of (folded key name ->
+    the key's drop, taken before the columns', its new definition, taken with the new keys,
+    and the clause an error names), given the statement's steps in ``ordered`` (the server's
+    order, keys not yet taken).
+
+    The server reads a key part by its column's name as the table had it: the part goes to
+    the first column of the new table that either had that name (the column itself, kept,
+    perhaps renamed) or is added under it. So a part over a column the statement drops
+    follows a column it adds by that name, and a part over a column it renames follows one
+    added by the old name before it (``RENAME COLUMN c TO d, ADD c INT FIRST``). Such a part
+    keeps its length where the new column takes it (:func:`_rebound_length`, else the
+    server's error 1089), and the key keeps its name (or the name a RENAME INDEX gives it),
+    kind, comment, algorithm and visibility (or the one an ALTER INDEX sets). A part over a
+    column dropped and not taken goes, which a multi-column UNIQUE or PRIMARY KEY refuses."""
+    bare = table.with_changes(indexes=(), checks=())  # the columns alone, as the steps leave them
+    try:
+        for st, _ in ordered:
+            if isinstance(st, s.DropColumn):
+                st = attrs.evolve(st, name_taken=True)  # (its users are the real run's to judge)
+            if isinstance(st, (*_OLD_COLUMN, s.AddColumn)):
+                bare = _apply(st, bare, True)
+    except MvddError:
+        return {}  # (the statement fails when it applies, and says why there)
+    before = {c.id: c for c in table.columns}
+    first: dict[str, Column] = {}  # an old name (folded) -> the column its key parts go to
+    for col in bare.columns:
+        old = before.get(col.id)
+        first.setdefault((old or col).name.casefold(), col)
+    renames: dict[str, str] = {}
+    visible: dict[str, bool] = {}
+    for st in steps:
+        if isinstance(st, s.RenameIndex):
+            renames.setdefault(st.index.casefold(), st.to)
+        elif isinstance(st, s.SetIndexVisible):
+            visible[st.index.casefold()] = st.visible
+    adds = {st.column.name.casefold(): st for st in steps if isinstance(st, s.AddColumn)}
+    drops = {st.column.casefold(): st for st in steps if isinstance(st, s.DropColumn)}
+    out: dict[str, tuple[s.DropIndex, s.AddIndex, s.Step]] = {}
+    for idx in table.indexes:
+        olds = [table.column_by_id(p.column_id) for p in idx.parts]
+        takers = [first.get(col.name.casefold()) for col in olds]
+        taken = [t for col, t in zip(olds, takers, strict=True) if t is not None and t.id != col.id]
+        folded = idx.name.casefold()
+        if not taken or folded in dropped_keys:
+            continue
+        # (the clause an error names: the column's drop, or the add that takes the part)
+        clause: s.Step = adds.get(taken[0].name.casefold()) or ordered[0][1]
+        auto_hash = _auto_hash(table, idx)
+        parts: list[s.PartSpec] = []
+        for part, col, taker in zip(idx.parts, olds, takers, strict=True):
+            if taker is None:
+                if idx.kind in (IndexKind.PRIMARY, IndexKind.UNIQUE):
+                    raise _refused(
+                        f"column is part of the multi-column {idx.kind.value} key `{idx.name}`: "
+                        "dropping it would change what the key keeps unique (drop or redefine "
+                        "the key first)",
+                        table,
+                        drops.get(col.name.casefold(), clause),
+                        column=col.name,
+                    )
+                continue
+            length = part.length
+            if taker.id != col.id and not auto_hash:
+                try:
+                    length = _rebound_length(idx, part, col, taker)
+                except DDLError as err:
+                    step = adds.get(taker.name.casefold(), clause)
+                    raise err.locate(table=table.name, step=str(step)) from None
+            parts.append(s.PartSpec(taker.name, length, part.desc))
+        spec = s.IndexSpec(
+            name=renames.get(folded, idx.name),
+            kind=idx.kind,
+            parts=tuple(parts),
+            comment=idx.comment,
+            using=None if auto_hash else idx.using,
+            visible=visible.get(folded, idx.visible),
+        )
+        out[folded] = (
+            s.DropIndex(table=table.name, index=idx.name),
+            s.AddIndex(table=table.name, index=spec),
+            clause,
+        )
+    return out
+
+
+def _auto_hash(table: Table, index: Index) -> bool:
+    """Whether a key is a long unique key the server made a hash of (a TEXT or BLOB part
+    without a prefix), rather than one stated ``USING HASH``."""
+    return is_long_unique(index) and any(
+        p.length is None and table.column_by_id(p.column_id).type.family in _LOBS
+        for p in index.parts
+    )
+
+
+_LOBS = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
+
+
+def _rebound_length(index: Index, part: IndexPart, old: Column, new: Column) -> int | None:
+    """The prefix length of a key part that follows a dropped column's name to the column the
+    statement adds in its stead (None: the whole column), as the server keeps it: the old
+    part's length in characters (a string column's length when it had no prefix; the bytes of
+    any other type), which a TEXT or BLOB column takes as its prefix, a string column as its
+    prefix (the whole column when they are equal), and any other type only when it has that
+    many bytes. DDLError otherwise (the server's error 1089)."""
+    if index.kind in (IndexKind.FULLTEXT, IndexKind.SPATIAL):
+        return None
+    was = old.type
+    if part.length is not None:
+        units = part.length
+    elif was.family in (Family.CHAR, Family.BINARY):
+        units = was.length or 0
+    else:
+        units = was.row_size
+    now = new.type
+    if now.family in _LOBS:
+        return units
+    if now.family in (Family.CHAR, Family.BINARY):
+        if units <= (now.length or 0):
+            return None if units == now.length else units
+    elif units == now.row_size:
+        return None
+    raise DDLError(
+        f"key `{index.name}` keeps the length of the dropped column's part ({units}), which "
+        f"the column added in its stead ({now}) cannot take (the server's error 1089: an "
+        "incorrect prefix key)",
+        column=new.name,
+        index=index.name,
     )
 
 
@@ -812,9 +1074,11 @@ def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
     return table.with_changes(columns=columns, checks=checks)
 
 
-def _users_of(table: Table, column: Column) -> list[str]:
+def _users_of(table: Table, column: Column, *, taken: bool = False) -> list[str]:
     """Checks and generated columns (other than the column itself) that read ``column``; a check
-    that reads only this column is not a user: MariaDB drops it with the column."""
+    that reads only this column is not a user: MariaDB drops it with the column. ``taken``:
+    another clause gives the name to a column, which the generated columns and the columns'
+    own checks then read (the table's checks still refuse the drop, as on the server)."""
     folded = column.name.casefold()
     out = [
         f"check `{c.name}`"
@@ -822,8 +1086,8 @@ def _users_of(table: Table, column: Column) -> list[str]:
         if folded in (reads := ex.referenced_columns(c.expr)) and reads != {folded}
     ]
     tally = table.column_tally()
-    if not (tally.generated or tally.checks):
-        return out  # no column holds an expression
+    if taken or not (tally.generated or tally.checks):
+        return out  # no column holds an expression, or none reads the dropped one
     for other in table.columns:
         if other.id == column.id:
             continue
@@ -918,7 +1182,7 @@ def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
         if step.if_exists:
             return table
         raise DDLError("no such column", column=step.column)
-    users = [] if step.name_taken else _users_of(table, col)
+    users = _users_of(table, col, taken=step.name_taken)
     if users:
         raise DDLError(f"column is used by {', '.join(users)}", column=col.name)
     indexes = []
@@ -1046,9 +1310,19 @@ def _auto_index_name(table: Table, first_column: str) -> str:
     return name
 
 
+def _looked_for(spec: s.IndexSpec) -> str:
+    """The name an ADD INDEX IF NOT EXISTS looks for: the key's, or for an unnamed key its
+    first column's (the name it would take), as the server looks."""
+    if spec.kind == IndexKind.PRIMARY:
+        return PRIMARY
+    return spec.name or spec.parts[0].column
+
+
 @_apply.register
 def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
     spec = step.index
+    if step.if_not_exists and table.find_index(_looked_for(spec)) is not None:
+        return table  # (before its columns are looked up, as the server skips it)
     parts: list[IndexPart] = []
     seen: set[int] = set()
     for part in spec.parts:
@@ -1067,8 +1341,6 @@ def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
         if name.casefold() == PRIMARY.casefold():
             raise DDLError("only the primary key may be named PRIMARY", index=name)
     if table.find_index(name) is not None:
-        if step.if_not_exists:
-            return table
         raise DDLError("duplicate index name", index=name)
     new_id = table.last_id + 1
     index = Index(

@@ -171,8 +171,9 @@ class AddColumn(Step):
 @attrs.frozen(kw_only=True)
 class DropColumn(Step):
     """``DROP COLUMN``. ``name_taken``: another clause of the statement gives the name to a
-    column (one it adds or renames), so the expressions naming it read that one, as on the
-    server, and are not the dropped column's users."""
+    column (one it adds or renames), so the generated columns and the columns' own checks
+    naming it read that one, as on the server, and are not the dropped column's users (a
+    table's check naming it still is)."""
 
     column: str
     if_exists: bool = False
