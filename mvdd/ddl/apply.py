@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import singledispatch
 from typing import Any
 
@@ -302,9 +302,18 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
 
     ordered = assembled()
     rebound = _rebound_keys(table, ordered, steps, dropped_keys) if retaken else {}
+    # an ALTER INDEX of a key that goes with its columns is refused, unless a new key takes
+    # the name (the server then takes the clause, and leaves the new key as it is stated)
+    named_keys = {
+        st.index.name.casefold() for st in steps if isinstance(st, s.AddIndex) and st.index.name
+    }
+    idle = {f for _, f in hidden if f not in rebound and f in named_keys}
     for alter, folded in hidden:
-        if folded not in rebound:
+        if folded not in rebound and folded not in idle:
             raise _refused("no such index", table, alter, index=alter.index)
+    if idle:
+        rest = [pair for pair in rest if not _names_key(pair[0], s.SetIndexVisible, idle)]
+        ordered = assembled()
     if not rebound:
         return ordered
     # each such key dropped before the columns and made again with the new keys, taking the
@@ -403,7 +412,7 @@ def _exists_resolved(table: Table, steps: Sequence[s.Step]) -> Sequence[s.Step]:
 
 
 def _names_key(
-    st: s.Step, kind: type[s.DropIndex | s.SetIndexVisible], keys: Mapping[str, object]
+    st: s.Step, kind: type[s.DropIndex | s.SetIndexVisible], keys: Collection[str]
 ) -> bool:
     """Whether ``st`` is a ``kind`` step (DROP INDEX, ALTER INDEX) of one of ``keys``."""
     return isinstance(st, kind) and st.index.casefold() in keys
@@ -757,11 +766,13 @@ def _subject(st: s.Step) -> str:
 class _Renames:
     """How a cycle of one kind's renames goes through a temporary name: the element of a name
     in the table (or None), the step renaming the subject of a step, and the step naming its
-    subject by another name."""
+    subject by another name; and what the kind is called in an error (two renames to one
+    name are refused, as the server refuses them)."""
 
     find: Callable[[Table, str], Column | Index | None]
     rename: Callable[[s.Step, str], s.Step]
     renaming: Callable[[s.Step, str], s.Step]
+    element: str
 
 
 def _column_renaming(st: s.Step, name: str) -> s.Step:
@@ -778,11 +789,13 @@ _COLUMN_RENAMES = _Renames(
     find=Table.find_column,
     rename=lambda st, to: s.RenameColumn(table=st.table, column=_subject(st), to=to),
     renaming=_column_renaming,
+    element="column",
 )
 _KEY_RENAMES = _Renames(
     find=Table.find_index,
     rename=lambda st, to: s.RenameIndex(table=st.table, index=_subject(st), to=to),
     renaming=_key_renaming,
+    element="index",
 )
 
 
@@ -794,6 +807,14 @@ def _chains_ordered(
 ) -> list[tuple[s.Step, s.Step]]:
     """The changes of the table's columns (or keys), each rename after the one that frees its
     new name; a cycle of renames (a swap) goes through a temporary name ``#mvdd swap <id>``."""
+    targets: set[str] = set()
+    for st, why in changes:
+        to = _new_name(st)
+        if to is None:
+            continue
+        if to.casefold() in targets:
+            raise _refused(f"duplicate {kind.element} name", table, why, **{kind.element: to})
+        targets.add(to.casefold())
     pending = list(changes)
     out: list[tuple[s.Step, s.Step]] = []
     freed: set[str] = set()
@@ -1251,11 +1272,20 @@ def _check_cast(old: Column, new: ColumnType) -> None:
 
 
 def _fit_prefixes(table: Table, col: Column) -> Table:
-    """After a type change, a prefix that now covers the whole column is dropped, as MySQL
-    shortens such keys."""
-    length = col.type.length if col.type.family in (Family.CHAR, Family.BINARY) else None
-    if length is None:
-        return table
+    """The keys over a column after its type changed, as the server fits them: a prefix that
+    now covers the whole column is dropped, and so is a prefix of a column that became a type
+    without prefixes (a number, a date …: the key takes the whole column); a UNIQUE key over
+    the whole of a column that became TEXT or BLOB becomes a hash of it (MariaDB's long
+    unique key; a plain key over it is refused, a TEXT key part needing a prefix)."""
+    family = col.type.family
+    if family in (Family.TEXT, Family.BLOB):
+        return _hashed_uniques(table, col)
+    if family in (Family.CHAR, Family.BINARY):
+        length = col.type.length or 0
+    elif not any(p.column_id == col.id and p.length for idx in table.indexes for p in idx.parts):
+        return table  # (the common case: no prefix over it)
+    else:
+        length = 0
     indexes = []
     for idx in table.indexes:
         parts = tuple(
@@ -1269,6 +1299,21 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
     if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
         return table
     return table.with_changes(indexes=tuple(indexes))
+
+
+def _hashed_uniques(table: Table, col: Column) -> Table:
+    """``table`` with each UNIQUE key over the whole of ``col`` (now TEXT or BLOB) a hash."""
+    indexes = tuple(
+        attrs.evolve(idx, using="HASH")
+        if idx.kind == IndexKind.UNIQUE
+        and not is_long_unique(idx)
+        and any(p.column_id == col.id and p.length is None for p in idx.parts)
+        else idx
+        for idx in table.indexes
+    )
+    if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
+        return table
+    return table.with_changes(indexes=indexes)
 
 
 @_apply.register
@@ -1703,7 +1748,9 @@ def _validate(table: Table, base: Table | None = None) -> None:
         if key is not None and not key.visible:
             why = "" if key.kind == IndexKind.PRIMARY else _IMPLICIT_PRIMARY
             raise DDLError(f"the primary key cannot be invisible{why}", index=key.name)
-    if base is None:
+    if base is None or (  # (a new row format's key limit reaches every key)
+        table.options is not base.options and _key_limit(table) != _key_limit(base)
+    ):
         for idx in table.indexes:
             _check_index(table, idx)
         return
