@@ -66,8 +66,7 @@ class MColumn:
 class MIndex:
     name: str
     unique: bool
-    columns: list[str]
-    hashed: bool = False  # a long unique: kept as a hash, its columns need no prefix
+    columns: list[str]  # (a UNIQUE key over TEXT or BLOB is kept as a hash: no prefix)
 
 
 @attrs.define
@@ -227,8 +226,9 @@ class CatalogMachine(RuleBasedStateMachine):
         name, table = self.pick(data)
         col = data.draw(st.sampled_from(table.columns))
         new = self.coldef(data, col.name)
+        # (a UNIQUE key over a column that becomes TEXT or BLOB becomes a hash of it)
         ok = _castable(col.ctype, new.ctype) and all(
-            _keyable(new.ctype, i.hashed) for i in table.indexes if col.name in i.columns
+            _keyable(new.ctype, i.unique) for i in table.indexes if col.name in i.columns
         )
         place = " FIRST" if first else ""
         self.run(f"ALTER TABLE {quote(name)} MODIFY {quote(col.name)} {new.ctype}{place}", ok)
@@ -292,8 +292,7 @@ class CatalogMachine(RuleBasedStateMachine):
         parts = ", ".join(quote(c.name) for c in cols)
         self.run(f"ALTER TABLE {quote(name)} ADD {kind}{label} ({parts})", ok)
         if ok:
-            hashed = unique and any(c.ctype.startswith(_HASH_ONLY) for c in cols)
-            table.indexes.append(MIndex(final, unique, [c.name for c in cols], hashed))
+            table.indexes.append(MIndex(final, unique, [c.name for c in cols]))
             table.version += 1
 
     @precondition(lambda self: any(t.indexes for t in self.model.values()))

@@ -186,6 +186,15 @@ DEFAULTS = [
     ("YEAR", "0"),
     ("YEAR", "'0'"),
     ("YEAR", "2156"),
+    # a bit literal is a number in a numeric column (and a YEAR), its bytes in the others
+    ("CHAR(3)", "b'101'"),
+    ("VARCHAR(3)", "b'0110000101100010'"),
+    ("ENUM('a','b')", "b'01100001'"),
+    ("SET('a','b')", "b'01100001'"),
+    ("YEAR", "b'101'"),
+    ("YEAR", "0x61"),
+    ("INT", "b'101'"),
+    ("TIME", "b'101'"),
 ]
 
 

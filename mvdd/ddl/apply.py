@@ -166,6 +166,7 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
      'ALTER TABLE `t` ADD COLUMN `d` INT']
     """
     _check_one_charset(steps)
+    steps = _converted_first(_exists_resolved(table, steps))
     clauses = [(i, st) for i, st in enumerate(steps) if isinstance(st, _OLD_COLUMN)]
     key_renames = [st for st in steps if isinstance(st, s.RenameIndex)]
     simple_keys = not _new_keys_early(steps) and not _charsets_out_of_place(steps)
@@ -173,8 +174,6 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
     simple = not clauses and len(key_renames) < 2 and simple_keys and not visibility
     if simple and not any(isinstance(x, _OLD_DROPS) for x in steps):
         return [(st, st) for st in steps]  # adds and options only (most statements of several)
-    steps = _exists_resolved(table, steps)
-    clauses = [(i, st) for i, st in enumerate(steps) if isinstance(st, _OLD_COLUMN)]
     owners: dict[str, int] = {}  # a column of the table (folded) -> the clause that takes it
     for rank in _OWNERSHIP:  # a DROP takes its column first, then a change, then an ALTER
         for i, clause in clauses:
@@ -359,22 +358,30 @@ _EXISTS: dict[type, _Exists] = {
     s.DropCheck: _Exists("if_exists", operator.attrgetter("check"), True, Table.find_check),
     s.DropConstraint: _Exists("if_exists", operator.attrgetter("name"), True, _constraint),
 }
+
+
+def _nothing(st: s.Step) -> None:
+    return None
+
+
+def _key_stated(st: s.AddIndex) -> str | None:
+    """What a new key states: its name, of its kind (an ADD INDEX IF NOT EXISTS meets an
+    earlier ADD INDEX of its name, not an ADD UNIQUE)."""
+    return f"{st.index.kind.value} {st.index.name}" if st.index.name else None
+
+
 #: the name each clause states, under the kind of clause that meets it: a column an ADD,
 #: CHANGE or MODIFY defines (an ADD … IF NOT EXISTS of it goes), a key an ADD names, a column,
 #: key or check a drop names (a later DROP … IF EXISTS of it goes)
 _STATES: dict[type, tuple[type, Callable[[Any], str | None]]] = {
     s.AddColumn: (s.AddColumn, lambda st: st.column.name),
     s.ModifyColumn: (s.AddColumn, lambda st: st.definition.name),
-    s.AddIndex: (s.AddIndex, lambda st: st.index.name),
+    s.AddIndex: (s.AddIndex, _key_stated),
     s.DropColumn: (s.DropColumn, operator.attrgetter("column")),
     s.DropIndex: (s.DropIndex, operator.attrgetter("index")),
     s.DropCheck: (s.DropCheck, operator.attrgetter("check")),
     s.DropConstraint: (s.DropConstraint, operator.attrgetter("name")),
 }
-
-
-def _nothing(st: s.Step) -> None:
-    return None
 
 
 def _exists_resolved(table: Table, steps: Sequence[s.Step]) -> Sequence[s.Step]:
@@ -393,21 +400,46 @@ def _exists_resolved(table: Table, steps: Sequence[s.Step]) -> Sequence[s.Step]:
     stated: set[tuple[type, str]] = set()  # (the kind of clause that meets it, a name)
     for st in steps:
         rule = _EXISTS.get(type(st))
-        flagged = rule is not None and getattr(st, rule.flag)
-        holds = True
-        if rule is not None and flagged:
-            name = rule.name(st).casefold()
-            there = rule.find(table, name) is not None
-            holds = there == rule.wanted and (type(st), name) not in stated
-            cleared: dict[str, Any] = {rule.flag: False}
-            st = attrs.evolve(st, **cleared)
         kind, naming = _STATES.get(type(st), (type(st), _nothing))
         said = naming(st)
+        holds = True
+        if rule is not None and getattr(st, rule.flag):
+            there = rule.find(table, rule.name(st)) is not None
+            earlier = said is not None and kind is type(st) and (kind, said.casefold()) in stated
+            holds = there == rule.wanted and not earlier
+            cleared: dict[str, Any] = {rule.flag: False}
+            st = attrs.evolve(st, **cleared)
         # (the server meets a MODIFY's name before it resolves the MODIFY's own IF EXISTS)
         if said is not None and (holds or isinstance(st, s.ModifyColumn)):
             stated.add((kind, said.casefold()))
         if holds:
             out.append(st)
+    return out
+
+
+def _converted_first(steps: Sequence[s.Step]) -> Sequence[s.Step]:
+    """The statement's steps with each CHAR or VARCHAR a MODIFY or CHANGE defines already in
+    the charset a CONVERT TO of the statement gives it in the end (the server converts every
+    string column, whatever the statement gave it): its keys are fitted to that charset, not
+    to the one it holds for a moment (``MODIFY b VARCHAR(800), CONVERT TO CHARACTER SET
+    latin1`` keeps a key over the whole of ``b``, which utf8mb4 would cut to 768)."""
+    convert = next((st for st in steps if isinstance(st, s.ConvertCharset)), None)
+    if convert is None or not any(isinstance(st, s.ModifyColumn) for st in steps):
+        return steps
+    charset, collation = resolve_charset(convert.charset, convert.collation)
+    if charset == "binary":
+        return steps
+    out = []
+    for st in steps:
+        if isinstance(st, s.ModifyColumn) and st.definition.type.family == Family.CHAR:
+            ctype = ColumnType.of(
+                st.definition.type.kind,
+                length=st.definition.type.length,
+                charset=charset,
+                collation=collation,
+            )
+            st = attrs.evolve(st, definition=attrs.evolve(st.definition, type=ctype))
+        out.append(st)
     return out
 
 
@@ -439,19 +471,24 @@ def _rebound_keys(
     kind, comment, algorithm and visibility (or the one an ALTER INDEX sets). A part over a
     column dropped and not taken goes, which a multi-column UNIQUE or PRIMARY KEY refuses."""
     bare = table.with_changes(indexes=(), checks=())  # the columns alone, as the steps leave them
+    # a column the statement adds and then changes from another name (``ADD a …, CHANGE d a
+    # …``) stands under that name for the server's matching, as a kept column under its old one
+    changed_from: dict[int, str] = {}
     try:
-        for st, _ in ordered:
+        for st, why in ordered:
             if isinstance(st, s.DropColumn):
                 st = attrs.evolve(st, name_taken=True)  # (its users are the real run's to judge)
             if isinstance(st, (*_OLD_COLUMN, s.AddColumn)):
                 bare = _apply(st, bare, True)
+            if isinstance(st, s.AddColumn) and isinstance(why, s.ModifyColumn):
+                changed_from[bare.last_id] = why.column
     except MvddError:
         return {}  # (the statement fails when it applies, and says why there)
-    before = {c.id: c for c in table.columns}
+    before = {c.id: c.name for c in table.columns}
     first: dict[str, Column] = {}  # an old name (folded) -> the column its key parts go to
     for col in bare.columns:
-        old = before.get(col.id)
-        first.setdefault((old or col).name.casefold(), col)
+        name = before.get(col.id) or changed_from.get(col.id) or col.name
+        first.setdefault(name.casefold(), col)
     renames: dict[str, str] = {}
     visible: dict[str, bool] = {}
     for st in steps:
@@ -1468,7 +1505,7 @@ def _needs_hash(table: Table, index: Index) -> bool:
         if part.length is None and col.type.family in (Family.TEXT, Family.BLOB):
             return True
         total += _key_part_bytes(col, part.length)
-    return total > _key_limit(table)
+    return total > _DEFAULT_MAX_KEY_BYTES  # (the key's limit: a row format's is a column's)
 
 
 _PREFIXABLE = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB})
@@ -1636,14 +1673,25 @@ _LOB_FAMILIES = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
 
 def _check_invisible(cols: tuple[Column, ...], invisible: int) -> None:
     """MariaDB's rules for INVISIBLE columns: one column at least is visible, and an invisible
-    column can be left out of an INSERT (it has a default, allows NULL, is generated or counts)."""
+    column can be left out of an INSERT (it has a default, allows NULL, is generated or counts:
+    a NOT NULL ENUM's first member, its default in an INSERT, does not count)."""
     if invisible == len(cols):
         raise DDLError("a table needs at least one visible column")
     for col in cols:
-        if col.invisible and not col.has_default:
+        if col.invisible and not _omittable(col):
             raise DDLError(
                 "an invisible column needs a default (NOT NULL without DEFAULT)", column=col.name
             )
+
+
+def _omittable(col: Column) -> bool:
+    """Whether an INSERT may leave an invisible column out, as MariaDB judges it."""
+    return (
+        col.default is not NO_DEFAULT
+        or col.nullable
+        or col.generated is not None
+        or col.auto_increment
+    )
 
 
 #: what a column or key may need of its engine: (the need, whether the column has it,

@@ -15,7 +15,7 @@ from typing import Any, Final, Literal, TypeAlias
 import attrs
 
 from mvdd.errors import DDLError, MvddError
-from mvdd.model.kind import Family
+from mvdd.model.kind import Family, TypeKind
 from mvdd.model.types import ColumnType
 
 
@@ -175,6 +175,11 @@ class Column:
         )
 
 
+#: the numeric families (and YEAR): a hex literal is a number in them, a bit literal (b'101')
+#: too; in the others a bit literal is its bytes
+_NUMBERS = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT, Family.BIT})
+
+
 def coerce_default(value: Default, ctype: ColumnType, column: str) -> Default:
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
     Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
@@ -185,8 +190,11 @@ def coerce_default(value: Default, ctype: ColumnType, column: str) -> Default:
     if value is NO_DEFAULT or value is None or isinstance(value, Expr):
         return value
     raw: Any = value
-    if isinstance(raw, bytes) and ctype.family in (Family.INTEGER, Family.DECIMAL, Family.FLOAT):
+    numeric = ctype.family in _NUMBERS or ctype.kind == TypeKind.YEAR
+    if isinstance(raw, bytes) and numeric and ctype.family != Family.BIT:
         raw = int.from_bytes(raw, "big")  # x'..' is a number in a numeric context
+    elif type(raw) is int and not numeric:
+        raw = raw.to_bytes(max(1, (raw.bit_length() + 7) // 8), "big")  # b'..': its bytes
     try:
         return ctype.coerce(raw)
     except MvddError as err:
