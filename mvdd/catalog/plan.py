@@ -21,7 +21,8 @@ import attrs
 
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply, apply_ordered, check_ordered_by, in_server_order
+from mvdd.ddl.apply import apply, check_ordered_by
+from mvdd.ddl.order import apply_ordered, in_server_order
 from mvdd.ddl.statement import Statement
 from mvdd.errors import DDLError, NoSuchTableError
 from mvdd.model import Table

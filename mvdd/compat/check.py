@@ -16,7 +16,8 @@ from typing import Any, Protocol
 from mvdd.compat.report import Mode, Report, Violation
 from mvdd.compat.rules import BACKWARD, FORWARD, Finding, Rule
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply, in_server_order, validate_table
+from mvdd.ddl.apply import apply, validate_table
+from mvdd.ddl.order import in_server_order
 from mvdd.ddl.statement import parse_statements, parse_table
 from mvdd.errors import CatalogError, MvddError, NoSuchVersionError, UnsupportedDDLError
 from mvdd.model import Table
@@ -104,7 +105,7 @@ def _walk(
 
 def _in_order(table: Table, steps: tuple[s.Step, ...]) -> list[s.Step]:
     """An ALTER TABLE's steps on ``table`` in the order they apply one by one, as a catalog
-    keeps them (see :func:`~mvdd.ddl.apply.in_server_order`)."""
+    keeps them (see :func:`~mvdd.ddl.order.in_server_order`)."""
     if len(steps) < 2 or any(x.table != table.name for x in steps):
         return list(steps)
     return [x for x, _ in in_server_order(table, steps)]

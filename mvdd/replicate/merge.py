@@ -27,7 +27,7 @@ import attrs
 from mvdd.catalog import Catalog, Change
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply_statement
+from mvdd.ddl.order import apply_statement
 from mvdd.ddl.statement import parse_statements
 from mvdd.errors import MvddError
 from mvdd.model import Column, Table

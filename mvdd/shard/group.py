@@ -74,7 +74,8 @@ import attrs
 
 from mvdd.catalog.plan import adopt_ids
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply_statement, validate_table, with_database_charset
+from mvdd.ddl.apply import validate_table, with_database_charset
+from mvdd.ddl.order import apply_statement
 from mvdd.ddl.statement import Statement, parse_statements, parse_table
 from mvdd.errors import (
     DDLError,
