@@ -52,6 +52,15 @@ def _on_both(
     return server_err, None
 
 
+def _same_table(conn: Any, cat: Catalog, name: str, sql: str) -> None:
+    """The catalog's table ``name`` is the one the server shows (columns in order)."""
+    shown = parse_table(show_create_table(conn, name))
+    assert cat.table(name).equivalent(shown, ignore_order=False), (
+        sql,
+        cat.table(name).differences(shown, ignore_order=False),
+    )
+
+
 def test_sequence_corpus_is_large() -> None:
     assert len(SEQUENCES) >= 40
     assert sum(len(stmts) for _, stmts in SEQUENCES) >= 200
@@ -655,11 +664,7 @@ def test_any_statement_of_several_clauses_reads_as_on_the_server(
     sql = "ALTER TABLE t " + ", ".join(clauses)
     server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
     assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
-    shown = parse_table(show_create_table(mdb, "t"))
-    assert cat.table("t").equivalent(shown, ignore_order=False), (
-        sql,
-        cat.table("t").differences(shown, ignore_order=False),
-    )
+    _same_table(mdb, cat, "t", sql)
 
 
 _TYPED = st.sampled_from(
@@ -742,11 +747,7 @@ def test_any_statement_over_keys_and_types_reads_as_on_the_server(
     stricter = server_err is None and any(why in str(mvdd_err) for why in _STRICTER)
     assert stricter or (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
     if mvdd_err is None:
-        shown = parse_table(show_create_table(mdb, "t"))
-        assert cat.table("t").equivalent(shown, ignore_order=False), (
-            sql,
-            cat.table("t").differences(shown, ignore_order=False),
-        )
+        _same_table(mdb, cat, "t", sql)
 
 
 _COLUMN_TYPES = st.sampled_from(
@@ -841,11 +842,7 @@ def test_any_create_table_reads_as_on_the_server(
         return
     assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
     if mvdd_err is None:
-        shown = parse_table(show_create_table(mdb, "t"))
-        assert cat.table("t").equivalent(shown, ignore_order=False), (
-            sql,
-            cat.table("t").differences(shown, ignore_order=False),
-        )
+        _same_table(mdb, cat, "t", sql)
 
 
 #: (setup, statement): what an engine's tables may hold (MEMORY no TEXT, BLOB, JSON, GEOMETRY,

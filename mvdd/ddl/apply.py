@@ -394,27 +394,32 @@ def _(step: s.ConvertCharset, table: Table, fresh: bool) -> Table:
     charset, collation = resolve_charset(step.charset, step.collation)
     if charset == "binary":
         raise UnsupportedDDLError("CONVERT TO CHARACTER SET binary is not tracked")
-    columns = []
-    for col in table.columns:
-        if not col.type.has_charset:
-            columns.append(col)
-            continue
-        ctype = col.type.with_charset(charset, collation)
-        if ctype.family == Family.TEXT:
-            # MySQL grows TEXT so that it still holds as many characters as before
-            need = LOB_BYTES[col.type.kind] // max_bytes_per_char(col.type.charset)
-            ctype = attrs.evolve(ctype, kind=_text_kind_holding(need, charset)).interned()
-        elif ctype.kind == TypeKind.VARCHAR:
-            ctype = ColumnType.of(
-                TypeKind.VARCHAR, length=ctype.length, charset=charset, collation=collation
-            )
-        columns.append(attrs.evolve(col, type=ctype))
+    columns = [
+        attrs.evolve(col, type=converted(col.type, charset, collation))
+        if col.type.has_charset
+        else col
+        for col in table.columns
+    ]
     options = attrs.evolve(table.options, charset=charset, collation=collation)
     table = table.with_columns(tuple(columns), options=options)
     indexes = tuple(_shortened(table, i) for i in table.indexes)
     if any(a is not b for a, b in zip(indexes, table.indexes, strict=True)):
         table = table.with_changes(indexes=indexes)
     return table
+
+
+def converted(ctype: ColumnType, charset: str | None, collation: str | None) -> ColumnType:
+    """A string type after ``CONVERT TO CHARACTER SET charset``: in the new charset, a TEXT
+    grown so that it still holds as many characters as before (as MySQL grows it)."""
+    new = ctype.with_charset(charset, collation)
+    if new.family == Family.TEXT:
+        need = LOB_BYTES[ctype.kind] // max_bytes_per_char(ctype.charset)
+        return attrs.evolve(new, kind=_text_kind_holding(need, charset)).interned()
+    if new.kind == TypeKind.VARCHAR:
+        return ColumnType.of(
+            TypeKind.VARCHAR, length=new.length, charset=charset, collation=collation
+        )
+    return new
 
 
 def _text_kind_holding(chars: int, charset: str | None) -> TypeKind:

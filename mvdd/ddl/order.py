@@ -20,12 +20,12 @@ import attrs
 
 from mvdd.ddl import expr as ex
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import _apply, _column, _key, _looked_for, apply_steps
+from mvdd.ddl.apply import _apply, _column, _key, _looked_for, apply_steps, converted
 from mvdd.errors import DDLError, MvddError
 from mvdd.model import Column, Index, IndexKind, IndexPart, Table
 from mvdd.model.kind import Family
 from mvdd.model.table import is_long_unique
-from mvdd.model.types import ColumnType, resolve_charset
+from mvdd.model.types import resolve_charset
 
 
 def apply_statement(table: Table, steps: Sequence[s.Step], *, fresh: bool = False) -> Table:
@@ -241,12 +241,9 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
     for alter, folded in hidden:
         if folded not in rebound and folded not in idle:
             raise _refused("no such index", table, alter, index=alter.index)
-    if idle:
-        rest = [pair for pair in rest if not _names_key(pair[0], s.SetIndexVisible, idle)]
-        ordered = assembled()
-    if not rebound:
+    if not (idle or rebound):
         return ordered
-    # each such key dropped before the columns and made again with the new keys, taking the
+    # each key made again dropped before the columns and added with the new keys, taking the
     # statement's rename and ALTER INDEX of it
     drops = [(drop, why) for drop, _, why in rebound.values()] + [
         pair for pair in drops if not _names_key(pair[0], s.DropIndex, rebound)
@@ -254,10 +251,19 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
     key_changes = [pair for pair in key_changes if _subject(pair[0]).casefold() not in rebound]
     for folded in rebound:
         keys.pop(folded, None)
+    altered = idle | rebound.keys()
     rest = [(add, why) for _, add, why in rebound.values()] + [
-        pair for pair in rest if not _names_key(pair[0], s.SetIndexVisible, rebound)
+        pair for pair in rest if not _names_key(pair[0], s.SetIndexVisible, altered)
     ]
     return assembled()
+
+
+#: the name of the key or check each drop names
+_DROPPED_NAME: dict[type, Callable[[Any], str]] = {
+    s.DropIndex: operator.attrgetter("index"),
+    s.DropCheck: operator.attrgetter("check"),
+    s.DropConstraint: operator.attrgetter("name"),
+}
 
 
 @attrs.frozen
@@ -284,10 +290,10 @@ _EXISTS: dict[type, _Exists] = {
     s.ModifyColumn: _Exists("if_exists", operator.attrgetter("column"), True, Table.find_column),
     s.DropColumn: _Exists("if_exists", operator.attrgetter("column"), True, Table.find_column),
     s.AddIndex: _Exists("if_not_exists", lambda st: _looked_for(st.index), False, Table.find_index),
-    s.DropIndex: _Exists("if_exists", operator.attrgetter("index"), True, Table.find_index),
+    s.DropIndex: _Exists("if_exists", _DROPPED_NAME[s.DropIndex], True, Table.find_index),
     s.SetIndexVisible: _Exists("if_exists", operator.attrgetter("index"), True, Table.find_index),
-    s.DropCheck: _Exists("if_exists", operator.attrgetter("check"), True, Table.find_check),
-    s.DropConstraint: _Exists("if_exists", operator.attrgetter("name"), True, _constraint),
+    s.DropCheck: _Exists("if_exists", _DROPPED_NAME[s.DropCheck], True, Table.find_check),
+    s.DropConstraint: _Exists("if_exists", _DROPPED_NAME[s.DropConstraint], True, _constraint),
 }
 
 
@@ -309,9 +315,7 @@ _STATES: dict[type, tuple[type, Callable[[Any], str | None]]] = {
     s.ModifyColumn: (s.AddColumn, lambda st: st.definition.name),
     s.AddIndex: (s.AddIndex, _key_stated),
     s.DropColumn: (s.DropColumn, operator.attrgetter("column")),
-    s.DropIndex: (s.DropIndex, operator.attrgetter("index")),
-    s.DropCheck: (s.DropCheck, operator.attrgetter("check")),
-    s.DropConstraint: (s.DropConstraint, operator.attrgetter("name")),
+    **{kind: (kind, name) for kind, name in _DROPPED_NAME.items()},
 }
 
 
@@ -363,12 +367,7 @@ def _converted_first(steps: Sequence[s.Step]) -> Sequence[s.Step]:
     out = []
     for st in steps:
         if isinstance(st, s.ModifyColumn) and st.definition.type.family == Family.CHAR:
-            ctype = ColumnType.of(
-                st.definition.type.kind,
-                length=st.definition.type.length,
-                charset=charset,
-                collation=collation,
-            )
+            ctype = converted(st.definition.type, charset, collation)
             st = attrs.evolve(st, definition=attrs.evolve(st.definition, type=ctype))
         out.append(st)
     return out
@@ -637,14 +636,6 @@ def _new_keys_early(steps: Sequence[s.Step]) -> bool:
         elif seen and isinstance(st, (*_OLD_COLUMN, s.AddColumn, s.RenameIndex)):
             return True
     return False
-
-
-#: the name of the key or check each drop names
-_DROPPED_NAME: dict[type, Callable[[Any], str]] = {
-    s.DropIndex: operator.attrgetter("index"),
-    s.DropCheck: operator.attrgetter("check"),
-    s.DropConstraint: operator.attrgetter("name"),
-}
 
 
 def _as_written(steps: Sequence[s.Step], added: set[str]) -> bool:
