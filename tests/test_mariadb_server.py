@@ -521,6 +521,31 @@ IF_EXISTS = [
     "ADD UNIQUE j (a, b), ADD INDEX IF NOT EXISTS j (a)",
     "ADD INDEX IF NOT EXISTS j (a), ADD INDEX j (b)",
     "RENAME INDEX i TO j, ADD INDEX IF NOT EXISTS i (a)",
+    # MariaDB's IF NOT EXISTS of a primary key, of a check, of a list of columns, after a
+    # constraint's name
+    "ADD PRIMARY KEY IF NOT EXISTS (b)",
+    "ADD PRIMARY KEY IF NOT EXISTS (a), ADD PRIMARY KEY IF NOT EXISTS (b)",
+    "ADD CONSTRAINT pk PRIMARY KEY IF NOT EXISTS USING BTREE (a)",
+    "ADD CONSTRAINT IF NOT EXISTS c1 CHECK (a > 5)",
+    "ADD CONSTRAINT IF NOT EXISTS c2 CHECK (b > 5)",
+    "ADD CONSTRAINT IF NOT EXISTS `c``2` CHECK (b > 5)",
+    "ADD CONSTRAINT IF NOT EXISTS c2 CHECK (a > 0), ADD CONSTRAINT IF NOT EXISTS c2 CHECK (b > 0)",
+    "DROP CONSTRAINT c1, ADD CONSTRAINT IF NOT EXISTS c1 CHECK (a > 7)",
+    "ADD CONSTRAINT IF NOT EXISTS c1 CHECK (a > 7), DROP CONSTRAINT c1",
+    "ADD CONSTRAINT IF NOT EXISTS c2 CHECK (a > 7), DROP CONSTRAINT c2",
+    "ADD COLUMN IF NOT EXISTS (a INT, c INT)",
+    "ADD IF NOT EXISTS (c BIGINT), ADD c INT",
+    "ADD CONSTRAINT k UNIQUE IF NOT EXISTS i (a)",
+    "ADD CONSTRAINT k UNIQUE IF NOT EXISTS j (a)",
+]
+#: the same, on a table with a primary key
+IF_EXISTS_PK = [
+    "ADD PRIMARY KEY IF NOT EXISTS (b)",
+    "ADD PRIMARY KEY IF NOT EXISTS pk (b) COMMENT 'x'",
+    "DROP PRIMARY KEY, ADD PRIMARY KEY IF NOT EXISTS (b)",
+    "ADD PRIMARY KEY IF NOT EXISTS (b), DROP PRIMARY KEY",
+    "ADD CONSTRAINT IF NOT EXISTS c1 CHECK (b > 0), ADD PRIMARY KEY IF NOT EXISTS (b)",
+    "ADD CONSTRAINT PRIMARY KEY IF NOT EXISTS (b), ADD INDEX IF NOT EXISTS PRIMARY2 (b)",
 ]
 #: keys fitted to a column's new type, and a row format's key limit
 FITS = [
@@ -534,9 +559,25 @@ FITS = [
     "RENAME INDEX i TO x, RENAME INDEX j TO x",
     "DROP b, ALTER INDEX i IGNORED, ADD UNIQUE i (a)",
     "DROP b, ALTER INDEX i IGNORED",
+    # the ALTER INDEX of a key that goes with its column meets the key renamed to its name
+    "DROP b, RENAME INDEX k TO i, ALTER INDEX i IGNORED",
+    "DROP b, ALTER INDEX i IGNORED, RENAME INDEX k TO i",
+    "DROP b, RENAME INDEX k TO i, ALTER INDEX k IGNORED",
+    "DROP b, RENAME INDEX k TO i, ALTER INDEX i IGNORED, ALTER INDEX i NOT IGNORED",
+    "DROP INDEX i, RENAME INDEX k TO i, ALTER INDEX i IGNORED",
     "DROP INDEX k, ROW_FORMAT=COMPACT",
     "DROP INDEX k, ADD UNIQUE u2 (d), ROW_FORMAT=COMPACT",
     "DROP INDEX k, ADD UNIQUE u2 (d, b), ADD d2 VARCHAR(600), ADD UNIQUE u3 (d, d2)",
+]
+
+#: an ALTER INDEX of a key the statement renames: the key that ends with the name takes it,
+#: else a new key of that name leaves it idle, else it is refused
+RENAMED_VISIBILITY = [
+    "RENAME INDEX i TO j, ALTER INDEX i IGNORED, CHANGE a a INT, ADD UNIQUE i (a, b)",
+    "RENAME INDEX i TO j, ALTER INDEX i IGNORED, ADD UNIQUE i (a, b)",
+    "RENAME INDEX i TO j, ALTER INDEX i IGNORED",
+    "RENAME INDEX i TO j, RENAME INDEX k TO i, ALTER INDEX i IGNORED",
+    "RENAME INDEX i TO j, ALTER INDEX j IGNORED, ADD UNIQUE i (a, b)",
 ]
 
 #: the tables the statements above start from
@@ -554,6 +595,9 @@ SETUPS = {
     "checks": "CREATE TABLE t (a INT, b INT, c INT, CONSTRAINT ck CHECK (a + b > 0), "
     "CHECK (c > 0))",
     "exists": "CREATE TABLE t (a INT, b INT, KEY i (b), KEY a (a), CONSTRAINT c1 CHECK (a > 0))",
+    "visibility": "CREATE TABLE t (a INT, b INT, c INT, KEY i (b), KEY k (c, a))",
+    "exists_pk": "CREATE TABLE t (a INT NOT NULL, b INT, PRIMARY KEY (a), "
+    "CONSTRAINT c1 CHECK (a > 0))",
     "fits": "CREATE TABLE t (a INT NOT NULL, b VARCHAR(20), c INT, d VARCHAR(700), "
     "KEY i (b(8)), UNIQUE KEY u (c), KEY k (d), KEY j (a, b))",
 }
@@ -564,7 +608,9 @@ STATEMENTS = [
     *(("rebound", c) for c in REBOUND),
     *(("checks", c) for c in REBOUND_CHECKS),
     *(("exists", c) for c in IF_EXISTS),
+    *(("exists_pk", c) for c in IF_EXISTS_PK),
     *(("fits", c) for c in FITS),
+    *(("visibility", c) for c in RENAMED_VISIBILITY),
 ]
 
 
@@ -633,8 +679,13 @@ _CLAUSES = st.one_of(
     st.builds("DROP INDEX {}".format, _KEYS),
     st.builds("RENAME INDEX {} TO {}".format, _KEYS, _KEYS),
     st.builds("ADD CONSTRAINT {} CHECK ({} IS NOT NULL)".format, _CHECKS, _NAMES),
+    st.builds("ADD CONSTRAINT IF NOT EXISTS {} CHECK ({} IS NOT NULL)".format, _CHECKS, _NAMES),
     st.builds("DROP CONSTRAINT {}".format, _CHECKS),
     st.builds("ADD UNIQUE {} ({}, {})".format, _KEYS, _NAMES, _NAMES),
+    st.builds("ADD CONSTRAINT u UNIQUE IF NOT EXISTS {} ({})".format, _KEYS, _NAMES),
+    st.builds("ADD COLUMN IF NOT EXISTS ({} {}, {} {})".format, _NAMES, _TYPES, _NAMES, _TYPES),
+    st.builds("ADD PRIMARY KEY IF NOT EXISTS ({})".format, _NAMES),
+    st.just("DROP PRIMARY KEY"),
     st.builds("ALTER INDEX {} {}".format, _KEYS, st.sampled_from(["IGNORED", "NOT IGNORED"])),
     st.sampled_from(
         [

@@ -832,6 +832,8 @@ def _(step: s.AddCheck, table: Table, fresh: bool) -> Table:
     name = step.name or _auto_check_name(table)
     check_identifier(name, "check")
     if table.find_check(name) is not None:
+        if step.if_not_exists:
+            return table  # (before its expression is read, as the server skips it)
         raise DDLError(f"duplicate check constraint name `{name}`")
     new_id = table.last_id + 1
     _check_calls(step.expr, "CHECK", index=name)

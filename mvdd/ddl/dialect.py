@@ -501,7 +501,9 @@ class MvddParser(MySQLParser):
         return node
 
     def _parse_primary_key(self, *args: Any, **kwargs: Any) -> Any:
-        # PRIMARY KEY [USING {BTREE|HASH}] (key_part, ...): the index type may come first
+        # PRIMARY KEY [IF NOT EXISTS] [USING {BTREE|HASH}] (key_part, ...): MariaDB's IF NOT
+        # EXISTS, and the index type may come first
+        exists = self._key_if_not_exists()
         using = self._parse_index_type() if self._match(TokenType.USING, advance=False) else None
         node = super()._parse_primary_key(*args, **kwargs)
         if using and isinstance(node, exp.PrimaryKey):
@@ -509,6 +511,10 @@ class MvddParser(MySQLParser):
                 "options",
                 [exp.IndexConstraintOption(using=using), *(node.args.get("options") or [])],
             )
+        if exists:
+            if not isinstance(node, exp.PrimaryKey):  # a column's PRIMARY KEY takes no IF
+                self.raise_error("Expecting the key's columns after PRIMARY KEY IF NOT EXISTS")
+            node.set("exists", True)
         return node
 
     def _parse_primary_key_part(self) -> exp.Expr | None:
@@ -700,12 +706,21 @@ class MvddParser(MySQLParser):
             node.set("exists", True)
         return node
 
+    def _key_if_not_exists(self) -> bool:
+        """MariaDB's IF NOT EXISTS after a key's kind (``{INDEX | KEY | UNIQUE | PRIMARY KEY}
+        IF NOT EXISTS``): an ALTER TABLE's ADD takes it, a table's definition does not."""
+        if not self._match_text_seq("IF", "NOT", "EXISTS"):
+            return False
+        if not self._in_alter:
+            self.raise_error("IF NOT EXISTS belongs to ALTER TABLE … ADD, not a table's keys")
+        return True
+
     def _parse_index_constraint(self, kind: str | None = None) -> exp.IndexColumnConstraint:
         # MariaDB: {INDEX | KEY} [IF NOT EXISTS] [name] ...
         twice = kind and self._match_texts(("INDEX", "KEY"))
         if twice and self._match_texts(("INDEX", "KEY"), advance=False):
             self.raise_error(f"Expecting one INDEX or KEY after {kind}", self._curr)
-        exists = self._match_text_seq("IF", "NOT", "EXISTS")
+        exists = self._key_if_not_exists()
         start = self._index
         node = super()._parse_index_constraint(kind=kind)
         for word, after in itertools.pairwise(self._tokens[start : self._index]):
@@ -720,7 +735,7 @@ class MvddParser(MySQLParser):
         # MariaDB: UNIQUE [INDEX | KEY] [IF NOT EXISTS] [name] ...
         if self._match_texts(("KEY", "INDEX")) and self._match_texts(("KEY", "INDEX"), False):
             self.raise_error("Expecting one KEY or INDEX after UNIQUE", self._curr)
-        exists = self._match_text_seq("IF", "NOT", "EXISTS")
+        exists = self._key_if_not_exists()
         node = super()._parse_unique()
         if exists:
             node.set("exists", True)
@@ -808,11 +823,27 @@ class MvddParser(MySQLParser):
             return [versioning]
         index = self._index
         self._match(TokenType.COLUMN)
+        exists = self._match_text_seq("IF", "NOT", "EXISTS")  # MariaDB's, for every column
         if self._match(TokenType.L_PAREN):
             columns = self._parse_csv(self._parse_field_def)
             self._match_r_paren()
+            for column in columns:
+                if exists and isinstance(column, exp.ColumnDef):
+                    column.set("exists", True)
             return columns
         self._retreat(index)
+        if self._match_text_seq("CONSTRAINT", "IF", "NOT", "EXISTS"):
+            # MariaDB: ADD CONSTRAINT IF NOT EXISTS name CHECK (...), a check's only
+            name = self._parse_id_var()
+            if not _is_keyword(self._curr, "CHECK"):
+                self.raise_error("Expecting CHECK after ADD CONSTRAINT IF NOT EXISTS name")
+            self._advance()
+            check = self._parse_mysql_check()
+            if check is None:
+                self.raise_error("Expecting ( after CHECK")
+            named = self.expression(exp.Constraint(this=name, expressions=[check]))
+            named.set("exists", True)
+            return [self.expression(exp.AddConstraint(expressions=[named]))]
         if self._match_set(self.ADD_CONSTRAINT_TOKENS, advance=False) or self._match_texts(
             self.ADD_CONSTRAINT_KEYWORDS, advance=False
         ):

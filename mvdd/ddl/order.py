@@ -133,7 +133,10 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
     retaken = added & {
         f for f, st in named.items() if _new_name(st) or isinstance(st, s.DropColumn)
     }
-    hidden: list[tuple[s.SetIndexVisible, str]] = []  # ALTER INDEX of a key whose columns all go
+    # an ALTER INDEX of a key whose columns all go, or that the statement renames to another
+    # name: the server's key that ends with the name takes it (see below)
+    hidden: list[tuple[s.SetIndexVisible, str]] = []
+    renamed_away = {st.index.casefold() for st in key_renames}
     added_before: set[str] = set()
     drops: list[tuple[s.Step, s.Step]] = []
     changes: list[tuple[s.Step, s.Step]] = []
@@ -149,7 +152,7 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
             idx = table.find_index(folded)
             if idx is None or folded in dropped_keys:
                 raise _refused("no such index", table, st, index=st.index)
-            if gone.issuperset(idx.column_ids):
+            if gone.issuperset(idx.column_ids) or folded in renamed_away:
                 hidden.append((st, folded))
         if isinstance(st, s.RenameIndex):
             folded = st.index.casefold()
@@ -232,14 +235,17 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
 
     ordered = assembled()
     rebound = _rebound_keys(table, ordered, steps, dropped_keys) if retaken else {}
-    # an ALTER INDEX of a key that goes with its columns is refused, unless a new key takes
-    # the name (the server then takes the clause, and leaves the new key as it is stated)
+    # an ALTER INDEX of a key that goes with its columns is refused, unless another key ends
+    # with the name: a key the statement renames to it takes the clause (the server passes
+    # the vanishing key by and meets the renamed one), a new key leaves it idle (the key stays
+    # as it is stated)
+    renamed_keys = {st.to.casefold() for st, _ in key_changes if isinstance(st, s.RenameIndex)}
     named_keys = {
         st.index.name.casefold() for st in steps if isinstance(st, s.AddIndex) and st.index.name
     }
-    idle = {f for _, f in hidden if f not in rebound and f in named_keys}
+    idle = {f for _, f in hidden if f not in rebound and f in named_keys - renamed_keys}
     for alter, folded in hidden:
-        if folded not in rebound and folded not in idle:
+        if folded not in rebound and folded not in idle and folded not in renamed_keys:
             raise _refused("no such index", table, alter, index=alter.index)
     if not (idle or rebound):
         return ordered
@@ -293,6 +299,7 @@ _EXISTS: dict[type, _Exists] = {
     s.DropIndex: _Exists("if_exists", _DROPPED_NAME[s.DropIndex], True, Table.find_index),
     s.SetIndexVisible: _Exists("if_exists", operator.attrgetter("index"), True, Table.find_index),
     s.DropCheck: _Exists("if_exists", _DROPPED_NAME[s.DropCheck], True, Table.find_check),
+    s.AddCheck: _Exists("if_not_exists", operator.attrgetter("name"), False, Table.find_check),
     s.DropConstraint: _Exists("if_exists", _DROPPED_NAME[s.DropConstraint], True, _constraint),
 }
 
@@ -303,8 +310,11 @@ def _nothing(st: s.Step) -> None:
 
 def _key_stated(st: s.AddIndex) -> str | None:
     """What a new key states: its name, of its kind (an ADD INDEX IF NOT EXISTS meets an
-    earlier ADD INDEX of its name, not an ADD UNIQUE)."""
-    return f"{st.index.kind.value} {st.index.name}" if st.index.name else None
+    earlier ADD INDEX of its name, not an ADD UNIQUE). A primary key states none: the server
+    names it only once it is made, so a second ``ADD PRIMARY KEY IF NOT EXISTS`` of a table
+    without one meets the first (error 1068), as two unnamed keys add two."""
+    kind = st.index.kind
+    return f"{kind.value} {st.index.name}" if st.index.name and kind != IndexKind.PRIMARY else None
 
 
 #: the name each clause states, under the kind of clause that meets it: a column an ADD,

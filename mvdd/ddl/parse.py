@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Any
 
+import attrs
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 from sqlglot.tokens import TokenType
@@ -487,10 +488,13 @@ def _(action: exp.AddConstraint, table: str, ctx: Context) -> list[s.Step]:
     steps: list[s.Step] = []
     for item in action.expressions:
         added = _constraint_steps(item, table, None)
-        if item.args.get("exists"):  # ADD {INDEX | KEY | UNIQUE} IF NOT EXISTS
+        # ADD {INDEX | KEY | UNIQUE | PRIMARY KEY} IF NOT EXISTS, also after CONSTRAINT name,
+        # and ADD CONSTRAINT IF NOT EXISTS name CHECK (…)
+        inner = item.expressions if isinstance(item, exp.Constraint) else []
+        if item.args.get("exists") or any(x.args.get("exists") for x in inner):
             added = [
-                s.AddIndex(table=st.table, index=st.index, if_not_exists=True)
-                if isinstance(st, s.AddIndex)
+                attrs.evolve(st, if_not_exists=True)
+                if isinstance(st, s.AddIndex | s.AddCheck)
                 else st
                 for st in added
             ]

@@ -247,6 +247,7 @@ class AddCheck(Step):
     name: str | None
     expr: Expr
     enforced: bool = True
+    if_not_exists: bool = False  # MariaDB's ADD CONSTRAINT IF NOT EXISTS name CHECK (…)
 
 
 @attrs.frozen(kw_only=True)
