@@ -34,14 +34,19 @@ from tests.conftest import examples
 from tests.strategies import TYPES, names, quote
 from tests.support.mariadb import MariaDB
 
-#: types a key may cover without a prefix length only as a UNIQUE key (MariaDB's long unique,
-#: kept as a hash), and types no key may cover
-_HASH_ONLY = ("TEXT", "BLOB")
-_NO_KEY = ("JSON",)
+#: types a key covers whole only as a UNIQUE key (MariaDB's long unique, kept as a hash; a
+#: plain key takes a prefix of 3072 bytes, the whole key's limit; JSON is MariaDB's LONGTEXT)
+_HASH_ONLY = ("TEXT", "BLOB", "JSON")
 
 
 def _keyable(ctype: str, unique: bool) -> bool:
-    return not ctype.startswith(_NO_KEY) and (unique or not ctype.startswith(_HASH_ONLY))
+    return unique or not ctype.startswith(_HASH_ONLY)
+
+
+def _key_takes(ctypes: list[str], unique: bool) -> bool:
+    """Whether a key over columns of these types is taken: a plain key over a TEXT, BLOB or
+    JSON column only alone (its prefix fills the key's limit: a second part is too long)."""
+    return all(_keyable(t, unique) for t in ctypes) or (not unique and len(ctypes) == 1)
 
 
 #: MariaDB's plugin types convert to and from the string types only (and not to each other)
@@ -227,8 +232,11 @@ class CatalogMachine(RuleBasedStateMachine):
         col = data.draw(st.sampled_from(table.columns))
         new = self.coldef(data, col.name)
         # (a UNIQUE key over a column that becomes TEXT or BLOB becomes a hash of it)
+        types = {c.name: new.ctype if c is col else c.ctype for c in table.columns}
         ok = _castable(col.ctype, new.ctype) and all(
-            _keyable(new.ctype, i.unique) for i in table.indexes if col.name in i.columns
+            _key_takes([types[c] for c in i.columns], i.unique)
+            for i in table.indexes
+            if col.name in i.columns
         )
         place = " FIRST" if first else ""
         self.run(f"ALTER TABLE {quote(name)} MODIFY {quote(col.name)} {new.ctype}{place}", ok)
@@ -278,7 +286,7 @@ class CatalogMachine(RuleBasedStateMachine):
         name, table = self.pick(data)
         cols = data.draw(st.lists(st.sampled_from(table.columns), min_size=1, max_size=2))
         distinct = len({c.name for c in cols}) == len(cols)
-        keyable = all(_keyable(c.ctype, unique) for c in cols)
+        keyable = _key_takes([c.ctype for c in cols], unique)
         if named:
             final = iname
             ok = distinct and keyable and table.idx(iname) is None and iname.casefold() != "primary"

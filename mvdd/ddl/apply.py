@@ -42,6 +42,7 @@ from mvdd.model.element import coerce_default
 from mvdd.model.kind import (
     INTEGER_BYTES,
     LOB_BYTES,
+    LOB_FAMILIES,
     MAX_ROW_BYTES,
     PLUGIN_BYTES,
     TEXT_SIZES,
@@ -168,7 +169,7 @@ def _place(
 _TEMPORAL_WITH_NOW = frozenset({TypeKind.TIMESTAMP, TypeKind.DATETIME})
 
 
-def _now_precision(value: object) -> int | None:
+def now_precision(value: object) -> int | None:
     """fsp of a CURRENT_TIMESTAMP[(n)] expression, None for other values."""
     if isinstance(value, Expr) and value.sql.startswith("CURRENT_TIMESTAMP("):
         inner = value.sql[len("CURRENT_TIMESTAMP(") : -1]
@@ -297,14 +298,14 @@ def _check_column(col: Column) -> None:
         if col.default is not NO_DEFAULT:
             raise DDLError("invalid default value for an AUTO_INCREMENT column", **where)
     for label, value in (("default", col.default), ("ON UPDATE", col.on_update)):
-        fsp = _now_precision(value)
+        fsp = now_precision(value)
         if fsp is None:
             continue
         if col.type.kind not in _TEMPORAL_WITH_NOW and label == "ON UPDATE":
             raise DDLError(f"ON UPDATE CURRENT_TIMESTAMP on a {col.type} column", **where)
         if col.type.kind in _TEMPORAL_WITH_NOW and fsp != (col.type.fsp or 0):
             raise DDLError(f"invalid {label}: CURRENT_TIMESTAMP({fsp}) on {col.type}", **where)
-    if col.on_update is not None and _now_precision(col.on_update) is None:
+    if col.on_update is not None and now_precision(col.on_update) is None:
         raise DDLError("ON UPDATE takes only CURRENT_TIMESTAMP", **where)
 
 
@@ -386,7 +387,18 @@ def _(step: s.TruncateTable, table: Table, fresh: bool) -> Table:
 
 @_apply.register
 def _(step: s.SetOptions, table: Table, fresh: bool) -> Table:
+    check_one_charset("DEFAULT CHARSET", [str(v) for k, v in step.options if k == "CHARSET"])
     return table.with_changes(options=table.options.with_options(step.options))
+
+
+def check_one_charset(kind: str, charsets: Iterable[str]) -> None:
+    """DDLError when a statement gives its table two charsets of one kind (``CONVERT TO``,
+    ``DEFAULT CHARSET``), as the server refuses it (error 1302); one charset named twice, or
+    by two of its names (``utf8``, ``utf8mb3``), is one."""
+    resolved = {resolve_charset(charset, None)[0] or charset for charset in charsets}
+    if len(resolved) > 1:
+        first, second, *_ = sorted(resolved)
+        raise DDLError(f"conflicting declarations of {kind}: CHARACTER SET {first} and {second}")
 
 
 @_apply.register
@@ -504,7 +516,7 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
             column=old.name,
         )
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
-        new = attrs.evolve(new, nullable=False)  # a primary key column stays NOT NULL
+        new = _in_primary_key(new)  # a primary key column stays NOT NULL
     new = new.placed(old.id, _with_table_charset(table, new.type), old.state)
     at = table.column_position(old)
     rest = table.columns[:at] + table.columns[at + 1 :]
@@ -532,10 +544,11 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
     now covers the whole column is dropped, and so is a prefix of a column that became a type
     without prefixes (a number, a date …: the key takes the whole column); a UNIQUE key over
     the whole of a column that became TEXT or BLOB becomes a hash of it (MariaDB's long
-    unique key; a plain key over it is refused, a TEXT key part needing a prefix)."""
+    unique key), and a plain key over the whole of it takes the longest prefix the key holds
+    (:func:`_lob_prefixed`)."""
     family = col.type.family
-    if family in (Family.TEXT, Family.BLOB):
-        return _hashed_uniques(table, col)
+    if family in LOB_FAMILIES:
+        return _lobs_keyed(table, col)
     if family in (Family.CHAR, Family.BINARY):
         length = col.type.length or 0
     elif not any(p.column_id == col.id and p.length for idx in table.indexes for p in idx.parts):
@@ -557,10 +570,13 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
     return table.with_changes(indexes=tuple(indexes))
 
 
-def _hashed_uniques(table: Table, col: Column) -> Table:
-    """``table`` with each UNIQUE key over the whole of ``col`` (now TEXT or BLOB) a hash."""
+def _lobs_keyed(table: Table, col: Column) -> Table:
+    """``table`` with each key over the whole of ``col`` (now TEXT or BLOB) as the server keeps
+    it: a UNIQUE key a hash, a plain key a prefix (:func:`_lob_prefixed`)."""
     indexes = tuple(
-        attrs.evolve(idx, using="HASH")
+        _lob_prefixed(table, idx)
+        if idx.kind == IndexKind.INDEX
+        else attrs.evolve(idx, using="HASH")
         if idx.kind == IndexKind.UNIQUE
         and not is_long_unique(idx)
         and any(p.column_id == col.id and p.length is None for p in idx.parts)
@@ -655,18 +671,21 @@ def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
     )
     if index.kind == IndexKind.UNIQUE and index.using is None and _needs_hash(table, index):
         index = attrs.evolve(index, using="HASH")
-    index = _shortened(table, index)
+    index = _shortened(table, _lob_prefixed(table, index))
     _check_index(table, index)
     columns = table.columns
     if spec.kind == IndexKind.PRIMARY:
         # MySQL makes primary key columns NOT NULL (and a DEFAULT NULL goes with it)
-        columns = tuple(
-            attrs.evolve(c, nullable=False, default=NO_DEFAULT if c.default is None else c.default)
-            if c.id in seen
-            else c
-            for c in columns
-        )
+        columns = tuple(_in_primary_key(c) if c.id in seen else c for c in columns)
     return table.with_changes(columns=columns, indexes=(*table.indexes, index), last_id=new_id)
+
+
+def _in_primary_key(col: Column) -> Column:
+    """A column as a primary key holds it: NOT NULL, and a DEFAULT NULL goes with it (MySQL
+    and MariaDB make it so, whatever the definition says)."""
+    return attrs.evolve(
+        col, nullable=False, default=NO_DEFAULT if col.default is None else col.default
+    )
 
 
 #: the longest key InnoDB stores, by row format (DYNAMIC and COMPRESSED: 3072 bytes)
@@ -681,7 +700,7 @@ def _key_part_bytes(col: Column, length: int | None) -> int:
     fam = t.family
     if fam == Family.INTEGER:
         return INTEGER_BYTES[t.kind]
-    if fam in (Family.CHAR, Family.TEXT, Family.ENUM):
+    if fam in _CHARACTERS or fam == Family.ENUM:
         chars = length if length is not None else (t.length or 0)
         return chars * max_bytes_per_char(t.charset)
     if fam in (Family.BINARY, Family.BLOB):
@@ -693,6 +712,29 @@ def _key_part_bytes(col: Column, length: int | None) -> int:
 
 def _key_limit(table: Table) -> int:
     return _MAX_KEY_BYTES.get(str(table.options.row_format or "").upper(), _DEFAULT_MAX_KEY_BYTES)
+
+
+def _lob_prefixed(table: Table, index: Index) -> Index:
+    """A plain key's TEXT or BLOB parts given without a prefix, as MariaDB keeps them: the
+    longest prefix the key's limit holds (3072 bytes: 768 characters of utf8mb4, 3072 of
+    latin1 or of a BLOB), the whole of a TINYTEXT or TINYBLOB (255). The key is then checked
+    as any other: a second part makes it too long (error 1071), a COMPACT row's 767 bytes a
+    column refuse it (error 1709). A UNIQUE key over such a part is a hash instead (see
+    :func:`_needs_hash`), a primary key is refused (error 1170)."""
+    if index.kind != IndexKind.INDEX:
+        return index
+    parts = index.parts
+    for at, part in enumerate(index.parts):
+        ctype = table.column_by_id(part.column_id).type
+        if part.length is None and ctype.family in LOB_FAMILIES:
+            per = max_bytes_per_char(ctype.charset) if ctype.family in _CHARACTERS else 1
+            length = min(LOB_BYTES.get(ctype.kind, _LONGEST), _DEFAULT_MAX_KEY_BYTES // per)
+            parts = (*parts[:at], attrs.evolve(part, length=length), *parts[at + 1 :])
+    return index if parts is index.parts else attrs.evolve(index, parts=parts)
+
+
+#: the largest value of a JSON column (MariaDB's LONGTEXT)
+_LONGEST = LOB_BYTES[TypeKind.LONGTEXT]
 
 
 def _shortened(table: Table, index: Index) -> Index:
@@ -721,15 +763,15 @@ def _needs_hash(table: Table, index: Index) -> bool:
     total = 0
     for part in index.parts:
         col = table.column_by_id(part.column_id)
-        if part.length is None and col.type.family in (Family.TEXT, Family.BLOB):
+        if part.length is None and col.type.family in LOB_FAMILIES:
             return True
         total += _key_part_bytes(col, part.length)
     return total > _DEFAULT_MAX_KEY_BYTES  # (the key's limit: a row format's is a column's)
 
 
-_PREFIXABLE = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB})
-_CHARACTERS = frozenset({Family.CHAR, Family.TEXT})
-_FULLTEXT_OK = frozenset({Family.CHAR, Family.TEXT})
+_PREFIXABLE = frozenset({Family.CHAR, Family.BINARY, *LOB_FAMILIES})
+_CHARACTERS = frozenset({Family.CHAR, Family.TEXT, Family.JSON})
+_FULLTEXT_OK = _CHARACTERS
 
 
 def _check_index(table: Table, index: Index) -> None:
@@ -757,14 +799,18 @@ def _check_index(table: Table, index: Index) -> None:
             if col.nullable:
                 raise DDLError("a SPATIAL index column must be NOT NULL", **where)
             continue
-        if fam in (Family.JSON, Family.SPATIAL):
+        if fam == Family.SPATIAL:
             raise DDLError(f"a {col.type} column cannot be indexed this way", **where)
+        if index.kind == IndexKind.PRIMARY and _is_virtual(col):
+            # MySQL's error 3106, MariaDB's 1903 (MariaDB refuses a STORED one too; MySQL
+            # keys it, so a binlog of MySQL may carry one)
+            raise DDLError("a primary key cannot cover a virtual generated column", **where)
         if part.length is not None:
             if fam not in _PREFIXABLE:
                 raise DDLError(f"a prefix length needs a string column, not {col.type}", **where)
             if col.type.length is not None and part.length > col.type.length:
                 raise DDLError(f"prefix length {part.length} is longer than {col.type}", **where)
-        elif fam in (Family.TEXT, Family.BLOB) and not is_long_unique(index):
+        elif fam in LOB_FAMILIES and not is_long_unique(index):
             raise DDLError(f"a {col.type} column in a key needs a prefix length", **where)
     if index.kind in _NOT_KEYS or is_long_unique(index):
         return
@@ -889,9 +935,6 @@ _MAX_COLUMNS = {None: 1017, "INNODB": 1017}
 _SERVER_MAX_COLUMNS = 4096
 
 
-_LOB_FAMILIES = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
-
-
 def _check_invisible(cols: tuple[Column, ...], invisible: int) -> None:
     """MariaDB's rules for INVISIBLE columns: one column at least is visible, and an invisible
     column can be left out of an INSERT (it has a default, allows NULL, is generated or counts:
@@ -918,7 +961,7 @@ def _omittable(col: Column) -> bool:
 #: what a column or key may need of its engine: (the need, whether the column has it,
 #: whether the key has it, what the server calls it)
 _NEEDS: tuple[tuple[str, Callable[[Column], bool], Callable[[Index], bool], str], ...] = (
-    ("lobs", lambda c: c.type.family in _LOB_FAMILIES, lambda i: False, "TEXT, BLOB or JSON"),
+    ("lobs", lambda c: c.type.family in LOB_FAMILIES, lambda i: False, "TEXT, BLOB or JSON"),
     ("spatial", lambda c: c.type.family is Family.SPATIAL, lambda i: False, "GEOMETRY"),
     ("generated", lambda c: c.generated is not None, lambda i: False, "generated columns"),
     ("nullable", lambda c: c.nullable, lambda i: False, "nullable columns"),

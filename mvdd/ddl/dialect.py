@@ -231,6 +231,7 @@ class MvddParser(MySQLParser):
     PROPERTY_PARSERS = {
         **MySQLParser.PROPERTY_PARSERS,
         "WITH": lambda self: self._parse_system_versioning("WITH") or self._parse_with_property(),
+        "ORDER BY": lambda self: self._parse_order_by_option(),
         **{
             word: (lambda self, word=word: self._parse_table_option(word))
             for word in (
@@ -570,6 +571,14 @@ class MvddParser(MySQLParser):
         if isinstance(node, exp.Command) and self._index > ran_as:
             # the fallback took the word after ALTER as the verb; name the statement's verb
             return exp.Command(this="ALTER", expression=node.args.get("expression"))
+        return node
+
+    def _parse_order_by_option(self) -> exp.Expr | None:
+        # ALTER TABLE … ORDER BY a, b: its list takes every comma after it, so no clause follows
+        # it (`ORDER BY a, DROP c` is a syntax error on both servers)
+        node = self._parse_order(skip_order_token=True)
+        if self._match(TokenType.COMMA, advance=False):
+            self.raise_error("Expecting a column after ORDER BY's comma", self._next)
         return node
 
     def _parse_table_option(self, word: str) -> exp.Property:

@@ -20,10 +20,21 @@ import attrs
 
 from mvdd.ddl import expr as ex
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import _apply, _column, _key, _looked_for, apply_steps, converted
+from mvdd.ddl.apply import (
+    _apply,
+    _check_column,
+    _column,
+    _key,
+    _looked_for,
+    apply_steps,
+    check_one_charset,
+    converted,
+    now_precision,
+)
 from mvdd.errors import DDLError, MvddError
 from mvdd.model import Column, Index, IndexKind, IndexPart, Table
-from mvdd.model.kind import Family
+from mvdd.model.element import coerce_default
+from mvdd.model.kind import LOB_FAMILIES, Family
 from mvdd.model.table import is_long_unique
 from mvdd.model.types import resolve_charset
 
@@ -228,7 +239,7 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
             + drops
             + _chains_ordered(key_changes, keys, _KEY_RENAMES, table)
             + _chains_ordered(changes, named, _COLUMN_RENAMES, table)
-            + _with_alters(columns, alters)
+            + _with_alters(table, columns, alters)
             + after_columns
             + new_keys
         )
@@ -490,12 +501,9 @@ def _auto_hash(table: Table, index: Index) -> bool:
     """Whether a key is a long unique key the server made a hash of (a TEXT or BLOB part
     without a prefix), rather than one stated ``USING HASH``."""
     return is_long_unique(index) and any(
-        p.length is None and table.column_by_id(p.column_id).type.family in _LOBS
+        p.length is None and table.column_by_id(p.column_id).type.family in LOB_FAMILIES
         for p in index.parts
     )
-
-
-_LOBS = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
 
 
 def _rebound_length(index: Index, part: IndexPart, old: Column, new: Column) -> int | None:
@@ -515,7 +523,7 @@ def _rebound_length(index: Index, part: IndexPart, old: Column, new: Column) -> 
     else:
         units = was.row_size
     now = new.type
-    if now.family in _LOBS:
+    if now.family in LOB_FAMILIES:
         return units
     if now.family in (Family.CHAR, Family.BINARY):
         if units <= (now.length or 0):
@@ -567,12 +575,7 @@ def _check_one_charset(steps: Sequence[s.Step]) -> None:
             ],
         ),
     ):
-        resolved = {resolve_charset(charset, None)[0] or charset for charset in charsets}
-        if len(resolved) > 1:
-            first, second, *_ = sorted(resolved)
-            raise DDLError(
-                f"conflicting declarations of {kind}: CHARACTER SET {first} and {second}"
-            )
+        check_one_charset(kind, charsets)
 
 
 def _charsets_out_of_place(steps: Sequence[s.Step]) -> bool:
@@ -594,9 +597,31 @@ def _charsets_out_of_place(steps: Sequence[s.Step]) -> bool:
     return False
 
 
+def _check_idle_default(
+    table: Table, defining: s.Step, column: Column, alter: tuple[s.Step, s.Step]
+) -> None:
+    """The checks of an ``ALTER … SET DEFAULT`` that changes nothing (see
+    :func:`_with_alters`): its value must suit the column as the statement defines it (NOT
+    NULL in the table's primary key)."""
+    old = table.find_column(defining.column) if isinstance(defining, s.ModifyColumn) else None
+    key = table.primary_key
+    keyed = old is not None and key is not None and old.id in key.column_ids
+    assert isinstance(alter[0], s.SetDefault)
+    try:
+        default = coerce_default(alter[0].default, column.type, column.name)
+        _check_column(attrs.evolve(column, default=default, nullable=column.nullable and not keyed))
+    except MvddError as err:
+        raise err.locate(table=table.name, step=str(alter[1])) from None
+
+
+def _defined(st: s.Step) -> Column | None:
+    """The column a step adds, or moves with its definition."""
+    return st.column if isinstance(st, s.AddColumn) else getattr(st, "definition", None)
+
+
 def _defined_name(st: s.Step) -> str | None:
     """The column (folded) a step adds or moves, which an ALTER … DEFAULT left over may name."""
-    column = st.column if isinstance(st, s.AddColumn) else getattr(st, "definition", None)
+    column = _defined(st)
     return column.name.casefold() if column is not None else None
 
 
@@ -615,17 +640,26 @@ def _check_alters_left_over(
 
 
 def _with_alters(
-    steps: list[tuple[s.Step, s.Step]], alters: dict[str, list[tuple[s.Step, s.Step]]]
+    table: Table,
+    steps: list[tuple[s.Step, s.Step]],
+    alters: dict[str, list[tuple[s.Step, s.Step]]],
 ) -> list[tuple[s.Step, s.Step]]:
     """``steps`` with each ``ALTER … DEFAULT`` left over right after the next step that adds
-    or moves the column it names, where the server applies it."""
+    or moves the column it names, where the server applies it. MariaDB leaves a column whose
+    definition's default is ``CURRENT_TIMESTAMP`` as it is stated: the clause meets it, its
+    value is checked against the column's type, and it changes nothing."""
     pending = {name: list(pairs) for name, pairs in alters.items()}
     out = []
     for pair in steps:
         out.append(pair)
-        name = _defined_name(pair[0]) if pending else None
-        if name in pending:
-            out.append(pending[name].pop(0))
+        column = _defined(pair[0]) if pending else None
+        name = column.name.casefold() if column is not None else None
+        if column is not None and name in pending:
+            alter = pending[name].pop(0)
+            if now_precision(column.default) is None:
+                out.append(alter)
+            elif isinstance(alter[0], s.SetDefault):
+                _check_idle_default(table, pair[1], column, alter)
             if not pending[name]:
                 del pending[name]
     return out

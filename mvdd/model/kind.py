@@ -117,6 +117,9 @@ INTEGER_RANGES: dict[tuple[TypeKind, bool], tuple[int, int]] = {
     **{(k, False): (-(2 ** (8 * n - 1)), 2 ** (8 * n - 1) - 1) for k, n in INTEGER_BYTES.items()},
     **{(k, True): (0, 2 ** (8 * n) - 1) for k, n in INTEGER_BYTES.items()},
 }
+#: the large objects, stored off the row: a key takes a prefix of one, a UNIQUE key a hash (a
+#: JSON column is MariaDB's LONGTEXT of utf8mb4_bin, keyed as one; MySQL keys none)
+LOB_FAMILIES: frozenset[Family] = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
 #: the largest value in bytes of each TEXT/BLOB size, smallest first
 LOB_BYTES: dict[TypeKind, int] = {
     K.TINYTEXT: 255,
