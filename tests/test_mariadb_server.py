@@ -1177,3 +1177,86 @@ def test_any_everyday_statement_reads_as_on_the_server(mdb: Any, clauses: list[s
     )
     if server_err is None and mvdd_err is None:
         _same_table(mdb, cat, "t", sql)
+
+
+_SEQUENCE_TABLES = st.sampled_from(["t1", "t2", "t3"])
+_SEQUENCE_COLUMNS = st.sampled_from(["a", "b", "c"])
+#: the statements of a replica's stream over three tables: creates (LIKE, OR REPLACE, IF NOT
+#: EXISTS), drops, renames (chains and swaps), index statements, TRUNCATE, and everyday ALTERs
+_SEQUENCE_STATEMENTS = st.one_of(
+    st.builds(
+        "CREATE TABLE {} (a INT NOT NULL PRIMARY KEY, b {})".format,
+        _SEQUENCE_TABLES,
+        _EVERYDAY_TYPES,
+    ),
+    st.builds(
+        "CREATE TABLE IF NOT EXISTS {} (a INT, c {})".format, _SEQUENCE_TABLES, _EVERYDAY_TYPES
+    ),
+    st.builds("CREATE TABLE {} LIKE {}".format, _SEQUENCE_TABLES, _SEQUENCE_TABLES),
+    st.builds(
+        "CREATE OR REPLACE TABLE {} (x INT, {} {})".format,
+        _SEQUENCE_TABLES,
+        _SEQUENCE_COLUMNS,
+        _EVERYDAY_TYPES,
+    ),
+    st.builds("DROP TABLE {}".format, _SEQUENCE_TABLES),
+    st.builds("DROP TABLE IF EXISTS {}, {}".format, _SEQUENCE_TABLES, _SEQUENCE_TABLES),
+    st.builds("RENAME TABLE {} TO {}".format, _SEQUENCE_TABLES, _SEQUENCE_TABLES),
+    st.builds(
+        "RENAME TABLE {} TO {}, {} TO {}".format,
+        _SEQUENCE_TABLES,
+        _SEQUENCE_TABLES,
+        _SEQUENCE_TABLES,
+        _SEQUENCE_TABLES,
+    ),
+    st.builds("ALTER TABLE {} RENAME TO {}".format, _SEQUENCE_TABLES, _SEQUENCE_TABLES),
+    st.builds("CREATE INDEX ix ON {} ({})".format, _SEQUENCE_TABLES, _SEQUENCE_COLUMNS),
+    st.builds(
+        "CREATE UNIQUE INDEX IF NOT EXISTS ux ON {} ({})".format,
+        _SEQUENCE_TABLES,
+        _SEQUENCE_COLUMNS,
+    ),
+    st.builds("DROP INDEX ix ON {}".format, _SEQUENCE_TABLES),
+    st.builds("DROP INDEX IF EXISTS ux ON {}".format, _SEQUENCE_TABLES),
+    st.builds("TRUNCATE TABLE {}".format, _SEQUENCE_TABLES),
+    st.builds("ALTER TABLE {} FORCE".format, _SEQUENCE_TABLES),
+    st.builds("ALTER TABLE {} {}".format, _SEQUENCE_TABLES, _EVERYDAY_CLAUSES),
+    st.builds(
+        "ALTER TABLE IF EXISTS {} ADD COLUMN IF NOT EXISTS {} INT".format,
+        _SEQUENCE_TABLES,
+        _SEQUENCE_COLUMNS,
+    ),
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(statements=st.lists(_SEQUENCE_STATEMENTS, min_size=1, max_size=7))
+def test_any_sequence_of_table_statements_reads_as_on_the_server(
+    mdb: Any, statements: list[str]
+) -> None:
+    """One to seven statements over three tables drawn at random, run in turn on MariaDB and
+    on a replica's catalog: after each, both took or refused it, hold the same tables, and
+    each table is the server's, but where mvdd's stricter rules refuse on purpose or it takes
+    what MySQL takes (the sequence ends there). Left out of the comparison: the ON UPDATE a
+    column keeps through an ALTER … DEFAULT (MariaDB drops it from a column whose default is
+    CURRENT_TIMESTAMP; MySQL keeps it, and so does mvdd)."""
+    for name in ("t1", "t2", "t3"):
+        assert _run(mdb, f"DROP TABLE IF EXISTS {name}") is None
+    cat = Catalog(replica=True, charset="utf8mb4", collation="utf8mb4_general_ci")
+    done: list[str] = []
+    for sql in statements:
+        server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.MvddError)
+        if server_err is None and any(why in str(mvdd_err) for why in _STRICTER):
+            return
+        if mvdd_err is None and any(code in str(server_err) for code in _LENIENT):
+            return
+        assert (server_err is None) == (mvdd_err is None), (done, sql, server_err, mvdd_err)
+        done.append(sql)
+        with mdb.cursor() as cur:
+            cur.execute("SHOW TABLES")
+            shown_tables = sorted(row[0] for row in cur.fetchall())
+        assert cat.tables() == shown_tables, done
+        for name in shown_tables:
+            shown = parse_table(show_create_table(mdb, name))
+            differences = cat.table(name).differences(shown, ignore_order=False)
+            assert not [d for d in differences if "on update" not in d], (done, name, differences)

@@ -268,7 +268,11 @@ def _(node: exp.Drop, ctx: Context) -> list[Any]:
     if kind == "TABLE":
         if not _dropped(node):
             raise DDLParseError("DROP TABLE needs a table name")
-        return [s.DropTable(table=table_name(t, ctx), if_exists=exists) for t in _dropped(node)]
+        names = [table_name(t, ctx) for t in _dropped(node)]
+        twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+        if twice is not None:  # the server's error 1066
+            raise DDLError("a table named twice in one DROP TABLE", table=twice)
+        return [s.DropTable(table=name, if_exists=exists) for name in names]
     if kind in _DATABASE_KINDS:
         (target,) = _dropped(node)
         return [
@@ -339,7 +343,8 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
         )
     except MvddError as err:
         raise err.locate(table=table) from None
-    if options:
+    if options or not any(not isinstance(x, s.IfTableExists) for x in steps):
+        # (a statement that changes nothing, `ALTER TABLE t FORCE`, still needs its table)
         steps.append(s.SetOptions(table=table, options=options))
     # the server renames the table after every other change of the statement, wherever the
     # RENAME TO stands among them (ALTER TABLE a RENAME TO b, ADD c INT adds c to a, now b)
@@ -527,7 +532,9 @@ def _(action: exp.AlterIndex, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.AlterRename, table: str, ctx: Context) -> list[s.Step]:
-    return [s.RenameTable(table=table, to=table_name(action.this, ctx))]
+    to = table_name(action.this, ctx)
+    # ALTER TABLE t RENAME TO t is the server's no-op (RENAME TABLE t TO t is refused)
+    return [] if to == table else [s.RenameTable(table=table, to=to)]
 
 
 @alter_steps.register
