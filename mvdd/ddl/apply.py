@@ -647,7 +647,10 @@ def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
         if col.id in seen:
             raise DDLError("duplicate column in one index", column=col.name, index=spec.name)
         seen.add(col.id)
-        parts.append(IndexPart(col.id, part.length, part.desc))
+        length = part.length
+        if length == col.type.row_size and col.type.family not in _NO_SIZE_PREFIX:
+            length = None  # a number's or a date's own size in bytes: the whole column
+        parts.append(IndexPart(col.id, length, part.desc))
     if spec.kind == IndexKind.PRIMARY:
         if table.primary_key is not None:
             raise DDLError("multiple primary keys defined", index=PRIMARY)
@@ -771,6 +774,9 @@ def _needs_hash(table: Table, index: Index) -> bool:
 
 _PREFIXABLE = frozenset({Family.CHAR, Family.BINARY, *LOB_FAMILIES})
 _CHARACTERS = frozenset({Family.CHAR, Family.TEXT, Family.JSON})
+#: the families whose key part never takes its own size in bytes as a prefix meaning the whole
+#: column, as a number, a date or a plugin type does (MariaDB: `KEY (d(5))` of a DATETIME)
+_NO_SIZE_PREFIX = _PREFIXABLE | {Family.ENUM, Family.SPATIAL}
 _FULLTEXT_OK = _CHARACTERS
 
 
