@@ -2,7 +2,8 @@
 
 The oracle is the parser without its shortcuts (:class:`FullPath`: each shortcut declined), run
 on the fixture corpora, on vectors that put every token ending a literal operand (and every
-operator that must not) after a literal, and on generated column definitions and expressions.
+operator that must not) after a literal and every token ending a plain type (and every word
+that continues one) after a type, and on generated column definitions and expressions.
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ class FullPath(MvddParser):
 
     def _parse_properties(self, before: bool | None = None) -> exp.Properties | None:
         return super(MvddParser, self)._parse_properties(before)
+
+    def _plain_type(self) -> exp.DataType | None:
+        return None
+
+    def _definition_ends(self) -> bool:
+        return False
 
 
 def trees(sql: str, parser: MvddParser) -> list[str]:
@@ -129,8 +136,73 @@ VECTORS = (
     ]
 )
 
+#: each spelling of a type before each token that ends a plain type, and before each that
+#: continues it (parameters, UNSIGNED, a time zone, an array, a collation …)
+TYPE_WORDS = [
+    *(
+        [
+            "TINYINT",
+            "SMALLINT",
+            "MEDIUMINT",
+            "INT",
+            "INTEGER",
+            "BIGINT",
+            "FLOAT",
+            "DOUBLE",
+            "REAL",
+            "DECIMAL",
+            "NUMERIC",
+            "DEC",
+        ]
+    ),
+    *(
+        [
+            "FIXED",
+            "BIT",
+            "BOOL",
+            "BOOLEAN",
+            "DATE",
+            "DATETIME",
+            "TIMESTAMP",
+            "TIME",
+            "YEAR",
+            "TINYTEXT",
+            "TEXT",
+            "MEDIUMTEXT",
+        ]
+    ),
+    *(
+        [
+            "LONGTEXT",
+            "TINYBLOB",
+            "BLOB",
+            "MEDIUMBLOB",
+            "LONGBLOB",
+            "JSON",
+            "UUID",
+            "SERIAL",
+            "CHAR",
+            "VARCHAR",
+            "INET6",
+        ]
+    ),
+]
+TYPE_FOLLOWERS = [
+    *("", " NOT NULL", " NULL", " DEFAULT 1", " COMMENT 'c'", " AUTO_INCREMENT", " UNIQUE"),
+    *(" PRIMARY KEY", " UNSIGNED", " SIGNED", " ZEROFILL", "(3)", "(5,2)", " PRECISION"),
+    *(" WITH TIME ZONE", " COLLATE utf8mb4_bin", " CHARACTER SET latin1", " AS (1)", " FIRST"),
+    *(" ARRAY", "[]", ", ADD d INT", " INVISIBLE", " ON UPDATE CURRENT_TIMESTAMP"),
+]
+TYPE_VECTORS = [
+    f"ALTER TABLE t ADD c {word}{follower}" for word in TYPE_WORDS for follower in TYPE_FOLLOWERS
+] + [
+    f"CREATE TABLE t (a {word}{follower}, b INT AS (CAST(a AS {word})), c {word})"
+    for word in TYPE_WORDS
+    for follower in TYPE_FOLLOWERS[:8]
+]
 
-@pytest.mark.parametrize("sql", CORPUS + VECTORS)
+
+@pytest.mark.parametrize("sql", CORPUS + VECTORS + TYPE_VECTORS)
 def test_the_shortcuts_read_what_the_full_path_reads(sql: str) -> None:
     assert_same_reading(sql)
 

@@ -933,6 +933,9 @@ KEY_PARTS = [
     "CREATE TABLE t (a DATETIME NOT NULL, KEY (a(4)))",
     "CREATE TABLE t (a DATE NOT NULL, b UUID, c BIT(20), KEY (a(3), b(16)), KEY (c(3)))",
     "CREATE TABLE t (a ENUM('x','y') NOT NULL, KEY (a(1)))",
+    # an ENUM or SET keyed by its index or bits (1 to 8 bytes) beside a TEXT's prefix
+    "CREATE TABLE t (a ENUM('x','y') NOT NULL, b TEXT, KEY (a, b))",
+    "CREATE TABLE t (a SET('x','y') NOT NULL, b TEXT, KEY (b(767), a))",
     # MariaDB's JSON is a LONGTEXT of utf8mb4_bin: a prefix, a hash, a full-text key over it
     "CREATE TABLE t (a INT NOT NULL, b JSON, KEY i (b(10)), UNIQUE KEY u (b), FULLTEXT KEY f (b))",
     "CREATE TABLE t (a INT NOT NULL, b JSON NOT NULL, PRIMARY KEY (b(10)), UNIQUE KEY u (b(5)))",

@@ -703,7 +703,9 @@ def _key_part_bytes(col: Column, length: int | None) -> int:
     fam = t.family
     if fam == Family.INTEGER:
         return INTEGER_BYTES[t.kind]
-    if fam in _CHARACTERS or fam == Family.ENUM:
+    if fam == Family.ENUM:
+        return t.row_size  # an ENUM or SET is keyed by its index or bits, 1 to 8 bytes
+    if fam in _CHARACTERS:
         chars = length if length is not None else (t.length or 0)
         return chars * max_bytes_per_char(t.charset)
     if fam in (Family.BINARY, Family.BLOB):

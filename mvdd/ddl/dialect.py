@@ -212,6 +212,59 @@ _OPERAND_ENDS = frozenset(
 )
 
 
+#: MySQL's types a bare keyword names whole (no parameters, no word after it that belongs to
+#: the type), and the tokens that end such a type in a column definition: the type is then the
+#: keyword's, the node sqlglot's full path builds (through its checks for parameters, nested
+#: and structured types, time zones, arrays and converters)
+_PLAIN_TYPES = frozenset(
+    {
+        TokenType.TINYINT,
+        TokenType.SMALLINT,
+        TokenType.MEDIUMINT,
+        TokenType.INT,
+        TokenType.BIGINT,
+        TokenType.FLOAT,
+        TokenType.DOUBLE,
+        TokenType.DECIMAL,
+        TokenType.BIT,
+        TokenType.BOOLEAN,
+        TokenType.DATE,
+        TokenType.DATETIME,
+        TokenType.TIMESTAMP,
+        TokenType.TIME,
+        TokenType.YEAR,
+        TokenType.TINYTEXT,
+        TokenType.TEXT,
+        TokenType.MEDIUMTEXT,
+        TokenType.LONGTEXT,
+        TokenType.TINYBLOB,
+        TokenType.BLOB,
+        TokenType.MEDIUMBLOB,
+        TokenType.LONGBLOB,
+        TokenType.JSON,
+        TokenType.UUID,
+    }
+)
+_TYPE_ENDS = frozenset(
+    {
+        TokenType.SENTINEL,
+        TokenType.COMMA,
+        TokenType.R_PAREN,
+        TokenType.DEFAULT,
+        TokenType.NOT,
+        TokenType.NULL,
+        TokenType.COMMENT,
+        TokenType.AUTO_INCREMENT,
+        TokenType.PRIMARY_KEY,
+        TokenType.UNIQUE,
+    }
+)
+
+
+#: the tokens that end a column definition
+_DEFINITION_ENDS = frozenset({TokenType.SENTINEL, TokenType.COMMA, TokenType.R_PAREN})
+
+
 class MvddParser(MySQLParser):
     # TO_DAYS as itself: sqlglot rewrites it as DATEDIFF(x, '0000-01-01') + 1, which MySQL
     # reads as NULL (no such date)
@@ -470,6 +523,9 @@ class MvddParser(MySQLParser):
             # sqlglot reads a bare UNSIGNED as a type; in MySQL it only qualifies one, but
             # in CAST(x AS UNSIGNED), where it is one
             return None
+        plain = self._plain_type()
+        if plain is not None:
+            return plain
         result = super()._parse_types(*args, **kwargs)
         if isinstance(result, exp.DataType):
             # sqlglot skips empty parameters: INT(,) would silently be INT
@@ -489,6 +545,16 @@ class MvddParser(MySQLParser):
             return UnsignedFloat(**result.args)
         return result
 
+    def _plain_type(self) -> exp.DataType | None:
+        """A type named by one bare keyword that a token ending the type follows (``INT`` in
+        ``a INT DEFAULT 1``): the node sqlglot's full path reaches, without its walk (a column
+        definition's type costs a dozen checks there); None otherwise."""
+        kind = self._curr.token_type
+        if kind not in _PLAIN_TYPES or self._next.token_type not in _TYPE_ENDS:
+            return None
+        self._advance()
+        return exp.DataType(this=exp.DType[kind.name], expressions=None, nested=False)
+
     def _parse_primary(self) -> exp.Expr | None:
         # adjacent string literals are one literal in MySQL ('a' 'b' is 'ab', in a DEFAULT
         # too); sqlglot reads them as CONCAT, which its explicit CONCAT(...) marks as safe
@@ -500,6 +566,16 @@ class MvddParser(MySQLParser):
         ):
             return exp.Literal.string("".join(e.this for e in node.expressions))
         return node
+
+    def _parse_column_constraint(self) -> exp.Expr | None:
+        if self._definition_ends():
+            return None
+        return super()._parse_column_constraint()
+
+    def _definition_ends(self) -> bool:
+        """Whether a column definition ends here (its statement, a comma, a parenthesis): no
+        attribute follows, which sqlglot's full path finds by trying each attribute's word."""
+        return self._curr.token_type in _DEFINITION_ENDS
 
     def _parse_primary_key(self, *args: Any, **kwargs: Any) -> Any:
         # PRIMARY KEY [IF NOT EXISTS] [USING {BTREE|HASH}] (key_part, ...): MariaDB's IF NOT
