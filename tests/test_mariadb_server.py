@@ -563,6 +563,8 @@ FITS = [
     "ADD INDEX x (d), MODIFY d LONGTEXT",
     "MODIFY d TEXT, ADD INDEX x (d DESC), ADD INDEX y (a, d)",
     "CHANGE d e TINYBLOB, ADD INDEX x (a, e)",
+    "MODIFY b TEXT, CONVERT TO CHARACTER SET latin1",
+    "MODIFY d TEXT, CONVERT TO CHARACTER SET latin1",
     # the ALTER INDEX of a key that goes with its column meets the key renamed to its name
     "DROP b, RENAME INDEX k TO i, ALTER INDEX i IGNORED",
     "DROP b, ALTER INDEX i IGNORED, RENAME INDEX k TO i",

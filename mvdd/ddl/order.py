@@ -373,12 +373,16 @@ def _exists_resolved(table: Table, steps: Sequence[s.Step]) -> Sequence[s.Step]:
     return out
 
 
+_CONVERTED = frozenset({Family.CHAR, Family.TEXT})
+
+
 def _converted_first(steps: Sequence[s.Step]) -> Sequence[s.Step]:
-    """The statement's steps with each CHAR or VARCHAR a MODIFY or CHANGE defines already in
-    the charset a CONVERT TO of the statement gives it in the end (the server converts every
-    string column, whatever the statement gave it): its keys are fitted to that charset, not
-    to the one it holds for a moment (``MODIFY b VARCHAR(800), CONVERT TO CHARACTER SET
-    latin1`` keeps a key over the whole of ``b``, which utf8mb4 would cut to 768)."""
+    """The statement's steps with each CHAR, VARCHAR or TEXT a MODIFY or CHANGE defines
+    already in the charset a CONVERT TO of the statement gives it in the end (the server
+    converts every string column, whatever the statement gave it): its keys are fitted to that
+    charset, not to the one it holds for a moment (``MODIFY b VARCHAR(800), CONVERT TO
+    CHARACTER SET latin1`` keeps a key over the whole of ``b``, which utf8mb4 would cut to
+    768; ``MODIFY b TEXT`` keys 3072 characters of latin1, not 768 of utf8mb4)."""
     convert = next((st for st in steps if isinstance(st, s.ConvertCharset)), None)
     if convert is None or not any(isinstance(st, s.ModifyColumn) for st in steps):
         return steps
@@ -387,7 +391,7 @@ def _converted_first(steps: Sequence[s.Step]) -> Sequence[s.Step]:
         return steps
     out = []
     for st in steps:
-        if isinstance(st, s.ModifyColumn) and st.definition.type.family == Family.CHAR:
+        if isinstance(st, s.ModifyColumn) and st.definition.type.family in _CONVERTED:
             ctype = converted(st.definition.type, charset, collation)
             st = attrs.evolve(st, definition=attrs.evolve(st.definition, type=ctype))
         out.append(st)
