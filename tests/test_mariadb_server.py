@@ -807,6 +807,7 @@ _STRICTER = (
     "NOT NULL column without a DEFAULT",
     "generated column takes no DEFAULT",
     "generated column has no default",
+    "not valid JSON",
 )
 
 
