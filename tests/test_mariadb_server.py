@@ -61,6 +61,31 @@ def _same_table(conn: Any, cat: Catalog, name: str, sql: str) -> None:
     )
 
 
+def _replica() -> Catalog:
+    """A replica's catalog: the server's rules, and its default charset known."""
+    return Catalog(replica=True, charset="utf8mb4", collation="utf8mb4_general_ci")
+
+
+def _reads_as_on_the_server(mdb: Any, cat: Catalog, setup: str | None, sql: str) -> None:
+    """``setup`` (if any) on a fresh table ``t`` of both, then ``sql`` on both: both take it
+    or both refuse it, and taken, ``t`` is the server's; but where mvdd's stricter rules
+    refuse on purpose (:data:`_STRICTER`) or it takes what MySQL takes (:data:`_LENIENT`)."""
+    assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+    if setup is not None:
+        assert _run(mdb, setup) is None
+        cat.execute(setup)
+    server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.MvddError)
+    stricter = server_err is None and any(why in str(mvdd_err) for why in _STRICTER)
+    lenient = mvdd_err is None and any(code in str(server_err) for code in _LENIENT)
+    assert stricter or lenient or (server_err is None) == (mvdd_err is None), (
+        sql,
+        server_err,
+        mvdd_err,
+    )
+    if server_err is None and mvdd_err is None:
+        _same_table(mdb, cat, "t", sql)
+
+
 def test_sequence_corpus_is_large() -> None:
     assert len(SEQUENCES) >= 40
     assert sum(len(stmts) for _, stmts in SEQUENCES) >= 200
@@ -422,6 +447,10 @@ KEY_DROPS = [
     "DROP PRIMARY KEY, MODIFY id INT",
     "ALTER INDEX k IGNORED, DROP b",
     "ALTER INDEX k IGNORED, DROP b, DROP c",
+    # a drop names the table's keys, never the one an unnamed ADD makes (its column's name)
+    "ADD KEY (a), DROP KEY a",
+    "ADD UNIQUE (b), DROP INDEX b",
+    "ADD PRIMARY KEY (a), DROP PRIMARY KEY",
 ]
 
 #: a column dropped (or renamed) and one added by its name: its key parts follow the name to
@@ -802,6 +831,50 @@ _TYPED_SETUPS = st.sampled_from(
         "DEFAULT CHARSET=utf8mb4",
     ]
 )
+_COUNTER_NAMES = st.sampled_from(["id", "a", "b", "c"])
+_COUNTER_TYPES = st.sampled_from(
+    [
+        "INT",
+        "BIGINT NOT NULL",
+        "INT UNSIGNED NOT NULL AUTO_INCREMENT",
+        "BIGINT NOT NULL AUTO_INCREMENT",
+        "INT NOT NULL DEFAULT 0",
+        "VARCHAR(10) NOT NULL DEFAULT ''",
+        "INT AUTO_INCREMENT",
+    ]
+)
+#: the clauses of a table's counter and keys: AUTO_INCREMENT moved, widened and dropped, the
+#: primary key dropped and made again over one or two columns, unique and plain keys over it
+_COUNTER_CLAUSES = st.one_of(
+    st.builds("MODIFY {} {}".format, _COUNTER_NAMES, _COUNTER_TYPES),
+    st.builds("CHANGE {} {} {}".format, _COUNTER_NAMES, _COUNTER_NAMES, _COUNTER_TYPES),
+    st.builds("ADD {} {}".format, _COUNTER_NAMES, _COUNTER_TYPES),
+    st.builds("DROP {}".format, _COUNTER_NAMES),
+    st.sampled_from(
+        [
+            "DROP PRIMARY KEY",
+            "ADD PRIMARY KEY (id)",
+            "ADD PRIMARY KEY (id, a)",
+            "ADD PRIMARY KEY (a)",
+            "ADD UNIQUE u (a)",
+            "ADD UNIQUE (id)",
+            "ADD KEY k (id)",
+            "ADD KEY (a, id)",
+            "DROP KEY u",
+            "DROP KEY k",
+            "DROP INDEX id",
+            "AUTO_INCREMENT=10",
+        ]
+    ),
+)
+_COUNTER_SETUPS = st.sampled_from(
+    [
+        "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT, a INT, b INT, PRIMARY KEY (id))",
+        "CREATE TABLE t (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT, a INT NOT NULL, "
+        "PRIMARY KEY (id, a), UNIQUE KEY u (a))",
+        "CREATE TABLE t (id INT NOT NULL, a INT AUTO_INCREMENT, KEY k (a))",
+    ]
+)
 #: mvdd's stricter rules, where the server takes the statement (see DIVERGENCES)
 _STRICTER = (
     "NOT NULL column without a DEFAULT",
@@ -811,25 +884,27 @@ _STRICTER = (
 )
 
 
+#: (a table, clauses drawn for it): keyed columns changing type, or a counter and its keys
+_KEYED_STATEMENTS = st.one_of(
+    st.tuples(_TYPED_SETUPS, st.lists(_TYPED_CLAUSES, min_size=1, max_size=4)),
+    st.tuples(_COUNTER_SETUPS, st.lists(_COUNTER_CLAUSES, min_size=1, max_size=3)),
+)
+
+
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(setup=_TYPED_SETUPS, clauses=st.lists(_TYPED_CLAUSES, min_size=1, max_size=4))
+@given(statement=_KEYED_STATEMENTS)
 def test_any_statement_over_keys_and_types_reads_as_on_the_server(
-    mdb: Any, setup: str, clauses: list[str]
+    mdb: Any, statement: tuple[str, list[str]]
 ) -> None:
     """Statements of one to four clauses changing the types of keyed columns (prefixes,
-    TEXT and BLOB, long unique keys, charsets, row formats) drawn at random: a catalog takes
-    and refuses what MariaDB does and ends with its table, but where mvdd's stricter rules
-    refuse on purpose. The catalog knows the server's default charset, as a binlog reader's
-    does (a table created without one takes it, and keeps it through a DEFAULT CHARSET=)."""
-    assert _run(mdb, "DROP TABLE IF EXISTS t") is None and _run(mdb, setup) is None
+    TEXT and BLOB, long unique keys, charsets, row formats), or moving, widening and dropping
+    a table's AUTO_INCREMENT column and its keys, drawn at random: a catalog takes and refuses
+    what MariaDB does and ends with its table, but where mvdd's stricter rules refuse on
+    purpose. The catalog knows the server's default charset, as a binlog reader's does (a
+    table created without one takes it, and keeps it through a DEFAULT CHARSET=)."""
+    setup, clauses = statement
     cat = Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
-    cat.execute(setup)
-    sql = "ALTER TABLE t " + ", ".join(clauses)
-    server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
-    stricter = server_err is None and any(why in str(mvdd_err) for why in _STRICTER)
-    assert stricter or (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
-    if mvdd_err is None:
-        _same_table(mdb, cat, "t", sql)
+    _reads_as_on_the_server(mdb, cat, setup, "ALTER TABLE t " + ", ".join(clauses))
 
 
 _COLUMN_TYPES = st.sampled_from(
@@ -1174,20 +1249,7 @@ def test_any_everyday_statement_reads_as_on_the_server(mdb: Any, clauses: list[s
         "CREATE TABLE t (a INT NOT NULL, b VARCHAR(10), c DATETIME, d ENUM('x','y') DEFAULT 'y', "
         "PRIMARY KEY (a), KEY i (b))"
     )
-    assert _run(mdb, "DROP TABLE IF EXISTS t") is None and _run(mdb, setup) is None
-    cat = Catalog(replica=True, charset="utf8mb4", collation="utf8mb4_general_ci")
-    cat.execute(setup)
-    sql = "ALTER TABLE t " + ", ".join(clauses)
-    server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.MvddError)
-    stricter = server_err is None and any(why in str(mvdd_err) for why in _STRICTER)
-    lenient = mvdd_err is None and any(code in str(server_err) for code in _LENIENT)
-    assert stricter or lenient or (server_err is None) == (mvdd_err is None), (
-        sql,
-        server_err,
-        mvdd_err,
-    )
-    if server_err is None and mvdd_err is None:
-        _same_table(mdb, cat, "t", sql)
+    _reads_as_on_the_server(mdb, _replica(), setup, "ALTER TABLE t " + ", ".join(clauses))
 
 
 _SEQUENCE_TABLES = st.sampled_from(["t1", "t2", "t3"])
@@ -1253,7 +1315,7 @@ def test_any_sequence_of_table_statements_reads_as_on_the_server(
     CURRENT_TIMESTAMP; MySQL keeps it, and so does mvdd)."""
     for name in ("t1", "t2", "t3"):
         assert _run(mdb, f"DROP TABLE IF EXISTS {name}") is None
-    cat = Catalog(replica=True, charset="utf8mb4", collation="utf8mb4_general_ci")
+    cat = _replica()
     done: list[str] = []
     for sql in statements:
         server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.MvddError)
@@ -1314,13 +1376,4 @@ def test_any_everyday_create_table_reads_as_on_the_server(
     where mvdd's stricter rules refuse on purpose or it takes what MySQL takes."""
     columns = ", ".join(f"{name} {ctype}" for name, ctype in zip("abc", types, strict=False))
     sql = f"CREATE TABLE t ({columns}{''.join(extras)}){options}"
-    assert _run(mdb, "DROP TABLE IF EXISTS t") is None
-    cat = Catalog(replica=True, charset="utf8mb4", collation="utf8mb4_general_ci")
-    server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.MvddError)
-    if server_err is None and any(why in str(mvdd_err) for why in _STRICTER):
-        return
-    if mvdd_err is None and any(code in str(server_err) for code in _LENIENT):
-        return
-    assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
-    if server_err is None:
-        _same_table(mdb, cat, "t", sql)
+    _reads_as_on_the_server(mdb, _replica(), None, sql)

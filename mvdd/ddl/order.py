@@ -714,8 +714,8 @@ def _as_written(steps: Sequence[s.Step], added: set[str]) -> bool:
                 new_names.add(st.to.casefold())
             else:
                 dropped.add(_DROPPED_NAME[type(st)](st).casefold())
-        elif isinstance(st, s.AddIndex) and st.index.name is not None:
-            new_names.add(st.index.name.casefold())
+        elif isinstance(st, s.AddIndex):  # (an unnamed key takes its first column's name)
+            new_names.add(_looked_for(st.index).casefold())
         elif isinstance(st, s.AddCheck) and st.name is not None:
             new_names.add(st.name.casefold())
     return not (dropped & new_names)
