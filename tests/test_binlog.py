@@ -605,6 +605,35 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
                 assert decoded(reader.events()) == s.expected
 
 
+def test_statements_on_an_untracked_table_are_skipped_and_a_rename_untracks_its_new_name(
+    binlog_server: MariaDB, tmp_path: Any
+) -> None:
+    """With on_unsupported="skip", the ALTERs of a table whose CREATE was skipped (a partitioned
+    one), one that changes nothing included, are skipped rather than stopping the reader; a
+    rename untracks the new name, whose rows are skipped too, and a DROP of it is skipped."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute("CREATE TABLE keep (id BIGINT PRIMARY KEY)", database=db)
+        with Script(server, db) as s:
+            s.versions[f"{db}.keep"] = 1
+            with Catalog.open(str(tmp_path / "catalog.db"), on_unsupported="skip") as catalog:
+                reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
+                reader.check()
+                s.sql(
+                    "CREATE TABLE p (id INT PRIMARY KEY) PARTITION BY HASH (id) PARTITIONS 2",
+                    "INSERT INTO p VALUES (1)",
+                    "ALTER TABLE p FORCE",
+                    "ALTER TABLE p ADD c INT",
+                    "ALTER TABLE p RENAME TO q",
+                    "INSERT INTO q VALUES (2, 3)",
+                    "DROP TABLE q",
+                )
+                s.insert("keep", "INSERT INTO keep VALUES (7)", 7)
+                assert decoded(reader.events()) == s.expected
+                assert sorted(catalog.store.get_state(UNTRACKED)) == [f"{db}.p", f"{db}.q"]
+                assert catalog.tables() == [f"{db}.keep"]
+
+
 # --- starting, resuming, reconnecting ----------------------------------------------------------
 
 

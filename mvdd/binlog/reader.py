@@ -41,7 +41,8 @@ DDL policy
     When what ``"skip"`` skips is the CREATE of a followed table (a sequence, a partitioned or
     system-versioned table, in the binlog or at bootstrap), that table is *untracked*: its rows
     are skipped too, with one warning per table and reader, instead of raising
-    SchemaUnknownError. The untracked names are kept in the catalog's store (a restart skips
+    SchemaUnknownError, and so are the statements on it (an ALTER, a DROP; a rename untracks
+    the new name). The untracked names are kept in the catalog's store (a restart skips
     them as well); a name the catalog later has a schema for is read again.
     Statement-format row changes (``binlog_format`` switched per session) on a matched table
     always stop the reader: their rows are not in the binlog.
@@ -78,7 +79,7 @@ from mvdd.binlog.source import (
 from mvdd.catalog import Catalog, Change
 from mvdd.ddl import step as s
 from mvdd.ddl.name import split_name
-from mvdd.ddl.statement import parse_statements, statement_words
+from mvdd.ddl.statement import Statement, parse_statements, statement_words
 from mvdd.errors import (
     DDLError,
     MvddError,
@@ -835,7 +836,16 @@ class BinlogReader:
         try:
             changes = self.catalog.execute(text, position=at, database=schema)
         except MvddError as err:
-            if any(matches(self.patterns, t) for t in touched):
+            matched = [t for t in touched if matches(self.patterns, t)]
+            moved = self._untracked_moves(statements)
+            if matched and self._only_untracked(matched, moved, err):
+                # a table whose CREATE was skipped: its statements are skipped too, and a name
+                # it is renamed to is untracked with it
+                log.warning("skipped a statement of an untracked table at %s: %s", at, err)
+                for name in moved:
+                    self._untrack(name, at)
+                return ()
+            if matched:
                 raise err.locate(position=at) from None
             log.warning("ignored a statement of an unmatched table at %s: %s", at, err)
             return ()
@@ -845,6 +855,25 @@ class BinlogReader:
             changes = [c for c in self.catalog.changes_at(at) if c.statement in texts]
         self._plans.clear()
         return tuple(self._ddl_events(changes, text, at))
+
+    def _untracked_moves(self, statements: list[Statement]) -> list[str]:
+        """The names the statements rename untracked tables to."""
+        untracked = self._untracked_names()
+        return [
+            step.to
+            for st in statements
+            for step in st.steps
+            if isinstance(step, s.RenameTable) and step.table in untracked
+        ]
+
+    def _only_untracked(self, matched: list[str], moved: list[str], err: MvddError) -> bool:
+        """Whether a statement refused for naming no known table (or a kind mvdd does not
+        model) names, of the matched tables, only ones whose CREATE was skipped and the names
+        it renames them to."""
+        untracked = self._untracked_names()
+        return isinstance(err, NoSuchTableError | UnsupportedDDLError) and all(
+            t in untracked or t in moved for t in matched
+        )
 
     def _follows(self, table: str, known: set[str]) -> bool:
         return table in known or self._follows_database(split_name(table)[0])
