@@ -571,18 +571,18 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
 
 
 def _lobs_keyed(table: Table, col: Column) -> Table:
-    """``table`` with each key over the whole of ``col`` (now TEXT or BLOB) as the server keeps
-    it: a UNIQUE key a hash, a plain key a prefix (:func:`_lob_prefixed`)."""
-    indexes = tuple(
-        _lob_prefixed(table, idx)
-        if idx.kind == IndexKind.INDEX
-        else attrs.evolve(idx, using="HASH")
-        if idx.kind == IndexKind.UNIQUE
-        and not is_long_unique(idx)
-        and any(p.column_id == col.id and p.length is None for p in idx.parts)
-        else idx
-        for idx in table.indexes
-    )
+    """``table`` with each key over the whole of ``col`` (now TEXT, BLOB or JSON) as the server
+    keeps it: a UNIQUE key a hash, a plain key a prefix (:func:`_lob_prefixed`)."""
+
+    def keyed(idx: Index) -> Index:
+        if idx.kind == IndexKind.INDEX:
+            return _lob_prefixed(table, idx)
+        whole = any(p.column_id == col.id and p.length is None for p in idx.parts)
+        if idx.kind == IndexKind.UNIQUE and whole and not is_long_unique(idx):
+            return attrs.evolve(idx, using="HASH")
+        return idx
+
+    indexes = tuple(keyed(idx) for idx in table.indexes)
     if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
         return table
     return table.with_changes(indexes=indexes)

@@ -191,25 +191,23 @@ _VISIBILITY: tuple[tuple[tuple[str, ...], bool], ...] = (
 )
 
 
-#: tokens that end a literal operand at every level from ``_parse_bitwise`` down (no operator
-#: of those levels starts with one): a literal followed by one is that literal, the shortcut
-#: sqlglot's own ``_parse_atom`` takes at the lowest level
-_OPERAND_ENDS = frozenset(
+#: the tokens that end a column definition (the statement's end, a comma, a parenthesis)
+_DEFINITION_ENDS = frozenset({TokenType.SENTINEL, TokenType.COMMA, TokenType.R_PAREN})
+#: the tokens that begin a column attribute a type or a literal may stand before
+_ATTRIBUTE_STARTS = frozenset(
     {
-        TokenType.SENTINEL,  # the end of the statement
-        TokenType.COMMA,
-        TokenType.R_PAREN,
         TokenType.NOT,
         TokenType.NULL,
-        TokenType.AND,
-        TokenType.OR,
-        TokenType.IS,
         TokenType.COMMENT,
         TokenType.AUTO_INCREMENT,
         TokenType.PRIMARY_KEY,
         TokenType.UNIQUE,
     }
 )
+#: tokens that end a literal operand at every level from ``_parse_bitwise`` down (no operator
+#: of those levels starts with one): a literal followed by one is that literal, the shortcut
+#: sqlglot's own ``_parse_atom`` takes at the lowest level
+_OPERAND_ENDS = _DEFINITION_ENDS | _ATTRIBUTE_STARTS | {TokenType.AND, TokenType.OR, TokenType.IS}
 
 
 #: MySQL's types a bare keyword names whole (no parameters, no word after it that belongs to
@@ -245,24 +243,7 @@ _PLAIN_TYPES = frozenset(
         TokenType.UUID,
     }
 )
-_TYPE_ENDS = frozenset(
-    {
-        TokenType.SENTINEL,
-        TokenType.COMMA,
-        TokenType.R_PAREN,
-        TokenType.DEFAULT,
-        TokenType.NOT,
-        TokenType.NULL,
-        TokenType.COMMENT,
-        TokenType.AUTO_INCREMENT,
-        TokenType.PRIMARY_KEY,
-        TokenType.UNIQUE,
-    }
-)
-
-
-#: the tokens that end a column definition
-_DEFINITION_ENDS = frozenset({TokenType.SENTINEL, TokenType.COMMA, TokenType.R_PAREN})
+_TYPE_ENDS = _DEFINITION_ENDS | _ATTRIBUTE_STARTS | {TokenType.DEFAULT}
 
 
 class MvddParser(MySQLParser):
@@ -912,8 +893,8 @@ class MvddParser(MySQLParser):
         if self._match(TokenType.L_PAREN):
             columns = self._parse_csv(self._parse_field_def)
             self._match_r_paren()
-            for column in columns:
-                if exists and isinstance(column, exp.ColumnDef):
+            if exists:
+                for column in columns:
                     column.set("exists", True)
             return columns
         self._retreat(index)
