@@ -634,6 +634,46 @@ def test_statements_on_an_untracked_table_are_skipped_and_a_rename_untracks_its_
                 assert catalog.tables() == [f"{db}.keep"]
 
 
+_SERVER_RULES_TABLE = (
+    "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, "
+    "at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP, "
+    "seen TIMESTAMP(6) NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP, "
+    "doc JSON DEFAULT 'none', twice INT AS (id * 2) VIRTUAL)"
+)
+
+
+def test_statements_only_the_servers_rules_take_keep_the_reader_going(
+    binlog_server: MariaDB,
+) -> None:
+    """Everyday MariaDB DDL that mvdd's own rules refuse (mvdd.ddl.rules.STRICTER): a DATETIME(3)
+    whose DEFAULT is a plain CURRENT_TIMESTAMP, a JSON column's DEFAULT that is not JSON, an
+    ALTER … SET DEFAULT of a generated or AUTO_INCREMENT column, a VIRTUAL column over the
+    counter, a NOT NULL column added without a default. The reader follows the server through
+    each, its table ends as the server's, and a bootstrap from a snapshot of the server holds
+    the same table."""
+    with database(binlog_server) as db:
+        reader = reader_for(binlog_server, f"{db}.*")
+        with Script(binlog_server, db) as s:
+            s.ddl(_SERVER_RULES_TABLE, "t", new=("t",))
+            s.insert(
+                "t", "INSERT INTO t (id, at, doc) VALUES (1, '2026-01-02 03:04:05.678', '{}')", 1
+            )
+            s.ddl("ALTER TABLE t ALTER twice SET DEFAULT 5, ALTER id SET DEFAULT 9")
+            s.ddl("ALTER TABLE t ADD n INT NOT NULL, ALTER at SET DEFAULT NOW(6)", "t")
+            s.ddl("ALTER TABLE t MODIFY seen DATETIME(2) NULL ON UPDATE NOW()", "t")
+            s.insert("t", "INSERT INTO t (id, doc, n) VALUES (2, '[1]', 7)", 2)
+        assert decoded(reader.events()) == s.expected
+        followed = reader.catalog.table(f"{db}.t")
+        with contextlib.closing(binlog_server.connect(db)) as conn:
+            shown = parse_table(show_create_table(conn, "t"), replica=True)
+        assert followed.equivalent(shown, ignore_order=False), followed.differences(shown)
+        assert str(followed.column("at").default) == "CURRENT_TIMESTAMP(3)"
+        assert followed.column("doc").default == "none"
+        snapshot = reader_for(binlog_server, f"{db}.*")
+        snapshot.check()
+        assert snapshot.catalog.table(f"{db}.t").equivalent(followed, ignore_order=False)
+
+
 # --- starting, resuming, reconnecting ----------------------------------------------------------
 
 

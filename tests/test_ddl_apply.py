@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mvdd import NO_DEFAULT, DDLError, IndexKind, parse_statements, parse_table
-from mvdd.ddl import apply, apply_steps, validate_table
+from mvdd.ddl import Rules, apply, apply_steps, validate_table
 from mvdd.model import Table
 from mvdd.model.table import changed_window
 
@@ -165,7 +165,7 @@ def test_row_size_limit() -> None:
 def test_fresh_tables_may_take_not_null_columns_without_default() -> None:
     t = Table(name="t", columns=())
     (st,) = parse_statements("ALTER TABLE t ADD a INT NOT NULL")[0].steps
-    assert apply(st, t, fresh=True).column("a").nullable is False
+    assert apply(st, t, rules=Rules.EMPTY).column("a").nullable is False
     with pytest.raises(DDLError):
         apply(st, parse_table("CREATE TABLE t (b INT)"))
 
@@ -212,9 +212,9 @@ def test_validation_against_a_base_agrees_with_the_full_check(first: str, second
         if new is None:
             return
         verdicts: list[str | None] = []
-        for kwargs in ({}, {"base": base}):
+        for against in (None, base):
             try:
-                validate_table(new, **kwargs)
+                validate_table(new, base=against)
                 verdicts.append(None)
             except DDLError as err:
                 verdicts.append(str(err))

@@ -224,6 +224,17 @@ def test_literals_read_as_the_server_reads_them(both: tuple[Any, Catalog], sql_t
     assert len(compared) >= len(LITERALS) - 10, compared
 
 
+#: dates of year 0, which the server counts a common year (no February 29th)
+YEAR_ZERO = ["00000229", "00040229", "'0000-2-29'", "'0000-02-28 23:59:59.9'", "'0000-12-31'"]
+
+
+@pytest.mark.parametrize("sql_type", ["DATE", "DATETIME", "DATETIME(3)"])
+def test_year_zero_is_a_common_year(both: tuple[Any, Catalog], sql_type: str) -> None:
+    conn, cat = both
+    compared = [literal for literal in YEAR_ZERO if _agree(conn, cat, sql_type, literal)]
+    assert len(compared) >= 3, compared
+
+
 #: numbers of every length a date, a date and time or a time is written in, and digit strings of
 #: the lengths MySQL documents (YYMMDD, YYYYMMDD, YYMMDDhhmmss, YYYYMMDDhhmmss; a time's hhmmss
 #: and shorter; a digit string of another length the server reads by rules of its own, and

@@ -54,7 +54,7 @@ def _on_both(
 
 def _same_table(conn: Any, cat: Catalog, name: str, sql: str) -> None:
     """The catalog's table ``name`` is the one the server shows (columns in order)."""
-    shown = parse_table(show_create_table(conn, name))
+    shown = parse_table(show_create_table(conn, name), replica=cat.replica)
     assert cat.table(name).equivalent(shown, ignore_order=False), (
         sql,
         cat.table(name).differences(shown, ignore_order=False),
@@ -75,7 +75,10 @@ def _reads_as_on_the_server(mdb: Any, cat: Catalog, setup: str | None, sql: str)
         assert _run(mdb, setup) is None
         cat.execute(setup)
     server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.MvddError)
-    stricter = server_err is None and any(why in str(mvdd_err) for why in _STRICTER)
+    # (a replica takes the server's rules: none of mvdd's stricter ones)
+    stricter = (
+        not cat.replica and server_err is None and any(why in str(mvdd_err) for why in _STRICTER)
+    )
     lenient = mvdd_err is None and any(code in str(server_err) for code in _LENIENT)
     assert stricter or lenient or (server_err is None) == (mvdd_err is None), (
         sql,
@@ -187,6 +190,128 @@ def test_known_divergences(mdb: Any, setup: str, sql: str, why: str) -> None:
     with pytest.raises(mvdd.DDLError):  # ... mvdd refuses, on purpose
         cat.execute(sql)
     assert cat.version("t") == 1
+
+
+#: DIVERGENCES a replica still refuses: types MySQL lacks, which mvdd does not model
+REPLICA_REFUSES = frozenset({"ALTER TABLE t ADD b DECIMAL(40,31)", "ALTER TABLE t ADD b YEAR(2)"})
+
+
+@pytest.mark.parametrize("setup,sql,why", DIVERGENCES, ids=[d[2][:40] for d in DIVERGENCES])
+def test_a_replica_follows_the_server_where_mvdd_diverges(
+    mdb: Any, setup: str, sql: str, why: str
+) -> None:
+    """A replica's catalog takes the server's rules (mvdd.ddl.rules.STRICTER): it takes each
+    divergence and ends with the server's table, but the types mvdd does not model."""
+    if sql in REPLICA_REFUSES:
+        cat = _replica()
+        cat.execute(setup)
+        with pytest.raises(mvdd.DDLError):
+            cat.execute(sql)
+        return
+    _reads_as_on_the_server(mdb, _replica(), setup, sql)
+
+
+#: (setup, statement): MariaDB's own rules, which a replica follows where mvdd's are stricter
+#: (mvdd.ddl.rules.STRICTER): CURRENT_TIMESTAMP's precision in a column definition (the column's
+#: when 0 or finer, a coarser one kept in a DEFAULT and refused in an ON UPDATE) and in ALTER …
+#: SET DEFAULT (as written); any text as a JSON column's DEFAULT; ALTER … DEFAULT of a generated
+#: or AUTO_INCREMENT column a no-op; a VIRTUAL column may read the counter (not a STORED one, nor
+#: a check)
+REPLICA_RULES = [
+    (None, "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT CURRENT_TIMESTAMP)"),
+    (None, "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT CURRENT_TIMESTAMP(0))"),
+    (None, "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT NOW())"),
+    (None, "CREATE TABLE t (a INT, d DATETIME(6) DEFAULT CURRENT_TIMESTAMP(3))"),
+    (None, "CREATE TABLE t (a INT, d DATETIME DEFAULT CURRENT_TIMESTAMP(3))"),
+    (None, "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT CURRENT_TIMESTAMP(6))"),
+    (
+        None,
+        "CREATE TABLE t (id INT, d TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP "
+        "ON UPDATE CURRENT_TIMESTAMP)",
+    ),
+    (None, "CREATE TABLE t (a INT, d TIMESTAMP(3) DEFAULT '2020-01-01' ON UPDATE NOW(5))"),
+    (None, "CREATE TABLE t (a INT, d TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(1))"),
+    (None, "CREATE TABLE t (a INT, d DATE DEFAULT CURRENT_TIMESTAMP(3))"),
+    (None, "CREATE TABLE t (a INT, d TIME(3) DEFAULT CURRENT_TIMESTAMP(2))"),
+    ("CREATE TABLE t (a INT, d DATETIME(3))", "ALTER TABLE t ALTER d SET DEFAULT NOW(6)"),
+    ("CREATE TABLE t (a INT, d DATETIME(3))", "ALTER TABLE t ALTER d SET DEFAULT NOW(2)"),
+    ("CREATE TABLE t (a INT, d DATETIME(3))", "ALTER TABLE t ALTER d SET DEFAULT NOW()"),
+    (
+        "CREATE TABLE t (a INT, d DATETIME(3))",
+        "ALTER TABLE t MODIFY d DATETIME(2) DEFAULT NOW(6) ON UPDATE NOW()",
+    ),
+    ("CREATE TABLE t (a INT, d DATETIME(3))", "ALTER TABLE t MODIFY d DATETIME(6) DEFAULT NOW(3)"),
+    (
+        "CREATE TABLE t (a INT, d DATETIME(3))",
+        "ALTER TABLE t ADD e TIMESTAMP(4) DEFAULT LOCALTIMESTAMP(1)",
+    ),
+    (
+        "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT CURRENT_TIMESTAMP(2))",
+        "ALTER TABLE t MODIFY d DATETIME(1)",
+    ),
+    (
+        "CREATE TABLE t (a INT, d DATETIME(3))",
+        "ALTER TABLE t CHANGE d e TIMESTAMP(2) NULL DEFAULT NOW(3) ON UPDATE NOW(2)",
+    ),
+    (
+        "CREATE TABLE t (a INT, d DATETIME(3))",
+        "ALTER TABLE t MODIFY d DATETIME(3) ON UPDATE NOW(2)",
+    ),
+    (None, "CREATE TABLE t (a INT, j JSON DEFAULT 'x')"),
+    ("CREATE TABLE t (a INT, j JSON)", "ALTER TABLE t ALTER j SET DEFAULT 'x'"),
+    ("CREATE TABLE t (a INT, j JSON)", "ALTER TABLE t MODIFY j JSON DEFAULT '{bad'"),
+    ("CREATE TABLE t (a INT, j JSON DEFAULT '[]')", "ALTER TABLE t ADD k JSON DEFAULT ''"),
+    ("CREATE TABLE t (a INT, g INT AS (a + 1) VIRTUAL)", "ALTER TABLE t ALTER g DROP DEFAULT"),
+    ("CREATE TABLE t (a INT, g INT AS (a + 1) PERSISTENT)", "ALTER TABLE t ALTER g SET DEFAULT 5"),
+    (
+        "CREATE TABLE t (a INT, g INT AS (a + 1) VIRTUAL)",
+        "ALTER TABLE t ALTER g SET DEFAULT 5, ADD b INT",
+    ),
+    (
+        "CREATE TABLE t (a INT NOT NULL AUTO_INCREMENT PRIMARY KEY, b INT)",
+        "ALTER TABLE t ALTER a SET DEFAULT 2, ALTER b SET DEFAULT 3",
+    ),
+    (None, "CREATE TABLE t (a INT AUTO_INCREMENT PRIMARY KEY, g INT AS (a * 2) VIRTUAL)"),
+    (None, "CREATE TABLE t (a INT AUTO_INCREMENT PRIMARY KEY, g INT AS (a * 2) PERSISTENT)"),
+    (None, "CREATE TABLE t (a INT AUTO_INCREMENT PRIMARY KEY, b INT, CHECK (a > 0))"),
+    (
+        "CREATE TABLE t (a INT PRIMARY KEY, g INT AS (a * 2) VIRTUAL)",
+        "ALTER TABLE t MODIFY a INT AUTO_INCREMENT",
+    ),
+    (
+        "CREATE TABLE t (a INT PRIMARY KEY, g INT AS (a * 2) PERSISTENT)",
+        "ALTER TABLE t MODIFY a INT AUTO_INCREMENT",
+    ),
+]
+
+
+@pytest.mark.parametrize("setup,sql", REPLICA_RULES, ids=[sql[-50:] for _, sql in REPLICA_RULES])
+def test_a_replica_takes_the_servers_rules(mdb: Any, setup: str | None, sql: str) -> None:
+    """A replica's catalog takes and refuses each statement as MariaDB does, and ends with the
+    server's table, which its ``SHOW CREATE TABLE`` also reads back as (a reader's snapshot)."""
+    _reads_as_on_the_server(mdb, _replica(), setup, sql)
+
+
+def test_mvdds_rules_refuse_what_a_replica_takes() -> None:
+    """Without ``replica``, the catalog keeps mvdd's stricter rules: it refuses what a replica
+    refuses, and most of what REPLICA_RULES holds; what it takes, it reads as the replica."""
+    stricter = 0
+    for setup, sql in REPLICA_RULES:
+        text = sql if setup is None else f"{setup}; {sql}"
+        replica, cat = _replica(), Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
+        try:
+            replica.execute(text)
+        except mvdd.DDLError:
+            with pytest.raises(mvdd.DDLError):
+                cat.execute(text)
+            continue
+        try:
+            cat.execute(text)
+        except mvdd.DDLError:
+            stricter += 1
+            continue
+        assert cat.table("t").equivalent(replica.table("t"), ignore_order=False), text
+    assert stricter >= 20
 
 
 def _columns(n: int) -> str:
@@ -339,6 +464,11 @@ ONE_STATEMENT = [
     "CHANGE a x INT, ADD a BIGINT",
     "CHANGE a x INT, CHANGE c a INT",
     "CHANGE a x INT, MODIFY x BIGINT",
+    "CHANGE a x INT, ADD a INT, MODIFY a BIGINT",
+    "RENAME COLUMN a TO x, ADD a INT, MODIFY a BIGINT",
+    "RENAME COLUMN a TO x, ADD a INT, ALTER a SET DEFAULT 1",
+    "RENAME COLUMN a TO x, ADD a INT, DROP a",
+    "RENAME COLUMN a TO x, MODIFY x BIGINT",
     "CHANGE b x INT, CHANGE x y INT",
     "CHANGE b B INT, CHANGE c b INT",
     "DROP c, CHANGE b c INT",
@@ -604,6 +734,73 @@ FITS = [
     "DROP INDEX k, ADD UNIQUE u2 (d), ROW_FORMAT=COMPACT",
     "DROP INDEX k, ADD UNIQUE u2 (d, b), ADD d2 VARCHAR(600), ADD UNIQUE u3 (d, d2)",
 ]
+
+#: (setup, statement): a UNIQUE key a change of its column's type, length or charset makes too
+#: long for a B-tree becomes a hash of its values, as MariaDB keeps it (a plain or primary key
+#: is refused, a COMPACT row's column limit holds)
+REFITTED_UNIQUE = [
+    (
+        "CREATE TABLE t (a INT NOT NULL, b VARCHAR(200), d DECIMAL(8,2), PRIMARY KEY (a), "
+        "KEY i (b(100), d), UNIQUE KEY j (d, a))",
+        sql,
+    )
+    for sql in [
+        "ALTER TABLE t DROP INDEX i, CHANGE d d VARCHAR(800)",
+        "ALTER TABLE t CHANGE d d VARCHAR(800), DROP INDEX i",
+        "ALTER TABLE t CHANGE d d VARCHAR(800)",
+    ]
+] + [
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(1000), UNIQUE KEY u (b(700)))",
+        "ALTER TABLE t MODIFY b VARCHAR(2000)",
+    ),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(1000), UNIQUE KEY u (b(800)))",
+        "ALTER TABLE t MODIFY b TEXT",
+    ),
+    ("CREATE TABLE t (a INT, b VARCHAR(100), UNIQUE KEY u (b(80)))", "ALTER TABLE t MODIFY b TEXT"),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(700), c VARCHAR(100), UNIQUE KEY u (b, c))",
+        "ALTER TABLE t MODIFY c TEXT",
+    ),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(100), c VARCHAR(100), UNIQUE KEY u (b, c(50)))",
+        "ALTER TABLE t MODIFY b VARCHAR(800)",
+    ),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(100), PRIMARY KEY (b))",
+        "ALTER TABLE t MODIFY b VARCHAR(800)",
+    ),
+    ("CREATE TABLE t (a INT, b VARCHAR(10), KEY k (b, a))", "ALTER TABLE t MODIFY b VARCHAR(800)"),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(100), UNIQUE KEY u (b)) ROW_FORMAT=COMPACT",
+        "ALTER TABLE t MODIFY b VARCHAR(800)",
+    ),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(100), UNIQUE KEY u (b)) ROW_FORMAT=COMPACT",
+        "ALTER TABLE t MODIFY b VARCHAR(300)",
+    ),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(100), UNIQUE KEY u (b))",
+        "ALTER TABLE t MODIFY b VARCHAR(800) CHARACTER SET latin1",
+    ),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(1000) CHARACTER SET latin1, UNIQUE KEY u (b))",
+        "ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4",
+    ),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(1000) CHARACTER SET latin1, UNIQUE KEY u (b))",
+        "ALTER TABLE t MODIFY b VARCHAR(1000) CHARACTER SET utf8mb4",
+    ),
+]
+
+
+@pytest.mark.parametrize("setup,sql", REFITTED_UNIQUE, ids=[s[-40:] for _, s in REFITTED_UNIQUE])
+def test_a_unique_key_a_wider_column_outgrows_is_a_hash(mdb: Any, setup: str, sql: str) -> None:
+    _reads_as_on_the_server(
+        mdb, Catalog(charset="utf8mb4", collation="utf8mb4_general_ci"), setup, sql
+    )
+
 
 #: an ALTER INDEX of a key the statement renames: the key that ends with the name takes it,
 #: else a new key of that name leaves it idle, else it is refused
@@ -924,6 +1121,7 @@ _COLUMN_TYPES = st.sampled_from(
         "DATE",
         "DATETIME(3)",
         "TIMESTAMP",
+        "TIMESTAMP(6)",
         "TIME",
         "YEAR",
         "ENUM('a','b')",
@@ -948,20 +1146,27 @@ _ATTRIBUTES = st.sampled_from(
         " DEFAULT 0x61",
         " NOT NULL DEFAULT 'x'",
         " DEFAULT NOW()",
+        " DEFAULT CURRENT_TIMESTAMP(2)",
+        " DEFAULT CURRENT_TIMESTAMP(6)",
         " ON UPDATE CURRENT_TIMESTAMP",
+        " ON UPDATE NOW(6)",
+        " DEFAULT '[1]'",
         " COMMENT 'c'",
         " INVISIBLE",
         " DEFAULT 'abcdefghijklm'",
         " DEFAULT 300",
     ]
 )
-#: where mvdd differs from MariaDB on purpose (see DIVERGENCES and ``tests/test_literals.py``):
-#: its stricter rules, and a number read as an ENUM or SET member's index
-_ON_PURPOSE = (
-    "cannot be indexed this way",
+#: where mvdd's rules differ from MariaDB's on purpose (see DIVERGENCES): a replica takes the
+#: server's
+_STRICTER_CREATE = (
     "invalid default: CURRENT_TIMESTAMP",
     "invalid ON UPDATE: CURRENT_TIMESTAMP",
     "not valid JSON",
+)
+#: where mvdd differs from MariaDB on purpose, a replica too (see ``tests/test_literals.py``)
+_ON_PURPOSE = (
+    "cannot be indexed this way",
     "is not a valid date",
     "is not a valid time",
     "is not a valid datetime",
@@ -975,14 +1180,16 @@ _ON_PURPOSE = (
         st.tuples(_COLUMN_TYPES, _ATTRIBUTES), min_size=1, max_size=4, unique_by=lambda c: c
     ),
     key=st.sampled_from(["", ", KEY k (c0)", ", PRIMARY KEY (c0)", ", UNIQUE KEY u (c1)"]),
+    replica=st.booleans(),
 )
 def test_any_create_table_reads_as_on_the_server(
-    mdb: Any, columns: list[tuple[str, str]], key: str
+    mdb: Any, columns: list[tuple[str, str]], key: str, replica: bool
 ) -> None:
     """CREATE TABLE statements of one to four columns of any family with defaults (numbers,
     text, hex and bit literals, dates, CURRENT_TIMESTAMP), ON UPDATE, comments, invisibility
     and a key, drawn at random: a catalog takes and refuses what MariaDB does and reads the
-    table the server shows, but where mvdd differs on purpose. Left out: a numeric default of
+    table the server shows, but where mvdd differs on purpose (a replica's catalog, but its
+    reading of literals, exactly as the server). Left out: a numeric default of
     an ENUM or SET (an index into its members for mvdd), and a NOT NULL DATETIME or
     TIMESTAMP with ON UPDATE and no DEFAULT, which MariaDB gives the zero date as default."""
     assume(not any(t.startswith(("ENUM", "SET")) and a[-1:].isdigit() for t, a in columns))
@@ -992,9 +1199,10 @@ def test_any_create_table_reads_as_on_the_server(
     sql = f"CREATE TABLE t ({', '.join(defs)}{key})"
     assume(not ("ON UPDATE" in sql and ("PRIMARY" in key or "NOT NULL" in sql)))
     assert _run(mdb, "DROP TABLE IF EXISTS t") is None
-    cat = Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
+    cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
-    if server_err is None and any(why in str(mvdd_err) for why in _ON_PURPOSE):
+    on_purpose = _ON_PURPOSE if replica else _ON_PURPOSE + _STRICTER_CREATE
+    if server_err is None and any(why in str(mvdd_err) for why in on_purpose):
         return
     assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
     if mvdd_err is None:
@@ -1243,8 +1451,13 @@ def test_any_everyday_statement_reads_as_on_the_server(mdb: Any, clauses: list[s
     """Statements of one to three everyday clauses (columns of every family with defaults,
     comments, generated and invisible ones, keys over them, table options) drawn at random, on
     a replica's catalog (it knows the server's default charset): a catalog takes and refuses
-    what MariaDB does and ends with its table, but where mvdd's stricter rules refuse on
-    purpose, or where it takes what MySQL takes."""
+    what MariaDB does and ends with its table, but where it takes what MySQL takes. Left out:
+    two clauses changing one column (``MODIFY b INT, CHANGE b e … FIRST`` beside an ``ADD e``),
+    where MariaDB moves a key over it to whichever definition stands first in the new column
+    order, a prefix of the old length kept (mvdd keeps the key on the column that takes ``b``;
+    not modelled)."""
+    changed = [c.split()[2] for c in clauses if c.startswith(("MODIFY COLUMN", "CHANGE COLUMN"))]
+    assume(len(changed) == len(set(changed)))
     setup = (
         "CREATE TABLE t (a INT NOT NULL, b VARCHAR(10), c DATETIME, d ENUM('x','y') DEFAULT 'y', "
         "PRIMARY KEY (a), KEY i (b))"

@@ -31,7 +31,7 @@ from hypothesis.stateful import (
 
 import mvdd
 from mvdd import MvddError, Table, parse_statements
-from mvdd.ddl import apply_steps, validate_table
+from mvdd.ddl import Rules, apply_steps, validate_table
 from mvdd.shard import Outcome, ShardGroup
 from mvdd.store.mysql import connection_lost
 from tests.conftest import examples
@@ -68,7 +68,7 @@ def replay(table: Table, statements: list[str]) -> Table:
         if text.startswith("UPDATE"):
             continue
         for statement in parse_statements(text):
-            table = apply_steps(table, statement.steps, fresh=True)
+            table = apply_steps(table, statement.steps, rules=Rules.SERVER)
             validate_table(table)
     return table
 

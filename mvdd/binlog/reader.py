@@ -822,7 +822,7 @@ class BinlogReader:
         """Execute a statement of the followed databases into the catalog at ``at``; the
         events of the matched tables it changed."""
         try:
-            statements = parse_statements(text, default=schema)
+            statements = parse_statements(text, default=schema, replica=True)
         except DDLError as err:
             return self._unreadable(text, verb, schema, names, at, err)
         touched: list[str] = []

@@ -48,6 +48,7 @@ from mvdd.catalog.plan import Planned, plan_statement
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import validate_table
 from mvdd.ddl.name import split_name
+from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import Statement, iter_statements
 from mvdd.ddl.step import DatabaseAction
 from mvdd.errors import (
@@ -136,9 +137,10 @@ class Catalog:
             qualified name is kept as ``database.table``, and :meth:`execute`'s ``database``
             qualifies unqualified ones (a catalog of a whole server, as a binlog reader keeps).
         replica: the catalog follows a server that already ran every statement (a replication
-            worker reading a binlog): MySQL's own rules apply, not mvdd's stricter ones (adding
-            a NOT NULL column without a default to a table that may hold rows is accepted, as
-            the server accepted it).
+            worker reading a binlog): the server's own rules apply, not mvdd's stricter ones
+            (:data:`mvdd.ddl.rules.STRICTER`: adding a NOT NULL column without a default to a
+            table that may hold rows, a ``DATETIME(3) DEFAULT CURRENT_TIMESTAMP``, a JSON
+            column's DEFAULT that is not JSON … are taken as the server took them).
         charset, collation: the default charset and collation of databases the catalog has no
             ``CREATE`` / ``ALTER DATABASE`` of (the server's default); a table created without
             its own takes its database's. Neither given and no record: the table's charset
@@ -531,6 +533,7 @@ class Catalog:
             database=self.database,
             default=default,
             charsets=self.database_default,
+            replica=self.replica,
         )
         out: list[Change] = []
         for st in statements:
@@ -642,9 +645,10 @@ class Catalog:
             if position is not None and self._is_replay(st, position):
                 return []
             planned = self._plan(st)
+            rules = Rules.altered(replica=self.replica)
             for p in planned:
                 if p.new is not None:
-                    validate_table(p.new, base=p.old)
+                    validate_table(p.new, base=p.old, rules=rules)
         except MvddError as err:
             raise err.locate(statement=st.text, statement_index=st.index) from None
         planned = [p for p in planned if p.new != p.old or p.truncated]

@@ -23,6 +23,7 @@ from mvdd.ddl import osc
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply, check_ordered_by
 from mvdd.ddl.order import apply_ordered, in_server_order
+from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import Statement
 from mvdd.errors import DDLError, NoSuchTableError
 from mvdd.model import Table
@@ -59,6 +60,7 @@ def plan_statement(
         NoSuchTableError, DDLError: a step that cannot apply; nothing is planned.
     """
     live = _Names(names)
+    rules = Rules.altered(replica=replica)
     plans: dict[int, Planned] = {}
     placeholder = -1
 
@@ -119,7 +121,7 @@ def plan_statement(
                 raise DDLError(f"cannot rename to `{step.to}`: that table exists", table=step.table)
             live[step.to] = live.pop(step.table)
             assert plan.new is not None
-            plan.new = apply(step, plan.new, fresh=replica)
+            plan.new = apply(step, plan.new, rules=rules)
             plan.steps.append(step)
         else:
             # an ALTER TABLE's clauses on one table apply together, as the server reads them
@@ -131,11 +133,11 @@ def plan_statement(
             plan = current(step.table)
             assert plan.new is not None
             if len(clauses) == 1:
-                plan.new = apply(step, plan.new, fresh=replica)
+                plan.new = apply(step, plan.new, rules=rules)
                 plan.steps.append(step)
             else:  # the history keeps them in the order they apply one by one
                 in_order = in_server_order(plan.new, clauses)
-                plan.new = apply_ordered(plan.new, in_order, fresh=replica)
+                plan.new = apply_ordered(plan.new, in_order, rules=rules)
                 plan.steps.extend(x for x, _ in in_order)
             plan.truncated = plan.truncated or any(isinstance(x, s.TruncateTable) for x in clauses)
     _cut_over(st, plans, later_steps)

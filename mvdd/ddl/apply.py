@@ -11,8 +11,11 @@ that a multi-column UNIQUE or PRIMARY KEY covers is refused (MariaDB) rather tha
 weakening the key (MySQL 8); unnamed checks are named ``CONSTRAINT_<n>`` as MariaDB does.
 
 Adding a NOT NULL column without a default to an existing table is refused: rows written under
-earlier versions would have no value for it (seed 003). Pass ``fresh=True`` for a table that
-has no rows yet (CREATE TABLE builds its table that way).
+earlier versions would have no value for it (seed 003). ``rules`` (:class:`~mvdd.ddl.rules.Rules`)
+says how a step applies: ``MVDD`` (the default) for a table that may hold rows, ``EMPTY`` for
+one its statement creates (CREATE TABLE builds its table that way), ``SERVER`` for a statement
+a server already ran, which a replica follows by that server's rules
+(:data:`~mvdd.ddl.rules.STRICTER`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import attrs
 
 from mvdd.ddl import expr as ex
 from mvdd.ddl import step as s
+from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
 from mvdd.model import (
     NO_DEFAULT,
@@ -54,7 +58,7 @@ from mvdd.model.table import is_long_unique, position_by_name
 from mvdd.model.types import ColumnType, castable, max_bytes_per_char, resolve_charset
 
 
-def apply(step: s.Step, table: Table, *, fresh: bool = False) -> Table:
+def apply(step: s.Step, table: Table, *, rules: Rules = Rules.MVDD) -> Table:
     """The table after one step (same version: the catalog numbers versions per statement).
 
     Raises DDLError (with the table, element and step named) if the step cannot apply.
@@ -66,7 +70,7 @@ def apply(step: s.Step, table: Table, *, fresh: bool = False) -> Table:
     ('b', 'a')
     """
     try:
-        return _apply(step, table, fresh)
+        return _apply(step, table, rules)
     except MvddError as err:
         raise err.locate(table=table.name, step=str(step)) from None
 
@@ -88,17 +92,17 @@ def check_ordered_by(ordered: s.OrderedBy, table: Table) -> None:
             raise DDLError("unknown column in ORDER BY", table=ordered.table, column=column)
 
 
-def apply_steps(table: Table, steps: Iterable[s.Step], *, fresh: bool = False) -> Table:
+def apply_steps(table: Table, steps: Iterable[s.Step], *, rules: Rules = Rules.MVDD) -> Table:
     """The table after every step in order, one by one (no statement-level validation): steps
     as a catalog's history keeps them. A statement's own steps apply with
     :func:`mvdd.ddl.order.apply_statement`."""
     for st in steps:
-        table = apply(st, table, fresh=fresh)
+        table = apply(st, table, rules=rules)
     return table
 
 
 @singledispatch
-def _apply(step: s.Step, table: Table, fresh: bool) -> Table:
+def _apply(step: s.Step, table: Table, rules: Rules) -> Table:
     raise UnsupportedDDLError(f"{type(step).__name__} does not apply to a single table")
 
 
@@ -274,8 +278,45 @@ def _check_own_expression(e: Expr, place: str, name: str, **where: str) -> None:
         raise DDLError(f"the expression of {place} cannot read its own column", **where)
 
 
-def _check_column(col: Column) -> None:
-    """Rules about one column definition on its own."""
+def _defined(col: Column, rules: Rules) -> Column:
+    """A column as an ADD, a MODIFY, a CHANGE or an ALTER … SET DEFAULT defines it, checked
+    (:func:`_check_column`); under the server's rules, with the precision MariaDB gives its
+    CURRENT_TIMESTAMP in a column definition. (An ALTER … SET DEFAULT keeps the precision as
+    written on the server, where its SHOW CREATE TABLE shows it, but that text defines the
+    column's: a replica keeps the one the text defines, so that a catalog which followed the
+    statement and one which read the server's snapshot hold the same table.)"""
+    if not rules.strict and col.type.kind in _TEMPORAL_WITH_NOW:
+        col = _server_now(col)
+    _check_column(col, rules)
+    return col
+
+
+def _server_now(col: Column) -> Column:
+    """A DATETIME(m) or TIMESTAMP(m) column's CURRENT_TIMESTAMP(n) DEFAULT and ON UPDATE as
+    MariaDB defines them (:data:`~mvdd.ddl.rules.STRICTER`): n is m when 0 or above m; a
+    smaller n stays in a DEFAULT, and is refused in an ON UPDATE."""
+    fsp = col.type.fsp or 0
+
+    def fitted(value: Any, on_update: bool) -> Any:
+        n = now_precision(value)
+        if n is None:
+            return value
+        if on_update and 0 < n < fsp:
+            raise DDLError(
+                f"invalid ON UPDATE: CURRENT_TIMESTAMP({n}) on {col.type}", column=col.name
+            )
+        made = ex.now(n if 0 < n <= fsp else fsp)
+        return value if made == value else made
+
+    default, on_update = fitted(col.default, False), fitted(col.on_update, True)
+    if default is col.default and on_update is col.on_update:
+        return col
+    return attrs.evolve(col, default=default, on_update=on_update)
+
+
+def _check_column(col: Column, rules: Rules = Rules.MVDD) -> None:
+    """Rules about one column definition on its own (``rules``: whether mvdd's stricter ones
+    hold)."""
     check_identifier(col.name, "column")
     where = {"column": col.name}
     _check_comment(col.comment, "column", **where)
@@ -303,8 +344,13 @@ def _check_column(col: Column) -> None:
             continue
         if col.type.kind not in _TEMPORAL_WITH_NOW and label == "ON UPDATE":
             raise DDLError(f"ON UPDATE CURRENT_TIMESTAMP on a {col.type} column", **where)
-        if col.type.kind in _TEMPORAL_WITH_NOW and fsp != (col.type.fsp or 0):
+        if rules.strict and col.type.kind in _TEMPORAL_WITH_NOW and fsp != (col.type.fsp or 0):
             raise DDLError(f"invalid {label}: CURRENT_TIMESTAMP({fsp}) on {col.type}", **where)
+    if rules.strict and col.type.family == Family.JSON and isinstance(col.default, str):
+        try:
+            col.type.coerce(col.default)
+        except MvddError as err:
+            raise DDLError(f"invalid default value: {err.message}", **where) from None
     if col.on_update is not None and now_precision(col.on_update) is None:
         raise DDLError("ON UPDATE takes only CURRENT_TIMESTAMP", **where)
 
@@ -375,18 +421,18 @@ def _users_of(table: Table, column: Column, *, taken: bool = False) -> list[str]
 
 
 @_apply.register
-def _(step: s.RenameTable, table: Table, fresh: bool) -> Table:
+def _(step: s.RenameTable, table: Table, rules: Rules) -> Table:
     check_identifier(step.to, "table")
     return table.with_changes(name=step.to)
 
 
 @_apply.register
-def _(step: s.TruncateTable, table: Table, fresh: bool) -> Table:
+def _(step: s.TruncateTable, table: Table, rules: Rules) -> Table:
     return table
 
 
 @_apply.register
-def _(step: s.SetOptions, table: Table, fresh: bool) -> Table:
+def _(step: s.SetOptions, table: Table, rules: Rules) -> Table:
     check_one_charset("DEFAULT CHARSET", [str(v) for k, v in step.options if k == "CHARSET"])
     return table.with_changes(options=table.options.with_options(step.options))
 
@@ -402,7 +448,7 @@ def check_one_charset(kind: str, charsets: Iterable[str]) -> None:
 
 
 @_apply.register
-def _(step: s.ConvertCharset, table: Table, fresh: bool) -> Table:
+def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
     charset, collation = resolve_charset(step.charset, step.collation)
     if charset == "binary":
         raise UnsupportedDDLError("CONVERT TO CHARACTER SET binary is not tracked")
@@ -414,7 +460,7 @@ def _(step: s.ConvertCharset, table: Table, fresh: bool) -> Table:
     ]
     options = attrs.evolve(table.options, charset=charset, collation=collation)
     table = table.with_columns(tuple(columns), options=options)
-    indexes = tuple(_shortened(table, i) for i in table.indexes)
+    indexes = tuple(_refitted(table, i) for i in table.indexes)
     if any(a is not b for a, b in zip(indexes, table.indexes, strict=True)):
         table = table.with_changes(indexes=indexes)
     return table
@@ -445,14 +491,14 @@ def _text_kind_holding(chars: int, charset: str | None) -> TypeKind:
 
 
 @_apply.register
-def _(step: s.AddColumn, table: Table, fresh: bool) -> Table:
+def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
     col = step.column
     if table.find_column(col.name) is not None:
         if step.if_not_exists:
             return table
         raise DDLError("duplicate column name", column=col.name)
-    _check_column(col)
-    if not fresh and not col.has_default:
+    col = _defined(col, rules)
+    if rules.rows and not col.has_default:
         raise DDLError(
             "a NOT NULL column without a DEFAULT cannot be added to a table that may hold rows: "
             "rows written under earlier versions would have no value for it",
@@ -465,7 +511,7 @@ def _(step: s.AddColumn, table: Table, fresh: bool) -> Table:
 
 
 @_apply.register
-def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
+def _(step: s.DropColumn, table: Table, rules: Rules) -> Table:
     col = table.find_column(step.column)
     if col is None:
         if step.if_exists:
@@ -499,7 +545,7 @@ def _(step: s.DropColumn, table: Table, fresh: bool) -> Table:
 
 
 @_apply.register
-def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
+def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     if step.if_exists and table.find_column(step.column) is None:
         return table
     old = _column(table, step.column)
@@ -507,7 +553,7 @@ def _(step: s.ModifyColumn, table: Table, fresh: bool) -> Table:
     clash = table.find_column(new.name)
     if clash is not None and clash.id != old.id:
         raise DDLError("duplicate column name", column=new.name)
-    _check_column(new)
+    new = _defined(new, rules)
     _check_cast(old, new.type)
     if _is_virtual(old) != _is_virtual(new):
         # the server's error 1907: a virtual column is computed on read, the others stored
@@ -564,10 +610,19 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
             for p in idx.parts
         )
         idx = attrs.evolve(idx, parts=parts) if parts != idx.parts else idx
-        indexes.append(_shortened(table, idx) if col.id in idx.column_ids else idx)
+        indexes.append(_refitted(table, idx) if col.id in idx.column_ids else idx)
     if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
         return table
     return table.with_changes(indexes=tuple(indexes))
+
+
+def _refitted(table: Table, idx: Index) -> Index:
+    """A key over a column whose type changed, as the server keeps it: a UNIQUE key it can no
+    longer store in a B-tree a hash (:func:`_needs_hash`), a plain key over one string column
+    longer than a COMPACT row's limit a prefix (:func:`_shortened`)."""
+    if idx.kind == IndexKind.UNIQUE and not is_long_unique(idx) and _needs_hash(table, idx):
+        return attrs.evolve(idx, using="HASH")
+    return _shortened(table, idx)
 
 
 def _lobs_keyed(table: Table, col: Column) -> Table:
@@ -575,12 +630,9 @@ def _lobs_keyed(table: Table, col: Column) -> Table:
     keeps it: a UNIQUE key a hash, a plain key a prefix (:func:`_lob_prefixed`)."""
 
     def keyed(idx: Index) -> Index:
-        if idx.kind == IndexKind.INDEX:
-            return _lob_prefixed(table, idx)
-        whole = any(p.column_id == col.id and p.length is None for p in idx.parts)
-        if idx.kind == IndexKind.UNIQUE and whole and not is_long_unique(idx):
-            return attrs.evolve(idx, using="HASH")
-        return idx
+        if col.id not in idx.column_ids:
+            return idx
+        return _lob_prefixed(table, idx) if idx.kind == IndexKind.INDEX else _refitted(table, idx)
 
     indexes = tuple(keyed(idx) for idx in table.indexes)
     if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
@@ -589,7 +641,7 @@ def _lobs_keyed(table: Table, col: Column) -> Table:
 
 
 @_apply.register
-def _(step: s.RenameColumn, table: Table, fresh: bool) -> Table:
+def _(step: s.RenameColumn, table: Table, rules: Rules) -> Table:
     old = _column(table, step.column)
     check_identifier(step.to, "column")
     clash = table.find_column(step.to)
@@ -600,17 +652,22 @@ def _(step: s.RenameColumn, table: Table, fresh: bool) -> Table:
 
 
 @_apply.register
-def _(step: s.SetDefault, table: Table, fresh: bool) -> Table:
+def _(step: s.SetDefault, table: Table, rules: Rules) -> Table:
     old = _column(table, step.column)
-    new = attrs.evolve(old, default=coerce_default(step.default, old.type, old.name))
-    _check_column(new)
+    if (old.generated is not None or old.auto_increment) and not rules.strict:
+        return table  # (MariaDB's no-op)
+    new = _defined(
+        attrs.evolve(old, default=coerce_default(step.default, old.type, old.name)), rules
+    )
     return table.replacing_column(old, new)
 
 
 @_apply.register
-def _(step: s.DropDefault, table: Table, fresh: bool) -> Table:
+def _(step: s.DropDefault, table: Table, rules: Rules) -> Table:
     old = _column(table, step.column)
     if old.generated is not None:
+        if not rules.strict:
+            return table  # (MariaDB's no-op)
         raise DDLError("a generated column has no default", column=old.name)
     new = attrs.evolve(old, default=NO_DEFAULT)
     return table.replacing_column(old, new)
@@ -636,7 +693,7 @@ def _looked_for(spec: s.IndexSpec) -> str:
 
 
 @_apply.register
-def _(step: s.AddIndex, table: Table, fresh: bool) -> Table:
+def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
     spec = step.index
     if step.if_not_exists and table.find_index(_looked_for(spec)) is not None:
         return table  # (before its columns are looked up, as the server skips it)
@@ -834,7 +891,7 @@ def _check_index(table: Table, index: Index) -> None:
 
 
 @_apply.register
-def _(step: s.DropIndex, table: Table, fresh: bool) -> Table:
+def _(step: s.DropIndex, table: Table, rules: Rules) -> Table:
     idx = table.find_index(step.index)
     if idx is None:
         if step.if_exists:
@@ -844,7 +901,7 @@ def _(step: s.DropIndex, table: Table, fresh: bool) -> Table:
 
 
 @_apply.register
-def _(step: s.RenameIndex, table: Table, fresh: bool) -> Table:
+def _(step: s.RenameIndex, table: Table, rules: Rules) -> Table:
     idx = _key(table, step.index)
     check_identifier(step.to, "index")
     if PRIMARY.casefold() in (idx.name.casefold(), step.to.casefold()):
@@ -859,7 +916,7 @@ def _(step: s.RenameIndex, table: Table, fresh: bool) -> Table:
 
 
 @_apply.register
-def _(step: s.SetIndexVisible, table: Table, fresh: bool) -> Table:
+def _(step: s.SetIndexVisible, table: Table, rules: Rules) -> Table:
     idx = table.find_index(step.index)
     if idx is None:
         if step.if_exists:
@@ -882,7 +939,7 @@ def _auto_check_name(table: Table) -> str:
 
 
 @_apply.register
-def _(step: s.AddCheck, table: Table, fresh: bool) -> Table:
+def _(step: s.AddCheck, table: Table, rules: Rules) -> Table:
     name = step.name or _auto_check_name(table)
     check_identifier(name, "check")
     if table.find_check(name) is not None:
@@ -903,7 +960,7 @@ def _drop_check(table: Table, name: str) -> Table | None:
 
 
 @_apply.register
-def _(step: s.DropCheck, table: Table, fresh: bool) -> Table:
+def _(step: s.DropCheck, table: Table, rules: Rules) -> Table:
     out = _drop_check(table, step.check)
     if out is None:
         if step.if_exists:
@@ -913,7 +970,7 @@ def _(step: s.DropCheck, table: Table, fresh: bool) -> Table:
 
 
 @_apply.register
-def _(step: s.DropConstraint, table: Table, fresh: bool) -> Table:
+def _(step: s.DropConstraint, table: Table, rules: Rules) -> Table:
     out = _drop_check(table, step.name)
     if out is not None:
         return out
@@ -926,7 +983,7 @@ def _(step: s.DropConstraint, table: Table, fresh: bool) -> Table:
 
 
 @_apply.register
-def _(step: s.AlterCheck, table: Table, fresh: bool) -> Table:
+def _(step: s.AlterCheck, table: Table, rules: Rules) -> Table:
     chk = table.find_check(step.check)
     if chk is None:
         raise DDLError(f"no such check constraint `{step.check}`")
@@ -1003,8 +1060,9 @@ def _check_engine(table: Table, engine: str) -> None:
                 raise DDLError(f"the {engine} engine takes no {what}", index=idx.name)
 
 
-def validate_table(table: Table, *, base: Table | None = None) -> None:
+def validate_table(table: Table, *, base: Table | None = None, rules: Rules = Rules.MVDD) -> None:
     """Rules MySQL checks once a statement has applied; raises DDLError naming the table.
+    ``rules``: whether mvdd's stricter ones hold (:class:`~mvdd.ddl.rules.Rules`).
 
     ``base``, when given, is the version the statement started from, which passed these rules:
     an index of ``base`` kept as it was, over columns kept as they were (the same objects:
@@ -1012,12 +1070,12 @@ def validate_table(table: Table, *, base: Table | None = None) -> None:
     the number of indexes.
     """
     try:
-        _validate(table, base)
+        _validate(table, base, rules)
     except MvddError as err:
         raise err.locate(table=table.name) from None
 
 
-def _validate(table: Table, base: Table | None = None) -> None:
+def _validate(table: Table, base: Table | None, rules: Rules) -> None:
     cols = table.columns
     if not cols:
         raise DDLError("a table needs at least one column (to drop every column, drop the table)")
@@ -1062,7 +1120,8 @@ def _validate(table: Table, base: Table | None = None) -> None:
             if ex.referenced_columns(e) & auto_names:
                 raise DDLError(f"expression {e.sql} reads the AUTO_INCREMENT column", **where)
 
-        _each_expression(table, no_auto)
+        # (MariaDB computes a VIRTUAL column on read, after the counter gave its value)
+        _each_expression(table, no_auto, virtual=rules.strict)
     if not all(i.visible for i in table.indexes):
         key = table.row_key_index
         if key is not None and not key.visible:
@@ -1092,9 +1151,12 @@ _IMPLICIT_PRIMARY = (
 )
 
 
-def _each_expression(table: Table, visit: Callable[[Expr, dict[str, str]], None]) -> None:
+def _each_expression(
+    table: Table, visit: Callable[[Expr, dict[str, str]], None], *, virtual: bool = True
+) -> None:
+    """``visit`` each expression of the table (``virtual=False``: but VIRTUAL columns')."""
     for col in table.columns:
-        if col.generated is not None:
+        if col.generated is not None and (virtual or col.generated.stored):
             visit(col.generated.expr, {"column": col.name})
         if col.check is not None:
             visit(col.check, {"column": col.name})

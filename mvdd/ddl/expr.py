@@ -455,6 +455,16 @@ def normalize_sql(sql: str) -> Expr:
     return normalize(parse(sql))
 
 
+def now(fsp: int) -> Expr:
+    """``CURRENT_TIMESTAMP(fsp)``, normalised (``CURRENT_TIMESTAMP()`` for 0, as the server
+    prints it).
+
+    >>> now(3).sql, now(0).sql
+    ('CURRENT_TIMESTAMP(3)', 'CURRENT_TIMESTAMP()')
+    """
+    return normalize(exp.CurrentTimestamp(this=exp.Literal.number(fsp) if fsp else None))
+
+
 def referenced_columns(expr: Expr) -> frozenset[str]:
     """Case-folded names of the columns an expression reads."""
     return frozenset(col.name.casefold() for col in parse(expr.sql).find_all(exp.Column))

@@ -59,6 +59,9 @@ class Context:
     charsets: Callable[[str | None], tuple[str, str] | None] | None = attrs.field(
         default=None, eq=False
     )
+    #: the statements already ran on their server, whose rules they follow (a replica's; see
+    #: :class:`~mvdd.ddl.rules.Rules`): a CREATE TABLE's definition is built by them
+    replica: bool = False
 
     def database_of(self, table: str) -> str | None:
         """The database a resolved table name is in (None: not known)."""

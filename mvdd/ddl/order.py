@@ -31,6 +31,7 @@ from mvdd.ddl.apply import (
     converted,
     now_precision,
 )
+from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, MvddError
 from mvdd.model import Column, Index, IndexKind, IndexPart, Table
 from mvdd.model.element import coerce_default
@@ -39,7 +40,7 @@ from mvdd.model.table import is_long_unique
 from mvdd.model.types import resolve_charset
 
 
-def apply_statement(table: Table, steps: Sequence[s.Step], *, fresh: bool = False) -> Table:
+def apply_statement(table: Table, steps: Sequence[s.Step], *, rules: Rules = Rules.MVDD) -> Table:
     """The table after one ALTER TABLE's steps (no statement-level validation), read as the
     server reads them: each clause that changes or drops a column, or drops an index or a
     check, names it as the table had it before the statement, and each column at most once;
@@ -54,17 +55,17 @@ def apply_statement(table: Table, steps: Sequence[s.Step], *, fresh: bool = Fals
     [('b', 'text'), ('a', 'int')]
     """
     if len(steps) < 2:  # (the common case: one clause is its own order)
-        return apply_steps(table, steps, fresh=fresh)
-    return apply_ordered(table, in_server_order(table, steps), fresh=fresh)
+        return apply_steps(table, steps, rules=rules)
+    return apply_ordered(table, in_server_order(table, steps), rules=rules)
 
 
 def apply_ordered(
-    table: Table, ordered: Iterable[tuple[s.Step, s.Step]], *, fresh: bool = False
+    table: Table, ordered: Iterable[tuple[s.Step, s.Step]], *, rules: Rules = Rules.MVDD
 ) -> Table:
     """The table after :func:`in_server_order`'s steps, an error naming the statement's step."""
     for st, named in ordered:
         try:
-            table = _apply(st, table, fresh)
+            table = _apply(st, table, rules)
         except MvddError as err:
             raise err.locate(table=table.name, step=str(named)) from None
     return table
@@ -192,9 +193,14 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
                 rest.append((move, st))
             else:
                 changes.append((st, st))
-        elif isinstance(st, s.ModifyColumn) and st.definition.name.casefold() in added_before:
+        elif (
+            isinstance(st, s.ModifyColumn)
+            and st.definition.name.casefold() in added_before
+            and not isinstance(named.get(folded), s.RenameColumn)
+        ):
             # a MODIFY (or a CHANGE from a name the table lacks) of a column added before it:
-            # the server puts the new definition in the added one's stead, at the end
+            # the server puts the new definition in the added one's stead, at the end (but
+            # not under a name a RENAME COLUMN takes away: the server no longer knows it)
             replaced = True
             rest.append(
                 (s.DropColumn(table=st.table, column=st.definition.name, name_taken=True), st)
@@ -434,7 +440,7 @@ def _rebound_keys(
             if isinstance(st, s.DropColumn):
                 st = attrs.evolve(st, name_taken=True)  # (its users are the real run's to judge)
             if isinstance(st, (*_OLD_COLUMN, s.AddColumn)):
-                bare = _apply(st, bare, True)
+                bare = _apply(st, bare, Rules.EMPTY)
             if isinstance(st, s.AddColumn) and isinstance(why, s.ModifyColumn):
                 changed_from[bare.last_id] = why.column
     except MvddError:

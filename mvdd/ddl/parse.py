@@ -24,6 +24,7 @@ from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
 from mvdd.ddl.name import Context, database_name, ident, table_name
 from mvdd.ddl.reserved import is_reserved
+from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.types import resolve_charset
@@ -179,7 +180,7 @@ def _create_table(node: exp.Create, ctx: Context) -> list[Any]:
         raise DDLError("CREATE TABLE without column definitions")
     name = table_name(schema.this, ctx)
     try:
-        definition = build_table(name, node, ctx.charset_of(name))
+        definition = build_table(name, node, ctx.charset_of(name), replica=ctx.replica)
     except MvddError as err:
         raise err.locate(table=name) from None
     return [s.CreateTable(table=name, definition=definition, if_not_exists=exists)]
@@ -757,13 +758,18 @@ def _options(props: list[exp.Expr], *, for_alter: bool = False) -> tuple[tuple[s
 
 
 def build_table(
-    name: str, node: exp.Create, database_charset: tuple[str, str] | None = None
+    name: str,
+    node: exp.Create,
+    database_charset: tuple[str, str] | None = None,
+    *,
+    replica: bool = False,
 ) -> Table:
     """The table a ``CREATE TABLE`` tree defines (id 0, version 1), built by applying the
     column, index and check steps it declares to an empty table, so that CREATE and ALTER share
     one set of rules. ``database_charset``: the database's default (charset, collation), which
     a table naming none takes, as the server gives it (None: not known; the table's charset
-    stays open)."""
+    stays open). ``replica``: the statement already ran on its server, whose rules build the
+    table (:class:`~mvdd.ddl.rules.Rules`)."""
     props = node.args.get("properties")
     base = TableOptions()
     if database_charset is not None:
@@ -783,6 +789,7 @@ def build_table(
             later.extend(_constraint_steps(item, name, None))
     if not columns:
         raise DDLError("a table needs at least one column", table=name)
-    table = apply_steps(table, [*columns, *later], fresh=True)
-    validate_table(table)
+    rules = Rules.created(replica=replica)
+    table = apply_steps(table, [*columns, *later], rules=rules)
+    validate_table(table, rules=rules)
     return table

@@ -215,15 +215,18 @@ def iter_statements(
     database: str | None = None,
     default: str | None = None,
     charsets: Callable[[str | None], tuple[str, str] | None] | None = None,
+    replica: bool = False,
 ) -> Iterator[Statement]:
     """Statements of a text one at a time, each parsed only when reached, so a caller that
     executes them in turn commits the statements before a bad one (the text is tokenized whole
     first: an unterminated string or comment fails it all). Arguments as :func:`parse_statements`;
-    ``charsets(database)`` gives a database's default (charset, collation) when known.
+    ``charsets(database)`` gives a database's default (charset, collation) when known;
+    ``replica``: the statements already ran on their server, whose rules build a CREATE
+    TABLE's table (:class:`~mvdd.ddl.rules.Rules`).
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
-    ctx = Context(database=database, default=default, charsets=charsets)
+    ctx = Context(database=database, default=default, charsets=charsets, replica=replica)
     opened = executable(sql)
     try:
         tokens = DIALECT.tokenize(opened)
@@ -310,6 +313,7 @@ def parse_statements(
     skip_unsupported: bool = False,
     database: str | None = None,
     default: str | None = None,
+    replica: bool = False,
 ) -> list[Statement]:
     """Split MySQL text into statements and each into steps.
 
@@ -320,6 +324,8 @@ def parse_statements(
             qualified with another database are unsupported.
         default: the default database of a catalog that names tables ``database.table``:
             unqualified names take it (see :class:`mvdd.ddl.name.Context`).
+        replica: the statements already ran on their server: a CREATE TABLE's table is built
+            by that server's rules, not mvdd's stricter ones (:class:`mvdd.ddl.rules.Rules`).
 
     Raises:
         DDLParseError: text that does not parse.
@@ -330,18 +336,26 @@ def parse_statements(
     ['ALTER TABLE `t` DROP COLUMN `a`', 'ALTER TABLE `t` ADD COLUMN `b` INT']
     """
     return list(
-        iter_statements(sql, skip_unsupported=skip_unsupported, database=database, default=default)
+        iter_statements(
+            sql,
+            skip_unsupported=skip_unsupported,
+            database=database,
+            default=default,
+            replica=replica,
+        )
     )
 
 
-def parse_table(sql: str) -> Table:
-    """The table of one ``CREATE TABLE`` statement (id 0, version 1).
+def parse_table(sql: str, *, replica: bool = False) -> Table:
+    """The table of one ``CREATE TABLE`` statement (id 0, version 1); ``replica``: built by
+    the rules of the server that ran it (its ``SHOW CREATE TABLE``, say), as
+    :func:`parse_statements`.
 
     >>> t = parse_table("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10) DEFAULT 'x')")
     >>> [c.name for c in t.columns], t.column("a").nullable, t.column("b").default
     (['a', 'b'], False, 'x')
     """
-    statements = parse_statements(sql)
+    statements = parse_statements(sql, replica=replica)
     if len(statements) != 1 or len(statements[0].steps) != 1:
         raise DDLError("expected exactly one CREATE TABLE statement", statement=sql)
     (only,) = statements[0].steps

@@ -59,12 +59,13 @@ from mvdd.model.element import ElementKind
 
 
 def as_table(table: str | Table) -> Table:
-    """A table from its ``CREATE TABLE`` text, or the table itself."""
+    """A table from its ``CREATE TABLE`` text (an existing table's, which its server's rules
+    built: :class:`~mvdd.ddl.rules.Rules`), or the table itself."""
     if isinstance(table, Table):
         return table
     if not isinstance(table, str):
         raise DDLError(f"expected a CREATE TABLE statement or a Table, not {type(table).__name__}")
-    return parse_table(table)
+    return parse_table(table, replica=True)
 
 
 # --- describing elements for messages -------------------------------------------------------

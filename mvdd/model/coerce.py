@@ -373,13 +373,18 @@ def _valid_hms(*parts: str | None) -> bool:
     return hh <= 23 and mi <= 59 and ss <= 59
 
 
+#: the year that stands for year 0 in Python's dates (which have none): a common year, as the
+#: server counts year 0 (``'0000-02-29'`` is refused)
+_YEAR_ZERO = 2001
+
+
 def _valid_ymd(y: int, m: int, d: int) -> bool:
     if (y, m, d) == (0, 0, 0):
         return True  # the zero date, which MySQL stores unless NO_ZERO_DATE
     if m == 0 or d == 0:
         return False
     try:
-        _dt.date(y or 2000, m, d)
+        _dt.date(y or _YEAR_ZERO, m, d)
     except ValueError:
         return False
     return True
@@ -435,8 +440,8 @@ def _coerce_temporal(t: ColumnType, value: Any) -> Any:
     if ymd == (0, 0, 0) and kind == K.TIMESTAMP and (hh, mi, ss, carry, frac) != (0, 0, 0, 0, 0):
         raise _bad(t, value, "the zero TIMESTAMP has no time of day")
     if ymd != (0, 0, 0):
-        # year 0 (valid in MySQL, not in Python) is carried through a leap proxy year
-        proxy = 2000 if ymd[0] == 0 else 0
+        # year 0 (valid in MySQL, not in Python) is carried through a proxy year
+        proxy = _YEAR_ZERO if ymd[0] == 0 else 0
         stamp = _dt.datetime(ymd[0] + proxy, ymd[1], ymd[2], hh, mi, ss)
         stamp += _dt.timedelta(seconds=carry)
         ymd = (stamp.year - proxy, stamp.month, stamp.day)
@@ -493,6 +498,13 @@ def _coerce_year(t: ColumnType, value: Any) -> int:
     return number
 
 
+def coerce_text(t: ColumnType, value: Any) -> str:
+    """``value`` as the text a column of type ``t`` holds, unchecked otherwise: a JSON column's
+    DEFAULT, which the server keeps whether or not it is JSON (that it must be is one of mvdd's
+    stricter rules, :data:`mvdd.ddl.rules.STRICTER`)."""
+    return _to_text(t, value)
+
+
 def _coerce_json(t: ColumnType, value: Any) -> str:
     text = _to_text(t, value)
     try:
@@ -535,4 +547,4 @@ _COERCE: dict[Family, Callable[[ColumnType, Any], Any]] = {
 }
 
 
-__all__ = ["coerce", "convert", "is_case_sensitive"]
+__all__ = ["coerce", "coerce_text", "convert", "is_case_sensitive"]

@@ -15,6 +15,7 @@ from typing import Any, Final, Literal, TypeAlias
 import attrs
 
 from mvdd.errors import DDLError, MvddError
+from mvdd.model.coerce import coerce_text
 from mvdd.model.kind import Family, TypeKind
 from mvdd.model.types import ColumnType
 
@@ -196,6 +197,8 @@ def coerce_default(value: Default, ctype: ColumnType, column: str) -> Default:
     elif type(raw) is int and not numeric:
         raw = raw.to_bytes(max(1, (raw.bit_length() + 7) // 8), "big")  # b'..': its bytes
     try:
+        if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
+            return coerce_text(ctype, raw)
         return ctype.coerce(raw)
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=column) from None

@@ -533,7 +533,8 @@ class Table:
     def to_sql(self) -> str:
         """This table as one MySQL ``CREATE TABLE`` statement, every identifier quoted.
 
-        ``parse_table(t.to_sql())`` is equivalent to ``t``.
+        ``parse_table(t.to_sql(), replica=True)`` is equivalent to ``t`` (and so is
+        ``parse_table(t.to_sql())`` of a table that mvdd's own, stricter rules take).
         """
         return sql_text(self)  # rendered by the ddl layer (mvdd.model.text)
 

@@ -28,6 +28,7 @@ from mvdd.catalog import Catalog, Change
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
 from mvdd.ddl.order import apply_statement
+from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import parse_statements
 from mvdd.errors import MvddError
 from mvdd.model import Column, Table
@@ -79,12 +80,12 @@ def expected_tables(before: Table | None, statements: Sequence[str]) -> list[Tab
     out: list[Table] = []
     table = before
     for text in statements:
-        for st in parse_statements(text) if not is_data(text) else ():
+        for st in parse_statements(text, replica=True) if not is_data(text) else ():
             if len(st.steps) == 1 and isinstance(st.steps[0], s.CreateTable):
                 table = st.steps[0].definition
             elif st.steps:
                 assert table is not None
-                table = apply_statement(table, st.steps, fresh=True)
+                table = apply_statement(table, st.steps, rules=Rules.SERVER)
         assert table is not None
         out.append(table)
     return out

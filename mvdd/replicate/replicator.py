@@ -1217,7 +1217,9 @@ def _same(live: Table | None, expected: Table | None) -> bool:
 
 
 def merge_table(text: str) -> Table:
-    return parse_table(text)
+    """A table text the merge state keeps (a joined table mvdd derived from its shards', which
+    their servers' rules built)."""
+    return parse_table(text, replica=True)
 
 
 def _read(

@@ -224,7 +224,8 @@ class Target:
             text = cur.fetchone()[1]
         self.connect().commit()
         return parse_table(
-            text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text
+            text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text,
+            replica=True,  # (the server's own text: its rules built the table)
         )
 
     # -- the checkpoint table ---------------------------------------------------------------------

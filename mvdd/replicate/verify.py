@@ -79,7 +79,8 @@ def target_schema(downstream: str, target: str) -> Table:
     with _connection(parse_address(downstream)) as conn, conn.cursor() as cur:
         cur.execute(show_create(target))
         text = cur.fetchone()[1]
-    return parse_table(text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text)
+    shown = text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text
+    return parse_table(shown, replica=True)  # (the server's own text: its rules built the table)
 
 
 def verify(

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mvdd.ddl import apply_statement, parse_statements, parse_table
+from mvdd.ddl import Rules, apply_statement, parse_statements, parse_table
 from mvdd.ddl.dml import delete_template, insert_template, update_template
 from mvdd.model import Table
 from mvdd.spark.workload import CREATE, SCRIPT, SHARDS, value
@@ -89,7 +89,9 @@ class Workload:
         text = sql.format(t=shard)
         self.execute(PLACES[shard], text, None)
         (statement,) = parse_statements(text)
-        self.schemas[shard] = apply_statement(self.schemas[shard], statement.steps, fresh=True)
+        self.schemas[shard] = apply_statement(
+            self.schemas[shard], statement.steps, rules=Rules.SERVER
+        )
         self.ddl.append((shard, text))
 
     def run(

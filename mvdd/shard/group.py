@@ -76,6 +76,7 @@ from mvdd.catalog.plan import adopt_ids
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import validate_table, with_database_charset
 from mvdd.ddl.order import apply_statement
+from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import Statement, parse_statements, parse_table
 from mvdd.errors import (
     DDLError,
@@ -351,7 +352,7 @@ class ShardGroup:
             UnsupportedDDLError: a statement mvdd does not model (replication workers may skip it).
         """
         sh = self._shard(shard)
-        statements = parse_statements(sql)
+        statements = parse_statements(sql, replica=True)  # (the shard's server ran it)
         planned = self._dry_run(sh, statements)
         outcome = Outcome()
         for statement, kind, table in planned:
@@ -396,7 +397,7 @@ class ShardGroup:
         if not isinstance(table, Table):
             raise DDLError("follow() takes the shard's new schema as a Table", shard=shard)
         try:
-            validate_table(table)
+            validate_table(table, rules=Rules.SERVER)
         except MvddError as err:
             raise err.locate(shard=shard) from None
         text = statement if statement is not None else table.to_sql()
@@ -487,8 +488,8 @@ class ShardGroup:
                         table = attrs.evolve(table, name=r.to)
                     others = [x for x in steps if not isinstance(x, s.RenameTable)]
                     if others:
-                        table = apply_statement(table, others, fresh=True)
-                        validate_table(table)
+                        table = apply_statement(table, others, rules=Rules.SERVER)
+                        validate_table(table, rules=Rules.SERVER)
                     elif renamed:
                         kind = "noop"
             except MvddError as err:
@@ -906,8 +907,8 @@ def _as_table(sql: str | Table, *, shard: str) -> Table:
             return sql
         if not isinstance(sql, str):
             raise DDLError(f"expected a CREATE TABLE statement, not {type(sql).__name__}")
-        table = parse_table(sql)
-        validate_table(table)
+        table = parse_table(sql, replica=True)  # (the shard's own table, as its server took it)
+        validate_table(table, rules=Rules.SERVER)
         return table
     except MvddError as err:
         raise err.locate(shard=shard) from None

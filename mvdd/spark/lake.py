@@ -428,7 +428,7 @@ def read_lake(spark: SparkSession, folder: str | Path) -> DataFrame:
     current = _current(folder)
     if current.get("snapshot") is None:
         raise LakeError(f"the lake {str(folder)!r} has no snapshot yet: run mvdd compact")
-    joined = parse_table(current["joined"])
+    joined = parse_table(current["joined"], replica=True)  # (a table mvdd kept, not a change)
     df = spark.read.parquet(str(folder / "snapshots" / str(current["snapshot"])))
     return df.select(*(col(c.name) for c in joined.public_columns))
 

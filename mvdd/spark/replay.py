@@ -201,7 +201,8 @@ class _Downstream:
 
     def check(self, joined: Table) -> dict[str, Any]:
         self.flush()
-        live = parse_table(self._execute(show_create(self.target), "SHOW CREATE TABLE")[1])
+        shown = self._execute(show_create(self.target), "SHOW CREATE TABLE")[1]
+        live = parse_table(shown, replica=True)  # (the server's own text)
         names = [c.name for c in joined.public_columns]
         count, checksum = self._execute(checksum_query(self.target, names), "the checksum")
         return {

@@ -29,7 +29,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from mvdd.ddl import apply_statement, parse_statements, parse_table
+from mvdd.ddl import Rules, apply_statement, parse_statements, parse_table
 from mvdd.model import Table
 from mvdd.model.kind import Family
 
@@ -113,7 +113,7 @@ def events(rows_per_shard: int, *, seed: int = 20261121) -> dict[str, list[dict[
             name = SHARDS[shard]
             text = sql.format(t=name)
             (statement,) = parse_statements(text)
-            schemas[name] = apply_statement(schemas[name], statement.steps, fresh=True)
+            schemas[name] = apply_statement(schemas[name], statement.steps, rules=Rules.SERVER)
             out[name].append({"pos": pos, "ddl": text})
             pos += 1
         shard = step % len(SHARDS)

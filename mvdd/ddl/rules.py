@@ -1,0 +1,73 @@
+"""Whose rules a statement's steps apply under: mvdd's, or the server's that already ran it.
+
+A catalog that decides what may change takes mvdd's rules: where MySQL and MariaDB differ, the
+stricter one, and no NOT NULL column without a default added to a table that may hold rows
+(seed 003). A replica (a binlog reader, a replication worker) follows a server that has already
+run every statement it reads, and must not stop on one the server took (DESIGN §12): it takes
+the server's own rules, and ends with the table the server has.
+
+:data:`STRICTER` lists the rules mvdd keeps that a server does not, each with what the server
+does instead, which a replica does. ``tests/test_mariadb_server.py`` holds both sides of each
+to MariaDB: a catalog of mvdd's rules refuses the statement, a replica's ends with the server's
+table.
+
+>>> Rules.altered(replica=False).strict, Rules.altered(replica=True).strict
+(True, False)
+>>> Rules.created(replica=False).rows
+False
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Rules(enum.Enum):
+    """How a step applies: whether the table may hold rows, and whether mvdd's stricter rules
+    hold (:data:`STRICTER`)."""
+
+    #: an ALTER of a table that may hold rows, under mvdd's rules
+    MVDD = (True, True)
+    #: a table its statement creates (no rows yet), under mvdd's rules
+    EMPTY = (False, True)
+    #: a statement its server already ran (a replica): the server's own rules
+    SERVER = (False, False)
+
+    def __init__(self, rows: bool, strict: bool) -> None:
+        #: rows written under earlier versions may exist (a new NOT NULL column needs a default)
+        self.rows = rows
+        #: mvdd's stricter rules hold (:data:`STRICTER`)
+        self.strict = strict
+
+    @classmethod
+    def altered(cls, *, replica: bool) -> Rules:
+        """The rules of a statement that changes an existing table."""
+        return cls.SERVER if replica else cls.MVDD
+
+    @classmethod
+    def created(cls, *, replica: bool) -> Rules:
+        """The rules of a ``CREATE TABLE``'s own definition."""
+        return cls.SERVER if replica else cls.EMPTY
+
+
+#: mvdd's rules that a server does not keep: rule -> what MariaDB does instead (and a replica,
+#: under :attr:`Rules.SERVER`, with it)
+STRICTER: dict[str, str] = {
+    "a NOT NULL column added without a DEFAULT to a table that may hold rows is refused "
+    "(seed 003)": "adds it; the rows take the type's implicit default",
+    "CURRENT_TIMESTAMP(n) as the DEFAULT or ON UPDATE of a DATETIME(m) or TIMESTAMP(m) column "
+    "defined with n != m is refused (MySQL)": "a column definition's DEFAULT takes m when n is 0 "
+    "or above m and keeps a smaller n; its ON UPDATE takes m when n is 0 or above m and refuses "
+    "a smaller n (1294); ALTER … SET DEFAULT keeps n as written, and its SHOW CREATE TABLE "
+    "shows it so, but that text defines the column's precision: a replica keeps the one the "
+    "text defines (the table a snapshot of the server gives)",
+    "a JSON column's literal DEFAULT must be valid JSON (MySQL takes none)": "keeps any text "
+    "(its CHECK (json_valid(…)) reads rows, not the default)",
+    "ALTER … SET DEFAULT and DROP DEFAULT of a generated column are refused": "does nothing",
+    "ALTER … SET DEFAULT of an AUTO_INCREMENT column is refused (MySQL)": "does nothing",
+    "a generated column may not read the AUTO_INCREMENT column (MySQL)": "a VIRTUAL one may; "
+    "a STORED one and a CHECK may not (1901)",
+}
+
+
+__all__ = ["STRICTER", "Rules"]
