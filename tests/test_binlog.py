@@ -638,7 +638,7 @@ _SERVER_RULES_TABLE = (
     "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, "
     "at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP, "
     "seen TIMESTAMP(6) NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP, "
-    "doc JSON DEFAULT 'none', twice INT AS (id * 2) VIRTUAL)"
+    "doc JSON DEFAULT 'none', twice INT AS (id * 2) VIRTUAL, fine DECIMAL(40,35) DEFAULT 0.125)"
 )
 
 
@@ -661,7 +661,7 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
             s.ddl("ALTER TABLE t ALTER twice SET DEFAULT 5, ALTER id SET DEFAULT 9")
             s.ddl("ALTER TABLE t ADD n INT NOT NULL, ALTER at SET DEFAULT NOW(6)", "t")
             s.ddl("ALTER TABLE t MODIFY seen DATETIME(2) NULL ON UPDATE NOW()", "t")
-            s.insert("t", "INSERT INTO t (id, doc, n) VALUES (2, '[1]', 7)", 2)
+            s.insert("t", "INSERT INTO t (id, doc, n, fine) VALUES (2, '[1]', 7, -1.5e-35)", 2)
         assert decoded(reader.events()) == s.expected
         followed = reader.catalog.table(f"{db}.t")
         with contextlib.closing(binlog_server.connect(db)) as conn:

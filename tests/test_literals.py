@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import pymysql
@@ -122,6 +123,8 @@ def _mvdd_default(cat: Catalog, sql_type: str, literal: str) -> str | None:
         return None
     kept = cat.table("t").column("x").default
     cat.execute("ALTER TABLE t DROP x")
+    if isinstance(kept, Decimal):
+        return format(kept, "f")  # (the server's digits: str() writes 0E-30)
     return kept.decode("latin-1") if isinstance(kept, bytes) else str(kept)
 
 
@@ -140,6 +143,16 @@ def _agree(conn: Any, cat: Catalog, sql_type: str, literal: str) -> bool:
 #: as an ENUM or SET default (``DEFAULT 2``), which mvdd reads as the member it indexes, as a
 #: row's number is read, and MariaDB refuses.
 DEFAULTS = [
+    ("DECIMAL(65,30)", "123456789012345678901234567.5"),
+    ("DECIMAL(65,30)", "-0.000000000000000000000000000000005"),
+    ("DECIMAL(65,30)", "1e500"),
+    ("DECIMAL(5,2) UNSIGNED", "-0.001"),
+    ("DECIMAL(5,2) UNSIGNED", "'-0.001'"),
+    ("INT UNSIGNED", "-0.4"),
+    ("INT UNSIGNED", "'-0.4'"),
+    ("INT UNSIGNED", "-0"),
+    ("BIGINT", "1e30"),
+    ("BIGINT", "1e-500"),
     ("INT", "'12abc'"),
     ("INT", "1.5"),
     ("INT", "-2.5"),

@@ -346,6 +346,8 @@ def _check_column(col: Column, rules: Rules = Rules.MVDD) -> None:
             raise DDLError(f"ON UPDATE CURRENT_TIMESTAMP on a {col.type} column", **where)
         if rules.strict and col.type.kind in _TEMPORAL_WITH_NOW and fsp != (col.type.fsp or 0):
             raise DDLError(f"invalid {label}: CURRENT_TIMESTAMP({fsp}) on {col.type}", **where)
+    if rules.strict and col.type.kind == TypeKind.DECIMAL and (col.type.scale or 0) > 30:
+        raise DDLError(f"DECIMAL scale {col.type.scale} is out of range 0..30 (MySQL's)", **where)
     if rules.strict and col.type.family == Family.JSON and isinstance(col.default, str):
         try:
             col.type.coerce(col.default)

@@ -74,7 +74,8 @@ def literal_node(value: Any, family: Family | None = None) -> exp.Expr:
             return exp.BitString(this=format(value, "b"))
         return exp.Literal.number(value) if value >= 0 else exp.Neg(this=exp.Literal.number(-value))
     if isinstance(value, Decimal | float):
-        text = str(value) if isinstance(value, Decimal) else repr(value)
+        # (a DECIMAL's digits as they are: str() writes 1E-30, which the server reads as a float)
+        text = format(value, "f") if isinstance(value, Decimal) else repr(value)
         if text.startswith("-"):
             return exp.Neg(this=exp.Literal.number(text[1:]))
         return exp.Literal.number(text)

@@ -63,6 +63,7 @@ STRICTER: dict[str, str] = {
     "text defines (the table a snapshot of the server gives)",
     "a JSON column's literal DEFAULT must be valid JSON (MySQL takes none)": "keeps any text "
     "(its CHECK (json_valid(…)) reads rows, not the default)",
+    "a DECIMAL's scale is at most 30 (MySQL)": "at most 38",
     "ALTER … SET DEFAULT and DROP DEFAULT of a generated column are refused": "does nothing",
     "ALTER … SET DEFAULT of an AUTO_INCREMENT column is refused (MySQL)": "does nothing",
     "a generated column may not read the AUTO_INCREMENT column (MySQL)": "a VIRTUAL one may; "

@@ -22,7 +22,7 @@ import datetime as _dt
 import json
 import re
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from typing import Any, Protocol
 
 from mvdd.errors import InvalidValueError
@@ -113,11 +113,28 @@ def _to_decimal(t: ColumnType, value: Any) -> Decimal:
     raise _bad(t, value, f"a {type(value).__name__} is not a number")
 
 
+#: room for every digit a value rounds to, once its size is known to fit (a DECIMAL's 65 digits
+#: and its scale's 38, a DOUBLE's 309 and its 30): Python's default context keeps 28
+_EXACT = Context(prec=400)
+
+
+def _check_sign(t: ColumnType, value: Any, exact: Decimal) -> None:
+    """A negative value for an unsigned column is refused before it is rounded, as the server
+    refuses ``DEFAULT -0.4`` of an INT UNSIGNED; but text for an integer column is rounded
+    first (the server takes ``DEFAULT '-0.4'`` there, and refuses it for a DECIMAL)."""
+    if t.unsigned and exact < 0 and not (isinstance(value, str) and t.family == Family.INTEGER):
+        raise _bad(t, value, "negative value for an unsigned column")
+
+
 def _whole(t: ColumnType, value: Any, lo: int, hi: int) -> int:
     if type(value) is int:  # already whole, as decoded row values are (a bool is not an int here)
         number = value
     else:
-        number = int(_to_decimal(t, value).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+        exact = _to_decimal(t, value)
+        if exact.adjusted() > 20:  # (no integer type holds 10**21)
+            raise _bad(t, value, f"out of range {lo}..{hi}")
+        _check_sign(t, value, exact)
+        number = int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_EXACT))
     if not lo <= number <= hi:
         raise _bad(t, value, f"out of range {lo}..{hi}")
     return number
@@ -129,12 +146,14 @@ def _coerce_integer(t: ColumnType, value: Any) -> int:
 
 def _coerce_decimal(t: ColumnType, value: Any) -> Decimal:
     assert t.precision is not None and t.scale is not None
-    number = _to_decimal(t, value).quantize(Decimal(1).scaleb(-t.scale), rounding=ROUND_HALF_UP)
-    if t.unsigned and number < 0:
-        raise _bad(t, value, "negative value for an unsigned column")
+    exact = _to_decimal(t, value)
+    if exact.adjusted() > t.precision - t.scale:
+        raise _bad(t, value, "out of range")
+    _check_sign(t, value, exact)
+    number = exact.quantize(Decimal(1).scaleb(-t.scale), rounding=ROUND_HALF_UP, context=_EXACT)
     if abs(number) >= Decimal(10) ** (t.precision - t.scale):
         raise _bad(t, value, "out of range")
-    return number + 0  # normalises -0.00 to 0.00
+    return _EXACT.plus(number)  # (normalises -0.00 to 0.00)
 
 
 def _coerce_float(t: ColumnType, value: Any) -> float:
@@ -146,7 +165,8 @@ def _coerce_float(t: ColumnType, value: Any) -> float:
     if t.precision is not None:
         assert t.scale is not None
         # rounded from the exact binary value, as the server rounds a double
-        number = float(Decimal(number).quantize(Decimal(1).scaleb(-t.scale), ROUND_HALF_UP))
+        scale = Decimal(1).scaleb(-t.scale)
+        number = float(Decimal(number).quantize(scale, ROUND_HALF_UP, context=_EXACT))
         if abs(number) >= 10 ** (t.precision - t.scale):
             raise _bad(t, value, "out of range")
     return number

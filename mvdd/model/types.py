@@ -339,12 +339,17 @@ def _canon_integer(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+#: the largest DECIMAL scale: MariaDB's (MySQL's is 30)
+MAX_DECIMAL_SCALE = 38
+
+
 def _canon_decimal(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     p = _take(p, {"precision", "scale", "unsigned", "zerofill"}, kind)
     precision = 10 if p.get("precision") is None else p["precision"]
     scale = 0 if p.get("scale") is None else p["scale"]
     _check_int("precision", precision, 1, 65, kind)
-    _check_int("scale", scale, 0, 30, kind)
+    # (MariaDB's most; MySQL's 30 is one of mvdd's stricter rules, mvdd.ddl.rules.STRICTER)
+    _check_int("scale", scale, 0, MAX_DECIMAL_SCALE, kind)
     if scale > precision:
         raise DDLError(f"DECIMAL scale {scale} is larger than its precision {precision}")
     zerofill = bool(p.get("zerofill"))
