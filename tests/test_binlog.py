@@ -638,7 +638,8 @@ _SERVER_RULES_TABLE = (
     "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, "
     "at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP, "
     "seen TIMESTAMP(6) NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP, "
-    "doc JSON DEFAULT 'none', twice INT AS (id * 2) VIRTUAL, fine DECIMAL(40,35) DEFAULT 0.125)"
+    "doc JSON DEFAULT 'none', twice INT AS (id * 2) VIRTUAL, fine DECIMAL(40,35) DEFAULT 0.125, "
+    "touched DATETIME DEFAULT NOW() ON UPDATE NOW())"
 )
 
 
@@ -648,7 +649,9 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
     """Everyday MariaDB DDL that mvdd's own rules refuse (mvdd.ddl.rules.STRICTER): a DATETIME(3)
     whose DEFAULT is a plain CURRENT_TIMESTAMP, a JSON column's DEFAULT that is not JSON, an
     ALTER … SET DEFAULT of a generated or AUTO_INCREMENT column, a VIRTUAL column over the
-    counter, a NOT NULL column added without a default. The reader follows the server through
+    counter, a NOT NULL column added without a default; and MariaDB's own way of dropping the
+    ON UPDATE of a column whose CURRENT_TIMESTAMP default an ALTER replaces (the reader knows
+    its server's flavor, mvdd.ddl.rules.MARIADB). The reader follows the server through
     each, its table ends as the server's, and a bootstrap from a snapshot of the server holds
     the same table."""
     with database(binlog_server) as db:
@@ -661,6 +664,7 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
             s.ddl("ALTER TABLE t ALTER twice SET DEFAULT 5, ALTER id SET DEFAULT 9")
             s.ddl("ALTER TABLE t ADD n INT NOT NULL, ALTER at SET DEFAULT NOW(6)", "t")
             s.ddl("ALTER TABLE t MODIFY seen DATETIME(2) NULL ON UPDATE NOW()", "t")
+            s.ddl("ALTER TABLE t ALTER touched SET DEFAULT '2020-01-01'", "t")
             s.insert("t", "INSERT INTO t (id, doc, n, fine) VALUES (2, '[1]', 7, -1.5e-35)", 2)
         assert decoded(reader.events()) == s.expected
         followed = reader.catalog.table(f"{db}.t")
@@ -669,6 +673,7 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
         assert followed.equivalent(shown, ignore_order=False), followed.differences(shown)
         assert str(followed.column("at").default) == "CURRENT_TIMESTAMP(3)"
         assert followed.column("doc").default == "none"
+        assert followed.column("touched").on_update is None
         snapshot = reader_for(binlog_server, f"{db}.*")
         snapshot.check()
         assert snapshot.catalog.table(f"{db}.t").equivalent(followed, ignore_order=False)

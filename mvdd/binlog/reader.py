@@ -308,6 +308,7 @@ class BinlogReader:
         if self.catalog.default_charset is None:
             # a database created without a charset takes the server's
             self.catalog.default_charset = self.source.server_charset()
+        self.catalog.flavor = self.source.flavor  # (its own ways: mvdd.ddl.rules.MARIADB)
         start = self._start_arg
         if start is None:
             kept = self.catalog.store.get_state(CHECKPOINT)

@@ -81,6 +81,8 @@ RETRIES = 5
 #: the store state key of the databases' default charsets
 _DATABASES = "catalog.databases"
 UNSUPPORTED = ("raise", "skip")
+#: a replica's server flavors (None: not known)
+FLAVORS = (None, "mariadb", "mysql")
 
 
 class DDLGate(Protocol):
@@ -141,6 +143,9 @@ class Catalog:
             (:data:`mvdd.ddl.rules.STRICTER`: adding a NOT NULL column without a default to a
             table that may hold rows, a ``DATETIME(3) DEFAULT CURRENT_TIMESTAMP``, a JSON
             column's DEFAULT that is not JSON … are taken as the server took them).
+        flavor: a replica's server, ``"mariadb"`` or ``"mysql"``, when known (a binlog reader
+            sets it): where the two take a statement alike but do different things, the
+            server's way is followed (:data:`mvdd.ddl.rules.MARIADB`); unknown, MySQL's.
         charset, collation: the default charset and collation of databases the catalog has no
             ``CREATE`` / ``ALTER DATABASE`` of (the server's default); a table created without
             its own takes its database's. Neither given and no record: the table's charset
@@ -160,6 +165,7 @@ class Catalog:
         on_unsupported: str = "raise",
         database: str | None = None,
         replica: bool = False,
+        flavor: str | None = None,
         charset: str | None = None,
         collation: str | None = None,
     ) -> None:
@@ -167,6 +173,8 @@ class Catalog:
             raise CatalogError(
                 f"on_unsupported must be one of {UNSUPPORTED}, not {on_unsupported!r}"
             )
+        if flavor not in FLAVORS:
+            raise CatalogError(f"flavor must be one of {FLAVORS}, not {flavor!r}")
         try:
             resolved = resolve_charset(charset, collation)
         except DDLError as err:
@@ -180,6 +188,7 @@ class Catalog:
         self.on_unsupported = on_unsupported
         self.database = database
         self.replica = replica
+        self.flavor = flavor
         self._write_lock = threading.RLock()
         self._listeners: list[Callable[[list[Change]], None]] = []
         self._gate: DDLGate | None = None
@@ -644,8 +653,8 @@ class Catalog:
         try:
             if position is not None and self._is_replay(st, position):
                 return []
-            planned = self._plan(st)
-            rules = Rules.altered(replica=self.replica)
+            rules = Rules.altered(replica=self.replica, flavor=self.flavor)
+            planned = self._plan(st, rules)
             for p in planned:
                 if p.new is not None:
                     validate_table(p.new, base=p.old, rules=rules)
@@ -721,7 +730,7 @@ class Catalog:
 
     # -- planning (mvdd.catalog.plan, a pure function of the published state) ---------------------
 
-    def _plan(self, st: Statement) -> list[Planned]:
+    def _plan(self, st: Statement, rules: Rules) -> list[Planned]:
         state = self._state
 
         def head(tid: int) -> Table:
@@ -731,7 +740,7 @@ class Catalog:
         def later_steps(tid: int) -> list[s.Step]:
             return [x for change in state.histories[tid].changes()[1:] for x in change.steps]
 
-        return plan_statement(st, state.names, head, later_steps, replica=self.replica)
+        return plan_statement(st, state.names, head, later_steps, rules=rules)
 
     # -- committing ---------------------------------------------------------------------------
 

@@ -7,9 +7,10 @@ online-schema-change tool's cut-over (``RENAME TABLE t TO _t_del, _t_gho TO t``)
 its id and takes the ghost's schema, with the steps the ghost went through as its own. The
 catalog validates and commits the plan; nothing here touches a store.
 
+>>> from mvdd.ddl.rules import Rules
 >>> from mvdd.ddl.statement import parse_statements
 >>> (st,) = parse_statements("CREATE TABLE t (a INT); ")
->>> [(p.old, p.new.column_names) for p in plan_statement(st, {}, None, None, replica=False)]
+>>> [(p.old, p.new.column_names) for p in plan_statement(st, {}, None, None, rules=Rules.MVDD)]
 [(None, ('a',))]
 """
 
@@ -46,7 +47,7 @@ def plan_statement(
     head: Callable[[int], Table] | None,
     later_steps: Callable[[int], list[s.Step]] | None,
     *,
-    replica: bool,
+    rules: Rules,
 ) -> list[Planned]:
     """Each table's outcome of ``st``.
 
@@ -54,13 +55,12 @@ def plan_statement(
         names: live table name -> table id.
         head: a table id's current schema.
         later_steps: the steps of a table's versions after its creation (a ghost's changes).
-        replica: follow the server's own rules (see :class:`~mvdd.catalog.Catalog`).
+        rules: mvdd's, or a replica's server's (:class:`~mvdd.ddl.rules.Rules`).
 
     Raises:
         NoSuchTableError, DDLError: a step that cannot apply; nothing is planned.
     """
     live = _Names(names)
-    rules = Rules.altered(replica=replica)
     plans: dict[int, Planned] = {}
     placeholder = -1
 

@@ -659,9 +659,22 @@ def _(step: s.SetDefault, table: Table, rules: Rules) -> Table:
     if (old.generated is not None or old.auto_increment) and not rules.strict:
         return table  # (MariaDB's no-op)
     new = _defined(
-        attrs.evolve(old, default=coerce_default(step.default, old.type, old.name)), rules
+        attrs.evolve(
+            old,
+            default=coerce_default(step.default, old.type, old.name),
+            on_update=_on_update_kept(old, rules),
+        ),
+        rules,
     )
     return table.replacing_column(old, new)
+
+
+def _on_update_kept(old: Column, rules: Rules) -> Expr | None:
+    """A column's ON UPDATE after an ``ALTER … SET/DROP DEFAULT``: MariaDB drops it from a
+    column whose default was CURRENT_TIMESTAMP (:data:`mvdd.ddl.rules.MARIADB`)."""
+    if rules.flavor == "mariadb" and now_precision(old.default) is not None:
+        return None
+    return old.on_update
 
 
 @_apply.register
@@ -671,7 +684,7 @@ def _(step: s.DropDefault, table: Table, rules: Rules) -> Table:
         if not rules.strict:
             return table  # (MariaDB's no-op)
         raise DDLError("a generated column has no default", column=old.name)
-    new = attrs.evolve(old, default=NO_DEFAULT)
+    new = attrs.evolve(old, default=NO_DEFAULT, on_update=_on_update_kept(old, rules))
     return table.replacing_column(old, new)
 
 

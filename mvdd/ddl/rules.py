@@ -11,10 +11,13 @@ does instead, which a replica does. ``tests/test_mariadb_server.py`` holds both 
 to MariaDB: a catalog of mvdd's rules refuses the statement, a replica's ends with the server's
 table.
 
+A replica that knows its server's flavor follows MariaDB's own ways where the two servers
+take a statement alike but do different things (:data:`MARIADB`).
+
 >>> Rules.altered(replica=False).strict, Rules.altered(replica=True).strict
 (True, False)
->>> Rules.created(replica=False).rows
-False
+>>> Rules.created(replica=False).rows, Rules.altered(replica=True, flavor="mariadb").flavor
+(False, 'mariadb')
 """
 
 from __future__ import annotations
@@ -31,23 +34,32 @@ class Rules(enum.Enum):
     #: a table its statement creates (no rows yet), under mvdd's rules
     EMPTY = (False, True)
     #: a statement its server already ran (a replica): the server's own rules
-    SERVER = (False, False)
+    SERVER = (False, False, None)
+    #: the same, the server a MariaDB, whose own ways are followed too (:data:`MARIADB`)
+    SERVER_MARIADB = (False, False, "mariadb")
 
-    def __init__(self, rows: bool, strict: bool) -> None:
+    def __init__(self, rows: bool, strict: bool, flavor: str | None = None) -> None:
         #: rows written under earlier versions may exist (a new NOT NULL column needs a default)
         self.rows = rows
         #: mvdd's stricter rules hold (:data:`STRICTER`)
         self.strict = strict
+        #: the server's flavor, when known: its own ways are followed
+        self.flavor = flavor
 
     @classmethod
-    def altered(cls, *, replica: bool) -> Rules:
-        """The rules of a statement that changes an existing table."""
-        return cls.SERVER if replica else cls.MVDD
+    def altered(cls, *, replica: bool, flavor: str | None = None) -> Rules:
+        """The rules of a statement that changes an existing table (``flavor``: a replica's
+        server, ``"mariadb"`` or ``"mysql"``, when known)."""
+        return cls._server(flavor) if replica else cls.MVDD
 
     @classmethod
-    def created(cls, *, replica: bool) -> Rules:
+    def created(cls, *, replica: bool, flavor: str | None = None) -> Rules:
         """The rules of a ``CREATE TABLE``'s own definition."""
-        return cls.SERVER if replica else cls.EMPTY
+        return cls._server(flavor) if replica else cls.EMPTY
+
+    @classmethod
+    def _server(cls, flavor: str | None) -> Rules:
+        return cls.SERVER_MARIADB if flavor == "mariadb" else cls.SERVER
 
 
 #: mvdd's rules that a server does not keep: rule -> what MariaDB does instead (and a replica,
@@ -71,4 +83,13 @@ STRICTER: dict[str, str] = {
 }
 
 
-__all__ = ["STRICTER", "Rules"]
+#: where MariaDB and MySQL both take a statement but do different things, what MariaDB does: a
+#: MariaDB replica's catalog does it too (mvdd's own rules, and a replica of MySQL or of an
+#: unknown server, do what MySQL does)
+MARIADB: dict[str, str] = {
+    "ALTER … SET DEFAULT and DROP DEFAULT of a column whose DEFAULT is CURRENT_TIMESTAMP": "drop "
+    "its ON UPDATE CURRENT_TIMESTAMP too (MySQL keeps it)",
+}
+
+
+__all__ = ["MARIADB", "STRICTER", "Rules"]
