@@ -448,7 +448,8 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
     binlog_server: MariaDB,
 ) -> None:
     """Every table of a followed database is read at bootstrap (one may be renamed in later);
-    one of a kind mvdd does not model stops it only when the patterns match it."""
+    one of a kind mvdd does not model stops it only when the patterns match it (a table with
+    a foreign key is one it follows)."""
     server = binlog_server
     with database(server) as db:
         server.execute(
@@ -460,7 +461,7 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
             database=db,
         )
         reader = reader_for(server, f"{db}.orders_*")
-        assert reader.catalog.tables() == [f"{db}.orders_1"]
+        assert reader.catalog.tables() == [f"{db}.child", f"{db}.orders_1"]
         server.execute(
             "INSERT INTO orders_1 VALUES (1, 2)",
             "INSERT INTO log VALUES (1)",
@@ -472,10 +473,13 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
         assert [(e.table, e.row) for e in reader.events()] == [
             (f"{db}.orders_1", {"id": 1, "a": 2})
         ]
-        for name in ("log", "child", "hist", "seq"):
+        for name in ("log", "hist", "seq"):
             with pytest.raises(UnsupportedDDLError) as info:
                 reader_for(server, f"{db}.{name}")
             assert info.value.table == f"{db}.{name}" and info.value.position is not None
+        # a table with a foreign key is followed: its key is the one the server made for it
+        child = reader_for(server, f"{db}.child").catalog.table(f"{db}.child")
+        assert [i.name for i in child.indexes] == ["PRIMARY", "o"]
 
 
 def test_a_table_with_ignored_indexes_is_bootstrapped_and_followed(binlog_server: MariaDB) -> None:

@@ -712,6 +712,11 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
     spec = step.index
     if step.if_not_exists and table.find_index(_looked_for(spec)) is not None:
         return table  # (before its columns are looked up, as the server skips it)
+    if step.foreign_key:
+        if rules.strict:
+            raise UnsupportedDDLError("FOREIGN KEY constraints are not tracked")
+        if _leads(table, spec):
+            return table  # (the foreign key uses that key)
     parts: list[IndexPart] = []
     seen: set[int] = set()
     for part in spec.parts:
@@ -753,6 +758,17 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
         # MySQL makes primary key columns NOT NULL (and a DEFAULT NULL goes with it)
         columns = tuple(_in_primary_key(c) if c.id in seen else c for c in columns)
     return table.with_changes(columns=columns, indexes=(*table.indexes, index), last_id=new_id)
+
+
+def _leads(table: Table, spec: s.IndexSpec) -> bool:
+    """Whether a key of the table (not a FULLTEXT or SPATIAL one) leads with the whole of the
+    columns a foreign key names, in its order: the server makes no key of its own for it."""
+    wanted = [_column(table, p.column).id for p in spec.parts]
+    return any(
+        idx.kind not in (IndexKind.FULLTEXT, IndexKind.SPATIAL)
+        and [p.column_id for p in idx.parts[: len(wanted)] if p.length is None] == wanted
+        for idx in table.indexes
+    )
 
 
 def _in_primary_key(col: Column) -> Column:
@@ -992,8 +1008,8 @@ def _(step: s.DropConstraint, table: Table, rules: Rules) -> Table:
     idx = table.find_index(step.name)
     if idx is not None and idx.kind == IndexKind.UNIQUE:
         return table.with_changes(indexes=tuple(i for i in table.indexes if i.id != idx.id))
-    if step.if_exists:
-        return table
+    if step.if_exists or not rules.strict:
+        return table  # (a replica's: a foreign key, which mvdd does not keep)
     raise DDLError(f"no such constraint `{step.name}`")
 
 

@@ -350,7 +350,15 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
     # the server renames the table after every other change of the statement, wherever the
     # RENAME TO stands among them (ALTER TABLE a RENAME TO b, ADD c INT adds c to a, now b)
     renames = [x for x in steps if isinstance(x, s.RenameTable)]
+    steps = _foreign_keys_last(steps)
     return [x for x in steps if not isinstance(x, s.RenameTable)] + renames if renames else steps
+
+
+def _foreign_keys_last(steps: list[Any]) -> list[Any]:
+    """The keys the server makes for foreign keys after the statement's other changes: the
+    server looks for a key a foreign key can use once every other key is in place."""
+    made = [x for x in steps if isinstance(x, s.AddIndex) and x.foreign_key]
+    return [x for x in steps if x not in made] + made if made else steps
 
 
 def _ordered_by(order: exp.Order, target: exp.Table, table: str, ctx: Context) -> s.OrderedBy:
@@ -460,6 +468,8 @@ def _(action: exp.Drop, table: str, ctx: Context) -> list[s.Step]:
         return [s.DropCheck(table=table, check=n, if_exists=exists) for n in names]
     if kind == "CONSTRAINT":
         return [s.DropConstraint(table=table, name=n, if_exists=exists) for n in names]
+    if kind == "FOREIGN KEY" and ctx.replica:
+        return []  # (mvdd keeps no foreign key; the key the server made for one stays)
     raise UnsupportedDDLError(f"DROP {kind} is not tracked")
 
 
@@ -493,7 +503,7 @@ def _(action: exp.AlterColumn, table: str, ctx: Context) -> list[s.Step]:
 def _(action: exp.AddConstraint, table: str, ctx: Context) -> list[s.Step]:
     steps: list[s.Step] = []
     for item in action.expressions:
-        added = _constraint_steps(item, table, None)
+        added = _constraint_steps(item, table, None, replica=ctx.replica)
         # ADD {INDEX | KEY | UNIQUE | PRIMARY KEY} IF NOT EXISTS, also after CONSTRAINT name,
         # and ADD CONSTRAINT IF NOT EXISTS name CHECK (…)
         inner = item.expressions if isinstance(item, exp.Constraint) else []
@@ -631,6 +641,18 @@ def _index_spec(
     )
 
 
+def _foreign_key(node: exp.ForeignKey, table: str, name: str | None, replica: bool) -> s.Step:
+    """``[CONSTRAINT [name]] FOREIGN KEY [index] (columns) REFERENCES …``: mvdd keeps no foreign
+    key. Its own rules refuse one (UnsupportedDDLError); a replica keeps the key the server
+    makes for it, named by the constraint, else by the index name, else as an unnamed key is
+    (:class:`~mvdd.ddl.step.AddIndex` ``foreign_key``)."""
+    if not replica:
+        raise UnsupportedDDLError("FOREIGN KEY constraints are not tracked")
+    own = ident(node.this, "index") if isinstance(node.this, exp.Identifier) else None
+    spec = _index_spec(IndexKind.INDEX, name or own, node.expressions, None, None)
+    return s.AddIndex(table=table, index=spec, foreign_key=True)
+
+
 #: what a ``CONSTRAINT name`` may name (MySQL: not a plain KEY / INDEX)
 _NAMEABLE = (
     exp.PrimaryKey,
@@ -641,7 +663,11 @@ _NAMEABLE = (
 )
 
 
-def _constraint_steps(node: exp.Expr, table: str, name: str | None) -> list[s.Step]:
+def _constraint_steps(
+    node: exp.Expr, table: str, name: str | None, *, replica: bool = False
+) -> list[s.Step]:
+    """The steps of a key or a constraint a CREATE TABLE declares or an ALTER TABLE adds
+    (``replica``: the server ran the statement, see :func:`_foreign_key`)."""
     if isinstance(node, exp.Constraint):
         out: list[s.Step] = []
         cname = ident(node.this, "constraint")
@@ -650,7 +676,7 @@ def _constraint_steps(node: exp.Expr, table: str, name: str | None) -> list[s.St
                 raise DDLParseError(
                     "CONSTRAINT names a PRIMARY KEY, UNIQUE, FOREIGN KEY or CHECK only"
                 )
-            out.extend(_constraint_steps(inner, table, cname))
+            out.extend(_constraint_steps(inner, table, cname, replica=replica))
         return out
     if isinstance(node, exp.PrimaryKey):
         include = node.args.get("include")
@@ -701,7 +727,7 @@ def _constraint_steps(node: exp.Expr, table: str, name: str | None) -> list[s.St
             )
         ]
     if isinstance(node, exp.ForeignKey):
-        raise UnsupportedDDLError("FOREIGN KEY constraints are not tracked")
+        return [_foreign_key(node, table, name, replica)]
     if isinstance(node, exp.PrimaryKeyColumnConstraint):  # ADD PRIMARY KEY with no columns
         raise DDLParseError("PRIMARY KEY needs its columns here: PRIMARY KEY (column, …)")
     if not isinstance(node, exp.ColumnConstraintKind):
@@ -786,9 +812,10 @@ def build_table(
             columns.append(s.AddColumn(table=name, column=column))
             later.extend(s.AddIndex(table=name, index=spec) for spec in indexes)
         else:
-            later.extend(_constraint_steps(item, name, None))
+            later.extend(_constraint_steps(item, name, None, replica=replica))
     if not columns:
         raise DDLError("a table needs at least one column", table=name)
+    later = _foreign_keys_last(later)
     rules = Rules.created(replica=replica)
     table = apply_steps(table, [*columns, *later], rules=rules)
     validate_table(table, rules=rules)

@@ -217,8 +217,13 @@ class DropDefault(Step):
 
 @attrs.frozen(kw_only=True)
 class AddIndex(Step):
+    """An index added; ``foreign_key``: the key the server makes for a ``FOREIGN KEY`` (mvdd
+    keeps no foreign key, but a replica keeps this key, :data:`mvdd.ddl.rules.STRICTER`),
+    made only when no key of the table leads with its columns."""
+
     index: IndexSpec
     if_not_exists: bool = False
+    foreign_key: bool = False
 
 
 @attrs.frozen(kw_only=True)
