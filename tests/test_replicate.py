@@ -198,6 +198,40 @@ def test_uuid_and_inet_columns_are_copied_and_followed(s: Setup) -> None:
         )
 
 
+def test_shards_with_foreign_keys_and_the_servers_own_rules(s: Setup) -> None:
+    """Shards whose tables reference a parent table and take MariaDB's own forms (a plain
+    CURRENT_TIMESTAMP on a DATETIME(3), a JSON default that is not JSON, a DECIMAL scale above
+    30) are copied and followed through a foreign key added and dropped, and verify against
+    the upstream (the target keeps none of the foreign keys)."""
+    every(s, "CREATE TABLE cust_{t} (name VARCHAR(32) PRIMARY KEY)")
+    every(s, "INSERT INTO cust_{t} SELECT DISTINCT CONCAT('c', seq) FROM seq_1_to_400")
+    every(
+        s,
+        "ALTER TABLE {t} ADD CONSTRAINT fk_{t} FOREIGN KEY (customer) REFERENCES cust_{t} (name), "
+        "ADD COLUMN at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP",
+    )
+    rows(s, "up1", "orders_01", 1, 5)
+    rows(s, "up2", "orders_03", 201, 5)
+    r = s.replicator()
+    r.run()
+    every(
+        s,
+        "ALTER TABLE {t} ADD COLUMN doc JSON DEFAULT 'none', ADD COLUMN rate DECIMAL(40,35) "
+        "NOT NULL DEFAULT 0.5, DROP FOREIGN KEY fk_{t}",
+    )
+    rows(s, "up1", "orders_02", 101, 5, doc="'{}'", rate="0.25")
+    rows(s, "up2", "orders_03", 211, 3, doc="'[1]'", rate="0.125")
+    r.run()
+    joined = r.group.joined
+    assert joined.column("at").default is not None and joined.column("rate").type.scale == 35
+    assert joined.column("doc").default == "none"
+    assert assert_replicated(s, r) == {
+        f"up1/{s.db}.orders_01": 5,
+        f"up1/{s.db}.orders_02": 5,
+        f"up2/{s.db}.orders_03": 8,
+    }
+
+
 def test_a_new_shard_and_a_tools_cut_over(s: Setup) -> None:
     s.snapshot = "locked"  # the first run's snapshot as MySQL takes it, under a read lock
     rows(s, "up1", "orders_01", 1, 20)

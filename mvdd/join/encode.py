@@ -77,6 +77,7 @@ from mvdd.join.lattice import (
     Tagged,
 )
 from mvdd.model import NO_DEFAULT, Check, Column, ColumnType, Default, Index, Table
+from mvdd.model.coerce import coerce_text
 from mvdd.model.element import ElementKind, Expr, IndexKind, IndexPart
 from mvdd.model.kind import (
     BLOB_SIZES,
@@ -370,6 +371,12 @@ def encode_column(col: Column, charset: Charset = (None, None)) -> Any:
     )
 
 
+def _default(ctype: ColumnType, value: Any) -> Any:
+    """A literal default as the joined type holds it: coerced, but a JSON column's kept as its
+    text (a replica's server keeps any text there, mvdd.ddl.rules.STRICTER)."""
+    return coerce_text(ctype, value) if ctype.family == Family.JSON else ctype.coerce(value)
+
+
 def decode_column(value: Any, *, id: int, name: str, comment: str | None = None) -> Column:
     """The column of a (joined) slot value; raises DDLError when it cannot exist."""
     layer, v = value
@@ -388,7 +395,7 @@ def decode_column(value: Any, *, id: int, name: str, comment: str | None = None)
     ctype = decode_type(ctype_v)
     default: Default = NO_DEFAULT
     if dlayer == 1:
-        default = dvalue if isinstance(dvalue, Expr) or dvalue is None else ctype.coerce(dvalue)
+        default = dvalue if isinstance(dvalue, Expr) or dvalue is None else _default(ctype, dvalue)
     elif dvalue == NEEDS and not nullable and auto is not True:
         default = implicit_default(ctype)
         if default is None:
