@@ -623,3 +623,24 @@ def test_a_swap_in_one_statement_keeps_each_column_s_id(catalog: Catalog) -> Non
         catalog.execute("ALTER TABLE t CHANGE a x VARCHAR(5), MODIFY x TEXT")
     assert (err.value.column, err.value.step) == ("x", "ALTER TABLE `t` MODIFY COLUMN `x` TEXT")
     assert catalog.version("t") == 2
+
+
+def test_a_key_made_for_a_foreign_key_is_kept_as_made_across_a_reopen(tmp_path: Path) -> None:
+    """The key a replica keeps for a foreign key is stored as one the server made: after the
+    catalog is opened again, a key that leads with its columns still replaces it (and its
+    history replays to the same tables)."""
+    path = str(tmp_path / "catalog.db")
+    with Catalog.open(path, replica=True) as cat:
+        cat.execute(
+            "CREATE TABLE t (id INT PRIMARY KEY, p INT, FOREIGN KEY fk (p) REFERENCES x (id))"
+        )
+        assert [(i.name, i.generated) for i in cat.table("t").indexes] == [
+            ("PRIMARY", False),
+            ("fk", True),
+        ]
+    with Catalog.open(path, replica=True) as cat:
+        assert cat.table("t").find_index("fk").generated  # type: ignore[union-attr]
+        cat.execute("ALTER TABLE t ADD KEY k (p, id)")
+        assert [i.name for i in cat.table("t").indexes] == ["PRIMARY", "k"]
+        replayed = apply_steps(cat.table("t", version=1), cat.history("t")[-1].steps)
+        assert replayed.equivalent(cat.table("t"))

@@ -407,6 +407,23 @@ FOREIGN_KEYS = [
     (_FK_TABLE, "ALTER TABLE t DROP CONSTRAINT fk1"),
     (_FK_TABLE, "ALTER TABLE t CHANGE p p2 INT"),
     (_FK_TABLE, "ALTER TABLE t ADD q INT, ADD CONSTRAINT fk3 FOREIGN KEY (q) REFERENCES par(id)"),
+    # a key added later that leads with a made key's columns replaces it
+    (_FK_TABLE, "ALTER TABLE t ADD KEY kk (p, id)"),
+    (_FK_TABLE, "ALTER TABLE t ADD UNIQUE KEY kk (p)"),
+    (_FK_TABLE, "ALTER TABLE t ADD KEY kk (id, p)"),
+    (_FK_TABLE, "ALTER TABLE t ADD FULLTEXT KEY kk (p)"),
+    (
+        f"CREATE TABLE t (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) {_FK_REF})",
+        "ALTER TABLE t ADD INDEX (p)",
+    ),
+    (
+        f"CREATE TABLE t (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) {_FK_REF})",
+        "ALTER TABLE t ADD PRIMARY KEY (p, id)",
+    ),
+    (
+        "CREATE TABLE t (id INT, p INT, q INT, FOREIGN KEY (p, q) REFERENCES par2 (a, b))",
+        "ALTER TABLE t ADD KEY kk (p)",
+    ),
 ]
 
 
@@ -415,6 +432,7 @@ def test_a_replica_follows_tables_with_foreign_keys(mdb: Any, setup: str | None,
     """A replica takes each statement and ends with the server's table (its keys); mvdd's own
     rules refuse a foreign key (UnsupportedDDLError)."""
     assert _run(mdb, "CREATE TABLE IF NOT EXISTS par (id INT PRIMARY KEY)") is None
+    assert _run(mdb, "CREATE TABLE IF NOT EXISTS par2 (a INT, b INT, KEY (a, b))") is None
     _reads_as_on_the_server(mdb, _replica(), setup, sql)
     cat = Catalog()
     text = sql if setup is None else f"{setup}; {sql}"

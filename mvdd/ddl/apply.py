@@ -21,7 +21,7 @@ a server already ran, which a replica follows by that server's rules
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import singledispatch
 from typing import Any
 
@@ -715,7 +715,7 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
     if step.foreign_key:
         if rules.strict:
             raise UnsupportedDDLError("FOREIGN KEY constraints are not tracked")
-        if _leads(table, spec):
+        if _leads(table, [_column(table, p.column).id for p in spec.parts]):
             return table  # (the foreign key uses that key)
     parts: list[IndexPart] = []
     seen: set[int] = set()
@@ -728,6 +728,10 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
         if length == col.type.row_size and col.type.family not in _NO_SIZE_PREFIX:
             length = None  # a number's or a date's own size in bytes: the whole column
         parts.append(IndexPart(col.id, length, part.desc))
+    if not step.foreign_key:  # (a key the server made for a foreign key this one serves goes)
+        kept = _replacing_generated(table.indexes, spec.kind, parts)
+        if kept is not table.indexes:
+            table = table.with_changes(indexes=kept)
     if spec.kind == IndexKind.PRIMARY:
         if table.primary_key is not None:
             raise DDLError("multiple primary keys defined", index=PRIMARY)
@@ -757,17 +761,36 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
     if spec.kind == IndexKind.PRIMARY:
         # MySQL makes primary key columns NOT NULL (and a DEFAULT NULL goes with it)
         columns = tuple(_in_primary_key(c) if c.id in seen else c for c in columns)
+    if step.foreign_key:
+        index = attrs.evolve(index, generated=True)
     return table.with_changes(columns=columns, indexes=(*table.indexes, index), last_id=new_id)
 
 
-def _leads(table: Table, spec: s.IndexSpec) -> bool:
-    """Whether a key of the table (not a FULLTEXT or SPATIAL one) leads with the whole of the
-    columns a foreign key names, in its order: the server makes no key of its own for it."""
-    wanted = [_column(table, p.column).id for p in spec.parts]
-    return any(
-        idx.kind not in (IndexKind.FULLTEXT, IndexKind.SPATIAL)
-        and [p.column_id for p in idx.parts[: len(wanted)] if p.length is None] == wanted
-        for idx in table.indexes
+def _leads(table: Table, wanted: list[int]) -> bool:
+    """Whether a key of the table leads with the columns ``wanted`` (:func:`_leads_with`): the
+    server makes no key of its own for a foreign key over them."""
+    return any(_leads_with(idx.kind, idx.parts, wanted) for idx in table.indexes)
+
+
+def _replacing_generated(
+    indexes: tuple[Index, ...], kind: IndexKind, parts: Sequence[IndexPart]
+) -> tuple[Index, ...]:
+    """The table's keys without a key the server made for a foreign key whose columns a new
+    key of ``kind`` over ``parts`` leads with (the server drops it); the very tuple if none."""
+    kept = tuple(
+        idx
+        for idx in indexes
+        if not (idx.generated and _leads_with(kind, parts, [p.column_id for p in idx.parts]))
+    )
+    return kept if len(kept) != len(indexes) else indexes
+
+
+def _leads_with(kind: IndexKind, parts: Sequence[IndexPart], wanted: list[int]) -> bool:
+    """Whether a key (not a FULLTEXT or SPATIAL one) over ``parts`` leads with the whole of
+    the columns ``wanted`` (ids, in order), as a foreign key over them needs."""
+    return (
+        kind not in (IndexKind.FULLTEXT, IndexKind.SPATIAL)
+        and [p.column_id for p in parts[: len(wanted)] if p.length is None] == wanted
     )
 
 

@@ -81,8 +81,8 @@ STRICTER: dict[str, str] = {
     "a generated column may not read the AUTO_INCREMENT column (MySQL)": "a VIRTUAL one may; "
     "a STORED one and a CHECK may not (1901)",
     "a FOREIGN KEY is refused (mvdd keeps none)": "keeps it, with a key of the table's leading "
-    "with its columns, or one it makes (a replica keeps that key, not the foreign key); DROP "
-    "FOREIGN KEY drops it, the key staying",
+    "with its columns, or one it makes, which a later key leading with them replaces (a "
+    "replica keeps that key, not the foreign key); DROP FOREIGN KEY drops it, the key staying",
 }
 
 

@@ -259,6 +259,11 @@ class Index:
     using: str | None = attrs.field(default=None, validator=_using)
     visible: bool = True
     state: State = State.PUBLIC
+    #: the key the server made for a foreign key (a replica's, mvdd.ddl.rules.STRICTER): a key
+    #: added later that leads with its columns replaces it, as the server drops it. Not part of
+    #: the index's value: ``SHOW CREATE TABLE`` does not show it, and a table that text defines
+    #: holds the key as a stated one.
+    generated: bool = attrs.field(default=False, eq=False)
 
     @property
     def is_unique(self) -> bool:
