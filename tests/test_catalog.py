@@ -644,3 +644,21 @@ def test_a_key_made_for_a_foreign_key_is_kept_as_made_across_a_reopen(tmp_path: 
         assert [i.name for i in cat.table("t").indexes] == ["PRIMARY", "k"]
         replayed = apply_steps(cat.table("t", version=1), cat.history("t")[-1].steps)
         assert replayed.equivalent(cat.table("t"))
+
+
+@pytest.mark.parametrize(
+    "flavor,keys", [("mariadb", ["PRIMARY", "p"]), ("mysql", ["PRIMARY"]), (None, ["PRIMARY"])]
+)
+def test_a_columns_own_references_follows_the_replicas_server(
+    flavor: str | None, keys: list[str]
+) -> None:
+    """MariaDB makes a foreign key of a column's own REFERENCES (and a key for it); MySQL
+    ignores the clause, as a replica of an unknown server does; mvdd's own rules refuse it."""
+    sql = "CREATE TABLE t (id INT PRIMARY KEY, p INT REFERENCES par (id))"
+    cat = Catalog(replica=True, flavor=flavor)
+    cat.execute(sql)
+    assert [i.name for i in cat.table("t").indexes] == keys
+    with pytest.raises(UnsupportedDDLError):
+        Catalog().execute(sql)
+    with pytest.raises(CatalogError):
+        Catalog(replica=True, flavor="oracle")

@@ -407,6 +407,14 @@ FOREIGN_KEYS = [
     (_FK_TABLE, "ALTER TABLE t DROP CONSTRAINT fk1"),
     (_FK_TABLE, "ALTER TABLE t CHANGE p p2 INT"),
     (_FK_TABLE, "ALTER TABLE t ADD q INT, ADD CONSTRAINT fk3 FOREIGN KEY (q) REFERENCES par(id)"),
+    # a column's own REFERENCES makes a foreign key on MariaDB (mvdd.ddl.rules.MARIADB)
+    (None, f"CREATE TABLE t (id INT PRIMARY KEY, p INT {_FK_REF})"),
+    (None, f"CREATE TABLE t (id INT PRIMARY KEY, p INT {_FK_REF} ON DELETE CASCADE, KEY k (p))"),
+    ("CREATE TABLE t (id INT PRIMARY KEY, p INT)", f"ALTER TABLE t ADD q INT {_FK_REF}"),
+    (
+        None,
+        f"CREATE TABLE t (id INT PRIMARY KEY, p INT, q INT {_FK_REF}, FOREIGN KEY (p) {_FK_REF})",
+    ),
     # a key added later that leads with a made key's columns replaces it
     (_FK_TABLE, "ALTER TABLE t ADD KEY kk (p, id)"),
     (_FK_TABLE, "ALTER TABLE t ADD UNIQUE KEY kk (p)"),

@@ -543,6 +543,7 @@ class Catalog:
             default=default,
             charsets=self.database_default,
             replica=self.replica,
+            flavor=self.flavor,
         )
         out: list[Change] = []
         for st in statements:

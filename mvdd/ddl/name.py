@@ -62,6 +62,8 @@ class Context:
     #: the statements already ran on their server, whose rules they follow (a replica's; see
     #: :class:`~mvdd.ddl.rules.Rules`): a CREATE TABLE's definition is built by them
     replica: bool = False
+    #: that server's flavor, ``"mariadb"`` or ``"mysql"``, when known (its own ways are followed)
+    flavor: str | None = None
 
     def database_of(self, table: str) -> str | None:
         """The database a resolved table name is in (None: not known)."""

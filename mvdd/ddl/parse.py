@@ -8,6 +8,7 @@ Statement splitting and error reporting are in :mod:`mvdd.ddl.statement`; column
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import singledispatch
 from typing import Any
 
@@ -180,7 +181,7 @@ def _create_table(node: exp.Create, ctx: Context) -> list[Any]:
         raise DDLError("CREATE TABLE without column definitions")
     name = table_name(schema.this, ctx)
     try:
-        definition = build_table(name, node, ctx.charset_of(name), replica=ctx.replica)
+        definition = build_table(name, node, ctx.charset_of(name), ctx=ctx)
     except MvddError as err:
         raise err.locate(table=name) from None
     return [s.CreateTable(table=name, definition=definition, if_not_exists=exists)]
@@ -409,6 +410,7 @@ def _(action: exp.Command, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
+    action, referenced = _inline_reference(action, ctx)
     column, place, indexes = column_from_def(action)
     steps: list[s.Step] = [
         s.AddColumn(
@@ -416,7 +418,34 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
         )
     ]
     steps.extend(s.AddIndex(table=table, index=spec) for spec in indexes)
+    steps.extend(referenced(table, column.name))
     return steps
+
+
+def _inline_reference(
+    node: exp.ColumnDef, ctx: Context | None
+) -> tuple[exp.ColumnDef, Callable[[str, str], list[s.Step]]]:
+    """A column definition without its own ``REFERENCES …``, and the steps of that foreign key
+    (given the table and the column). A replica of MariaDB keeps the key MariaDB makes for it
+    (:func:`_foreign_key`); MySQL ignores such a clause, and so does a replica of MySQL or of
+    an unknown server. mvdd's own rules refuse it."""
+    found = [c for c in node.constraints if isinstance(c.kind, exp.Reference)]
+    if not found or ctx is None or not ctx.replica:
+        return node, _no_steps  # (column_from_def refuses a REFERENCES left in)
+    node = node.copy()
+    node.set("constraints", [c for c in node.constraints if not isinstance(c.kind, exp.Reference)])
+    if ctx.flavor != "mariadb":
+        return node, _no_steps
+
+    def made(table: str, column: str) -> list[s.Step]:
+        spec = s.IndexSpec(parts=(s.PartSpec(column),))
+        return [s.AddIndex(table=table, index=spec, foreign_key=True)]
+
+    return node, made
+
+
+def _no_steps(table: str, column: str) -> list[s.Step]:
+    return []
 
 
 @alter_steps.register
@@ -788,14 +817,15 @@ def build_table(
     node: exp.Create,
     database_charset: tuple[str, str] | None = None,
     *,
-    replica: bool = False,
+    ctx: Context | None = None,
 ) -> Table:
     """The table a ``CREATE TABLE`` tree defines (id 0, version 1), built by applying the
     column, index and check steps it declares to an empty table, so that CREATE and ALTER share
     one set of rules. ``database_charset``: the database's default (charset, collation), which
     a table naming none takes, as the server gives it (None: not known; the table's charset
-    stays open). ``replica``: the statement already ran on its server, whose rules build the
-    table (:class:`~mvdd.ddl.rules.Rules`)."""
+    stays open). ``ctx``: a replica's (``replica``: the statement already ran on its server,
+    whose rules build the table, :class:`~mvdd.ddl.rules.Rules`)."""
+    replica = ctx is not None and ctx.replica
     props = node.args.get("properties")
     base = TableOptions()
     if database_charset is not None:
@@ -806,17 +836,19 @@ def build_table(
     later: list[s.Step] = []
     for item in node.this.expressions:
         if isinstance(item, exp.ColumnDef):
+            item, referenced = _inline_reference(item, ctx)
             column, place, indexes = column_from_def(item)
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)
             columns.append(s.AddColumn(table=name, column=column))
             later.extend(s.AddIndex(table=name, index=spec) for spec in indexes)
+            later.extend(referenced(name, column.name))
         else:
             later.extend(_constraint_steps(item, name, None, replica=replica))
     if not columns:
         raise DDLError("a table needs at least one column", table=name)
     later = _foreign_keys_last(later)
-    rules = Rules.created(replica=replica)
+    rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
     table = apply_steps(table, [*columns, *later], rules=rules)
     validate_table(table, rules=rules)
     return table

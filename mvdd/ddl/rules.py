@@ -92,6 +92,7 @@ STRICTER: dict[str, str] = {
 MARIADB: dict[str, str] = {
     "ALTER … SET DEFAULT and DROP DEFAULT of a column whose DEFAULT is CURRENT_TIMESTAMP": "drop "
     "its ON UPDATE CURRENT_TIMESTAMP too (MySQL keeps it)",
+    "a column's own REFERENCES …": "makes a foreign key, and its key (MySQL ignores the clause)",
 }
 
 

@@ -216,17 +216,20 @@ def iter_statements(
     default: str | None = None,
     charsets: Callable[[str | None], tuple[str, str] | None] | None = None,
     replica: bool = False,
+    flavor: str | None = None,
 ) -> Iterator[Statement]:
     """Statements of a text one at a time, each parsed only when reached, so a caller that
     executes them in turn commits the statements before a bad one (the text is tokenized whole
     first: an unterminated string or comment fails it all). Arguments as :func:`parse_statements`;
     ``charsets(database)`` gives a database's default (charset, collation) when known;
     ``replica``: the statements already ran on their server, whose rules build a CREATE
-    TABLE's table (:class:`~mvdd.ddl.rules.Rules`).
+    TABLE's table (:class:`~mvdd.ddl.rules.Rules`); ``flavor``: that server's, when known.
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
-    ctx = Context(database=database, default=default, charsets=charsets, replica=replica)
+    ctx = Context(
+        database=database, default=default, charsets=charsets, replica=replica, flavor=flavor
+    )
     opened = executable(sql)
     try:
         tokens = DIALECT.tokenize(opened)
