@@ -655,7 +655,8 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
     ALTER … SET DEFAULT of a generated or AUTO_INCREMENT column, a VIRTUAL column over the
     counter, a NOT NULL column added without a default; and MariaDB's own way of dropping the
     ON UPDATE of a column whose CURRENT_TIMESTAMP default an ALTER replaces (the reader knows
-    its server's flavor, mvdd.ddl.rules.MARIADB). The reader follows the server through
+    its server's flavor, mvdd.ddl.rules.MARIADB); a table with foreign keys. The reader follows
+    the server through
     each, its table ends as the server's, and a bootstrap from a snapshot of the server holds
     the same table."""
     with database(binlog_server) as db:
@@ -670,6 +671,14 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
             s.ddl("ALTER TABLE t MODIFY seen DATETIME(2) NULL ON UPDATE NOW()", "t")
             s.ddl("ALTER TABLE t ALTER touched SET DEFAULT '2020-01-01'", "t")
             s.insert("t", "INSERT INTO t (id, doc, n, fine) VALUES (2, '[1]', 7, -1.5e-35)", 2)
+            s.ddl(
+                "CREATE TABLE c (id INT PRIMARY KEY, t_id INT REFERENCES t (id), "
+                "CONSTRAINT c_t FOREIGN KEY k (t_id) REFERENCES t (id) ON DELETE CASCADE)",
+                "c",
+                new=("c",),
+            )
+            s.insert("c", "INSERT INTO c VALUES (1, 2)", 1)
+            s.ddl("ALTER TABLE c DROP FOREIGN KEY c_t, ADD KEY k2 (t_id, id)", "c")
         assert decoded(reader.events()) == s.expected
         followed = reader.catalog.table(f"{db}.t")
         with contextlib.closing(binlog_server.connect(db)) as conn:
@@ -678,6 +687,11 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
         assert str(followed.column("at").default) == "CURRENT_TIMESTAMP(3)"
         assert followed.column("doc").default == "none"
         assert followed.column("touched").on_update is None
+        # the foreign keys' keys: the column's own REFERENCES made `t_id`, which k2 replaced
+        with contextlib.closing(binlog_server.connect(db)) as conn:
+            child = parse_table(show_create_table(conn, "c"), replica=True)
+        assert [i.name for i in reader.catalog.table(f"{db}.c").indexes] == ["PRIMARY", "k2"]
+        assert reader.catalog.table(f"{db}.c").equivalent(child, ignore_order=False)
         snapshot = reader_for(binlog_server, f"{db}.*")
         snapshot.check()
         assert snapshot.catalog.table(f"{db}.t").equivalent(followed, ignore_order=False)
