@@ -136,7 +136,7 @@ def plan_statement(
                 plan.new = apply(step, plan.new, rules=rules)
                 plan.steps.append(step)
             else:  # the history keeps them in the order they apply one by one
-                in_order = in_server_order(plan.new, clauses)
+                in_order = in_server_order(plan.new, clauses, rules)
                 plan.new = apply_ordered(plan.new, in_order, rules=rules)
                 plan.steps.extend(x for x, _ in in_order)
             plan.truncated = plan.truncated or any(isinstance(x, s.TruncateTable) for x in clauses)

@@ -56,7 +56,7 @@ def apply_statement(table: Table, steps: Sequence[s.Step], *, rules: Rules = Rul
     """
     if len(steps) < 2:  # (the common case: one clause is its own order)
         return apply_steps(table, steps, rules=rules)
-    return apply_ordered(table, in_server_order(table, steps), rules=rules)
+    return apply_ordered(table, in_server_order(table, steps, rules), rules=rules)
 
 
 def apply_ordered(
@@ -79,7 +79,9 @@ _OLD_COLUMN = (s.ModifyColumn, s.RenameColumn, s.SetDefault, s.DropDefault, s.Dr
 _OLD_DROPS = (s.DropIndex, s.DropCheck, s.DropConstraint)
 
 
-def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step, s.Step]]:
+def in_server_order(
+    table: Table, steps: Sequence[s.Step], rules: Rules = Rules.MVDD
+) -> list[tuple[s.Step, s.Step]]:
     """One statement's steps on ``table`` in an order that applies one by one with the
     server's meaning, each beside the step an error should name (the statement's own). A
     catalog keeps these steps in its history, where they replay one by one.
@@ -245,7 +247,7 @@ def in_server_order(table: Table, steps: Sequence[s.Step]) -> list[tuple[s.Step,
             + drops
             + _chains_ordered(key_changes, keys, _KEY_RENAMES, table)
             + _chains_ordered(changes, named, _COLUMN_RENAMES, table)
-            + _with_alters(table, columns, alters)
+            + _with_alters(table, columns, alters, rules)
             + after_columns
             + new_keys
         )
@@ -608,7 +610,7 @@ def _charsets_out_of_place(steps: Sequence[s.Step]) -> bool:
 
 
 def _check_idle_default(
-    table: Table, defining: s.Step, column: Column, alter: tuple[s.Step, s.Step]
+    table: Table, defining: s.Step, column: Column, alter: tuple[s.Step, s.Step], rules: Rules
 ) -> None:
     """The checks of an ``ALTER … SET DEFAULT`` that changes nothing (see
     :func:`_with_alters`): its value must suit the column as the statement defines it (NOT
@@ -619,7 +621,8 @@ def _check_idle_default(
     assert isinstance(alter[0], s.SetDefault)
     try:
         default = coerce_default(alter[0].default, column.type, column.name)
-        _check_column(attrs.evolve(column, default=default, nullable=column.nullable and not keyed))
+        idle = attrs.evolve(column, default=default, nullable=column.nullable and not keyed)
+        _check_column(idle, rules)
     except MvddError as err:
         raise err.locate(table=table.name, step=str(alter[1])) from None
 
@@ -653,11 +656,12 @@ def _with_alters(
     table: Table,
     steps: list[tuple[s.Step, s.Step]],
     alters: dict[str, list[tuple[s.Step, s.Step]]],
+    rules: Rules,
 ) -> list[tuple[s.Step, s.Step]]:
     """``steps`` with each ``ALTER … DEFAULT`` left over right after the next step that adds
     or moves the column it names, where the server applies it. MariaDB leaves a column whose
     definition's default is ``CURRENT_TIMESTAMP`` as it is stated: the clause meets it, its
-    value is checked against the column's type, and it changes nothing."""
+    value is checked against the column's type (by ``rules``), and it changes nothing."""
     pending = {name: list(pairs) for name, pairs in alters.items()}
     out = []
     for pair in steps:
@@ -669,7 +673,7 @@ def _with_alters(
             if now_precision(column.default) is None:
                 out.append(alter)
             elif isinstance(alter[0], s.SetDefault):
-                _check_idle_default(table, pair[1], column, alter)
+                _check_idle_default(table, pair[1], column, alter, rules)
             if not pending[name]:
                 del pending[name]
     return out
