@@ -682,14 +682,14 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
         assert decoded(reader.events()) == s.expected
         followed = reader.catalog.table(f"{db}.t")
         with contextlib.closing(binlog_server.connect(db)) as conn:
-            shown = parse_table(show_create_table(conn, "t"), replica=True)
+            shown, child = (
+                parse_table(show_create_table(conn, name), replica=True) for name in ("t", "c")
+            )
         assert followed.equivalent(shown, ignore_order=False), followed.differences(shown)
         assert str(followed.column("at").default) == "CURRENT_TIMESTAMP(3)"
         assert followed.column("doc").default == "none"
         assert followed.column("touched").on_update is None
         # the foreign keys' keys: the column's own REFERENCES made `t_id`, which k2 replaced
-        with contextlib.closing(binlog_server.connect(db)) as conn:
-            child = parse_table(show_create_table(conn, "c"), replica=True)
         assert [i.name for i in reader.catalog.table(f"{db}.c").indexes] == ["PRIMARY", "k2"]
         assert reader.catalog.table(f"{db}.c").equivalent(child, ignore_order=False)
         snapshot = reader_for(binlog_server, f"{db}.*")

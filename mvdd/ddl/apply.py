@@ -314,6 +314,11 @@ def _server_now(col: Column) -> Column:
     return attrs.evolve(col, default=default, on_update=on_update)
 
 
+#: MySQL's largest DECIMAL scale, one of mvdd's stricter rules (MariaDB's is
+#: :data:`~mvdd.model.types.MAX_DECIMAL_SCALE`)
+_SCALE = 30
+
+
 def _check_column(col: Column, rules: Rules = Rules.MVDD) -> None:
     """Rules about one column definition on its own (``rules``: whether mvdd's stricter ones
     hold)."""
@@ -346,8 +351,10 @@ def _check_column(col: Column, rules: Rules = Rules.MVDD) -> None:
             raise DDLError(f"ON UPDATE CURRENT_TIMESTAMP on a {col.type} column", **where)
         if rules.strict and col.type.kind in _TEMPORAL_WITH_NOW and fsp != (col.type.fsp or 0):
             raise DDLError(f"invalid {label}: CURRENT_TIMESTAMP({fsp}) on {col.type}", **where)
-    if rules.strict and col.type.kind == TypeKind.DECIMAL and (col.type.scale or 0) > 30:
-        raise DDLError(f"DECIMAL scale {col.type.scale} is out of range 0..30 (MySQL's)", **where)
+    if rules.strict and col.type.kind == TypeKind.DECIMAL and (col.type.scale or 0) > _SCALE:
+        raise DDLError(
+            f"DECIMAL scale {col.type.scale} is out of range 0..{_SCALE} (MySQL's)", **where
+        )
     if rules.strict and col.type.family == Family.JSON and isinstance(col.default, str):
         try:
             col.type.coerce(col.default)

@@ -80,9 +80,13 @@ def _word(node: exp.Expr, what: str) -> str:
     return node.name
 
 
-def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexSpec]]:
+def column_from_def(
+    node: exp.ColumnDef, *, references: bool = False
+) -> tuple[Column, s.Place, list[s.IndexSpec]]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, and the indexes its
-    attributes declare (``PRIMARY KEY``, ``UNIQUE``)."""
+    attributes declare (``PRIMARY KEY``, ``UNIQUE``). ``references``: a ``REFERENCES …`` of
+    its own is passed over (a replica's; the caller keeps what its server makes of it), not
+    refused."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
@@ -135,6 +139,8 @@ def column_from_def(node: exp.ColumnDef) -> tuple[Column, s.Place, list[s.IndexS
             raise DDLParseError("a key with a column list inside a column definition")
         elif isinstance(ck, exp.UniqueColumnConstraint):
             indexes.append(s.IndexSpec(kind=IndexKind.UNIQUE, parts=(s.PartSpec(name),)))
+        elif isinstance(ck, exp.Reference) and references:
+            continue
         elif isinstance(ck, d.MySQLCheck):
             if "check" in flags:
                 raise UnsupportedDDLError("more than one CHECK on one column", column=name)

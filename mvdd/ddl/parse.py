@@ -8,7 +8,6 @@ Statement splitting and error reporting are in :mod:`mvdd.ddl.statement`; column
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import singledispatch
 from typing import Any
 
@@ -348,18 +347,22 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
     if options or not any(not isinstance(x, s.IfTableExists) for x in steps):
         # (a statement that changes nothing, `ALTER TABLE t FORCE`, still needs its table)
         steps.append(s.SetOptions(table=table, options=options))
-    # the server renames the table after every other change of the statement, wherever the
-    # RENAME TO stands among them (ALTER TABLE a RENAME TO b, ADD c INT adds c to a, now b)
-    renames = [x for x in steps if isinstance(x, s.RenameTable)]
-    steps = _foreign_keys_last(steps)
-    return [x for x in steps if not isinstance(x, s.RenameTable)] + renames if renames else steps
+    return _in_late_order(steps)
 
 
-def _foreign_keys_last(steps: list[Any]) -> list[Any]:
-    """The keys the server makes for foreign keys after the statement's other changes: the
-    server looks for a key a foreign key can use once every other key is in place."""
-    made = [x for x in steps if isinstance(x, s.AddIndex) and x.foreign_key]
-    return [x for x in steps if x not in made] + made if made else steps
+def _late(step: Any) -> int:
+    """When the server takes a step of a statement: the others first, in their order; then the
+    keys it makes for foreign keys (it looks for a key one can use once every other key is in
+    place); then a rename of the table, wherever the RENAME TO stands among them (``ALTER
+    TABLE a RENAME TO b, ADD c INT`` adds c to a, now b)."""
+    if isinstance(step, s.RenameTable):
+        return 2
+    return int(isinstance(step, s.AddIndex) and step.foreign_key)
+
+
+def _in_late_order(steps: list[Any]) -> list[Any]:
+    """``steps`` in :func:`_late`'s order (a stable sort; the very list when it is already)."""
+    return sorted(steps, key=_late) if any(map(_late, steps)) else steps
 
 
 def _ordered_by(order: exp.Order, target: exp.Table, table: str, ctx: Context) -> s.OrderedBy:
@@ -410,42 +413,28 @@ def _(action: exp.Command, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
-    action, referenced = _inline_reference(action, ctx)
-    column, place, indexes = column_from_def(action)
+    column, place, indexes = column_from_def(action, references=ctx.replica)
     steps: list[s.Step] = [
         s.AddColumn(
             table=table, column=column, place=place, if_not_exists=bool(action.args.get("exists"))
         )
     ]
     steps.extend(s.AddIndex(table=table, index=spec) for spec in indexes)
-    steps.extend(referenced(table, column.name))
+    steps.extend(_own_reference(action, table, column.name, ctx))
     return steps
 
 
-def _inline_reference(
-    node: exp.ColumnDef, ctx: Context | None
-) -> tuple[exp.ColumnDef, Callable[[str, str], list[s.Step]]]:
-    """A column definition without its own ``REFERENCES …``, and the steps of that foreign key
-    (given the table and the column). A replica of MariaDB keeps the key MariaDB makes for it
-    (:func:`_foreign_key`); MySQL ignores such a clause, and so does a replica of MySQL or of
-    an unknown server. mvdd's own rules refuse it."""
-    found = [c for c in node.constraints if isinstance(c.kind, exp.Reference)]
-    if not found or ctx is None or not ctx.replica:
-        return node, _no_steps  # (column_from_def refuses a REFERENCES left in)
-    node = node.copy()
-    node.set("constraints", [c for c in node.constraints if not isinstance(c.kind, exp.Reference)])
-    if ctx.flavor != "mariadb":
-        return node, _no_steps
-
-    def made(table: str, column: str) -> list[s.Step]:
-        spec = s.IndexSpec(parts=(s.PartSpec(column),))
-        return [s.AddIndex(table=table, index=spec, foreign_key=True)]
-
-    return node, made
-
-
-def _no_steps(table: str, column: str) -> list[s.Step]:
-    return []
+def _own_reference(node: exp.ColumnDef, table: str, column: str, ctx: Context) -> list[s.Step]:
+    """The steps of a column's own ``REFERENCES …`` (which :func:`column_from_def` passes over
+    for a replica): a replica of MariaDB keeps the key MariaDB makes of it, as of a foreign key
+    (:func:`_foreign_key`); MySQL ignores the clause, and so does a replica of MySQL or of an
+    unknown server."""
+    if ctx.flavor != "mariadb" or not any(
+        isinstance(c.kind, exp.Reference) for c in node.constraints
+    ):
+        return []
+    spec = s.IndexSpec(parts=(s.PartSpec(column),))
+    return [s.AddIndex(table=table, index=spec, foreign_key=True)]
 
 
 @alter_steps.register
@@ -836,18 +825,17 @@ def build_table(
     later: list[s.Step] = []
     for item in node.this.expressions:
         if isinstance(item, exp.ColumnDef):
-            item, referenced = _inline_reference(item, ctx)
-            column, place, indexes = column_from_def(item)
+            column, place, indexes = column_from_def(item, references=replica)
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)
             columns.append(s.AddColumn(table=name, column=column))
             later.extend(s.AddIndex(table=name, index=spec) for spec in indexes)
-            later.extend(referenced(name, column.name))
+            later.extend(_own_reference(item, name, column.name, ctx) if ctx is not None else ())
         else:
             later.extend(_constraint_steps(item, name, None, replica=replica))
     if not columns:
         raise DDLError("a table needs at least one column", table=name)
-    later = _foreign_keys_last(later)
+    later = _in_late_order(later)
     rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
     table = apply_steps(table, [*columns, *later], rules=rules)
     validate_table(table, rules=rules)
