@@ -255,7 +255,8 @@ class Floor:
     parsing it, then one durable transaction writing the least a new version of a table needs
     (the sequence number, one version row, one element row), its rows encoded beforehand, no
     catalog work. A lower bound for a SQLite catalog with a transaction per statement: a real
-    commit also moves the table's head and closes the replaced element rows."""
+    commit writes these rows for a statement that redefines one element (a one-column MODIFY),
+    and one more row for each other element it adds, redefines or ends."""
 
     def __init__(self, stream: list[str], path: str) -> None:
         self.element = codec.encode_element("column", parse_table(wide_table(1)).columns[1])
@@ -281,8 +282,8 @@ class Floor:
             [self.version, seq, sql, self.steps[sql], time.time()],
         )
         db.execute(
-            "INSERT INTO elements (table_id, kind, element_id, since, until, prev, value, "
-            "opened_seq, closed_seq) VALUES (1, 'column', ?, ?, NULL, 0, ?, ?, NULL)",
+            "INSERT INTO elements (table_id, kind, element_id, since, prev, value, opened_seq) "
+            "VALUES (1, 'column', ?, ?, 0, ?, ?)",
             [self.version, self.version, self.element, seq],
         )
         db.execute("COMMIT")

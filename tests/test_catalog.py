@@ -27,6 +27,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply_steps
 from mvdd.store.base import Commit, VersionRow
 from mvdd.store.memory import MemoryStore
+from tests.support.formats import assert_same_changes, format_2_sqlite, stored_format
 
 
 def test_versions_count_statements_not_steps(catalog: Catalog) -> None:
@@ -444,7 +445,8 @@ def test_a_version_that_skips_its_head_is_refused(tmp_path: Path, durable: bool)
 
 def test_the_memory_store_reads_changes_as_sqlite_does(tmp_path: Path) -> None:
     """The same statements on a memory store and on SQLite (the oracle): ``changes(after)``
-    agrees for every ``after``, element rows ended by a later commit included."""
+    agrees for every ``after``, element rows ended by a later commit included, and an element
+    whose id comes back after its end (an older version committed again, then a new column)."""
     script = [
         "CREATE TABLE t (a INT, b INT, KEY kb (b))",
         "ALTER TABLE t ADD c INT FIRST",
@@ -452,20 +454,100 @@ def test_the_memory_store_reads_changes_as_sqlite_does(tmp_path: Path) -> None:
         "CREATE TABLE u (x INT); RENAME TABLE t TO v, u TO t",
         "ALTER TABLE v DROP COLUMN c",
         "DROP TABLE t",
+        "CREATE TABLE w (a INT)",
     ]
     with Catalog() as memory, Catalog.open(str(tmp_path / "c.db")) as durable:
-        for sql in script:
-            memory.execute(sql)
-            durable.execute(sql)
-        assert memory.store.last_seq() == durable.store.last_seq() == 7
-        for after in range(8):
-            ours, oracle = memory.store.changes(after), durable.store.changes(after)
-            assert ours.last_seq == oracle.last_seq
-            assert [v._replace(at=0.0) for v in ours.versions] == [
-                v._replace(at=0.0) for v in oracle.versions
-            ]
-            assert sorted(ours.opened, key=repr) == sorted(oracle.opened, key=repr)
-            assert sorted(ours.closed) == sorted(oracle.closed)
+        for cat in (memory, durable):
+            for sql in script:
+                cat.execute(sql)
+            first = cat.table("w")
+            cat.execute("ALTER TABLE w ADD b INT, ADD KEY k (a)")
+            cat.commit_table("w", first, statement="-- w as it was")  # b and k end
+            cat.execute("ALTER TABLE w ADD c INT")  # the id b had
+            assert cat.table("w").columns[1].id == 2
+        assert memory.store.last_seq() == durable.store.last_seq() == 11
+        assert_same_changes(memory.store, durable.store)
+
+
+def test_a_format_2_store_is_upgraded_to_the_rows_format_3_writes(tmp_path: Path) -> None:
+    """Format 2 ended an element row in place (``until``, ``closed_seq``); format 3 only
+    inserts rows, and an element ended without a new definition gets an end row. A store
+    format 2 wrote (the fixture) opens as format 3 and reads as a memory catalog that ran the
+    same statements (the oracle): every ``changes(after)``, every version of every table, and
+    the statements after the upgrade; the index of ``closed_seq`` is gone."""
+    path = tmp_path / "c.db"
+    statements = format_2_sqlite(path)
+    assert len(statements) == 10
+    oracle = Catalog()
+    for position, sql in enumerate(statements, start=1):
+        oracle.execute(sql, position=position)
+    more = ["ALTER TABLE w DROP d, ADD e INT FIRST", "DROP TABLE v", "CREATE TABLE v (y INT)"]
+    with Catalog.open(str(path)) as cat:
+        assert_same_changes(cat.store, oracle.store)
+        for sql in more:
+            assert [c.version for c in cat.execute(sql)] == [c.version for c in oracle.execute(sql)]
+        assert_same_changes(cat.store, oracle.store)
+    assert stored_format(path) == "3"
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert "idx_elements_closed_seq" not in indexes and "idx_elements_opened_seq" in indexes
+    with Catalog.open(str(path)) as cat:  # read back whole from the file
+        for name in oracle.tables():
+            for version in range(1, oracle.version(name) + 1):
+                if not oracle.history(name)[version - 1].dropped:
+                    assert cat.table(name, version=version) == oracle.table(name, version=version)
+        assert cat.tables() == oracle.tables() == ["v", "w"]
+
+
+def test_an_upgrade_cut_short_runs_again(tmp_path: Path) -> None:
+    """A process killed after the upgrade's rows and before the new format number leaves a
+    store the next open upgrades again, without a second end row."""
+    path = tmp_path / "c.db"
+    oracle = Catalog()
+    for position, sql in enumerate(format_2_sqlite(path), start=1):
+        oracle.execute(sql, position=position)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        ends = (
+            "INSERT INTO elements (table_id, kind, element_id, since, prev, value, opened_seq) "
+            "SELECT table_id, kind, element_id, until, NULL, '', closed_seq FROM elements e "
+            "WHERE until IS NOT NULL AND NOT EXISTS (SELECT 1 FROM elements n WHERE "
+            "n.table_id = e.table_id AND n.kind = e.kind AND n.element_id = e.element_id "
+            "AND n.since = e.until)"
+        )
+        # the dropped c, c1, kb and kn; x and the metadata of u, dropped as t
+        assert db.execute(ends).rowcount == 6
+        db.commit()
+    with Catalog.open(str(path)) as cat:
+        assert_same_changes(cat.store, oracle.store)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT COUNT(*) FROM elements WHERE value = ''").fetchone() == (6,)
+    assert stored_format(path) == "3"
+
+
+def test_a_format_1_store_is_upgraded_and_an_unknown_format_refused(tmp_path: Path) -> None:
+    """Format 1 kept each table's head in ``tables.version`` and compared it; a store of that
+    format is read as it is and moved to the current format when opened (an older mvdd then
+    refuses it with a clear error instead of meeting heads it cannot compare). A format this
+    mvdd does not know is refused and left alone."""
+    path = tmp_path / "c.db"
+    format_2_sqlite(path)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("UPDATE meta SET value = '1' WHERE key = 'format'")
+        db.execute(  # as format 1 kept it: the head
+            "UPDATE tables SET version = "
+            "(SELECT MAX(version) FROM versions WHERE versions.table_id = tables.table_id)"
+        )
+        db.commit()
+    with Catalog.open(str(path)) as cat:
+        cat.execute("ALTER TABLE w ADD c INT")
+        assert cat.table("w").column_names == ("id", "d", "n", "c") and cat.version("w") == 4
+    assert stored_format(path) == "3"
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("UPDATE meta SET value = '4' WHERE key = 'format'")
+        db.commit()
+    with pytest.raises(StoreError, match="holds store format 4; this mvdd reads format 3"):
+        Catalog.open(str(path))
+    assert stored_format(path) == "4"
 
 
 def test_reopen_and_damaged_files(tmp_path: Path) -> None:
@@ -482,29 +564,6 @@ def test_reopen_and_damaged_files(tmp_path: Path) -> None:
     closed.close()
     with pytest.raises(CatalogError):
         closed.execute("CREATE TABLE t (a INT)")
-
-
-def test_a_format_1_store_is_upgraded_and_an_unknown_format_refused(tmp_path: Path) -> None:
-    """Format 1 kept each table's head in ``tables.version`` and compared it; a store of that
-    format is read as it is and marked format 2 when opened (an older mvdd then refuses it with
-    a clear error instead of meeting heads it cannot compare). A format this mvdd does not know
-    is refused and left alone."""
-    path = str(tmp_path / "c.db")
-    with Catalog.open(path) as cat:
-        cat.execute("CREATE TABLE t (a INT); ALTER TABLE t ADD b INT; RENAME TABLE t TO u")
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE meta SET value = '1' WHERE key = 'format'")
-        db.execute("UPDATE tables SET version = 3")  # as format 1 kept it: the head
-    with Catalog.open(path) as cat:
-        cat.execute("ALTER TABLE u ADD c INT")
-        assert cat.table("u").column_names == ("a", "b", "c") and cat.version("u") == 4
-    with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() == ("2",)
-        db.execute("UPDATE meta SET value = '3' WHERE key = 'format'")
-    with pytest.raises(StoreError, match="holds store format 3; this mvdd reads format 2"):
-        Catalog.open(path)
-    with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() == ("3",)
 
 
 def test_a_sqlite_database_of_something_else_is_refused_untouched(tmp_path: Path) -> None:

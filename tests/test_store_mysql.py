@@ -24,6 +24,12 @@ from mvdd.store.mysql import MySQLStore, parse_address
 from tests.conftest import CI
 from tests.support import store_child
 from tests.support.forked import Child
+from tests.support.formats import (
+    FORMAT_2_MYSQL_ELEMENTS,
+    assert_same_changes,
+    format_2_rows,
+    format_2_sqlite,
+)
 from tests.support.mariadb import MariaDB
 from tests.support.store_child import TABLES
 
@@ -378,3 +384,41 @@ def test_a_reader_makes_no_store_in_a_database(address: str, mariadb: MariaDB) -
     assert [v["statement"] for v in json.loads(done.output)["versions"]] == [
         "CREATE TABLE t (id INT PRIMARY KEY)"
     ]
+
+
+def test_a_format_2_store_is_upgraded(address: str, mariadb: MariaDB, tmp_path: Path) -> None:
+    """A store of format 2 on the server (its ``elements`` table as format 2 made it, holding
+    the rows format 2 wrote: the SQLite fixture's) opens as format 3 and reads as a memory
+    catalog that ran the same statements (the oracle), before and after more statements."""
+    rows = format_2_rows(tmp_path / "format2.db")
+    statements = format_2_sqlite(tmp_path / "again.db")
+    oracle = Catalog()
+    for position, sql in enumerate(statements, start=1):
+        oracle.execute(sql, position=position)
+    Catalog.open(address).close()  # the store's tables, then format 2's rows in them
+    database = address.split("/")[3].split("?")[0]
+    with mariadb.connect(database) as conn, conn.cursor() as cur:
+        cur.execute("DROP TABLE mvdd_elements")
+        cur.execute(FORMAT_2_MYSQL_ELEMENTS.replace("{p}", "mvdd_"))
+        for table, (columns, values) in rows.items():
+            if table == "meta":
+                columns = ["k", "v"]
+            cur.execute(f"DELETE FROM mvdd_{table}")
+            cur.executemany(
+                f"INSERT INTO mvdd_{table} ({', '.join(f'`{c}`' for c in columns)}) "
+                f"VALUES ({', '.join(['%s'] * len(columns))})",
+                values,
+            )
+        conn.commit()
+    more = ["ALTER TABLE w DROP d, ADD e INT FIRST", "DROP TABLE v", "CREATE TABLE v (y INT)"]
+    with Catalog.open(address) as cat:
+        assert_same_changes(cat.store, oracle.store)
+        for sql in more:
+            cat.execute(sql)
+            oracle.execute(sql)
+        assert_same_changes(cat.store, oracle.store)
+    with mariadb.connect(database) as conn, conn.cursor() as cur:
+        cur.execute("SELECT v FROM mvdd_meta WHERE k = 'format'")
+        assert cur.fetchone() == (3,)
+        cur.execute("SELECT COUNT(*) FROM mvdd_elements WHERE value = ''")
+        assert cur.fetchone() == (10,)  # format 2's 6, then d, and v's a, b and metadata

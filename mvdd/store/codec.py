@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -42,12 +42,19 @@ from mvdd.store.base import Commit, ElementRow, JobRow, VersionRow
 
 #: the store format this mvdd writes. 2 (2026-11-26): the compare-and-set is the version
 #: rows' key, and ``tables.version`` is the version a table took its name at, no longer its head
-#: (a writer of format 1 would find every head moved and refuse to commit).
-FORMAT = 2
-#: older formats this mvdd reads as they are, and moves to :data:`FORMAT` when it opens the store
-#: (so that a process of an older mvdd refuses the store with a clear error, rather than meet a
-#: compare-and-set it no longer understands)
-UPGRADES = frozenset({1})
+#: (a writer of format 1 would find every head moved and refuse to commit). 3 (2026-11-27):
+#: element rows are only ever inserted: a row ends where the next row of its element begins,
+#: and an element that ends without a successor (dropped, or its table dropped) gets an end
+#: row (:data:`GONE`); ``until`` and ``closed_seq`` are no longer written (a writer of format 2
+#: would leave its dropped elements live for a reader of format 3).
+FORMAT = 3
+#: older formats this mvdd reads, and moves to :data:`FORMAT` when it opens the store (so that
+#: a process of an older mvdd refuses the store with a clear error, rather than meet a
+#: compare-and-set or rows it no longer understands): the value is the format they move from
+#: with the statements that move them (see :meth:`mvdd.store.sql.SQLStore._init_meta`)
+UPGRADES = frozenset({1, 2})
+#: the ``value`` of an end row: the element has no definition from that row's version on
+GONE = ""
 
 Position = int | tuple[int | str, ...] | BinlogPosition
 
@@ -204,19 +211,55 @@ def version_row(r: Mapping[str, Any]) -> VersionRow:
     )
 
 
-def element_row(r: Mapping[str, Any], last_seq: int) -> ElementRow:
-    """An ``elements`` row as an ElementRow seen at ``last_seq`` (a row closed by a later
-    commit is still live then)."""
-    closed = r["closed_seq"]
-    return ElementRow(
-        table_id=r["table_id"],
-        kind=r["kind"],
-        element_id=r["element_id"],
-        since=r["since"],
-        until=r["until"] if closed is not None and closed <= last_seq else None,
-        value=decode_element(r["kind"], r["value"]),
-        prev=r["prev"],
-    )
+def element_changes(
+    rows: Iterable[Sequence[Any]],
+) -> tuple[tuple[ElementRow, ...], tuple[tuple[tuple[int, str, int, int], int], ...]]:
+    """The element rows some commits opened, and the rows they ended, from the ``elements``
+    rows those commits wrote: ``(table_id, kind, element_id, since, prev, value, before)``, in
+    key order (table, kind, element, since), where ``before`` is the ``since`` of the live row
+    of that element just before this one when that row is not among ``rows`` (else None).
+
+    A row ends where the next row of its element begins (a new definition, or an end row,
+    :data:`GONE`); an opened row whose successor is among ``rows`` comes back ended there, as a
+    reader that saw every one of those commits holds it. Each ended row comes back as its key
+    with the version it ends at.
+
+    >>> from mvdd.model import Column, ColumnType
+    >>> a = encode_element("column", Column(id=3, name="a", type=ColumnType.of("int")))
+    >>> b = encode_element("column", Column(id=5, name="b", type=ColumnType.of("int")))
+    >>> opened, ended = element_changes([
+    ...     (1, "column", 3, 2, 0, a, None),  # opened at version 2
+    ...     (1, "column", 3, 4, 0, GONE, None),  # dropped at 4
+    ...     (1, "column", 5, 4, 0, b, 1),  # redefined at 4: the row from version 1 ends
+    ... ])
+    >>> [(r.element_id, r.since, r.until) for r in opened]
+    [(3, 2, 4), (5, 4, None)]
+    >>> ended
+    (((1, 'column', 3, 2), 4), ((1, 'column', 5, 1), 4))
+    """
+    opened: list[ElementRow] = []
+    ended: list[tuple[tuple[int, str, int, int], int]] = []
+    slot: tuple[int, str, int] | None = None
+    live: int | None = None  # the index in ``opened`` of the slot's row still live, if any
+    for table_id, kind, element_id, since, prev, value, before in rows:
+        if (table_id, kind, element_id) == slot:
+            before = None
+            if live is not None:
+                ended_row = opened[live]
+                opened[live] = ended_row.ending(since)
+                before = ended_row.since
+        slot = (table_id, kind, element_id)
+        if before is not None:
+            ended.append(((table_id, kind, element_id, before), since))
+        live = None
+        if value != GONE:
+            live = len(opened)
+            opened.append(
+                ElementRow(
+                    table_id, kind, element_id, since, None, decode_element(kind, value), prev
+                )
+            )
+    return tuple(opened), tuple(ended)
 
 
 def job_row(row: Sequence[Any]) -> JobRow:
@@ -281,8 +324,18 @@ def element_params(
     commit: Commit, text: CommitText, ids: Mapping[int, int], seq: int
 ) -> list[tuple[Any, ...]]:
     """The new ``elements`` rows of a commit, in the column order (table_id, kind, element_id,
-    since, prev, value, opened_seq)."""
-    return [
+    since, prev, value, opened_seq): each opened row, then an end row (:data:`GONE`, no
+    ``prev``) for each element the commit ends without a new definition."""
+    rows: list[tuple[Any, ...]] = [
         (ids.get(e.table_id, e.table_id), e.kind, e.element_id, e.since, e.prev, value, seq)
         for e, value in zip(commit.opened, text.values, strict=True)
     ]
+    if commit.closed:
+        redefined = {(e.table_id, e.kind, e.element_id) for e in commit.opened}
+        versions = {v.table_id: v.version for v in commit.versions}
+        rows.extend(
+            (ids.get(table_id, table_id), kind, element_id, versions[table_id], None, GONE, seq)
+            for table_id, kind, element_id, _ in commit.closed
+            if (table_id, kind, element_id) not in redefined
+        )
+    return rows

@@ -29,7 +29,10 @@ How it keeps the promises of :mod:`mvdd.store.base`:
 The store's tables (created if missing; ``prefix`` before each name): ``meta``, ``tables``,
 ``versions``, ``elements``, ``leases``, ``jobs``, ``nodes``, ``events``, ``state``, with the
 columns of the SQLite store (:mod:`mvdd.store.sqlite`); the statements are the SQL stores' shared
-algorithm (:mod:`mvdd.store.sql`).
+algorithm (:mod:`mvdd.store.sql`). A store of format 2 or older, upgraded, keeps its ``elements``
+table's ``until`` and ``closed_seq`` columns and ``closed`` key (no longer written: the key
+holds NULLs from then on); a DDL statement would end the server's open transaction, and the
+upgrade is made of statements that each can run again.
 """
 
 from __future__ import annotations
@@ -77,11 +80,9 @@ SCHEMA = (
     "dropped TINYINT NOT NULL, PRIMARY KEY (table_id, version), KEY seq (seq)) ENGINE=InnoDB",
     "CREATE TABLE IF NOT EXISTS `{p}elements` (table_id BIGINT NOT NULL, "
     "kind VARCHAR(16) NOT NULL, element_id BIGINT NOT NULL, since INT NOT NULL, "
-    "until INT NULL, prev BIGINT NULL, "
-    "value LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, "
-    "opened_seq BIGINT NOT NULL, closed_seq BIGINT NULL, "
-    "PRIMARY KEY (table_id, kind, element_id, since), KEY opened (opened_seq), "
-    "KEY closed (closed_seq)) ENGINE=InnoDB",
+    "prev BIGINT NULL, value LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, "
+    "opened_seq BIGINT NOT NULL, PRIMARY KEY (table_id, kind, element_id, since), "
+    "KEY opened (opened_seq)) ENGINE=InnoDB",
     "CREATE TABLE IF NOT EXISTS `{p}leases` (name VARCHAR(191) CHARACTER SET utf8mb4 "
     "COLLATE utf8mb4_bin NOT NULL PRIMARY KEY, owner VARCHAR(255) CHARACTER SET utf8mb4 "
     "COLLATE utf8mb4_bin NOT NULL, epoch BIGINT NOT NULL, expires DOUBLE NOT NULL) ENGINE=InnoDB",

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import attrs
 
-from mvdd.errors import ConcurrentChangeError, FencedError, StoreError
+from mvdd.errors import FencedError, StoreError
 from mvdd.store import codec
 from mvdd.store.base import (
     HISTORY,
@@ -56,16 +56,32 @@ _VERSION_COLUMNS = (
     "at",
     "dropped",
 )
-_ELEMENT_COLUMNS = (
-    "table_id",
-    "kind",
-    "element_id",
-    "since",
-    "until",
-    "prev",
-    "value",
-    "opened_seq",
-    "closed_seq",
+#: an ``elements`` row as :func:`mvdd.store.codec.element_changes` reads it, for the commits
+#: after some sequence number (the first ``?``) up to another (the second), in key order; the
+#: last column names the live row just before it when that row is older (one index seek each)
+_ELEMENTS_AFTER = (
+    "SELECT r.table_id, r.kind, r.element_id, r.since, r.prev, r.value, "
+    f"(SELECT CASE WHEN p.value = '{codec.GONE}' THEN NULL ELSE p.since END FROM {{elements}} p "
+    "WHERE p.table_id = r.table_id AND p.kind = r.kind AND p.element_id = r.element_id "
+    "AND p.since < r.since ORDER BY p.since DESC LIMIT 1) "
+    "FROM {elements} r WHERE r.opened_seq > ? AND r.opened_seq <= ? "
+    "ORDER BY r.table_id, r.kind, r.element_id, r.since"
+)
+#: the same from the first commit on (every row's predecessor is among the rows)
+_ELEMENTS_ALL = (
+    "SELECT table_id, kind, element_id, since, prev, value, NULL FROM {elements} "
+    "WHERE opened_seq > ? AND opened_seq <= ? ORDER BY table_id, kind, element_id, since"
+)
+#: what moves a store of an older format (:data:`mvdd.store.codec.UPGRADES`) to the current
+#: one, in order; each statement can run again (a process killed between them, or several
+#: processes opening the store at once): ``{ignore}`` is the dialect's INSERT IGNORE
+_UPGRADE = (
+    # format 3: an end row for each element row that a later version ended without a successor
+    "{ignore} INTO {elements} (table_id, kind, element_id, since, prev, value, opened_seq) "
+    f"SELECT e.table_id, e.kind, e.element_id, e.until, NULL, '{codec.GONE}', e.closed_seq "
+    "FROM {elements} e WHERE e.until IS NOT NULL AND NOT EXISTS (SELECT 1 FROM {elements} n "
+    "WHERE n.table_id = e.table_id AND n.kind = e.kind AND n.element_id = e.element_id "
+    "AND n.since = e.until)",
 )
 
 
@@ -208,11 +224,18 @@ class SQLStore(Store):
         )
         found = self._counter(cur, "format")
         if found in codec.UPGRADES:
+            for statement in _UPGRADE:
+                self._run(cur, statement.replace("{ignore}", self.dialect.insert_ignore))
+            self._upgraded(cur)
             self._run(cur, "UPDATE {meta} SET {v} = ? WHERE {k} = 'format'", [codec.FORMAT])
         elif found != codec.FORMAT:
             raise StoreError(
                 f"{where} holds store format {found!r}; this mvdd reads format {codec.FORMAT}"
             )
+
+    def _upgraded(self, cur: Cursor) -> None:
+        """What a store of one server does once its rows are of the current format (nothing,
+        unless a subclass says so)."""
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -233,22 +256,9 @@ class SQLStore(Store):
                     [after_seq, last],
                 )
             )
-            opened = tuple(
-                codec.element_row(dict(zip(_ELEMENT_COLUMNS, r, strict=True)), last)
-                for r in self._all(
-                    cur,
-                    f"SELECT {', '.join(_ELEMENT_COLUMNS)} FROM {{elements}} "
-                    "WHERE opened_seq > ? AND opened_seq <= ?",
-                    [after_seq, last],
-                )
-            )
-            closed = tuple(
-                ((r[0], r[1], r[2], r[3]), r[4])
-                for r in self._all(
-                    cur,
-                    "SELECT table_id, kind, element_id, since, until FROM {elements} "
-                    "WHERE closed_seq > ? AND closed_seq <= ?",
-                    [after_seq, last],
+            opened, closed = codec.element_changes(
+                self._all(
+                    cur, _ELEMENTS_AFTER if after_seq > 0 else _ELEMENTS_ALL, [after_seq, last]
                 )
             )
         return Changes(versions, opened, closed, last)
@@ -296,23 +306,13 @@ class SQLStore(Store):
                 ),
                 codec.version_params(commit, text, ids, seq),
             )
-            if commit.closed:
-                close = self._sql(
-                    "UPDATE {elements} SET until = ?, closed_seq = ? WHERE table_id = ? "
-                    "AND kind = ? AND element_id = ? AND since = ? AND until IS NULL"
-                )
-                for table_id, kind, element_id, since in commit.closed:
-                    tid = ids.get(table_id, table_id)
-                    result = cur.execute(close, [heads[tid], seq, tid, kind, element_id, since])
-                    if self._rowcount(cur, result) != 1:
-                        raise ConcurrentChangeError(
-                            f"element {kind} {element_id} of table id {table_id} was already closed"
-                        )
-            if commit.opened:
+            # rows are only inserted: a new definition, or an end row, ends the row before it
+            # (the version rows' key is the compare-and-set of every table they change)
+            if commit.opened or commit.closed:
                 cur.executemany(
                     self._sql(
-                        "INSERT INTO {elements} (table_id, kind, element_id, since, until, prev, "
-                        "value, opened_seq, closed_seq) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, NULL)"
+                        "INSERT INTO {elements} (table_id, kind, element_id, since, prev, value, "
+                        "opened_seq) VALUES (?, ?, ?, ?, ?, ?, ?)"
                     ),
                     codec.element_params(commit, text, ids, seq),
                 )

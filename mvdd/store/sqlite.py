@@ -23,7 +23,10 @@ Tables (the store's own, fixed schema):
 - ``tables(table_id, name, version, dropped)``: each table's name, and the version it took that
   name at (its creation, a rename or its drop); live names are unique.
 - ``versions(table_id, version, seq, name, statement, steps, position, at, dropped)``.
-- ``elements(table_id, kind, element_id, since, until, prev, value, opened_seq, closed_seq)``.
+- ``elements(table_id, kind, element_id, since, prev, value, opened_seq)``: only ever
+  inserted; a row is live from its ``since`` until the next row of its element, a new
+  definition or an end row (value ``''``). (A store of format 2 or older, upgraded, keeps its
+  ``until`` and ``closed_seq`` columns, no longer written.)
 - ``leases(name, owner, epoch, expires)``, ``jobs(id, kind, table_name, sql, status, queue,
   payload, cancel, submitted, updated)``, ``nodes(node_id, version, reported_at)``,
   ``events(id, job_id, at, owner, epoch, what, detail)``: the online schema change's
@@ -85,11 +88,9 @@ _TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
             "kind": str,
             "element_id": int,
             "since": int,
-            "until": int,
             "prev": int,
             "value": str,
             "opened_seq": int,
-            "closed_seq": int,
         },
         ("table_id", "kind", "element_id", "since"),
     ),
@@ -131,7 +132,6 @@ _INDEXES = (
     ("jobs", ["queue", "id"]),
     ("versions", ["seq"]),
     ("elements", ["opened_seq"]),
-    ("elements", ["closed_seq"]),
 )
 
 
@@ -206,6 +206,10 @@ class SQLiteStore(SQLStore):
                 "WHERE dropped = 0"
             )
             self._init_meta(cur, repr(self.path))
+
+    def _upgraded(self, cur: Cursor) -> None:
+        # the index of ``closed_seq`` (format 2 and older) no longer serves a query
+        cur.execute("DROP INDEX IF EXISTS idx_elements_closed_seq")
 
     def _cursor(self) -> contextlib.AbstractContextManager[Cursor]:
         # every caller holds the store's lock already (SQLStore takes it around each use)
