@@ -697,6 +697,36 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
         assert snapshot.catalog.table(f"{db}.t").equivalent(followed, ignore_order=False)
 
 
+def test_a_two_digit_year_is_read_as_the_years_it_stores(binlog_server: MariaDB) -> None:
+    """MariaDB's YEAR(2), which mvdd's own rules refuse, keeps the reader going: its rows are
+    decoded as the years the server stores, which the server itself shows once the column is a
+    YEAR (the oracle; a SELECT of YEAR(2) shows two digits), and its defaults as the years the
+    server's SHOW CREATE TABLE names, which a snapshot reads too."""
+    with database(binlog_server) as db:
+        reader = reader_for(binlog_server, f"{db}.*")
+        binlog_server.execute(
+            "CREATE TABLE y (id INT PRIMARY KEY, a YEAR(2), b YEAR(2) NOT NULL DEFAULT 1901)",
+            "INSERT INTO y (id, a) VALUES (1, 69), (2, 1901), (3, '0000'), (4, 0), (5, 2155)",
+            "INSERT INTO y VALUES (6, 1970, '70'), (7, NULL, 99)",
+            "ALTER TABLE y ALTER a SET DEFAULT 1969",
+            database=db,
+        )
+        events = list(reader.events())
+        inserted = [e.row for e in events if str(e.kind) == "insert" and e.row is not None]
+        rows = {row["id"]: (row["a"], row["b"]) for row in inserted}
+        followed = reader.catalog.table(f"{db}.y")
+        snapshot = reader_for(binlog_server, f"{db}.*").catalog.table(f"{db}.y")
+        binlog_server.execute("ALTER TABLE y MODIFY a YEAR, MODIFY b YEAR NOT NULL", database=db)
+        with contextlib.closing(binlog_server.connect(db)) as conn, conn.cursor() as cur:
+            cur.execute("SELECT id, a, b FROM y")
+            stored = {i: (a, b) for i, a, b in cur.fetchall()}
+    assert rows == stored
+    assert rows[2] == (1901, 1901) and rows[3] == (0, 1901) and rows[4] == (2000, 1901)
+    assert [c.type.width for c in followed.columns] == [None, 2, 2]
+    assert (followed.column("a").default, followed.column("b").default) == (2069, 2001)
+    assert snapshot.equivalent(followed, ignore_order=False)
+
+
 # --- starting, resuming, reconnecting ----------------------------------------------------------
 
 

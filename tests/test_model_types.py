@@ -10,6 +10,7 @@ import pytest
 from mvdd import parse_table
 from mvdd.errors import DDLError, InvalidValueError
 from mvdd.model import Column, Index, IndexPart, Table, TableOptions
+from mvdd.model.element import coerce_default
 from mvdd.model.kind import TypeKind
 from mvdd.model.types import ColumnType, resolve_charset, row_bytes
 
@@ -137,12 +138,24 @@ def test_canonical_forms(args: tuple[str], params: dict[str, Any], expected: Col
         ("varchar", {"length": 5, "charset": "klingon"}),
         ("varchar", {"length": 5, "collation": "utf8mb4_nope"}),
         ("int", {"length": 5}),
-        ("year", {"width": 2}),
+        ("year", {"width": 3}),
     ],
 )
 def test_impossible_types_are_refused(kind: str, params: dict[str, Any]) -> None:
     with pytest.raises(DDLError):
         T(kind, **params)
+
+
+def test_a_two_digit_year_holds_the_years_a_year_holds() -> None:
+    """MariaDB's YEAR(2) is YEAR shown with two digits: equal to YEAR (its width is display),
+    its values the same years (a row's 1901 stays 1901), but a default is the year its two
+    digits name once the server shows them (MariaDB reads ``00`` and a number 0 as 2000)."""
+    short = T("year", width=2)
+    assert short.width == 2 and short == T("year") and T("year", width=4).width is None
+    assert [short.coerce(v) for v in (1901, 0, "0000", "69", 2155)] == [1901, 0, 0, 2069, 2155]
+    defaults = [coerce_default(v, short, "y") for v in (1901, 0, "0000", "69", 2155, 1970)]
+    assert defaults == [2001, 2000, 2000, 2069, 2055, 1970]
+    assert coerce_default(0, T("year"), "y") == 0  # a YEAR's 0 is the zero year
 
 
 def test_case_sensitive_enum_members_allow_case_variants() -> None:

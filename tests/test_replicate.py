@@ -20,6 +20,7 @@ import pymysql
 import pytest
 
 from mvdd import SourceConfigError
+from mvdd.ddl.dml import select_all
 from mvdd.replicate import Replicator
 from mvdd.replicate.merge import ReplicationError
 from mvdd.replicate.verify import verify
@@ -55,6 +56,13 @@ def rows(
             + ")"
         )
     s.run(server, f"INSERT INTO {table} ({', '.join(names)}) VALUES {', '.join(values)}")
+
+
+def _target_values(s: Setup, column: str) -> dict[int, Any]:
+    """A column of the target's rows, by id."""
+    with s.servers.down.connect(s.dw) as conn, conn.cursor() as cur:
+        cur.execute(select_all(s.target, ["id", column]))
+        return dict(cur.fetchall())
 
 
 def every(s: Setup, sql: str, shards: dict[str, list[str]] = SHARDS) -> None:
@@ -201,14 +209,16 @@ def test_uuid_and_inet_columns_are_copied_and_followed(s: Setup) -> None:
 def test_shards_with_foreign_keys_and_the_servers_own_rules(s: Setup) -> None:
     """Shards whose tables reference a parent table and take MariaDB's own forms (a plain
     CURRENT_TIMESTAMP on a DATETIME(3), a JSON default that is not JSON, a DECIMAL scale above
-    30) are copied and followed through a foreign key added and dropped, and verify against
-    the upstream (the target keeps none of the foreign keys)."""
+    30, a YEAR(2), whose SELECT shows two digits of the years it stores) are copied and
+    followed through a foreign key added and dropped, and verify against the upstream (the
+    target keeps none of the foreign keys, and holds the YEAR(2)'s years in a YEAR)."""
     every(s, "CREATE TABLE cust_{t} (name VARCHAR(32) PRIMARY KEY)")
     every(s, "INSERT INTO cust_{t} SELECT DISTINCT CONCAT('c', seq) FROM seq_1_to_400")
     every(
         s,
         "ALTER TABLE {t} ADD CONSTRAINT fk_{t} FOREIGN KEY (customer) REFERENCES cust_{t} (name), "
-        "ADD COLUMN at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP",
+        "ADD COLUMN at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP, "
+        "ADD COLUMN made YEAR(2) NULL DEFAULT 1901",
     )
     rows(s, "up1", "orders_01", 1, 5)
     rows(s, "up2", "orders_03", 201, 5)
@@ -219,12 +229,15 @@ def test_shards_with_foreign_keys_and_the_servers_own_rules(s: Setup) -> None:
         "ALTER TABLE {t} ADD COLUMN doc JSON DEFAULT 'none', ADD COLUMN rate DECIMAL(40,35) "
         "NOT NULL DEFAULT 0.5, DROP FOREIGN KEY fk_{t}",
     )
-    rows(s, "up1", "orders_02", 101, 5, doc="'{}'", rate="0.25")
-    rows(s, "up2", "orders_03", 211, 3, doc="'[1]'", rate="0.125")
+    rows(s, "up1", "orders_02", 101, 5, doc="'{}'", rate="0.25", made="'0000'")
+    rows(s, "up2", "orders_03", 211, 3, doc="'[1]'", rate="0.125", made="2155")
     r.run()
     joined = r.group.joined
     assert joined.column("at").default is not None and joined.column("rate").type.scale == 35
     assert joined.column("doc").default == "none"
+    # the copied rows' 1901 and the followed ones' years, as the target's YEAR holds them
+    made = _target_values(s, "made")
+    assert made[1] == made[201] == 1901 and made[101] == 0 and made[211] == 2155
     assert assert_replicated(s, r) == {
         f"up1/{s.db}.orders_01": 5,
         f"up1/{s.db}.orders_02": 5,

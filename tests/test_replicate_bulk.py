@@ -17,16 +17,20 @@ from typing import Any
 
 import pytest
 
+from mvdd.model import Column, ColumnType
 from mvdd.spark import bulk, has_python_udf
 from tests.support.replication import Servers, Setup, assert_replicated, setup
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.spark]
 
 ROOT = Path(__file__).resolve().parent.parent
+#: (``made``: MariaDB's YEAR(2), whose SELECT shows two digits of the years it stores)
 CREATE = (
     "CREATE TABLE {t} (id BIGINT NOT NULL, customer VARCHAR(32) NOT NULL, amount DECIMAL(10,2) "
-    "NOT NULL DEFAULT 0.00, placed DATETIME(3) NULL, PRIMARY KEY (id))"
+    "NOT NULL DEFAULT 0.00, placed DATETIME(3) NULL, made YEAR(2) NULL, PRIMARY KEY (id))"
 )
+#: the years the rows' ``made`` cycles through (the zero year, and years two digits cannot tell)
+YEARS = ["1901", "0000", "2069", "1969", "2155", None]
 SHARDS = [
     ("up1", "orders_01", 0),
     ("up1", "orders_02", 10_000_000),
@@ -39,9 +43,10 @@ def fill(s: Setup) -> None:
     for server, table, base in SHARDS:
         with s.servers.upstream(server).connect(s.db) as conn, conn.cursor() as cur:
             cur.executemany(
-                f"INSERT INTO {table} (id, customer, amount, placed) VALUES (%s, %s, %s, %s)",
+                f"INSERT INTO {table} (id, customer, amount, placed, made) "
+                "VALUES (%s, %s, %s, %s, %s)",
                 [
-                    (base + i, f"c{i}", f"{i % 1000}.5", "2026-11-24 10:00:00.250")
+                    (base + i, f"c{i}", f"{i % 1000}.5", "2026-11-24 10:00:00.250", YEARS[i % 6])
                     for i in range(ROWS)
                 ],
             )
@@ -205,15 +210,19 @@ def test_a_bulk_copy_whose_servers_go_away_resumes_after_its_last_chunk(
     assert assert_replicated(s, r) == {f"{src}/{s.db}.{t}": ROWS for src, t, _ in SHARDS}
 
 
+#: the key column of the shards' tables, as a read names it
+ID = Column(id=1, name="id", type=ColumnType.of("int"))
+
+
 def test_a_lost_connection_is_told_from_a_refusal(s: Setup, spark: Any, tmp_path: Path) -> None:
     # what is retried is a connection that cannot be made; a table that does not exist is not
     from mvdd.binlog.source import source_address
 
     live = source_address(s.url("up1"))
     with pytest.raises(Exception) as refused:
-        bulk.read(spark, live, (s.db, "no_such_table"), ["id"], ["1 = 1"]).collect()
+        bulk.read(spark, live, (s.db, "no_such_table"), [ID], ["1 = 1"]).collect()
     assert bulk.connection_lost(refused.value) is None
     gone = source_address(f"mysql://root@localhost/?unix_socket={tmp_path / 'no.sock'}")
     with pytest.raises(Exception) as lost:
-        bulk.read(spark, gone, (s.db, "orders_01"), ["id"], ["1 = 1"]).collect()
+        bulk.read(spark, gone, (s.db, "orders_01"), [ID], ["1 = 1"]).collect()
     assert bulk.connection_lost(lost.value) is not None

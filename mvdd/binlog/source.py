@@ -48,7 +48,7 @@ import pymysql
 
 from mvdd.ddl.dml import count_rows, lock_table, select_template, show_create, show_create_database
 from mvdd.errors import MvddError, SourceConfigError, SourceLost
-from mvdd.model import BinlogPosition
+from mvdd.model import BinlogPosition, Column
 from mvdd.store.address import Address, parse_address
 from mvdd.store.mysql import connection_lost
 
@@ -562,14 +562,15 @@ class Rows:
     def rows(
         self,
         table: tuple[str, str],
-        columns: Sequence[str],
+        columns: Sequence[str | Column],
         key: Sequence[str],
         *,
         after: Sequence[Any] | None = None,
         batch: int = 5000,
     ) -> Iterator[list[tuple[Any, ...]]]:
         """A table's rows in key order (after ``after`` when given), ``batch`` at a time,
-        streamed from the server (the whole table is never in memory)."""
+        streamed from the server (the whole table is never in memory); a column given as a
+        Column is read as its type stores it (:func:`mvdd.ddl.dml.read_node`)."""
         sql = select_template(table, columns, key, after=after is not None)
         cur = self._conn.cursor(pymysql.cursors.SSCursor)
         try:

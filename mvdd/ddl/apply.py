@@ -355,6 +355,8 @@ def _check_column(col: Column, rules: Rules = Rules.MVDD) -> None:
         raise DDLError(
             f"DECIMAL scale {col.type.scale} is out of range 0..{_SCALE} (MySQL's)", **where
         )
+    if rules.strict and col.type.two_digit:
+        raise DDLError("YEAR(2) is MariaDB's: MySQL has no two-digit YEAR", **where)
     if rules.strict and col.type.family == Family.JSON and isinstance(col.default, str):
         try:
             col.type.coerce(col.default)

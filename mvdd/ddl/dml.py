@@ -35,6 +35,10 @@ from sqlglot import exp
 
 from mvdd.ddl.dialect import PARAM
 from mvdd.ddl.render import _id, _table, literal_node, sql
+from mvdd.model import Column
+
+#: the year a ``YEAR()`` of the zero year gives (the stored byte 0, plus 1900)
+_ZERO_YEAR = 1900
 
 
 def table_ref(table: str | tuple[str, str]) -> exp.Table:
@@ -150,12 +154,60 @@ def delete_template(table: str | tuple[str, str], key: Sequence[str]) -> str:
     return _template(exp.Delete(this=table_ref(table), where=exp.Where(this=_matches(key))))
 
 
+def shows_less(column: Column) -> bool:
+    """Whether a SELECT of the column shows less than it stores: a YEAR(2) (two digits)."""
+    return column.type.two_digit
+
+
+def read_node(column: str | Column) -> exp.Expr:
+    """What a SELECT reads for a column (by name, or a Column: by its type): the column, whose
+    value is what it stores; but a SELECT of a YEAR(2) shows its year's last two digits only,
+    so ``YEAR()`` of it gives the year it stores (the zero year as 0, as a binary log holds it).
+
+    >>> from mvdd.model import ColumnType
+    >>> print(sql(read_node(Column(id=1, name="y", type=ColumnType.of("year", width=2)))))
+    IF(YEAR(`y`) = 1900, 0, YEAR(`y`)) AS `y`
+    """
+    if isinstance(column, str):
+        return exp.Column(this=_id(column))
+    node = exp.Column(this=_id(column.name))
+    if not shows_less(column):
+        return node
+    year = exp.Year(this=node)
+    stored = exp.If(
+        this=exp.EQ(this=year, expression=literal_node(_ZERO_YEAR)),
+        true=literal_node(0),
+        false=year.copy(),
+    )
+    return exp.alias_(stored, _id(column.name))
+
+
+def read_source(table: str, columns: Sequence[Column]) -> str:
+    """What a reader of ``columns`` names as the table it reads (Spark's JDBC ``dbtable``): the
+    table; or, when a column's SELECT shows less than it stores, a query reading each column
+    by :func:`read_node` (a WHERE over its key columns filters it as it would the table).
+
+    >>> from mvdd.model import ColumnType
+    >>> print(read_source("t", [Column(id=1, name="y", type=ColumnType.of("year", width=2))]))
+    (SELECT IF(YEAR(`y`) = 1900, 0, YEAR(`y`)) AS `y` FROM `t`) AS `q`
+    """
+    if not any(shows_less(c) for c in columns):
+        return sql(table_ref(table))
+    query = exp.select(*(read_node(c) for c in columns)).from_(table_ref(table))
+    return sql(exp.Subquery(this=query, alias=exp.TableAlias(this=_id("q"))))
+
+
 def select_template(
-    table: str | tuple[str, str], columns: Sequence[str], key: Sequence[str], *, after: bool
+    table: str | tuple[str, str],
+    columns: Sequence[str | Column],
+    key: Sequence[str],
+    *,
+    after: bool,
 ) -> str:
     """``SELECT columns FROM table [WHERE (k1, …) > (%s, …)] ORDER BY k1, …``: a table's rows in
-    key order, from the start or after a key (a copy resumed where it stopped)."""
-    node = exp.select(*(exp.Column(this=_id(c)) for c in columns)).from_(table_ref(table))
+    key order, from the start or after a key (a copy resumed where it stopped); each column
+    read by :func:`read_node`."""
+    node = exp.select(*(read_node(c) for c in columns)).from_(table_ref(table))
     if after:
         keys = exp.Tuple(expressions=[exp.Column(this=_id(k)) for k in key])
         node = node.where(exp.GT(this=keys, expression=_params(len(key))))
@@ -233,15 +285,16 @@ def upsert_from(table: str, source: str, columns: Sequence[str]) -> str:
     return _template(node)
 
 
-def select_all(table: str | tuple[str, str], columns: Sequence[str] | None = None) -> str:
-    """``SELECT * FROM table``, or ``SELECT columns FROM table``
+def select_all(table: str | tuple[str, str], columns: Sequence[str | Column] | None = None) -> str:
+    """``SELECT * FROM table``, or ``SELECT columns FROM table`` (each read by
+    :func:`read_node`)
 
     >>> print(select_all(("shop", "a`b")))
     SELECT * FROM `shop`.`a``b`
     >>> print(select_all("t", ["id", "x y"]))
     SELECT `id`, `x y` FROM `t`
     """
-    picked = [exp.Column(this=_id(c)) for c in columns] if columns is not None else [exp.Star()]
+    picked = [read_node(c) for c in columns] if columns is not None else [exp.Star()]
     return sql(exp.select(*picked).from_(table_ref(table)))
 
 

@@ -76,6 +76,10 @@ STRICTER: dict[str, str] = {
     "a JSON column's literal DEFAULT must be valid JSON (MySQL takes none)": "keeps any text "
     "(its CHECK (json_valid(…)) reads rows, not the default)",
     "a DECIMAL's scale is at most 30 (MySQL)": "at most 38",
+    "YEAR(2) is refused (MySQL 8 has none)": "keeps it: the years YEAR holds, shown with two "
+    "digits; a number 0 there means 2000, and SHOW CREATE TABLE shows a default's two digits "
+    "only, which a replica keeps (1901 as 2001, as a snapshot reads it). A replica renders it "
+    "as YEAR (targets, the lake, joins): the same years, which MySQL 8 takes too",
     "ALTER … SET DEFAULT and DROP DEFAULT of a generated column are refused": "does nothing",
     "ALTER … SET DEFAULT of an AUTO_INCREMENT column is refused (MySQL)": "does nothing",
     "a generated column may not read the AUTO_INCREMENT column (MySQL)": "a VIRTUAL one may; "

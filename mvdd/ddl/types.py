@@ -410,7 +410,7 @@ def _render_params(t: ColumnType) -> list[exp.Expr]:
         return [exp.Literal.string(m) for m in t.members]
     if fam == Family.TEMPORAL and t.fsp:
         return [_param(t.fsp)]
-    return []
+    return []  # (a YEAR(2) renders as YEAR: the same years, which every server takes)
 
 
 def data_type(t: ColumnType) -> exp.DataType:

@@ -497,6 +497,19 @@ def _coerce_time(t: ColumnType, text: str, fsp: int, original: Any) -> str:
     return out + (f".{frac:0{fsp}d}" if fsp else "")
 
 
+def two_digit_year(year: int) -> int:
+    """The year a YEAR(2) column's default names once the server shows it: two digits (1901
+    shows as ``01``, the zero year as ``00``), which read back as 2000..2069 or 1970..1999.
+    The server evaluates the year as written until its table is restored from that text; a
+    replica keeps the year the text names, which a snapshot of the server gives too.
+
+    >>> two_digit_year(1901), two_digit_year(1999), two_digit_year(0), two_digit_year(2155)
+    (2001, 1999, 2000, 2055)
+    """
+    yy = year % 100
+    return yy + (2000 if yy < 70 else 1900)
+
+
 def _coerce_year(t: ColumnType, value: Any) -> int:
     if isinstance(value, str):
         text = value.strip()
@@ -567,4 +580,4 @@ _COERCE: dict[Family, Callable[[ColumnType, Any], Any]] = {
 }
 
 
-__all__ = ["coerce", "coerce_text", "convert", "is_case_sensitive"]
+__all__ = ["coerce", "coerce_text", "convert", "is_case_sensitive", "two_digit_year"]

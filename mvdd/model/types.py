@@ -154,7 +154,8 @@ class ColumnType:
         kind: the type's kind.
         length: CHAR/VARCHAR characters, BINARY/VARBINARY bytes, BIT bits.
         precision, scale: DECIMAL (always set), FLOAT/DOUBLE (both or neither).
-        width: integer display width as written (display only: never compared).
+        width: integer display width as written (display only: never compared); 2 for
+            MariaDB's two-digit YEAR(2), whose years are YEAR's (a number 0 is 2000 there).
         unsigned, zerofill: numeric modifiers (zerofill implies unsigned).
         fsp: fractional seconds precision of TIME/DATETIME/TIMESTAMP (0..6).
         members: ENUM/SET members in definition order.
@@ -206,6 +207,12 @@ class ColumnType:
     @property
     def family(self) -> Family:
         return FAMILY[self.kind]
+
+    @property
+    def two_digit(self) -> bool:
+        """Whether this is MariaDB's YEAR(2): the years YEAR holds, shown with two digits (see
+        :func:`mvdd.model.coerce.two_digit_year`)."""
+        return self.kind == K.YEAR and self.width == 2
 
     @property
     def has_charset(self) -> bool:
@@ -453,9 +460,11 @@ def _canon_enum(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
 def _canon_temporal(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     if kind == K.YEAR:
         p = _take(p, {"width"}, kind)
-        if p.get("width") not in (None, 4):
-            raise DDLError("YEAR takes no width but 4")
-        return {}
+        if p.get("width") not in (None, 2, 4):
+            raise DDLError("YEAR takes no width but 2 or 4")
+        # YEAR(2), MariaDB's (MySQL 8 has none), stores the years YEAR does and shows two
+        # digits; a number 0 means 2000 there (see mvdd.model.coerce)
+        return {"width": 2} if p.get("width") == 2 else {}
     if kind == K.DATE:
         _take(p, set(), kind)
         return {}

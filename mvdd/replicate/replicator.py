@@ -541,7 +541,8 @@ class Replicator:
                 continue
             version = merge.versions[shard]
             table = merge.table(src, tid, version)
-            columns = names(columns_of(table))
+            read = columns_of(table)
+            columns = names(read)
             key = list(row_key(table) or ())
             route = merge.route(shard, version)
             into, at = route.positions(columns)
@@ -552,7 +553,7 @@ class Replicator:
                 copied = int(point.data.get("rows", 0))
             database, _, name = table.name.partition(".")
             try:
-                for chunk in rows.rows((database, name), columns, key, after=after):
+                for chunk in rows.rows((database, name), read, key, after=after):
                     if self._stop.is_set():
                         return
                     changes = Changes(templates)
@@ -666,7 +667,8 @@ class Replicator:
                 continue
             version = merge.versions[shard]
             table = merge.table(source, tid, version)
-            columns = names(columns_of(table))
+            read = columns_of(table)
+            columns = names(read)
             key = list(row_key(table) or ())
             into, _ = merge.route(shard, version).positions(columns)
             database, _, name = table.name.partition(".")
@@ -693,7 +695,7 @@ class Replicator:
                 if self._stop.is_set():
                     return
                 with _spark_jobs(shard):
-                    frame = bulk.read(spark, upstream, (database, name), columns, chunks[i])
+                    frame = bulk.read(spark, upstream, (database, name), read, chunks[i])
                     rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
                     if self._lake is not None:
                         self._lake.writer.append_frame(frame, shard, group.version(shard), table)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -21,7 +21,7 @@ import pymysql
 from mvdd.binlog.source import source_address
 from mvdd.ddl import parse_table
 from mvdd.ddl.dml import select_all, show_create
-from mvdd.model import Table
+from mvdd.model import Column, Table
 from mvdd.replicate.merge import row_key
 from mvdd.shard import ShardGroup
 from mvdd.store.address import Address, parse_address
@@ -69,9 +69,13 @@ def _connection(address: Address) -> Iterator[Any]:
         conn.close()
 
 
-def _read(address: Address, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+def _read(
+    address: Address, table: str, columns: Sequence[Column] | None = None
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """A table's rows: every column, or ``columns``, each read as its type stores it
+    (:func:`mvdd.ddl.dml.read_node`)."""
     with _connection(address) as conn, conn.cursor() as cur:
-        cur.execute(select_all(table))
+        cur.execute(select_all(table, columns))
         return [d[0] for d in cur.description], list(cur.fetchall())
 
 
@@ -101,13 +105,15 @@ def verify(
     matched: set[tuple[Any, ...]] = set()
     for shard in sorted(group.shards):
         source = shard.partition("/")[0]
-        database, _, name = group.schema(shard).name.partition(".")  # its name now
-        up_names, up_rows = _read(source_address(sources[source]).with_database(database), name)
+        schema = group.schema(shard)
+        database, _, name = schema.name.partition(".")  # its name now
+        upstream = source_address(sources[source]).with_database(database)
+        up_names, up_rows = _read(upstream, name, schema.columns)
         if shard in group.paused:
             held += len(up_rows)
             continue
         where = {}
-        for col in group.schema(shard).columns:
+        for col in schema.columns:
             dest = group.destination(shard, col.id)
             if dest is not None and dest.generated is None:
                 where[col.name] = dest.name

@@ -20,10 +20,12 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from mvdd.ddl.dml import key_range
+from mvdd.ddl.dml import key_range, read_source, shows_less
+from mvdd.model import Column
 from mvdd.shard import ShardGroup
 from mvdd.spark.jdbc import jdbc_options
 from mvdd.spark.pipeline import merge_shards
+from mvdd.spark.types import spark_type
 from mvdd.store.address import Address
 
 
@@ -38,7 +40,7 @@ def read(
     spark: SparkSession,
     address: Address,
     table: tuple[str, str],
-    columns: Sequence[str],
+    columns: Sequence[Column],
     predicates: Sequence[str],
     *,
     fetch: int = 10_000,
@@ -48,15 +50,22 @@ def read(
     ``CHAR(n)`` values come as the server gives them, without trailing spaces (as the binary
     log and every MySQL client see them): Spark's read-side padding of ``CHAR`` columns is
     turned off while the read is planned (the plan keeps it; the session's setting is put
-    back)."""
+    back). A column whose SELECT shows less than it stores (a YEAR(2)) is read through a
+    query that gives what it stores (:func:`~mvdd.ddl.dml.read_node`), as the type's Spark
+    type."""
     options = jdbc_options(address, database=table[0])
     url = options.pop("url")
     options["fetchsize"] = str(fetch)
+    source = read_source(table[1], columns)
+    picked = [F.col(f"`{c.name.replace('`', '``')}`") for c in columns]
     with _session_conf(spark, {PADDING: "false"}):
-        df = spark.read.jdbc(
-            url, f"`{table[1].replace('`', '``')}`", predicates=list(predicates), properties=options
+        df = spark.read.jdbc(url, source, predicates=list(predicates), properties=options)
+        return df.select(
+            *(
+                col.cast(spark_type(c.type)) if shows_less(c) else col
+                for c, col in zip(columns, picked, strict=True)
+            )
         )
-        return df.select(*(F.col(f"`{c.replace('`', '``')}`") for c in columns))
 
 
 #: Spark pads ``CHAR(n)`` values read from JDBC to ``n`` characters unless this is off
