@@ -54,6 +54,11 @@ COERCE = [
     (T("year"), 70, 1970),
     (T("year"), "0", 2000),
     (T("year"), 0, 0),
+    (T("year"), Decimal("69.5"), 1970),
+    (T("year"), Decimal("0.4"), 0),
+    (T("year"), "0.4", 2000),
+    (T("year"), "-0.4", 0),
+    (T("year"), "2000.5", 2001),
     (T("json"), '{"a": 1}', '{"a": 1}'),
     (T("int"), None, None),
 ]
@@ -77,6 +82,9 @@ REFUSED = [
     (T("timestamp"), "1960-01-01 00:00:00"),
     (T("time"), "839:00:00"),
     (T("year"), 1900),
+    (T("year"), Decimal("99.5")),
+    (T("year"), Decimal("-0.4")),
+    (T("year"), "-1.2"),
     (T("json"), "{nope"),
     (T("point"), "POINT(0 0)"),
 ]

@@ -329,11 +329,14 @@ def _nothing(st: s.Step) -> None:
 
 def _key_stated(st: s.AddIndex) -> str | None:
     """What a new key states: its name, of its kind (an ADD INDEX IF NOT EXISTS meets an
-    earlier ADD INDEX of its name, not an ADD UNIQUE). A primary key states none: the server
-    names it only once it is made, so a second ``ADD PRIMARY KEY IF NOT EXISTS`` of a table
-    without one meets the first (error 1068), as two unnamed keys add two."""
+    earlier ADD INDEX of its name, not an ADD UNIQUE). A primary key states the name the
+    statement gives it, if any (its own, else its ``CONSTRAINT``'s): the server names it
+    ``PRIMARY`` only once it is made, so a second ``ADD PRIMARY KEY IF NOT EXISTS`` of a table
+    without one meets the first (error 1068), as two unnamed keys add two, but ``ADD PRIMARY
+    KEY IF NOT EXISTS pk (b)`` meets an earlier ``CONSTRAINT pk PRIMARY KEY``."""
     kind = st.index.kind
-    return f"{kind.value} {st.index.name}" if st.index.name and kind != IndexKind.PRIMARY else None
+    name = st.constraint if kind == IndexKind.PRIMARY else st.index.name
+    return f"{kind.value} {name}" if name else None
 
 
 #: the name each clause states, under the kind of clause that meets it: a column an ADD,

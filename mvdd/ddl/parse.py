@@ -706,7 +706,8 @@ def _constraint_steps(
             using and using.name,
             node.args.get("options"),
         )
-        return [s.AddIndex(table=table, index=spec)]
+        own = ident(node.this, "index") if isinstance(node.this, exp.Identifier) else None
+        return [s.AddIndex(table=table, index=spec, constraint=own or name)]
     if isinstance(node, exp.UniqueColumnConstraint):
         schema = node.this
         if not isinstance(schema, exp.Schema):

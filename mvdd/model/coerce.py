@@ -510,18 +510,30 @@ def two_digit_year(year: int) -> int:
     return yy + (2000 if yy < 70 else 1900)
 
 
+#: a year written with a fraction ('69.5', '.5'), which the server rounds to a whole year
+_FRACTION = re.compile(r"-?(\d+\.\d*|\.\d+)")
+
+
 def _coerce_year(t: ColumnType, value: Any) -> int:
+    """A year as the server takes it: 1..69 and 70..99 mean 2001..2069 and 1970..1999, a
+    number 0 the zero year, the text '0' or '00' 2000; a fraction rounds half up to a whole
+    year first (69.5 is 1970, '0.4' is '0', and '-0.4' the number 0)."""
     if isinstance(value, str):
         text = value.strip()
+        if _FRACTION.fullmatch(text):
+            whole = Decimal(text).quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_EXACT)
+            if text[0] == "-":  # (a sign makes it a number: '-0.4' is the zero year)
+                return _coerce_year(t, whole)
+            text = str(int(whole))
         if not text.isdigit() or len(text) > 4:
             raise _bad(t, value, "not a year")
         number = int(text)
         if len(text) <= 2:  # two-digit strings, '0' and '00' included, mean 2000..2069/1970..1999
             return number + (2000 if number < 70 else 1900)
     elif isinstance(value, int | Decimal) and not isinstance(value, bool):
-        if value != int(value):
-            raise _bad(t, value, "not a whole year")
-        number = int(value)
+        if value < 0:
+            raise _bad(t, value, "not a year")
+        number = int(Decimal(value).quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_EXACT))
         if 1 <= number <= 99:
             return number + (2000 if number < 70 else 1900)
     else:
