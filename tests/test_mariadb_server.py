@@ -845,6 +845,22 @@ IF_EXISTS_PK = [
     "ADD CONSTRAINT IF NOT EXISTS c1 CHECK (b > 0), ADD PRIMARY KEY IF NOT EXISTS (b)",
     "ADD CONSTRAINT PRIMARY KEY IF NOT EXISTS (b), ADD INDEX IF NOT EXISTS PRIMARY2 (b)",
 ]
+#: prefixes of keys over BLOBs when the column becomes text: a prefix counts characters there,
+#: so a plain key of one part takes the longest prefix that fits, a UNIQUE key becomes a hash,
+#: and a key of two parts or a primary key too long is refused (1071)
+LOB_PREFIXES = [
+    "MODIFY e JSON",
+    "MODIFY e TEXT, MODIFY g TEXT",
+    "MODIFY e TEXT CHARACTER SET latin1",
+    "MODIFY e MEDIUMTEXT CHARACTER SET utf8mb3",
+    "MODIFY e TINYTEXT",
+    "MODIFY h TEXT NOT NULL",
+    "MODIFY e TEXT, ROW_FORMAT=COMPACT",
+    "ADD KEY k2 (g(700), a), MODIFY g TEXT",
+    "ADD KEY k3 (g(800), a), MODIFY g TEXT",
+    "MODIFY p TEXT NOT NULL",
+    "MODIFY e BLOB, MODIFY g LONGTEXT",
+]
 #: keys fitted to a column's new type, and a row format's key limit
 FITS = [
     "MODIFY b INT",
@@ -1001,6 +1017,8 @@ SETUPS = {
     "visibility": "CREATE TABLE t (a INT, b INT, c INT, KEY i (b), KEY k (c, a))",
     "exists_pk": "CREATE TABLE t (a INT NOT NULL, b INT, PRIMARY KEY (a), "
     "CONSTRAINT c1 CHECK (a > 0))",
+    "lob_prefixes": "CREATE TABLE t (a INT, e BLOB, g BLOB, h BLOB NOT NULL, p BLOB NOT NULL, "
+    "KEY ka (e(3072)), KEY kb (g(10)), UNIQUE KEY u (h(1000)), PRIMARY KEY (p(1000)))",
     "fits": "CREATE TABLE t (a INT NOT NULL, b VARCHAR(20), c INT, d VARCHAR(700), "
     "KEY i (b(8)), UNIQUE KEY u (c), KEY k (d), KEY j (a, b))",
 }
@@ -1013,6 +1031,7 @@ STATEMENTS = [
     *(("exists", c) for c in IF_EXISTS),
     *(("exists_pk", c) for c in IF_EXISTS_PK),
     *(("fits", c) for c in FITS),
+    *(("lob_prefixes", c) for c in LOB_PREFIXES),
     *(("visibility", c) for c in RENAMED_VISIBILITY),
     *(("defaults", c) for c in DEFAULTS_AND_OPTIONS),
 ]

@@ -637,13 +637,18 @@ def _refitted(table: Table, idx: Index) -> Index:
 
 
 def _lobs_keyed(table: Table, col: Column) -> Table:
-    """``table`` with each key over the whole of ``col`` (now TEXT, BLOB or JSON) as the server
-    keeps it: a UNIQUE key a hash, a plain key a prefix (:func:`_lob_prefixed`)."""
+    """``table`` with each key over ``col`` (now TEXT, BLOB or JSON) as the server keeps it: a
+    UNIQUE key too long for a B-tree a hash, a plain key over the whole of it a prefix
+    (:func:`_lob_prefixed`), and a plain key of one part whose prefix has become too long (a
+    BLOB's 3072 bytes, 3072 characters of a TEXT) the longest prefix that fits
+    (:func:`_shortened`)."""
 
     def keyed(idx: Index) -> Index:
         if col.id not in idx.column_ids:
             return idx
-        return _lob_prefixed(table, idx) if idx.kind == IndexKind.INDEX else _refitted(table, idx)
+        if idx.kind == IndexKind.INDEX:
+            return _shortened(table, _lob_prefixed(table, idx))
+        return _refitted(table, idx)
 
     indexes = tuple(keyed(idx) for idx in table.indexes)
     if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
@@ -852,14 +857,21 @@ def _lob_prefixed(table: Table, index: Index) -> Index:
     for at, part in enumerate(index.parts):
         ctype = table.column_by_id(part.column_id).type
         if part.length is None and ctype.family in LOB_FAMILIES:
-            per = max_bytes_per_char(ctype.charset) if ctype.family in _CHARACTERS else 1
-            length = min(LOB_BYTES.get(ctype.kind, _LONGEST), _DEFAULT_MAX_KEY_BYTES // per)
+            length = _longest_prefix(ctype, _DEFAULT_MAX_KEY_BYTES)
             parts = (*parts[:at], attrs.evolve(part, length=length), *parts[at + 1 :])
     return index if parts is index.parts else attrs.evolve(index, parts=parts)
 
 
 #: the largest value of a JSON column (MariaDB's LONGTEXT)
 _LONGEST = LOB_BYTES[TypeKind.LONGTEXT]
+
+
+def _longest_prefix(ctype: ColumnType, limit: int) -> int:
+    """The longest prefix of a column of ``ctype`` that a key of ``limit`` bytes holds, as the
+    server cuts one: characters of a text, bytes of a binary string; the whole of a TINYTEXT
+    or TINYBLOB (255)."""
+    per = max_bytes_per_char(ctype.charset) if ctype.family in _CHARACTERS else 1
+    return min(LOB_BYTES.get(ctype.kind, _LONGEST), limit // per)
 
 
 def _shortened(table: Table, index: Index) -> Index:
@@ -877,8 +889,7 @@ def _shortened(table: Table, index: Index) -> Index:
         or _key_part_bytes(col, part.length) <= limit
     ):
         return index
-    per = max_bytes_per_char(col.type.charset) if col.type.family in _CHARACTERS else 1
-    return attrs.evolve(index, parts=(attrs.evolve(part, length=limit // per),))
+    return attrs.evolve(index, parts=(attrs.evolve(part, length=_longest_prefix(col.type, limit)),))
 
 
 def _needs_hash(table: Table, index: Index) -> bool:
