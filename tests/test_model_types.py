@@ -166,6 +166,19 @@ def test_a_two_digit_year_holds_the_years_a_year_holds() -> None:
     assert coerce_default(0, T("year"), "y") == 0  # a YEAR's 0 is the zero year
 
 
+def test_a_float_default_is_the_value_the_server_shows() -> None:
+    """A FLOAT column stores a single-precision value and shows its default with six
+    significant digits, which is what a snapshot reads back: the default a catalog keeps. A
+    row's value stays as it is (a binary log carries the stored float), and a DOUBLE's and a
+    FLOAT(M,D)'s default too."""
+    single = T("float")
+    assert coerce_default(Decimal("3.141592653589793"), single, "f") == 3.14159
+    assert coerce_default(16777217, single, "f") == 16777200.0
+    assert single.coerce(Decimal("3.141592653589793")) == 3.141592653589793
+    assert coerce_default(Decimal("3.141592653589793"), T("double"), "f") == 3.141592653589793
+    assert coerce_default(Decimal("3.14159265"), T("float", precision=10, scale=4), "f") == 3.1416
+
+
 def test_case_sensitive_enum_members_allow_case_variants() -> None:
     assert T("enum", members=["a", "A"], collation="utf8mb4_bin").members == ("a", "A")
 

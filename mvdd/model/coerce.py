@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import re
+import struct
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from typing import Any, Protocol
@@ -497,6 +498,20 @@ def _coerce_time(t: ColumnType, text: str, fsp: int, original: Any) -> str:
     return out + (f".{frac:0{fsp}d}" if fsp else "")
 
 
+def single_float(value: float) -> float:
+    """The value a FLOAT column's default names once the server shows it: the single-precision
+    float the column stores, written with six significant digits (3.141592653589793 shows as
+    ``3.14159``, 16777217 as ``16777200``), which a snapshot of the server reads back. The
+    server stores the single-precision value of the text it was given until its table is
+    restored from that text; a catalog keeps the default the text names.
+
+    >>> single_float(3.141592653589793), single_float(16777217.0), single_float(0.1)
+    (3.14159, 16777200.0, 0.1)
+    """
+    (single,) = struct.unpack("f", struct.pack("f", value))
+    return float(format(single, ".6g"))
+
+
 def two_digit_year(year: int) -> int:
     """The year a YEAR(2) column's default names once the server shows it: two digits (1901
     shows as ``01``, the zero year as ``00``), which read back as 2000..2069 or 1970..1999.
@@ -592,4 +607,11 @@ _COERCE: dict[Family, Callable[[ColumnType, Any], Any]] = {
 }
 
 
-__all__ = ["coerce", "coerce_text", "convert", "is_case_sensitive", "two_digit_year"]
+__all__ = [
+    "coerce",
+    "coerce_text",
+    "convert",
+    "is_case_sensitive",
+    "single_float",
+    "two_digit_year",
+]

@@ -15,7 +15,7 @@ from typing import Any, Final, Literal, TypeAlias
 import attrs
 
 from mvdd.errors import DDLError, MvddError
-from mvdd.model.coerce import coerce_text, two_digit_year
+from mvdd.model.coerce import coerce_text, single_float, two_digit_year
 from mvdd.model.kind import Family, TypeKind
 from mvdd.model.types import ColumnType
 
@@ -201,6 +201,8 @@ def coerce_default(value: Default, ctype: ColumnType, column: str) -> Default:
             return coerce_text(ctype, raw)
         if ctype.two_digit:
             return two_digit_year(ctype.coerce(raw))
+        if ctype.kind == TypeKind.FLOAT and ctype.precision is None:
+            return single_float(ctype.coerce(raw))
         return ctype.coerce(raw)
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=column) from None
