@@ -643,7 +643,7 @@ _SERVER_RULES_TABLE = (
     "at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP, "
     "seen TIMESTAMP(6) NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP, "
     "doc JSON DEFAULT 'none', twice INT AS (id * 2) VIRTUAL, fine DECIMAL(40,35) DEFAULT 0.125, "
-    "touched DATETIME DEFAULT NOW() ON UPDATE NOW())"
+    "touched DATETIME DEFAULT NOW() ON UPDATE NOW(), pie DOUBLE DEFAULT (PI()))"
 )
 
 
@@ -654,8 +654,9 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
     whose DEFAULT is a plain CURRENT_TIMESTAMP, a JSON column's DEFAULT that is not JSON, an
     ALTER … SET DEFAULT of a generated or AUTO_INCREMENT column, a VIRTUAL column over the
     counter, a NOT NULL column added without a default; and MariaDB's own way of dropping the
-    ON UPDATE of a column whose CURRENT_TIMESTAMP default an ALTER replaces (the reader knows
-    its server's flavor, mvdd.ddl.rules.MARIADB); a table with foreign keys. The reader follows
+    ON UPDATE of a column whose CURRENT_TIMESTAMP default an ALTER replaces and of keeping a
+    DEFAULT of PI() as its value (the reader knows its server's flavor, mvdd.ddl.rules.MARIADB);
+    a table with foreign keys. The reader follows
     the server through
     each, its table ends as the server's, and a bootstrap from a snapshot of the server holds
     the same table."""
@@ -689,6 +690,7 @@ def test_statements_only_the_servers_rules_take_keep_the_reader_going(
         assert str(followed.column("at").default) == "CURRENT_TIMESTAMP(3)"
         assert followed.column("doc").default == "none"
         assert followed.column("touched").on_update is None
+        assert followed.column("pie").default == 3.141592653589793  # (MariaDB keeps its value)
         # the foreign keys' keys: the column's own REFERENCES made `t_id`, which k2 replaced
         assert [i.name for i in reader.catalog.table(f"{db}.c").indexes] == ["PRIMARY", "k2"]
         assert reader.catalog.table(f"{db}.c").equivalent(child, ignore_order=False)

@@ -270,8 +270,22 @@ REPLICA_RULES = [
     ("CREATE TABLE t (a INT, y YEAR(2) DEFAULT 5)", "ALTER TABLE t MODIFY y YEAR(4) DEFAULT 0"),
     ("CREATE TABLE t (a INT)", "ALTER TABLE t ADD y YEAR(2) NOT NULL DEFAULT 70, ADD KEY (y)"),
     ("CREATE TABLE t (a INT)", "ALTER TABLE t ADD y YEAR(2) DEFAULT 1900"),
-    # MariaDB's own way (mvdd.ddl.rules.MARIADB): an ALTER … DEFAULT of a column whose default
-    # is CURRENT_TIMESTAMP drops its ON UPDATE
+    # MariaDB's own way (mvdd.ddl.rules.MARIADB): a DEFAULT of PI() alone is its value, as the
+    # column's type holds it (but in a TEXT, BLOB or JSON column)
+    (
+        None,
+        "CREATE TABLE t (a DOUBLE DEFAULT (PI()), b INT DEFAULT PI(), c DECIMAL(10,4) DEFAULT "
+        "(PI()), d VARCHAR(3) DEFAULT (PI()), e FLOAT DEFAULT (pi()), f TEXT DEFAULT (PI()), "
+        "g BINARY(4) DEFAULT (PI()), h YEAR DEFAULT (PI()), i DOUBLE DEFAULT (PI() + 0))",
+    ),
+    ("CREATE TABLE t (a INT, d DOUBLE)", "ALTER TABLE t ALTER d SET DEFAULT (PI())"),
+    (
+        "CREATE TABLE t (a INT)",
+        "ALTER TABLE t ADD j JSON DEFAULT (PI()), ADD b BIT(2) DEFAULT (PI()), "
+        "ADD c CHAR(20) DEFAULT (PI())",
+    ),
+    ("CREATE TABLE t (a INT, d DOUBLE DEFAULT 1)", "ALTER TABLE t MODIFY d TINYINT DEFAULT PI()"),
+    # and an ALTER … DEFAULT of a column whose default is CURRENT_TIMESTAMP drops its ON UPDATE
     (
         "CREATE TABLE t (a INT, d TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP "
         "ON UPDATE CURRENT_TIMESTAMP)",

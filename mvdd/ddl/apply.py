@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable, Sequence
+from decimal import Decimal
 from functools import singledispatch
 from typing import Any
 
@@ -287,8 +288,32 @@ def _defined(col: Column, rules: Rules) -> Column:
     statement and one which read the server's snapshot hold the same table.)"""
     if not rules.strict and col.type.kind in _TEMPORAL_WITH_NOW:
         col = _server_now(col)
+    if rules.flavor == "mariadb" and col.default == _PI:
+        col = _pi_folded(col)
     _check_column(col, rules)
     return col
+
+
+#: a DEFAULT of ``PI()`` alone, which MariaDB keeps as its value (:data:`~mvdd.ddl.rules.MARIADB`)
+_PI = Expr("PI()")
+_PI_TEXT = "3.141592653589793"
+
+
+def _pi_folded(col: Column) -> Column:
+    """A column whose DEFAULT is ``PI()`` alone as MariaDB keeps it: the value, as the column's
+    type holds it (3 in an INT, 3.14159 in a FLOAT, ``'3.1'`` cut into a VARCHAR(3) or a
+    BINARY(3)); the expression in a TEXT, BLOB or JSON column, and where the type holds no
+    such value (the server refuses those)."""
+    family = col.type.family
+    if family in LOB_FAMILIES:
+        return col
+    value: Any = Decimal(_PI_TEXT)
+    if family in (Family.CHAR, Family.BINARY):
+        value = _PI_TEXT[: col.type.length]
+    try:
+        return attrs.evolve(col, default=coerce_default(value, col.type, col.name))
+    except DDLError:
+        return col
 
 
 def _server_now(col: Column) -> Column:

@@ -97,6 +97,9 @@ MARIADB: dict[str, str] = {
     "ALTER … SET DEFAULT and DROP DEFAULT of a column whose DEFAULT is CURRENT_TIMESTAMP": "drop "
     "its ON UPDATE CURRENT_TIMESTAMP too (MySQL keeps it)",
     "a column's own REFERENCES …": "makes a foreign key, and its key (MySQL ignores the clause)",
+    "a DEFAULT of PI() alone": "keeps its value as the column's type holds it (3 in an INT, "
+    "3.14159 in a FLOAT, '3.1' cut into a VARCHAR(3); a TEXT, BLOB or JSON column keeps the "
+    "expression, as MySQL keeps it everywhere)",
 }
 
 
