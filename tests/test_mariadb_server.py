@@ -113,6 +113,70 @@ def test_create_tables_on_server(mdb: Any) -> None:
     assert checked == len(CREATES) >= 80
 
 
+_KINDS_TABLE = (
+    "CREATE TABLE t (x INT, a UUID, b UUID, i INET6, ip4 INET4, d DATE, s VARCHAR(40), "
+    "CONSTRAINT ck CHECK ({}))"
+)
+#: (setup, statement): MariaDB's own types (UUID, INET4, INET6) meet a string, NULL or their
+#: own type in an operation, never a number, a date or another such type (errors 4078, 4079)
+VALUE_KINDS = [
+    *(
+        (None, _KINDS_TABLE.format(e))
+        for e in (
+            "a > 0",
+            "a = 1.5",
+            "a + 1 > 0",
+            "a = '00000000-0000-0000-0000-000000000000'",
+            "a = b",
+            "a = s",
+            "a IS NOT NULL",
+            "LENGTH(a) > 0",
+            "a BETWEEN 1 AND 2",
+            "a IN (1, 2)",
+            "a IN ('x', 1)",
+            "-a < 0",
+            "CONCAT(a, 1) <> ''",
+            "a = x'00'",
+            "a <> i",
+            "a > x",
+            "NOT a",
+            "a = TRUE",
+            "a = NULL",
+            "COALESCE(a, 0) = 0",
+            "a = d",
+            "a = DATE'2020-01-01'",
+            "i > 0",
+            "i = '::1'",
+            "ip4 = 1",
+            "a LIKE 'x%'",
+            "a DIV 2 > 0",
+            "ABS(a) > 0",
+            "(x + 1) = a",
+        )
+    ),
+    (None, "CREATE TABLE t (x INT, a UUID, g INT AS (a > 0) VIRTUAL)"),
+    (None, "CREATE TABLE t (x INT, a UUID, g INT AS (a = 'x') VIRTUAL)"),
+    (None, "CREATE TABLE t (x INT, a UUID CHECK (a <> 0))"),
+    ("CREATE TABLE t (x INT, a INT, CONSTRAINT ck CHECK (a > 0))", "ALTER TABLE t MODIFY a UUID"),
+    ("CREATE TABLE t (x INT, a UUID)", "ALTER TABLE t ADD CONSTRAINT ck CHECK (a > 0)"),
+    ("CREATE TABLE t (x INT, a UUID)", "ALTER TABLE t ADD CONSTRAINT ck CHECK (a > x)"),
+    ("CREATE TABLE t (x VARCHAR(10), a UUID, CHECK (a > x))", "ALTER TABLE t MODIFY x INT"),
+    ("CREATE TABLE t (x VARCHAR(10), a UUID, CHECK (a > x))", "ALTER TABLE t MODIFY a TEXT"),
+]
+
+
+@pytest.mark.parametrize("setup,sql", VALUE_KINDS, ids=[sql[-40:] for _, sql in VALUE_KINDS])
+def test_operations_meet_the_kinds_of_values_the_server_lets_meet(
+    mdb: Any, setup: str | None, sql: str
+) -> None:
+    """A catalog refuses what MariaDB refuses of its own types in an expression, and takes the
+    rest, under mvdd's rules and under a replica's."""
+    _reads_as_on_the_server(
+        mdb, Catalog(charset="utf8mb4", collation="utf8mb4_general_ci"), setup, sql
+    )
+    _reads_as_on_the_server(mdb, _replica(), setup, sql)
+
+
 @pytest.mark.parametrize("title,stmts", SEQUENCES, ids=[title for title, _ in SEQUENCES])
 def test_alter_sequence_matches_server(mdb: Any, title: str, stmts: list[str]) -> None:
     cat = Catalog()

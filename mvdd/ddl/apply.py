@@ -23,7 +23,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from functools import singledispatch
+from functools import partial, singledispatch
 from typing import Any
 
 import attrs
@@ -1221,6 +1221,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
 
         # (MariaDB computes a VIRTUAL column on read, after the counter gave its value)
         _each_expression(table, no_auto, virtual=rules.strict)
+        if any(c.type.family == Family.PLUGIN for c in cols):  # (MariaDB's own types)
+            _each_expression(table, partial(_kinds_meet, _value_kinds(cols)))
     if not all(i.visible for i in table.indexes):
         key = table.row_key_index
         if key is not None and not key.visible:
@@ -1261,6 +1263,28 @@ def _each_expression(
             visit(col.check, {"column": col.name})
     for chk in table.checks:
         visit(chk.expr, {"index": chk.name})
+
+
+#: the families whose values MariaDB's own types (UUID, INET4, INET6) meet in no operation
+#: (:func:`mvdd.ddl.expr.mixed_kinds`); a string meets them all
+_KINDED = frozenset(
+    {Family.INTEGER, Family.DECIMAL, Family.FLOAT, Family.BIT, Family.TEMPORAL, Family.PLUGIN}
+)
+_OWN_KINDS = frozenset(k.value.lower() for k in PLUGIN_BYTES)
+
+
+def _value_kinds(cols: Iterable[Column]) -> dict[str, str]:
+    """The kind of value each column holds, by folded name, where one of MariaDB's own types
+    meets it in no operation (a number, a date, one of those types)."""
+    return {c.name.casefold(): c.type.kind.value.lower() for c in cols if c.type.family in _KINDED}
+
+
+def _kinds_meet(kinds: dict[str, str], e: Expr, where: dict[str, str]) -> None:
+    """The server's errors 4078 and 4079: a UUID, INET4 or INET6 value meets a number, a date or
+    another of those types in an operation of ``e``."""
+    refused = ex.mixed_kinds(e, kinds, _OWN_KINDS)
+    if refused is not None:
+        raise DDLError(f"{refused}: expression {e.sql}", **where)
 
 
 def _names_exist(e: Expr, names: set[str], where: dict[str, str]) -> None:

@@ -526,3 +526,91 @@ def rename_column(expr: Expr, old: str, new: str) -> Expr:
 def to_node(expr: Expr) -> exp.Expr:
     """A fresh sqlglot tree of an expression, for rendering."""
     return parse(expr.sql).copy()
+
+
+# --- the kinds of values an operation takes ------------------------------------------------------
+
+#: the operations MariaDB refuses between a value of a type of its own (UUID, INET4, INET6) and
+#: a value of another kind than a string, NULL or that type (error 4078), by the name its
+#: error gives each
+_MIXING: dict[type[exp.Expr], str] = {
+    exp.EQ: "=",
+    exp.NEQ: "<>",
+    exp.GT: ">",
+    exp.GTE: ">=",
+    exp.LT: "<",
+    exp.LTE: "<=",
+    exp.NullSafeEQ: "<=>",
+    exp.Add: "+",
+    exp.Sub: "-",
+    exp.Mul: "*",
+    exp.Div: "/",
+    exp.Mod: "%",
+    exp.Between: "between",
+    exp.In: "in",
+    exp.Coalesce: "coalesce",
+}
+#: the operations it refuses on such a value alone (error 4079)
+_ALONE: dict[type[exp.Expr], str] = {exp.Neg: "-", exp.Abs: "abs"}
+_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.Neg)
+_TEMPORAL_CASTS = {exp.DType.DATE: "date", exp.DType.TIME: "time", exp.DType.DATETIME: "datetime"}
+
+
+def mixed_kinds(expr: Expr, kinds: dict[str, str], own: frozenset[str]) -> str | None:
+    """What MariaDB refuses in ``expr`` for the kinds of values its operations meet, or None:
+    a value of a type of its own (``own``: ``uuid``, ``inet4``, ``inet6``) with one of another
+    kind than a string, NULL or that type (a number, a date, another such type) in a
+    comparison, arithmetic, BETWEEN, IN or COALESCE (error 4078), or alone under a minus or
+    ABS (4079). ``kinds``: the kind of each column the expression may read (by folded name);
+    a string column, a call and anything else not known is left alone.
+
+    >>> mixed_kinds(Expr("`a` > 0"), {"a": "uuid"}, frozenset({"uuid"}))
+    "illegal parameter data types uuid and int for operation '>'"
+    >>> mixed_kinds(Expr("`a` = '00000000-0000-0000-0000-000000000000'"), {"a": "uuid"},
+    ...             frozenset({"uuid"})) is None
+    True
+    """
+
+    def kind(node: exp.Expr) -> str | None:
+        while isinstance(node, exp.Paren):
+            node = node.this
+        if isinstance(node, exp.Column):
+            return kinds.get(node.name.casefold())
+        if isinstance(node, exp.Literal) and not node.is_string:
+            text = node.name.lower()
+            return "double" if "e" in text else "decimal" if "." in text else "int"
+        if isinstance(node, exp.Boolean):
+            return "int"
+        if isinstance(node, exp.Cast) and node.to.this in _TEMPORAL_CASTS:
+            return _TEMPORAL_CASTS[node.to.this]
+        if isinstance(node, _ARITHMETIC):
+            parts = [kind(p) for p in (node.this, node.args.get("expression")) if p is not None]
+            if parts and all(p is not None and p not in own for p in parts):
+                return "double"
+        return None
+
+    for node in parse(expr.sql).walk():
+        op = type(node)
+        if op in _ALONE or op is exp.Not:
+            alone = kind(node.this)
+            if alone not in own:
+                continue
+            if op is exp.Not:  # (NOT a is a = 0)
+                return f"illegal parameter data types {alone} and int for operation '='"
+            return f"illegal parameter data type {alone} for operation '{_ALONE[op]}'"
+        name = _MIXING.get(op)
+        if name is None:
+            continue
+        found = [k for k in map(kind, _operands(node)) if k is not None]
+        mine = next((k for k in found if k in own), None)
+        other = next((k for k in found if k != mine), None) if mine is not None else None
+        if mine is not None and other is not None:
+            first, second = sorted((mine, other), key=found.index)
+            return f"illegal parameter data types {first} and {second} for operation '{name}'"
+    return None
+
+
+def _operands(node: exp.Expr) -> list[exp.Expr]:
+    """The values an operation meets: its own, BETWEEN's bounds, IN's and COALESCE's list."""
+    keys = ("this", "expression", "low", "high")
+    return [*(node.args[k] for k in keys if node.args.get(k) is not None), *node.expressions]
