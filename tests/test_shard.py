@@ -814,3 +814,25 @@ def test_a_database_default_charset_is_known_before_it_joins(mdb: Any) -> None:
             cur.execute(f"INSERT INTO {table} VALUES (1, %s)", ("😀🎉",))
         cur.execute("SELECT v FROM t")
         assert cur.fetchone() == ("😀🎉",)
+
+
+def test_a_group_reads_its_shards_ddl_by_their_servers_flavor() -> None:
+    """``ShardGroup(flavor="mariadb")`` reads a shard's DDL text by MariaDB's own ways
+    (mvdd.ddl.rules.MARIADB; each pinned against the server in test_mariadb_server.py): a
+    column's own REFERENCES makes a key, a DEFAULT of PI() alone is its value. Without a
+    flavor, MySQL's: no key, the expression kept."""
+    create = {"s1": "CREATE TABLE t1 (id INT PRIMARY KEY, a INT)"}
+    alter = "ALTER TABLE t1 ADD p INT REFERENCES par (id), ADD r DOUBLE DEFAULT (PI())"
+    mariadb, unknown = ShardGroup("t", create, flavor="mariadb"), ShardGroup("t", create)
+    for group in (mariadb, unknown):
+        group.apply("s1", alter)
+    made, kept = mariadb.schema("s1"), unknown.schema("s1")
+    assert [i.name for i in made.indexes] == ["PRIMARY", "p"] and made.column("r").default == (
+        3.141592653589793
+    )
+    assert [i.name for i in kept.indexes] == ["PRIMARY"] and str(kept.column("r").default) == (
+        "PI()"
+    )
+    assert mariadb.joined.column("r").default == 3.141592653589793
+    with pytest.raises(DDLError, match="flavor must be one of"):
+        ShardGroup("t", create, flavor="oracle")

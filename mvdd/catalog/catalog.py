@@ -48,7 +48,7 @@ from mvdd.catalog.plan import Planned, plan_statement
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import validate_table
 from mvdd.ddl.name import split_name
-from mvdd.ddl.rules import Rules
+from mvdd.ddl.rules import FLAVORS, Rules
 from mvdd.ddl.statement import Statement, iter_statements
 from mvdd.ddl.step import DatabaseAction
 from mvdd.errors import (
@@ -81,8 +81,6 @@ RETRIES = 5
 #: the store state key of the databases' default charsets
 _DATABASES = "catalog.databases"
 UNSUPPORTED = ("raise", "skip")
-#: a replica's server flavors (None: not known)
-FLAVORS = (None, "mariadb", "mysql")
 
 
 class DDLGate(Protocol):

@@ -24,6 +24,9 @@ from __future__ import annotations
 
 import enum
 
+#: the server flavors a replica may know its server by (None: not known)
+FLAVORS = (None, "mariadb", "mysql")
+
 
 class Rules(enum.Enum):
     """How a step applies: whether the table may hold rows, and whether mvdd's stricter rules
@@ -103,4 +106,4 @@ MARIADB: dict[str, str] = {
 }
 
 
-__all__ = ["MARIADB", "STRICTER", "Rules"]
+__all__ = ["FLAVORS", "MARIADB", "STRICTER", "Rules"]

@@ -317,6 +317,7 @@ def parse_statements(
     database: str | None = None,
     default: str | None = None,
     replica: bool = False,
+    flavor: str | None = None,
 ) -> list[Statement]:
     """Split MySQL text into statements and each into steps.
 
@@ -329,6 +330,8 @@ def parse_statements(
             unqualified names take it (see :class:`mvdd.ddl.name.Context`).
         replica: the statements already ran on their server: a CREATE TABLE's table is built
             by that server's rules, not mvdd's stricter ones (:class:`mvdd.ddl.rules.Rules`).
+        flavor: that server's (``"mariadb"`` or ``"mysql"``), when known: its own ways are
+            followed too (:data:`mvdd.ddl.rules.MARIADB`).
 
     Raises:
         DDLParseError: text that does not parse.
@@ -345,20 +348,21 @@ def parse_statements(
             database=database,
             default=default,
             replica=replica,
+            flavor=flavor,
         )
     )
 
 
-def parse_table(sql: str, *, replica: bool = False) -> Table:
+def parse_table(sql: str, *, replica: bool = False, flavor: str | None = None) -> Table:
     """The table of one ``CREATE TABLE`` statement (id 0, version 1); ``replica``: built by
-    the rules of the server that ran it (its ``SHOW CREATE TABLE``, say), as
-    :func:`parse_statements`.
+    the rules of the server that ran it (its ``SHOW CREATE TABLE``, say), whose ``flavor``
+    may be known, as :func:`parse_statements`.
 
     >>> t = parse_table("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10) DEFAULT 'x')")
     >>> [c.name for c in t.columns], t.column("a").nullable, t.column("b").default
     (['a', 'b'], False, 'x')
     """
-    statements = parse_statements(sql, replica=replica)
+    statements = parse_statements(sql, replica=replica, flavor=flavor)
     if len(statements) != 1 or len(statements[0].steps) != 1:
         raise DDLError("expected exactly one CREATE TABLE statement", statement=sql)
     (only,) = statements[0].steps

@@ -76,7 +76,7 @@ from mvdd.catalog.plan import adopt_ids
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import validate_table, with_database_charset
 from mvdd.ddl.order import apply_statement
-from mvdd.ddl.rules import Rules
+from mvdd.ddl.rules import FLAVORS, Rules
 from mvdd.ddl.statement import Statement, parse_statements, parse_table
 from mvdd.errors import (
     DDLError,
@@ -170,6 +170,10 @@ class ShardGroup:
         renames: how a column rename is followed (:mod:`mvdd.shard.rename`): ``"merge"``
             (seed 000's procedure; renames of key and partial columns wait all the same) or
             ``"wait"`` (every rename waits until every shard holding the column has made it).
+        flavor: the shards' servers' (``"mariadb"`` or ``"mysql"``), when known: the DDL text
+            :meth:`apply` and a ``CREATE TABLE`` given as text are read by that server's own
+            ways too (:data:`mvdd.ddl.rules.MARIADB`: a column's own ``REFERENCES`` makes a
+            key on MariaDB, a DEFAULT of ``PI()`` is its value). Without it, MySQL's.
 
     Raises:
         DDLError: a statement that is not one valid CREATE TABLE.
@@ -184,10 +188,16 @@ class ShardGroup:
         charset: str | None = None,
         collation: str | None = None,
         renames: str = "merge",
+        flavor: str | None = None,
     ) -> None:
         if renames not in RENAMES:
             raise DDLError(f"renames must be one of {RENAMES}, not {renames!r}")
+        if flavor not in FLAVORS:
+            raise DDLError(f"flavor must be one of {FLAVORS}, not {flavor!r}")
         self.renames = renames
+        self.flavor = flavor
+        #: the rules the shards' own statements apply under (their servers ran them)
+        self._rules = Rules.altered(replica=True, flavor=flavor)
         if not isinstance(target, str) or not target:
             raise DDLError("a shard group needs a target table name")
         if not shards:
@@ -352,7 +362,8 @@ class ShardGroup:
             UnsupportedDDLError: a statement mvdd does not model (replication workers may skip it).
         """
         sh = self._shard(shard)
-        statements = parse_statements(sql, replica=True)  # (the shard's server ran it)
+        # (the shard's server ran it)
+        statements = parse_statements(sql, replica=True, flavor=self.flavor)
         planned = self._dry_run(sh, statements)
         outcome = Outcome()
         for statement, kind, table in planned:
@@ -443,7 +454,7 @@ class ShardGroup:
 
     def _table(self, sql: str | Table, shard: str) -> Table:
         """A shard's table from its CREATE TABLE, in the shards' database default."""
-        return with_database_charset(_as_table(sql, shard=shard), *self.charset)
+        return with_database_charset(_as_table(sql, shard=shard, flavor=self.flavor), *self.charset)
 
     def _shard(self, name: str) -> _Shard:
         sh = self._shards.get(name) if isinstance(name, str) else None
@@ -488,8 +499,8 @@ class ShardGroup:
                         table = attrs.evolve(table, name=r.to)
                     others = [x for x in steps if not isinstance(x, s.RenameTable)]
                     if others:
-                        table = apply_statement(table, others, rules=Rules.SERVER)
-                        validate_table(table, rules=Rules.SERVER)
+                        table = apply_statement(table, others, rules=self._rules)
+                        validate_table(table, rules=self._rules)
                     elif renamed:
                         kind = "noop"
             except MvddError as err:
@@ -901,13 +912,14 @@ def _merge(a: Outcome, b: Outcome) -> Outcome:
     )
 
 
-def _as_table(sql: str | Table, *, shard: str) -> Table:
+def _as_table(sql: str | Table, *, shard: str, flavor: str | None) -> Table:
     try:
         if isinstance(sql, Table):
             return sql
         if not isinstance(sql, str):
             raise DDLError(f"expected a CREATE TABLE statement, not {type(sql).__name__}")
-        table = parse_table(sql, replica=True)  # (the shard's own table, as its server took it)
+        # (the shard's own table, as its server took it)
+        table = parse_table(sql, replica=True, flavor=flavor)
         validate_table(table, rules=Rules.SERVER)
         return table
     except MvddError as err:
