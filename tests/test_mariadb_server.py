@@ -1343,8 +1343,14 @@ def test_any_statement_over_keys_and_types_reads_as_on_the_server(
     a table's AUTO_INCREMENT column and its keys, drawn at random: a catalog takes and refuses
     what MariaDB does and ends with its table, but where mvdd's stricter rules refuse on
     purpose. The catalog knows the server's default charset, as a binlog reader's does (a
-    table created without one takes it, and keeps it through a DEFAULT CHARSET=)."""
+    table created without one takes it, and keeps it through a DEFAULT CHARSET=). Left out,
+    as in the everyday test: two clauses dropping or changing one column (``DROP a, ADD b
+    INT, CHANGE a b INT``), which MariaDB resolves one way when the column is keyed (the
+    CHANGE stands) and another when it is not (the DROP and the ADD stand); not modelled."""
     setup, clauses = statement
+    named = [c.split()[1] for c in clauses if c.startswith(("MODIFY ", "CHANGE ", "DROP "))]
+    named = [n for n in named if n not in ("PRIMARY", "KEY", "INDEX")]
+    assume(len(named) == len(set(named)))
     cat = Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, setup, "ALTER TABLE t " + ", ".join(clauses))
 
