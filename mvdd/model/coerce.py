@@ -127,6 +127,11 @@ def _check_sign(t: ColumnType, value: Any, exact: Decimal) -> None:
         raise _bad(t, value, "negative value for an unsigned column")
 
 
+def _rounded(exact: Decimal) -> int:
+    """A number rounded to a whole one as the server rounds it (half away from zero)."""
+    return int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_EXACT))
+
+
 def _whole(t: ColumnType, value: Any, lo: int, hi: int) -> int:
     if type(value) is int:  # already whole, as decoded row values are (a bool is not an int here)
         number = value
@@ -135,7 +140,7 @@ def _whole(t: ColumnType, value: Any, lo: int, hi: int) -> int:
         if exact.adjusted() > 20:  # (no integer type holds 10**21)
             raise _bad(t, value, f"out of range {lo}..{hi}")
         _check_sign(t, value, exact)
-        number = int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_EXACT))
+        number = _rounded(exact)
     if not lo <= number <= hi:
         raise _bad(t, value, f"out of range {lo}..{hi}")
     return number
@@ -287,8 +292,12 @@ _TIMESTAMP_LAST = _dt.datetime(2038, 1, 19, 3, 14, 7)
 
 def _full_year(digits: str) -> int:
     """A year as written: one or two digits mean 2000..2069 (00..69) or 1970..1999."""
-    year = int(digits)
-    return year + (2000 if year < 70 else 1900) if len(digits) <= 2 else year
+    return _century(int(digits)) if len(digits) <= 2 else int(digits)
+
+
+def _century(yy: int) -> int:
+    """A two-digit year (0..99) as the server reads it: 2000..2069 or 1970..1999."""
+    return yy + (2000 if yy < 70 else 1900)
 
 
 def _split_digits(digits: str) -> list[str] | None:
@@ -521,8 +530,7 @@ def two_digit_year(year: int) -> int:
     >>> two_digit_year(1901), two_digit_year(1999), two_digit_year(0), two_digit_year(2155)
     (2001, 1999, 2000, 2055)
     """
-    yy = year % 100
-    return yy + (2000 if yy < 70 else 1900)
+    return _century(year % 100)
 
 
 #: a year written with a fraction ('69.5', '.5'), which the server rounds to a whole year
@@ -536,21 +544,21 @@ def _coerce_year(t: ColumnType, value: Any) -> int:
     if isinstance(value, str):
         text = value.strip()
         if _FRACTION.fullmatch(text):
-            whole = Decimal(text).quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_EXACT)
+            whole = _rounded(Decimal(text))
             if text[0] == "-":  # (a sign makes it a number: '-0.4' is the zero year)
                 return _coerce_year(t, whole)
-            text = str(int(whole))
+            text = str(whole)
         if not text.isdigit() or len(text) > 4:
             raise _bad(t, value, "not a year")
-        number = int(text)
-        if len(text) <= 2:  # two-digit strings, '0' and '00' included, mean 2000..2069/1970..1999
-            return number + (2000 if number < 70 else 1900)
+        number = _full_year(text)  # ('0' and '00' included: 2000)
+        if len(text) <= 2:
+            return number
     elif isinstance(value, int | Decimal) and not isinstance(value, bool):
         if value < 0:
             raise _bad(t, value, "not a year")
-        number = int(Decimal(value).quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_EXACT))
+        number = _rounded(Decimal(value))
         if 1 <= number <= 99:
-            return number + (2000 if number < 70 else 1900)
+            return _century(number)
     else:
         raise _bad(t, value, "not a year")
     if number != 0 and not 1901 <= number <= 2155:
