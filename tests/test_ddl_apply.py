@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mvdd import NO_DEFAULT, DDLError, IndexKind, parse_statements, parse_table
+from mvdd import NO_DEFAULT, DDLError, DDLParseError, IndexKind, parse_statements, parse_table
 from mvdd.ddl import Rules, apply, apply_steps, validate_table
 from mvdd.model import Table
 from mvdd.model.table import changed_window
@@ -302,3 +302,55 @@ def test_a_step_that_knows_where_it_changed_columns_gives_the_walked_window(sql:
         assert new._window is not None and new._window[0] is table.columns, str(step)
         assert new._window[1:] == changed_window(table.columns, new.columns), str(step)
         table = new
+
+
+def test_a_default_of_a_temporal_literal_alone_is_its_value() -> None:
+    """``DATE '…'``, ``TIME '…'`` and ``TIMESTAMP '…'`` are constants: a DEFAULT of one alone
+    is the value as the column's type holds it (tests/test_literals.py and
+    tests/test_mariadb_server.py hold these to the server)."""
+    table = parse_table(
+        "CREATE TABLE t (a INT, d DATE DEFAULT DATE '2020-1-1', n INT DEFAULT (DATE'2020-01-01'), "
+        "v VARCHAR(20) DEFAULT TIME '10:00', y YEAR DEFAULT TIMESTAMP '2021-01-01 10:00:00', "
+        "x TEXT DEFAULT DATE '2020-01-01', e DATE DEFAULT (DATE '2020-1-1' + INTERVAL 1 DAY))"
+    )
+    defaults = {c.name: c.default for c in table.columns}
+    assert defaults["d"] == "2020-01-01" and defaults["n"] == 20200101
+    assert defaults["v"] == "10:00:00" and defaults["y"] == 2021
+    assert str(defaults["x"]) == "DATE '2020-01-01'"  # (a TEXT column keeps the expression)
+    assert str(defaults["e"]) == "DATE '2020-01-01' + INTERVAL 1 DAY"
+    checked = parse_table("CREATE TABLE t (d DATE, CHECK (d > date '2020-1-1'))")
+    assert str(checked.checks[0].expr) == "`d` > DATE '2020-01-01'"
+
+
+def test_a_time_literal_in_a_date_column_is_the_day_it_runs_on() -> None:
+    """The server takes the day the statement ran on, which no catalog knows: mvdd's rules
+    refuse it, a replica keeps the expression."""
+    sql = "CREATE TABLE t (a INT, d DATETIME DEFAULT TIME '10:00:00')"
+    with pytest.raises(DDLError, match="takes the day the statement runs on"):
+        parse_table(sql)
+    kept = parse_table(sql, replica=True).column("d").default
+    assert str(kept) == "TIME '10:00:00'"
+
+
+@pytest.mark.parametrize(
+    "sql,message",
+    [
+        ("CREATE TABLE t (d DATE DEFAULT DATE '2020-02-30')", "Incorrect DATE value"),
+        ("CREATE TABLE t (d DATE DEFAULT DATE '2020-01-01 10:00:00')", "Incorrect DATE value"),
+        ("CREATE TABLE t (d TIME DEFAULT TIME '2020-01-01 10:00')", "Incorrect TIME value"),
+        ("CREATE TABLE t (d DATETIME DEFAULT TIMESTAMP '2020-01-01')", "Incorrect TIMESTAMP"),
+        ("CREATE TABLE t (d DATETIME DEFAULT DATETIME '2020-01-01')", "is no literal"),
+        ("CREATE TABLE t (d TIME DEFAULT TIME(3) '10:00')", "takes no precision"),
+        ("CREATE TABLE t (d DATE DEFAULT DATE 20200101)", "is a quoted text"),
+        ("CREATE TABLE t (d BIT(32) DEFAULT DATE '2020-01-01')", "not a value of this type"),
+        ("CREATE TABLE t (d TINYINT DEFAULT DATE '2020-01-01')", "out of range"),
+    ],
+)
+def test_a_temporal_literal_the_server_refuses(sql: str, message: str) -> None:
+    """Refused as the server refuses it: a syntax error (DDLParseError) where its error is
+    1064, a DDLError naming the statement where it is 1525 (a value it does not take)."""
+    with pytest.raises(DDLError, match=message) as err:
+        parse_table(sql)
+    syntax = "no literal" in message or "precision" in message or "quoted" in message
+    assert isinstance(err.value, DDLParseError) == syntax
+    assert "`d`" in str(err.value) or "line 1" in str(err.value) or "statement" in str(err.value)

@@ -349,6 +349,50 @@ REPLICA_RULES = [
         "ADD c CHAR(20) DEFAULT (PI())",
     ),
     ("CREATE TABLE t (a INT, d DOUBLE DEFAULT 1)", "ALTER TABLE t MODIFY d TINYINT DEFAULT PI()"),
+    # MariaDB's own way: a fraction of a second past the column's digits is cut, not rounded
+    (
+        None,
+        "CREATE TABLE t (a INT, d DATETIME(2) DEFAULT '2020-01-01 10:00:00.789', e TIME DEFAULT "
+        "100000.5, f TIME(1) DEFAULT '10:00:00.55', g TIMESTAMP(1) NULL DEFAULT 20200101100000.99)",
+    ),
+    ("CREATE TABLE t (a INT, d TIME(1))", "ALTER TABLE t ALTER d SET DEFAULT '10:00:00.55'"),
+    (
+        "CREATE TABLE t (a INT, d TIME(1))",
+        "ALTER TABLE t MODIFY d DATETIME DEFAULT '2020-1-1 1:2:3.9'",
+    ),
+    # a DEFAULT of a typed temporal literal alone is its value, as the column's type holds it
+    (
+        None,
+        "CREATE TABLE t (a INT, d DATE DEFAULT DATE'2020-1-1', e INT DEFAULT TIME'10:00:01.5', "
+        "f VARCHAR(30) DEFAULT TIMESTAMP'2020-01-01 10:00:00.500', g DATETIME(2) DEFAULT "
+        "TIMESTAMP'2020-01-01 10:00:00.789', h YEAR DEFAULT DATE'2020-01-01', i TIME DEFAULT "
+        "TIMESTAMP'2020-01-01 10:11:12', j TEXT DEFAULT DATE'2020-01-01', k DECIMAL(10,0) "
+        "DEFAULT TIME'10:00:00.5', l FLOAT DEFAULT DATE'2020-01-01', m BINARY(10) DEFAULT "
+        "DATE'2020-01-01', n TIMESTAMP NULL DEFAULT (DATE'2020-01-01'), o TIME DEFAULT "
+        "TIME'1 10:00', p YEAR DEFAULT TIME'10:00:00', q BIGINT DEFAULT TIMESTAMP'2020-1-1 1:2:3')",
+    ),
+    (None, "CREATE TABLE t (a INT, d DATE DEFAULT DATE'2020-02-30')"),
+    (None, "CREATE TABLE t (a INT, d DATE DEFAULT DATE'2020-01-01 00:00:00')"),
+    (None, "CREATE TABLE t (a INT, d TIME DEFAULT TIME'2020-01-01 10:00:00')"),
+    (None, "CREATE TABLE t (a INT, d DATETIME DEFAULT TIMESTAMP'2020-01-01')"),
+    (None, "CREATE TABLE t (a INT, d DATETIME DEFAULT DATETIME'2020-01-01 10:00:00')"),
+    (None, "CREATE TABLE t (a INT, d CHAR(4) DEFAULT DATE'2020-01-01')"),
+    (None, "CREATE TABLE t (a INT, d BIT(32) DEFAULT DATE'2020-01-01')"),
+    (None, "CREATE TABLE t (a INT, d TINYINT DEFAULT TIME'10:00:00')"),
+    (None, "CREATE TABLE t (a INT, d SET('x') DEFAULT DATE'2020-01-01')"),
+    ("CREATE TABLE t (a INT, d DATE)", "ALTER TABLE t ALTER d SET DEFAULT DATE'2021-02-03'"),
+    (
+        "CREATE TABLE t (a INT, d DATE)",
+        "ALTER TABLE t MODIFY d DATETIME(1) DEFAULT TIMESTAMP'2020-01-01 10:00:00.55', "
+        "ADD e ENUM('10:00:00', 'x') DEFAULT TIME'10:00'",
+    ),
+    # and where it is no literal alone, the expression, which holds it as the server shows it
+    (
+        None,
+        "CREATE TABLE t (a INT, d DATE DEFAULT (DATE'2020-1-1' + INTERVAL 1 DAY), e DATE "
+        "DEFAULT CAST('2020-01-01' AS DATE), CHECK (d > DATE'2020-1-1'), g DATETIME AS "
+        "(TIMESTAMP'2020-01-01 10:00:00') VIRTUAL, h TIME AS (TIME'10:00') VIRTUAL)",
+    ),
     # and an ALTER … DEFAULT of a column whose default is CURRENT_TIMESTAMP drops its ON UPDATE
     (
         "CREATE TABLE t (a INT, d TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP "
@@ -512,6 +556,32 @@ FOREIGN_KEYS = [
         "CREATE TABLE t (id INT, p INT, q INT, FOREIGN KEY (p, q) REFERENCES par2 (a, b))",
         "ALTER TABLE t ADD KEY kk (p)",
     ),
+    # the keys made for two foreign keys: of the same columns, the later's; of a prefix of
+    # the other's, the longer (MariaDB's foreign_key_prefix, against the keys before it)
+    (_FK_TABLE, f"ALTER TABLE t ADD CONSTRAINT fk2 FOREIGN KEY (p) {_FK_REF}"),
+    (
+        "CREATE TABLE t (id INT PRIMARY KEY, p INT, q INT)",
+        f"ALTER TABLE t ADD FOREIGN KEY (p) {_FK_REF}, ADD FOREIGN KEY (p, q) REFERENCES par2 (a, b)",
+    ),
+    (
+        "CREATE TABLE t (id INT PRIMARY KEY, p INT, q INT)",
+        f"ALTER TABLE t ADD FOREIGN KEY (p, q) REFERENCES par2 (a, b), ADD FOREIGN KEY (p) {_FK_REF}",
+    ),
+    (
+        f"CREATE TABLE t (id INT, p INT, q INT, FOREIGN KEY (p) {_FK_REF})",
+        "ALTER TABLE t ADD CONSTRAINT w FOREIGN KEY (p, q) REFERENCES par2 (a, b)",
+    ),
+    (
+        "CREATE TABLE t (id INT PRIMARY KEY, p INT)",
+        f"ALTER TABLE t ADD FOREIGN KEY (p) {_FK_REF}, ADD CONSTRAINT fk FOREIGN KEY (p) {_FK_REF}, "
+        f"ADD CONSTRAINT fk FOREIGN KEY (id) {_FK_REF}",
+    ),
+    (
+        "CREATE TABLE t (p INT PRIMARY KEY)",
+        f"ALTER TABLE t ADD FOREIGN KEY (p) {_FK_REF}, ADD CONSTRAINT fk FOREIGN KEY (p) {_FK_REF}, "
+        "DROP PRIMARY KEY",
+    ),
+    (None, f"CREATE TABLE t (p INT, FOREIGN KEY (p) {_FK_REF}, FOREIGN KEY fa (p) {_FK_REF})"),
 ]
 
 

@@ -43,6 +43,7 @@ from mvdd.model import (
     IndexPart,
     Table,
 )
+from mvdd.model.coerce import from_temporal_literal
 from mvdd.model.element import coerce_default
 from mvdd.model.kind import (
     INTEGER_BYTES,
@@ -290,7 +291,34 @@ def _defined(col: Column, rules: Rules) -> Column:
         col = _server_now(col)
     if rules.flavor == "mariadb" and col.default == _PI:
         col = _pi_folded(col)
+    elif isinstance(col.default, Expr):
+        literal = ex.temporal_literal(col.default)
+        if literal is not None:
+            col = _literal_folded(col, *literal, rules)
     _check_column(col, rules)
+    return col
+
+
+def _literal_folded(col: Column, kind: TypeKind, value: str, rules: Rules) -> Column:
+    """A column whose DEFAULT is a typed temporal literal alone (``DATE '2020-01-01'``), as
+    both servers keep it: a constant, the literal's value as the column's type holds it
+    (:func:`~mvdd.model.coerce.from_temporal_literal`), or the expression where the column
+    keeps that (a TEXT, BLOB or JSON column). A TIME literal in a DATE, DATETIME or TIMESTAMP
+    column takes the day the statement ran on, which no catalog knows: mvdd's rules refuse
+    it; a replica keeps the expression (where its server keeps that day)."""
+    try:
+        folded = from_temporal_literal(kind, value, col.type, cut=rules.cuts_fractions)
+    except MvddError as err:
+        raise DDLError(f"invalid default value: {err.message}", column=col.name) from None
+    if folded is not None:
+        default = coerce_default(folded, col.type, col.name, cut_fractions=rules.cuts_fractions)
+        return attrs.evolve(col, default=default)
+    if rules.strict and col.type.family == Family.TEMPORAL:
+        raise DDLError(
+            f"a TIME literal as the DEFAULT of a {col.type.kind} column takes the day the "
+            "statement runs on: write the date and time (TIMESTAMP '…')",
+            column=col.name,
+        )
     return col
 
 
@@ -700,7 +728,9 @@ def _(step: s.SetDefault, table: Table, rules: Rules) -> Table:
     new = _defined(
         attrs.evolve(
             old,
-            default=coerce_default(step.default, old.type, old.name),
+            default=coerce_default(
+                step.default, old.type, old.name, cut_fractions=rules.cuts_fractions
+            ),
             on_update=_on_update_kept(old, rules),
         ),
         rules,
@@ -754,8 +784,11 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
     if step.foreign_key:
         if rules.strict:
             raise UnsupportedDDLError("FOREIGN KEY constraints are not tracked")
-        if _leads(table, [_column(table, p.column).id for p in spec.parts]):
-            return table  # (the foreign key uses that key)
+        kept = _with_key_for(table, [_column(table, p.column).id for p in spec.parts])
+        if kept is None:
+            return table  # (the foreign key uses a key the table has)
+        if kept is not table.indexes:
+            table = table.with_changes(indexes=kept)
     parts: list[IndexPart] = []
     seen: set[int] = set()
     for part in spec.parts:
@@ -805,10 +838,24 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
     return table.with_changes(columns=columns, indexes=(*table.indexes, index), last_id=new_id)
 
 
-def _leads(table: Table, wanted: list[int]) -> bool:
-    """Whether a key of the table leads with the columns ``wanted`` (:func:`_leads_with`): the
-    server makes no key of its own for a foreign key over them."""
-    return any(_leads_with(idx.kind, idx.parts, wanted) for idx in table.indexes)
+def _with_key_for(table: Table, wanted: list[int]) -> tuple[Index, ...] | None:
+    """The table's keys before the server adds the key it makes for a foreign key over the
+    columns ``wanted`` (ids, in order), or None when it makes none.
+
+    The server weighs the key it makes against the keys before it, in their order, and the
+    first that one of the two leads with decides (MariaDB's ``foreign_key_prefix``): a key it
+    did not make for a foreign key, or one it made that is longer, serves the foreign key (no
+    key is made); one it made, of as many columns or fewer, gives way to the new key (the
+    later foreign key's name is kept). The very tuple when none gives way."""
+    for idx in table.indexes:
+        ids = [p.column_id for p in idx.parts]
+        covers = _leads_with(idx.kind, idx.parts, wanted)
+        if not (covers or (idx.generated and wanted[: len(ids)] == ids)):
+            continue
+        if not idx.generated or len(wanted) < len(ids):
+            return None
+        return tuple(other for other in table.indexes if other is not idx)
+    return table.indexes
 
 
 def _replacing_generated(

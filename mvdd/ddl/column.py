@@ -81,12 +81,13 @@ def _word(node: exp.Expr, what: str) -> str:
 
 
 def column_from_def(
-    node: exp.ColumnDef, *, references: bool = False
+    node: exp.ColumnDef, *, references: bool = False, cut_fractions: bool = False
 ) -> tuple[Column, s.Place, list[s.IndexSpec]]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, and the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``). ``references``: a ``REFERENCES …`` of
     its own is passed over (a replica's; the caller keeps what its server makes of it), not
-    refused."""
+    refused. ``cut_fractions``: a DEFAULT's fraction of a second past the column's digits is
+    cut, as MariaDB stores it (:attr:`~mvdd.ddl.rules.Rules.cuts_fractions`), not rounded."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
@@ -185,7 +186,8 @@ def column_from_def(
         flags["nullable"] = False
         if default is None:
             default = NO_DEFAULT
-    column = Column(name=name, type=ctype, default=coerce_default(default, ctype, name), **flags)
+    default = coerce_default(default, ctype, name, cut_fractions=cut_fractions)
+    column = Column(name=name, type=ctype, default=default, **flags)
     return column, place(node.args.get("position")), indexes
 
 

@@ -53,7 +53,9 @@ from sqlglot.generators.mysql import MySQLGenerator
 from sqlglot.parsers.mysql import MySQLParser
 from sqlglot.tokens import Token, TokenType
 
-from mvdd.errors import DependencyError
+from mvdd.errors import DDLError, DependencyError, InvalidValueError
+from mvdd.model.coerce import temporal_literal
+from mvdd.model.kind import TypeKind
 
 # --- expression nodes sqlglot lacks ------------------------------------------------------------
 
@@ -151,6 +153,19 @@ class UnsignedFloat(exp.DataType):
     """``FLOAT[(M,D)] UNSIGNED``, for which sqlglot has no data type of its own."""
 
 
+class TemporalLiteral(exp.Cast):
+    """A typed temporal literal, ``DATE 'text'``, ``TIME 'text'`` or ``TIMESTAMP 'text'``: a
+    constant of its type, whose text the parse checks as the server does (its error 1525).
+    sqlglot reads one as a CAST of the text, which MySQL reads as an expression: kept apart,
+    it renders as written, and a DEFAULT of one alone is its value
+    (:func:`mvdd.model.coerce.from_temporal_literal`)."""
+
+    @property
+    def kind(self) -> TypeKind:
+        """The kind its text reads as: DATE, TIME, or DATETIME for a TIMESTAMP literal."""
+        return _TEMPORAL_LITERALS[self.to.this]
+
+
 # --- parser ------------------------------------------------------------------------------------
 
 
@@ -166,6 +181,17 @@ def _is_keyword(token: Any, *texts: str) -> bool:
         and token.text.upper() in texts
     )
 
+
+#: the typed temporal literals, by the type sqlglot reads their word as: the kind their text
+#: reads as (:func:`mvdd.model.coerce.temporal_literal`); a DATETIME 'text' is no literal
+_TEMPORAL_LITERALS = {
+    exp.DType.DATE: TypeKind.DATE,
+    exp.DType.TIME: TypeKind.TIME,
+    exp.DType.TIMESTAMP: TypeKind.DATETIME,
+    exp.DType.TIMESTAMPTZ: TypeKind.DATETIME,
+}
+#: a literal's word, by the kind its text reads as
+_LITERAL_WORDS = {TypeKind.DATE: "DATE", TypeKind.TIME: "TIME", TypeKind.DATETIME: "TIMESTAMP"}
 
 #: what may follow USING in an index definition
 _INDEX_TYPES = ("BTREE", "HASH", "RTREE")
@@ -251,6 +277,14 @@ class MvddParser(MySQLParser):
     # reads as NULL (no such date)
     FUNCTIONS = {
         **{k: v for k, v in MySQLParser.FUNCTIONS.items() if k != "TO_DAYS"},
+    }
+
+    TYPE_LITERAL_PARSERS = {
+        **MySQLParser.TYPE_LITERAL_PARSERS,
+        **dict.fromkeys(
+            (*_TEMPORAL_LITERALS, exp.DType.DATETIME),
+            lambda self, this, to: self._parse_temporal_literal(this, to),
+        ),
     }
 
     STATEMENT_PARSERS = {
@@ -525,6 +559,30 @@ class MvddParser(MySQLParser):
         ):
             return UnsignedFloat(**result.args)
         return result
+
+    def _parse_temporal_literal(self, this: exp.Expr, to: exp.DataType) -> exp.Expr:
+        """``DATE 'text'``, ``TIME 'text'``, ``TIMESTAMP 'text'``: a TemporalLiteral of the
+        text's canonical form (``DATE '2020-1-1'`` is ``DATE '2020-01-01'``, as the server
+        shows it), the text checked. A DATETIME, a precision or anything but a quoted text
+        after the word is no literal MySQL reads."""
+        kind = _TEMPORAL_LITERALS.get(to.this)
+        if kind is None:
+            self.raise_error(
+                f"{to.sql(dialect=MvddMySQL)} 'text' is no literal: DATE, TIME "
+                "and TIMESTAMP 'text' are"
+            )
+        elif to.expressions:
+            self.raise_error(f"a {_LITERAL_WORDS[kind]} literal takes no precision")
+        elif not (isinstance(this, exp.Literal) and this.is_string):
+            self.raise_error(f"a {_LITERAL_WORDS[kind]} literal is a quoted text")
+        else:
+            try:
+                value, _ = temporal_literal(kind, this.this)
+            except InvalidValueError as err:
+                # (the server's error 1525 is no syntax error: the text parsed)
+                raise DDLError(f"Incorrect {_LITERAL_WORDS[kind]} value: {err.message}") from None
+            return self.expression(TemporalLiteral(this=exp.Literal.string(value), to=to))
+        return exp.Cast(this=this, to=to)  # (an error was raised)
 
     def _plain_type(self) -> exp.DataType | None:
         """A type named by one bare keyword that a token ending the type follows (``INT`` in
@@ -1004,6 +1062,7 @@ class MvddGenerator(MySQLGenerator):
         CreateIndex: lambda self, e: self.createindex_sql(e),
         AlterIndex: lambda self, e: self.alterindex_sql(e),
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
+        TemporalLiteral: lambda self, e: f"{_LITERAL_WORDS[e.kind]} {self.sql(e, 'this')}",
         AlterDatabase: lambda self, e: self.alterdatabase_sql(e),
         Persistent: lambda self, e: "PERSISTENT",
         # a collation's name is a plain word: bare, as the model renders it, however it was read

@@ -22,10 +22,11 @@ from typing import Any
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from mvdd.ddl.dialect import DIALECT, deep_stack
+from mvdd.ddl.dialect import DIALECT, TemporalLiteral, deep_stack
 from mvdd.ddl.reserved import is_reserved
 from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
+from mvdd.model.kind import TypeKind
 
 _NOW_SYNONYMS = frozenset({"NOW", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP"})
 
@@ -463,6 +464,19 @@ def now(fsp: int) -> Expr:
     ('CURRENT_TIMESTAMP(3)', 'CURRENT_TIMESTAMP()')
     """
     return normalize(exp.CurrentTimestamp(this=exp.Literal.number(fsp) if fsp else None))
+
+
+def temporal_literal(expr: Expr) -> tuple[TypeKind, str] | None:
+    """The (kind, canonical text) of an expression that is one typed temporal literal alone
+    (``DATE '2020-01-01'``: DATE; a TIMESTAMP literal's kind is DATETIME); None otherwise.
+
+    >>> temporal_literal(normalize_sql("(TIMESTAMP '2020-1-1 1:2:3')"))
+    (<TypeKind.DATETIME: 'DATETIME'>, '2020-01-01 01:02:03')
+    >>> temporal_literal(normalize_sql("CAST('2020-01-01' AS DATE)")) is None
+    True
+    """
+    node = parse(expr.sql)
+    return (node.kind, node.name) if isinstance(node, TemporalLiteral) else None
 
 
 def referenced_columns(expr: Expr) -> frozenset[str]:

@@ -12,6 +12,7 @@ from sqlglot import exp
 
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.reserved import is_reserved
+from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.names import check_identifier
 
@@ -64,6 +65,12 @@ class Context:
     replica: bool = False
     #: that server's flavor, ``"mariadb"`` or ``"mysql"``, when known (its own ways are followed)
     flavor: str | None = None
+
+    @property
+    def cuts_fractions(self) -> bool:
+        """A DEFAULT's fraction of a second past its column's digits is cut, as the server
+        these statements ran on stores it (:attr:`~mvdd.ddl.rules.Rules.cuts_fractions`)."""
+        return Rules.created(replica=self.replica, flavor=self.flavor).cuts_fractions
 
     def database_of(self, table: str) -> str | None:
         """The database a resolved table name is in (None: not known)."""

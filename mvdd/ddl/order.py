@@ -623,7 +623,9 @@ def _check_idle_default(
     keyed = old is not None and key is not None and old.id in key.column_ids
     assert isinstance(alter[0], s.SetDefault)
     try:
-        default = coerce_default(alter[0].default, column.type, column.name)
+        default = coerce_default(
+            alter[0].default, column.type, column.name, cut_fractions=rules.cuts_fractions
+        )
         idle = attrs.evolve(column, default=default, nullable=column.nullable and not keyed)
         _check_column(idle, rules)
     except MvddError as err:

@@ -413,7 +413,9 @@ def _(action: exp.Command, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
-    column, place, indexes = column_from_def(action, references=ctx.replica)
+    column, place, indexes = column_from_def(
+        action, references=ctx.replica, cut_fractions=ctx.cuts_fractions
+    )
     steps: list[s.Step] = [
         s.AddColumn(
             table=table, column=column, place=place, if_not_exists=bool(action.args.get("exists"))
@@ -439,7 +441,7 @@ def _own_reference(node: exp.ColumnDef, table: str, column: str, ctx: Context) -
 
 @alter_steps.register
 def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
-    definition, place, indexes = column_from_def(action.this)
+    definition, place, indexes = column_from_def(action.this, cut_fractions=ctx.cuts_fractions)
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name
     steps: list[s.Step] = [
@@ -826,7 +828,9 @@ def build_table(
     later: list[s.Step] = []
     for item in node.this.expressions:
         if isinstance(item, exp.ColumnDef):
-            column, place, indexes = column_from_def(item, references=replica)
+            column, place, indexes = column_from_def(
+                item, references=replica, cut_fractions=ctx is not None and ctx.cuts_fractions
+            )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)
             columns.append(s.AddColumn(table=name, column=column))

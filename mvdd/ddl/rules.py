@@ -49,6 +49,12 @@ class Rules(enum.Enum):
         #: the server's flavor, when known: its own ways are followed
         self.flavor = flavor
 
+    @property
+    def cuts_fractions(self) -> bool:
+        """A fraction of a second longer than a column's is cut to its digits, as MariaDB
+        stores it (:data:`MARIADB`); else rounded, as MySQL stores it."""
+        return self.flavor == "mariadb"
+
     @classmethod
     def altered(cls, *, replica: bool, flavor: str | None = None) -> Rules:
         """The rules of a statement that changes an existing table (``flavor``: a replica's
@@ -103,6 +109,10 @@ MARIADB: dict[str, str] = {
     "a DEFAULT of PI() alone": "keeps its value as the column's type holds it (3 in an INT, "
     "3.14159 in a FLOAT, '3.1' cut into a VARCHAR(3); a TEXT, BLOB or JSON column keeps the "
     "expression, as MySQL keeps it everywhere)",
+    "a DEFAULT with more fractional seconds than its DATETIME, TIMESTAMP or TIME column "
+    "keeps": "cuts the digits past the column's (its sql_mode without TIME_ROUND_FRACTIONAL); "
+    "MySQL rounds them. So does an integer column its DEFAULT of a TIME or TIMESTAMP literal "
+    "with a fraction",
 }
 
 

@@ -12,8 +12,13 @@ one- or two-digit year (00..69: 2000..2069; 70..99: 1970..1999), the time after 
 ``T``; digits alone (``YYMMDD``, ``YYYYMMDD``, ``YYMMDDhhmmss``, ``YYYYMMDDhhmmss``; a time's
 ``hhmmss``); numbers (``20260101``, ``260101123000.5``, 0 for the zero date; a time's
 ``hhmmss``). ``tests/test_literals.py`` checks them against the server, and names where mvdd
-keeps MySQL's stricter rule: no zero month or day but in the zero date, fractions rounded, a
-TIME taken from a number only as ``hhmmss``.
+keeps MySQL's stricter rule: no zero month or day but in the zero date, fractions rounded (a
+replica of MariaDB cuts them, :func:`mvdd.model.element.cut_fraction`), a TIME taken from a
+number only as ``hhmmss``.
+
+Typed temporal literals (``DATE 'text'``, ``TIME 'text'``, ``TIMESTAMP 'text'``) read their
+text the same ways, each holding its own parts only (:func:`temporal_literal`); a DEFAULT of
+one alone is the value :func:`from_temporal_literal` gives the column.
 """
 
 from __future__ import annotations
@@ -23,14 +28,25 @@ import json
 import re
 import struct
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from typing import Any, Protocol
+
+import attrs
 
 from mvdd.errors import InvalidValueError
 from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
 from mvdd.model.plugin import from_binary, from_text, text_of
 
 K = TypeKind
+
+
+class TemporalType(Protocol):
+    """What reading a date or a time reads of a type: its kind and precision."""
+
+    @property
+    def kind(self) -> TypeKind: ...
+    @property
+    def fsp(self) -> int | None: ...
 
 
 class ColumnType(Protocol):
@@ -92,7 +108,7 @@ def is_case_sensitive(collation: str | None) -> bool:
 # --- coercion, a rule per family ---------------------------------------------------------------
 
 
-def _bad(t: ColumnType, value: Any, why: str) -> InvalidValueError:
+def _bad(t: object, value: Any, why: str) -> InvalidValueError:
     return InvalidValueError(f"{value!r} is not a valid {t}: {why}")
 
 
@@ -269,6 +285,8 @@ _DATETIME_RE = re.compile(
     r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?)?"
 )
 _TIME_RE = re.compile(r"(-)?(?:(\d+) )?(\d+):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?")
+#: a time of days and hours alone (``1 10`` is 34 hours), a fraction after
+_DAYS_HOURS_RE = re.compile(r"(-)?(\d+) +(\d+)(?:\.(\d{1,6}))?")
 
 
 #: ASCII punctuation, any of which MySQL takes between the parts of a date or a time
@@ -360,8 +378,10 @@ def _time_text(value: Any) -> str | None:
         sign = "-" if value < 0 else ""
         whole, _, frac = format(abs(Decimal(value)), "f").partition(".")
         text = whole
-    elif isinstance(value, str) and _DIGITS_RE.fullmatch(value.strip()):
-        sign, (text, _, frac) = "", value.strip().partition(".")
+    elif isinstance(value, str) and _DIGITS_RE.fullmatch(value.strip().removeprefix("-")):
+        stripped = value.strip()
+        sign = "-" if stripped.startswith("-") else ""
+        text, _, frac = stripped.removeprefix("-").partition(".")
         if len(text) in (12, 14):
             return _time_of(value)
         text = text.lstrip("0") or "0"  # (leading zeros, however many, say nothing)
@@ -428,7 +448,7 @@ def _fraction(digits: str | None, fsp: int) -> tuple[int, int]:
     return carry, rest
 
 
-def _coerce_temporal(t: ColumnType, value: Any) -> Any:
+def _coerce_temporal(t: TemporalType, value: Any) -> Any:
     kind = t.kind
     if kind == K.YEAR:
         return _coerce_year(t, value)
@@ -491,20 +511,167 @@ def _timedelta_text(delta: _dt.timedelta) -> str:
     return f"{sign}{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{micros:06d}"
 
 
-def _coerce_time(t: ColumnType, text: str, fsp: int, original: Any) -> str:
+def _coerce_time(t: TemporalType, text: str, fsp: int, original: Any) -> str:
     m = _TIME_RE.fullmatch(text)
-    if not m:
+    if m:
+        negative, fraction = m[1], m[6]
+        days, hh, mi, ss = (int(x or 0) for x in (m[2], m[3], m[4], m[5]))
+    elif d := _DAYS_HOURS_RE.fullmatch(text):
+        negative, fraction = d[1], d[4]
+        days, hh, mi, ss = int(d[2]), int(d[3]), 0, 0
+    else:
         raise _bad(t, original, "not a time")
-    days, hh, mi, ss = (int(x or 0) for x in (m[2], m[3], m[4], m[5]))
     if mi > 59 or ss > 59:
         raise _bad(t, original, "not a time")
-    carry, frac = _fraction(m[6], fsp)
+    carry, frac = _fraction(fraction, fsp)
     seconds = (days * 24 + hh) * 3600 + mi * 60 + ss + carry
     if seconds > 838 * 3600 + 59 * 60 + 59 or (seconds == 838 * 3600 + 59 * 60 + 59 and frac):
         raise _bad(t, original, "out of the TIME range -838:59:59..838:59:59")
-    sign = "-" if m[1] and (seconds or frac) else ""
+    sign = "-" if negative and (seconds or frac) else ""
     out = f"{sign}{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
     return out + (f".{frac:0{fsp}d}" if fsp else "")
+
+
+@attrs.frozen
+class _LiteralType:
+    """The type a typed temporal literal's text is read as (what :func:`_coerce_temporal` reads
+    of a type), named in its errors as the server names them."""
+
+    kind: TypeKind
+    fsp: int = 0
+
+    def __str__(self) -> str:
+        return f"{_LITERAL_WORDS[self.kind]} literal"
+
+
+#: the typed temporal literals: the kind each reads its text as -> its keyword
+_LITERAL_WORDS = {K.DATE: "DATE", K.TIME: "TIME", K.DATETIME: "TIMESTAMP"}
+#: a fraction of a second of more than six digits at the end of a literal's text
+_LONG_FRACTION = re.compile(r"\.\d{7,}$")
+
+
+def temporal_literal(kind: TypeKind, text: str) -> tuple[str, int]:
+    """The value of a typed temporal literal as the server reads it: ``DATE 'text'`` (kind
+    DATE), ``TIME 'text'`` (TIME) or ``TIMESTAMP 'text'`` (DATETIME), in canonical text, and
+    its precision (the fraction digits written, up to six: more are cut).
+
+    The forms are those a column reads, but each literal holds its own parts only: a DATE's
+    text no time, a TIME's no date, a TIMESTAMP's a date and a time. Raises InvalidValueError
+    for a text the server refuses (its error 1525).
+
+    >>> temporal_literal(TypeKind.DATE, "2020-1-1"), temporal_literal(TypeKind.TIME, "1 10:00:00.5")
+    (('2020-01-01', 0), ('34:00:00.5', 1))
+    >>> temporal_literal(TypeKind.DATETIME, "20200101101112.1234567")
+    ('2020-01-01 10:11:12.123456', 6)
+    """
+    stripped = text.strip()
+    long = _LONG_FRACTION.search(stripped)
+    if long is not None:
+        stripped = stripped[: long.start() + 7]
+    digits = _DIGITS_RE.fullmatch(stripped.removeprefix("-") if kind == K.TIME else stripped)
+    loose = _LOOSE_DATETIME_RE.fullmatch(stripped)
+    fraction: str | None = None
+    if kind == K.DATE:
+        fits = (loose is not None and loose[4] is None) or (
+            digits is not None and digits[2] is None and len(digits[1]) in (6, 8)
+        )
+    elif kind == K.TIME:
+        timed = _TIME_RE.fullmatch(stripped) or _DAYS_HOURS_RE.fullmatch(stripped)
+        fits = timed is not None or (digits is not None and len(digits[1]) <= 8)
+        fraction = (timed[timed.re.groups] if timed else None) or (digits[2] if digits else None)
+    else:
+        fits = (loose is not None and loose[4] is not None) or (
+            digits is not None and len(digits[1]) in (12, 14)
+        )
+        fraction = (loose[7] if loose else None) or (digits[2] if digits else None)
+    t = _LiteralType(kind, len(fraction or ""))
+    if not fits:
+        raise _bad(t, text, f"not a {_LITERAL_WORDS[kind]} literal's form")
+    return _coerce_temporal(t, stripped), t.fsp
+
+
+def _literal_number(kind: TypeKind, value: str) -> Decimal:
+    """A temporal literal's value as a number: ``YYYYMMDD``, ``hhmmss[.f]`` or
+    ``YYYYMMDDhhmmss[.f]``."""
+    sign = "-" if value.startswith("-") else ""
+    return Decimal(sign + re.sub(r"[^0-9.]", "", value))
+
+
+def _literal_date(kind: TypeKind, value: str) -> str | None:
+    return None if kind == K.TIME else value[:10]
+
+
+def _literal_time(kind: TypeKind, value: str) -> str:
+    return {K.DATE: "00:00:00", K.TIME: value}.get(kind) or value[11:]
+
+
+def _literal_datetime(kind: TypeKind, value: str) -> str | None:
+    return {K.DATE: f"{value} 00:00:00", K.TIME: None}.get(kind, value)
+
+
+def _literal_year(kind: TypeKind, value: str) -> int:
+    return 0 if kind == K.TIME else int(value[:4])
+
+
+def _literal_text(kind: TypeKind, value: str) -> str:
+    return value
+
+
+def _literal_kept(kind: TypeKind, value: str) -> None:
+    return None
+
+
+def _literal_refused(kind: TypeKind, value: str) -> None:
+    raise InvalidValueError(f"a {_LITERAL_WORDS[kind]} literal is not a value of this type")
+
+
+#: what a column keeps of a DEFAULT that is a typed temporal literal alone, by its family (and
+#: for a temporal column, its kind): the value it then coerces, or None where the server keeps
+#: the expression (a TEXT, BLOB or JSON column) or takes a value mvdd cannot know (the day a
+#: TIME becomes a date on); the server's error 1067 where it refuses one
+_FROM_LITERAL: dict[Family | TypeKind, Callable[[TypeKind, str], Any]] = {
+    Family.INTEGER: _literal_number,
+    Family.DECIMAL: _literal_number,
+    Family.FLOAT: _literal_number,
+    Family.BIT: _literal_refused,
+    Family.CHAR: _literal_text,
+    Family.BINARY: _literal_text,
+    Family.ENUM: _literal_text,
+    Family.TEXT: _literal_kept,
+    Family.BLOB: _literal_kept,
+    Family.JSON: _literal_kept,
+    Family.SPATIAL: _literal_kept,
+    Family.PLUGIN: _literal_kept,
+    K.DATE: _literal_date,
+    K.TIME: _literal_time,
+    K.DATETIME: _literal_datetime,
+    K.TIMESTAMP: _literal_datetime,
+    K.YEAR: _literal_year,
+}
+
+
+def from_temporal_literal(kind: TypeKind, value: str, t: ColumnType, *, cut: bool = False) -> Any:
+    """What a column of type ``t`` takes for a DEFAULT that is a typed temporal literal alone
+    (``kind`` and canonical ``value`` from :func:`temporal_literal`), as the server folds it:
+    the literal's value converted (a date's number ``YYYYMMDD`` in a number column, its text in
+    a string one, the part a temporal column holds, the year in a YEAR), for the column's type
+    to coerce; None where the column keeps the expression (a TEXT, BLOB or JSON column), or
+    would take a value mvdd cannot know (a TIME in a date column takes the day the statement
+    ran). Raises InvalidValueError where the server refuses the literal (a BIT column).
+    ``cut``: an integer column takes the whole seconds of a fraction, as MariaDB does (a
+    DECIMAL rounds it on both servers); else it rounds, as MySQL does.
+
+    >>> from mvdd.model.types import ColumnType
+    >>> from_temporal_literal(TypeKind.DATE, "2020-01-01", ColumnType.of("int"))
+    Decimal('20200101')
+    >>> from_temporal_literal(TypeKind.DATETIME, "2020-01-01 10:11:12", ColumnType.of("time"))
+    '10:11:12'
+    """
+    rule = _FROM_LITERAL.get(t.kind) or _FROM_LITERAL[t.family]
+    folded = rule(kind, value)
+    if cut and t.family == Family.INTEGER:
+        return folded.to_integral_value(rounding=ROUND_DOWN)
+    return folded
 
 
 def single_float(value: float) -> float:
@@ -537,7 +704,7 @@ def two_digit_year(year: int) -> int:
 _FRACTION = re.compile(r"-?(\d+\.\d*|\.\d+)")
 
 
-def _coerce_year(t: ColumnType, value: Any) -> int:
+def _coerce_year(t: TemporalType, value: Any) -> int:
     """A year as the server takes it: 1..69 and 70..99 mean 2001..2069 and 1970..1999, a
     number 0 the zero year, the text '0' or '00' 2000; a fraction rounds half up to a whole
     year first (69.5 is 1970, '0.4' is '0', and '-0.4' the number 0)."""
@@ -619,7 +786,9 @@ __all__ = [
     "coerce",
     "coerce_text",
     "convert",
+    "from_temporal_literal",
     "is_case_sensitive",
     "single_float",
+    "temporal_literal",
     "two_digit_year",
 ]

@@ -181,12 +181,21 @@ class Column:
 _NUMBERS = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT, Family.BIT})
 
 
-def coerce_default(value: Default, ctype: ColumnType, column: str) -> Default:
+def coerce_default(
+    value: Default, ctype: ColumnType, column: str, *, cut_fractions: bool = False
+) -> Default:
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
     Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
 
+    ``cut_fractions``: a date and time's or a time's fraction of a second longer than the
+    column's is cut to its digits, as MariaDB stores it (:func:`cut_fraction`), rather than
+    rounded, as MySQL stores it.
+
     >>> coerce_default("7", ColumnType.of("int"), "a")
     7
+    >>> t, x = ColumnType.of("time", fsp=1), "1:00:00.55"
+    >>> coerce_default(x, t, "a"), coerce_default(x, t, "a", cut_fractions=True)
+    ('01:00:00.6', '01:00:00.5')
     """
     if value is NO_DEFAULT or value is None or isinstance(value, Expr):
         return value
@@ -197,6 +206,8 @@ def coerce_default(value: Default, ctype: ColumnType, column: str) -> Default:
     elif type(raw) is int and not numeric:
         raw = raw.to_bytes(max(1, (raw.bit_length() + 7) // 8), "big")  # b'..': its bytes
     try:
+        if cut_fractions and ctype.kind in _FRACTIONED:
+            raw = cut_fraction(raw, ctype)
         if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
             return coerce_text(ctype, raw)
         if ctype.two_digit:
@@ -206,6 +217,34 @@ def coerce_default(value: Default, ctype: ColumnType, column: str) -> Default:
         return ctype.coerce(raw)
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=column) from None
+
+
+#: the kinds whose values hold a fraction of a second
+_FRACTIONED = frozenset({TypeKind.DATETIME, TypeKind.TIMESTAMP, TypeKind.TIME})
+
+
+def cut_fraction(value: Any, ctype: ColumnType) -> Any:
+    """A date and time's or a time's value (text or number, any form a column reads) with its
+    fraction of a second cut to the digits of ``ctype`` (a DATETIME, TIMESTAMP or TIME), as
+    MariaDB stores it (its sql_mode without TIME_ROUND_FRACTIONAL, the default; MySQL rounds):
+    in canonical text, which the column then takes as it is. The value is read whole first,
+    as the server reads it: one it refuses whole is refused (InvalidValueError), the zero
+    TIMESTAMP with a fraction (``0.25``) too, which no fraction cut to none would make so.
+
+    >>> cut_fraction("2020-1-1 10:00:00.789", ColumnType.of("datetime", fsp=2))
+    '2020-01-01 10:00:00.78'
+    >>> cut_fraction(100000.5, ColumnType.of("time"))
+    '10:00:00'
+    """
+    fsp = ctype.fsp or 0
+    if fsp == 6:
+        return value
+    try:
+        text = ColumnType.of(ctype.kind, fsp=6).coerce(value)
+    except MvddError:
+        ctype.coerce(value)  # (the column's own refusal, when it has one)
+        raise
+    return text[: len(text) - (6 - fsp) - (0 if fsp else 1)]
 
 
 class ElementKind(StrEnum):
@@ -304,4 +343,5 @@ __all__ = [
     "IndexPart",
     "State",
     "coerce_default",
+    "cut_fraction",
 ]
