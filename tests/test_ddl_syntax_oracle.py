@@ -61,6 +61,19 @@ MUTATIONS = [
     "CREATE TABLE t (d DATETIME DEFAULT DATETIME '2020-01-01')",
     "CREATE TABLE t (d TIME DEFAULT TIME(3) '10:00')",
     "CREATE TABLE t (d DATE DEFAULT DATE 20200101)",
+    # a DEFAULT of an expression without its parentheses (one operand alone needs none)
+    "CREATE TABLE t (a INT DEFAULT 1 + 1)",
+    "CREATE TABLE t (a INT DEFAULT -(1))",
+    "CREATE TABLE t (a INT DEFAULT -'1')",
+    "CREATE TABLE t (a INT DEFAULT - - 1)",
+    "CREATE TABLE t (a INT DEFAULT NOT 1)",
+    "CREATE TABLE t (a INT DEFAULT !1)",
+    "CREATE TABLE t (a INT DEFAULT ~1)",
+    "CREATE TABLE t (a INT DEFAULT (1) + 1)",
+    "CREATE TABLE t (a DATE DEFAULT DATE '2020-01-01' + INTERVAL 1 DAY)",
+    "ALTER TABLE t ALTER a SET DEFAULT 1 + 1",
+    "ALTER TABLE t ALTER COLUMN a SET DEFAULT 1 = 1",
+    "ALTER TABLE t MODIFY b INT DEFAULT 1 * 2",
     "CREATE TABLE t (a DOUBLE DEFAULT 2 . 5)",
     "CREATE TABLE t (a INT, CONSTRAINT pk KEY (a))",
     "CREATE TABLE t (a INT, UNIQUE KEY KEY u1 (a))",
@@ -94,6 +107,10 @@ VALID = [
     "CREATE TABLE t (a INT) KEY_BLOCK_SIZE 8 MAX_ROWS=100",
     "CREATE TABLE t (b CHAR(4) CHARACTER SET BINARY)",
     "ALTER TABLE t ADD COLUMN a INT, ADD INDEX (a), ADD b INT",
+    # one operand alone as a DEFAULT, and an expression in its parentheses
+    "CREATE TABLE t (a INT DEFAULT - 1, b INT DEFAULT +2.5, c VARCHAR(9) DEFAULT _utf8mb4'x', "
+    "d INT DEFAULT (1 + 1), e VARCHAR(9) DEFAULT CONCAT('a', 'b'), f INT DEFAULT -1.5e3)",
+    "ALTER TABLE t ALTER a SET DEFAULT (1 + 1), ALTER COLUMN b SET DEFAULT -1",
     # a temporal literal of no such date parses (the server's error 1525 is no syntax error)
     "CREATE TABLE t (d DATE DEFAULT DATE '2020-02-30', e TIME DEFAULT TIME '1 10')",
     # statements a MariaDB binlog carries that change no schema, or change it under a prefix

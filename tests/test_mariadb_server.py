@@ -349,6 +349,13 @@ REPLICA_RULES = [
         "ADD c CHAR(20) DEFAULT (PI())",
     ),
     ("CREATE TABLE t (a INT, d DOUBLE DEFAULT 1)", "ALTER TABLE t MODIFY d TINYINT DEFAULT PI()"),
+    # negated too; a TEXT, BLOB or JSON column keeps PI() itself (its rows take 3.14159…)
+    (
+        None,
+        "CREATE TABLE t (a DOUBLE DEFAULT (-PI()), b INT DEFAULT (- -PI()), c VARCHAR(5) DEFAULT "
+        "(-(PI())), d TEXT DEFAULT (-PI()), e JSON DEFAULT (-PI()), f DOUBLE DEFAULT (PI() * 2))",
+    ),
+    ("CREATE TABLE t (a INT, d DOUBLE)", "ALTER TABLE t ALTER d SET DEFAULT (-PI())"),
     # MariaDB's own way: a fraction of a second past the column's digits is cut, not rounded
     (
         None,

@@ -289,8 +289,9 @@ def _defined(col: Column, rules: Rules) -> Column:
     statement and one which read the server's snapshot hold the same table.)"""
     if not rules.strict and col.type.kind in _TEMPORAL_WITH_NOW:
         col = _server_now(col)
-    if rules.flavor == "mariadb" and col.default == _PI:
-        col = _pi_folded(col)
+    sign = ex.signed_pi(col.default) if rules.flavor == "mariadb" else None
+    if sign is not None:
+        col = _pi_folded(col, sign)
     elif isinstance(col.default, Expr):
         literal = ex.temporal_literal(col.default)
         if literal is not None:
@@ -327,17 +328,19 @@ _PI = Expr("PI()")
 _PI_TEXT = "3.141592653589793"
 
 
-def _pi_folded(col: Column) -> Column:
-    """A column whose DEFAULT is ``PI()`` alone as MariaDB keeps it: the value, as the column's
-    type holds it (3 in an INT, 3.14159 in a FLOAT, ``'3.1'`` cut into a VARCHAR(3) or a
-    BINARY(3)); the expression in a TEXT, BLOB or JSON column, and where the type holds no
-    such value (the server refuses those)."""
+def _pi_folded(col: Column, sign: int) -> Column:
+    """A column whose DEFAULT is ``PI()`` alone, or negated, as MariaDB keeps it: the value, as
+    the column's type holds it (3 in an INT, 3.14159 in a FLOAT, ``'3.1'`` cut into a
+    VARCHAR(3) or a BINARY(3), -3 of ``-PI()`` in an INT); ``PI()`` itself in a TEXT, BLOB or
+    JSON column, which loses a negation there (its rows take 3.14159…, as its SHOW CREATE TABLE
+    shows); the expression where the type holds no such value (the server refuses those)."""
     family = col.type.family
     if family in LOB_FAMILIES:
-        return col
-    value: Any = Decimal(_PI_TEXT)
+        return col if col.default == _PI else attrs.evolve(col, default=_PI)
+    text = _PI_TEXT if sign > 0 else f"-{_PI_TEXT}"
+    value: Any = Decimal(text)
     if family in (Family.CHAR, Family.BINARY):
-        value = _PI_TEXT[: col.type.length]
+        value = text[: col.type.length]
     try:
         return attrs.evolve(col, default=coerce_default(value, col.type, col.name))
     except DDLError:

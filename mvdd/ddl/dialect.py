@@ -182,6 +182,14 @@ def _is_keyword(token: Any, *texts: str) -> bool:
     )
 
 
+def _alone(node: exp.Expr) -> bool:
+    """Whether a DEFAULT's value is one operand, which needs no parentheses: no operator's,
+    but a number's sign."""
+    if isinstance(node, exp.Neg):
+        return isinstance(node.this, exp.Literal) and node.this.is_number
+    return not isinstance(node, exp.Binary | exp.Unary)
+
+
 #: the typed temporal literals, by the type sqlglot reads their word as: the kind their text
 #: reads as (:func:`mvdd.model.coerce.temporal_literal`); a DATETIME 'text' is no literal
 _TEMPORAL_LITERALS = {
@@ -337,6 +345,9 @@ class MvddParser(MySQLParser):
 
     CONSTRAINT_PARSERS = {
         **MySQLParser.CONSTRAINT_PARSERS,
+        "DEFAULT": lambda self: self.expression(
+            exp.DefaultColumnConstraint(this=self._parse_default_value())
+        ),
         "CHECK": lambda self: self._parse_mysql_check(),
         # MariaDB's spelling of STORED after a generated column's AS (expr)
         "PERSISTENT": lambda self: self.expression(Persistent()),
@@ -999,6 +1010,35 @@ class MvddParser(MySQLParser):
             if visible is None:
                 return options
             options.append(self.expression(exp.IndexConstraintOption(visible=visible)))
+
+    def _parse_default_value(self) -> exp.Expr | None:
+        """A DEFAULT's value as MySQL's grammar takes it: an expression in parentheses, or
+        one operand alone (a literal, a number with its sign, a call, a name, a variable).
+        sqlglot reads any sum or negation there (``DEFAULT 1 + 1``, ``DEFAULT -'1'``), which
+        both servers refuse as a syntax error."""
+        wrapped = self._curr is not None and self._curr.token_type == TokenType.L_PAREN
+        value = self._parse_bitwise()
+        if value is not None and not (
+            isinstance(value, exp.Paren | exp.Subquery) if wrapped else _alone(value)
+        ):
+            self.raise_error("a DEFAULT of an expression takes parentheses: DEFAULT (…)")
+        return value
+
+    def _parse_alter_table_alter(self) -> exp.Expr | None:
+        # ALTER [COLUMN] c SET DEFAULT value: the value as a column definition takes it
+        # (sqlglot reads any condition there)
+        index = self._index
+        if not self._match_texts(self.ALTER_ALTER_PARSERS, advance=False):
+            self._match(TokenType.COLUMN)
+            exists = self._parse_exists()
+            column = self._parse_field(any_token=True)
+            if self._match_pair(TokenType.SET, TokenType.DEFAULT):
+                default = self._parse_default_value()
+                return self.expression(
+                    exp.AlterColumn(this=column, default=default, exists=exists or None)
+                )
+            self._retreat(index)
+        return super()._parse_alter_table_alter()
 
     def _parse_alter_table_alter_index(self) -> exp.AlterIndex:
         exists = self._match_text_seq("IF", "EXISTS")

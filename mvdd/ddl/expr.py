@@ -479,6 +479,22 @@ def temporal_literal(expr: Expr) -> tuple[TypeKind, str] | None:
     return (node.kind, node.name) if isinstance(node, TemporalLiteral) else None
 
 
+def signed_pi(default: Any) -> int | None:
+    """1 or -1 when a DEFAULT is ``PI()`` alone, or negated (``-PI()``, ``-(-PI())``); None
+    otherwise (MariaDB keeps such a DEFAULT as its value, :data:`mvdd.ddl.rules.MARIADB`).
+
+    >>> signed_pi(normalize_sql("-(-PI())")), signed_pi(normalize_sql("-PI() + 1"))
+    (1, None)
+    """
+    if not isinstance(default, Expr):
+        return None
+    node, sign = parse(default.sql), 1
+    while isinstance(node, exp.Neg | exp.Paren):
+        sign = -sign if isinstance(node, exp.Neg) else sign
+        node = node.this
+    return sign if isinstance(node, exp.Pi) else None
+
+
 def referenced_columns(expr: Expr) -> frozenset[str]:
     """Case-folded names of the columns an expression reads."""
     return frozenset(col.name.casefold() for col in parse(expr.sql).find_all(exp.Column))

@@ -106,9 +106,10 @@ MARIADB: dict[str, str] = {
     "ALTER … SET DEFAULT and DROP DEFAULT of a column whose DEFAULT is CURRENT_TIMESTAMP": "drop "
     "its ON UPDATE CURRENT_TIMESTAMP too (MySQL keeps it)",
     "a column's own REFERENCES …": "makes a foreign key, and its key (MySQL ignores the clause)",
-    "a DEFAULT of PI() alone": "keeps its value as the column's type holds it (3 in an INT, "
-    "3.14159 in a FLOAT, '3.1' cut into a VARCHAR(3); a TEXT, BLOB or JSON column keeps the "
-    "expression, as MySQL keeps it everywhere)",
+    "a DEFAULT of PI() alone, or negated (-PI())": "keeps its value as the column's type holds "
+    "it (3 in an INT, 3.14159 in a FLOAT, '3.1' cut into a VARCHAR(3), -3 of -PI() in an INT); "
+    "a TEXT, BLOB or JSON column keeps PI() itself, losing a negation (its rows take 3.14159…), "
+    "where MySQL keeps the expression as written everywhere",
     "a DEFAULT with more fractional seconds than its DATETIME, TIMESTAMP or TIME column "
     "keeps": "cuts the digits past the column's (its sql_mode without TIME_ROUND_FRACTIONAL); "
     "MySQL rounds them. So does an integer column its DEFAULT of a TIME or TIMESTAMP literal "
