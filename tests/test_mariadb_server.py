@@ -1015,6 +1015,13 @@ LOB_PREFIXES = [
     "ADD KEY k3 (g(800), a), MODIFY g TEXT",
     "MODIFY p TEXT NOT NULL",
     "MODIFY e BLOB, MODIFY g LONGTEXT",
+    # a prefix longer than a TINYTEXT's or TINYBLOB's 255 is 255, on every key
+    "MODIFY e TINYBLOB",
+    "MODIFY h TINYBLOB NOT NULL",
+    "MODIFY p TINYTEXT NOT NULL",
+    "MODIFY e TINYTEXT CHARACTER SET latin1, MODIFY g TINYBLOB",
+    "ADD KEY k2 (g(300), a), MODIFY g TINYTEXT",
+    "ADD a2 TINYTEXT, ADD UNIQUE KEY u2 (a2(256)), ADD KEY k3 (a2(300), a)",
 ]
 #: keys fitted to a column's new type, and a row format's key limit
 FITS = [
@@ -1032,6 +1039,8 @@ FITS = [
     # the key holds (a second part makes it too long; a COMPACT row refuses it)
     "MODIFY d TEXT",
     "MODIFY d TINYTEXT",
+    "DROP d, ADD d TINYTEXT",
+    "DROP d, ADD d TINYBLOB, DROP b, ADD b TINYTEXT",
     "MODIFY d BLOB",
     "MODIFY d TEXT CHARACTER SET latin1",
     "MODIFY d MEDIUMTEXT CHARACTER SET utf8mb3",

@@ -702,6 +702,12 @@ def _lobs_keyed(table: Table, col: Column) -> Table:
     def keyed(idx: Index) -> Index:
         if col.id not in idx.column_ids:
             return idx
+        parts = tuple(
+            attrs.evolve(p, length=_lob_capped(col.type, p.length)) if p.column_id == col.id else p
+            for p in idx.parts
+        )
+        if parts != idx.parts:
+            idx = attrs.evolve(idx, parts=parts)
         if idx.kind == IndexKind.INDEX:
             return _shortened(table, _lob_prefixed(table, idx))
         return _refitted(table, idx)
@@ -802,7 +808,7 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
         length = part.length
         if length == col.type.row_size and col.type.family not in _NO_SIZE_PREFIX:
             length = None  # a number's or a date's own size in bytes: the whole column
-        parts.append(IndexPart(col.id, length, part.desc))
+        parts.append(IndexPart(col.id, _lob_capped(col.type, length), part.desc))
     if not step.foreign_key:  # (a key the server made for a foreign key this one serves goes)
         kept = _replacing_generated(table.indexes, spec.kind, parts)
         if kept is not table.indexes:
@@ -939,6 +945,18 @@ def _lob_prefixed(table: Table, index: Index) -> Index:
 
 #: the largest value of a JSON column (MariaDB's LONGTEXT)
 _LONGEST = LOB_BYTES[TypeKind.LONGTEXT]
+
+
+def _lob_capped(ctype: ColumnType, length: int | None) -> int | None:
+    """A key part's prefix length over a TEXT or BLOB column as the server keeps it: at most
+    the type's own length (a TINYTEXT's or TINYBLOB's 255: ``KEY (b(300))`` is ``b(255)``);
+    any other as it is.
+
+    >>> _lob_capped(ColumnType.of("tinytext"), 300), _lob_capped(ColumnType.of("text"), 300)
+    (255, 300)
+    """
+    longest = LOB_BYTES.get(ctype.kind)
+    return longest if length is not None and longest is not None and length > longest else length
 
 
 def _longest_prefix(ctype: ColumnType, limit: int) -> int:
