@@ -66,10 +66,13 @@ class Context:
     #: that server's flavor, ``"mariadb"`` or ``"mysql"``, when known (its own ways are followed)
     flavor: str | None = None
 
-    @property
-    def cuts_fractions(self) -> bool:
-        """A DEFAULT's fraction of a second past its column's digits is cut, as the server
-        these statements ran on stores it (:attr:`~mvdd.ddl.rules.Rules.cuts_fractions`)."""
+    #: a DEFAULT's fraction of a second past its column's digits is cut, as the server these
+    #: statements ran on stores it (:attr:`~mvdd.ddl.rules.Rules.cuts_fractions`; found once,
+    #: each column definition asks)
+    cuts_fractions: bool = attrs.field(init=False, eq=False)
+
+    @cuts_fractions.default
+    def _cuts_fractions(self) -> bool:
         return Rules.created(replica=self.replica, flavor=self.flavor).cuts_fractions
 
     def database_of(self, table: str) -> str | None:
