@@ -51,6 +51,8 @@ ADDED_TYPES = [
     "VARCHAR(5) DEFAULT 'q'",
     "BIGINT NULL",
     "DATE DEFAULT '2020-02-02'",
+    "DATE DEFAULT DATE '2021-3-4'",  # (a typed temporal literal: a constant, the rows take it)
+    "BIGINT DEFAULT TIMESTAMP '2020-01-01 10:00:00'",
     "DECIMAL(8,2) NULL",
     "SMALLINT NOT NULL DEFAULT 3",
     "UUID NULL",
@@ -327,3 +329,20 @@ def test_backfill_and_index_entries(spark: Any) -> None:
     entries = index_entries(df, table, "ka")
     assert sorted(tuple(r) for r in entries.collect()) == [("ab", 1), ("ab", 3)]
     assert not has_python_udf(entries) and not has_python_udf(filled)
+
+
+def test_backfill_of_a_temporal_literal_default(spark: Any) -> None:
+    """A DEFAULT of a typed temporal literal is a constant: rows written before its column
+    take its value (an expression's default would leave them NULL)."""
+    table = parse_table(
+        "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, d DATE NOT NULL DEFAULT DATE '2021-3-4', "
+        "n BIGINT NOT NULL DEFAULT TIMESTAMP '2020-01-01 10:00:00')"
+    )
+    schema = struct_type(table)
+    schema["d"].nullable = schema["n"].nullable = True  # rows written before the columns
+    df = spark.createDataFrame([(1, None, None), (2, dt.date(2000, 1, 1), 5)], schema=schema)
+    filled = backfill_column(backfill_column(df, table, "d"), table, "n")
+    assert sorted(tuple(r) for r in filled.collect()) == [
+        (1, dt.date(2021, 3, 4), 20200101100000),
+        (2, dt.date(2000, 1, 1), 5),
+    ]
