@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from mvdd import NO_DEFAULT, DDLError, DDLParseError, IndexKind, parse_statements, parse_table
+from mvdd import (
+    NO_DEFAULT,
+    DDLError,
+    DDLParseError,
+    IndexKind,
+    UnsupportedDDLError,
+    parse_statements,
+    parse_table,
+)
 from mvdd.ddl import Rules, apply, apply_steps, validate_table
+from mvdd.ddl.render import render_steps
 from mvdd.model import Table
 from mvdd.model.table import changed_window
 
@@ -354,3 +363,25 @@ def test_a_temporal_literal_the_server_refuses(sql: str, message: str) -> None:
     syntax = "no literal" in message or "precision" in message or "quoted" in message
     assert isinstance(err.value, DDLParseError) == syntax
     assert "`d`" in str(err.value) or "line 1" in str(err.value) or "statement" in str(err.value)
+
+
+def test_the_binary_attribute_takes_the_tables_charset() -> None:
+    """``VARCHAR(n) BINARY`` without a CHARACTER SET: the ``_bin`` collation of the charset
+    the column takes from its table, resolved as the step applies (tests/test_mariadb_server.py
+    holds it to the server); the step renders the attribute back; with the table's charset not
+    known it is refused, naming why."""
+    table = parse_table("CREATE TABLE t (a INT, b VARCHAR(5) BINARY) DEFAULT CHARSET=latin1")
+    assert table.column("b").type.collation == "latin1_bin"
+    (st,) = parse_statements("ALTER TABLE t ADD c TEXT BINARY FIRST, MODIFY b CHAR(2) BINARY")
+    assert render_steps(st.steps) == [
+        "ALTER TABLE `t` ADD COLUMN `c` TEXT BINARY FIRST, MODIFY COLUMN `b` CHAR(2) BINARY"
+    ]
+    assert [c.type.collation for c in apply_steps(table, st.steps).columns] == [
+        "latin1_bin",
+        None,
+        "latin1_bin",
+    ]
+    with pytest.raises(UnsupportedDDLError, match="takes the table's charset, which is not"):
+        parse_table("CREATE TABLE t (a INT, b VARCHAR(5) BINARY)")
+    with pytest.raises(DDLError, match="conflicting declarations: BINARY and COLLATE"):
+        parse_table("CREATE TABLE t (b VARCHAR(5) BINARY COLLATE latin1_general_ci)")

@@ -356,6 +356,25 @@ REPLICA_RULES = [
         "(-(PI())), d TEXT DEFAULT (-PI()), e JSON DEFAULT (-PI()), f DOUBLE DEFAULT (PI() * 2))",
     ),
     ("CREATE TABLE t (a INT, d DOUBLE)", "ALTER TABLE t ALTER d SET DEFAULT (-PI())"),
+    # the BINARY attribute without a CHARACTER SET: the _bin collation of the table's charset
+    (
+        None,
+        "CREATE TABLE t (a INT, b VARCHAR(10) BINARY, c CHAR(5) BINARY, d TEXT BINARY, "
+        "e ENUM('x','y') BINARY DEFAULT 'y', f VARCHAR(3) BINARY COLLATE latin1_bin) "
+        "DEFAULT CHARSET=latin1",
+    ),
+    (None, "CREATE TABLE t (a INT, b VARCHAR(10) BINARY, c CHAR(2) CHARACTER SET latin1 BINARY)"),
+    ("CREATE TABLE t (a INT) DEFAULT CHARSET=latin1", "ALTER TABLE t ADD b VARCHAR(5) BINARY"),
+    ("CREATE TABLE t (a INT, b VARCHAR(5))", "ALTER TABLE t MODIFY b VARCHAR(5) BINARY NOT NULL"),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(5)) DEFAULT CHARSET=utf8mb3",
+        "ALTER TABLE t CHANGE b c VARCHAR(7) BINARY, ADD d TEXT BINARY",
+    ),
+    (None, "CREATE TABLE t (a INT, b VARCHAR(10) BINARY COLLATE utf8mb4_unicode_ci)"),
+    (
+        None,
+        "CREATE TABLE t (a INT, b CHAR(1) CHARACTER SET latin1 BINARY COLLATE latin1_swedish_ci)",
+    ),
     # MariaDB's own way: a fraction of a second past the column's digits is cut, not rounded
     (
         None,

@@ -125,10 +125,22 @@ def _key(table: Table, name: str) -> Index:
     return idx
 
 
-def _with_table_charset(table: Table, ctype: ColumnType) -> ColumnType:
-    """A string type without a charset takes the table's default (if known), as MySQL does."""
-    if ctype.has_charset and ctype.collation is None and table.options.collation is not None:
-        return ctype.with_charset(table.options.charset, table.options.collation)
+def _with_table_charset(table: Table, ctype: ColumnType, *, binary: bool = False) -> ColumnType:
+    """A string type without a charset takes the table's default (if known), as MySQL does;
+    ``binary`` (the BINARY attribute without a CHARACTER SET), that charset's ``_bin``
+    collation, which needs the table's charset known (UnsupportedDDLError otherwise)."""
+    if not (ctype.has_charset and ctype.collation is None):
+        return ctype
+    charset = table.options.charset
+    if binary:
+        if charset is None:
+            raise UnsupportedDDLError(
+                "the BINARY attribute without a CHARACTER SET takes the table's charset, which "
+                "is not known (a catalog given its database's: Catalog(charset=…))"
+            )
+        return ctype.with_charset(*resolve_charset(None, f"{charset}_bin"))
+    if table.options.collation is not None:
+        return ctype.with_charset(charset, table.options.collation)
     return ctype
 
 
@@ -572,7 +584,7 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
             column=col.name,
         )
     new_id = table.last_id + 1
-    col = col.placed(new_id, _with_table_charset(table, col.type))
+    col = col.placed(new_id, _with_table_charset(table, col.type, binary=step.bin_collation))
     columns, at = _place(table.columns, col, step.place, keep_at=None)
     return table.with_columns(columns, window=(at, len(columns) - at - 1), last_id=new_id)
 
@@ -630,7 +642,9 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
         )
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
         new = _in_primary_key(new)  # a primary key column stays NOT NULL
-    new = new.placed(old.id, _with_table_charset(table, new.type), old.state)
+    new = new.placed(
+        old.id, _with_table_charset(table, new.type, binary=step.bin_collation), old.state
+    )
     at = table.column_position(old)
     rest = table.columns[:at] + table.columns[at + 1 :]
     if step.place.after is not None and step.place.after.casefold() == old.name.casefold():

@@ -82,9 +82,11 @@ def _word(node: exp.Expr, what: str) -> str:
 
 def column_from_def(
     node: exp.ColumnDef, *, references: bool = False, cut_fractions: bool = False
-) -> tuple[Column, s.Place, list[s.IndexSpec]]:
-    """A column (id 0) from a column definition, its FIRST/AFTER place, and the indexes its
-    attributes declare (``PRIMARY KEY``, ``UNIQUE``). ``references``: a ``REFERENCES …`` of
+) -> tuple[Column, s.Place, list[s.IndexSpec], bool]:
+    """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
+    attributes declare (``PRIMARY KEY``, ``UNIQUE``), and whether it takes the ``_bin``
+    collation of its table's charset (the BINARY attribute without a CHARACTER SET: the
+    step that adds or redefines it resolves it). ``references``: a ``REFERENCES …`` of
     its own is passed over (a replica's; the caller keeps what its server makes of it), not
     refused. ``cut_fractions``: a DEFAULT's fraction of a second past the column's digits is
     cut, as MariaDB stores it (:attr:`~mvdd.ddl.rules.Rules.cuts_fractions`), not rounded."""
@@ -188,7 +190,7 @@ def column_from_def(
             default = NO_DEFAULT
     default = coerce_default(default, ctype, name, cut_fractions=cut_fractions)
     column = Column(name=name, type=ctype, default=default, **flags)
-    return column, place(node.args.get("position")), indexes
+    return column, place(node.args.get("position")), indexes, implied.bin_collation
 
 
 _NO_ATTRS = TypeAttrs()

@@ -413,12 +413,16 @@ def _(action: exp.Command, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
-    column, place, indexes = column_from_def(
+    column, place, indexes, bin_collation = column_from_def(
         action, references=ctx.replica, cut_fractions=ctx.cuts_fractions
     )
     steps: list[s.Step] = [
         s.AddColumn(
-            table=table, column=column, place=place, if_not_exists=bool(action.args.get("exists"))
+            table=table,
+            column=column,
+            place=place,
+            if_not_exists=bool(action.args.get("exists")),
+            bin_collation=bin_collation,
         )
     ]
     steps.extend(s.AddIndex(table=table, index=spec) for spec in indexes)
@@ -441,7 +445,9 @@ def _own_reference(node: exp.ColumnDef, table: str, column: str, ctx: Context) -
 
 @alter_steps.register
 def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
-    definition, place, indexes = column_from_def(action.this, cut_fractions=ctx.cuts_fractions)
+    definition, place, indexes, bin_collation = column_from_def(
+        action.this, cut_fractions=ctx.cuts_fractions
+    )
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name
     steps: list[s.Step] = [
@@ -451,6 +457,7 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
             definition=definition,
             place=place,
             if_exists=bool(action.args.get("exists")),
+            bin_collation=bin_collation,
         )
     ]
     steps.extend(s.AddIndex(table=table, index=spec) for spec in indexes)
@@ -828,12 +835,12 @@ def build_table(
     later: list[s.Step] = []
     for item in node.this.expressions:
         if isinstance(item, exp.ColumnDef):
-            column, place, indexes = column_from_def(
+            column, place, indexes, bin_collation = column_from_def(
                 item, references=replica, cut_fractions=ctx is not None and ctx.cuts_fractions
             )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)
-            columns.append(s.AddColumn(table=name, column=column))
+            columns.append(s.AddColumn(table=name, column=column, bin_collation=bin_collation))
             later.extend(s.AddIndex(table=name, index=spec) for spec in indexes)
             later.extend(_own_reference(item, name, column.name, ctx) if ctx is not None else ())
         else:

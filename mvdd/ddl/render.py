@@ -253,8 +253,10 @@ def _position(place: s.Place) -> exp.ColumnPosition | None:
     return None
 
 
-def _placed_def(column: Column, place: s.Place) -> exp.ColumnDef:
+def _placed_def(column: Column, place: s.Place, *, binary: bool = False) -> exp.ColumnDef:
     node = column_def(column)
+    if binary:  # (the BINARY attribute without a CHARACTER SET: the table's _bin collation)
+        node.append("constraints", _cc(exp.BinaryColumnConstraint()))
     position = _position(place)
     if position is not None:
         node.set("position", position)
@@ -274,7 +276,7 @@ def alter_action(step: s.Step) -> exp.Expr | None:
 
 @alter_action.register
 def _(step: s.AddColumn) -> exp.Expr:
-    node = _placed_def(step.column, step.place)
+    node = _placed_def(step.column, step.place, binary=step.bin_collation)
     if step.if_not_exists:
         node.set("exists", True)
     return node
@@ -287,7 +289,7 @@ def _(step: s.DropColumn) -> exp.Expr:
 
 @alter_action.register
 def _(step: s.ModifyColumn) -> exp.Expr:
-    node = _placed_def(step.definition, step.place)
+    node = _placed_def(step.definition, step.place, binary=step.bin_collation)
     rename_from = _id(step.column) if step.is_rename else None
     return exp.ModifyColumn(this=node, rename_from=rename_from)
 

@@ -163,9 +163,13 @@ class ConvertCharset(Step):
 
 @attrs.frozen(kw_only=True)
 class AddColumn(Step):
+    """``ADD COLUMN``. ``bin_collation``: the column takes the ``_bin`` collation of its
+    table's charset (the BINARY attribute without a CHARACTER SET, resolved as it applies)."""
+
     column: Column
     place: Place = LAST
     if_not_exists: bool = False
+    bin_collation: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -189,6 +193,7 @@ class ModifyColumn(Step):
     definition: Column
     place: Place = LAST  # LAST here means "where it is"
     if_exists: bool = False
+    bin_collation: bool = False  # (as AddColumn's)
 
     @property
     def is_rename(self) -> bool:

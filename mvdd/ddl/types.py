@@ -37,11 +37,14 @@ class TypeAttrs:
 
 @attrs.frozen
 class Implied:
-    """What a type alias implies beyond the type (``SERIAL``)."""
+    """What a type alias implies beyond the type (``SERIAL``), and what its attributes leave
+    to the table: ``bin_collation``, the BINARY attribute without a CHARACTER SET (the
+    ``_bin`` collation of the charset the column takes from its table)."""
 
     not_null: bool = False
     auto_increment: bool = False
     unique: bool = False
+    bin_collation: bool = False
 
 
 # DType -> (kind, unsigned)
@@ -314,28 +317,31 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
     charset, collation = attrs_.charset, attrs_.collation
     if dt.this in (D.NCHAR, D.NVARCHAR) and charset is None:
         charset = "utf8mb3"
+    implied = _SERIAL if dt.this == D.SERIAL else _PLAIN
     if family in (Family.CHAR, Family.TEXT, Family.ENUM):
         params |= {"charset": charset, "collation": collation}
+        if attrs_.binary and collation is not None and not collation.lower().endswith("_bin"):
+            # (the server's error 1302)
+            raise DDLError(f"conflicting declarations: BINARY and COLLATE {collation}")
         if attrs_.binary and collation is None:
-            params["collation"] = _bin_collation(charset)
+            if charset is None:
+                implied = _BIN_COLLATION  # (the table's charset, known when the step applies)
+            else:
+                params["collation"] = _bin_collation(charset)
     elif charset is not None or collation is not None:
         if kind == K.JSON or charset == "binary" or collation == "binary":
             pass  # MariaDB spells JSON with its collation; binary strings are binary anyway
         else:
             raise DDLError(f"{kind} takes no character set or collation")
-    implied = _SERIAL if dt.this == D.SERIAL else _PLAIN
     return ColumnType.of(kind, **params), implied
 
 
 _SERIAL = Implied(not_null=True, auto_increment=True, unique=True)
 _PLAIN = Implied()
+_BIN_COLLATION = Implied(bin_collation=True)
 
 
-def _bin_collation(charset: str | None) -> str | None:
-    # the BINARY attribute needs a known charset to name its _bin collation; an unknown one
-    # (the database default) cannot be resolved here
-    if charset is None:
-        raise UnsupportedDDLError("the BINARY attribute needs an explicit CHARACTER SET here")
+def _bin_collation(charset: str) -> str:
     from mvdd.model.types import canonical_charset
 
     return canonical_charset(charset) + "_bin"
