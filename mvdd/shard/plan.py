@@ -4,9 +4,10 @@
 shard coordinator gives a renamed column its old id, a re-added one a new id) and orders the
 actions so that every intermediate table accepts what both ends accept:
 
-1. drop the checks and indexes that go or change, and those over a column dropped and added
+1. drop the checks and indexes that go or change, those over a column dropped and added
    again (the server would take the column out of an index and refuse, or silently drop, a
-   check over it) — removing constraints first;
+   check over it), and the checks whose names read another column at the end (a finished
+   rename drops ``a`` and renames another column to it) — removing constraints first;
 2. drop the generated columns that go or change — generated columns are dropped first;
 3. change the normal columns: modify the kept ones (widen, default, nullability — a column
    becoming NOT NULL first gives its NULLs the default: they are rows of shards that lacked
@@ -21,7 +22,8 @@ nullability or comment in place, and a stored one that becomes normal is modifie
 (MariaDB allows both). A column is dropped and added again (:func:`_rebuilt`) for any change of
 a generation expression, a virtual column becoming normal or a normal one virtual, and a type
 the server cannot cast to the new one; so is a generated column reading one of those (its
-stored values go: they were computed from values that go). MariaDB has no NOT ENFORCED checks:
+stored values go: they were computed from values that go), and one whose expression's names
+read another column at the end (:func:`_reads_others`). MariaDB has no NOT ENFORCED checks:
 the coordinator leaves those out downstream. Not handled: a column whose expression default
 reads a column dropped and added again (the server refuses that DROP COLUMN; the replicator
 stops with a ``TargetError``).
@@ -181,6 +183,15 @@ def _reads(table: Table, expr: Expr) -> set[int]:
     return {col.id for col in found if col is not None}
 
 
+def _reads_others(before: Table, after: Table, col: Column, target: Column) -> bool:
+    """Whether a generated column both ends hold alike reads, by the names its expression
+    gives, other columns at the end (one dropped, another renamed to its name): it goes first
+    and comes again, as the server refuses to drop a column a generation expression reads."""
+    if col.generated is None or target.generated is None:
+        return False
+    return _reads(before, col.generated.expr) != _reads(after, target.generated.expr)
+
+
 def _rebuilt(col: Column, target: Column) -> bool:
     """Whether the target drops a column and adds it again to change it from ``col`` to
     ``target``: a type the server cannot cast to (the values could not be kept anyway), any
@@ -240,7 +251,11 @@ def plan(
     # server takes a dropped column out of every index over it, drops a check that names only
     # it and refuses to drop it under a check that names others: those indexes and checks go
     # first and come again
-    rebuilt = {cid for cid, col in old.items() if cid in new and _rebuilt(col, new[cid])}
+    rebuilt = {
+        cid
+        for cid, col in old.items()
+        if cid in new and (_rebuilt(col, new[cid]) or _reads_others(before, after, col, new[cid]))
+    }
     readers = {  # read only when something is rebuilt: each expression is parsed
         cid: _reads(before, col.generated.expr)
         for cid, col in old.items()
@@ -252,15 +267,17 @@ def plan(
     def moved(index: Index) -> bool:
         return any(part.column_id in rebuilt for part in index.parts)
 
-    def moved_check(table: Table, chk: Check) -> bool:
-        return bool(rebuilt) and bool(_reads(table, chk.expr) & rebuilt)
+    def moved_check(chk: Check) -> bool:
+        """A check both ends hold alike that goes first and comes again: it reads a column
+        rebuilt, or its names read other columns at the end (one dropped, another renamed to
+        its name: the server refuses to drop a column a check names with others)."""
+        reads = _reads(before, chk.expr)
+        return bool(reads & rebuilt) or reads != _reads(after, chk.expr)
 
     # 1. constraints that go or change
     after_checks = {(c.name.casefold(), c.expr, c.enforced) for c in after.checks}
     for chk in before.checks:
-        if (chk.name.casefold(), chk.expr, chk.enforced) not in after_checks or moved_check(
-            before, chk
-        ):
+        if (chk.name.casefold(), chk.expr, chk.enforced) not in after_checks or moved_check(chk):
             out.append(s.DropConstraint(table=t, name=chk.name))  # MariaDB has no DROP CHECK
     after_indexes = {_index_signature(i) for i in after.indexes}
     for idx in before.indexes:
@@ -346,9 +363,7 @@ def plan(
             out.append(s.AddIndex(table=t, index=_spec(after, idx)))
     before_checks = {(c.name.casefold(), c.expr, c.enforced) for c in before.checks}
     for chk in after.checks:
-        if (chk.name.casefold(), chk.expr, chk.enforced) not in before_checks or moved_check(
-            after, chk
-        ):
+        if (chk.name.casefold(), chk.expr, chk.enforced) not in before_checks or moved_check(chk):
             out.append(s.AddCheck(table=t, name=chk.name, expr=chk.expr, enforced=chk.enforced))
     return _keyed_counters(out, before), tuple(order)
 
