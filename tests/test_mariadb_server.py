@@ -356,6 +356,18 @@ REPLICA_RULES = [
         "(-(PI())), d TEXT DEFAULT (-PI()), e JSON DEFAULT (-PI()), f DOUBLE DEFAULT (PI() * 2))",
     ),
     ("CREATE TABLE t (a INT, d DOUBLE)", "ALTER TABLE t ALTER d SET DEFAULT (-PI())"),
+    # MariaDB's own way: a hex string X'…' is the string its bytes spell in a number's, a
+    # date's or a year's column (0x… a number, as MySQL reads both)
+    (
+        None,
+        "CREATE TABLE t (d INT DEFAULT X'3132', e DECIMAL(5,1) DEFAULT x'3132', f DOUBLE DEFAULT "
+        "X'31', g YEAR DEFAULT X'3230', h DATE DEFAULT X'323032302d30312d3031', i BIT(8) "
+        "DEFAULT X'41', j INT DEFAULT 0x3132, k CHAR(2) DEFAULT X'6162', l ENUM('a','b') "
+        "DEFAULT X'62', m TIME DEFAULT X'31303a3030', n INT AS (X'3132' + 0) VIRTUAL)",
+    ),
+    (None, "CREATE TABLE t (a INT, d INT DEFAULT X'10')"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t ALTER a SET DEFAULT X'3132'"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t MODIFY a BIGINT DEFAULT X'393939', ADD b INT"),
     # the BINARY attribute without a CHARACTER SET: the _bin collation of the table's charset
     (
         None,

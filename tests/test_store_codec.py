@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from mvdd import MvddError, parse_statements, parse_table
 from mvdd.catalog.history import elements_of
+from mvdd.model.element import HexText
 from mvdd.store import codec
 from tests.strategies import column_defs, quote
 from tests.support.fixtures import sequences, statements
@@ -68,3 +69,14 @@ def test_stored_text_is_what_the_standard_json_module_writes(value: object) -> N
     assert codec._dumps(value) == json.dumps(
         value, ensure_ascii=False, separators=(",", ":"), sort_keys=True
     )
+
+
+def test_a_stored_hex_string_keeps_its_spelling() -> None:
+    """``X'…'`` and ``0x…`` are the same bytes, read apart by MariaDB in a number's column
+    (:class:`mvdd.model.element.HexText`): a stored step keeps which it was."""
+    (st,) = parse_statements(
+        "ALTER TABLE t ALTER a SET DEFAULT X'3132', ALTER b SET DEFAULT 0x3132"
+    )
+    decoded = codec.decode_steps(codec.encode_steps(st.steps))
+    assert decoded == st.steps
+    assert [type(step.default) for step in decoded] == [HexText, bytes]  # type: ignore[attr-defined]

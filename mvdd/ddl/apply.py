@@ -320,11 +320,11 @@ def _literal_folded(col: Column, kind: TypeKind, value: str, rules: Rules) -> Co
     column takes the day the statement ran on, which no catalog knows: mvdd's rules refuse
     it; a replica keeps the expression (where its server keeps that day)."""
     try:
-        folded = from_temporal_literal(kind, value, col.type, cut=rules.cuts_fractions)
+        folded = from_temporal_literal(kind, value, col.type, cut=rules.mariadb_values)
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=col.name) from None
     if folded is not None:
-        default = coerce_default(folded, col.type, col.name, cut_fractions=rules.cuts_fractions)
+        default = coerce_default(folded, col.type, col.name, mariadb=rules.mariadb_values)
         return attrs.evolve(col, default=default)
     if rules.strict and col.type.family == Family.TEMPORAL:
         raise DDLError(
@@ -751,9 +751,7 @@ def _(step: s.SetDefault, table: Table, rules: Rules) -> Table:
     new = _defined(
         attrs.evolve(
             old,
-            default=coerce_default(
-                step.default, old.type, old.name, cut_fractions=rules.cuts_fractions
-            ),
+            default=coerce_default(step.default, old.type, old.name, mariadb=rules.mariadb_values),
             on_update=_on_update_kept(old, rules),
         ),
         rules,

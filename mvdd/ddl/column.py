@@ -27,7 +27,7 @@ from mvdd.model import (
     IndexKind,
     TypeKind,
 )
-from mvdd.model.element import coerce_default
+from mvdd.model.element import HexText, coerce_default
 
 
 def _literal(node: exp.Expr) -> Any:
@@ -49,7 +49,8 @@ def _literal(node: exp.Expr) -> Any:
         return int(node.this or "0", 2)
     if isinstance(node, exp.HexString):
         text = node.this
-        return bytes.fromhex(text if len(text) % 2 == 0 else "0" + text)
+        data = bytes.fromhex(text if len(text) % 2 == 0 else "0" + text)
+        return HexText(data) if isinstance(node, d.QuotedHex) else data
     raise KeyError(node)
 
 
@@ -81,15 +82,15 @@ def _word(node: exp.Expr, what: str) -> str:
 
 
 def column_from_def(
-    node: exp.ColumnDef, *, references: bool = False, cut_fractions: bool = False
+    node: exp.ColumnDef, *, references: bool = False, mariadb: bool = False
 ) -> tuple[Column, s.Place, list[s.IndexSpec], bool]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``), and whether it takes the ``_bin``
     collation of its table's charset (the BINARY attribute without a CHARACTER SET: the
     step that adds or redefines it resolves it). ``references``: a ``REFERENCES …`` of
     its own is passed over (a replica's; the caller keeps what its server makes of it), not
-    refused. ``cut_fractions``: a DEFAULT's fraction of a second past the column's digits is
-    cut, as MariaDB stores it (:attr:`~mvdd.ddl.rules.Rules.cuts_fractions`), not rounded."""
+    refused. ``mariadb``: the DEFAULT's value is read as MariaDB reads it
+    (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`)."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
@@ -188,7 +189,7 @@ def column_from_def(
         flags["nullable"] = False
         if default is None:
             default = NO_DEFAULT
-    default = coerce_default(default, ctype, name, cut_fractions=cut_fractions)
+    default = coerce_default(default, ctype, name, mariadb=mariadb)
     column = Column(name=name, type=ctype, default=default, **flags)
     return column, place(node.args.get("position")), indexes, implied.bin_collation
 

@@ -153,6 +153,11 @@ class UnsignedFloat(exp.DataType):
     """``FLOAT[(M,D)] UNSIGNED``, for which sqlglot has no data type of its own."""
 
 
+class QuotedHex(exp.HexString):
+    """A hex string literal written ``X'…'``, which sqlglot reads as it reads ``0x…``: MariaDB
+    reads a DEFAULT of one as a string, not a number (:class:`mvdd.model.element.HexText`)."""
+
+
 class TemporalLiteral(exp.Cast):
     """A typed temporal literal, ``DATE 'text'``, ``TIME 'text'`` or ``TIMESTAMP 'text'``: a
     constant of its type, whose text the parse checks as the server does (its error 1525).
@@ -285,6 +290,16 @@ class MvddParser(MySQLParser):
     # reads as NULL (no such date)
     FUNCTIONS = {
         **{k: v for k, v in MySQLParser.FUNCTIONS.items() if k != "TO_DAYS"},
+    }
+
+    PRIMARY_PARSERS = {
+        **MySQLParser.PRIMARY_PARSERS,
+        TokenType.HEX_STRING: lambda self, token: self.expression(
+            (QuotedHex if self.sql[token.start : token.start + 1] in ("x", "X") else exp.HexString)(
+                this=token.text
+            ),
+            token,
+        ),
     }
 
     TYPE_LITERAL_PARSERS = {
@@ -1103,6 +1118,7 @@ class MvddGenerator(MySQLGenerator):
         AlterIndex: lambda self, e: self.alterindex_sql(e),
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
         TemporalLiteral: lambda self, e: f"{_LITERAL_WORDS[e.kind]} {self.sql(e, 'this')}",
+        QuotedHex: lambda self, e: self.hexstring_sql(e),
         AlterDatabase: lambda self, e: self.alterdatabase_sql(e),
         Persistent: lambda self, e: "PERSISTENT",
         # a collation's name is a plain word: bare, as the model renders it, however it was read

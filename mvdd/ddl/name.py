@@ -66,14 +66,13 @@ class Context:
     #: that server's flavor, ``"mariadb"`` or ``"mysql"``, when known (its own ways are followed)
     flavor: str | None = None
 
-    #: a DEFAULT's fraction of a second past its column's digits is cut, as the server these
-    #: statements ran on stores it (:attr:`~mvdd.ddl.rules.Rules.cuts_fractions`; found once,
-    #: each column definition asks)
-    cuts_fractions: bool = attrs.field(init=False, eq=False)
+    #: a DEFAULT's value is read as MariaDB reads it, the server these statements ran on
+    #: (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`; found once, each column definition asks)
+    mariadb_values: bool = attrs.field(init=False, eq=False)
 
-    @cuts_fractions.default
-    def _cuts_fractions(self) -> bool:
-        return Rules.created(replica=self.replica, flavor=self.flavor).cuts_fractions
+    @mariadb_values.default
+    def _mariadb_values(self) -> bool:
+        return Rules.created(replica=self.replica, flavor=self.flavor).mariadb_values
 
     def database_of(self, table: str) -> str | None:
         """The database a resolved table name is in (None: not known)."""

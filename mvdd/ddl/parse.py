@@ -414,7 +414,7 @@ def _(action: exp.Command, table: str, ctx: Context) -> list[s.Step]:
 @alter_steps.register
 def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
     column, place, indexes, bin_collation = column_from_def(
-        action, references=ctx.replica, cut_fractions=ctx.cuts_fractions
+        action, references=ctx.replica, mariadb=ctx.mariadb_values
     )
     steps: list[s.Step] = [
         s.AddColumn(
@@ -446,7 +446,7 @@ def _own_reference(node: exp.ColumnDef, table: str, column: str, ctx: Context) -
 @alter_steps.register
 def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
     definition, place, indexes, bin_collation = column_from_def(
-        action.this, cut_fractions=ctx.cuts_fractions
+        action.this, mariadb=ctx.mariadb_values
     )
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name
@@ -836,7 +836,7 @@ def build_table(
     for item in node.this.expressions:
         if isinstance(item, exp.ColumnDef):
             column, place, indexes, bin_collation = column_from_def(
-                item, references=replica, cut_fractions=ctx is not None and ctx.cuts_fractions
+                item, references=replica, mariadb=ctx is not None and ctx.mariadb_values
             )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)

@@ -50,9 +50,10 @@ class Rules(enum.Enum):
         self.flavor = flavor
 
     @property
-    def cuts_fractions(self) -> bool:
-        """A fraction of a second longer than a column's is cut to its digits, as MariaDB
-        stores it (:data:`MARIADB`); else rounded, as MySQL stores it."""
+    def mariadb_values(self) -> bool:
+        """A DEFAULT's value is read as MariaDB reads it (:data:`MARIADB`): a fraction of a
+        second longer than its column's cut to its digits, a hex string ``X'…'`` a string in
+        a number's, a date's or a year's column; else as MySQL reads it."""
         return self.flavor == "mariadb"
 
     @classmethod
@@ -114,6 +115,9 @@ MARIADB: dict[str, str] = {
     "keeps": "cuts the digits past the column's (its sql_mode without TIME_ROUND_FRACTIONAL); "
     "MySQL rounds them. So does an integer column its DEFAULT of a TIME or TIMESTAMP literal "
     "with a fraction",
+    "a DEFAULT of a hex string X'…' in a number's, a date's or a year's column": "reads the "
+    "string its bytes spell (X'3132' is 12 in an INT, X'10' is refused there); a 0x… literal "
+    "is a number, as MySQL reads both",
 }
 
 

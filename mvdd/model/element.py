@@ -182,31 +182,37 @@ _NUMBERS = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT, Family.BIT})
 
 
 def coerce_default(
-    value: Default, ctype: ColumnType, column: str, *, cut_fractions: bool = False
+    value: Default, ctype: ColumnType, column: str, *, mariadb: bool = False
 ) -> Default:
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
     Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
 
-    ``cut_fractions``: a date and time's or a time's fraction of a second longer than the
-    column's is cut to its digits, as MariaDB stores it (:func:`cut_fraction`), rather than
-    rounded, as MySQL stores it.
+    ``mariadb``: the value is read as MariaDB reads it, where MySQL reads it otherwise: a date
+    and time's or a time's fraction of a second longer than the column's is cut to its digits
+    (:func:`cut_fraction`), not rounded; a hex string ``X'…'`` (:class:`HexText`) in a
+    number's, a date's or a year's column is the string its bytes spell, not a number.
 
     >>> coerce_default("7", ColumnType.of("int"), "a")
     7
     >>> t, x = ColumnType.of("time", fsp=1), "1:00:00.55"
-    >>> coerce_default(x, t, "a"), coerce_default(x, t, "a", cut_fractions=True)
+    >>> coerce_default(x, t, "a"), coerce_default(x, t, "a", mariadb=True)
     ('01:00:00.6', '01:00:00.5')
+    >>> h, i = HexText(b"12"), ColumnType.of("int")
+    >>> coerce_default(h, i, "a"), coerce_default(h, i, "a", mariadb=True)
+    (12594, 12)
     """
     if value is NO_DEFAULT or value is None or isinstance(value, Expr):
         return value
     raw: Any = value
     numeric = ctype.family in _NUMBERS or ctype.kind == TypeKind.YEAR
-    if isinstance(raw, bytes) and numeric and ctype.family != Family.BIT:
+    if mariadb and type(raw) is HexText and ctype.family in _HEX_TEXT_FAMILIES:
+        raw = raw.decode("latin-1")  # (a binary string: each byte a character)
+    elif isinstance(raw, bytes) and numeric and ctype.family != Family.BIT:
         raw = int.from_bytes(raw, "big")  # x'..' is a number in a numeric context
     elif type(raw) is int and not numeric:
         raw = raw.to_bytes(max(1, (raw.bit_length() + 7) // 8), "big")  # b'..': its bytes
     try:
-        if cut_fractions and ctype.kind in _FRACTIONED:
+        if mariadb and ctype.kind in _FRACTIONED:
             raw = cut_fraction(raw, ctype)
         if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
             return coerce_text(ctype, raw)
@@ -218,6 +224,16 @@ def coerce_default(
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=column) from None
 
+
+class HexText(bytes):
+    """The bytes of a hex string literal ``X'…'``, as a DEFAULT states them: MariaDB reads one
+    in a number's, a date's or a year's column as the string its bytes spell (``INT DEFAULT
+    X'3132'`` is 12), where a ``0x…`` literal is a number (12594), as MySQL reads both;
+    elsewhere both are their bytes (:func:`coerce_default`)."""
+
+
+#: the families where MariaDB reads a hex string as the string its bytes spell
+_HEX_TEXT_FAMILIES = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT, Family.TEMPORAL})
 
 #: the kinds whose values hold a fraction of a second
 _FRACTIONED = frozenset({TypeKind.DATETIME, TypeKind.TIMESTAMP, TypeKind.TIME})
@@ -338,6 +354,7 @@ __all__ = [
     "Default",
     "Expr",
     "Generated",
+    "HexText",
     "Index",
     "IndexKind",
     "IndexPart",

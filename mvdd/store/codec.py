@@ -38,6 +38,7 @@ from mvdd.model import (
     Table,
     TableOptions,
 )
+from mvdd.model.element import HexText
 from mvdd.store.base import Commit, ElementRow, JobRow, VersionRow
 
 #: the store format this mvdd writes. 2 (2026-11-26): the compare-and-set is the version
@@ -83,6 +84,8 @@ def _enc_default(value: Any) -> Any:
         return {"t": "float", "v": repr(value)}
     if isinstance(value, Decimal):
         return {"t": "dec", "v": str(value)}
+    if isinstance(value, HexText):
+        return {"t": "hex", "v": value.hex()}
     if isinstance(value, bytes):
         return {"t": "bytes", "v": value.hex()}
     if isinstance(value, str):
@@ -98,6 +101,7 @@ _DEFAULT_DECODERS: dict[str, Any] = {
     "float": float,
     "dec": Decimal,
     "bytes": bytes.fromhex,
+    "hex": lambda v: HexText(bytes.fromhex(v)),
     "str": str,
 }
 
