@@ -57,7 +57,13 @@ from mvdd.model.kind import (
 )
 from mvdd.model.names import check_identifier
 from mvdd.model.table import is_long_unique, position_by_name
-from mvdd.model.types import ColumnType, castable, max_bytes_per_char, resolve_charset
+from mvdd.model.types import (
+    ColumnType,
+    bin_collation,
+    castable,
+    max_bytes_per_char,
+    resolve_charset,
+)
 
 
 def apply(step: s.Step, table: Table, *, rules: Rules = Rules.MVDD) -> Table:
@@ -138,7 +144,7 @@ def _with_table_charset(table: Table, ctype: ColumnType, *, binary: bool = False
                 "the BINARY attribute without a CHARACTER SET takes the table's charset, which "
                 "is not known (a catalog given its database's: Catalog(charset=…))"
             )
-        return ctype.with_charset(*resolve_charset(None, f"{charset}_bin"))
+        return ctype.with_charset(*resolve_charset(None, bin_collation(charset)))
     if table.options.collation is not None:
         return ctype.with_charset(charset, table.options.collation)
     return ctype

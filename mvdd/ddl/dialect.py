@@ -54,7 +54,7 @@ from sqlglot.parsers.mysql import MySQLParser
 from sqlglot.tokens import Token, TokenType
 
 from mvdd.errors import DDLError, DependencyError, InvalidValueError
-from mvdd.model.coerce import temporal_literal
+from mvdd.model.coerce import LITERAL_WORDS, temporal_literal
 from mvdd.model.kind import TypeKind
 
 # --- expression nodes sqlglot lacks ------------------------------------------------------------
@@ -203,8 +203,6 @@ _TEMPORAL_LITERALS = {
     exp.DType.TIMESTAMP: TypeKind.DATETIME,
     exp.DType.TIMESTAMPTZ: TypeKind.DATETIME,
 }
-#: a literal's word, by the kind its text reads as
-_LITERAL_WORDS = {TypeKind.DATE: "DATE", TypeKind.TIME: "TIME", TypeKind.DATETIME: "TIMESTAMP"}
 
 #: what may follow USING in an index definition
 _INDEX_TYPES = ("BTREE", "HASH", "RTREE")
@@ -598,15 +596,15 @@ class MvddParser(MySQLParser):
                 "and TIMESTAMP 'text' are"
             )
         elif to.expressions:
-            self.raise_error(f"a {_LITERAL_WORDS[kind]} literal takes no precision")
+            self.raise_error(f"a {LITERAL_WORDS[kind]} literal takes no precision")
         elif not (isinstance(this, exp.Literal) and this.is_string):
-            self.raise_error(f"a {_LITERAL_WORDS[kind]} literal is a quoted text")
+            self.raise_error(f"a {LITERAL_WORDS[kind]} literal is a quoted text")
         else:
             try:
                 value, _ = temporal_literal(kind, this.this)
             except InvalidValueError as err:
                 # (the server's error 1525 is no syntax error: the text parsed)
-                raise DDLError(f"Incorrect {_LITERAL_WORDS[kind]} value: {err.message}") from None
+                raise DDLError(f"Incorrect {LITERAL_WORDS[kind]} value: {err.message}") from None
             return self.expression(TemporalLiteral(this=exp.Literal.string(value), to=to))
         return exp.Cast(this=this, to=to)  # (an error was raised)
 
@@ -1117,7 +1115,7 @@ class MvddGenerator(MySQLGenerator):
         CreateIndex: lambda self, e: self.createindex_sql(e),
         AlterIndex: lambda self, e: self.alterindex_sql(e),
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
-        TemporalLiteral: lambda self, e: f"{_LITERAL_WORDS[e.kind]} {self.sql(e, 'this')}",
+        TemporalLiteral: lambda self, e: f"{LITERAL_WORDS[e.kind]} {self.sql(e, 'this')}",
         QuotedHex: lambda self, e: self.hexstring_sql(e),
         AlterDatabase: lambda self, e: self.alterdatabase_sql(e),
         Persistent: lambda self, e: "PERSISTENT",

@@ -224,7 +224,8 @@ class DropDefault(Step):
 class AddIndex(Step):
     """An index added; ``foreign_key``: the key the server makes for a ``FOREIGN KEY`` (mvdd
     keeps no foreign key, but a replica keeps this key, :data:`mvdd.ddl.rules.STRICTER`),
-    made only when no key of the table leads with its columns; ``constraint``: the name the
+    made only when no key of the table serves the foreign key (see
+    :func:`mvdd.ddl.apply._with_key_for`); ``constraint``: the name the
     statement gives a primary key (``PRIMARY KEY name (…)``, else ``CONSTRAINT name PRIMARY
     KEY``), which is named ``PRIMARY`` all the same, but which a later ``ADD PRIMARY KEY IF NOT
     EXISTS`` of that name in the statement meets (:mod:`mvdd.ddl.order`)."""

@@ -19,7 +19,7 @@ from sqlglot import exp
 from mvdd.ddl.dialect import UnsignedFloat
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.kind import FAMILY, Family, TypeKind
-from mvdd.model.types import ColumnType, text_kind_for_length
+from mvdd.model.types import ColumnType, bin_collation, text_kind_for_length
 
 D = exp.DType
 K = TypeKind
@@ -327,7 +327,7 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
             if charset is None:
                 implied = _BIN_COLLATION  # (the table's charset, known when the step applies)
             else:
-                params["collation"] = _bin_collation(charset)
+                params["collation"] = bin_collation(charset)
     elif charset is not None or collation is not None:
         if kind == K.JSON or charset == "binary" or collation == "binary":
             pass  # MariaDB spells JSON with its collation; binary strings are binary anyway
@@ -339,12 +339,6 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
 _SERIAL = Implied(not_null=True, auto_increment=True, unique=True)
 _PLAIN = Implied()
 _BIN_COLLATION = Implied(bin_collation=True)
-
-
-def _bin_collation(charset: str) -> str:
-    from mvdd.model.types import canonical_charset
-
-    return canonical_charset(charset) + "_bin"
 
 
 # --- render rules: ColumnType -> DataType -------------------------------------------------------

@@ -541,11 +541,11 @@ class _LiteralType:
     fsp: int = 0
 
     def __str__(self) -> str:
-        return f"{_LITERAL_WORDS[self.kind]} literal"
+        return f"{LITERAL_WORDS[self.kind]} literal"
 
 
 #: the typed temporal literals: the kind each reads its text as -> its keyword
-_LITERAL_WORDS = {K.DATE: "DATE", K.TIME: "TIME", K.DATETIME: "TIMESTAMP"}
+LITERAL_WORDS = {K.DATE: "DATE", K.TIME: "TIME", K.DATETIME: "TIMESTAMP"}
 #: a fraction of a second of more than six digits at the end of a literal's text
 _LONG_FRACTION = re.compile(r"\.\d{7,}$")
 
@@ -586,7 +586,7 @@ def temporal_literal(kind: TypeKind, text: str) -> tuple[str, int]:
         fraction = (loose[7] if loose else None) or (digits[2] if digits else None)
     t = _LiteralType(kind, len(fraction or ""))
     if not fits:
-        raise _bad(t, text, f"not a {_LITERAL_WORDS[kind]} literal's form")
+        raise _bad(t, text, f"not a {LITERAL_WORDS[kind]} literal's form")
     return _coerce_temporal(t, stripped), t.fsp
 
 
@@ -622,7 +622,7 @@ def _literal_kept(kind: TypeKind, value: str) -> None:
 
 
 def _literal_refused(kind: TypeKind, value: str) -> None:
-    raise InvalidValueError(f"a {_LITERAL_WORDS[kind]} literal is not a value of this type")
+    raise InvalidValueError(f"a {LITERAL_WORDS[kind]} literal is not a value of this type")
 
 
 #: what a column keeps of a DEFAULT that is a typed temporal literal alone, by its family (and
@@ -783,6 +783,7 @@ _COERCE: dict[Family, Callable[[ColumnType, Any], Any]] = {
 
 
 __all__ = [
+    "LITERAL_WORDS",
     "coerce",
     "coerce_text",
     "convert",

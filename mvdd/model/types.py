@@ -65,6 +65,16 @@ def canonical_charset(name: str) -> str:
     return low
 
 
+def bin_collation(charset: str) -> str:
+    """The ``_bin`` collation of a charset, which the BINARY attribute names (``VARCHAR(10)
+    BINARY``); raises DDLError if the charset is unknown.
+
+    >>> bin_collation("utf8")
+    'utf8mb3_bin'
+    """
+    return canonical_charset(charset) + "_bin"
+
+
 def charset_of_collation(name: str) -> str:
     """The charset a collation belongs to; raises DDLError if the collation is unknown."""
     low = canonical_collation(name)

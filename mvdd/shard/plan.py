@@ -22,8 +22,8 @@ nullability or comment in place, and a stored one that becomes normal is modifie
 (MariaDB allows both). A column is dropped and added again (:func:`_rebuilt`) for any change of
 a generation expression, a virtual column becoming normal or a normal one virtual, and a type
 the server cannot cast to the new one; so is a generated column reading one of those (its
-stored values go: they were computed from values that go), and one whose expression's names
-read another column at the end (:func:`_reads_others`). MariaDB has no NOT ENFORCED checks:
+stored values go: they were computed from values that go), and one whose expression names a
+column name that reads another column at the end. MariaDB has no NOT ENFORCED checks:
 the coordinator leaves those out downstream. Not handled: a column whose expression default
 reads a column dropped and added again (the server refuses that DROP COLUMN; the replicator
 stops with a ``TargetError``).
@@ -183,15 +183,6 @@ def _reads(table: Table, expr: Expr) -> set[int]:
     return {col.id for col in found if col is not None}
 
 
-def _reads_others(before: Table, after: Table, col: Column, target: Column) -> bool:
-    """Whether a generated column both ends hold alike reads, by the names its expression
-    gives, other columns at the end (one dropped, another renamed to its name): it goes first
-    and comes again, as the server refuses to drop a column a generation expression reads."""
-    if col.generated is None or target.generated is None:
-        return False
-    return _reads(before, col.generated.expr) != _reads(after, target.generated.expr)
-
-
 def _rebuilt(col: Column, target: Column) -> bool:
     """Whether the target drops a column and adds it again to change it from ``col`` to
     ``target``: a type the server cannot cast to (the values could not be kept anyway), any
@@ -251,10 +242,26 @@ def plan(
     # server takes a dropped column out of every index over it, drops a check that names only
     # it and refuses to drop it under a check that names others: those indexes and checks go
     # first and come again
+    # the names that read another column at the end than at the start (a finished rename drops
+    # ``a`` and renames another column to it): a check or a generated column naming one goes
+    # first and comes again (the server refuses to drop a column they read)
+    moved_names = {
+        c.name.casefold()
+        for c in before.columns
+        if (at_end := after.find_column(c.name)) is not None and at_end.id != c.id
+    }
+
+    def reads_moved(e: Expr) -> bool:  # (parsed only when a name moved)
+        return bool(moved_names) and bool(referenced_columns(e) & moved_names)
+
     rebuilt = {
         cid
         for cid, col in old.items()
-        if cid in new and (_rebuilt(col, new[cid]) or _reads_others(before, after, col, new[cid]))
+        if cid in new
+        and (
+            _rebuilt(col, new[cid])
+            or (col.generated is not None and reads_moved(col.generated.expr))
+        )
     }
     readers = {  # read only when something is rebuilt: each expression is parsed
         cid: _reads(before, col.generated.expr)
@@ -268,11 +275,9 @@ def plan(
         return any(part.column_id in rebuilt for part in index.parts)
 
     def moved_check(chk: Check) -> bool:
-        """A check both ends hold alike that goes first and comes again: it reads a column
-        rebuilt, or its names read other columns at the end (one dropped, another renamed to
-        its name: the server refuses to drop a column a check names with others)."""
-        reads = _reads(before, chk.expr)
-        return bool(reads & rebuilt) or reads != _reads(after, chk.expr)
+        """A check both ends hold alike that goes first and comes again: it names a moved
+        name, or reads a column rebuilt."""
+        return reads_moved(chk.expr) or (bool(rebuilt) and bool(_reads(before, chk.expr) & rebuilt))
 
     # 1. constraints that go or change
     after_checks = {(c.name.casefold(), c.expr, c.enforced) for c in after.checks}
