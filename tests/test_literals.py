@@ -406,3 +406,31 @@ def test_a_typed_temporal_literal_reads_as_on_the_server(
     eight_digit_time = re.fullmatch(r"TIME ?'\d{8,}(\.\d*)?'", literal, re.IGNORECASE)
     if not (_a_day_of_its_own(sql_type, literal) or _zero_in_date(literal) or eight_digit_time):
         _agree(conn, cat, sql_type, literal)
+
+
+#: ODBC's escapes of the typed temporal literals, by the literal's word (in lower case only:
+#: ``{D '…'}`` is the string)
+_ODBC_WORDS = {"DATE": ["d", "D"], "TIMESTAMP": ["ts", "Ts", "`ts`"], "TIME": ["t", "`t`", "T"]}
+#: (the escape, the typed literal it stands for)
+odbc_literals = temporal_literals.flatmap(
+    lambda typed: st.sampled_from(_ODBC_WORDS[typed.split("'")[0].strip().upper()]).map(
+        lambda escape: (f"{{{escape} '{typed.split(chr(39))[1]}'}}", typed)
+    )
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sql_type=st.sampled_from([*LITERAL_TYPES, "YEAR"]), escaped=odbc_literals)
+@example(sql_type="VARCHAR(40)", escaped=("{d '2020-02-30'}", "DATE'2020-02-30'"))
+@example(sql_type="INT", escaped=("{ts '2020-01-01'}", "TIMESTAMP'2020-01-01'"))
+def test_an_odbc_escape_reads_as_on_the_server(
+    replica: tuple[Any, Catalog], sql_type: str, escaped: tuple[str, str]
+) -> None:
+    """``{d '…'}``, ``{t '…'}`` and ``{ts '…'}``: the typed literal of a text of its form, and
+    the string of any other text, as a DEFAULT alone what the server keeps. Left out: what the
+    typed literal's test leaves out (the literal the escape stands for decides)."""
+    conn, cat = replica
+    literal, typed = escaped
+    eight_digit_time = re.fullmatch(r"TIME ?'\d{8,}(\.\d*)?'", typed, re.IGNORECASE)
+    if not (_a_day_of_its_own(sql_type, typed) or _zero_in_date(typed) or eight_digit_time):
+        _agree(conn, cat, sql_type, literal)

@@ -431,6 +431,39 @@ REPLICA_RULES = [
         "DEFAULT CAST('2020-01-01' AS DATE), CHECK (d > DATE'2020-1-1'), g DATETIME AS "
         "(TIMESTAMP'2020-01-01 10:00:00') VIRTUAL, h TIME AS (TIME'10:00') VIRTUAL)",
     ),
+    # ODBC's escapes: {d|t|ts 'text'} a typed literal of a text of its form (else the string),
+    # {word value} the value
+    (
+        None,
+        "CREATE TABLE t (a INT, d DATE DEFAULT {d '2020-1-1'}, e DATETIME(1) DEFAULT {ts "
+        "'2020-01-01 10:00:00.55'}, f TIME DEFAULT {`t` '10:00'}, g INT DEFAULT {d '2020-01-01'}, "
+        "h VARCHAR(30) DEFAULT {d 'junk'}, i INT DEFAULT {x 1 + 1}, j INT DEFAULT {fn PI()}, "
+        "k TEXT DEFAULT {d '2020-01-01'}, l VARCHAR(30) DEFAULT {ts '2020-01-01'}, "
+        "CHECK (a <> {d _utf8mb4'2020-01-01'} AND a <> {t '10:00:00.1234567'}), "
+        "CHECK (a = {x 1 + 1} * 2 OR a BETWEEN {x 1} AND {d ('2020-01' '-01')}))",
+    ),
+    # (the word in lower case only: {D '…'} is the string)
+    (
+        None,
+        "CREATE TABLE t (a VARCHAR(30) DEFAULT {TS '2020-01-01 10:00:00.5'}, b INT DEFAULT "
+        "{D '2020-01-01'}, CHECK (a <> {D '2020-01-01'} AND a <> {Ts '2020-01-01 10:00:00'}))",
+    ),
+    (None, "CREATE TABLE t (a INT, d DATE DEFAULT {d '2020-02-30'})"),
+    (None, "CREATE TABLE t (a INT, d INT DEFAULT {x 1} + 1)"),
+    (None, "CREATE TABLE t (a INT, CHECK (a <> {'2020-01-01'}))"),
+    (None, "CREATE TABLE t (a INT, CHECK (a <> {select 1}))"),
+    ("CREATE TABLE t (a INT, d DATE)", "ALTER TABLE t ALTER d SET DEFAULT {d '2021-02-03'}"),
+    (None, "CREATE TABLE t (u UUID, CHECK (u = {ts '2020-01-01 00:00:00'}))"),
+    (None, "CREATE TABLE t (u UUID, CHECK (u = TIMESTAMP'2020-01-01 00:00:00'))"),
+    # TRUE and FALSE are the numbers 1 and 0, under a sign too
+    (
+        None,
+        "CREATE TABLE t (a INT DEFAULT (-TRUE), b VARCHAR(5) DEFAULT TRUE, c VARCHAR(5) DEFAULT "
+        "(-TRUE), d BIT(3) DEFAULT (-FALSE), e DECIMAL(5,2) DEFAULT (- -TRUE), f TEXT DEFAULT "
+        "(-TRUE), g DOUBLE DEFAULT (-(TRUE)), h YEAR DEFAULT (-FALSE), i CHAR(1) DEFAULT FALSE)",
+    ),
+    (None, "CREATE TABLE t (a INT UNSIGNED DEFAULT (-TRUE))"),
+    (None, "CREATE TABLE t (a ENUM('x','y') DEFAULT (-FALSE))"),
     # and an ALTER … DEFAULT of a column whose default is CURRENT_TIMESTAMP drops its ON UPDATE
     (
         "CREATE TABLE t (a INT, d TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP "

@@ -36,7 +36,8 @@ def _literal(node: exp.Expr) -> Any:
     if isinstance(node, exp.Null):
         return None
     if isinstance(node, exp.Boolean):
-        return 1 if node.this else 0
+        # the numbers 1 and 0, as the servers read them (a string column takes '1', not a byte)
+        return Decimal(1 if node.this else 0)
     if isinstance(node, exp.Introducer):
         return _literal(node.expression)
     if isinstance(node, exp.Literal):

@@ -26,6 +26,9 @@ generator methods for:
   → :class:`Maintenance` (sqlglot reads ANALYZE its own way and the others not at all; the
   servers write ANALYZE, OPTIMIZE and REPAIR to the binlog)
 - MariaDB's ``SET STATEMENT var = value [, …] FOR statement`` → :class:`SetStatement`
+- ODBC's escapes ``{d 'text'}``, ``{t 'text'}``, ``{ts 'text'}`` → :class:`TemporalLiteral`
+  (a text of another form stays the string), and ``{word value}`` → the value (sqlglot reads
+  a brace as a struct's)
 - MariaDB's system versioning (``WITH SYSTEM VERSIONING`` on a table, ``ALTER TABLE t
   {ADD | DROP} SYSTEM VERSIONING``) → :class:`SystemVersioning`, and its ``COMPRESSED`` columns
   → :class:`Compressed`: read so that mvdd can refuse them as unsupported rather than as
@@ -203,6 +206,24 @@ _TEMPORAL_LITERALS = {
     exp.DType.TIMESTAMP: TypeKind.DATETIME,
     exp.DType.TIMESTAMPTZ: TypeKind.DATETIME,
 }
+
+#: ODBC's escapes of the typed temporal literals, ``{d 'text'}``, ``{t 'text'}`` and
+#: ``{ts 'text'}``: the type each reads its text as (the word in lower case, quoted or not:
+#: ``{D '2020-01-01'}`` is the string)
+_ODBC_LITERALS = {"d": exp.DType.DATE, "t": exp.DType.TIME, "ts": exp.DType.TIMESTAMP}
+
+
+def _string_text(node: exp.Expr) -> str | None:
+    """The text of a string constant (``'…'``, ``N'…'``, ``_charset'…'``, in parentheses or
+    not); None for anything else."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Introducer):
+        node = node.expression
+    if (isinstance(node, exp.Literal) and node.is_string) or isinstance(node, exp.National):
+        return str(node.this)
+    return None
+
 
 #: what may follow USING in an index definition
 _INDEX_TYPES = ("BTREE", "HASH", "RTREE")
@@ -397,6 +418,38 @@ class MvddParser(MySQLParser):
             if atom is not None:
                 return atom
         return super()._parse_bitwise()
+
+    def _parse_bracket(self, this: exp.Expr | None = None) -> exp.Expr | None:
+        if this is None and self._match(TokenType.L_BRACE):
+            return self._parse_odbc_escape()
+        return super()._parse_bracket(this)
+
+    def _parse_odbc_escape(self) -> exp.Expr:
+        """ODBC's escape ``{word value}`` (after its brace), as both servers read it:
+        ``{d 'text'}``, ``{t 'text'}`` and ``{ts 'text'}`` are the DATE, TIME and TIMESTAMP
+        literals of a text of that literal's form (:class:`TemporalLiteral`; any other text
+        stays the string, which the server then reads where it stands); with another word
+        (``{fn CONCAT(a, b)}``) or another value, the escape is its value, one operand.
+        sqlglot reads a brace as a struct's."""
+        word = self._parse_id_var(any_token=False)
+        if word is None:
+            self.raise_error("expected a word after '{': ODBC's escape is {word value}")
+        value = self._parse_disjunction()
+        if value is None or not self._match(TokenType.R_BRACE):
+            self.raise_error("Expected }")
+        to = _ODBC_LITERALS.get(word.name) if word is not None else None
+        text = _string_text(value) if to is not None and value is not None else None
+        if to is not None and text is not None:
+            try:
+                canonical, _ = temporal_literal(_TEMPORAL_LITERALS[to], text)
+            except InvalidValueError:
+                return value  # type: ignore[return-value]
+            return self.expression(
+                TemporalLiteral(this=exp.Literal.string(canonical), to=exp.DataType(this=to))
+            )
+        if value is None or (_alone(value) and not isinstance(value, exp.Between | exp.In)):
+            return value  # type: ignore[return-value]
+        return self.expression(exp.Paren(this=value))
 
     def _parse_properties(self, before: bool | None = None) -> exp.Properties | None:
         if not self._curr:
@@ -1028,12 +1081,20 @@ class MvddParser(MySQLParser):
         """A DEFAULT's value as MySQL's grammar takes it: an expression in parentheses, or
         one operand alone (a literal, a number with its sign, a call, a name, a variable).
         sqlglot reads any sum or negation there (``DEFAULT 1 + 1``, ``DEFAULT -'1'``), which
-        both servers refuse as a syntax error."""
-        wrapped = self._curr is not None and self._curr.token_type == TokenType.L_PAREN
+        both servers refuse as a syntax error. ODBC's escape ``{word value}`` is one operand,
+        whatever its value."""
+        first = self._curr.token_type if self._curr is not None else None
         value = self._parse_bitwise()
-        if value is not None and not (
-            isinstance(value, exp.Paren | exp.Subquery) if wrapped else _alone(value)
-        ):
+        if value is None:
+            return None
+        if first == TokenType.L_PAREN:
+            fits = isinstance(value, exp.Paren | exp.Subquery)
+        elif first == TokenType.L_BRACE:  # the escape's whole value, nothing after its brace
+            fits = isinstance(value, exp.Paren) or _alone(value)
+            fits = fits and self._prev.token_type == TokenType.R_BRACE
+        else:
+            fits = _alone(value)
+        if not fits:
             self.raise_error("a DEFAULT of an expression takes parentheses: DEFAULT (…)")
         return value
 

@@ -583,7 +583,15 @@ _MIXING: dict[type[exp.Expr], str] = {
 #: the operations it refuses on such a value alone (error 4079)
 _ALONE: dict[type[exp.Expr], str] = {exp.Neg: "-", exp.Abs: "abs"}
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.Neg)
-_TEMPORAL_CASTS = {exp.DType.DATE: "date", exp.DType.TIME: "time", exp.DType.DATETIME: "datetime"}
+#: the kinds of a CAST's or a typed literal's value (a TIMESTAMP '…' literal is a DATETIME, as
+#: the server's error names it)
+_TEMPORAL_CASTS = {
+    exp.DType.DATE: "date",
+    exp.DType.TIME: "time",
+    exp.DType.DATETIME: "datetime",
+    exp.DType.TIMESTAMP: "datetime",
+    exp.DType.TIMESTAMPTZ: "datetime",
+}
 
 
 def mixed_kinds(expr: Expr, kinds: dict[str, str], own: frozenset[str]) -> str | None:
