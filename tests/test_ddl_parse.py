@@ -247,6 +247,10 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
         "ALTER TABLE t ADD COLUMN b INT, DROP SYSTEM VERSIONING",
         "CREATE TABLE t (a INT) ENGINE=InnoDB WITH SYSTEM VERSIONING",
         "CREATE TABLE t (a INT, z TEXT COMPRESSED=zlib)",
+        # and its application-time periods
+        "CREATE TABLE t (a INT, s DATE, e DATE, PERIOD FOR p (s, e))",
+        "CREATE TABLE t (a INT, s DATE, e DATE, UNIQUE (a, p WITHOUT OVERLAPS), PERIOD FOR p (s, e))",
+        "ALTER TABLE t ADD PERIOD FOR p (s, e)",
         "CREATE TABLE t (a INT, z TEXT /*M!100301 COMPRESSED*/ DEFAULT NULL)",
     ],
 )

@@ -32,7 +32,9 @@ generator methods for:
 - MariaDB's system versioning (``WITH SYSTEM VERSIONING`` on a table, ``ALTER TABLE t
   {ADD | DROP} SYSTEM VERSIONING``) → :class:`SystemVersioning`, and its ``COMPRESSED`` columns
   → :class:`Compressed`: read so that mvdd can refuse them as unsupported rather than as
-  malformed (or, for ``ADD SYSTEM VERSIONING``, misread as a column named SYSTEM)
+  malformed (or, for ``ADD SYSTEM VERSIONING``, misread as a column named SYSTEM); so are its
+  application-time periods, ``PERIOD FOR p (start, end)`` → :class:`ApplicationPeriod`, and
+  their keys' ``p WITHOUT OVERLAPS`` → :class:`WithoutOverlaps`
 
 Everything else is sqlglot's own MySQL dialect.
 
@@ -142,6 +144,21 @@ class SetStatement(exp.Expression):
 class SystemVersioning(exp.Property):
     """MariaDB's ``WITH SYSTEM VERSIONING`` (a table option) or ``{ADD | DROP} SYSTEM
     VERSIONING`` (an ALTER TABLE action): ``this`` is the word before SYSTEM."""
+
+    arg_types = {"this": True}
+
+
+class ApplicationPeriod(exp.Expression, exp.ColumnConstraintKind):
+    """MariaDB's application-time period ``PERIOD FOR name (start, end)`` in a CREATE TABLE:
+    ``this`` the name, ``expressions`` its two columns (read so that mvdd refuses a table with
+    one as unsupported rather than as malformed)."""
+
+    arg_types = {"this": True, "expressions": True}
+
+
+class WithoutOverlaps(exp.Expression):
+    """A key part ``period WITHOUT OVERLAPS`` (MariaDB's key over an application-time
+    period)."""
 
     arg_types = {"this": True}
 
@@ -379,6 +396,7 @@ class MvddParser(MySQLParser):
 
     CONSTRAINT_PARSERS = {
         **MySQLParser.CONSTRAINT_PARSERS,
+        "PERIOD": lambda self: self._parse_period(),
         "DEFAULT": lambda self: self.expression(
             exp.DefaultColumnConstraint(this=self._parse_default_value())
         ),
@@ -713,6 +731,26 @@ class MvddParser(MySQLParser):
     def _parse_primary_key_part(self) -> exp.Expr | None:
         # a primary key part is a key part too: col [(length)] [ASC | DESC]
         return self._parse_index_key_part()
+
+    def _parse_index_key_part(self) -> exp.Expr | None:
+        part = super()._parse_index_key_part()
+        if part is not None and self._match_text_seq("WITHOUT", "OVERLAPS"):
+            return self.expression(WithoutOverlaps(this=part))
+        return part
+
+    def _parse_period(self) -> exp.Expr | None:
+        """``PERIOD FOR SYSTEM_TIME (start, end)`` as sqlglot reads it, and MariaDB's
+        application-time ``PERIOD FOR name (start, end)`` (:class:`ApplicationPeriod`)."""
+        if self._match_text_seq("FOR", "SYSTEM_TIME", advance=False):
+            return self._parse_period_for_system_time()
+        if not self._match_text_seq("FOR"):
+            self._retreat(self._index - 1)  # a column named period
+            return None
+        name = self._parse_id_var()
+        columns = self._parse_wrapped_id_vars()
+        if name is None or len(columns) != 2:
+            self.raise_error("Expecting PERIOD FOR name (start, end)")
+        return self.expression(ApplicationPeriod(this=name, expressions=columns))
 
     def _parse_index_constraint_part(self) -> exp.Expr | None:
         # as sqlglot's, but reading a prefixed column with the plain part parser (the one above
@@ -1185,6 +1223,10 @@ class MvddGenerator(MySQLGenerator):
         Maintenance: lambda self, e: self.maintenance_sql(e),
         SystemVersioning: lambda self, e: f"{e.name} SYSTEM VERSIONING",
         Compressed: lambda self, e: "COMPRESSED" + (f"={e.name}" if e.this else ""),
+        ApplicationPeriod: lambda self, e: (
+            f"PERIOD FOR {self.sql(e, 'this')} ({self.expressions(e, flat=True)})"
+        ),
+        WithoutOverlaps: lambda self, e: f"{self.sql(e, 'this')} WITHOUT OVERLAPS",
         SetStatement: lambda self, e: self.setstatement_sql(e),
         # a statement parameter's place: mvdd.ddl.dml turns it into the driver's %s
         exp.Placeholder: lambda self, e: PARAM,

@@ -627,6 +627,10 @@ def _key_part(node: exp.Expr) -> s.PartSpec:
         return s.PartSpec(ident(node.this, "column"), int(length.this), desc)
     if isinstance(node, exp.Column | exp.Identifier):
         return s.PartSpec(ident(node, "column"), None, desc)
+    if isinstance(node, d.WithoutOverlaps):
+        raise UnsupportedDDLError(
+            f"a key over an application-time period ({node.sql(dialect=DIALECT)}) is not tracked"
+        )
     raise UnsupportedDDLError(f"functional key part {node.sql(dialect=DIALECT)!r} is not tracked")
 
 
