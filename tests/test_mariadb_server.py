@@ -387,6 +387,47 @@ REPLICA_RULES = [
         None,
         "CREATE TABLE t (a INT, b CHAR(1) CHARACTER SET latin1 BINARY COLLATE latin1_swedish_ci)",
     ),
+    # a character string in the charset binary is its binary twin (VARBINARY, BLOB …)
+    (
+        None,
+        "CREATE TABLE t (a TEXT CHARACTER SET binary, b VARCHAR(10) CHARSET binary, c CHAR(3) "
+        "CHARACTER SET binary DEFAULT 'ab', d TINYTEXT CHARACTER SET binary, e TEXT(100) "
+        "CHARACTER SET binary, f VARCHAR(10) COLLATE binary, g VARCHAR(5) CHARACTER SET binary "
+        "BINARY DEFAULT 'x', h ENUM('x','y') CHARACTER SET binary, KEY (b(5)))",
+    ),
+    (None, "CREATE TABLE t (i VARCHAR(65532) CHARACTER SET binary)"),
+    (None, "CREATE TABLE t (a TEXT, b VARCHAR(10), c CHAR(3), d ENUM('x'), e INT) CHARSET binary"),
+    ("CREATE TABLE t (a INT) CHARSET binary", "ALTER TABLE t ADD b VARCHAR(5) BINARY, ADD c TEXT"),
+    (
+        "CREATE TABLE t (a INT, b VARCHAR(10)) CHARSET binary",
+        "ALTER TABLE t DEFAULT CHARSET utf8mb4, ADD c VARCHAR(3)",
+    ),
+    (
+        "CREATE TABLE t (a TEXT, b VARCHAR(10), c CHAR(3), d ENUM('x'), f TINYTEXT, "
+        "KEY (b(5)), KEY (a(20))) CHARSET utf8mb4",
+        "ALTER TABLE t CONVERT TO CHARACTER SET binary",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(10) CHARACTER SET utf8mb4, KEY (a(3))) CHARSET latin1",
+        "ALTER TABLE t MODIFY a VARCHAR(10) CHARACTER SET binary",
+    ),
+    (None, "CREATE TABLE t (a VARCHAR(10) CHARACTER SET binary COLLATE latin1_bin)"),
+    # a VARCHAR's longest length is its charset's, which may be its table's
+    (
+        None,
+        "CREATE TABLE t (a TEXT, g VARCHAR(20000), h VARCHAR(30000) CHARACTER SET latin1) "
+        "CHARSET latin1",
+    ),
+    (None, "CREATE TABLE t (g VARCHAR(16384)) CHARSET utf8mb4"),
+    ("CREATE TABLE t (a INT) CHARSET latin1", "ALTER TABLE t ADD g VARCHAR(30000)"),
+    (
+        "CREATE TABLE t (a INT) CHARSET latin1",
+        "ALTER TABLE t ADD g VARCHAR(30000), CHARSET utf8mb4",
+    ),
+    (
+        "CREATE TABLE t (a INT, g VARCHAR(20000)) CHARSET latin1",
+        "ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4",
+    ),
     # MariaDB's own way: a fraction of a second past the column's digits is cut, not rounded
     (
         None,

@@ -138,7 +138,7 @@ def _with_table_charset(table: Table, ctype: ColumnType, *, binary: bool = False
     if not (ctype.has_charset and ctype.collation is None):
         return ctype
     charset = table.options.charset
-    if binary:
+    if binary and charset != "binary":  # (in the charset binary, the twin is binary anyway)
         if charset is None:
             raise UnsupportedDDLError(
                 "the BINARY attribute without a CHARACTER SET takes the table's charset, which "
@@ -535,8 +535,6 @@ def check_one_charset(kind: str, charsets: Iterable[str]) -> None:
 @_apply.register
 def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
     charset, collation = resolve_charset(step.charset, step.collation)
-    if charset == "binary":
-        raise UnsupportedDDLError("CONVERT TO CHARACTER SET binary is not tracked")
     columns = [
         attrs.evolve(col, type=converted(col.type, charset, collation))
         if col.type.has_charset
@@ -553,7 +551,8 @@ def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
 
 def converted(ctype: ColumnType, charset: str | None, collation: str | None) -> ColumnType:
     """A string type after ``CONVERT TO CHARACTER SET charset``: in the new charset, a TEXT
-    grown so that it still holds as many characters as before (as MySQL grows it)."""
+    grown so that it still holds as many characters as before (as MySQL grows it); in the
+    charset ``binary``, its binary twin of the same size (a TEXT is a BLOB)."""
     new = ctype.with_charset(charset, collation)
     if new.family == Family.TEXT:
         need = LOB_BYTES[ctype.kind] // max_bytes_per_char(ctype.charset)

@@ -777,6 +777,14 @@ _IGNORED_OPTIONS = (exp.AlgorithmProperty, exp.LockProperty)
 _NOT_TABLE_OPTIONS = (exp.ToTableProperty,)
 
 
+def _binary_charset(p: exp.Expr) -> bool:
+    """``[DEFAULT] CHARSET binary`` or ``COLLATE binary``: the one reserved word an option
+    takes (the binary charset's name)."""
+    return isinstance(p, exp.CharacterSetProperty | exp.CollateProperty) and p.name.upper() == (
+        "BINARY"
+    )
+
+
 def _options(props: list[exp.Expr], *, for_alter: bool = False) -> tuple[tuple[str, Any], ...]:
     out: list[tuple[str, Any]] = []
     for p in props:
@@ -787,7 +795,7 @@ def _options(props: list[exp.Expr], *, for_alter: bool = False) -> tuple[tuple[s
         if isinstance(p, d.SystemVersioning):
             raise UnsupportedDDLError(f"WITH SYSTEM VERSIONING: {_VERSIONING}")
         value = p.args.get("this")
-        if isinstance(value, exp.Var) and is_reserved(value.name):
+        if isinstance(value, exp.Var) and is_reserved(value.name) and not _binary_charset(p):
             raise DDLParseError(f"{value.name!r} is a reserved word, not an option's value")
         if isinstance(p, exp.EngineProperty):
             out.append(("ENGINE", p.this.name))

@@ -318,6 +318,11 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
     if dt.this in (D.NCHAR, D.NVARCHAR) and charset is None:
         charset = "utf8mb3"
     implied = _SERIAL if dt.this == D.SERIAL else _PLAIN
+    if family in (Family.CHAR, Family.TEXT) and "binary" in (_lower(charset), _lower(collation)):
+        # a character string in the charset binary is its binary twin (VARBINARY, BLOB …)
+        if _lower(charset) not in (None, "binary") or _lower(collation) not in (None, "binary"):
+            raise DDLError(f"collation {collation!r} is not valid for character set {charset!r}")
+        return ColumnType.of(kind, **params).with_charset("binary", "binary"), implied
     if family in (Family.CHAR, Family.TEXT, Family.ENUM):
         params |= {"charset": charset, "collation": collation}
         if attrs_.binary and collation is not None and not collation.lower().endswith("_bin"):
@@ -334,6 +339,10 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
         else:
             raise DDLError(f"{kind} takes no character set or collation")
     return ColumnType.of(kind, **params), implied
+
+
+def _lower(name: str | None) -> str | None:
+    return name.lower() if name is not None else None
 
 
 _SERIAL = Implied(not_null=True, auto_increment=True, unique=True)

@@ -147,9 +147,18 @@ MAX_ROW_BYTES = 65535
 #: the longest VARCHAR/VARBINARY, in bytes
 MAX_VARCHAR_BYTES = 65532
 CHARSET_FAMILIES = frozenset({Family.CHAR, Family.TEXT, Family.ENUM})
+#: the binary string each character string is in the charset ``binary`` (as the servers make
+#: a ``VARCHAR(10) CHARACTER SET binary`` a ``VARBINARY(10)``, a TEXT of a table of that
+#: charset a BLOB): the same length, the same size
+BINARY_TWIN: dict[TypeKind, TypeKind] = {
+    K.CHAR: K.BINARY,
+    K.VARCHAR: K.VARBINARY,
+    **dict(zip(TEXT_SIZES, BLOB_SIZES, strict=True)),
+}
 
 
 __all__ = [
+    "BINARY_TWIN",
     "BLOB_SIZES",
     "CHARSET_FAMILIES",
     "DEFAULT_INT_WIDTH",

@@ -38,6 +38,7 @@ from mvdd.model.charsets import (
 )
 from mvdd.model.coerce import coerce, convert, is_case_sensitive
 from mvdd.model.kind import (
+    BINARY_TWIN,
     BLOB_SIZES,
     CHARSET_FAMILIES,
     FAMILY,
@@ -247,9 +248,14 @@ class ColumnType:
 
     def with_charset(self, charset: str | None, collation: str | None) -> ColumnType:
         """This type with the given (already resolved) charset; unchanged for non-string types.
-        The shared instance when there is one (nothing is built or checked again: it was)."""
+        The shared instance when there is one (nothing is built or checked again: it was). In
+        the charset ``binary`` a character string is its binary twin (:data:`BINARY_TWIN`:
+        ``VARCHAR(10)`` is ``VARBINARY(10)``, ``TEXT`` is ``BLOB``), as the servers make it."""
         if not self.has_charset or (self.charset, self.collation) == (charset, collation):
             return self
+        twin = BINARY_TWIN.get(self.kind) if charset == "binary" else None
+        if twin is not None:
+            return ColumnType.of(twin, length=self.length if self.family == Family.CHAR else None)
         found = _INTERNED.get(self._key(charset, collation))
         if found is not None:
             return found
@@ -404,10 +410,16 @@ def _canon_bit(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     return {"length": length}
 
 
-def _canon_charset_part(p: dict[str, Any]) -> dict[str, Any]:
+def _canon_charset_part(p: dict[str, Any], *, binary: bool = False) -> dict[str, Any]:
+    """The (charset, collation) of a string type; the charset ``binary`` only where
+    ``binary`` (an ENUM's or a SET's: a character string in it is a binary string, built by
+    :meth:`ColumnType.with_charset`)."""
     cs, co = resolve_charset(p.get("charset"), p.get("collation"))
-    if cs == "binary":
-        raise DDLError("character set binary makes a binary string type: use BINARY/VARBINARY/BLOB")
+    if cs == "binary" and not binary:
+        raise DDLError(
+            "character set binary makes a binary string type: use BINARY/VARBINARY/BLOB, or "
+            "ColumnType.with_charset"
+        )
     return {"charset": cs, "collation": co}
 
 
@@ -421,9 +433,11 @@ def _canon_char(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
         if p.get("length") is None:
             raise DDLError("VARCHAR needs a length")
         length = p["length"]
-        _check_int(
-            "length", length, 0, MAX_VARCHAR_BYTES // max_bytes_per_char(cs["charset"]), kind
-        )
+        # a charset not named yet is the table's, known once the column meets its table: the
+        # bound of the narrowest (one byte a character) holds here, and the row's size, counted
+        # in the charset the column ends with, holds the rest
+        per_char = 1 if cs["charset"] is None else max_bytes_per_char(cs["charset"])
+        _check_int("length", length, 0, MAX_VARCHAR_BYTES // per_char, kind)
     return {"length": length, **cs}
 
 
@@ -451,7 +465,7 @@ def _canon_blob(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
 
 def _canon_enum(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     p = _take(p, {"members", "charset", "collation"}, kind)
-    cs = _canon_charset_part(p)
+    cs = _canon_charset_part(p, binary=True)
     # MySQL strips trailing spaces from members when the table is created
     members = tuple(str(m).rstrip(" ") for m in p.get("members") or ())
     if not members:
