@@ -67,6 +67,7 @@ TYPES = [
     ("CHAR(3)", "'abc'"),
     ("VARCHAR(20)", "'it''s'"),
     ("VARCHAR(5) CHARACTER SET latin1", "'x'"),
+    ("CHAR(4) CHARACTER SET binary", "'ab'"),
     ("TEXT", "'t'"),
     ("BLOB", "'b'"),
     ("VARBINARY(8)", "x'00ff'"),
