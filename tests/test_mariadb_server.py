@@ -412,6 +412,18 @@ REPLICA_RULES = [
         "ALTER TABLE t MODIFY a VARCHAR(10) CHARACTER SET binary",
     ),
     (None, "CREATE TABLE t (a VARCHAR(10) CHARACTER SET binary COLLATE latin1_bin)"),
+    # a parameter of 0 is the type's own, and NCHAR VARCHAR, NCHAR VARYING and NATIONAL CHAR
+    # VARYING are NATIONAL VARCHAR
+    (
+        None,
+        "CREATE TABLE t (a INT(0), b TINYINT(0) UNSIGNED, c DECIMAL(0), d BIGINT(0) ZEROFILL, "
+        "e DECIMAL(0,0), f FLOAT(0,0), g DOUBLE(0,0) UNSIGNED, h BIT(0) DEFAULT b'1', i TEXT(0), "
+        "j BLOB(0), k CHAR(0), l NCHAR VARCHAR(6), m NCHAR VARYING(5), n NATIONAL CHAR VARYING(4))",
+    ),
+    (None, "CREATE TABLE t (a DECIMAL(0,1))"),
+    (None, "CREATE TABLE t (a DOUBLE(0,1))"),
+    (None, "CREATE TABLE t (a TINYTEXT(0))"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t MODIFY a INT(0) ZEROFILL, ADD b DECIMAL(0)"),
     # a VARCHAR's longest length is its charset's, which may be its table's
     (
         None,

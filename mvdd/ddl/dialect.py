@@ -1340,6 +1340,9 @@ class MvddMySQL(MySQL):
             "NATIONAL CHARACTER": TokenType.NCHAR,
             "NATIONAL VARCHAR": TokenType.NVARCHAR,
             "NATIONAL CHARACTER VARYING": TokenType.NVARCHAR,
+            "NATIONAL CHAR VARYING": TokenType.NVARCHAR,
+            "NCHAR VARCHAR": TokenType.NVARCHAR,
+            "NCHAR VARYING": TokenType.NVARCHAR,
         }
 
     Parser = MvddParser

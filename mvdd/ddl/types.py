@@ -193,6 +193,8 @@ def _p_length(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind,
 def _p_text(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
     params = _int_params(dt)
     _arity(kind, params, 1)
+    if params and params[0] == 0 and kind in (K.TEXT, K.BLOB):
+        return kind, {}  # (TEXT(0) is TEXT, as the servers read it)
     if params:
         if kind not in (K.TEXT, K.BLOB):
             raise DDLError(f"{kind} takes no length")

@@ -353,10 +353,10 @@ def _check_int(name: str, value: int | None, lo: int, hi: int, kind: TypeKind) -
 
 def _canon_integer(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     p = _take(p, {"width", "unsigned", "zerofill"}, kind)
-    _check_int("display width", p.get("width"), 1, 255, kind)
+    _check_int("display width", p.get("width"), 0, 255, kind)
     zerofill = bool(p.get("zerofill"))
     return {
-        "width": p.get("width"),
+        "width": p.get("width") or None,  # (a width of 0 is the type's own, as the servers read it)
         "unsigned": bool(p.get("unsigned")) or zerofill,
         "zerofill": zerofill,
     }
@@ -368,8 +368,9 @@ MAX_DECIMAL_SCALE = 38
 
 def _canon_decimal(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     p = _take(p, {"precision", "scale", "unsigned", "zerofill"}, kind)
-    precision = 10 if p.get("precision") is None else p["precision"]
     scale = 0 if p.get("scale") is None else p["scale"]
+    # (a precision of 0 is the default's, as the servers read it, when the scale is 0 too)
+    precision = 10 if p.get("precision") is None or p["precision"] == scale == 0 else p["precision"]
     _check_int("precision", precision, 1, 65, kind)
     # (MariaDB's most; MySQL's 30 is one of mvdd's stricter rules, mvdd.ddl.rules.STRICTER)
     _check_int("scale", scale, 0, MAX_DECIMAL_SCALE, kind)
@@ -389,6 +390,8 @@ def _canon_float(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     precision, scale = p.get("precision"), p.get("scale")
     if (precision is None) != (scale is None):
         raise DDLError(f"{kind} needs both precision and scale, or neither")
+    if precision == scale == 0:  # (FLOAT(0,0) is FLOAT, as the servers read it)
+        precision = scale = None
     if precision is not None:
         _check_int("precision", precision, 1, 255, kind)
         _check_int("scale", scale, 0, 30, kind)
@@ -405,7 +408,7 @@ def _canon_float(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
 
 def _canon_bit(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     p = _take(p, {"length"}, kind)
-    length = 1 if p.get("length") is None else p["length"]
+    length = p.get("length") or 1  # (BIT(0) is BIT(1), as the servers read it)
     _check_int("length", length, 1, 64, kind)
     return {"length": length}
 
