@@ -424,6 +424,16 @@ REPLICA_RULES = [
     (None, "CREATE TABLE t (a DOUBLE(0,1))"),
     (None, "CREATE TABLE t (a TINYTEXT(0))"),
     ("CREATE TABLE t (a INT)", "ALTER TABLE t MODIFY a INT(0) ZEROFILL, ADD b DECIMAL(0)"),
+    # TEXT(M) is the TEXT kind holding M characters of its charset, which may be its table's
+    (
+        None,
+        "CREATE TABLE t (a TEXT(100), b TEXT(255), c TEXT(300), d TEXT(100) CHARACTER SET "
+        "utf8mb4, e TEXT(20000) BINARY, f BLOB(300)) CHARSET latin1",
+    ),
+    ("CREATE TABLE t (a INT) CHARSET latin1", "ALTER TABLE t ADD b TEXT(200), ADD c TEXT(70000)"),
+    ("CREATE TABLE t (a INT, b TEXT) CHARSET latin1", "ALTER TABLE t MODIFY b TEXT(60)"),
+    ("CREATE TABLE t (a INT) CHARSET binary", "ALTER TABLE t ADD b TEXT(300)"),
+    (None, "CREATE TABLE t (a TEXT(16384), b TEXT(63)) CHARSET utf8mb4"),
     # a VARCHAR's longest length is its charset's, which may be its table's
     (
         None,

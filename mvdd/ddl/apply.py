@@ -63,6 +63,7 @@ from mvdd.model.types import (
     castable,
     max_bytes_per_char,
     resolve_charset,
+    text_kind_for_length,
 )
 
 
@@ -131,13 +132,19 @@ def _key(table: Table, name: str) -> Index:
     return idx
 
 
-def _with_table_charset(table: Table, ctype: ColumnType, *, binary: bool = False) -> ColumnType:
+def _with_table_charset(
+    table: Table, ctype: ColumnType, *, binary: bool = False, text_chars: int | None = None
+) -> ColumnType:
     """A string type without a charset takes the table's default (if known), as MySQL does;
     ``binary`` (the BINARY attribute without a CHARACTER SET), that charset's ``_bin``
-    collation, which needs the table's charset known (UnsupportedDDLError otherwise)."""
+    collation, which needs the table's charset known (UnsupportedDDLError otherwise);
+    ``text_chars`` (the M of a ``TEXT(M)``), the TEXT kind holding M characters of it."""
     if not (ctype.has_charset and ctype.collation is None):
         return ctype
     charset = table.options.charset
+    if text_chars is not None and charset is not None:
+        kind = text_kind_for_length(text_chars, charset)
+        ctype = ColumnType.of(kind) if kind != ctype.kind else ctype
     if binary and charset != "binary":  # (in the charset binary, the twin is binary anyway)
         if charset is None:
             raise UnsupportedDDLError(
@@ -589,7 +596,10 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
             column=col.name,
         )
     new_id = table.last_id + 1
-    col = col.placed(new_id, _with_table_charset(table, col.type, binary=step.bin_collation))
+    col = col.placed(
+        new_id,
+        _with_table_charset(table, col.type, binary=step.bin_collation, text_chars=step.text_chars),
+    )
     columns, at = _place(table.columns, col, step.place, keep_at=None)
     return table.with_columns(columns, window=(at, len(columns) - at - 1), last_id=new_id)
 
@@ -648,7 +658,9 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
         new = _in_primary_key(new)  # a primary key column stays NOT NULL
     new = new.placed(
-        old.id, _with_table_charset(table, new.type, binary=step.bin_collation), old.state
+        old.id,
+        _with_table_charset(table, new.type, binary=step.bin_collation, text_chars=step.text_chars),
+        old.state,
     )
     at = table.column_position(old)
     rest = table.columns[:at] + table.columns[at + 1 :]

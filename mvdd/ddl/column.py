@@ -15,7 +15,7 @@ from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
 from mvdd.ddl.name import ident
 from mvdd.ddl.reserved import is_reserved
-from mvdd.ddl.types import TypeAttrs, column_type
+from mvdd.ddl.types import Implied, TypeAttrs, column_type
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import (
     NO_DEFAULT,
@@ -84,11 +84,12 @@ def _word(node: exp.Expr, what: str) -> str:
 
 def column_from_def(
     node: exp.ColumnDef, *, references: bool = False, mariadb: bool = False
-) -> tuple[Column, s.Place, list[s.IndexSpec], bool]:
+) -> tuple[Column, s.Place, list[s.IndexSpec], Implied]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
-    attributes declare (``PRIMARY KEY``, ``UNIQUE``), and whether it takes the ``_bin``
-    collation of its table's charset (the BINARY attribute without a CHARACTER SET: the
-    step that adds or redefines it resolves it). ``references``: a ``REFERENCES …`` of
+    attributes declare (``PRIMARY KEY``, ``UNIQUE``), and what its type leaves to its table's
+    charset (:class:`~mvdd.ddl.types.Implied`: the ``_bin`` collation of the BINARY attribute
+    without a CHARACTER SET, the TEXT kind of a ``TEXT(M)``; the step that adds or redefines
+    it resolves them). ``references``: a ``REFERENCES …`` of
     its own is passed over (a replica's; the caller keeps what its server makes of it), not
     refused. ``mariadb``: the DEFAULT's value is read as MariaDB reads it
     (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`)."""
@@ -192,7 +193,7 @@ def column_from_def(
             default = NO_DEFAULT
     default = coerce_default(default, ctype, name, mariadb=mariadb)
     column = Column(name=name, type=ctype, default=default, **flags)
-    return column, place(node.args.get("position")), indexes, implied.bin_collation
+    return column, place(node.args.get("position")), indexes, implied
 
 
 _NO_ATTRS = TypeAttrs()

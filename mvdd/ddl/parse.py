@@ -413,7 +413,7 @@ def _(action: exp.Command, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
-    column, place, indexes, bin_collation = column_from_def(
+    column, place, indexes, pending = column_from_def(
         action, references=ctx.replica, mariadb=ctx.mariadb_values
     )
     steps: list[s.Step] = [
@@ -422,7 +422,8 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
             column=column,
             place=place,
             if_not_exists=bool(action.args.get("exists")),
-            bin_collation=bin_collation,
+            bin_collation=pending.bin_collation,
+            text_chars=pending.text_chars,
         )
     ]
     steps.extend(s.AddIndex(table=table, index=spec) for spec in indexes)
@@ -445,9 +446,7 @@ def _own_reference(node: exp.ColumnDef, table: str, column: str, ctx: Context) -
 
 @alter_steps.register
 def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
-    definition, place, indexes, bin_collation = column_from_def(
-        action.this, mariadb=ctx.mariadb_values
-    )
+    definition, place, indexes, pending = column_from_def(action.this, mariadb=ctx.mariadb_values)
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name
     steps: list[s.Step] = [
@@ -457,7 +456,8 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
             definition=definition,
             place=place,
             if_exists=bool(action.args.get("exists")),
-            bin_collation=bin_collation,
+            bin_collation=pending.bin_collation,
+            text_chars=pending.text_chars,
         )
     ]
     steps.extend(s.AddIndex(table=table, index=spec) for spec in indexes)
@@ -847,12 +847,19 @@ def build_table(
     later: list[s.Step] = []
     for item in node.this.expressions:
         if isinstance(item, exp.ColumnDef):
-            column, place, indexes, bin_collation = column_from_def(
+            column, place, indexes, pending = column_from_def(
                 item, references=replica, mariadb=ctx is not None and ctx.mariadb_values
             )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)
-            columns.append(s.AddColumn(table=name, column=column, bin_collation=bin_collation))
+            columns.append(
+                s.AddColumn(
+                    table=name,
+                    column=column,
+                    bin_collation=pending.bin_collation,
+                    text_chars=pending.text_chars,
+                )
+            )
             later.extend(s.AddIndex(table=name, index=spec) for spec in indexes)
             later.extend(_own_reference(item, name, column.name, ctx) if ctx is not None else ())
         else:

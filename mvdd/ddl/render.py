@@ -253,10 +253,20 @@ def _position(place: s.Place) -> exp.ColumnPosition | None:
     return None
 
 
-def _placed_def(column: Column, place: s.Place, *, binary: bool = False) -> exp.ColumnDef:
+def _placed_def(
+    column: Column, place: s.Place, *, binary: bool = False, text_chars: int | None = None
+) -> exp.ColumnDef:
     node = column_def(column)
     if binary:  # (the BINARY attribute without a CHARACTER SET: the table's _bin collation)
         node.append("constraints", _cc(exp.BinaryColumnConstraint()))
+    if text_chars is not None:  # (TEXT(M): the kind holding M characters of the table's charset)
+        node.set(
+            "kind",
+            exp.DataType(
+                this=exp.DType.TEXT,
+                expressions=[exp.DataTypeParam(this=exp.Literal.number(text_chars))],
+            ),
+        )
     position = _position(place)
     if position is not None:
         node.set("position", position)
@@ -276,7 +286,9 @@ def alter_action(step: s.Step) -> exp.Expr | None:
 
 @alter_action.register
 def _(step: s.AddColumn) -> exp.Expr:
-    node = _placed_def(step.column, step.place, binary=step.bin_collation)
+    node = _placed_def(
+        step.column, step.place, binary=step.bin_collation, text_chars=step.text_chars
+    )
     if step.if_not_exists:
         node.set("exists", True)
     return node
@@ -289,7 +301,9 @@ def _(step: s.DropColumn) -> exp.Expr:
 
 @alter_action.register
 def _(step: s.ModifyColumn) -> exp.Expr:
-    node = _placed_def(step.definition, step.place, binary=step.bin_collation)
+    node = _placed_def(
+        step.definition, step.place, binary=step.bin_collation, text_chars=step.text_chars
+    )
     rename_from = _id(step.column) if step.is_rename else None
     return exp.ModifyColumn(this=node, rename_from=rename_from)
 

@@ -164,12 +164,16 @@ class ConvertCharset(Step):
 @attrs.frozen(kw_only=True)
 class AddColumn(Step):
     """``ADD COLUMN``. ``bin_collation``: the column takes the ``_bin`` collation of its
-    table's charset (the BINARY attribute without a CHARACTER SET, resolved as it applies)."""
+    table's charset (the BINARY attribute without a CHARACTER SET, resolved as it applies);
+    ``text_chars``: the M of a ``TEXT(M)`` without a CHARACTER SET, whose TEXT kind is the
+    one holding M characters of its table's charset (the column's type holds them in four
+    bytes each until then)."""
 
     column: Column
     place: Place = LAST
     if_not_exists: bool = False
     bin_collation: bool = False
+    text_chars: int | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -194,6 +198,7 @@ class ModifyColumn(Step):
     place: Place = LAST  # LAST here means "where it is"
     if_exists: bool = False
     bin_collation: bool = False  # (as AddColumn's)
+    text_chars: int | None = None  # (as AddColumn's)
 
     @property
     def is_rename(self) -> bool:

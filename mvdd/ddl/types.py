@@ -39,12 +39,15 @@ class TypeAttrs:
 class Implied:
     """What a type alias implies beyond the type (``SERIAL``), and what its attributes leave
     to the table: ``bin_collation``, the BINARY attribute without a CHARACTER SET (the
-    ``_bin`` collation of the charset the column takes from its table)."""
+    ``_bin`` collation of the charset the column takes from its table); ``text_chars``, the
+    characters of a ``TEXT(M)`` without one (the TEXT kind that holds them in that charset:
+    the type meanwhile holds them in four bytes each)."""
 
     not_null: bool = False
     auto_increment: bool = False
     unique: bool = False
     bin_collation: bool = False
+    text_chars: int | None = None
 
 
 # DType -> (kind, unsigned)
@@ -320,6 +323,8 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
     if dt.this in (D.NCHAR, D.NVARCHAR) and charset is None:
         charset = "utf8mb3"
     implied = _SERIAL if dt.this == D.SERIAL else _PLAIN
+    if family == Family.TEXT and charset is None and collation is None and dt.expressions:
+        implied = attrs.evolve(implied, text_chars=_int_params(dt)[0] or None)
     if family in (Family.CHAR, Family.TEXT) and "binary" in (_lower(charset), _lower(collation)):
         # a character string in the charset binary is its binary twin (VARBINARY, BLOB …)
         if _lower(charset) not in (None, "binary") or _lower(collation) not in (None, "binary"):
@@ -331,8 +336,8 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
             # (the server's error 1302)
             raise DDLError(f"conflicting declarations: BINARY and COLLATE {collation}")
         if attrs_.binary and collation is None:
-            if charset is None:
-                implied = _BIN_COLLATION  # (the table's charset, known when the step applies)
+            if charset is None:  # (the table's charset, known when the step applies)
+                implied = attrs.evolve(implied, bin_collation=True)
             else:
                 params["collation"] = bin_collation(charset)
     elif charset is not None or collation is not None:
@@ -349,7 +354,6 @@ def _lower(name: str | None) -> str | None:
 
 _SERIAL = Implied(not_null=True, auto_increment=True, unique=True)
 _PLAIN = Implied()
-_BIN_COLLATION = Implied(bin_collation=True)
 
 
 # --- render rules: ColumnType -> DataType -------------------------------------------------------
