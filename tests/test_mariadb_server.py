@@ -518,6 +518,14 @@ REPLICA_RULES = [
     ("CREATE TABLE t (a INT, d DATE)", "ALTER TABLE t ALTER d SET DEFAULT {d '2021-02-03'}"),
     (None, "CREATE TABLE t (u UUID, CHECK (u = {ts '2020-01-01 00:00:00'}))"),
     (None, "CREATE TABLE t (u UUID, CHECK (u = TIMESTAMP'2020-01-01 00:00:00'))"),
+    # DEFAULT(col), a column's default
+    (
+        None,
+        "CREATE TABLE t (n INT DEFAULT 3, a VARCHAR(20) DEFAULT 'x', m INT DEFAULT (DEFAULT(n) + "
+        "1), CHECK (a = DEFAULT(a) OR n > DEFAULT(`n`)))",
+    ),
+    ("CREATE TABLE t (n INT DEFAULT 3)", "ALTER TABLE t ADD CHECK (n <> DEFAULT(n))"),
+    (None, "CREATE TABLE t (n INT, CHECK (n = DEFAULT))"),
     # TRUE and FALSE are the numbers 1 and 0, under a sign too
     (
         None,

@@ -336,6 +336,8 @@ class MvddParser(MySQLParser):
             ),
             token,
         ),
+        # DEFAULT(col), a column's default (sqlglot reads a column named DEFAULT, aliased)
+        TokenType.DEFAULT: lambda self, token: self._parse_default_of(),
     }
 
     TYPE_LITERAL_PARSERS = {
@@ -441,6 +443,16 @@ class MvddParser(MySQLParser):
         if this is None and self._match(TokenType.L_BRACE):
             return self._parse_odbc_escape()
         return super()._parse_bracket(this)
+
+    def _parse_default_of(self) -> exp.Expr | None:
+        """``DEFAULT(col)`` (after its word): the column's default, a call; None (the word
+        given back) without its parenthesis."""
+        if not self._match(TokenType.L_PAREN):
+            self._retreat(self._index - 1)
+            return None
+        column = self._parse_column()
+        self._match_r_paren()
+        return self.expression(exp.Anonymous(this="DEFAULT", expressions=[column]))
 
     def _parse_odbc_escape(self) -> exp.Expr:
         """ODBC's escape ``{word value}`` (after its brace), as both servers read it:
