@@ -518,6 +518,15 @@ REPLICA_RULES = [
     ("CREATE TABLE t (a INT, d DATE)", "ALTER TABLE t ALTER d SET DEFAULT {d '2021-02-03'}"),
     (None, "CREATE TABLE t (u UUID, CHECK (u = {ts '2020-01-01 00:00:00'}))"),
     (None, "CREATE TABLE t (u UUID, CHECK (u = TIMESTAMP'2020-01-01 00:00:00'))"),
+    # the options of MyISAM's and Aria's tables, which InnoDB's keep; {DISABLE | ENABLE} KEYS
+    (
+        "CREATE TABLE t (a INT NOT NULL) CHECKSUM=1 DELAY_KEY_WRITE=1 PACK_KEYS=0",
+        "ALTER TABLE t CHECKSUM=0, PACK_KEYS=DEFAULT, DELAY_KEY_WRITE 0, TABLE_CHECKSUM 1",
+    ),
+    (None, "CREATE TABLE t (a INT) INSERT_METHOD=LAST"),
+    ("CREATE TABLE t (a INT NOT NULL) ENGINE=MyISAM", "ALTER TABLE t DISABLE KEYS, ADD c INT"),
+    ("CREATE TABLE t (a INT)", "/*!40000 ALTER TABLE `t` ENABLE KEYS */"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t DISABLE"),
     # DEFAULT(col), a column's default
     (
         None,

@@ -163,6 +163,14 @@ class WithoutOverlaps(exp.Expression):
     arg_types = {"this": True}
 
 
+class SwitchKeys(exp.Expression):
+    """``ALTER TABLE t {DISABLE | ENABLE} KEYS``: ``this`` the word (MyISAM's and Aria's
+    non-unique keys switched off or on while rows load, as mysqldump writes around them;
+    InnoDB takes it and changes nothing)."""
+
+    arg_types = {"this": True}
+
+
 class Compressed(exp.Expression, exp.ColumnConstraintKind):
     """MariaDB's ``COMPRESSED[=method]`` column attribute."""
 
@@ -365,7 +373,9 @@ class MvddParser(MySQLParser):
             word: (lambda self, word=word: self._parse_table_option(word))
             for word in (
                 "AVG_ROW_LENGTH",
+                "CHECKSUM",
                 "DELAY_KEY_WRITE",
+                "INSERT_METHOD",
                 "KEY_BLOCK_SIZE",
                 "MAX_ROWS",
                 "MIN_ROWS",
@@ -376,6 +386,7 @@ class MvddParser(MySQLParser):
                 "STATS_AUTO_RECALC",
                 "STATS_PERSISTENT",
                 "STATS_SAMPLE_PAGES",
+                "TABLE_CHECKSUM",
                 "TRANSACTIONAL",
             )
         },
@@ -384,6 +395,8 @@ class MvddParser(MySQLParser):
     ALTER_PARSERS = {
         **MySQLParser.ALTER_PARSERS,
         "CONVERT": lambda self: self._parse_convert_charset(),
+        "DISABLE": lambda self: self._parse_switch_keys("DISABLE"),
+        "ENABLE": lambda self: self._parse_switch_keys("ENABLE"),
         "DROP": lambda self: (
             self._parse_system_versioning("DROP") or MySQLParser.ALTER_PARSERS["DROP"](self)
         ),
@@ -823,9 +836,14 @@ class MvddParser(MySQLParser):
             self.raise_error("Expecting a column after ORDER BY's comma", self._next)
         return node
 
+    def _parse_switch_keys(self, word: str) -> SwitchKeys:
+        if not self._match_text_seq("KEYS"):
+            self.raise_error(f"Expecting KEYS after {word}", self._curr)
+        return self.expression(SwitchKeys(this=exp.var(word)))
+
     def _parse_table_option(self, word: str) -> exp.Property:
         self._match(TokenType.EQ)
-        value = self._parse_number() or self._parse_var(any_token=True)
+        value = self._parse_number() or self._parse_string() or self._parse_var(any_token=True)
         if value is None:
             self.raise_error(f"Expecting a value for {word}", self._curr)
         return self.expression(exp.Property(this=exp.var(word), value=value))
@@ -1235,6 +1253,7 @@ class MvddGenerator(MySQLGenerator):
         Maintenance: lambda self, e: self.maintenance_sql(e),
         SystemVersioning: lambda self, e: f"{e.name} SYSTEM VERSIONING",
         Compressed: lambda self, e: "COMPRESSED" + (f"={e.name}" if e.this else ""),
+        SwitchKeys: lambda self, e: f"{e.name} KEYS",
         ApplicationPeriod: lambda self, e: (
             f"PERIOD FOR {self.sql(e, 'this')} ({self.expressions(e, flat=True)})"
         ),

@@ -600,6 +600,11 @@ def _(action: exp.ForceProperty, table: str, ctx: Context) -> list[s.Step]:
     return []  # FORCE rebuilds the table; the schema stays
 
 
+@alter_steps.register
+def _(action: d.SwitchKeys, table: str, ctx: Context) -> list[s.Step]:
+    return []  # {DISABLE | ENABLE} KEYS: how MyISAM's keys load; the schema stays
+
+
 #: why a system-versioned table is not tracked, wherever its clause appears
 _VERSIONING = (
     "system-versioned tables are not tracked (their hidden row_start and row_end columns are "
