@@ -247,6 +247,14 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
         "ALTER TABLE t ADD COLUMN b INT, DROP SYSTEM VERSIONING",
         "CREATE TABLE t (a INT) ENGINE=InnoDB WITH SYSTEM VERSIONING",
         "CREATE TABLE t (a INT, z TEXT COMPRESSED=zlib)",
+        # partitioning, in every form sqlglot reads or not
+        "CREATE TABLE t (a INT) PARTITION BY HASH (a)",
+        "CREATE TABLE t (a INT) /*!50100 PARTITION BY KEY (a) PARTITIONS 2 */",
+        "CREATE TABLE t (a INT) PARTITION BY RANGE (a) (PARTITION p0 VALUES LESS THAN (10))",
+        "ALTER TABLE t ADD PARTITION (PARTITION p1 VALUES LESS THAN (20))",
+        "ALTER TABLE t DROP PARTITION p1",
+        "ALTER TABLE t PARTITION BY HASH (a)",
+        "ALTER TABLE t REMOVE PARTITIONING",
         # and its application-time periods
         "CREATE TABLE t (a INT, s DATE, e DATE, PERIOD FOR p (s, e))",
         "CREATE TABLE t (a INT, s DATE, e DATE, UNIQUE (a, p WITHOUT OVERLAPS), PERIOD FOR p (s, e))",
@@ -416,3 +424,41 @@ def test_a_remembered_column_type_is_the_type_read_afresh() -> None:
                     return type(err), str(err)
 
             assert outcome(column_type) == outcome(column_type) == outcome(_column_type), text
+
+
+def test_a_partitioned_table_is_unsupported_by_name() -> None:
+    """A CREATE of a partitioned table names its table, however sqlglot fails on it (a reader
+    skipping it skips that table's rows)."""
+    for sql in (
+        "CREATE TABLE d.t (a INT) PARTITION BY HASH (a)",
+        "CREATE TABLE d.t (a INT) /*!50100 PARTITION BY HASH (a) */",
+        "CREATE TABLE d.t (a INT) PARTITION BY RANGE (a) (PARTITION p VALUES LESS THAN (9))",
+    ):
+        with pytest.raises(UnsupportedDDLError) as info:
+            parse_statements(sql)
+        assert info.value.table == "d.t", sql
+
+
+@pytest.mark.parametrize(
+    "flavor,sql,columns",
+    [
+        # MariaDB runs MySQL's /*!NNNNN … */ before 5.7 only, and its own up to its release
+        ("mariadb", "CREATE TABLE t (a INT /*!80023 INVISIBLE */, b INT /*!50600 , c INT */)", 3),
+        ("mariadb", "/*M!999999\\- enable the sandbox mode */ CREATE TABLE t (a INT)", 1),
+        ("mariadb", "CREATE TABLE t (a INT /*M!100301 , b INT */ /*!100000 , c INT */)", 3),
+        # MySQL runs its own up to its release, and MariaDB's never
+        ("mysql", "CREATE TABLE t (a INT /*!80023 INVISIBLE */, x INT /*M!100301 , b INT */)", 2),
+        ("mysql", "CREATE TABLE t (a INT /*!50700 , b INT */ /*!110000 , c INT */)", 2),
+        # a server not known: what either runs
+        (None, "CREATE TABLE t (a INT /*!80023 INVISIBLE */, x INT /*M!100301 , b INT */)", 3),
+    ],
+)
+def test_executable_comments_open_as_their_server_runs_them(
+    flavor: str | None, sql: str, columns: int
+) -> None:
+    (st,) = parse_statements(sql, replica=True, flavor=flavor)
+    (create,) = st.steps
+    assert isinstance(create, s.CreateTable)
+    table = create.definition
+    assert len(table.columns) == columns
+    assert table.columns[0].invisible == ("INVISIBLE" in sql and flavor != "mariadb")

@@ -527,6 +527,14 @@ REPLICA_RULES = [
     ("CREATE TABLE t (a INT NOT NULL) ENGINE=MyISAM", "ALTER TABLE t DISABLE KEYS, ADD c INT"),
     ("CREATE TABLE t (a INT)", "/*!40000 ALTER TABLE `t` ENABLE KEYS */"),
     ("CREATE TABLE t (a INT)", "ALTER TABLE t DISABLE"),
+    # the executable comments MariaDB runs: MySQL's before 5.7, its own up to its release
+    (
+        None,
+        "CREATE TABLE t (a INT /*!80023 INVISIBLE */, b INT /*!50600 , c INT */ /*!50700 , d INT */"
+        " /*M!100000 , e INT */ /*M!999999 , f INT */ /*!40101 , g INT */ /*! , h INT */)",
+    ),
+    (None, "/*M!999999\\- enable the sandbox mode */ CREATE TABLE t (a INT)"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t ADD b INT /*!80023 INVISIBLE */"),
     # DEFAULT(col), a column's default
     (
         None,

@@ -17,6 +17,7 @@ import operator
 from collections.abc import Callable, Iterator
 
 import attrs
+from sqlglot import exp
 from sqlglot.errors import ParseError, SqlglotError, TokenError
 from sqlglot.tokens import Token, TokenType
 
@@ -62,14 +63,17 @@ class Statement:
 _QUOTES = frozenset("'\"`")
 
 
-def executable(sql: str) -> str:
-    """``sql`` with MySQL's executable comments opened: ``/*! … */``, ``/*!50100 … */`` and
-    MariaDB's ``/*M!100100 … */`` hold statement text every current server runs (``SHOW CREATE``
-    and ``mysqldump`` write options that way), so their markers become spaces of the same
-    length and the text between them is read; offsets into the text stay the same.
+def executable(sql: str, flavor: str | None = None) -> str:
+    """``sql`` with MySQL's executable comments opened where a server of ``flavor`` runs them
+    (:func:`runs`; None: either server): ``/*! … */``, ``/*!50100 … */`` and MariaDB's
+    ``/*M!100100 … */`` hold statement text (``SHOW CREATE`` and ``mysqldump`` write options
+    that way), so their markers become spaces of the same length and the text between them is
+    read; offsets into the text stay the same. A comment its server does not run stays one.
 
     >>> executable("CREATE DATABASE d /*!40100 DEFAULT CHARACTER SET latin1 */")
     'CREATE DATABASE d          DEFAULT CHARACTER SET latin1   '
+    >>> executable("CREATE TABLE t (a INT /*!80023 INVISIBLE */)", "mariadb")
+    'CREATE TABLE t (a INT /*!80023 INVISIBLE */)'
     """
     if "/*" not in sql:
         return sql
@@ -86,16 +90,20 @@ def executable(sql: str) -> str:
             end = sql.find("*/", i + 2)
             if end < 0:
                 break  # an unterminated comment: the tokenizer reports it
-            opener = i + 2
-            if sql.startswith("M!", opener):
-                opener += 2
-            elif sql.startswith("!", opener):
-                opener += 1
-            else:
+            marker = next((m for m in ("M!", "!") if sql.startswith(m, i + 2)), None)
+            if marker is None:
                 i = end + 2  # a plain comment
                 continue
-            while opener < end and sql[opener].isdigit():
-                opener += 1
+            opener = i + 2 + len(marker)
+            digits = 0
+            while opener + digits < end and digits < 6 and sql[opener + digits].isdigit():
+                digits += 1
+            # five or six digits are a version; fewer are the comment's text
+            version = int(sql[opener : opener + digits]) if digits >= 5 else None
+            if not runs(flavor, marker, version, digits):
+                i = end + 2  # a comment this server does not run
+                continue
+            opener += digits if version is not None else 0
             out[i:opener] = " " * (opener - i)
             out[end : end + 2] = "  "
             i = opener  # the text inside is read as statement text
@@ -105,6 +113,35 @@ def executable(sql: str) -> str:
         else:
             i += 1
     return "".join(out)
+
+
+#: the newest release of each server mvdd reads (MariaDB 11.x, MySQL 9.x): the exact release
+#: of the server that ran a statement is not known here, so a versioned comment is taken as
+#: run when any release of its server would run it
+_NEWEST = {"mariadb": 119999, "mysql": 99999}
+
+
+def runs(flavor: str | None, marker: str, version: int | None, digits: int = 5) -> bool:
+    """Whether a server of ``flavor`` (None: either) runs the executable comment
+    ``/*{marker}{version} … */`` (``version`` None: none written), as MariaDB 10.11 was seen
+    to: MariaDB runs MySQL's ``/*!NNNNN`` before 5.7 only (50700 and later hold MySQL's own
+    syntax: ``/*!80023 INVISIBLE */``), any other version up to its own release; MySQL runs
+    its own up to its release, and MariaDB's ``/*M! … */`` never.
+
+    >>> runs("mariadb", "!", 50700), runs("mysql", "!", 80023), runs("mysql", "M!", None)
+    (False, True, False)
+    >>> runs("mariadb", "M!", 999999, 6), runs(None, "!", 80023)
+    (False, True)
+    """
+    if flavor is None:
+        return any(runs(one, marker, version, digits) for one in _NEWEST)
+    if marker == "M!" and flavor != "mariadb":
+        return False
+    if version is None:
+        return True
+    if flavor == "mariadb" and marker == "!" and digits == 5:
+        return version < 50700
+    return version <= _NEWEST[flavor]
 
 
 _KIND = operator.attrgetter("token_type")
@@ -182,6 +219,18 @@ def _after_for(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
+#: the words of partitioning (a statement naming one that sqlglot cannot read is unsupported)
+_PARTITIONING = frozenset({"PARTITION", "PARTITIONS", "PARTITIONING", "SUBPARTITION"})
+
+
+def _partitions(tokens: list[Token]) -> bool:
+    return any(  # (the tokenizer makes one token of some phrases: PARTITION BY)
+        not _PARTITIONING.isdisjoint(t.text.upper().split())
+        for t in tokens
+        if t.token_type not in (TokenType.IDENTIFIER, TokenType.STRING)
+    )
+
+
 def _parse_error(err: ParseError, sql: str) -> DDLParseError:
     info = err.errors[0] if err.errors else {}
     message = info.get("description") or str(err).splitlines()[0]
@@ -230,7 +279,7 @@ def iter_statements(
     ctx = Context(
         database=database, default=default, charsets=charsets, replica=replica, flavor=flavor
     )
-    opened = executable(sql)
+    opened = executable(sql, flavor)
     try:
         tokens = DIALECT.tokenize(opened)
     except TokenError as err:
@@ -251,7 +300,12 @@ def _read_statement(
         try:
             trees = DIALECT.parser().parse(chunk, opened)
         except ParseError as err:
-            raise _parse_error(err, sql) from None
+            if not _partitions(chunk):
+                raise _parse_error(err, sql) from None
+            # partitioning, which mvdd does not model, read as the Command sqlglot falls back
+            # to elsewhere: unsupported, its table named (a reader skips that table's rows)
+            verb, *rest = opened[chunk[0].start : chunk[-1].end + 1].split(None, 1)
+            trees = [exp.Command(this=verb.upper(), expression=" " + "".join(rest))]
         steps: list[s.Step] = []
         database: s.DatabaseChange | None = None
         optional: set[str] = set()
