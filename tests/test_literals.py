@@ -225,6 +225,11 @@ DEFAULTS = [
     ("YEAR", "2156"),
     # a year with a fraction: rounded half up to a whole year, then read as years are
     *(("YEAR", v) for v in ("3.14", "69.5", "0.4", "0.5", "1900.6", "2154.5", "2.0e3")),
+    # a text is its number: a zero year only in four characters ('0000', not '00000')
+    *(
+        ("YEAR", f"'{v}'")
+        for v in ("060", "0099", "00000", "001901", "+60", " 000", "-0", "060.4", "00001", "060x")
+    ),
     *(("YEAR", v) for v in ("'3.5'", "'0.4'", "' 7.5'", "'2000.5'", "'-0.4'", "'.5'")),
     *(("YEAR", v) for v in ("99.5", "-0.4", "2155.5", "1900.4", "'1e3'", "'12x'", "'-1.2'")),
     # a bit literal is a number in a numeric column (and a YEAR), its bytes in the others

@@ -434,6 +434,22 @@ REPLICA_RULES = [
     ("CREATE TABLE t (a INT, b TEXT) CHARSET latin1", "ALTER TABLE t MODIFY b TEXT(60)"),
     ("CREATE TABLE t (a INT) CHARSET binary", "ALTER TABLE t ADD b TEXT(300)"),
     (None, "CREATE TABLE t (a TEXT(16384), b TEXT(63)) CHARSET utf8mb4"),
+    # CHARACTER SET DEFAULT and COLLATE DEFAULT: the database's
+    (
+        "CREATE TABLE t (a VARCHAR(5), b TEXT) CHARSET latin1",
+        "ALTER TABLE t CONVERT TO CHARACTER SET DEFAULT",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(5), b TEXT) CHARSET latin1",
+        "ALTER TABLE t CONVERT TO CHARACTER SET DEFAULT COLLATE utf8mb4_bin",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(5)) CHARSET latin1",
+        "ALTER TABLE t DEFAULT CHARACTER SET = DEFAULT, ADD b VARCHAR(3)",
+    ),
+    (None, "CREATE TABLE t (a VARCHAR(5)) CHARACTER SET DEFAULT"),
+    (None, "CREATE TABLE t (a VARCHAR(5)) COLLATE DEFAULT"),
+    (None, "CREATE TABLE t (a VARCHAR(5) CHARACTER SET DEFAULT)"),
     # a VARCHAR's longest length is its charset's, which may be its table's
     (
         None,

@@ -334,7 +334,9 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
     try:
         for action in node.args.get("actions") or []:
             steps.extend(alter_steps(action, table, ctx))
-        options = _options(node.args.get("options") or [], for_alter=True)
+        options = _options(
+            node.args.get("options") or [], for_alter=True, database=ctx.charset_of(table)
+        )
         steps.extend(
             _ordered_by(o, node.this, table, ctx)
             for o in node.args.get("options") or []
@@ -577,9 +579,11 @@ def _(action: exp.AlterRename, table: str, ctx: Context) -> list[s.Step]:
 def _(action: d.ConvertCharset, table: str, ctx: Context) -> list[s.Step]:
     charset = action.this.name
     collate = action.args.get("collate")
-    return [
-        s.ConvertCharset(table=table, charset=charset, collation=collate.name if collate else None)
-    ]
+    collation = collate.name if collate else None
+    if _named_default(action):  # CONVERT TO CHARACTER SET DEFAULT: the database's
+        charset, default = _database_default(ctx.charset_of(table), action)
+        collation = collation or default
+    return [s.ConvertCharset(table=table, charset=charset, collation=collation)]
 
 
 @alter_steps.register
@@ -780,6 +784,24 @@ _IGNORED_OPTIONS = (exp.AlgorithmProperty, exp.LockProperty)
 _NOT_TABLE_OPTIONS = (exp.ToTableProperty,)
 
 
+def _named_default(p: exp.Expr) -> bool:
+    """``CHARACTER SET DEFAULT`` or ``COLLATE DEFAULT``: the database's."""
+    return (
+        isinstance(p.this, exp.Expr)
+        and not p.this.args.get("quoted")
+        and (p.name.upper() == "DEFAULT")
+    )
+
+
+def _database_default(database: tuple[str, str] | None, what: exp.Expr) -> tuple[str, str]:
+    if database is None:
+        raise UnsupportedDDLError(
+            f"{what.sql(dialect=DIALECT)} names its database's default charset, which is not "
+            "known (a catalog given it: Catalog(charset=…), or the database's CREATE DATABASE)"
+        )
+    return database
+
+
 def _binary_charset(p: exp.Expr) -> bool:
     """``[DEFAULT] CHARSET binary`` or ``COLLATE binary``: the one reserved word an option
     takes (the binary charset's name)."""
@@ -788,9 +810,22 @@ def _binary_charset(p: exp.Expr) -> bool:
     )
 
 
-def _options(props: list[exp.Expr], *, for_alter: bool = False) -> tuple[tuple[str, Any], ...]:
+def _options(
+    props: list[exp.Expr], *, for_alter: bool = False, database: tuple[str, str] | None = None
+) -> tuple[tuple[str, Any], ...]:
+    """A table's options as (word, value) pairs; ``database``: its database's default
+    (charset, collation), which ``CHARACTER SET DEFAULT`` and ``COLLATE DEFAULT`` name."""
     out: list[tuple[str, Any]] = []
+    collated = any(isinstance(p, exp.CollateProperty) for p in props)
     for p in props:
+        if isinstance(p, exp.CharacterSetProperty | exp.CollateProperty) and _named_default(p):
+            cs, co = _database_default(database, p)
+            out.extend(
+                [("CHARSET", cs)]
+                if isinstance(p, exp.CharacterSetProperty) and collated
+                else [("CHARSET", cs), ("COLLATE", co)]
+            )
+            continue
         if isinstance(p, _IGNORED_OPTIONS):
             continue  # how the server runs the statement, not what it changes
         if isinstance(p, exp.Order) and for_alter:
@@ -844,7 +879,9 @@ def build_table(
     base = TableOptions()
     if database_charset is not None:
         base = TableOptions(charset=database_charset[0], collation=database_charset[1])
-    options = base.with_options(_options(props.expressions if props else []))
+    options = base.with_options(
+        _options(props.expressions if props else [], database=database_charset)
+    )
     table = Table(name=name, columns=(), options=options)
     columns: list[s.Step] = []
     later: list[s.Step] = []

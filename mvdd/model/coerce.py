@@ -700,33 +700,34 @@ def two_digit_year(year: int) -> int:
     return _century(year % 100)
 
 
-#: a year written with a fraction ('69.5', '.5'), which the server rounds to a whole year
-_FRACTION = re.compile(r"-?(\d+\.\d*|\.\d+)")
+#: a year as text: a number, with a sign and a fraction (which the server rounds to a whole
+#: year: '69.5' is 1970), spaces around it
+_YEAR_TEXT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
 
 
 def _coerce_year(t: TemporalType, value: Any) -> int:
-    """A year as the server takes it: 1..69 and 70..99 mean 2001..2069 and 1970..1999, a
-    number 0 the zero year, the text '0' or '00' 2000; a fraction rounds half up to a whole
-    year first (69.5 is 1970, '0.4' is '0', and '-0.4' the number 0)."""
+    """A year as the server takes it (its ``Field_year::store``): 1..69 and 70..99 mean
+    2001..2069 and 1970..1999, 1901..2155 themselves; a number 0 is the zero year, and so is
+    a text of four characters whose number is 0 ('0000', '-0.4'), any other text of 0 ('0',
+    '00', '00000') 2000. A text is read as its number: '060' is 2060, '001901' 1901, '+60'
+    and ' 60 ' 2060."""
     if isinstance(value, str):
-        text = value.strip()
-        if _FRACTION.fullmatch(text):
-            whole = _rounded(Decimal(text))
-            if text[0] == "-":  # (a sign makes it a number: '-0.4' is the zero year)
-                return _coerce_year(t, whole)
-            text = str(whole)
-        if not text.isdigit() or len(text) > 4:
+        if not _YEAR_TEXT.fullmatch(value.strip()):
             raise _bad(t, value, "not a year")
-        number = _full_year(text)  # ('0' and '00' included: 2000)
-        if len(text) <= 2:
-            return number
+        number = _rounded(Decimal(value.strip()))
+        if number == 0:
+            return 0 if len(value) == 4 else 2000
+        if 1 <= number <= 99:
+            return _century(number)
     elif isinstance(value, int | Decimal) and not isinstance(value, bool):
-        if value < 0:
+        if value < 0:  # (a number below 0 is refused, though it rounds to 0)
             raise _bad(t, value, "not a year")
         number = _rounded(Decimal(value))
         if 1 <= number <= 99:
             return _century(number)
     else:
+        raise _bad(t, value, "not a year")
+    if number < 0:
         raise _bad(t, value, "not a year")
     if number != 0 and not 1901 <= number <= 2155:
         raise _bad(t, value, "out of the YEAR range 1901..2155")
