@@ -434,6 +434,19 @@ REPLICA_RULES = [
     ("CREATE TABLE t (a INT, b TEXT) CHARSET latin1", "ALTER TABLE t MODIFY b TEXT(60)"),
     ("CREATE TABLE t (a INT) CHARSET binary", "ALTER TABLE t ADD b TEXT(300)"),
     (None, "CREATE TABLE t (a TEXT(16384), b TEXT(63)) CHARSET utf8mb4"),
+    # DROP CONSTRAINT drops a check, a UNIQUE key or the primary key (by its name PRIMARY)
+    (
+        "CREATE TABLE t (id INT NOT NULL, a INT, PRIMARY KEY (id), KEY kb (a))",
+        "ALTER TABLE t DROP CONSTRAINT `PRIMARY`",
+    ),
+    (
+        "CREATE TABLE t (id INT NOT NULL, a INT NOT NULL, PRIMARY KEY (id), UNIQUE KEY u (a))",
+        "ALTER TABLE t DROP CONSTRAINT IF EXISTS `primary`, ADD PRIMARY KEY (a)",
+    ),
+    (
+        "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT, a INT, PRIMARY KEY (id))",
+        "ALTER TABLE t DROP CONSTRAINT `PRIMARY`",
+    ),
     # CHARACTER SET DEFAULT and COLLATE DEFAULT: the database's
     (
         "CREATE TABLE t (a VARCHAR(5), b TEXT) CHARSET latin1",

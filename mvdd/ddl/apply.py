@@ -1171,7 +1171,8 @@ def _(step: s.DropConstraint, table: Table, rules: Rules) -> Table:
     if out is not None:
         return out
     idx = table.find_index(step.name)
-    if idx is not None and idx.kind == IndexKind.UNIQUE:
+    if idx is not None and idx.kind in (IndexKind.UNIQUE, IndexKind.PRIMARY):
+        # (a key that is a constraint: a UNIQUE key, or the primary key by its name PRIMARY)
         return table.with_changes(indexes=tuple(i for i in table.indexes if i.id != idx.id))
     if step.if_exists or not rules.strict:
         return table  # (a replica's: a foreign key, which mvdd does not keep)
