@@ -434,6 +434,15 @@ REPLICA_RULES = [
     ("CREATE TABLE t (a INT, b TEXT) CHARSET latin1", "ALTER TABLE t MODIFY b TEXT(60)"),
     ("CREATE TABLE t (a INT) CHARSET binary", "ALTER TABLE t ADD b TEXT(300)"),
     (None, "CREATE TABLE t (a TEXT(16384), b TEXT(63)) CHARSET utf8mb4"),
+    # UTC_DATE, UTC_TIME and UTC_TIMESTAMP are calls, parentheses or not
+    (
+        None,
+        "CREATE TABLE t (a INT, b DATETIME DEFAULT UTC_TIMESTAMP, c DATETIME(3) DEFAULT "
+        "UTC_TIMESTAMP(3), d DATE DEFAULT UTC_DATE, e TIME DEFAULT UTC_TIME)",
+    ),
+    (None, "CREATE TABLE t (a INT, b DATETIME, CHECK (b < UTC_TIMESTAMP))"),
+    (None, "CREATE TABLE t (a INT, f DATE AS (UTC_DATE) VIRTUAL)"),
+    (None, "CREATE TABLE t (a INT, utc_timestamp INT)"),
     # DROP CONSTRAINT drops a check, a UNIQUE key or the primary key (by its name PRIMARY)
     (
         "CREATE TABLE t (id INT NOT NULL, a INT, PRIMARY KEY (id), KEY kb (a))",

@@ -348,6 +348,14 @@ class MvddParser(MySQLParser):
         TokenType.DEFAULT: lambda self, token: self._parse_default_of(),
     }
 
+    NO_PAREN_FUNCTION_PARSERS = {
+        **MySQLParser.NO_PAREN_FUNCTION_PARSERS,
+        # (reserved words: without parentheses too, the functions, never columns)
+        "UTC_DATE": lambda self: self._parse_utc(exp.UtcDate),
+        "UTC_TIME": lambda self: self._parse_utc(exp.UtcTime),
+        "UTC_TIMESTAMP": lambda self: self._parse_utc(exp.UtcTimestamp),
+    }
+
     TYPE_LITERAL_PARSERS = {
         **MySQLParser.TYPE_LITERAL_PARSERS,
         **dict.fromkeys(
@@ -456,6 +464,15 @@ class MvddParser(MySQLParser):
         if this is None and self._match(TokenType.L_BRACE):
             return self._parse_odbc_escape()
         return super()._parse_bracket(this)
+
+    def _parse_utc(self, node: type[exp.Func]) -> exp.Expr:
+        """``UTC_DATE``, ``UTC_TIME``, ``UTC_TIMESTAMP`` (after the word), with their
+        parentheses and precision or without: reserved words, never a column's name."""
+        this = None
+        if self._match(TokenType.L_PAREN) and not self._match(TokenType.R_PAREN):
+            this = self._parse_assignment()
+            self._match_r_paren()
+        return self.expression(node(this=this) if this is not None else node())
 
     def _parse_default_of(self) -> exp.Expr | None:
         """``DEFAULT(col)`` (after its word): the column's default, a call; None (the word
