@@ -465,3 +465,15 @@ def test_executable_comments_open_as_their_server_runs_them(
     table = create.definition
     assert len(table.columns) == columns
     assert table.columns[0].invisible == ("INVISIBLE" in sql and flavor != "mariadb")
+
+
+def test_a_mysql_database_keeps_its_charset_past_its_encryption() -> None:
+    """MySQL's dumps write ``/*!80016 DEFAULT ENCRYPTION='N' */`` after a database's charset:
+    where its data is kept, not its schema (MariaDB runs no such comment)."""
+    sql = (
+        "CREATE DATABASE d /*!40100 DEFAULT CHARACTER SET latin1 */ "
+        "/*!80016 DEFAULT ENCRYPTION='N' */"
+    )
+    for flavor in ("mysql", "mariadb"):
+        (st,) = parse_statements(sql, replica=True, flavor=flavor)
+        assert st.database is not None and st.database.charset == "latin1"

@@ -163,6 +163,14 @@ class WithoutOverlaps(exp.Expression):
     arg_types = {"this": True}
 
 
+class StorageOption(exp.Property):
+    """``TABLESPACE name`` and ``STORAGE {DISK | MEMORY}``: where a table's data is kept (MySQL's
+    general tablespaces and NDB; MariaDB takes and forgets them), not its schema; ``this`` the
+    word, ``value`` its value."""
+
+    arg_types = {"this": True, "value": True}
+
+
 class SwitchKeys(exp.Expression):
     """``ALTER TABLE t {DISABLE | ENABLE} KEYS``: ``this`` the word (MyISAM's and Aria's
     non-unique keys switched off or on while rows load, as mysqldump writes around them;
@@ -375,6 +383,8 @@ class MvddParser(MySQLParser):
     # key = value reader needs the `=`)
     PROPERTY_PARSERS = {
         **MySQLParser.PROPERTY_PARSERS,
+        "TABLESPACE": lambda self: self._parse_storage_option("TABLESPACE"),
+        "STORAGE": lambda self: self._parse_storage_option("STORAGE"),
         "WITH": lambda self: self._parse_system_versioning("WITH") or self._parse_with_property(),
         "ORDER BY": lambda self: self._parse_order_by_option(),
         **{
@@ -853,6 +863,13 @@ class MvddParser(MySQLParser):
             self.raise_error("Expecting a column after ORDER BY's comma", self._next)
         return node
 
+    def _parse_storage_option(self, word: str) -> StorageOption:
+        self._match(TokenType.EQ)
+        value = self._parse_id_var(any_token=False)
+        if value is None:
+            self.raise_error(f"Expecting a name after {word}", self._curr)
+        return self.expression(StorageOption(this=exp.var(word), value=value))
+
     def _parse_switch_keys(self, word: str) -> SwitchKeys:
         if not self._match_text_seq("KEYS"):
             self.raise_error(f"Expecting KEYS after {word}", self._curr)
@@ -1271,6 +1288,7 @@ class MvddGenerator(MySQLGenerator):
         SystemVersioning: lambda self, e: f"{e.name} SYSTEM VERSIONING",
         Compressed: lambda self, e: "COMPRESSED" + (f"={e.name}" if e.this else ""),
         SwitchKeys: lambda self, e: f"{e.name} KEYS",
+        StorageOption: lambda self, e: f"{e.name} {self.sql(e, 'value')}",
         ApplicationPeriod: lambda self, e: (
             f"PERIOD FOR {self.sql(e, 'this')} ({self.expressions(e, flat=True)})"
         ),

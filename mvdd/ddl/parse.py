@@ -200,6 +200,15 @@ def _database_of(node: exp.Expr | None) -> str | None:
     return database_name(ident(node, "database"))
 
 
+#: database options of where and how the data is stored, not of the schema: MySQL's
+#: ``[DEFAULT] ENCRYPTION 'N'`` (which its dumps write as ``/*!80016 … */``)
+_STORAGE_OPTIONS = frozenset({"ENCRYPTION"})
+
+
+def _storage_only(p: exp.Expr) -> bool:
+    return type(p) is exp.Property and p.name.upper() in _STORAGE_OPTIONS
+
+
 def _database_charset(props: exp.Expr | None) -> tuple[str | None, str | None]:
     charset = collation = None
     for p in props.expressions if props is not None else []:
@@ -207,7 +216,7 @@ def _database_charset(props: exp.Expr | None) -> tuple[str | None, str | None]:
             charset = p.this.name
         elif isinstance(p, exp.CollateProperty):
             collation = p.this.name
-        elif not isinstance(p, exp.SchemaCommentProperty):
+        elif not isinstance(p, exp.SchemaCommentProperty) and not _storage_only(p):
             raise UnsupportedDDLError(f"database option {p.sql(dialect=DIALECT)[:60]!r}")
     if charset is None and collation is None:
         return None, None
@@ -779,7 +788,7 @@ def _constraint_steps(
 
 # --- tables ------------------------------------------------------------------------------------
 
-_IGNORED_OPTIONS = (exp.AlgorithmProperty, exp.LockProperty)
+_IGNORED_OPTIONS = (exp.AlgorithmProperty, exp.LockProperty, d.StorageOption)
 #: properties sqlglot reads for other dialects, never a MySQL table option
 _NOT_TABLE_OPTIONS = (exp.ToTableProperty,)
 
