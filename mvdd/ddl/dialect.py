@@ -877,7 +877,7 @@ class MvddParser(MySQLParser):
 
     def _parse_table_option(self, word: str) -> exp.Property:
         self._match(TokenType.EQ)
-        value = self._parse_number() or self._parse_string() or self._parse_var(any_token=True)
+        value = self._parse_number() or self._parse_var(any_token=True)
         if value is None:
             self.raise_error(f"Expecting a value for {word}", self._curr)
         return self.expression(exp.Property(this=exp.var(word), value=value))

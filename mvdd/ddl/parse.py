@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
-from sqlglot.tokens import TokenType
+from sqlglot.tokens import Token, TokenType
 
 from mvdd.ddl import dialect as d
 from mvdd.ddl import step as s
@@ -25,6 +25,7 @@ from mvdd.ddl.expr import normalize
 from mvdd.ddl.name import Context, database_name, ident, table_name
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import Rules
+from mvdd.ddl.types import Implied
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.types import resolve_charset
@@ -38,14 +39,12 @@ def statement_steps(node: exp.Expr, ctx: Context) -> list[Any]:
     raise UnsupportedDDLError(f"{node.key.upper()} is not a DDL statement mvdd tracks")
 
 
+#: the words of partitioning, which mvdd does not model
+PARTITIONING = frozenset({"PARTITION", "PARTITIONS", "PARTITIONING", "SUBPARTITION"})
 #: clauses of DDL statements mvdd does not model; a DDL statement sqlglot cannot read that has
 #: none of them is malformed, not unsupported
-_UNMODELLED_CLAUSES = frozenset(
+_UNMODELLED_CLAUSES = PARTITIONING | frozenset(
     {
-        "PARTITION",
-        "PARTITIONS",
-        "PARTITIONING",
-        "SUBPARTITION",
         "KEYS",
         "TABLESPACE",
         "DISCARD",
@@ -73,22 +72,28 @@ _UNMODELLED_CLAUSES = frozenset(
 _DDL_VERBS = frozenset({"ALTER", "CREATE", "DROP", "RENAME", "TRUNCATE"})
 
 
-def _unread(node: exp.Command, what: str) -> MvddError:
-    """What a ``Command`` fallback means: a DDL text sqlglot could not read is malformed
-    (DDLParseError) unless it names a clause mvdd does not model (UnsupportedDDLError). Words
-    are the statement's bare words: a quoted name (a table called `order`) is not a clause."""
-    text = node.sql(dialect=DIALECT)
-    try:
-        tokens = DIALECT.tokenize(text)
-    except SqlglotError:
-        return DDLParseError(f"cannot parse {what} {text[:60]!r}")
-    words = {  # (the tokenizer makes one token of some phrases: PARTITION BY)
+def bare_words(tokens: list[Token]) -> set[str]:
+    """The words of a statement's tokens but its quoted names and strings (a table called
+    `order` is no clause), in capitals; the tokenizer makes one token of some phrases
+    (PARTITION BY), each word counts."""
+    return {
         word
         for t in tokens
         if t.token_type not in (TokenType.IDENTIFIER, TokenType.STRING)
         for word in t.text.upper().split()
     }
-    if not words & _UNMODELLED_CLAUSES:
+
+
+def _unread(node: exp.Command, what: str) -> MvddError:
+    """What a ``Command`` fallback means: a DDL text sqlglot could not read is malformed
+    (DDLParseError) unless it names a clause mvdd does not model (UnsupportedDDLError), in
+    its :func:`bare_words`."""
+    text = node.sql(dialect=DIALECT)
+    try:
+        tokens = DIALECT.tokenize(text)
+    except SqlglotError:
+        return DDLParseError(f"cannot parse {what} {text[:60]!r}")
+    if _UNMODELLED_CLAUSES.isdisjoint(bare_words(tokens)):
         return DDLParseError(f"cannot parse {what} {text[:60]!r}")
     return UnsupportedDDLError(f"unsupported {what} {text[:60]!r}")
 
@@ -431,13 +436,18 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
             column=column,
             place=place,
             if_not_exists=bool(action.args.get("exists")),
-            bin_collation=pending.bin_collation,
-            text_chars=pending.text_chars,
+            **_left_to_table(pending),
         )
     ]
     steps.extend(s.AddIndex(table=table, index=spec) for spec in indexes)
     steps.extend(_own_reference(action, table, column.name, ctx))
     return steps
+
+
+def _left_to_table(pending: Implied) -> dict[str, Any]:
+    """The fields of a step that adds or redefines a column for what its type leaves to its
+    table's charset (:class:`~mvdd.ddl.types.Implied`)."""
+    return {"bin_collation": pending.bin_collation, "text_chars": pending.text_chars}
 
 
 def _own_reference(node: exp.ColumnDef, table: str, column: str, ctx: Context) -> list[s.Step]:
@@ -465,8 +475,7 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
             definition=definition,
             place=place,
             if_exists=bool(action.args.get("exists")),
-            bin_collation=pending.bin_collation,
-            text_chars=pending.text_chars,
+            **_left_to_table(pending),
         )
     ]
     steps.extend(s.AddIndex(table=table, index=spec) for spec in indexes)
@@ -901,14 +910,7 @@ def build_table(
             )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)
-            columns.append(
-                s.AddColumn(
-                    table=name,
-                    column=column,
-                    bin_collation=pending.bin_collation,
-                    text_chars=pending.text_chars,
-                )
-            )
+            columns.append(s.AddColumn(table=name, column=column, **_left_to_table(pending)))
             later.extend(s.AddIndex(table=name, index=spec) for spec in indexes)
             later.extend(_own_reference(item, name, column.name, ctx) if ctx is not None else ())
         else:

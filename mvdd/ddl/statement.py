@@ -24,7 +24,7 @@ from sqlglot.tokens import Token, TokenType
 from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT, DIALECTS, deep_stack
 from mvdd.ddl.name import Context
-from mvdd.ddl.parse import statement_steps
+from mvdd.ddl.parse import PARTITIONING, bare_words, statement_steps
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
 
@@ -219,18 +219,6 @@ def _after_for(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
-#: the words of partitioning (a statement naming one that sqlglot cannot read is unsupported)
-_PARTITIONING = frozenset({"PARTITION", "PARTITIONS", "PARTITIONING", "SUBPARTITION"})
-
-
-def _partitions(tokens: list[Token]) -> bool:
-    return any(  # (the tokenizer makes one token of some phrases: PARTITION BY)
-        not _PARTITIONING.isdisjoint(t.text.upper().split())
-        for t in tokens
-        if t.token_type not in (TokenType.IDENTIFIER, TokenType.STRING)
-    )
-
-
 def _parse_error(err: ParseError, sql: str) -> DDLParseError:
     info = err.errors[0] if err.errors else {}
     message = info.get("description") or str(err).splitlines()[0]
@@ -300,7 +288,7 @@ def _read_statement(
         try:
             trees = DIALECT.parser().parse(chunk, opened)
         except ParseError as err:
-            if not _partitions(chunk):
+            if PARTITIONING.isdisjoint(bare_words(chunk)):
                 raise _parse_error(err, sql) from None
             # partitioning, which mvdd does not model, read as the Command sqlglot falls back
             # to elsewhere: unsupported, its table named (a reader skips that table's rows)
