@@ -27,14 +27,16 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed system-deps
 	$(BIN)/mvdd demo
 
-# MariaDB (the tests start private servers of it; the demo too) and MariaDB Connector/J with
-# JNA (Spark's JDBC reads and writes, unix sockets included): installed when missing and
-# running as root; nothing is started here.
+# MariaDB (the tests start private servers of it; the demo too), MariaDB Connector/J with
+# JNA (Spark's JDBC reads and writes, unix sockets included) and openssl (the TLS tests make
+# their certificates with it): installed when missing and running as root; nothing is
+# started here.
 system-deps:
 	@missing=""; \
 	{ command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; } || missing="$$missing mariadb-server"; \
 	[ -f /usr/share/java/mariadb-java-client.jar ] || missing="$$missing libmariadb-java"; \
 	[ -f /usr/share/java/jna.jar ] || missing="$$missing libjna-java"; \
+	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "installing$$missing (Debian packages)"; \

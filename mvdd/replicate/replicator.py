@@ -500,6 +500,8 @@ class Replicator:
     def _method(self, snapshots: dict[str, Any], merge: Merge, shards: dict[str, Any]) -> str:
         """How the first copy goes: ``bulk`` as asked; ``auto``: Spark above
         :attr:`bulk_rows` rows in all (and when Spark and the JDBC driver are here)."""
+        if self.bulk == "spark":
+            self._jdbc_ready()  # an address Spark's driver cannot honour fails here, not mid-copy
         if self.bulk != "auto":
             return self.bulk
         total = 0
@@ -509,13 +511,22 @@ class Replicator:
         if total < self.bulk_rows:
             return "rows"
         try:
-            from mvdd.spark.jdbc import driver_jars
-
-            driver_jars()
+            self._jdbc_ready()
         except (ImportError, MvddError) as err:
             log.warning("copying %d rows without Spark: %s", total, err)
             return "rows"
         return "spark"
+
+    def _jdbc_ready(self) -> None:
+        """Spark's JDBC driver is here and takes every address it would connect to (their TLS
+        settings: :mod:`mvdd.spark.jdbc`)."""
+        from mvdd.spark.jdbc import driver_jars, jdbc_options
+
+        driver_jars()
+        for url in self.sources.values():
+            jdbc_options(source_address(url))
+        if self.downstream is not None:
+            jdbc_options(parse_address(self.downstream))
 
     def _copy(
         self,
@@ -1198,13 +1209,22 @@ def _spark_jobs(shard: str) -> Iterator[None]:
     """Spark jobs of a shard's bulk copy. One that lost a JDBC connection (either server
     restarting, a network cut) cannot be resumed, only run again: it raises SourceLost, and the
     replicator starts over from its checkpoints, waiting for the server, as for a snapshot's
-    rows; the copy then resumes with the chunk that was under way."""
+    rows; the copy then resumes with the chunk that was under way. One that a server refused
+    (the login, TLS) raises SourceConfigError: waiting cannot cure it."""
     from mvdd.spark import bulk
 
     try:
         yield
     except Exception as err:
-        reason = None if isinstance(err, MvddError) else bulk.connection_lost(err)
+        if isinstance(err, MvddError):
+            raise
+        refused = bulk.refusal(err)
+        if refused is not None:
+            raise SourceConfigError(
+                f"a Spark job of the bulk copy was refused a connection: {refused[:300]}",
+                shard=shard,
+            ) from None
+        reason = bulk.connection_lost(err)
         if reason is None:
             raise
         raise SourceLost(

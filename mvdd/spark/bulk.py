@@ -111,6 +111,18 @@ def write(df: DataFrame, address: Address, table: str, *, batch: int = 5000) -> 
 
 #: Spark's error conditions for a JDBC connection it could not make
 _LOST_CONDITIONS = frozenset({"FAILED_JDBC.CONNECTION"})
+#: what a JDBC connection's failure says when the server refused the login (its error 1045,
+#: which Connector/J raises as this exception) or TLS was refused as the address's mode wants
+#: it (the server's certificate not trusted or not naming the host, a server without TLS)
+_REFUSED = (
+    "SQLInvalidAuthorizationSpecException",
+    "Access denied for user",
+    "PKIX path",
+    "CertificateException",
+    "No subject alternative",
+    "No name matching",
+    "ssl not enabled in the server",
+)
 #: what a Spark job's failure says when a JDBC connection went away under it (the Java
 #: exceptions of MariaDB Connector/J and the JDK, and the server's words for a killed one)
 _LOST_WORDS = (
@@ -127,12 +139,39 @@ _LOST_WORDS = (
 )
 
 
+def _causes(err: BaseException) -> Iterator[str]:
+    """The texts of a failure and of its causes: a Spark error's own text says only that a
+    JDBC connection failed; its Java causes say why."""
+    seen: BaseException | None = err
+    for _ in range(16):
+        if seen is None:
+            return
+        yield str(seen)
+        origin = getattr(seen, "_origin", None)  # PySpark's Java exception
+        if origin is not None:
+            with contextlib.suppress(Exception):
+                yield str(origin.toString())
+        seen = getattr(seen, "_cause", None) or seen.__cause__
+
+
+def refusal(err: BaseException) -> str | None:
+    """What says that a Spark failure is a JDBC connection a server refused (the login, or TLS
+    as the address's mode wants it): the line of its causes that says so, else None."""
+    for text in _causes(err):
+        for line in text.splitlines():
+            if any(word in line for word in _REFUSED):
+                return line.strip()
+    return None
+
+
 def connection_lost(err: BaseException) -> str | None:
     """What says that a Spark failure is a JDBC connection that could not be made or went away
     (a server restarting, a network cut, a killed connection), as opposed to a refusal: a job
     that can be run again from its last checkpoint once the server is back. None: it is not."""
     condition = getattr(err, "getCondition", None)
     lines = str(err).splitlines()
+    if refusal(err) is not None:
+        return None  # a login or TLS refused: a setting to change, not a server away
     if callable(condition) and condition() in _LOST_CONDITIONS:
         return lines[0].strip() if lines else str(condition())
     for line in lines:
@@ -141,4 +180,4 @@ def connection_lost(err: BaseException) -> str | None:
     return None
 
 
-__all__ = ["connection_lost", "joined_rows", "ranges", "read", "write"]
+__all__ = ["connection_lost", "joined_rows", "ranges", "read", "refusal", "write"]

@@ -8,6 +8,13 @@ server address into Spark's JDBC options: the ``jdbc:mysql:`` scheme (with Conne
 ``permitMysqlScheme``) so Spark quotes names as MySQL does, a unix socket as ``localSocket``,
 batched inserts rewritten into multi-row statements, and the driver's conversions that would
 change values turned off (``TINYINT(1)`` is a number, ``YEAR`` a year).
+
+TLS follows the address's ``ssl_mode`` (:mod:`mvdd.store.address`) through :data:`TLS_PARAMS`,
+with one difference: Connector/J 2 has no ``preferred`` mode (TLS when the server offers it),
+so Spark's connections of an address without a mode, or with ``preferred``, go in the clear;
+a server that requires TLS wants ``ssl_mode=required`` or stronger in the address. Connector/J
+2 takes a client certificate from a Java keystore only: an address with ``ssl_cert`` is a
+:class:`JdbcTlsError` here (PyMySQL's connections present it).
 """
 
 from __future__ import annotations
@@ -27,6 +34,32 @@ DRIVER = "org.mariadb.jdbc.Driver"
 
 class JdbcDriverMissing(MvddError, RuntimeError):
     """MariaDB Connector/J is not installed (``apt-get install libmariadb-java``)."""
+
+
+class JdbcTlsError(MvddError, ValueError):
+    """An address's TLS settings that Spark's JDBC driver cannot honour."""
+
+
+#: Connector/J's parameters for each TLS mode of an address (``serverSslCert`` is added for its
+#: ``ssl_ca``; the modes left out go in the clear)
+TLS_PARAMS: dict[str, tuple[str, ...]] = {
+    "required": ("useSsl=true", "trustServerCertificate=true"),
+    "verify_ca": ("useSsl=true", "disableSslHostnameVerification=true"),
+    "verify_identity": ("useSsl=true",),
+}
+
+
+def _tls_params(address: Address) -> list[str]:
+    tls = address.tls
+    if tls.cert is not None:
+        raise JdbcTlsError(
+            f"{address.description}: Spark's JDBC driver (Connector/J 2) takes a client "
+            "certificate from a Java keystore only, not ssl_cert's PEM file"
+        )
+    params = list(TLS_PARAMS.get(tls.mode or "", ()))
+    if params and tls.ca is not None and tls.mode != "required":
+        params.append(f"serverSslCert={quote(tls.ca, safe='/')}")
+    return params
 
 
 def driver_jars() -> list[str]:
@@ -72,6 +105,7 @@ def jdbc_options(address: Address, *, database: str | None = None) -> dict[str, 
         where = "localhost"
     else:
         where = f"{address.host}:{address.port}"
+    params += _tls_params(address)
     return {
         "url": f"jdbc:mysql://{where}/{quote(db, safe='')}?{'&'.join(params)}",
         "driver": DRIVER,
@@ -80,4 +114,11 @@ def jdbc_options(address: Address, *, database: str | None = None) -> dict[str, 
     }
 
 
-__all__ = ["DRIVER", "JdbcDriverMissing", "driver_jars", "jdbc_options"]
+__all__ = [
+    "DRIVER",
+    "TLS_PARAMS",
+    "JdbcDriverMissing",
+    "JdbcTlsError",
+    "driver_jars",
+    "jdbc_options",
+]

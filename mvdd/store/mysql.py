@@ -39,11 +39,12 @@ from __future__ import annotations
 
 import contextlib
 import re
+import ssl
 from collections.abc import Iterator
 from typing import Any
 
 import pymysql
-from pymysql.constants import CLIENT, ER
+from pymysql.constants import CLIENT, CR, ER
 
 from mvdd.errors import ConcurrentChangeError, StoreError
 from mvdd.store.address import parse_address as address_of
@@ -111,16 +112,34 @@ SCHEMA = (
 LOST_CONNECTION = frozenset({2002, 2003, 2006, 2013, 2055, 1053, 1152, 1184, 1927, 4031})
 
 
+def tls_failure(err: BaseException) -> bool:
+    """Whether a driver error is TLS failing as the address's mode wants it (a certificate
+    refused, a server without TLS where it is required, no protocol in common): a setting to
+    change, never a server to wait for. A TLS stream cut short (the server went away in its
+    middle) is a lost connection, not this."""
+    if getattr(err, "args", None) and err.args[0] == CR.CR_SSL_CONNECTION_ERROR:
+        return True
+    cause = getattr(err, "original_exception", err)
+    return isinstance(cause, ssl.SSLError) and not isinstance(cause, _CUT_SHORT)
+
+
+#: TLS errors that are a connection ending, not TLS refused
+_CUT_SHORT = (ssl.SSLEOFError, ssl.SSLZeroReturnError, ssl.SSLSyscallError)
+
+
 def connection_lost(err: BaseException) -> bool:
     """Whether a driver error means the connection is gone and a new one may succeed: a code
     of :data:`LOST_CONNECTION`, PyMySQL's InterfaceError (a closed connection) or a socket
-    error.
+    error; never TLS refused as the address's mode wants it (:func:`tls_failure`), which the
+    driver reports as a connection it could not make.
 
     >>> connection_lost(pymysql.err.OperationalError(2013, "Lost connection"))
     True
     >>> connection_lost(pymysql.err.OperationalError(1045, "Access denied"))
     False
     """
+    if tls_failure(err):
+        return False
     if isinstance(err, OSError | EOFError | pymysql.err.InterfaceError):
         return True
     return bool(err.args) and err.args[0] in LOST_CONNECTION
@@ -143,8 +162,8 @@ REFUSED_LOGIN = frozenset(
 
 def may_reconnect(err: BaseException) -> bool:
     """Whether a driver error at connect time is worth waiting out: a lost connection
-    (:func:`connection_lost`), or any operational error but a refused login (a server
-    starting, shutting down or out of connections answers one of those).
+    (:func:`connection_lost`), or any operational error but a refused login or refused TLS (a
+    server starting, shutting down or out of connections answers one of those).
 
     >>> may_reconnect(pymysql.err.OperationalError(1040, "Too many connections"))
     True
@@ -153,6 +172,8 @@ def may_reconnect(err: BaseException) -> bool:
     """
     if connection_lost(err):
         return True
+    if tls_failure(err):
+        return False
     return isinstance(err, pymysql.err.OperationalError) and not (
         err.args and err.args[0] in REFUSED_LOGIN
     )
