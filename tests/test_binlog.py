@@ -418,11 +418,13 @@ def test_unreadable_ddl_on_a_followed_table_follows_the_policy(binlog_server: Ma
     with database(server) as db:
         server.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", database=db)
         mark = server_position(server)
-        # partitioning: valid on the server, not modelled by mvdd
+        # a partition made a table of its own: valid on the server, not modelled by mvdd
         server.execute(
             "ALTER TABLE t ADD COLUMN g POINT",
             "ALTER TABLE t DROP COLUMN g",
-            "ALTER TABLE t PARTITION BY HASH (id) PARTITIONS 2",
+            "ALTER TABLE t PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (10), "
+            "PARTITION p1 VALUES LESS THAN MAXVALUE)",
+            "ALTER TABLE t CONVERT PARTITION p1 TO TABLE t_old",
             "INSERT INTO t VALUES (1, 2)",
             database=db,
         )
@@ -454,17 +456,20 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
     with database(server) as db:
         server.execute(
             "CREATE TABLE orders_1 (id INT PRIMARY KEY, a INT)",
-            "CREATE TABLE log (id INT PRIMARY KEY) PARTITION BY HASH (id) PARTITIONS 2",
+            "CREATE TABLE log (id INT PRIMARY KEY, s DATE NOT NULL, e DATE NOT NULL, "
+            "PERIOD FOR p (s, e))",
+            "CREATE TABLE part (id INT PRIMARY KEY) PARTITION BY HASH (id) PARTITIONS 2",
             "CREATE TABLE child (id INT PRIMARY KEY, o INT, FOREIGN KEY (o) REFERENCES orders_1 (id))",
             "CREATE TABLE hist (id INT PRIMARY KEY) WITH SYSTEM VERSIONING",
             "CREATE SEQUENCE seq",
             database=db,
         )
         reader = reader_for(server, f"{db}.orders_*")
-        assert reader.catalog.tables() == [f"{db}.child", f"{db}.orders_1"]
+        assert reader.catalog.tables() == [f"{db}.child", f"{db}.orders_1", f"{db}.part"]
         server.execute(
             "INSERT INTO orders_1 VALUES (1, 2)",
-            "INSERT INTO log VALUES (1)",
+            "INSERT INTO log VALUES (1, '2020-01-01', '2020-02-01')",
+            "INSERT INTO part VALUES (1)",
             "INSERT INTO child VALUES (1, 1)",
             "INSERT INTO hist VALUES (1)",
             "SELECT NEXTVAL(seq)",
@@ -564,11 +569,19 @@ def test_uuid_and_inet_values_decode_as_the_server_prints_them(server: MariaDB) 
         assert reader.catalog.table(f"{db}.p").equivalent(shown)
 
 
+#: a table of a kind mvdd does not model (an application-time period)
+_PERIOD_TABLE = (
+    "CREATE TABLE p (id INT PRIMARY KEY, s DATE NOT NULL DEFAULT '2020-01-01', "
+    "e DATE NOT NULL DEFAULT '2021-01-01', PERIOD FOR pp (s, e))"
+)
+
+
 def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
     binlog_server: MariaDB, tmp_path: Any
 ) -> None:
-    """With on_unsupported="skip", a sequence (whose NEXTVAL writes rows), a partitioned and a
-    system-versioned table, created before the reader started or in its binlog, are untracked:
+    """With on_unsupported="skip", a sequence (whose NEXTVAL writes rows), a table with an
+    application-time period and a system-versioned one, created before the reader started or
+    in its binlog, are untracked:
     their rows are skipped, a reopened catalog still knows it, and a name that later gets a
     table of a kind mvdd models is read again."""
     server = binlog_server
@@ -587,8 +600,8 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
                 s.sql(
                     "CREATE SEQUENCE s",
                     "SELECT NEXTVAL(s), NEXTVAL(pre)",
-                    "CREATE TABLE p (id INT PRIMARY KEY) PARTITION BY HASH (id) PARTITIONS 2",
-                    "INSERT INTO p VALUES (1)",
+                    _PERIOD_TABLE,
+                    "INSERT INTO p (id) VALUES (1)",
                     "CREATE TABLE x (id INT PRIMARY KEY) WITH SYSTEM VERSIONING",
                     "INSERT INTO x VALUES (1)",
                 )
@@ -599,7 +612,7 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
                 untracked = catalog.store.get_state(UNTRACKED)
             assert sorted(untracked) == sorted(f"{db}.{t}" for t in ("pre", "s", "p", "x"))
             s.expected.clear()
-            s.sql("SELECT NEXTVAL(s), NEXTVAL(pre)", "INSERT INTO p VALUES (2)")
+            s.sql("SELECT NEXTVAL(s), NEXTVAL(pre)", "INSERT INTO p (id) VALUES (2)")
             s.insert("keep", "INSERT INTO keep VALUES (7)", 7)
             s.sql("DROP SEQUENCE s")
             s.ddl("CREATE TABLE s (id INT PRIMARY KEY, v INT)", "s", new=("s",))
@@ -612,8 +625,8 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
 def test_statements_on_an_untracked_table_are_skipped_and_a_rename_untracks_its_new_name(
     binlog_server: MariaDB, tmp_path: Any
 ) -> None:
-    """With on_unsupported="skip", the ALTERs of a table whose CREATE was skipped (a partitioned
-    one), one that changes nothing included, are skipped rather than stopping the reader; a
+    """With on_unsupported="skip", the ALTERs of a table whose CREATE was skipped (one with an
+    application-time period), one that changes nothing included, are skipped rather than stopping the reader; a
     rename untracks the new name, whose rows are skipped too, and a DROP of it is skipped."""
     server = binlog_server
     with database(server) as db:
@@ -624,12 +637,12 @@ def test_statements_on_an_untracked_table_are_skipped_and_a_rename_untracks_its_
                 reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
                 reader.check()
                 s.sql(
-                    "CREATE TABLE p (id INT PRIMARY KEY) PARTITION BY HASH (id) PARTITIONS 2",
-                    "INSERT INTO p VALUES (1)",
+                    _PERIOD_TABLE,
+                    "INSERT INTO p (id) VALUES (1)",
                     "ALTER TABLE p FORCE",
                     "ALTER TABLE p ADD c INT",
                     "ALTER TABLE p RENAME TO q",
-                    "INSERT INTO q VALUES (2, 3)",
+                    "INSERT INTO q (id, c) VALUES (2, 3)",
                     "DROP TABLE q",
                 )
                 s.insert("keep", "INSERT INTO keep VALUES (7)", 7)

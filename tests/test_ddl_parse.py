@@ -442,6 +442,70 @@ def test_a_partitioned_table_is_unsupported_by_name() -> None:
         assert info.value.table == "d.t", sql
 
 
+def test_a_replica_reads_partitioning_whole() -> None:
+    """A replica takes partitioning, read to its end by its grammar (its server accepted it);
+    the actions that change rows without row events are the table's TruncateTable steps of the
+    partitions they name, the others change nothing; a malformed clause is a syntax error
+    still, and a catalog of its own refuses them all (the server's partitioning rules are not
+    checked)."""
+
+    def steps(sql: str) -> list[s.Step]:
+        return [x for st in parse_statements(sql, replica=True) for x in st.steps]
+
+    def partial(table: str, how: str, *names: str) -> s.TruncateTable:
+        return s.TruncateTable(table=table, partitions=names, how=how)
+
+    assert steps("ALTER TABLE t DROP PARTITION IF EXISTS p0, p1") == [
+        partial("t", "DROP PARTITION", "p0", "p1")
+    ]
+    assert steps("ALTER TABLE t TRUNCATE PARTITION p2") == [
+        partial("t", "TRUNCATE PARTITION", "p2")
+    ]
+    assert steps("ALTER TABLE t TRUNCATE PARTITION ALL") == [s.TruncateTable(table="t")]
+    assert steps("ALTER TABLE t DISCARD PARTITION ALL TABLESPACE") == [
+        partial("t", "DISCARD PARTITION", "ALL")
+    ]
+    swap = ("t", "p1", "u")
+    assert steps("ALTER TABLE t EXCHANGE PARTITION p1 WITH TABLE u WITH VALIDATION") == [
+        s.TruncateTable(table="t", partitions=("p1",), how="EXCHANGE PARTITION", exchange=swap),
+        s.TruncateTable(table="u", how="EXCHANGE PARTITION", exchange=swap),
+    ]
+    for sql in (
+        "ALTER TABLE t ADD PARTITION (PARTITION p9 VALUES LESS THAN (90) COMMENT 'x')",
+        "ALTER TABLE t COALESCE PARTITION 2",
+        "ALTER TABLE t REORGANIZE PARTITION p0 INTO (PARTITION a VALUES IN (1), PARTITION b "
+        "VALUES IN (2))",
+        "ALTER TABLE t OPTIMIZE PARTITION ALL",
+        "ALTER TABLE t ALGORITHM=INPLACE REMOVE PARTITIONING",
+        "ALTER TABLE t PARTITION BY LINEAR KEY ALGORITHM=1 (a, b) PARTITIONS 4",
+    ):
+        assert steps(sql) == [s.SetOptions(table="t", options=())], sql
+    for sql, near in [
+        ("CREATE TABLE t (a INT) PARTITION BY HASH (a) PARTITIONS", "a number after PARTITIONS"),
+        ("CREATE TABLE t (a INT) PARTITION BY HASH (a, b)", "HASH takes one expression"),
+        ("CREATE TABLE t (a INT) PARTITION BY SPREAD (a)", "Expecting HASH, KEY, RANGE"),
+        (
+            "CREATE TABLE t (a INT) PARTITION BY RANGE (a) (PARTITION p VALUES MORE THAN (1))",
+            "LESS",
+        ),
+        ("CREATE TABLE t (a INT) PARTITION BY HASH (a) SUBPARTITION BY RANGE (a)", "HASH or KEY"),
+        ("ALTER TABLE t COALESCE PARTITION", "a number after COALESCE PARTITION"),
+        ("ALTER TABLE t EXCHANGE PARTITION p WITH u", "WITH TABLE"),
+        ("ALTER TABLE t ADD COLUMN b INT, PARTITION BY HASH (a)", "cannot parse ALTER"),
+        ("ALTER TABLE t ADD COLUMN b INT, TRUNCATE PARTITION p", "goes alone"),
+    ]:
+        with pytest.raises(DDLParseError, match=near):
+            steps(sql)
+    table = "CREATE TABLE t (a INT) PARTITION BY HASH (a) PARTITIONS 2"
+    with pytest.raises(UnsupportedDDLError, match="tracked by a replica only") as info:
+        parse_statements(table)
+    assert info.value.table == "t"
+    with pytest.raises(UnsupportedDDLError, match="tracked by a replica only"):
+        parse_statements("ALTER TABLE t TRUNCATE PARTITION p0")
+    with pytest.raises(UnsupportedDDLError, match="CONVERT PARTITION"):
+        steps("ALTER TABLE t CONVERT PARTITION p0 TO TABLE u")
+
+
 @pytest.mark.parametrize(
     "flavor,sql,columns",
     [

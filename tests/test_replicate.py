@@ -171,6 +171,51 @@ def test_a_column_narrows_over_values_no_shard_holds_any_more(
         assert cur.fetchall() == ((None,), ("a lo",))  # the later rows of orders_01: NULL
 
 
+def test_partitioned_shards_are_copied_and_followed(
+    s: Setup, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Shards partitioned by RANGE, by HASH and by KEY are copied and followed through their
+    partitions' maintenance and a column added; a DROP PARTITION takes rows without row
+    events: the replicator says so, naming the shard and the partitions, and the target keeps
+    them (a target merging several shards does not know which rows were whose)."""
+    ranges = "(PARTITION p0 VALUES LESS THAN (100), PARTITION p1 VALUES LESS THAN MAXVALUE)"
+    s.run("up1", f"ALTER TABLE orders_01 PARTITION BY RANGE (id) {ranges}")
+    s.run("up1", "ALTER TABLE orders_02 PARTITION BY HASH (id) PARTITIONS 3")
+    s.run("up2", "ALTER TABLE orders_03 PARTITION BY KEY () PARTITIONS 2")
+    rows(s, "up1", "orders_01", 1, 150)
+    rows(s, "up1", "orders_02", 1001, 10)
+    rows(s, "up2", "orders_03", 2001, 10)
+    r = s.replicator()
+    r.run()
+    assert assert_replicated(s, r)[f"up1/{s.db}.orders_01"] == 150
+    s.run(
+        "up1",
+        "ALTER TABLE orders_01 REORGANIZE PARTITION p1 INTO (PARTITION p1 VALUES LESS THAN "
+        "(200), PARTITION p2 VALUES LESS THAN MAXVALUE)",
+        "ALTER TABLE orders_02 COALESCE PARTITION 1",
+        "ALTER TABLE orders_01 ANALYZE PARTITION ALL",
+    )
+    every(s, "ALTER TABLE {t} ADD COLUMN note VARCHAR(8) NULL DEFAULT 'p'")
+    rows(s, "up1", "orders_01", 151, 99)
+    s.run("up2", "ALTER TABLE orders_03 REMOVE PARTITIONING")
+    rows(s, "up2", "orders_03", 2011, 5)
+    r.run()
+    counts = assert_replicated(s, r)
+    assert counts[f"up1/{s.db}.orders_01"] == 249 and counts[f"up2/{s.db}.orders_03"] == 15
+    s.run("up1", "ALTER TABLE orders_01 DROP PARTITION p0")  # ids 1 to 99, gone upstream
+    rows(s, "up1", "orders_02", 1011, 5)
+    with caplog.at_level("WARNING", logger="mvdd.replicate"):
+        r.run()
+    (warned,) = [m for m in caplog.messages if "without row events" in m]
+    assert f"up1/{s.db}.orders_01: DROP PARTITION (p0)" in warned
+    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    assert verdict.target_rows == 249 + 15 + 15 and verdict.rows[f"up1/{s.db}.orders_01"] == 150
+    # the rows kept: on no shard any more
+    assert verdict.target_rows - sum(verdict.rows.values()) == 99
+    *kept, more = verdict.differences
+    assert all("downstream and on no shard" in d for d in kept) and more == "… and 79 more"
+
+
 def test_uuid_and_inet_columns_are_copied_and_followed(s: Setup) -> None:
     """MariaDB's UUID, INET4 and INET6 columns reach the target from the snapshot and from the
     binlog, through a change of type to and from a string, and verify against the upstream."""

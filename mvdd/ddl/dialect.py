@@ -50,6 +50,7 @@ from __future__ import annotations
 import itertools
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from sqlglot import exp
@@ -169,6 +170,64 @@ class StorageOption(exp.Property):
     word, ``value`` its value."""
 
     arg_types = {"this": True, "value": True}
+
+
+class Partitioning(exp.Property):
+    """``PARTITION BY …`` (a table option of CREATE and ALTER TABLE), or ``REMOVE
+    PARTITIONING`` (``this`` None): how the server spreads a table's rows over partitions.
+    ``this`` the function (a :class:`PartitionFunction`), ``partitions`` their count, ``sub``
+    the subpartitioning's function and ``subpartitions`` its count, ``expressions`` the
+    partitions (each a :class:`PartitionDefinition`). Read whole, so that a statement is
+    checked to its end; a replica takes it and keeps no trace (it changes no row's shape)."""
+
+    arg_types = {
+        "this": False,
+        "partitions": False,
+        "sub": False,
+        "subpartitions": False,
+        "expressions": False,
+    }
+
+
+class PartitionFunction(exp.Expression):
+    """``[LINEAR] HASH (expr)``, ``[LINEAR] KEY [ALGORITHM = n] (columns)``, ``RANGE | LIST
+    {(expr) | COLUMNS (columns)}`` or MariaDB's ``SYSTEM_TIME [INTERVAL …] [LIMIT n]``:
+    ``this`` the kind, ``expressions`` its arguments, ``columns`` whether they are columns."""
+
+    arg_types = {"this": True, "linear": False, "columns": False, "expressions": False}
+
+
+class PartitionDefinition(exp.Expression):
+    """``{PARTITION | SUBPARTITION} name [VALUES …] [options] [(subpartitions)]``: ``this`` the
+    name, ``kind`` how its values are given (``LESS THAN``, ``IN``, MariaDB's ``CURRENT``,
+    ``HISTORY``, ``DEFAULT``), ``values`` them, ``options`` its options (each an
+    :class:`exp.Property`), ``expressions`` its subpartitions."""
+
+    arg_types = {
+        "this": True,
+        "kind": False,
+        "values": False,
+        "options": False,
+        "expressions": False,
+    }
+
+
+class PartitionAction(exp.Expression):
+    """An ALTER TABLE action on a partitioned table's partitions: ``this`` the verb (ADD, DROP,
+    TRUNCATE, COALESCE, REORGANIZE, EXCHANGE, ANALYZE, CHECK, OPTIMIZE, REBUILD, REPAIR,
+    DISCARD, IMPORT; CONVERT for MariaDB's ``CONVERT PARTITION p TO TABLE t`` and ``CONVERT
+    TABLE t TO PARTITION …``), ``expressions`` the partitions named (``all``: ALL of them),
+    ``definitions`` new partitions, ``table`` the table EXCHANGE or CONVERT names, ``count``
+    COALESCE's or ADD's number of partitions."""
+
+    arg_types = {
+        "this": True,
+        "expressions": False,
+        "all": False,
+        "definitions": False,
+        "table": False,
+        "count": False,
+    }
 
 
 class SwitchKeys(exp.Expression):
@@ -337,6 +396,38 @@ _PLAIN_TYPES = frozenset(
 _TYPE_ENDS = _DEFINITION_ENDS | _ATTRIBUTE_STARTS | {TokenType.DEFAULT}
 
 
+#: the ALTER TABLE verbs that act on partitions only (``verb PARTITION …``); ADD, DROP and
+#: CONVERT have other uses and read PARTITION themselves
+_PARTITION_VERBS = (
+    "TRUNCATE",
+    "COALESCE",
+    "REORGANIZE",
+    "EXCHANGE",
+    "ANALYZE",
+    "CHECK",
+    "OPTIMIZE",
+    "REBUILD",
+    "REPAIR",
+    "DISCARD",
+    "IMPORT",
+)
+#: the verbs that take ``ALL`` for every partition
+_PARTITION_VERBS_ALL = frozenset(
+    {"TRUNCATE", "ANALYZE", "CHECK", "OPTIMIZE", "REBUILD", "REPAIR", "DISCARD", "IMPORT"}
+)
+
+
+def _partition_parser(verb: str) -> Callable[[Any], PartitionAction | None]:
+    """The ALTER TABLE parser of ``verb PARTITION …``; None (the statement read as a Command,
+    as sqlglot reads what it does not know) where PARTITION does not follow, as in MySQL's
+    ``DISCARD TABLESPACE``."""
+    return lambda self: (
+        self._parse_partition_action(verb)
+        if self._curr and self._curr.token_type == TokenType.PARTITION
+        else None
+    )
+
+
 class MvddParser(MySQLParser):
     # TO_DAYS as itself: sqlglot rewrites it as DATEDIFF(x, '0000-01-01') + 1, which MySQL
     # reads as NULL (no such date)
@@ -383,6 +474,8 @@ class MvddParser(MySQLParser):
     # key = value reader needs the `=`)
     PROPERTY_PARSERS = {
         **MySQLParser.PROPERTY_PARSERS,
+        "PARTITION BY": lambda self: self._parse_partitioning(),
+        "REMOVE": lambda self: self._parse_remove_partitioning(),
         "TABLESPACE": lambda self: self._parse_storage_option("TABLESPACE"),
         "STORAGE": lambda self: self._parse_storage_option("STORAGE"),
         "WITH": lambda self: self._parse_system_versioning("WITH") or self._parse_with_property(),
@@ -412,12 +505,15 @@ class MvddParser(MySQLParser):
 
     ALTER_PARSERS = {
         **MySQLParser.ALTER_PARSERS,
-        "CONVERT": lambda self: self._parse_convert_charset(),
+        "CONVERT": lambda self: self._parse_convert_partition() or self._parse_convert_charset(),
         "DISABLE": lambda self: self._parse_switch_keys("DISABLE"),
         "ENABLE": lambda self: self._parse_switch_keys("ENABLE"),
         "DROP": lambda self: (
-            self._parse_system_versioning("DROP") or MySQLParser.ALTER_PARSERS["DROP"](self)
+            self._parse_partition_action("DROP")
+            if self._curr and self._curr.token_type == TokenType.PARTITION
+            else self._parse_system_versioning("DROP") or MySQLParser.ALTER_PARSERS["DROP"](self)
         ),
+        **{verb: _partition_parser(verb) for verb in _PARTITION_VERBS},
     }
 
     ALTER_ALTER_PARSERS = {
@@ -850,6 +946,10 @@ class MvddParser(MySQLParser):
             self._in_alter = False
         if isinstance(node, exp.Alter) and self._prev.token_type == TokenType.COMMA:
             self.raise_error("Expecting an action after ','", self._prev)
+        actions = node.args.get("actions") or [] if isinstance(node, exp.Alter) else []
+        if len(actions) > 1 and any(isinstance(a, PartitionAction) for a in actions):
+            # the grammar's: an action on partitions is the ALTER TABLE's only one
+            self.raise_error("an action on partitions goes alone in its ALTER TABLE")
         if isinstance(node, exp.Command) and self._index > ran_as:
             # the fallback took the word after ALTER as the verb; name the statement's verb
             return exp.Command(this="ALTER", expression=node.args.get("expression"))
@@ -869,6 +969,228 @@ class MvddParser(MySQLParser):
         if value is None:
             self.raise_error(f"Expecting a name after {word}", self._curr)
         return self.expression(StorageOption(this=exp.var(word), value=value))
+
+    # -- partitioning ---------------------------------------------------------------------------
+
+    def _parse_partitioning(self) -> Partitioning:
+        """The clause after ``PARTITION BY``: the statement's last (it follows the other
+        options and actions of an ALTER TABLE without a comma)."""
+        self._not_after_comma("PARTITION BY")
+        function = self._parse_partition_function(sub=False)
+        count = self._parse_partition_count("PARTITIONS")
+        sub = subcount = None
+        if self._match_text_seq("SUBPARTITION", "BY"):
+            sub = self._parse_partition_function(sub=True)
+            subcount = self._parse_partition_count("SUBPARTITIONS")
+        definitions = None
+        if self._curr and self._curr.token_type == TokenType.L_PAREN:
+            definitions = self._parse_wrapped_csv(self._parse_partition_definition)
+        return self.expression(
+            Partitioning(
+                this=function,
+                partitions=count,
+                sub=sub,
+                subpartitions=subcount,
+                expressions=definitions,
+            )
+        )
+
+    def _not_after_comma(self, what: str) -> None:
+        before = self._tokens[self._index - 2] if self._index >= 2 else None
+        if before is not None and before.token_type == TokenType.COMMA:
+            self.raise_error(f"{what} follows the ALTER TABLE actions without a comma", before)
+
+    def _parse_remove_partitioning(self) -> Partitioning:
+        self._not_after_comma("REMOVE PARTITIONING")
+        if not self._match_text_seq("PARTITIONING"):
+            self.raise_error("Expecting PARTITIONING after REMOVE", self._curr)
+        return self.expression(Partitioning())
+
+    def _parse_partition_function(self, *, sub: bool) -> PartitionFunction:
+        linear = self._match_text_seq("LINEAR")
+        if self._match_text_seq("HASH"):
+            args = self._parse_wrapped_csv(self._parse_assignment)
+            if len(args) != 1:
+                self.raise_error("HASH takes one expression", self._prev)
+            return self.expression(PartitionFunction(this="HASH", linear=linear, expressions=args))
+        if self._match_text_seq("KEY"):
+            if self._match_text_seq("ALGORITHM"):
+                self._match(TokenType.EQ)
+                if not self._match_texts(("1", "2")):
+                    self.raise_error("Expecting ALGORITHM = 1 or 2", self._curr)
+            columns = self._parse_wrapped_csv(self._parse_id_var)
+            return self.expression(
+                PartitionFunction(this="KEY", linear=linear, columns=True, expressions=columns)
+            )
+        if not (sub or linear) and self._match_texts(("RANGE", "LIST")):
+            kind = self._prev.text.upper()
+            if self._match_text_seq("COLUMNS"):
+                columns = self._parse_wrapped_csv(self._parse_id_var)
+                if not columns:
+                    self.raise_error(f"{kind} COLUMNS takes at least one column", self._prev)
+                return self.expression(
+                    PartitionFunction(this=kind, columns=True, expressions=columns)
+                )
+            args = self._parse_wrapped_csv(self._parse_assignment)
+            if len(args) != 1:
+                self.raise_error(f"{kind} takes one expression", self._prev)
+            return self.expression(PartitionFunction(this=kind, expressions=args))
+        if not (sub or linear) and self._match_text_seq("SYSTEM_TIME"):
+            return self.expression(
+                PartitionFunction(this="SYSTEM_TIME", expressions=self._parse_system_time())
+            )
+        what = "HASH or KEY" if sub or linear else "HASH, KEY, RANGE, LIST or SYSTEM_TIME"
+        self.raise_error(f"Expecting {what}", self._curr)
+        raise AssertionError("unreachable")  # raise_error raises (error_level IMMEDIATE)
+
+    def _parse_system_time(self) -> list[exp.Expr]:
+        """MariaDB's ``[INTERVAL n unit [STARTS time] [AUTO]] [LIMIT n [AUTO]]``."""
+        out: list[exp.Expr] = []
+        if self._curr and self._curr.token_type == TokenType.INTERVAL:
+            out.append(self._required(self._parse_interval(), "an interval after INTERVAL"))
+            if self._match_text_seq("STARTS"):
+                out.append(self._required(self._parse_bitwise(), "a time after STARTS"))
+            self._match_text_seq("AUTO")
+        if self._match(TokenType.LIMIT):
+            out.append(self._parse_required_number("LIMIT"))
+            self._match_text_seq("AUTO")
+        return out
+
+    def _parse_partition_count(self, word: str) -> exp.Expr | None:
+        return self._parse_required_number(word) if self._match_text_seq(word) else None
+
+    def _parse_required_number(self, after: str) -> exp.Expr:
+        return self._required(self._parse_number(), f"a number after {after}")
+
+    def _required(self, node: exp.Expr | None, what: str) -> exp.Expr:
+        if node is None:
+            self.raise_error(f"Expecting {what}", self._curr)
+        assert node is not None  # raise_error raises (error_level IMMEDIATE)
+        return node
+
+    def _parse_partition_definition(self, word: str = "PARTITION") -> PartitionDefinition:
+        if not self._match_text_seq(word):
+            self.raise_error(f"Expecting {word}", self._curr)
+        name = self._parse_id_var(any_token=False)
+        if name is None:
+            self.raise_error(f"Expecting the {word.lower()}'s name", self._curr)
+        kind, values = None, None
+        if self._match(TokenType.VALUES):
+            if self._match_text_seq("LESS", "THAN"):
+                kind = "LESS THAN"
+                values = (
+                    [exp.var("MAXVALUE")]
+                    if self._match_text_seq("MAXVALUE")
+                    else self._parse_wrapped_csv(self._parse_assignment)
+                )
+            elif self._match(TokenType.IN):
+                kind, values = "IN", self._parse_wrapped_csv(self._parse_assignment)
+            else:
+                self.raise_error("Expecting LESS THAN or IN after VALUES", self._curr)
+        elif self._match_texts(("CURRENT", "HISTORY")) or self._match(TokenType.DEFAULT):
+            kind = self._prev.text.upper()
+        options = []
+        while True:
+            option = self._parse_partition_option()
+            if option is None:
+                break
+            options.append(option)
+        subs = None
+        if word == "PARTITION" and self._curr and self._curr.token_type == TokenType.L_PAREN:
+            subs = self._parse_wrapped_csv(lambda: self._parse_partition_definition("SUBPARTITION"))
+        return self.expression(
+            PartitionDefinition(
+                this=name, kind=kind, values=values, options=options, expressions=subs
+            )
+        )
+
+    def _parse_partition_option(self) -> exp.Property | None:
+        """One option of a partition: ``[STORAGE] ENGINE``, ``COMMENT``, ``DATA DIRECTORY``,
+        ``INDEX DIRECTORY`` (each with an optional ``=``), ``MAX_ROWS``, ``MIN_ROWS``,
+        ``NODEGROUP`` (numbers), ``TABLESPACE`` (a name)."""
+        if self._match_text_seq("STORAGE", "ENGINE") or self._match_text_seq("ENGINE"):
+            word, read = "ENGINE", lambda: self._parse_var(any_token=True)
+        elif self._match_text_seq("COMMENT"):
+            word, read = "COMMENT", self._parse_string
+        elif self._match_text_seq("DATA", "DIRECTORY") or self._match_text_seq(
+            "INDEX", "DIRECTORY"
+        ):
+            word, read = (
+                f"{self._tokens[self._index - 2].text.upper()} DIRECTORY",
+                self._parse_string,
+            )
+        elif self._match_texts(("MAX_ROWS", "MIN_ROWS", "NODEGROUP")):
+            word, read = self._prev.text.upper(), self._parse_number
+        elif self._match_text_seq("TABLESPACE"):
+            word, read = "TABLESPACE", lambda: self._parse_id_var(any_token=False)
+        else:
+            return None
+        self._match(TokenType.EQ)
+        value = read()
+        if value is None:
+            self.raise_error(f"Expecting a value for {word}", self._curr)
+        return self.expression(exp.Property(this=exp.var(word), value=value))
+
+    def _parse_partition_names(self, verb: str) -> dict[str, Any]:
+        """``ALL`` or partition names, for the verbs that take either."""
+        if verb in _PARTITION_VERBS_ALL and self._match(TokenType.ALL):
+            return {"all": True}
+        names = self._parse_csv(lambda: self._parse_id_var(any_token=False))
+        if not names:
+            self.raise_error(f"Expecting partition names after {verb} PARTITION", self._curr)
+        return {"expressions": names}
+
+    def _parse_partition_action(self, verb: str) -> PartitionAction:
+        """``verb PARTITION …``, an ALTER TABLE action on partitions (the verb read)."""
+        if not self._match(TokenType.PARTITION):
+            self.raise_error(f"Expecting PARTITION after {verb}", self._curr)
+        args: dict[str, Any] = {}
+        if verb == "ADD":
+            self._parse_exists(not_=True)
+            args["count"] = self._parse_partition_count("PARTITIONS")
+            if args["count"] is None:
+                args["definitions"] = self._parse_wrapped_csv(self._parse_partition_definition)
+        elif verb == "COALESCE":
+            args["count"] = self._parse_required_number("COALESCE PARTITION")
+        elif verb == "EXCHANGE":
+            args["expressions"] = [self._parse_id_var(any_token=False)]
+            if not self._match_text_seq("WITH", "TABLE"):
+                self.raise_error("Expecting WITH TABLE", self._curr)
+            args["table"] = self._parse_table_parts()
+            if self._match_texts(("WITH", "WITHOUT")) and not self._match_text_seq("VALIDATION"):
+                self.raise_error("Expecting VALIDATION", self._curr)
+        elif verb == "REORGANIZE":
+            if self._curr and self._curr.token_type != TokenType.COMMA:
+                args.update(self._parse_partition_names(verb))
+                if not self._match(TokenType.INTO):
+                    self.raise_error("Expecting INTO after the partitions", self._curr)
+                args["definitions"] = self._parse_wrapped_csv(self._parse_partition_definition)
+        else:
+            if verb == "DROP":
+                self._parse_exists()
+            args.update(self._parse_partition_names(verb))
+            if verb in ("DISCARD", "IMPORT") and not self._match_text_seq("TABLESPACE"):
+                self.raise_error(f"Expecting TABLESPACE after {verb} PARTITION", self._curr)
+        return self.expression(PartitionAction(this=verb, **args))
+
+    def _parse_convert_partition(self) -> PartitionAction | None:
+        """MariaDB's ``CONVERT PARTITION p TO TABLE t`` and ``CONVERT TABLE t TO PARTITION p
+        VALUES …``."""
+        if self._match(TokenType.PARTITION):
+            name = self._parse_id_var(any_token=False)
+            if not self._match_text_seq("TO", "TABLE"):
+                self.raise_error("Expecting TO TABLE", self._curr)
+            table = self._parse_table_parts()
+            return self.expression(PartitionAction(this="CONVERT", expressions=[name], table=table))
+        if self._match(TokenType.TABLE):
+            table = self._parse_table_parts()
+            if not self._match_text_seq("TO"):
+                self.raise_error("Expecting TO PARTITION", self._curr)
+            definition = self._parse_partition_definition()
+            return self.expression(
+                PartitionAction(this="CONVERT", table=table, definitions=[definition])
+            )
+        return None
 
     def _parse_switch_keys(self, word: str) -> SwitchKeys:
         if not self._match_text_seq("KEYS"):
@@ -1121,6 +1443,8 @@ class MvddParser(MySQLParser):
             return [self.expression(exp.AddConstraint(expressions=[check]))]
         if _is_keyword(self._curr, "ADD"):  # sqlglot takes a second ADD as optional noise
             self.raise_error("Expecting what to ADD", self._curr)
+        if self._curr and self._curr.token_type == TokenType.PARTITION:
+            return [self._parse_partition_action("ADD")]
         versioning = self._parse_system_versioning("ADD")
         if versioning is not None:
             return [versioning]
@@ -1288,6 +1612,7 @@ class MvddGenerator(MySQLGenerator):
         SystemVersioning: lambda self, e: f"{e.name} SYSTEM VERSIONING",
         Compressed: lambda self, e: "COMPRESSED" + (f"={e.name}" if e.this else ""),
         SwitchKeys: lambda self, e: f"{e.name} KEYS",
+        PartitionAction: lambda self, e: self.partitionaction_sql(e),
         StorageOption: lambda self, e: f"{e.name} {self.sql(e, 'value')}",
         ApplicationPeriod: lambda self, e: (
             f"PERIOD FOR {self.sql(e, 'this')} ({self.expressions(e, flat=True)})"
@@ -1336,6 +1661,16 @@ class MvddGenerator(MySQLGenerator):
     def renametables_sql(self, expression: RenameTables) -> str:
         exists = "IF EXISTS " if expression.args.get("exists") else ""
         return f"RENAME TABLE {exists}{self.expressions(expression, flat=True)}"
+
+    def partitionaction_sql(self, expression: PartitionAction) -> str:
+        """The partition actions a :class:`~mvdd.ddl.step.TruncateTable` of partitions renders
+        (``DROP``, ``TRUNCATE``, ``DISCARD``, ``IMPORT``, ``EXCHANGE``)."""
+        verb = expression.name.upper()
+        named = "ALL" if expression.args.get("all") else self.expressions(expression, flat=True)
+        if verb == "EXCHANGE":
+            return f"EXCHANGE PARTITION {named} WITH TABLE {self.sql(expression, 'table')}"
+        tail = " TABLESPACE" if verb in ("DISCARD", "IMPORT") else ""
+        return f"{verb} PARTITION {named}{tail}"
 
     def maintenance_sql(self, expression: Maintenance) -> str:
         return f"{expression.name} TABLE {self.expressions(expression, flat=True)}"

@@ -84,16 +84,17 @@ def bare_words(tokens: list[Token]) -> set[str]:
     }
 
 
-def _unread(node: exp.Command, what: str) -> MvddError:
+def _unread(node: exp.Command, what: str, ctx: Context) -> MvddError:
     """What a ``Command`` fallback means: a DDL text sqlglot could not read is malformed
     (DDLParseError) unless it names a clause mvdd does not model (UnsupportedDDLError), in
-    its :func:`bare_words`."""
+    its :func:`bare_words` (partitioning, whose grammar a replica reads, is malformed there)."""
     text = node.sql(dialect=DIALECT)
     try:
         tokens = DIALECT.tokenize(text)
     except SqlglotError:
         return DDLParseError(f"cannot parse {what} {text[:60]!r}")
-    if _UNMODELLED_CLAUSES.isdisjoint(bare_words(tokens)):
+    clauses = _UNMODELLED_CLAUSES - PARTITIONING if ctx.replica else _UNMODELLED_CLAUSES
+    if clauses.isdisjoint(bare_words(tokens)):
         return DDLParseError(f"cannot parse {what} {text[:60]!r}")
     return UnsupportedDDLError(f"unsupported {what} {text[:60]!r}")
 
@@ -102,11 +103,11 @@ def _unread(node: exp.Command, what: str) -> MvddError:
 def _(node: exp.Command, ctx: Context) -> list[s.Step]:
     verb = str(node.this).upper()
     if verb == "CREATE":
-        err = _unread(node, "CREATE statement")
+        err = _unread(node, "CREATE statement", ctx)
         created = _created(node, ctx)
         raise err.locate(table=created) if created and err.table is None else err
     if verb in _DDL_VERBS:
-        raise _unread(node, f"{verb} statement")
+        raise _unread(node, f"{verb} statement", ctx)
     raise UnsupportedDDLError(f"unsupported statement {node.sql(dialect=DIALECT)[:60]!r}")
 
 
@@ -349,7 +350,10 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
         for action in node.args.get("actions") or []:
             steps.extend(alter_steps(action, table, ctx))
         options = _options(
-            node.args.get("options") or [], for_alter=True, database=ctx.charset_of(table)
+            node.args.get("options") or [],
+            for_alter=True,
+            database=ctx.charset_of(table),
+            replica=ctx.replica,
         )
         steps.extend(
             _ordered_by(o, node.this, table, ctx)
@@ -422,7 +426,7 @@ def alter_steps(action: exp.Expr, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.Command, table: str, ctx: Context) -> list[s.Step]:
-    raise _unread(action, "ALTER TABLE action")
+    raise _unread(action, "ALTER TABLE action", ctx)
 
 
 @alter_steps.register
@@ -637,6 +641,45 @@ def _(action: d.SystemVersioning, table: str, ctx: Context) -> list[s.Step]:
     raise UnsupportedDDLError(f"{action.name} SYSTEM VERSIONING: {_VERSIONING}")
 
 
+#: why a catalog of its own refuses partitioning
+_PARTITIONING = (
+    "partitioning is tracked by a replica only (Catalog(replica=True), which follows what its "
+    "server accepted): a catalog of its own would have to check the server's partitioning rules"
+)
+#: partition actions whose rows change without a row event, and the verbs that name ALL
+_ROWS_CHANGED = frozenset({"DROP", "TRUNCATE", "EXCHANGE", "DISCARD", "IMPORT"})
+
+
+@alter_steps.register
+def _(action: d.PartitionAction, table: str, ctx: Context) -> list[s.Step]:
+    """A replica's partition actions change no schema; those that change rows without row
+    events (:data:`_ROWS_CHANGED`) are :class:`~mvdd.ddl.step.TruncateTable` steps of the
+    partitions they name (``TRUNCATE PARTITION ALL``: the table's TRUNCATE, every row gone)."""
+    verb = action.name.upper()
+    if not ctx.replica:
+        raise UnsupportedDDLError(_PARTITIONING)
+    if verb == "CONVERT":
+        raise UnsupportedDDLError(
+            "CONVERT PARTITION / CONVERT TABLE … TO PARTITION is not tracked (a table made from "
+            "a partition's rows, or a table's rows made a partition, without row events)"
+        )
+    if verb not in _ROWS_CHANGED:
+        return []
+    if verb == "TRUNCATE" and action.args.get("all"):
+        return [s.TruncateTable(table=table)]
+    how = f"{verb} PARTITION"
+    names = tuple(ident(n, "partition") for n in action.expressions) or ("ALL",)
+    other = action.args.get("table")
+    if other is None:
+        return [s.TruncateTable(table=table, partitions=names, how=how)]
+    # EXCHANGE: the partition's rows are the other table's now, and the other way round
+    swap = (table, names[0], table_name(other, ctx))
+    return [
+        s.TruncateTable(table=table, partitions=names, how=how, exchange=swap),
+        s.TruncateTable(table=swap[2], how=how, exchange=swap),
+    ]
+
+
 # --- constraints and indexes -------------------------------------------------------------------
 
 
@@ -829,10 +872,15 @@ def _binary_charset(p: exp.Expr) -> bool:
 
 
 def _options(
-    props: list[exp.Expr], *, for_alter: bool = False, database: tuple[str, str] | None = None
+    props: list[exp.Expr],
+    *,
+    for_alter: bool = False,
+    database: tuple[str, str] | None = None,
+    replica: bool = False,
 ) -> tuple[tuple[str, Any], ...]:
     """A table's options as (word, value) pairs; ``database``: its database's default
-    (charset, collation), which ``CHARACTER SET DEFAULT`` and ``COLLATE DEFAULT`` name."""
+    (charset, collation), which ``CHARACTER SET DEFAULT`` and ``COLLATE DEFAULT`` name;
+    ``replica``: a replica's statement, whose partitioning is taken and forgotten."""
     out: list[tuple[str, Any]] = []
     collated = any(isinstance(p, exp.CollateProperty) for p in props)
     for p in props:
@@ -850,6 +898,10 @@ def _options(
             continue  # ALTER TABLE … ORDER BY sorts the rows once; the schema stays
         if isinstance(p, d.SystemVersioning):
             raise UnsupportedDDLError(f"WITH SYSTEM VERSIONING: {_VERSIONING}")
+        if isinstance(p, d.Partitioning):
+            if not replica:
+                raise UnsupportedDDLError(_PARTITIONING)
+            continue  # how the server spreads the rows: their shape stays
         value = p.args.get("this")
         if isinstance(value, exp.Var) and is_reserved(value.name) and not _binary_charset(p):
             raise DDLParseError(f"{value.name!r} is a reserved word, not an option's value")
@@ -898,7 +950,7 @@ def build_table(
     if database_charset is not None:
         base = TableOptions(charset=database_charset[0], collation=database_charset[1])
     options = base.with_options(
-        _options(props.expressions if props else [], database=database_charset)
+        _options(props.expressions if props else [], database=database_charset, replica=replica)
     )
     table = Table(name=name, columns=(), options=options)
     columns: list[s.Step] = []

@@ -424,7 +424,17 @@ def _(step: s.RenameTable) -> exp.Expr:
 
 @statement_node.register
 def _(step: s.TruncateTable) -> exp.Expr:
-    return exp.TruncateTable(expressions=[_table(step.table)])
+    if step.empties:
+        return exp.TruncateTable(expressions=[_table(step.table)])
+    verb = step.how.split()[0]
+    table, partitions = step.table, step.partitions
+    other = None
+    if step.exchange:
+        table, partition, into = step.exchange
+        partitions, other = (partition,), _table(into)
+    names = [] if partitions == ("ALL",) else [exp.to_identifier(p) for p in partitions]
+    action = d.PartitionAction(this=verb, expressions=names, all=not names, table=other)
+    return exp.Alter(this=_table(table), kind="TABLE", actions=[action])
 
 
 def render_copy(table: str, into: str, source: str) -> str:
@@ -479,6 +489,8 @@ def render_steps(steps: Iterable[s.Step]) -> list[str]:
         pending_table, actions = None, []
 
     for st in steps:
+        if isinstance(st, s.TruncateTable) and st.exchange and st.table != st.exchange[0]:
+            continue  # the other side of an EXCHANGE PARTITION, which its partner's renders
         action = alter_action(st)
         if action is None:
             flush()

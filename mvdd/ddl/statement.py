@@ -288,10 +288,10 @@ def _read_statement(
         try:
             trees = DIALECT.parser().parse(chunk, opened)
         except ParseError as err:
-            if PARTITIONING.isdisjoint(bare_words(chunk)):
+            if ctx.replica or PARTITIONING.isdisjoint(bare_words(chunk)):
                 raise _parse_error(err, sql) from None
-            # partitioning, which mvdd does not model, read as the Command sqlglot falls back
-            # to elsewhere: unsupported, its table named (a reader skips that table's rows)
+            # partitioning, which only a replica tracks, read as the Command sqlglot falls
+            # back to elsewhere: unsupported, its table named, however malformed
             verb, *rest = opened[chunk[0].start : chunk[-1].end + 1].split(None, 1)
             trees = [exp.Command(this=verb.upper(), expression=" " + "".join(rest))]
         steps: list[s.Step] = []

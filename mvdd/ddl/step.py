@@ -44,6 +44,10 @@ def _tuple_of_parts(parts: Iterable[PartSpec]) -> tuple[PartSpec, ...]:
     return tuple(parts)
 
 
+def _tuple_of_names(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(names)
+
+
 def _tuple_of_options(options: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     return tuple(options)
 
@@ -139,7 +143,22 @@ class RenameTable(Step):
 
 @attrs.frozen(kw_only=True)
 class TruncateTable(Step):
-    pass
+    """Rows of the table changed without a row event in the binlog: ``TRUNCATE TABLE`` (every
+    row gone: :attr:`empties`), or a partitioned table's ``how``: ``DROP`` / ``TRUNCATE`` /
+    ``DISCARD PARTITION`` (the rows of ``partitions`` gone), ``EXCHANGE PARTITION`` (a
+    partition's rows swapped with another table's: both tables' rows change) or ``IMPORT
+    PARTITION`` (rows loaded from a tablespace's file). The schema stays; the table gets a
+    version all the same, so that whoever follows the rows learns of it."""
+
+    partitions: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_names)
+    how: str = "TRUNCATE TABLE"
+    #: EXCHANGE PARTITION's (partitioned table, partition, other table), on both tables' steps
+    exchange: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_names)
+
+    @property
+    def empties(self) -> bool:
+        """Whether every row of the table is gone (and no other came)."""
+        return self.how == "TRUNCATE TABLE"
 
 
 @attrs.frozen(kw_only=True)

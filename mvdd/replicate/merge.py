@@ -71,7 +71,9 @@ def is_truncate(statement: str) -> bool:
     if is_data(statement):
         return False
     return any(
-        isinstance(x, s.TruncateTable) for st in parse_statements(statement) for x in st.steps
+        isinstance(x, s.TruncateTable) and x.empties
+        for st in parse_statements(statement)
+        for x in st.steps
     )
 
 
@@ -270,14 +272,25 @@ class Merge:
                 kind = "follow"
                 table = self.table(source, table_id, version)
                 outcome = group.follow(shard, table, steps=change.steps, statement=change.statement)
-                truncated = any(isinstance(x, s.TruncateTable) for x in change.steps)
-                if truncated and not any(is_truncate(d) for d in outcome.downstream):
+                changed = [x for x in change.steps if isinstance(x, s.TruncateTable)]
+                if any(x.empties for x in changed) and not any(
+                    is_truncate(d) for d in outcome.downstream
+                ):
                     log.warning(
                         "%s emptied its table at %s; the target keeps the rows it had from it "
                         "(it merges %d shards and does not record which one a row came from)",
                         shard,
                         position,
                         len(group.shards),
+                    )
+                for x in (x for x in changed if not x.empties):
+                    log.warning(
+                        "%s: %s (%s) at %s changed rows without row events; the target keeps "
+                        "the rows it had from them and gets none the statement brought in",
+                        shard,
+                        x.how,
+                        ", ".join(x.partitions) or "the whole table",
+                        position,
                     )
         elif self._joins(change, matches):
             shard = shard_name(source, change.table)

@@ -513,7 +513,7 @@ class ShardGroup:
         sh.versions.append(table)
         sh.statements.append(text)
         outcome = self._after(sh, [(sh, table)], steps)
-        if any(isinstance(x, s.TruncateTable) for x in steps):
+        if any(isinstance(x, s.TruncateTable) and x.empties for x in steps):
             outcome = _merge(outcome, self._truncate(sh))
         return outcome
 
