@@ -947,8 +947,10 @@ class MvddParser(MySQLParser):
         if isinstance(node, exp.Alter) and self._prev.token_type == TokenType.COMMA:
             self.raise_error("Expecting an action after ','", self._prev)
         actions = node.args.get("actions") or [] if isinstance(node, exp.Alter) else []
-        if len(actions) > 1 and any(isinstance(a, PartitionAction) for a in actions):
-            # the grammar's: an action on partitions is the ALTER TABLE's only one
+        if any(isinstance(a, PartitionAction) for a in actions) and (
+            len(actions) > 1 or node.args.get("options")
+        ):
+            # the grammar's: an action on partitions is the ALTER TABLE's only clause
             self.raise_error("an action on partitions goes alone in its ALTER TABLE")
         if isinstance(node, exp.Command) and self._index > ran_as:
             # the fallback took the word after ALTER as the verb; name the statement's verb
@@ -985,6 +987,7 @@ class MvddParser(MySQLParser):
         definitions = None
         if self._curr and self._curr.token_type == TokenType.L_PAREN:
             definitions = self._parse_wrapped_csv(self._parse_partition_definition)
+        self._ends_statement("PARTITION BY")
         return self.expression(
             Partitioning(
                 this=function,
@@ -995,6 +998,10 @@ class MvddParser(MySQLParser):
             )
         )
 
+    def _ends_statement(self, what: str) -> None:
+        if self._curr and self._curr.token_type == TokenType.COMMA:
+            self.raise_error(f"{what} ends its statement", self._curr)
+
     def _not_after_comma(self, what: str) -> None:
         before = self._tokens[self._index - 2] if self._index >= 2 else None
         if before is not None and before.token_type == TokenType.COMMA:
@@ -1004,6 +1011,7 @@ class MvddParser(MySQLParser):
         self._not_after_comma("REMOVE PARTITIONING")
         if not self._match_text_seq("PARTITIONING"):
             self.raise_error("Expecting PARTITIONING after REMOVE", self._curr)
+        self._ends_statement("REMOVE PARTITIONING")
         return self.expression(Partitioning())
 
     def _parse_partition_function(self, *, sub: bool) -> PartitionFunction:
@@ -1613,6 +1621,10 @@ class MvddGenerator(MySQLGenerator):
         Compressed: lambda self, e: "COMPRESSED" + (f"={e.name}" if e.this else ""),
         SwitchKeys: lambda self, e: f"{e.name} KEYS",
         PartitionAction: lambda self, e: self.partitionaction_sql(e),
+        # (for messages: what a replica reads of a partitioning it keeps nothing of)
+        Partitioning: lambda self, e: (
+            f"PARTITION BY {e.this.name} …" if e.this is not None else "REMOVE PARTITIONING"
+        ),
         StorageOption: lambda self, e: f"{e.name} {self.sql(e, 'value')}",
         ApplicationPeriod: lambda self, e: (
             f"PERIOD FOR {self.sql(e, 'this')} ({self.expressions(e, flat=True)})"

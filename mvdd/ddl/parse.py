@@ -8,6 +8,7 @@ Statement splitting and error reporting are in :mod:`mvdd.ddl.statement`; column
 
 from __future__ import annotations
 
+import itertools
 from functools import singledispatch
 from typing import Any
 
@@ -883,6 +884,12 @@ def _options(
     ``replica``: a replica's statement, whose partitioning is taken and forgotten."""
     out: list[tuple[str, Any]] = []
     collated = any(isinstance(p, exp.CollateProperty) for p in props)
+    for before, after in itertools.pairwise(props):
+        if isinstance(before, d.Partitioning):  # the grammar's: partitioning comes last
+            raise DDLParseError(
+                f"{after.sql(dialect=DIALECT)[:40]!r} after the partitioning, which ends the "
+                "statement"
+            )
     for p in props:
         if isinstance(p, exp.CharacterSetProperty | exp.CollateProperty) and _named_default(p):
             cs, co = _database_default(database, p)
