@@ -925,6 +925,8 @@ class MvddParser(MySQLParser):
         return super()._parse_alter_table_rename()
 
     _in_alter = False
+    #: whether the ALTER being read has an action on partitions
+    _on_partitions = False
 
     def _parse_alter(self) -> exp.Expr:  # type: ignore[override]
         start = self._prev
@@ -940,15 +942,17 @@ class MvddParser(MySQLParser):
         if bare is not None:
             return bare
         self._in_alter = True
+        self._on_partitions = False
         try:
             node = super()._parse_alter()
         finally:
             self._in_alter = False
         if isinstance(node, exp.Alter) and self._prev.token_type == TokenType.COMMA:
             self.raise_error("Expecting an action after ','", self._prev)
-        actions = node.args.get("actions") or [] if isinstance(node, exp.Alter) else []
-        if any(isinstance(a, PartitionAction) for a in actions) and (
-            len(actions) > 1 or node.args.get("options")
+        if (
+            self._on_partitions
+            and isinstance(node, exp.Alter)
+            and (len(node.args.get("actions") or ()) > 1 or node.args.get("options"))
         ):
             # the grammar's: an action on partitions is the ALTER TABLE's only clause
             self.raise_error("an action on partitions goes alone in its ALTER TABLE")
@@ -1152,6 +1156,7 @@ class MvddParser(MySQLParser):
         """``verb PARTITION …``, an ALTER TABLE action on partitions (the verb read)."""
         if not self._match(TokenType.PARTITION):
             self.raise_error(f"Expecting PARTITION after {verb}", self._curr)
+        self._on_partitions = True
         args: dict[str, Any] = {}
         if verb == "ADD":
             self._parse_exists(not_=True)
