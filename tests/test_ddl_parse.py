@@ -442,6 +442,19 @@ def test_a_partitioned_table_is_unsupported_by_name() -> None:
         assert info.value.table == "d.t", sql
 
 
+def test_where_a_tables_files_go_is_read_and_dropped() -> None:
+    """``DATA DIRECTORY`` and ``INDEX DIRECTORY`` (MariaDB's SHOW CREATE TABLE writes the first
+    for a table made with one) are storage options: read, checked, and kept nowhere."""
+    plain = parse_statements("CREATE TABLE t (a INT) ENGINE=MyISAM")[0].steps
+    for options in ("DATA DIRECTORY='/srv/d/'", "DATA DIRECTORY = '/a' INDEX DIRECTORY '/b'"):
+        sql = f"CREATE TABLE t (a INT) ENGINE=MyISAM {options}"
+        assert parse_statements(sql)[0].steps == plain, sql
+    with pytest.raises(DDLParseError, match="quoted path after INDEX DIRECTORY"):
+        parse_statements("CREATE TABLE t (a INT) INDEX DIRECTORY = srv")
+    with pytest.raises(DDLParseError, match="cannot parse ALTER"):
+        parse_statements("ALTER TABLE t DATA DIRECTORY = srv")
+
+
 def test_a_replica_reads_partitioning_whole() -> None:
     """A replica takes partitioning, read to its end by its grammar (its server accepted it);
     the actions that change rows without row events are the table's TruncateTable steps of the

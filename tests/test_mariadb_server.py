@@ -706,10 +706,18 @@ REPLICA_RULES = [
         None,
         "CREATE TABLE t (a INT, b DATE) PARTITION BY RANGE COLUMNS (a, b) (PARTITION p0 VALUES "
         "LESS THAN (10, '2020-01-01') MAX_ROWS = 10 NODEGROUP 0, PARTITION p1 VALUES LESS THAN "
-        "(MAXVALUE, MAXVALUE) DATA DIRECTORY = '/tmp')",
+        "(MAXVALUE, MAXVALUE) INDEX DIRECTORY = '/tmp')",
     ),
     (None, "CREATE TABLE t (a INT NOT NULL PRIMARY KEY) PARTITION BY KEY ALGORITHM = 2 ()"),
     (None, "CREATE TABLE t (a INT) PARTITION BY LIST (a) (PARTITION p0 VALUES IN (NULL, 1))"),
+    # where a table's files go: read and dropped (InnoDB ignores INDEX DIRECTORY; a DATA
+    # DIRECTORY would make files outside the server's folder)
+    (None, "CREATE TABLE t (a INT) INDEX DIRECTORY = '/tmp'"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t INDEX DIRECTORY '/tmp'"),
+    (None, "CREATE TABLE t (a INT) DATA DIRECTORY"),
+    # other dialects' indexes after the column list
+    (None, "CREATE TABLE t (a INT) INDEX (a)"),
+    (None, "CREATE TABLE t (a INT) UNIQUE PRIMARY INDEX (a)"),
 ]
 
 

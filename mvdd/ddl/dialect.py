@@ -165,9 +165,10 @@ class WithoutOverlaps(exp.Expression):
 
 
 class StorageOption(exp.Property):
-    """``TABLESPACE name`` and ``STORAGE {DISK | MEMORY}``: where a table's data is kept (MySQL's
-    general tablespaces and NDB; MariaDB takes and forgets them), not its schema; ``this`` the
-    word, ``value`` its value."""
+    """``TABLESPACE name``, ``STORAGE {DISK | MEMORY}`` and ``{DATA | INDEX} DIRECTORY 'path'``:
+    where a table's data is kept (MySQL's general tablespaces and NDB, which MariaDB takes and
+    forgets; a folder of the table's files), not its schema; ``this`` the word, ``value`` its
+    value."""
 
     arg_types = {"this": True, "value": True}
 
@@ -477,6 +478,8 @@ class MvddParser(MySQLParser):
         "PARTITION BY": lambda self: self._parse_partitioning(),
         "REMOVE": lambda self: self._parse_remove_partitioning(),
         "TABLESPACE": lambda self: self._parse_storage_option("TABLESPACE"),
+        "DATA": lambda self: self._parse_directory("DATA"),
+        "INDEX": lambda self: self._parse_directory("INDEX"),
         "STORAGE": lambda self: self._parse_storage_option("STORAGE"),
         "WITH": lambda self: self._parse_system_versioning("WITH") or self._parse_with_property(),
         "ORDER BY": lambda self: self._parse_order_by_option(),
@@ -1204,6 +1207,17 @@ class MvddParser(MySQLParser):
                 PartitionAction(this="CONVERT", table=table, definitions=[definition])
             )
         return None
+
+    def _parse_directory(self, word: str) -> StorageOption | None:
+        """``{DATA | INDEX} DIRECTORY [=] 'path'``: where a table's files go (a storage option,
+        read and dropped); None when DIRECTORY does not follow (the word is not this option's)."""
+        if not self._match_text_seq("DIRECTORY"):
+            return None
+        self._match(TokenType.EQ)
+        path = self._parse_string()
+        if path is None:
+            self.raise_error(f"Expecting a quoted path after {word} DIRECTORY", self._curr)
+        return self.expression(StorageOption(this=exp.var(f"{word} DIRECTORY"), value=path))
 
     def _parse_switch_keys(self, word: str) -> SwitchKeys:
         if not self._match_text_seq("KEYS"):

@@ -53,7 +53,6 @@ _UNMODELLED_CLAUSES = PARTITIONING | frozenset(
         "VALIDATION",
         "SECONDARY_LOAD",
         "SECONDARY_UNLOAD",
-        "DIRECTORY",
         "UNION",
         "ENCRYPTION_KEY_ID",
         "SYSTEM",
@@ -170,6 +169,10 @@ def _(node: exp.Create, ctx: Context) -> list[Any]:
 
 
 def _create_table(node: exp.Create, ctx: Context) -> list[Any]:
+    if node.args.get("indexes"):  # Teradata's `[UNIQUE | PRIMARY] INDEX (a)` after the columns
+        raise DDLParseError(
+            f"no index goes after the column list: {node.args['indexes'][0].sql()[:40]!r}"
+        )
     if node.expression is not None:
         raise UnsupportedDDLError(
             "CREATE TABLE ... AS SELECT is not tracked (the columns come from a query)"
