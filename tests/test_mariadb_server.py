@@ -715,6 +715,30 @@ REPLICA_RULES = [
     (None, "CREATE TABLE t (a INT) INDEX DIRECTORY = '/tmp'"),
     ("CREATE TABLE t (a INT)", "ALTER TABLE t INDEX DIRECTORY '/tmp'"),
     (None, "CREATE TABLE t (a INT) DATA DIRECTORY"),
+    # what the ORMs write: Django's JSON with its own json_valid check (MariaDB's JSON is that
+    # check's LONGTEXT: another check of the column's makes it a plain LONGTEXT), Laravel's
+    # change() of a column with its collation after DEFAULT NULL and a quoted table collation
+    (None, "CREATE TABLE t (id INT, data JSON NOT NULL CHECK (JSON_VALID(data)))"),
+    (None, "CREATE TABLE t (id INT, data JSON CHECK (data <> ''))"),
+    ("CREATE TABLE t (id INT, data JSON)", "ALTER TABLE t MODIFY data JSON CHECK (data <> '[]')"),
+    ("CREATE TABLE t (id INT)", "ALTER TABLE t ADD COLUMN d JSON CHECK (JSON_VALID(d))"),
+    (
+        "CREATE TABLE t (id INT, name VARCHAR(255)) DEFAULT CHARACTER SET utf8mb4 COLLATE "
+        "'utf8mb4_unicode_ci'",
+        "ALTER TABLE t CHANGE name name VARCHAR(50) DEFAULT NULL COLLATE `utf8mb4_unicode_ci`",
+    ),
+    (None, "CREATE TABLE t (a VARCHAR(5) DEFAULT 'x' COLLATE utf8mb4_bin NOT NULL)"),
+    (None, "CREATE TABLE t (a VARCHAR(5) DEFAULT 'x' COLLATE utf8mb4_bin COLLATE latin1_bin)"),
+    # the type's charset and BINARY before the attributes; one collation, however often said
+    (None, "CREATE TABLE t (a VARCHAR(5) NOT NULL CHARACTER SET latin1)"),
+    (None, "CREATE TABLE t (a VARCHAR(5) COMMENT 'c' CHARACTER SET latin1)"),
+    (None, "CREATE TABLE t (a VARCHAR(5) COLLATE latin1_bin BINARY)"),
+    (None, "CREATE TABLE t (a VARCHAR(5) BINARY CHARACTER SET latin1 NOT NULL)"),
+    (None, "CREATE TABLE t (a VARCHAR(5) CHARACTER SET latin1 BINARY COLLATE latin1_bin)"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t MODIFY a VARCHAR(5) NULL CHARACTER SET latin1"),
+    (None, "CREATE TABLE t (a VARCHAR(5) COLLATE latin1_bin NOT NULL COLLATE LATIN1_BIN)"),
+    (None, "CREATE TABLE t (a VARCHAR(5) COLLATE latin1_bin NOT NULL COLLATE latin1_swedish_ci)"),
+    (None, "CREATE TABLE t (a VARCHAR(5) DEFAULT CONCAT('a', 'b') COLLATE utf8mb4_bin)"),
     # other dialects' indexes after the column list
     (None, "CREATE TABLE t (a INT) INDEX (a)"),
     (None, "CREATE TABLE t (a INT) UNIQUE PRIMARY INDEX (a)"),

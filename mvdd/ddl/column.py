@@ -82,6 +82,10 @@ def _word(node: exp.Expr, what: str) -> str:
     return node.name
 
 
+#: what a column definition states of its type after the type's name
+_TYPE_TAIL = (exp.CharacterSetColumnConstraint, exp.BinaryColumnConstraint)
+
+
 def column_from_def(
     node: exp.ColumnDef, *, references: bool = False, mariadb: bool = False
 ) -> tuple[Column, s.Place, list[s.IndexSpec], Implied]:
@@ -101,8 +105,18 @@ def column_from_def(
     type_attrs: dict[str, Any] = {}
     indexes: list[s.IndexSpec] = []
     default: Default = NO_DEFAULT
+    in_type = True  # CHARACTER SET and BINARY belong to the type: before any attribute
     for constraint in node.constraints:
         ck = constraint.kind
+        if isinstance(ck, _TYPE_TAIL):
+            if not in_type:
+                raise DDLParseError(
+                    f"{constraint.sql(dialect=DIALECT)!r} goes with the type, before the "
+                    "column's attributes",
+                    column=name,
+                )
+        else:
+            in_type = False
         if isinstance(ck, exp.NotNullColumnConstraint):
             flags["nullable"] = bool(ck.args.get("allow_null"))
         elif isinstance(ck, exp.DefaultColumnConstraint):
@@ -116,7 +130,14 @@ def column_from_def(
                 raise DDLParseError("a second CHARACTER SET in one column definition")
             type_attrs["charset"] = _word(ck.this, "character set")
         elif isinstance(ck, exp.CollateColumnConstraint):
-            type_attrs["collation"] = _word(ck.this, "collation")
+            collation = _word(ck.this, "collation")
+            stated = type_attrs.get("collation")
+            if stated is not None and stated.lower() != collation.lower():
+                raise DDLError(
+                    f"conflicting declarations: COLLATE {stated} and COLLATE {collation}",
+                    column=name,
+                )
+            type_attrs["collation"] = collation
         elif isinstance(ck, exp.PrimaryKey):
             # `a INT KEY k (a)`: a key with a column list of its own, a comma short
             raise DDLParseError("a key with a column list inside a column definition")
@@ -176,12 +197,18 @@ def column_from_def(
         flags.setdefault("nullable", False)
         flags["auto_increment"] = True
         indexes.append(s.IndexSpec(kind=IndexKind.UNIQUE, parts=(s.PartSpec(name),)))
-    if ctype.kind == TypeKind.LONGTEXT and flags.get("check") == Expr(
-        _JSON_CHECK.format(name.replace("`", "``"))
-    ):
+    own_check = flags.get("check") == Expr(_JSON_CHECK.format(name.replace("`", "``")))
+    if ctype.kind == TypeKind.LONGTEXT and own_check:
         # MariaDB spells JSON as LONGTEXT utf8mb4_bin CHECK (json_valid(col))
         ctype = ColumnType.of(TypeKind.JSON)
         del flags["check"]
+    elif ctype.kind == TypeKind.JSON and flags.get("check") is not None and mariadb:
+        # MariaDB's JSON is that LONGTEXT with that check, unless the column states a check of
+        # its own: json_valid(col) is the same JSON, another check makes it a plain LONGTEXT
+        if own_check:
+            del flags["check"]
+        else:
+            ctype = ColumnType.of(TypeKind.LONGTEXT).with_charset("utf8mb4", "utf8mb4_bin")
     if any(i.kind == IndexKind.PRIMARY for i in indexes):
         if flags.get("nullable") is True:
             raise DDLError("a PRIMARY KEY column cannot be NULL", column=name)

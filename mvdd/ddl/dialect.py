@@ -1537,9 +1537,22 @@ class MvddParser(MySQLParser):
         both servers refuse as a syntax error. ODBC's escape ``{word value}`` is one operand,
         whatever its value."""
         first = self._curr.token_type if self._curr is not None else None
+        start = self._index
         value = self._parse_bitwise()
         if value is None:
             return None
+        if isinstance(value, exp.Collate) and first != TokenType.L_PAREN:
+            # `DEFAULT NULL COLLATE c`, `DEFAULT 'x' COLLATE c`: the column's collation after
+            # its default, which sqlglot reads as the value's own; left for the column to read
+            depth = 0
+            for at in range(start, self._index):
+                kind = self._tokens[at].token_type
+                depth += (kind == TokenType.L_PAREN) - (kind == TokenType.R_PAREN)
+                if kind == TokenType.COLLATE and depth == 0:
+                    self._retreat(at)
+                    break
+            while isinstance(value, exp.Collate):
+                value = value.this
         if first == TokenType.L_PAREN:
             fits = isinstance(value, exp.Paren | exp.Subquery)
         elif first == TokenType.L_BRACE:  # the escape's whole value, nothing after its brace
