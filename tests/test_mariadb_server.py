@@ -739,6 +739,18 @@ REPLICA_RULES = [
     (None, "CREATE TABLE t (a VARCHAR(5) COLLATE latin1_bin NOT NULL COLLATE LATIN1_BIN)"),
     (None, "CREATE TABLE t (a VARCHAR(5) COLLATE latin1_bin NOT NULL COLLATE latin1_swedish_ci)"),
     (None, "CREATE TABLE t (a VARCHAR(5) DEFAULT CONCAT('a', 'b') COLLATE utf8mb4_bin)"),
+    # a number type's SIGNED, UNSIGNED and ZEROFILL: the grammar's runs, right after the type
+    (None, "CREATE TABLE t (a INT UNSIGNED ZEROFILL NOT NULL, b INT ZEROFILL UNSIGNED)"),
+    (None, "CREATE TABLE t (a DECIMAL(5,2) ZEROFILL UNSIGNED, b FLOAT ZEROFILL UNSIGNED)"),
+    (None, "CREATE TABLE t (a INT SIGNED, b DECIMAL(5,2) SIGNED NOT NULL)"),
+    (None, "CREATE TABLE t (a INT NOT NULL SIGNED)"),
+    (None, "CREATE TABLE t (a INT NOT NULL ZEROFILL)"),
+    (None, "CREATE TABLE t (a INT NOT NULL UNSIGNED)"),
+    (None, "CREATE TABLE t (a INT SIGNED ZEROFILL)"),
+    (None, "CREATE TABLE t (a INT ZEROFILL SIGNED)"),
+    (None, "CREATE TABLE t (a INT ZEROFILL UNSIGNED ZEROFILL)"),
+    (None, "CREATE TABLE t (a INT UNSIGNED ZEROFILL UNSIGNED)"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t MODIFY a INT ZEROFILL UNSIGNED NOT NULL DEFAULT 5"),
     # other dialects' indexes after the column list
     (None, "CREATE TABLE t (a INT) INDEX (a)"),
     (None, "CREATE TABLE t (a INT) UNIQUE PRIMARY INDEX (a)"),

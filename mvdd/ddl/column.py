@@ -82,8 +82,59 @@ def _word(node: exp.Expr, what: str) -> str:
     return node.name
 
 
+#: the words a number type may take after its name, as MariaDB's grammar has them (sqlglot
+#: reads an UNSIGNED right after the name into the type itself)
+_SIGN_WORDS = frozenset(
+    {
+        ("SIGNED",),
+        ("UNSIGNED",),
+        ("ZEROFILL",),
+        ("UNSIGNED", "ZEROFILL"),
+        ("ZEROFILL", "UNSIGNED"),
+    }
+)
+
+
+def _sign_words(node: exp.ColumnDef, kind: exp.DataType, at: exp.Expr, name: str) -> None:
+    """Refuse a SIGNED, UNSIGNED or ZEROFILL (``at``) where the grammar has none: after
+    another attribute, or making a run of them right after the type's name that it does not
+    take (:data:`_SIGN_WORDS`)."""
+    run = ["UNSIGNED"] if _unsigned(kind) else []
+    for c in node.constraints:
+        if not isinstance(c.kind, exp.ZeroFillColumnConstraint | d.Signedness):
+            word = at.sql(dialect=DIALECT)
+            raise DDLParseError(f"{word} goes with the type, before the attributes", column=name)
+        run.append("ZEROFILL" if isinstance(c.kind, exp.ZeroFillColumnConstraint) else c.kind.name)
+        if c is at:
+            break
+    if tuple(run) not in _SIGN_WORDS:
+        raise DDLParseError(f"{' '.join(run)}: not a number type's words", column=name)
+
+
+def _unsigned(kind: exp.DataType) -> bool:
+    """Whether sqlglot read an UNSIGNED right after the type's name (``INT UNSIGNED`` is its
+    UINT)."""
+    return kind.this in _UNSIGNED_TYPES or isinstance(kind, d.UnsignedFloat)
+
+
+_UNSIGNED_TYPES = frozenset(
+    {
+        exp.DType.UTINYINT,
+        exp.DType.USMALLINT,
+        exp.DType.UMEDIUMINT,
+        exp.DType.UINT,
+        exp.DType.UBIGINT,
+        exp.DType.UDECIMAL,
+        exp.DType.UDOUBLE,
+    }
+)
 #: what a column definition states of its type after the type's name
-_TYPE_TAIL = (exp.CharacterSetColumnConstraint, exp.BinaryColumnConstraint)
+_TYPE_TAIL = (
+    exp.CharacterSetColumnConstraint,
+    exp.BinaryColumnConstraint,
+    exp.ZeroFillColumnConstraint,
+    d.Signedness,
+)
 
 
 def column_from_def(
@@ -141,8 +192,12 @@ def column_from_def(
         elif isinstance(ck, exp.PrimaryKey):
             # `a INT KEY k (a)`: a key with a column list of its own, a comma short
             raise DDLParseError("a key with a column list inside a column definition")
-        elif isinstance(ck, exp.ZeroFillColumnConstraint):
-            type_attrs["zerofill"] = True
+        elif isinstance(ck, exp.ZeroFillColumnConstraint | d.Signedness):
+            _sign_words(node, kind, constraint, name)
+            if isinstance(ck, exp.ZeroFillColumnConstraint):
+                type_attrs["zerofill"] = True
+            elif ck.name == "UNSIGNED":
+                type_attrs["unsigned"] = True
         elif isinstance(ck, exp.BinaryColumnConstraint):
             type_attrs["binary"] = True
         elif isinstance(ck, exp.ComputedColumnConstraint):

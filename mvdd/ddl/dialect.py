@@ -239,6 +239,13 @@ class SwitchKeys(exp.Expression):
     arg_types = {"this": True}
 
 
+class Signedness(exp.Expression, exp.ColumnConstraintKind):
+    """``UNSIGNED`` or ``SIGNED`` after a ZEROFILL (``INT ZEROFILL UNSIGNED``: the grammar takes
+    a number type's UNSIGNED, SIGNED and ZEROFILL in any order); ``this`` the word."""
+
+    arg_types = {"this": True}
+
+
 class Compressed(exp.Expression, exp.ColumnConstraintKind):
     """MariaDB's ``COMPRESSED[=method]`` column attribute."""
 
@@ -535,6 +542,8 @@ class MvddParser(MySQLParser):
         "CHECK": lambda self: self._parse_mysql_check(),
         # MariaDB's spelling of STORED after a generated column's AS (expr)
         "PERSISTENT": lambda self: self.expression(Persistent()),
+        "UNSIGNED": lambda self: self.expression(Signedness(this=exp.var("UNSIGNED"))),
+        "SIGNED": lambda self: self.expression(Signedness(this=exp.var("SIGNED"))),
         "COMPRESSED": lambda self: self.expression(
             Compressed(this=self._parse_var(any_token=True) if self._match(TokenType.EQ) else None)
         ),
@@ -855,6 +864,11 @@ class MvddParser(MySQLParser):
     def _parse_column_constraint(self) -> exp.Expr | None:
         if self._definition_ends():
             return None
+        if _is_keyword(self._curr, "SIGNED"):
+            # sqlglot's MySQL dialect drops a SIGNED wherever it stands among the attributes;
+            # the grammar has it right after the type (mvdd.ddl.column checks where it stands)
+            self._advance()
+            return self.expression(exp.ColumnConstraint(kind=Signedness(this=exp.var("SIGNED"))))
         return super()._parse_column_constraint()
 
     def _definition_ends(self) -> bool:
@@ -1652,6 +1666,7 @@ class MvddGenerator(MySQLGenerator):
         SystemVersioning: lambda self, e: f"{e.name} SYSTEM VERSIONING",
         Compressed: lambda self, e: "COMPRESSED" + (f"={e.name}" if e.this else ""),
         SwitchKeys: lambda self, e: f"{e.name} KEYS",
+        Signedness: lambda self, e: e.name,
         PartitionAction: lambda self, e: self.partitionaction_sql(e),
         # (for messages: what a replica reads of a partitioning it keeps nothing of)
         Partitioning: lambda self, e: (

@@ -33,6 +33,7 @@ class TypeAttrs:
     collation: str | None = None
     zerofill: bool = False
     binary: bool = False  # the BINARY attribute: the charset's _bin collation
+    unsigned: bool = False  # an UNSIGNED after ZEROFILL (one right after the type is its own)
 
 
 @attrs.frozen
@@ -307,7 +308,7 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
         kind, unsigned = _KINDS[dt.this]
     else:
         raise UnsupportedDDLError(f"unsupported column type {dt.sql(dialect='mysql')!r}")
-    unsigned = unsigned or isinstance(dt, UnsignedFloat)
+    unsigned = unsigned or isinstance(dt, UnsignedFloat) or attrs_.unsigned
     family = FAMILY[kind]
     kind, params = _PARSE[family](kind, dt, attrs_)
     family = FAMILY[kind]
