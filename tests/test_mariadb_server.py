@@ -751,6 +751,24 @@ REPLICA_RULES = [
     (None, "CREATE TABLE t (a INT ZEROFILL UNSIGNED ZEROFILL)"),
     (None, "CREATE TABLE t (a INT UNSIGNED ZEROFILL UNSIGNED)"),
     ("CREATE TABLE t (a INT)", "ALTER TABLE t MODIFY a INT ZEROFILL UNSIGNED NOT NULL DEFAULT 5"),
+    # generated columns: computed in order (an expression reads no generated column after
+    # it, 4029), and MariaDB's NULL, NOT NULL and PRIMARY KEY before AS (…) only
+    (None, "CREATE TABLE t (a INT AS (b + 1), b INT AS (c + 1), c INT)"),
+    (None, "CREATE TABLE t (c INT AS (1), b INT AS (c + 1), a INT DEFAULT (b + c))"),
+    (None, "CREATE TABLE t (a INT DEFAULT (b + 1), b INT AS (1))"),
+    (None, "CREATE TABLE t (a INT DEFAULT (b + 1), b INT)"),
+    (None, "CREATE TABLE t (x INT, c INT AS (x) STORED, a INT DEFAULT (c + 1))"),
+    (None, "CREATE TABLE t (c INT AS (1) STORED, b INT AS (c + 1) VIRTUAL)"),
+    (
+        "CREATE TABLE t (c INT AS (1), b INT AS (c + 1))",
+        "ALTER TABLE t MODIFY c INT AS (1) AFTER b",
+    ),
+    ("CREATE TABLE t (c INT AS (1), b INT AS (c + 1))", "ALTER TABLE t ADD d INT AS (b) FIRST"),
+    ("CREATE TABLE t (c INT AS (1), b INT AS (c + 1))", "ALTER TABLE t ADD d INT AS (b)"),
+    (None, "CREATE TABLE t (a INT, b INT AS (a + 1) STORED NOT NULL)"),
+    (None, "CREATE TABLE t (a INT, b INT AS (a + 1) VIRTUAL NULL)"),
+    (None, "CREATE TABLE t (a INT, b INT AS (a + 1) PERSISTENT PRIMARY KEY)"),
+    (None, "CREATE TABLE t (a INT, b INT NOT NULL AS (a + 1) PERSISTENT UNIQUE)"),
     # other dialects' indexes after the column list
     (None, "CREATE TABLE t (a INT) INDEX (a)"),
     (None, "CREATE TABLE t (a INT) UNIQUE PRIMARY INDEX (a)"),

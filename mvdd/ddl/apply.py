@@ -1319,6 +1319,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
 
         # (MariaDB computes a VIRTUAL column on read, after the counter gave its value)
         _each_expression(table, no_auto, virtual=rules.strict)
+        if tally.generated:
+            _generated_in_order(cols)
         if any(c.type.family == Family.PLUGIN for c in cols):  # (MariaDB's own types)
             _each_expression(table, partial(_kinds_meet, _value_kinds(cols)))
     if not all(i.visible for i in table.indexes):
@@ -1339,6 +1341,27 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
     for idx in table.indexes:
         if id(idx) not in kept or (changed and not changed.isdisjoint(map(_COLUMN_ID, idx.parts))):
             _check_index(table, idx)
+
+
+def _generated_in_order(cols: tuple[Column, ...]) -> None:
+    """A generated column's expression reads no generated column placed after it, and a
+    DEFAULT expression none at all: the server computes the defaults first, then the
+    generated columns in order (MariaDB's error 4029; MySQL refuses them too, its 3107 for a
+    generated column)."""
+    generated = {c.name.casefold(): c.name for c in cols if c.generated is not None}
+    later: set[str] = set()  # the generated columns after the one at hand, by folded name
+    for col in reversed(cols):
+        own = col.generated.expr if col.generated is not None else None
+        for expr, unread in ((own, later), (col.default, set(generated))):
+            read = ex.referenced_columns(expr) & unread if isinstance(expr, Expr) else None
+            if read:
+                raise DDLError(
+                    f"the expression of `{col.name}` reads generated column "
+                    f"`{generated[min(read)]}`, which is not computed before it",
+                    column=col.name,
+                )
+        if col.generated is not None:
+            later.add(col.name.casefold())
 
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)

@@ -128,6 +128,8 @@ _UNSIGNED_TYPES = frozenset(
         exp.DType.UDOUBLE,
     }
 )
+#: what MariaDB's grammar takes before a generated column's AS (…) only
+_NOT_AFTER_AS = (exp.NotNullColumnConstraint, exp.PrimaryKeyColumnConstraint)
 #: what a column definition states of its type after the type's name
 _TYPE_TAIL = (
     exp.CharacterSetColumnConstraint,
@@ -201,6 +203,12 @@ def column_from_def(
         elif isinstance(ck, exp.BinaryColumnConstraint):
             type_attrs["binary"] = True
         elif isinstance(ck, exp.ComputedColumnConstraint):
+            if mariadb and any(
+                isinstance(c.kind, _NOT_AFTER_AS)
+                for c in node.constraints[node.constraints.index(constraint) :]
+            ):
+                # MariaDB's grammar: NULL, NOT NULL and PRIMARY KEY before AS (…), not after
+                raise DDLParseError("NULL, NOT NULL or PRIMARY KEY after AS (…)", column=name)
             flags["generated"] = Generated(
                 normalize(ck.this), stored=bool(ck.args.get("persisted"))
             )
