@@ -72,6 +72,8 @@ def raw_default(node: exp.Expr) -> Default:
 
 
 _JSON_CHECK = "JSON_VALID(`{}`)"
+#: the kinds whose column a CHECK (json_valid(col)) makes (or keeps) a JSON
+_JSON_KINDS = frozenset({TypeKind.LONGTEXT, TypeKind.JSON})
 
 
 def _word(node: exp.Expr, what: str) -> str:
@@ -260,7 +262,11 @@ def column_from_def(
         flags.setdefault("nullable", False)
         flags["auto_increment"] = True
         indexes.append(s.IndexSpec(kind=IndexKind.UNIQUE, parts=(s.PartSpec(name),)))
-    own_check = flags.get("check") == Expr(_JSON_CHECK.format(name.replace("`", "``")))
+    own_check = (
+        ctype.kind in _JSON_KINDS
+        and "check" in flags
+        and flags["check"] == Expr(_JSON_CHECK.format(name.replace("`", "``")))
+    )
     if ctype.kind == TypeKind.LONGTEXT and own_check:
         # MariaDB spells JSON as LONGTEXT utf8mb4_bin CHECK (json_valid(col))
         ctype = ColumnType.of(TypeKind.JSON)
