@@ -160,7 +160,7 @@ def column_from_def(
     type_attrs: dict[str, Any] = {}
     indexes: list[s.IndexSpec] = []
     default: Default = NO_DEFAULT
-    in_type = True  # CHARACTER SET and BINARY belong to the type: before any attribute
+    in_type = True  # the type's own words (_TYPE_TAIL) come before any attribute
     for constraint in node.constraints:
         ck = constraint.kind
         if isinstance(ck, _TYPE_TAIL):

@@ -650,7 +650,7 @@ _PARTITIONING = (
     "partitioning is tracked by a replica only (Catalog(replica=True), which follows what its "
     "server accepted): a catalog of its own would have to check the server's partitioning rules"
 )
-#: partition actions whose rows change without a row event, and the verbs that name ALL
+#: the partition actions whose rows change without a row event
 _ROWS_CHANGED = frozenset({"DROP", "TRUNCATE", "EXCHANGE", "DISCARD", "IMPORT"})
 
 
