@@ -84,8 +84,9 @@ def _word(node: exp.Expr, what: str) -> str:
     return node.name
 
 
-#: the words a number type may take after its name, as MariaDB's grammar has them (sqlglot
-#: reads an UNSIGNED right after the name into the type itself)
+#: the runs of words a number type may take after its name, as MariaDB's grammar has them
+#: (sqlglot reads an UNSIGNED right after the name into the type itself); each comes before
+#: any attribute (:data:`_TYPE_TAIL`)
 _SIGN_WORDS = frozenset(
     {
         ("SIGNED",),
@@ -95,22 +96,6 @@ _SIGN_WORDS = frozenset(
         ("ZEROFILL", "UNSIGNED"),
     }
 )
-
-
-def _sign_words(node: exp.ColumnDef, kind: exp.DataType, at: exp.Expr, name: str) -> None:
-    """Refuse a SIGNED, UNSIGNED or ZEROFILL (``at``) where the grammar has none: after
-    another attribute, or making a run of them right after the type's name that it does not
-    take (:data:`_SIGN_WORDS`)."""
-    run = ["UNSIGNED"] if _unsigned(kind) else []
-    for c in node.constraints:
-        if not isinstance(c.kind, exp.ZeroFillColumnConstraint | d.Signedness):
-            word = at.sql(dialect=DIALECT)
-            raise DDLParseError(f"{word} goes with the type, before the attributes", column=name)
-        run.append("ZEROFILL" if isinstance(c.kind, exp.ZeroFillColumnConstraint) else c.kind.name)
-        if c is at:
-            break
-    if tuple(run) not in _SIGN_WORDS:
-        raise DDLParseError(f"{' '.join(run)}: not a number type's words", column=name)
 
 
 def _unsigned(kind: exp.DataType) -> bool:
@@ -161,6 +146,7 @@ def column_from_def(
     indexes: list[s.IndexSpec] = []
     default: Default = NO_DEFAULT
     in_type = True  # the type's own words (_TYPE_TAIL) come before any attribute
+    signs: list[str] | None = None  # its SIGNED, UNSIGNED and ZEROFILL, when it has any
     for constraint in node.constraints:
         ck = constraint.kind
         if isinstance(ck, _TYPE_TAIL):
@@ -197,11 +183,14 @@ def column_from_def(
             # `a INT KEY k (a)`: a key with a column list of its own, a comma short
             raise DDLParseError("a key with a column list inside a column definition")
         elif isinstance(ck, exp.ZeroFillColumnConstraint | d.Signedness):
-            _sign_words(node, kind, constraint, name)
-            if isinstance(ck, exp.ZeroFillColumnConstraint):
-                type_attrs["zerofill"] = True
-            elif ck.name == "UNSIGNED":
-                type_attrs["unsigned"] = True
+            if signs is None:
+                signs = ["UNSIGNED"] if _unsigned(kind) else []
+            word = "ZEROFILL" if isinstance(ck, exp.ZeroFillColumnConstraint) else ck.name
+            signs.append(word)
+            if tuple(signs) not in _SIGN_WORDS:
+                raise DDLParseError(f"{' '.join(signs)}: not a number type's words", column=name)
+            if word != "SIGNED":  # (the default)
+                type_attrs[word.lower()] = True
         elif isinstance(ck, exp.BinaryColumnConstraint):
             type_attrs["binary"] = True
         elif isinstance(ck, exp.ComputedColumnConstraint):

@@ -240,8 +240,9 @@ class SwitchKeys(exp.Expression):
 
 
 class Signedness(exp.Expression, exp.ColumnConstraintKind):
-    """``UNSIGNED`` or ``SIGNED`` after a ZEROFILL (``INT ZEROFILL UNSIGNED``: the grammar takes
-    a number type's UNSIGNED, SIGNED and ZEROFILL in any order); ``this`` the word."""
+    """A column definition's ``UNSIGNED`` or ``SIGNED`` that sqlglot does not read into the
+    type (``INT ZEROFILL UNSIGNED``, or a SIGNED anywhere, which it would drop); mvdd.ddl.column
+    takes the grammar's runs of them and refuses the rest; ``this`` the word."""
 
     arg_types = {"this": True}
 
@@ -426,14 +427,8 @@ _PARTITION_VERBS_ALL = frozenset(
 
 
 def _partition_parser(verb: str) -> Callable[[Any], PartitionAction | None]:
-    """The ALTER TABLE parser of ``verb PARTITION …``; None (the statement read as a Command,
-    as sqlglot reads what it does not know) where PARTITION does not follow, as in MySQL's
-    ``DISCARD TABLESPACE``."""
-    return lambda self: (
-        self._parse_partition_action(verb)
-        if self._curr and self._curr.token_type == TokenType.PARTITION
-        else None
-    )
+    """The ALTER TABLE parser of ``verb PARTITION …`` (:meth:`MvddParser._parse_on_partitions`)."""
+    return lambda self: self._parse_on_partitions(verb)
 
 
 class MvddParser(MySQLParser):
@@ -519,9 +514,9 @@ class MvddParser(MySQLParser):
         "DISABLE": lambda self: self._parse_switch_keys("DISABLE"),
         "ENABLE": lambda self: self._parse_switch_keys("ENABLE"),
         "DROP": lambda self: (
-            self._parse_partition_action("DROP")
-            if self._curr and self._curr.token_type == TokenType.PARTITION
-            else self._parse_system_versioning("DROP") or MySQLParser.ALTER_PARSERS["DROP"](self)
+            self._parse_on_partitions("DROP")
+            or self._parse_system_versioning("DROP")
+            or MySQLParser.ALTER_PARSERS["DROP"](self)
         ),
         **{verb: _partition_parser(verb) for verb in _PARTITION_VERBS},
     }
@@ -1134,24 +1129,22 @@ class MvddParser(MySQLParser):
         )
 
     def _parse_partition_option(self) -> exp.Property | None:
-        """One option of a partition: ``[STORAGE] ENGINE``, ``COMMENT``, ``DATA DIRECTORY``,
-        ``INDEX DIRECTORY`` (each with an optional ``=``), ``MAX_ROWS``, ``MIN_ROWS``,
-        ``NODEGROUP`` (numbers), ``TABLESPACE`` (a name)."""
+        """One option of a partition: ``[STORAGE] ENGINE``, ``COMMENT``, ``MAX_ROWS``,
+        ``MIN_ROWS``, ``NODEGROUP`` (numbers), each with an optional ``=``; ``TABLESPACE`` and
+        ``{DATA | INDEX} DIRECTORY`` as a table's."""
         if self._match_text_seq("STORAGE", "ENGINE") or self._match_text_seq("ENGINE"):
             word, read = "ENGINE", lambda: self._parse_var(any_token=True)
         elif self._match_text_seq("COMMENT"):
             word, read = "COMMENT", self._parse_string
-        elif self._match_text_seq("DATA", "DIRECTORY") or self._match_text_seq(
-            "INDEX", "DIRECTORY"
-        ):
-            word, read = (
-                f"{self._tokens[self._index - 2].text.upper()} DIRECTORY",
-                self._parse_string,
-            )
         elif self._match_texts(("MAX_ROWS", "MIN_ROWS", "NODEGROUP")):
             word, read = self._prev.text.upper(), self._parse_number
         elif self._match_text_seq("TABLESPACE"):
-            word, read = "TABLESPACE", lambda: self._parse_id_var(any_token=False)
+            return self._parse_storage_option("TABLESPACE")
+        elif self._match_texts(("DATA", "INDEX")):
+            directory = self._parse_directory(self._prev.text.upper())
+            if directory is None:
+                self._retreat(self._index - 1)
+            return directory
         else:
             return None
         self._match(TokenType.EQ)
@@ -1169,10 +1162,13 @@ class MvddParser(MySQLParser):
             self.raise_error(f"Expecting partition names after {verb} PARTITION", self._curr)
         return {"expressions": names}
 
-    def _parse_partition_action(self, verb: str) -> PartitionAction:
-        """``verb PARTITION …``, an ALTER TABLE action on partitions (the verb read)."""
+    def _parse_on_partitions(self, verb: str) -> PartitionAction | None:
+        """``verb PARTITION …``, an ALTER TABLE action on partitions (the verb read); None
+        where PARTITION does not follow (the verb's other use, or for a verb that has none,
+        as MySQL's ``DISCARD TABLESPACE``, the statement read as a Command, as sqlglot reads
+        what it does not know)."""
         if not self._match(TokenType.PARTITION):
-            self.raise_error(f"Expecting PARTITION after {verb}", self._curr)
+            return None
         self._on_partitions = True
         args: dict[str, Any] = {}
         if verb == "ADD":
@@ -1484,8 +1480,9 @@ class MvddParser(MySQLParser):
             return [self.expression(exp.AddConstraint(expressions=[check]))]
         if _is_keyword(self._curr, "ADD"):  # sqlglot takes a second ADD as optional noise
             self.raise_error("Expecting what to ADD", self._curr)
-        if self._curr and self._curr.token_type == TokenType.PARTITION:
-            return [self._parse_partition_action("ADD")]
+        partitions = self._parse_on_partitions("ADD")
+        if partitions is not None:
+            return [partitions]
         versioning = self._parse_system_versioning("ADD")
         if versioning is not None:
             return [versioning]

@@ -717,18 +717,16 @@ def _coerce_year(t: TemporalType, value: Any) -> int:
         number = _rounded(Decimal(value.strip()))
         if number == 0:
             return 0 if len(value) == 4 else 2000
-        if 1 <= number <= 99:
-            return _century(number)
     elif isinstance(value, int | Decimal) and not isinstance(value, bool):
         if value < 0:  # (a number below 0 is refused, though it rounds to 0)
             raise _bad(t, value, "not a year")
         number = _rounded(Decimal(value))
-        if 1 <= number <= 99:
-            return _century(number)
     else:
         raise _bad(t, value, "not a year")
     if number < 0:
         raise _bad(t, value, "not a year")
+    if 1 <= number <= 99:
+        return _century(number)
     if number != 0 and not 1901 <= number <= 2155:
         raise _bad(t, value, "out of the YEAR range 1901..2155")
     return number
