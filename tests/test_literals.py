@@ -439,3 +439,51 @@ def test_an_odbc_escape_reads_as_on_the_server(
     eight_digit_time = re.fullmatch(r"TIME ?'\d{8,}(\.\d*)?'", typed, re.IGNORECASE)
     if not (_a_day_of_its_own(sql_type, typed) or _zero_in_date(typed) or eight_digit_time):
         _agree(conn, cat, sql_type, literal)
+
+
+#: numbers written with an exponent: doubles to the servers
+doubles = st.builds(
+    lambda sign, mantissa, power: f"{sign}{mantissa}e{power}",
+    st.sampled_from(["", "-"]),
+    st.one_of(
+        st.sampled_from(["1", "2.5", "3.5", "0", "1.234", "9.99", "3.333333333333333333"]),
+        st.builds(lambda i, f: f"{i}.{f}", st.integers(0, 10**6), st.integers(0, 10**18)),
+    ),
+    st.integers(-330, 330),
+)
+DOUBLE_TYPES = [
+    "VARCHAR(3)",
+    "VARCHAR(5)",
+    "CHAR(8)",
+    "VARCHAR(30)",
+    "VARBINARY(6)",
+    "INT",
+    "TINYINT UNSIGNED",
+    "INT UNSIGNED",
+    "DECIMAL(30,20)",
+    "YEAR",
+    "BIT(8)",
+]
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sql_type=st.sampled_from(DOUBLE_TYPES), literal=doubles)
+@example(sql_type="VARCHAR(30)", literal="1e15")
+@example(sql_type="VARCHAR(30)", literal="1.234e-16")
+@example(sql_type="VARCHAR(3)", literal="1e2")
+@example(sql_type="VARCHAR(5)", literal="0.6666666666666666e0")
+@example(sql_type="INT", literal="2.5e0")
+@example(sql_type="DECIMAL(30,20)", literal="3.333333333333333333e0")
+def test_a_double_reads_as_on_the_server(
+    replica: tuple[Any, Catalog], sql_type: str, literal: str
+) -> None:
+    """A number with an exponent is a double: a string column takes the text the server
+    writes for it (``1e2`` is ``'100'``, ``1e15`` is ``'1e15'``, fewer digits in a narrow
+    column), an integer column rounds it half to even, a DECIMAL takes its shortest digits."""
+    conn, cat = replica
+    mine, server = _mvdd_default(cat, sql_type, literal), _server_default(conn, sql_type, literal)
+    if sql_type == "YEAR" and mine is not None and server is not None:
+        mine, server = str(int(mine)), str(int(server))  # (a YEAR 0 shows as 0000)
+    if sql_type.startswith("BIT") and server is not None:
+        server = str(int(server.removeprefix("b'") or "0", 2))  # (shown as b'1010')
+    assert mine == server, (sql_type, literal)

@@ -30,6 +30,7 @@ import attrs
 
 from mvdd.ddl import expr as ex
 from mvdd.ddl import step as s
+from mvdd.ddl.constant import UNKNOWN, default_value
 from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
 from mvdd.model import (
@@ -321,8 +322,27 @@ def _defined(col: Column, rules: Rules) -> Column:
         literal = ex.temporal_literal(col.default)
         if literal is not None:
             col = _literal_folded(col, *literal, rules)
+        elif rules.strict or rules.flavor == "mariadb":
+            _check_constant_default(col, rules)
     _check_column(col, rules)
     return col
+
+
+def _check_constant_default(col: Column, rules: Rules) -> None:
+    """MariaDB's check of a DEFAULT ``(…)`` that reads only literals: the value it computes
+    (:func:`~mvdd.ddl.constant.default_value`) must suit the column as a literal would, and a
+    NOT NULL column's must not be NULL (its error 1067; mvdd's rules keep it too, the stricter
+    server's). A value mvdd cannot be sure of passes."""
+    assert isinstance(col.default, Expr)
+    what = f"invalid default value: ({col.default.sql})"
+    try:
+        value = default_value(col.default, col.type)
+        if value is not UNKNOWN and value is not None:
+            coerce_default(value, col.type, col.name, mariadb=rules.mariadb_values)
+    except MvddError as err:
+        raise DDLError(f"{what}: {err.message}", column=col.name) from None
+    if value is None and not col.nullable:
+        raise DDLError(f"{what} is NULL in a NOT NULL column", column=col.name)
 
 
 def _literal_folded(col: Column, kind: TypeKind, value: str, rules: Rules) -> Column:
@@ -656,7 +676,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
             column=old.name,
         )
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
-        new = _in_primary_key(new)  # a primary key column stays NOT NULL
+        new = _in_primary_key(new, rules)  # a primary key column stays NOT NULL
     new = new.placed(
         old.id,
         _with_table_charset(table, new.type, binary=step.bin_collation, text_chars=step.text_chars),
@@ -870,7 +890,7 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
     columns = table.columns
     if spec.kind == IndexKind.PRIMARY:
         # MySQL makes primary key columns NOT NULL (and a DEFAULT NULL goes with it)
-        columns = tuple(_in_primary_key(c) if c.id in seen else c for c in columns)
+        columns = tuple(_in_primary_key(c, rules) if c.id in seen else c for c in columns)
     if step.foreign_key:
         index = attrs.evolve(index, generated=True)
     return table.with_changes(columns=columns, indexes=(*table.indexes, index), last_id=new_id)
@@ -918,12 +938,16 @@ def _leads_with(kind: IndexKind, parts: Sequence[IndexPart], wanted: list[int]) 
     )
 
 
-def _in_primary_key(col: Column) -> Column:
+def _in_primary_key(col: Column, rules: Rules) -> Column:
     """A column as a primary key holds it: NOT NULL, and a DEFAULT NULL goes with it (MySQL
-    and MariaDB make it so, whatever the definition says)."""
-    return attrs.evolve(
+    and MariaDB make it so, whatever the definition says); a DEFAULT expression whose value
+    is NULL is refused (MariaDB's 1067, :func:`_check_constant_default`)."""
+    keyed = attrs.evolve(
         col, nullable=False, default=NO_DEFAULT if col.default is None else col.default
     )
+    if isinstance(keyed.default, Expr) and (rules.strict or rules.flavor == "mariadb"):
+        _check_constant_default(keyed, rules)
+    return keyed
 
 
 #: the longest key InnoDB stores, by row format (DYNAMIC and COMPRESSED: 3072 bytes)

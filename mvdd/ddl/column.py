@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from typing import Any
 
@@ -27,7 +28,7 @@ from mvdd.model import (
     IndexKind,
     TypeKind,
 )
-from mvdd.model.element import HexText, coerce_default
+from mvdd.model.element import DoubleLiteral, HexText, coerce_default
 
 
 def _literal(node: exp.Expr) -> Any:
@@ -41,11 +42,18 @@ def _literal(node: exp.Expr) -> Any:
     if isinstance(node, exp.Introducer):
         return _literal(node.expression)
     if isinstance(node, exp.Literal):
-        return node.this if node.is_string else Decimal(node.this)
+        if node.is_string:
+            return node.this
+        if "e" in node.this or "E" in node.this:  # a double: its shortest digits
+            double = float(node.this)
+            if not math.isfinite(double):
+                raise DDLParseError(f"illegal double {node.this!r}: past DOUBLE's range")
+            return DoubleLiteral(repr(double))
+        return Decimal(node.this)
     if isinstance(node, exp.Neg):
         inner = _literal(node.this)
         if isinstance(inner, Decimal):
-            return -inner
+            return type(inner)(-inner)  # (a double stays one)
     if isinstance(node, exp.BitString):
         return int(node.this or "0", 2)
     if isinstance(node, exp.HexString):

@@ -1654,7 +1654,9 @@ class MvddGenerator(MySQLGenerator):
         AlterIndex: lambda self, e: self.alterindex_sql(e),
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
         TemporalLiteral: lambda self, e: f"{LITERAL_WORDS[e.kind]} {self.sql(e, 'this')}",
-        QuotedHex: lambda self, e: self.hexstring_sql(e),
+        # each as the servers write it: 0x… a number in MariaDB's arithmetic, X'…' a string
+        exp.HexString: lambda self, e: f"0x{e.this}" if e.this else "X''",
+        QuotedHex: lambda self, e: f"X'{e.this}'",
         AlterDatabase: lambda self, e: self.alterdatabase_sql(e),
         Persistent: lambda self, e: "PERSISTENT",
         # a collation's name is a plain word: bare, as the model renders it, however it was read

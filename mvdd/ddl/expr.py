@@ -22,7 +22,7 @@ from typing import Any
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from mvdd.ddl.dialect import DIALECT, TemporalLiteral, deep_stack
+from mvdd.ddl.dialect import DIALECT, QuotedHex, TemporalLiteral, deep_stack
 from mvdd.ddl.reserved import is_reserved
 from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
@@ -164,7 +164,11 @@ _UNIFY: dict[type[exp.Expr], Any] = {
         n if n.args.get("zone") else exp.Cast(this=n.this, to=exp.DataType.build("DATETIME"))
     ),
     exp.Atan2: lambda n: exp.Atan(this=n.this, expression=n.expression),
-    exp.BitString: lambda n: exp.HexString(this=f"{int(n.this or '0', 2):02x}"),
+    exp.BitString: lambda n: (
+        _hex_number(format(int(n.this, 2), "x")) if n.this else QuotedHex(this="")
+    ),
+    exp.HexString: lambda n: _hex_number(n.this),
+    QuotedHex: lambda n: QuotedHex(this=n.this.lower()),
     exp.National: lambda n: exp.Literal.string(n.this),
     # (but after IS, where TRUE and FALSE are words of the operator)
     exp.Boolean: lambda n: n if isinstance(n.parent, exp.Is) else exp.Literal.number(int(n.this)),
@@ -172,6 +176,12 @@ _UNIFY: dict[type[exp.Expr], Any] = {
         this=_to_days(n.this), expression=_to_days(n.args["expression"])
     ),
 }
+
+
+def _hex_number(digits: str) -> exp.Expr:
+    """A ``0x…`` literal as the server writes it: lower-case digits, an even number of them."""
+    digits = digits.lower()
+    return exp.HexString(this=digits if len(digits) % 2 == 0 else f"0{digits}")
 
 
 def _unify(node: exp.Expr) -> exp.Expr:
@@ -182,7 +192,8 @@ def _unify(node: exp.Expr) -> exp.Expr:
     implied 0, TO_DAYS(x) - TO_DAYS(y) for DATEDIFF(x, y), x NOT LIKE y ESCAPE z as the
     negation of x LIKE y ESCAPE z reads, and the other synonyms of :data:`_UNIFY` and
     :data:`_ANONYMOUS` (DAY, WEEKOFYEAR, TIME, TIMESTAMP, TIMESTAMPADD, ADDDATE, SUBDATE, MID,
-    BIN, OCT, ATAN2; bit strings as hex, N'' strings and TRUE / FALSE as plain literals), a
+    BIN, OCT, ATAN2; bit strings as ``0x…`` numbers (``b''`` as ``X''``), hex digits in lower case,
+    N'' strings and TRUE / FALSE as plain literals), a
     bare column under AND / OR as `x` <> 0."""
     rule = _UNIFY.get(type(node))
     return node if rule is None else rule(node)

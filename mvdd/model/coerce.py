@@ -201,6 +201,8 @@ def _coerce_bit(t: ColumnType, value: Any) -> int:
     elif isinstance(value, int) and not isinstance(value, bool):
         number = value
     else:
+        if _to_decimal(t, value) < 0:  # (refused before it is rounded: -0.001 too)
+            raise _bad(t, value, f"does not fit in {t.length} bits")
         number = _whole(t, value, 0, 2**64 - 1)
     if not 0 <= number < 2**t.length:
         raise _bad(t, value, f"does not fit in {t.length} bits")
@@ -688,6 +690,78 @@ def single_float(value: float) -> float:
     return float(format(single, ".6g"))
 
 
+#: past this many digits before the point, or this many zeros after it, a double is written
+#: with an exponent even where its digits fit (the servers' DBL_DIG)
+_F_FORMAT_DIGITS = 15
+
+
+def _digits(x: float, mode: str, n: int) -> tuple[str, int]:
+    """A positive double's significant digits and the place of its point (``0.DIGITS`` times
+    10 to it), as dtoa gives them: the fewest that read back as ``x`` but at most ``n`` of
+    them (``mode`` "e"), or the fewest with at most ``n`` after the point ("f"), correctly
+    rounded, trailing zeros dropped."""
+    text = repr(x) if mode == "e" else format(x, f".{max(n, 0)}f")
+    if mode == "e" and len(Decimal(text).as_tuple().digits) > n:
+        text = format(x, f".{max(n, 1) - 1}e")
+    exact = Decimal(text).normalize()
+    digits = "".join(map(str, exact.as_tuple().digits)).rstrip("0")
+    if not digits:
+        return "", 0
+    return digits, exact.adjusted() + 1
+
+
+def double_text(x: float, width: int) -> str:
+    """A double as both servers write it into a string column of ``width`` characters (their
+    ``my_gcvt``): its shortest digits, written with a point where they fit and the point is
+    near (fewer than 15 digits before it, 14 zeros after it), else with an exponent (``1e15``,
+    ``1.234e-16``), fewer digits where the width calls for it, and cut to the width where not
+    even one digit and its exponent fit (``1e-4`` in three characters is ``1e-``: the server
+    warns, and keeps that).
+
+    >>> double_text(100.0, 3), double_text(1e15, 30), double_text(1e-5, 30)
+    ('100', '1e15', '0.00001')
+    >>> double_text(3.3333333333333335, 30), double_text(2/3, 5), double_text(1e-4, 3)
+    ('3.3333333333333335', '0.667', '1e-')
+    """
+    return _double_text(x, width)[:width]
+
+
+def _double_text(x: float, width: int) -> str:
+    sign = "-" if x < 0 else ""
+    x = abs(x)
+    width -= len(sign)
+    if x == 0:
+        return "0"
+    digits, point = _digits(x, "e", width)
+    n = len(digits)
+    exp_len = 1 + (point >= 101 or point <= -99) + (point >= 11 or point <= -9)
+    space = n - point + 2 if point <= 0 else n + 1 if point < n else point
+    have_space = space <= width
+    force_e = point <= 0 and width <= 2 - point and width >= 3 + exp_len
+    fits_f = point <= width and (point >= -1 or (point == -2 and (n > 1 or not force_e)))
+    if (have_space or (fits_f and not force_e)) and (
+        not have_space
+        or (point >= -_F_FORMAT_DIGITS + 1 and (point <= _F_FORMAT_DIGITS or n > point))
+    ):
+        room = width - (point < n) - (1 - point if point <= 0 else 0)
+        if room < n:
+            digits, point = _digits(x, "f", max(room, point) - point)
+            n = len(digits)
+            if not n:
+                return "0"
+        if point <= 0:
+            return f"{sign}0.{'0' * -point}{digits}"
+        if point < n:
+            return f"{sign}{digits[:point]}.{digits[point:]}"
+        return f"{sign}{digits}{'0' * (point - n)}"
+    room = width - (point < 1) - 1 - exp_len - (n > 1)
+    if room < n:
+        digits, point = _digits(x, "e", max(room, 1))
+        n = len(digits)
+    mantissa = digits[0] + (f".{digits[1:]}" if n > 1 else "")
+    return f"{sign}{mantissa}e{point - 1}"
+
+
 def two_digit_year(year: int) -> int:
     """The year a YEAR(2) column's default names once the server shows it: two digits (1901
     shows as ``01``, the zero year as ``00``), which read back as 2000..2069 or 1970..1999.
@@ -786,6 +860,7 @@ __all__ = [
     "coerce",
     "coerce_text",
     "convert",
+    "double_text",
     "from_temporal_literal",
     "is_case_sensitive",
     "single_float",

@@ -8,14 +8,14 @@ Columns and indexes carry their F1 :class:`State` (see :mod:`mvdd.online`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from decimal import Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from enum import Enum, StrEnum
 from typing import Any, Final, Literal, TypeAlias
 
 import attrs
 
 from mvdd.errors import DDLError, MvddError
-from mvdd.model.coerce import coerce_text, single_float, two_digit_year
+from mvdd.model.coerce import coerce_text, double_text, single_float, two_digit_year
 from mvdd.model.kind import Family, TypeKind
 from mvdd.model.types import ColumnType
 
@@ -187,6 +187,9 @@ def coerce_default(
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
     Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
 
+    A number names an ENUM's or a SET's member as its text (``DEFAULT 1`` is the member
+    ``'1'``, not the first one), as both servers match a literal DEFAULT there.
+
     ``mariadb``: the value is read as MariaDB reads it, where MySQL reads it otherwise: a date
     and time's or a time's fraction of a second longer than the column's is cut to its digits
     (:func:`cut_fraction`), not rounded; a hex string ``X'…'`` (:class:`HexText`) in a
@@ -212,6 +215,10 @@ def coerce_default(
     elif type(raw) is int and not numeric:
         raw = raw.to_bytes(max(1, (raw.bit_length() + 7) // 8), "big")  # b'..': its bytes
     try:
+        if type(raw) is DoubleLiteral:
+            raw = _from_double(raw, ctype)
+        elif isinstance(raw, Decimal) and ctype.family == Family.ENUM:
+            raw = format(raw, "f")  # (a literal names a member, as text; never its index)
         if mariadb and ctype.kind in _FRACTIONED:
             raw = cut_fraction(raw, ctype)
         if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
@@ -223,6 +230,32 @@ def coerce_default(
         return ctype.coerce(raw)
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=column) from None
+
+
+class DoubleLiteral(Decimal):
+    """A number literal written with an exponent (``1e2``), as a DEFAULT states it: a double to
+    both servers, held as its shortest digits. A string column takes the text the servers
+    write for it (:func:`~mvdd.model.coerce.double_text`: ``'100'``, ``'1e15'``), an integer
+    column rounds it half to even (``2.5e0`` is 2), a DECIMAL takes its digits
+    (``3.333333333333333333e0`` is ``3.3333333333333335``)."""
+
+
+#: the families it is text in, and the most characters the servers write it with there
+_TEXT_FAMILIES = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB, Family.JSON})
+_DOUBLE_TEXT_WIDTH = 330
+
+
+def _from_double(raw: DoubleLiteral, ctype: ColumnType) -> Any:
+    """A double literal as a column of ``ctype`` reads it (:class:`DoubleLiteral`)."""
+    if ctype.family == Family.INTEGER:
+        return Decimal(raw).to_integral_value(ROUND_HALF_EVEN)  # (C's rint)
+    if ctype.family == Family.BIT or (ctype.kind == TypeKind.YEAR and 0 <= raw <= 2155):
+        return Decimal(raw).to_integral_value(ROUND_DOWN)  # (cut: a cast to an integer)
+    if ctype.family in _TEXT_FAMILIES or ctype.family == Family.ENUM:
+        limit = ctype.max_length()
+        width = _DOUBLE_TEXT_WIDTH if limit is None else min(limit, _DOUBLE_TEXT_WIDTH)
+        return double_text(float(raw), width)
+    return Decimal(raw)
 
 
 class HexText(bytes):
@@ -352,6 +385,7 @@ __all__ = [
     "Check",
     "Column",
     "Default",
+    "DoubleLiteral",
     "Expr",
     "Generated",
     "HexText",
