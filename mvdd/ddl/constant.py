@@ -209,16 +209,31 @@ def _arithmetic(op: Callable[[Any, Any], Any]) -> Callable[[exp.Expr], Any]:
     return rule
 
 
+def _zeroed(value: Any) -> Any:
+    """A decimal zero as the server's subtraction leaves it, and its product's negative zero:
+    without a scale (``0.5 - 0.5`` is ``0``, and ``100 + (0.5 - 0.5)`` is ``100``)."""
+    return Decimal(0) if isinstance(value, Decimal) and not value else value
+
+
 def _add(a: Any, b: Any) -> Any:
-    return _EXACT.add(a, b) if isinstance(a, Decimal) else a + b
+    if not isinstance(a, Decimal):
+        return a + b
+    total = _EXACT.add(a, b)
+    return _zeroed(total) if a.is_signed() != b.is_signed() else total  # (a subtraction)
 
 
 def _sub(a: Any, b: Any) -> Any:
-    return _EXACT.subtract(a, b) if isinstance(a, Decimal) else a - b
+    if not isinstance(a, Decimal):
+        return a - b
+    rest = _EXACT.subtract(a, b)
+    return _zeroed(rest) if a.is_signed() == b.is_signed() else rest  # (a subtraction)
 
 
 def _mul(a: Any, b: Any) -> Any:
-    return _EXACT.multiply(a, b) if isinstance(a, Decimal) else a * b
+    if not isinstance(a, Decimal):
+        return a * b
+    product = _EXACT.multiply(a, b)
+    return _zeroed(product) if product.is_signed() else product
 
 
 def _by_division(rule: Callable[[Any, Any, exp.Expr], Any]) -> Callable[[exp.Expr], Any]:
