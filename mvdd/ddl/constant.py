@@ -15,7 +15,7 @@ AS SIGNED / UNSIGNED)``, NULL, numbers, strings, ``0x…`` and bit strings as nu
 else, or a value whose reading is not certain (a string that is not a plain number in
 arithmetic, an ``X'…'`` string, unsigned arithmetic, a decimal's negative zero), is
 :data:`UNKNOWN`; :func:`default_value` also passes over what a column reads in ways not
-modelled (a double's or a quotient's text, a date). Its column's check passes such a value,
+modelled (a double's text, a date). Its column's check passes such a value,
 as before: a check refuses only what the server refuses. ``tests/test_constant.py`` holds
 both to MariaDB, statement by statement and with generated expressions, values included.
 
@@ -58,15 +58,20 @@ UNKNOWN: Any = _Unknown
 _MIN, _MAX = -(2**63), 2**63 - 1
 #: the most digits a DECIMAL value holds
 _DIGITS = 65
-#: digits a quotient gets past its dividend's (the server's div_precision_increment)
+#: digits a quotient's type shows past its dividend's (the server's div_precision_increment)
 _DIV_INCREMENT = 4
+#: the digits of one word of the server's decimals: a quotient is computed to whole words
+_WORD = 9
 _EXACT = Context(prec=200)
 _PLAIN_NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
-class Quotient(Decimal):
-    """A decimal quotient, as the server shows it (its dividend's scale and 4 more digits);
-    the server computes it to more digits than it shows, so its text is not certain."""
+class Computed(Decimal):
+    """A decimal whose value holds other digits than its type shows: a quotient (computed to
+    whole words of 9 digits and cut there, ``1 / 3`` is 0.333333333 where its type shows
+    0.3333), a sum, difference or product with one, a zero a subtraction left without its
+    scale. Its value, and so its text in a string column, is certain; the text ``CONCAT``
+    gives it (its type's digits, rounded) is not modelled."""
 
 
 class UnsignedInt(int):
@@ -80,7 +85,7 @@ class HexNumber(int):
 
 def constant_value(expr: Expr) -> Any:
     """The value of a constant expression, :data:`UNKNOWN` where it is not certain: None
-    (NULL), an ``int``, a ``Decimal`` (a :class:`Quotient` from ``/``), a ``float`` (a double)
+    (NULL), an ``int``, a ``Decimal`` (a :class:`Computed` one from ``/``), a ``float`` (a double)
     or a ``str``. Raises DDLError where the server's arithmetic refuses it (error 1690)."""
     try:
         return _value(parse(expr.sql))
@@ -88,8 +93,8 @@ def constant_value(expr: Expr) -> Any:
         return UNKNOWN
 
 
-#: the families a double or a quotient is stored in as a number (elsewhere its text decides:
-#: a quotient has more digits than it shows)
+#: the families a double is stored in as a number (elsewhere the text the server writes for
+#: it decides)
 _NUMBER_FAMILIES = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT})
 #: the families that read a value as text
 _TEXT_FAMILIES = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB})
@@ -104,15 +109,17 @@ def default_value(expr: Expr, ctype: ColumnType) -> Any:
     literal's raw value (numbers as Decimal, text as str; None for NULL), for
     :func:`~mvdd.model.element.coerce_default` to check; :data:`UNKNOWN` where mvdd is not
     sure of it (:func:`constant_value`), or where the column reads it in a way not modelled: a
-    double's or a quotient's text, a decimal zero's (the server drops its scale, now and
-    then), a ``0x…`` number's bytes, a JSON or temporal column. An integer is an ENUM's
+    double's text, a decimal zero's text (the scale a remainder leaves it), a ``0x…`` number's
+    bytes, a JSON or temporal column. An integer is an ENUM's
     member index, a SET's bits (their text returned); raises InvalidValueError where there is
     no such member.
 
     >>> from mvdd.ddl.expr import normalize_sql
     >>> default_value(normalize_sql("255 / 2"), ColumnType.of("tinyint"))
-    Decimal('127.5000')
-    >>> default_value(normalize_sql("255 / 2"), ColumnType.of("varchar", length=9)) is UNKNOWN
+    Decimal('127.500000000')
+    >>> default_value(normalize_sql("2 / 3 * 3"), ColumnType.of("varchar", length=9))
+    '1.999999998'
+    >>> default_value(normalize_sql("1.5 * 2"), ColumnType.of("json")) is UNKNOWN
     True
     """
     if ctype.family in _UNCHECKED_FAMILIES and ctype.kind != TypeKind.YEAR:
@@ -122,13 +129,7 @@ def default_value(expr: Expr, ctype: ColumnType) -> Any:
         return value
     text = ctype.family in _TEXT_FAMILIES
     if isinstance(value, HexNumber) or (text and isinstance(value, Decimal) and not value):
-        return UNKNOWN
-    if isinstance(value, (float, Quotient)):
-        if ctype.family not in _NUMBER_FAMILIES:
-            return UNKNOWN
-        if isinstance(value, float) and ctype.family == Family.INTEGER and value % 1 == 0.5:
-            return UNKNOWN  # (a double's half is rounded to even, a decimal's away from zero)
-        return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+        return UNKNOWN  # (a 0x… number's bytes; a zero's scale after MOD: not modelled)
     if ctype.family == Family.ENUM:
         if isinstance(value, str):
             try:
@@ -140,6 +141,15 @@ def default_value(expr: Expr, ctype: ColumnType) -> Any:
         if not isinstance(value, int):
             return UNKNOWN  # (a decimal's reading there is not modelled)
         return ctype.coerce(value)  # an ENUM's index, a SET's bits: the member(s)' text
+    if isinstance(value, float):
+        if ctype.family not in _NUMBER_FAMILIES:
+            return UNKNOWN
+        if ctype.family == Family.INTEGER and value % 1 == 0.5:
+            return UNKNOWN  # (a double's half is rounded to even, a decimal's away from zero)
+        return Decimal(repr(value))
+    if isinstance(value, Decimal):
+        plain = Decimal(value)
+        return format(plain, "f") if text else plain  # (its digits, as the server writes them)
     return Decimal(value) if isinstance(value, int) else value
 
 
@@ -160,7 +170,7 @@ def _number(value: Any) -> Any:
         if _PLAIN_NUMBER.fullmatch(value) is None:
             raise _Unknown  # (the server reads the number it begins with, warning)
         return float(value)
-    if isinstance(value, (Quotient, UnsignedInt)):
+    if isinstance(value, UnsignedInt):
         raise _Unknown
     return value
 
@@ -204,7 +214,8 @@ def _arithmetic(op: Callable[[Any, Any], Any]) -> Callable[[exp.Expr], Any]:
             return _float(op(float(a), float(b)), node)
         if isinstance(a, int) and isinstance(b, int):
             return _int(op(a, b), node)
-        return _decimal(op(Decimal(a), Decimal(b)))
+        result = _decimal(op(Decimal(a), Decimal(b)))
+        return Computed(result) if isinstance(a, Computed) or isinstance(b, Computed) else result
 
     return rule
 
@@ -212,7 +223,7 @@ def _arithmetic(op: Callable[[Any, Any], Any]) -> Callable[[exp.Expr], Any]:
 def _zeroed(value: Any) -> Any:
     """A decimal zero as the server's subtraction leaves it, and its product's negative zero:
     without a scale (``0.5 - 0.5`` is ``0``, and ``100 + (0.5 - 0.5)`` is ``100``)."""
-    return Decimal(0) if isinstance(value, Decimal) and not value else value
+    return Computed(0) if isinstance(value, Decimal) and not value else value
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -253,13 +264,24 @@ def _doubles(a: Any, b: Any) -> bool:
 
 @_by_division
 def _divide(a: Any, b: Any, node: exp.Expr) -> Any:
-    """``/``: a double with a double, else a decimal with the dividend's scale and 4 digits
-    more, rounded half away from zero (an integer's scale is 0)."""
+    """``/``: a double with a double, else a decimal computed as the server computes it: to
+    whole words of 9 digits past the point (as many as the operands' words, and a word more
+    where those leave fewer than 4 digits past the dividend's), cut there, not rounded
+    (``2 / 3`` is 0.666666666, ``1.5 / 3.5`` 0.428571428571428571); 0 over anything is 0."""
     if _doubles(a, b):
         return _float(float(a) / float(b), node)
-    scale = max(0, -Decimal(a).as_tuple().exponent) + _DIV_INCREMENT  # type: ignore[operator]
-    exact = _EXACT.divide(Decimal(a), Decimal(b))
-    return Quotient(_decimal(exact.quantize(Decimal(1).scaleb(-scale), ROUND_HALF_UP, _EXACT)))
+    a, b = Decimal(a), Decimal(b)
+    if not a:
+        return Computed(0)
+    words = [-(-_scale(x) // _WORD) * _WORD for x in (a, b)]
+    more = max(0, _DIV_INCREMENT - sum(w - _scale(x) for w, x in zip(words, (a, b), strict=True)))
+    digits = -(-(sum(words) + more) // _WORD) * _WORD
+    exact = _EXACT.divide(a, b).quantize(Decimal(1).scaleb(-digits), ROUND_DOWN, _EXACT)
+    return Computed(_decimal(exact))
+
+
+def _scale(value: Decimal) -> int:
+    return max(0, -int(value.as_tuple().exponent))
 
 
 @_by_division
@@ -276,6 +298,8 @@ def _modulo(a: Any, b: Any, node: exp.Expr) -> Any:
     """``%`` and ``MOD``: the remainder, with the dividend's sign."""
     if _doubles(a, b):
         return math.fmod(float(a), float(b))
+    if isinstance(a, Computed) or isinstance(b, Computed):
+        raise _Unknown  # (the scale of a remainder of a quotient: not modelled)
     if isinstance(a, int) and isinstance(b, int):
         whole = abs(a) % abs(b)
         return -whole if a < 0 else whole
@@ -297,21 +321,26 @@ def _negate(node: exp.Expr) -> Any:
         return None
     if isinstance(value, int):
         return _int(-value, node)
-    return -value if value else abs(value)  # (no negative zero)
+    return _kept(value, -value if value else abs(value))  # (no negative zero)
 
 
 def _abs(node: exp.Expr) -> Any:
     value = _one(node)
     if value is None:
         return None
-    return _int(abs(value), node) if isinstance(value, int) else abs(value)
+    return _int(abs(value), node) if isinstance(value, int) else _kept(value, abs(value))
+
+
+def _kept(value: Any, result: Any) -> Any:
+    """``result`` of an operation on ``value`` alone, :class:`Computed` as ``value`` was."""
+    return Computed(result) if isinstance(value, Computed) else result
 
 
 def _text(value: Any) -> str:
     """A value as CONCAT reads it: a string as it is, a number as the server writes it."""
     if isinstance(value, str):
         return value
-    if isinstance(value, (Quotient, float, HexNumber)):
+    if isinstance(value, (Computed, float, HexNumber)):
         raise _Unknown  # (more digits than it shows; a double's format; a binary string)
     if isinstance(value, Decimal):
         return format(value, "f")
@@ -419,7 +448,7 @@ def _cast(node: exp.Expr) -> Any:
     value = _value(node.this)
     if value is None:
         return None
-    if isinstance(value, (str, float, Quotient)):
+    if isinstance(value, (str, float)):
         raise _Unknown  # (a string's and a double's readings are not modelled)
     whole = int(value) if isinstance(value, int) else int(value.quantize(1, ROUND_HALF_UP))
     if to == exp.DType.BIGINT:
@@ -487,4 +516,4 @@ _RULES: dict[type[exp.Expr], Callable[[exp.Expr], Any]] = {
 }
 
 
-__all__ = ["UNKNOWN", "HexNumber", "Quotient", "UnsignedInt", "constant_value", "default_value"]
+__all__ = ["UNKNOWN", "Computed", "HexNumber", "UnsignedInt", "constant_value", "default_value"]
