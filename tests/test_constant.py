@@ -22,6 +22,7 @@ from mvdd.ddl.constant import UNKNOWN, default_value
 from mvdd.ddl.expr import normalize_sql
 from mvdd.ddl.render import render_table
 from mvdd.model import Expr
+from mvdd.model.element import coerce_default
 
 pytestmark = pytest.mark.mariadb
 
@@ -119,7 +120,7 @@ def _agree(conn: Any, sql_type: str, expression: str) -> None:
     assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
     if column is None or not compared:
         return
-    mine = None if value is None else column.type.coerce(value)
+    mine = None if value is None else coerce_default(value, column.type, "a", mariadb=True)
     assert mine == stored, (sql, mine, stored)
 
 

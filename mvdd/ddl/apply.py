@@ -322,7 +322,7 @@ def _defined(col: Column, rules: Rules) -> Column:
         literal = ex.temporal_literal(col.default)
         if literal is not None:
             col = _literal_folded(col, *literal, rules)
-        elif rules.strict or rules.flavor == "mariadb":
+        else:
             _check_constant_default(col, rules)
     _check_column(col, rules)
     return col
@@ -332,8 +332,11 @@ def _check_constant_default(col: Column, rules: Rules) -> None:
     """MariaDB's check of a DEFAULT ``(…)`` that reads only literals: the value it computes
     (:func:`~mvdd.ddl.constant.default_value`) must suit the column as a literal would, and a
     NOT NULL column's must not be NULL (its error 1067; mvdd's rules keep it too, the stricter
-    server's). A value mvdd cannot be sure of passes."""
+    server's; a replica of MySQL, or of a server it does not know, checks nothing). A value
+    mvdd cannot be sure of passes."""
     assert isinstance(col.default, Expr)
+    if not (rules.strict or rules.flavor == "mariadb"):
+        return
     what = f"invalid default value: ({col.default.sql})"
     try:
         value = default_value(col.default, col.type)
@@ -945,7 +948,7 @@ def _in_primary_key(col: Column, rules: Rules) -> Column:
     keyed = attrs.evolve(
         col, nullable=False, default=NO_DEFAULT if col.default is None else col.default
     )
-    if isinstance(keyed.default, Expr) and (rules.strict or rules.flavor == "mariadb"):
+    if isinstance(keyed.default, Expr):
         _check_constant_default(keyed, rules)
     return keyed
 

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import math
 from decimal import Decimal
 from typing import Any
 
@@ -17,7 +16,13 @@ from mvdd.ddl.expr import normalize
 from mvdd.ddl.name import ident
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.types import Implied, TypeAttrs, column_type
-from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
+from mvdd.errors import (
+    DDLError,
+    DDLParseError,
+    InvalidValueError,
+    MvddError,
+    UnsupportedDDLError,
+)
 from mvdd.model import (
     NO_DEFAULT,
     Column,
@@ -28,7 +33,7 @@ from mvdd.model import (
     IndexKind,
     TypeKind,
 )
-from mvdd.model.element import DoubleLiteral, HexText, coerce_default
+from mvdd.model.element import HexText, coerce_default, number_literal
 
 
 def _literal(node: exp.Expr) -> Any:
@@ -44,12 +49,10 @@ def _literal(node: exp.Expr) -> Any:
     if isinstance(node, exp.Literal):
         if node.is_string:
             return node.this
-        if "e" in node.this or "E" in node.this:  # a double: its shortest digits
-            double = float(node.this)
-            if not math.isfinite(double):
-                raise DDLParseError(f"illegal double {node.this!r}: past DOUBLE's range")
-            return DoubleLiteral(repr(double))
-        return Decimal(node.this)
+        try:
+            return number_literal(node.this)
+        except InvalidValueError as err:
+            raise DDLParseError(err.message) from None
     if isinstance(node, exp.Neg):
         inner = _literal(node.this)
         if isinstance(inner, Decimal):

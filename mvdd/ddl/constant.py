@@ -15,7 +15,7 @@ AS SIGNED / UNSIGNED)``, NULL, numbers, strings, ``0x…`` and bit strings as nu
 else, or a value whose reading is not certain (a string that is not a plain number in
 arithmetic, an ``X'…'`` string, unsigned arithmetic, a decimal's negative zero), is
 :data:`UNKNOWN`; :func:`default_value` also passes over what a column reads in ways not
-modelled (a double's text, a date). Its column's check passes such a value,
+modelled (a date). Its column's check passes such a value,
 as before: a check refuses only what the server refuses. ``tests/test_constant.py`` holds
 both to MariaDB, statement by statement and with generated expressions, values included.
 
@@ -42,8 +42,9 @@ from sqlglot import exp
 
 from mvdd.ddl import dialect as d
 from mvdd.ddl.expr import parse
-from mvdd.errors import DDLError, MvddError
+from mvdd.errors import DDLError, InvalidValueError, MvddError
 from mvdd.model import ColumnType, Expr
+from mvdd.model.element import DoubleLiteral, number_literal
 from mvdd.model.kind import Family, TypeKind
 
 
@@ -93,9 +94,6 @@ def constant_value(expr: Expr) -> Any:
         return UNKNOWN
 
 
-#: the families a double is stored in as a number (elsewhere the text the server writes for
-#: it decides)
-_NUMBER_FAMILIES = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT})
 #: the families that read a value as text
 _TEXT_FAMILIES = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB})
 #: the families whose DEFAULT expression mvdd does not compute: a JSON column keeps any text,
@@ -106,13 +104,13 @@ _UNCHECKED_FAMILIES = frozenset({Family.JSON, Family.TEMPORAL})
 
 def default_value(expr: Expr, ctype: ColumnType) -> Any:
     """The value a column of ``ctype`` is given by a constant DEFAULT expression, as a
-    literal's raw value (numbers as Decimal, text as str; None for NULL), for
+    literal's raw value (numbers as Decimal, a double as a
+    :class:`~mvdd.model.element.DoubleLiteral`, text as str; None for NULL), for
     :func:`~mvdd.model.element.coerce_default` to check; :data:`UNKNOWN` where mvdd is not
     sure of it (:func:`constant_value`), or where the column reads it in a way not modelled: a
-    double's text, a decimal zero's text (the scale a remainder leaves it), a ``0x…`` number's
-    bytes, a JSON or temporal column. An integer is an ENUM's
-    member index, a SET's bits (their text returned); raises InvalidValueError where there is
-    no such member.
+    decimal zero's text (the scale a remainder leaves it), a ``0x…`` number's bytes, a JSON or
+    temporal column. An integer is an ENUM's member index, a SET's bits (their text
+    returned); raises InvalidValueError where there is no such member.
 
     >>> from mvdd.ddl.expr import normalize_sql
     >>> default_value(normalize_sql("255 / 2"), ColumnType.of("tinyint"))
@@ -142,11 +140,7 @@ def default_value(expr: Expr, ctype: ColumnType) -> Any:
             return UNKNOWN  # (a decimal's reading there is not modelled)
         return ctype.coerce(value)  # an ENUM's index, a SET's bits: the member(s)' text
     if isinstance(value, float):
-        if ctype.family not in _NUMBER_FAMILIES:
-            return UNKNOWN
-        if ctype.family == Family.INTEGER and value % 1 == 0.5:
-            return UNKNOWN  # (a double's half is rounded to even, a decimal's away from zero)
-        return Decimal(repr(value))
+        return DoubleLiteral(repr(value))  # (stored as a double literal is)
     if isinstance(value, Decimal):
         plain = Decimal(value)
         return format(plain, "f") if text else plain  # (its digits, as the server writes them)
@@ -459,15 +453,18 @@ def _cast(node: exp.Expr) -> Any:
 
 
 def _literal(node: exp.Expr) -> Any:
-    text = node.this
     if node.is_string:
-        return text
-    if "e" in text or "E" in text:  # a double
-        return _float(float(text), node)
-    if "." in text:
-        return Decimal(text)
-    value = int(text)
-    return value if value <= _MAX else UnsignedInt(value)
+        return node.this
+    try:
+        value = number_literal(node.this)
+    except InvalidValueError as err:
+        raise DDLError(err.message) from None
+    if type(value) is DoubleLiteral:
+        return float(value)
+    if value.as_tuple().exponent != 0:
+        return value
+    whole = int(value)
+    return whole if whole <= _MAX else UnsignedInt(whole)
 
 
 def _hex(node: exp.Expr) -> Any:

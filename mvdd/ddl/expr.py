@@ -192,9 +192,9 @@ def _unify(node: exp.Expr) -> exp.Expr:
     implied 0, TO_DAYS(x) - TO_DAYS(y) for DATEDIFF(x, y), x NOT LIKE y ESCAPE z as the
     negation of x LIKE y ESCAPE z reads, and the other synonyms of :data:`_UNIFY` and
     :data:`_ANONYMOUS` (DAY, WEEKOFYEAR, TIME, TIMESTAMP, TIMESTAMPADD, ADDDATE, SUBDATE, MID,
-    BIN, OCT, ATAN2; bit strings as ``0x…`` numbers (``b''`` as ``X''``), hex digits in lower case,
-    N'' strings and TRUE / FALSE as plain literals), a
-    bare column under AND / OR as `x` <> 0."""
+    BIN, OCT, ATAN2; bit strings as ``0x…`` numbers (``b''`` as ``X''``), hex digits in lower
+    case, N'' strings and TRUE / FALSE as plain literals), a bare column under AND / OR as
+    `x` <> 0."""
     rule = _UNIFY.get(type(node))
     return node if rule is None else rule(node)
 

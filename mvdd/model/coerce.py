@@ -716,7 +716,8 @@ def double_text(x: float, width: int) -> str:
     near (fewer than 15 digits before it, 14 zeros after it), else with an exponent (``1e15``,
     ``1.234e-16``), fewer digits where the width calls for it, and cut to the width where not
     even one digit and its exponent fit (``1e-4`` in three characters is ``1e-``: the server
-    warns, and keeps that).
+    warns, and keeps that). A subnormal double (below 2.2e-308) may get other digits from the
+    servers' dtoa than its shortest (``1e-322`` in eight characters is ``9.9e-323`` there).
 
     >>> double_text(100.0, 3), double_text(1e15, 30), double_text(1e-5, 30)
     ('100', '1e15', '0.00001')

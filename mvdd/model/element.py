@@ -7,6 +7,7 @@ Columns and indexes carry their F1 :class:`State` (see :mod:`mvdd.online`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from enum import Enum, StrEnum
@@ -14,7 +15,7 @@ from typing import Any, Final, Literal, TypeAlias
 
 import attrs
 
-from mvdd.errors import DDLError, MvddError
+from mvdd.errors import DDLError, InvalidValueError, MvddError
 from mvdd.model.coerce import coerce_text, double_text, single_float, two_digit_year
 from mvdd.model.kind import Family, TypeKind
 from mvdd.model.types import ColumnType
@@ -238,6 +239,21 @@ class DoubleLiteral(Decimal):
     write for it (:func:`~mvdd.model.coerce.double_text`: ``'100'``, ``'1e15'``), an integer
     column rounds it half to even (``2.5e0`` is 2), a DECIMAL takes its digits
     (``3.333333333333333333e0`` is ``3.3333333333333335``)."""
+
+
+def number_literal(text: str) -> Decimal:
+    """A number literal's value: a Decimal, or a :class:`DoubleLiteral` where it is written
+    with an exponent. InvalidValueError past DOUBLE's range (the servers' error 1367).
+
+    >>> number_literal("1.50"), type(number_literal("1e2")).__name__, number_literal("1e2")
+    (Decimal('1.50'), 'DoubleLiteral', Decimal('100.0'))
+    """
+    if "e" not in text and "E" not in text:
+        return Decimal(text)
+    double = float(text)
+    if not math.isfinite(double):
+        raise InvalidValueError(f"illegal double {text!r}: past DOUBLE's range")
+    return DoubleLiteral(repr(double))  # (its shortest digits)
 
 
 #: the families it is text in, and the most characters the servers write it with there
