@@ -2,7 +2,9 @@
 key-range partitions over JDBC (MariaDB Connector/J, unix sockets), merged into the joined
 schema by ``merge_shards`` (no Python UDF in the plan), written over JDBC; writes and a DDL
 land upstream during the copy; a copy killed between a chunk's write and its record resumes
-without a row twice. The oracle is the upstream tables (:mod:`tests.support.replication`)."""
+without a row twice; tables and columns named with quotes, spaces and letters outside ASCII go
+through both copies and the following. The oracle is the upstream tables
+(:mod:`tests.support.replication`)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import pytest
 
 from mvdd.model import Column, ColumnType
 from mvdd.spark import bulk, has_python_udf
+from tests.support.mariadb import quote
 from tests.support.replication import Servers, Setup, assert_replicated, setup
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.spark]
@@ -226,3 +229,45 @@ def test_a_lost_connection_is_told_from_a_refusal(s: Setup, spark: Any, tmp_path
     with pytest.raises(Exception) as lost:
         bulk.read(spark, gone, (s.db, "orders_01"), [ID], ["1 = 1"]).collect()
     assert bulk.connection_lost(lost.value) is not None
+
+
+#: shard tables, key and columns named as no plain word is: quotes of each kind, a space, a
+#: reserved word, letters outside ASCII
+HOSTILE_SHARDS = (("up1", "orders_`1 é", 0), ("up2", 'orders_ 2"x', 1000))
+HOSTILE = (
+    "CREATE TABLE {t} (`i``d` BIGINT NOT NULL, `select` VARCHAR(32) NOT NULL, "
+    "`ü ber` DECIMAL(10,2) NOT NULL DEFAULT 0.00, `a\"b` ENUM('new','pa''id') NOT NULL "
+    "DEFAULT 'new', PRIMARY KEY (`i``d`))"
+)
+
+
+@pytest.mark.parametrize("copy", ["rows", "spark"])
+def test_hostile_names_are_copied_and_followed(
+    servers: Servers, tmp_path: Path, jdbc: list[str], spark: Any, copy: str
+) -> None:
+    """Tables, a key and columns whose names hold backticks, double quotes, spaces, a reserved
+    word and letters outside ASCII: copied (row by row, and by Spark over JDBC) and followed
+    through an ADD COLUMN named so too, every row and column equal to the upstream's."""
+    with setup(servers, tmp_path) as s:
+        for server, table, base in HOSTILE_SHARDS:
+            s.run(server, HOSTILE.format(t=quote(table)))
+            s.run(
+                server,
+                *(
+                    f"INSERT INTO {quote(table)} VALUES ({base + i}, 'c{i}', {i}.5, 'pa''id')"
+                    for i in range(50)
+                ),
+            )
+        r = s.replicator(bulk=copy)
+        r.run()
+        assert sum(assert_replicated(s, r).values()) == 100
+        for server, table, _ in HOSTILE_SHARDS:
+            s.run(server, f"ALTER TABLE {quote(table)} ADD COLUMN `n``o te` VARCHAR(5) DEFAULT 'q'")
+        (_, first, _), (_, second, _) = HOSTILE_SHARDS
+        s.run(
+            "up1", f"INSERT INTO {quote(first)} (`i``d`, `select`, `n``o te`) VALUES (77, 'z', 'w')"
+        )
+        s.run("up2", f"UPDATE {quote(second)} SET `ü ber` = `ü ber` + 1 WHERE `i``d` % 3 = 0")
+        r.run()
+        assert sum(assert_replicated(s, r).values()) == 101
+        assert r.group.joined.find_column("n`o te") is not None
