@@ -159,9 +159,8 @@ def _agree(conn: Any, cat: Catalog, sql_type: str, literal: str) -> bool:
 
 
 #: (type, literal) of the other families: rounding, ranges, hex and bit literals, strings
-#: as numbers and numbers as strings, members matched, padding. Left out on purpose: a number
-#: as an ENUM or SET default (``DEFAULT 2``), which mvdd reads as the member it indexes, as a
-#: row's number is read, and MariaDB refuses.
+#: as numbers and numbers as strings, members matched (a number by its text, and as the
+#: member it indexes), padding.
 DEFAULTS = [
     ("DECIMAL(65,30)", "123456789012345678901234567.5"),
     ("DECIMAL(65,30)", "-0.000000000000000000000000000000005"),
@@ -211,6 +210,21 @@ DEFAULTS = [
     ("VARCHAR(5)", "1.50"),
     ("VARCHAR(5)", "'a' 'b'"),
     ("VARCHAR(5)", "'a' \"b\" 'c'"),
+    ("ENUM('a','b')", "2"),
+    ("ENUM('1','2')", "2"),
+    ("ENUM('1','2')", "2.0"),
+    ("ENUM('1','2')", "-1"),
+    ("SET('x','5')", "5"),
+    ("ENUM('5','2')", "5"),
+    ("SET('0','2')", "0"),
+    ("ENUM('2.5','x', 'y')", "2.5"),
+    ("ENUM('3.5','x','y','z')", "3.5"),
+    ("SET('2.9','x')", "2.9"),
+    ("ENUM('1','x')", "1e0"),
+    ("ENUM('100','x')", "1e2"),
+    ("SET('x','y')", "3"),
+    ("VARCHAR(5)", "N'ab'"),
+    ("INT", "N'12'"),
     ("ENUM('a','b')", "'A'"),
     ("ENUM('a','b')", "'1'"),
     ("ENUM('a','b')", "'a '"),

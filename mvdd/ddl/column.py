@@ -46,6 +46,8 @@ def _literal(node: exp.Expr) -> Any:
         return Decimal(1 if node.this else 0)
     if isinstance(node, exp.Introducer):
         return _literal(node.expression)
+    if isinstance(node, exp.National):
+        return node.this  # N'…', a string in the national charset
     if isinstance(node, exp.Literal):
         if node.is_string:
             return node.this

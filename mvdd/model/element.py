@@ -188,8 +188,8 @@ def coerce_default(
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
     Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
 
-    A number names an ENUM's or a SET's member as its text (``DEFAULT 1`` is the member
-    ``'1'``, not the first one), as both servers match a literal DEFAULT there.
+    A number literal in an ENUM or a SET must name a member as its text and index the member
+    it names (:func:`_member_number`), as both servers check a literal DEFAULT there.
 
     ``mariadb``: the value is read as MariaDB reads it, where MySQL reads it otherwise: a date
     and time's or a time's fraction of a second longer than the column's is cut to its digits
@@ -216,10 +216,10 @@ def coerce_default(
     elif type(raw) is int and not numeric:
         raw = raw.to_bytes(max(1, (raw.bit_length() + 7) // 8), "big")  # b'..': its bytes
     try:
-        if type(raw) is DoubleLiteral:
+        if isinstance(raw, Decimal) and ctype.family == Family.ENUM:
+            raw = _member_number(raw, ctype)
+        elif type(raw) is DoubleLiteral:
             raw = _from_double(raw, ctype)
-        elif isinstance(raw, Decimal) and ctype.family == Family.ENUM:
-            raw = format(raw, "f")  # (a literal names a member, as text; never its index)
         if mariadb and ctype.kind in _FRACTIONED:
             raw = cut_fraction(raw, ctype)
         if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
@@ -267,11 +267,22 @@ def _from_double(raw: DoubleLiteral, ctype: ColumnType) -> Any:
         return Decimal(raw).to_integral_value(ROUND_HALF_EVEN)  # (C's rint)
     if ctype.family == Family.BIT or (ctype.kind == TypeKind.YEAR and 0 <= raw <= 2155):
         return Decimal(raw).to_integral_value(ROUND_DOWN)  # (cut: a cast to an integer)
-    if ctype.family in _TEXT_FAMILIES or ctype.family == Family.ENUM:
+    if ctype.family in _TEXT_FAMILIES:
         limit = ctype.max_length()
         width = _DOUBLE_TEXT_WIDTH if limit is None else min(limit, _DOUBLE_TEXT_WIDTH)
         return double_text(float(raw), width)
     return Decimal(raw)
+
+
+def _member_number(raw: Decimal, ctype: ColumnType) -> Decimal:
+    """A number literal as an ENUM's or a SET's DEFAULT: both servers match its text against
+    the members' names, then store it as a row's number is stored, as the member it indexes
+    (a SET's bits); both must hold. ``ENUM('1','2') DEFAULT 2`` is ``'2'``, ``SET('0','2')
+    DEFAULT 0`` is ``''``; ``ENUM('a','b') DEFAULT 2`` and ``ENUM('5','2') DEFAULT 5`` are
+    refused."""
+    double = type(raw) is DoubleLiteral
+    ctype.coerce(double_text(float(raw), _DOUBLE_TEXT_WIDTH) if double else format(raw, "f"))
+    return Decimal(raw).to_integral_value(ROUND_DOWN)  # (its fraction cut: 3.5 indexes 3)
 
 
 class HexText(bytes):
