@@ -610,7 +610,8 @@ def test_any_literal_of_the_other_families_reads_as_on_the_server_in_a_replica(
         mine = "NULL"  # (information_schema's word for a DEFAULT NULL)
     if mine is not None and server is not None and mine.isdigit() and server.isdigit():
         mine, server = str(int(mine)), str(int(server))  # (a YEAR 0 shows as 0000)
+    if mine == server == "NULL":
+        return
     if sql_type.startswith("FLOAT") and mine is not None and server is not None:
-        if "NULL" not in (mine, server):
-            mine, server = repr(float(mine)), repr(float(server))
+        mine, server = repr(float(mine)), repr(float(server))
     assert mine == server, (sql_type, literal)
