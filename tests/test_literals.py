@@ -202,6 +202,9 @@ DEFAULTS = [
     ("FLOAT(24)", "3.141592653589793"),
     ("DOUBLE", "3.141592653589793"),
     ("FLOAT(7,2)", "12345.678"),
+    # D digits as the servers cut a double: its fraction times 10**D, half to even
+    *(("FLOAT(7,2)", v) for v in ("0.995", "0.985", "0.125", "-0.1e0", "2.675", "-2.675")),
+    *(("DOUBLE(7,2)", v) for v in ("0.995", "0.985", "1.005", "99999.995")),
     ("BIT(4)", "5"),
     ("BIT(4)", "'a'"),
     ("BIT(8)", "'a'"),

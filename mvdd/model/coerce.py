@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import re
 import struct
 from collections.abc import Callable
@@ -186,9 +187,11 @@ def _coerce_float(t: ColumnType, value: Any) -> float:
         raise _bad(t, value, "out of range")
     if t.precision is not None:
         assert t.scale is not None
-        # rounded from the exact binary value, as the server rounds a double
-        scale = Decimal(1).scaleb(-t.scale)
-        number = float(Decimal(number).quantize(scale, ROUND_HALF_UP, context=_EXACT))
+        # as the servers cut a double to D digits, in doubles: its fraction times 10**D
+        # rounded half to even (0.995 is 1.00: 0.995 * 100 is 99.5 as a double)
+        whole = math.floor(number)
+        number = whole + round((number - whole) * 10.0**t.scale) / 10.0**t.scale
+        number = round(number, t.scale)  # (the double nearest what it shows: -1 + 0.9 is -0.1)
         if abs(number) >= 10 ** (t.precision - t.scale):
             raise _bad(t, value, "out of range")
     return number
