@@ -205,6 +205,9 @@ DEFAULTS = [
     # D digits as the servers cut a double: its fraction times 10**D, half to even
     *(("FLOAT(7,2)", v) for v in ("0.995", "0.985", "0.125", "-0.1e0", "2.675", "-2.675")),
     *(("DOUBLE(7,2)", v) for v in ("0.995", "0.985", "1.005", "99999.995")),
+    # a negative text in an unsigned FLOAT or DOUBLE is 0; a negative number is refused
+    *(("DOUBLE UNSIGNED", v) for v in ("'-3'", "'-3e0'", "-3", "'-0'", "' -0.5 '")),
+    ("FLOAT(5,2) UNSIGNED", "'-1.5'"),
     ("BIT(4)", "5"),
     ("BIT(4)", "'a'"),
     ("BIT(8)", "'a'"),
@@ -531,6 +534,8 @@ OTHER_TYPES = [
     "DECIMAL(6,2)",
     "DECIMAL(4,0) UNSIGNED",
     "FLOAT(7,2)",
+    "DOUBLE(6,3) UNSIGNED",
+    "DOUBLE",
     "BIT(6)",
     "CHAR(4)",
     "VARCHAR(5)",
@@ -615,6 +620,6 @@ def test_any_literal_of_the_other_families_reads_as_on_the_server_in_a_replica(
         mine, server = str(int(mine)), str(int(server))  # (a YEAR 0 shows as 0000)
     if mine == server == "NULL":
         return
-    if sql_type.startswith("FLOAT") and mine is not None and server is not None:
+    if sql_type.startswith(("FLOAT", "DOUBLE")) and mine is not None and server is not None:
         mine, server = repr(float(mine)), repr(float(server))
     assert mine == server, (sql_type, literal)

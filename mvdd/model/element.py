@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal, InvalidOperation
 from enum import Enum, StrEnum
 from typing import Any, Final, Literal, TypeAlias
 
@@ -220,6 +220,8 @@ def coerce_default(
             raw = _member_number(raw, ctype)
         elif type(raw) is DoubleLiteral:
             raw = _from_double(raw, ctype)
+        elif isinstance(raw, str) and ctype.family == Family.FLOAT and ctype.unsigned:
+            raw = _unsigned_text(raw)
         if mariadb and ctype.kind in _FRACTIONED:
             raw = cut_fraction(raw, ctype)
         if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
@@ -283,6 +285,15 @@ def _member_number(raw: Decimal, ctype: ColumnType) -> Decimal:
     double = type(raw) is DoubleLiteral
     ctype.coerce(double_text(float(raw), _DOUBLE_TEXT_WIDTH) if double else format(raw, "f"))
     return Decimal(raw).to_integral_value(ROUND_DOWN)  # (its fraction cut: 3.5 indexes 3)
+
+
+def _unsigned_text(raw: str) -> str:
+    """A text DEFAULT of an unsigned FLOAT or DOUBLE: a negative number is 0 to both servers
+    (they warn and take it; a negative number literal they refuse)."""
+    try:
+        return "0" if Decimal(raw.strip()).is_signed() else raw  # (-0 too)
+    except InvalidOperation:
+        return raw  # (not a number: refused as any column refuses it)
 
 
 class HexText(bytes):
