@@ -714,8 +714,8 @@ def _digits(x: float, mode: str, n: int) -> tuple[str, int]:
 
 
 def double_text(x: float, width: int) -> str:
-    """A double as both servers write it into a string column of ``width`` characters (their
-    ``my_gcvt``): its shortest digits, written with a point where they fit and the point is
+    """A double as MariaDB writes it into a string column of ``width`` characters (its
+    ``my_gcvt``, which MySQL shares): its shortest digits, written with a point where they fit and the point is
     near (fewer than 15 digits before it, 14 zeros after it), else with an exponent (``1e15``,
     ``1.234e-16``), fewer digits where the width calls for it, and cut to the width where not
     even one digit and its exponent fit (``1e-4`` in three characters is ``1e-``: the server

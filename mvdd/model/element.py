@@ -189,7 +189,7 @@ def coerce_default(
     Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
 
     A number literal in an ENUM or a SET must name a member as its text and index the member
-    it names (:func:`_member_number`), as both servers check a literal DEFAULT there.
+    it names (:func:`_member_number`), as MariaDB checks a literal DEFAULT there.
 
     ``mariadb``: the value is read as MariaDB reads it, where MySQL reads it otherwise: a date
     and time's or a time's fraction of a second longer than the column's is cut to its digits
@@ -237,8 +237,8 @@ def coerce_default(
 
 class DoubleLiteral(Decimal):
     """A number literal written with an exponent (``1e2``), as a DEFAULT states it: a double to
-    both servers, held as its shortest digits. A string column takes the text the servers
-    write for it (:func:`~mvdd.model.coerce.double_text`: ``'100'``, ``'1e15'``), an integer
+    the servers, held as its shortest digits. A string column takes the text MariaDB
+    writes for it (:func:`~mvdd.model.coerce.double_text`: ``'100'``, ``'1e15'``), an integer
     column rounds it half to even (``2.5e0`` is 2), a DECIMAL takes its digits
     (``3.333333333333333333e0`` is ``3.3333333333333335``)."""
 
@@ -277,7 +277,7 @@ def _from_double(raw: DoubleLiteral, ctype: ColumnType) -> Any:
 
 
 def _member_number(raw: Decimal, ctype: ColumnType) -> Decimal:
-    """A number literal as an ENUM's or a SET's DEFAULT: both servers match its text against
+    """A number literal as an ENUM's or a SET's DEFAULT: MariaDB matches its text against
     the members' names, then store it as a row's number is stored, as the member it indexes
     (a SET's bits); both must hold. ``ENUM('1','2') DEFAULT 2`` is ``'2'``, ``SET('0','2')
     DEFAULT 0`` is ``''``; ``ENUM('a','b') DEFAULT 2`` and ``ENUM('5','2') DEFAULT 5`` are
@@ -288,8 +288,8 @@ def _member_number(raw: Decimal, ctype: ColumnType) -> Decimal:
 
 
 def _unsigned_text(raw: str) -> str:
-    """A text DEFAULT of an unsigned FLOAT or DOUBLE: a negative number is 0 to both servers
-    (they warn and take it; a negative number literal they refuse)."""
+    """A text DEFAULT of an unsigned FLOAT or DOUBLE: a negative number is 0 to MariaDB (it
+    warns and takes it; a negative number literal it refuses)."""
     try:
         return "0" if Decimal(raw.strip()).is_signed() else raw  # (-0 too)
     except InvalidOperation:
