@@ -10,6 +10,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from mvdd.model.encoding import holds
 from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
 from mvdd.model.plugin import from_text, text_of
 from mvdd.model.types import ColumnType
@@ -202,8 +203,8 @@ def values(ctype: ColumnType) -> st.SearchStrategy[Any]:
     if fam in (Family.CHAR, Family.TEXT):
         limit = min(ctype.max_length() or 10, 10)
         return st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=limit).map(
-            ctype.coerce
-        )
+            lambda s: ctype.coerce("".join(c for c in s if holds(ctype.charset, c) is not False))
+        )  # (the characters its charset writes)
     if fam == Family.BINARY:
         return st.binary(max_size=ctype.length or 4).map(ctype.coerce)
     if fam == Family.BLOB:

@@ -769,6 +769,24 @@ REPLICA_RULES = [
     (None, "CREATE TABLE t (a INT, b INT AS (a + 1) VIRTUAL NULL)"),
     (None, "CREATE TABLE t (a INT, b INT AS (a + 1) PERSISTENT PRIMARY KEY)"),
     (None, "CREATE TABLE t (a INT, b INT NOT NULL AS (a + 1) PERSISTENT UNIQUE)"),
+    # a text DEFAULT in the charset its column ends with (1067 where it cannot be written)
+    (None, "CREATE TABLE t (a VARCHAR(3) CHARACTER SET ascii DEFAULT 'é')"),
+    (None, "CREATE TABLE t (a VARCHAR(3) CHARACTER SET latin1 DEFAULT '€')"),
+    (None, "CREATE TABLE t (a VARCHAR(3) CHARACTER SET latin1 DEFAULT 'Ā')"),
+    (None, "CREATE TABLE t (a VARCHAR(3) CHARACTER SET greek DEFAULT 'ж')"),
+    (None, "CREATE TABLE t (a VARCHAR(3) DEFAULT 'é') DEFAULT CHARSET=ascii"),
+    ("CREATE TABLE t (a VARCHAR(3) DEFAULT 'é')", "ALTER TABLE t CONVERT TO CHARACTER SET ascii"),
+    ("CREATE TABLE t (a VARCHAR(3) DEFAULT 'é')", "ALTER TABLE t CONVERT TO CHARACTER SET latin1"),
+    ("CREATE TABLE t (a TEXT DEFAULT 'ж')", "ALTER TABLE t CONVERT TO CHARACTER SET latin1"),
+    ("CREATE TABLE t (a INT) DEFAULT CHARSET=ascii", "ALTER TABLE t ADD b VARCHAR(3) DEFAULT 'é'"),
+    (
+        "CREATE TABLE t (a VARCHAR(3)) DEFAULT CHARSET=latin1",
+        "ALTER TABLE t MODIFY a VARCHAR(3) DEFAULT 'Ā'",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(3) DEFAULT 'é')",
+        "ALTER TABLE t MODIFY a VARCHAR(3) CHARACTER SET ascii DEFAULT 'é'",
+    ),
     # other dialects' indexes after the column list
     (None, "CREATE TABLE t (a INT) INDEX (a)"),
     (None, "CREATE TABLE t (a INT) UNIQUE PRIMARY INDEX (a)"),

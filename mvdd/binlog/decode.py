@@ -32,8 +32,6 @@ UUID, INET4, INET6  ``str``: the text the server prints (MariaDB logs the bytes)
 
 from __future__ import annotations
 
-import codecs
-import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -43,6 +41,8 @@ from pymysqlreplication.constants.CHARSET import charset_by_id
 
 from mvdd.errors import SchemaDriftError, SchemaUnknownError
 from mvdd.model import Column, Table, TypeKind
+from mvdd.model.encoding import CODECS as TEXT_CODECS
+from mvdd.model.encoding import python_codec
 from mvdd.model.kind import PLUGIN_BYTES, Family
 from mvdd.model.plugin import text_of
 from mvdd.model.table import is_long_unique
@@ -55,69 +55,12 @@ RAW = "mvdd-raw-bytes"
 # --- charsets ----------------------------------------------------------------------------------
 
 
-def _mysql_latin1() -> codecs.CodecInfo:
-    # MySQL's latin1 is cp1252, with the five bytes cp1252 leaves undefined mapped to the C1
-    # controls of the same value (so every byte decodes, as on the server)
-    table = "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in range(256))
-    encoding_table = codecs.charmap_build(table)
-
-    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
-        return codecs.charmap_encode(text, errors, encoding_table)
-
-    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
-        return codecs.charmap_decode(data, errors, table)
-
-    return codecs.CodecInfo(encode, decode, name="mvdd-mysql-latin1")  # type: ignore[arg-type]
-
-
-@functools.cache
-def _register() -> None:
-    codecs.register(lambda name: _mysql_latin1() if name == "mvdd_mysql_latin1" else None)
-
-
-#: MySQL charset -> Python codec (charsets Python cannot decode stay raw bytes)
-CODECS: dict[str, str] = {
-    "utf8mb3": "utf-8",
-    "utf8mb4": "utf-8",
-    "latin1": "mvdd-mysql-latin1",
-    "ascii": "ascii",
-    "binary": RAW,
-    "ucs2": "utf-16-be",
-    "utf16": "utf-16-be",
-    "utf16le": "utf-16-le",
-    "utf32": "utf-32-be",
-    "latin2": "iso8859-2",
-    "latin5": "iso8859-9",
-    "latin7": "iso8859-13",
-    "greek": "iso8859-7",
-    "hebrew": "iso8859-8",
-    "cp1250": "cp1250",
-    "cp1251": "cp1251",
-    "cp1256": "cp1256",
-    "cp1257": "cp1257",
-    "cp850": "cp850",
-    "cp852": "cp852",
-    "cp866": "cp866",
-    "cp932": "cp932",
-    "koi8r": "koi8-r",
-    "koi8u": "koi8-u",
-    "big5": "big5",
-    "gbk": "gbk",
-    "gb2312": "gb2312",
-    "gb18030": "gb18030",
-    "sjis": "shift_jis",
-    "ujis": "euc_jp",
-    "eucjpms": "euc_jp",
-    "euckr": "euc_kr",
-    "tis620": "tis-620",
-    "macroman": "mac-roman",
-    "macce": "mac-latin2",
-}
+#: MySQL charset -> Python codec, ``binary`` and the charsets Python cannot decode as raw bytes
+CODECS: dict[str, str] = {**TEXT_CODECS, "binary": RAW}
 
 
 def codec_of(charset: str | None) -> str:
-    _register()
-    return CODECS.get(charset or "", RAW)
+    return python_codec(charset) or RAW
 
 
 # --- what a table map must say ----------------------------------------------------------------

@@ -565,18 +565,27 @@ def check_one_charset(kind: str, charsets: Iterable[str]) -> None:
 @_apply.register
 def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
     charset, collation = resolve_charset(step.charset, step.collation)
-    columns = [
-        attrs.evolve(col, type=converted(col.type, charset, collation))
-        if col.type.has_charset
-        else col
-        for col in table.columns
-    ]
+    columns = []
+    for col in table.columns:
+        if col.type.has_charset:
+            ctype = converted(col.type, charset, collation)
+            _default_held(col, ctype, rules)
+            col = attrs.evolve(col, type=ctype)
+        columns.append(col)
     options = attrs.evolve(table.options, charset=charset, collation=collation)
     table = table.with_columns(tuple(columns), options=options)
     indexes = tuple(_refitted(table, i) for i in table.indexes)
     if any(a is not b for a, b in zip(indexes, table.indexes, strict=True)):
         table = table.with_changes(indexes=indexes)
     return table
+
+
+def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> None:
+    """A text DEFAULT in the type its column ends with, when that is not the type it was read
+    with (the table's charset, a ``CONVERT TO``'s): refused where the charset cannot write it
+    (the server's 1067: ``DEFAULT 'é'`` in ascii)."""
+    if isinstance(col.default, str) and ctype is not col.type:
+        coerce_default(col.default, ctype, col.name, mariadb=rules.mariadb_values)
 
 
 def converted(ctype: ColumnType, charset: str | None, collation: str | None) -> ColumnType:
@@ -619,10 +628,11 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
             column=col.name,
         )
     new_id = table.last_id + 1
-    col = col.placed(
-        new_id,
-        _with_table_charset(table, col.type, binary=step.bin_collation, text_chars=step.text_chars),
+    ctype = _with_table_charset(
+        table, col.type, binary=step.bin_collation, text_chars=step.text_chars
     )
+    _default_held(col, ctype, rules)
+    col = col.placed(new_id, ctype)
     columns, at = _place(table.columns, col, step.place, keep_at=None)
     return table.with_columns(columns, window=(at, len(columns) - at - 1), last_id=new_id)
 
@@ -680,11 +690,11 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
         )
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
         new = _in_primary_key(new, rules)  # a primary key column stays NOT NULL
-    new = new.placed(
-        old.id,
-        _with_table_charset(table, new.type, binary=step.bin_collation, text_chars=step.text_chars),
-        old.state,
+    ctype = _with_table_charset(
+        table, new.type, binary=step.bin_collation, text_chars=step.text_chars
     )
+    _default_held(new, ctype, rules)
+    new = new.placed(old.id, ctype, old.state)
     at = table.column_position(old)
     rest = table.columns[:at] + table.columns[at + 1 :]
     if step.place.after is not None and step.place.after.casefold() == old.name.casefold():

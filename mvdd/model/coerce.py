@@ -35,6 +35,7 @@ from typing import Any, Protocol
 import attrs
 
 from mvdd.errors import InvalidValueError
+from mvdd.model.encoding import holds
 from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
 from mvdd.model.plugin import from_binary, from_text, text_of
 
@@ -67,6 +68,8 @@ class ColumnType(Protocol):
     def fsp(self) -> int | None: ...
     @property
     def members(self) -> tuple[str, ...]: ...
+    @property
+    def charset(self) -> str | None: ...
     @property
     def collation(self) -> str | None: ...
     @property
@@ -236,6 +239,9 @@ def _coerce_char(t: ColumnType, value: Any) -> str:
     limit = t.max_length()
     if limit is not None and len(text) > limit:
         raise _bad(t, value, f"longer than {limit} characters")
+    if holds(t.charset, text) is False:  # (the server's 1366; as a DEFAULT, its 1067)
+        bad = next(c for c in text if not holds(t.charset, c))
+        raise _bad(t, value, f"{bad!r} is no character of {t.charset}")
     return text
 
 
@@ -715,8 +721,9 @@ def _digits(x: float, mode: str, n: int) -> tuple[str, int]:
 
 def double_text(x: float, width: int) -> str:
     """A double as MariaDB writes it into a string column of ``width`` characters (its
-    ``my_gcvt``, which MySQL shares): its shortest digits, written with a point where they fit and the point is
-    near (fewer than 15 digits before it, 14 zeros after it), else with an exponent (``1e15``,
+    ``my_gcvt``, which MySQL shares): its shortest digits, written with a point where they
+    fit and the point is near (fewer than 15 digits before it, 14 zeros after it), else with
+    an exponent (``1e15``,
     ``1.234e-16``), fewer digits where the width calls for it, and cut to the width where not
     even one digit and its exponent fit (``1e-4`` in three characters is ``1e-``: the server
     warns, and keeps that). A subnormal double (below 2.2e-308) may get other digits from the
