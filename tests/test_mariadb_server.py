@@ -787,6 +787,25 @@ REPLICA_RULES = [
         "CREATE TABLE t (a VARCHAR(3) DEFAULT 'é')",
         "ALTER TABLE t MODIFY a VARCHAR(3) CHARACTER SET ascii DEFAULT 'é'",
     ),
+    # an ENUM's or a SET's members as their charset writes them: '?' for what it cannot
+    (None, "CREATE TABLE t (a ENUM('é','b') CHARACTER SET ascii)"),
+    (None, "CREATE TABLE t (a ENUM('é','è') CHARACTER SET ascii)"),
+    (None, "CREATE TABLE t (a SET('é','b') CHARACTER SET ascii)"),
+    (None, "CREATE TABLE t (a ENUM('éa','b') CHARACTER SET ascii DEFAULT '?a')"),
+    (None, "CREATE TABLE t (a ENUM('é','b')) DEFAULT CHARSET=ascii"),
+    (None, "CREATE TABLE t (a ENUM('é','?') CHARACTER SET ascii)"),
+    (
+        "CREATE TABLE t (a ENUM('é','b') CHARACTER SET latin1 DEFAULT 'é')",
+        "ALTER TABLE t CONVERT TO CHARACTER SET ascii",
+    ),
+    (
+        "CREATE TABLE t (a ENUM('é','b') CHARACTER SET latin1)",
+        "ALTER TABLE t CONVERT TO CHARACTER SET ascii",
+    ),
+    (
+        "CREATE TABLE t (a INT) DEFAULT CHARSET=ascii",
+        "ALTER TABLE t ADD b ENUM('é','x') DEFAULT '?'",
+    ),
     # other dialects' indexes after the column list
     (None, "CREATE TABLE t (a INT) INDEX (a)"),
     (None, "CREATE TABLE t (a INT) UNIQUE PRIMARY INDEX (a)"),

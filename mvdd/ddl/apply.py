@@ -569,8 +569,7 @@ def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
     for col in table.columns:
         if col.type.has_charset:
             ctype = converted(col.type, charset, collation)
-            _default_held(col, ctype, rules)
-            col = attrs.evolve(col, type=ctype)
+            col = attrs.evolve(_default_held(col, ctype, rules), type=ctype)
         columns.append(col)
     options = attrs.evolve(table.options, charset=charset, collation=collation)
     table = table.with_columns(tuple(columns), options=options)
@@ -580,12 +579,16 @@ def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
     return table
 
 
-def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> None:
-    """A text DEFAULT in the type its column ends with, when that is not the type it was read
-    with (the table's charset, a ``CONVERT TO``'s): refused where the charset cannot write it
-    (the server's 1067: ``DEFAULT 'é'`` in ascii)."""
-    if isinstance(col.default, str) and ctype is not col.type:
-        coerce_default(col.default, ctype, col.name, mariadb=rules.mariadb_values)
+def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> Column:
+    """``col`` with its text DEFAULT in the type the column ends with, when that is not the
+    type it was read with (the table's charset, a ``CONVERT TO``'s): refused where the charset
+    cannot write it (the server's 1067: ``DEFAULT 'é'`` in ascii); an ENUM's or a SET's
+    matched against the members as that charset writes them (``ENUM('é','x') DEFAULT '?'`` in
+    ascii is the member ``'?'``)."""
+    if not isinstance(col.default, str) or (ctype is col.type and ctype.family != Family.ENUM):
+        return col
+    default = coerce_default(col.default, ctype, col.name, mariadb=rules.mariadb_values)
+    return col if default == col.default else attrs.evolve(col, default=default)
 
 
 def converted(ctype: ColumnType, charset: str | None, collation: str | None) -> ColumnType:
@@ -631,8 +634,7 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
     ctype = _with_table_charset(
         table, col.type, binary=step.bin_collation, text_chars=step.text_chars
     )
-    _default_held(col, ctype, rules)
-    col = col.placed(new_id, ctype)
+    col = _default_held(col, ctype, rules).placed(new_id, ctype)
     columns, at = _place(table.columns, col, step.place, keep_at=None)
     return table.with_columns(columns, window=(at, len(columns) - at - 1), last_id=new_id)
 
@@ -693,8 +695,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     ctype = _with_table_charset(
         table, new.type, binary=step.bin_collation, text_chars=step.text_chars
     )
-    _default_held(new, ctype, rules)
-    new = new.placed(old.id, ctype, old.state)
+    new = _default_held(new, ctype, rules).placed(old.id, ctype, old.state)
     at = table.column_position(old)
     rest = table.columns[:at] + table.columns[at + 1 :]
     if step.place.after is not None and step.place.after.casefold() == old.name.casefold():

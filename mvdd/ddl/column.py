@@ -29,6 +29,7 @@ from mvdd.model import (
     ColumnType,
     Default,
     Expr,
+    Family,
     Generated,
     IndexKind,
     TypeKind,
@@ -289,7 +290,9 @@ def column_from_def(
         flags["nullable"] = False
         if default is None:
             default = NO_DEFAULT
-    default = coerce_default(default, ctype, name, mariadb=mariadb)
+    if not (isinstance(default, str) and ctype.family == Family.ENUM and ctype.charset is None):
+        # (an ENUM's or a SET's text meets its members once its charset is known: its step's)
+        default = coerce_default(default, ctype, name, mariadb=mariadb)
     column = Column(name=name, type=ctype, default=default, **flags)
     return column, place(node.args.get("position")), indexes, implied
 

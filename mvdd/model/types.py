@@ -37,6 +37,7 @@ from mvdd.model.charsets import (
     UNICODE_CHARSETS,
 )
 from mvdd.model.coerce import coerce, convert, is_case_sensitive
+from mvdd.model.encoding import holds
 from mvdd.model.kind import (
     BINARY_TWIN,
     BLOB_SIZES,
@@ -259,7 +260,8 @@ class ColumnType:
         found = _INTERNED.get(self._key(charset, collation))
         if found is not None:
             return found
-        return attrs.evolve(self, charset=charset, collation=collation).interned()
+        members = _members_in(self.kind, self.members, charset, collation) if self.members else ()
+        return attrs.evolve(self, charset=charset, collation=collation, members=members).interned()
 
     def integer_range(self) -> tuple[int, int]:
         """The (min, max) an integer kind stores."""
@@ -475,13 +477,29 @@ def _canon_enum(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
         raise DDLError(f"{kind} needs at least one member")
     if len(members) > (64 if kind == K.SET else 65535):
         raise DDLError(f"{kind} has too many members ({len(members)})")
-    folded = [m if is_case_sensitive(cs["collation"]) else m.casefold() for m in members]
+    if kind == K.SET and any("," in m for m in members):
+        raise DDLError("SET members cannot contain ','")
+    return {"members": _members_in(kind, members, cs["charset"], cs["collation"]), **cs}
+
+
+def _members_in(
+    kind: TypeKind, members: tuple[str, ...], charset: str | None, collation: str | None
+) -> tuple[str, ...]:
+    """An ENUM's or a SET's members as its charset writes them: each character the charset
+    cannot write is a ``?``, as both servers write it (``ENUM('é','b') CHARACTER SET ascii``
+    is ``ENUM('?','b')``); then no two may be equal (by the collation: the servers' 1291)."""
+    if charset is not None and charset != "binary":
+        members = tuple(
+            m
+            if holds(charset, m) is not False
+            else "".join(c if holds(charset, c) is not False else "?" for c in m)
+            for m in members
+        )
+    folded = [m if is_case_sensitive(collation) else m.casefold() for m in members]
     dupes = sorted({m for m, f in zip(members, folded, strict=True) if folded.count(f) > 1})
     if dupes:
         raise DDLError(f"{kind} has duplicate members {dupes}")
-    if kind == K.SET and any("," in m for m in members):
-        raise DDLError("SET members cannot contain ','")
-    return {"members": members, **cs}
+    return members
 
 
 def _canon_temporal(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
