@@ -235,6 +235,11 @@ DEFAULTS = [
     ("ENUM('100','x')", "1e2"),
     ("SET('x','y')", "3"),
     ("VARCHAR(5)", "N'ab'"),
+    # a charset introducer reads the literal's bytes (UTF-8, as the statement is) in its charset
+    *(("VARCHAR(5)", v) for v in ("_latin1'é'", "_ascii'é'", "_latin1 X'E9'", "_ucs2'ab'")),
+    *(("VARCHAR(5)", v) for v in ("_cp1251'ж'", "_utf8mb4'é'", "_binary'é'")),
+    ("VARBINARY(5)", "_latin1'é'"),
+    ("VARCHAR(5) CHARACTER SET latin1", "_utf8mb4'é'"),
     ("INT", "N'12'"),
     ("ENUM('a','b')", "'A'"),
     ("ENUM('a','b')", "'1'"),
@@ -597,6 +602,8 @@ other_literals = st.one_of(
             "NULL",
             "N'ab'",
             "_latin1'ab'",
+            "_latin1'é'",
+            "_ascii'é'",
             "_binary'ab'",
             "'a' 'b'",
         ]

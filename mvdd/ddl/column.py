@@ -34,7 +34,7 @@ from mvdd.model import (
     IndexKind,
     TypeKind,
 )
-from mvdd.model.element import HexText, coerce_default, number_literal
+from mvdd.model.element import HexText, coerce_default, introduced, number_literal
 
 
 def _literal(node: exp.Expr) -> Any:
@@ -46,7 +46,7 @@ def _literal(node: exp.Expr) -> Any:
         # the numbers 1 and 0, as the servers read them (a string column takes '1', not a byte)
         return Decimal(1 if node.this else 0)
     if isinstance(node, exp.Introducer):
-        return _literal(node.expression)
+        return introduced(node.name, _literal(node.expression))
     if isinstance(node, exp.National):
         return node.this  # N'…', a string in the national charset
     if isinstance(node, exp.Literal):

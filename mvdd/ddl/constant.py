@@ -44,7 +44,7 @@ from mvdd.ddl import dialect as d
 from mvdd.ddl.expr import parse
 from mvdd.errors import DDLError, InvalidValueError, MvddError
 from mvdd.model import ColumnType, Expr
-from mvdd.model.element import DoubleLiteral, number_literal
+from mvdd.model.element import CharsetText, DoubleLiteral, introduced, number_literal
 from mvdd.model.kind import Family, TypeKind
 
 
@@ -477,7 +477,10 @@ def _hex(node: exp.Expr) -> Any:
 def _introduced(node: exp.Expr) -> Any:
     if node.name.lower() == "_binary" or not isinstance(node.expression, exp.Literal):
         raise _Unknown  # (a binary string)
-    return node.expression.this
+    value = introduced(node.name, node.expression.this)
+    if type(value) is CharsetText:
+        raise _Unknown  # (a string of another charset: its conversions are not modelled)
+    return value
 
 
 def _not_known(node: exp.Expr) -> Any:

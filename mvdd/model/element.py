@@ -17,8 +17,9 @@ import attrs
 
 from mvdd.errors import DDLError, InvalidValueError, MvddError
 from mvdd.model.coerce import coerce_text, double_text, single_float, two_digit_year
+from mvdd.model.encoding import holds, python_codec
 from mvdd.model.kind import Family, TypeKind
-from mvdd.model.types import ColumnType
+from mvdd.model.types import ColumnType, canonical_charset
 
 
 class State(StrEnum):
@@ -222,6 +223,10 @@ def coerce_default(
             raw = _from_double(raw, ctype)
         elif isinstance(raw, str) and ctype.family == Family.FLOAT and ctype.unsigned:
             raw = _unsigned_text(raw)
+        elif type(raw) is CharsetText and ctype.family in (Family.BINARY, Family.BLOB):
+            raw = raw.data  # (a binary column takes the literal's bytes)
+        elif type(raw) is CharsetText and raw.invalid is not None:
+            raise InvalidValueError(f"invalid {raw.invalid} character string {raw.data!r}")
         if mariadb and ctype.kind in _FRACTIONED:
             raw = cut_fraction(raw, ctype)
         if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
@@ -294,6 +299,47 @@ def _unsigned_text(raw: str) -> str:
         return "0" if Decimal(raw.strip()).is_signed() else raw  # (-0 too)
     except InvalidOperation:
         return raw  # (not a number: refused as any column refuses it)
+
+
+class CharsetText(str):
+    """A string literal under a charset introducer, as a DEFAULT states it (:func:`introduced`):
+    the text its bytes spell in that charset, and those bytes, which a binary column takes;
+    ``invalid`` names the charset where the bytes are no text of it (a text column refuses
+    them, a binary one takes them), else it is None."""
+
+    data: bytes
+    invalid: str | None
+
+    def __new__(cls, text: str, data: bytes, invalid: str | None = None) -> CharsetText:
+        made = super().__new__(cls, text)
+        made.data, made.invalid = data, invalid
+        return made
+
+
+def introduced(introducer: str, value: Any) -> Any:
+    """A string or hex literal under a charset introducer (``_latin1'…'``): its bytes (a
+    statement is UTF-8 text, as the binlog reader reads it) read in that charset, as the
+    servers read them (``_latin1'é'`` is ``'Ã©'``, ``_latin1 X'E9'`` is ``'é'``, ``_ucs2'ab'``
+    is ``'慢'``; ``_ascii'é'``, no text of ascii, is its bytes alone: a text column refuses
+    it, a binary one takes them). A ``_binary`` or UTF-8 literal, and one in a charset
+    without a Python codec, as it is.
+
+    >>> introduced("_latin1", "é"), introduced("_latin1", bytes([0xE9]))
+    ('Ã©', 'é')
+    """
+    charset = canonical_charset(introducer.removeprefix("_"))
+    if charset == "binary" or not isinstance(value, str | bytes):
+        return value
+    data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+    codec = python_codec(charset)
+    if codec is None or (isinstance(value, str) and charset == "utf8mb4"):
+        return value
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        return CharsetText(data.decode(codec, errors="replace"), data, charset)
+    # (utf8mb3's codec reads the characters past U+FFFF, which it does not hold)
+    return CharsetText(text, data, None if holds(charset, text) else charset)
 
 
 class HexText(bytes):
