@@ -806,6 +806,12 @@ REPLICA_RULES = [
         "CREATE TABLE t (a INT) DEFAULT CHARSET=ascii",
         "ALTER TABLE t ADD b ENUM('é','x') DEFAULT '?'",
     ),
+    # no CONSTRAINT name inside a column definition (MariaDB's grammar)
+    (None, "CREATE TABLE t (a INT CONSTRAINT c CHECK (a > 0))"),
+    (None, "CREATE TABLE t (a INT CONSTRAINT c PRIMARY KEY)"),
+    (None, "CREATE TABLE t (a INT CONSTRAINT c UNIQUE)"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t ADD b INT CONSTRAINT c CHECK (b > 0)"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t MODIFY a INT CONSTRAINT c CHECK (a > 0)"),
     # other dialects' indexes after the column list
     (None, "CREATE TABLE t (a INT) INDEX (a)"),
     (None, "CREATE TABLE t (a INT) UNIQUE PRIMARY INDEX (a)"),

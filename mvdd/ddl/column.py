@@ -141,7 +141,7 @@ _TYPE_TAIL = (
 
 
 def column_from_def(
-    node: exp.ColumnDef, *, references: bool = False, mariadb: bool = False
+    node: exp.ColumnDef, *, references: bool = False, mariadb: bool = False, named: bool = False
 ) -> tuple[Column, s.Place, list[s.IndexSpec], Implied]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``), and what its type leaves to its table's
@@ -150,7 +150,10 @@ def column_from_def(
     it resolves them). ``references``: a ``REFERENCES …`` of
     its own is passed over (a replica's; the caller keeps what its server makes of it), not
     refused. ``mariadb``: the DEFAULT's value is read as MariaDB reads it
-    (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`)."""
+    (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`). ``named``: its CHECK may be named
+    (``CONSTRAINT c CHECK (…)``, MySQL 8's grammar, which a replica of MySQL or of an unknown
+    server takes); else a CONSTRAINT inside a column definition is a syntax error, as on
+    MariaDB."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
@@ -163,6 +166,12 @@ def column_from_def(
     signs: list[str] | None = None  # its SIGNED, UNSIGNED and ZEROFILL, when it has any
     for constraint in node.constraints:
         ck = constraint.kind
+        if constraint.this is not None and not (named and isinstance(ck, d.MySQLCheck)):
+            raise DDLParseError(
+                "a CONSTRAINT name inside a column definition (name a check after the columns: "
+                "CONSTRAINT c CHECK (…))",
+                column=name,
+            )
         if isinstance(ck, _TYPE_TAIL):
             if not in_type:
                 raise DDLParseError(

@@ -433,10 +433,16 @@ def _(action: exp.Command, table: str, ctx: Context) -> list[s.Step]:
     raise _unread(action, "ALTER TABLE action", ctx)
 
 
+def _named_checks(ctx: Context) -> bool:
+    """Whether a column's CHECK may be named: a replica of MySQL (8's grammar) or of a server
+    it does not know; not MariaDB's grammar, nor mvdd's rules (the stricter server's)."""
+    return ctx.replica and not ctx.mariadb_values
+
+
 @alter_steps.register
 def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
     column, place, indexes, pending = column_from_def(
-        action, references=ctx.replica, mariadb=ctx.mariadb_values
+        action, references=ctx.replica, mariadb=ctx.mariadb_values, named=_named_checks(ctx)
     )
     steps: list[s.Step] = [
         s.AddColumn(
@@ -473,7 +479,9 @@ def _own_reference(node: exp.ColumnDef, table: str, column: str, ctx: Context) -
 
 @alter_steps.register
 def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
-    definition, place, indexes, pending = column_from_def(action.this, mariadb=ctx.mariadb_values)
+    definition, place, indexes, pending = column_from_def(
+        action.this, mariadb=ctx.mariadb_values, named=_named_checks(ctx)
+    )
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name
     steps: list[s.Step] = [
@@ -968,7 +976,10 @@ def build_table(
     for item in node.this.expressions:
         if isinstance(item, exp.ColumnDef):
             column, place, indexes, pending = column_from_def(
-                item, references=replica, mariadb=ctx is not None and ctx.mariadb_values
+                item,
+                references=replica,
+                mariadb=ctx is not None and ctx.mariadb_values,
+                named=replica and (ctx is None or _named_checks(ctx)),
             )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)
