@@ -560,13 +560,18 @@ def test_a_column_names_its_check_in_mysqls_grammar_only() -> None:
     """``a INT CONSTRAINT c CHECK (…)`` is MySQL 8's: a replica of MySQL, or of a server it does
     not know, takes it; MariaDB's grammar (a replica of it) and mvdd's rules refuse it, and any
     other CONSTRAINT inside a column definition everywhere."""
-    sql = "CREATE TABLE t (a INT CONSTRAINT c CHECK (a > 0))"
-    for kw in ({"replica": True}, {"replica": True, "flavor": "mysql"}):
-        cat = Catalog(**kw)  # type: ignore[arg-type]
-        cat.execute(sql)
-        assert cat.table("t").column("a").check is not None
-    for kw in ({}, {"replica": True, "flavor": "mariadb"}):
-        with pytest.raises(DDLParseError, match="CONSTRAINT name inside a column"):
-            Catalog(**kw).execute(sql)  # type: ignore[arg-type]
+    for sql in (
+        "CREATE TABLE t (a INT CONSTRAINT c CHECK (a > 0))",
+        "CREATE TABLE t (a INT CONSTRAINT CHECK (a > 0))",  # (the word without a name too)
+    ):
+        for kw in ({"replica": True}, {"replica": True, "flavor": "mysql"}):
+            cat = Catalog(**kw)  # type: ignore[arg-type]
+            cat.execute(sql)
+            assert cat.table("t").column("a").check is not None
+        for kw in ({}, {"replica": True, "flavor": "mariadb"}):
+            with pytest.raises(
+                DDLParseError, match="CONSTRAINT name inside a column definition, or the word"
+            ):
+                Catalog(**kw).execute(sql)  # type: ignore[arg-type]
     with pytest.raises(DDLParseError, match="column `a`"):
         Catalog(replica=True).execute("CREATE TABLE t (a INT CONSTRAINT c PRIMARY KEY)")

@@ -810,6 +810,8 @@ REPLICA_RULES = [
     (None, "CREATE TABLE t (a INT CONSTRAINT c CHECK (a > 0))"),
     (None, "CREATE TABLE t (a INT CONSTRAINT c PRIMARY KEY)"),
     (None, "CREATE TABLE t (a INT CONSTRAINT c UNIQUE)"),
+    (None, "CREATE TABLE t (a INT CONSTRAINT CHECK (a > 0))"),
+    (None, "CREATE TABLE t (a INT CONSTRAINT PRIMARY KEY)"),
     ("CREATE TABLE t (a INT)", "ALTER TABLE t ADD b INT CONSTRAINT c CHECK (b > 0)"),
     ("CREATE TABLE t (a INT)", "ALTER TABLE t MODIFY a INT CONSTRAINT c CHECK (a > 0)"),
     # other dialects' indexes after the column list

@@ -168,8 +168,8 @@ def column_from_def(
         ck = constraint.kind
         if constraint.this is not None and not (named and isinstance(ck, d.MySQLCheck)):
             raise DDLParseError(
-                "a CONSTRAINT name inside a column definition (name a check after the columns: "
-                "CONSTRAINT c CHECK (…))",
+                "a CONSTRAINT name inside a column definition, or the word alone (name a check "
+                "after the columns: CONSTRAINT c CHECK (…))",
                 column=name,
             )
         if isinstance(ck, _TYPE_TAIL):

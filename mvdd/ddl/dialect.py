@@ -864,7 +864,13 @@ class MvddParser(MySQLParser):
             # the grammar has it right after the type (mvdd.ddl.column checks where it stands)
             self._advance()
             return self.expression(exp.ColumnConstraint(kind=Signedness(this=exp.var("SIGNED"))))
-        return super()._parse_column_constraint()
+        bare = self._curr is not None and self._curr.token_type == TokenType.CONSTRAINT
+        node = super()._parse_column_constraint()
+        if bare and isinstance(node, exp.ColumnConstraint) and node.this is None:
+            # CONSTRAINT without a name, which sqlglot passes over: the word is kept as an
+            # empty name (mvdd.ddl.column takes it where a column's CHECK may be named)
+            node.set("this", exp.to_identifier(""))
+        return node
 
     def _definition_ends(self) -> bool:
         """Whether a column definition ends here (its statement, a comma, a parenthesis): no
