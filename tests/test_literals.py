@@ -291,16 +291,27 @@ _ESCAPED = re.compile(r"\\(.)", re.DOTALL)
 _ESCAPES = {"0": "\x00", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "Z": "\x1a"}
 
 
+def _same_default(conn: Any, cat: Catalog, sql_type: str, literal: str) -> None:
+    """The catalog keeps the default the server keeps for the literal, or refuses it as the
+    server does (each as information_schema shows it: NULL, a YEAR's four digits, a float's
+    shortest digits)."""
+    server = _shown(_server_default(conn, sql_type, literal, raw=True))
+    mine = _mvdd_default(cat, sql_type, literal)
+    if mine == "None":
+        mine = "NULL"  # (information_schema's word for a DEFAULT NULL)
+    if mine is not None and server is not None and mine.isdigit() and server.isdigit():
+        mine, server = str(int(mine)), str(int(server))  # (a YEAR 0 shows as 0000)
+    if mine == server == "NULL":
+        return
+    if sql_type.startswith(("FLOAT", "DOUBLE")) and mine is not None and server is not None:
+        mine, server = repr(float(mine)), repr(float(server))  # (1e20 shows as 1e20)
+    assert mine == server, (sql_type, literal)
+
+
 def test_defaults_read_as_the_server_reads_them(both: tuple[Any, Catalog]) -> None:
     conn, cat = both
     for sql_type, literal in DEFAULTS:
-        server = _shown(_server_default(conn, sql_type, literal, raw=True))
-        mine = _mvdd_default(cat, sql_type, literal)
-        if mine is not None and server is not None and mine.isdigit() and server.isdigit():
-            mine, server = str(int(mine)), str(int(server))  # (a YEAR 0 shows as 0000)
-        if sql_type.startswith(("FLOAT", "DOUBLE")) and mine is not None and server is not None:
-            mine, server = repr(float(mine)), repr(float(server))  # (1e20 shows as 1e20)
-        assert mine == server, (sql_type, literal)
+        _same_default(conn, cat, sql_type, literal)
 
 
 @pytest.mark.parametrize("sql_type", TYPES)
@@ -523,12 +534,7 @@ def test_a_double_reads_as_on_the_server(
         return  # left out: a double past a DECIMAL's 38 digits of scale, which mvdd rounds
     if 0 < abs(float(literal)) < sys.float_info.min:
         return  # left out: a subnormal double, whose shortest digits the servers find otherwise
-    mine, server = _mvdd_default(cat, sql_type, literal), _server_default(conn, sql_type, literal)
-    if sql_type == "YEAR" and mine is not None and server is not None:
-        mine, server = str(int(mine)), str(int(server))  # (a YEAR 0 shows as 0000)
-    if sql_type.startswith("BIT") and server is not None:
-        server = str(int(server.removeprefix("b'") or "0", 2))  # (shown as b'1010')
-    assert mine == server, (sql_type, literal)
+    _same_default(conn, cat, sql_type, literal)
 
 
 #: the other families' types, each read its own way
@@ -619,14 +625,4 @@ def test_any_literal_of_the_other_families_reads_as_on_the_server_in_a_replica(
     """Any literal in a column of any other family: a replica of MariaDB takes the default the
     server keeps, or refuses it as the server does."""
     conn, cat = replica
-    server = _shown(_server_default(conn, sql_type, literal, raw=True))
-    mine = _mvdd_default(cat, sql_type, literal)
-    if mine == "None":
-        mine = "NULL"  # (information_schema's word for a DEFAULT NULL)
-    if mine is not None and server is not None and mine.isdigit() and server.isdigit():
-        mine, server = str(int(mine)), str(int(server))  # (a YEAR 0 shows as 0000)
-    if mine == server == "NULL":
-        return
-    if sql_type.startswith(("FLOAT", "DOUBLE")) and mine is not None and server is not None:
-        mine, server = repr(float(mine)), repr(float(server))
-    assert mine == server, (sql_type, literal)
+    _same_default(conn, cat, sql_type, literal)

@@ -41,7 +41,6 @@ from pymysqlreplication.constants.CHARSET import charset_by_id
 
 from mvdd.errors import SchemaDriftError, SchemaUnknownError
 from mvdd.model import Column, Table, TypeKind
-from mvdd.model.encoding import CODECS as TEXT_CODECS
 from mvdd.model.encoding import python_codec
 from mvdd.model.kind import PLUGIN_BYTES, Family
 from mvdd.model.plugin import text_of
@@ -53,10 +52,6 @@ from mvdd.model.types import max_bytes_per_char
 RAW = "mvdd-raw-bytes"
 
 # --- charsets ----------------------------------------------------------------------------------
-
-
-#: MySQL charset -> Python codec, ``binary`` and the charsets Python cannot decode as raw bytes
-CODECS: dict[str, str] = {**TEXT_CODECS, "binary": RAW}
 
 
 def codec_of(charset: str | None) -> str:
@@ -383,4 +378,4 @@ class Plan:
         return values
 
 
-__all__ = ["CODECS", "RAW", "Expected", "Plan", "check_table_map", "codec_of", "row_image"]
+__all__ = ["RAW", "Expected", "Plan", "check_table_map", "codec_of", "row_image"]

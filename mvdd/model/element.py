@@ -223,10 +223,8 @@ def coerce_default(
             raw = _from_double(raw, ctype)
         elif isinstance(raw, str) and ctype.family == Family.FLOAT and ctype.unsigned:
             raw = _unsigned_text(raw)
-        elif type(raw) is CharsetText and ctype.family in (Family.BINARY, Family.BLOB):
-            raw = raw.data  # (a binary column takes the literal's bytes)
-        elif type(raw) is CharsetText and raw.invalid is not None:
-            raise InvalidValueError(f"invalid {raw.invalid} character string {raw.data!r}")
+        elif type(raw) is CharsetText:
+            raw = _from_charset_text(raw, ctype)
         if mariadb and ctype.kind in _FRACTIONED:
             raw = cut_fraction(raw, ctype)
         if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
@@ -314,6 +312,16 @@ class CharsetText(str):
         made = super().__new__(cls, text)
         made.data, made.invalid = data, invalid
         return made
+
+
+def _from_charset_text(raw: CharsetText, ctype: ColumnType) -> Any:
+    """An introduced string literal as a column of ``ctype`` reads it: a binary column its
+    bytes, any other its text, refused where the bytes are no text of their charset."""
+    if ctype.family in (Family.BINARY, Family.BLOB):
+        return raw.data
+    if raw.invalid is not None:
+        raise InvalidValueError(f"invalid {raw.invalid} character string {raw.data!r}")
+    return raw
 
 
 def introduced(introducer: str, value: Any) -> Any:
