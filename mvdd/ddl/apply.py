@@ -584,8 +584,10 @@ def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> Column:
     type it was read with (the table's charset, a ``CONVERT TO``'s): refused where the charset
     cannot write it (the server's 1067: ``DEFAULT 'é'`` in ascii); an ENUM's or a SET's
     matched against the members as that charset writes them (``ENUM('é','x') DEFAULT '?'`` in
-    ascii is the member ``'?'``)."""
-    if not isinstance(col.default, str) or (ctype is col.type and ctype.family != Family.ENUM):
+    ascii is the member ``'?'``; an ENUM's read with no charset is met here, its definition
+    left it to this step: :func:`~mvdd.ddl.column.column_from_def`)."""
+    unread = ctype.family == Family.ENUM and col.type.charset is None
+    if not isinstance(col.default, str) or (ctype is col.type and not unread):
         return col
     default = coerce_default(col.default, ctype, col.name, mariadb=rules.mariadb_values)
     return col if default == col.default else attrs.evolve(col, default=default)
