@@ -179,11 +179,13 @@ class TableHistory:
         #: the head version's table once built (None: dropped or not built yet)
         self.head_table: Table | None = None
         self._rows: list[VersionRow] = []
-        self._changes: list[Change | None] = []
-        self._records: dict[Key, ElementRow] = {}
-        # per version: the rows that begin there, and the slots whose rows end there
-        self._born: list[list[ElementRow]] = []
-        self._died: list[list[Slot]] = []
+        #: the key of every element row the history holds (the values live in ``_born``)
+        self._keys: set[Key] = set()
+        # per version: the rows that begin there, and the slots whose rows end there (tuples,
+        # () when none: a version keeps as few objects as it can, each one a visit at every
+        # full garbage collection)
+        self._born: list[tuple[ElementRow, ...]] = []
+        self._died: list[tuple[Slot, ...]] = []
         # slot -> row, at the head; checkpoints are copies of it every CHECKPOINT_EVERY versions
         self._live: dict[Slot, ElementRow] = {}
         self._checkpoints: SortedDict = SortedDict({0: {}})
@@ -212,15 +214,13 @@ class TableHistory:
         return bool(self.head) and self._rows[self.head - 1].dropped
 
     def change(self, version: int) -> Change:
-        row = self.row(version)
-        change = self._changes[version - 1]
-        if change is None:
-            change = Change.of(row)
-            self._changes[version - 1] = change
-        return change
+        """The change that made ``version``: built from its row on each call (a change is read
+        rarely; a history keeping one object per version costs a visit to it at every full
+        garbage collection)."""
+        return Change.of(self.row(version))
 
     def changes(self) -> list[Change]:
-        return [self.change(v) for v in range(1, self.head + 1)]
+        return [Change.of(row) for row in self._rows[: self.head]]
 
     def table_at(self, version: int) -> Table:
         """The schema at ``version``. O(1) when cached, else O(log n + elements + 32)."""
@@ -351,26 +351,24 @@ class TableHistory:
                 "has a gap in this table's history"
             )
         died = []
+        keys, live = self._keys, self._live
         for key in closed:
-            rec = self._records.get(key)
-            if rec is None:
+            if key not in keys:
                 raise StoreError(f"table id {self.table_id}: closing unknown element row {key}")
-            self._records[key] = rec.ending(version)
             slot = (key[0], key[1])
-            if slot in self._live and self._live[slot].since == key[2]:
-                del self._live[slot]
+            if slot in live and live[slot].since == key[2]:
+                del live[slot]
                 died.append(slot)
         born = []
         for rec in opened:
             if rec.until is not None:  # a refresh may bring rows that later versions closed
                 rec = rec.ending(None)
-            self._records[(rec.kind, rec.element_id, rec.since)] = rec
-            self._live[(rec.kind, rec.element_id)] = rec
+            keys.add((rec.kind, rec.element_id, rec.since))
+            live[(rec.kind, rec.element_id)] = rec
             born.append(rec)
         self._rows.append(row)
-        self._changes.append(None)
-        self._born.append(born)
-        self._died.append(died)
+        self._born.append(tuple(born) if born else ())
+        self._died.append(tuple(died) if died else ())
         if row.position is not None:
             if self._pos_start is None:
                 self._pos_start = version
@@ -385,7 +383,7 @@ class TableHistory:
 
     def storage(self) -> int:
         """How many element rows this table's history holds."""
-        return len(self._records)
+        return len(self._keys)
 
 
 def _size(table: Table) -> int:

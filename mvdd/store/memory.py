@@ -21,6 +21,7 @@ from mvdd.store.base import (
     Changes,
     Commit,
     CommitResult,
+    ElementRow,
     Event,
     Guard,
     JobRow,
@@ -28,17 +29,26 @@ from mvdd.store.base import (
     Lease,
     NodeRow,
     Store,
+    VersionRow,
 )
 
 
 class MemoryStore(Store):
     """Rows in Python lists, guarded by a lock. O(rows) memory; a commit appends its rows
-    (O(rows in the commit)); :meth:`changes` reads the commits after a sequence number."""
+    (O(rows in the commit)); :meth:`changes` reads the commits after a sequence number.
+
+    The rows of all commits are kept in three flat lists, with where each commit's rows begin
+    in each: a commit keeps no object of its own past its rows (every object a long-lived
+    store holds is a visit at each of the interpreter's full garbage collections)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        #: each commit's rows, in order: commit n is at index n - 1
-        self._log: list[Changes] = []
+        #: every commit's rows, in commit order
+        self._versions: list[VersionRow] = []
+        self._opened: list[ElementRow] = []
+        self._closed: list[tuple[tuple[int, str, int, int], int]] = []
+        #: where commit n's rows begin in each list: at 3 (n - 1), 3 (n - 1) + 1 and + 2
+        self._starts: list[int] = []
         self._heads: dict[int, int] = {}
         self._names: dict[str, int] = {}
         self._name_of: dict[int, str | None] = {}
@@ -65,13 +75,19 @@ class MemoryStore(Store):
         """The rows of the commits after ``after_seq``, each element row as it stands now (with
         the version a later commit ended it at), as a SQL store reads them."""
         with self._lock:
-            log = self._log[max(after_seq, 0) :]
-            ends = {key: until for rows in log for key, until in rows.closed}
-            opened = [row for rows in log for row in rows.opened]
+            starts = self._starts
+            at = max(after_seq, 0) * 3
+            if at >= len(starts):
+                return Changes((), (), (), self._seq)
+            closed = self._closed[starts[at + 2] :]
+            ends = dict(closed)
             return Changes(
-                tuple(v for rows in log for v in rows.versions),
-                tuple(r.ending(ends[r.key]) if r.key in ends else r for r in opened),
-                tuple(end for rows in log for end in rows.closed),
+                tuple(self._versions[starts[at] :]),
+                tuple(
+                    r.ending(ends[r.key]) if r.key in ends else r
+                    for r in self._opened[starts[at + 1] :]
+                ),
+                tuple(closed),
                 self._seq,
             )
 
@@ -111,7 +127,10 @@ class MemoryStore(Store):
             self._seq += 1
             seq = self._seq
             rows = commit.committed(ids, seq)
-            self._log.append(rows)
+            self._starts += (len(self._versions), len(self._opened), len(self._closed))
+            self._versions += rows.versions
+            self._opened += rows.opened
+            self._closed += rows.closed
             heads = self._heads
             for row in rows.versions:
                 heads[row.table_id] = row.version
