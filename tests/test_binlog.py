@@ -18,6 +18,7 @@ import pytest
 
 from mvdd import (
     Catalog,
+    DDLParseError,
     SchemaDriftError,
     SchemaUnknownError,
     SourceConfigError,
@@ -31,7 +32,7 @@ from mvdd.binlog.source import Outage, Source
 from mvdd.replicate.target import TargetLost
 from tests.conftest import private_server
 from tests.support.binlog import Script, database, decoded
-from tests.support.mariadb import MariaDB, account, show_create_table, visibility
+from tests.support.mariadb import MariaDB, account, quote, show_create_table, visibility
 
 pytestmark = pytest.mark.mariadb
 
@@ -531,6 +532,72 @@ PLUGIN_ROWS = [
     ("ffffffff-ffff-ffff-ffff-ffffffffffff", "255.255.255.255", "1:0:0:0:1::"),
     ("12345678-9abc-4def-8123-456789abcd00", "10.0.0.1", "fe80::1"),
 ]
+
+
+#: client charsets, each with text of its own; sjis's and big5's characters end in the byte
+#: 0x5C, ASCII's backslash (a statement read as UTF-8 escapes the quote after one)
+CLIENT_TEXTS = [
+    ("latin1", "Größe é€"),
+    ("cp1251", "имя"),
+    ("gbk", "名字中文"),
+    ("sjis", "ソ表能"),
+    ("big5", "許功蓋"),
+    ("euckr", "이름"),
+    ("utf8mb4", "名ü€"),
+]
+
+
+@pytest.mark.parametrize(("charset", "text"), CLIENT_TEXTS)
+def test_a_statement_is_read_in_the_charset_its_client_wrote_it_in(
+    binlog_server: MariaDB, charset: str, text: str
+) -> None:
+    """A DDL from a session of another charset than UTF-8 (names, comments, defaults, ENUM
+    members and introduced literals of that charset's text) is read as the server read it:
+    the table the reader's catalog holds is the one the server shows, and the rows decode with
+    it. (Read as UTF-8, as the library reads every statement, the names and texts are
+    escapes, and the statement is another one or none.)"""
+    server = binlog_server
+    q = quote
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.*")
+        statements = [
+            f"CREATE TABLE {q(text)} (id INT PRIMARY KEY, {q(text + '1')} VARCHAR(20) "
+            f"DEFAULT '{text}' COMMENT '{text}', e ENUM('{text}', 'b') DEFAULT '{text}', "
+            f"x VARCHAR(60) CHARACTER SET latin1 DEFAULT _latin1'{text}', "
+            f"y VARBINARY(40) DEFAULT _{charset}'{text}') COMMENT '{text}'",
+            f"INSERT INTO {q(text)} (id, {q(text + '1')}) VALUES (1, '{text}')",
+            f"ALTER TABLE {q(text)} CHANGE {q(text + '1')} {q(text + '2')} VARCHAR(30) "
+            f"DEFAULT '{text}{text}' COMMENT '{text}', ADD KEY {q(text + 'k')} ({q(text + '2')})",
+            f"INSERT INTO {q(text)} (id, {q(text + '2')}) VALUES (2, '{text}')",
+        ]
+        with contextlib.closing(server.connect(db, charset=charset)) as conn, conn.cursor() as cur:
+            for sql in statements:
+                cur.execute(sql)
+        events = list(reader.events())
+        with contextlib.closing(server.connect(db)) as conn:
+            shown = parse_table(show_create_table(conn, text), replica=True)
+            with conn.cursor() as cur:
+                cur.execute(f"SELECT * FROM {q(text)} ORDER BY id")
+                rows = [tuple(row) for row in cur.fetchall()]
+    table = reader.catalog.table(f"{db}.{text}")
+    assert table.equivalent(shown, ignore_order=False), table.differences(shown)
+    column = table.column(text + "2")
+    assert (table.options.comment, column.comment, column.default) == (text, text, text + text)
+    assert [tuple((e.row or {}).values()) for e in events if e.kind == "insert"] == rows
+
+
+def test_a_statement_in_a_charset_mvdd_cannot_read_is_refused(binlog_server: MariaDB) -> None:
+    """A DDL whose client wrote it in a charset Python has no codec for (``dec8``), with
+    bytes past ASCII, is refused where it stands, naming that charset: never read as UTF-8."""
+    server = binlog_server
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.*")
+        with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+            cur.execute("SET NAMES dec8")
+            conn.query(b"CREATE TABLE t (id INT PRIMARY KEY) COMMENT 'caf\xe9'")
+        with pytest.raises(DDLParseError, match="dec8") as info:
+            list(reader.events())
+        assert info.value.position is not None and "caf" in (info.value.statement or "")
 
 
 @pytest.mark.parametrize("server", SERVERS, indirect=True)

@@ -106,6 +106,46 @@ def test_a_superseded_version_keeps_its_schema_not_its_lookup_index(catalog: Cat
     assert catalog.table("t")._lookup is not None  # the head's is carried over, not rebuilt
 
 
+def test_a_statement_written_in_another_charset_takes_its_introduced_literals_bytes_in_it(
+    catalog: Catalog,
+) -> None:
+    """``execute(…, charset=…)``: the statement's text was written in that charset (a binlog's
+    statement from a ``latin1`` client, read in it), so a literal under an introducer is its
+    bytes in that charset; every other literal is the text as written. (The server oracle: the
+    binlog test of client charsets.) A charset unknown, without a codec, or not holding the
+    literal is refused, and nothing changes."""
+    sql = (
+        "CREATE TABLE {} (a VARCHAR(5) CHARACTER SET latin1 DEFAULT _latin1'é', "
+        "b VARBINARY(4) DEFAULT _latin1'é', c VARCHAR(5) DEFAULT 'é')"
+    )
+    catalog.execute(sql.format("t"), charset="latin1")
+    catalog.execute(sql.format("u"))  # UTF-8 text: _latin1'é' is the bytes C3 A9
+    catalog.execute(sql.format("v"), charset="utf8")
+    defaults = {
+        name: tuple(c.default for c in catalog.table(name).columns) for name in ("t", "u", "v")
+    }
+    assert defaults == {
+        "t": ("é", b"\xe9", "é"),
+        "u": ("Ã©", b"\xc3\xa9", "é"),
+        "v": ("Ã©", b"\xc3\xa9", "é"),
+    }
+    for charset, error, match in [
+        ("nope", DDLError, "unknown character set"),
+        ("dec8", DDLError, "no codec"),
+        ("ascii", None, None),
+    ]:
+        if error is None:
+            catalog.execute(sql.format("w"), charset=charset)
+            assert catalog.table("w").column("a").default == "Ã©"
+            continue
+        with pytest.raises(error, match=match):
+            catalog.execute(sql.format("w"), charset=charset)
+    with pytest.raises(DDLParseError, match="no text of latin1") as info:
+        catalog.execute("CREATE TABLE x (a TEXT DEFAULT _latin1'中')", charset="latin1")
+    assert info.value.statement is not None
+    assert catalog.tables() == ["t", "u", "v", "w"]
+
+
 def test_a_version_keeps_few_objects(monkeypatch: pytest.MonkeyPatch) -> None:
     """What an in-memory catalog keeps of each version past the cache: its version row with
     the statement's steps, the element rows it opened and their values, nothing more (no

@@ -8,6 +8,18 @@ classes mvdd handles and teaches the library one thing it does not know yet: the
 library refuses those events (``StatusVariableMismatch``); with it, every other status
 variable is read by the library exactly as before. The flags land on the event as
 ``mvdd_flags3``.
+
+It also reads a statement's text in the charset its client sent it in. The library reads every
+query as UTF-8 (undecodable bytes as ``\\xNN`` escapes); a server logs a statement as its
+client wrote it, with the client's charset (``character_set_client``, the status variable
+``Q_CHARSET_CODE``) beside it, so a DDL from a ``latin1`` or ``gbk`` session, non-ASCII names,
+comments or defaults in it, read as UTF-8 is another statement or none. The query's bytes
+are taken again from the event (the tail of its body) and read with that charset's codec
+(:func:`query_charset`); the event's ``query`` is that text and ``mvdd_charset`` the charset
+(None: UTF-8, or a charset whose text UTF-8 reads the same). A query that charset does not
+read (a charset Python has no codec for, bytes that are no text of it) keeps the library's
+text and names the charset in ``mvdd_unreadable``: the reader refuses such a statement as it
+refuses any it cannot read.
 """
 
 from __future__ import annotations
@@ -19,6 +31,11 @@ from typing import Any
 from pymysqlreplication import event as ev
 from pymysqlreplication import row_event as rows
 from pymysqlreplication.constants import BINLOG
+from pymysqlreplication.constants.CHARSET import charset_by_id
+
+from mvdd.errors import MvddError
+from mvdd.model.encoding import python_codec
+from mvdd.model.types import canonical_charset
 
 #: MariaDB's Q_GTID_FLAGS3 status variable and its flags
 Q_GTID_FLAGS3 = 0x82
@@ -107,6 +124,61 @@ def extend() -> None:
         return None
 
     ev.QueryEvent._read_status_vars_value_for_key = read  # type: ignore[method-assign]
+    initial = ev.QueryEvent.__init__
+
+    def init(self: Any, from_packet: Any, event_size: int, *args: Any, **kwargs: Any) -> None:
+        initial(self, from_packet, event_size, *args, **kwargs)
+        self.mvdd_charset = self.mvdd_unreadable = None
+        charset = query_charset(getattr(self, "character_set_client", None))
+        if charset is None:
+            return
+        data = from_packet.packet.get_all_data()
+        # the query is the end of the body (after the header's 1 + 19 bytes, the post-header,
+        # the status variables, the schema and its NUL); ``event_size`` leaves out a checksum
+        start = 20 + self._declared_post_header_len(13) + self.status_vars_length
+        start += self.schema_length + 1
+        raw = bytes(data[start : 20 + event_size])
+        if raw.decode("utf-8", "backslashreplace") != self.query:
+            self.mvdd_unreadable = f"{charset} (its bytes were not found in the event)"
+            return
+        codec = python_codec(charset)
+        try:
+            if codec is None:
+                raw.decode("ascii")  # (ASCII reads the same in every client charset)
+                return
+            self.query = raw.decode(codec)
+        except UnicodeDecodeError:
+            self.mvdd_unreadable = charset
+            return
+        self.mvdd_charset = charset
+
+    ev.QueryEvent.__init__ = init  # type: ignore[method-assign]
+
+
+#: the client charsets whose statements the library's UTF-8 reading reads as their server does
+_UTF8_READS = frozenset({"utf8mb3", "utf8mb4", "ascii", "binary"})
+
+
+def query_charset(collation_id: int | None) -> str | None:
+    """The charset a query event's statement is written in, from its client's collation id
+    (``Q_CHARSET_CODE``'s ``character_set_client``), when UTF-8 does not read it as its server
+    does: None for the UTF-8 charsets, ``ascii``, ``binary`` (whose bytes the server reads as
+    its own UTF-8), an event without the variable, and a collation id neither server's table
+    names (the newer ones are all Unicode collations).
+
+    >>> query_charset(8), query_charset(28), query_charset(45), query_charset(None)
+    ('latin1', 'gbk', None, None)
+    """
+    if collation_id is None:
+        return None
+    found = charset_by_id(collation_id, "mariadb") or charset_by_id(collation_id, "mysql")
+    if found is None:
+        return None
+    try:
+        charset = canonical_charset(found.name)
+    except MvddError:
+        return None
+    return None if charset in _UTF8_READS else charset
 
 
 __all__ = [
@@ -118,4 +190,5 @@ __all__ = [
     "LOG_EVENT_IGNORABLE_F",
     "REFUSED_UNKNOWN",
     "extend",
+    "query_charset",
 ]

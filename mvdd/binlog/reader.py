@@ -82,6 +82,7 @@ from mvdd.ddl.name import split_name
 from mvdd.ddl.statement import Statement, parse_statements, statement_words
 from mvdd.errors import (
     DDLError,
+    DDLParseError,
     MvddError,
     NoSuchTableError,
     NoSuchVersionError,
@@ -748,7 +749,7 @@ class BinlogReader:
         if flags3 & (library.FL_START_ALTER | library.FL_ROLLBACK_ALTER):
             # a two-phase ALTER: only its COMMIT ALTER changes the schema
             return _Group((), at, float(ev.timestamp)) if pending is None else pending
-        events = self._ddl(text, verb, schema, names, at)
+        events = self._ddl(text, verb, schema, names, at, ev.mvdd_charset, ev.mvdd_unreadable)
         if pending is not None:
             # a statement inside a transaction changes nothing a row reader needs, and
             # ends nothing
@@ -818,11 +819,25 @@ class BinlogReader:
         )
 
     def _ddl(
-        self, text: str, verb: str, schema: str | None, names: tuple[str, ...], at: BinlogPosition
+        self,
+        text: str,
+        verb: str,
+        schema: str | None,
+        names: tuple[str, ...],
+        at: BinlogPosition,
+        charset: str | None = None,
+        unreadable: str | None = None,
     ) -> tuple[Event, ...]:
         """Execute a statement of the followed databases into the catalog at ``at``; the
-        events of the matched tables it changed."""
+        events of the matched tables it changed. ``charset``: the one its client wrote it in,
+        when not UTF-8; ``unreadable``: the one it was written in when its bytes are no text
+        of it, or mvdd has no codec for it (:mod:`mvdd.binlog.library`)."""
         try:
+            if unreadable is not None:
+                raise DDLParseError(
+                    f"the statement's client wrote it in {unreadable}, which mvdd does not read "
+                    "it in (its text as UTF-8 is not the statement the server ran)"
+                )
             statements = parse_statements(text, default=schema, replica=True)
         except DDLError as err:
             return self._unreadable(text, verb, schema, names, at, err)
@@ -835,7 +850,7 @@ class BinlogReader:
         if not any(self._follows(t, known) for t in touched):
             return ()
         try:
-            changes = self.catalog.execute(text, position=at, database=schema)
+            changes = self.catalog.execute(text, position=at, database=schema, charset=charset)
         except MvddError as err:
             matched = [t for t in touched if matches(self.patterns, t)]
             moved = self._untracked_moves(statements)

@@ -512,7 +512,12 @@ class Catalog:
     # -- writing ------------------------------------------------------------------------------
 
     def execute(
-        self, sql: str, *, position: Any = None, database: str | None = None
+        self,
+        sql: str,
+        *,
+        position: Any = None,
+        database: str | None = None,
+        charset: str | None = None,
     ) -> list[Change]:
         """Run one or more DDL statements; returns one Change per table version added.
 
@@ -528,6 +533,12 @@ class Catalog:
         ``CREATE`` / ``ALTER`` / ``DROP DATABASE`` add no table version: they record the
         database's default charset and collation (which tables created there without their own
         take); a dropped database's tables are dropped with it.
+
+        ``charset``: the charset the statements were written in, when their client's was not
+        UTF-8 (a binlog's statement from a ``latin1`` or ``gbk`` session, read in that charset):
+        a string literal under a charset introducer is its bytes in that charset, as the server
+        took them (``_latin1'é'`` is 'é' from a ``latin1`` client, 'Ã©' from a UTF-8 one). The
+        text itself is text: its names, comments and other literals are read as written.
         """
         self._check_open()
         position = check_position(position)
@@ -542,6 +553,7 @@ class Catalog:
             charsets=self.database_default,
             replica=self.replica,
             flavor=self.flavor,
+            charset=charset,
         )
         out: list[Change] = []
         for st in statements:

@@ -65,6 +65,10 @@ class Context:
     replica: bool = False
     #: that server's flavor, ``"mariadb"`` or ``"mysql"``, when known (its own ways are followed)
     flavor: str | None = None
+    #: the charset the statements were written in, when UTF-8 does not read it as the server
+    #: did (a binlog's statement from a ``latin1`` client): a string literal under a charset
+    #: introducer is its bytes in this charset
+    charset: str | None = None
 
     #: a DEFAULT's value is read as MariaDB reads it, the server these statements ran on
     #: (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`; found once, each column definition asks)

@@ -21,12 +21,15 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, SqlglotError, TokenError
 from sqlglot.tokens import Token, TokenType
 
+from mvdd.ddl import dialect as d
 from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT, DIALECTS, deep_stack
 from mvdd.ddl.name import Context
 from mvdd.ddl.parse import PARTITIONING, bare_words, statement_steps
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
+from mvdd.model.encoding import python_codec
+from mvdd.model.types import canonical_charset
 
 
 @attrs.frozen
@@ -254,18 +257,26 @@ def iter_statements(
     charsets: Callable[[str | None], tuple[str, str] | None] | None = None,
     replica: bool = False,
     flavor: str | None = None,
+    charset: str | None = None,
 ) -> Iterator[Statement]:
     """Statements of a text one at a time, each parsed only when reached, so a caller that
     executes them in turn commits the statements before a bad one (the text is tokenized whole
     first: an unterminated string or comment fails it all). Arguments as :func:`parse_statements`;
     ``charsets(database)`` gives a database's default (charset, collation) when known;
     ``replica``: the statements already ran on their server, whose rules build a CREATE
-    TABLE's table (:class:`~mvdd.ddl.rules.Rules`); ``flavor``: that server's, when known.
+    TABLE's table (:class:`~mvdd.ddl.rules.Rules`); ``flavor``: that server's, when known;
+    ``charset``: the charset the text was written in, when not UTF-8 (see
+    :func:`literal_bytes`).
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
     ctx = Context(
-        database=database, default=default, charsets=charsets, replica=replica, flavor=flavor
+        database=database,
+        default=default,
+        charsets=charsets,
+        replica=replica,
+        flavor=flavor,
+        charset=None if charset is None else _written_in(charset),
     )
     opened = executable(sql, flavor)
     try:
@@ -276,6 +287,51 @@ def iter_statements(
         with deep_stack():
             statement = _read_statement(sql, opened, index, chunk, ctx, skip_unsupported)
         yield statement
+
+
+#: the charsets whose text is UTF-8's: a statement written in one is read as it is
+_UTF8_TEXT = frozenset({"utf8mb3", "utf8mb4", "ascii", "binary"})
+
+
+def _written_in(charset: str) -> str | None:
+    """The charset a statement was written in, as :func:`literal_bytes` takes it (None: its
+    text is UTF-8's); DDLError names one unknown or without a Python codec."""
+    known = canonical_charset(charset)
+    if known in _UTF8_TEXT:
+        return None
+    if python_codec(known) is None:
+        raise DDLError(f"statements written in {known}: mvdd has no codec for that charset")
+    return known
+
+
+def literal_bytes(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
+    """``tree`` with each string literal under a charset introducer (``_latin1'é'``) made the
+    hex literal of its bytes in ``charset``, the one its statement was written in
+    (``_latin1 X'E9'``): a server takes the bytes its client sent, so ``_latin1'é'`` is 'é'
+    from a ``latin1`` client and 'Ã©' from a UTF-8 one, and the statement's text, read from
+    those bytes, no longer says which. (Every other literal is text, as the server reads it.)
+
+    >>> from mvdd.ddl.dialect import DIALECT
+    >>> tree = DIALECT.parse("CREATE TABLE t (a TEXT DEFAULT _latin1'é')")[0]
+    >>> literal_bytes(tree, "latin1").sql(dialect=DIALECT)
+    "CREATE TABLE t (a TEXT DEFAULT _latin1 X'E9')"
+    """
+    if tree is None:
+        return None
+    codec = python_codec(charset)
+    assert codec is not None
+    for node in list(tree.find_all(exp.Introducer)):
+        literal = node.expression
+        if isinstance(literal, exp.Literal) and literal.is_string:
+            try:
+                data = literal.this.encode(codec)
+            except UnicodeEncodeError:
+                raise DDLParseError(
+                    f"the literal {node.sql(dialect=DIALECT)} is no text of {charset}, the "
+                    "charset its statement was written in"
+                ) from None
+            literal.replace(d.QuotedHex(this=data.hex().upper()))
+    return tree
 
 
 def _read_statement(
@@ -294,6 +350,8 @@ def _read_statement(
             # back to elsewhere: unsupported, its table named, however malformed
             verb, *rest = opened[chunk[0].start : chunk[-1].end + 1].split(None, 1)
             trees = [exp.Command(this=verb.upper(), expression=" " + "".join(rest))]
+        if ctx.charset is not None:
+            trees = [literal_bytes(tree, ctx.charset) for tree in trees]
         steps: list[s.Step] = []
         database: s.DatabaseChange | None = None
         optional: set[str] = set()
