@@ -29,6 +29,7 @@ from mvdd import (
 from mvdd.binlog import BinlogPosition, BinlogReader
 from mvdd.binlog.reader import UNTRACKED
 from mvdd.binlog.source import Outage, Source
+from mvdd.ddl.sqlmode import COMPOSITES, MARIADB_BITS, SqlMode
 from mvdd.replicate.target import TargetLost
 from tests.conftest import private_server
 from tests.support.binlog import Script, database, decoded
@@ -598,6 +599,97 @@ def test_a_statement_in_a_charset_mvdd_cannot_read_is_refused(binlog_server: Mar
         with pytest.raises(DDLParseError, match="dec8") as info:
             list(reader.events())
         assert info.value.position is not None and "caf" in (info.value.statement or "")
+
+
+def test_the_sql_mode_bits_name_the_servers_words(binlog_server: MariaDB) -> None:
+    """Each bit of a binlog's sql_mode names the word the server names it by (a composite
+    mode's bit among the words it stands for; the binlog logs them all)."""
+    with contextlib.closing(binlog_server.connect()) as conn, conn.cursor() as cur:
+        for bit, word in enumerate(MARIADB_BITS):
+            cur.execute(f"SET SESSION sql_mode = {1 << bit}")
+            cur.execute("SELECT @@SESSION.sql_mode")
+            (shown,) = cur.fetchone()
+            assert word in shown.split(","), (bit, word, shown)
+            assert SqlMode.of(1 << bit, "mariadb").words == {word}
+        for word in COMPOSITES:  # a composite mode set by name, as the server expands it
+            cur.execute("SET SESSION sql_mode = %s", (word,))
+            cur.execute("SELECT @@SESSION.sql_mode")
+            (shown,) = cur.fetchone()
+            assert SqlMode.of(word).words == set(shown.split(",")), (word, shown)
+
+
+#: (sql_mode, statement): each reads under its session's mode as the server read it
+SQL_MODE_STATEMENTS = [
+    ("ANSI_QUOTES", 'CREATE TABLE "q1" ("a" INT DEFAULT 1, "b""c" VARCHAR(5) DEFAULT \'x\')'),
+    ("ANSI_QUOTES", 'ALTER TABLE "q1" ADD COLUMN "d" INT DEFAULT 2, RENAME COLUMN "a" TO "e"'),
+    (
+        "ANSI",
+        'CREATE TABLE "q2" ("a" REAL, "x" VARCHAR(3) DEFAULT \'x\', '
+        "\"b\" VARCHAR(9) DEFAULT ('a' || \"x\" || 'c'))",
+    ),
+    (
+        "PIPES_AS_CONCAT",
+        "CREATE TABLE q3 (a VARCHAR(9) DEFAULT ('a' || 'b'), b INT DEFAULT (1 || 2))",
+    ),
+    ("PIPES_AS_CONCAT", "CREATE TABLE q4 (a INT, b INT AS (a || 1 ^ 2), c INT AS (-a || 3))"),
+    ("REAL_AS_FLOAT", "CREATE TABLE q5 (a REAL, b REAL(7,2) UNSIGNED, c DOUBLE)"),
+    (
+        "NO_BACKSLASH_ESCAPES",
+        r"CREATE TABLE q6 (a VARCHAR(9) DEFAULT 'a\nb', b VARCHAR(9) DEFAULT 'c\')",
+    ),
+    ("NO_BACKSLASH_ESCAPES", r"ALTER TABLE q6 ADD d VARCHAR(9) DEFAULT 'x''\0' COMMENT 'a\tb'"),
+    ("", r"CREATE TABLE q7 (a VARCHAR(9) DEFAULT 'a\nb', b VARCHAR(9) DEFAULT 'c\'\\')"),
+    ("TRADITIONAL,EMPTY_STRING_IS_NULL", "CREATE TABLE q8 (a VARCHAR(9) DEFAULT 'x')"),
+]
+
+
+def test_a_statement_is_read_under_its_sessions_sql_mode(binlog_server: MariaDB) -> None:
+    """A DDL from a session with ANSI_QUOTES, PIPES_AS_CONCAT, REAL_AS_FLOAT or
+    NO_BACKSLASH_ESCAPES means what that mode makes it mean: the reader reads it under the
+    mode the binlog logs beside it, and each table is the one the server shows. (Read in the
+    default mode, the first is a syntax error, the others other tables.)"""
+    server = binlog_server
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.*")
+        with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+            for mode, sql in SQL_MODE_STATEMENTS:
+                cur.execute("SET SESSION sql_mode = %s", (mode,))
+                cur.execute(sql)
+            cur.execute("SET SESSION sql_mode = DEFAULT")
+            cur.execute("INSERT INTO q4 (a) VALUES (5)")
+        events = list(reader.events())
+        with contextlib.closing(server.connect(db)) as conn:
+            for name in ("q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8"):
+                shown = parse_table(show_create_table(conn, name), replica=True)
+                table = reader.catalog.table(f"{db}.{name}")
+                assert table.equivalent(shown, ignore_order=False), table.differences(shown)
+    # || binds tighter than ^ there: (5 || 1) ^ 2 is 51 ^ 2; -5 || 3 is -53
+    assert [e.row for e in events if e.kind == "insert"] == [{"a": 5, "b": 49, "c": -53}]
+
+
+@pytest.mark.parametrize(
+    ("mode", "sql", "word"),
+    [
+        ("ORACLE", "CREATE TABLE r (a VARCHAR2(9))", "ORACLE"),
+        ("MAXDB", "CREATE TABLE r (a TIMESTAMP)", "MAXDB"),
+        ("EMPTY_STRING_IS_NULL", "CREATE TABLE r (a VARCHAR(9) DEFAULT '')", "EMPTY_STRING"),
+    ],
+)
+def test_a_statement_under_a_sql_mode_mvdd_does_not_model_is_refused(
+    binlog_server: MariaDB, mode: str, sql: str, word: str
+) -> None:
+    """A DDL whose session's sql_mode changes it in a way mvdd does not model is refused
+    where it stands, naming the mode (and skipped with the other unsupported statements
+    under ``on_unsupported="skip"``), never read in the default mode."""
+    server = binlog_server
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.*")
+        with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+            cur.execute("SET SESSION sql_mode = %s", (mode,))
+            cur.execute(sql)
+        with pytest.raises(UnsupportedDDLError, match=word) as info:
+            list(reader.events())
+        assert info.value.position is not None and info.value.statement == sql
 
 
 @pytest.mark.parametrize("server", SERVERS, indirect=True)

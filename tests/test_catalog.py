@@ -146,6 +146,27 @@ def test_a_statement_written_in_another_charset_takes_its_introduced_literals_by
     assert catalog.tables() == ["t", "u", "v", "w"]
 
 
+def test_a_statement_is_read_under_the_sql_mode_it_was_written_under(catalog: Catalog) -> None:
+    """``execute(…, sql_mode=…)`` reads a statement under its session's mode (the server
+    oracle: the binlog test of sql modes); a mode mvdd does not model is refused, and nothing
+    changes."""
+    catalog.execute('CREATE TABLE "t" ("z" INT, "a" TEXT DEFAULT (\'b\' || "z"))', sql_mode="ANSI")
+    assert catalog.table("t").column("a").default.sql == "CONCAT('b', `z`)"  # type: ignore[union-attr]
+    catalog.execute(
+        r"ALTER TABLE t ADD u VARCHAR(5) DEFAULT 'a\nb'", sql_mode="NO_BACKSLASH_ESCAPES"
+    )
+    catalog.execute("ALTER TABLE t ADD r REAL", sql_mode=1)  # (REAL_AS_FLOAT's bit)
+    table = catalog.table("t")
+    assert table.column("u").default == "a\\nb" and table.column("r").type.kind == "FLOAT"
+    with pytest.raises(DDLParseError):  # "…" a string in the default mode
+        catalog.execute('CREATE TABLE "x" (a INT)')
+    with pytest.raises(UnsupportedDDLError, match="ORACLE"):
+        catalog.execute("CREATE TABLE x (a INT)", sql_mode="ORACLE,PIPES_AS_CONCAT")
+    with pytest.raises(DDLError, match="bit 40"):
+        catalog.execute("CREATE TABLE x (a INT)", sql_mode=1 << 40)
+    assert catalog.tables() == ["t"] and catalog.version("t") == 3
+
+
 def test_a_version_keeps_few_objects(monkeypatch: pytest.MonkeyPatch) -> None:
     """What an in-memory catalog keeps of each version past the cache: its version row with
     the statement's steps, the element rows it opened and their values, nothing more (no

@@ -174,6 +174,17 @@ INVALID = [
     "ALTER TABLE t ALTER INDEX IF i IGNORED",
     "ALTER TABLE t ADD KEY (a) NOT",
     "CREATE INDEX i ON t (a) IGNORED NOT",
+    # a string names no table nor database (sqlglot takes one for a quoted name)
+    'CREATE TABLE "x" (a INT)',
+    'CREATE TABLE "p"."q" (a INT)',
+    'ALTER TABLE "x" ADD b INT',
+    'ALTER TABLE t RENAME TO "z"',
+    'RENAME TABLE t TO "y"',
+    'CREATE TABLE u LIKE "t"',
+    'CREATE INDEX i ON "t" (a)',
+    'DROP TABLE "t"',
+    'CREATE DATABASE "d"',
+    'ALTER DATABASE "d" CHARACTER SET latin1',
 ]
 #: MySQL's syntax that MariaDB refuses: mvdd reads MySQL binlogs too, so it takes them
 MYSQL_ONLY = [

@@ -440,7 +440,7 @@ class BinlogReader:
         superset of the tables they change; control statements and row changes left out)."""
         out: set[str] = set()
         for ev in self._statements(start, end):
-            verb, names = statement_words(ev.query)
+            verb, names = statement_words(ev.query, _sql_mode(ev))
             if verb in _CONTROL or verb in _ROW_STATEMENTS:
                 continue
             schema = _schema(ev)
@@ -479,7 +479,7 @@ class BinlogReader:
             self._stream_connected = False
 
     def _followed_statement(self, ev: Any) -> bool:
-        verb, names = statement_words(ev.query)
+        verb, names = statement_words(ev.query, _sql_mode(ev))
         if verb in _CONTROL:
             return False
         schema = _schema(ev)
@@ -722,7 +722,7 @@ class BinlogReader:
 
     def _on_query(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
         text = ev.query
-        verb, names = statement_words(text)
+        verb, names = statement_words(text, _sql_mode(ev))
         control = _CONTROL.get(verb)
         upper = " ".join(text.upper().split())
         if control == "begin":
@@ -749,7 +749,9 @@ class BinlogReader:
         if flags3 & (library.FL_START_ALTER | library.FL_ROLLBACK_ALTER):
             # a two-phase ALTER: only its COMMIT ALTER changes the schema
             return _Group((), at, float(ev.timestamp)) if pending is None else pending
-        events = self._ddl(text, verb, schema, names, at, ev.mvdd_charset, ev.mvdd_unreadable)
+        events = self._ddl(
+            text, verb, schema, names, at, ev.mvdd_charset, ev.mvdd_unreadable, _sql_mode(ev)
+        )
         if pending is not None:
             # a statement inside a transaction changes nothing a row reader needs, and
             # ends nothing
@@ -827,18 +829,26 @@ class BinlogReader:
         at: BinlogPosition,
         charset: str | None = None,
         unreadable: str | None = None,
+        sql_mode: int | None = None,
     ) -> tuple[Event, ...]:
         """Execute a statement of the followed databases into the catalog at ``at``; the
         events of the matched tables it changed. ``charset``: the one its client wrote it in,
         when not UTF-8; ``unreadable``: the one it was written in when its bytes are no text
-        of it, or mvdd has no codec for it (:mod:`mvdd.binlog.library`)."""
+        of it, or mvdd has no codec for it (:mod:`mvdd.binlog.library`); ``sql_mode``: its
+        session's, as the binlog logs it (:class:`~mvdd.ddl.sqlmode.SqlMode`)."""
         try:
             if unreadable is not None:
                 raise DDLParseError(
                     f"the statement's client wrote it in {unreadable}, which mvdd does not read "
                     "it in (its text as UTF-8 is not the statement the server ran)"
                 )
-            statements = parse_statements(text, default=schema, replica=True)
+            statements = parse_statements(
+                text,
+                default=schema,
+                replica=True,
+                flavor=self.catalog.flavor,
+                sql_mode=sql_mode,
+            )
         except DDLError as err:
             return self._unreadable(text, verb, schema, names, at, err)
         touched: list[str] = []
@@ -850,7 +860,9 @@ class BinlogReader:
         if not any(self._follows(t, known) for t in touched):
             return ()
         try:
-            changes = self.catalog.execute(text, position=at, database=schema, charset=charset)
+            changes = self.catalog.execute(
+                text, position=at, database=schema, charset=charset, sql_mode=sql_mode
+            )
         except MvddError as err:
             matched = [t for t in touched if matches(self.patterns, t)]
             moved = self._untracked_moves(statements)
@@ -986,6 +998,11 @@ def _schema(ev: Any) -> str | None:
     raw = ev.schema
     text = raw.decode("utf-8", "surrogateescape") if isinstance(raw, bytes) else str(raw or "")
     return text or None
+
+
+def _sql_mode(ev: Any) -> int | None:
+    """A query event's session sql_mode, its bits as logged (None: none logged)."""
+    return getattr(ev, "sql_mode", None)
 
 
 def _charsets(ev: Any) -> list[int | None]:

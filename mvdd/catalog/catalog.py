@@ -518,6 +518,7 @@ class Catalog:
         position: Any = None,
         database: str | None = None,
         charset: str | None = None,
+        sql_mode: str | int | None = None,
     ) -> list[Change]:
         """Run one or more DDL statements; returns one Change per table version added.
 
@@ -539,6 +540,14 @@ class Catalog:
         a string literal under a charset introducer is its bytes in that charset, as the server
         took them (``_latin1'é'`` is 'é' from a ``latin1`` client, 'Ã©' from a UTF-8 one). The
         text itself is text: its names, comments and other literals are read as written.
+
+        ``sql_mode``: the session's sql_mode the statements were written under, as
+        ``@@sql_mode`` spells it or as a binlog logs it (its bits, read as the catalog's
+        flavor's): ``"…"`` is a name under ANSI_QUOTES, a backslash itself under
+        NO_BACKSLASH_ESCAPES, ``||`` a concatenation under PIPES_AS_CONCAT, ``REAL`` a FLOAT
+        under REAL_AS_FLOAT; a statement under a mode mvdd does not model (MariaDB's ORACLE,
+        MAXDB, EMPTY_STRING_IS_NULL with an empty string in it) is an UnsupportedDDLError
+        (:mod:`mvdd.ddl.sqlmode`). None: the default mode's grammar.
         """
         self._check_open()
         position = check_position(position)
@@ -554,6 +563,7 @@ class Catalog:
             replica=self.replica,
             flavor=self.flavor,
             charset=charset,
+            sql_mode=sql_mode,
         )
         out: list[Change] = []
         for st in statements:

@@ -47,6 +47,7 @@ and each thread reuses one tokenizer and one parser between statements.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
 import threading
@@ -59,6 +60,7 @@ from sqlglot.generators.mysql import MySQLGenerator
 from sqlglot.parsers.mysql import MySQLParser
 from sqlglot.tokens import Token, TokenType
 
+from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DependencyError, InvalidValueError
 from mvdd.model.coerce import LITERAL_WORDS, temporal_literal
 from mvdd.model.kind import TypeKind
@@ -572,6 +574,14 @@ class MvddParser(MySQLParser):
             if atom is not None:
                 return atom
         return super()._parse_bitwise()
+
+    def _parse_table_part(self, schema: bool = False) -> exp.Expr | None:
+        # a string names no table nor database in MySQL's grammar (sqlglot takes one for a
+        # quoted name): `"t"` is a syntax error there, a name under ANSI_QUOTES, which reads it
+        # as a name token
+        if self._curr is not None and self._curr.token_type == TokenType.STRING:
+            self.raise_error(f"a string is not a name: {self._curr.text!r}")
+        return super()._parse_table_part(schema)
 
     def _parse_bracket(self, this: exp.Expr | None = None) -> exp.Expr | None:
         if this is None and self._match(TokenType.L_BRACE):
@@ -1879,6 +1889,72 @@ class MvddMariaDB(MvddMySQL):
 
 #: the dialect that renders for each server flavour (mvdd.binlog.source.server_flavor)
 DIALECTS: dict[str, MvddMySQL] = {"mysql": DIALECT, "mariadb": MvddMariaDB()}
+
+
+class PipesParser(MvddParser):
+    """The parser of statements written under PIPES_AS_CONCAT: ``a || b`` is the
+    concatenation, binding as MariaDB binds it (tighter than ``^``, looser than a unary
+    operator), not ``a OR b``."""
+
+    DISJUNCTION = {k: v for k, v in MvddParser.DISJUNCTION.items() if k != TokenType.DPIPE}
+
+    def _parse_exponent(self) -> exp.Expr | None:
+        this = self._parse_concatenation()
+        while self._match_set(self.EXPONENT):
+            this = self.expression(
+                self.EXPONENT[self._prev.token_type](
+                    this=this, expression=self._parse_concatenation()
+                )
+            )
+        return this
+
+    def _parse_concatenation(self) -> exp.Expr | None:
+        this = self._parse_unary()
+        while self._match(TokenType.DPIPE):  # (a CONCAT of two: the server nests them)
+            this = self.expression(exp.Concat(expressions=[this, self._parse_unary()]))
+        return this
+
+
+@functools.cache
+def _reading(ansi_quotes: bool, backslash: bool, pipes: bool, real_float: bool) -> MvddMySQL:
+    if not ansi_quotes and backslash and not pipes and not real_float:
+        return DIALECT
+    tokenizer: dict[str, Any] = {}
+    if ansi_quotes:  # "…" an identifier
+        tokenizer["QUOTES"] = ["'"]
+        tokenizer["IDENTIFIERS"] = ["`", '"']
+    if not backslash:  # a backslash is itself; a quote doubled is the quote
+        tokenizer["STRING_ESCAPES"] = ["'"] if ansi_quotes else ["'", '"']
+    if real_float:
+        tokenizer["KEYWORDS"] = {**MvddMySQL.Tokenizer.KEYWORDS, "REAL": TokenType.FLOAT}
+    dialect: dict[str, Any] = {"Parser": PipesParser if pipes else MvddParser}
+    name = "MvddMySQL" + "".join(
+        word
+        for word, on in (
+            ("Ansi", ansi_quotes),
+            ("Raw", not backslash),
+            ("Pipes", pipes),
+            ("Real", real_float),
+        )
+        if on
+    )
+    dialect["Tokenizer"] = type("Tokenizer", (MvddMySQL.Tokenizer,), tokenizer)
+    return type(name, (MvddMySQL,), dialect)()  # type: ignore[no-any-return]
+
+
+def reading(mode: SqlMode) -> MvddMySQL:
+    """The dialect that reads statements written under ``mode``, a session's sql_mode
+    (:mod:`mvdd.ddl.sqlmode`): ``"…"`` an identifier under ANSI_QUOTES, a backslash itself
+    under NO_BACKSLASH_ESCAPES, ``||`` a concatenation under PIPES_AS_CONCAT, ``REAL`` a FLOAT
+    under REAL_AS_FLOAT; each renders as :data:`DIALECT` does (a tree read under any mode is
+    written for the default one). One dialect per combination, made once.
+
+    >>> from mvdd.ddl.sqlmode import SqlMode
+    >>> sql = 'CREATE TABLE "t" ("a" TEXT DEFAULT ("b" || "c"))'
+    >>> reading(SqlMode.of("ANSI_QUOTES,PIPES_AS_CONCAT")).parse(sql)[0].sql(dialect=DIALECT)
+    'CREATE TABLE `t` (`a` TEXT DEFAULT (CONCAT(`b`, `c`)))'
+    """
+    return _reading(*mode.grammar)
 
 
 # --- room for recursive descent -----------------------------------------------------------------

@@ -23,9 +23,10 @@ from sqlglot.tokens import Token, TokenType
 
 from mvdd.ddl import dialect as d
 from mvdd.ddl import step as s
-from mvdd.ddl.dialect import DIALECT, DIALECTS, deep_stack
+from mvdd.ddl.dialect import DIALECT, DIALECTS, MvddMySQL, deep_stack, reading
 from mvdd.ddl.name import Context
 from mvdd.ddl.parse import PARTITIONING, bare_words, statement_steps
+from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
 from mvdd.model.encoding import python_codec
@@ -181,10 +182,10 @@ def split_statements(sql: str) -> list[str]:
     return [sql[chunk[0].start : chunk[-1].end + 1] for chunk in _chunks(tokens)]
 
 
-def statement_words(sql: str) -> tuple[str, tuple[str, ...]]:
+def statement_words(sql: str, sql_mode: str | int | None = None) -> tuple[str, tuple[str, ...]]:
     """The first keyword of a statement (upper case) and the names it mentions (identifiers
-    and other words, as written): enough to tell whether a statement that does not parse, or
-    is not DDL, concerns some table.
+    and other words, as written, read under the session's ``sql_mode``): enough to tell
+    whether a statement that does not parse, or is not DDL, concerns some table.
 
     MariaDB's ``SET STATEMENT … FOR statement`` is that statement's:
 
@@ -192,7 +193,11 @@ def statement_words(sql: str) -> tuple[str, tuple[str, ...]]:
     ('INSERT', ('into', 't', 'values'))
     """
     try:
-        tokens = DIALECT.tokenize(executable(sql))
+        dialect = DIALECT if sql_mode is None else reading(SqlMode.of(sql_mode))
+    except DDLError:  # (a mode with a bit no mode has: its words read as the default's)
+        dialect = DIALECT
+    try:
+        tokens = dialect.tokenize(executable(sql))
     except TokenError:
         return "", ()
     if (
@@ -258,6 +263,7 @@ def iter_statements(
     replica: bool = False,
     flavor: str | None = None,
     charset: str | None = None,
+    sql_mode: str | int | None = None,
 ) -> Iterator[Statement]:
     """Statements of a text one at a time, each parsed only when reached, so a caller that
     executes them in turn commits the statements before a bad one (the text is tokenized whole
@@ -266,7 +272,8 @@ def iter_statements(
     ``replica``: the statements already ran on their server, whose rules build a CREATE
     TABLE's table (:class:`~mvdd.ddl.rules.Rules`); ``flavor``: that server's, when known;
     ``charset``: the charset the text was written in, when not UTF-8 (see
-    :func:`literal_bytes`).
+    :func:`literal_bytes`); ``sql_mode``: the session's the text was written under, its words
+    or its bits (:class:`~mvdd.ddl.sqlmode.SqlMode`; None: the default mode's grammar).
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
@@ -278,14 +285,18 @@ def iter_statements(
         flavor=flavor,
         charset=None if charset is None else _written_in(charset),
     )
+    mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
+    dialect = DIALECT if mode is None else reading(mode)
     opened = executable(sql, flavor)
     try:
-        tokens = DIALECT.tokenize(opened)
+        tokens = dialect.tokenize(opened)
     except TokenError as err:
         raise _token_error(err, sql) from None
     for index, chunk in enumerate(_chunks(tokens), start=1):
         with deep_stack():
-            statement = _read_statement(sql, opened, index, chunk, ctx, skip_unsupported)
+            statement = _read_statement(
+                sql, opened, index, chunk, ctx, skip_unsupported, dialect, mode
+            )
         yield statement
 
 
@@ -335,14 +346,28 @@ def literal_bytes(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
 
 
 def _read_statement(
-    sql: str, opened: str, index: int, chunk: list[Token], ctx: Context, skip: bool
+    sql: str,
+    opened: str,
+    index: int,
+    chunk: list[Token],
+    ctx: Context,
+    skip: bool,
+    dialect: MvddMySQL = DIALECT,
+    mode: SqlMode | None = None,
 ) -> Statement:
     """Statement ``index`` of ``sql``: its tokens ``chunk`` of ``opened`` (the text with its
-    executable comments opened, of the same length) parsed and turned into steps."""
+    executable comments opened, of the same length) parsed by ``dialect`` (the one of its
+    sql_mode, ``mode``) and turned into steps."""
     text = sql[chunk[0].start : chunk[-1].end + 1]
     try:
+        if mode is not None:
+            refusal = mode.refusal(
+                empty_string=any(t.token_type == TokenType.STRING and not t.text for t in chunk)
+            )
+            if refusal is not None:
+                raise UnsupportedDDLError(f"a statement read under {refusal}")
         try:
-            trees = DIALECT.parser().parse(chunk, opened)
+            trees = dialect.parser().parse(chunk, opened)
         except ParseError as err:
             if ctx.replica or PARTITIONING.isdisjoint(bare_words(chunk)):
                 raise _parse_error(err, sql) from None
@@ -418,6 +443,7 @@ def parse_statements(
     default: str | None = None,
     replica: bool = False,
     flavor: str | None = None,
+    sql_mode: str | int | None = None,
 ) -> list[Statement]:
     """Split MySQL text into statements and each into steps.
 
@@ -432,6 +458,8 @@ def parse_statements(
             by that server's rules, not mvdd's stricter ones (:class:`mvdd.ddl.rules.Rules`).
         flavor: that server's (``"mariadb"`` or ``"mysql"``), when known: its own ways are
             followed too (:data:`mvdd.ddl.rules.MARIADB`).
+        sql_mode: the session's sql_mode the text was written under, as ``@@sql_mode`` spells
+            it or as a binlog logs it (:class:`~mvdd.ddl.sqlmode.SqlMode`).
 
     Raises:
         DDLParseError: text that does not parse.
@@ -449,6 +477,7 @@ def parse_statements(
             default=default,
             replica=replica,
             flavor=flavor,
+            sql_mode=sql_mode,
         )
     )
 
