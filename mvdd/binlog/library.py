@@ -34,7 +34,7 @@ from pymysqlreplication.constants import BINLOG
 from pymysqlreplication.constants.CHARSET import charset_by_id
 
 from mvdd.errors import MvddError
-from mvdd.model.encoding import python_codec
+from mvdd.model.encoding import UTF8_TEXT, python_codec
 from mvdd.model.types import canonical_charset
 
 #: MariaDB's Q_GTID_FLAGS3 status variable and its flags
@@ -155,10 +155,6 @@ def extend() -> None:
     ev.QueryEvent.__init__ = init  # type: ignore[method-assign]
 
 
-#: the client charsets whose statements the library's UTF-8 reading reads as their server does
-_UTF8_READS = frozenset({"utf8mb3", "utf8mb4", "ascii", "binary"})
-
-
 def query_charset(collation_id: int | None) -> str | None:
     """The charset a query event's statement is written in, from its client's collation id
     (``Q_CHARSET_CODE``'s ``character_set_client``), when UTF-8 does not read it as its server
@@ -178,7 +174,7 @@ def query_charset(collation_id: int | None) -> str | None:
         charset = canonical_charset(found.name)
     except MvddError:
         return None
-    return None if charset in _UTF8_READS else charset
+    return None if charset in UTF8_TEXT else charset
 
 
 __all__ = [

@@ -29,7 +29,7 @@ from mvdd.ddl.parse import PARTITIONING, bare_words, statement_steps
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
-from mvdd.model.encoding import python_codec
+from mvdd.model.encoding import UTF8_TEXT, python_codec
 from mvdd.model.types import canonical_charset
 
 
@@ -300,15 +300,11 @@ def iter_statements(
         yield statement
 
 
-#: the charsets whose text is UTF-8's: a statement written in one is read as it is
-_UTF8_TEXT = frozenset({"utf8mb3", "utf8mb4", "ascii", "binary"})
-
-
 def _written_in(charset: str) -> str | None:
     """The charset a statement was written in, as :func:`literal_bytes` takes it (None: its
     text is UTF-8's); DDLError names one unknown or without a Python codec."""
     known = canonical_charset(charset)
-    if known in _UTF8_TEXT:
+    if known in UTF8_TEXT:
         return None
     if python_codec(known) is None:
         raise DDLError(f"statements written in {known}: mvdd has no codec for that charset")

@@ -75,6 +75,12 @@ CODECS: dict[str, str] = {
 }
 
 
+#: the charsets whose text UTF-8 reads as a server reads it: a statement written in one (its
+#: client's charset) is its UTF-8 text (``ascii`` is UTF-8's first half; a ``binary``
+#: client's bytes are the server's own UTF-8)
+UTF8_TEXT: frozenset[str] = frozenset({"utf8mb3", "utf8mb4", "ascii", "binary"})
+
+
 def python_codec(charset: str | None) -> str | None:
     """The Python codec of a charset (None: none Python knows, or ``binary``)."""
     _register()
