@@ -251,6 +251,50 @@ def test_uuid_and_inet_columns_are_copied_and_followed(s: Setup) -> None:
         )
 
 
+def test_ddl_from_sessions_of_other_charsets_and_sql_modes_reaches_the_target(s: Setup) -> None:
+    """A shard's DDL from a latin1 session under ANSI_QUOTES, and another's from a cp1250 one
+    under NO_BACKSLASH_ESCAPES, reach the target as the upstream servers read them: the
+    column's name, default and comment (a backslash in it, each written its session's
+    way), and the rows."""
+    r = s.replicator()
+    r.run()
+    sessions = {
+        "up1": (
+            "latin1",
+            "ANSI_QUOTES",
+            '"{t}"',
+            "ADD \"größe\" VARCHAR(9) DEFAULT 'é€' COMMENT 'a\\\\b'",
+        ),
+        "up2": (
+            "cp1250",
+            "NO_BACKSLASH_ESCAPES",
+            "{t}",
+            "ADD `größe` VARCHAR(9) DEFAULT 'é€' COMMENT 'a\\b'",
+        ),
+    }
+    for server, tables in SHARDS.items():
+        charset, mode, name, action = sessions[server]
+        upstream = s.servers.upstream(server)
+        with (
+            contextlib.closing(upstream.connect(s.db, charset=charset)) as conn,
+            conn.cursor() as cur,
+        ):
+            cur.execute("SET SESSION sql_mode = %s", (mode,))
+            for t in tables:
+                cur.execute(f"ALTER TABLE {name.format(t=t)} {action}")
+    rows(s, "up1", "orders_01", 1, 3)
+    rows(s, "up2", "orders_03", 201, 3, **{"`größe`": "'中文'"})
+    r.run()
+    column = r.group.joined.column("größe")
+    assert (column.default, column.comment) == ("é€", "a\\b")
+    assert assert_replicated(s, r) == {
+        f"up1/{s.db}.orders_01": 3,
+        f"up1/{s.db}.orders_02": 0,
+        f"up2/{s.db}.orders_03": 3,
+    }
+    assert set(_target_values(s, "größe").values()) == {"é€", "中文"}
+
+
 def test_shards_with_foreign_keys_and_the_servers_own_rules(s: Setup) -> None:
     """Shards whose tables reference a parent table and take MariaDB's own forms (a plain
     CURRENT_TIMESTAMP on a DATETIME(3), a JSON default that is not JSON, a DECIMAL scale above
