@@ -167,6 +167,37 @@ def test_a_statement_is_read_under_the_sql_mode_it_was_written_under(catalog: Ca
     assert catalog.tables() == ["t"] and catalog.version("t") == 3
 
 
+def test_a_timestamps_literal_default_is_kept_in_utc(catalog: Catalog) -> None:
+    """``execute(…, time_zone=…)``: a TIMESTAMP's literal DEFAULT, written in that session's
+    zone (an offset, or a zone's name with its clock changes), is kept as UTC text, as every
+    session mvdd opens reads it; a DATETIME's, CURRENT_TIMESTAMP and a zero date are kept as
+    written (the server oracle: the replication test of servers in other zones). An unknown
+    zone is refused, and nothing changes."""
+    sql = (
+        "CREATE TABLE {} (a TIMESTAMP(3) NOT NULL DEFAULT '2021-01-01 00:00:00.5', "
+        "b TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, c TIMESTAMP NOT NULL DEFAULT 0, "
+        "d DATETIME DEFAULT '2021-01-01 00:00:00', e TIMESTAMP NULL DEFAULT 20210701120000)"
+    )
+    for name, zone in (("t", "+08:00"), ("u", "Europe/Berlin"), ("v", None)):
+        catalog.execute(sql.format(name), time_zone=zone)
+    catalog.execute("ALTER TABLE t ALTER e SET DEFAULT '2022-01-01 00:00:00'", time_zone="-03:30")
+    defaults = {
+        name: [str(c.default) for c in catalog.table(name).columns] for name in ("t", "u", "v")
+    }
+    assert defaults == {
+        "t": ["2020-12-31 16:00:00.500", "CURRENT_TIMESTAMP()", "0000-00-00 00:00:00",
+              "2021-01-01 00:00:00", "2022-01-01 03:30:00"],
+        "u": ["2020-12-31 23:00:00.500", "CURRENT_TIMESTAMP()", "0000-00-00 00:00:00",
+              "2021-01-01 00:00:00", "2021-07-01 10:00:00"],
+        "v": ["2021-01-01 00:00:00.500", "CURRENT_TIMESTAMP()", "0000-00-00 00:00:00",
+              "2021-01-01 00:00:00", "2021-07-01 12:00:00"],
+    }  # fmt: skip
+    for zone in ("Mars/Olympus", "+14:00", "SYSTEM"):
+        with pytest.raises(DDLError, match="time zone"):
+            catalog.execute(sql.format("w"), time_zone=zone)
+    assert catalog.tables() == ["t", "u", "v"]
+
+
 def test_a_version_keeps_few_objects(monkeypatch: pytest.MonkeyPatch) -> None:
     """What an in-memory catalog keeps of each version past the cache: its version row with
     the statement's steps, the element rows it opened and their values, nothing more (no

@@ -13,6 +13,8 @@ import sys
 import threading
 import time
 import urllib.request
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,8 @@ from mvdd.ddl.dml import select_all
 from mvdd.replicate import Replicator
 from mvdd.replicate.merge import ReplicationError
 from mvdd.replicate.verify import verify
+from tests.conftest import private_server
+from tests.support.mariadb import MariaDB
 from tests.support.replication import Servers, Setup, assert_replicated, setup
 
 pytestmark = pytest.mark.mariadb
@@ -633,3 +637,71 @@ def test_verify_finds_every_kind_of_difference(s: Setup) -> None:
         r.group, {"up1": s.url("up1"), "up2": s.url("up2")}, s.downstream_url(), s.target
     )
     assert any("schema" in d for d in found.differences)
+
+
+@pytest.fixture(scope="module")
+def zoned() -> Iterator[tuple[MariaDB, MariaDB]]:
+    """An upstream server (binary logs) whose time zone is +08:00, a downstream one at -03:00."""
+    with (
+        private_server(binlog=True, server_id=51, options={"default-time-zone": "+08:00"}) as up,
+        private_server(options={"default-time-zone": "-03:00"}) as down,
+    ):
+        yield up, down
+
+
+def _utc_rows(server: MariaDB, database: str, table: str) -> list[tuple[Any, ...]]:
+    """A table's rows and TIMESTAMP defaults as a session in UTC reads them."""
+    with contextlib.closing(server.connect(database)) as conn, conn.cursor() as cur:
+        cur.execute("SET time_zone = '+00:00'")
+        cur.execute(f"SELECT * FROM {table} ORDER BY id")
+        rows = [tuple(row) for row in cur.fetchall()]
+        cur.execute(
+            "SELECT column_name, column_default FROM information_schema.columns "
+            "WHERE table_schema = %s AND table_name = %s ORDER BY ordinal_position",
+            (database, table),
+        )
+        return [*rows, *cur.fetchall()]
+
+
+@pytest.mark.parametrize("copy", ["auto", "spark"])
+def test_timestamps_are_the_same_instants_on_servers_of_other_time_zones(
+    zoned: tuple[MariaDB, MariaDB], spark: Any, tmp_path: Path, copy: str
+) -> None:
+    """An upstream server at +08:00 and a downstream one at -03:00: every TIMESTAMP the target
+    holds is the instant the upstream holds, copied (by PyMySQL or by Spark) or followed, and
+    so is every TIMESTAMP default, a binlog's DDL written in a session at +03:00 or in the
+    server's SYSTEM zone among them (a DATETIME is no instant: its text is kept). Read in the
+    servers' own zones, the copy would have kept the text and the binlog moved it."""
+    up, down = zoned
+    db, dw = "z_" + uuid.uuid4().hex[:8], "zd_" + uuid.uuid4().hex[:8]
+    up.execute(f"CREATE DATABASE {db}")
+    down.execute(f"CREATE DATABASE {dw}")
+    up.execute(
+        "CREATE TABLE t_1 (id INT PRIMARY KEY, ts TIMESTAMP(3) NULL, dt DATETIME NULL, "
+        "d TIMESTAMP NOT NULL DEFAULT '2020-06-01 12:00:00')",
+        "INSERT INTO t_1 (id, ts, dt) VALUES (1, '2020-01-01 00:00:00.5', '2020-01-01 00:00:00'), "
+        "(2, '2021-03-28 02:30:00', '2021-03-28 02:30:00')",
+        database=db,
+    )
+    r = Replicator(
+        {"up": up.url()},
+        tables=f"{db}.t_*",
+        target="t",
+        downstream=down.url(dw),
+        state=str(tmp_path / "state"),
+        bulk=copy,
+    )
+    r.run()
+    up.execute(
+        "SET time_zone = '+03:00'",
+        "ALTER TABLE t_1 ADD e TIMESTAMP NOT NULL DEFAULT '2021-01-01 00:00:00', "
+        "ALTER d SET DEFAULT '2022-01-01 00:00:00'",
+        "INSERT INTO t_1 (id, ts) VALUES (3, '2022-02-02 02:02:02.25')",
+        "SET time_zone = 'SYSTEM'",
+        "ALTER TABLE t_1 ADD f TIMESTAMP NULL DEFAULT '2023-01-01 00:00:00'",
+        "INSERT INTO t_1 (id, dt) VALUES (4, '2024-01-01 00:00:00')",
+        database=db,
+    )
+    r.run()
+    assert _utc_rows(down, dw, "t") == _utc_rows(up, db, "t_1")
+    assert r.group.joined.column("e").default == "2020-12-31 21:00:00"  # (+03:00's midnight)

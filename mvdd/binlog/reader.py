@@ -750,13 +750,31 @@ class BinlogReader:
             # a two-phase ALTER: only its COMMIT ALTER changes the schema
             return _Group((), at, float(ev.timestamp)) if pending is None else pending
         events = self._ddl(
-            text, verb, schema, names, at, ev.mvdd_charset, ev.mvdd_unreadable, _sql_mode(ev)
+            text,
+            verb,
+            schema,
+            names,
+            at,
+            ev.mvdd_charset,
+            ev.mvdd_unreadable,
+            _sql_mode(ev),
+            self._time_zone(ev),
         )
         if pending is not None:
             # a statement inside a transaction changes nothing a row reader needs, and
             # ends nothing
             return pending
         return _Group(events, at, float(ev.timestamp))
+
+    def _time_zone(self, ev: Any) -> str | None:
+        """The time zone a query event's session read its TIMESTAMP literals in, when the
+        binlog logs one (a statement that used it): an offset or a zone's name, the server's
+        own zone for ``SYSTEM`` (:meth:`~mvdd.binlog.source.Source.system_zone`)."""
+        raw = getattr(ev, "time_zone", None)
+        if not raw:
+            return None
+        name = raw.decode("ascii", "replace") if isinstance(raw, bytes) else str(raw)
+        return self.source.system_zone() if name.upper() == "SYSTEM" else name
 
     def _unknown(self, ev: Any, at: BinlogPosition) -> None:
         code = ev.event_type
@@ -830,12 +848,14 @@ class BinlogReader:
         charset: str | None = None,
         unreadable: str | None = None,
         sql_mode: int | None = None,
+        time_zone: str | None = None,
     ) -> tuple[Event, ...]:
         """Execute a statement of the followed databases into the catalog at ``at``; the
         events of the matched tables it changed. ``charset``: the one its client wrote it in,
         when not UTF-8; ``unreadable``: the one it was written in when its bytes are no text
         of it, or mvdd has no codec for it (:mod:`mvdd.binlog.library`); ``sql_mode``: its
-        session's, as the binlog logs it (:class:`~mvdd.ddl.sqlmode.SqlMode`)."""
+        session's, as the binlog logs it (:class:`~mvdd.ddl.sqlmode.SqlMode`); ``time_zone``:
+        its session's, where it read a TIMESTAMP's literal in it (:mod:`mvdd.model.zone`)."""
         try:
             if unreadable is not None:
                 raise DDLParseError(
@@ -861,7 +881,12 @@ class BinlogReader:
             return ()
         try:
             changes = self.catalog.execute(
-                text, position=at, database=schema, charset=charset, sql_mode=sql_mode
+                text,
+                position=at,
+                database=schema,
+                charset=charset,
+                sql_mode=sql_mode,
+                time_zone=time_zone,
             )
         except MvddError as err:
             matched = [t for t in touched if matches(self.patterns, t)]

@@ -47,8 +47,9 @@ import attrs
 import pymysql
 
 from mvdd.ddl.dml import count_rows, lock_table, select_template, show_create, show_create_database
-from mvdd.errors import MvddError, SourceConfigError, SourceLost
+from mvdd.errors import DDLError, MvddError, SourceConfigError, SourceLost
 from mvdd.model import BinlogPosition, Column
+from mvdd.model.zone import session_zone
 from mvdd.store.address import Address, parse_address
 from mvdd.store.mysql import connection_lost
 
@@ -246,6 +247,7 @@ class Source:
         self.address: Address = source_address(url)
         self._flavor: str | None = None
         self._version: tuple[int, ...] = (0,)
+        self._system_zone: str | None = None
         #: seconds the locked snapshot waits for its read lock before it fails
         self.lock_wait = LOCK_WAIT_SECONDS
         #: seconds a lost server is waited for before a question gives up (None: for ever)
@@ -338,6 +340,38 @@ class Source:
             return str(charset), str(collation)
 
         return self._ask(ask)
+
+    def system_zone(self) -> str:
+        """The server's system time zone (what a session's ``SYSTEM`` zone is): its name when
+        Python's zone database knows it (``UTC``, ``Europe/Berlin``), else the offset it has
+        now (``CST`` is ``+08:00`` on one machine, ``-06:00`` on another), which does not
+        follow a clock change: a warning says so. Asked once per source."""
+        if self._system_zone is None:
+
+            def ask(cur: Any) -> tuple[str, str]:
+                cur.execute(
+                    "SELECT @@system_time_zone, "
+                    "TIMEDIFF(CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', 'SYSTEM'), UTC_TIMESTAMP())"
+                )
+                name, offset = cur.fetchone()
+                return str(name), str(offset)
+
+            name, offset = self._ask(ask)
+            try:
+                session_zone(name)
+                self._system_zone = name
+            except DDLError:
+                hours, minutes = offset.lstrip("-").split(":")[:2]
+                sign = "-" if offset.startswith("-") else "+"
+                self._system_zone = f"{sign}{int(hours):02d}:{minutes}"
+                log.warning(
+                    "%s: the system time zone %r is no zone name Python knows; its TIMESTAMP "
+                    "literals are read at its offset now, %s, whatever the date",
+                    self.description,
+                    name,
+                    self._system_zone,
+                )
+        return self._system_zone
 
     def oldest(self) -> BinlogPosition:
         """The start of the oldest binlog file the server has."""

@@ -33,6 +33,7 @@ name, so ids stay stable across the swap.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import threading
 import time
@@ -62,6 +63,7 @@ from mvdd.errors import (
 )
 from mvdd.model import BinlogPosition, Table
 from mvdd.model.types import resolve_charset
+from mvdd.model.zone import session_zone
 from mvdd.store.base import (
     Changes,
     Commit,
@@ -519,6 +521,7 @@ class Catalog:
         database: str | None = None,
         charset: str | None = None,
         sql_mode: str | int | None = None,
+        time_zone: str | None = None,
     ) -> list[Change]:
         """Run one or more DDL statements; returns one Change per table version added.
 
@@ -548,12 +551,18 @@ class Catalog:
         under REAL_AS_FLOAT; a statement under a mode mvdd does not model (MariaDB's ORACLE,
         MAXDB, EMPTY_STRING_IS_NULL with an empty string in it) is an UnsupportedDDLError
         (:mod:`mvdd.ddl.sqlmode`). None: the default mode's grammar.
+
+        ``time_zone``: the session's ``time_zone`` the statements were written in, an offset
+        (``+08:00``) or a zone's name (``Europe/Berlin``): a TIMESTAMP's literal DEFAULT is
+        read in it and kept as UTC text, as every session mvdd opens reads it
+        (:mod:`mvdd.model.zone`). None: UTC.
         """
         self._check_open()
         position = check_position(position)
         if database is not None and self.database is not None and database != self.database:
             raise CatalogError(f"this catalog tracks database {self.database!r}, not {database!r}")
         default = database if self.database is None else None
+        zone = session_zone(time_zone) if time_zone is not None else None
         statements = iter_statements(
             sql,
             skip_unsupported=self.on_unsupported == "skip",
@@ -564,6 +573,7 @@ class Catalog:
             flavor=self.flavor,
             charset=charset,
             sql_mode=sql_mode,
+            time_zone=zone,
         )
         out: list[Change] = []
         for st in statements:
@@ -572,18 +582,20 @@ class Catalog:
                 continue
             gate = self._gate
             if gate is None:
-                out.extend(self._execute_locked(st, position, default))
+                out.extend(self._execute_locked(st, position, default, zone))
                 continue
             # a gate (metadata locks) is waited for before the writer lock, never while holding it
             with gate.ddl(st.tables):
-                out.extend(self._execute_locked(st, position, default))
+                out.extend(self._execute_locked(st, position, default, zone))
         return out
 
-    def _execute_locked(self, st: Statement, position: Any, default: str | None) -> list[Change]:
+    def _execute_locked(
+        self, st: Statement, position: Any, default: str | None, zone: dt.tzinfo | None = None
+    ) -> list[Change]:
         with self._write_lock:
             if st.database is not None:
                 return self._execute_database(st, position, default)
-            return self._execute_with_retry(st, position)
+            return self._execute_with_retry(st, position, zone)
 
     # -- databases ------------------------------------------------------------------------------
 
@@ -648,7 +660,9 @@ class Catalog:
         drops = tuple(s.DropTable(table=t, if_exists=True) for t in doomed)
         return self._execute_with_retry(Statement(st.index, st.text, drops), position)
 
-    def _execute_with_retry(self, st: Statement, position: Any) -> list[Change]:
+    def _execute_with_retry(
+        self, st: Statement, position: Any, zone: dt.tzinfo | None = None
+    ) -> list[Change]:
         """The statement planned and committed on the state this catalog holds, and again on
         a fresh one when the store says another writer moved first. A durable store is not
         asked before the first try (one round trip fewer per statement): the commit's
@@ -660,7 +674,7 @@ class Catalog:
             if attempt:
                 self.refresh()
             try:
-                return self._execute_one(st, position)
+                return self._execute_one(st, position, zone)
             except ConcurrentChangeError as err:
                 if attempt == RETRIES - 1:
                     raise err.locate(statement=st.text, statement_index=st.index) from None
@@ -670,11 +684,15 @@ class Catalog:
                     raise  # refused on the newest state
         raise AssertionError("unreachable")
 
-    def _execute_one(self, st: Statement, position: Any) -> list[Change]:
+    def _execute_one(
+        self, st: Statement, position: Any, zone: dt.tzinfo | None = None
+    ) -> list[Change]:
         try:
             if position is not None and self._is_replay(st, position):
                 return []
             rules = Rules.altered(replica=self.replica, flavor=self.flavor)
+            if zone is not None:
+                rules = rules.in_zone(zone)
             planned = self._plan(st, rules)
             for p in planned:
                 if p.new is not None:

@@ -66,6 +66,7 @@ from mvdd.model.types import (
     resolve_charset,
     text_kind_for_length,
 )
+from mvdd.model.zone import utc_text
 
 
 def apply(step: s.Step, table: Table, *, rules: Rules = Rules.MVDD) -> Table:
@@ -312,7 +313,8 @@ def _defined(col: Column, rules: Rules) -> Column:
     CURRENT_TIMESTAMP in a column definition. (An ALTER … SET DEFAULT keeps the precision as
     written on the server, where its SHOW CREATE TABLE shows it, but that text defines the
     column's: a replica keeps the one the text defines, so that a catalog which followed the
-    statement and one which read the server's snapshot hold the same table.)"""
+    statement and one which read the server's snapshot hold the same table.) A TIMESTAMP's
+    literal DEFAULT written in a session's zone is kept as UTC text (:mod:`mvdd.model.zone`)."""
     if not rules.strict and col.type.kind in _TEMPORAL_WITH_NOW:
         col = _server_now(col)
     sign = ex.signed_pi(col.default) if rules.flavor == "mariadb" else None
@@ -324,6 +326,12 @@ def _defined(col: Column, rules: Rules) -> Column:
             col = _literal_folded(col, *literal, rules)
         else:
             _check_constant_default(col, rules)
+    if (
+        rules.time_zone is not None
+        and col.type.kind == TypeKind.TIMESTAMP
+        and isinstance(col.default, str)
+    ):
+        col = attrs.evolve(col, default=utc_text(col.default, rules.time_zone))
     _check_column(col, rules)
     return col
 

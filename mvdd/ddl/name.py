@@ -5,6 +5,7 @@ names tables ``database.table``).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 
 import attrs
@@ -69,6 +70,9 @@ class Context:
     #: did (a binlog's statement from a ``latin1`` client): a string literal under a charset
     #: introducer is its bytes in this charset
     charset: str | None = None
+    #: the zone of the session that wrote the statements, when not UTC: a TIMESTAMP's literal
+    #: DEFAULT is read in it (:mod:`mvdd.model.zone`)
+    time_zone: dt.tzinfo | None = attrs.field(default=None, eq=False)
 
     #: a DEFAULT's value is read as MariaDB reads it, the server these statements ran on
     #: (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`; found once, each column definition asks)

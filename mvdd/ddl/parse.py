@@ -992,6 +992,8 @@ def build_table(
         raise DDLError("a table needs at least one column", table=name)
     later = _in_late_order(later)
     rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
+    if ctx is not None:
+        rules = rules.in_zone(ctx.time_zone)
     table = apply_steps(table, [*columns, *later], rules=rules)
     validate_table(table, rules=rules)
     return table

@@ -22,32 +22,40 @@ take a statement alike but do different things (:data:`MARIADB`).
 
 from __future__ import annotations
 
-import enum
+import datetime as dt
+from typing import ClassVar
+
+import attrs
 
 #: the server flavors a replica may know its server by (None: not known)
 FLAVORS = (None, "mariadb", "mysql")
 
 
-class Rules(enum.Enum):
-    """How a step applies: whether the table may hold rows, and whether mvdd's stricter rules
-    hold (:data:`STRICTER`)."""
+@attrs.frozen
+class Rules:
+    """How a step applies: whether the table may hold rows, whether mvdd's stricter rules hold
+    (:data:`STRICTER`), the server's flavor, and the zone of the session that wrote the
+    statement. The four kinds are :attr:`MVDD`, :attr:`EMPTY`, :attr:`SERVER` and
+    :attr:`SERVER_MARIADB`; :meth:`in_zone` gives one of them in a session's zone."""
+
+    #: rows written under earlier versions may exist (a new NOT NULL column needs a default)
+    rows: bool
+    #: mvdd's stricter rules hold (:data:`STRICTER`)
+    strict: bool
+    #: the server's flavor, when known: its own ways are followed
+    flavor: str | None = None
+    #: the zone of the session that wrote the statement, when not UTC: a TIMESTAMP's literal
+    #: DEFAULT is read in it and kept as UTC text (:mod:`mvdd.model.zone`)
+    time_zone: dt.tzinfo | None = None
 
     #: an ALTER of a table that may hold rows, under mvdd's rules
-    MVDD = (True, True)
+    MVDD: ClassVar[Rules]
     #: a table its statement creates (no rows yet), under mvdd's rules
-    EMPTY = (False, True)
+    EMPTY: ClassVar[Rules]
     #: a statement its server already ran (a replica): the server's own rules
-    SERVER = (False, False, None)
+    SERVER: ClassVar[Rules]
     #: the same, the server a MariaDB, whose own ways are followed too (:data:`MARIADB`)
-    SERVER_MARIADB = (False, False, "mariadb")
-
-    def __init__(self, rows: bool, strict: bool, flavor: str | None = None) -> None:
-        #: rows written under earlier versions may exist (a new NOT NULL column needs a default)
-        self.rows = rows
-        #: mvdd's stricter rules hold (:data:`STRICTER`)
-        self.strict = strict
-        #: the server's flavor, when known: its own ways are followed
-        self.flavor = flavor
+    SERVER_MARIADB: ClassVar[Rules]
 
     @property
     def mariadb_values(self) -> bool:
@@ -55,6 +63,10 @@ class Rules(enum.Enum):
         second longer than its column's cut to its digits, a hex string ``X'…'`` a string in
         a number's, a date's or a year's column; else as MySQL reads it."""
         return self.flavor == "mariadb"
+
+    def in_zone(self, zone: dt.tzinfo | None) -> Rules:
+        """These rules for a statement its session wrote in ``zone`` (None: UTC)."""
+        return self if zone is self.time_zone else attrs.evolve(self, time_zone=zone)
 
     @classmethod
     def altered(cls, *, replica: bool, flavor: str | None = None) -> Rules:
@@ -70,6 +82,12 @@ class Rules(enum.Enum):
     @classmethod
     def _server(cls, flavor: str | None) -> Rules:
         return cls.SERVER_MARIADB if flavor == "mariadb" else cls.SERVER
+
+
+Rules.MVDD = Rules(True, True)
+Rules.EMPTY = Rules(False, True)
+Rules.SERVER = Rules(False, False, None)
+Rules.SERVER_MARIADB = Rules(False, False, "mariadb")
 
 
 #: mvdd's rules that a server does not keep: rule -> what MariaDB does instead (and a replica,

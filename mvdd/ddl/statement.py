@@ -13,6 +13,7 @@ steps and the reason in ``Statement.skipped``. Malformed text raises
 
 from __future__ import annotations
 
+import datetime as dt
 import operator
 from collections.abc import Callable, Iterator
 
@@ -264,6 +265,7 @@ def iter_statements(
     flavor: str | None = None,
     charset: str | None = None,
     sql_mode: str | int | None = None,
+    time_zone: dt.tzinfo | None = None,
 ) -> Iterator[Statement]:
     """Statements of a text one at a time, each parsed only when reached, so a caller that
     executes them in turn commits the statements before a bad one (the text is tokenized whole
@@ -273,7 +275,9 @@ def iter_statements(
     TABLE's table (:class:`~mvdd.ddl.rules.Rules`); ``flavor``: that server's, when known;
     ``charset``: the charset the text was written in, when not UTF-8 (see
     :func:`literal_bytes`); ``sql_mode``: the session's the text was written under, its words
-    or its bits (:class:`~mvdd.ddl.sqlmode.SqlMode`; None: the default mode's grammar).
+    or its bits (:class:`~mvdd.ddl.sqlmode.SqlMode`; None: the default mode's grammar);
+    ``time_zone``: the session's, when not UTC (a TIMESTAMP's literal DEFAULT is read in it:
+    :mod:`mvdd.model.zone`).
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
@@ -284,6 +288,7 @@ def iter_statements(
         replica=replica,
         flavor=flavor,
         charset=None if charset is None else _written_in(charset),
+        time_zone=time_zone,
     )
     mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
     dialect = DIALECT if mode is None else reading(mode)

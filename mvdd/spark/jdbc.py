@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import quote
 
 from mvdd.errors import MvddError
-from mvdd.store.address import Address
+from mvdd.store.address import SESSION_TIME_ZONE, Address
 
 #: where Debian installs the driver and JNA
 JAVA_DIRS = ("/usr/share/java", "/usr/local/share/java")
@@ -99,6 +99,8 @@ def jdbc_options(address: Address, *, database: str | None = None) -> dict[str, 
         "useBatchMultiSend=true",
         "rewriteBatchedStatements=true",
         "useServerPrepStmts=false",
+        # a TIMESTAMP's text in UTC, as every session mvdd opens (mvdd.store.address)
+        f"sessionVariables=time_zone='{SESSION_TIME_ZONE}'",
     ]
     if address.unix_socket is not None:
         params.append(f"localSocket={quote(address.unix_socket, safe='/')}")

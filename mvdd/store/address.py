@@ -24,6 +24,11 @@ client certificate and its key (the key may sit in the certificate's file).
 - ``verify_identity``: ``verify_ca``, and the certificate must name the host connected to
   (``localhost`` over a unix socket).
 
+Every connection runs in UTC (:data:`SESSION_TIME_ZONE`, set as it opens): a TIMESTAMP is an
+instant, which a session reads and writes as text in its time zone, and a binlog holds as UTC.
+Read in the server's own zone, a snapshot's TIMESTAMP values and a binlog's would differ by
+its offset, and a target in another zone would take the binlog's UTC text as its local time.
+
 A connection that cannot be made as its mode says fails at once: it is never waited out as a
 server that is away (:func:`mvdd.store.mysql.tls_failure`). Files are read when the address is
 parsed, so a missing or unreadable one is an error naming its option then, not at the first
@@ -52,6 +57,8 @@ SCHEMES = ("mysql", "mariadb")
 SSL_MODES = ("disabled", "preferred", "required", "verify_ca", "verify_identity")
 #: the TLS options of an address
 TLS_OPTIONS = frozenset({"ssl_mode", "ssl_ca", "ssl_cert", "ssl_key"})
+#: the time zone of every session mvdd opens (a TIMESTAMP's text is UTC there)
+SESSION_TIME_ZONE = "+00:00"
 #: connection options every address may carry
 CONNECT_OPTIONS = (
     frozenset({"unix_socket", "connect_timeout", "read_timeout", "write_timeout"}) | TLS_OPTIONS
@@ -152,8 +159,9 @@ class Address:
         return dict(self.extra).get(name, default)
 
     def connect_options(self, *, database: bool = True) -> dict[str, Any]:
-        """PyMySQL ``connect`` arguments (utf8mb4, autocommit, a 10 s connect timeout unless
-        the address says otherwise); ``database=False`` leaves the database out.
+        """PyMySQL ``connect`` arguments (utf8mb4, autocommit, the session in UTC, a 10 s
+        connect timeout unless the address says otherwise); ``database=False`` leaves the
+        database out.
 
         TLS as the address's ``ssl_mode`` says (the module's text). Without one, a unix socket
         connection goes without TLS (:data:`LOCAL_SOCKET`): it never leaves the machine, and
@@ -166,6 +174,7 @@ class Address:
             "charset": "utf8mb4",
             "autocommit": True,
             "connect_timeout": 10.0,
+            "init_command": f"SET time_zone = '{SESSION_TIME_ZONE}'",
         }
         out.update(self.timeouts)
         if self.unix_socket is not None:
