@@ -640,14 +640,27 @@ SQL_MODE_STATEMENTS = [
     ("NO_BACKSLASH_ESCAPES", r"ALTER TABLE q6 ADD d VARCHAR(9) DEFAULT 'x''\0' COMMENT 'a\tb'"),
     ("", r"CREATE TABLE q7 (a VARCHAR(9) DEFAULT 'a\nb', b VARCHAR(9) DEFAULT 'c\'\\')"),
     ("TRADITIONAL,EMPTY_STRING_IS_NULL", "CREATE TABLE q8 (a VARCHAR(9) DEFAULT 'x')"),
+    # not strict: a VARCHAR or VARBINARY too long is the TEXT or BLOB holding it (note 1246)
+    (
+        "",
+        "CREATE TABLE q9 (a VARCHAR(70000), b VARCHAR(20000) CHARACTER SET latin1, "
+        "c VARBINARY(70000), d VARCHAR(16384) NOT NULL DEFAULT 'x', e VARCHAR(20000), "
+        "UNIQUE KEY (e), KEY (d))",
+    ),
+    (
+        "NO_ENGINE_SUBSTITUTION",
+        "ALTER TABLE q9 MODIFY b VARCHAR(70000) CHARACTER SET latin1, "
+        "ADD f VARCHAR(65535) CHARACTER SET latin1, ADD g VARCHAR(5000000)",
+    ),
 ]
 
 
 def test_a_statement_is_read_under_its_sessions_sql_mode(binlog_server: MariaDB) -> None:
     """A DDL from a session with ANSI_QUOTES, PIPES_AS_CONCAT, REAL_AS_FLOAT or
-    NO_BACKSLASH_ESCAPES means what that mode makes it mean: the reader reads it under the
-    mode the binlog logs beside it, and each table is the one the server shows. (Read in the
-    default mode, the first is a syntax error, the others other tables.)"""
+    NO_BACKSLASH_ESCAPES, or from one that is not strict, means what that mode makes it mean:
+    the reader reads it under the mode the binlog logs beside it, and each table is the one
+    the server shows. (Read in the default mode, the first is a syntax error, the others other
+    tables, and the last ones, too long VARCHARs, errors.)"""
     server = binlog_server
     with database(server) as db:
         reader = reader_for(server, f"{db}.*")
@@ -659,7 +672,7 @@ def test_a_statement_is_read_under_its_sessions_sql_mode(binlog_server: MariaDB)
             cur.execute("INSERT INTO q4 (a) VALUES (5)")
         events = list(reader.events())
         with contextlib.closing(server.connect(db)) as conn:
-            for name in ("q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8"):
+            for name in ("q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9"):
                 shown = parse_table(show_create_table(conn, name), replica=True)
                 table = reader.catalog.table(f"{db}.{name}")
                 assert table.equivalent(shown, ignore_order=False), table.differences(shown)

@@ -164,7 +164,14 @@ def test_a_statement_is_read_under_the_sql_mode_it_was_written_under(catalog: Ca
         catalog.execute("CREATE TABLE x (a INT)", sql_mode="ORACLE,PIPES_AS_CONCAT")
     with pytest.raises(DDLError, match="bit 40"):
         catalog.execute("CREATE TABLE x (a INT)", sql_mode=1 << 40)
-    assert catalog.tables() == ["t"] and catalog.version("t") == 3
+    # not strict: a VARCHAR or VARBINARY too long is the TEXT or BLOB holding it
+    too_long = "ALTER TABLE t ADD v VARCHAR(70000) CHARACTER SET latin1, ADD w VARBINARY(70000)"
+    with pytest.raises(DDLError, match="out of range"):
+        catalog.execute(too_long, sql_mode="STRICT_ALL_TABLES")
+    catalog.execute(too_long, sql_mode="NO_ENGINE_SUBSTITUTION")
+    kinds = [c.type.kind for c in catalog.table("t").columns[-2:]]
+    assert kinds == ["MEDIUMTEXT", "MEDIUMBLOB"] and catalog.version("t") == 4
+    assert catalog.tables() == ["t"]
 
 
 def test_a_timestamps_literal_default_is_kept_in_utc(catalog: Catalog) -> None:

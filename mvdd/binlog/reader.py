@@ -79,7 +79,7 @@ from mvdd.binlog.source import (
 from mvdd.catalog import Catalog, Change
 from mvdd.ddl import step as s
 from mvdd.ddl.name import split_name
-from mvdd.ddl.statement import Statement, parse_statements, statement_words
+from mvdd.ddl.statement import Statement, iter_statements, statement_words
 from mvdd.errors import (
     DDLError,
     DDLParseError,
@@ -862,12 +862,16 @@ class BinlogReader:
                     f"the statement's client wrote it in {unreadable}, which mvdd does not read "
                     "it in (its text as UTF-8 is not the statement the server ran)"
                 )
-            statements = parse_statements(
-                text,
-                default=schema,
-                replica=True,
-                flavor=self.catalog.flavor,
-                sql_mode=sql_mode,
+            statements = list(
+                iter_statements(  # (read as the catalog will read it: its tables named)
+                    text,
+                    default=schema,
+                    charsets=self.catalog.database_default,
+                    replica=True,
+                    flavor=self.catalog.flavor,
+                    charset=charset,
+                    sql_mode=sql_mode,
+                )
             )
         except DDLError as err:
             return self._unreadable(text, verb, schema, names, at, err)

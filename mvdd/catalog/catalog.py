@@ -50,6 +50,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.apply import validate_table
 from mvdd.ddl.name import split_name
 from mvdd.ddl.rules import FLAVORS, Rules
+from mvdd.ddl.sqlmode import SqlMode
 from mvdd.ddl.statement import Statement, iter_statements
 from mvdd.ddl.step import DatabaseAction
 from mvdd.errors import (
@@ -549,8 +550,10 @@ class Catalog:
         flavor's): ``"…"`` is a name under ANSI_QUOTES, a backslash itself under
         NO_BACKSLASH_ESCAPES, ``||`` a concatenation under PIPES_AS_CONCAT, ``REAL`` a FLOAT
         under REAL_AS_FLOAT; a statement under a mode mvdd does not model (MariaDB's ORACLE,
-        MAXDB, EMPTY_STRING_IS_NULL with an empty string in it) is an UnsupportedDDLError
-        (:mod:`mvdd.ddl.sqlmode`). None: the default mode's grammar.
+        MAXDB, EMPTY_STRING_IS_NULL with an empty string in it) is an UnsupportedDDLError; a
+        mode without STRICT_TRANS_TABLES or STRICT_ALL_TABLES makes a VARCHAR or VARBINARY too
+        long the TEXT or BLOB holding it, as the server does (:mod:`mvdd.ddl.sqlmode`). None:
+        the default mode's grammar, strict.
 
         ``time_zone``: the session's ``time_zone`` the statements were written in, an offset
         (``+08:00``) or a zone's name (``Europe/Berlin``): a TIMESTAMP's literal DEFAULT is
@@ -563,6 +566,7 @@ class Catalog:
             raise CatalogError(f"this catalog tracks database {self.database!r}, not {database!r}")
         default = database if self.database is None else None
         zone = session_zone(time_zone) if time_zone is not None else None
+        loose = sql_mode is not None and not SqlMode.of(sql_mode, self.flavor).strict
         statements = iter_statements(
             sql,
             skip_unsupported=self.on_unsupported == "skip",
@@ -582,20 +586,25 @@ class Catalog:
                 continue
             gate = self._gate
             if gate is None:
-                out.extend(self._execute_locked(st, position, default, zone))
+                out.extend(self._execute_locked(st, position, default, zone, loose))
                 continue
             # a gate (metadata locks) is waited for before the writer lock, never while holding it
             with gate.ddl(st.tables):
-                out.extend(self._execute_locked(st, position, default, zone))
+                out.extend(self._execute_locked(st, position, default, zone, loose))
         return out
 
     def _execute_locked(
-        self, st: Statement, position: Any, default: str | None, zone: dt.tzinfo | None = None
+        self,
+        st: Statement,
+        position: Any,
+        default: str | None,
+        zone: dt.tzinfo | None = None,
+        loose: bool = False,
     ) -> list[Change]:
         with self._write_lock:
             if st.database is not None:
                 return self._execute_database(st, position, default)
-            return self._execute_with_retry(st, position, zone)
+            return self._execute_with_retry(st, position, zone, loose)
 
     # -- databases ------------------------------------------------------------------------------
 
@@ -661,7 +670,7 @@ class Catalog:
         return self._execute_with_retry(Statement(st.index, st.text, drops), position)
 
     def _execute_with_retry(
-        self, st: Statement, position: Any, zone: dt.tzinfo | None = None
+        self, st: Statement, position: Any, zone: dt.tzinfo | None = None, loose: bool = False
     ) -> list[Change]:
         """The statement planned and committed on the state this catalog holds, and again on
         a fresh one when the store says another writer moved first. A durable store is not
@@ -674,7 +683,7 @@ class Catalog:
             if attempt:
                 self.refresh()
             try:
-                return self._execute_one(st, position, zone)
+                return self._execute_one(st, position, zone, loose)
             except ConcurrentChangeError as err:
                 if attempt == RETRIES - 1:
                     raise err.locate(statement=st.text, statement_index=st.index) from None
@@ -685,14 +694,14 @@ class Catalog:
         raise AssertionError("unreachable")
 
     def _execute_one(
-        self, st: Statement, position: Any, zone: dt.tzinfo | None = None
+        self, st: Statement, position: Any, zone: dt.tzinfo | None = None, loose: bool = False
     ) -> list[Change]:
         try:
             if position is not None and self._is_replay(st, position):
                 return []
             rules = Rules.altered(replica=self.replica, flavor=self.flavor)
-            if zone is not None:
-                rules = rules.in_zone(zone)
+            if zone is not None or loose:
+                rules = rules.for_session(zone, loose=loose)
             planned = self._plan(st, rules)
             for p in planned:
                 if p.new is not None:

@@ -51,6 +51,7 @@ from mvdd.model.kind import (
     LOB_BYTES,
     LOB_FAMILIES,
     MAX_ROW_BYTES,
+    MAX_VARCHAR_BYTES,
     PLUGIN_BYTES,
     TEXT_SIZES,
     Family,
@@ -135,15 +136,29 @@ def _key(table: Table, name: str) -> Index:
 
 
 def _with_table_charset(
-    table: Table, ctype: ColumnType, *, binary: bool = False, text_chars: int | None = None
+    table: Table,
+    ctype: ColumnType,
+    *,
+    binary: bool = False,
+    text_chars: int | None = None,
+    loose: bool = False,
 ) -> ColumnType:
     """A string type without a charset takes the table's default (if known), as MySQL does;
     ``binary`` (the BINARY attribute without a CHARACTER SET), that charset's ``_bin``
     collation, which needs the table's charset known (UnsupportedDDLError otherwise);
-    ``text_chars`` (the M of a ``TEXT(M)``), the TEXT kind holding M characters of it."""
+    ``text_chars`` (the M of a ``TEXT(M)``), the TEXT kind holding M characters of it;
+    ``loose`` (a session that was not strict), a VARCHAR too long in it the TEXT kind holding
+    its characters (:func:`~mvdd.ddl.types.loosened`)."""
     if not (ctype.has_charset and ctype.collation is None):
         return ctype
     charset = table.options.charset
+    if (
+        loose
+        and ctype.kind == TypeKind.VARCHAR
+        and charset is not None
+        and (ctype.length or 0) * max_bytes_per_char(charset) > MAX_VARCHAR_BYTES
+    ):
+        text_chars = ctype.length
     if text_chars is not None and charset is not None:
         kind = text_kind_for_length(text_chars, charset)
         ctype = ColumnType.of(kind) if kind != ctype.kind else ctype
@@ -642,7 +657,7 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
         )
     new_id = table.last_id + 1
     ctype = _with_table_charset(
-        table, col.type, binary=step.bin_collation, text_chars=step.text_chars
+        table, col.type, binary=step.bin_collation, text_chars=step.text_chars, loose=rules.loose
     )
     col = _default_held(col, ctype, rules).placed(new_id, ctype)
     columns, at = _place(table.columns, col, step.place, keep_at=None)
@@ -703,7 +718,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
         new = _in_primary_key(new, rules)  # a primary key column stays NOT NULL
     ctype = _with_table_charset(
-        table, new.type, binary=step.bin_collation, text_chars=step.text_chars
+        table, new.type, binary=step.bin_collation, text_chars=step.text_chars, loose=rules.loose
     )
     new = _default_held(new, ctype, rules).placed(old.id, ctype, old.state)
     at = table.column_position(old)

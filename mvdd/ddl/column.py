@@ -141,7 +141,12 @@ _TYPE_TAIL = (
 
 
 def column_from_def(
-    node: exp.ColumnDef, *, references: bool = False, mariadb: bool = False, named: bool = False
+    node: exp.ColumnDef,
+    *,
+    references: bool = False,
+    mariadb: bool = False,
+    named: bool = False,
+    loose: bool = False,
 ) -> tuple[Column, s.Place, list[s.IndexSpec], Implied]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``), and what its type leaves to its table's
@@ -153,7 +158,7 @@ def column_from_def(
     (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`). ``named``: its CHECK may be named
     (``CONSTRAINT c CHECK (…)``, MySQL 8's grammar, which a replica of MySQL or of an unknown
     server takes); else a CONSTRAINT inside a column definition is a syntax error, as on
-    MariaDB."""
+    MariaDB. ``loose``: its session was not strict (:func:`~mvdd.ddl.types.loosened`)."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
@@ -267,7 +272,9 @@ def column_from_def(
             # neither server's grammar has these beside AS (...): a syntax error on both
             raise DDLParseError(f"a generated column takes no {given[0]}", column=name)
     try:
-        ctype, implied = column_type(kind, TypeAttrs(**type_attrs) if type_attrs else _NO_ATTRS)
+        ctype, implied = column_type(
+            kind, TypeAttrs(**type_attrs) if type_attrs else _NO_ATTRS, loose=loose
+        )
     except MvddError as err:
         raise err.locate(column=name) from None
     if implied.unique:

@@ -73,6 +73,10 @@ class Context:
     #: the zone of the session that wrote the statements, when not UTC: a TIMESTAMP's literal
     #: DEFAULT is read in it (:mod:`mvdd.model.zone`)
     time_zone: dt.tzinfo | None = attrs.field(default=None, eq=False)
+    #: the session that wrote the statements was not strict (its sql_mode has neither
+    #: STRICT_TRANS_TABLES nor STRICT_ALL_TABLES): a VARCHAR too long is a TEXT
+    #: (:func:`~mvdd.ddl.types.loosened`)
+    loose: bool = False
 
     #: a DEFAULT's value is read as MariaDB reads it, the server these statements ran on
     #: (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`; found once, each column definition asks)

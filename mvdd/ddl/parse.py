@@ -442,7 +442,11 @@ def _named_checks(ctx: Context) -> bool:
 @alter_steps.register
 def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
     column, place, indexes, pending = column_from_def(
-        action, references=ctx.replica, mariadb=ctx.mariadb_values, named=_named_checks(ctx)
+        action,
+        references=ctx.replica,
+        mariadb=ctx.mariadb_values,
+        named=_named_checks(ctx),
+        loose=ctx.loose,
     )
     steps: list[s.Step] = [
         s.AddColumn(
@@ -480,7 +484,7 @@ def _own_reference(node: exp.ColumnDef, table: str, column: str, ctx: Context) -
 @alter_steps.register
 def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
     definition, place, indexes, pending = column_from_def(
-        action.this, mariadb=ctx.mariadb_values, named=_named_checks(ctx)
+        action.this, mariadb=ctx.mariadb_values, named=_named_checks(ctx), loose=ctx.loose
     )
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name
@@ -980,6 +984,7 @@ def build_table(
                 references=replica,
                 mariadb=ctx is not None and ctx.mariadb_values,
                 named=replica and (ctx is None or _named_checks(ctx)),
+                loose=ctx is not None and ctx.loose,
             )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)
@@ -993,7 +998,7 @@ def build_table(
     later = _in_late_order(later)
     rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
     if ctx is not None:
-        rules = rules.in_zone(ctx.time_zone)
+        rules = rules.for_session(ctx.time_zone, loose=ctx.loose)
     table = apply_steps(table, [*columns, *later], rules=rules)
     validate_table(table, rules=rules)
     return table

@@ -36,7 +36,8 @@ class Rules:
     """How a step applies: whether the table may hold rows, whether mvdd's stricter rules hold
     (:data:`STRICTER`), the server's flavor, and the zone of the session that wrote the
     statement. The four kinds are :attr:`MVDD`, :attr:`EMPTY`, :attr:`SERVER` and
-    :attr:`SERVER_MARIADB`; :meth:`in_zone` gives one of them in a session's zone."""
+    :attr:`SERVER_MARIADB`; :meth:`for_session` gives one of them for a session's zone and
+    strictness."""
 
     #: rows written under earlier versions may exist (a new NOT NULL column needs a default)
     rows: bool
@@ -47,6 +48,9 @@ class Rules:
     #: the zone of the session that wrote the statement, when not UTC: a TIMESTAMP's literal
     #: DEFAULT is read in it and kept as UTC text (:mod:`mvdd.model.zone`)
     time_zone: dt.tzinfo | None = None
+    #: the session that wrote the statement was not strict: a VARCHAR too long for the charset
+    #: it takes from its table is the TEXT holding it (:func:`~mvdd.ddl.types.loosened`)
+    loose: bool = False
 
     #: an ALTER of a table that may hold rows, under mvdd's rules
     MVDD: ClassVar[Rules]
@@ -64,9 +68,12 @@ class Rules:
         a number's, a date's or a year's column; else as MySQL reads it."""
         return self.flavor == "mariadb"
 
-    def in_zone(self, zone: dt.tzinfo | None) -> Rules:
-        """These rules for a statement its session wrote in ``zone`` (None: UTC)."""
-        return self if zone is self.time_zone else attrs.evolve(self, time_zone=zone)
+    def for_session(self, zone: dt.tzinfo | None, *, loose: bool = False) -> Rules:
+        """These rules for a statement its session wrote in ``zone`` (None: UTC), ``loose``
+        when that session was not strict."""
+        if zone is self.time_zone and loose == self.loose:
+            return self
+        return attrs.evolve(self, time_zone=zone, loose=loose)
 
     @classmethod
     def altered(cls, *, replica: bool, flavor: str | None = None) -> Rules:

@@ -7,7 +7,9 @@ words change the statement's grammar or meaning, and mvdd reads it under them:
 - ``ANSI_QUOTES``: ``"…"`` is an identifier, not a string;
 - ``NO_BACKSLASH_ESCAPES``: a backslash in a string is itself, not an escape;
 - ``PIPES_AS_CONCAT``: ``a || b`` is ``CONCAT(a, b)``, not ``a OR b``;
-- ``REAL_AS_FLOAT``: the type ``REAL`` is ``FLOAT``, not ``DOUBLE``.
+- ``REAL_AS_FLOAT``: the type ``REAL`` is ``FLOAT``, not ``DOUBLE``;
+- without ``STRICT_TRANS_TABLES`` or ``STRICT_ALL_TABLES``: a VARCHAR or VARBINARY longer than
+  its type holds is the TEXT or BLOB holding it (:func:`mvdd.ddl.types.loosened`).
 
 (The composite modes, ``ANSI``, ``TRADITIONAL`` …, are logged with the words they stand for.)
 Others change a statement in ways mvdd does not model, and a statement read under one is
@@ -161,6 +163,12 @@ class SqlMode:
     @property
     def real_as_float(self) -> bool:
         return "REAL_AS_FLOAT" in self.words
+
+    @property
+    def strict(self) -> bool:
+        """STRICT_TRANS_TABLES or STRICT_ALL_TABLES: a VARCHAR too long is refused, not made a
+        TEXT (:func:`~mvdd.ddl.types.loosened`)."""
+        return not self.words.isdisjoint(("STRICT_TRANS_TABLES", "STRICT_ALL_TABLES"))
 
     @property
     def grammar(self) -> tuple[bool, bool, bool, bool]:

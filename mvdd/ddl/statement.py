@@ -281,6 +281,7 @@ def iter_statements(
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
+    mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
     ctx = Context(
         database=database,
         default=default,
@@ -289,8 +290,8 @@ def iter_statements(
         flavor=flavor,
         charset=None if charset is None else _written_in(charset),
         time_zone=time_zone,
+        loose=mode is not None and not mode.strict,
     )
-    mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
     dialect = DIALECT if mode is None else reading(mode)
     opened = executable(sql, flavor)
     try:

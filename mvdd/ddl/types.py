@@ -18,8 +18,14 @@ from sqlglot import exp
 
 from mvdd.ddl.dialect import UnsignedFloat
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
-from mvdd.model.kind import FAMILY, Family, TypeKind
-from mvdd.model.types import ColumnType, bin_collation, text_kind_for_length
+from mvdd.model.kind import FAMILY, MAX_VARCHAR_BYTES, Family, TypeKind
+from mvdd.model.types import (
+    ColumnType,
+    bin_collation,
+    max_bytes_per_char,
+    resolve_charset,
+    text_kind_for_length,
+)
 
 D = exp.DType
 K = TypeKind
@@ -256,14 +262,20 @@ _PARSE: dict[Family, ParseRule] = {
 _NUMERIC = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT})
 
 
-def column_type(dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs()) -> tuple[ColumnType, Implied]:
+def column_type(
+    dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs(), *, loose: bool = False
+) -> tuple[ColumnType, Implied]:
     """The canonical ColumnType of a parsed data type; raises DDLError for an impossible type
-    and UnsupportedDDLError for one mvdd does not model (``VECTOR`` ...).
+    and UnsupportedDDLError for one mvdd does not model (``VECTOR`` ...). ``loose``: the
+    session was not strict, where a VARCHAR or a VARBINARY longer than its type holds is the
+    TEXT or BLOB kind holding it (:func:`loosened`).
 
     Types repeat endlessly in a DDL stream and reading one is pure, so a type written with
     literal parameters only (nearly every one) is read once and remembered by what it is made
     of: its node class, kind, name, literals and attributes. A type that fails is not
     remembered (it raises every time, naming itself)."""
+    if loose:
+        return loosened(dt, attrs_)
     key = _type_key(dt, attrs_)
     if key is None:
         return _column_type(dt, attrs_)
@@ -294,6 +306,38 @@ def _type_key(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[Any, ...] | None:
             return None
         params.append((wrapped, node.this, node.is_string))
     return (type(dt), dt.this, dt.args.get("kind"), tuple(params), attrs_)
+
+
+def loosened(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Implied]:
+    """A type as a session that is not strict makes it (no STRICT_TRANS_TABLES nor
+    STRICT_ALL_TABLES in its sql_mode): a VARCHAR longer than its charset lets one be is the
+    TEXT kind holding as many characters, a VARBINARY's the BLOB kind holding as many bytes
+    (the server's note 1246, where a strict one says 1074). A VARCHAR whose charset is its
+    table's is moved when it meets the table (:func:`mvdd.ddl.apply.apply`), unless no charset
+    holds it (past 65,532 characters): a ``TEXT(M)`` then.
+
+    >>> from mvdd.ddl.dialect import DIALECT
+    >>> def kind(sql): return loosened(DIALECT.parse("CREATE TABLE t (a " + sql + ")")[0]
+    ...     .find(exp.DataType), TypeAttrs(charset="utf8mb4"))[0].kind
+    >>> [kind(t).value for t in ("VARCHAR(16383)", "VARCHAR(16384)", "VARBINARY(70000)")]
+    ['VARCHAR', 'MEDIUMTEXT', 'MEDIUMBLOB']
+    """
+    kind = _KINDS.get(dt.this, (None, False))[0]
+    length = _int_params(dt)[0] if dt.expressions and kind in (K.VARCHAR, K.VARBINARY) else None
+    binary = kind == K.VARBINARY or "binary" in (_lower(attrs_.charset), _lower(attrs_.collation))
+    if length is None or length <= MAX_VARCHAR_BYTES // (
+        1
+        if binary or (attrs_.charset is None and attrs_.collation is None)
+        else max_bytes_per_char(resolve_charset(attrs_.charset, attrs_.collation)[0])
+    ):
+        return column_type(dt, attrs_)
+    if binary:
+        return ColumnType.of(text_kind_for_length(length, None, blob=True)), _PLAIN
+    if attrs_.charset is None and attrs_.collation is None:  # TEXT(M): the table's decides
+        param = exp.DataTypeParam(this=exp.Literal.number(length))
+        return column_type(exp.DataType(this=exp.DType.TEXT, expressions=[param]), attrs_)
+    kind = text_kind_for_length(length, resolve_charset(attrs_.charset, attrs_.collation)[0])
+    return column_type(exp.DataType(this=exp.DType[kind.value]), attrs_)
 
 
 def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Implied]:
