@@ -1292,3 +1292,40 @@ def test_compressed_events_are_refused_never_dropped(binlog_server: MariaDB) -> 
         server.execute("INSERT INTO t VALUES (2, 'after')", database=db)
         with pytest.raises(SourceConfigError, match="COMPRESSED"):
             list(reader.events())
+
+
+def test_a_server_that_keeps_names_in_lower_case_is_followed_in_any_case() -> None:
+    """On a server with ``lower_case_table_names=1`` a table or database named in any case is
+    that name in lower case, as the server keeps it and as its table maps name it: the reader
+    follows statements that write them in any case, and each table is the one the server
+    shows. (Taken as written, `Orders` and `ORDERS` were two tables, neither the one the rows
+    name.)"""
+    with private_server(
+        binlog=True, server_id=61, options={"lower-case-table-names": "1"}
+    ) as server:
+        server.execute("CREATE DATABASE Shop")
+        reader = reader_for(server, "shop.orders*")
+        server.execute(
+            "CREATE TABLE Orders (id INT PRIMARY KEY, a INT)",
+            "ALTER TABLE ORDERS ADD b VARCHAR(5) DEFAULT 'x'",
+            "INSERT INTO oRdErS (id, a) VALUES (1, 2)",
+            "ALTER TABLE SHOP.Orders ADD c INT",
+            "RENAME TABLE Orders TO ORDERS_2",
+            "INSERT INTO orders_2 (id, a, c) VALUES (2, 3, 4)",
+            "CREATE TABLE `ORDERS_3` LIKE Shop.Orders_2",
+            "ALTER DATABASE SHOP CHARACTER SET latin1",
+            "CREATE TABLE Orders_4 (id INT PRIMARY KEY, t VARCHAR(3))",
+            database="Shop",
+        )
+        events = list(reader.events())
+        with contextlib.closing(server.connect("shop")) as conn:
+            for name in ("orders_2", "orders_3", "orders_4"):
+                shown = parse_table(show_create_table(conn, name), replica=True)
+                table = reader.catalog.table(f"shop.{name}")
+                assert table.equivalent(shown, ignore_order=False), table.differences(shown)
+    assert [(e.kind, e.table, e.version) for e in events if e.kind != "ddl"] == [
+        ("insert", "shop.orders", 2),
+        ("insert", "shop.orders_2", 4),
+    ]
+    assert reader.catalog.tables() == ["shop.orders_2", "shop.orders_3", "shop.orders_4"]
+    assert reader.catalog.database_default("shop") == ("latin1", "latin1_swedish_ci")

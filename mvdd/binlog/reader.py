@@ -310,6 +310,7 @@ class BinlogReader:
             # a database created without a charset takes the server's
             self.catalog.default_charset = self.source.server_charset()
         self.catalog.flavor = self.source.flavor  # (its own ways: mvdd.ddl.rules.MARIADB)
+        self.catalog.lower_names = self.source.lower_names
         start = self._start_arg
         if start is None:
             kept = self.catalog.store.get_state(CHECKPOINT)
@@ -483,6 +484,9 @@ class BinlogReader:
         if verb in _CONTROL:
             return False
         schema = _schema(ev)
+        if self.catalog.lower_names:
+            schema = schema.lower() if schema is not None else None
+            names = tuple(n.lower() for n in names)
         return bool(schema and self._follows_database(schema)) or any(
             self._follows_database(n) for n in names
         )
@@ -723,6 +727,8 @@ class BinlogReader:
     def _on_query(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
         text = ev.query
         verb, names = statement_words(text, _sql_mode(ev))
+        if self.catalog.lower_names:  # (the server's names: any case is the lower one)
+            names = tuple(n.lower() for n in names)
         control = _CONTROL.get(verb)
         upper = " ".join(text.upper().split())
         if control == "begin":
@@ -736,6 +742,8 @@ class BinlogReader:
                 f"an XA transaction at {at}: mvdd does not read XA transactions", position=at
             )
         schema = _schema(ev)
+        if schema is not None and self.catalog.lower_names:
+            schema = schema.lower()
         if verb in _ROW_STATEMENTS:
             if self._mentions_matched(schema, names):
                 raise SourceConfigError(
@@ -871,6 +879,7 @@ class BinlogReader:
                     flavor=self.catalog.flavor,
                     charset=charset,
                     sql_mode=sql_mode,
+                    lower_names=self.catalog.lower_names,
                 )
             )
         except DDLError as err:

@@ -248,6 +248,7 @@ class Source:
         self._flavor: str | None = None
         self._version: tuple[int, ...] = (0,)
         self._system_zone: str | None = None
+        self._lower_names = False
         #: seconds the locked snapshot waits for its read lock before it fails
         self.lock_wait = LOCK_WAIT_SECONDS
         #: seconds a lost server is waited for before a question gives up (None: for ever)
@@ -301,6 +302,9 @@ class Source:
             (version,) = cur.fetchone()
             self._version = server_version(str(version))
             self._flavor = server_flavor(str(version))
+            cur.execute("SELECT @@lower_case_table_names")
+            (lower,) = cur.fetchone()
+            self._lower_names = int(lower) != 0
 
     @property
     def flavor(self) -> str:
@@ -309,6 +313,14 @@ class Source:
             self._ask(self._identify)
         assert self._flavor is not None
         return self._flavor
+
+    @property
+    def lower_names(self) -> bool:
+        """Whether the server keeps its table and database names in lower case and compares
+        them so (``lower_case_table_names`` 1, or 2, where it compares them so)."""
+        if self._flavor is None:
+            self._ask(self._identify)
+        return self._lower_names
 
     # -- facts ----------------------------------------------------------------------------------
 

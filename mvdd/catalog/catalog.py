@@ -190,6 +190,10 @@ class Catalog:
         self.database = database
         self.replica = replica
         self.flavor = flavor
+        #: the server keeps table and database names in lower case (its
+        #: ``lower_case_table_names``; a binlog reader sets it): a statement's names are
+        #: folded to it, as the server folds them
+        self.lower_names = False
         self._write_lock = threading.RLock()
         self._listeners: list[Callable[[list[Change]], None]] = []
         self._gate: DDLGate | None = None
@@ -578,6 +582,7 @@ class Catalog:
             charset=charset,
             sql_mode=sql_mode,
             time_zone=zone,
+            lower_names=self.lower_names,
         )
         out: list[Change] = []
         for st in statements:

@@ -77,6 +77,9 @@ class Context:
     #: STRICT_TRANS_TABLES nor STRICT_ALL_TABLES): a VARCHAR too long is a TEXT
     #: (:func:`~mvdd.ddl.types.loosened`)
     loose: bool = False
+    #: the server keeps table and database names in lower case (``lower_case_table_names``):
+    #: a table or database named in any case is that name in lower case
+    lower_names: bool = False
 
     #: a DEFAULT's value is read as MariaDB reads it, the server these statements ran on
     #: (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`; found once, each column definition asks)
@@ -128,6 +131,8 @@ def table_name(node: exp.Expr | None, ctx: Context) -> str:
         raise UnsupportedDDLError(f"table name {node.sql(dialect=DIALECT)!r} has a catalog part")
     table = ident(node.this, "table")
     db = node.args.get("db")
+    if ctx.lower_names:
+        return _lowered(table, db.name if db is not None else None, node, ctx)
     if ctx.database is not None:
         if db is not None and db.name != ctx.database:
             raise UnsupportedDDLError(
@@ -138,6 +143,20 @@ def table_name(node: exp.Expr | None, ctx: Context) -> str:
     if db is not None:
         return qualify(db.name, table)
     return qualify(ctx.default, table)
+
+
+def _lowered(table: str, db: str | None, node: exp.Table, ctx: Context) -> str:
+    """:func:`table_name` on a server that keeps names in lower case."""
+    table, db = table.lower(), db.lower() if db is not None else None
+    if ctx.database is not None:
+        if db is not None and db != ctx.database.lower():
+            raise UnsupportedDDLError(
+                f"table {node.sql(dialect=DIALECT)!r} is in database {db!r}; this catalog "
+                f"tracks database {ctx.database!r}"
+            )
+        return table
+    default = ctx.default.lower() if ctx.default is not None else None
+    return qualify(db if db is not None else default, table)
 
 
 __all__ = ["Context", "database_name", "ident", "qualify", "split_name", "table_name"]

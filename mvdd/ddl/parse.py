@@ -146,7 +146,7 @@ def _(node: exp.Create, ctx: Context) -> list[Any]:
         return [
             s.DatabaseChange(
                 action=s.DatabaseAction.CREATE,
-                database=_database_of(node.this),
+                database=_database_of(node.this, ctx),
                 charset=charset,
                 collation=collation,
                 if_exists=bool(node.args.get("exists")),
@@ -197,17 +197,20 @@ def _create_table(node: exp.Create, ctx: Context) -> list[Any]:
 _DATABASE_KINDS = frozenset({"DATABASE", "SCHEMA"})
 
 
-def _database_of(node: exp.Expr | None) -> str | None:
+def _database_of(node: exp.Expr | None, ctx: Context) -> str | None:
     """The database a ``DATABASE x`` / ``SCHEMA x`` reference names (sqlglot keeps a schema's
-    name as the table's database)."""
+    name as the table's database), in lower case on a server that keeps names so; None: the
+    statement's default database (lower case likewise)."""
     if node is None:
-        return None
-    if isinstance(node, exp.Table):
+        name = ctx.default
+    elif isinstance(node, exp.Table):
         parts = [p for p in (node.args.get("db"), node.this) if p is not None and p.name]
         if len(parts) != 1:
             raise DDLError(f"expected a database name, not {node.sql(dialect=DIALECT)!r}")
-        return database_name(parts[0].name)
-    return database_name(ident(node, "database"))
+        name = database_name(parts[0].name)
+    else:
+        name = database_name(ident(node, "database"))
+    return name.lower() if name is not None and ctx.lower_names else name
 
 
 #: database options of where and how the data is stored, not of the schema: MySQL's
@@ -239,7 +242,7 @@ def _(node: d.AlterDatabase, ctx: Context) -> list[Any]:
     return [
         s.DatabaseChange(
             action=s.DatabaseAction.ALTER,
-            database=_database_of(node.this) if node.this is not None else ctx.default,
+            database=_database_of(node.this, ctx),
             charset=charset,
             collation=collation,
         )
@@ -295,7 +298,9 @@ def _(node: exp.Drop, ctx: Context) -> list[Any]:
         (target,) = _dropped(node)
         return [
             s.DatabaseChange(
-                action=s.DatabaseAction.DROP, database=_database_of(target), if_exists=exists
+                action=s.DatabaseAction.DROP,
+                database=_database_of(target, ctx),
+                if_exists=exists,
             )
         ]
     if kind == "INDEX":

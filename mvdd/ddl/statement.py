@@ -266,6 +266,7 @@ def iter_statements(
     charset: str | None = None,
     sql_mode: str | int | None = None,
     time_zone: dt.tzinfo | None = None,
+    lower_names: bool = False,
 ) -> Iterator[Statement]:
     """Statements of a text one at a time, each parsed only when reached, so a caller that
     executes them in turn commits the statements before a bad one (the text is tokenized whole
@@ -277,7 +278,8 @@ def iter_statements(
     :func:`literal_bytes`); ``sql_mode``: the session's the text was written under, its words
     or its bits (:class:`~mvdd.ddl.sqlmode.SqlMode`; None: the default mode's grammar);
     ``time_zone``: the session's, when not UTC (a TIMESTAMP's literal DEFAULT is read in it:
-    :mod:`mvdd.model.zone`).
+    :mod:`mvdd.model.zone`); ``lower_names``: its server keeps table and database names in
+    lower case (``lower_case_table_names``), and a name in any case is that one.
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
@@ -291,6 +293,7 @@ def iter_statements(
         charset=None if charset is None else _written_in(charset),
         time_zone=time_zone,
         loose=mode is not None and not mode.strict,
+        lower_names=lower_names,
     )
     dialect = DIALECT if mode is None else reading(mode)
     opened = executable(sql, flavor)
