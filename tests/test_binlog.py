@@ -1329,3 +1329,49 @@ def test_a_server_that_keeps_names_in_lower_case_is_followed_in_any_case() -> No
     ]
     assert reader.catalog.tables() == ["shop.orders_2", "shop.orders_3", "shop.orders_4"]
     assert reader.catalog.database_default("shop") == ("latin1", "latin1_swedish_ci")
+
+
+#: (setup, statement) of TIMESTAMP columns a session without explicit_defaults_for_timestamp
+#: defines ({t}: the table)
+LEGACY_TIMESTAMPS = [
+    (None, "CREATE TABLE {t} (id INT, ts TIMESTAMP, t2 TIMESTAMP, t3 TIMESTAMP NULL)"),
+    (None, "CREATE TABLE {t} (a TIMESTAMP NULL, b TIMESTAMP, c TIMESTAMP)"),
+    (None, "CREATE TABLE {t} (a TIMESTAMP DEFAULT 0, b TIMESTAMP)"),
+    (None, "CREATE TABLE {t} (a TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, b TIMESTAMP)"),
+    (None, "CREATE TABLE {t} (a TIMESTAMP NOT NULL, b TIMESTAMP DEFAULT '2020-01-01 00:00:00')"),
+    (None, "CREATE TABLE {t} (a DATETIME, b TIMESTAMP(3), c TIMESTAMP(6))"),
+    (None, "CREATE TABLE {t} (a TIMESTAMP DEFAULT NULL, b TIMESTAMP NULL DEFAULT NULL)"),
+    ("CREATE TABLE {t} (id INT)", "ALTER TABLE {t} ADD ts TIMESTAMP"),
+    ("CREATE TABLE {t} (id INT, a TIMESTAMP NULL)", "ALTER TABLE {t} ADD ts TIMESTAMP"),
+    ("CREATE TABLE {t} (id INT)", "ALTER TABLE {t} ADD ts TIMESTAMP, ADD t2 TIMESTAMP FIRST"),
+    ("CREATE TABLE {t} (id INT, a TIMESTAMP NULL)", "ALTER TABLE {t} MODIFY a TIMESTAMP"),
+    ("CREATE TABLE {t} (id INT, a INT)", "ALTER TABLE {t} CHANGE a b TIMESTAMP"),
+    ("CREATE TABLE {t} (id INT, a TIMESTAMP NULL, b INT)", "ALTER TABLE {t} MODIFY b TIMESTAMP"),
+    ("CREATE TABLE {t} (id INT, a TIMESTAMP)", "ALTER TABLE {t} ADD b TIMESTAMP FIRST"),
+]
+
+
+def test_timestamps_of_a_session_without_explicit_defaults_are_the_servers(
+    binlog_server: MariaDB,
+) -> None:
+    """A TIMESTAMP a session without ``explicit_defaults_for_timestamp`` (MySQL 5.7's default,
+    MariaDB's before 10.10) defines is NOT NULL unless it says NULL, with the zero timestamp
+    for its DEFAULT, and its table's first one CURRENT_TIMESTAMP's: the binlog logs the
+    session's setting, and each table the reader's catalog holds is the one the server shows.
+    (Read with the setting on, each of them was NULL, with no default.)"""
+    server = binlog_server
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.*")
+        with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+            for i, (setup, sql) in enumerate(LEGACY_TIMESTAMPS):
+                cur.execute("SET SESSION explicit_defaults_for_timestamp = ON")
+                if setup is not None:
+                    cur.execute(setup.format(t=f"t{i}"))
+                cur.execute("SET SESSION explicit_defaults_for_timestamp = OFF")
+                cur.execute(sql.format(t=f"t{i}"))
+        list(reader.events())
+        with contextlib.closing(server.connect(db)) as conn:
+            for i, (_, sql) in enumerate(LEGACY_TIMESTAMPS):
+                shown = parse_table(show_create_table(conn, f"t{i}"), replica=True)
+                table = reader.catalog.table(f"{db}.t{i}")
+                assert table.equivalent(shown, ignore_order=False), (sql, table.differences(shown))

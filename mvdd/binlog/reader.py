@@ -767,6 +767,7 @@ class BinlogReader:
             ev.mvdd_unreadable,
             _sql_mode(ev),
             self._time_zone(ev),
+            _explicit_timestamps(ev, self.source.flavor),
         )
         if pending is not None:
             # a statement inside a transaction changes nothing a row reader needs, and
@@ -857,13 +858,15 @@ class BinlogReader:
         unreadable: str | None = None,
         sql_mode: int | None = None,
         time_zone: str | None = None,
+        explicit_timestamps: bool = True,
     ) -> tuple[Event, ...]:
         """Execute a statement of the followed databases into the catalog at ``at``; the
         events of the matched tables it changed. ``charset``: the one its client wrote it in,
         when not UTF-8; ``unreadable``: the one it was written in when its bytes are no text
         of it, or mvdd has no codec for it (:mod:`mvdd.binlog.library`); ``sql_mode``: its
         session's, as the binlog logs it (:class:`~mvdd.ddl.sqlmode.SqlMode`); ``time_zone``:
-        its session's, where it read a TIMESTAMP's literal in it (:mod:`mvdd.model.zone`)."""
+        its session's, where it read a TIMESTAMP's literal in it (:mod:`mvdd.model.zone`);
+        ``explicit_timestamps``: its session's ``explicit_defaults_for_timestamp``."""
         try:
             if unreadable is not None:
                 raise DDLParseError(
@@ -880,6 +883,7 @@ class BinlogReader:
                     charset=charset,
                     sql_mode=sql_mode,
                     lower_names=self.catalog.lower_names,
+                    explicit_defaults_for_timestamp=explicit_timestamps,
                 )
             )
         except DDLError as err:
@@ -900,6 +904,7 @@ class BinlogReader:
                 charset=charset,
                 sql_mode=sql_mode,
                 time_zone=time_zone,
+                explicit_defaults_for_timestamp=explicit_timestamps,
             )
         except MvddError as err:
             matched = [t for t in touched if matches(self.patterns, t)]
@@ -1036,6 +1041,20 @@ def _schema(ev: Any) -> str | None:
     raw = ev.schema
     text = raw.decode("utf-8", "surrogateescape") if isinstance(raw, bytes) else str(raw or "")
     return text or None
+
+
+#: MariaDB's bit of a query event's flags2 for the session's explicit_defaults_for_timestamp
+OPTION_EXPLICIT_DEF_TIMESTAMP = 1 << 24
+
+
+def _explicit_timestamps(ev: Any, flavor: str) -> bool:
+    """A query event's session's ``explicit_defaults_for_timestamp``: MariaDB logs it as a bit
+    of the event's flags2; MySQL 8 as a status variable of its own (an event without either
+    is read as the default of both servers' current releases, on)."""
+    if flavor == "mariadb" and getattr(ev, "flags2", None) is not None:
+        return bool(ev.flags2 & OPTION_EXPLICIT_DEF_TIMESTAMP)
+    logged = getattr(ev, "explicit_defaults_ts", None)
+    return True if logged is None else bool(logged)
 
 
 def _sql_mode(ev: Any) -> int | None:

@@ -527,6 +527,7 @@ class Catalog:
         charset: str | None = None,
         sql_mode: str | int | None = None,
         time_zone: str | None = None,
+        explicit_defaults_for_timestamp: bool = True,
     ) -> list[Change]:
         """Run one or more DDL statements; returns one Change per table version added.
 
@@ -563,6 +564,12 @@ class Catalog:
         (``+08:00``) or a zone's name (``Europe/Berlin``): a TIMESTAMP's literal DEFAULT is
         read in it and kept as UTC text, as every session mvdd opens reads it
         (:mod:`mvdd.model.zone`). None: UTC.
+
+        ``explicit_defaults_for_timestamp``: the session's. False (MySQL 5.7's default, and
+        MariaDB's before 10.10): a TIMESTAMP a statement defines is NOT NULL unless it says
+        NULL, its DEFAULT without one the zero timestamp, and the table's first TIMESTAMP
+        column, defined so with no ON UPDATE, CURRENT_TIMESTAMP's for both, as the server
+        makes them.
         """
         self._check_open()
         position = check_position(position)
@@ -583,6 +590,7 @@ class Catalog:
             sql_mode=sql_mode,
             time_zone=zone,
             lower_names=self.lower_names,
+            explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
         )
         out: list[Change] = []
         for st in statements:

@@ -22,7 +22,7 @@ import attrs
 
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply, check_ordered_by
+from mvdd.ddl.apply import apply, auto_timestamps, check_ordered_by
 from mvdd.ddl.order import apply_ordered, in_server_order
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import Statement
@@ -139,6 +139,7 @@ def plan_statement(
                 in_order = in_server_order(plan.new, clauses, rules)
                 plan.new = apply_ordered(plan.new, in_order, rules=rules)
                 plan.steps.extend(x for x, _ in in_order)
+            plan.new = auto_timestamps(plan.new, clauses)
             plan.truncated = plan.truncated or any(isinstance(x, s.TruncateTable) for x in clauses)
     _cut_over(st, plans, later_steps)
     return list(plans.values())

@@ -113,6 +113,26 @@ def apply_steps(table: Table, steps: Iterable[s.Step], *, rules: Rules = Rules.M
     return table
 
 
+def auto_timestamps(table: Table, steps: Iterable[s.Step]) -> Table:
+    """``table`` once a statement's ``steps`` are done, with CURRENT_TIMESTAMP for the DEFAULT
+    and ON UPDATE of its first TIMESTAMP column when one of them defined it as a session
+    without ``explicit_defaults_for_timestamp`` does (``auto_timestamp``: no NULL, DEFAULT nor
+    ON UPDATE), as the server settles it on the table the statement leaves (``ADD a
+    TIMESTAMP, ADD b TIMESTAMP FIRST`` gives it to ``b``)."""
+    named = {
+        (st.column.name if isinstance(st, s.AddColumn) else st.definition.name).casefold()
+        for st in steps
+        if isinstance(st, s.AddColumn | s.ModifyColumn) and st.auto_timestamp
+    }
+    if not named:
+        return table
+    first = next((c for c in table.columns if c.type.kind == TypeKind.TIMESTAMP), None)
+    if first is None or first.name.casefold() not in named:
+        return table
+    now = ex.now(first.type.fsp or 0)
+    return table.replacing_column(first, attrs.evolve(first, default=now, on_update=now))
+
+
 @singledispatch
 def _apply(step: s.Step, table: Table, rules: Rules) -> Table:
     raise UnsupportedDDLError(f"{type(step).__name__} does not apply to a single table")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+import attrs
 from sqlglot import exp
 
 from mvdd.ddl import dialect as d
@@ -147,6 +148,7 @@ def column_from_def(
     mariadb: bool = False,
     named: bool = False,
     loose: bool = False,
+    legacy_timestamps: bool = False,
 ) -> tuple[Column, s.Place, list[s.IndexSpec], Implied]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``), and what its type leaves to its table's
@@ -158,7 +160,9 @@ def column_from_def(
     (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`). ``named``: its CHECK may be named
     (``CONSTRAINT c CHECK (…)``, MySQL 8's grammar, which a replica of MySQL or of an unknown
     server takes); else a CONSTRAINT inside a column definition is a syntax error, as on
-    MariaDB. ``loose``: its session was not strict (:func:`~mvdd.ddl.types.loosened`)."""
+    MariaDB. ``loose``: its session was not strict (:func:`~mvdd.ddl.types.loosened`);
+    ``legacy_timestamps``: its session had no ``explicit_defaults_for_timestamp``
+    (:func:`_legacy_timestamp`)."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
@@ -306,6 +310,8 @@ def column_from_def(
         flags["nullable"] = False
         if default is None:
             default = NO_DEFAULT
+    if legacy_timestamps and ctype.kind == TypeKind.TIMESTAMP:
+        default, implied = _legacy_timestamp(flags, default, ctype, implied)
     if not (isinstance(default, str) and ctype.family == Family.ENUM and ctype.charset is None):
         # (an ENUM's or a SET's text meets its members once its charset is known: its step's)
         default = coerce_default(default, ctype, name, mariadb=mariadb)
@@ -314,6 +320,26 @@ def column_from_def(
 
 
 _NO_ATTRS = TypeAttrs()
+
+
+def _legacy_timestamp(
+    flags: dict[str, Any], default: Default, ctype: ColumnType, implied: Implied
+) -> tuple[Default, Implied]:
+    """A TIMESTAMP as a session without ``explicit_defaults_for_timestamp`` defines it (MySQL
+    5.7's and MariaDB's before 10.10 default): NOT NULL unless it says NULL; without a DEFAULT
+    (or with DEFAULT NULL), the zero timestamp, and CURRENT_TIMESTAMP for its DEFAULT and ON
+    UPDATE when it has no ON UPDATE and ends as its table's first TIMESTAMP column
+    (``implied.auto_timestamp``, which the statement's steps settle once they are done:
+    :func:`mvdd.ddl.apply.auto_timestamps`). Flags are changed in place."""
+    if flags.get("nullable") is True:
+        return default, implied
+    flags["nullable"] = False
+    if default is not NO_DEFAULT and default is not None:
+        return default, implied
+    zero = "0000-00-00 00:00:00" + ("." + "0" * ctype.fsp if ctype.fsp else "")
+    if "on_update" in flags:
+        return zero, implied
+    return zero, attrs.evolve(implied, auto_timestamp=True)
 
 
 def place(node: exp.Expr | None) -> s.Place:

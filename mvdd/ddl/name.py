@@ -80,6 +80,9 @@ class Context:
     #: the server keeps table and database names in lower case (``lower_case_table_names``):
     #: a table or database named in any case is that name in lower case
     lower_names: bool = False
+    #: the session had no ``explicit_defaults_for_timestamp``: a TIMESTAMP is NOT NULL unless
+    #: it says NULL, and its table's first one CURRENT_TIMESTAMP's (MySQL 5.7's default)
+    legacy_timestamps: bool = False
 
     #: a DEFAULT's value is read as MariaDB reads it, the server these statements ran on
     #: (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`; found once, each column definition asks)

@@ -27,6 +27,7 @@ from mvdd.ddl.apply import (
     _key,
     _looked_for,
     apply_steps,
+    auto_timestamps,
     check_one_charset,
     converted,
     now_precision,
@@ -55,8 +56,9 @@ def apply_statement(table: Table, steps: Sequence[s.Step], *, rules: Rules = Rul
     [('b', 'text'), ('a', 'int')]
     """
     if len(steps) < 2:  # (the common case: one clause is its own order)
-        return apply_steps(table, steps, rules=rules)
-    return apply_ordered(table, in_server_order(table, steps, rules), rules=rules)
+        return auto_timestamps(apply_steps(table, steps, rules=rules), steps)
+    ordered = apply_ordered(table, in_server_order(table, steps, rules), rules=rules)
+    return auto_timestamps(ordered, steps)
 
 
 def apply_ordered(

@@ -19,7 +19,7 @@ from sqlglot.tokens import Token, TokenType
 
 from mvdd.ddl import dialect as d
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply_steps, validate_table
+from mvdd.ddl.apply import apply_steps, auto_timestamps, validate_table
 from mvdd.ddl.column import column_from_def, raw_default
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
@@ -452,6 +452,7 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
         mariadb=ctx.mariadb_values,
         named=_named_checks(ctx),
         loose=ctx.loose,
+        legacy_timestamps=ctx.legacy_timestamps,
     )
     steps: list[s.Step] = [
         s.AddColumn(
@@ -470,7 +471,11 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
 def _left_to_table(pending: Implied) -> dict[str, Any]:
     """The fields of a step that adds or redefines a column for what its type leaves to its
     table's charset (:class:`~mvdd.ddl.types.Implied`)."""
-    return {"bin_collation": pending.bin_collation, "text_chars": pending.text_chars}
+    return {
+        "bin_collation": pending.bin_collation,
+        "text_chars": pending.text_chars,
+        "auto_timestamp": pending.auto_timestamp,
+    }
 
 
 def _own_reference(node: exp.ColumnDef, table: str, column: str, ctx: Context) -> list[s.Step]:
@@ -489,7 +494,11 @@ def _own_reference(node: exp.ColumnDef, table: str, column: str, ctx: Context) -
 @alter_steps.register
 def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
     definition, place, indexes, pending = column_from_def(
-        action.this, mariadb=ctx.mariadb_values, named=_named_checks(ctx), loose=ctx.loose
+        action.this,
+        mariadb=ctx.mariadb_values,
+        named=_named_checks(ctx),
+        loose=ctx.loose,
+        legacy_timestamps=ctx.legacy_timestamps,
     )
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name
@@ -990,6 +999,7 @@ def build_table(
                 mariadb=ctx is not None and ctx.mariadb_values,
                 named=replica and (ctx is None or _named_checks(ctx)),
                 loose=ctx is not None and ctx.loose,
+                legacy_timestamps=ctx is not None and ctx.legacy_timestamps,
             )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)
@@ -1004,6 +1014,6 @@ def build_table(
     rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
     if ctx is not None:
         rules = rules.for_session(ctx.time_zone, loose=ctx.loose)
-    table = apply_steps(table, [*columns, *later], rules=rules)
+    table = auto_timestamps(apply_steps(table, [*columns, *later], rules=rules), columns)
     validate_table(table, rules=rules)
     return table

@@ -267,6 +267,7 @@ def iter_statements(
     sql_mode: str | int | None = None,
     time_zone: dt.tzinfo | None = None,
     lower_names: bool = False,
+    explicit_defaults_for_timestamp: bool = True,
 ) -> Iterator[Statement]:
     """Statements of a text one at a time, each parsed only when reached, so a caller that
     executes them in turn commits the statements before a bad one (the text is tokenized whole
@@ -279,7 +280,9 @@ def iter_statements(
     or its bits (:class:`~mvdd.ddl.sqlmode.SqlMode`; None: the default mode's grammar);
     ``time_zone``: the session's, when not UTC (a TIMESTAMP's literal DEFAULT is read in it:
     :mod:`mvdd.model.zone`); ``lower_names``: its server keeps table and database names in
-    lower case (``lower_case_table_names``), and a name in any case is that one.
+    lower case (``lower_case_table_names``), and a name in any case is that one;
+    ``explicit_defaults_for_timestamp``: the session's (False: MySQL 5.7's legacy TIMESTAMPs,
+    NOT NULL and the first one CURRENT_TIMESTAMP's).
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
@@ -294,6 +297,7 @@ def iter_statements(
         time_zone=time_zone,
         loose=mode is not None and not mode.strict,
         lower_names=lower_names,
+        legacy_timestamps=not explicit_defaults_for_timestamp,
     )
     dialect = DIALECT if mode is None else reading(mode)
     opened = executable(sql, flavor)

@@ -186,13 +186,16 @@ class AddColumn(Step):
     table's charset (the BINARY attribute without a CHARACTER SET, resolved as it applies);
     ``text_chars``: the M of a ``TEXT(M)`` without a CHARACTER SET, whose TEXT kind is the
     one holding M characters of its table's charset (the column's type holds them in four
-    bytes each until then)."""
+    bytes each until then); ``auto_timestamp``: a TIMESTAMP whose DEFAULT and ON UPDATE are
+    CURRENT_TIMESTAMP when it is its table's first TIMESTAMP column once the statement is
+    done (a session without ``explicit_defaults_for_timestamp``)."""
 
     column: Column
     place: Place = LAST
     if_not_exists: bool = False
     bin_collation: bool = False
     text_chars: int | None = None
+    auto_timestamp: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -218,6 +221,7 @@ class ModifyColumn(Step):
     if_exists: bool = False
     bin_collation: bool = False  # (as AddColumn's)
     text_chars: int | None = None  # (as AddColumn's)
+    auto_timestamp: bool = False  # (as AddColumn's)
 
     @property
     def is_rename(self) -> bool:

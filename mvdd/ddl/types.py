@@ -48,13 +48,17 @@ class Implied:
     to the table: ``bin_collation``, the BINARY attribute without a CHARACTER SET (the
     ``_bin`` collation of the charset the column takes from its table); ``text_chars``, the
     characters of a ``TEXT(M)`` without one (the TEXT kind that holds them in that charset:
-    the type meanwhile holds them in four bytes each)."""
+    the type meanwhile holds them in four bytes each); ``auto_timestamp``, a TIMESTAMP that
+    a session without ``explicit_defaults_for_timestamp`` defined with neither NULL, a
+    DEFAULT nor an ON UPDATE: CURRENT_TIMESTAMP for both when it is its table's first
+    TIMESTAMP column (:func:`mvdd.ddl.apply.auto_timestamps`)."""
 
     not_null: bool = False
     auto_increment: bool = False
     unique: bool = False
     bin_collation: bool = False
     text_chars: int | None = None
+    auto_timestamp: bool = False
 
 
 # DType -> (kind, unsigned)
