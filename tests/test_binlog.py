@@ -1375,3 +1375,35 @@ def test_timestamps_of_a_session_without_explicit_defaults_are_the_servers(
                 shown = parse_table(show_create_table(conn, f"t{i}"), replica=True)
                 table = reader.catalog.table(f"{db}.t{i}")
                 assert table.equivalent(shown, ignore_order=False), (sql, table.differences(shown))
+
+
+def test_dates_no_python_date_holds_are_read_as_the_server_prints_them(
+    binlog_server: MariaDB,
+) -> None:
+    """A DATE, DATETIME or TIMESTAMP value that is no Python date (the zero date and
+    timestamp, a zero month or day, a day its month lacks) is its text, as the server prints
+    it; the library reads the first ones as NULL and the zero timestamp as the epoch."""
+    server = binlog_server
+    columns = ["d", "dt", "dt3", "ts", "ts6"]
+    with database(server) as db:
+        server.execute(
+            "CREATE TABLE z (id INT PRIMARY KEY, d DATE NULL, dt DATETIME NULL, "
+            "dt3 DATETIME(3) NULL, ts TIMESTAMP NULL, ts6 TIMESTAMP(6) NULL)",
+            database=db,
+        )
+        reader = reader_for(server, f"{db}.z")
+        server.execute(
+            "SET SESSION sql_mode = 'ALLOW_INVALID_DATES'",
+            "INSERT INTO z VALUES (1, '0000-00-00', '0000-00-00 00:00:00', "
+            "'0000-00-00 00:00:00.000', '0000-00-00 00:00:00', 0)",
+            "INSERT INTO z VALUES (2, '2020-00-15', '2021-02-30 23:59:59', "
+            "'2020-04-00 01:02:03.456', NULL, NULL)",
+            "INSERT INTO z VALUES (3, '2019-02-29', '0001-00-00 00:00:00', NULL, NULL, NULL)",
+            database=db,
+        )
+        rows = [e.row for e in reader.events() if e.kind == "insert"]
+        with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+            casts = ", ".join(f"CAST({c} AS CHAR)" for c in columns)
+            cur.execute(f"SELECT {casts} FROM z ORDER BY id")
+            shown = [dict(zip(columns, row, strict=True)) for row in cur.fetchall()]
+    assert [{c: r[c] for c in columns} for r in rows if r is not None] == shown

@@ -299,6 +299,43 @@ def test_ddl_from_sessions_of_other_charsets_and_sql_modes_reaches_the_target(s:
     assert set(_target_values(s, "größe").values()) == {"é€", "中文"}
 
 
+def _texts(server: MariaDB, database: str, table: str, columns: str) -> list[tuple[Any, ...]]:
+    """Rows as the server prints them (``CAST(… AS CHAR)``), by id."""
+    casts = ", ".join(f"CAST({c} AS CHAR)" for c in columns.split(", "))
+    with contextlib.closing(server.connect(database)) as conn, conn.cursor() as cur:
+        cur.execute(f"SELECT id, {casts} FROM {table} ORDER BY id")
+        return [tuple(row) for row in cur.fetchall()]
+
+
+def test_dates_no_python_date_holds_reach_the_target_as_they_are(s: Setup) -> None:
+    """Zero dates, dates with a zero month or day and days their month lacks (which the
+    server keeps outside NO_ZERO_DATE, NO_ZERO_IN_DATE, with ALLOW_INVALID_DATES), and the zero
+    timestamp, copied and followed: the target holds the very values. (The library reads the
+    first ones as NULL, the zero timestamp as 1970-01-01 00:00:00, which the target refused.)"""
+    every(
+        s,
+        "ALTER TABLE {t} ADD d DATE NOT NULL DEFAULT '0000-00-00', ADD dt DATETIME(3) NULL, "
+        "ADD old DATETIME NULL, ADD ts TIMESTAMP(2) NOT NULL DEFAULT '0000-00-00 00:00:00'",
+    )
+    values = [
+        "(1, 'a', '0000-00-00', '0000-00-00 00:00:00.000', '2020-01-01 10:00:00', 0)",
+        "(2, 'b', '2020-00-15', '2021-02-30 12:34:56.789', '2020-00-00 01:02:03', "
+        "'2020-01-01 00:00:00.5')",
+    ]
+    insert = "INSERT INTO orders_01 (id, customer, d, dt, old, ts) VALUES "
+    loose = "SET SESSION sql_mode = 'ALLOW_INVALID_DATES'"
+    s.run("up1", loose, insert + values[0])
+    r = s.replicator()
+    r.run()
+    s.run("up1", loose, insert + values[1].replace("(2,", "(3,"), insert + values[1])
+    r.run()
+    columns = "d, dt, old, ts"
+    assert _texts(s.servers.down, s.dw, "orders", columns) == _texts(
+        s.servers.up1, s.db, "orders_01", columns
+    )
+    assert len(_texts(s.servers.down, s.dw, "orders", columns)) == 3
+
+
 def test_shards_with_foreign_keys_and_the_servers_own_rules(s: Setup) -> None:
     """Shards whose tables reference a parent table and take MariaDB's own forms (a plain
     CURRENT_TIMESTAMP on a DATETIME(3), a JSON default that is not JSON, a DECIMAL scale above

@@ -21,7 +21,9 @@ BIT                 ``int``
 text, ENUM          ``str`` (decoded with the column's charset; an ENUM's label)
 SET                 ``set[str]`` (``set()`` when empty)
 binary strings      ``bytes`` (``b""`` when empty; BINARY(n) padded with zero bytes)
-DATE / DATETIME     ``date`` / ``datetime``; TIMESTAMP as a naive ``datetime`` in UTC
+DATE / DATETIME     ``date`` / ``datetime``; TIMESTAMP as a naive ``datetime`` in UTC; a
+                    value that is no Python date (the zero date, a zero month or day, a
+                    day its month lacks) its text: ``'0000-00-00 00:00:00'``
 TIME                ``timedelta``
 YEAR                ``int`` (``0`` for the zero year)
 JSON                MySQL: the parsed value; MariaDB: text (``str``)
@@ -32,6 +34,7 @@ UUID, INET4, INET6  ``str``: the text the server prints (MariaDB logs the bytes)
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -136,6 +139,21 @@ def _year(value: Any) -> Any:
     return 0 if value == 1900 else value  # the library adds 1900 to the stored byte
 
 
+#: the instant a TIMESTAMP logs for its zero value (the smallest it holds is a second later)
+_EPOCH = datetime.datetime(1970, 1, 1)
+
+
+def _timestamp(fsp: int) -> Callable[[Any], Any]:
+    """A TIMESTAMP's value: the library's ``datetime`` of the instant logged, the zero
+    timestamp's text where that is the epoch (which no TIMESTAMP holds: its zero value)."""
+    zero = "0000-00-00 00:00:00" + ("." + "0" * fsp if fsp else "")
+
+    def convert(value: Any) -> Any:
+        return zero if value == _EPOCH else value
+
+    return convert
+
+
 def _binary(length: int) -> Callable[[Any], Any]:
     def pad(value: Any) -> Any:
         if isinstance(value, str):
@@ -218,6 +236,8 @@ def _expected(table: Table, col: Column, flavor: str) -> Expected:
         convert = _year
     elif t.kind in (TypeKind.TIME, TypeKind.DATETIME, TypeKind.TIMESTAMP):
         meta.append(("fsp", t.fsp or 0))
+        if t.kind == TypeKind.TIMESTAMP:
+            convert = _timestamp(t.fsp or 0)
     elif fam == Family.SPATIAL:
         codec, convert = RAW, _varbinary
     elif fam == Family.PLUGIN:

@@ -20,6 +20,9 @@ are taken again from the event (the tail of its body) and read with that charset
 read (a charset Python has no codec for, bytes that are no text of it) keeps the library's
 text and names the charset in ``mvdd_unreadable``: the reader refuses such a statement as it
 refuses any it cannot read.
+
+And it keeps a DATE or DATETIME value that is no Python date as its text (the library gives
+None for it, as for NULL): a zero date, a zero month or day, a day its month lacks.
 """
 
 from __future__ import annotations
@@ -153,6 +156,66 @@ def extend() -> None:
         self.mvdd_charset = charset
 
     ev.QueryEvent.__init__ = init  # type: ignore[method-assign]
+    for name, size, text in _TEMPORAL_READERS:
+        setattr(rows.RowsEvent, name, _kept_text(getattr(rows.RowsEvent, name), size, text))
+
+
+def _kept_text(
+    reader: Any, size: Any, text: Any
+) -> Any:  # (the library's private readers: typed as it types them, not at all)
+    """The library's reader of a DATE or DATETIME value, giving the value's text where it
+    gives None, a value that is no Python date (a zero date, a zero month or day, a day its
+    month lacks: ``0000-00-00``, ``2020-00-15``, ``2020-02-30``), as the server prints it."""
+
+    def read(self: Any, *args: Any) -> Any:
+        data = self.packet.read(size(*args))
+        self.packet.unread(data)
+        try:
+            value = reader(self, *args)
+        except ValueError:  # (a DATE's reader fails on a day its month lacks, past its bytes)
+            value = None
+        return text(data, *args) if value is None else value
+
+    return read
+
+
+def _date_text(data: bytes) -> str:
+    packed = int.from_bytes(data, "little")
+    return f"{packed >> 9:04d}-{packed >> 5 & 15:02d}-{packed & 31:02d}"
+
+
+def _datetime_text(data: bytes) -> str:  # (the old format: YYYYMMDDhhmmss as a number)
+    day, time = divmod(int.from_bytes(data, "little"), 1_000_000)
+    return f"{day // 10000:04d}-{day // 100 % 100:02d}-{day % 100:02d} " + (
+        f"{time // 10000:02d}:{time // 100 % 100:02d}:{time % 100:02d}"
+    )
+
+
+def _datetime2_text(data: bytes, column: Any) -> str:
+    packed = int.from_bytes(data[:5], "big")
+    year, month = divmod(packed >> 22 & (1 << 17) - 1, 13)
+    text = (
+        f"{year:04d}-{month:02d}-{packed >> 17 & 31:02d} "
+        f"{packed >> 12 & 31:02d}:{packed >> 6 & 63:02d}:{packed & 63:02d}"
+    )
+    fsp = column.fsp or 0
+    if not fsp:
+        return text
+    fraction = int.from_bytes(data[5:], "big") // (10 if fsp % 2 else 1)
+    return f"{text}.{fraction:0{fsp}d}"
+
+
+#: the library's readers of DATE and DATETIME values (its private names), the bytes each reads
+#: and their text
+_TEMPORAL_READERS = (
+    ("_RowsEvent__read_date", lambda: 3, _date_text),
+    ("_RowsEvent__read_datetime", lambda: 8, _datetime_text),
+    (
+        "_RowsEvent__read_datetime2",
+        lambda column: 5 + ((column.fsp or 0) + 1) // 2,
+        _datetime2_text,
+    ),
+)
 
 
 def query_charset(collation_id: int | None) -> str | None:

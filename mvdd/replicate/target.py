@@ -59,14 +59,27 @@ SESSION: dict[str, tuple[str, ...]] = {
 }
 
 
+#: the ``sql_mode`` words a downstream session drops, and the ones it adds: the rows it writes
+#: are rows an upstream server holds, whose dates its own mode let through (the zero date, a
+#: zero month or day, a day its month lacks); the session's strictness otherwise stays
+DATES_AS_UPSTREAM = (frozenset({"NO_ZERO_DATE", "NO_ZERO_IN_DATE"}), ("ALLOW_INVALID_DATES",))
+
+
 def prepare_session(conn: Any) -> str:
-    """Set up a downstream connection as :data:`SESSION` says for its server; the server's
-    flavour (:func:`mvdd.binlog.source.server_flavor`)."""
+    """Set up a downstream connection as :data:`SESSION` says for its server, and its
+    ``sql_mode`` as :data:`DATES_AS_UPSTREAM` says; the server's flavour
+    (:func:`mvdd.binlog.source.server_flavor`)."""
     with conn.cursor() as cur:
         cur.execute("SELECT VERSION()")
         flavor = server_flavor(str(cur.fetchone()[0]))
         for statement in SESSION[flavor]:
             cur.execute(statement)
+        cur.execute("SELECT @@SESSION.sql_mode")
+        mode = [w for w in str(cur.fetchone()[0]).split(",") if w]
+        dropped, added = DATES_AS_UPSTREAM
+        wanted = [w for w in mode if w not in dropped] + [w for w in added if w not in mode]
+        if wanted != mode:
+            cur.execute("SET SESSION sql_mode = %s", (",".join(wanted),))
     return flavor
 
 
