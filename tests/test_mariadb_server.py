@@ -814,6 +814,12 @@ REPLICA_RULES = [
     (None, "CREATE TABLE t (a INT CONSTRAINT PRIMARY KEY)"),
     ("CREATE TABLE t (a INT)", "ALTER TABLE t ADD b INT CONSTRAINT c CHECK (b > 0)"),
     ("CREATE TABLE t (a INT)", "ALTER TABLE t MODIFY a INT CONSTRAINT c CHECK (a > 0)"),
+    # a zero month or day in a date (MariaDB's default sql_mode lacks NO_ZERO_IN_DATE)
+    (None, "CREATE TABLE t (a INT, d DATE DEFAULT '2020-00-15')"),
+    (None, "CREATE TABLE t (a INT, d DATETIME(2) DEFAULT '2020-04-00 10:00:00.789')"),
+    (None, "CREATE TABLE t (a INT, d DATETIME DEFAULT '0000-00-01 23:59:59.9')"),
+    ("CREATE TABLE t (a INT, d DATE)", "ALTER TABLE t ALTER d SET DEFAULT '0000-05-00'"),
+    (None, "CREATE TABLE t (a INT, d DATE DEFAULT '2020-02-30')"),
     # other dialects' indexes after the column list
     (None, "CREATE TABLE t (a INT) INDEX (a)"),
     (None, "CREATE TABLE t (a INT) UNIQUE PRIMARY INDEX (a)"),

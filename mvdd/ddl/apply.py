@@ -384,7 +384,9 @@ def _check_constant_default(col: Column, rules: Rules) -> None:
     try:
         value = default_value(col.default, col.type)
         if value is not UNKNOWN and value is not None:
-            coerce_default(value, col.type, col.name, mariadb=rules.mariadb_values)
+            coerce_default(
+                value, col.type, col.name, mariadb=rules.mariadb_values, replica=not rules.strict
+            )
     except MvddError as err:
         raise DDLError(f"{what}: {err.message}", column=col.name) from None
     if value is None and not col.nullable:
@@ -403,7 +405,9 @@ def _literal_folded(col: Column, kind: TypeKind, value: str, rules: Rules) -> Co
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=col.name) from None
     if folded is not None:
-        default = coerce_default(folded, col.type, col.name, mariadb=rules.mariadb_values)
+        default = coerce_default(
+            folded, col.type, col.name, mariadb=rules.mariadb_values, replica=not rules.strict
+        )
         return attrs.evolve(col, default=default)
     if rules.strict and col.type.family == Family.TEMPORAL:
         raise DDLError(
@@ -632,7 +636,9 @@ def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> Column:
     unread = ctype.family == Family.ENUM and col.type.charset is None
     if not isinstance(col.default, str) or (ctype is col.type and not unread):
         return col
-    default = coerce_default(col.default, ctype, col.name, mariadb=rules.mariadb_values)
+    default = coerce_default(
+        col.default, ctype, col.name, mariadb=rules.mariadb_values, replica=not rules.strict
+    )
     return col if default == col.default else attrs.evolve(col, default=default)
 
 
@@ -847,7 +853,13 @@ def _(step: s.SetDefault, table: Table, rules: Rules) -> Table:
     new = _defined(
         attrs.evolve(
             old,
-            default=coerce_default(step.default, old.type, old.name, mariadb=rules.mariadb_values),
+            default=coerce_default(
+                step.default,
+                old.type,
+                old.name,
+                mariadb=rules.mariadb_values,
+                replica=not rules.strict,
+            ),
             on_update=_on_update_kept(old, rules),
         ),
         rules,

@@ -162,7 +162,8 @@ def column_from_def(
     server takes); else a CONSTRAINT inside a column definition is a syntax error, as on
     MariaDB. ``loose``: its session was not strict (:func:`~mvdd.ddl.types.loosened`);
     ``legacy_timestamps``: its session had no ``explicit_defaults_for_timestamp``
-    (:func:`_legacy_timestamp`)."""
+    (:func:`_legacy_timestamp`). A replica's (``references``) DEFAULT is read as its server
+    took it (:func:`~mvdd.model.element.coerce_default`'s ``replica``)."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
@@ -314,7 +315,7 @@ def column_from_def(
         default, implied = _legacy_timestamp(flags, default, ctype, implied)
     if not (isinstance(default, str) and ctype.family == Family.ENUM and ctype.charset is None):
         # (an ENUM's or a SET's text meets its members once its charset is known: its step's)
-        default = coerce_default(default, ctype, name, mariadb=mariadb)
+        default = coerce_default(default, ctype, name, mariadb=mariadb, replica=references)
     column = Column(name=name, type=ctype, default=default, **flags)
     return column, place(node.args.get("position")), indexes, implied
 

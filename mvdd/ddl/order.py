@@ -626,7 +626,11 @@ def _check_idle_default(
     assert isinstance(alter[0], s.SetDefault)
     try:
         default = coerce_default(
-            alter[0].default, column.type, column.name, mariadb=rules.mariadb_values
+            alter[0].default,
+            column.type,
+            column.name,
+            mariadb=rules.mariadb_values,
+            replica=not rules.strict,
         )
         idle = attrs.evolve(column, default=default, nullable=column.nullable and not keyed)
         _check_column(idle, rules)

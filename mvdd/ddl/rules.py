@@ -143,6 +143,9 @@ MARIADB: dict[str, str] = {
     "a DEFAULT of a hex string X'…' in a number's, a date's or a year's column": "reads the "
     "string its bytes spell (X'3132' is 12 in an INT, X'10' is refused there); a 0x… literal "
     "is a number, as MySQL reads both",
+    "a DEFAULT of a DATE or DATETIME with a zero month or day": "keeps it ('2020-00-15') "
+    "outside NO_ZERO_IN_DATE, which its default sql_mode lacks (MySQL's has it); mvdd's rules "
+    "refuse it",
 }
 
 

@@ -515,6 +515,37 @@ def _coerce_temporal(t: TemporalType, value: Any) -> Any:
     return out + (f".{frac:0{fsp}d}" if fsp else "")
 
 
+def lenient_date(t: TemporalType, value: str, *, any_day: bool = False) -> str | None:
+    """A DATE's or DATETIME's text with a zero month or day, as a server keeps it outside
+    NO_ZERO_IN_DATE (MariaDB's default mode); ``any_day``: or with a day its month lacks (up
+    to 31), as it keeps it under ALLOW_INVALID_DATES; None for any other text.
+
+    >>> from mvdd.model.types import ColumnType
+    >>> lenient_date(ColumnType.of("date"), "2020-00-15"), lenient_date(
+    ...     ColumnType.of("datetime", fsp=1), "2020-02-30 1:2:3.45", any_day=True)
+    ('2020-00-15', '2020-02-30 01:02:03.5')
+    """
+    m = (_DATE_RE if t.kind == K.DATE else _DATETIME_RE).fullmatch(value.strip())
+    if m is None or t.kind not in (K.DATE, K.DATETIME):
+        return None
+    y, mo, d = int(m[1]), int(m[2]), int(m[3])
+    if mo > 12 or d > 31 or not (any_day or 0 in (mo, d)):
+        return None
+    date = f"{y:04d}-{mo:02d}-{d:02d}"
+    if t.kind == K.DATE:
+        return date
+    if not _valid_hms(m[4], m[5], m[6]):
+        return None
+    fsp = t.fsp or 0
+    carry, frac = _fraction(m[7], fsp)
+    hh, mi, ss = (int(x or 0) for x in (m[4], m[5], m[6]))
+    if carry and (hh, mi, ss) == (23, 59, 59):
+        return None  # (a carry into the next day of a date that is none)
+    seconds = hh * 3600 + mi * 60 + ss + carry
+    out = f"{date} {seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return out + (f".{frac:0{fsp}d}" if fsp else "")
+
+
 def _timedelta_text(delta: _dt.timedelta) -> str:
     micros = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
     sign = "-" if micros < 0 else ""

@@ -16,7 +16,13 @@ from typing import Any, Final, Literal, TypeAlias
 import attrs
 
 from mvdd.errors import DDLError, InvalidValueError, MvddError
-from mvdd.model.coerce import coerce_text, double_text, single_float, two_digit_year
+from mvdd.model.coerce import (
+    coerce_text,
+    double_text,
+    lenient_date,
+    single_float,
+    two_digit_year,
+)
 from mvdd.model.encoding import holds, python_codec
 from mvdd.model.kind import Family, TypeKind
 from mvdd.model.types import ColumnType, canonical_charset
@@ -184,7 +190,7 @@ _NUMBERS = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT, Family.BIT})
 
 
 def coerce_default(
-    value: Default, ctype: ColumnType, column: str, *, mariadb: bool = False
+    value: Default, ctype: ColumnType, column: str, *, mariadb: bool = False, replica: bool = False
 ) -> Default:
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
     Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
@@ -196,6 +202,10 @@ def coerce_default(
     and time's or a time's fraction of a second longer than the column's is cut to its digits
     (:func:`cut_fraction`), not rounded; a hex string ``X'…'`` (:class:`HexText`) in a
     number's, a date's or a year's column is the string its bytes spell, not a number.
+
+    ``replica``: the value's statement already ran on its server, which took it: a DATE's or
+    DATETIME's text with a zero month or day, which a server keeps outside NO_ZERO_IN_DATE
+    (MariaDB's default mode), is kept (:func:`~mvdd.model.coerce.lenient_date`).
 
     >>> coerce_default("7", ColumnType.of("int"), "a")
     7
@@ -225,6 +235,10 @@ def coerce_default(
             raw = _unsigned_text(raw)
         elif type(raw) is CharsetText:
             raw = _from_charset_text(raw, ctype)
+        if replica and isinstance(raw, str) and ctype.kind in _LENIENT_DATES:
+            kept = _kept_date(raw, ctype, cut=mariadb)
+            if kept is not None:
+                return kept
         if mariadb and ctype.kind in _FRACTIONED:
             raw = cut_fraction(raw, ctype)
         if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
@@ -236,6 +250,10 @@ def coerce_default(
         return ctype.coerce(raw)
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=column) from None
+
+
+#: the kinds whose text MariaDB may keep with a zero month or day
+_LENIENT_DATES = frozenset({TypeKind.DATE, TypeKind.DATETIME})
 
 
 class DoubleLiteral(Decimal):
@@ -312,6 +330,25 @@ class CharsetText(str):
         made = super().__new__(cls, text)
         made.data, made.invalid = data, invalid
         return made
+
+
+def _kept_date(raw: str, ctype: ColumnType, *, cut: bool) -> str | None:
+    """A DATE's or DATETIME's text with a zero month or day, as a server keeps it outside
+    NO_ZERO_IN_DATE (:func:`~mvdd.model.coerce.lenient_date`), a fraction cut to the column's
+    digits where ``cut`` (as MariaDB cuts it), else rounded; None for a text the column reads
+    as a date (or refuses for another reason)."""
+    wide = ColumnType.of(TypeKind.DATETIME, fsp=6) if cut and ctype.fsp != 6 else ctype
+    if ctype.kind == TypeKind.DATE:
+        wide = ctype
+    try:
+        wide.coerce(raw)
+        return None
+    except InvalidValueError:
+        kept = lenient_date(wide, raw)
+    if kept is None or wide is ctype:
+        return kept
+    fsp = ctype.fsp or 0
+    return kept[: len(kept) - (6 - fsp) - (0 if fsp else 1)]
 
 
 def _from_charset_text(raw: CharsetText, ctype: ColumnType) -> Any:
