@@ -1407,3 +1407,61 @@ def test_dates_no_python_date_holds_are_read_as_the_server_prints_them(
             cur.execute(f"SELECT {casts} FROM z ORDER BY id")
             shown = [dict(zip(columns, row, strict=True)) for row in cur.fetchall()]
     assert [{c: r[c] for c in columns} for r in rows if r is not None] == shown
+
+
+def test_statements_on_views_routines_and_users_pass_and_a_create_select_is_followed(
+    binlog_server: MariaDB, tmp_path: Any
+) -> None:
+    """Statements on objects that hold no rows and no table's schema (a view, a trigger, a
+    routine, an event, a user, privileges, FLUSH) in a followed database are passed over under
+    the default policy, which raised at the first of them. A ``CREATE TABLE … SELECT``
+    (its table and its rows one transaction in the binlog) is its table's DDL event, a
+    transaction ending where the statement does, then the rows: a reader stopped after the
+    DDL resumes there and reads each row once (its DDL was dropped, inside the
+    transaction, and its table's rows with it)."""
+    server = binlog_server
+    path = str(tmp_path / "catalog.db")
+    with database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", database=db)
+        with Catalog.open(path) as catalog:
+            BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog).check()
+        server.execute(
+            "CREATE VIEW v AS SELECT id, a FROM t",
+            "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = NEW.a + 1",
+            "CREATE PROCEDURE p() BEGIN SELECT 1; END",
+            "CREATE FUNCTION f() RETURNS INT DETERMINISTIC RETURN 1",
+            "CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DELETE FROM t WHERE id < 0",
+            "CREATE USER 'mvdd_u'@'localhost'",
+            f"GRANT SELECT ON {db}.* TO 'mvdd_u'@'localhost'",
+            "FLUSH TABLES",
+            "INSERT INTO t VALUES (1, 1)",
+            "CREATE OR REPLACE VIEW v AS SELECT id FROM t",
+            "CREATE TABLE t2 (id INT PRIMARY KEY, a INT) SELECT id + 10 AS id, a FROM t",
+            "INSERT INTO t2 VALUES (20, 2)",
+            "DROP VIEW v",
+            "DROP TRIGGER tr",
+            "DROP PROCEDURE p",
+            "DROP FUNCTION f",
+            "DROP EVENT e",
+            "DROP USER 'mvdd_u'@'localhost'",
+            database=db,
+        )
+        seen: list[Any] = []
+        with Catalog.open(path) as catalog:
+            reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
+            for ev in reader.events():
+                seen.append(ev)
+                if ev.kind == "ddl" and ev.table == f"{db}.t2":
+                    reader.checkpoint(ev.commit)  # stop after the CREATE … SELECT's table
+                    break
+        with Catalog.open(path) as catalog:
+            reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
+            seen.extend(reader.events())
+    assert [(e.kind, e.table.split(".")[1], e.row) for e in seen] == [
+        ("insert", "t", {"id": 1, "a": 2}),
+        ("ddl", "t2", None),
+        ("insert", "t2", {"id": 11, "a": 2}),
+        ("insert", "t2", {"id": 20, "a": 2}),
+    ]
+    create = seen[1]
+    assert create.commit == create.position and create.commit < seen[2].commit

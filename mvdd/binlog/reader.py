@@ -79,7 +79,7 @@ from mvdd.binlog.source import (
 from mvdd.catalog import Catalog, Change
 from mvdd.ddl import step as s
 from mvdd.ddl.name import split_name
-from mvdd.ddl.statement import Statement, iter_statements, statement_words
+from mvdd.ddl.statement import Statement, iter_statements, not_a_table, statement_words
 from mvdd.errors import (
     DDLError,
     DDLParseError,
@@ -753,6 +753,11 @@ class BinlogReader:
                     position=at,
                 )
             return pending
+        beside = not_a_table(text, _sql_mode(ev))
+        if beside is not None:
+            # a view, a trigger, a routine, a user …: no rows, no table's schema
+            log.debug("passed over a statement on a %s at %s", beside.lower(), at)
+            return _Group((), at, float(ev.timestamp)) if pending is None else pending
         flags3 = getattr(ev, "mvdd_flags3", 0)
         if flags3 & (library.FL_START_ALTER | library.FL_ROLLBACK_ALTER):
             # a two-phase ALTER: only its COMMIT ALTER changes the schema
@@ -769,10 +774,13 @@ class BinlogReader:
             self._time_zone(ev),
             _explicit_timestamps(ev, self.source.flavor),
         )
-        if pending is not None:
-            # a statement inside a transaction changes nothing a row reader needs, and
-            # ends nothing
+        if pending is not None and (pending or not events):
+            # a statement inside a transaction after its rows changes nothing a row reader
+            # needs (a temporary table's), and ends nothing
             return pending
+        # a DDL; or one at the start of a transaction, a CREATE … SELECT with the rows its
+        # query gave after it: its table is a transaction of its own, ending where the
+        # statement does (a reader resumes there, before the rows), the rows another
         return _Group(events, at, float(ev.timestamp))
 
     def _time_zone(self, ev: Any) -> str | None:

@@ -193,6 +193,57 @@ def statement_words(sql: str, sql_mode: str | int | None = None) -> tuple[str, t
     >>> statement_words("SET STATEMENT sql_mode='' FOR insert into t values (1)")
     ('INSERT', ('into', 't', 'values'))
     """
+    verb, tokens = _statement_tokens(sql, sql_mode)
+    names = tuple(
+        t.text
+        for t in tokens
+        if t.token_type in (TokenType.IDENTIFIER, TokenType.VAR) or t.text.isidentifier()
+    )
+    return verb, names
+
+
+#: the objects a DDL may name that hold no rows and no table's schema (what a statement on one
+#: changes, a row reader never needs): the word that names each kind
+NOT_TABLES = frozenset(
+    {"VIEW", "TRIGGER", "PROCEDURE", "FUNCTION", "EVENT", "USER", "ROLE", "SERVER"}
+)
+#: the words naming the kind of object a CREATE, ALTER or DROP is about
+_OBJECT_WORDS = NOT_TABLES | {"TABLE", "TABLES", "INDEX", "SEQUENCE", "DATABASE", "SCHEMA"}
+#: the statements that change no table (privileges, caches, plugins)
+_NOT_TABLE_VERBS = frozenset({"GRANT", "REVOKE", "FLUSH", "INSTALL", "UNINSTALL"})
+#: what follows SET in a statement that changes no table (a password, a role)
+_SET_NOT_TABLES = frozenset({"PASSWORD", "ROLE", "DEFAULT"})
+
+
+def not_a_table(sql: str, sql_mode: str | int | None = None) -> str | None:
+    """The kind of object a statement is about when it holds no rows and no table's schema (a
+    view, a trigger, a routine, an event, a user, a role, a server), or its verb when it
+    changes no table at all (GRANT, REVOKE, FLUSH, INSTALL, UNINSTALL, SET PASSWORD or ROLE),
+    else None: the first of the words naming a kind after its verb, read under its session's
+    ``sql_mode``.
+
+    >>> not_a_table("CREATE DEFINER=`u`@`h` SQL SECURITY DEFINER VIEW v AS SELECT 1 AS table")
+    'VIEW'
+    >>> not_a_table("CREATE TABLE view (a INT)"), not_a_table("GRANT SELECT ON db.* TO u")
+    (None, 'GRANT')
+    """
+    verb, words = _statement_tokens(sql, sql_mode)
+    if verb in _NOT_TABLE_VERBS:
+        return verb
+    if verb == "SET" and words and words[0].text.upper() in _SET_NOT_TABLES:
+        return f"SET {words[0].text.upper()}"
+    if verb not in ("CREATE", "ALTER", "DROP", "RENAME"):
+        return None
+    for token in words:
+        word = token.text.upper()
+        if token.token_type != TokenType.IDENTIFIER and word in _OBJECT_WORDS:
+            return word if word in NOT_TABLES else None
+    return None
+
+
+def _statement_tokens(sql: str, sql_mode: str | int | None) -> tuple[str, list[Token]]:
+    """A statement's first keyword and its tokens after it (MariaDB's ``SET STATEMENT … FOR``
+    left out), as :func:`statement_words` reads them."""
     try:
         dialect = DIALECT if sql_mode is None else reading(SqlMode.of(sql_mode))
     except DDLError:  # (a mode with a bit no mode has: its words read as the default's)
@@ -200,7 +251,7 @@ def statement_words(sql: str, sql_mode: str | int | None = None) -> tuple[str, t
     try:
         tokens = dialect.tokenize(executable(sql))
     except TokenError:
-        return "", ()
+        return "", []
     if (
         len(tokens) > 1
         and tokens[0].token_type == TokenType.SET
@@ -209,13 +260,8 @@ def statement_words(sql: str, sql_mode: str | int | None = None) -> tuple[str, t
     ):
         tokens = _after_for(tokens)
     if not tokens:
-        return "", ()
-    names = tuple(
-        t.text
-        for t in tokens[1:]
-        if t.token_type in (TokenType.IDENTIFIER, TokenType.VAR) or t.text.isidentifier()
-    )
-    return tokens[0].text.upper(), names
+        return "", []
+    return tokens[0].text.upper(), tokens[1:]
 
 
 def _after_for(tokens: list[Token]) -> list[Token]:
