@@ -79,7 +79,7 @@ from mvdd.binlog.source import (
 from mvdd.catalog import Catalog, Change
 from mvdd.ddl import step as s
 from mvdd.ddl.name import split_name
-from mvdd.ddl.statement import Statement, iter_statements, not_a_table, statement_words
+from mvdd.ddl.statement import SHOWN, Statement, iter_statements, not_a_table, statement_words
 from mvdd.errors import (
     DDLError,
     DDLParseError,
@@ -408,8 +408,8 @@ class BinlogReader:
             # every table of a followed database is read (one may be renamed in later); one
             # the patterns do not match may be of a kind mvdd does not model
             name = f"{database}.{table}"
-            try:
-                self.catalog.execute(text, position=position, database=database)
+            try:  # (the server's own text: SHOWN)
+                self.catalog.execute(text, position=position, database=database, sql_mode=SHOWN)
             except MvddError as err:
                 if matches(self.patterns, name):
                     raise err.locate(position=position) from None

@@ -33,7 +33,6 @@ name, so ids stay stable across the swap.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import threading
 import time
@@ -49,7 +48,7 @@ from mvdd.catalog.plan import Planned, plan_statement
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import validate_table
 from mvdd.ddl.name import split_name
-from mvdd.ddl.rules import FLAVORS, Rules
+from mvdd.ddl.rules import FLAVORS, PLAIN, Rules, Session
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.ddl.statement import Statement, iter_statements
 from mvdd.ddl.step import DatabaseAction
@@ -577,7 +576,14 @@ class Catalog:
             raise CatalogError(f"this catalog tracks database {self.database!r}, not {database!r}")
         default = database if self.database is None else None
         zone = session_zone(time_zone) if time_zone is not None else None
-        loose = sql_mode is not None and not SqlMode.of(sql_mode, self.flavor).strict
+        mode = SqlMode.of(sql_mode, self.flavor) if sql_mode is not None else None
+        session = PLAIN
+        if zone is not None or mode is not None:
+            session = Session(
+                time_zone=zone,
+                loose=mode is not None and not mode.strict,
+                any_day=mode is not None and mode.any_day,
+            )
         statements = iter_statements(
             sql,
             skip_unsupported=self.on_unsupported == "skip",
@@ -599,11 +605,11 @@ class Catalog:
                 continue
             gate = self._gate
             if gate is None:
-                out.extend(self._execute_locked(st, position, default, zone, loose))
+                out.extend(self._execute_locked(st, position, default, session))
                 continue
             # a gate (metadata locks) is waited for before the writer lock, never while holding it
             with gate.ddl(st.tables):
-                out.extend(self._execute_locked(st, position, default, zone, loose))
+                out.extend(self._execute_locked(st, position, default, session))
         return out
 
     def _execute_locked(
@@ -611,13 +617,12 @@ class Catalog:
         st: Statement,
         position: Any,
         default: str | None,
-        zone: dt.tzinfo | None = None,
-        loose: bool = False,
+        session: Session = PLAIN,
     ) -> list[Change]:
         with self._write_lock:
             if st.database is not None:
                 return self._execute_database(st, position, default)
-            return self._execute_with_retry(st, position, zone, loose)
+            return self._execute_with_retry(st, position, session)
 
     # -- databases ------------------------------------------------------------------------------
 
@@ -683,7 +688,7 @@ class Catalog:
         return self._execute_with_retry(Statement(st.index, st.text, drops), position)
 
     def _execute_with_retry(
-        self, st: Statement, position: Any, zone: dt.tzinfo | None = None, loose: bool = False
+        self, st: Statement, position: Any, session: Session = PLAIN
     ) -> list[Change]:
         """The statement planned and committed on the state this catalog holds, and again on
         a fresh one when the store says another writer moved first. A durable store is not
@@ -696,7 +701,7 @@ class Catalog:
             if attempt:
                 self.refresh()
             try:
-                return self._execute_one(st, position, zone, loose)
+                return self._execute_one(st, position, session)
             except ConcurrentChangeError as err:
                 if attempt == RETRIES - 1:
                     raise err.locate(statement=st.text, statement_index=st.index) from None
@@ -706,15 +711,12 @@ class Catalog:
                     raise  # refused on the newest state
         raise AssertionError("unreachable")
 
-    def _execute_one(
-        self, st: Statement, position: Any, zone: dt.tzinfo | None = None, loose: bool = False
-    ) -> list[Change]:
+    def _execute_one(self, st: Statement, position: Any, session: Session = PLAIN) -> list[Change]:
         try:
             if position is not None and self._is_replay(st, position):
                 return []
             rules = Rules.altered(replica=self.replica, flavor=self.flavor)
-            if zone is not None or loose:
-                rules = rules.for_session(zone, loose=loose)
+            rules = rules.for_session(session)
             planned = self._plan(st, rules)
             for p in planned:
                 if p.new is not None:

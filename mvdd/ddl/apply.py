@@ -362,11 +362,11 @@ def _defined(col: Column, rules: Rules) -> Column:
         else:
             _check_constant_default(col, rules)
     if (
-        rules.time_zone is not None
+        rules.session.time_zone is not None
         and col.type.kind == TypeKind.TIMESTAMP
         and isinstance(col.default, str)
     ):
-        col = attrs.evolve(col, default=utc_text(col.default, rules.time_zone))
+        col = attrs.evolve(col, default=utc_text(col.default, rules.session.time_zone))
     _check_column(col, rules)
     return col
 
@@ -385,7 +385,12 @@ def _check_constant_default(col: Column, rules: Rules) -> None:
         value = default_value(col.default, col.type)
         if value is not UNKNOWN and value is not None:
             coerce_default(
-                value, col.type, col.name, mariadb=rules.mariadb_values, replica=not rules.strict
+                value,
+                col.type,
+                col.name,
+                mariadb=rules.mariadb_values,
+                replica=not rules.strict,
+                any_day=rules.session.any_day,
             )
     except MvddError as err:
         raise DDLError(f"{what}: {err.message}", column=col.name) from None
@@ -406,7 +411,12 @@ def _literal_folded(col: Column, kind: TypeKind, value: str, rules: Rules) -> Co
         raise DDLError(f"invalid default value: {err.message}", column=col.name) from None
     if folded is not None:
         default = coerce_default(
-            folded, col.type, col.name, mariadb=rules.mariadb_values, replica=not rules.strict
+            folded,
+            col.type,
+            col.name,
+            mariadb=rules.mariadb_values,
+            replica=not rules.strict,
+            any_day=rules.session.any_day,
         )
         return attrs.evolve(col, default=default)
     if rules.strict and col.type.family == Family.TEMPORAL:
@@ -637,7 +647,12 @@ def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> Column:
     if not isinstance(col.default, str) or (ctype is col.type and not unread):
         return col
     default = coerce_default(
-        col.default, ctype, col.name, mariadb=rules.mariadb_values, replica=not rules.strict
+        col.default,
+        ctype,
+        col.name,
+        mariadb=rules.mariadb_values,
+        replica=not rules.strict,
+        any_day=rules.session.any_day,
     )
     return col if default == col.default else attrs.evolve(col, default=default)
 
@@ -683,7 +698,11 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
         )
     new_id = table.last_id + 1
     ctype = _with_table_charset(
-        table, col.type, binary=step.bin_collation, text_chars=step.text_chars, loose=rules.loose
+        table,
+        col.type,
+        binary=step.bin_collation,
+        text_chars=step.text_chars,
+        loose=rules.session.loose,
     )
     col = _default_held(col, ctype, rules).placed(new_id, ctype)
     columns, at = _place(table.columns, col, step.place, keep_at=None)
@@ -744,7 +763,11 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
         new = _in_primary_key(new, rules)  # a primary key column stays NOT NULL
     ctype = _with_table_charset(
-        table, new.type, binary=step.bin_collation, text_chars=step.text_chars, loose=rules.loose
+        table,
+        new.type,
+        binary=step.bin_collation,
+        text_chars=step.text_chars,
+        loose=rules.session.loose,
     )
     new = _default_held(new, ctype, rules).placed(old.id, ctype, old.state)
     at = table.column_position(old)
@@ -859,6 +882,7 @@ def _(step: s.SetDefault, table: Table, rules: Rules) -> Table:
                 old.name,
                 mariadb=rules.mariadb_values,
                 replica=not rules.strict,
+                any_day=rules.session.any_day,
             ),
             on_update=_on_update_kept(old, rules),
         ),

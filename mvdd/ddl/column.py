@@ -149,6 +149,7 @@ def column_from_def(
     named: bool = False,
     loose: bool = False,
     legacy_timestamps: bool = False,
+    any_day: bool = False,
 ) -> tuple[Column, s.Place, list[s.IndexSpec], Implied]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``), and what its type leaves to its table's
@@ -163,7 +164,8 @@ def column_from_def(
     MariaDB. ``loose``: its session was not strict (:func:`~mvdd.ddl.types.loosened`);
     ``legacy_timestamps``: its session had no ``explicit_defaults_for_timestamp``
     (:func:`_legacy_timestamp`). A replica's (``references``) DEFAULT is read as its server
-    took it (:func:`~mvdd.model.element.coerce_default`'s ``replica``)."""
+    took it (:func:`~mvdd.model.element.coerce_default`'s ``replica``; ``any_day``: its
+    session had ALLOW_INVALID_DATES)."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
@@ -315,7 +317,9 @@ def column_from_def(
         default, implied = _legacy_timestamp(flags, default, ctype, implied)
     if not (isinstance(default, str) and ctype.family == Family.ENUM and ctype.charset is None):
         # (an ENUM's or a SET's text meets its members once its charset is known: its step's)
-        default = coerce_default(default, ctype, name, mariadb=mariadb, replica=references)
+        default = coerce_default(
+            default, ctype, name, mariadb=mariadb, replica=references, any_day=any_day
+        )
     column = Column(name=name, type=ctype, default=default, **flags)
     return column, place(node.args.get("position")), indexes, implied
 

@@ -5,7 +5,6 @@ names tables ``database.table``).
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 
 import attrs
@@ -13,7 +12,7 @@ from sqlglot import exp
 
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.reserved import is_reserved
-from mvdd.ddl.rules import Rules
+from mvdd.ddl.rules import PLAIN, Rules, Session
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.names import check_identifier
 
@@ -70,13 +69,8 @@ class Context:
     #: did (a binlog's statement from a ``latin1`` client): a string literal under a charset
     #: introducer is its bytes in this charset
     charset: str | None = None
-    #: the zone of the session that wrote the statements, when not UTC: a TIMESTAMP's literal
-    #: DEFAULT is read in it (:mod:`mvdd.model.zone`)
-    time_zone: dt.tzinfo | None = attrs.field(default=None, eq=False)
-    #: the session that wrote the statements was not strict (its sql_mode has neither
-    #: STRICT_TRANS_TABLES nor STRICT_ALL_TABLES): a VARCHAR too long is a TEXT
-    #: (:func:`~mvdd.ddl.types.loosened`)
-    loose: bool = False
+    #: what the session that wrote the statements decides (:class:`~mvdd.ddl.rules.Session`)
+    session: Session = PLAIN
     #: the server keeps table and database names in lower case (``lower_case_table_names``):
     #: a table or database named in any case is that name in lower case
     lower_names: bool = False

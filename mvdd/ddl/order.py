@@ -631,6 +631,7 @@ def _check_idle_default(
             column.name,
             mariadb=rules.mariadb_values,
             replica=not rules.strict,
+            any_day=rules.session.any_day,
         )
         idle = attrs.evolve(column, default=default, nullable=column.nullable and not keyed)
         _check_column(idle, rules)

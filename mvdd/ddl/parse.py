@@ -451,8 +451,9 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
         references=ctx.replica,
         mariadb=ctx.mariadb_values,
         named=_named_checks(ctx),
-        loose=ctx.loose,
+        loose=ctx.session.loose,
         legacy_timestamps=ctx.legacy_timestamps,
+        any_day=ctx.session.any_day,
     )
     steps: list[s.Step] = [
         s.AddColumn(
@@ -497,8 +498,9 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
         action.this,
         mariadb=ctx.mariadb_values,
         named=_named_checks(ctx),
-        loose=ctx.loose,
+        loose=ctx.session.loose,
         legacy_timestamps=ctx.legacy_timestamps,
+        any_day=ctx.session.any_day,
     )
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name
@@ -998,8 +1000,9 @@ def build_table(
                 references=replica,
                 mariadb=ctx is not None and ctx.mariadb_values,
                 named=replica and (ctx is None or _named_checks(ctx)),
-                loose=ctx is not None and ctx.loose,
+                loose=ctx is not None and ctx.session.loose,
                 legacy_timestamps=ctx is not None and ctx.legacy_timestamps,
+                any_day=ctx is not None and ctx.session.any_day,
             )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)
@@ -1013,7 +1016,7 @@ def build_table(
     later = _in_late_order(later)
     rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
     if ctx is not None:
-        rules = rules.for_session(ctx.time_zone, loose=ctx.loose)
+        rules = rules.for_session(ctx.session)
     table = auto_timestamps(apply_steps(table, [*columns, *later], rules=rules), columns)
     validate_table(table, rules=rules)
     return table

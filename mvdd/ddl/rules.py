@@ -32,10 +32,34 @@ FLAVORS = (None, "mariadb", "mysql")
 
 
 @attrs.frozen
+class Session:
+    """What the session that wrote a statement decides of how its steps apply (a binlog logs
+    it beside the statement; the default: a session of mvdd's own, UTC and strict).
+
+    Attributes:
+        time_zone: its zone, when not UTC: a TIMESTAMP's literal DEFAULT is read in it and
+            kept as UTC text (:mod:`mvdd.model.zone`).
+        loose: it was not strict (no STRICT_TRANS_TABLES nor STRICT_ALL_TABLES): a VARCHAR
+            too long for the charset it takes from its table is the TEXT holding it
+            (:func:`~mvdd.ddl.types.loosened`).
+        any_day: ALLOW_INVALID_DATES: a DATE's or DATETIME's DEFAULT may name a day its month
+            lacks (``'2020-02-30'``).
+    """
+
+    time_zone: dt.tzinfo | None = attrs.field(default=None, eq=False)
+    loose: bool = False
+    any_day: bool = False
+
+
+#: a session of mvdd's own
+PLAIN = Session()
+
+
+@attrs.frozen
 class Rules:
     """How a step applies: whether the table may hold rows, whether mvdd's stricter rules hold
-    (:data:`STRICTER`), the server's flavor, and the zone of the session that wrote the
-    statement. The four kinds are :attr:`MVDD`, :attr:`EMPTY`, :attr:`SERVER` and
+    (:data:`STRICTER`), the server's flavor, and what the session that wrote the statement
+    decides (:class:`Session`). The four kinds are :attr:`MVDD`, :attr:`EMPTY`, :attr:`SERVER` and
     :attr:`SERVER_MARIADB`; :meth:`for_session` gives one of them for a session's zone and
     strictness."""
 
@@ -45,12 +69,8 @@ class Rules:
     strict: bool
     #: the server's flavor, when known: its own ways are followed
     flavor: str | None = None
-    #: the zone of the session that wrote the statement, when not UTC: a TIMESTAMP's literal
-    #: DEFAULT is read in it and kept as UTC text (:mod:`mvdd.model.zone`)
-    time_zone: dt.tzinfo | None = None
-    #: the session that wrote the statement was not strict: a VARCHAR too long for the charset
-    #: it takes from its table is the TEXT holding it (:func:`~mvdd.ddl.types.loosened`)
-    loose: bool = False
+    #: what the session that wrote the statement decides (:class:`Session`)
+    session: Session = PLAIN
 
     #: an ALTER of a table that may hold rows, under mvdd's rules
     MVDD: ClassVar[Rules]
@@ -68,12 +88,9 @@ class Rules:
         a number's, a date's or a year's column; else as MySQL reads it."""
         return self.flavor == "mariadb"
 
-    def for_session(self, zone: dt.tzinfo | None, *, loose: bool = False) -> Rules:
-        """These rules for a statement its session wrote in ``zone`` (None: UTC), ``loose``
-        when that session was not strict."""
-        if zone is self.time_zone and loose == self.loose:
-            return self
-        return attrs.evolve(self, time_zone=zone, loose=loose)
+    def for_session(self, session: Session) -> Rules:
+        """These rules for a statement that ``session`` wrote."""
+        return self if session is self.session else attrs.evolve(self, session=session)
 
     @classmethod
     def altered(cls, *, replica: bool, flavor: str | None = None) -> Rules:
@@ -149,4 +166,4 @@ MARIADB: dict[str, str] = {
 }
 
 
-__all__ = ["FLAVORS", "MARIADB", "STRICTER", "Rules"]
+__all__ = ["FLAVORS", "MARIADB", "PLAIN", "STRICTER", "Rules", "Session"]

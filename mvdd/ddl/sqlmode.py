@@ -9,7 +9,8 @@ words change the statement's grammar or meaning, and mvdd reads it under them:
 - ``PIPES_AS_CONCAT``: ``a || b`` is ``CONCAT(a, b)``, not ``a OR b``;
 - ``REAL_AS_FLOAT``: the type ``REAL`` is ``FLOAT``, not ``DOUBLE``;
 - without ``STRICT_TRANS_TABLES`` or ``STRICT_ALL_TABLES``: a VARCHAR or VARBINARY longer than
-  its type holds is the TEXT or BLOB holding it (:func:`mvdd.ddl.types.loosened`).
+  its type holds is the TEXT or BLOB holding it (:func:`mvdd.ddl.types.loosened`);
+- ``ALLOW_INVALID_DATES``: a DATE's or DATETIME's DEFAULT may name a day its month lacks.
 
 (The composite modes, ``ANSI``, ``TRADITIONAL`` …, are logged with the words they stand for.)
 Others change a statement in ways mvdd does not model, and a statement read under one is
@@ -169,6 +170,11 @@ class SqlMode:
         """STRICT_TRANS_TABLES or STRICT_ALL_TABLES: a VARCHAR too long is refused, not made a
         TEXT (:func:`~mvdd.ddl.types.loosened`)."""
         return not self.words.isdisjoint(("STRICT_TRANS_TABLES", "STRICT_ALL_TABLES"))
+
+    @property
+    def any_day(self) -> bool:
+        """ALLOW_INVALID_DATES: a date may name a day its month lacks (up to 31)."""
+        return "ALLOW_INVALID_DATES" in self.words
 
     @property
     def grammar(self) -> tuple[bool, bool, bool, bool]:

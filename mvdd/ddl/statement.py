@@ -27,6 +27,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT, DIALECTS, MvddMySQL, deep_stack, reading
 from mvdd.ddl.name import Context
 from mvdd.ddl.parse import PARTITIONING, bare_words, statement_steps
+from mvdd.ddl.rules import Session
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
@@ -340,8 +341,11 @@ def iter_statements(
         replica=replica,
         flavor=flavor,
         charset=None if charset is None else _written_in(charset),
-        time_zone=time_zone,
-        loose=mode is not None and not mode.strict,
+        session=Session(
+            time_zone=time_zone,
+            loose=mode is not None and not mode.strict,
+            any_day=mode is not None and mode.any_day,
+        ),
         lower_names=lower_names,
         legacy_timestamps=not explicit_defaults_for_timestamp,
     )
@@ -537,16 +541,25 @@ def parse_statements(
     )
 
 
+#: the sql_mode a server's own text (its SHOW CREATE TABLE) is read in: every date it shows,
+#: it took (a day its month lacks, under ALLOW_INVALID_DATES), and every type it shows is the
+#: one it made (strict: nothing is made another type)
+SHOWN = "ALLOW_INVALID_DATES,STRICT_ALL_TABLES"
+
+
 def parse_table(sql: str, *, replica: bool = False, flavor: str | None = None) -> Table:
     """The table of one ``CREATE TABLE`` statement (id 0, version 1); ``replica``: built by
     the rules of the server that ran it (its ``SHOW CREATE TABLE``, say), whose ``flavor``
-    may be known, as :func:`parse_statements`.
+    may be known, as :func:`parse_statements`, its text read as the server's own
+    (:data:`SHOWN`).
 
     >>> t = parse_table("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10) DEFAULT 'x')")
     >>> [c.name for c in t.columns], t.column("a").nullable, t.column("b").default
     (['a', 'b'], False, 'x')
     """
-    statements = parse_statements(sql, replica=replica, flavor=flavor)
+    statements = parse_statements(
+        sql, replica=replica, flavor=flavor, sql_mode=SHOWN if replica else None
+    )
     if len(statements) != 1 or len(statements[0].steps) != 1:
         raise DDLError("expected exactly one CREATE TABLE statement", statement=sql)
     (only,) = statements[0].steps

@@ -190,7 +190,13 @@ _NUMBERS = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT, Family.BIT})
 
 
 def coerce_default(
-    value: Default, ctype: ColumnType, column: str, *, mariadb: bool = False, replica: bool = False
+    value: Default,
+    ctype: ColumnType,
+    column: str,
+    *,
+    mariadb: bool = False,
+    replica: bool = False,
+    any_day: bool = False,
 ) -> Default:
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
     Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
@@ -205,7 +211,8 @@ def coerce_default(
 
     ``replica``: the value's statement already ran on its server, which took it: a DATE's or
     DATETIME's text with a zero month or day, which a server keeps outside NO_ZERO_IN_DATE
-    (MariaDB's default mode), is kept (:func:`~mvdd.model.coerce.lenient_date`).
+    (MariaDB's default mode), is kept (:func:`~mvdd.model.coerce.lenient_date`), and so, with
+    ``any_day`` (a session with ALLOW_INVALID_DATES), is one with a day its month lacks.
 
     >>> coerce_default("7", ColumnType.of("int"), "a")
     7
@@ -236,7 +243,7 @@ def coerce_default(
         elif type(raw) is CharsetText:
             raw = _from_charset_text(raw, ctype)
         if replica and isinstance(raw, str) and ctype.kind in _LENIENT_DATES:
-            kept = _kept_date(raw, ctype, cut=mariadb)
+            kept = _kept_date(raw, ctype, cut=mariadb, any_day=any_day)
             if kept is not None:
                 return kept
         if mariadb and ctype.kind in _FRACTIONED:
@@ -332,7 +339,7 @@ class CharsetText(str):
         return made
 
 
-def _kept_date(raw: str, ctype: ColumnType, *, cut: bool) -> str | None:
+def _kept_date(raw: str, ctype: ColumnType, *, cut: bool, any_day: bool) -> str | None:
     """A DATE's or DATETIME's text with a zero month or day, as a server keeps it outside
     NO_ZERO_IN_DATE (:func:`~mvdd.model.coerce.lenient_date`), a fraction cut to the column's
     digits where ``cut`` (as MariaDB cuts it), else rounded; None for a text the column reads
@@ -344,7 +351,7 @@ def _kept_date(raw: str, ctype: ColumnType, *, cut: bool) -> str | None:
         wide.coerce(raw)
         return None
     except InvalidValueError:
-        kept = lenient_date(wide, raw)
+        kept = lenient_date(wide, raw, any_day=any_day)
     if kept is None or wide is ctype:
         return kept
     fsp = ctype.fsp or 0
