@@ -659,6 +659,11 @@ SQL_MODE_STATEMENTS = [
         "b DATETIME(2) DEFAULT '2021-04-31 10:00:00.555')",
     ),
     ("ALLOW_INVALID_DATES,STRICT_TRANS_TABLES", "ALTER TABLE q10 ALTER a SET DEFAULT '2021-02-29'"),
+    # HIGH_NOT_PRECEDENCE: NOT binds as tightly as !
+    (
+        "HIGH_NOT_PRECEDENCE",
+        "CREATE TABLE q11 (a INT, b INT AS (NOT a BETWEEN -1 AND 1), c INT AS (NOT a = 2))",
+    ),
 ]
 
 
@@ -677,16 +682,20 @@ def test_a_statement_is_read_under_its_sessions_sql_mode(binlog_server: MariaDB)
                 cur.execute(sql)
             cur.execute("SET SESSION sql_mode = DEFAULT")
             cur.execute("INSERT INTO q4 (a) VALUES (5)")
+            cur.execute("INSERT INTO q11 (a) VALUES (5)")
         events = list(reader.events())
         with contextlib.closing(server.connect(db)) as conn:
             snapshot = reader_for(server, f"{db}.*").catalog  # (a bootstrap reads them)
-            for name in ("q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10"):
+            for name in ("q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10", "q11"):
                 shown = parse_table(show_create_table(conn, name), replica=True)
                 for catalog in (reader.catalog, snapshot):
                     table = catalog.table(f"{db}.{name}")
                     assert table.equivalent(shown, ignore_order=False), table.differences(shown)
     # || binds tighter than ^ there: (5 || 1) ^ 2 is 51 ^ 2; -5 || 3 is -53
-    assert [e.row for e in events if e.kind == "insert"] == [{"a": 5, "b": 49, "c": -53}]
+    assert [e.row for e in events if e.kind == "insert"] == [
+        {"a": 5, "b": 49, "c": -53},
+        {"a": 5, "b": 1, "c": 0},  # (NOT 5) BETWEEN -1 AND 1, (NOT 5) = 2
+    ]
 
 
 @pytest.mark.parametrize(

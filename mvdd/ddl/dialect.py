@@ -1915,9 +1915,19 @@ class PipesParser(MvddParser):
         return this
 
 
+class _HighNot:
+    """NOT as tightly bound as ``!`` (HIGH_NOT_PRECEDENCE): ``NOT a BETWEEN b AND c`` is
+    ``(NOT a) BETWEEN b AND c``, kept in parentheses so that it renders so."""
+
+    def _parse_not(self: Any) -> exp.Expr:
+        return self.expression(exp.Paren(this=self.expression(exp.Not(this=self._parse_unary()))))
+
+
 @functools.cache
-def _reading(ansi_quotes: bool, backslash: bool, pipes: bool, real_float: bool) -> MvddMySQL:
-    if not ansi_quotes and backslash and not pipes and not real_float:
+def _reading(
+    ansi_quotes: bool, backslash: bool, pipes: bool, real_float: bool, high_not: bool
+) -> MvddMySQL:
+    if not ansi_quotes and backslash and not pipes and not real_float and not high_not:
         return DIALECT
     tokenizer: dict[str, Any] = {}
     if ansi_quotes:  # "…" an identifier
@@ -1927,7 +1937,10 @@ def _reading(ansi_quotes: bool, backslash: bool, pipes: bool, real_float: bool) 
         tokenizer["STRING_ESCAPES"] = ["'"] if ansi_quotes else ["'", '"']
     if real_float:
         tokenizer["KEYWORDS"] = {**MvddMySQL.Tokenizer.KEYWORDS, "REAL": TokenType.FLOAT}
-    dialect: dict[str, Any] = {"Parser": PipesParser if pipes else MvddParser}
+    parser: type = PipesParser if pipes else MvddParser
+    if high_not:
+        parser = type("Parser", (_HighNot, parser), {})
+    dialect: dict[str, Any] = {"Parser": parser}
     name = "MvddMySQL" + "".join(
         word
         for word, on in (
@@ -1935,6 +1948,7 @@ def _reading(ansi_quotes: bool, backslash: bool, pipes: bool, real_float: bool) 
             ("Raw", not backslash),
             ("Pipes", pipes),
             ("Real", real_float),
+            ("HighNot", high_not),
         )
         if on
     )
@@ -1946,8 +1960,9 @@ def reading(mode: SqlMode) -> MvddMySQL:
     """The dialect that reads statements written under ``mode``, a session's sql_mode
     (:mod:`mvdd.ddl.sqlmode`): ``"…"`` an identifier under ANSI_QUOTES, a backslash itself
     under NO_BACKSLASH_ESCAPES, ``||`` a concatenation under PIPES_AS_CONCAT, ``REAL`` a FLOAT
-    under REAL_AS_FLOAT; each renders as :data:`DIALECT` does (a tree read under any mode is
-    written for the default one). One dialect per combination, made once.
+    under REAL_AS_FLOAT, NOT as tight as ``!`` under HIGH_NOT_PRECEDENCE; each renders as
+    :data:`DIALECT` does (a tree read under any mode is written for the default one). One
+    dialect per combination, made once.
 
     >>> from mvdd.ddl.sqlmode import SqlMode
     >>> sql = 'CREATE TABLE "t" ("a" TEXT DEFAULT ("b" || "c"))'

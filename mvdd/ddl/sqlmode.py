@@ -8,6 +8,8 @@ words change the statement's grammar or meaning, and mvdd reads it under them:
 - ``NO_BACKSLASH_ESCAPES``: a backslash in a string is itself, not an escape;
 - ``PIPES_AS_CONCAT``: ``a || b`` is ``CONCAT(a, b)``, not ``a OR b``;
 - ``REAL_AS_FLOAT``: the type ``REAL`` is ``FLOAT``, not ``DOUBLE``;
+- ``HIGH_NOT_PRECEDENCE``: ``NOT`` binds as tightly as ``!`` (``NOT a BETWEEN b AND c`` is
+  ``(NOT a) BETWEEN b AND c``);
 - without ``STRICT_TRANS_TABLES`` or ``STRICT_ALL_TABLES``: a VARCHAR or VARBINARY longer than
   its type holds is the TEXT or BLOB holding it (:func:`mvdd.ddl.types.loosened`);
 - ``ALLOW_INVALID_DATES``: a DATE's or DATETIME's DEFAULT may name a day its month lacks.
@@ -16,10 +18,8 @@ words change the statement's grammar or meaning, and mvdd reads it under them:
 Others change a statement in ways mvdd does not model, and a statement read under one is
 refused (:meth:`SqlMode.refusal`) rather than misread: MariaDB's ``ORACLE`` (a grammar of its
 own), ``MAXDB`` (a ``TIMESTAMP`` is a ``DATETIME``), and ``EMPTY_STRING_IS_NULL`` for a
-statement holding an empty string (``''`` is NULL). ``HIGH_NOT_PRECEDENCE``, which binds ``NOT``
-tighter inside an expression, is not modelled (a DEFAULT's, a CHECK's or a generated column's
-expression with ``NOT a BETWEEN …`` reads as without it). The rest concern rows, not schemas,
-or how the server shows a table.
+statement holding an empty string (``''`` is NULL). The rest concern rows, not schemas, or how
+the server shows a table.
 
 >>> mode = SqlMode.of("ANSI_QUOTES,STRICT_TRANS_TABLES")
 >>> mode.ansi_quotes, mode.pipes_as_concat, sorted(SqlMode.of(4 | 2, "mariadb").words)
@@ -177,10 +177,16 @@ class SqlMode:
         return "ALLOW_INVALID_DATES" in self.words
 
     @property
-    def grammar(self) -> tuple[bool, bool, bool, bool]:
+    def grammar(self) -> tuple[bool, bool, bool, bool, bool]:
         """What the statement's grammar depends on: (ANSI_QUOTES, backslash escapes,
-        PIPES_AS_CONCAT, REAL_AS_FLOAT), the key of its dialect."""
-        return self.ansi_quotes, self.backslash_escapes, self.pipes_as_concat, self.real_as_float
+        PIPES_AS_CONCAT, REAL_AS_FLOAT, HIGH_NOT_PRECEDENCE), the key of its dialect."""
+        return (
+            self.ansi_quotes,
+            self.backslash_escapes,
+            self.pipes_as_concat,
+            self.real_as_float,
+            "HIGH_NOT_PRECEDENCE" in self.words,
+        )
 
     def refusal(self, empty_string: bool = False) -> str | None:
         """Why a statement read under this mode is refused (None: it is read): a word whose
