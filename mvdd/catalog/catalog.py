@@ -553,8 +553,9 @@ class Catalog:
         ``@@sql_mode`` spells it or as a binlog logs it (its bits, read as the catalog's
         flavor's): ``"…"`` is a name under ANSI_QUOTES, a backslash itself under
         NO_BACKSLASH_ESCAPES, ``||`` a concatenation under PIPES_AS_CONCAT, ``REAL`` a FLOAT
-        under REAL_AS_FLOAT; a statement under a mode mvdd does not model (MariaDB's ORACLE,
-        MAXDB, EMPTY_STRING_IS_NULL with an empty string in it) is an UnsupportedDDLError; a
+        under REAL_AS_FLOAT, NOT as tight as ``!`` under HIGH_NOT_PRECEDENCE, ``''`` where a
+        value stands NULL under EMPTY_STRING_IS_NULL; a statement under a mode mvdd does not
+        model (MariaDB's ORACLE, MAXDB) is an UnsupportedDDLError; a
         mode without STRICT_TRANS_TABLES or STRICT_ALL_TABLES makes a VARCHAR or VARBINARY too
         long the TEXT or BLOB holding it, as the server does (:mod:`mvdd.ddl.sqlmode`). None:
         the default mode's grammar, strict.

@@ -17,9 +17,9 @@ words change the statement's grammar or meaning, and mvdd reads it under them:
 (The composite modes, ``ANSI``, ``TRADITIONAL`` …, are logged with the words they stand for.)
 Others change a statement in ways mvdd does not model, and a statement read under one is
 refused (:meth:`SqlMode.refusal`) rather than misread: MariaDB's ``ORACLE`` (a grammar of its
-own), ``MAXDB`` (a ``TIMESTAMP`` is a ``DATETIME``), and ``EMPTY_STRING_IS_NULL`` for a
-statement holding an empty string (``''`` is NULL). The rest concern rows, not schemas, or how
-the server shows a table.
+own) and ``MAXDB`` (a ``TIMESTAMP`` is a ``DATETIME``). Under ``EMPTY_STRING_IS_NULL`` an
+empty string where a value stands is NULL (:func:`mvdd.ddl.statement.empty_strings_null`).
+The rest concern rows, not schemas, or how the server shows a table.
 
 >>> mode = SqlMode.of("ANSI_QUOTES,STRICT_TRANS_TABLES")
 >>> mode.ansi_quotes, mode.pipes_as_concat, sorted(SqlMode.of(4 | 2, "mariadb").words)
@@ -188,15 +188,12 @@ class SqlMode:
             "HIGH_NOT_PRECEDENCE" in self.words,
         )
 
-    def refusal(self, empty_string: bool = False) -> str | None:
+    def refusal(self) -> str | None:
         """Why a statement read under this mode is refused (None: it is read): a word whose
-        meaning mvdd does not model; ``empty_string``: the statement holds ``''``, which
-        ``EMPTY_STRING_IS_NULL`` makes NULL."""
+        meaning mvdd does not model."""
         refused = _REFUSED.get(self.flavor, _REFUSED[None])
         for word in sorted(self.words & refused.keys()):
             return f"sql_mode {word}: {refused[word]}"
-        if empty_string and "EMPTY_STRING_IS_NULL" in self.words:
-            return "sql_mode EMPTY_STRING_IS_NULL makes its '' NULL, which mvdd does not model"
         return None
 
 

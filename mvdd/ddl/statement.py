@@ -404,6 +404,35 @@ def literal_bytes(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
     return tree
 
 
+#: where a value stands in a DDL statement: a DEFAULT, a generation expression, a CHECK, an
+#: ON UPDATE, an ALTER … SET DEFAULT (ENUM members, comments and options are not values)
+_VALUE_PLACES = (
+    exp.DefaultColumnConstraint,
+    exp.ComputedColumnConstraint,
+    exp.OnUpdateColumnConstraint,
+    d.MySQLCheck,
+    exp.AlterColumn,
+)
+
+
+def empty_strings_null(tree: exp.Expr | None) -> exp.Expr | None:
+    """``tree`` with each empty string literal where a value stands made NULL, as a session with
+    EMPTY_STRING_IS_NULL reads it (``DEFAULT ''`` is ``DEFAULT NULL``, ``CONCAT('', a)`` is
+    ``CONCAT(NULL, a)``); an ENUM's or a SET's member ``''`` and an empty COMMENT stay.
+
+    >>> from mvdd.ddl.dialect import DIALECT
+    >>> tree = DIALECT.parse("CREATE TABLE t (a ENUM('', 'x') DEFAULT '' COMMENT '')")[0]
+    >>> empty_strings_null(tree).sql(dialect=DIALECT)
+    "CREATE TABLE t (a ENUM('', 'x') DEFAULT NULL COMMENT '')"
+    """
+    if tree is None:
+        return None
+    for node in list(tree.find_all(exp.Literal)):
+        if node.is_string and node.this == "" and node.find_ancestor(*_VALUE_PLACES):
+            node.replace(exp.Null())
+    return tree
+
+
 def _read_statement(
     sql: str,
     opened: str,
@@ -420,9 +449,7 @@ def _read_statement(
     text = sql[chunk[0].start : chunk[-1].end + 1]
     try:
         if mode is not None:
-            refusal = mode.refusal(
-                empty_string=any(t.token_type == TokenType.STRING and not t.text for t in chunk)
-            )
+            refusal = mode.refusal()
             if refusal is not None:
                 raise UnsupportedDDLError(f"a statement read under {refusal}")
         try:
@@ -436,6 +463,8 @@ def _read_statement(
             trees = [exp.Command(this=verb.upper(), expression=" " + "".join(rest))]
         if ctx.charset is not None:
             trees = [literal_bytes(tree, ctx.charset) for tree in trees]
+        if mode is not None and "EMPTY_STRING_IS_NULL" in mode.words:
+            trees = [empty_strings_null(tree) for tree in trees]
         steps: list[s.Step] = []
         database: s.DatabaseChange | None = None
         optional: set[str] = set()
