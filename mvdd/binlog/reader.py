@@ -762,18 +762,7 @@ class BinlogReader:
         if flags3 & (library.FL_START_ALTER | library.FL_ROLLBACK_ALTER):
             # a two-phase ALTER: only its COMMIT ALTER changes the schema
             return _Group((), at, float(ev.timestamp)) if pending is None else pending
-        events = self._ddl(
-            text,
-            verb,
-            schema,
-            names,
-            at,
-            ev.mvdd_charset,
-            ev.mvdd_unreadable,
-            _sql_mode(ev),
-            self._time_zone(ev),
-            _explicit_timestamps(ev, self.source.flavor),
-        )
+        events = self._ddl(text, verb, schema, names, at, ev)
         if pending is not None and (pending or not events):
             # a statement inside a transaction after its rows changes nothing a row reader
             # needs (a temporary table's), and ends nothing
@@ -855,6 +844,19 @@ class BinlogReader:
             self._follows_database(schema) or any(self._follows_database(n) for n in names)
         )
 
+    def _session(self, ev: Any) -> dict[str, Any]:
+        """What a query event's session decides of its statement, as
+        :meth:`~mvdd.catalog.Catalog.execute` takes it: the charset its client wrote it in, when
+        not UTF-8 (:mod:`mvdd.binlog.library`), its sql_mode's bits
+        (:class:`~mvdd.ddl.sqlmode.SqlMode`), its time zone where it read a TIMESTAMP's literal
+        in it (:mod:`mvdd.model.zone`), its ``explicit_defaults_for_timestamp``."""
+        return {
+            "charset": ev.mvdd_charset,
+            "sql_mode": _sql_mode(ev),
+            "time_zone": self._time_zone(ev),
+            "explicit_defaults_for_timestamp": _explicit_timestamps(ev, self.source.flavor),
+        }
+
     def _ddl(
         self,
         text: str,
@@ -862,24 +864,18 @@ class BinlogReader:
         schema: str | None,
         names: tuple[str, ...],
         at: BinlogPosition,
-        charset: str | None = None,
-        unreadable: str | None = None,
-        sql_mode: int | None = None,
-        time_zone: str | None = None,
-        explicit_timestamps: bool = True,
+        ev: Any,
     ) -> tuple[Event, ...]:
-        """Execute a statement of the followed databases into the catalog at ``at``; the
-        events of the matched tables it changed. ``charset``: the one its client wrote it in,
-        when not UTF-8; ``unreadable``: the one it was written in when its bytes are no text
-        of it, or mvdd has no codec for it (:mod:`mvdd.binlog.library`); ``sql_mode``: its
-        session's, as the binlog logs it (:class:`~mvdd.ddl.sqlmode.SqlMode`); ``time_zone``:
-        its session's, where it read a TIMESTAMP's literal in it (:mod:`mvdd.model.zone`);
-        ``explicit_timestamps``: its session's ``explicit_defaults_for_timestamp``."""
+        """Execute a statement of the followed databases (the query event ``ev``'s) into the
+        catalog at ``at``, as its session wrote it (:meth:`_session`); the events of the
+        matched tables it changed. A statement in a charset mvdd does not read (bytes that are
+        no text of it, or no codec for it: :mod:`mvdd.binlog.library`) is unreadable."""
+        session = self._session(ev)
         try:
-            if unreadable is not None:
+            if ev.mvdd_unreadable is not None:
                 raise DDLParseError(
-                    f"the statement's client wrote it in {unreadable}, which mvdd does not read "
-                    "it in (its text as UTF-8 is not the statement the server ran)"
+                    f"the statement's client wrote it in {ev.mvdd_unreadable}, which mvdd does "
+                    "not read it in (its text as UTF-8 is not the statement the server ran)"
                 )
             statements = list(
                 iter_statements(  # (read as the catalog will read it: its tables named)
@@ -888,10 +884,10 @@ class BinlogReader:
                     charsets=self.catalog.database_default,
                     replica=True,
                     flavor=self.catalog.flavor,
-                    charset=charset,
-                    sql_mode=sql_mode,
+                    charset=session["charset"],
+                    sql_mode=session["sql_mode"],
                     lower_names=self.catalog.lower_names,
-                    explicit_defaults_for_timestamp=explicit_timestamps,
+                    explicit_defaults_for_timestamp=session["explicit_defaults_for_timestamp"],
                 )
             )
         except DDLError as err:
@@ -905,15 +901,7 @@ class BinlogReader:
         if not any(self._follows(t, known) for t in touched):
             return ()
         try:
-            changes = self.catalog.execute(
-                text,
-                position=at,
-                database=schema,
-                charset=charset,
-                sql_mode=sql_mode,
-                time_zone=time_zone,
-                explicit_defaults_for_timestamp=explicit_timestamps,
-            )
+            changes = self.catalog.execute(text, position=at, database=schema, **session)
         except MvddError as err:
             matched = [t for t in touched if matches(self.patterns, t)]
             moved = self._untracked_moves(statements)

@@ -594,7 +594,7 @@ class Catalog:
             replica=self.replica,
             flavor=self.flavor,
             charset=charset,
-            sql_mode=sql_mode,
+            sql_mode=mode,
             time_zone=zone,
             lower_names=self.lower_names,
             explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,

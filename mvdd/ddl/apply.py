@@ -371,6 +371,20 @@ def _defined(col: Column, rules: Rules) -> Column:
     return col
 
 
+def default_under(value: Any, ctype: ColumnType, column: str, rules: Rules) -> Any:
+    """A DEFAULT's value as a column of ``ctype`` holds it under ``rules``: read as its
+    server reads it (MariaDB's ways), kept as a replica's server took it, under the session's
+    ALLOW_INVALID_DATES (:func:`~mvdd.model.element.coerce_default`)."""
+    return coerce_default(
+        value,
+        ctype,
+        column,
+        mariadb=rules.mariadb_values,
+        replica=not rules.strict,
+        any_day=rules.session.any_day,
+    )
+
+
 def _check_constant_default(col: Column, rules: Rules) -> None:
     """MariaDB's check of a DEFAULT ``(…)`` that reads only literals: the value it computes
     (:func:`~mvdd.ddl.constant.default_value`) must suit the column as a literal would, and a
@@ -384,14 +398,7 @@ def _check_constant_default(col: Column, rules: Rules) -> None:
     try:
         value = default_value(col.default, col.type)
         if value is not UNKNOWN and value is not None:
-            coerce_default(
-                value,
-                col.type,
-                col.name,
-                mariadb=rules.mariadb_values,
-                replica=not rules.strict,
-                any_day=rules.session.any_day,
-            )
+            default_under(value, col.type, col.name, rules)
     except MvddError as err:
         raise DDLError(f"{what}: {err.message}", column=col.name) from None
     if value is None and not col.nullable:
@@ -410,14 +417,7 @@ def _literal_folded(col: Column, kind: TypeKind, value: str, rules: Rules) -> Co
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=col.name) from None
     if folded is not None:
-        default = coerce_default(
-            folded,
-            col.type,
-            col.name,
-            mariadb=rules.mariadb_values,
-            replica=not rules.strict,
-            any_day=rules.session.any_day,
-        )
+        default = default_under(folded, col.type, col.name, rules)
         return attrs.evolve(col, default=default)
     if rules.strict and col.type.family == Family.TEMPORAL:
         raise DDLError(
@@ -646,14 +646,7 @@ def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> Column:
     unread = ctype.family == Family.ENUM and col.type.charset is None
     if not isinstance(col.default, str) or (ctype is col.type and not unread):
         return col
-    default = coerce_default(
-        col.default,
-        ctype,
-        col.name,
-        mariadb=rules.mariadb_values,
-        replica=not rules.strict,
-        any_day=rules.session.any_day,
-    )
+    default = default_under(col.default, ctype, col.name, rules)
     return col if default == col.default else attrs.evolve(col, default=default)
 
 
@@ -876,14 +869,7 @@ def _(step: s.SetDefault, table: Table, rules: Rules) -> Table:
     new = _defined(
         attrs.evolve(
             old,
-            default=coerce_default(
-                step.default,
-                old.type,
-                old.name,
-                mariadb=rules.mariadb_values,
-                replica=not rules.strict,
-                any_day=rules.session.any_day,
-            ),
+            default=default_under(step.default, old.type, old.name, rules),
             on_update=_on_update_kept(old, rules),
         ),
         rules,

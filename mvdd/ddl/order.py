@@ -30,12 +30,12 @@ from mvdd.ddl.apply import (
     auto_timestamps,
     check_one_charset,
     converted,
+    default_under,
     now_precision,
 )
 from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, MvddError
 from mvdd.model import Column, Index, IndexKind, IndexPart, Table
-from mvdd.model.element import coerce_default
 from mvdd.model.kind import LOB_FAMILIES, Family
 from mvdd.model.table import is_long_unique
 from mvdd.model.types import resolve_charset
@@ -625,14 +625,7 @@ def _check_idle_default(
     keyed = old is not None and key is not None and old.id in key.column_ids
     assert isinstance(alter[0], s.SetDefault)
     try:
-        default = coerce_default(
-            alter[0].default,
-            column.type,
-            column.name,
-            mariadb=rules.mariadb_values,
-            replica=not rules.strict,
-            any_day=rules.session.any_day,
-        )
+        default = default_under(alter[0].default, column.type, column.name, rules)
         idle = attrs.evolve(column, default=default, nullable=column.nullable and not keyed)
         _check_column(idle, rules)
     except MvddError as err:

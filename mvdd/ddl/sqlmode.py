@@ -135,11 +135,13 @@ class SqlMode:
     flavor: str | None = None
 
     @classmethod
-    def of(cls, mode: str | int | None, flavor: str | None = None) -> SqlMode:
+    def of(cls, mode: SqlMode | str | int | None, flavor: str | None = None) -> SqlMode:
         """The mode as ``@@sql_mode`` spells it (comma-separated words, any case; a
         composite mode's word stands for its words too, :data:`COMPOSITES`) or as a binlog
         logs it (its bits, read by the flavor's table); None: the empty mode, as mvdd reads a
-        statement without one. DDLError for a bit no mode has."""
+        statement without one; a SqlMode, itself. DDLError for a bit no mode has."""
+        if isinstance(mode, SqlMode):
+            return mode
         if mode is None:
             return cls(frozenset(), flavor)
         if isinstance(mode, int):

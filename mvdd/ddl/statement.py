@@ -184,7 +184,9 @@ def split_statements(sql: str) -> list[str]:
     return [sql[chunk[0].start : chunk[-1].end + 1] for chunk in _chunks(tokens)]
 
 
-def statement_words(sql: str, sql_mode: str | int | None = None) -> tuple[str, tuple[str, ...]]:
+def statement_words(
+    sql: str, sql_mode: SqlMode | str | int | None = None
+) -> tuple[str, tuple[str, ...]]:
     """The first keyword of a statement (upper case) and the names it mentions (identifiers
     and other words, as written, read under the session's ``sql_mode``): enough to tell
     whether a statement that does not parse, or is not DDL, concerns some table.
@@ -216,7 +218,7 @@ _NOT_TABLE_VERBS = frozenset({"GRANT", "REVOKE", "FLUSH", "INSTALL", "UNINSTALL"
 _SET_NOT_TABLES = frozenset({"PASSWORD", "ROLE", "DEFAULT"})
 
 
-def not_a_table(sql: str, sql_mode: str | int | None = None) -> str | None:
+def not_a_table(sql: str, sql_mode: SqlMode | str | int | None = None) -> str | None:
     """The kind of object a statement is about when it holds no rows and no table's schema (a
     view, a trigger, a routine, an event, a user, a role, a server), or its verb when it
     changes no table at all (GRANT, REVOKE, FLUSH, INSTALL, UNINSTALL, SET PASSWORD or ROLE),
@@ -242,7 +244,7 @@ def not_a_table(sql: str, sql_mode: str | int | None = None) -> str | None:
     return None
 
 
-def _statement_tokens(sql: str, sql_mode: str | int | None) -> tuple[str, list[Token]]:
+def _statement_tokens(sql: str, sql_mode: SqlMode | str | int | None) -> tuple[str, list[Token]]:
     """A statement's first keyword and its tokens after it (MariaDB's ``SET STATEMENT … FOR``
     left out), as :func:`statement_words` reads them."""
     try:
@@ -311,7 +313,7 @@ def iter_statements(
     replica: bool = False,
     flavor: str | None = None,
     charset: str | None = None,
-    sql_mode: str | int | None = None,
+    sql_mode: SqlMode | str | int | None = None,
     time_zone: dt.tzinfo | None = None,
     lower_names: bool = False,
     explicit_defaults_for_timestamp: bool = True,
@@ -531,7 +533,7 @@ def parse_statements(
     default: str | None = None,
     replica: bool = False,
     flavor: str | None = None,
-    sql_mode: str | int | None = None,
+    sql_mode: SqlMode | str | int | None = None,
 ) -> list[Statement]:
     """Split MySQL text into statements and each into steps.
 

@@ -354,8 +354,7 @@ def _kept_date(raw: str, ctype: ColumnType, *, cut: bool, any_day: bool) -> str 
         kept = lenient_date(wide, raw, any_day=any_day)
     if kept is None or wide is ctype:
         return kept
-    fsp = ctype.fsp or 0
-    return kept[: len(kept) - (6 - fsp) - (0 if fsp else 1)]
+    return _cut(kept, ctype.fsp or 0)
 
 
 def _from_charset_text(raw: CharsetText, ctype: ColumnType) -> Any:
@@ -429,6 +428,12 @@ def cut_fraction(value: Any, ctype: ColumnType) -> Any:
     except MvddError:
         ctype.coerce(value)  # (the column's own refusal, when it has one)
         raise
+    return _cut(text, fsp)
+
+
+def _cut(text: str, fsp: int) -> str:
+    """A date and time's or a time's text of six fractional digits cut to ``fsp`` of them (its
+    point gone with the last)."""
     return text[: len(text) - (6 - fsp) - (0 if fsp else 1)]
 
 
