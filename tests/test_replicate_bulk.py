@@ -8,6 +8,7 @@ through both copies and the following. The oracle is the upstream tables
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import signal
 import subprocess
@@ -20,7 +21,8 @@ from typing import Any
 import pytest
 
 from mvdd.model import Column, ColumnType
-from mvdd.spark import bulk, has_python_udf
+from mvdd.replicate.lake import compact_lake
+from mvdd.spark import bulk, has_python_udf, read_lake
 from tests.support.mariadb import quote
 from tests.support.replication import Servers, Setup, assert_replicated, setup
 
@@ -271,3 +273,70 @@ def test_hostile_names_are_copied_and_followed(
         r.run()
         assert sum(assert_replicated(s, r).values()) == 101
         assert r.group.joined.find_column("n`o te") is not None
+
+
+def _texts(s: Setup, server: Any, database: str, table: str, columns: str) -> list[Any]:
+    """Rows as the server prints them (``CAST(… AS CHAR)``), by id."""
+    casts = ", ".join(f"CAST({c} AS CHAR)" for c in columns.split(", "))
+    with server.connect(database) as conn, conn.cursor() as cur:
+        cur.execute(f"SELECT id, {casts} FROM {table} ORDER BY id")
+        return [tuple(row) for row in cur.fetchall()]
+
+
+def test_dates_no_python_date_holds_are_copied_in_bulk_as_they_are(
+    s: Setup, spark: Any, tmp_path: Path
+) -> None:
+    """Zero dates, dates with a zero month or day, days their month lacks (which the server
+    keeps outside NO_ZERO_DATE, NO_ZERO_IN_DATE, with ALLOW_INVALID_DATES), the year 0 and the
+    zero timestamp, in NOT NULL columns and nullable ones, copied by Spark over JDBC and then
+    followed: the target holds the very values (Connector/J reads the zero date as NULL and
+    the others as other days, and Spark's dates hold none of them); the lake holds each as
+    NULL, by either copy, and every other date as it is."""
+    dates = (
+        "ADD d DATE NOT NULL DEFAULT '0000-00-00', ADD dt DATETIME(3) NULL, "
+        "ADD ts TIMESTAMP(2) NOT NULL DEFAULT '0000-00-00 00:00:00'"
+    )
+    odd = (
+        "SET SESSION sql_mode = 'ALLOW_INVALID_DATES'",
+        "UPDATE {t} SET d = '2020-00-15', dt = '2021-02-30 12:34:56.789', "
+        "placed = '2020-00-00 01:02:03' WHERE id % 5 = 1",
+        "UPDATE {t} SET d = '2024-02-29', dt = '0000-00-00 00:00:00', "
+        "ts = '2020-01-01 00:00:00.5' WHERE id % 5 = 2",
+        "UPDATE {t} SET dt = '2020-00-00 00:00:00.001', d = '2023-04-31' WHERE id % 5 = 3",
+        "UPDATE {t} SET d = '0000-01-01' WHERE id % 50 = 4",
+    )
+    for server, table, _ in SHARDS:
+        s.run(server, f"ALTER TABLE {table} {dates}", *(x.format(t=table) for x in odd))
+    lake = tmp_path / "lake"
+    r = s.replicator(bulk="spark", lake=str(lake))
+    r.partition_rows = 2000
+    r.run()
+    for server, table, _ in SHARDS:  # followed from the binlog too
+        s.run(server, *(x.format(t=table).replace("% 5", "% 7") for x in odd))
+    r.run()
+    assert_replicated(s, r)
+    columns = "d, dt, ts, placed"
+    down = _texts(s, s.servers.down, s.dw, "orders", columns)
+    up = [
+        row
+        for server, table, _ in SHARDS
+        for row in _texts(s, s.servers.upstream(server), s.db, table, columns)
+    ]
+    assert sorted(down) == sorted(up)
+    assert {row[1] for row in down} >= {"0000-00-00", "2020-00-15", "2023-04-31", "0000-01-01"}
+    compact_lake(spark, lake)
+    held = {
+        row["id"]: (row["d"], row["dt"], row["ts"], row["placed"])
+        for row in read_lake(spark, lake).collect()
+    }
+
+    def python_date(text: str | None, kind: type[dt.date]) -> Any:
+        try:
+            return None if text is None else kind.fromisoformat(text)
+        except ValueError:
+            return None
+
+    kinds = (dt.date, dt.datetime, dt.datetime, dt.datetime)
+    assert held == {
+        row[0]: tuple(python_date(t, k) for t, k in zip(row[1:], kinds, strict=True)) for row in up
+    }

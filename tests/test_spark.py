@@ -34,6 +34,7 @@ from mvdd.spark import (  # noqa: E402
     to_spark,
     upgrade,
 )
+from mvdd.spark.lake import lake_value  # noqa: E402
 
 EXAMPLES = settings(
     max_examples=examples(25, 8),
@@ -188,7 +189,19 @@ def test_struct_type_covers_the_families() -> None:
         "h:bigint,i:string,j:string,k:string,l:string,m:binary,n:binary,o:date,"
         "p:timestamp_ntz,q:timestamp_ntz,r:string,s:smallint,u:binary>"
     )
-    assert to_spark(table.column("o").type, "0000-00-00") is None
+    # dates no Python date holds: the zero date, a zero month or day, a day its month lacks,
+    # the year 0
+    for text in ("0000-00-00", "2020-00-15", "2023-04-31", "0000-01-01"):
+        assert to_spark(table.column("o").type, text) is None
+    assert to_spark(table.column("p").type, "2021-02-30 12:34:56.789") is None
+    assert to_spark(table.column("q").type, "2020-00-00 01:02:03") is None
+    # a change batch of the lake: numbers in its text columns as text, those dates as NULL
+    year = parse_table("CREATE TABLE y (y YEAR, u BIGINT UNSIGNED, d DATE)")
+    assert lake_value(2155, year.column("y")) == "2155"
+    assert lake_value(2**64 - 1, year.column("u")) == "18446744073709551615"
+    assert lake_value("2023-04-31", year.column("d")) is None
+    assert lake_value(dt.date(2023, 4, 30), year.column("d")) == "2023-04-30"
+    assert lake_value("2023-04-30", year.column("d")) == "2023-04-30"  # a held row's text
     assert to_spark(table.column("p").type, "2020-01-02 03:04:05.500") == dt.datetime(
         2020, 1, 2, 3, 4, 5, 500000
     )

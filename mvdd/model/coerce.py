@@ -319,6 +319,20 @@ _TIMESTAMP_FIRST = _dt.datetime(1970, 1, 1, 0, 0, 1)
 _TIMESTAMP_LAST = _dt.datetime(2038, 1, 19, 3, 14, 7)
 
 
+def python_date(kind: TypeKind, value: Any) -> _dt.date | None:
+    """The Python date (a DATE) or datetime (a DATETIME, a TIMESTAMP) of a value or its text;
+    None when no Python date holds it (the zero date, a zero month or day, a day its month
+    lacks, the year 0: :data:`~mvdd.model.kind.CALENDAR`'s values a lenient server keeps).
+
+    >>> python_date(TypeKind.DATE, "2024-02-29"), python_date(TypeKind.DATE, "2023-04-31")
+    (datetime.date(2024, 2, 29), None)
+    """
+    try:
+        return (_dt.date if kind == TypeKind.DATE else _dt.datetime).fromisoformat(str(value))
+    except ValueError:
+        return None
+
+
 def _full_year(digits: str) -> int:
     """A year as written: one or two digits mean 2000..2069 (00..69) or 1970..1999."""
     return _century(int(digits)) if len(digits) <= 2 else int(digits)
@@ -905,6 +919,7 @@ __all__ = [
     "double_text",
     "from_temporal_literal",
     "is_case_sensitive",
+    "python_date",
     "single_float",
     "temporal_literal",
     "two_digit_year",

@@ -155,11 +155,15 @@ BINARY_TWIN: dict[TypeKind, TypeKind] = {
     K.VARCHAR: K.VARBINARY,
     **dict(zip(TEXT_SIZES, BLOB_SIZES, strict=True)),
 }
+#: the types whose values a server may hold as no Python date holds them: the zero date, a zero
+#: month or day, a day its month lacks (under a lenient sql_mode), the year 0
+CALENDAR = frozenset({K.DATE, K.DATETIME, K.TIMESTAMP})
 
 
 __all__ = [
     "BINARY_TWIN",
     "BLOB_SIZES",
+    "CALENDAR",
     "CHARSET_FAMILIES",
     "DEFAULT_INT_WIDTH",
     "FAMILY",

@@ -731,7 +731,7 @@ class Replicator:
                     self._retrying(lambda: target.execute(drop_table(stage)))
                     self._retrying(lambda: target.execute(create_like(stage, self.target_name)))
                     with _spark_jobs(shard):
-                        bulk.write(rows, down, stage)
+                        bulk.write(rows, down, stage, session=target.variables)
                     faults.reach("after-chunk")
                     self._commit(
                         target, [Op(upsert_from(self.target_name, stage, into), ((),)), mark]
@@ -739,7 +739,7 @@ class Replicator:
                     self._retrying(lambda: target.execute(drop_table(stage)))
                 else:
                     with _spark_jobs(shard):
-                        bulk.write(rows, down, self.target_name)
+                        bulk.write(rows, down, self.target_name, session=target.variables)
                     faults.reach("after-chunk")
                     self._commit(target, [mark])
                 data = done

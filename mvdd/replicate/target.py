@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -46,16 +46,16 @@ _CHECKPOINT_DDL = (
 )
 
 
-#: what the downstream session sets, by server flavour. MariaDB checks CHECK constraints on
-#: every row a statement writes or copies, a copying ALTER and the group's merge UPDATEs
-#: included. Every row the replicator writes passed its shard's checks upstream, but rows kept
-#: from shards that left the group (or were truncated while others stayed) need not meet a check
-#: the remaining shards added later: checked, they would stop the replicator at the next ADD
-#: CONSTRAINT or copying ALTER. MySQL has no such switch: there such a statement fails, as
-#: narrowing a type over rows that do not fit does.
-SESSION: dict[str, tuple[str, ...]] = {
-    "mariadb": ("SET SESSION check_constraint_checks = OFF",),
-    "mysql": (),
+#: the variables a downstream session sets (name -> value as SQL), by server flavour. MariaDB checks
+#: CHECK constraints on every row a statement writes or copies, a copying ALTER and the group's
+#: merge UPDATEs included. Every row the replicator writes passed its shard's checks upstream, but
+#: rows kept from shards that left the group (or were truncated while others stayed) need not meet a
+#: check the remaining shards added later: checked, they would stop the replicator at the next ADD
+#: CONSTRAINT or copying ALTER. MySQL has no such switch: there such a statement fails, as narrowing
+#: a type over rows that do not fit does.
+SESSION: dict[str, dict[str, str]] = {
+    "mariadb": {"check_constraint_checks": "OFF"},
+    "mysql": {},
 }
 
 
@@ -65,22 +65,34 @@ SESSION: dict[str, tuple[str, ...]] = {
 DATES_AS_UPSTREAM = (frozenset({"NO_ZERO_DATE", "NO_ZERO_IN_DATE"}), ("ALLOW_INVALID_DATES",))
 
 
-def prepare_session(conn: Any) -> str:
+@attrs.frozen
+class Session:
+    """A downstream session as :func:`prepare_session` set it up: its server's ``flavor``
+    (:func:`mvdd.binlog.source.server_flavor`) and the session variables it set, each value as
+    SQL (``sql_mode`` a string literal), which every other session writing the same rows takes
+    too (the Spark bulk copy's JDBC connections: :func:`mvdd.spark.jdbc.jdbc_options`)."""
+
+    flavor: str
+    variables: Mapping[str, str]
+
+
+def prepare_session(conn: Any) -> Session:
     """Set up a downstream connection as :data:`SESSION` says for its server, and its
-    ``sql_mode`` as :data:`DATES_AS_UPSTREAM` says; the server's flavour
-    (:func:`mvdd.binlog.source.server_flavor`)."""
+    ``sql_mode`` as :data:`DATES_AS_UPSTREAM` says."""
     with conn.cursor() as cur:
         cur.execute("SELECT VERSION()")
         flavor = server_flavor(str(cur.fetchone()[0]))
-        for statement in SESSION[flavor]:
-            cur.execute(statement)
+        for name, value in SESSION[flavor].items():
+            cur.execute(f"SET SESSION {name} = {value}")
         cur.execute("SELECT @@SESSION.sql_mode")
         mode = [w for w in str(cur.fetchone()[0]).split(",") if w]
         dropped, added = DATES_AS_UPSTREAM
-        wanted = [w for w in mode if w not in dropped] + [w for w in added if w not in mode]
-        if wanted != mode:
-            cur.execute("SET SESSION sql_mode = %s", (",".join(wanted),))
-    return flavor
+        wanted = ",".join(
+            [w for w in mode if w not in dropped] + [w for w in added if w not in mode]
+        )
+        if wanted != ",".join(mode):
+            cur.execute("SET SESSION sql_mode = %s", (wanted,))
+    return Session(flavor, {**SESSION[flavor], "sql_mode": conn.escape(wanted)})
 
 
 #: the ``sql_mode`` words a downstream DDL runs without (:func:`run_ddl`)
@@ -162,6 +174,8 @@ class Target:
         self.database = self.address.database
         self._conn: Any = None
         self.flavor = "mysql"  # the server's, once connected
+        #: the session variables set on its connection, once connected (:class:`Session`)
+        self.variables: Mapping[str, str] = {}
         self._upsert = insert_template(
             CHECKPOINT_TABLE, ["target", "name", "position", "seq", "data"], upsert=True
         )
@@ -178,7 +192,8 @@ class Target:
             options.update(autocommit=False, client_flag=CLIENT.FOUND_ROWS, charset="utf8mb4")
             try:
                 self._conn = pymysql.connect(**options)
-                self.flavor = prepare_session(self._conn)
+                session = prepare_session(self._conn)
+                self.flavor, self.variables = session.flavor, session.variables
             except pymysql.MySQLError as err:
                 raise self._error(err, "cannot connect") from None
             except OSError as err:
@@ -329,6 +344,7 @@ __all__ = [
     "STRICT",
     "Checkpoint",
     "Op",
+    "Session",
     "Target",
     "TargetError",
     "TargetLost",

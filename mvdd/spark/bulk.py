@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
@@ -22,9 +22,10 @@ from pyspark.sql import functions as F
 
 from mvdd.ddl.dml import key_range, read_source, shows_less
 from mvdd.model import Column
+from mvdd.model.kind import CALENDAR
 from mvdd.shard import ShardGroup
 from mvdd.spark.jdbc import jdbc_options
-from mvdd.spark.pipeline import merge_shards
+from mvdd.spark.pipeline import col, merge_shards, quoted
 from mvdd.spark.types import spark_type
 from mvdd.store.address import Address
 
@@ -52,20 +53,37 @@ def read(
     turned off while the read is planned (the plan keeps it; the session's setting is put
     back). A column whose SELECT shows less than it stores (a YEAR(2)) is read through a
     query that gives what it stores (:func:`~mvdd.ddl.dml.read_node`), as the type's Spark
-    type."""
+    type.
+
+    A DATE, DATETIME or TIMESTAMP is read as the text the server prints (Connector/J reads a zero
+    date as NULL, a zero month or day, or a day its month lacks, as another day, and Spark's dates
+    hold none of them): the column is its value cast from that text (NULL for those: what the lake
+    holds), and the text stands beside it under :func:`text_of` its name, which :func:`joined_rows`
+    writes where the value is NULL."""
     options = jdbc_options(address, database=table[0])
     url = options.pop("url")
     options["fetchsize"] = str(fetch)
-    source = read_source(table[1], columns)
-    picked = [F.col(f"`{c.name.replace('`', '``')}`") for c in columns]
+    dated = {c.name for c in columns if c.type.kind in CALENDAR}
+    source = read_source(table[1], columns, texts=dated)
     with _session_conf(spark, {PADDING: "false"}):
         df = spark.read.jdbc(url, source, predicates=list(predicates), properties=options)
-        return df.select(
-            *(
-                col.cast(spark_type(c.type)) if shows_less(c) else col
-                for c, col in zip(columns, picked, strict=True)
-            )
-        )
+        out = []
+        for c in columns:
+            value = col(c.name)
+            if c.type.kind in CALENDAR:
+                typed = value.try_cast(spark_type(c.type))
+                # (the year 0 too, which Spark's dates hold: NULL, as to_spark gives it)
+                typed = F.when(F.year(typed) > 0, typed)
+                out += [typed.alias(c.name), value.alias(text_of(c))]
+            else:
+                out.append(value.cast(spark_type(c.type)) if shows_less(c) else value)
+        return df.select(*out)
+
+
+def text_of(column: Column) -> str:
+    """The name a date column's text has in a frame :func:`read` gives: its name and a space
+    (a MySQL column's name never ends in one)."""
+    return f"{column.name} "
 
 
 #: Spark pads ``CHAR(n)`` values read from JDBC to ``n`` characters unless this is off
@@ -94,19 +112,48 @@ def joined_rows(
     version: int,
     columns: Sequence[str],
 ) -> DataFrame:
-    """A shard's rows (read under its group ``version``) as rows of the joined schema, only
-    the target ``columns`` the shard fills (the server gives the others their defaults)."""
-    merged = merge_shards({shard: df.withColumn("_version", F.lit(version))}, group)
-    return merged.select(*(F.col(f"`{c.replace('`', '``')}`") for c in columns))
+    """A shard's rows (read under its group ``version``, by :func:`read`) as rows of the joined
+    schema, only the target ``columns`` the shard fills (the server gives the others their
+    defaults). A date column fed by a shard's date column is its value's text, or where the
+    value is NULL, the text the shard's server gave (a zero date …, which the target's session
+    takes as it is: :data:`mvdd.replicate.target.DATES_AS_UPSTREAM`)."""
+    texts: dict[str, str] = {}  # a joined column -> the text of the shard's column feeding it
+    for source in group.schema(shard, version=version).public_columns:
+        dest = group.destination(shard, source.id)
+        if (
+            dest is not None
+            and dest.type.kind in CALENDAR
+            and source.type.kind in CALENDAR
+            and text_of(source) in df.columns
+        ):
+            texts[dest.name] = text_of(source)
+    merged = merge_shards(
+        {shard: df.withColumn("_version", F.lit(version))}, group, keep=list(texts.values())
+    )
+    return merged.select(
+        *(
+            F.coalesce(col(c).cast("string"), col(texts[c])).alias(c) if c in texts else col(c)
+            for c in columns
+        )
+    )
 
 
-def write(df: DataFrame, address: Address, table: str, *, batch: int = 5000) -> None:
-    """Append rows to a table over JDBC (each partition in one transaction)."""
-    options = jdbc_options(address)
+def write(
+    df: DataFrame,
+    address: Address,
+    table: str,
+    *,
+    batch: int = 5000,
+    session: Mapping[str, str] | None = None,
+) -> None:
+    """Append rows to a table over JDBC (each partition in one transaction), each connection's
+    ``session`` variables set as the target's own session has them
+    (:class:`mvdd.replicate.target.Session`)."""
+    options = jdbc_options(address, session=session)
     url = options.pop("url")
     options["batchsize"] = str(batch)
     options["isolationLevel"] = "READ_COMMITTED"
-    df.write.jdbc(url, f"`{table.replace('`', '``')}`", mode="append", properties=options)
+    df.write.jdbc(url, quoted(table), mode="append", properties=options)
 
 
 #: Spark's error conditions for a JDBC connection it could not make
@@ -180,4 +227,4 @@ def connection_lost(err: BaseException) -> str | None:
     return None
 
 
-__all__ = ["connection_lost", "joined_rows", "ranges", "read", "refusal", "write"]
+__all__ = ["connection_lost", "joined_rows", "ranges", "read", "refusal", "text_of", "write"]

@@ -20,6 +20,7 @@ a server that requires TLS wants ``ssl_mode=required`` or stronger in the addres
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -89,9 +90,14 @@ def driver_jars() -> list[str]:
     return found
 
 
-def jdbc_options(address: Address, *, database: str | None = None) -> dict[str, Any]:
-    """Spark's JDBC options for a server (``url``, ``driver``, ``user``, ``password``)."""
+def jdbc_options(
+    address: Address, *, database: str | None = None, session: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """Spark's JDBC options for a server (``url``, ``driver``, ``user``, ``password``); each
+    connection's session in UTC, and with the ``session`` variables given (name -> value as
+    SQL: a downstream session's, :class:`mvdd.replicate.target.Session`)."""
     db = database if database is not None else (address.database or "")
+    variables = {"time_zone": f"'{SESSION_TIME_ZONE}'", **(session or {})}
     params = [
         "permitMysqlScheme",
         "tinyInt1isBit=false",
@@ -100,7 +106,7 @@ def jdbc_options(address: Address, *, database: str | None = None) -> dict[str, 
         "rewriteBatchedStatements=true",
         "useServerPrepStmts=false",
         # a TIMESTAMP's text in UTC, as every session mvdd opens (mvdd.store.address)
-        f"sessionVariables=time_zone='{SESSION_TIME_ZONE}'",
+        "sessionVariables=" + ",".join(f"{name}={value}" for name, value in variables.items()),
     ]
     if address.unix_socket is not None:
         params.append(f"localSocket={quote(address.unix_socket, safe='/')}")

@@ -52,7 +52,8 @@ import pyarrow.parquet as pq
 
 from mvdd.errors import MvddError
 from mvdd.model import Column, Table
-from mvdd.model.kind import Family, TypeKind
+from mvdd.model.coerce import python_date
+from mvdd.model.kind import CALENDAR, Family, TypeKind
 from mvdd.shard import ShardGroup
 from mvdd.store.folder import foreign_entries, listed
 
@@ -100,8 +101,15 @@ def arrow_type(column: Column) -> pa.DataType:
     return ARROW.get(t.family, pa.string())
 
 
-def lake_value(value: Any) -> Any:
-    """A decoded value as the lake keeps it."""
+def lake_value(value: Any, column: Column | None = None) -> Any:
+    """A decoded value as the lake keeps it in ``column``: a number in a text column (a YEAR, a
+    BIGINT UNSIGNED: :func:`arrow_type`) as its text, the text of a date no Python date holds
+    (the zero date …: :data:`~mvdd.model.kind.CALENDAR`) as NULL, as the lake holds it."""
+    if column is not None:
+        if isinstance(value, str) and column.type.kind in CALENDAR:
+            return value if python_date(column.type.kind, value) is not None else None
+        if isinstance(value, int | float) and arrow_type(column) == pa.string():
+            return str(value)
     if value is None or isinstance(value, bool | int | float | str | bytes):
         return value
     if isinstance(value, Decimal):
@@ -209,7 +217,7 @@ class LakeWriter:
             data = {
                 "_seq": [s for s, _ in items],
                 "_op": [r.op for _, r in items],
-                **{c.name: [lake_value(r.row.get(c.name)) for _, r in items] for c in columns},
+                **{c.name: [lake_value(r.row.get(c.name), c) for _, r in items] for c in columns},
             }
             name = f"{n:04d}.parquet"
             pq.write_table(pa.table(data, schema=pa.schema(fields)), tmp / name)

@@ -41,7 +41,12 @@ if TYPE_CHECKING:
 
 def col(name: str) -> SparkColumn:
     """A column by its exact name, whatever characters it holds."""
-    return F.col("`" + name.replace("`", "``") + "`")
+    return F.col(quoted(name))
+
+
+def quoted(name: str) -> str:
+    """A name quoted as Spark's SQL and MySQL's quote it (in backticks, a backtick doubled)."""
+    return "`" + name.replace("`", "``") + "`"
 
 
 def _literal(column: Column, value: Any) -> SparkColumn:
@@ -234,4 +239,12 @@ def index_entries(df: DataFrame, table: Table, index: str) -> DataFrame:
     return out.dropDuplicates()
 
 
-__all__ = ["backfill_column", "col", "index_entries", "merge_shards", "project", "upgrade"]
+__all__ = [
+    "backfill_column",
+    "col",
+    "index_entries",
+    "merge_shards",
+    "project",
+    "quoted",
+    "upgrade",
+]

@@ -2,8 +2,9 @@
 
 :func:`struct_type` maps a table version to a Spark ``StructType``; staging schemas carry rows
 written under several versions of a table (the union of the names ever used, a version column).
-Values the server computes are NULL here; zero dates are NULL; TIME and YEAR are strings and
-shorts; DECIMAL wider than Spark's 38 digits is a string.
+Values the server computes are NULL here; so are dates no Python date holds (the zero date …:
+:data:`~mvdd.model.kind.CALENDAR`); TIME and YEAR are strings and shorts; DECIMAL wider than
+Spark's 38 digits is a string.
 
 >>> from mvdd import parse_table
 >>> struct_type(parse_table("CREATE TABLE t (id BIGINT NOT NULL, name VARCHAR(20))")).simpleString()
@@ -20,7 +21,8 @@ from typing import Any
 from pyspark.sql import types as T
 
 from mvdd.model import ColumnType, Expr, Table
-from mvdd.model.kind import Family, TypeKind
+from mvdd.model.coerce import python_date
+from mvdd.model.kind import CALENDAR, Family, TypeKind
 
 K = TypeKind
 
@@ -91,13 +93,8 @@ def to_spark(ctype: ColumnType, value: Any) -> Any:
     if value is None or isinstance(value, Expr):
         return None
     fam = ctype.family
-    if fam == Family.TEMPORAL and ctype.kind in (K.DATE, K.DATETIME, K.TIMESTAMP):
-        text = str(value)
-        if text.startswith("0000") or "-00" in text[:10]:
-            return None
-        if ctype.kind == K.DATE:
-            return dt.date.fromisoformat(text)
-        return dt.datetime.fromisoformat(text)
+    if ctype.kind in CALENDAR:
+        return python_date(ctype.kind, value)
     if fam == Family.DECIMAL:
         return Decimal(value) if not isinstance(spark_type(ctype), T.StringType) else str(value)
     if fam == Family.FLOAT:

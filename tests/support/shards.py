@@ -72,7 +72,7 @@ class Rig:
         self.conn = conn
         self.target = target
         self.down = sibling(conn)
-        self.flavor = prepare_session(self.down)
+        self.flavor = prepare_session(self.down).flavor
         weakref.finalize(self, self.down.close)
         self.counter = itertools.count(1)
         self.warnings: list[str] = []  # what the downstream DDL warned of
