@@ -28,7 +28,7 @@ UPDATE `db`.`t` SET `a` = %s WHERE `k1` = %s AND `k2` = %s
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlglot import exp
@@ -182,26 +182,35 @@ def read_node(column: str | Column) -> exp.Expr:
     return exp.alias_(stored, _id(column.name))
 
 
-def read_source(table: str, columns: Sequence[Column], *, texts: Collection[str] = ()) -> str:
+#: what :func:`read_source` reads a column as, by the name given in its ``casts``
+READ_AS: dict[str, exp.DataType] = {
+    "text": exp.DataType.build("CHAR"),
+    "number": exp.DataType(this=exp.DataType.Type.UBIGINT),
+}
+
+
+def read_source(table: str, columns: Sequence[Column], *, casts: Mapping[str, str] = {}) -> str:
     """What a reader of ``columns`` names as the table it reads (Spark's JDBC ``dbtable``): the
-    table; or, when a column's SELECT shows less than it stores, or a column is one of
-    ``texts`` (names), a query reading each column by :func:`read_node`, those of ``texts`` as
-    the text the server prints for them (``CAST(… AS CHAR)``: what a driver might parse into a
-    value of its own, a date no Java date holds, stays as the server holds it). A WHERE over
+    table; or, when a column's SELECT shows less than it stores, or ``casts`` names a column
+    (name -> ``"text"`` or ``"number"``), a query reading each column by :func:`read_node`,
+    those of ``casts`` as :data:`READ_AS` says: as the text the server prints for them
+    (``CAST(… AS CHAR)``), or as their number (``CAST(… AS UNSIGNED)``: a BIT's), where a driver
+    would make another value of it (a date no Java date holds, a BIT's bytes). A WHERE over
     its key columns filters it as it would the table.
 
     >>> from mvdd.model import ColumnType
     >>> print(read_source("t", [Column(id=1, name="y", type=ColumnType.of("year", width=2))]))
     (SELECT IF(YEAR(`y`) = 1900, 0, YEAR(`y`)) AS `y` FROM `t`) AS `q`
-    >>> print(read_source("t", [Column(id=1, name="d", type=ColumnType.of("date"))], texts={"d"}))
+    >>> d = Column(id=1, name="d", type=ColumnType.of("date"))
+    >>> print(read_source("t", [d], casts={"d": "text"}))
     (SELECT CAST(`d` AS CHAR) AS `d` FROM `t`) AS `q`
     """
-    if not texts and not any(shows_less(c) for c in columns):
+    if not casts and not any(shows_less(c) for c in columns):
         return sql(table_ref(table))
     query = exp.select(
         *(
-            exp.alias_(exp.cast(read_node(c.name), "CHAR"), _id(c.name))
-            if c.name in texts
+            exp.alias_(exp.cast(read_node(c.name), READ_AS[casts[c.name]]), _id(c.name))
+            if c.name in casts
             else read_node(c)
             for c in columns
         )

@@ -19,10 +19,11 @@ from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
 from mvdd.ddl.dml import key_range, read_source, shows_less
 from mvdd.model import Column
-from mvdd.model.kind import CALENDAR
+from mvdd.model.kind import CALENDAR, Family, TypeKind
 from mvdd.shard import ShardGroup
 from mvdd.spark.jdbc import jdbc_options
 from mvdd.spark.pipeline import col, merge_shards, quoted
@@ -53,7 +54,7 @@ def read(
     turned off while the read is planned (the plan keeps it; the session's setting is put
     back). A column whose SELECT shows less than it stores (a YEAR(2)) is read through a
     query that gives what it stores (:func:`~mvdd.ddl.dml.read_node`), as the type's Spark
-    type.
+    type; so is a column Connector/J would make another value of (:func:`read_as`).
 
     A DATE, DATETIME or TIMESTAMP is read as the text the server prints (Connector/J reads a zero
     date as NULL, a zero month or day, or a day its month lacks, as another day, and Spark's dates
@@ -63,8 +64,8 @@ def read(
     options = jdbc_options(address, database=table[0])
     url = options.pop("url")
     options["fetchsize"] = str(fetch)
-    dated = {c.name for c in columns if c.type.kind in CALENDAR}
-    source = read_source(table[1], columns, texts=dated)
+    casts = {c.name: how for c in columns if (how := read_as(c)) is not None}
+    source = read_source(table[1], columns, casts=casts)
     with _session_conf(spark, {PADDING: "false"}):
         df = spark.read.jdbc(url, source, predicates=list(predicates), properties=options)
         out = []
@@ -75,9 +76,29 @@ def read(
                 # (the year 0 too, which Spark's dates hold: NULL, as to_spark gives it)
                 typed = F.when(F.year(typed) > 0, typed)
                 out += [typed.alias(c.name), value.alias(text_of(c))]
+            elif c.name in casts or shows_less(c):
+                out.append(value.cast(spark_type(c.type)))
             else:
-                out.append(value.cast(spark_type(c.type)) if shows_less(c) else value)
+                out.append(value)
         return df.select(*out)
+
+
+def read_as(column: Column) -> str | None:
+    """How :func:`read` reads a column where Connector/J would make another value of it (None:
+    as Connector/J gives it), as :data:`mvdd.ddl.dml.READ_AS` names it: a date as the text the
+    server prints (Connector/J reads the zero date as NULL, a zero month or day or a day its
+    month lacks as another day), a TIME and a DECIMAL that Spark holds as text too (a
+    ``java.sql.Time`` loses a TIME's sign, its hours past 24 and its microseconds; a DECIMAL of
+    more than 38 digits loses digits), a BIT as its number (Connector/J gives a BIT(n > 1) as
+    its bytes)."""
+    t = column.type
+    if t.kind == TypeKind.BIT:
+        return "number"
+    if t.kind in CALENDAR or (
+        t.family in (Family.TEMPORAL, Family.DECIMAL) and spark_type(t) == T.StringType()
+    ):
+        return "text"
+    return None
 
 
 def text_of(column: Column) -> str:
@@ -227,4 +248,13 @@ def connection_lost(err: BaseException) -> str | None:
     return None
 
 
-__all__ = ["connection_lost", "joined_rows", "ranges", "read", "refusal", "text_of", "write"]
+__all__ = [
+    "connection_lost",
+    "joined_rows",
+    "ranges",
+    "read",
+    "read_as",
+    "refusal",
+    "text_of",
+    "write",
+]

@@ -96,18 +96,25 @@ def check_folder(folder: str | Path) -> None:
 
 def arrow_type(column: Column) -> pa.DataType:
     t = column.type
-    if t.kind == TypeKind.BIGINT and t.unsigned:
+    if (t.kind == TypeKind.BIGINT and t.unsigned) or (t.kind == TypeKind.BIT and t.length == 64):
         return pa.string()  # beyond int64
     return ARROW.get(t.family, pa.string())
 
 
 def lake_value(value: Any, column: Column | None = None) -> Any:
-    """A decoded value as the lake keeps it in ``column``: a number in a text column (a YEAR, a
-    BIGINT UNSIGNED: :func:`arrow_type`) as its text, the text of a date no Python date holds
-    (the zero date …: :data:`~mvdd.model.kind.CALENDAR`) as NULL, as the lake holds it."""
+    """A value (decoded from a binary log, or as a client reads it) as the lake keeps it in
+    ``column``: a number in a text column (a YEAR, a BIGINT UNSIGNED, a BIT(64):
+    :func:`arrow_type`) as its text, a DECIMAL as the server prints it, a BIT's bytes as its
+    number, the text of a date no Python date holds (the zero date …:
+    :data:`~mvdd.model.kind.CALENDAR`) as NULL, as the lake holds it."""
     if column is not None:
-        if isinstance(value, str) and column.type.kind in CALENDAR:
-            return value if python_date(column.type.kind, value) is not None else None
+        t = column.type
+        if isinstance(value, str) and t.kind in CALENDAR:
+            return value if python_date(t.kind, value) is not None else None
+        if isinstance(value, bytes) and t.family == Family.BIT:  # (as a client reads a BIT)
+            value = int.from_bytes(value, "big")
+        if isinstance(value, Decimal) and t.scale is not None:
+            return f"{value:.{t.scale}f}"  # as the server prints it, not '1E-30'
         if isinstance(value, int | float) and arrow_type(column) == pa.string():
             return str(value)
     if value is None or isinstance(value, bool | int | float | str | bytes):

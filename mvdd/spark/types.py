@@ -77,6 +77,8 @@ def spark_type(ctype: ColumnType) -> T.DataType:
         return T.FloatType()
     if fam == Family.TEMPORAL:
         return TEMPORAL_TYPES[ctype.kind]
+    if fam == Family.BIT and ctype.length == 64:
+        return T.DecimalType(20, 0)  # (2 ** 64 - 1 is no long)
     return FAMILY_TYPES[fam]
 
 
@@ -97,6 +99,8 @@ def to_spark(ctype: ColumnType, value: Any) -> Any:
         return python_date(ctype.kind, value)
     if fam == Family.DECIMAL:
         return Decimal(value) if not isinstance(spark_type(ctype), T.StringType) else str(value)
+    if fam == Family.BIT:
+        return Decimal(value) if isinstance(spark_type(ctype), T.DecimalType) else value
     if fam == Family.FLOAT:
         return float(value)
     if ctype.kind == K.YEAR:
