@@ -109,6 +109,23 @@ def every_ddl_kind(script: Script) -> None:
         1,
     )
     s.insert("w", "INSERT INTO w (id, vb, bl, y) VALUES (2, x'00', '', 0)", 2)
+    # text of charsets Python's codecs of their names read otherwise than the server, or not
+    # at all: euckr's Windows extension, greek's and hebrew's odd bytes, tis620's undefined
+    # ones, sjis's backslash, eucjpms's NEC row, big5's extra characters
+    s.ddl(
+        "CREATE TABLE cs (id INT PRIMARY KEY, kr VARCHAR(4) CHARACTER SET euckr, "
+        "el VARCHAR(4) CHARACTER SET greek, he VARCHAR(4) CHARACTER SET hebrew, "
+        "th VARCHAR(4) CHARACTER SET tis620, jp VARCHAR(4) CHARACTER SET sjis, "
+        "ms VARCHAR(4) CHARACTER SET eucjpms, b5 VARCHAR(4) CHARACTER SET big5)",
+        "cs",
+        new=("cs",),
+    )
+    s.insert(
+        "cs",
+        "INSERT INTO cs VALUES (1, X'8141B0A1', X'A1A2', X'AF', X'A0', X'815F', X'ADA1A1C1', "
+        "X'F9D6')",
+        1,
+    )
     # generated, invisible, and a MariaDB long unique (a hidden hash column in the row image)
     s.ddl(
         "CREATE TABLE g (id INT PRIMARY KEY, a INT, v INT AS (a * 2) VIRTUAL, "
@@ -542,6 +559,8 @@ CLIENT_TEXTS = [
     ("cp1251", "имя"),
     ("gbk", "名字中文"),
     ("sjis", "ソ表能"),
+    # a fullwidth backslash, which the server reads as a backslash, never an escape
+    ("sjis", "表＼能"),
     ("big5", "許功蓋"),
     ("euckr", "이름"),
     ("utf8mb4", "名ü€"),
@@ -559,6 +578,7 @@ def test_a_statement_is_read_in_the_charset_its_client_wrote_it_in(
     escapes, and the statement is another one or none.)"""
     server = binlog_server
     q = quote
+    seen = text.replace("＼", "\\")  # (the server reads sjis's fullwidth backslash as one)
     with database(server) as db:
         reader = reader_for(server, f"{db}.*")
         statements = [
@@ -576,14 +596,14 @@ def test_a_statement_is_read_in_the_charset_its_client_wrote_it_in(
                 cur.execute(sql)
         events = list(reader.events())
         with contextlib.closing(server.connect(db)) as conn:
-            shown = parse_table(show_create_table(conn, text), replica=True)
+            shown = parse_table(show_create_table(conn, seen), replica=True)
             with conn.cursor() as cur:
-                cur.execute(f"SELECT * FROM {q(text)} ORDER BY id")
+                cur.execute(f"SELECT * FROM {q(seen)} ORDER BY id")
                 rows = [tuple(row) for row in cur.fetchall()]
-    table = reader.catalog.table(f"{db}.{text}")
+    table = reader.catalog.table(f"{db}.{seen}")
     assert table.equivalent(shown, ignore_order=False), table.differences(shown)
-    column = table.column(text + "2")
-    assert (table.options.comment, column.comment, column.default) == (text, text, text + text)
+    column = table.column(seen + "2")
+    assert (table.options.comment, column.comment, column.default) == (seen, seen, seen + seen)
     assert [tuple((e.row or {}).values()) for e in events if e.kind == "insert"] == rows
 
 

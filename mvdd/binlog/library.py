@@ -144,7 +144,7 @@ def extend() -> None:
         if raw.decode("utf-8", "backslashreplace") != self.query:
             self.mvdd_unreadable = f"{charset} (its bytes were not found in the event)"
             return
-        codec = python_codec(charset)
+        codec = python_codec(charset, statement=True)
         try:
             if codec is None:
                 raw.decode("ascii")  # (ASCII reads the same in every client charset)

@@ -31,7 +31,7 @@ from mvdd.ddl.rules import Session
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
-from mvdd.model.encoding import UTF8_TEXT, python_codec
+from mvdd.model.encoding import UTF8_TEXT, python_codec, statement_text
 from mvdd.model.types import canonical_charset
 
 
@@ -390,7 +390,7 @@ def literal_bytes(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
     """
     if tree is None:
         return None
-    codec = python_codec(charset)
+    codec = python_codec(charset, statement=True)
     assert codec is not None
     for node in list(tree.find_all(exp.Introducer)):
         literal = node.expression
@@ -403,6 +403,29 @@ def literal_bytes(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
                     "charset its statement was written in"
                 ) from None
             literal.replace(d.QuotedHex(this=data.hex().upper()))
+    return tree
+
+
+def as_server_reads(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
+    """``tree`` (a statement written in ``charset``, read with its statement codec) with its
+    strings and names as the server reads them: the characters the statement codec keeps apart
+    so that the parser reads the statement as the server does (``sjis``'s fullwidth backslash,
+    never an escape) are what the server makes of them (a backslash:
+    :func:`~mvdd.model.encoding.statement_text`).
+
+    >>> from mvdd.ddl.dialect import DIALECT
+    >>> tree = DIALECT.parse("CREATE TABLE t (a TEXT DEFAULT '＼')")[0]
+    >>> as_server_reads(tree, "sjis").find(exp.Literal).this == chr(92)
+    True
+    """
+    table = statement_text(charset)
+    if tree is None or not table:
+        return tree
+    for node in tree.find_all(exp.Literal, exp.Identifier):
+        if (node.is_string if isinstance(node, exp.Literal) else True) and isinstance(
+            node.this, str
+        ):
+            node.set("this", node.this.translate(table))
     return tree
 
 
@@ -464,7 +487,9 @@ def _read_statement(
             verb, *rest = opened[chunk[0].start : chunk[-1].end + 1].split(None, 1)
             trees = [exp.Command(this=verb.upper(), expression=" " + "".join(rest))]
         if ctx.charset is not None:
-            trees = [literal_bytes(tree, ctx.charset) for tree in trees]
+            trees = [
+                as_server_reads(literal_bytes(tree, ctx.charset), ctx.charset) for tree in trees
+            ]
         if mode is not None and "EMPTY_STRING_IS_NULL" in mode.words:
             trees = [empty_strings_null(tree) for tree in trees]
         steps: list[s.Step] = []

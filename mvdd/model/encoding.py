@@ -1,46 +1,346 @@
-"""MySQL / MariaDB charsets as Python codecs: how a charset's bytes are text.
+r"""MySQL / MariaDB charsets as Python codecs: how a charset's bytes are text, as the server reads
+them.
 
 :data:`CODECS` names the Python codec of each charset Python can read (``binary`` has none: its
-values are bytes); MySQL's ``latin1`` is cp1252 with the five bytes cp1252 leaves undefined
-mapped to the C1 controls of the same value, registered here as ``mvdd-mysql-latin1``.
+values are bytes). Where the server reads a charset's bytes otherwise than Python's codec of
+that name, the codec is mvdd's own, registered as ``mvdd-mysql-<charset>`` and built on
+Python's: MySQL's ``latin1`` is cp1252 with the five bytes cp1252 leaves undefined read as the
+C1 controls of the same value; ``greek``, ``hebrew``, ``cp866``, ``koi8u`` read a few bytes as
+other characters; ``euckr`` is Windows' cp949 (the server reads its extension too); ``sjis``,
+``ujis`` and ``eucjpms`` read a backslash where Python reads a fullwidth one, ``ujis`` and
+``eucjpms`` their user-defined rows as private-use characters, ``eucjpms`` (eucJP-ms) the rest
+as Windows' cp932 does; ``big5`` has seven more characters and seven fewer. A byte the server
+cannot read is ``?`` (``tis620``'s undefined bytes: U+FFFD), one per byte of an ill-formed
+sequence, one per well-formed character it has no mapping for, as the server converts them; the
+exhaustive test against a server is ``tests/test_mariadb_server.py``'s.
+
+Writing text in a charset (``str.encode``, :func:`holds`) takes only what reads back as the same
+text: a character the server reads no byte sequence of the charset as is refused.
 
 >>> python_codec("latin1"), python_codec("utf8mb4"), python_codec("binary")
 ('mvdd-mysql-latin1', 'utf-8', None)
 >>> holds("latin1", "é€"), holds("ascii", "é"), holds("utf8mb3", "😀"), holds("armscii8", "é")
 (True, False, False, None)
+>>> b"\x81\x5f".decode(python_codec("sjis")), b"\xa1".decode(python_codec("greek"))
+('\\', 'ʽ')
 """
 
 from __future__ import annotations
 
 import codecs
+import contextlib
 import functools
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+# --- single-byte charsets ---------------------------------------------------------------------
+
+#: the single-byte charsets the server reads otherwise than a Python codec: charset -> (the
+#: Python codec, the bytes the server reads otherwise, what it reads a byte the Python codec
+#: leaves undefined as: None for the C1 control of the byte's value)
+_SINGLE: dict[str, tuple[str, dict[int, str], str | None]] = {
+    "latin1": ("cp1252", {}, None),
+    "greek": ("iso8859-7", {0xA1: "\u02bd", 0xA2: "\u02bc", 0xA4: "?", 0xA5: "?", 0xAA: "?"}, "?"),
+    "hebrew": ("iso8859-8", {0xAF: "\u203e"}, "?"),
+    "cp1250": ("cp1250", {}, "?"),
+    "cp1251": ("cp1251", {}, "?"),
+    "cp1256": ("cp1256", dict.fromkeys((0x8A, 0x8F, 0x98, 0x9A, 0x9F, 0xAA, 0xC0, 0xFF), "?"), "?"),
+    "cp1257": ("cp1257", {}, "?"),
+    "cp866": ("cp866", {0xFC: "\u207f", 0xFD: "\xb2"}, "?"),
+    "koi8u": ("koi8-u", {0x95: "\u2022"}, "?"),
+    "tis620": ("tis-620", {}, "\ufffd"),
+}
 
 
-def _mysql_latin1() -> codecs.CodecInfo:
-    # MySQL's latin1 is cp1252, with the five bytes cp1252 leaves undefined mapped to the C1
-    # controls of the same value (so every byte decodes, as on the server)
-    table = "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in range(256))
-    encoding_table = codecs.charmap_build(table)
+def _single_byte(name: str, base: str, differs: Mapping[int, str], undefined: str | None) -> Any:
+    table = "".join(
+        differs.get(b) or bytes([b]).decode(base, errors="ignore") or undefined or chr(b)
+        for b in range(256)
+    )
+    encoding: dict[int, int] = {}
+    for b, ch in enumerate(table):
+        if ch != "\ufffd":
+            encoding.setdefault(ord(ch), b)  # (the first byte a character is read from: '?')
 
     def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
-        return codecs.charmap_encode(text, errors, encoding_table)
+        return codecs.charmap_encode(text, errors, encoding)  # type: ignore[arg-type]
 
     def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
         return codecs.charmap_decode(data, errors, table)
 
-    return codecs.CodecInfo(encode, decode, name="mvdd-mysql-latin1")  # type: ignore[arg-type]
+    return codecs.CodecInfo(encode, decode, name=name)  # type: ignore[arg-type]
+
+
+# --- multi-byte charsets ----------------------------------------------------------------------
+
+
+def _ranges(*pairs: tuple[int, int]) -> frozenset[int]:
+    return frozenset(b for lo, hi in pairs for b in range(lo, hi + 1))
+
+
+def _two_byte(lead: frozenset[int], trail: frozenset[int]) -> Callable[[bytes, int], int]:
+    """The shape of a charset of one- and two-byte characters: the length of the well-formed
+    character at a position (a lead byte and a trail byte: 2; a byte below 0x80 or outside the
+    lead bytes: 1, the Python codec says what it is), 0 for an ill-formed one."""
+
+    def size(data: bytes, at: int) -> int:
+        if data[at] not in lead:
+            return 1
+        return 2 if at + 1 < len(data) and data[at + 1] in trail else 0
+
+    return size
+
+
+_EUC_BYTES = _ranges((0xA1, 0xFE))
+
+
+def _euc_jp(data: bytes, at: int) -> int:
+    """The shape of EUC-JP (``ujis``, ``eucjpms``): two bytes of 0xA1..0xFE (JIS X 0208), 0x8E
+    and a halfwidth katakana, 0x8F and two bytes of JIS X 0212."""
+    lead, rest = data[at], data[at + 1 : at + 3]
+    if lead < 0x80:
+        return 1
+    if lead == 0x8E:
+        return 2 if rest[:1] and 0xA1 <= rest[0] <= 0xDF else 0
+    if lead == 0x8F:
+        return 3 if len(rest) == 2 and rest[0] in _EUC_BYTES and rest[1] in _EUC_BYTES else 0
+    return 2 if lead in _EUC_BYTES and rest[:1] and rest[0] in _EUC_BYTES else 0
+
+
+def _user_defined(pua: int, prefix: bytes = b"") -> dict[bytes, str]:
+    """EUC-JP's user-defined rows 0xF5..0xFE (after ``prefix``) as the private-use characters
+    from ``pua`` on, 94 a row."""
+    return {
+        prefix + bytes([0xF5 + row, 0xA1 + cell]): chr(pua + row * 94 + cell)
+        for row in range(10)
+        for cell in range(94)
+    }
+
+
+def _sjis_of_jis(row: int, cell: int) -> bytes:
+    """The Shift JIS bytes of a JIS X 0208 row and cell (0x21..0x7E each)."""
+    lead = (row + 1) // 2 + (0x70 if row <= 0x5E else 0xB0)
+    trail = cell + (0x1F if row % 2 else 0x7E)
+    return bytes([lead, trail + (1 if row % 2 and trail >= 0x7F else 0)])
+
+
+#: eucJP-ms's IBM extensions in JIS X 0212's rows 0x73..0x74, from 0x8FF3F3 on, as MariaDB
+#: reads them (the ones JIS X 0212 does not have already)
+_EUCJPMS_IBM = (
+    "\u2170\u2171\u2172\u2173\u2174\u2175\u2176\u2177\u2178\u2179\u2160\u2161\u2162\u2163"
+    "\u2164\u2165\u2166\u2167\u2168\u2169\uff07\uff02\u3231\u2116\u2121\u70bb\u4efc\u50f4"
+    "\u51ec\u5307\u5324\ufa0e\u548a\u5759\ufa0f\ufa10\u589e\u5bec\u5cf5\u5d53\ufa11\u5fb7"
+    "\u6085\u6120\u654e\u663b\u6665\ufa12\uf929\u6801\ufa13\ufa14\u6a6b\u6ae2\u6df8\u6df2"
+    "\u7028\ufa15\ufa16\u7501\u7682\u769e\ufa17\u7930\ufa18\ufa19\ufa1a\ufa1b\u7ae7\ufa1c"
+    "\ufa1d\u7da0\u7dd6\ufa1e\u8362\ufa1f\u85b0\ufa20\ufa21\u8807\ufa22\u8b7f\u8cf4\u8d76"
+    "\ufa23\ufa24\ufa25\u90de\ufa26\u9115\ufa27\ufa28\u9592\uf9dc\ufa29\u973b\u974d\u9751"
+    "\ufa2a\ufa2b\ufa2c\u999e\u9ad9\u9b72\ufa2d\u9ed1"
+)
+
+
+def _eucjpms_extra() -> dict[bytes, str]:
+    """What the server reads for the eucJP-ms sequences Python's ``euc_jp`` cannot read: JIS X
+    0208's rows as cp932 reads them (NEC's and IBM's extensions), the user-defined rows, the
+    IBM extensions in JIS X 0212's rows."""
+    out: dict[bytes, str] = {}
+    for lead in range(0xA1, 0xF5):
+        for trail in range(0xA1, 0xFF):
+            seq = bytes([lead, trail])
+            try:
+                seq.decode("euc_jp")
+            except UnicodeDecodeError:
+                with contextlib.suppress(UnicodeDecodeError):
+                    out[seq] = _sjis_of_jis(lead - 0x80, trail - 0x80).decode("cp932")
+    cells = [(row, cell) for row in (0xF3, 0xF4) for cell in range(0xA1, 0xFF)]
+    ibm = [bytes([0x8F, row, cell]) for row, cell in cells if (row, cell) >= (0xF3, 0xF3)]
+    out.update(zip(ibm, _EUCJPMS_IBM, strict=True))
+    return out | _user_defined(0xE000) | _user_defined(0xE3AC, b"\x8f")
+
+
+@attrs.frozen
+class _MultiByte:
+    """A multi-byte charset as the server reads it: ``codec`` (Python's) reads most of it;
+    ``size`` gives the shape of a character; ``differs``: well-formed sequences the codec reads
+    as another text; ``extra()``: what the server reads for sequences the codec cannot read (a
+    sequence missing: ``?``); ``post``: characters the codec reads (from one sequence each) that
+    the server reads as another."""
+
+    codec: str
+    size: Callable[[bytes, int], int]
+    differs: Mapping[bytes, str] = attrs.field(factory=dict)
+    extra: Callable[[], dict[bytes, str]] = dict
+    post: Mapping[int, str] = attrs.field(factory=dict)
+
+
+_SJIS = _two_byte(_ranges((0x81, 0x9F), (0xE0, 0xFC)), _ranges((0x40, 0x7E), (0x80, 0xFC)))
+#: the multi-byte charsets the server reads otherwise than a Python codec
+_MULTI: dict[str, _MultiByte] = {
+    "sjis": _MultiByte("shift_jis", _SJIS, post={0xFF3C: "\\"}),
+    "cp932": _MultiByte("cp932", _SJIS, post=dict.fromkeys((0x80, *range(0xF8F0, 0xF8F4)), "?")),
+    "ujis": _MultiByte(
+        "euc_jp",
+        _euc_jp,
+        extra=lambda: _user_defined(0xE000) | _user_defined(0xE3AC, b"\x8f"),
+        post={0xFF3C: "\\"},
+    ),
+    "eucjpms": _MultiByte(
+        "euc_jp",
+        _euc_jp,
+        differs={b"\x8f\xa2\xb7": "\uff5e"},
+        extra=_eucjpms_extra,
+        post={
+            0x301C: "\uff5e",
+            0x2016: "\u2225",
+            0x2212: "\uff0d",
+            0xA2: "\uffe0",
+            0xA3: "\uffe1",
+            0xAC: "\uffe2",
+            0xA6: "\uffe4",
+        },
+    ),
+    "big5": _MultiByte(
+        "big5",
+        _two_byte(_ranges((0xA1, 0xF9)), _ranges((0x40, 0x7E), (0xA1, 0xFE))),
+        differs=dict.fromkeys(
+            (b"\xa1\x5a", b"\xa1\xc3", b"\xa1\xc5", b"\xa1\xfe", b"\xa2\x40", b"\xa2\xcc"),
+            "\ufffd",
+        )
+        | {b"\xa2\xce": "\ufffd"},
+        extra=lambda: dict(
+            zip(
+                (bytes([0xF9, t]) for t in range(0xD6, 0xDD)),
+                "\u7881\u92b9\u88cf\u58bb\u6052\u7ca7\u5afa",
+                strict=True,
+            )
+        ),
+    ),
+    "euckr": _MultiByte(
+        "cp949",
+        _two_byte(_ranges((0x81, 0xFE)), _ranges((0x41, 0x5A), (0x61, 0x7A), (0x81, 0xFE))),
+    ),
+    "gbk": _MultiByte("gbk", _two_byte(_ranges((0x81, 0xFE)), _ranges((0x40, 0x7E), (0x80, 0xFE)))),
+    "gb2312": _MultiByte("gb2312", _two_byte(_ranges((0xA1, 0xF7)), _EUC_BYTES)),
+}
+
+
+def _multi_byte(name: str, spec: _MultiByte) -> Any:
+    extra = functools.cache(spec.extra)
+
+    @functools.cache
+    def written() -> dict[str, bytes]:
+        """The bytes of the characters the codec cannot write: those only the extra sequences
+        give, and those the server reads where the codec reads another (``post``)."""
+        out = {text: seq for seq, text in reversed(extra().items())}
+        for code, text in spec.post.items():
+            if text != "?":
+                out.setdefault(text, chr(code).encode(spec.codec))
+        return out
+
+    def read(err: UnicodeError) -> tuple[str, int]:
+        assert isinstance(err, UnicodeDecodeError)
+        data, at = err.object, err.start
+        size = spec.size(data, at)
+        if size == 0:
+            return "?", at + 1
+        return extra().get(bytes(data[at : at + size]), "?"), at + size
+
+    def write(err: UnicodeError) -> tuple[bytes, int]:
+        assert isinstance(err, UnicodeEncodeError)
+        seq = written().get(err.object[err.start])
+        if seq is None:
+            raise err
+        return seq, err.start + 1
+
+    codecs.register_error(f"{name}-read", read)
+    codecs.register_error(f"{name}-write", write)
+
+    posted = [chr(code) for code in spec.post]
+
+    def text(data: bytes) -> str:
+        data = bytes(data)
+        if any(seq in data for seq in spec.differs):
+            out = _read_slowly(spec, data, extra())
+        else:
+            out = data.decode(spec.codec, f"{name}-read")
+        # (a translation walks every character: only where one of its characters is there)
+        return out.translate(spec.post) if any(ch in out for ch in posted) else out
+
+    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
+        return text(data), len(data)
+
+    def encode(value: str, errors: str = "strict") -> tuple[bytes, int]:
+        data = value.encode(spec.codec, f"{name}-write")
+        if text(data) != value:  # a character whose bytes the server reads as another
+            at = next(
+                (
+                    i
+                    for i, ch in enumerate(value)
+                    if text(ch.encode(spec.codec, f"{name}-write")) != ch
+                ),
+                0,
+            )
+            raise UnicodeEncodeError(name, value, at, at + 1, "the server reads it otherwise")
+        return data, len(value)
+
+    return codecs.CodecInfo(encode, decode, name=name)  # type: ignore[arg-type]
+
+
+def _read_slowly(spec: _MultiByte, data: bytes, extra: Mapping[bytes, str]) -> str:
+    """``data`` read a character at a time: what a text holding a sequence of ``differs`` needs
+    (the sequence may be a part of two characters, so it is not replaced in the bytes)."""
+    out: list[str] = []
+    at = 0
+    while at < len(data):
+        size = spec.size(data, at)
+        if size == 0:
+            out.append("?")
+            at += 1
+            continue
+        seq = data[at : at + size]
+        found = spec.differs.get(seq)
+        if found is None:
+            try:
+                found = seq.decode(spec.codec)
+            except UnicodeDecodeError:
+                found = extra.get(seq, "?")
+        out.append(found)
+        at += size
+    return "".join(out)
+
+
+# --- the codecs -------------------------------------------------------------------------------
+
+
+#: the multi-byte charsets whose statements are read otherwise than their values (see
+#: :func:`python_codec`)
+_STATEMENTS = frozenset(charset for charset, spec in _MULTI.items() if "\\" in spec.post.values())
+
+
+@functools.cache
+def _codec(name: str) -> Any:
+    charset = name.removeprefix("mvdd_mysql_").removesuffix("_statement")
+    if charset in _SINGLE:
+        return _single_byte(f"mvdd-mysql-{charset}", *_SINGLE[charset])
+    spec = _MULTI[charset]
+    if name.endswith("_statement"):  # (a backslash only where the text has one)
+        post = {code: text for code, text in spec.post.items() if text != "\\"}
+        return _multi_byte(f"mvdd-mysql-{charset}-statement", attrs.evolve(spec, post=post))
+    return _multi_byte(f"mvdd-mysql-{charset}", spec)
 
 
 @functools.cache
 def _register() -> None:
-    codecs.register(lambda name: _mysql_latin1() if name == "mvdd_mysql_latin1" else None)
+    names = {f"mvdd_mysql_{charset}" for charset in (*_SINGLE, *_MULTI)}
+    names |= {f"mvdd_mysql_{charset}_statement" for charset in _STATEMENTS}
+    codecs.register(lambda name: _codec(name) if name in names else None)
 
 
 #: MySQL charset -> Python codec (the charsets Python can read)
 CODECS: dict[str, str] = {
     "utf8mb3": "utf-8",
     "utf8mb4": "utf-8",
-    "latin1": "mvdd-mysql-latin1",
     "ascii": "ascii",
     "ucs2": "utf-16-be",
     "utf16": "utf-16-be",
@@ -49,29 +349,13 @@ CODECS: dict[str, str] = {
     "latin2": "iso8859-2",
     "latin5": "iso8859-9",
     "latin7": "iso8859-13",
-    "greek": "iso8859-7",
-    "hebrew": "iso8859-8",
-    "cp1250": "cp1250",
-    "cp1251": "cp1251",
-    "cp1256": "cp1256",
-    "cp1257": "cp1257",
     "cp850": "cp850",
     "cp852": "cp852",
-    "cp866": "cp866",
-    "cp932": "cp932",
     "koi8r": "koi8-r",
-    "koi8u": "koi8-u",
-    "big5": "big5",
-    "gbk": "gbk",
-    "gb2312": "gb2312",
     "gb18030": "gb18030",
-    "sjis": "shift_jis",
-    "ujis": "euc_jp",
-    "eucjpms": "euc_jp",
-    "euckr": "euc_kr",
-    "tis620": "tis-620",
     "macroman": "mac-roman",
     "macce": "mac-latin2",
+    **{charset: f"mvdd-mysql-{charset}" for charset in (*_SINGLE, *_MULTI)},
 }
 
 
@@ -81,10 +365,27 @@ CODECS: dict[str, str] = {
 UTF8_TEXT: frozenset[str] = frozenset({"utf8mb3", "utf8mb4", "ascii", "binary"})
 
 
-def python_codec(charset: str | None) -> str | None:
-    """The Python codec of a charset (None: none Python knows, or ``binary``)."""
+def python_codec(charset: str | None, *, statement: bool = False) -> str | None:
+    """The Python codec of a charset (None: none Python knows, or ``binary``). ``statement``:
+    the codec a statement written in the charset is read with: the same, but for the multibyte
+    characters the server reads as a backslash (``sjis``'s and ``ujis``'s fullwidth one), which
+    its parser never takes for an escape (it reads a statement's bytes a character at a time):
+    Python's fullwidth backslash, so that mvdd's parser does not either."""
     _register()
+    if statement and charset in _STATEMENTS:
+        return f"mvdd-mysql-{charset}-statement"
     return CODECS.get(charset or "")
+
+
+def statement_text(charset: str) -> dict[int, str]:
+    """What the server reads for the characters a statement's codec reads otherwise than its
+    values' (:func:`python_codec`), as a ``str.translate`` table: once a statement in that
+    charset is parsed, its strings and names are these characters (``sjis``: the fullwidth
+    backslash is a backslash)."""
+    spec = _MULTI.get(charset)
+    if spec is None or charset not in _STATEMENTS:
+        return {}
+    return {code: text for code, text in spec.post.items() if text == "\\"}
 
 
 def holds(charset: str | None, text: str) -> bool | None:
@@ -104,4 +405,4 @@ def holds(charset: str | None, text: str) -> bool | None:
     return True
 
 
-__all__ = ["CODECS", "holds", "python_codec"]
+__all__ = ["CODECS", "holds", "python_codec", "statement_text"]
