@@ -345,7 +345,8 @@ def test_dates_no_python_date_holds_are_copied_in_bulk_as_they_are(
 
 #: a column of every kind of value a driver may read as another value, each filled with the
 #: ends of its range (a TIME's sign and hours past 24, a BIT(64) of all ones, a DECIMAL of 65
-#: digits, a FLOAT's largest, a binary string's zero bytes, an ENUM's empty member …)
+#: digits, a FLOAT's largest, a binary string's zero bytes, an ENUM's empty member, text of
+#: charsets Python's codecs of their names read otherwise …)
 EVERY_TYPE = (
     "ADD t0 TIME NULL, ADD t6 TIME(6) NULL, ADD b1 BIT(1) NULL, ADD b64 BIT(64) NULL, "
     "ADD ub BIGINT UNSIGNED NULL, ADD d65 DECIMAL(65,30) NULL, ADD f FLOAT NULL, "
@@ -354,7 +355,8 @@ EVERY_TYPE = (
     "ADD ch CHAR(5) NULL, ADD tx TEXT NULL, ADD l1 VARCHAR(10) CHARACTER SET latin1 NULL, "
     "ADD ti TINYINT(1) NULL, ADD mu MEDIUMINT UNSIGNED NULL, ADD d6 DATETIME(6) NULL, "
     "ADD ts TIMESTAMP NULL, ADD geo POINT NULL, ADD y4 YEAR NULL, ADD fz FLOAT(7,3) NULL, "
-    "ADD dz DECIMAL(5,2) ZEROFILL NULL"
+    "ADD dz DECIMAL(5,2) ZEROFILL NULL, ADD kr VARCHAR(4) CHARACTER SET euckr NULL, "
+    "ADD el VARCHAR(4) CHARACTER SET greek NULL, ADD ms VARCHAR(4) CHARACTER SET eucjpms NULL"
 )
 EVERY_VALUE = (
     "UPDATE {t} SET t0 = '-838:59:59', t6 = '838:59:59.999999', b1 = b'1', "
@@ -364,7 +366,8 @@ EVERY_VALUE = (
     "vb = x'00ff00', bl = x'0000ff00', js = '{{\"a\": [1, 2.5, null]}}', ch = 'ab  ', "
     "tx = 'x😀y', l1 = 'é', ti = -128, mu = 16777215, d6 = '9999-12-31 23:59:59.999999', "
     "ts = '2038-01-19 03:14:07', geo = ST_GeomFromText('POINT(1 2)'), y4 = 2155, "
-    "fz = 1234.5678, dz = 1.5 WHERE id % {n} = 1",
+    "fz = 1234.5678, dz = 1.5, kr = X'8141B0A1', el = X'A1A2', ms = X'ADA1A1C1' "
+    "WHERE id % {n} = 1",
     "UPDATE {t} SET t0 = '-00:00:01', t6 = '12:34:56.000001', b1 = b'0', b64 = 0, ub = 0, "
     "d65 = '-0.000000000000000000000000000001', f = -1.17549e-38, g = -0.0, e = 'b', st = '', "
     "bn = x'00', vb = x'', bl = x'', js = '[]', ch = '', tx = '', l1 = '', ti = 2, mu = 0, "
