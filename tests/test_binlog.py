@@ -11,6 +11,7 @@ import datetime as dt
 import random
 import threading
 import time
+import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -1509,3 +1510,28 @@ def test_statements_on_views_routines_and_users_pass_and_a_create_select_is_foll
     ]
     create = seen[1]
     assert create.commit == create.position and create.commit < seen[2].commit
+
+
+def test_a_database_created_without_a_charset_takes_its_sessions_server_default(
+    binlog_server: MariaDB,
+) -> None:
+    """A CREATE DATABASE naming no charset takes its session's ``collation_server`` (which the
+    binlog logs beside the statement), not the server's global default the reader began with:
+    a table created there without a charset of its own has the one the server shows."""
+    server = binlog_server
+    name = f"sess_{uuid.uuid4().hex[:10]}"
+    reader = reader_for(server, f"{name}.*")
+    try:
+        with contextlib.closing(server.connect()) as conn, conn.cursor() as cur:
+            cur.execute("SET SESSION collation_server = latin1_german1_ci")
+            cur.execute(f"CREATE DATABASE {name}")
+            cur.execute(f"CREATE TABLE {name}.t (id INT PRIMARY KEY, a VARCHAR(10), KEY (a))")
+        list(reader.events())
+        with contextlib.closing(server.connect(name)) as conn:
+            shown = parse_table(show_create_table(conn, "t"), replica=True)
+    finally:
+        server.execute(f"DROP DATABASE IF EXISTS {name}")
+    table = reader.catalog.table(f"{name}.t")
+    assert table.equivalent(shown, ignore_order=False), table.differences(shown)
+    assert reader.catalog.database_default(name) == ("latin1", "latin1_german1_ci")
+    assert table.column("a").type.collation == "latin1_german1_ci"

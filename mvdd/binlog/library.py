@@ -38,7 +38,7 @@ from pymysqlreplication.constants.CHARSET import charset_by_id
 
 from mvdd.errors import MvddError
 from mvdd.model.encoding import UTF8_TEXT, python_codec
-from mvdd.model.types import canonical_charset
+from mvdd.model.types import canonical_charset, canonical_collation
 
 #: MariaDB's Q_GTID_FLAGS3 status variable and its flags
 Q_GTID_FLAGS3 = 0x82
@@ -218,6 +218,23 @@ _TEMPORAL_READERS = (
 )
 
 
+def server_collation(collation_id: int | None, flavor: str) -> str | None:
+    """The collation a query event's session had as its server's (``Q_CHARSET_CODE``'s
+    ``collation_server``: what a CREATE DATABASE naming no charset takes), by its ``flavor``'s
+    ids; None for an event without the variable, or a collation mvdd does not know.
+
+    >>> server_collation(8, "mariadb"), server_collation(224, "mariadb")
+    ('latin1_swedish_ci', 'utf8mb4_unicode_ci')
+    """
+    found = charset_by_id(collation_id, flavor) if collation_id is not None else None
+    if found is None:
+        return None
+    try:
+        return canonical_collation(found.collation)
+    except MvddError:
+        return None
+
+
 def query_charset(collation_id: int | None) -> str | None:
     """The charset a query event's statement is written in, from its client's collation id
     (``Q_CHARSET_CODE``'s ``character_set_client``), when UTF-8 does not read it as its server
@@ -250,4 +267,5 @@ __all__ = [
     "REFUSED_UNKNOWN",
     "extend",
     "query_charset",
+    "server_collation",
 ]

@@ -849,12 +849,16 @@ class BinlogReader:
         :meth:`~mvdd.catalog.Catalog.execute` takes it: the charset its client wrote it in, when
         not UTF-8 (:mod:`mvdd.binlog.library`), its sql_mode's bits
         (:class:`~mvdd.ddl.sqlmode.SqlMode`), its time zone where it read a TIMESTAMP's literal
-        in it (:mod:`mvdd.model.zone`), its ``explicit_defaults_for_timestamp``."""
+        in it (:mod:`mvdd.model.zone`), its ``explicit_defaults_for_timestamp``, its
+        ``collation_server``."""
         return {
             "charset": ev.mvdd_charset,
             "sql_mode": _sql_mode(ev),
             "time_zone": self._time_zone(ev),
             "explicit_defaults_for_timestamp": _explicit_timestamps(ev, self.source.flavor),
+            "server_collation": library.server_collation(
+                getattr(ev, "collation_server", None), self.source.flavor
+            ),
         }
 
     def _ddl(

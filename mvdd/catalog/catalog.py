@@ -527,6 +527,7 @@ class Catalog:
         sql_mode: str | int | None = None,
         time_zone: str | None = None,
         explicit_defaults_for_timestamp: bool = True,
+        server_collation: str | None = None,
     ) -> list[Change]:
         """Run one or more DDL statements; returns one Change per table version added.
 
@@ -570,6 +571,10 @@ class Catalog:
         NULL, its DEFAULT without one the zero timestamp, and the table's first TIMESTAMP
         column, defined so with no ON UPDATE, CURRENT_TIMESTAMP's for both, as the server
         makes them.
+
+        ``server_collation``: the session's ``collation_server`` (a binlog logs it beside each
+        statement): what a ``CREATE DATABASE`` that names no charset takes, as on the server.
+        None: the catalog's :attr:`default_charset` stands for it.
         """
         self._check_open()
         position = check_position(position)
@@ -606,11 +611,11 @@ class Catalog:
                 continue
             gate = self._gate
             if gate is None:
-                out.extend(self._execute_locked(st, position, default, session))
+                out.extend(self._execute_locked(st, position, default, session, server_collation))
                 continue
             # a gate (metadata locks) is waited for before the writer lock, never while holding it
             with gate.ddl(st.tables):
-                out.extend(self._execute_locked(st, position, default, session))
+                out.extend(self._execute_locked(st, position, default, session, server_collation))
         return out
 
     def _execute_locked(
@@ -619,10 +624,11 @@ class Catalog:
         position: Any,
         default: str | None,
         session: Session = PLAIN,
+        server_collation: str | None = None,
     ) -> list[Change]:
         with self._write_lock:
             if st.database is not None:
-                return self._execute_database(st, position, default)
+                return self._execute_database(st, position, default, server_collation)
             return self._execute_with_retry(st, position, session)
 
     # -- databases ------------------------------------------------------------------------------
@@ -642,7 +648,13 @@ class Catalog:
     def _database_records(self) -> dict[str, Any]:
         return dict(self._store.get_state(_DATABASES) or {})
 
-    def _execute_database(self, st: Statement, position: Any, default: str | None) -> list[Change]:
+    def _execute_database(
+        self,
+        st: Statement,
+        position: Any,
+        default: str | None,
+        server_collation: str | None = None,
+    ) -> list[Change]:
         change = st.database
         assert change is not None
         name = change.database or default or self.database
@@ -668,6 +680,11 @@ class Catalog:
                 charset, collation = change.charset, change.collation
                 if change.action == DatabaseAction.ALTER and charset is None and record:
                     charset, collation = record.get("charset"), record.get("collation")
+                elif (
+                    change.action == DatabaseAction.CREATE and charset is None and server_collation
+                ):
+                    # the session's server default, as the server takes it
+                    charset, collation = resolve_charset(None, server_collation)
                 records[name] = {
                     "charset": charset,
                     "collation": collation,
