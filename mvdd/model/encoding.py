@@ -15,7 +15,9 @@ sequence, one per well-formed character it has no mapping for, as the server con
 exhaustive test against a server is ``tests/test_mariadb_server.py``'s.
 
 Writing text in a charset (``str.encode``, :func:`holds`) takes only what reads back as the same
-text: a character the server reads no byte sequence of the charset as is refused.
+text: a character the server reads no byte sequence of the charset as is refused; a character
+of two sequences is written as the server writes it (``cp932``: IBM's extensions, not NEC's
+selection of them; ``eucjpms``: NEC's row, not JIS X 0212's).
 
 >>> python_codec("latin1"), python_codec("utf8mb4"), python_codec("binary")
 ('mvdd-mysql-latin1', 'utf-8', None)
@@ -159,26 +161,56 @@ def _eucjpms_extra() -> dict[bytes, str]:
     return out | _user_defined(0xE000) | _user_defined(0xE3AC, b"\x8f")
 
 
+def _eucjpms_prefer() -> dict[str, bytes]:
+    """eucJP-ms's characters of JIS X 0208's rows (NEC's, as cp932 has them), which the server
+    writes so, where Python's ``euc_jp`` writes JIS X 0212's (``№``)."""
+    out: dict[str, bytes] = {}
+    for seq, ch in _eucjpms_extra().items():
+        with contextlib.suppress(UnicodeEncodeError):
+            if len(seq) == 2 and len(ch.encode("euc_jp")) == 3:
+                out[ch] = seq
+    return out
+
+
 @attrs.frozen
 class _MultiByte:
     """A multi-byte charset as the server reads it: ``codec`` (Python's) reads most of it;
     ``size`` gives the shape of a character; ``differs``: well-formed sequences the codec reads
     as another text; ``extra()``: what the server reads for sequences the codec cannot read (a
     sequence missing: ``?``); ``post``: characters the codec reads (from one sequence each) that
-    the server reads as another."""
+    the server reads as another; ``prefer()``: characters of two sequences the server writes as
+    the other one than the codec does."""
 
     codec: str
     size: Callable[[bytes, int], int]
     differs: Mapping[bytes, str] = attrs.field(factory=dict)
     extra: Callable[[], dict[bytes, str]] = dict
     post: Mapping[int, str] = attrs.field(factory=dict)
+    prefer: Callable[[], dict[str, bytes]] = dict
+
+
+def _ibm_first() -> dict[str, bytes]:
+    """cp932's characters of IBM's extensions (rows 0xFA..0xFC), which the server writes so,
+    where Python's codec writes NEC's selection of them (rows 0xED..0xEE)."""
+    ibm: dict[str, bytes] = {}
+    for lead in (0xFA, 0xFB, 0xFC):
+        for trail in (*range(0x40, 0x7F), *range(0x80, 0xFD)):
+            seq = bytes([lead, trail])
+            with contextlib.suppress(UnicodeDecodeError):
+                ibm.setdefault(seq.decode("cp932"), seq)
+    return {ch: seq for ch, seq in ibm.items() if ch.encode("cp932")[0] in (0xED, 0xEE)}
 
 
 _SJIS = _two_byte(_ranges((0x81, 0x9F), (0xE0, 0xFC)), _ranges((0x40, 0x7E), (0x80, 0xFC)))
 #: the multi-byte charsets the server reads otherwise than a Python codec
 _MULTI: dict[str, _MultiByte] = {
     "sjis": _MultiByte("shift_jis", _SJIS, post={0xFF3C: "\\"}),
-    "cp932": _MultiByte("cp932", _SJIS, post=dict.fromkeys((0x80, *range(0xF8F0, 0xF8F4)), "?")),
+    "cp932": _MultiByte(
+        "cp932",
+        _SJIS,
+        post=dict.fromkeys((0x80, *range(0xF8F0, 0xF8F4)), "?"),
+        prefer=_ibm_first,
+    ),
     "ujis": _MultiByte(
         "euc_jp",
         _euc_jp,
@@ -190,6 +222,7 @@ _MULTI: dict[str, _MultiByte] = {
         _euc_jp,
         differs={b"\x8f\xa2\xb7": "\uff5e"},
         extra=_eucjpms_extra,
+        prefer=_eucjpms_prefer,
         post={
             0x301C: "\uff5e",
             0x2016: "\u2225",
@@ -270,8 +303,16 @@ def _multi_byte(name: str, spec: _MultiByte) -> Any:
     def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
         return text(data), len(data)
 
+    prefer = functools.cache(spec.prefer)
+
     def encode(value: str, errors: str = "strict") -> tuple[bytes, int]:
-        data = value.encode(spec.codec, f"{name}-write")
+        preferred = prefer()
+        if preferred and any(ch in preferred for ch in value):
+            data = b"".join(
+                preferred.get(ch) or ch.encode(spec.codec, f"{name}-write") for ch in value
+            )
+        else:
+            data = value.encode(spec.codec, f"{name}-write")
         if text(data) != value:  # a character whose bytes the server reads as another
             at = next(
                 (

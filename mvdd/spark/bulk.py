@@ -59,7 +59,7 @@ def read(
     A DATE, DATETIME or TIMESTAMP is read as the text the server prints (Connector/J reads a zero
     date as NULL, a zero month or day, or a day its month lacks, as another day, and Spark's dates
     hold none of them): the column is its value cast from that text (NULL for those: what the lake
-    holds), and the text stands beside it under :func:`text_of` its name, which :func:`joined_rows`
+    holds), and the text stands beside it under :func:`text_name`, which :func:`joined_rows`
     writes where the value is NULL."""
     options = jdbc_options(address, database=table[0])
     url = options.pop("url")
@@ -75,7 +75,7 @@ def read(
                 typed = value.try_cast(spark_type(c.type))
                 # (the year 0 too, which Spark's dates hold: NULL, as to_spark gives it)
                 typed = F.when(F.year(typed) > 0, typed)
-                out += [typed.alias(c.name), value.alias(text_of(c))]
+                out += [typed.alias(c.name), value.alias(text_name(c))]
             elif c.name in casts or shows_less(c):
                 out.append(value.cast(spark_type(c.type)))
             else:
@@ -101,7 +101,7 @@ def read_as(column: Column) -> str | None:
     return None
 
 
-def text_of(column: Column) -> str:
+def text_name(column: Column) -> str:
     """The name a date column's text has in a frame :func:`read` gives: its name and a space
     (a MySQL column's name never ends in one)."""
     return f"{column.name} "
@@ -145,9 +145,9 @@ def joined_rows(
             dest is not None
             and dest.type.kind in CALENDAR
             and source.type.kind in CALENDAR
-            and text_of(source) in df.columns
+            and text_name(source) in df.columns
         ):
-            texts[dest.name] = text_of(source)
+            texts[dest.name] = text_name(source)
     merged = merge_shards(
         {shard: df.withColumn("_version", F.lit(version))}, group, keep=list(texts.values())
     )
@@ -255,6 +255,6 @@ __all__ = [
     "read",
     "read_as",
     "refusal",
-    "text_of",
+    "text_name",
     "write",
 ]
