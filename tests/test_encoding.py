@@ -22,8 +22,9 @@ from tests.support.mariadb import MariaDB
 
 pytestmark = pytest.mark.mariadb
 
-#: the charsets of more than one byte a character that Python's codec reads as the server
-#: does byte for byte (the UTF-16 and UTF-32 ones) or that the server lacks (gb18030: 11.x)
+#: the charsets of UTF-16 and UTF-32, checked on their well-formed sequences apart (the server
+#: refuses to store an ill-formed one, but for ucs2's lone surrogate, which it stores and which
+#: no UTF-8 client reads), and the one the server lacks (gb18030: MariaDB 11)
 _UNCHECKED = frozenset({"ucs2", "utf16", "utf16le", "utf32", "gb18030"})
 CHARSETS = sorted(set(CODECS) - UTF8_TEXT - _UNCHECKED)
 #: the charsets of characters of more than one byte
@@ -114,3 +115,33 @@ def test_a_charset_reads_and_writes_as_on_the_server(mariadb: MariaDB, charset: 
         if ours != theirs:
             refused.append((ch, hexed, ours.hex()))
     assert not refused, (len(refused), refused[:10])
+
+
+#: UTF-16's and UTF-32's well-formed sequences: every code unit outside the surrogates, pairs
+#: of surrogates at the ends of their ranges, and UTF-32's planes
+_WIDE = {
+    "ucs2": [u.to_bytes(2, "big") for u in (*range(0xD800), *range(0xE000, 0x10000))],
+    "utf16": [u.to_bytes(2, "big") for u in (*range(0xD800), *range(0xE000, 0x10000))]
+    + [bytes.fromhex(h) for h in ("d800dc00", "d83dde00", "dbffdfff")],
+    "utf16le": [u.to_bytes(2, "little") for u in (*range(0xD800), *range(0xE000, 0x10000))]
+    + [bytes.fromhex(h) for h in ("00d800dc", "3dd800de", "ffdbffdf")],
+    "utf32": [u.to_bytes(4, "big") for u in (*range(0, 0xD800, 7), *range(0xE000, 0x110000, 97))],
+}
+
+
+@pytest.mark.parametrize("charset", sorted(_WIDE))
+def test_the_utf16_and_utf32_charsets_read_as_on_the_server(mariadb: MariaDB, charset: str) -> None:
+    """Every well-formed sequence of UTF-16 and UTF-32 reads as on the server."""
+    codec = python_codec(charset)
+    assert codec is not None
+    seqs = _WIDE[charset]
+    read = on_server(
+        mariadb,
+        [f"HEX(CONVERT(CONVERT(X'{s.hex()}' USING {charset}) USING utf8mb4))" for s in seqs],
+    )
+    wrong = [
+        (s.hex(), server, mine)
+        for s, hexed in zip(seqs, read, strict=True)
+        if (server := text(hexed)) != (mine := s.decode(codec))
+    ]
+    assert not wrong, (len(wrong), wrong[:10])
