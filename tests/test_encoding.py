@@ -43,6 +43,7 @@ PYTHON_NAMED = {
     "cp866": "cp866",
     "koi8u": "koi8-u",
     "tis620": "tis-620",
+    "hp8": "hp-roman8",
     "sjis": "shift_jis",
     "cp932": "cp932",
     "ujis": "euc_jp",

@@ -53,6 +53,7 @@ _SINGLE: dict[str, tuple[str, dict[int, str], str | None]] = {
     "cp866": ("cp866", {0xFC: "\u207f", 0xFD: "\xb2"}, "?"),
     "koi8u": ("koi8-u", {0x95: "\u2022"}, "?"),
     "tis620": ("tis-620", {}, "\ufffd"),
+    "hp8": ("hp-roman8", {}, "?"),
 }
 
 
