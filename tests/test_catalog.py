@@ -131,7 +131,7 @@ def test_a_statement_written_in_another_charset_takes_its_introduced_literals_by
     }
     for charset, error, match in [
         ("nope", DDLError, "unknown character set"),
-        ("dec8", DDLError, "no codec"),
+        ("swe7", DDLError, "no codec"),
         ("ascii", None, None),
     ]:
         if error is None:

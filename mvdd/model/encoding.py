@@ -1,18 +1,21 @@
 r"""MySQL / MariaDB charsets as Python codecs: how a charset's bytes are text, as the server reads
 them.
 
-:data:`CODECS` names the Python codec of each charset Python can read (``binary`` has none: its
+:data:`CODECS` names the Python codec of each charset mvdd can read (``binary`` has none: its
 values are bytes). Where the server reads a charset's bytes otherwise than Python's codec of
-that name, the codec is mvdd's own, registered as ``mvdd-mysql-<charset>`` and built on
-Python's: MySQL's ``latin1`` is cp1252 with the five bytes cp1252 leaves undefined read as the
-C1 controls of the same value; ``greek``, ``hebrew``, ``cp866``, ``koi8u`` read a few bytes as
+that name, or Python has none, the codec is mvdd's own, registered as ``mvdd-mysql-<charset>``:
+MySQL's ``latin1`` is cp1252 with the five bytes cp1252 leaves undefined read as the C1
+controls of the same value; ``greek``, ``hebrew``, ``cp866``, ``koi8u`` read a few bytes as
 other characters; ``euckr`` is Windows' cp949 (the server reads its extension too); ``sjis``,
 ``ujis`` and ``eucjpms`` read a backslash where Python reads a fullwidth one, ``ujis`` and
 ``eucjpms`` their user-defined rows as private-use characters, ``eucjpms`` (eucJP-ms) the rest
-as Windows' cp932 does; ``big5`` has seven more characters and seven fewer. A byte the server
-cannot read is ``?`` (``tis620``'s undefined bytes: U+FFFD), one per byte of an ill-formed
-sequence, one per well-formed character it has no mapping for, as the server converts them; the
-exhaustive test against a server is ``tests/test_mariadb_server.py``'s.
+as Windows' cp932 does; ``big5`` has seven more characters and seven fewer; ``hp8`` is HP
+Roman-8; ``dec8``, ``keybcs2``, ``armscii8`` and ``geostd8``, which Python lacks, are the
+server's tables. A byte the server cannot read is ``?`` (``tis620``'s undefined bytes: U+FFFD),
+one per byte of an ill-formed sequence, one per well-formed character it has no mapping for,
+as the server converts them; the exhaustive test against a server is
+``tests/test_encoding.py``. ``swe7`` has no codec: its bytes below 0x80 are Swedish letters
+where ASCII has punctuation.
 
 Writing text in a charset (``str.encode``, :func:`holds`) takes only what reads back as the same
 text: a character the server reads no byte sequence of the charset as is refused; a character
@@ -21,7 +24,7 @@ selection of them; ``eucjpms``: NEC's row, not JIS X 0212's).
 
 >>> python_codec("latin1"), python_codec("utf8mb4"), python_codec("binary")
 ('mvdd-mysql-latin1', 'utf-8', None)
->>> holds("latin1", "é€"), holds("ascii", "é"), holds("utf8mb3", "😀"), holds("armscii8", "é")
+>>> holds("latin1", "é€"), holds("ascii", "é"), holds("utf8mb3", "😀"), holds("swe7", "é")
 (True, False, False, None)
 >>> b"\x81\x5f".decode(python_codec("sjis")), b"\xa1".decode(python_codec("greek"))
 ('\\', 'ʽ')
@@ -57,11 +60,73 @@ _SINGLE: dict[str, tuple[str, dict[int, str], str | None]] = {
 }
 
 
-def _single_byte(name: str, base: str, differs: Mapping[int, str], undefined: str | None) -> Any:
-    table = "".join(
+#: the single-byte charsets Python has no codec of, ASCII below 0x80: what the server reads
+#: each byte from 0x80 on as (MariaDB's definitions; ``?`` for a byte it has no character for)
+_UPPER_HALVES: dict[str, str] = {
+    "dec8": (
+        "\u0080\u0081\u0082\u0083\u0084\u0085\u0086\u0087\u0088\u0089\u008a\u008b\u008c\u008d"
+        "\u008e\u008f\u0090\u0091\u0092\u0093\u0094\u0095\u0096\u0097\u0098\u0099\u009a\u009b"
+        "\u009c\u009d\u009e\u009f\u00a0\u00a1\u00a2\u00a3?\u00a5?\u00a7\u00a4\u00a9"
+        "\u00aa\u00ab????\u00b0\u00b1\u00b2\u00b3?\u00b5\u00b6\u00b7"
+        "?\u00b9\u00ba\u00bb\u00bc\u00bd?\u00bf\u00c0\u00c1\u00c2\u00c3\u00c4\u00c5"
+        "\u00c6\u00c7\u00c8\u00c9\u00ca\u00cb\u00cc\u00cd\u00ce\u00cf?\u00d1\u00d2\u00d3"
+        "\u00d4\u00d5\u00d6\u0152\u00d8\u00d9\u00da\u00db\u00dc\u0178?\u00df\u00e0\u00e1"
+        "\u00e2\u00e3\u00e4\u00e5\u00e6\u00e7\u00e8\u00e9\u00ea\u00eb\u00ec\u00ed\u00ee\u00ef"
+        "?\u00f1\u00f2\u00f3\u00f4\u00f5\u00f6\u0153\u00f8\u00f9\u00fa\u00fb\u00fc\u00ff"
+        "??"
+    ),
+    "keybcs2": (
+        "\u010c\u00fc\u00e9\u010f\u00e4\u010e\u0164\u010d\u011b\u011a\u0139\u00cd\u013e\u013a"
+        "\u00c4\u00c1\u00c9\u017e\u017d\u00f4\u00f6\u00d3\u016f\u00da\u00fd\u00d6\u00dc\u0160"
+        "\u013d\u00dd\u0158\u0165\u00e1\u00ed\u00f3\u00fa\u0148\u0147\u016e\u00d4\u0161\u0159"
+        "\u0155\u0154\u00bc\u00a1\u00ab\u00bb\u2591\u2592\u2593\u2502\u2524\u2561\u2562\u2556"
+        "\u2555\u2563\u2551\u2557\u255d\u255c\u255b\u2510\u2514\u2534\u252c\u251c\u2500\u253c"
+        "\u255e\u255f\u255a\u2554\u2569\u2566\u2560\u2550\u256c\u2567\u2568\u2564\u2565\u2559"
+        "\u2558\u2552\u2553\u256b\u256a\u2518\u250c\u2588\u2584\u258c\u2590\u2580\u03b1\u00df"
+        "\u0393\u03c0\u03a3\u03c3\u00b5\u03c4\u03a6\u0398\u03a9\u03b4\u221e\u03c6\u03b5\u2229"
+        "\u2261\u00b1\u2265\u2264\u2320\u2321\u00f7\u2248\u00b0\u2219\u00b7\u221a\u207f\u00b2"
+        "\u25a0\u00a0"
+    ),
+    "armscii8": (
+        "\u0080\u0081\u0082\u0083\u0084\u0085\u0086\u0087\u0088\u0089\u008a\u008b\u008c\u008d"
+        "\u008e\u008f\u0090\u0091\u0092\u0093\u0094\u0095\u0096\u0097\u0098\u0099\u009a\u009b"
+        "\u009c\u009d\u009e\u009f\u00a0\u2741\u00a7\u0589\u0029\u0028\u00bb\u00ab\u2014\u002e"
+        "\u055d\u002c\u002d\u055f\u2026\u055c\u055b\u055e\u0531\u0561\u0532\u0562\u0533\u0563"
+        "\u0534\u0564\u0535\u0565\u0536\u0566\u0537\u0567\u0538\u0568\u0539\u0569\u053a\u056a"
+        "\u053b\u056b\u053c\u056c\u053d\u056d\u053e\u056e\u053f\u056f\u0540\u0570\u0541\u0571"
+        "\u0542\u0572\u0543\u0573\u0544\u0574\u0545\u0575\u0546\u0576\u0547\u0577\u0548\u0578"
+        "\u0549\u0579\u054a\u057a\u054b\u057b\u054c\u057c\u054d\u057d\u054e\u057e\u054f\u057f"
+        "\u0550\u0580\u0551\u0581\u0552\u0582\u0553\u0583\u0554\u0584\u0555\u0585\u0556\u0586"
+        "\u2019\u0027"
+    ),
+    "geostd8": (
+        "\u20ac?\u201a?\u201e\u2026\u2020\u2021?\u2030?\u2039??"
+        "???\u2018\u2019\u201c\u201d\u2022\u2013\u2014???\u203a"
+        "????\u00a0\u00a1\u00a2\u00a3\u00a4\u00a5\u00a6\u00a7\u00a8\u00a9"
+        "\u00aa\u00ab\u00ac\u00ad\u00ae\u00af\u00b0\u00b1\u00b2\u00b3\u00b4\u00b5\u00b6\u00b7"
+        "\u00b8\u00b9\u00ba\u00bb\u00bc\u00bd\u00be\u00bf\u10d0\u10d1\u10d2\u10d3\u10d4\u10d5"
+        "\u10d6\u10f1\u10d7\u10d8\u10d9\u10da\u10db\u10dc\u10f2\u10dd\u10de\u10df\u10e0\u10e1"
+        "\u10e2\u10f3\u10e3\u10e4\u10e5\u10e6\u10e7\u10e8\u10e9\u10ea\u10eb\u10ec\u10ed\u10ee"
+        "\u10f4\u10ef\u10f0\u10f5??????????"
+        "?????????????\u2116"
+        "??"
+    ),
+}
+
+
+def _table(charset: str) -> str:
+    """What the server reads each byte of a single-byte charset as."""
+    upper = _UPPER_HALVES.get(charset)
+    if upper is not None:
+        return "".join(map(chr, range(128))) + upper
+    base, differs, undefined = _SINGLE[charset]
+    return "".join(
         differs.get(b) or bytes([b]).decode(base, errors="ignore") or undefined or chr(b)
         for b in range(256)
     )
+
+
+def _single_byte(name: str, table: str) -> Any:
     encoding: dict[int, int] = {}
     for b, ch in enumerate(table):
         if ch != "\ufffd":
@@ -363,8 +428,8 @@ _STATEMENTS = frozenset(charset for charset, spec in _MULTI.items() if "\\" in s
 @functools.cache
 def _codec(name: str) -> Any:
     charset = name.removeprefix("mvdd_mysql_").removesuffix("_statement")
-    if charset in _SINGLE:
-        return _single_byte(f"mvdd-mysql-{charset}", *_SINGLE[charset])
+    if charset in _SINGLE or charset in _UPPER_HALVES:
+        return _single_byte(f"mvdd-mysql-{charset}", _table(charset))
     spec = _MULTI[charset]
     if name.endswith("_statement"):  # (a backslash only where the text has one)
         post = {code: text for code, text in spec.post.items() if text != "\\"}
@@ -374,7 +439,7 @@ def _codec(name: str) -> Any:
 
 @functools.cache
 def _register() -> None:
-    names = {f"mvdd_mysql_{charset}" for charset in (*_SINGLE, *_MULTI)}
+    names = {f"mvdd_mysql_{charset}" for charset in (*_SINGLE, *_UPPER_HALVES, *_MULTI)}
     names |= {f"mvdd_mysql_{charset}_statement" for charset in _STATEMENTS}
     codecs.register(lambda name: _codec(name) if name in names else None)
 
@@ -397,7 +462,7 @@ CODECS: dict[str, str] = {
     "gb18030": "gb18030",
     "macroman": "mac-roman",
     "macce": "mac-latin2",
-    **{charset: f"mvdd-mysql-{charset}" for charset in (*_SINGLE, *_MULTI)},
+    **{charset: f"mvdd-mysql-{charset}" for charset in (*_SINGLE, *_UPPER_HALVES, *_MULTI)},
 }
 
 
