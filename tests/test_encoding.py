@@ -14,11 +14,14 @@ server's, and a DEFAULT of a character the server has (``ʽ`` in ``greek``) was 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+import pymysql
 import pytest
 
+from mvdd import Catalog, DDLError, parse_table
 from mvdd.model.encoding import CODECS, UTF8_TEXT, holds, python_codec
-from tests.support.mariadb import MariaDB
+from tests.support.mariadb import MariaDB, show_create_table
 
 pytestmark = pytest.mark.mariadb
 
@@ -146,3 +149,50 @@ def test_the_utf16_and_utf32_charsets_read_as_on_the_server(mariadb: MariaDB, ch
         if (server := text(hexed)) != (mine := s.decode(codec))
     ]
     assert not wrong, (len(wrong), wrong[:10])
+
+
+#: characters each charset's server has, and ones it has not (its codec in Python has them, or
+#: reads them from other bytes): a DEFAULT of each in a column of that charset
+DEFAULTS = {
+    "greek": ["ʽ", "€", "λ"],
+    "hebrew": ["‾", "¯", "א"],
+    "cp866": ["ⁿ", "№"],
+    "koi8u": ["•", "∙"],
+    "sjis": ["\\\\", "＼", "表"],
+    "cp932": ["ⅰ", "\uf8f0"],
+    "big5": ["碁", "╴", "十"],
+    "euckr": ["갂", "이"],
+    "eucjpms": ["①", "～", "〜"],
+    "ujis": ["\ue000", "表"],
+    "dec8": ["Œ", "€"],
+    "armscii8": ["Ը"],
+    "geostd8": ["ა"],
+    "keybcs2": ["└"],
+    "hp8": ["À"],
+    "tis620": ["ก"],
+    "latin1": ["€", "\x81"],
+}
+
+
+@pytest.mark.parametrize(
+    ("charset", "char"), [(cs, ch) for cs, chars in DEFAULTS.items() for ch in chars]
+)
+def test_a_default_of_a_charset_is_taken_and_refused_as_on_the_server(
+    mdb: Any, charset: str, char: str
+) -> None:
+    """A column's DEFAULT of a character its charset has is the server's; one it has not is
+    refused, as the server refuses it (error 1067)."""
+    sql = f"CREATE TABLE t (a VARCHAR(5) CHARACTER SET {charset} DEFAULT '{char}')"
+    try:
+        with mdb.cursor() as cur:
+            cur.execute(sql)
+        shown: Any = parse_table(show_create_table(mdb, "t"), replica=True).column("a").default
+    except pymysql.MySQLError as err:
+        shown = err.args[0]
+    cat = Catalog()
+    try:
+        cat.execute(sql)
+        ours: Any = cat.table("t").column("a").default
+    except DDLError:
+        ours = 1067
+    assert ours == shown
