@@ -268,7 +268,8 @@ def _ibm_first() -> dict[str, bytes]:
 
 
 _SJIS = _two_byte(_ranges((0x81, 0x9F), (0xE0, 0xFC)), _ranges((0x40, 0x7E), (0x80, 0xFC)))
-#: the multi-byte charsets the server reads otherwise than a Python codec
+#: the multi-byte charsets the server reads otherwise than a Python codec (``gbk`` and
+#: ``gb2312`` in their ill-formed sequences only: ``?``, where the codec fails)
 _MULTI: dict[str, _MultiByte] = {
     "sjis": _MultiByte("shift_jis", _SJIS, post={0xFF3C: "\\"}),
     "cp932": _MultiByte(
@@ -303,10 +304,9 @@ _MULTI: dict[str, _MultiByte] = {
         "big5",
         _two_byte(_ranges((0xA1, 0xF9)), _ranges((0x40, 0x7E), (0xA1, 0xFE))),
         differs=dict.fromkeys(
-            (b"\xa1\x5a", b"\xa1\xc3", b"\xa1\xc5", b"\xa1\xfe", b"\xa2\x40", b"\xa2\xcc"),
+            (bytes.fromhex(h) for h in ("a15a", "a1c3", "a1c5", "a1fe", "a240", "a2cc", "a2ce")),
             "\ufffd",
-        )
-        | {b"\xa2\xce": "\ufffd"},
+        ),
         extra=lambda: dict(
             zip(
                 (bytes([0xF9, t]) for t in range(0xD6, 0xDD)),
