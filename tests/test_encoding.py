@@ -83,21 +83,30 @@ def text(hexed: str | None) -> str | None:
     return None if hexed is None else bytes.fromhex(hexed).decode("utf-8")
 
 
+def assert_reads_as_on_server(server: MariaDB, charset: str, seqs: list[bytes]) -> list[str | None]:
+    """Each byte sequence read by the charset's codec as the server reads it (``CONVERT(…
+    USING utf8mb4)``); the server's readings (hex)."""
+    codec = python_codec(charset)
+    assert codec is not None
+    read = on_server(
+        server,
+        [f"HEX(CONVERT(CONVERT(X'{s.hex()}' USING {charset}) USING utf8mb4))" for s in seqs],
+    )
+    wrong = [
+        (s.hex(), theirs, ours)
+        for s, hexed in zip(seqs, read, strict=True)
+        if (theirs := text(hexed)) != (ours := s.decode(codec))
+    ]
+    assert not wrong, (len(wrong), wrong[:10])
+    return read
+
+
 @pytest.mark.parametrize("charset", CHARSETS)
 def test_a_charset_reads_and_writes_as_on_the_server(mariadb: MariaDB, charset: str) -> None:
     codec = python_codec(charset)
     assert codec is not None
     seqs = list(sequences(charset))
-    read = on_server(
-        mariadb,
-        [f"HEX(CONVERT(CONVERT(X'{s.hex()}' USING {charset}) USING utf8mb4))" for s in seqs],
-    )
-    wrong = [
-        (s.hex(), server, mine)
-        for s, hexed in zip(seqs, read, strict=True)
-        if (server := text(hexed)) != (mine := s.decode(codec))
-    ]
-    assert not wrong, (len(wrong), wrong[:10])
+    read = assert_reads_as_on_server(mariadb, charset, seqs)
 
     # writing: the characters the server reads, and those Python's codec of its name reads
     python = PYTHON_NAMED.get(charset, codec)
@@ -136,19 +145,7 @@ _WIDE = {
 @pytest.mark.parametrize("charset", sorted(_WIDE))
 def test_the_utf16_and_utf32_charsets_read_as_on_the_server(mariadb: MariaDB, charset: str) -> None:
     """Every well-formed sequence of UTF-16 and UTF-32 reads as on the server."""
-    codec = python_codec(charset)
-    assert codec is not None
-    seqs = _WIDE[charset]
-    read = on_server(
-        mariadb,
-        [f"HEX(CONVERT(CONVERT(X'{s.hex()}' USING {charset}) USING utf8mb4))" for s in seqs],
-    )
-    wrong = [
-        (s.hex(), server, mine)
-        for s, hexed in zip(seqs, read, strict=True)
-        if (server := text(hexed)) != (mine := s.decode(codec))
-    ]
-    assert not wrong, (len(wrong), wrong[:10])
+    assert_reads_as_on_server(mariadb, charset, _WIDE[charset])
 
 
 #: characters each charset's server has, and ones it has not (its codec in Python has them, or

@@ -28,7 +28,7 @@ from mvdd.replicate.merge import ReplicationError
 from mvdd.replicate.verify import verify
 from tests.conftest import private_server
 from tests.support.mariadb import MariaDB
-from tests.support.replication import Servers, Setup, assert_replicated, setup
+from tests.support.replication import Servers, Setup, assert_replicated, setup, texts
 
 pytestmark = pytest.mark.mariadb
 
@@ -299,14 +299,6 @@ def test_ddl_from_sessions_of_other_charsets_and_sql_modes_reaches_the_target(s:
     assert set(_target_values(s, "größe").values()) == {"é€", "中文"}
 
 
-def _texts(server: MariaDB, database: str, table: str, columns: str) -> list[tuple[Any, ...]]:
-    """Rows as the server prints them (``CAST(… AS CHAR)``), by id."""
-    casts = ", ".join(f"CAST({c} AS CHAR)" for c in columns.split(", "))
-    with contextlib.closing(server.connect(database)) as conn, conn.cursor() as cur:
-        cur.execute(f"SELECT id, {casts} FROM {table} ORDER BY id")
-        return [tuple(row) for row in cur.fetchall()]
-
-
 def test_dates_no_python_date_holds_reach_the_target_as_they_are(s: Setup) -> None:
     """Zero dates, dates with a zero month or day and days their month lacks (which the
     server keeps outside NO_ZERO_DATE, NO_ZERO_IN_DATE, with ALLOW_INVALID_DATES), and the zero
@@ -330,10 +322,10 @@ def test_dates_no_python_date_holds_reach_the_target_as_they_are(s: Setup) -> No
     s.run("up1", loose, insert + values[1].replace("(2,", "(3,"), insert + values[1])
     r.run()
     columns = "d, dt, old, ts"
-    assert _texts(s.servers.down, s.dw, "orders", columns) == _texts(
+    assert texts(s.servers.down, s.dw, "orders", columns) == texts(
         s.servers.up1, s.db, "orders_01", columns
     )
-    assert len(_texts(s.servers.down, s.dw, "orders", columns)) == 3
+    assert len(texts(s.servers.down, s.dw, "orders", columns)) == 3
 
 
 def test_shards_with_foreign_keys_and_the_servers_own_rules(s: Setup) -> None:

@@ -25,7 +25,7 @@ from mvdd.model import Column, ColumnType
 from mvdd.replicate.lake import compact_lake
 from mvdd.spark import bulk, has_python_udf, read_lake
 from tests.support.mariadb import quote
-from tests.support.replication import Servers, Setup, assert_replicated, setup
+from tests.support.replication import Servers, Setup, assert_replicated, setup, texts
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.spark]
 
@@ -276,14 +276,6 @@ def test_hostile_names_are_copied_and_followed(
         assert r.group.joined.find_column("n`o te") is not None
 
 
-def _texts(s: Setup, server: Any, database: str, table: str, columns: str) -> list[Any]:
-    """Rows as the server prints them (``CAST(… AS CHAR)``), by id."""
-    casts = ", ".join(f"CAST({c} AS CHAR)" for c in columns.split(", "))
-    with server.connect(database) as conn, conn.cursor() as cur:
-        cur.execute(f"SELECT id, {casts} FROM {table} ORDER BY id")
-        return [tuple(row) for row in cur.fetchall()]
-
-
 def test_dates_no_python_date_holds_are_copied_in_bulk_as_they_are(
     s: Setup, spark: Any, tmp_path: Path
 ) -> None:
@@ -317,11 +309,11 @@ def test_dates_no_python_date_holds_are_copied_in_bulk_as_they_are(
     r.run()
     assert_replicated(s, r)
     columns = "d, dt, ts, placed"
-    down = _texts(s, s.servers.down, s.dw, "orders", columns)
+    down = texts(s.servers.down, s.dw, "orders", columns)
     up = [
         row
         for server, table, _ in SHARDS
-        for row in _texts(s, s.servers.upstream(server), s.db, table, columns)
+        for row in texts(s.servers.upstream(server), s.db, table, columns)
     ]
     assert sorted(down) == sorted(up)
     assert {row[1] for row in down} >= {"0000-00-00", "2020-00-15", "2023-04-31", "0000-01-01"}

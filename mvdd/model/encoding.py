@@ -187,6 +187,12 @@ def _user_defined(pua: int, prefix: bytes = b"") -> dict[bytes, str]:
     }
 
 
+def _euc_user_rows() -> dict[bytes, str]:
+    """EUC-JP's user-defined rows (``ujis``'s, ``eucjpms``'s), of JIS X 0208 and of JIS X 0212
+    (after 0x8F), as the server reads them."""
+    return _user_defined(0xE000) | _user_defined(0xE3AC, b"\x8f")
+
+
 def _sjis_of_jis(row: int, cell: int) -> bytes:
     """The Shift JIS bytes of a JIS X 0208 row and cell (0x21..0x7E each)."""
     lead = (row + 1) // 2 + (0x70 if row <= 0x5E else 0xB0)
@@ -208,6 +214,7 @@ _EUCJPMS_IBM = (
 )
 
 
+@functools.cache
 def _eucjpms_extra() -> dict[bytes, str]:
     """What the server reads for the eucJP-ms sequences Python's ``euc_jp`` cannot read: JIS X
     0208's rows as cp932 reads them (NEC's and IBM's extensions), the user-defined rows, the
@@ -224,7 +231,7 @@ def _eucjpms_extra() -> dict[bytes, str]:
     cells = [(row, cell) for row in (0xF3, 0xF4) for cell in range(0xA1, 0xFF)]
     ibm = [bytes([0x8F, row, cell]) for row, cell in cells if (row, cell) >= (0xF3, 0xF3)]
     out.update(zip(ibm, _EUCJPMS_IBM, strict=True))
-    return out | _user_defined(0xE000) | _user_defined(0xE3AC, b"\x8f")
+    return out | _euc_user_rows()
 
 
 def _eucjpms_prefer() -> dict[str, bytes]:
@@ -281,7 +288,7 @@ _MULTI: dict[str, _MultiByte] = {
     "ujis": _MultiByte(
         "euc_jp",
         _euc_jp,
-        extra=lambda: _user_defined(0xE000) | _user_defined(0xE3AC, b"\x8f"),
+        extra=_euc_user_rows,
         post={0xFF3C: "\\"},
     ),
     "eucjpms": _MultiByte(
@@ -420,9 +427,14 @@ def _read_slowly(spec: _MultiByte, data: bytes, extra: Mapping[bytes, str]) -> s
 # --- the codecs -------------------------------------------------------------------------------
 
 
-#: the multi-byte charsets whose statements are read otherwise than their values (see
-#: :func:`python_codec`)
-_STATEMENTS = frozenset(charset for charset, spec in _MULTI.items() if "\\" in spec.post.values())
+def _kept_apart(spec: _MultiByte) -> dict[int, str]:
+    """The characters a statement's codec keeps as Python reads them, which its values' reads
+    as the server does (a backslash: see :func:`python_codec`)."""
+    return {code: text for code, text in spec.post.items() if text == "\\"}
+
+
+#: the multi-byte charsets whose statements are read otherwise than their values
+_STATEMENTS = frozenset(charset for charset, spec in _MULTI.items() if _kept_apart(spec))
 
 
 @functools.cache
@@ -432,7 +444,7 @@ def _codec(name: str) -> Any:
         return _single_byte(f"mvdd-mysql-{charset}", _table(charset))
     spec = _MULTI[charset]
     if name.endswith("_statement"):  # (a backslash only where the text has one)
-        post = {code: text for code, text in spec.post.items() if text != "\\"}
+        post = {code: text for code, text in spec.post.items() if code not in _kept_apart(spec)}
         return _multi_byte(f"mvdd-mysql-{charset}-statement", attrs.evolve(spec, post=post))
     return _multi_byte(f"mvdd-mysql-{charset}", spec)
 
@@ -489,10 +501,7 @@ def statement_text(charset: str) -> dict[int, str]:
     values' (:func:`python_codec`), as a ``str.translate`` table: once a statement in that
     charset is parsed, its strings and names are these characters (``sjis``: the fullwidth
     backslash is a backslash)."""
-    spec = _MULTI.get(charset)
-    if spec is None or charset not in _STATEMENTS:
-        return {}
-    return {code: text for code, text in spec.post.items() if text == "\\"}
+    return _kept_apart(_MULTI[charset]) if charset in _STATEMENTS else {}
 
 
 def holds(charset: str | None, text: str) -> bool | None:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import fcntl
+import functools
 import json
 import os
 import shutil
@@ -51,7 +52,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from mvdd.errors import MvddError
-from mvdd.model import Column, Table
+from mvdd.model import Column, ColumnType, Table
 from mvdd.model.coerce import python_date
 from mvdd.model.kind import CALENDAR, Family, TypeKind
 from mvdd.shard import ShardGroup
@@ -95,7 +96,11 @@ def check_folder(folder: str | Path) -> None:
 
 
 def arrow_type(column: Column) -> pa.DataType:
-    t = column.type
+    return _arrow(column.type)
+
+
+@functools.lru_cache(maxsize=1024)
+def _arrow(t: ColumnType) -> pa.DataType:  # (asked for each number the writer meets)
     if (t.kind == TypeKind.BIGINT and t.unsigned) or (t.kind == TypeKind.BIT and t.length == 64):
         return pa.string()  # beyond int64
     return ARROW.get(t.family, pa.string())

@@ -101,6 +101,15 @@ def setup(servers: Servers, tmp: Any) -> Iterator[Setup]:
             servers.down.execute(f"DROP DATABASE IF EXISTS {quote(dw)}")
 
 
+def texts(server: MariaDB, database: str, table: str, columns: str) -> list[tuple[Any, ...]]:
+    """A table's rows as the server prints them (``CAST(… AS CHAR)`` of each of ``columns``,
+    comma-separated), by id."""
+    casts = ", ".join(f"CAST({c} AS CHAR)" for c in columns.split(", "))
+    with contextlib.closing(server.connect(database)) as conn, conn.cursor() as cur:
+        cur.execute(f"SELECT id, {casts} FROM {table} ORDER BY id")
+        return [tuple(row) for row in cur.fetchall()]
+
+
 def assert_replicated(s: Setup, r: Replicator) -> dict[str, int]:
     """The target holds exactly the upstream rows and has the join's schema (see
     :func:`mvdd.replicate.verify.verify`, itself tested on targets made wrong on purpose);
