@@ -1300,6 +1300,18 @@ REBOUND = [
     "CHANGE b b2 INT AFTER x, ADD b VARCHAR(8) AFTER a",
     "DROP a, ADD a INT, CHANGE zz a INT",
     "DROP a, ADD a INT, MODIFY a INT",
+    # a CHANGE from the name of a column another clause takes puts its definition in the
+    # stead of a column the statement adds, and takes that column's key parts when it stands
+    # before it
+    "CHANGE b b INT, ADD e INT, CHANGE b e INT FIRST",
+    "CHANGE b b INT, ADD e INT, CHANGE b e INT",
+    "CHANGE b b INT, ADD e INT, CHANGE b e BIGINT FIRST",
+    "CHANGE v v VARCHAR(20), ADD e INT, CHANGE v e VARCHAR(30) FIRST",
+    "CHANGE v v VARCHAR(20), ADD e INT, CHANGE v e VARCHAR(10) FIRST",
+    "CHANGE b b INT AFTER x, ADD e INT, CHANGE b e INT AFTER a",
+    "DROP b, ADD e INT, CHANGE b e INT",
+    "CHANGE b b2 INT, ADD e INT, CHANGE b e INT FIRST, RENAME INDEX i TO i2",
+    "CHANGE b b INT, ADD COLUMN IF NOT EXISTS (a INT, e INT), CHANGE b e INT FIRST",
 ]
 #: the table's checks still refuse a drop whose name another clause takes
 REBOUND_CHECKS = [
@@ -1618,7 +1630,14 @@ _NAMES = st.sampled_from(["a", "b", "c", "d", "e"])
 _KEYS = st.sampled_from(["i", "j", "k"])
 _CHECKS = st.sampled_from(["ck", "ck2"])
 _TYPES = st.sampled_from(
-    ["INT", "BIGINT", "INT NOT NULL DEFAULT 0", "VARCHAR(10)", "VARCHAR(10) CHARACTER SET latin1"]
+    [
+        "INT",
+        "BIGINT",
+        "INT NOT NULL DEFAULT 0",
+        "VARCHAR(10)",
+        "VARCHAR(10) CHARACTER SET latin1",
+        "INT DEFAULT (b + 1)",
+    ]
 )
 _PLACES = st.sampled_from(["", "", "", " FIRST", *(f" AFTER {n}" for n in "abcde")])
 
@@ -2032,6 +2051,72 @@ INVISIBLE = [
     (None, "CREATE TABLE m (a ENUM('x','y') INVISIBLE, b INT, PRIMARY KEY (a))"),
     (None, "CREATE TABLE m (a ENUM('x','y') NOT NULL DEFAULT 'y' INVISIBLE, b INT)"),
 ]
+
+
+_READERS = (
+    "CREATE TABLE m (a INT, b INT, c INT CHECK (c > b), g INT AS (b + 1) VIRTUAL, "
+    "d INT DEFAULT (b + 1), CONSTRAINT x CHECK (a > 0), KEY k (b))"
+)
+#: (setup, statement): a DEFAULT expression names columns as a generated column does: they
+#: exist, a rename reaches it, a drop of one it reads is refused (unless another clause gives
+#: the name to a column), and it reads no generated column, no AUTO_INCREMENT one, and no
+#: column after it whose DEFAULT is an expression (the server computes them in order)
+DEFAULT_EXPRESSIONS = [
+    (None, "CREATE TABLE m (a INT, d INT DEFAULT (zz + 1))"),
+    (None, "CREATE TABLE m (d INT DEFAULT (a + 1), a INT)"),
+    (None, "CREATE TABLE m (d INT DEFAULT (a + 1), a INT DEFAULT (5))"),
+    (None, "CREATE TABLE m (a INT DEFAULT (RAND()), d INT DEFAULT (a + 1))"),
+    (None, "CREATE TABLE m (d INT DEFAULT (a + 1), a INT DEFAULT (RAND()))"),
+    (None, "CREATE TABLE m (d TIMESTAMP DEFAULT (a), a TIMESTAMP DEFAULT CURRENT_TIMESTAMP)"),
+    (None, "CREATE TABLE m (d INT DEFAULT (a + 1), a INT AUTO_INCREMENT KEY)"),
+    (None, "CREATE TABLE m (a INT, g INT AS (d) VIRTUAL, d INT DEFAULT (a + 1))"),
+    (None, "CREATE TABLE m (a INT, d INT DEFAULT (g + 1), g INT AS (a) VIRTUAL)"),
+    (None, "CREATE TABLE m (a UUID, d INT DEFAULT (a + 1))"),
+    (_READERS, "ALTER TABLE m DROP b"),
+    (_READERS, "ALTER TABLE m DROP d"),
+    (_READERS, "ALTER TABLE m CHANGE b b2 INT"),
+    (_READERS, "ALTER TABLE m RENAME COLUMN b TO b2"),
+    (_READERS, "ALTER TABLE m CHANGE b b2 INT, ADD b INT"),
+    (_READERS, "ALTER TABLE m DROP b, ADD b INT"),
+    (_READERS, "ALTER TABLE m ADD e INT DEFAULT (zz)"),
+    (_READERS, "ALTER TABLE m ALTER b SET DEFAULT (d + 1)"),
+    (_READERS, "ALTER TABLE m ALTER d SET DEFAULT (zz + 1)"),
+    (_READERS, "ALTER TABLE m CHANGE b b2 INT, CHANGE d e INT DEFAULT (b + 2)"),
+    (_READERS, "ALTER TABLE m CHANGE b b2 INT, CHANGE d e INT DEFAULT (b2 + 2)"),
+    # a CHANGE from a dropped column's name defines a column the statement adds: the
+    # expressions that read the dropped column read it (the first such CHANGE's), its key
+    # parts go to the first of them in the new order
+    (_READERS, "ALTER TABLE m DROP b, ADD e INT, CHANGE b e INT"),
+    (_READERS, "ALTER TABLE m DROP b, ADD e INT, CHANGE b e INT FIRST"),
+    (_READERS, "ALTER TABLE m DROP b, ADD e INT, ADD f INT, CHANGE b f INT, CHANGE b e INT"),
+    (_READERS, "ALTER TABLE m DROP b, ADD b INT, ADD e INT, CHANGE b e INT"),
+    (_READERS, "ALTER TABLE m DROP b, ADD e INT, CHANGE b e INT, ADD b INT"),
+    (_READERS, "ALTER TABLE m DROP b, ADD b2 INT, CHANGE b b2 INT, ADD b INT"),
+    (_READERS, "ALTER TABLE m DROP b, ADD e INT, MODIFY e BIGINT"),
+    # a rename reaches the expressions the table held, never those the statement defines
+    # (which name the columns as the statement leaves them)
+    (_READERS, "ALTER TABLE m CHANGE a b INT, CHANGE b a INT DEFAULT (b + 1)"),
+    (_READERS, "ALTER TABLE m CHANGE a b INT, CHANGE b a INT CHECK (b > 1)"),
+    (_READERS, "ALTER TABLE m CHANGE b b2 INT CHECK (b > 1)"),
+    (_READERS, "ALTER TABLE m CHANGE b b2 INT DEFAULT (b + 1)"),
+    (_READERS, "ALTER TABLE m MODIFY g INT AS (b + 2) VIRTUAL, CHANGE b b2 INT"),
+    (_READERS, "ALTER TABLE m MODIFY g INT AS (b2 + 2) VIRTUAL, CHANGE b b2 INT"),
+    (_READERS, "ALTER TABLE m CHANGE a b INT, CHANGE b a INT, MODIFY g INT AS (b + 10) VIRTUAL"),
+    (_READERS, "ALTER TABLE m CHANGE a b INT, CHANGE b a INT, MODIFY d INT DEFAULT (b + 10)"),
+]
+
+
+@pytest.mark.parametrize("setup,sql", DEFAULT_EXPRESSIONS)
+def test_a_default_expression_names_columns_as_on_the_server(
+    mdb: Any, setup: str | None, sql: str
+) -> None:
+    _as_on_the_server(
+        mdb,
+        setup,
+        sql,
+        "unknown column|is used by|not computed before it|AUTO_INCREMENT column|illegal "
+        "parameter|no such column",
+    )
 
 
 @pytest.mark.parametrize("setup,sql", INVISIBLE)

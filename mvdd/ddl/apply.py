@@ -527,9 +527,11 @@ def _check_column(col: Column, rules: Rules = Rules.MVDD) -> None:
         raise DDLError("ON UPDATE takes only CURRENT_TIMESTAMP", **where)
 
 
-def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
-    """Rewrite checks and generated columns that name column ``old`` (MariaDB does the same).
-    An element that does not name it stays the very object it was (so the element diff skips
+def _rename_in_expressions(table: Table, old: str, new: str, *, keep: int | None = None) -> Table:
+    """Rewrite checks, generated columns and DEFAULT expressions that name column ``old``
+    (MariaDB does the same), but those of column ``keep``: a clause's own definition names the
+    columns as the statement leaves them, and the server renames only what the table held. An
+    element that does not name it stays the very object it was (so the element diff skips
     it), and a table without expressions is walked not at all (its column tally says so)."""
     folded = old.casefold()
     rewritten = False
@@ -542,11 +544,13 @@ def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
         return ex.rename_column(e, old, new)
 
     columns = table.columns
-    tally = table.column_tally()
-    if tally.generated or tally.checks:
+    if table.column_tally().expressions:
         remade = []
         for col in columns:
             changes: dict[str, Any] = {}
+            if col.id == keep:
+                remade.append(col)
+                continue
             if col.generated is not None:
                 expr = fix(col.generated.expr)
                 if expr is not col.generated.expr:
@@ -555,6 +559,10 @@ def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
                 check = fix(col.check)
                 if check is not col.check:
                     changes["check"] = check
+            if type(col.default) is Expr:
+                default = fix(col.default)
+                if default is not col.default:
+                    changes["default"] = default
             remade.append(attrs.evolve(col, **changes) if changes else col)
         columns = tuple(remade)
     checks = tuple(
@@ -566,26 +574,37 @@ def _rename_in_expressions(table: Table, old: str, new: str) -> Table:
 
 
 def _users_of(table: Table, column: Column, *, taken: bool = False) -> list[str]:
-    """Checks and generated columns (other than the column itself) that read ``column``; a check
-    that reads only this column is not a user: MariaDB drops it with the column. ``taken``:
-    another clause gives the name to a column, which the generated columns and the columns'
-    own checks then read (the table's checks still refuse the drop, as on the server)."""
+    """Checks, generated columns and DEFAULT expressions (other than the column's own) that
+    read ``column``; a check that reads only this column is not a user: MariaDB drops it with
+    the column. ``taken``: another clause gives the name to a column, which the generated
+    columns, the columns' own checks and the DEFAULT expressions then read (the table's checks
+    still refuse the drop, as on the server)."""
     folded = column.name.casefold()
     out = [
         f"check `{c.name}`"
         for c in table.checks
         if folded in (reads := ex.referenced_columns(c.expr)) and reads != {folded}
     ]
-    tally = table.column_tally()
-    if taken or not (tally.generated or tally.checks):
+    if taken or not table.column_tally().expressions:
         return out  # no column holds an expression, or none reads the dropped one
     for other in table.columns:
         if other.id == column.id:
             continue
-        if other.generated is not None and folded in ex.referenced_columns(other.generated.expr):
-            out.append(f"generated column `{other.name}`")
-        if other.check is not None and folded in ex.referenced_columns(other.check):
-            out.append(f"the check of column `{other.name}`")
+        for expr, user in _own_expressions(other):
+            if folded in ex.referenced_columns(expr):
+                out.append(f"{user} `{other.name}`")
+    return out
+
+
+def _own_expressions(col: Column) -> list[tuple[Expr, str]]:
+    """The expressions a column holds that may name other columns, each with what it is."""
+    out = []
+    if col.generated is not None:
+        out.append((col.generated.expr, "generated column"))
+    if col.check is not None:
+        out.append((col.check, "the check of column"))
+    if type(col.default) is Expr:
+        out.append((col.default, "the DEFAULT of column"))
     return out
 
 
@@ -731,9 +750,12 @@ def _(step: s.DropColumn, table: Table, rules: Rules) -> Table:
     checks = tuple(c for c in table.checks if ex.referenced_columns(c.expr) != {folded})
     at = table.column_position(col)
     columns = table.columns[:at] + table.columns[at + 1 :]
-    return table.with_columns(
+    out = table.with_columns(
         columns, window=(at, len(columns) - at), indexes=tuple(indexes), checks=checks
     )
+    if step.renamed_to is None or step.renamed_to.casefold() == folded:
+        return out
+    return _rename_in_expressions(out, col.name, step.renamed_to)
 
 
 @_apply.register
@@ -771,7 +793,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     table = table.with_columns(columns, window=(min(at, to), len(columns) - 1 - max(at, to)))
     table = _fit_prefixes(table, new)
     if new.name != old.name:
-        table = _rename_in_expressions(table, old.name, new.name)
+        table = _rename_in_expressions(table, old.name, new.name, keep=old.id)
     return table
 
 
@@ -1413,7 +1435,7 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
             raise DDLError(
                 "an AUTO_INCREMENT column must be the first column of a key", column=col.name
             )
-    if table.checks or tally.generated or tally.checks:
+    if table.checks or tally.expressions:
         names = set(table._index()[0])
         _each_expression(table, lambda e, where: _names_exist(e, names, where))
         auto_names = {c.name.casefold() for c in autos}
@@ -1424,7 +1446,7 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
 
         # (MariaDB computes a VIRTUAL column on read, after the counter gave its value)
         _each_expression(table, no_auto, virtual=rules.strict)
-        if tally.generated:
+        if tally.generated or tally.defaults:
             _generated_in_order(cols)
         if any(c.type.family == Family.PLUGIN for c in cols):  # (MariaDB's own types)
             _each_expression(table, partial(_kinds_meet, _value_kinds(cols)))
@@ -1450,23 +1472,29 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
 
 def _generated_in_order(cols: tuple[Column, ...]) -> None:
     """A generated column's expression reads no generated column placed after it, and a
-    DEFAULT expression none at all: the server computes the defaults first, then the
-    generated columns in order (MariaDB's error 4029; MySQL refuses them too, its 3107 for a
-    generated column)."""
+    DEFAULT expression none at all, nor a column after it whose DEFAULT is an expression
+    (``RAND()``, ``CURRENT_TIMESTAMP``): the server computes the defaults first, in order, then
+    the generated columns in order (MariaDB's error 4029; MySQL refuses them too, its 3107 for
+    a generated column). A constant DEFAULT such as ``(5)`` is a value, read at any place."""
     generated = {c.name.casefold(): c.name for c in cols if c.generated is not None}
+    names = {c.name.casefold(): c.name for c in cols}
     later: set[str] = set()  # the generated columns after the one at hand, by folded name
+    later_defaults: set[str] = set()  # the columns after it whose DEFAULT is an expression
     for col in reversed(cols):
         own = col.generated.expr if col.generated is not None else None
-        for expr, unread in ((own, later), (col.default, set(generated))):
+        for expr, unread in ((own, later), (col.default, generated.keys() | later_defaults)):
             read = ex.referenced_columns(expr) & unread if isinstance(expr, Expr) else None
             if read:
+                what = "generated column" if min(read) in generated else "column"
                 raise DDLError(
-                    f"the expression of `{col.name}` reads generated column "
-                    f"`{generated[min(read)]}`, which is not computed before it",
+                    f"the expression of `{col.name}` reads {what} `{names[min(read)]}`, "
+                    "which is not computed before it",
                     column=col.name,
                 )
         if col.generated is not None:
             later.add(col.name.casefold())
+        if type(col.default) is Expr:
+            later_defaults.add(col.name.casefold())
 
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)
@@ -1481,12 +1509,15 @@ _IMPLICIT_PRIMARY = (
 def _each_expression(
     table: Table, visit: Callable[[Expr, dict[str, str]], None], *, virtual: bool = True
 ) -> None:
-    """``visit`` each expression of the table (``virtual=False``: but VIRTUAL columns')."""
+    """``visit`` each expression of the table (``virtual=False``: but VIRTUAL columns'), a
+    column's DEFAULT expression among them."""
     for col in table.columns:
         if col.generated is not None and (virtual or col.generated.stored):
             visit(col.generated.expr, {"column": col.name})
         if col.check is not None:
             visit(col.check, {"column": col.name})
+        if type(col.default) is Expr:
+            visit(col.default, {"column": col.name})
     for chk in table.checks:
         visit(chk.expr, {"index": chk.name})
 

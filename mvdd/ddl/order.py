@@ -146,9 +146,9 @@ def in_server_order(
     }
     # a column the statement adds under the old name of one it drops or renames may take
     # that one's key parts (see _rebound_keys)
-    retaken = added & {
-        f for f, st in named.items() if _new_name(st) or isinstance(st, s.DropColumn)
-    }
+    retaken = bool(
+        added & {f for f, st in named.items() if _new_name(st) or isinstance(st, s.DropColumn)}
+    )
     # an ALTER INDEX of a key whose columns all go, or that the statement renames to another
     # name: the server's key that ends with the name takes it (see below)
     hidden: list[tuple[s.SetIndexVisible, str]] = []
@@ -160,6 +160,9 @@ def in_server_order(
     rest: list[tuple[s.Step, s.Step]] = []
     alters: dict[str, list[tuple[s.Step, s.Step]]] = {}  # left over, by the column they name
     replaced = False
+    # a column the statement drops (folded) -> the name a later CHANGE from its name defines,
+    # which the expressions naming the dropped column take (see DropColumn.renamed_to)
+    followers: dict[str, str] = {}
     for i, st in enumerate(steps):
         if isinstance(st, s.AddColumn):
             added_before.add(st.column.name.casefold())
@@ -204,8 +207,13 @@ def in_server_order(
         ):
             # a MODIFY (or a CHANGE from a name the table lacks) of a column added before it:
             # the server puts the new definition in the added one's stead, at the end (but
-            # not under a name a RENAME COLUMN takes away: the server no longer knows it)
+            # not under a name a RENAME COLUMN takes away: the server no longer knows it); a
+            # CHANGE from the name of a column another clause takes reads that column's key
+            # parts as its own when it stands before it (see _rebound_keys)
             replaced = True
+            retaken = retaken or folded in owners
+            if isinstance(named.get(folded), s.DropColumn):  # (the first one renames)
+                followers.setdefault(folded, st.definition.name)
             rest.append(
                 (s.DropColumn(table=st.table, column=st.definition.name, name_taken=True), st)
             )
@@ -229,6 +237,11 @@ def in_server_order(
     if written and not hidden and _as_written(steps, added):
         return [(st, st) for st in steps]
     drops.sort(key=lambda pair: isinstance(pair[0], s.DropColumn))  # (stable: keys first)
+    if followers:
+        drops = [
+            (_followed(st, followers), why) if isinstance(st, s.DropColumn) else (st, why)
+            for st, why in drops
+        ]
     if vanish:  # (named in errors by the first column drop)
         dropping: s.Step = next(x for _, x in drops if isinstance(x, s.DropColumn))
         drops = [(x, dropping) for x in vanish] + drops
@@ -248,7 +261,7 @@ def in_server_order(
             first
             + drops
             + _chains_ordered(key_changes, keys, _KEY_RENAMES, table)
-            + _chains_ordered(changes, named, _COLUMN_RENAMES, table)
+            + _renames_first(_chains_ordered(changes, named, _COLUMN_RENAMES, table))
             + _with_alters(table, columns, alters, rules)
             + after_columns
             + new_keys
@@ -761,6 +774,20 @@ _TWICE = (
     "another clause of the statement drops or changes it (each names a column or key as the "
     "table had it before the statement)"
 )
+
+
+def _renames_first(changes: list[tuple[s.Step, s.Step]]) -> list[tuple[s.Step, s.Step]]:
+    """The changes of the table's columns, those that rename first (in their order): a rename
+    reaches the expressions the table held, never one a clause of the statement defines (which
+    names the columns as the statement leaves them), so a ``MODIFY`` defining one waits."""
+    return sorted(changes, key=lambda pair: _new_name(pair[0]) is None)
+
+
+def _followed(st: s.DropColumn, followers: dict[str, str]) -> s.DropColumn:
+    """A column's drop, its expressions' readers passed to the column a later clause defines
+    from its name, if any."""
+    to = followers.get(st.column.casefold())
+    return st if to is None else attrs.evolve(st, name_taken=True, renamed_to=to)
 
 
 def _new_name(st: s.Step) -> str | None:

@@ -201,13 +201,17 @@ class AddColumn(Step):
 @attrs.frozen(kw_only=True)
 class DropColumn(Step):
     """``DROP COLUMN``. ``name_taken``: another clause of the statement gives the name to a
-    column (one it adds or renames), so the generated columns and the columns' own checks
-    naming it read that one, as on the server, and are not the dropped column's users (a
-    table's check naming it still is)."""
+    column (one it adds or renames), so the generated columns, the columns' own checks and
+    the DEFAULT expressions naming it read that one, as on the server, and are not the dropped
+    column's users (a table's check naming it still is). ``renamed_to``: a ``CHANGE`` from the
+    dropped column's name defines a column the statement adds under this name, and those
+    expressions read it instead (the server renames them by the first clause that changes
+    from the name)."""
 
     column: str
     if_exists: bool = False
     name_taken: bool = False
+    renamed_to: str | None = None
 
 
 @attrs.frozen(kw_only=True)

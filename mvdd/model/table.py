@@ -23,6 +23,7 @@ from mvdd.model.element import (
     Column,
     Default,
     ElementKind,
+    Expr,
     Index,
     IndexKind,
     State,
@@ -129,10 +130,19 @@ class ColumnTally(NamedTuple):
     #: columns with a CHECK of their own
     checks: int = 0
     invisible: int = 0
+    #: columns whose DEFAULT is an expression that may name a column (``DEFAULT (a + 1)``: its
+    #: text quotes an identifier, which a ``CURRENT_TIMESTAMP`` does not)
+    defaults: int = 0
+
+    @property
+    def expressions(self) -> int:
+        """The columns holding an expression that may name other columns: generated ones,
+        those with a CHECK of their own, those with a DEFAULT expression."""
+        return self.generated + self.checks + self.defaults
 
     def plus(self, columns: Iterable[Column], sign: int = 1) -> ColumnTally:
         """This tally with ``columns`` added (``sign=-1``: taken away)."""
-        row_bytes, nullable, generated, auto, checks, invisible = self
+        row_bytes, nullable, generated, auto, checks, invisible, defaults = self
         for col in columns:
             gen = col.generated
             if gen is None or gen.stored:
@@ -142,7 +152,8 @@ class ColumnTally(NamedTuple):
             auto += sign * col.auto_increment
             checks += sign * (col.check is not None)
             invisible += sign * col.invisible
-        return ColumnTally(row_bytes, nullable, generated, auto, checks, invisible)
+            defaults += sign * (type(col.default) is Expr and "`" in col.default.sql)
+        return ColumnTally(row_bytes, nullable, generated, auto, checks, invisible, defaults)
 
 
 def _fold(name: str) -> str:
