@@ -2106,6 +2106,40 @@ DEFAULT_EXPRESSIONS = [
 ]
 
 
+#: (setup, statement): a column a table's expression names may be qualified by the table's
+#: name, which the server drops (a later rename reaches it); another table's name is refused
+QUALIFIED_COLUMNS = [
+    (None, "CREATE TABLE m (a INT, g INT AS (m.a + 1) VIRTUAL)"),
+    (
+        None,
+        "CREATE TABLE m (a INT, c INT CHECK (m.c > `m`.a), d INT DEFAULT (m.a), CHECK (m.a > 0))",
+    ),
+    (None, "CREATE TABLE m (a INT, g INT AS (x.a + 1) VIRTUAL)"),
+    (None, "CREATE TABLE m (a INT, g INT AS (M.a + 1) VIRTUAL)"),
+    (None, "CREATE TABLE m (a INT, CONSTRAINT k CHECK (x.a > 0))"),
+    (None, "CREATE TABLE m (a INT, g INT AS (m.zz) VIRTUAL)"),
+    (None, "CREATE TABLE m (a DECIMAL(5,2) DEFAULT 1.5, g INT AS (m.a * 1.5) VIRTUAL)"),
+    (
+        "CREATE TABLE m (a INT, g INT AS (m.a + 1) VIRTUAL, CHECK (m.a > 0))",
+        "ALTER TABLE m CHANGE a b INT",
+    ),
+    (
+        "CREATE TABLE m (a INT, b INT)",
+        "ALTER TABLE m ADD g INT AS (m.a * 2) VIRTUAL, ADD CHECK (m.b > 0)",
+    ),
+    ("CREATE TABLE m (a INT, b INT)", "ALTER TABLE m ALTER b SET DEFAULT (m.a + 1)"),
+    ("CREATE TABLE m (a INT, b INT)", "ALTER TABLE m MODIFY b INT CHECK (m.b > m.a)"),
+    ("CREATE TABLE m (a INT, b INT)", "ALTER TABLE m ADD g INT AS (x.a) VIRTUAL"),
+]
+
+
+@pytest.mark.parametrize("setup,sql", QUALIFIED_COLUMNS)
+def test_a_qualified_column_of_an_expression_as_on_the_server(
+    mdb: Any, setup: str | None, sql: str
+) -> None:
+    _as_on_the_server(mdb, setup, sql, "of another table|unknown column")
+
+
 @pytest.mark.parametrize("setup,sql", DEFAULT_EXPRESSIONS)
 def test_a_default_expression_names_columns_as_on_the_server(
     mdb: Any, setup: str | None, sql: str

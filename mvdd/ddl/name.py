@@ -10,7 +10,7 @@ from collections.abc import Callable
 import attrs
 from sqlglot import exp
 
-from mvdd.ddl.dialect import DIALECT
+from mvdd.ddl.dialect import DIALECT, MySQLCheck
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import PLAIN, Rules, Session
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
@@ -156,4 +156,65 @@ def _lowered(table: str, db: str | None, node: exp.Table, ctx: Context) -> str:
     return qualify(db if db is not None else default, table)
 
 
-__all__ = ["Context", "database_name", "ident", "qualify", "split_name", "table_name"]
+def _statement_table(tree: exp.Expr) -> exp.Table | None:
+    """The table a CREATE TABLE or ALTER TABLE defines, None for other statements."""
+    if isinstance(tree, exp.Create) and str(tree.args.get("kind", "")).upper() == "TABLE":
+        target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+        return target if isinstance(target, exp.Table) else None
+    if isinstance(tree, exp.Alter) and str(tree.args.get("kind", "")).upper() == "TABLE":
+        return tree.this if isinstance(tree.this, exp.Table) else None
+    return None
+
+
+#: the nodes whose expressions a table keeps (a column's DEFAULT, generation expression and
+#: CHECK; a table's CHECK; an ALTER … SET DEFAULT): their columns are the table's own
+_KEPT_EXPRESSIONS = (exp.ColumnDef, exp.AlterColumn, MySQLCheck)
+
+
+def names_table(col: exp.Column, target: exp.Table, ctx: Context) -> bool:
+    """Whether a column's qualifier, if it has one, names the statement's table ``target``,
+    as the server reads it: the table as the statement names it, and the database, where one
+    is known (the target's, else the session's), that one (in any case where the server keeps
+    names in lower case; else case-sensitively)."""
+    if col.args.get("catalog"):
+        return False
+    fold = str.lower if ctx.lower_names else str
+    if col.table and fold(col.table) != fold(target.name):
+        return False
+    database = target.db or ctx.database or ctx.default
+    return not (col.db and database and fold(col.db) != fold(database))
+
+
+def own_columns(tree: exp.Expr | None, ctx: Context) -> exp.Expr | None:
+    """The statement with each qualified column of the expressions its table keeps written
+    bare (``t.a`` or ``db.t.a`` is ``a``, as the server keeps it, so that a later rename
+    reaches it); a qualifier naming another table (or another database) is refused, as the
+    server refuses it (its error 1901; :func:`names_table`). The tree is changed in place (a
+    statement's own parse)."""
+    target = _statement_table(tree) if tree is not None else None
+    if tree is None or target is None:
+        return tree
+    for holder in list(tree.find_all(*_KEPT_EXPRESSIONS)):
+        for col in list(holder.find_all(exp.Column)):
+            if not col.args.get("table") or col.find_ancestor(exp.Select) is not None:
+                continue
+            if not names_table(col, target, ctx):
+                raise DDLError(
+                    f"expression names column {col.sql(dialect=DIALECT)} of another table "
+                    "(the server's error 1901)",
+                    column=col.name,
+                )
+            col.replace(exp.column(col.this))
+    return tree
+
+
+__all__ = [
+    "Context",
+    "database_name",
+    "ident",
+    "names_table",
+    "own_columns",
+    "qualify",
+    "split_name",
+    "table_name",
+]

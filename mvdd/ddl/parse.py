@@ -23,7 +23,7 @@ from mvdd.ddl.apply import apply_steps, auto_timestamps, validate_table
 from mvdd.ddl.column import column_from_def, raw_default
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
-from mvdd.ddl.name import Context, database_name, ident, table_name
+from mvdd.ddl.name import Context, database_name, ident, names_table, table_name
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.types import Implied
@@ -397,7 +397,6 @@ def _ordered_by(order: exp.Order, target: exp.Table, table: str, ctx: Context) -
     qualified with the altered table (and its database), ASC or DESC; anything else (a number,
     a string, an expression) is a syntax error there, and a qualifier naming another table an
     unknown column."""
-    database = target.db or ctx.database or ctx.default
     columns = []
     for item in order.expressions:
         col = item.this if isinstance(item, exp.Ordered) else item
@@ -405,11 +404,7 @@ def _ordered_by(order: exp.Order, target: exp.Table, table: str, ctx: Context) -
             raise DDLParseError(
                 f"ALTER TABLE … ORDER BY takes column names, not {item.sql(dialect=DIALECT)!r}"
             )
-        if (
-            col.args.get("catalog")
-            or (col.table and col.table != target.name)
-            or (col.db and database and col.db != database)
-        ):
+        if not names_table(col, target, ctx):
             raise DDLError(
                 f"unknown column {col.sql(dialect=DIALECT)} in ORDER BY", column=col.name
             )

@@ -25,7 +25,7 @@ from sqlglot.tokens import Token, TokenType
 from mvdd.ddl import dialect as d
 from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT, DIALECTS, MvddMySQL, deep_stack, reading
-from mvdd.ddl.name import Context
+from mvdd.ddl.name import Context, own_columns
 from mvdd.ddl.parse import PARTITIONING, bare_words, statement_steps
 from mvdd.ddl.rules import Session
 from mvdd.ddl.sqlmode import SqlMode
@@ -492,6 +492,8 @@ def _read_statement(
             ]
         if mode is not None and "EMPTY_STRING_IS_NULL" in mode.words:
             trees = [empty_strings_null(tree) for tree in trees]
+        if "." in text:  # (a qualified column, a qualified table, or a number with a point)
+            trees = [own_columns(tree, ctx) for tree in trees]
         steps: list[s.Step] = []
         database: s.DatabaseChange | None = None
         optional: set[str] = set()
