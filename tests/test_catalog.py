@@ -455,19 +455,23 @@ def test_database_scope() -> None:
         cat.execute("CREATE TABLE other.t (a INT)")
 
 
-@pytest.mark.parametrize(
-    "tracked,database,ordered,ok",
-    [
-        (None, "d", "d.u.a", True),
-        (None, "d", "u.A", True),
-        (None, "d", "e.u.a", False),  # another database's table
-        (None, "d", "D.u.a", False),  # names of databases and tables are case-sensitive
-        (None, "d", "d.U.a", False),
-        (None, None, "u.a", True),
-        ("d", None, "d.u.a", True),
-        ("d", None, "e.u.a", False),
-    ],
-)
+#: (the database a catalog tracks, the statement's default database, a qualified column of
+#: table ``u``, whether it names ``u``)
+QUALIFIERS = [
+    (None, "d", "d.u.a", True),
+    (None, "d", "u.a", True),
+    (None, "d", "u.A", True),  # (a column's name is not)
+    (None, "d", "e.u.a", False),  # another database's table
+    (None, "d", "D.u.a", False),  # names of databases and tables are case-sensitive
+    (None, "d", "d.U.a", False),
+    (None, "d", "v.a", False),
+    (None, None, "u.a", True),
+    ("d", None, "d.u.a", True),
+    ("d", None, "e.u.a", False),
+]
+
+
+@pytest.mark.parametrize("tracked,database,ordered,ok", QUALIFIERS)
 def test_alter_order_by_qualifiers_name_the_altered_table(
     tracked: str | None, database: str | None, ordered: str, ok: bool
 ) -> None:
@@ -485,20 +489,7 @@ def test_alter_order_by_qualifiers_name_the_altered_table(
     assert cat.history(cat.tables()[0]) == before
 
 
-@pytest.mark.parametrize(
-    "tracked,database,qualified,ok",
-    [
-        (None, "d", "d.u.a", True),
-        (None, "d", "u.a", True),
-        (None, "d", "e.u.a", False),  # another database's table
-        (None, "d", "D.u.a", False),  # names of databases and tables are case-sensitive
-        (None, "d", "d.U.a", False),
-        (None, "d", "v.a", False),
-        (None, None, "u.a", True),
-        ("d", None, "d.u.a", True),
-        ("d", None, "e.u.a", False),
-    ],
-)
+@pytest.mark.parametrize("tracked,database,qualified,ok", QUALIFIERS)
 def test_a_qualified_column_of_an_expression_names_the_altered_table(
     tracked: str | None, database: str | None, qualified: str, ok: bool
 ) -> None:
