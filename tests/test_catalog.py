@@ -505,7 +505,8 @@ def test_a_qualified_column_of_an_expression_names_the_altered_table(
         cat.execute(f"ALTER TABLE u {clauses}", database=database)
         cat.execute("ALTER TABLE u CHANGE a b INT", database=database)
         table = cat.table(name)
-        assert str(table.column("g").generated.expr) == "`b` + 1"
+        generated = table.column("g").generated
+        assert generated is not None and str(generated.expr) == "`b` + 1"
         assert [str(c.expr) for c in table.checks] == ["`b` > 0"]
     else:
         with pytest.raises(DDLError, match="of another table"):

@@ -280,6 +280,8 @@ _RANGE = (
 )
 #: a table partitioned by RANGE, three partitions
 _RANGED = f"CREATE TABLE t (id INT NOT NULL, d DATE NOT NULL, PRIMARY KEY (id, d)) {_RANGE}"
+#: a table a CREATE TABLE IF NOT EXISTS meets
+_EXISTING = "CREATE TABLE t (a INT NOT NULL PRIMARY KEY, b INT)"
 REPLICA_RULES = [
     (None, "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT CURRENT_TIMESTAMP)"),
     (None, "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT CURRENT_TIMESTAMP(0))"),
@@ -823,6 +825,24 @@ REPLICA_RULES = [
     # other dialects' indexes after the column list
     (None, "CREATE TABLE t (a INT) INDEX (a)"),
     (None, "CREATE TABLE t (a INT) UNIQUE PRIMARY INDEX (a)"),
+    # an ALTER … SET DEFAULT of a generated or AUTO_INCREMENT column changes nothing, but the
+    # server reads its value
+    ("CREATE TABLE t (a INT, c INT AS (a * 2) STORED)", "ALTER TABLE t ALTER c SET DEFAULT 'x'"),
+    ("CREATE TABLE t (a INT, c INT AS (a * 2) STORED)", "ALTER TABLE t ALTER c SET DEFAULT '5'"),
+    ("CREATE TABLE t (a INT, c INT AS (a * 2) STORED)", "ALTER TABLE t ALTER c SET DEFAULT (zz)"),
+    ("CREATE TABLE t (a INT AUTO_INCREMENT KEY)", "ALTER TABLE t ALTER a SET DEFAULT 'x'"),
+    (
+        "CREATE TABLE t (a INT, b INT)",
+        "ALTER TABLE t MODIFY b BIGINT AS (a * 2) STORED FIRST, ALTER b SET DEFAULT 'x'",
+    ),
+    # the server reads no definition of a table that exists (but a syntax error)
+    (_EXISTING, "CREATE TABLE IF NOT EXISTS t (a INT, c VARCHAR(20) DEFAULT (CONCAT(b, 'x')))"),
+    (_EXISTING, "CREATE TABLE IF NOT EXISTS t (a INT, c INT, c INT)"),
+    (_EXISTING, "CREATE TABLE IF NOT EXISTS t (a INT, b INT, KEY (zz))"),
+    (_EXISTING, "CREATE TABLE IF NOT EXISTS t (a INT DEFAULT 'x')"),
+    (_EXISTING, "CREATE TABLE IF NOT EXISTS t (a INT DEFAULT)"),
+    (None, "CREATE TABLE IF NOT EXISTS t (a INT, c INT, c INT)"),
+    (None, "CREATE TABLE IF NOT EXISTS t (a INT DEFAULT 'x')"),
 ]
 
 
@@ -2103,6 +2123,13 @@ DEFAULT_EXPRESSIONS = [
     (_READERS, "ALTER TABLE m MODIFY g INT AS (b2 + 2) VIRTUAL, CHANGE b b2 INT"),
     (_READERS, "ALTER TABLE m CHANGE a b INT, CHANGE b a INT, MODIFY g INT AS (b + 10) VIRTUAL"),
     (_READERS, "ALTER TABLE m CHANGE a b INT, CHANGE b a INT, MODIFY d INT DEFAULT (b + 10)"),
+    # an ALTER … SET or DROP DEFAULT replaces a DEFAULT the statement gave before the server
+    # reads it
+    (_READERS, "ALTER TABLE m MODIFY d INT DEFAULT (d + 1) FIRST, ALTER d SET DEFAULT 1"),
+    (_READERS, "ALTER TABLE m MODIFY d INT DEFAULT (d + 1) FIRST, ALTER d DROP DEFAULT"),
+    (_READERS, "ALTER TABLE m ADD e INT DEFAULT (e + 1), ALTER e SET DEFAULT (a + 1)"),
+    (_READERS, "ALTER TABLE m ADD e INT DEFAULT (a + 1), ALTER e SET DEFAULT (e + 1)"),
+    (_READERS, "ALTER TABLE m MODIFY d INT DEFAULT (d + 1)"),
 ]
 
 
@@ -2149,7 +2176,7 @@ def test_a_default_expression_names_columns_as_on_the_server(
         setup,
         sql,
         "unknown column|is used by|not computed before it|AUTO_INCREMENT column|illegal "
-        "parameter|no such column",
+        "parameter|no such column|its own column",
     )
 
 
@@ -2234,6 +2261,10 @@ _EVERYDAY_TYPES = st.sampled_from(
         "BOOLEAN DEFAULT TRUE",
         "UUID",
         "INET6",
+        "INT DEFAULT (a + 1)",
+        "VARCHAR(20) DEFAULT (CONCAT(b, 'x'))",
+        "BIGINT AS (b * 2) STORED",
+        "INT CHECK (c >= 0)",
     ]
 )
 _EVERYDAY_NAMES = st.sampled_from(["a", "b", "c", "d", "e"])
@@ -2252,7 +2283,7 @@ _EVERYDAY_CLAUSES = st.one_of(
     st.builds(
         "ALTER COLUMN {} SET DEFAULT {}".format,
         _EVERYDAY_NAMES,
-        st.sampled_from(["'1'", "'x'", "NULL"]),
+        st.sampled_from(["'1'", "'x'", "NULL", "(a + 1)"]),
     ),
     st.builds("ALTER COLUMN {} DROP DEFAULT".format, _EVERYDAY_NAMES),
     st.builds("RENAME COLUMN {} TO {}".format, _EVERYDAY_NAMES, _EVERYDAY_NAMES),
@@ -2389,6 +2420,11 @@ def test_any_sequence_of_table_statements_reads_as_on_the_server(
         if mvdd_err is None and any(code in str(server_err) for code in _LENIENT):
             return
         assert (server_err is None) == (mvdd_err is None), (done, sql, server_err, mvdd_err)
+        if server_err is not None and sql.startswith("CREATE OR REPLACE"):
+            # the server dropped the table before it failed to make the new one, and logs
+            # that drop alone (a replica reads a DROP TABLE); a refused statement changes no
+            # catalog
+            return
         done.append(sql)
         with mdb.cursor() as cur:
             cur.execute("SHOW TABLES")

@@ -93,6 +93,8 @@ def plan_statement(
                 if step.if_not_exists:
                     continue
                 raise DDLError("table already exists", table=step.table)
+            if isinstance(step, s.CreateTable) and step.refused is not None:
+                raise DDLError(step.refused, table=step.table, **dict(step.refused_at))
             if isinstance(step, s.CreateTableLike):
                 source = current(step.source).new
                 if source is None:

@@ -487,7 +487,9 @@ def _check_column(col: Column, rules: Rules = Rules.MVDD) -> None:
     where = {"column": col.name}
     _check_comment(col.comment, "column", **where)
     if isinstance(col.default, Expr):
-        _check_own_expression(col.default, "DEFAULT", col.name, **where)
+        # (whether it reads its own column is the statement's to judge: an ALTER … SET or DROP
+        # DEFAULT of the same statement replaces it first; see _generated_in_order)
+        _check_calls(col.default, "DEFAULT", **where)
     if col.generated is not None:
         place = "a stored column" if col.generated.stored else "a virtual column"
         _check_own_expression(col.generated.expr, place, col.name, **where)
@@ -887,7 +889,12 @@ def _(step: s.RenameColumn, table: Table, rules: Rules) -> Table:
 def _(step: s.SetDefault, table: Table, rules: Rules) -> Table:
     old = _column(table, step.column)
     if (old.generated is not None or old.auto_increment) and not rules.strict:
-        return table  # (MariaDB's no-op)
+        # MariaDB's no-op, which still reads the value: one the column's type cannot hold
+        # (its 1067), an expression naming a column the table lacks (its 1054) is refused
+        default_under(step.default, old.type, old.name, rules)
+        if isinstance(step.default, Expr):
+            _names_exist(step.default, set(table._index()[0]), {"column": old.name})
+        return table
     new = _defined(
         attrs.evolve(
             old,
@@ -1473,15 +1480,20 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
 def _generated_in_order(cols: tuple[Column, ...]) -> None:
     """A generated column's expression reads no generated column placed after it, and a
     DEFAULT expression none at all, nor a column after it whose DEFAULT is an expression
-    (``RAND()``, ``CURRENT_TIMESTAMP``): the server computes the defaults first, in order, then
-    the generated columns in order (MariaDB's error 4029; MySQL refuses them too, its 3107 for
-    a generated column). A constant DEFAULT such as ``(5)`` is a value, read at any place."""
+    (``RAND()``, ``CURRENT_TIMESTAMP``), nor its own column: the server computes the defaults
+    first, in order, then the generated columns in order (MariaDB's error 4029; MySQL refuses
+    them too, its 3107 for a generated column). A constant DEFAULT such as ``(5)`` is a
+    value, read at any place. (Judged on the table a statement leaves: an ``ALTER … SET
+    DEFAULT`` of the statement replaces a DEFAULT its ``MODIFY`` gave before the server reads
+    it.)"""
     generated = {c.name.casefold(): c.name for c in cols if c.generated is not None}
     names = {c.name.casefold(): c.name for c in cols}
     later: set[str] = set()  # the generated columns after the one at hand, by folded name
     later_defaults: set[str] = set()  # the columns after it whose DEFAULT is an expression
     for col in reversed(cols):
         own = col.generated.expr if col.generated is not None else None
+        if type(col.default) is Expr and col.name.casefold() in ex.referenced_columns(col.default):
+            raise DDLError("the expression of DEFAULT cannot read its own column", column=col.name)
         for expr, unread in ((own, later), (col.default, generated.keys() | later_defaults)):
             read = ex.referenced_columns(expr) & unread if isinstance(expr, Expr) else None
             if read:

@@ -189,6 +189,22 @@ def _create_table(node: exp.Create, ctx: Context) -> list[Any]:
     name = table_name(schema.this, ctx)
     try:
         definition = build_table(name, node, ctx.charset_of(name), ctx=ctx)
+    except (UnsupportedDDLError, DDLParseError) as err:  # (the server's parser refuses first)
+        raise err.locate(table=name) from None
+    except DDLError as err:
+        if not exists:
+            raise err.locate(table=name) from None
+        # (judged where the table is not there: see CreateTable.refused)
+        at = tuple((k, v) for k in ("column", "index", "step") if (v := getattr(err, k)))
+        return [
+            s.CreateTable(
+                table=name,
+                definition=Table(name=name, columns=()),
+                if_not_exists=True,
+                refused=err.message,
+                refused_at=at,
+            )
+        ]
     except MvddError as err:
         raise err.locate(table=name) from None
     return [s.CreateTable(table=name, definition=definition, if_not_exists=exists)]

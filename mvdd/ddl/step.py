@@ -121,8 +121,17 @@ class OrderedBy:
 
 @attrs.frozen(kw_only=True)
 class CreateTable(Step):
+    """``CREATE TABLE``. ``refused``: a ``CREATE TABLE IF NOT EXISTS`` whose definition the
+    server would refuse (why, with where), kept for when the table is not there: the server
+    reads no definition of a table that exists (it notes the table and goes on), so the
+    statement passes over an existing table and fails only where it would make one (its
+    ``definition`` then has no columns; ``refused_at``: the error's places, as (field, name)
+    pairs)."""
+
     definition: Table
     if_not_exists: bool = False
+    refused: str | None = None
+    refused_at: tuple[tuple[str, str], ...] = ()
 
 
 @attrs.frozen(kw_only=True)
