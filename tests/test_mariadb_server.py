@@ -1681,6 +1681,9 @@ _CLAUSES = st.one_of(
     st.builds("DROP INDEX IF EXISTS {}".format, _KEYS),
     st.builds("ADD INDEX IF NOT EXISTS {} ({})".format, _KEYS, _NAMES),
     st.builds("ALTER {} SET DEFAULT {}".format, _NAMES, st.integers(0, 9)),
+    st.builds("ALTER {} SET DEFAULT ({} + 1)".format, _NAMES, _NAMES),
+    st.builds("ADD {} INT AS ({} + 1) VIRTUAL".format, _NAMES, _NAMES),
+    st.builds("MODIFY {} INT CHECK ({} > 0)".format, _NAMES, _NAMES),
     st.builds("ALTER {} DROP DEFAULT".format, _NAMES),
     st.builds("ADD INDEX {} ({})".format, _KEYS, _NAMES),
     st.builds("DROP INDEX {}".format, _KEYS),
@@ -1710,19 +1713,14 @@ _CLAUSES = st.one_of(
 def test_any_statement_of_several_clauses_reads_as_on_the_server(
     mdb: Any, clauses: list[str]
 ) -> None:
-    """Statements of two to five clauses over columns, keys, checks and charsets, drawn at
-    random: a catalog takes and refuses what MariaDB does and ends with its table."""
+    """Statements of two to five clauses over columns, keys, checks, expressions and
+    charsets, drawn at random: a catalog takes and refuses what MariaDB does and ends with its
+    table, but where mvdd's stricter rules refuse on purpose."""
     setup = (
         "CREATE TABLE t (a INT, b INT, c INT, g INT AS (a + 1) VIRTUAL, KEY i (b), KEY k (c, a), "
         "CONSTRAINT ck CHECK (c >= 0))"
     )
-    assert _run(mdb, "DROP TABLE IF EXISTS t") is None and _run(mdb, setup) is None
-    cat = Catalog()
-    cat.execute(setup)
-    sql = "ALTER TABLE t " + ", ".join(clauses)
-    server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
-    assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
-    _same_table(mdb, cat, "t", sql)
+    _reads_as_on_the_server(mdb, Catalog(), setup, "ALTER TABLE t " + ", ".join(clauses))
 
 
 _TYPED = st.sampled_from(
@@ -2263,7 +2261,6 @@ _EVERYDAY_TYPES = st.sampled_from(
         "INET6",
         "INT DEFAULT (a + 1)",
         "VARCHAR(20) DEFAULT (CONCAT(b, 'x'))",
-        "BIGINT AS (b * 2) STORED",
         "INT CHECK (c >= 0)",
     ]
 )

@@ -334,12 +334,10 @@ def _check_calls(e: Expr, place: str, **where: str) -> None:
         raise DDLError(f"{place} cannot use {what}: expression {e.sql}", **where)
 
 
-def _check_own_expression(e: Expr, place: str, name: str, **where: str) -> None:
-    """A column's DEFAULT or generation expression: what it calls, and not the column itself
-    (the server's error 4029)."""
-    _check_calls(e, place, **where)
-    if name.casefold() in ex.referenced_columns(e):
-        raise DDLError(f"the expression of {place} cannot read its own column", **where)
+def _generated_place(col: Column) -> str:
+    """What a generated column's expression is called in an error."""
+    assert col.generated is not None
+    return "a stored column" if col.generated.stored else "a virtual column"
 
 
 def _defined(col: Column, rules: Rules) -> Column:
@@ -486,13 +484,12 @@ def _check_column(col: Column, rules: Rules = Rules.MVDD) -> None:
     check_identifier(col.name, "column")
     where = {"column": col.name}
     _check_comment(col.comment, "column", **where)
+    # (whether an expression reads its own column is the statement's to judge: an ALTER …
+    # SET or DROP DEFAULT, a MODIFY of an added column, replaces it first; _generated_in_order)
     if isinstance(col.default, Expr):
-        # (whether it reads its own column is the statement's to judge: an ALTER … SET or DROP
-        # DEFAULT of the same statement replaces it first; see _generated_in_order)
         _check_calls(col.default, "DEFAULT", **where)
     if col.generated is not None:
-        place = "a stored column" if col.generated.stored else "a virtual column"
-        _check_own_expression(col.generated.expr, place, col.name, **where)
+        _check_calls(col.generated.expr, _generated_place(col), **where)
     if col.check is not None:
         _check_calls(col.check, "CHECK", **where)
     if col.default is None and not col.nullable:
@@ -1492,8 +1489,12 @@ def _generated_in_order(cols: tuple[Column, ...]) -> None:
     later_defaults: set[str] = set()  # the columns after it whose DEFAULT is an expression
     for col in reversed(cols):
         own = col.generated.expr if col.generated is not None else None
-        if type(col.default) is Expr and col.name.casefold() in ex.referenced_columns(col.default):
-            raise DDLError("the expression of DEFAULT cannot read its own column", column=col.name)
+        for expr, place in ((own, None), (col.default, "DEFAULT")):
+            if isinstance(expr, Expr) and col.name.casefold() in ex.referenced_columns(expr):
+                place = place or _generated_place(col)
+                raise DDLError(
+                    f"the expression of {place} cannot read its own column", column=col.name
+                )
         for expr, unread in ((own, later), (col.default, generated.keys() | later_defaults)):
             read = ex.referenced_columns(expr) & unread if isinstance(expr, Expr) else None
             if read:
