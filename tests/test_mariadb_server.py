@@ -1912,6 +1912,9 @@ _ATTRIBUTES = st.sampled_from(
         " INVISIBLE",
         " DEFAULT 'abcdefghijklm'",
         " DEFAULT 300",
+        " DEFAULT (c0 + 1)",
+        " DEFAULT (CONCAT(c1, 'x'))",
+        " DEFAULT (c2)",
     ]
 )
 #: where mvdd's rules differ from MariaDB's on purpose (see DIVERGENCES): a replica takes the
