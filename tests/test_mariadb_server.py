@@ -2161,6 +2161,53 @@ QUALIFIED_COLUMNS = [
 ]
 
 
+#: expressions over a CHAR ``b``, a CHAR ``d``, an INT ``e``, a VARCHAR ``v`` and a CHAR ``n``
+#: of a NO PAD collation, each in a STORED generated VARCHAR: MariaDB refuses those whose value
+#: would depend on PAD_CHAR_TO_FULL_LENGTH (its error 1901)
+_PADDED_EXPRESSIONS = [
+    *("b", "b + 0", "-b", "b = 'x'", "b = 2", "b LIKE 'x%'", "b NOT LIKE 'x%'", "b IN ('x','y')"),
+    *("b IS NULL", "b IS TRUE", "CONCAT(b, 'x')", "UPPER(b)", "LOWER(b) = 'x'", "CHAR_LENGTH(b)"),
+    *("b < 'x'", "b <=> 'x'", "COALESCE(b, 'x')", "IF(b = 'x', 1, 2)", "IF(b, 1, 2)", "b = d"),
+    *("b = e", "b > e", "b = 1.5", "b = v", "n = 'x'", "SUBSTRING(b, 1, 2)", "TRIM(b)", "RTRIM(b)"),
+    *("LTRIM(b)", "TRIM(BOTH 'x' FROM b)", "CHAR_LENGTH(TRIM(b))", "RTRIM(b) = 'x'", "NOT b"),
+    *("b AND 1", "(b + 0) AND 1", "b XOR 1", "b BETWEEN 'a' AND 'c'", "b = DATE '2020-01-01'"),
+    *("b = 'x' = 1", "(b = 'x') + 1", "CASE b WHEN 'x' THEN 1 END", "b COLLATE utf8mb4_bin = 'x'"),
+    *("HEX(b)", "b REGEXP 'x'", "CAST(b AS CHAR)", "e + 1", "v", "v + 0"),
+]
+_PADDED = "b CHAR(3), d CHAR(3), e INT, v VARCHAR(3), n CHAR(3) COLLATE utf8mb4_nopad_bin"
+#: (setup, statement): the same rule over the column's type, a key over a VIRTUAL column, a
+#: CHAR's charset, and the statements that make a column CHAR or a generated column STORED
+PADDED_COLUMNS = [
+    *(
+        (None, f"CREATE TABLE m ({_PADDED}, c VARCHAR(40) AS ({x}) STORED)")
+        for x in _PADDED_EXPRESSIONS
+    ),
+    *(
+        (None, f"CREATE TABLE m (b CHAR(3), c {ty} AS (b) STORED)")
+        for ty in ("TEXT", "CHAR(5)", "DATE", "DOUBLE", "VARBINARY(9)", "BIGINT")
+    ),
+    (None, "CREATE TABLE m (b CHAR(3), c CHAR(5) AS (CONCAT(b, 'x')) STORED)"),
+    (None, "CREATE TABLE m (b CHAR(3), c INT AS (b + 0) VIRTUAL)"),
+    (None, "CREATE TABLE m (b CHAR(3), c INT AS (b + 0) VIRTUAL, KEY (c))"),
+    (None, "CREATE TABLE m (b CHAR(3) CHARACTER SET latin1, c INT AS (b + 0) STORED)"),
+    (None, "CREATE TABLE m (b CHAR(3) CHARACTER SET binary, c INT AS (b + 0) STORED)"),
+    (None, "CREATE TABLE m (b BINARY(3), c INT AS (b + 0) STORED)"),
+    ("CREATE TABLE m (b VARCHAR(3), c INT AS (b + 0) STORED)", "ALTER TABLE m MODIFY b CHAR(3)"),
+    ("CREATE TABLE m (b CHAR(3), c INT AS (b + 0) VIRTUAL)", "ALTER TABLE m ADD KEY (c)"),
+    (
+        "CREATE TABLE m (b CHAR(3), c INT AS (b + 0) VIRTUAL)",
+        "ALTER TABLE m ADD d INT AS (b + 1) STORED",
+    ),
+]
+
+
+@pytest.mark.parametrize("setup,sql", PADDED_COLUMNS)
+def test_a_value_that_would_depend_on_padding_is_refused_as_on_the_server(
+    mdb: Any, setup: str | None, sql: str
+) -> None:
+    _as_on_the_server(mdb, setup, sql, "PAD_CHAR_TO_FULL_LENGTH")
+
+
 @pytest.mark.parametrize("setup,sql", QUALIFIED_COLUMNS)
 def test_a_qualified_column_of_an_expression_as_on_the_server(
     mdb: Any, setup: str | None, sql: str
@@ -2264,6 +2311,7 @@ _EVERYDAY_TYPES = st.sampled_from(
         "INET6",
         "INT DEFAULT (a + 1)",
         "VARCHAR(20) DEFAULT (CONCAT(b, 'x'))",
+        "BIGINT AS (b * 2) STORED",
         "INT CHECK (c >= 0)",
     ]
 )

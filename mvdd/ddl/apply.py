@@ -1452,6 +1452,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         _each_expression(table, no_auto, virtual=rules.strict)
         if tally.generated or tally.defaults:
             _generated_in_order(cols)
+        if tally.generated and (rules.strict or rules.flavor == "mariadb"):
+            _pad_independent(table)
         if any(c.type.family == Family.PLUGIN for c in cols):  # (MariaDB's own types)
             _each_expression(table, partial(_kinds_meet, _value_kinds(cols)))
     if not all(i.visible for i in table.indexes):
@@ -1508,6 +1510,53 @@ def _generated_in_order(cols: tuple[Column, ...]) -> None:
             later.add(col.name.casefold())
         if type(col.default) is Expr:
             later_defaults.add(col.name.casefold())
+
+
+#: the families of the columns whose values are numbers (a comparison of one with a CHAR
+#: column is one of numbers)
+_NUMBER_FAMILIES = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT, Family.BIT})
+#: the families of the columns that keep a value's trailing spaces (all but a fixed CHAR, which
+#: drops them, and the types that are no text)
+_SPACE_KEEPING = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB, Family.JSON})
+
+
+def _pad_independent(table: Table) -> None:
+    """MariaDB's error 1901 for a STORED generated column, or a VIRTUAL one a key holds, whose
+    value would depend on ``sql_mode`` PAD_CHAR_TO_FULL_LENGTH (its rows would hold what the
+    writer's session made of a CHAR column's trailing spaces): a hard dependency
+    (:func:`mvdd.ddl.expr.pad_dependency`: ``b + 0``, ``CONCAT(b, 'x')`` of a CHAR ``b``)
+    anywhere, a soft one (``b`` itself) into a column that keeps trailing spaces (a VARCHAR, a
+    TEXT, not a CHAR nor a number). A CHAR of the binary charset (a BINARY) has no spaces to
+    pad."""
+    cols = table.columns
+    padded = frozenset(
+        c.name.casefold()
+        for c in cols
+        if c.type.kind == TypeKind.CHAR and c.type.charset != "binary"
+    )
+    if not padded:
+        return
+    nopad = frozenset(
+        c.name.casefold()
+        for c in cols
+        if c.name.casefold() in padded and "nopad" in (c.type.collation or "")
+    )
+    numbers = frozenset(c.name.casefold() for c in cols if c.type.family in _NUMBER_FAMILIES)
+    keyed = {part.column_id for idx in table.indexes for part in idx.parts}
+    for col in cols:
+        gen = col.generated
+        if gen is None or not (gen.stored or col.id in keyed):
+            continue
+        dependency = ex.pad_dependency(gen.expr, padded, nopad, numbers)
+        keeps = col.type.family in _SPACE_KEEPING and col.type.kind != TypeKind.CHAR
+        if dependency == ex.PAD_HARD or (dependency == ex.PAD_SOFT and keeps):
+            where = "a STORED generated column" if gen.stored else "a generated column in a key"
+            raise DDLError(
+                f"{where} cannot hold {gen.expr.sql}: its value would depend on sql_mode "
+                "PAD_CHAR_TO_FULL_LENGTH, which decides a CHAR column's trailing spaces (the "
+                "server's error 1901)",
+                column=col.name,
+            )
 
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)

@@ -663,3 +663,84 @@ def _operands(node: exp.Expr) -> list[exp.Expr]:
     """The values an operation meets: its own, BETWEEN's bounds, IN's and COALESCE's list."""
     keys = ("this", "expression", "low", "high")
     return [*(node.args[k] for k in keys if node.args.get(k) is not None), *node.expressions]
+
+
+#: how a value depends on ``sql_mode`` PAD_CHAR_TO_FULL_LENGTH, under which MariaDB reads a
+#: CHAR column with its trailing spaces (:func:`pad_dependency`): not at all; softly (a CHAR
+#: column's value itself, which a comparison of strings, a trim or a column of fixed width
+#: reads alike either way); hard (a value computed from the spaces)
+PAD_NONE, PAD_SOFT, PAD_HARD = 0, 1, 2
+
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.NullSafeEQ)
+#: the operations whose value is a number (a comparison between them and a string is one of
+#: numbers, which reads a CHAR's spaces)
+_NUMBER_NODES = (
+    *_COMPARISONS,
+    exp.Add,
+    exp.Sub,
+    exp.Mul,
+    exp.Div,
+    exp.IntDiv,
+    exp.Mod,
+    exp.Neg,
+    exp.And,
+    exp.Or,
+    exp.Xor,
+    exp.Is,
+    exp.Like,
+    exp.In,
+    exp.Between,
+    exp.Boolean,
+    exp.BitwiseAnd,
+    exp.BitwiseOr,
+    exp.BitwiseXor,
+    exp.BitwiseNot,
+    exp.BitwiseLeftShift,
+    exp.BitwiseRightShift,
+)
+
+
+def pad_dependency(
+    expr: Expr, padded: frozenset[str], nopad: frozenset[str], numbers: frozenset[str]
+) -> int:
+    """How ``expr``'s value depends on PAD_CHAR_TO_FULL_LENGTH (:data:`PAD_NONE`,
+    :data:`PAD_SOFT`, :data:`PAD_HARD`), given the (folded) names of the table's CHAR columns
+    of a charset (``padded``), those of them of a NO PAD collation (``nopad``) and its number
+    columns (``numbers``), as MariaDB reckons it: a CHAR column is soft; a comparison of
+    strings or of a string and a date (in a PAD SPACE collation), a LIKE, a TRIM or RTRIM of
+    spaces take the softness away; AND and OR ask nothing of their operands; any other
+    operation or function makes its operands' softness hard (a comparison with a number, a
+    CONCAT, a LENGTH …). Functions are taken for strings where their value's type matters (a
+    comparison with one is one of strings)."""
+
+    def number(node: exp.Expr) -> bool:
+        node = node.unnest() if isinstance(node, exp.Paren) else node
+        if isinstance(node, exp.Literal):
+            return not node.is_string
+        if isinstance(node, exp.Column):
+            return node.name.casefold() in numbers
+        return isinstance(node, _NUMBER_NODES)
+
+    def walk(node: exp.Expr) -> int:
+        if isinstance(node, exp.Column):
+            return PAD_SOFT if node.name.casefold() in padded else PAD_NONE
+        if isinstance(node, exp.And | exp.Or):
+            return PAD_NONE
+        inner = max(map(walk, node.iter_expressions()), default=PAD_NONE)
+        if isinstance(node, exp.Paren) or inner == PAD_NONE:
+            return inner
+        if isinstance(node, exp.Like) or (
+            isinstance(node, _COMPARISONS) and not (number(node.this) or number(node.expression))
+        ):
+            reads = {c.name.casefold() for c in node.find_all(exp.Column)}
+            cleared = not (reads & nopad)
+        elif isinstance(node, exp.Trim):
+            where = str(node.args.get("position") or "BOTH").upper()
+            cleared = where in ("BOTH", "TRAILING") and node.expression is None
+        else:
+            cleared = False
+        if cleared:
+            return PAD_NONE if inner == PAD_SOFT else inner
+        return PAD_HARD
+
+    return walk(parse(expr.sql))
