@@ -1535,3 +1535,21 @@ def test_a_database_created_without_a_charset_takes_its_sessions_server_default(
     assert table.equivalent(shown, ignore_order=False), table.differences(shown)
     assert reader.catalog.database_default(name) == ("latin1", "latin1_german1_ci")
     assert table.column("a").type.collation == "latin1_german1_ci"
+
+
+def test_a_create_table_if_not_exists_of_a_table_there_passes_whatever_it_defines(
+    binlog_server: MariaDB,
+) -> None:
+    """The server logs a CREATE TABLE IF NOT EXISTS of a table that exists without reading its
+    definition (an application that runs its schema at every start): the reader passes over
+    one whose definition no server would take (a column twice, a key over a column that is
+    not there, a DEFAULT naming none), keeps the table it has and goes on with its rows."""
+    with database(binlog_server) as db:
+        reader = reader_for(binlog_server, f"{db}.*")
+        with Script(binlog_server, db) as s:
+            s.ddl("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))", "t", new=("t",))
+            s.ddl("CREATE TABLE IF NOT EXISTS t (id INT, c INT, c INT, KEY (zz))")
+            s.ddl("CREATE TABLE IF NOT EXISTS t (id INT, d INT DEFAULT (zz + 1))")
+            s.insert("t", "INSERT INTO t VALUES (1, 'x')", 1)
+        assert decoded(reader.events()) == s.expected
+        assert reader.catalog.version(f"{db}.t") == 1
