@@ -1682,7 +1682,7 @@ _CLAUSES = st.one_of(
     st.builds("ADD INDEX IF NOT EXISTS {} ({})".format, _KEYS, _NAMES),
     st.builds("ALTER {} SET DEFAULT {}".format, _NAMES, st.integers(0, 9)),
     st.builds("ALTER {} SET DEFAULT ({} + 1)".format, _NAMES, _NAMES),
-    st.builds("ADD {} INT AS ({} + 1) VIRTUAL".format, _NAMES, _NAMES),
+    st.builds("ADD {} INT AS (t.{} + 1) VIRTUAL".format, _NAMES, _NAMES),
     st.builds("MODIFY {} INT CHECK ({} > 0)".format, _NAMES, _NAMES),
     st.builds("ALTER {} DROP DEFAULT".format, _NAMES),
     st.builds("ADD INDEX {} ({})".format, _KEYS, _NAMES),
