@@ -89,8 +89,9 @@ def in_server_order(
     catalog keeps these steps in its history, where they replay one by one.
 
     The order: drops of indexes and checks, drops of columns, the changes of the table's
-    columns where they stand, the renames of its keys (each chain of renames ordered so that a
-    name is freed before it is taken, a cycle such as a swap broken by a temporary name), then
+    columns where they stand (those that rename first: a rename reaches only the expressions
+    the table held), the renames of its keys (each chain of renames ordered so that a name is
+    freed before it is taken, a cycle such as a swap broken by a temporary name), then
     in the statement's order the added columns, the moves of changed columns (``AFTER``,
     ``FIRST``), each followed by the ``ALTER … DEFAULT`` of its column if one is left over (it
     names a column the statement adds or moves), and last the new keys and checks (which name
