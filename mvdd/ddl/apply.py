@@ -546,23 +546,11 @@ def _rename_in_expressions(table: Table, old: str, new: str, *, keep: int | None
     if table.column_tally().expressions:
         remade = []
         for col in columns:
-            changes: dict[str, Any] = {}
-            if col.id == keep:
-                remade.append(col)
-                continue
-            if col.generated is not None:
-                expr = fix(col.generated.expr)
-                if expr is not col.generated.expr:
-                    changes["generated"] = attrs.evolve(col.generated, expr=expr)
-            if col.check is not None:
-                check = fix(col.check)
-                if check is not col.check:
-                    changes["check"] = check
-            if type(col.default) is Expr:
-                default = fix(col.default)
-                if default is not col.default:
-                    changes["default"] = default
-            remade.append(attrs.evolve(col, **changes) if changes else col)
+            for where, held in _own_expressions(col) if col.id != keep else ():
+                expr = fix(held)
+                if expr is not held:
+                    col = _holding(col, where, expr)
+            remade.append(col)
         columns = tuple(remade)
     checks = tuple(
         c if (expr := fix(c.expr)) is c.expr else attrs.evolve(c, expr=expr) for c in table.checks
@@ -589,22 +577,40 @@ def _users_of(table: Table, column: Column, *, taken: bool = False) -> list[str]
     for other in table.columns:
         if other.id == column.id:
             continue
-        for expr, user in _own_expressions(other):
+        for where, expr in _own_expressions(other):
             if folded in ex.referenced_columns(expr):
-                out.append(f"{user} `{other.name}`")
+                out.append(f"{_USERS[where]} `{other.name}`")
     return out
 
 
-def _own_expressions(col: Column) -> list[tuple[Expr, str]]:
-    """The expressions a column holds that may name other columns, each with what it is."""
+#: what a column is called by where it holds an expression that reads another
+_USERS = {
+    "generated": "generated column",
+    "check": "the check of column",
+    "default": "the DEFAULT of column",
+}
+
+
+def _own_expressions(col: Column) -> list[tuple[str, Expr]]:
+    """The expressions a column holds that may name other columns, each with where it holds
+    it (a key of :data:`_USERS`)."""
     out = []
     if col.generated is not None:
-        out.append((col.generated.expr, "generated column"))
+        out.append(("generated", col.generated.expr))
     if col.check is not None:
-        out.append((col.check, "the check of column"))
+        out.append(("check", col.check))
     if type(col.default) is Expr:
-        out.append((col.default, "the DEFAULT of column"))
+        out.append(("default", col.default))
     return out
+
+
+def _holding(col: Column, where: str, expr: Expr) -> Column:
+    """``col`` holding ``expr`` where :func:`_own_expressions` found one."""
+    if where == "generated":
+        assert col.generated is not None
+        return attrs.evolve(col, generated=attrs.evolve(col.generated, expr=expr))
+    changes: dict[str, Any] = {where: expr}
+    return attrs.evolve(col, **changes)
 
 
 # --- table steps ---------------------------------------------------------------------------
@@ -1574,12 +1580,10 @@ def _each_expression(
     """``visit`` each expression of the table (``virtual=False``: but VIRTUAL columns'), a
     column's DEFAULT expression among them."""
     for col in table.columns:
-        if col.generated is not None and (virtual or col.generated.stored):
-            visit(col.generated.expr, {"column": col.name})
-        if col.check is not None:
-            visit(col.check, {"column": col.name})
-        if type(col.default) is Expr:
-            visit(col.default, {"column": col.name})
+        skipped = "generated" if not virtual and _is_virtual(col) else None
+        for where, expr in _own_expressions(col):
+            if where != skipped:
+                visit(expr, {"column": col.name})
     for chk in table.checks:
         visit(chk.expr, {"index": chk.name})
 

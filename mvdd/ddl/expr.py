@@ -676,13 +676,8 @@ _COMPARISONS = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.NullSafeE
 #: numbers, which reads a CHAR's spaces)
 _NUMBER_NODES = (
     *_COMPARISONS,
-    exp.Add,
-    exp.Sub,
-    exp.Mul,
-    exp.Div,
+    *_ARITHMETIC,
     exp.IntDiv,
-    exp.Mod,
-    exp.Neg,
     exp.And,
     exp.Or,
     exp.Xor,

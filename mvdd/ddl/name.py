@@ -194,17 +194,17 @@ def own_columns(tree: exp.Expr | None, ctx: Context) -> exp.Expr | None:
     target = _statement_table(tree) if tree is not None else None
     if tree is None or target is None:
         return tree
-    for holder in list(tree.find_all(*_KEPT_EXPRESSIONS)):
-        for col in list(holder.find_all(exp.Column)):
-            if not col.args.get("table") or col.find_ancestor(exp.Select) is not None:
-                continue
-            if not names_table(col, target, ctx):
-                raise DDLError(
-                    f"expression names column {col.sql(dialect=DIALECT)} of another table "
-                    "(the server's error 1901)",
-                    column=col.name,
-                )
-            col.replace(exp.column(col.this))
+    for col in list(tree.find_all(exp.Column)):
+        holder = col.find_ancestor(*_KEPT_EXPRESSIONS, exp.Select)
+        if not col.args.get("table") or not isinstance(holder, _KEPT_EXPRESSIONS):
+            continue  # (a column of a query, even inside a kept expression, is the query's)
+        if not names_table(col, target, ctx):
+            raise DDLError(
+                f"expression names column {col.sql(dialect=DIALECT)} of another table "
+                "(the server's error 1901)",
+                column=col.name,
+            )
+        col.replace(exp.column(col.this))
     return tree
 
 
