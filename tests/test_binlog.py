@@ -1344,7 +1344,7 @@ def test_a_server_that_keeps_names_in_lower_case_is_followed_in_any_case() -> No
     that name in lower case, as the server keeps it and as its table maps name it: the reader
     follows statements that write them in any case, and each table is the one the server
     shows. (Taken as written, `Orders` and `ORDERS` were two tables, neither the one the rows
-    name.)"""
+    name; and a name lowers as the server lowers it, ``İ`` to ``i``.)"""
     with private_server(
         binlog=True, server_id=61, options={"lower-case-table-names": "1"}
     ) as server:
@@ -1360,19 +1360,27 @@ def test_a_server_that_keeps_names_in_lower_case_is_followed_in_any_case() -> No
             "CREATE TABLE `ORDERS_3` LIKE Shop.Orders_2",
             "ALTER DATABASE SHOP CHARACTER SET latin1",
             "CREATE TABLE Orders_4 (id INT PRIMARY KEY, t VARCHAR(3))",
+            "CREATE TABLE Orders_İ (id INT PRIMARY KEY)",  # (the server lowers İ to i)
+            "INSERT INTO ORDERS_i (id) VALUES (5)",
             database="Shop",
         )
         events = list(reader.events())
         with contextlib.closing(server.connect("shop")) as conn:
-            for name in ("orders_2", "orders_3", "orders_4"):
+            for name in ("orders_2", "orders_3", "orders_4", "orders_i"):
                 shown = parse_table(show_create_table(conn, name), replica=True)
                 table = reader.catalog.table(f"shop.{name}")
                 assert table.equivalent(shown, ignore_order=False), table.differences(shown)
     assert [(e.kind, e.table, e.version) for e in events if e.kind != "ddl"] == [
         ("insert", "shop.orders", 2),
         ("insert", "shop.orders_2", 4),
+        ("insert", "shop.orders_i", 1),
     ]
-    assert reader.catalog.tables() == ["shop.orders_2", "shop.orders_3", "shop.orders_4"]
+    assert reader.catalog.tables() == [
+        "shop.orders_2",
+        "shop.orders_3",
+        "shop.orders_4",
+        "shop.orders_i",
+    ]
     assert reader.catalog.database_default("shop") == ("latin1", "latin1_swedish_ci")
 
 

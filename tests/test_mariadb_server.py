@@ -22,6 +22,10 @@ from mvdd import Catalog, parse_table
 from mvdd.ddl.apply import apply_steps
 from mvdd.ddl.statement import for_server
 from mvdd.ddl.step import AddColumn
+from mvdd.model.charsets import CHARSETS, collation_charset
+from mvdd.model.collation import collation_key, sort_orders
+from mvdd.model.encoding import python_codec
+from mvdd.model.names import fold_name
 from tests.support.fixtures import sequences, statements
 from tests.support.mariadb import quote, show_create_table, visibility
 
@@ -2213,6 +2217,196 @@ def test_a_qualified_column_of_an_expression_as_on_the_server(
     mdb: Any, setup: str | None, sql: str
 ) -> None:
     _as_on_the_server(mdb, setup, sql, "of another table|unknown column")
+
+
+#: (setup, statement): names of columns, keys and checks are one when the server's table lowers
+#: them to one, character by character (not Unicode's case folding, which makes ß ss and ﬁ
+#: fi, and lowers letters the server's older table leaves as written)
+NAME_FOLDING = [
+    (None, "CREATE TABLE m (ß INT, ss INT)"),
+    (None, "CREATE TABLE m (`ﬁ` INT, fi INT)"),
+    (None, "CREATE TABLE m (ς INT, σ INT)"),
+    (None, "CREATE TABLE m (`µ` INT, μ INT)"),
+    (None, "CREATE TABLE m (ſ INT, s INT)"),
+    (None, "CREATE TABLE m (`ẞ` INT, ß INT)"),
+    (None, "CREATE TABLE m (Ⴀ INT, ⴀ INT)"),
+    (None, "CREATE TABLE m (Ꭰ INT, ꭰ INT)"),
+    (None, "CREATE TABLE m (ä INT, a INT)"),
+    (None, "CREATE TABLE m (İ INT, i INT)"),
+    (None, "CREATE TABLE m (`\u2126` INT, ω INT)"),
+    (None, "CREATE TABLE m (Ǳ INT, ǲ INT)"),
+    (None, "CREATE TABLE m (`Ａ` INT, `ａ` INT)"),
+    (None, "CREATE TABLE m (ß INT, g INT AS (SS + 1) VIRTUAL)"),
+    (None, "CREATE TABLE m (ß INT, ss INT, g INT AS (ß * 2 + ss) VIRTUAL, KEY k (ss, ß))"),
+    (None, "CREATE TABLE m (a INT, KEY ß (a), KEY ss (a))"),
+    (None, "CREATE TABLE m (a INT, KEY İ (a), KEY I (a))"),
+    (None, "CREATE TABLE m (a INT, CONSTRAINT ß CHECK (a > 0), CONSTRAINT ss CHECK (a < 9))"),
+    ("CREATE TABLE m (ß INT, x INT)", "ALTER TABLE m DROP COLUMN ss"),
+    ("CREATE TABLE m (ß INT, x INT)", "ALTER TABLE m RENAME COLUMN ß TO ss"),
+    ("CREATE TABLE m (ß INT, x INT)", "ALTER TABLE m ADD ss INT AFTER ß"),
+    ("CREATE TABLE m (İd INT, x INT)", "ALTER TABLE m MODIFY ID BIGINT"),
+    ("CREATE TABLE m (ǅ INT, x INT)", "ALTER TABLE m CHANGE ǆ Ǆ BIGINT"),
+    ("CREATE TABLE m (a INT, ß INT, KEY k (ß))", "ALTER TABLE m DROP COLUMN ss"),
+    ("CREATE TABLE m (a INT, ß INT, KEY k (ß))", "ALTER TABLE m ADD UNIQUE u (SS)"),
+    ("CREATE TABLE m (a INT, KEY İ (a))", "ALTER TABLE m DROP KEY i"),
+    ("CREATE TABLE m (a INT, KEY ß (a))", "ALTER TABLE m RENAME INDEX ß TO ss"),
+    ("CREATE TABLE m (a INT, CONSTRAINT ß CHECK (a > 0))", "ALTER TABLE m DROP CONSTRAINT ss"),
+    ("CREATE TABLE m (a INT, CONSTRAINT Ä CHECK (a > 0))", "ALTER TABLE m DROP CONSTRAINT ä"),
+]
+
+
+@pytest.mark.parametrize("setup,sql", NAME_FOLDING)
+def test_names_are_one_as_the_server_folds_them(mdb: Any, setup: str | None, sql: str) -> None:
+    _as_on_the_server(mdb, setup, sql, "duplicate|no such|unknown column")
+
+
+def test_a_name_folds_as_the_server_lowers_it(mdb: Any) -> None:
+    """:func:`fold_name` of each character of the Basic Multilingual Plane (the characters a
+    name may hold) is the server's ``LOWER()`` of it in ``utf8mb3_general_ci``, its system
+    charset, whose table the server's name comparisons lower by."""
+    with mdb.cursor() as cur:
+        cur.execute(
+            "SELECT seq, HEX(CONVERT(LOWER(CONVERT(CHAR(seq USING utf32) USING utf8mb3) "
+            "COLLATE utf8mb3_general_ci) USING utf32)) FROM seq_1_to_65535 "
+            "WHERE seq NOT BETWEEN 55296 AND 57343"  # (no surrogate is a character)
+        )
+        lowered = {code: chr(int(low, 16)) for code, low in cur.fetchall()}
+    assert len(lowered) == 65535 - 2048
+    assert [chr(c) for c, low in lowered.items() if fold_name(chr(c)) != low] == []
+    assert fold_name("Straße_İD") == "straße_id"
+
+
+#: the Unicode charsets' collations whose every weight collation_key holds
+GENERAL_COLLATIONS = [
+    "utf8mb3_general_ci",
+    "utf8mb3_general_nopad_ci",
+    "utf8mb3_general_mysql500_ci",
+    "utf8mb4_general_ci",
+    "utf8mb4_general_nopad_ci",
+    "ucs2_general_ci",
+    "ucs2_general_mysql500_ci",
+    "utf16_general_ci",
+    "utf16le_general_ci",
+    "utf32_general_ci",
+]
+
+
+@pytest.mark.parametrize("collation", GENERAL_COLLATIONS)
+def test_a_general_collation_weighs_as_on_the_server(mdb: Any, collation: str) -> None:
+    """Each character of the Basic Multilingual Plane weighs under ``collation_key`` what the
+    server's ``WEIGHT_STRING`` says; one beyond it (where the charset holds one) weighs as
+    U+FFFD does."""
+    charset = collation_charset(collation)
+    key = collation_key(collation)
+    with mdb.cursor() as cur:
+        cur.execute(
+            f"SELECT seq, HEX(WEIGHT_STRING(CONVERT(CHAR(seq USING utf32) USING {charset}) "
+            f"COLLATE {collation})) FROM seq_1_to_65535 WHERE seq NOT BETWEEN 55296 AND 57343"
+        )
+        weights = {code: int(weight, 16) for code, weight in cur.fetchall()}
+        assert len(weights) == 65535 - 2048
+        assert [hex(c) for c, w in weights.items() if ord(key(chr(c))) != w] == []
+        if charset not in ("utf8mb3", "ucs2"):
+            cur.execute(
+                f"SELECT HEX(WEIGHT_STRING(CONVERT(_utf8mb4'😀' USING {charset}) "
+                f"COLLATE {collation}))"
+            )
+            assert cur.fetchone() == ("FFFD",)
+            assert key("😀") == key("\U0001f4a9") == key("\ufffd")
+
+
+def _partition(weights: dict[str, object]) -> list[list[str]]:
+    """The characters of ``weights`` grouped by their weight, each group sorted."""
+    groups: dict[object, list[str]] = {}
+    for char, weight in weights.items():
+        groups.setdefault(weight, []).append(char)
+    return sorted(sorted(group) for group in groups.values())
+
+
+def test_the_one_byte_collations_weigh_as_on_the_server(mdb: Any) -> None:
+    """Every collation of a one-byte charset whose weights are a byte a character: its table
+    in ``sort_orders()`` is the server's (or it weighs each byte as itself, and has none), and
+    ``collation_key`` makes the same characters one that the server's weights do (the
+    collations whose weights span characters, latin1_german2_ci and the Czech ones, are left
+    to Unicode's case folding; tis620's Thai reordering and swe7, which has no codec, too)."""
+    checked = 0
+    with mdb.cursor() as cur:
+        cur.execute("SELECT COLLATION_NAME, CHARACTER_SET_NAME FROM information_schema.COLLATIONS")
+        collations = sorted(
+            (name, charset)
+            for name, charset in cur.fetchall()
+            if CHARSETS.get(charset, ("", 0))[1] == 1
+            and charset not in ("binary", "swe7", "tis620")
+        )
+        for collation, charset in collations:
+            cur.execute(
+                f"SELECT seq, HEX(WEIGHT_STRING(CONVERT(UNHEX(LPAD(HEX(seq), 2, '0')) USING "
+                f"{charset}) COLLATE {collation})) FROM seq_0_to_255"
+            )
+            weights = [bytes.fromhex(weight) for _, weight in cur.fetchall()]
+            if {len(w) for w in weights} != {1}:
+                continue
+            table = b"".join(weights)
+            expected = None if table == bytes(range(256)) else table
+            assert sort_orders().get(collation) == expected, (collation, table.hex())
+            key = collation_key(collation)
+            codec = python_codec(charset)
+            read = {b: bytes([b]).decode(codec, "replace") for b in range(256)} if codec else {}
+            # (bytes the server reads as ?, or no character, weigh apart from the ?)
+            chars = {c: b for b, c in read.items() if c not in "?\ufffd" or b == 0x3F}
+            assert _partition({c: table[b] for c, b in chars.items()}) == _partition(
+                {c: key(c) for c in chars}
+            ), collation
+            checked += 1
+    assert checked >= 100
+
+
+#: (setup, statement) of ENUM and SET members, which may not be one under their collation,
+#: and of a DEFAULT that is one of them under it (a table ``t`` on a catalog that knows the
+#: server's default, utf8mb4_general_ci)
+ENUM_MEMBERS = [
+    (None, "CREATE TABLE t (a ENUM('a','A'))"),
+    (None, "CREATE TABLE t (a ENUM('a','ä'))"),
+    (None, "CREATE TABLE t (a SET('x','ß','ss'))"),
+    (None, "CREATE TABLE t (a SET('x','ß','s'))"),
+    (None, "CREATE TABLE t (a ENUM('😀','😁'))"),
+    (None, "CREATE TABLE t (a ENUM('a','A') COLLATE utf8mb4_bin)"),
+    (None, "CREATE TABLE t (a ENUM('a','ä') COLLATE utf8mb4_general_nopad_ci)"),
+    (
+        None,
+        "CREATE TABLE t (a ENUM('ß','s') CHARACTER SET utf8mb3 COLLATE utf8mb3_general_mysql500_ci)",
+    ),
+    (None, "CREATE TABLE t (a ENUM('x','ß','ss') COLLATE utf8mb4_unicode_ci)"),
+    (None, "CREATE TABLE t (a ENUM('a','A')) DEFAULT CHARSET=latin1 COLLATE latin1_bin"),
+    (None, "CREATE TABLE t (a ENUM('é','E')) DEFAULT CHARSET=latin1"),
+    (None, "CREATE TABLE t (a ENUM('ä','a')) DEFAULT CHARSET=latin1"),
+    (None, "CREATE TABLE t (a ENUM('ä','a') CHARACTER SET latin1 COLLATE latin1_general_ci)"),
+    (None, "CREATE TABLE t (a ENUM('ü','y') CHARACTER SET latin1)"),
+    (None, "CREATE TABLE t (a ENUM('ä','ae') CHARACTER SET latin1 COLLATE latin1_german1_ci)"),
+    (None, "CREATE TABLE t (a ENUM('Ж','ж') CHARACTER SET cp1251)"),
+    (None, "CREATE TABLE t (a ENUM('a','A') CHARACTER SET binary)"),
+    (None, "CREATE TABLE t (a ENUM('x','a') DEFAULT 'Ä')"),
+    (None, "CREATE TABLE t (a SET('x','a') DEFAULT 'X,Ä')"),
+    (None, "CREATE TABLE t (a ENUM('x','a') COLLATE utf8mb4_bin DEFAULT 'A')"),
+    (None, "CREATE TABLE t (a ENUM('x','e') CHARACTER SET latin1 DEFAULT 'É')"),
+    ("CREATE TABLE t (a ENUM('a','b'), b INT)", "ALTER TABLE t MODIFY a ENUM('a','ä')"),
+    (
+        "CREATE TABLE t (a ENUM('a','A') COLLATE utf8mb4_bin, b INT)",
+        "ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4",
+    ),
+    (
+        "CREATE TABLE t (a ENUM('a','b'), b INT) DEFAULT CHARSET=latin1 COLLATE latin1_bin",
+        "ALTER TABLE t ADD c SET('q','Q')",
+    ),
+]
+
+
+@pytest.mark.parametrize("setup,sql", ENUM_MEMBERS)
+def test_members_are_one_as_their_collation_weighs_them(
+    mdb: Any, setup: str | None, sql: str
+) -> None:
+    cat = Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
+    _reads_as_on_the_server(mdb, cat, setup, sql)
 
 
 @pytest.mark.parametrize("setup,sql", DEFAULT_EXPRESSIONS)

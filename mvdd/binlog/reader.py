@@ -92,6 +92,7 @@ from mvdd.errors import (
     UnsupportedDDLError,
 )
 from mvdd.model import BinlogPosition, Table
+from mvdd.model.names import fold_name
 from mvdd.store.mysql import connection_lost, may_reconnect
 
 log = logging.getLogger("mvdd.binlog")
@@ -485,8 +486,8 @@ class BinlogReader:
             return False
         schema = _schema(ev)
         if self.catalog.lower_names:
-            schema = schema.lower() if schema is not None else None
-            names = tuple(n.lower() for n in names)
+            schema = fold_name(schema) if schema is not None else None
+            names = tuple(map(fold_name, names))
         return bool(schema and self._follows_database(schema)) or any(
             self._follows_database(n) for n in names
         )
@@ -728,7 +729,7 @@ class BinlogReader:
         text = ev.query
         verb, names = statement_words(text, _sql_mode(ev))
         if self.catalog.lower_names:  # (the server's names: any case is the lower one)
-            names = tuple(n.lower() for n in names)
+            names = tuple(map(fold_name, names))
         control = _CONTROL.get(verb)
         upper = " ".join(text.upper().split())
         if control == "begin":
@@ -743,7 +744,7 @@ class BinlogReader:
             )
         schema = _schema(ev)
         if schema is not None and self.catalog.lower_names:
-            schema = schema.lower()
+            schema = fold_name(schema)
         if verb in _ROW_STATEMENTS:
             if self._mentions_matched(schema, names):
                 raise SourceConfigError(

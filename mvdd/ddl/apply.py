@@ -57,12 +57,13 @@ from mvdd.model.kind import (
     Family,
     TypeKind,
 )
-from mvdd.model.names import check_identifier
+from mvdd.model.names import check_identifier, fold_name
 from mvdd.model.table import is_long_unique, position_by_name
 from mvdd.model.types import (
     ColumnType,
     bin_collation,
     castable,
+    check_members,
     max_bytes_per_char,
     resolve_charset,
     text_kind_for_length,
@@ -120,14 +121,14 @@ def auto_timestamps(table: Table, steps: Iterable[s.Step]) -> Table:
     ON UPDATE), as the server settles it on the table the statement leaves (``ADD a
     TIMESTAMP, ADD b TIMESTAMP FIRST`` gives it to ``b``)."""
     named = {
-        (st.column.name if isinstance(st, s.AddColumn) else st.definition.name).casefold()
+        fold_name(st.column.name if isinstance(st, s.AddColumn) else st.definition.name)
         for st in steps
         if isinstance(st, s.AddColumn | s.ModifyColumn) and st.auto_timestamp
     }
     if not named:
         return table
     first = next((c for c in table.columns if c.type.kind == TypeKind.TIMESTAMP), None)
-    if first is None or first.name.casefold() not in named:
+    if first is None or fold_name(first.name) not in named:
         return table
     now = ex.now(first.type.fsp or 0)
     return table.replacing_column(first, attrs.evolve(first, default=now, on_update=now))
@@ -159,13 +160,15 @@ def _with_table_charset(
     table: Table,
     ctype: ColumnType,
     *,
+    column: str,
     binary: bool = False,
     text_chars: int | None = None,
     loose: bool = False,
 ) -> ColumnType:
-    """A string type without a charset takes the table's default (if known), as MySQL does;
-    ``binary`` (the BINARY attribute without a CHARACTER SET), that charset's ``_bin``
-    collation, which needs the table's charset known (UnsupportedDDLError otherwise);
+    """A string type without a charset (column ``column``'s) takes the table's default (if
+    known), as MySQL does; ``binary`` (the BINARY attribute without a CHARACTER SET), that
+    charset's ``_bin`` collation, which needs the table's charset known (UnsupportedDDLError
+    otherwise);
     ``text_chars`` (the M of a ``TEXT(M)``), the TEXT kind holding M characters of it;
     ``loose`` (a session that was not strict), a VARCHAR too long in it the TEXT kind holding
     its characters (:func:`~mvdd.ddl.types.loosened`)."""
@@ -188,10 +191,18 @@ def _with_table_charset(
                 "the BINARY attribute without a CHARACTER SET takes the table's charset, which "
                 "is not known (a catalog given its database's: Catalog(charset=…))"
             )
-        return ctype.with_charset(*resolve_charset(None, bin_collation(charset)))
-    if table.options.collation is not None:
-        return ctype.with_charset(charset, table.options.collation)
-    return ctype
+        collation: str | None = bin_collation(charset)
+        charset, collation = resolve_charset(None, collation)
+    else:
+        collation = table.options.collation
+    try:  # (an ENUM's members meet their collation here: two may be one)
+        if collation is None:  # (nor the table's charset known: check_members's fallback)
+            if ctype.members:
+                check_members(ctype.kind, ctype.members, None)
+            return ctype
+        return ctype.with_charset(charset, collation)
+    except MvddError as err:
+        raise err.locate(column=column) from None
 
 
 def with_database_charset(table: Table, charset: str | None, collation: str | None) -> Table:
@@ -210,7 +221,8 @@ def with_database_charset(table: Table, charset: str | None, collation: str | No
     options = attrs.evolve(table.options, charset=charset, collation=collation)
     resolved = table.with_changes(options=options)
     columns = tuple(
-        attrs.evolve(c, type=_with_table_charset(resolved, c.type)) for c in table.columns
+        attrs.evolve(c, type=_with_table_charset(resolved, c.type, column=c.name))
+        for c in table.columns
     )
     return resolved.with_columns(columns)
 
@@ -532,7 +544,7 @@ def _rename_in_expressions(table: Table, old: str, new: str, *, keep: int | None
     columns as the statement leaves them, and the server renames only what the table held. An
     element that does not name it stays the very object it was (so the element diff skips
     it), and a table without expressions is walked not at all (its column tally says so)."""
-    folded = old.casefold()
+    folded = fold_name(old)
     rewritten = False
 
     def fix(e: Expr) -> Expr:
@@ -566,7 +578,7 @@ def _users_of(table: Table, column: Column, *, taken: bool = False) -> list[str]
     the column. ``taken``: another clause gives the name to a column, which the generated
     columns, the columns' own checks and the DEFAULT expressions then read (the table's checks
     still refuse the drop, as on the server)."""
-    folded = column.name.casefold()
+    folded = fold_name(column.name)
     out = [
         f"check `{c.name}`"
         for c in table.checks
@@ -717,6 +729,7 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
     ctype = _with_table_charset(
         table,
         col.type,
+        column=col.name,
         binary=step.bin_collation,
         text_chars=step.text_chars,
         loose=rules.session.loose,
@@ -751,14 +764,14 @@ def _(step: s.DropColumn, table: Table, rules: Rules) -> Table:
             )
         if rest:
             indexes.append(attrs.evolve(idx, parts=rest))
-    folded = col.name.casefold()
+    folded = fold_name(col.name)
     checks = tuple(c for c in table.checks if ex.referenced_columns(c.expr) != {folded})
     at = table.column_position(col)
     columns = table.columns[:at] + table.columns[at + 1 :]
     out = table.with_columns(
         columns, window=(at, len(columns) - at), indexes=tuple(indexes), checks=checks
     )
-    if step.renamed_to is None or step.renamed_to.casefold() == folded:
+    if step.renamed_to is None or fold_name(step.renamed_to) == folded:
         return out
     return _rename_in_expressions(out, col.name, step.renamed_to)
 
@@ -785,6 +798,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     ctype = _with_table_charset(
         table,
         new.type,
+        column=new.name,
         binary=step.bin_collation,
         text_chars=step.text_chars,
         loose=rules.session.loose,
@@ -792,7 +806,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     new = _default_held(new, ctype, rules).placed(old.id, ctype, old.state)
     at = table.column_position(old)
     rest = table.columns[:at] + table.columns[at + 1 :]
-    if step.place.after is not None and step.place.after.casefold() == old.name.casefold():
+    if step.place.after is not None and fold_name(step.place.after) == fold_name(old.name):
         raise DDLError("a column cannot be placed after itself", column=old.name)
     columns, to = _place(rest, new, step.place, keep_at=at)
     table = table.with_columns(columns, window=(min(at, to), len(columns) - 1 - max(at, to)))
@@ -934,7 +948,7 @@ def _(step: s.DropDefault, table: Table, rules: Rules) -> Table:
 def _auto_index_name(table: Table, first_column: str) -> str:
     """MySQL's name for an unnamed index: its first column, then ``_2``, ``_3`` ..."""
     name, n = first_column, 2
-    while table.find_index(name) is not None or name.casefold() == PRIMARY.casefold():
+    while table.find_index(name) is not None or fold_name(name) == fold_name(PRIMARY):
         name, n = f"{first_column}_{n}", n + 1
     return name
 
@@ -982,7 +996,7 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
     else:
         name = spec.name or _auto_index_name(table, spec.parts[0].column)
         check_identifier(name, "index")
-        if name.casefold() == PRIMARY.casefold():
+        if fold_name(name) == fold_name(PRIMARY):
             raise DDLError("only the primary key may be named PRIMARY", index=name)
     if table.find_index(name) is not None:
         raise DDLError("duplicate index name", index=name)
@@ -1237,7 +1251,7 @@ def _(step: s.DropIndex, table: Table, rules: Rules) -> Table:
 def _(step: s.RenameIndex, table: Table, rules: Rules) -> Table:
     idx = _key(table, step.index)
     check_identifier(step.to, "index")
-    if PRIMARY.casefold() in (idx.name.casefold(), step.to.casefold()):
+    if fold_name(PRIMARY) in (fold_name(idx.name), fold_name(step.to)):
         raise DDLError(
             "the primary key cannot be renamed, nor an index named PRIMARY", index=idx.name
         )
@@ -1448,7 +1462,7 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
     if table.checks or tally.expressions:
         names = set(table._index()[0])
         _each_expression(table, lambda e, where: _names_exist(e, names, where))
-        auto_names = {c.name.casefold() for c in autos}
+        auto_names = {fold_name(c.name) for c in autos}
 
         def no_auto(e: Expr, where: dict[str, str]) -> None:
             if ex.referenced_columns(e) & auto_names:
@@ -1491,14 +1505,14 @@ def _generated_in_order(cols: tuple[Column, ...]) -> None:
     value, read at any place. (Judged on the table a statement leaves: an ``ALTER … SET
     DEFAULT`` of the statement replaces a DEFAULT its ``MODIFY`` gave before the server reads
     it.)"""
-    generated = {c.name.casefold(): c.name for c in cols if c.generated is not None}
-    names = {c.name.casefold(): c.name for c in cols}
+    generated = {fold_name(c.name): c.name for c in cols if c.generated is not None}
+    names = {fold_name(c.name): c.name for c in cols}
     later: set[str] = set()  # the generated columns after the one at hand, by folded name
     later_defaults: set[str] = set()  # the columns after it whose DEFAULT is an expression
     for col in reversed(cols):
         own = col.generated.expr if col.generated is not None else None
         for expr, place in ((own, None), (col.default, "DEFAULT")):
-            if isinstance(expr, Expr) and col.name.casefold() in ex.referenced_columns(expr):
+            if isinstance(expr, Expr) and fold_name(col.name) in ex.referenced_columns(expr):
                 place = place or _generated_place(col)
                 raise DDLError(
                     f"the expression of {place} cannot read its own column", column=col.name
@@ -1513,9 +1527,9 @@ def _generated_in_order(cols: tuple[Column, ...]) -> None:
                     column=col.name,
                 )
         if col.generated is not None:
-            later.add(col.name.casefold())
+            later.add(fold_name(col.name))
         if type(col.default) is Expr:
-            later_defaults.add(col.name.casefold())
+            later_defaults.add(fold_name(col.name))
 
 
 #: the families of the columns whose values are numbers (a comparison of one with a CHAR
@@ -1536,18 +1550,18 @@ def _pad_independent(table: Table) -> None:
     pad."""
     cols = table.columns
     padded = frozenset(
-        c.name.casefold()
+        fold_name(c.name)
         for c in cols
         if c.type.kind == TypeKind.CHAR and c.type.charset != "binary"
     )
     if not padded:
         return
     nopad = frozenset(
-        c.name.casefold()
+        fold_name(c.name)
         for c in cols
-        if c.name.casefold() in padded and "nopad" in (c.type.collation or "")
+        if fold_name(c.name) in padded and "nopad" in (c.type.collation or "")
     )
-    numbers = frozenset(c.name.casefold() for c in cols if c.type.family in _NUMBER_FAMILIES)
+    numbers = frozenset(fold_name(c.name) for c in cols if c.type.family in _NUMBER_FAMILIES)
     keyed = {part.column_id for idx in table.indexes for part in idx.parts}
     for col in cols:
         gen = col.generated
@@ -1599,7 +1613,7 @@ _OWN_KINDS = frozenset(k.value.lower() for k in PLUGIN_BYTES)
 def _value_kinds(cols: Iterable[Column]) -> dict[str, str]:
     """The kind of value each column holds, by folded name, where one of MariaDB's own types
     meets it in no operation (a number, a date, one of those types)."""
-    return {c.name.casefold(): c.type.kind.value.lower() for c in cols if c.type.family in _KINDED}
+    return {fold_name(c.name): c.type.kind.value.lower() for c in cols if c.type.family in _KINDED}
 
 
 def _kinds_meet(kinds: dict[str, str], e: Expr, where: dict[str, str]) -> None:

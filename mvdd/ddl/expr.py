@@ -27,6 +27,7 @@ from mvdd.ddl.reserved import is_reserved
 from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
 from mvdd.model.kind import TypeKind
+from mvdd.model.names import fold_name
 
 _NOW_SYNONYMS = frozenset({"NOW", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP"})
 
@@ -508,7 +509,7 @@ def signed_pi(default: Any) -> int | None:
 
 def referenced_columns(expr: Expr) -> frozenset[str]:
     """Case-folded names of the columns an expression reads."""
-    return frozenset(col.name.casefold() for col in parse(expr.sql).find_all(exp.Column))
+    return frozenset(fold_name(col.name) for col in parse(expr.sql).find_all(exp.Column))
 
 
 #: the MySQL name of each function sqlglot keeps as a node of its own (calls of the others are
@@ -554,10 +555,10 @@ def calls(expr: Expr) -> frozenset[str]:
 
 def rename_column(expr: Expr, old: str, new: str) -> Expr:
     """The expression with every reference to column ``old`` (case-insensitive) renamed."""
-    folded = old.casefold()
+    folded = fold_name(old)
 
     def swap(node: exp.Expr) -> exp.Expr:
-        if isinstance(node, exp.Column) and not node.table and node.name.casefold() == folded:
+        if isinstance(node, exp.Column) and not node.table and fold_name(node.name) == folded:
             return exp.column(exp.to_identifier(new, quoted=True))
         return node
 
@@ -624,7 +625,7 @@ def mixed_kinds(expr: Expr, kinds: dict[str, str], own: frozenset[str]) -> str |
         while isinstance(node, exp.Paren):
             node = node.this
         if isinstance(node, exp.Column):
-            return kinds.get(node.name.casefold())
+            return kinds.get(fold_name(node.name))
         if isinstance(node, exp.Literal) and not node.is_string:
             text = node.name.lower()
             return "double" if "e" in text else "decimal" if "." in text else "int"
@@ -713,12 +714,12 @@ def pad_dependency(
         if isinstance(node, exp.Literal):
             return not node.is_string
         if isinstance(node, exp.Column):
-            return node.name.casefold() in numbers
+            return fold_name(node.name) in numbers
         return isinstance(node, _NUMBER_NODES)
 
     def walk(node: exp.Expr) -> int:
         if isinstance(node, exp.Column):
-            return PAD_SOFT if node.name.casefold() in padded else PAD_NONE
+            return PAD_SOFT if fold_name(node.name) in padded else PAD_NONE
         if isinstance(node, exp.And | exp.Or):
             return PAD_NONE
         inner = max(map(walk, node.iter_expressions()), default=PAD_NONE)
@@ -727,7 +728,7 @@ def pad_dependency(
         if isinstance(node, exp.Like) or (
             isinstance(node, _COMPARISONS) and not (number(node.this) or number(node.expression))
         ):
-            reads = {c.name.casefold() for c in node.find_all(exp.Column)}
+            reads = {fold_name(c.name) for c in node.find_all(exp.Column)}
             cleared = not (reads & nopad)
         elif isinstance(node, exp.Trim):
             where = str(node.args.get("position") or "BOTH").upper()

@@ -14,7 +14,7 @@ from mvdd.ddl.dialect import DIALECT, MySQLCheck
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import PLAIN, Rules, Session
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
-from mvdd.model.names import check_identifier
+from mvdd.model.names import check_identifier, fold_name
 
 
 def ident(node: exp.Expr | str | None, what: str) -> str:
@@ -144,15 +144,15 @@ def table_name(node: exp.Expr | None, ctx: Context) -> str:
 
 def _lowered(table: str, db: str | None, node: exp.Table, ctx: Context) -> str:
     """:func:`table_name` on a server that keeps names in lower case."""
-    table, db = table.lower(), db.lower() if db is not None else None
+    table, db = fold_name(table), fold_name(db) if db is not None else None
     if ctx.database is not None:
-        if db is not None and db != ctx.database.lower():
+        if db is not None and db != fold_name(ctx.database):
             raise UnsupportedDDLError(
                 f"table {node.sql(dialect=DIALECT)!r} is in database {db!r}; this catalog "
                 f"tracks database {ctx.database!r}"
             )
         return table
-    default = ctx.default.lower() if ctx.default is not None else None
+    default = fold_name(ctx.default) if ctx.default is not None else None
     return qualify(db if db is not None else default, table)
 
 

@@ -37,6 +37,7 @@ from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, MvddError
 from mvdd.model import Column, Index, IndexKind, IndexPart, Table
 from mvdd.model.kind import LOB_FAMILIES, Family
+from mvdd.model.names import fold_name
 from mvdd.model.table import is_long_unique
 from mvdd.model.types import resolve_charset
 
@@ -125,23 +126,23 @@ def in_server_order(
     owners: dict[str, int] = {}  # a column of the table (folded) -> the clause that takes it
     for rank in _OWNERSHIP:  # a DROP takes its column first, then a change, then an ALTER
         for i, clause in clauses:
-            folded = _subject(clause).casefold()
+            folded = fold_name(_subject(clause))
             if isinstance(clause, rank) and folded not in owners and table.find_column(folded):
                 owners[folded] = i
     named = {folded: steps[i] for folded, i in owners.items()}
     # an ALTER … DEFAULT left over names a column the statement adds or moves
-    added = {st.column.name.casefold() for st in steps if isinstance(st, s.AddColumn)}
+    added = {fold_name(st.column.name) for st in steps if isinstance(st, s.AddColumn)}
     defined = set(added)
     defined.update(
-        st.definition.name.casefold()
+        fold_name(st.definition.name)
         for st in named.values()
         if isinstance(st, s.ModifyColumn) and st.place != s.LAST
     )
     keys: dict[str, s.Step] = {}  # a key of the table (folded) -> the rename that takes it
     gone = {_column(table, x.column).id for x in named.values() if isinstance(x, s.DropColumn)}
-    renamed_to = {to.casefold() for x in named.values() if (to := _new_name(x)) is not None}
+    renamed_to = {fold_name(to) for x in named.values() if (to := _new_name(x)) is not None}
     dropped_keys = {
-        _DROPPED_NAME[type(st)](st).casefold()
+        fold_name(_DROPPED_NAME[type(st)](st))
         for st in steps
         if isinstance(st, s.DropIndex | s.DropConstraint)
     }
@@ -153,7 +154,7 @@ def in_server_order(
     # an ALTER INDEX of a key whose columns all go, or that the statement renames to another
     # name: the server's key that ends with the name takes it (see below)
     hidden: list[tuple[s.SetIndexVisible, str]] = []
-    renamed_away = {st.index.casefold() for st in key_renames}
+    renamed_away = {fold_name(st.index) for st in key_renames}
     added_before: set[str] = set()
     drops: list[tuple[s.Step, s.Step]] = []
     changes: list[tuple[s.Step, s.Step]] = []
@@ -166,16 +167,16 @@ def in_server_order(
     followers: dict[str, str] = {}
     for i, st in enumerate(steps):
         if isinstance(st, s.AddColumn):
-            added_before.add(st.column.name.casefold())
+            added_before.add(fold_name(st.column.name))
         if isinstance(st, s.SetIndexVisible) and not st.if_exists:
-            folded = st.index.casefold()
+            folded = fold_name(st.index)
             idx = table.find_index(folded)
             if idx is None or folded in dropped_keys:
                 raise _refused("no such index", table, st, index=st.index)
             if gone.issuperset(idx.column_ids) or folded in renamed_away:
                 hidden.append((st, folded))
         if isinstance(st, s.RenameIndex):
-            folded = st.index.casefold()
+            folded = fold_name(st.index)
             if table.find_index(folded) is None or folded in keys or folded in dropped_keys:
                 why = "no such index" if folded not in keys.keys() | dropped_keys else _TWICE
                 raise _refused(why, table, st, index=st.index)
@@ -185,7 +186,7 @@ def in_server_order(
         if not isinstance(st, _OLD_COLUMN):
             (drops if isinstance(st, _OLD_DROPS) else rest).append((st, st))
             continue
-        folded = st.column.casefold()
+        folded = fold_name(st.column)
         if owners.get(folded) == i:
             if isinstance(st, s.DropColumn):
                 taken = folded in added or folded in renamed_to
@@ -203,7 +204,7 @@ def in_server_order(
                 changes.append((st, st))
         elif (
             isinstance(st, s.ModifyColumn)
-            and st.definition.name.casefold() in added_before
+            and fold_name(st.definition.name) in added_before
             and not isinstance(named.get(folded), s.RenameColumn)
         ):
             # a MODIFY (or a CHANGE from a name the table lacks) of a column added before it:
@@ -231,7 +232,7 @@ def in_server_order(
         for idx in (table.indexes if len(gone) > 1 else ())
         if len(idx.parts) > 1
         and gone.issuperset(idx.column_ids)
-        and idx.name.casefold() not in dropped_keys
+        and fold_name(idx.name) not in dropped_keys
     ]
     _check_alters_left_over(alters, rest)
     written = not (alters or replaced or vanish or retaken) and len(key_renames) < 2 and simple_keys
@@ -274,9 +275,9 @@ def in_server_order(
     # with the name: a key the statement renames to it takes the clause (the server passes
     # the vanishing key by and meets the renamed one), a new key leaves it idle (the key stays
     # as it is stated)
-    renamed_keys = {st.to.casefold() for st, _ in key_changes if isinstance(st, s.RenameIndex)}
+    renamed_keys = {fold_name(st.to) for st, _ in key_changes if isinstance(st, s.RenameIndex)}
     named_keys = {
-        st.index.name.casefold() for st in steps if isinstance(st, s.AddIndex) and st.index.name
+        fold_name(st.index.name) for st in steps if isinstance(st, s.AddIndex) and st.index.name
     }
     idle = {f for _, f in hidden if f not in rebound and f in named_keys - renamed_keys}
     for alter, folded in hidden:
@@ -289,7 +290,7 @@ def in_server_order(
     drops = [(drop, why) for drop, _, why in rebound.values()] + [
         pair for pair in drops if not _names_key(pair[0], s.DropIndex, rebound)
     ]
-    key_changes = [pair for pair in key_changes if _subject(pair[0]).casefold() not in rebound]
+    key_changes = [pair for pair in key_changes if fold_name(_subject(pair[0])) not in rebound]
     for folded in rebound:
         keys.pop(folded, None)
     altered = idle | rebound.keys()
@@ -388,13 +389,13 @@ def _exists_resolved(table: Table, steps: Sequence[s.Step]) -> Sequence[s.Step]:
         holds = True
         if rule is not None and getattr(st, rule.flag):
             there = rule.find(table, rule.name(st)) is not None
-            earlier = said is not None and kind is type(st) and (kind, said.casefold()) in stated
+            earlier = said is not None and kind is type(st) and (kind, fold_name(said)) in stated
             holds = there == rule.wanted and not earlier
             cleared: dict[str, Any] = {rule.flag: False}
             st = attrs.evolve(st, **cleared)
         # (the server meets a MODIFY's name before it resolves the MODIFY's own IF EXISTS)
         if said is not None and (holds or isinstance(st, s.ModifyColumn)):
-            stated.add((kind, said.casefold()))
+            stated.add((kind, fold_name(said)))
         if holds:
             out.append(st)
     return out
@@ -429,7 +430,7 @@ def _names_key(
     st: s.Step, kind: type[s.DropIndex | s.SetIndexVisible], keys: Collection[str]
 ) -> bool:
     """Whether ``st`` is a ``kind`` step (DROP INDEX, ALTER INDEX) of one of ``keys``."""
-    return isinstance(st, kind) and st.index.casefold() in keys
+    return isinstance(st, kind) and fold_name(st.index) in keys
 
 
 def _rebound_keys(
@@ -470,26 +471,26 @@ def _rebound_keys(
     first: dict[str, Column] = {}  # an old name (folded) -> the column its key parts go to
     for col in bare.columns:
         name = before.get(col.id) or changed_from.get(col.id) or col.name
-        first.setdefault(name.casefold(), col)
+        first.setdefault(fold_name(name), col)
     renames: dict[str, str] = {}
     visible: dict[str, bool] = {}
     for st in steps:
         if isinstance(st, s.RenameIndex):
-            renames.setdefault(st.index.casefold(), st.to)
+            renames.setdefault(fold_name(st.index), st.to)
         elif isinstance(st, s.SetIndexVisible):
-            visible[st.index.casefold()] = st.visible
-    adds = {st.column.name.casefold(): st for st in steps if isinstance(st, s.AddColumn)}
-    drops = {st.column.casefold(): st for st in steps if isinstance(st, s.DropColumn)}
+            visible[fold_name(st.index)] = st.visible
+    adds = {fold_name(st.column.name): st for st in steps if isinstance(st, s.AddColumn)}
+    drops = {fold_name(st.column): st for st in steps if isinstance(st, s.DropColumn)}
     out: dict[str, tuple[s.DropIndex, s.AddIndex, s.Step]] = {}
     for idx in table.indexes:
         olds = [table.column_by_id(p.column_id) for p in idx.parts]
-        takers = [first.get(col.name.casefold()) for col in olds]
+        takers = [first.get(fold_name(col.name)) for col in olds]
         taken = [t for col, t in zip(olds, takers, strict=True) if t is not None and t.id != col.id]
-        folded = idx.name.casefold()
+        folded = fold_name(idx.name)
         if not taken or folded in dropped_keys:
             continue
         # (the clause an error names: the column's drop, or the add that takes the part)
-        clause: s.Step = adds.get(taken[0].name.casefold()) or ordered[0][1]
+        clause: s.Step = adds.get(fold_name(taken[0].name)) or ordered[0][1]
         auto_hash = _auto_hash(table, idx)
         parts: list[s.PartSpec] = []
         for part, col, taker in zip(idx.parts, olds, takers, strict=True):
@@ -500,7 +501,7 @@ def _rebound_keys(
                         "dropping it would change what the key keeps unique (drop or redefine "
                         "the key first)",
                         table,
-                        drops.get(col.name.casefold(), clause),
+                        drops.get(fold_name(col.name), clause),
                         column=col.name,
                     )
                 continue
@@ -509,7 +510,7 @@ def _rebound_keys(
                 try:
                     length = _rebound_length(idx, part, col, taker)
                 except DDLError as err:
-                    step = adds.get(taker.name.casefold(), clause)
+                    step = adds.get(fold_name(taker.name), clause)
                     raise err.locate(table=table.name, step=str(step)) from None
             parts.append(s.PartSpec(taker.name, length, part.desc))
         spec = s.IndexSpec(
@@ -654,7 +655,7 @@ def _defined(st: s.Step) -> Column | None:
 def _defined_name(st: s.Step) -> str | None:
     """The column (folded) a step adds or moves, which an ALTER … DEFAULT left over may name."""
     column = _defined(st)
-    return column.name.casefold() if column is not None else None
+    return fold_name(column.name) if column is not None else None
 
 
 def _check_alters_left_over(
@@ -686,7 +687,7 @@ def _with_alters(
     for pair in steps:
         out.append(pair)
         column = _defined(pair[0]) if pending else None
-        name = column.name.casefold() if column is not None else None
+        name = fold_name(column.name) if column is not None else None
         if column is not None and name in pending:
             alter = pending[name].pop(0)
             if now_precision(column.default) is None:
@@ -731,22 +732,22 @@ def _as_written(steps: Sequence[s.Step], added: set[str]) -> bool:
             return False
         column_changed = column_changed or isinstance(st, _OLD_COLUMN)
         if isinstance(st, s.DropColumn):
-            if st.column.casefold() in named:
+            if fold_name(st.column) in named:
                 return False
-            dropped.add(st.column.casefold())
+            dropped.add(fold_name(st.column))
             continue
         named |= _result_names(st)
         if isinstance(st, (*_OLD_DROPS, s.RenameIndex)):
             if column_changed:  # (the key may have gone with a column, or made it NOT NULL)
                 return False
             if isinstance(st, s.RenameIndex):
-                new_names.add(st.to.casefold())
+                new_names.add(fold_name(st.to))
             else:
-                dropped.add(_DROPPED_NAME[type(st)](st).casefold())
+                dropped.add(fold_name(_DROPPED_NAME[type(st)](st)))
         elif isinstance(st, s.AddIndex):  # (an unnamed key takes its first column's name)
-            new_names.add(_looked_for(st.index).casefold())
+            new_names.add(fold_name(_looked_for(st.index)))
         elif isinstance(st, s.AddCheck) and st.name is not None:
-            new_names.add(st.name.casefold())
+            new_names.add(fold_name(st.name))
     return not (dropped & new_names)
 
 
@@ -754,13 +755,13 @@ def _result_names(st: s.Step) -> set[str]:
     """The columns (folded) a step names as the statement leaves them: an ``AFTER``, a new
     key's parts, a check's or a generated column's expression."""
     if isinstance(st, s.AddIndex):
-        return {p.column.casefold() for p in st.index.parts}
+        return {fold_name(p.column) for p in st.index.parts}
     if isinstance(st, s.AddCheck):
         return set(ex.referenced_columns(st.expr))
     if not isinstance(st, s.AddColumn | s.ModifyColumn):
         return set()
     col = st.column if isinstance(st, s.AddColumn) else st.definition
-    out = {st.place.after.casefold()} if st.place.after is not None else set()
+    out = {fold_name(st.place.after)} if st.place.after is not None else set()
     if col.generated is not None:
         out |= ex.referenced_columns(col.generated.expr)
     if col.check is not None:
@@ -787,7 +788,7 @@ def _renames_first(changes: list[tuple[s.Step, s.Step]]) -> list[tuple[s.Step, s
 def _followed(st: s.DropColumn, followers: dict[str, str]) -> s.DropColumn:
     """A column's drop, its expressions' readers passed to the column a later clause defines
     from its name, if any."""
-    to = followers.get(st.column.casefold())
+    to = followers.get(fold_name(st.column))
     return st if to is None else attrs.evolve(st, name_taken=True, renamed_to=to)
 
 
@@ -801,7 +802,7 @@ def _new_name(st: s.Step) -> str | None:
         old, to = st.index, st.to
     else:
         return None
-    return None if to.casefold() == old.casefold() else to
+    return None if fold_name(to) == fold_name(old) else to
 
 
 def _subject(st: s.Step) -> str:
@@ -862,9 +863,9 @@ def _chains_ordered(
         to = _new_name(st)
         if to is None:
             continue
-        if to.casefold() in targets:
+        if fold_name(to) in targets:
             raise _refused(f"duplicate {kind.element} name", table, why, **{kind.element: to})
-        targets.add(to.casefold())
+        targets.add(fold_name(to))
     pending = list(changes)
     out: list[tuple[s.Step, s.Step]] = []
     freed: set[str] = set()
@@ -873,12 +874,12 @@ def _chains_ordered(
         for st, why in pending:
             to = _new_name(st)
             if to is not None:
-                holder = owners.get(to.casefold())
+                holder = owners.get(fold_name(to))
                 taken = holder is not None and holder is not why and _new_name(holder) is not None
-                if taken and to.casefold() not in freed:
+                if taken and fold_name(to) not in freed:
                     waiting.append((st, why))  # (its new name is another's, renamed later)
                     continue
-                freed.add(_subject(st).casefold())
+                freed.add(fold_name(_subject(st)))
             out.append((st, why))
         if len(waiting) == len(pending):  # a cycle: its first rename through a temporary name
             (st, why), waiting = waiting[0], waiting[1:]
@@ -889,7 +890,7 @@ def _chains_ordered(
             while kind.find(table, temporary) is not None:
                 temporary += "'"
             out.append((kind.rename(st, temporary), why))
-            freed.add(subject.casefold())
+            freed.add(fold_name(subject))
             waiting.insert(0, (kind.renaming(st, temporary), why))
         pending = waiting
     return out

@@ -29,6 +29,7 @@ from mvdd.ddl.rules import Rules
 from mvdd.ddl.types import Implied
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
+from mvdd.model.names import fold_name
 from mvdd.model.types import resolve_charset
 
 # --- statements --------------------------------------------------------------------------------
@@ -226,7 +227,7 @@ def _database_of(node: exp.Expr | None, ctx: Context) -> str | None:
         name = database_name(parts[0].name)
     else:
         name = database_name(ident(node, "database"))
-    return name.lower() if name is not None and ctx.lower_names else name
+    return fold_name(name) if name is not None and ctx.lower_names else name
 
 
 #: database options of where and how the data is stored, not of the schema: MySQL's

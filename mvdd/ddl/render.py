@@ -34,6 +34,7 @@ from mvdd.model import (
     TypeKind,
 )
 from mvdd.model.kind import Family
+from mvdd.model.names import fold_name
 from mvdd.model.text import sql_text
 
 
@@ -335,7 +336,7 @@ def _(step: s.AddIndex) -> exp.Expr:
 
 @alter_action.register
 def _(step: s.DropIndex) -> exp.Expr:
-    if step.index.casefold() == PRIMARY.casefold():
+    if fold_name(step.index) == fold_name(PRIMARY):
         return exp.DropPrimaryKey()
     return _drop("INDEX", step.index, step.if_exists)
 

@@ -89,6 +89,7 @@ from mvdd.model.kind import (
     Family,
     TypeKind,
 )
+from mvdd.model.names import fold_name
 from mvdd.model.types import canonical_collation, max_bytes_per_char
 
 K = TypeKind
@@ -433,7 +434,7 @@ COLUMNS: Final = Keyed(SLOT, missing=MISSING)
 
 def column_key(name: str) -> str:
     """Columns, indexes and checks are keyed by their case-folded name, as MySQL compares them."""
-    return name.casefold()
+    return fold_name(name)
 
 
 def encode_index(table: Table, index: Index) -> Any:

@@ -1,7 +1,8 @@
 """MySQL/MariaDB character sets and collations (as of MariaDB 10.11 and MySQL 8.0).
 
 Used to resolve a column's charset from its collation and back, to size TEXT(M), and to refuse
-names a server would refuse. Data only: no logic beyond lookups."""
+names a server would refuse. Data only: no logic beyond lookups. (The weights of the one-byte
+charsets' collations are ``sort_orders.txt``, which :mod:`mvdd.model.collation` reads.)"""
 
 from __future__ import annotations
 
@@ -641,3 +642,10 @@ MYSQL_UTF8MB4_0900: frozenset[str] = frozenset(
 
 # names the servers accept for another charset
 CHARSET_ALIASES: dict[str, str] = {"utf8": "utf8mb3"}
+
+
+def collation_charset(collation: str) -> str | None:
+    """The charset a (canonical) collation's name begins with, the longest (None: none)."""
+    if collation == "binary":
+        return "binary"
+    return max((cs for cs in CHARSETS if collation.startswith(cs + "_")), key=len, default=None)

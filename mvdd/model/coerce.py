@@ -35,6 +35,7 @@ from typing import Any, Protocol
 import attrs
 
 from mvdd.errors import InvalidValueError
+from mvdd.model.collation import collation_key
 from mvdd.model.encoding import holds
 from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
 from mvdd.model.plugin import from_binary, from_text, text_of
@@ -103,10 +104,6 @@ _CONVERT: dict[tuple[Family, Family], Callable[[ColumnType, Any], Any]] = {
     (Family.PLUGIN, Family.BINARY): _plugin_bytes,
     (Family.PLUGIN, Family.BLOB): _plugin_bytes,
 }
-
-
-def is_case_sensitive(collation: str | None) -> bool:
-    return collation is not None and (collation.endswith(("_bin", "_cs")) or collation == "binary")
 
 
 # --- coercion, a rule per family ---------------------------------------------------------------
@@ -263,11 +260,11 @@ def _coerce_binary(t: ColumnType, value: Any) -> bytes:
 def _match_member(t: ColumnType, text: str, original: Any) -> str:
     if text in t.members:
         return text
-    if not is_case_sensitive(t.collation):
-        folded = text.rstrip(" ").casefold()
-        for member in t.members:
-            if member.casefold() == folded:
-                return member
+    key = collation_key(t.collation)
+    folded = key(text.rstrip(" "))
+    for member in t.members:
+        if key(member) == folded:
+            return member
     raise _bad(t, original, f"not one of {list(t.members)}")
 
 
@@ -918,7 +915,6 @@ __all__ = [
     "convert",
     "double_text",
     "from_temporal_literal",
-    "is_case_sensitive",
     "python_date",
     "single_float",
     "temporal_literal",

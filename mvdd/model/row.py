@@ -19,6 +19,7 @@ from typing import Any
 
 from mvdd.errors import InvalidValueError
 from mvdd.model.element import NO_DEFAULT, Column, Expr
+from mvdd.model.names import fold_name
 from mvdd.model.table import Table
 
 
@@ -50,10 +51,10 @@ def validate_row(table: Table, values: Mapping[str, Any]) -> dict[str, Any]:
     Columns not given take their default; generated columns may not be given. Raises
     InvalidValueError naming the column for unknown columns and values the type refuses.
     """
-    given = {name.casefold(): value for name, value in values.items()}
+    given = {fold_name(name): value for name, value in values.items()}
     out: dict[str, Any] = {}
     for col in table.writable_columns:
-        key = col.name.casefold()
+        key = fold_name(col.name)
         if key in given:
             if col.generated is not None:
                 raise InvalidValueError(f"generated column `{col.name}` cannot be written")

@@ -28,7 +28,7 @@ from mvdd.model.element import (
     IndexKind,
     State,
 )
-from mvdd.model.names import check_word
+from mvdd.model.names import check_word, fold_name, fold_names
 from mvdd.model.text import sql_text
 from mvdd.model.types import check_charset, resolve_charset
 
@@ -156,10 +156,6 @@ class ColumnTally(NamedTuple):
         return ColumnTally(row_bytes, nullable, generated, auto, checks, invisible, defaults)
 
 
-def _fold(name: str) -> str:
-    return name.casefold()
-
-
 def is_long_unique(index: Index) -> bool:
     """A MariaDB long unique key: a UNIQUE index kept as a hash of the values (``USING
     HASH``), which adds one hidden ``DB_ROW_HASH_n`` column at the end of the row image."""
@@ -212,9 +208,9 @@ def position_by_name(elements: tuple[Any, ...], name: str) -> int | None:
     >>> position_by_name(cols, "B"), position_by_name(cols, "c")
     (1, None)
     """
-    folded = list(map(str.casefold, map(_NAME, elements)))
+    folded = list(fold_names(map(_NAME, elements)))
     try:
-        return folded.index(name.casefold())
+        return folded.index(fold_name(name))
     except ValueError:
         return None
 
@@ -294,17 +290,17 @@ class Table:
                 names, ids = names.copy(), ids.copy()
                 gone, came = before[p : len(before) - s], after[p : len(after) - s]
                 for col in gone:
-                    names.pop(col.name.casefold(), None)
+                    names.pop(fold_name(col.name), None)
                     ids.pop(col.id, None)
                 for col in came:
-                    names[col.name.casefold()] = col
+                    names[fold_name(col.name)] = col
                     ids[col.id] = col
                 if tally is not None:
                     tally = tally.plus(gone, -1).plus(came) if gone else tally.plus(came)
         if "indexes" in changes:
-            indexes = {i.name.casefold(): i for i in out.indexes}
+            indexes = dict(zip(fold_names(map(_NAME, out.indexes)), out.indexes, strict=True))
         if "checks" in changes:
-            checks = {c.name.casefold(): c for c in out.checks}
+            checks = dict(zip(fold_names(map(_NAME, out.checks)), out.checks, strict=True))
         object.__setattr__(out, "_lookup", (names, ids, indexes, checks, tally))
         return out
 
@@ -385,10 +381,10 @@ class Table:
             # map/zip keep the loops in C: wide tables get a new version per statement
             cols = self.columns
             lookup = (
-                dict(zip(map(str.casefold, map(_NAME, cols)), cols, strict=True)),
+                dict(zip(fold_names(map(_NAME, cols)), cols, strict=True)),
                 dict(zip(map(_ID, cols), cols, strict=True)),
-                dict(zip(map(str.casefold, map(_NAME, self.indexes)), self.indexes, strict=True)),
-                dict(zip(map(str.casefold, map(_NAME, self.checks)), self.checks, strict=True)),
+                dict(zip(fold_names(map(_NAME, self.indexes)), self.indexes, strict=True)),
+                dict(zip(fold_names(map(_NAME, self.checks)), self.checks, strict=True)),
                 None,  # the column tally: counted when first asked for (column_tally)
             )
             object.__setattr__(self, "_lookup", lookup)
@@ -405,7 +401,7 @@ class Table:
 
     def find_column(self, name: str) -> Column | None:
         """The column named ``name`` (case-insensitive), or None."""
-        return self._index()[0].get(name.casefold())
+        return self._index()[0].get(fold_name(name))
 
     def column(self, name: str) -> Column:
         """The column named ``name`` (case-insensitive); raises NoSuchColumnError."""
@@ -451,11 +447,11 @@ class Table:
 
     def find_index(self, name: str) -> Index | None:
         """The index named ``name`` (case-insensitive), or None."""
-        return self._index()[2].get(name.casefold())
+        return self._index()[2].get(fold_name(name))
 
     def find_check(self, name: str) -> Check | None:
         """The check named ``name`` (case-insensitive), or None."""
-        return self._index()[3].get(name.casefold())
+        return self._index()[3].get(fold_name(name))
 
     def elements(
         self, kind: ElementKind
@@ -566,8 +562,8 @@ class Table:
     def differences(self, other: Table, *, ignore_order: bool = True) -> list[str]:
         """What :meth:`equivalent` finds different, one line per difference (empty: equivalent)."""
         out: list[str] = []
-        mine = {_fold(c.name): c for c in self.columns}
-        theirs = {_fold(c.name): c for c in other.columns}
+        mine = {fold_name(c.name): c for c in self.columns}
+        theirs = {fold_name(c.name): c for c in other.columns}
         for key in sorted(mine.keys() | theirs.keys()):
             a, b = mine.get(key), theirs.get(key)
             if a is None or b is None:
@@ -578,7 +574,8 @@ class Table:
         if (
             not ignore_order
             and not out
-            and [_fold(n) for n in self.column_names] != [_fold(n) for n in other.column_names]
+            and [fold_name(n) for n in self.column_names]
+            != [fold_name(n) for n in other.column_names]
         ):
             out.append(f"column order {list(self.column_names)} != {list(other.column_names)}")
         out.extend(_index_differences(self, other))
@@ -630,14 +627,14 @@ def _column_differences(ta: Table, a: Column, tb: Table, b: Column) -> list[str]
 
 def _index_signature(table: Table, index: Index) -> tuple[Any, ...]:
     parts = tuple(
-        (_fold(table.column_by_id(p.column_id).name), p.length, p.desc) for p in index.parts
+        (fold_name(table.column_by_id(p.column_id).name), p.length, p.desc) for p in index.parts
     )
     return (index.kind, parts)
 
 
 def _index_differences(a: Table, b: Table) -> list[str]:
-    mine = {_fold(i.name): i for i in a.indexes}
-    theirs = {_fold(i.name): i for i in b.indexes}
+    mine = {fold_name(i.name): i for i in a.indexes}
+    theirs = {fold_name(i.name): i for i in b.indexes}
     out = []
     for key in sorted(mine.keys() | theirs.keys()):
         x, y = mine.get(key), theirs.get(key)
@@ -649,8 +646,8 @@ def _index_differences(a: Table, b: Table) -> list[str]:
 
 
 def _check_differences(a: Table, b: Table) -> list[str]:
-    mine = {_fold(c.name): (c.expr, c.enforced) for c in a.checks}
-    theirs = {_fold(c.name): (c.expr, c.enforced) for c in b.checks}
+    mine = {fold_name(c.name): (c.expr, c.enforced) for c in a.checks}
+    theirs = {fold_name(c.name): (c.expr, c.enforced) for c in b.checks}
     out = []
     for key in sorted(mine.keys() | theirs.keys()):
         if mine.get(key) != theirs.get(key):

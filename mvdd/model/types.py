@@ -35,8 +35,10 @@ from mvdd.model.charsets import (
     MYSQL_UTF8MB4_0900,
     UCA1400,
     UNICODE_CHARSETS,
+    collation_charset,
 )
-from mvdd.model.coerce import coerce, convert, is_case_sensitive
+from mvdd.model.coerce import coerce, convert
+from mvdd.model.collation import collation_key
 from mvdd.model.encoding import holds
 from mvdd.model.kind import (
     BINARY_TWIN,
@@ -79,10 +81,7 @@ def bin_collation(charset: str) -> str:
 
 def charset_of_collation(name: str) -> str:
     """The charset a collation belongs to; raises DDLError if the collation is unknown."""
-    low = canonical_collation(name)
-    if low == "binary":
-        return "binary"
-    best = max((cs for cs in CHARSETS if low.startswith(cs + "_")), key=len, default=None)
+    best = collation_charset(canonical_collation(name))
     if best is None:
         raise DDLError(f"unknown collation {name!r}")
     return best
@@ -487,7 +486,9 @@ def _members_in(
 ) -> tuple[str, ...]:
     """An ENUM's or a SET's members as its charset writes them: each character the charset
     cannot write is a ``?``, as both servers write it (``ENUM('é','b') CHARACTER SET ascii``
-    is ``ENUM('?','b')``); then no two may be equal (by the collation: the servers' 1291)."""
+    is ``ENUM('?','b')``); then no two may be one under the collation (the servers' 1291:
+    :func:`~mvdd.model.collation.collation_key`), once it is known (a charset alone: its
+    default collation)."""
     if charset is not None and charset != "binary":
         members = tuple(
             m
@@ -495,11 +496,22 @@ def _members_in(
             else "".join(c if holds(charset, c) is not False else "?" for c in m)
             for m in members
         )
-    folded = [m if is_case_sensitive(collation) else m.casefold() for m in members]
+    if collation is None and charset is not None:
+        collation = CHARSETS[charset][0]
+    if collation is not None:  # (else its charset, the table's, is not known yet)
+        check_members(kind, members, collation)
+    return members
+
+
+def check_members(kind: TypeKind, members: tuple[str, ...], collation: str | None) -> None:
+    """DDLError when two members of an ENUM or a SET are one under ``collation`` (the
+    servers' 1291; :func:`~mvdd.model.collation.collation_key`). None: the collation is not
+    known, not even at the end of a statement (no charset of the table's or its database's):
+    Unicode's case folding, which the servers' default collations hold to at least."""
+    folded = list(map(collation_key(collation), members))
     dupes = sorted({m for m, f in zip(members, folded, strict=True) if folded.count(f) > 1})
     if dupes:
         raise DDLError(f"{kind} has duplicate members {dupes}")
-    return members
 
 
 def _canon_temporal(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:

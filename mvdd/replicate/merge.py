@@ -32,6 +32,7 @@ from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import parse_statements
 from mvdd.errors import MvddError
 from mvdd.model import Column, Table
+from mvdd.model.names import fold_name
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row
 from mvdd.replicate.state import LogEntry, State
 from mvdd.shard import Outcome, ShardGroup
@@ -356,8 +357,8 @@ class Merge:
             if dest is not None and dest.generated is None:
                 columns[col.name] = dest.name
         down_key = row_key(group.joined) or ()
-        back = {down.casefold(): up for up, down in columns.items()}
-        missing = [k for k in down_key if k.casefold() not in back]
+        back = {fold_name(down): up for up, down in columns.items()}
+        missing = [k for k in down_key if fold_name(k) not in back]
         if missing or not down_key:
             raise ReplicationError(
                 f"the rows of this shard cannot be matched in `{self.target}`: "
@@ -368,7 +369,7 @@ class Merge:
                 ),
                 shard=shard,
             )
-        route = Route(shard, version, columns, tuple((k, back[k.casefold()]) for k in down_key))
+        route = Route(shard, version, columns, tuple((k, back[fold_name(k)]) for k in down_key))
         self._routes[(shard, version)] = route
         return route
 

@@ -22,6 +22,7 @@ from mvdd.binlog.source import source_address
 from mvdd.ddl import parse_table
 from mvdd.ddl.dml import select_all, show_create
 from mvdd.model import Column, Table
+from mvdd.model.names import fold_name
 from mvdd.replicate.merge import row_key
 from mvdd.shard import ShardGroup
 from mvdd.store.address import Address, parse_address
@@ -117,8 +118,8 @@ def verify(
             dest = group.destination(shard, col.id)
             if dest is not None and dest.generated is None:
                 where[col.name] = dest.name
-        back = {d.casefold(): u for u, d in where.items()}
-        up_key = [back[k.casefold()] for k in key]
+        back = {fold_name(d): u for u, d in where.items()}
+        up_key = [back[fold_name(k)] for k in key]
         for row in up_rows:
             values = dict(zip(up_names, row, strict=True))
             k = tuple(values[u] for u in up_key)

@@ -89,6 +89,7 @@ from mvdd.join.encode import MISSING, column_key, encode_table
 from mvdd.join.schema import FIND, Joined, build_table, common_options, conflict_error
 from mvdd.model import Column, Table, TableOptions
 from mvdd.model.element import ElementKind
+from mvdd.model.names import fold_name
 from mvdd.model.types import resolve_charset
 from mvdd.shard import passthrough
 from mvdd.shard.holdings import KINDS, ElementConflict, Holdings, Journal, Refused
@@ -478,7 +479,7 @@ class ShardGroup:
             kind = "change"
             steps = list(st.steps)
             for step in steps:
-                if step.table.casefold() != table.name.casefold():
+                if fold_name(step.table) != fold_name(table.name):
                     raise NoSuchTableError(
                         f"the statement is about table `{step.table}`, not the shard's "
                         f"`{table.name}`",

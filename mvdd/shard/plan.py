@@ -45,6 +45,7 @@ from mvdd.ddl.expr import referenced_columns
 from mvdd.ddl.render import describe_step, render_copy, render_fill, render_steps
 from mvdd.join.encode import implicit_default
 from mvdd.model import NO_DEFAULT, Check, Column, Expr, Index, Table
+from mvdd.model.names import fold_name
 from mvdd.model.types import castable
 
 
@@ -104,9 +105,9 @@ def _counter_of(step: Action) -> str | None:
 def _keyed_counters(actions: list[Action], before: Table) -> list[Action]:
     """Actions with every counter that comes put in one statement with the key added for it,
     and every key dropped with the counter column that goes with it."""
-    counting_before = {c.name.casefold() for c in before.columns if c.auto_increment}
+    counting_before = {fold_name(c.name) for c in before.columns if c.auto_increment}
     starts = {
-        i.name.casefold(): before.column_by_id(i.parts[0].column_id).name.casefold()
+        fold_name(i.name): fold_name(before.column_by_id(i.parts[0].column_id).name)
         for i in before.indexes
     }
     out = list(actions)
@@ -116,8 +117,8 @@ def _keyed_counters(actions: list[Action], before: Table) -> list[Action]:
             continue
         for j in range(i + 1, len(out)):
             other = out[j]
-            if isinstance(other, s.AddIndex) and other.index.parts[0].column.casefold() == (
-                counter.casefold()
+            if isinstance(other, s.AddIndex) and fold_name(other.index.parts[0].column) == (
+                fold_name(counter)
             ):
                 out[i] = Together((act, other))  # type: ignore[arg-type]
                 del out[j]
@@ -125,13 +126,13 @@ def _keyed_counters(actions: list[Action], before: Table) -> list[Action]:
     for i, act in enumerate(out):
         if not isinstance(act, s.DropIndex):
             continue
-        column = starts.get(act.index.casefold())
+        column = starts.get(fold_name(act.index))
         if column not in counting_before:
             continue
         for j in range(i + 1, len(out)):
             other = out[j]
-            gone = isinstance(other, s.DropColumn) and other.column.casefold() == column
-            stops = isinstance(other, s.ModifyColumn) and other.column.casefold() == column
+            gone = isinstance(other, s.DropColumn) and fold_name(other.column) == column
+            stops = isinstance(other, s.ModifyColumn) and fold_name(other.column) == column
             if gone or stops:
                 out[j] = Together((act, other))  # type: ignore[arg-type]
                 out[i] = None  # type: ignore[call-overload]
@@ -161,7 +162,7 @@ def _same_but_default(a: Column, b: Column) -> bool:
 
 
 def _index_signature(index: Index) -> tuple[Any, ...]:
-    return (index.name.casefold(), index.kind, index.parts)
+    return (fold_name(index.name), index.kind, index.parts)
 
 
 def _spec(table: Table, index: Index) -> s.IndexSpec:
@@ -246,7 +247,7 @@ def plan(
     # ``a`` and renames another column to it): a check or a generated column naming one goes
     # first and comes again (the server refuses to drop a column they read)
     moved_names = {
-        c.name.casefold()
+        fold_name(c.name)
         for c in before.columns
         if (at_end := after.find_column(c.name)) is not None and at_end.id != c.id
     }
@@ -280,9 +281,9 @@ def plan(
         return reads_moved(chk.expr) or (bool(rebuilt) and bool(_reads(before, chk.expr) & rebuilt))
 
     # 1. constraints that go or change
-    after_checks = {(c.name.casefold(), c.expr, c.enforced) for c in after.checks}
+    after_checks = {(fold_name(c.name), c.expr, c.enforced) for c in after.checks}
     for chk in before.checks:
-        if (chk.name.casefold(), chk.expr, chk.enforced) not in after_checks or moved_check(chk):
+        if (fold_name(chk.name), chk.expr, chk.enforced) not in after_checks or moved_check(chk):
             out.append(s.DropConstraint(table=t, name=chk.name))  # MariaDB has no DROP CHECK
     after_indexes = {_index_signature(i) for i in after.indexes}
     for idx in before.indexes:
@@ -366,9 +367,9 @@ def plan(
     for idx in after.indexes:
         if _index_signature(idx) not in before_indexes or moved(idx):
             out.append(s.AddIndex(table=t, index=_spec(after, idx)))
-    before_checks = {(c.name.casefold(), c.expr, c.enforced) for c in before.checks}
+    before_checks = {(fold_name(c.name), c.expr, c.enforced) for c in before.checks}
     for chk in after.checks:
-        if (chk.name.casefold(), chk.expr, chk.enforced) not in before_checks or moved_check(chk):
+        if (fold_name(chk.name), chk.expr, chk.enforced) not in before_checks or moved_check(chk):
             out.append(s.AddCheck(table=t, name=chk.name, expr=chk.expr, enforced=chk.enforced))
     return _keyed_counters(out, before), tuple(order)
 

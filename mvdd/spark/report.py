@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from mvdd.model.names import fold_name
 from mvdd.spark.markdown import cell, code, fenced, prose
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def plot_timeline(
     for snapshots in timeline.values():
         for _, cols in snapshots:
             for c in sorted(cols):
-                if c.casefold() not in (n.casefold() for n in names):
+                if fold_name(c) not in (fold_name(n) for n in names):
                     names.append(c)
     lanes = list(timeline)
     height = 0.8 / max(len(lanes), 1)
@@ -105,9 +106,9 @@ def plot_timeline(
         snapshots = [(p, cols) for p, cols in timeline[lane] if p is not None]
         for si, (pos, cols) in enumerate(snapshots):
             stop = snapshots[si + 1][0] if si + 1 < len(snapshots) else end
-            keys = {c.casefold() for c in cols}
+            keys = {fold_name(c) for c in cols}
             for ni, name in enumerate(names):
-                if name.casefold() in keys:
+                if fold_name(name) in keys:
                     ax.broken_barh(
                         [(pos, stop - pos)],
                         (ni + li * height - 0.4, height * 0.9),
