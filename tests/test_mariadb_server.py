@@ -2720,3 +2720,68 @@ def test_any_everyday_create_table_reads_as_on_the_server(
     columns = ", ".join(f"{name} {ctype}" for name, ctype in zip("abc", types, strict=False))
     sql = f"CREATE TABLE t ({columns}{''.join(extras)}){options}"
     _reads_as_on_the_server(mdb, _replica(), None, sql)
+
+
+#: names and members that the servers' folds and weights keep apart or make one, and which
+#: Unicode's case folding judges otherwise (ß and ss, ς and σ, İ and i, ä and a, é and E …)
+_TRICKY = st.sampled_from(
+    [
+        *("a", "A", "ä", "Ä", "ae", "ß", "s", "ss", "é", "E", "ü", "y", "ø", "ö", "æ", "Ж"),
+        *("ж", "ı", "i", "İ", "ς", "σ", "µ", "μ", "ſ", "ﬁ", "fi", "Ω", "ω", "Ǆ", "ǅ", " x"),
+    ]
+)
+#: the collations whose weights mvdd holds (:mod:`mvdd.model.collation`), as a table's default
+#: or a column's own
+_WEIGHED = st.sampled_from(
+    [
+        "",
+        " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+        " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_nopad_ci",
+        " DEFAULT CHARSET=utf8mb3",
+        " DEFAULT CHARSET=utf8mb3 COLLATE=utf8mb3_general_mysql500_ci",
+        " DEFAULT CHARSET=latin1",
+        " DEFAULT CHARSET=latin1 COLLATE=latin1_general_ci",
+        " DEFAULT CHARSET=latin1 COLLATE=latin1_german1_ci",
+        " DEFAULT CHARSET=latin1 COLLATE=latin1_danish_ci",
+        " DEFAULT CHARSET=latin1 COLLATE=latin1_bin",
+        " DEFAULT CHARSET=latin2",
+        " DEFAULT CHARSET=cp1251",
+        " DEFAULT CHARSET=greek",
+        " DEFAULT CHARSET=ascii",
+        " DEFAULT CHARSET=ucs2",
+        " DEFAULT CHARSET=utf16",
+    ]
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    columns=st.lists(
+        st.tuples(
+            _TRICKY,
+            st.sampled_from(["ENUM", "SET"]),
+            st.lists(_TRICKY, min_size=1, max_size=4),
+            st.one_of(st.none(), _TRICKY),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    options=_WEIGHED,
+)
+def test_any_names_and_members_are_one_as_on_the_server(
+    mdb: Any, columns: list[tuple[str, str, list[str], str | None]], options: str
+) -> None:
+    """CREATE TABLE statements of ENUM and SET columns whose names, members and DEFAULTs are
+    drawn from letters that fold and weigh apart from Unicode's case folding, under the
+    collations whose weights mvdd holds: a catalog takes and refuses what MariaDB does (two
+    names one, two members one, a DEFAULT no member) and reads the table the server shows.
+    (No character beyond the BMP: the server's SHOW CREATE TABLE writes each as ``?``, its
+    members and DEFAULTs keep them; ENUM_MEMBERS has those.)"""
+    defs = []
+    for name, kind, members, default in columns:
+        listed = ",".join(f"'{m}'" for m in members)
+        said = "" if default is None else f" DEFAULT '{default}'"
+        defs.append(f"{quote(name)} {kind}({listed}){said}")
+    sql = f"CREATE TABLE t ({', '.join(defs)}){options}"
+    cat = Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
+    _reads_as_on_the_server(mdb, cat, None, sql)
