@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import logging
 import random
 import threading
 import time
@@ -419,6 +420,45 @@ def test_a_catalog_that_disagrees_with_the_binlog_raises_before_a_row(
         err = info.value
         assert err.table == f"{db}.t" and isinstance(err.position, BinlogPosition)
         assert err.column_index is not None and err.expected and err.found
+
+
+def test_members_a_snapshot_read_as_question_marks_are_refused_before_a_row(
+    binlog_server_full: MariaDB, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server's SHOW CREATE TABLE writes a member's character beyond the BMP as ``?`` (its
+    table keeps the character): a catalog bootstrapped from it holds ``ENUM('?','x')`` where the
+    table is ``ENUM('😀','x')``. A server that logs its members (``binlog_row_metadata=FULL``)
+    tells them apart, and the reader refuses the rows, naming why, before it decodes one as
+    the wrong member; a table created after the start is read from its statement, exactly,
+    its rows decoded as written, and a genuine ``?`` member is no drift."""
+    server = binlog_server_full
+    with database(server) as db:
+        server.execute(
+            "CREATE TABLE m (id INT PRIMARY KEY, e ENUM('😀','x'))",
+            "CREATE TABLE q (id INT PRIMARY KEY, e ENUM('?','x'), s SET('?','y'))",
+            database=db,
+        )
+        with caplog.at_level(logging.WARNING, logger="mvdd"):
+            reader = reader_for(server, f"{db}.*")
+        assert reader.catalog.table(f"{db}.m").column("e").type.members == ("?", "x")
+        warned = [r.getMessage() for r in caplog.records if "beyond the BMP" in r.getMessage()]
+        assert len(warned) == 2 and f"{db}.m" in warned[0] and f"{db}.q" in warned[1]
+        server.execute(
+            "CREATE TABLE n (id INT PRIMARY KEY, e ENUM('😀','x'), s SET('😁','y'))",
+            "INSERT INTO n VALUES (1, '😀', '😁,y')",
+            "INSERT INTO q VALUES (1, '?', '?,y')",
+            "INSERT INTO m VALUES (1, '😀')",
+            database=db,
+        )
+        seen: list[Any] = []
+        with pytest.raises(SchemaDriftError, match="SHOW CREATE TABLE") as info:
+            seen.extend(reader.events())
+    rows = [(e.table, e.row) for e in seen if e.kind == "insert"]
+    assert rows == [
+        (f"{db}.n", {"id": 1, "e": "😀", "s": {"😁", "y"}}),
+        (f"{db}.q", {"id": 1, "e": "?", "s": {"?", "y"}}),
+    ]
+    assert info.value.table == f"{db}.m" and info.value.column == "e"
 
 
 def test_rows_of_a_table_with_no_schema_raise_schema_unknown(binlog_server: MariaDB) -> None:

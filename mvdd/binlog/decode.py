@@ -301,9 +301,13 @@ def check_table_map(
     table: str,
     position: Any,
     version: int,
+    enums: Sequence[Sequence[str]] | None = None,
+    sets: Sequence[Sequence[str]] | None = None,
 ) -> None:
     """Raise SchemaDriftError unless the table map's columns (count, type codes, metadata;
-    names, signedness and charsets when the server logged them) agree with ``expected``."""
+    names, signedness, charsets and the members of its ENUM and SET columns when the server
+    logged them) agree with ``expected``. (Members are compared where the library reads them,
+    in a UTF-8 charset: it reads no other.)"""
 
     def drift(index: int | None, want: str, got: str, why: str) -> SchemaDriftError:
         return SchemaDriftError(
@@ -344,6 +348,38 @@ def check_table_map(
                 raise drift(
                     i, f"`{want.name}` {want.label}", f"`{want.name}` charset {name}", "charset"
                 )
+    logged = {"ENUM": iter(enums or ()), "SET": iter(sets or ())}
+    for i, want in enumerate(expected):
+        # (an ENUM's values as the library takes them: its index 0, an invalid value's, first)
+        members = want.enum_values[1:] if want.enum_values is not None else want.set_values
+        if members is None:
+            continue
+        kind = "ENUM" if want.enum_values is not None else "SET"
+        said = next(logged[kind], None)
+        if said is None or want.codec != "utf-8" or tuple(said) == members:
+            continue
+        raise drift(
+            i,
+            f"`{want.name}` {kind}{members}",
+            f"`{want.name}` {kind}{tuple(said)}",
+            "members" + (_LOSSY if _shown_as_logged(members, said) else ""),
+        )
+
+
+#: why a table's members can differ from its server's where a character beyond the BMP stood
+_LOSSY = (
+    "; the server's SHOW CREATE TABLE, which a snapshot reads, writes each character beyond the "
+    "Basic Multilingual Plane as ?: its rows cannot be decoded with this version"
+)
+
+
+def _shown_as_logged(members: Sequence[str], logged: Sequence[str]) -> bool:
+    """Whether ``members`` are ``logged`` as SHOW CREATE TABLE shows them (each character
+    beyond the Basic Multilingual Plane a ?)."""
+    return len(members) == len(logged) and all(
+        m == "".join("?" if ord(c) > 0xFFFF else c for c in g)
+        for m, g in zip(members, logged, strict=True)
+    )
 
 
 @attrs.frozen

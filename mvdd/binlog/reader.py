@@ -92,6 +92,7 @@ from mvdd.errors import (
     UnsupportedDDLError,
 )
 from mvdd.model import BinlogPosition, Table
+from mvdd.model.encoding import holds
 from mvdd.model.names import fold_name
 from mvdd.store.mysql import connection_lost, may_reconnect
 
@@ -422,6 +423,15 @@ class BinlogReader:
         for name in followed:
             if name not in known:
                 self._untrack(name, position)  # on_unsupported="skip" skipped its CREATE
+            elif hidden := _may_hide(self.catalog.table(name)):
+                log.warning(
+                    "bootstrap: %s: a ? among the members of %s may stand for a character "
+                    "beyond the BMP, which SHOW CREATE TABLE writes as ?; a server that logs "
+                    "binlog_row_metadata=FULL tells (its rows are refused then), one that does "
+                    "not leaves it unknown",
+                    name,
+                    ", ".join(hidden),
+                )
         self.catalog.store.set_state(BOOTSTRAP, {**record, "done": True})
         self.catalog.store.set_state(CHECKPOINT, str(position))
         return position
@@ -680,6 +690,8 @@ class BinlogReader:
             table=name,
             position=at,
             version=plan.version,
+            enums=meta.set_enum_str_value_list or None,
+            sets=meta.set_str_value_list or None,
         )
         plan.install(columns)
         self._maps[ev.table_id] = plan
@@ -1046,6 +1058,18 @@ def _schema(ev: Any) -> str | None:
 
 #: MariaDB's bit of a query event's flags2 for the session's explicit_defaults_for_timestamp
 OPTION_EXPLICIT_DEF_TIMESTAMP = 1 << 24
+
+
+def _may_hide(table: Table) -> list[str]:
+    """The ENUM and SET columns of a table read from SHOW CREATE TABLE whose ``?`` members
+    may be characters beyond the BMP (their charset holds some), which that text writes as
+    ``?``."""
+    return [
+        f"`{col.name}`"
+        for col in table.columns
+        if any("?" in m for m in col.type.members)
+        and holds(table.column_collation(col)[0], "\U0001f600")
+    ]
 
 
 def _explicit_timestamps(ev: Any, flavor: str) -> bool:
