@@ -46,7 +46,8 @@ DDL = [
         f"ALTER TABLE {table} {change}"
         for k in range(4)
         for table, change in (
-            ("orders_01", f"ADD COLUMN x{k} INT NULL"),
+            # (a DEFAULT beyond the BMP: the target's SHOW CREATE TABLE writes it as ?)
+            ("orders_01", f"ADD COLUMN x{k} VARCHAR(8) NULL DEFAULT 'x{k}🙂'"),
             ("orders_03", f"MODIFY customer VARCHAR({40 + 8 * k}) NOT NULL"),
         )
     )

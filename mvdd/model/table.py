@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
@@ -655,4 +656,52 @@ def _check_differences(a: Table, b: Table) -> list[str]:
     return out
 
 
-__all__ = ["Table", "TableOptions"]
+#: a character beyond the Basic Multilingual Plane
+_BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _hidden(text: str) -> str:
+    return _BEYOND_BMP.sub("?", text)
+
+
+def as_shown(table: Table) -> Table:
+    """``table`` as its server's ``SHOW CREATE TABLE`` writes it: each character beyond the
+    Basic Multilingual Plane of an ENUM or SET member, a literal DEFAULT or a comment (of a
+    column, a key, the table) a ``?``, as MariaDB writes them (its table keeps the characters;
+    its expressions, generated, DEFAULT or CHECK, keep them in that text too). A table
+    without such a character is itself.
+
+    >>> from mvdd.model.types import ColumnType
+    >>> t = Table(name="t", columns=[Column(id=1, name="a", type=ColumnType.of("int"),
+    ...                                     comment="ok 😀")])
+    >>> as_shown(t).columns[0].comment, as_shown(as_shown(t)) == as_shown(t)
+    ('ok ?', True)
+    """
+
+    def column(col: Column) -> Column:
+        t = col.type
+        changes: dict[str, Any] = {}
+        if any(map(_BEYOND_BMP.search, t.members)):
+            changes["type"] = attrs.evolve(t, members=tuple(map(_hidden, t.members)))
+        if isinstance(col.default, str) and _BEYOND_BMP.search(col.default):
+            changes["default"] = _hidden(col.default)
+        if col.comment is not None and _BEYOND_BMP.search(col.comment):
+            changes["comment"] = _hidden(col.comment)
+        return attrs.evolve(col, **changes) if changes else col
+
+    def index(idx: Index) -> Index:
+        if idx.comment is None or not _BEYOND_BMP.search(idx.comment):
+            return idx
+        return attrs.evolve(idx, comment=_hidden(idx.comment))
+
+    options = table.options
+    if options.comment is not None and _BEYOND_BMP.search(options.comment):
+        options = attrs.evolve(options, comment=_hidden(options.comment))
+    columns = tuple(map(column, table.columns))
+    indexes = tuple(map(index, table.indexes))
+    if (columns, indexes, options) == (table.columns, table.indexes, table.options):
+        return table
+    return table.with_changes(columns=columns, indexes=indexes, options=options)
+
+
+__all__ = ["Table", "TableOptions", "as_shown"]

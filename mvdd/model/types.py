@@ -511,7 +511,15 @@ def check_members(kind: TypeKind, members: tuple[str, ...], collation: str | Non
     folded = list(map(collation_key(collation), members))
     dupes = sorted({m for m, f in zip(members, folded, strict=True) if folded.count(f) > 1})
     if dupes:
-        raise DDLError(f"{kind} has duplicate members {dupes}")
+        hint = _HIDDEN_MEMBERS if any("?" in m for m in dupes) else ""
+        raise DDLError(f"{kind} has duplicate members {dupes}{hint}")
+
+
+#: why a server's own text may hold members that are one: it hides what kept them apart
+_HIDDEN_MEMBERS = (
+    " (if this is a server's SHOW CREATE TABLE, which writes each character beyond the Basic "
+    "Multilingual Plane as ?, the members it hides are not known)"
+)
 
 
 def _canon_temporal(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:

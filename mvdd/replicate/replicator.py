@@ -51,6 +51,7 @@ from mvdd.ddl import parse_table
 from mvdd.ddl.dml import boundary, count_rows, create_like, drop_table, key_extent, upsert_from
 from mvdd.errors import MvddError, SourceConfigError, SourceLost
 from mvdd.model import Table
+from mvdd.model.table import as_shown
 from mvdd.replicate import faults
 from mvdd.replicate.apply import Changes, Templates
 from mvdd.replicate.merge import (
@@ -1233,9 +1234,12 @@ def _spark_jobs(shard: str) -> Iterator[None]:
 
 
 def _same(live: Table | None, expected: Table | None) -> bool:
+    """Whether the target's table, as its SHOW CREATE TABLE reads, is ``expected`` (which
+    that text writes with a ``?`` for each character beyond the BMP of a member, a literal
+    DEFAULT or a comment: :func:`~mvdd.model.table.as_shown`)."""
     if live is None or expected is None:
         return live is None and expected is None
-    return live.equivalent(expected, ignore_order=False)
+    return live.equivalent(as_shown(expected), ignore_order=False)
 
 
 def merge_table(text: str) -> Table:

@@ -23,6 +23,7 @@ from mvdd.ddl import parse_table
 from mvdd.ddl.dml import select_all, show_create
 from mvdd.model import Column, Table
 from mvdd.model.names import fold_name
+from mvdd.model.table import as_shown
 from mvdd.replicate.merge import row_key
 from mvdd.shard import ShardGroup
 from mvdd.store.address import Address, parse_address
@@ -95,8 +96,9 @@ def verify(
     differences are named at most."""
     found: list[str] = []
     live = target_schema(downstream, target)
-    if not live.equivalent(group.joined):
-        found.append(f"the target's schema is not the join: {live.differences(group.joined)}")
+    joined = as_shown(group.joined)  # (as the target's SHOW CREATE TABLE writes it)
+    if not live.equivalent(joined):
+        found.append(f"the target's schema is not the join: {live.differences(joined)}")
     key = row_key(group.joined) or ()
     names, rows = _read(parse_address(downstream), target)
     at = [names.index(k) for k in key]

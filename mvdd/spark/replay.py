@@ -46,6 +46,7 @@ from mvdd.ddl.statement import for_server
 from mvdd.errors import CatalogError, MvddError, StoreError
 from mvdd.model import Table
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row, validate_row
+from mvdd.model.table import as_shown
 from mvdd.shard import ShardGroup
 from mvdd.spark.pipeline import col, merge_shards
 from mvdd.spark.report import write_report
@@ -205,9 +206,10 @@ class _Downstream:
         live = parse_table(shown, replica=True)  # (the server's own text)
         names = [c.name for c in joined.public_columns]
         count, checksum = self._execute(checksum_query(self.target, names), "the checksum")
+        shown_joined = as_shown(joined)  # (as that text writes it: beyond the BMP a ?)
         return {
-            "equivalent": live.equivalent(joined),
-            "differences": live.differences(joined),
+            "equivalent": live.equivalent(shown_joined),
+            "differences": live.differences(shown_joined),
             "rows": int(count),
             "checksum": int(checksum),
         }
