@@ -33,13 +33,12 @@ False
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
 from mvdd.model.charsets import collation_charset
-from mvdd.model.encoding import python_codec
+from mvdd.model.encoding import BEYOND_BMP, python_codec
 
 #: the spans of the Basic Multilingual Plane whose characters weigh, under ``_general_ci``, the
 #: upper case of their first letter without its accents (the others weigh themselves; the
@@ -121,7 +120,6 @@ _GENERAL: dict[int, int] = {
 }
 #: ``_general_mysql500_ci``'s: the same, but ß weighs itself (the table of MySQL 5.0)
 _GENERAL_500 = {**_GENERAL, 0x00DF: 0x00DF}
-_BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
 #: the Unicode charsets, whose ``_general_ci`` and ``_general_nopad_ci`` weigh by _GENERAL
 _UNICODE = ("utf8mb3", "utf8mb4", "ucs2", "utf16", "utf16le", "utf32")
 
@@ -129,7 +127,7 @@ _UNICODE = ("utf8mb3", "utf8mb4", "ucs2", "utf16", "utf16le", "utf32")
 def _general(text: str) -> str:
     if text.isascii():
         return text.upper()
-    return _BEYOND_BMP.sub("\ufffd", text.translate(_GENERAL))
+    return BEYOND_BMP.sub("\ufffd", text.translate(_GENERAL))
 
 
 def _general_500(text: str) -> str:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import functools
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -521,4 +522,9 @@ def holds(charset: str | None, text: str) -> bool | None:
     return True
 
 
-__all__ = ["CODECS", "holds", "python_codec", "statement_text"]
+#: a character beyond the Basic Multilingual Plane (which utf8mb3 and ucs2 cannot hold, and
+#: MariaDB's SHOW CREATE TABLE writes as ``?`` in a member, a DEFAULT or a comment)
+BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
+
+
+__all__ = ["BEYOND_BMP", "CODECS", "holds", "python_codec", "statement_text"]

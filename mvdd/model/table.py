@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import operator
-import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
@@ -29,6 +28,7 @@ from mvdd.model.element import (
     IndexKind,
     State,
 )
+from mvdd.model.encoding import BEYOND_BMP
 from mvdd.model.names import check_word, fold_name, fold_names
 from mvdd.model.text import sql_text
 from mvdd.model.types import check_charset, resolve_charset
@@ -656,12 +656,8 @@ def _check_differences(a: Table, b: Table) -> list[str]:
     return out
 
 
-#: a character beyond the Basic Multilingual Plane
-_BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
-
-
 def _hidden(text: str) -> str:
-    return _BEYOND_BMP.sub("?", text)
+    return BEYOND_BMP.sub("?", text)
 
 
 def as_shown(table: Table) -> Table:
@@ -681,21 +677,21 @@ def as_shown(table: Table) -> Table:
     def column(col: Column) -> Column:
         t = col.type
         changes: dict[str, Any] = {}
-        if any(map(_BEYOND_BMP.search, t.members)):
+        if any(map(BEYOND_BMP.search, t.members)):
             changes["type"] = attrs.evolve(t, members=tuple(map(_hidden, t.members)))
-        if isinstance(col.default, str) and _BEYOND_BMP.search(col.default):
+        if isinstance(col.default, str) and BEYOND_BMP.search(col.default):
             changes["default"] = _hidden(col.default)
-        if col.comment is not None and _BEYOND_BMP.search(col.comment):
+        if col.comment is not None and BEYOND_BMP.search(col.comment):
             changes["comment"] = _hidden(col.comment)
         return attrs.evolve(col, **changes) if changes else col
 
     def index(idx: Index) -> Index:
-        if idx.comment is None or not _BEYOND_BMP.search(idx.comment):
+        if idx.comment is None or not BEYOND_BMP.search(idx.comment):
             return idx
         return attrs.evolve(idx, comment=_hidden(idx.comment))
 
     options = table.options
-    if options.comment is not None and _BEYOND_BMP.search(options.comment):
+    if options.comment is not None and BEYOND_BMP.search(options.comment):
         options = attrs.evolve(options, comment=_hidden(options.comment))
     columns = tuple(map(column, table.columns))
     indexes = tuple(map(index, table.indexes))
