@@ -178,7 +178,7 @@ def names_table(col: exp.Column, target: exp.Table, ctx: Context) -> bool:
     names in lower case; else case-sensitively)."""
     if col.args.get("catalog"):
         return False
-    fold = str.lower if ctx.lower_names else str
+    fold = fold_name if ctx.lower_names else str
     if col.table and fold(col.table) != fold(target.name):
         return False
     database = target.db or ctx.database or ctx.default
