@@ -461,6 +461,23 @@ def test_members_a_snapshot_read_as_question_marks_are_refused_before_a_row(
     assert info.value.table == f"{db}.m" and info.value.column == "e"
 
 
+def test_a_snapshot_reads_the_defaults_its_tables_keep(binlog_server: MariaDB) -> None:
+    """SHOW CREATE TABLE writes a DEFAULT's character beyond the BMP as ``?``: the snapshot
+    reads each such DEFAULT as the table keeps it, and a genuine ``?`` stays one."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute(
+            "CREATE TABLE d (id INT PRIMARY KEY, v VARCHAR(5) DEFAULT 'a😀', "
+            "w VARCHAR(5) DEFAULT 'a?', t TEXT DEFAULT '?😁?', b VARBINARY(4) DEFAULT 'b?', "
+            "c CHAR(3) CHARACTER SET utf16 DEFAULT '😀') COMMENT 'c😀'",
+            database=db,
+        )
+        reader = reader_for(server, f"{db}.*")
+        table = reader.catalog.table(f"{db}.d")
+    defaults = {c.name: c.default for c in table.columns[1:]}
+    assert defaults == {"v": "a😀", "w": "a?", "t": "?😁?", "b": b"b?", "c": "😀"}
+
+
 def test_rows_of_a_table_with_no_schema_raise_schema_unknown(binlog_server: MariaDB) -> None:
     server = binlog_server
     with database(server) as db:

@@ -5,6 +5,7 @@ with every identifier quoted (any table or column name is safe):
 - :func:`checksum_query`: ``COUNT(*)`` and the sum of ``CRC32`` of each row's values as text
   joined by ``|`` (``CONCAT_WS`` skips NULLs), to compare a table with a copy computed elsewhere;
 - :func:`show_create` and :func:`drop_table`;
+- :func:`defaults_query`: the DEFAULTs a table keeps, which its SHOW CREATE TABLE may hide;
 - what a binlog reader asks its source: :func:`show_create_database`, :func:`lock_table` (a
   read of no rows that takes the table's metadata lock);
 - what a replicator runs: statement templates with PyMySQL's ``%s`` parameters
@@ -87,6 +88,29 @@ def checksum_query(table: str, columns: Sequence[str]) -> str:
     crc = exp.Anonymous(this="CRC32", expressions=[text])
     total = exp.Coalesce(this=exp.Sum(this=crc), expressions=[exp.Literal.number(0)])
     return sql(exp.select(exp.Count(this=exp.Star()), total).from_(_table(table)))
+
+
+def defaults_query(table: str | tuple[str, str], columns: Sequence[str]) -> str:
+    """Each of ``columns``' DEFAULT as the table keeps it, in hex of its UTF-8, read with no
+    row (a right join to one): the server's SHOW CREATE TABLE writes a character beyond the
+    BMP of a DEFAULT as ``?``, ``DEFAULT(column)`` gives it back.
+
+    >>> print(defaults_query(("d", "t"), ["v"]))  # doctest: +NORMALIZE_WHITESPACE
+    SELECT HEX(CAST(DEFAULT(`v`) AS CHAR CHARACTER SET utf8mb4))
+    FROM `d`.`t` RIGHT JOIN (SELECT 1) AS `one` ON FALSE
+    """
+    utf8 = exp.DataType(this=exp.DType.CHARACTER_SET, kind=exp.Var(this="utf8mb4"))
+    values = [
+        exp.Hex(
+            this=exp.Cast(
+                this=exp.Anonymous(this="DEFAULT", expressions=[exp.Column(this=_id(c))]), to=utf8
+            )
+        )
+        for c in columns
+    ]
+    one = exp.select(exp.Literal.number(1)).subquery(_id("one"))
+    query = exp.select(*values).from_(table_ref(table))
+    return sql(query.join(one, on=exp.false(), join_type="RIGHT"))
 
 
 # --- templates with parameters ----------------------------------------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 import attrs
 from sqlglot import exp
@@ -603,6 +603,58 @@ def parse_statements(
 #: it took (a day its month lacks, under ALLOW_INVALID_DATES), and every type it shows is the
 #: one it made (strict: nothing is made another type)
 SHOWN = "ALLOW_INVALID_DATES,STRICT_ALL_TABLES"
+
+
+def shown_defaults(text: str) -> dict[str, str]:
+    """The string DEFAULTs holding a ``?`` in a server's ``CREATE TABLE`` text (its SHOW CREATE
+    TABLE, which writes each character beyond the BMP of a DEFAULT as ``?``): column -> the
+    DEFAULT as written. ENUM and SET columns left out (their members are written the same
+    way); a text mvdd cannot read has none (its reading says what it refuses).
+
+    >>> shown_defaults("CREATE TABLE t (a VARCHAR(5) DEFAULT 'a?', b INT DEFAULT 1)")
+    {'a': 'a?'}
+    """
+    return {name: literal.this for name, literal in _string_defaults(text)[1].items()}
+
+
+def with_defaults(text: str, kept: Mapping[str, str]) -> str:
+    """A server's ``CREATE TABLE`` text with the string DEFAULTs of ``kept`` (column -> the
+    DEFAULT the table keeps, of :func:`shown_defaults`' columns), read and written again.
+
+    >>> with_defaults("CREATE TABLE t (a VARCHAR(5) DEFAULT 'a?')", {"a": "a😀"})
+    "CREATE TABLE t (a VARCHAR(5) DEFAULT 'a😀')"
+    """
+    tree, literals = _string_defaults(text)
+    for name, value in kept.items():
+        literals[name].replace(exp.Literal.string(value))
+    assert tree is not None
+    return tree.sql(dialect=DIALECT)
+
+
+def _string_defaults(text: str) -> tuple[exp.Expr | None, dict[str, exp.Literal]]:
+    """A CREATE TABLE text's tree and the string literals of its DEFAULTs holding a ``?``
+    (not an ENUM's or a SET's), by column."""
+    if "?" not in text:
+        return None, {}
+    try:
+        (tree,) = DIALECT.parse(executable(text))
+    except (SqlglotError, ValueError):
+        return None, {}
+    out: dict[str, exp.Literal] = {}
+    for col in tree.find_all(exp.ColumnDef) if tree is not None else ():
+        kind = col.args.get("kind")
+        if isinstance(kind, exp.DataType) and kind.this in (exp.DType.ENUM, exp.DType.SET):
+            continue
+        for constraint in col.constraints:
+            value = constraint.kind.this if constraint.kind is not None else None
+            if (
+                isinstance(constraint.kind, exp.DefaultColumnConstraint)
+                and isinstance(value, exp.Literal)
+                and value.is_string
+                and "?" in value.this
+            ):
+                out[col.name] = value
+    return tree, out
 
 
 def parse_table(sql: str, *, replica: bool = False, flavor: str | None = None) -> Table:
