@@ -2378,6 +2378,16 @@ ENUM_MEMBERS = [
     (None, "CREATE TABLE t (a ENUM('😀','x') DEFAULT '😀' COMMENT 'c😀', KEY k (a) COMMENT '😁')"),
     (None, "CREATE TABLE t (a SET('😀','x') COLLATE utf8mb4_bin DEFAULT 'x,😀') COMMENT 't😀'"),
     (None, "CREATE TABLE t (a VARCHAR(5) DEFAULT 'a😀', g VARCHAR(9) AS (CONCAT(a, '😁')))"),
+    (None, "CREATE TABLE t (a ENUM('😀','x') CHARACTER SET ucs2, b TEXT DEFAULT '😀')"),
+    (None, "CREATE TABLE t (a VARCHAR(3) CHARACTER SET ucs2 DEFAULT '😀')"),
+    (
+        "CREATE TABLE t (a VARCHAR(3) DEFAULT 'x😀', b INT)",
+        "ALTER TABLE t CONVERT TO CHARACTER SET ucs2",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(3) DEFAULT 'x', b INT)",
+        "ALTER TABLE t CONVERT TO CHARACTER SET ucs2",
+    ),
     (None, "CREATE TABLE t (a ENUM('a','A') COLLATE utf8mb4_bin)"),
     (None, "CREATE TABLE t (a ENUM('a','ä') COLLATE utf8mb4_general_nopad_ci)"),
     (
@@ -2819,6 +2829,54 @@ def test_any_names_and_members_are_one_as_on_the_server(
     for kind, name in keys:
         part = f"CHECK ({first} IS NOT NULL)" if kind == "CONSTRAINT" else f"({first})"
         defs.append(f"{kind} {quote(name)} {part}")
+    sql = f"CREATE TABLE t ({', '.join(defs)}){options}"
+    cat = Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
+    _reads_as_on_the_server(mdb, cat, None, sql)
+
+
+#: string defaults: letters of many scripts, a character beyond the BMP, trailing spaces, a
+#: byte of an escape, and lengths about the columns'
+_STRING_DEFAULTS = st.sampled_from(
+    [
+        *("", "a", "a  ", " ", "ab", "abc", "abcd", "é", "Ж", "中", "中文字", "😀", "a😀", "?"),
+        *("€", "ÿ", "Ω", "ß", "\\\\", "''", "\\t", "0", "NULL", "x y", "ǅ", "\u00a0"),
+    ]
+)
+_STRING_TYPES = st.sampled_from(
+    [
+        "CHAR(2)",
+        "VARCHAR(3)",
+        "TEXT",
+        "BINARY(3)",
+        "VARBINARY(3)",
+        "CHAR(3) CHARACTER SET latin1",
+        "VARCHAR(3) CHARACTER SET latin1 COLLATE latin1_bin",
+        "VARCHAR(3) CHARACTER SET cp1251",
+        "VARCHAR(3) CHARACTER SET ascii",
+        "VARCHAR(3) CHARACTER SET utf8mb3",
+        "VARCHAR(3) CHARACTER SET ucs2",
+        "VARCHAR(3) CHARACTER SET utf16",
+        "VARCHAR(3) CHARACTER SET gbk",
+        "VARCHAR(3) CHARACTER SET sjis",
+        "ENUM('a','é','😀') CHARACTER SET utf8mb4",
+        "SET('a','Ж') CHARACTER SET cp1251",
+    ]
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    columns=st.lists(st.tuples(_STRING_TYPES, _STRING_DEFAULTS), min_size=1, max_size=3),
+    options=st.sampled_from(["", " DEFAULT CHARSET=latin1", " DEFAULT CHARSET=utf8mb3"]),
+)
+def test_any_string_default_reads_as_on_the_server(
+    mdb: Any, columns: list[tuple[str, str]], options: str
+) -> None:
+    """String columns of many charsets with literal DEFAULTs drawn at random (characters the
+    charset has and has not, beyond the BMP, trailing spaces, escapes, too long): a catalog
+    takes and refuses what MariaDB does and reads the table it shows (as it writes a character
+    beyond the BMP: a ``?``)."""
+    defs = [f"c{i} {t} DEFAULT '{v}'" for i, (t, v) in enumerate(columns)]
     sql = f"CREATE TABLE t ({', '.join(defs)}){options}"
     cat = Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, None, sql)

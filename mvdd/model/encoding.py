@@ -505,12 +505,17 @@ def statement_text(charset: str) -> dict[int, str]:
     return _kept_apart(_MULTI[charset]) if charset in _STATEMENTS else {}
 
 
+#: the Unicode charsets of the Basic Multilingual Plane alone
+_BMP_ONLY = frozenset({"utf8mb3", "ucs2"})
+
+
 def holds(charset: str | None, text: str) -> bool | None:
     """Whether a charset can write every character of ``text`` (None: not known here). Every
-    charset writes ASCII; ``utf8mb3`` writes the characters up to U+FFFF."""
+    charset writes ASCII; ``utf8mb3`` and ``ucs2`` write the characters up to U+FFFF (Python's
+    codec of ``ucs2``, UTF-16's, would write the others as pairs)."""
     if text.isascii() or charset == "utf8mb4":
         return True
-    if charset == "utf8mb3":
+    if charset in _BMP_ONLY:
         return max(text) <= "\uffff"
     codec = python_codec(charset)
     if codec is None:

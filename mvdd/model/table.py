@@ -29,6 +29,7 @@ from mvdd.model.element import (
     State,
 )
 from mvdd.model.encoding import BEYOND_BMP
+from mvdd.model.kind import Family
 from mvdd.model.names import check_word, fold_name, fold_names
 from mvdd.model.text import sql_text
 from mvdd.model.types import check_charset, resolve_charset
@@ -660,11 +661,17 @@ def _hidden(text: str) -> str:
     return BEYOND_BMP.sub("?", text)
 
 
+#: the families whose literal DEFAULT that text writes lossily (a TEXT's, a BLOB's, a JSON's is
+#: kept as an expression, which it writes as kept)
+_SHOWN_LOSSY = frozenset({Family.CHAR, Family.ENUM})
+
+
 def as_shown(table: Table) -> Table:
     """``table`` as its server's ``SHOW CREATE TABLE`` writes it: each character beyond the
-    Basic Multilingual Plane of an ENUM or SET member, a literal DEFAULT or a comment (of a
-    column, a key, the table) a ``?``, as MariaDB writes them (its table keeps the characters;
-    its expressions, generated, DEFAULT or CHECK, keep them in that text too). A table
+    Basic Multilingual Plane of an ENUM or SET member, a literal DEFAULT of a CHAR, VARCHAR,
+    ENUM or SET, or a comment (of a column, a key, the table) a ``?``, as MariaDB writes them
+    (its table keeps the characters; its expressions, generated, DEFAULT or CHECK, and a TEXT's
+    DEFAULT, which it keeps as one, keep them in that text too). A table
     without such a character is itself.
 
     >>> from mvdd.model.types import ColumnType
@@ -679,7 +686,11 @@ def as_shown(table: Table) -> Table:
         changes: dict[str, Any] = {}
         if any(map(BEYOND_BMP.search, t.members)):
             changes["type"] = attrs.evolve(t, members=tuple(map(_hidden, t.members)))
-        if isinstance(col.default, str) and BEYOND_BMP.search(col.default):
+        if (
+            isinstance(col.default, str)
+            and t.family in _SHOWN_LOSSY
+            and BEYOND_BMP.search(col.default)
+        ):
             changes["default"] = _hidden(col.default)
         if col.comment is not None and BEYOND_BMP.search(col.comment):
             changes["comment"] = _hidden(col.comment)
