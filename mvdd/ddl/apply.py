@@ -46,6 +46,7 @@ from mvdd.model import (
 )
 from mvdd.model.coerce import from_temporal_literal
 from mvdd.model.element import coerce_default
+from mvdd.model.encoding import holds, python_codec, read_as
 from mvdd.model.kind import (
     INTEGER_BYTES,
     LOB_BYTES,
@@ -661,7 +662,7 @@ def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
     columns = []
     for col in table.columns:
         if col.type.has_charset:
-            ctype = converted(col.type, charset, collation)
+            ctype = converted(_members_reread(col, charset, rules), charset, collation)
             col = attrs.evolve(_default_held(col, ctype, rules), type=ctype)
         columns.append(col)
     options = attrs.evolve(table.options, charset=charset, collation=collation)
@@ -670,6 +671,32 @@ def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
     if any(a is not b for a, b in zip(indexes, table.indexes, strict=True)):
         table = table.with_changes(indexes=indexes)
     return table
+
+
+def _members_reread(col: Column, charset: str | None, rules: Rules) -> ColumnType:
+    """The type of an ENUM or a SET column as ``CONVERT TO CHARACTER SET charset`` leaves its
+    members. MariaDB reads each member's bytes in the new charset, where a MODIFY converts
+    their text: utf8mb4's ``'é'`` is latin1's ``'Ã©'``, latin1's ``'é'`` utf8mb4's ``'?'``
+    (and a row holding one is refused, 1265). A MariaDB replica's members are read so; mvdd's
+    rules refuse the conversion where it reads a member otherwise than its text (a row could
+    hold it); a replica of MySQL or of an unknown server converts the text."""
+    t = col.type
+    if not t.members or t.charset in (None, charset) or charset in (None, "binary"):
+        return t
+    codec = python_codec(t.charset)
+    if codec is None or not (rules.strict or rules.flavor == "mariadb"):
+        return t
+    read = tuple(read_as(m.encode(codec), charset) or m for m in t.members)
+    if read == t.members:
+        return t
+    if rules.strict:
+        raise DDLError(
+            f"CONVERT TO CHARACTER SET {charset} reads the members' bytes in it, as MariaDB "
+            f"does: {list(t.members)} would be {list(read)}; redefine the column in {charset} "
+            "first (MODIFY)",
+            column=col.name,
+        )
+    return attrs.evolve(t, members=read)
 
 
 def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> Column:
@@ -1449,6 +1476,9 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         )
     if tally.invisible:
         _check_invisible(cols, tally.invisible)
+    charset = table.options.charset
+    if charset is not None and holds(charset, "\U0001f600") is not True:  # (not all Unicode)
+        _written_in_charset(table, charset)
     autos = list(filter(_AUTO_INCREMENT, cols)) if tally.auto_increment else []
     if len(autos) > 1:
         raise DDLError("there can be only one AUTO_INCREMENT column", column=autos[1].name)
@@ -1586,6 +1616,37 @@ _COLUMN_ID = operator.attrgetter("column_id")
 _IMPLICIT_PRIMARY = (
     " (a UNIQUE key over NOT NULL columns is the primary key of a table without one)"
 )
+
+
+def _written_in_charset(table: Table, charset: str) -> None:
+    """The server keeps a table's expressions (generated, DEFAULT and CHECK ones, and a TEXT's,
+    a BLOB's or a JSON's literal DEFAULT, which it keeps as one) in the table's charset: a
+    string literal of one that the charset cannot write refuses the statement that makes it
+    or changes the charset (the server's 1918). A literal under an introducer
+    (``_latin1'é'``) names its own."""
+
+    def written(text: str, where: dict[str, str]) -> None:
+        if holds(charset, text) is False:
+            raise DDLError(
+                f"{text!r} in an expression of a table of charset {charset}, which cannot "
+                "write it (the server keeps the table's expressions in its charset: 1918)",
+                **where,
+            )
+
+    def visit(expr: Expr, where: dict[str, str]) -> None:
+        for text in ex.string_literals(expr):
+            written(text, where)
+
+    _each_expression(table, visit)
+    for col in table.columns:
+        if col.type.family in _KEPT_AS_EXPRESSIONS and isinstance(col.default, str | bytes):
+            default = col.default
+            text = default.decode("utf-8", "replace") if isinstance(default, bytes) else default
+            written(text, {"column": col.name})
+
+
+#: the families whose literal DEFAULT the server keeps as an expression
+_KEPT_AS_EXPRESSIONS = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
 
 
 def _each_expression(

@@ -150,6 +150,7 @@ def column_from_def(
     loose: bool = False,
     legacy_timestamps: bool = False,
     any_day: bool = False,
+    converting: tuple[str, str | None] | None = None,
 ) -> tuple[Column, s.Place, list[s.IndexSpec], Implied]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``), and what its type leaves to its table's
@@ -165,7 +166,9 @@ def column_from_def(
     ``legacy_timestamps``: its session had no ``explicit_defaults_for_timestamp``
     (:func:`_legacy_timestamp`). A replica's (``references``) DEFAULT is read as its server
     took it (:func:`~mvdd.model.element.coerce_default`'s ``replica``; ``any_day``: its
-    session had ALLOW_INVALID_DATES)."""
+    session had ALLOW_INVALID_DATES). ``converting``: the (charset, collation) a CONVERT TO
+    CHARACTER SET of the same statement gives a CHAR, VARCHAR or TEXT, in which its DEFAULT is
+    judged, as the server judges it."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
@@ -317,14 +320,19 @@ def column_from_def(
         default, implied = _legacy_timestamp(flags, default, ctype, implied)
     if not (isinstance(default, str) and ctype.family == Family.ENUM and ctype.charset is None):
         # (an ENUM's or a SET's text meets its members once its charset is known: its step's)
+        judged = ctype
+        if converting is not None and ctype.family in _CONVERTED:
+            judged = ctype.with_charset(*converting)
         default = coerce_default(
-            default, ctype, name, mariadb=mariadb, replica=references, any_day=any_day
+            default, judged, name, mariadb=mariadb, replica=references, any_day=any_day
         )
     column = Column(name=name, type=ctype, default=default, **flags)
     return column, place(node.args.get("position")), indexes, implied
 
 
 _NO_ATTRS = TypeAttrs()
+#: the families whose DEFAULT a CONVERT TO CHARACTER SET of the statement judges
+_CONVERTED = frozenset({Family.CHAR, Family.TEXT})
 
 
 def _legacy_timestamp(

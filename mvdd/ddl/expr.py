@@ -553,6 +553,21 @@ def calls(expr: Expr) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=4096)
+def string_literals(expr: Expr) -> tuple[str, ...]:
+    """The text of an expression's string literals that name no charset of their own (an
+    introducer's, ``_latin1'é'``, does).
+
+    >>> string_literals(normalize_sql("CONCAT(a, 'é', _latin1'x', LENGTH('b'))"))
+    ('é', 'b')
+    """
+    return tuple(
+        node.this
+        for node in parse(expr.sql).find_all(exp.Literal)
+        if node.is_string and not isinstance(node.parent, exp.Introducer)
+    )
+
+
 def rename_column(expr: Expr, old: str, new: str) -> Expr:
     """The expression with every reference to column ``old`` (case-insensitive) renamed."""
     folded = fold_name(old)

@@ -77,6 +77,9 @@ class Context:
     #: the session had no ``explicit_defaults_for_timestamp``: a TIMESTAMP is NOT NULL unless
     #: it says NULL, and its table's first one CURRENT_TIMESTAMP's (MySQL 5.7's default)
     legacy_timestamps: bool = False
+    #: the (charset, collation) an ALTER's CONVERT TO CHARACTER SET gives every string column
+    #: of its table, those its other clauses define among them (None: it has none)
+    converting: tuple[str, str | None] | None = None
 
     #: a DEFAULT's value is read as MariaDB reads it, the server these statements ran on
     #: (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`; found once, each column definition asks)

@@ -373,6 +373,7 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
     # ALTER TABLE IF EXISTS: the steps apply only if the table exists
     steps: list[Any] = [s.IfTableExists(table=table)] if node.args.get("exists") else []
     try:
+        ctx = _converting(node.args.get("actions") or [], table, ctx)
         for action in node.args.get("actions") or []:
             steps.extend(alter_steps(action, table, ctx))
         options = _options(
@@ -392,6 +393,21 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
         # (a statement that changes nothing, `ALTER TABLE t FORCE`, still needs its table)
         steps.append(s.SetOptions(table=table, options=options))
     return _in_late_order(steps)
+
+
+def _converting(actions: list[exp.Expr], table: str, ctx: Context) -> Context:
+    """``ctx`` with the charset an ALTER's CONVERT TO CHARACTER SET gives every string column:
+    the server judges the DEFAULT of a column another clause defines in that charset, not in
+    the one the definition names (``MODIFY c VARCHAR(3) CHARACTER SET cp1251 DEFAULT 'é',
+    CONVERT TO CHARACTER SET latin1`` is taken)."""
+    for action in actions:
+        if isinstance(action, d.ConvertCharset):
+            (step,) = alter_steps(action, table, ctx)
+            assert isinstance(step, s.ConvertCharset)
+            charset, collation = resolve_charset(step.charset, step.collation)
+            if charset is not None and charset != "binary":
+                return attrs.evolve(ctx, converting=(charset, collation))
+    return ctx
 
 
 def _late(step: Any) -> int:
@@ -466,6 +482,7 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
         loose=ctx.session.loose,
         legacy_timestamps=ctx.legacy_timestamps,
         any_day=ctx.session.any_day,
+        converting=ctx.converting,
     )
     steps: list[s.Step] = [
         s.AddColumn(
@@ -513,6 +530,7 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
         loose=ctx.session.loose,
         legacy_timestamps=ctx.legacy_timestamps,
         any_day=ctx.session.any_day,
+        converting=ctx.converting,
     )
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name

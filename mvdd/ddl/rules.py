@@ -136,6 +136,9 @@ STRICTER: dict[str, str] = {
     "ALTER … SET DEFAULT of an AUTO_INCREMENT column is refused (MySQL)": "does nothing",
     "a generated column may not read the AUTO_INCREMENT column (MySQL)": "a VIRTUAL one may; "
     "a STORED one and a CHECK may not (1901)",
+    "CONVERT TO CHARACTER SET is refused where it would read an ENUM's or a SET's members "
+    "otherwise than their text": "reads each member's bytes in the new charset (utf8mb4's 'é' "
+    "is latin1's 'Ã©'); a row holding such a member refuses it (1265)",
     "a FOREIGN KEY is refused (mvdd keeps none)": "keeps it, with a key of the table's leading "
     "with its columns, or one it makes, which a later key leading with them replaces (a "
     "replica keeps that key, not the foreign key); DROP FOREIGN KEY drops it, the key staying",

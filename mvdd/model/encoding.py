@@ -527,9 +527,40 @@ def holds(charset: str | None, text: str) -> bool | None:
     return True
 
 
+def read_as(data: bytes, charset: str | None) -> str | None:
+    """``data`` read as text of ``charset`` the way the server reads bytes it takes for that
+    charset's: a ``?`` for each byte of an ill-formed sequence (None: no codec reads it).
+
+    >>> read_as("é".encode(), "latin1"), read_as("é".encode("latin1"), "utf8mb4")
+    ('Ã©', '?')
+    >>> read_as("é".encode(), "ascii"), read_as(b"a", "utf16"), read_as("😀".encode(), "utf8mb3")
+    ('??', '?', '????')
+    """
+    codec = python_codec(charset)
+    if codec is None:
+        return None
+    text = data.decode(codec, errors=_QUESTION_MARKS)
+    if charset in _BMP_ONLY:  # (a character beyond it: a ? for each of its bytes, or units)
+        marks = _BEYOND_BMP_MARKS[charset]
+        text = BEYOND_BMP.sub(marks, text)
+    return text
+
+
+def _question_marks(err: UnicodeError) -> tuple[str, int]:
+    assert isinstance(err, UnicodeDecodeError)
+    return "?" * (err.end - err.start), err.end
+
+
+_QUESTION_MARKS = "mvdd-question-marks"
+#: what the charsets of the BMP alone read a character beyond it as: utf8mb3 each of its four
+#: bytes a ?, ucs2 each of its two units (UTF-16's surrogates, which it has not)
+_BEYOND_BMP_MARKS = {"utf8mb3": "????", "ucs2": "??"}
+codecs.register_error(_QUESTION_MARKS, _question_marks)
+
+
 #: a character beyond the Basic Multilingual Plane (which utf8mb3 and ucs2 cannot hold, and
 #: MariaDB's SHOW CREATE TABLE writes as ``?`` in a member, a DEFAULT or a comment)
 BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
 
 
-__all__ = ["BEYOND_BMP", "CODECS", "holds", "python_codec", "statement_text"]
+__all__ = ["BEYOND_BMP", "CODECS", "holds", "python_codec", "read_as", "statement_text"]
