@@ -59,7 +59,7 @@ from mvdd.model.kind import (
     TypeKind,
 )
 from mvdd.model.names import check_identifier, fold_name
-from mvdd.model.table import is_long_unique, position_by_name
+from mvdd.model.table import DEFAULT_AS_EXPRESSION, is_long_unique, position_by_name
 from mvdd.model.types import (
     ColumnType,
     bin_collation,
@@ -1639,14 +1639,10 @@ def _written_in_charset(table: Table, charset: str) -> None:
 
     _each_expression(table, visit)
     for col in table.columns:
-        if col.type.family in _KEPT_AS_EXPRESSIONS and isinstance(col.default, str | bytes):
+        if col.type.family in DEFAULT_AS_EXPRESSION and isinstance(col.default, str | bytes):
             default = col.default
             text = default.decode("utf-8", "replace") if isinstance(default, bytes) else default
             written(text, {"column": col.name})
-
-
-#: the families whose literal DEFAULT the server keeps as an expression
-_KEPT_AS_EXPRESSIONS = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
 
 
 def _each_expression(

@@ -661,9 +661,9 @@ def _hidden(text: str) -> str:
     return BEYOND_BMP.sub("?", text)
 
 
-#: the families whose literal DEFAULT that text writes lossily (a TEXT's, a BLOB's, a JSON's is
-#: kept as an expression, which it writes as kept)
-_SHOWN_LOSSY = frozenset({Family.CHAR, Family.ENUM})
+#: the families whose literal DEFAULT the server keeps as an expression (in the table's
+#: charset, and written as kept by SHOW CREATE TABLE)
+DEFAULT_AS_EXPRESSION = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
 
 
 def as_shown(table: Table) -> Table:
@@ -688,7 +688,7 @@ def as_shown(table: Table) -> Table:
             changes["type"] = attrs.evolve(t, members=tuple(map(_hidden, t.members)))
         if (
             isinstance(col.default, str)
-            and t.family in _SHOWN_LOSSY
+            and t.family not in DEFAULT_AS_EXPRESSION
             and BEYOND_BMP.search(col.default)
         ):
             changes["default"] = _hidden(col.default)
@@ -711,4 +711,4 @@ def as_shown(table: Table) -> Table:
     return table.with_changes(columns=columns, indexes=indexes, options=options)
 
 
-__all__ = ["Table", "TableOptions", "as_shown"]
+__all__ = ["DEFAULT_AS_EXPRESSION", "Table", "TableOptions", "as_shown"]
