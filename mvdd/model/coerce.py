@@ -391,11 +391,17 @@ def _datetime_text(value: Any) -> str | None:
     return out + (f".{fraction[:6]}" if fraction else "")
 
 
+#: the lengths of a number a TIME reads as a date's (``YYYYMMDD``) or a date and time's
+#: (``YYMMDDhhmmss``, ``YYYYMMDDhhmmss``), beyond the seven digits of its own ``hhmmss``
+_DATE_NUMBERS = frozenset({8, 12, 14})
+
+
 def _time_text(value: Any) -> str | None:
     """A time written as digits alone (``hhmmss``, ``mmss``, ``ss``, a fraction after; or a
     date and time of 12 or 14 digits, whose time it is) or as a number (``hhmmss``, signed;
-    up to seven digits) as ``[-]hh:mm:ss[.ffffff]``; None otherwise (other forms are the
-    strict rules' to read)."""
+    up to seven digits; or a date's of 8 digits, 00:00:00, or a date and time's of 12 or 14,
+    its time) as ``[-]hh:mm:ss[.ffffff]``; None otherwise (other forms are the strict rules'
+    to read)."""
     if isinstance(value, int | Decimal) and not isinstance(value, bool):
         sign = "-" if value < 0 else ""
         whole, _, frac = format(abs(Decimal(value)), "f").partition(".")
@@ -412,7 +418,13 @@ def _time_text(value: Any) -> str | None:
     else:
         return None
     if len(text) > 7:
-        return None
+        if sign or len(text) not in _DATE_NUMBERS or isinstance(value, str):
+            return None
+        # a number of a date (its time 00:00:00) or of a date and time: its time of day
+        full = _datetime_text(Decimal(f"{text}.{frac}" if frac else text))
+        if full is None or not _valid_ymd(int(full[:4]), int(full[5:7]), int(full[8:10])):
+            return None
+        return full[11:] if _valid_hms(full[11:13], full[14:16], full[17:19]) else None
     number = int(text)
     out = f"{sign}{number // 10000:02d}:{number // 100 % 100:02d}:{number % 100:02d}"
     return out + (f".{frac[:6]}" if frac else "")
@@ -470,6 +482,15 @@ def _fraction(digits: str | None, fsp: int) -> tuple[int, int]:
     return carry, rest
 
 
+def _unsigned_plus(text: str) -> str:
+    """A TIME's text without the plus sign the server passes over before it (``'+12:00'`` is
+    ``'12:00'``; ``'+-1'`` stays, and is refused)."""
+    stripped = text.strip()
+    if stripped.startswith("+") and stripped[1:2] not in ("", "+", "-"):
+        return stripped[1:]
+    return text
+
+
 def _coerce_temporal(t: TemporalType, value: Any) -> Any:
     kind = t.kind
     if kind == K.YEAR:
@@ -484,6 +505,8 @@ def _coerce_temporal(t: TemporalType, value: Any) -> Any:
     else:
         if isinstance(value, float):
             value = Decimal(repr(value))
+        if kind == K.TIME and isinstance(value, str):
+            value = _unsigned_plus(value)
         loose = _time_text(value) if kind == K.TIME else _datetime_text(value)
         if loose is not None:
             text = loose
@@ -536,9 +559,15 @@ def lenient_date(t: TemporalType, value: str, *, any_day: bool = False) -> str |
     ...     ColumnType.of("datetime", fsp=1), "2020-02-30 1:2:3.45", any_day=True)
     ('2020-00-15', '2020-02-30 01:02:03.5')
     """
-    m = (_DATE_RE if t.kind == K.DATE else _DATETIME_RE).fullmatch(value.strip())
-    if m is None or t.kind not in (K.DATE, K.DATETIME):
+    if t.kind not in (K.DATE, K.DATETIME):
         return None
+    stripped = value.strip()
+    m = (_DATE_RE if t.kind == K.DATE else _DATETIME_RE).fullmatch(stripped)
+    if m is None:  # a loose form ('25:00:00' is 2025-00-00, '20200015' 2020-00-15)
+        loose = _datetime_text(stripped)
+        m = _DATETIME_RE.fullmatch(loose) if loose is not None else None
+        if m is None or not _valid_hms(m[4], m[5], m[6]):
+            return None
     y, mo, d = int(m[1]), int(m[2]), int(m[3])
     if mo > 12 or d > 31 or not (any_day or 0 in (mo, d)):
         return None
@@ -829,7 +858,7 @@ def two_digit_year(year: int) -> int:
 
 #: a year as text: a number, with a sign and a fraction (which the server rounds to a whole
 #: year: '69.5' is 1970), spaces around it
-_YEAR_TEXT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
+_YEAR_TEXT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 def _coerce_year(t: TemporalType, value: Any) -> int:
@@ -837,7 +866,7 @@ def _coerce_year(t: TemporalType, value: Any) -> int:
     2001..2069 and 1970..1999, 1901..2155 themselves; a number 0 is the zero year, and so is
     a text of four characters whose number is 0 ('0000', '-0.4'), any other text of 0 ('0',
     '00', '00000') 2000. A text is read as its number: '060' is 2060, '001901' 1901, '+60'
-    and ' 60 ' 2060."""
+    and ' 60 ' 2060, '1e1' 2010 ('1e-1', four characters of 0, the zero year)."""
     if isinstance(value, str):
         if not _YEAR_TEXT.fullmatch(value.strip()):
             raise _bad(t, value, "not a year")
