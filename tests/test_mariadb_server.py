@@ -2458,6 +2458,21 @@ CONVERTED_MEMBERS = [
         "CREATE TABLE t (c0 ENUM('a','é'), k INT) DEFAULT CHARSET=latin1",
         "ALTER TABLE t CONVERT TO CHARACTER SET latin1 COLLATE latin1_bin",
     ),
+    # a column the statement defines is converted as text (its DEFAULT judged so)
+    *(
+        (
+            "CREATE TABLE t (c0 ENUM('a','b'), k INT)",
+            f"ALTER TABLE t CONVERT TO CHARACTER SET latin1, {c}",
+        )
+        for c in (
+            "MODIFY c0 ENUM('a','é','😀') CHARACTER SET utf8mb4 DEFAULT '?'",
+            "MODIFY c0 ENUM('a','é') DEFAULT 'é'",
+            "ADD c1 ENUM('a','é') DEFAULT 'é'",
+            "ADD c1 SET('a','é') CHARACTER SET utf8mb4 DEFAULT 'a,é'",
+            "MODIFY c0 ENUM('a','é') CHARACTER SET utf8mb4",
+            "ADD c1 VARCHAR(3) CHARACTER SET cp1251 DEFAULT 'é'",
+        )
+    ),
 ]
 
 

@@ -321,7 +321,7 @@ def column_from_def(
     if not (isinstance(default, str) and ctype.family == Family.ENUM and ctype.charset is None):
         # (an ENUM's or a SET's text meets its members once its charset is known: its step's)
         judged = ctype
-        if converting is not None and ctype.family in _CONVERTED:
+        if converting is not None and ctype.family in CONVERTED:
             judged = ctype.with_charset(*converting)
         default = coerce_default(
             default, judged, name, mariadb=mariadb, replica=references, any_day=any_day
@@ -331,8 +331,9 @@ def column_from_def(
 
 
 _NO_ATTRS = TypeAttrs()
-#: the families whose DEFAULT a CONVERT TO CHARACTER SET of the statement judges
-_CONVERTED = frozenset({Family.CHAR, Family.TEXT})
+#: the families a CONVERT TO CHARACTER SET converts in a column its statement defines (an
+#: ADD, a MODIFY, a CHANGE): their text, and their DEFAULT judged in it
+CONVERTED = frozenset({Family.CHAR, Family.TEXT, Family.ENUM})
 
 
 def _legacy_timestamp(

@@ -33,6 +33,7 @@ from mvdd.ddl.apply import (
     default_under,
     now_precision,
 )
+from mvdd.ddl.column import CONVERTED
 from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, MvddError
 from mvdd.model import Column, Index, IndexKind, IndexPart, Table
@@ -401,27 +402,29 @@ def _exists_resolved(table: Table, steps: Sequence[s.Step]) -> Sequence[s.Step]:
     return out
 
 
-_CONVERTED = frozenset({Family.CHAR, Family.TEXT})
-
-
 def _converted_first(steps: Sequence[s.Step]) -> Sequence[s.Step]:
-    """The statement's steps with each CHAR, VARCHAR or TEXT a MODIFY or CHANGE defines
-    already in the charset a CONVERT TO of the statement gives it in the end (the server
-    converts every string column, whatever the statement gave it): its keys are fitted to that
-    charset, not to the one it holds for a moment (``MODIFY b VARCHAR(800), CONVERT TO
-    CHARACTER SET latin1`` keeps a key over the whole of ``b``, which utf8mb4 would cut to
-    768; ``MODIFY b TEXT`` keys 3072 characters of latin1, not 768 of utf8mb4)."""
+    """The statement's steps with each CHAR, VARCHAR, TEXT, ENUM or SET an ADD, a MODIFY or a
+    CHANGE defines already in the charset a CONVERT TO of the statement gives it in the end
+    (the server converts every string column, whatever the statement gave it): its keys are
+    fitted to that charset, not to the one it holds for a moment (``MODIFY b VARCHAR(800),
+    CONVERT TO CHARACTER SET latin1`` keeps a key over the whole of ``b``, which utf8mb4 would
+    cut to 768; ``MODIFY b TEXT`` keys 3072 characters of latin1, not 768 of utf8mb4), and an
+    ENUM's members are their text in it (the conversion reads the bytes of the members only
+    of the columns the statement leaves as they were)."""
     convert = next((st for st in steps if isinstance(st, s.ConvertCharset)), None)
-    if convert is None or not any(isinstance(st, s.ModifyColumn) for st in steps):
+    if convert is None or not any(isinstance(st, s.ModifyColumn | s.AddColumn) for st in steps):
         return steps
     charset, collation = resolve_charset(convert.charset, convert.collation)
     if charset == "binary":
         return steps
     out = []
     for st in steps:
-        if isinstance(st, s.ModifyColumn) and st.definition.type.family in _CONVERTED:
+        if isinstance(st, s.ModifyColumn) and st.definition.type.family in CONVERTED:
             ctype = converted(st.definition.type, charset, collation)
             st = attrs.evolve(st, definition=attrs.evolve(st.definition, type=ctype))
+        elif isinstance(st, s.AddColumn) and st.column.type.family in CONVERTED:
+            ctype = converted(st.column.type, charset, collation)
+            st = attrs.evolve(st, column=attrs.evolve(st.column, type=ctype))
         out.append(st)
     return out
 
