@@ -44,7 +44,7 @@ from pymysqlreplication.constants.CHARSET import charset_by_id
 
 from mvdd.errors import SchemaDriftError, SchemaUnknownError
 from mvdd.model import Column, Table, TypeKind
-from mvdd.model.encoding import BEYOND_BMP, python_codec
+from mvdd.model.encoding import python_codec, shown_text
 from mvdd.model.kind import PLUGIN_BYTES, Family
 from mvdd.model.plugin import text_of
 from mvdd.model.table import is_long_unique
@@ -377,7 +377,7 @@ def _shown_as_logged(members: Sequence[str], logged: Sequence[str]) -> bool:
     """Whether ``members`` are ``logged`` as SHOW CREATE TABLE shows them (each character
     beyond the Basic Multilingual Plane a ?)."""
     return len(members) == len(logged) and all(
-        m == BEYOND_BMP.sub("?", g) for m, g in zip(members, logged, strict=True)
+        m == shown_text(g) for m, g in zip(members, logged, strict=True)
     )
 
 

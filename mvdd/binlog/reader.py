@@ -92,7 +92,7 @@ from mvdd.errors import (
     UnsupportedDDLError,
 )
 from mvdd.model import BinlogPosition, Table
-from mvdd.model.encoding import holds
+from mvdd.model.encoding import holds_every_character
 from mvdd.model.names import fold_name
 from mvdd.store.mysql import connection_lost, may_reconnect
 
@@ -1068,7 +1068,7 @@ def _may_hide(table: Table) -> list[str]:
         f"`{col.name}`"
         for col in table.columns
         if any("?" in m for m in col.type.members)
-        and holds(table.column_collation(col)[0], "\U0001f600")
+        and holds_every_character(table.column_collation(col)[0])
     ]
 
 

@@ -54,10 +54,9 @@ from mvdd.ddl.dml import (
     show_create,
     show_create_database,
 )
-from mvdd.ddl.statement import shown_defaults, with_defaults
+from mvdd.ddl.statement import with_kept_defaults
 from mvdd.errors import DDLError, MvddError, SourceConfigError, SourceLost
 from mvdd.model import BinlogPosition, Column
-from mvdd.model.encoding import BEYOND_BMP
 from mvdd.model.zone import session_zone
 from mvdd.store.address import Address, parse_address
 from mvdd.store.mysql import connection_lost
@@ -605,18 +604,14 @@ def _exact_defaults(cur: Any, table: tuple[str, str], text: str) -> str:
     """A table's SHOW CREATE TABLE ``text`` with each string DEFAULT the table keeps: that
     text writes a character beyond the BMP of a DEFAULT as ``?`` (``DEFAULT 'a😀'`` shows
     ``'a?'``), ``DEFAULT(column)`` reads it as kept (:func:`~mvdd.ddl.statement.
-    shown_defaults`). An ENUM's or a SET's stays (its members, which that text writes the same
-    way, are not known: the reader refuses its rows when the binlog tells them)."""
-    shown = shown_defaults(text)
-    if not shown:
-        return text
-    cur.execute(defaults_query(table, list(shown)))
-    kept = {}
-    for (name, written), value in zip(shown.items(), cur.fetchone(), strict=True):
-        value = bytes.fromhex(value).decode("utf-8") if value is not None else None
-        if value is not None and value != written and BEYOND_BMP.sub("?", value) == written:
-            kept[name] = value
-    return with_defaults(text, kept) if kept else text
+    with_kept_defaults`). An ENUM's or a SET's stays (its members, which that text writes the
+    same way, are not known: the reader refuses its rows when the binlog tells them)."""
+
+    def kept(columns: list[str]) -> list[str | None]:
+        cur.execute(defaults_query(table, columns))
+        return [bytes.fromhex(v).decode("utf-8") if v is not None else None for v in cur.fetchone()]
+
+    return with_kept_defaults(text, kept)
 
 
 #: the kinds of table a snapshot reads (information_schema's table_type) -> what SHOW CREATE

@@ -46,7 +46,7 @@ from mvdd.model import (
 )
 from mvdd.model.coerce import from_temporal_literal
 from mvdd.model.element import coerce_default
-from mvdd.model.encoding import holds, python_codec, read_as
+from mvdd.model.encoding import holds, holds_every_character, python_codec, read_as
 from mvdd.model.kind import (
     INTEGER_BYTES,
     LOB_BYTES,
@@ -1477,7 +1477,7 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
     if tally.invisible:
         _check_invisible(cols, tally.invisible)
     charset = table.options.charset
-    if charset is not None and holds(charset, "\U0001f600") is not True:  # (not all Unicode)
+    if charset is not None and not holds_every_character(charset):
         _written_in_charset(table, charset)
     autos = list(filter(_AUTO_INCREMENT, cols)) if tally.auto_increment else []
     if len(autos) > 1:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import operator
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 from sqlglot import exp
@@ -31,7 +31,7 @@ from mvdd.ddl.rules import Session
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
-from mvdd.model.encoding import UTF8_TEXT, python_codec, statement_text
+from mvdd.model.encoding import UTF8_TEXT, python_codec, shown_text, statement_text
 from mvdd.model.types import canonical_charset
 
 
@@ -605,41 +605,37 @@ def parse_statements(
 SHOWN = "ALLOW_INVALID_DATES,STRICT_ALL_TABLES"
 
 
-def shown_defaults(text: str) -> dict[str, str]:
-    """The string DEFAULTs holding a ``?`` in a server's ``CREATE TABLE`` text (its SHOW CREATE
-    TABLE, which writes each character beyond the BMP of a DEFAULT as ``?``): column -> the
-    DEFAULT as written. ENUM and SET columns left out (their members are written the same
-    way); a text mvdd cannot read has none (its reading says what it refuses).
+def with_kept_defaults(text: str, kept: Callable[[list[str]], Sequence[str | None]]) -> str:
+    """A server's ``CREATE TABLE`` text (its SHOW CREATE TABLE, which writes each character
+    beyond the BMP of a DEFAULT as ``?``) with each string DEFAULT that holds a ``?`` as the
+    table keeps it: ``kept(columns)`` gives those columns' DEFAULTs (None: not known). The text
+    itself where none holds a ``?``, or each is what the table keeps; else the statement
+    read and written again. ENUM and SET columns left out (their members are written the same
+    way); a text mvdd cannot read stays (its reading says what it refuses).
 
-    >>> shown_defaults("CREATE TABLE t (a VARCHAR(5) DEFAULT 'a?', b INT DEFAULT 1)")
-    {'a': 'a?'}
-    """
-    return {name: literal.this for name, literal in _string_defaults(text)[1].items()}
-
-
-def with_defaults(text: str, kept: Mapping[str, str]) -> str:
-    """A server's ``CREATE TABLE`` text with the string DEFAULTs of ``kept`` (column -> the
-    DEFAULT the table keeps, of :func:`shown_defaults`' columns), read and written again.
-
-    >>> with_defaults("CREATE TABLE t (a VARCHAR(5) DEFAULT 'a?')", {"a": "a😀"})
+    >>> with_kept_defaults("CREATE TABLE t (a VARCHAR(5) DEFAULT 'a?')", lambda c: ["a😀"])
     "CREATE TABLE t (a VARCHAR(5) DEFAULT 'a😀')"
     """
-    tree, literals = _string_defaults(text)
-    for name, value in kept.items():
-        literals[name].replace(exp.Literal.string(value))
-    assert tree is not None
-    return tree.sql(dialect=DIALECT)
-
-
-def _string_defaults(text: str) -> tuple[exp.Expr | None, dict[str, exp.Literal]]:
-    """A CREATE TABLE text's tree and the string literals of its DEFAULTs holding a ``?``
-    (not an ENUM's or a SET's), by column."""
     if "?" not in text:
-        return None, {}
+        return text
     try:
         (tree,) = DIALECT.parse(executable(text))
     except (SqlglotError, ValueError):
-        return None, {}
+        return text
+    literals = _question_defaults(tree)
+    if not literals:
+        return text
+    changed = False
+    for literal, value in zip(literals.values(), kept(list(literals)), strict=True):
+        if value is not None and value != literal.this and shown_text(value) == literal.this:
+            literal.replace(exp.Literal.string(value))
+            changed = True
+    return tree.sql(dialect=DIALECT) if changed and tree is not None else text
+
+
+def _question_defaults(tree: exp.Expr | None) -> dict[str, exp.Literal]:
+    """The string literals of a CREATE TABLE's DEFAULTs holding a ``?`` (not an ENUM's or a
+    SET's), by column."""
     out: dict[str, exp.Literal] = {}
     for col in tree.find_all(exp.ColumnDef) if tree is not None else ():
         kind = col.args.get("kind")
@@ -654,7 +650,7 @@ def _string_defaults(text: str) -> tuple[exp.Expr | None, dict[str, exp.Literal]
                 and "?" in value.this
             ):
                 out[col.name] = value
-    return tree, out
+    return out
 
 
 def parse_table(sql: str, *, replica: bool = False, flavor: str | None = None) -> Table:

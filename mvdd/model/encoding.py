@@ -563,4 +563,29 @@ codecs.register_error(_QUESTION_MARKS, _question_marks)
 BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
 
 
-__all__ = ["BEYOND_BMP", "CODECS", "holds", "python_codec", "read_as", "statement_text"]
+def shown_text(text: str) -> str:
+    """``text`` as MariaDB's SHOW CREATE TABLE writes a member, a DEFAULT or a comment: each
+    character beyond the Basic Multilingual Plane a ``?``.
+
+    >>> shown_text("a😀b")
+    'a?b'
+    """
+    return BEYOND_BMP.sub("?", text)
+
+
+def holds_every_character(charset: str | None) -> bool:
+    """Whether a charset writes every character, those beyond the BMP too (``utf8mb4``,
+    ``utf16``, ``utf16le``, ``utf32``)."""
+    return holds(charset, "\U0001f600") is True
+
+
+__all__ = [
+    "BEYOND_BMP",
+    "CODECS",
+    "holds",
+    "holds_every_character",
+    "python_codec",
+    "read_as",
+    "shown_text",
+    "statement_text",
+]

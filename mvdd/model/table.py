@@ -28,7 +28,7 @@ from mvdd.model.element import (
     IndexKind,
     State,
 )
-from mvdd.model.encoding import BEYOND_BMP
+from mvdd.model.encoding import BEYOND_BMP, shown_text
 from mvdd.model.kind import Family
 from mvdd.model.names import check_word, fold_name, fold_names
 from mvdd.model.text import sql_text
@@ -657,10 +657,6 @@ def _check_differences(a: Table, b: Table) -> list[str]:
     return out
 
 
-def _hidden(text: str) -> str:
-    return BEYOND_BMP.sub("?", text)
-
-
 #: the families whose literal DEFAULT the server keeps as an expression (in the table's
 #: charset, and written as kept by SHOW CREATE TABLE)
 DEFAULT_AS_EXPRESSION = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
@@ -685,25 +681,25 @@ def as_shown(table: Table) -> Table:
         t = col.type
         changes: dict[str, Any] = {}
         if any(map(BEYOND_BMP.search, t.members)):
-            changes["type"] = attrs.evolve(t, members=tuple(map(_hidden, t.members)))
+            changes["type"] = attrs.evolve(t, members=tuple(map(shown_text, t.members)))
         if (
             isinstance(col.default, str)
             and t.family not in DEFAULT_AS_EXPRESSION
             and BEYOND_BMP.search(col.default)
         ):
-            changes["default"] = _hidden(col.default)
+            changes["default"] = shown_text(col.default)
         if col.comment is not None and BEYOND_BMP.search(col.comment):
-            changes["comment"] = _hidden(col.comment)
+            changes["comment"] = shown_text(col.comment)
         return attrs.evolve(col, **changes) if changes else col
 
     def index(idx: Index) -> Index:
         if idx.comment is None or not BEYOND_BMP.search(idx.comment):
             return idx
-        return attrs.evolve(idx, comment=_hidden(idx.comment))
+        return attrs.evolve(idx, comment=shown_text(idx.comment))
 
     options = table.options
     if options.comment is not None and BEYOND_BMP.search(options.comment):
-        options = attrs.evolve(options, comment=_hidden(options.comment))
+        options = attrs.evolve(options, comment=shown_text(options.comment))
     columns = tuple(map(column, table.columns))
     indexes = tuple(map(index, table.indexes))
     if (columns, indexes, options) == (table.columns, table.indexes, table.options):
