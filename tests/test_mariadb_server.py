@@ -1835,6 +1835,7 @@ _STRICTER = (
     "generated column has no default",
     "not valid JSON",
     "reads the members' bytes",
+    "one name under mvdd's rules",
 )
 
 
@@ -2262,6 +2263,83 @@ NAME_FOLDING = [
 @pytest.mark.parametrize("setup,sql", NAME_FOLDING)
 def test_names_are_one_as_the_server_folds_them(mdb: Any, setup: str | None, sql: str) -> None:
     _as_on_the_server(mdb, setup, sql, "duplicate|no such|unknown column")
+
+
+_TWO_CHECKS = "CREATE TABLE t (a INT, CONSTRAINT `{}` CHECK (a > 0), CONSTRAINT `{}` CHECK (a < 9))"
+
+#: (setup, statement): MariaDB holds two checks whose names fold alike as one only when their
+#: UTF-8 lengths are equal too (İ is two bytes, i one; the Kelvin sign three, k one), and a
+#: DROP of either name drops the first of them
+CHECK_NAMES = [
+    (None, _TWO_CHECKS.format("İ", "i")),
+    (None, _TWO_CHECKS.format("\u212a", "k")),
+    (None, _TWO_CHECKS.format("\u2126", "ω")),
+    (None, _TWO_CHECKS.format("İ", "I")),
+    (None, _TWO_CHECKS.format("K", "k")),
+    (
+        None,
+        "CREATE TABLE t (a INT, CONSTRAINT `İ` CHECK (a > 0), CONSTRAINT i CHECK (a < 9), "
+        "CONSTRAINT I CHECK (a < 5))",
+    ),
+    (None, "CREATE TABLE t (`İ` INT CHECK (`İ` > 0), CONSTRAINT i CHECK (`İ` < 9))"),
+    (None, "CREATE TABLE t (a INT CHECK (a > 0), CONSTRAINT A CHECK (a < 9))"),
+    (
+        "CREATE TABLE t (a INT, CONSTRAINT `İ` CHECK (a > 0))",
+        "ALTER TABLE t ADD CONSTRAINT i CHECK (a < 9)",
+    ),
+    (
+        "CREATE TABLE t (a INT, CONSTRAINT `İ` CHECK (a > 0))",
+        "ALTER TABLE t ADD CONSTRAINT I CHECK (a < 9)",
+    ),
+    (
+        "CREATE TABLE t (a INT, CONSTRAINT `İ` CHECK (a > 0))",
+        "ALTER TABLE t ADD CONSTRAINT IF NOT EXISTS i CHECK (a < 9)",
+    ),
+    (
+        "CREATE TABLE t (a INT, CONSTRAINT `i` CHECK (a > 0))",
+        "ALTER TABLE t ADD CONSTRAINT IF NOT EXISTS `I` CHECK (a < 9)",
+    ),
+    (
+        "CREATE TABLE t (a INT, CONSTRAINT `İ` CHECK (a > 0))",
+        "ALTER TABLE t DROP CONSTRAINT i, ADD CONSTRAINT i CHECK (a < 3)",
+    ),
+    (
+        "CREATE TABLE t (a INT, CONSTRAINT i CHECK (a > 0))",
+        "ALTER TABLE t ADD CONSTRAINT `İ` CHECK (a < 3), DROP CONSTRAINT `İ`",
+    ),
+    (
+        "CREATE TABLE t (a INT, CONSTRAINT `İx` CHECK (a > 0), KEY ix (a))",
+        "ALTER TABLE t DROP CONSTRAINT ix",
+    ),
+]
+
+
+#: (setup, statement): a table holding two such checks (a replica's only)
+CHECKS_HELD = [
+    (_TWO_CHECKS.format("İ", "i"), "ALTER TABLE t DROP CONSTRAINT i"),
+    (_TWO_CHECKS.format("i", "İ"), "ALTER TABLE t DROP CONSTRAINT `İ`"),
+    (_TWO_CHECKS.format("İ", "i"), "ALTER TABLE t DROP CONSTRAINT i, DROP CONSTRAINT i"),
+    (
+        _TWO_CHECKS.format("i", "İ"),
+        "ALTER TABLE t DROP CONSTRAINT IF EXISTS `İ`, DROP CONSTRAINT IF EXISTS i",
+    ),
+]
+
+
+@pytest.mark.parametrize("setup,sql", CHECK_NAMES)
+@pytest.mark.parametrize("replica", [True, False])
+def test_check_names_are_one_as_on_the_server(
+    mdb: Any, setup: str | None, sql: str, replica: bool
+) -> None:
+    """A MariaDB replica holds the checks the server holds; mvdd's own rules hold names that
+    fold alike one name, as they do a column's or a key's, and refuse a second such check."""
+    cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
+    _reads_as_on_the_server(mdb, cat, setup, sql)
+
+
+@pytest.mark.parametrize("setup,sql", CHECKS_HELD)
+def test_checks_of_names_alike_drop_as_on_the_server(mdb: Any, setup: str, sql: str) -> None:
+    _reads_as_on_the_server(mdb, _replica(), setup, sql)
 
 
 def test_a_name_folds_as_the_server_lowers_it(mdb: Any) -> None:

@@ -249,7 +249,7 @@ def adopt_ids(table: Table, base: Table) -> Table:
         indexes.append(attrs.evolve(idx, id=match_idx.id if match_idx else fresh(), parts=parts))
     checks = []
     for chk in table.checks:
-        match_chk = base.find_check(chk.name)
+        match_chk = base.check_named(chk.name)
         checks.append(attrs.evolve(chk, id=match_chk.id if match_chk else fresh()))
     return attrs.evolve(
         table, columns=tuple(columns), indexes=tuple(indexes), checks=tuple(checks), last_id=next_id

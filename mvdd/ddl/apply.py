@@ -1316,10 +1316,17 @@ def _auto_check_name(table: Table) -> str:
 def _(step: s.AddCheck, table: Table, rules: Rules) -> Table:
     name = step.name or _auto_check_name(table)
     check_identifier(name, "check")
-    if table.find_check(name) is not None:
+    same = table.check_named(name)
+    if same is not None:
         if step.if_not_exists:
             return table  # (before its expression is read, as the server skips it)
         raise DDLError(f"duplicate check constraint name `{name}`")
+    alike = table.find_check(name) if rules.strict else None
+    if alike is not None:
+        raise DDLError(
+            f"check constraint name `{name}` folds as `{alike.name}` does: one name under "
+            "mvdd's rules (MariaDB holds both, their lengths differing)"
+        )
     new_id = table.last_id + 1
     _check_calls(step.expr, "CHECK", index=name)
     check = Check(id=new_id, name=name, expr=step.expr, enforced=step.enforced)

@@ -142,6 +142,10 @@ STRICTER: dict[str, str] = {
     "a FOREIGN KEY is refused (mvdd keeps none)": "keeps it, with a key of the table's leading "
     "with its columns, or one it makes, which a later key leading with them replaces (a "
     "replica keeps that key, not the foreign key); DROP FOREIGN KEY drops it, the key staying",
+    "two checks whose names fold alike (as a column's or a key's do) are refused": "holds "
+    "both when the names' UTF-8 lengths differ (`İ` and `i`, the Kelvin sign and `k`, the ohm "
+    "sign and `ω`: the server compares names of equal length only); a DROP CONSTRAINT of either "
+    "name drops the first of them (Table.check_named)",
 }
 
 

@@ -302,7 +302,7 @@ class Table:
         if "indexes" in changes:
             indexes = dict(zip(fold_names(map(_NAME, out.indexes)), out.indexes, strict=True))
         if "checks" in changes:
-            checks = dict(zip(fold_names(map(_NAME, out.checks)), out.checks, strict=True))
+            checks = _first_by_name(out.checks)
         object.__setattr__(out, "_lookup", (names, ids, indexes, checks, tally))
         return out
 
@@ -386,7 +386,7 @@ class Table:
                 dict(zip(fold_names(map(_NAME, cols)), cols, strict=True)),
                 dict(zip(map(_ID, cols), cols, strict=True)),
                 dict(zip(fold_names(map(_NAME, self.indexes)), self.indexes, strict=True)),
-                dict(zip(fold_names(map(_NAME, self.checks)), self.checks, strict=True)),
+                _first_by_name(self.checks),
                 None,  # the column tally: counted when first asked for (column_tally)
             )
             object.__setattr__(self, "_lookup", lookup)
@@ -452,8 +452,21 @@ class Table:
         return self._index()[2].get(fold_name(name))
 
     def find_check(self, name: str) -> Check | None:
-        """The check named ``name`` (case-insensitive), or None."""
+        """The first check named ``name`` (case-insensitive), or None: the one a ``DROP`` of
+        the name drops (see :meth:`check_named`)."""
         return self._index()[3].get(fold_name(name))
+
+    def check_named(self, name: str) -> Check | None:
+        """The check MariaDB holds to be named ``name``, or None: one whose name folds alike
+        and is as long in UTF-8. The server compares two checks' names only when their lengths
+        are equal, so it holds a check ``İ`` (two bytes) beside a check ``i`` (one), or the
+        Kelvin sign's beside ``k``, where a ``DROP`` of either name finds the first
+        (:meth:`find_check`); columns and keys have no such pairs."""
+        first = self.find_check(name)
+        if first is None or first.name == name:
+            return first
+        key = (fold_name(name), len(name.encode()))
+        return next((c for c in self.checks if _check_key(c) == key), None)
 
     def elements(
         self, kind: ElementKind
@@ -627,6 +640,11 @@ def _column_differences(ta: Table, a: Column, tb: Table, b: Column) -> list[str]
     return out
 
 
+def _first_by_name(checks: tuple[Check, ...]) -> dict[str, Check]:
+    """Checks by folded name, the first of a name where two fold alike (Table.check_named)."""
+    return dict(zip(fold_names(map(_NAME, checks[::-1])), checks[::-1], strict=True))
+
+
 def _index_signature(table: Table, index: Index) -> tuple[Any, ...]:
     parts = tuple(
         (fold_name(table.column_by_id(p.column_id).name), p.length, p.desc) for p in index.parts
@@ -647,13 +665,21 @@ def _index_differences(a: Table, b: Table) -> list[str]:
     return out
 
 
+def _check_key(check: Check) -> tuple[str, int]:
+    """What MariaDB knows a check by: its folded name and its name's UTF-8 length."""
+    return fold_name(check.name), len(check.name.encode())
+
+
 def _check_differences(a: Table, b: Table) -> list[str]:
-    mine = {fold_name(c.name): (c.expr, c.enforced) for c in a.checks}
-    theirs = {fold_name(c.name): (c.expr, c.enforced) for c in b.checks}
+    mine = {_check_key(c): c for c in a.checks}
+    theirs = {_check_key(c): c for c in b.checks}
     out = []
     for key in sorted(mine.keys() | theirs.keys()):
-        if mine.get(key) != theirs.get(key):
-            out.append(f"check `{key}`: {mine.get(key)} != {theirs.get(key)}")
+        x, y = mine.get(key), theirs.get(key)
+        if x is None or y is None:
+            out.append(f"check `{(x or y).name}` only on the {'left' if y is None else 'right'}")  # type: ignore[union-attr]
+        elif (x.expr, x.enforced) != (y.expr, y.enforced):
+            out.append(f"check `{x.name}`: {(x.expr, x.enforced)} != {(y.expr, y.enforced)}")
     return out
 
 
