@@ -36,7 +36,7 @@ from mvdd.ddl.apply import (
 from mvdd.ddl.column import CONVERTED
 from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, MvddError
-from mvdd.model import Column, Index, IndexKind, IndexPart, Table
+from mvdd.model import NO_DEFAULT, Column, Index, IndexKind, IndexPart, Table
 from mvdd.model.kind import LOB_FAMILIES, Family
 from mvdd.model.names import fold_name
 from mvdd.model.table import is_long_unique
@@ -103,7 +103,9 @@ def in_server_order(
     server refuses it. Each ``IF [NOT] EXISTS`` is resolved first, against the table before the
     statement (:func:`_exists_resolved`). A key over a column the statement drops (or renames)
     whose name a column it adds takes follows the name to that column, dropped first and made
-    again with the new keys (:func:`_rebound_keys`).
+    again with the new keys (:func:`_rebound_keys`). An ``ALTER … SET DEFAULT`` of a column
+    a ``CONVERT TO`` of the statement converts follows the conversion
+    (:func:`_after_conversion`).
 
     >>> from mvdd.ddl.statement import parse_statements, parse_table
     >>> t = parse_table("CREATE TABLE t (a INT, b INT, c INT)")
@@ -115,6 +117,15 @@ def in_server_order(
      'ALTER TABLE `t` CHANGE COLUMN `#mvdd swap 1` `b` INT',
      'ALTER TABLE `t` ADD COLUMN `d` INT']
     """
+    ordered = _in_server_order(table, steps, rules)
+    if not any(isinstance(st, s.ConvertCharset) for st in steps):
+        return ordered
+    return _after_conversion(table, steps, ordered)
+
+
+def _in_server_order(
+    table: Table, steps: Sequence[s.Step], rules: Rules
+) -> list[tuple[s.Step, s.Step]]:
     _check_one_charset(steps)
     steps = _converted_first(_exists_resolved(table, steps))
     clauses = [(i, st) for i, st in enumerate(steps) if isinstance(st, _OLD_COLUMN)]
@@ -429,6 +440,58 @@ def _converted_first(steps: Sequence[s.Step]) -> Sequence[s.Step]:
     return out
 
 
+def _after_conversion(
+    table: Table, steps: Sequence[s.Step], ordered: list[tuple[s.Step, s.Step]]
+) -> list[tuple[s.Step, s.Step]]:
+    """``ordered`` (of a statement with a ``CONVERT TO``) with what the server does after the
+    conversion moved after it:
+
+    - a ``DEFAULT CHARSET=`` or ``DEFAULT COLLATE=``: the table's default is the one it names,
+      wherever it stands (``DEFAULT CHARSET=ascii, ADD d INT, CONVERT TO CHARACTER SET
+      utf8mb4`` leaves ascii the default, its columns utf8mb4), so the table's expressions are
+      kept in it (1918);
+    - an ``ALTER … SET DEFAULT`` of a column of the table the conversion converts (a CHAR,
+      TEXT, ENUM or SET the statement does not redefine), the column's DEFAULT dropped before
+      the conversion: the server judges the new value in the converted charset (``ALTER c SET
+      DEFAULT '中', CONVERT TO CHARACTER SET utf8mb4`` of a latin1 ``c`` is taken) and never
+      the value it replaces (a utf8mb4 ``c`` ``DEFAULT '中'`` may take ``SET DEFAULT 'x'``
+      beside a conversion to latin1).
+
+    Each step still applies alone, as the history replays them."""
+    defined = {fold_name(st.column.name) for st in steps if isinstance(st, s.AddColumn)}
+    defined.update(fold_name(st.definition.name) for st in steps if isinstance(st, s.ModifyColumn))
+    before: list[tuple[s.Step, s.Step]] = []
+    moved: list[tuple[s.Step, s.Step]] = []
+    after: list[tuple[s.Step, s.Step]] = []
+    convert: list[tuple[s.Step, s.Step]] = []
+    for st, why in ordered:
+        if isinstance(st, s.ConvertCharset):
+            convert.append((st, why))
+        elif convert:
+            after.append((st, why))
+        elif _stage(st) == _FIRST:
+            moved.append((st, why))
+        elif isinstance(st, s.SetDefault) and _converted(table, st.column, defined):
+            if _column(table, st.column).default is not NO_DEFAULT:
+                before.append((s.DropDefault(table=st.table, column=st.column), why))
+            moved.append((st, why))
+        else:
+            before.append((st, why))
+    return before + convert + moved + after
+
+
+def _converted(table: Table, name: str, defined: Collection[str]) -> bool:
+    """Whether a CONVERT TO converts the column ``name`` of ``table`` and only it: a CHAR,
+    TEXT, ENUM or SET, neither generated nor one the statement ``defined``."""
+    col = table.find_column(name)
+    return (
+        col is not None
+        and fold_name(name) not in defined
+        and col.type.family in CONVERTED
+        and col.generated is None
+    )
+
+
 def _names_key(
     st: s.Step, kind: type[s.DropIndex | s.SetIndexVisible], keys: Collection[str]
 ) -> bool:
@@ -596,7 +659,8 @@ def _stage(st: s.Step) -> int:
 
 def _check_one_charset(steps: Sequence[s.Step]) -> None:
     """DDLError when a statement converts its table to two charsets, or sets two defaults, as
-    the server refuses it (a default and a CONVERT TO may differ: the CONVERT wins)."""
+    the server refuses it (a default and a CONVERT TO may differ: the CONVERT's charset is the
+    columns', the default the table's, see :func:`_after_conversion`)."""
     for kind, charsets in (
         ("CONVERT TO", [st.charset for st in steps if isinstance(st, s.ConvertCharset)]),
         (
