@@ -22,11 +22,14 @@ text and names the charset in ``mvdd_unreadable``: the reader refuses such a sta
 refuses any it cannot read.
 
 And it keeps a DATE or DATETIME value that is no Python date as its text (the library gives
-None for it, as for NULL): a zero date, a zero month or day, a day its month lacks.
+None for it, as for NULL): a zero date, a zero month or day, a day its month lacks; and it
+reads a negative TIME with a fraction as the server wrote it (:func:`time2_value`: the
+library read ``-01:00:00.0001`` as ``-00:59:59.9999``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import logging
 from typing import Any
@@ -159,6 +162,11 @@ def extend() -> None:
     for name, size, text in _TEMPORAL_READERS:
         setattr(rows.RowsEvent, name, _kept_text(getattr(rows.RowsEvent, name), size, text))
 
+    def read_time2(self: Any, column: Any) -> dt.timedelta:
+        return time2_value(self.packet.read(3 + ((column.fsp or 0) + 1) // 2))
+
+    rows.RowsEvent._RowsEvent__read_time2 = read_time2  # type: ignore[attr-defined]
+
 
 def _kept_text(
     reader: Any, size: Any, text: Any
@@ -203,6 +211,44 @@ def _datetime2_text(data: bytes, column: Any) -> str:
         return text
     fraction = int.from_bytes(data[5:], "big") // (10 if fsp % 2 else 1)
     return f"{text}.{fraction:0{fsp}d}"
+
+
+#: the offset of TIME2's integer part (three bytes), and of its whole (six, fractions of 5 or 6)
+TIME2_INT_OFFSET = 0x800000
+TIME2_OFFSET = 0x800000000000
+#: a fraction of one byte (1 or 2 digits) counts hundredths, of two (3 or 4 digits) ten-thousandths
+_TIME2_FRACTIONS = {1: (0x100, 10_000), 2: (0x10000, 100)}
+
+
+def time2_value(data: bytes) -> dt.timedelta:
+    """A TIME in the server's format (MySQL 5.6's TIME2, which MariaDB writes too): a packed
+    number, microseconds in its low 24 bits and ``hour << 12 | minute << 6 | second`` above
+    them, negative for a negative time, stored with an offset so that bytes sort as times do.
+    Its fraction (``len(data) - 3`` bytes) is stored apart from its integer part, unless it is
+    three bytes; for a negative time with a fraction the integer part is one less and the
+    fraction its complement (the server's ``my_time_packed_from_binary``).
+
+    >>> str(time2_value(bytes.fromhex("801000"))), str(-time2_value(bytes.fromhex("7fefff ffff")))
+    ('1:00:00', '1:00:00.000100')
+    """
+    size = len(data) - 3
+    if size == 3:
+        packed = int.from_bytes(data, "big") - TIME2_OFFSET
+    else:
+        whole = int.from_bytes(data[:3], "big") - TIME2_INT_OFFSET
+        fraction = int.from_bytes(data[3:], "big")
+        if size:
+            span, unit = _TIME2_FRACTIONS[size]
+            if whole < 0 and fraction:
+                whole, fraction = whole + 1, fraction - span
+            fraction *= unit
+        packed = (whole << 24) + fraction
+    magnitude = abs(packed)
+    hms, micro = magnitude >> 24, magnitude & 0xFFFFFF
+    value = dt.timedelta(
+        hours=hms >> 12 & 0x3FF, minutes=hms >> 6 & 63, seconds=hms & 63, microseconds=micro
+    )
+    return -value if packed < 0 else value
 
 
 #: the library's readers of DATE and DATETIME values (its private names), the bytes each reads
@@ -268,4 +314,5 @@ __all__ = [
     "extend",
     "query_charset",
     "server_collation",
+    "time2_value",
 ]
