@@ -328,6 +328,40 @@ def test_dates_no_python_date_holds_reach_the_target_as_they_are(s: Setup) -> No
     assert len(texts(s.servers.down, s.dw, "orders", columns)) == 3
 
 
+def test_an_enums_error_value_reaches_the_target_as_it_is(s: Setup) -> None:
+    """An ENUM's error value (its index 0, the empty value a session outside strict mode
+    stores for a value no member is), copied, inserted, and set by an update, reaches the
+    target, whose strict session refused it: each such row is written outside strict mode,
+    which must give one warning a value and no other."""
+    every(s, "ALTER TABLE {t} ADD e ENUM('x','y') NULL, ADD f ENUM('p','q') NOT NULL")
+    loose = "SET SESSION sql_mode = ''"
+    insert = "INSERT INTO orders_01 (id, customer, e, f) VALUES "
+    s.run("up1", loose, insert + "(1, 'a', 'nope', 'p'), (2, 'b', 'x', 'p'), (3, 'c', 'y', 0)")
+    r = s.replicator()
+    r.run()
+    s.run(
+        "up1",
+        loose,
+        insert + "(4, 'd', 'gone', 'nor this'), (5, 'e', 'x', 'q')",
+        "UPDATE orders_01 SET e = 'missing' WHERE id = 2",
+        "UPDATE orders_01 SET e = 'y', f = 'q' WHERE id = 1",
+    )
+    r.run()
+    columns = "e, f, CAST(e AS UNSIGNED), CAST(f AS UNSIGNED)"
+    assert (
+        texts(s.servers.down, s.dw, "orders", columns)
+        == texts(s.servers.up1, s.db, "orders_01", columns)
+        == [
+            (1, "y", "q", "2", "2"),
+            (2, "", "p", "0", "1"),
+            (3, "y", "", "2", "0"),
+            (4, "", "", "0", "0"),
+            (5, "x", "q", "1", "2"),
+        ]
+    )
+    assert_replicated(s, r)
+
+
 def test_shards_with_foreign_keys_and_the_servers_own_rules(s: Setup) -> None:
     """Shards whose tables reference a parent table and take MariaDB's own forms (a plain
     CURRENT_TIMESTAMP on a DATETIME(3), a JSON default that is not JSON, a DECIMAL scale above

@@ -24,6 +24,7 @@ import pytest
 from mvdd.model import Column, ColumnType
 from mvdd.replicate.lake import compact_lake
 from mvdd.spark import bulk, has_python_udf, read_lake
+from mvdd.store.address import parse_address
 from tests.support.mariadb import quote
 from tests.support.replication import Servers, Setup, assert_replicated, setup, texts
 
@@ -232,6 +233,14 @@ def test_a_lost_connection_is_told_from_a_refusal(s: Setup, spark: Any, tmp_path
     with pytest.raises(Exception) as lost:
         bulk.read(spark, gone, (s.db, "orders_01"), [ID], ["1 = 1"]).collect()
     assert bulk.connection_lost(lost.value) is not None
+    # nor is a row the server refuses (Connector/J raises some from a batch as a transient
+    # connection failure): it would be refused again
+    s.servers.down.execute("CREATE TABLE narrow (id INT PRIMARY KEY, v VARCHAR(2))", database=s.dw)
+    wide = spark.createDataFrame([(1, "too long")], "id INT, v STRING")
+    with pytest.raises(Exception) as cut:
+        bulk.write(wide, parse_address(s.downstream_url()), "narrow")
+    assert "Data too long" in str(cut.value) or "Data truncated" in str(cut.value)
+    assert bulk.connection_lost(cut.value) is None
 
 
 #: shard tables, key and columns named as no plain word is: quotes of each kind, a space, a
@@ -274,6 +283,36 @@ def test_hostile_names_are_copied_and_followed(
         r.run()
         assert sum(assert_replicated(s, r).values()) == 101
         assert r.group.joined.find_column("n`o te") is not None
+
+
+def test_an_enums_error_value_is_copied_in_bulk_as_it_is(s: Setup, spark: Any) -> None:
+    """An ENUM's error value (its index 0, which a session outside strict mode stores for a
+    value no member is), in a nullable ENUM and a NOT NULL one, copied by Spark over JDBC (the
+    target's strict sessions refuse it: its rows are written apart, outside strict mode for
+    that statement alone), then followed, then a chunk copied again (upserted)."""
+    for server, table, _ in SHARDS:
+        s.run(
+            server,
+            f"ALTER TABLE {table} ADD e ENUM('x','y') NULL, ADD f ENUM('p','q') NOT NULL",
+            "SET SESSION sql_mode = ''",
+            f"UPDATE {table} SET e = 'nope' WHERE id % 97 = 1",
+            f"UPDATE {table} SET f = 'gone', e = 'x' WHERE id % 89 = 2",
+        )
+    r = s.replicator(bulk="spark")
+    r.partition_rows = 2000
+    r.run()
+    s.run("up1", "SET SESSION sql_mode = ''", "UPDATE orders_01 SET e = 'no', f = 'q' WHERE id < 5")
+    r.run()
+    assert_replicated(s, r)
+    columns = "e, f, CAST(e AS UNSIGNED), CAST(f AS UNSIGNED)"
+    target = texts(s.servers.down, s.dw, "orders", columns)
+    upstream = [
+        row
+        for server, table, _ in SHARDS
+        for row in texts(s.servers.upstream(server), s.db, table, columns)
+    ]
+    assert target == upstream
+    assert sum(1 for row in target if row[3] == "0") > 3 * ROWS // 100
 
 
 def test_dates_no_python_date_holds_are_copied_in_bulk_as_they_are(

@@ -10,7 +10,11 @@ upsert, an update deletes the old key and upserts the new row, and a delete dele
 so applying the binlog from before the copy converges whatever the copy already held.
 
 Values become what PyMySQL writes: a SET as its members joined by commas, a MySQL JSON document
-as its text.
+as its text. An ENUM's error value (the empty value of an ENUM without an empty member, index
+0, which a session outside strict mode stores for a value no member is) is written by a
+statement of its own outside strict mode, which must give one warning for each such value
+and no other (:attr:`~mvdd.replicate.target.Op.lenient`): the downstream session's strict mode
+refuses it, and the upstream holds it.
 """
 
 from __future__ import annotations
@@ -66,34 +70,54 @@ class Changes:
 
     def __init__(self, templates: Templates) -> None:
         self.templates = templates
-        self._ops: list[tuple[str, list[tuple[Any, ...]], bool, str]] = []
+        #: (template, rows of parameters, whether each row must touch one, what it is, the
+        #: ENUM error values it writes: a statement of its own when any)
+        self._ops: list[tuple[str, list[tuple[Any, ...]], bool, str, int]] = []
         self.rows = 0
 
     def __bool__(self) -> bool:
         return bool(self._ops)
 
-    def _add(self, sql: str, params: tuple[Any, ...], exact: bool, what: str) -> None:
+    def _add(
+        self, sql: str, params: tuple[Any, ...], exact: bool, what: str, lenient: int = 0
+    ) -> None:
         self.rows += 1
         last = self._ops[-1] if self._ops else None
-        if last is not None and last[0] == sql and last[2] == exact:
+        if last is not None and last[0] == sql and last[2] == exact and not (lenient or last[4]):
             last[1].append(params)
         else:
-            self._ops.append((sql, [params], exact, what))
+            self._ops.append((sql, [params], exact, what, lenient))
 
     def insert_rows(
-        self, columns: tuple[str, ...], at: tuple[int, ...], rows: Sequence[Sequence[Any]]
+        self,
+        columns: tuple[str, ...],
+        at: tuple[int, ...],
+        rows: Sequence[Sequence[Any]],
+        empty: frozenset[str] = frozenset(),
     ) -> None:
         """Many inserts of one shape at once: each row a tuple, ``at`` where each of
-        ``columns``' values is in it (values as the driver read them: written back as read)."""
+        ``columns``' values is in it (values as the driver read them: written back as read);
+        ``empty``: the columns where an empty value is an ENUM's error value
+        (:attr:`mvdd.replicate.merge.Route.empty`)."""
         sql = self.templates.insert(columns, upsert=False)
         params = [tuple(row[i] for i in at) for row in rows]
-        self.rows += len(params)
-        self._ops.append((sql, params, True, "an insert"))
+        errors = [i for i, c in enumerate(columns) if c in empty]
+        odd = [p for p in params if any(p[i] == "" for i in errors)] if errors else []
+        if odd:
+            params = [p for p in params if all(p[i] != "" for i in errors)]
+            for p in odd:
+                self._ops.append((sql, [p], True, "an insert", _errors(p, errors)))
+        self.rows += len(params) + len(odd)
+        if params:
+            self._ops.append((sql, params, True, "an insert", 0))
 
-    def insert(self, row: Mapping[str, Any], *, safe: bool = False) -> None:
+    def insert(
+        self, row: Mapping[str, Any], *, safe: bool = False, empty: frozenset[str] = frozenset()
+    ) -> None:
         columns = tuple(row)
         sql = self.templates.insert(columns, upsert=safe)
-        self._add(sql, tuple(db_value(v) for v in row.values()), not safe, "an insert")
+        params = tuple(db_value(v) for v in row.values())
+        self._add(sql, params, not safe, "an insert", _lenient(row, empty))
 
     def update(
         self,
@@ -102,17 +126,18 @@ class Changes:
         old_key: Sequence[Any],
         *,
         safe: bool = False,
+        empty: frozenset[str] = frozenset(),
     ) -> None:
         if safe:
             new_key = tuple(row[k] for k in key)
             if tuple(old_key) != new_key:
                 self.delete(key, old_key, safe=True)
-            self.insert(row, safe=True)
+            self.insert(row, safe=True, empty=empty)
             return
         columns = tuple(row)
         sql = self.templates.update(columns, tuple(key))
         params = (*(db_value(v) for v in row.values()), *(db_value(v) for v in old_key))
-        self._add(sql, params, True, "an update")
+        self._add(sql, params, True, "an update", _lenient(row, empty))
 
     def delete(self, key: Sequence[str], values: Sequence[Any], *, safe: bool = False) -> None:
         sql = self.templates.delete(tuple(key))
@@ -120,9 +145,18 @@ class Changes:
 
     def ops(self) -> list[Op]:
         return [
-            Op(sql, tuple(rows), len(rows) if exact else None, what)
-            for sql, rows, exact, what in self._ops
+            Op(sql, tuple(rows), len(rows) if exact else None, what, lenient=lenient)
+            for sql, rows, exact, what, lenient in self._ops
         ]
+
+
+def _lenient(row: Mapping[str, Any], empty: frozenset[str]) -> int:
+    """How many of the row's values are an ENUM's error value (see :class:`Changes`)."""
+    return sum(1 for c in empty if row.get(c) == "") if empty else 0
+
+
+def _errors(params: tuple[Any, ...], at: Sequence[int]) -> int:
+    return sum(1 for i in at if params[i] == "")
 
 
 __all__ = ["Changes", "Templates", "db_value"]

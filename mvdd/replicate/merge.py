@@ -32,6 +32,7 @@ from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import parse_statements
 from mvdd.errors import MvddError
 from mvdd.model import Column, Table
+from mvdd.model.kind import TypeKind
 from mvdd.model.names import fold_name
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row
 from mvdd.replicate.state import LogEntry, State
@@ -104,6 +105,10 @@ class Route:
     columns: dict[str, str]
     #: the target's key, as (target name, upstream name)
     key: tuple[tuple[str, str], ...]
+    #: the target's ENUM columns without an empty member, where an empty value is the server's
+    #: error value (an ENUM's index 0, which a session outside strict mode stores for a value
+    #: no member is): strict mode refuses to write it (see mvdd.replicate.apply.Changes)
+    empty: frozenset[str] = frozenset()
 
     def row(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """A row by target names (columns the target does not store left out)."""
@@ -352,10 +357,13 @@ class Merge:
         source, tid = self.tables[shard]
         table = self.table(source, tid, version)
         columns: dict[str, str] = {}
+        empty: set[str] = set()
         for col in table.columns:
             dest = group.destination(shard, col.id)
             if dest is not None and dest.generated is None:
                 columns[col.name] = dest.name
+                if dest.type.kind is TypeKind.ENUM and "" not in dest.type.members:
+                    empty.add(dest.name)
         down_key = row_key(group.joined) or ()
         back = {fold_name(down): up for up, down in columns.items()}
         missing = [k for k in down_key if fold_name(k) not in back]
@@ -369,7 +377,13 @@ class Merge:
                 ),
                 shard=shard,
             )
-        route = Route(shard, version, columns, tuple((k, back[fold_name(k)]) for k in down_key))
+        route = Route(
+            shard,
+            version,
+            columns,
+            tuple((k, back[fold_name(k)]) for k in down_key),
+            frozenset(empty),
+        )
         self._routes[(shard, version)] = route
         return route
 

@@ -569,7 +569,7 @@ class Replicator:
                     if self._stop.is_set():
                         return
                     changes = Changes(templates)
-                    changes.insert_rows(into, at, chunk)
+                    changes.insert_rows(into, at, chunk, route.empty)
                     if self._lake is not None:
                         self._lake.append(self._lake.inserts(shard, columns, chunk), {})
                     copied += len(chunk)
@@ -682,7 +682,9 @@ class Replicator:
             read = columns_of(table)
             columns = names(read)
             key = list(row_key(table) or ())
-            into, _ = merge.route(shard, version).positions(columns)
+            route = merge.route(shard, version)
+            into, _ = route.positions(columns)
+            errors = [c for c in into if c in route.empty]
             database, _, name = table.name.partition(".")
             data = dict(point.data) if point is not None else {}
             if "bounds" not in data:
@@ -711,6 +713,16 @@ class Replicator:
                     rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
                     if self._lake is not None:
                         self._lake.writer.append_frame(frame, shard, group.version(shard), table)
+                    apart: list[Op] = []  # rows holding an ENUM's error value, upserted
+                    if errors and down is not None:
+                        flagged = bulk.enum_errors(errors)
+                        odd = Changes(Templates(self.target_name))
+                        for found in rows.filter(flagged).collect():
+                            odd.insert(
+                                dict(zip(into, found, strict=True)), safe=True, empty=route.empty
+                            )
+                        apart = odd.ops()
+                        rows = rows.filter(~flagged)
                 # a chunk a kill may have half written, or a copy done again: upserted
                 upsert = again or data.get("started") == i
                 data = {**data, "started": i}
@@ -735,14 +747,15 @@ class Replicator:
                         bulk.write(rows, down, stage, session=target.variables)
                     faults.reach("after-chunk")
                     self._commit(
-                        target, [Op(upsert_from(self.target_name, stage, into), ((),)), mark]
+                        target,
+                        [Op(upsert_from(self.target_name, stage, into), ((),)), *apart, mark],
                     )
                     self._retrying(lambda: target.execute(drop_table(stage)))
                 else:
                     with _spark_jobs(shard):
                         bulk.write(rows, down, self.target_name, session=target.variables)
                     faults.reach("after-chunk")
-                    self._commit(target, [mark])
+                    self._commit(target, [*apart, mark])
                 data = done
             copied = int(data.get("rows", 0))  # the shard's rows when its copy began
             counts[shard] = copied
@@ -1092,10 +1105,10 @@ class Replicator:
         key = [down for down, _ in route.key]
         if kind == EventKind.INSERT:
             assert row is not None
-            changes.insert(route.row(row), safe=safe)
+            changes.insert(route.row(row), safe=safe, empty=route.empty)
         elif kind == EventKind.UPDATE:
             assert row is not None and before is not None
-            changes.update(route.row(row), key, route.key_of(before), safe=safe)
+            changes.update(route.row(row), key, route.key_of(before), safe=safe, empty=route.empty)
         elif kind == EventKind.DELETE:
             assert row is not None
             changes.delete(key, route.key_of(row), safe=safe)

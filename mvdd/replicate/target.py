@@ -97,6 +97,8 @@ def prepare_session(conn: Any) -> Session:
 
 #: the ``sql_mode`` words a downstream DDL runs without (:func:`run_ddl`)
 STRICT = frozenset({"STRICT_TRANS_TABLES", "STRICT_ALL_TABLES"})
+#: the warning of a value cut to fit its column ("Data truncated"): an ENUM's error value's
+CUT = 1265
 
 
 def run_ddl(cur: Any, sql: str, flavor: str) -> tuple[str, ...]:
@@ -158,6 +160,9 @@ class Op:
     expect: int | None = None
     what: str = ""
     checkpoint: tuple[str, Checkpoint] | None = None
+    #: the ENUM error values its one row writes (:mod:`mvdd.replicate.apply`): it runs outside
+    #: strict mode and must give as many warnings, each of a value cut to fit (1265), no other
+    lenient: int = 0
 
 
 class Target:
@@ -314,7 +319,9 @@ class Target:
         with self.cursor("a change") as cur:
             for op in ops:
                 faults.reach("mid-commit", rows=sent)
-                if len(op.rows) == 1:
+                if op.lenient:
+                    touched = self._lenient(cur, op)
+                elif len(op.rows) == 1:
                     touched = cur.execute(op.sql, op.rows[0])
                 else:
                     touched = cur.executemany(op.sql, op.rows)
@@ -328,6 +335,33 @@ class Target:
             faults.reach("mid-commit", rows=sent)
             self.connect().commit()
         faults.reach("after-commit")
+
+    def _lenient(self, cur: Any, op: Op) -> int:
+        """``op``'s one row written outside strict mode for that statement alone, as many
+        warnings as it has ENUM error values, each a value cut to fit (1265), and no other:
+        anything else the server changed is refused as strict mode refuses it, and the
+        transaction rolled back."""
+        (row,) = op.rows
+        cur.execute("SELECT @@SESSION.sql_mode")
+        mode = str(cur.fetchone()[0])
+        cur.execute(
+            "SET SESSION sql_mode = %s", (",".join(w for w in mode.split(",") if w not in STRICT),)
+        )
+        try:
+            touched = int(cur.execute(op.sql, row))
+            cur.execute("SHOW WARNINGS")
+            warned = [(code, message) for _, code, message in cur.fetchall()]
+        finally:
+            cur.execute("SET SESSION sql_mode = %s", (mode,))
+        if len(warned) != op.lenient or any(code != CUT for code, _ in warned):
+            self.connect().rollback()
+            said = "; ".join(f"[{code}] {message}" for code, message in warned)
+            raise TargetError(
+                f"the downstream {self.description} changed {op.what or op.sql[:60]} of "
+                f"`{self.table}`, written outside strict mode for its {op.lenient} ENUM error "
+                f"value(s): {said}"
+            )
+        return touched
 
     def execute(self, sql: str) -> tuple[str, ...]:
         """One DDL on its own (it commits implicitly), outside strict mode

@@ -13,6 +13,7 @@ and applies the binlog in between in safe mode (TiDB DM's).
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -159,6 +160,17 @@ def joined_rows(
     )
 
 
+def enum_errors(columns: Sequence[str]) -> Any:
+    """Whether a row of the joined frame holds an ENUM's error value in one of ``columns``
+    (the target's ENUMs without an empty member, :attr:`mvdd.replicate.merge.Route.empty`):
+    the empty value a session outside strict mode stores for a value no member is, which the
+    target's strict JDBC sessions refuse. The replicator writes those rows apart, one by one
+    (:class:`mvdd.replicate.apply.Changes`); a filter on a column read as it is reaches the
+    upstream's query."""
+    held = [F.coalesce(col(c) == F.lit(""), F.lit(False)) for c in columns]
+    return functools.reduce(lambda a, b: a | b, held)
+
+
 def write(
     df: DataFrame,
     address: Address,
@@ -207,6 +219,22 @@ _LOST_WORDS = (
 )
 
 
+#: what a server says refusing a row (a value that does not fit, a key taken): Connector/J
+#: raises some of these, from a batch, as a SQLTransientConnectionException, which a server
+#: gone away raises too; the connection is there, and the row would be refused again
+_ROW_REFUSED = (
+    "Data truncated for column",
+    "Data too long for column",
+    "Out of range value for column",
+    "Incorrect ",
+    "Truncated incorrect",
+    "cannot be null",
+    "doesn't have a default value",
+    "Duplicate entry",
+    "CONSTRAINT `",
+)
+
+
 def _causes(err: BaseException) -> Iterator[str]:
     """The texts of a failure and of its causes: a Spark error's own text says only that a
     JDBC connection failed; its Java causes say why."""
@@ -240,6 +268,8 @@ def connection_lost(err: BaseException) -> str | None:
     lines = str(err).splitlines()
     if refusal(err) is not None:
         return None  # a login or TLS refused: a setting to change, not a server away
+    if any(word in line for line in lines for word in _ROW_REFUSED):
+        return None  # a row refused: the server is there
     if callable(condition) and condition() in _LOST_CONDITIONS:
         return lines[0].strip() if lines else str(condition())
     for line in lines:
@@ -250,6 +280,7 @@ def connection_lost(err: BaseException) -> str | None:
 
 __all__ = [
     "connection_lost",
+    "enum_errors",
     "joined_rows",
     "ranges",
     "read",
