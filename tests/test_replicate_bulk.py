@@ -59,6 +59,15 @@ def fill(s: Setup) -> None:
             )
 
 
+def upstream_texts(s: Setup, columns: str) -> list[tuple[Any, ...]]:
+    """The shards' rows as their servers print them (:func:`texts`), shard after shard."""
+    return [
+        row
+        for server, table, _ in SHARDS
+        for row in texts(s.servers.upstream(server), s.db, table, columns)
+    ]
+
+
 @pytest.fixture
 def s(servers: Servers, tmp_path: Path, jdbc: list[str], spark: Any) -> Any:
     # the replicator takes the tests' session (it carries the JDBC driver)
@@ -289,7 +298,7 @@ def test_an_enums_error_value_is_copied_in_bulk_as_it_is(s: Setup, spark: Any) -
     """An ENUM's error value (its index 0, which a session outside strict mode stores for a
     value no member is), in a nullable ENUM and a NOT NULL one, copied by Spark over JDBC (the
     target's strict sessions refuse it: its rows are written apart, outside strict mode for
-    that statement alone), then followed, then a chunk copied again (upserted)."""
+    that statement alone), then followed."""
     for server, table, _ in SHARDS:
         s.run(
             server,
@@ -306,12 +315,7 @@ def test_an_enums_error_value_is_copied_in_bulk_as_it_is(s: Setup, spark: Any) -
     assert_replicated(s, r)
     columns = "e, f, CAST(e AS UNSIGNED), CAST(f AS UNSIGNED)"
     target = texts(s.servers.down, s.dw, "orders", columns)
-    upstream = [
-        row
-        for server, table, _ in SHARDS
-        for row in texts(s.servers.upstream(server), s.db, table, columns)
-    ]
-    assert target == upstream
+    assert target == upstream_texts(s, columns)
     assert sum(1 for row in target if row[3] == "0") > 3 * ROWS // 100
 
 
@@ -349,11 +353,7 @@ def test_dates_no_python_date_holds_are_copied_in_bulk_as_they_are(
     assert_replicated(s, r)
     columns = "d, dt, ts, placed"
     down = texts(s.servers.down, s.dw, "orders", columns)
-    up = [
-        row
-        for server, table, _ in SHARDS
-        for row in texts(s.servers.upstream(server), s.db, table, columns)
-    ]
+    up = upstream_texts(s, columns)
     assert sorted(down) == sorted(up)
     assert {row[1] for row in down} >= {"0000-00-00", "2020-00-15", "2023-04-31", "0000-01-01"}
     compact_lake(spark, lake)
