@@ -13,13 +13,18 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import pymysql
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mvdd import parse_table
 from mvdd.binlog import BinlogReader
+from mvdd.model.encoding import python_codec
+from mvdd.model.table import as_shown
 from tests.support.binlog import database
-from tests.support.mariadb import MariaDB
+from tests.support.mariadb import MariaDB, show_create_table
+from tests.test_mariadb_server import SEQUENCE_STATEMENTS
 
 pytestmark = pytest.mark.mariadb
 
@@ -267,3 +272,109 @@ def test_any_row_decodes_as_the_server_reads_it(
     changed = [ev for ev in events if ev.kind == "update"]
     assert [own(ev.before) for ev in changed] == [first[i] for i in moved], (columns, updated)
     assert [own(ev.row) for ev in changed] == [then[i] for i in moved], (columns, updated)
+
+
+#: the settings of a session that writes DDL: its client's charset, its time zone, its sql_mode
+#: (none that changes what a statement of the strategy means)
+_SESSIONS = st.tuples(
+    st.sampled_from(["utf8mb4", "latin1", "gbk", "cp1251", "utf8mb3"]),
+    st.sampled_from(["+00:00", "+08:00", "-05:30", "SYSTEM"]),
+    st.sampled_from(
+        [
+            None,
+            "",
+            "STRICT_TRANS_TABLES",
+            "ALLOW_INVALID_DATES",
+            "STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE",
+            "TIME_ROUND_FRACTIONAL",
+            "PIPES_AS_CONCAT",
+            "REAL_AS_FLOAT",
+            "HIGH_NOT_PRECEDENCE",
+            "NO_BACKSLASH_ESCAPES",
+            "IGNORE_SPACE",
+        ]
+    ),
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(statements=st.lists(SEQUENCE_STATEMENTS, min_size=1, max_size=7), session=_SESSIONS)
+def test_any_ddl_through_the_binlog_reads_as_the_server_holds_it(
+    logging_server: MariaDB, statements: list[str], session: tuple[str, str, str | None]
+) -> None:
+    """One to seven statements over three tables drawn at random (creates, drops, renames,
+    index statements, everyday ALTERs), run on the server from a session of a charset, a time
+    zone and a sql_mode drawn at random, and read from its binlog: the reader's catalog holds
+    the tables the server holds, each as the server shows it."""
+    charset, zone, mode = session
+    server = logging_server
+    with database(server) as db:
+        conn = server.connect(db, charset=charset)
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SHOW MASTER STATUS")
+                file, offset = cur.fetchone()[:2]
+                cur.execute(f"SET time_zone = '{zone}'")
+                if mode is not None:
+                    cur.execute(f"SET sql_mode = '{mode}'")
+                for sql in statements:
+                    try:
+                        sql.encode(python_codec(charset) or charset)
+                        cur.execute(sql)
+                    except (pymysql.MySQLError, UnicodeEncodeError):
+                        continue  # (refused, or not written in this charset: not logged)
+            conn.commit()
+        finally:
+            conn.close()
+        with BinlogReader(server.url(), tables=f"{db}.*", start=f"{file}:{offset}") as reader:
+            for _ in reader.events():
+                pass
+            with server.connect(db) as check:
+                with check.cursor() as cur:
+                    cur.execute("SHOW TABLES")
+                    shown = sorted(row[0] for row in cur.fetchall())
+                texts = {name: show_create_table(check, name) for name in shown}
+            assert sorted(t.partition(".")[2] for t in reader.catalog.tables()) == shown
+            for name in shown:
+                theirs = parse_table(texts[name], replica=True)
+                ours = as_shown(reader.table(f"{db}.{name}"))
+                assert ours.equivalent(theirs, ignore_order=False), (
+                    statements,
+                    session,
+                    ours.differences(theirs, ignore_order=False),
+                )
+                assert (ours.options.charset, ours.options.collation) == (
+                    theirs.options.charset,
+                    theirs.options.collation,
+                ), (statements, session)
+
+
+def test_a_failed_create_or_replace_drops_the_table_it_replaced(binlog_server: MariaDB) -> None:
+    """MariaDB logs a ``CREATE OR REPLACE TABLE`` that failed once it had dropped the table it
+    replaces with the error it met (a replica expects the same error), and a ``DROP TABLE`` of
+    a table it had and one it had not as it ran (the first dropped): the reader drops what the
+    server dropped, and decodes the rows of the tables made after."""
+    server = binlog_server
+    with database(server) as db, server.connect(db) as conn, conn.cursor() as cur:
+        cur.execute("SHOW MASTER STATUS")
+        file, offset = cur.fetchone()[:2]
+        cur.execute("CREATE TABLE t (a INT PRIMARY KEY, b INT)")
+        cur.execute("CREATE TABLE u (a INT PRIMARY KEY)")
+        cur.execute("INSERT INTO t VALUES (1, 2)")
+        for refused in ("CREATE OR REPLACE TABLE t (a INT, a INT)", "DROP TABLE u, gone"):
+            with pytest.raises(pymysql.MySQLError):
+                cur.execute(refused)
+        cur.execute("CREATE TABLE t (c VARCHAR(3) PRIMARY KEY)")
+        cur.execute("CREATE TABLE u (d INT PRIMARY KEY)")
+        cur.execute("INSERT INTO t VALUES ('x')")
+        cur.execute("INSERT INTO u VALUES (7)")
+        with BinlogReader(server.url(), tables=f"{db}.*", start=f"{file}:{offset}") as reader:
+            rows = [(ev.table, ev.version, ev.row) for ev in reader.events() if ev.kind != "ddl"]
+            assert sorted(reader.catalog.tables()) == [f"{db}.t", f"{db}.u"]
+            assert reader.table(f"{db}.t").column_names == ("c",)
+            assert reader.table(f"{db}.u").column_names == ("d",)
+    assert rows == [
+        (f"{db}.t", 1, {"a": 1, "b": 2}),
+        (f"{db}.t", 1, {"c": "x"}),
+        (f"{db}.u", 1, {"d": 7}),
+    ]

@@ -79,7 +79,15 @@ from mvdd.binlog.source import (
 from mvdd.catalog import Catalog, Change
 from mvdd.ddl import step as s
 from mvdd.ddl.name import split_name
-from mvdd.ddl.statement import SHOWN, Statement, iter_statements, not_a_table, statement_words
+from mvdd.ddl.statement import (
+    SHOWN,
+    Statement,
+    idempotent_drop,
+    iter_statements,
+    not_a_table,
+    replaced_drop,
+    statement_words,
+)
 from mvdd.errors import (
     DDLError,
     DDLParseError,
@@ -775,6 +783,21 @@ class BinlogReader:
         if flags3 & (library.FL_START_ALTER | library.FL_ROLLBACK_ALTER):
             # a two-phase ALTER: only its COMMIT ALTER changes the schema
             return _Group((), at, float(ev.timestamp)) if pending is None else pending
+        failed = getattr(ev, "error_code", 0)
+        if failed:
+            # logged with the error it failed on, once it had changed something: of DDL, a
+            # CREATE OR REPLACE TABLE that had dropped the table it replaces
+            dropped = replaced_drop(text, _sql_mode(ev), self.catalog.flavor)
+            if dropped is None:
+                why = UnsupportedDDLError(
+                    f"the server logged this statement as failed (error {failed}) after it "
+                    "changed something: mvdd does not know what it changed"
+                )
+                self._unreadable(text, verb, schema, names, at, why)
+                return _Group((), at, float(ev.timestamp)) if pending is None else pending
+            text = dropped
+        elif verb == "DROP":
+            text = idempotent_drop(text, _sql_mode(ev), self.catalog.flavor) or text
         events = self._ddl(text, verb, schema, names, at, ev)
         if pending is not None and (pending or not events):
             # a statement inside a transaction after its rows changes nothing a row reader
