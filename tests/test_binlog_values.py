@@ -24,7 +24,12 @@ from mvdd.model.encoding import python_codec
 from mvdd.model.table import as_shown
 from tests.support.binlog import database
 from tests.support.mariadb import MariaDB, show_create_table
-from tests.test_mariadb_server import SEQUENCE_STATEMENTS
+from tests.test_mariadb_server import (
+    SEQUENCE_STATEMENTS,
+    STRING_CLAUSES,
+    STRING_DEFAULTS,
+    STRING_TYPES,
+)
 
 pytestmark = pytest.mark.mariadb
 
@@ -297,17 +302,78 @@ _SESSIONS = st.tuples(
 )
 
 
+#: a table of a string column with a DEFAULT, then ALTERs converting it, redefining the column
+#: in another charset, setting its DEFAULT or adding another (non-ASCII text in each)
+_STRING_STATEMENTS = st.tuples(
+    st.builds("CREATE TABLE t1 (c0 {} DEFAULT '{}', k INT)".format, STRING_TYPES, STRING_DEFAULTS),
+    st.lists(
+        st.lists(STRING_CLAUSES, min_size=1, max_size=3).map(
+            lambda clauses: "ALTER TABLE t1 " + ", ".join(clauses)
+        ),
+        max_size=3,
+    ),
+).map(lambda made: [made[0], *made[1]])
+
+
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(statements=st.lists(SEQUENCE_STATEMENTS, min_size=1, max_size=7), session=_SESSIONS)
+@given(
+    statements=st.lists(SEQUENCE_STATEMENTS, min_size=1, max_size=7) | _STRING_STATEMENTS,
+    session=_SESSIONS,
+)
 def test_any_ddl_through_the_binlog_reads_as_the_server_holds_it(
     logging_server: MariaDB, statements: list[str], session: tuple[str, str, str | None]
 ) -> None:
     """One to seven statements over three tables drawn at random (creates, drops, renames,
-    index statements, everyday ALTERs), run on the server from a session of a charset, a time
-    zone and a sql_mode drawn at random, and read from its binlog: the reader's catalog holds
-    the tables the server holds, each as the server shows it."""
-    charset, zone, mode = session
-    server = logging_server
+    index statements, everyday ALTERs), or a table of a string column and ALTERs of its
+    charsets and DEFAULTs, run on the server from a session of a charset, a time zone and a
+    sql_mode drawn at random, and read from its binlog: the reader's catalog holds the tables
+    the server holds, each as the server shows it."""
+    _read_as_held(logging_server, statements, *session)
+
+
+#: (the client's charset, statements): a string literal from a session of another charset than
+#: UTF-8 is its bytes in it, which a binary column's DEFAULT keeps; a utf8mb3 client's character
+#: beyond the BMP is a ? for each of its bytes
+CLIENT_BYTES = [
+    ("utf8mb3", ["CREATE TABLE t1 (c0 ENUM('a','é','😀') CHARACTER SET utf8mb4, k INT)"]),
+    (
+        "utf8mb3",
+        [
+            "CREATE TABLE t1 (c0 CHAR(2), k INT)",
+            "ALTER TABLE t1 CONVERT TO CHARACTER SET ascii, MODIFY c0 ENUM('a','é','😀') "
+            "CHARACTER SET utf8mb4",
+        ],
+    ),
+    ("latin1", ["CREATE TABLE t1 (b BINARY(3) DEFAULT 'é', v VARBINARY(4) DEFAULT 'éa', k INT)"]),
+    (
+        "cp1251",
+        ["CREATE TABLE t1 (v VARBINARY(4), k INT)", "ALTER TABLE t1 ALTER v SET DEFAULT 'Жж'"],
+    ),
+    (
+        "gbk",
+        [
+            "CREATE TABLE t1 (v VARBINARY(4) DEFAULT '中', k INT)",
+            "ALTER TABLE t1 ADD b BINARY(2) DEFAULT '文'",
+        ],
+    ),
+    ("latin1", ["CREATE TABLE t1 (c CHAR(3) CHARACTER SET binary DEFAULT 'é', k INT)"]),
+]
+
+
+@pytest.mark.parametrize("charset,statements", CLIENT_BYTES)
+def test_a_literal_is_its_clients_bytes(
+    binlog_server: MariaDB, charset: str, statements: list[str]
+) -> None:
+    _read_as_held(binlog_server, statements, charset, "SYSTEM", None)
+
+
+def _read_as_held(
+    server: MariaDB, statements: list[str], charset: str, zone: str, mode: str | None
+) -> None:
+    """``statements`` run in turn on a fresh database from a session of ``charset``, ``zone``
+    and ``mode`` (a statement the server refuses, or one the charset cannot write, passed
+    over), then read from the binlog: the reader holds the server's tables."""
+    session = (charset, zone, mode)
     with database(server) as db:
         conn = server.connect(db, charset=charset)
         try:

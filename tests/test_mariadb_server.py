@@ -3113,13 +3113,13 @@ def test_any_names_and_members_are_one_as_on_the_server(
 
 #: string defaults: letters of many scripts, a character beyond the BMP, trailing spaces, a
 #: byte of an escape, and lengths about the columns'
-_STRING_DEFAULTS = st.sampled_from(
+STRING_DEFAULTS = st.sampled_from(
     [
         *("", "a", "a  ", " ", "ab", "abc", "abcd", "é", "Ж", "中", "中文字", "😀", "a😀", "?"),
         *("€", "ÿ", "Ω", "ß", "\\\\", "''", "\\t", "0", "NULL", "x y", "ǅ", "\u00a0"),
     ]
 )
-_STRING_TYPES = st.sampled_from(
+STRING_TYPES = st.sampled_from(
     [
         "CHAR(2)",
         "VARCHAR(3)",
@@ -3143,7 +3143,7 @@ _STRING_TYPES = st.sampled_from(
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    columns=st.lists(st.tuples(_STRING_TYPES, _STRING_DEFAULTS), min_size=1, max_size=3),
+    columns=st.lists(st.tuples(STRING_TYPES, STRING_DEFAULTS), min_size=1, max_size=3),
     options=st.sampled_from(["", " DEFAULT CHARSET=latin1", " DEFAULT CHARSET=utf8mb3"]),
 )
 def test_any_string_default_reads_as_on_the_server(
@@ -3159,23 +3159,23 @@ def test_any_string_default_reads_as_on_the_server(
     _reads_as_on_the_server(mdb, cat, None, sql)
 
 
-_CHARSET_CLAUSES = st.one_of(
+STRING_CLAUSES = st.one_of(
     st.builds(
         "CONVERT TO CHARACTER SET {}".format,
         st.sampled_from(["latin1", "ascii", "utf8mb3", "utf8mb4", "ucs2", "cp1251", "gbk"]),
     ),
-    st.builds("MODIFY c0 {}".format, _STRING_TYPES),
-    st.builds("MODIFY c0 {} DEFAULT '{}'".format, _STRING_TYPES, _STRING_DEFAULTS),
-    st.builds("ALTER c0 SET DEFAULT '{}'".format, _STRING_DEFAULTS),
-    st.builds("ADD c9 {} DEFAULT '{}'".format, _STRING_TYPES, _STRING_DEFAULTS),
+    st.builds("MODIFY c0 {}".format, STRING_TYPES),
+    st.builds("MODIFY c0 {} DEFAULT '{}'".format, STRING_TYPES, STRING_DEFAULTS),
+    st.builds("ALTER c0 SET DEFAULT '{}'".format, STRING_DEFAULTS),
+    st.builds("ADD c9 {} DEFAULT '{}'".format, STRING_TYPES, STRING_DEFAULTS),
     st.sampled_from(["DEFAULT CHARSET=latin1", "DEFAULT CHARSET=ascii", "ALTER c0 DROP DEFAULT"]),
 )
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    column=st.tuples(_STRING_TYPES, _STRING_DEFAULTS),
-    clauses=st.lists(_CHARSET_CLAUSES, min_size=1, max_size=3),
+    column=st.tuples(STRING_TYPES, STRING_DEFAULTS),
+    clauses=st.lists(STRING_CLAUSES, min_size=1, max_size=3),
 )
 def test_any_string_default_through_an_alter_reads_as_on_the_server(
     mdb: Any, column: tuple[str, str], clauses: list[str]

@@ -40,7 +40,7 @@ from pymysqlreplication.constants import BINLOG
 from pymysqlreplication.constants.CHARSET import charset_by_id
 
 from mvdd.errors import MvddError
-from mvdd.model.encoding import UTF8_TEXT, python_codec
+from mvdd.model.encoding import BEYOND_BMP, UTF8_TEXT, python_codec, read_as
 from mvdd.model.types import canonical_charset, canonical_collation
 
 #: MariaDB's Q_GTID_FLAGS3 status variable and its flags
@@ -135,7 +135,13 @@ def extend() -> None:
     def init(self: Any, from_packet: Any, event_size: int, *args: Any, **kwargs: Any) -> None:
         initial(self, from_packet, event_size, *args, **kwargs)
         self.mvdd_charset = self.mvdd_unreadable = None
-        charset = query_charset(getattr(self, "character_set_client", None))
+        client = getattr(self, "character_set_client", None)
+        if client_charset(client) == "utf8mb3" and BEYOND_BMP.search(self.query):
+            # the server reads a character beyond the BMP from a utf8mb3 client as a ? for
+            # each of its bytes (an ENUM's member 'x😀' is 'x????'), and so does the reader
+            self.query = read_as(self.query.encode(), "utf8mb3")
+            return
+        charset = query_charset(client)
         if charset is None:
             return
         data = from_packet.packet.get_all_data()
@@ -281,6 +287,25 @@ def server_collation(collation_id: int | None, flavor: str) -> str | None:
         return None
 
 
+def client_charset(collation_id: int | None) -> str | None:
+    """The charset of a query event's client (``Q_CHARSET_CODE``'s ``character_set_client``),
+    by either server's collation ids; None for an event without the variable, or an id neither
+    server's table names, or a charset mvdd does not know.
+
+    >>> client_charset(33), client_charset(8), client_charset(None)
+    ('utf8mb3', 'latin1', None)
+    """
+    if collation_id is None:
+        return None
+    found = charset_by_id(collation_id, "mariadb") or charset_by_id(collation_id, "mysql")
+    if found is None:
+        return None
+    try:
+        return canonical_charset(found.name)
+    except MvddError:
+        return None
+
+
 def query_charset(collation_id: int | None) -> str | None:
     """The charset a query event's statement is written in, from its client's collation id
     (``Q_CHARSET_CODE``'s ``character_set_client``), when UTF-8 does not read it as its server
@@ -291,16 +316,8 @@ def query_charset(collation_id: int | None) -> str | None:
     >>> query_charset(8), query_charset(28), query_charset(45), query_charset(None)
     ('latin1', 'gbk', None, None)
     """
-    if collation_id is None:
-        return None
-    found = charset_by_id(collation_id, "mariadb") or charset_by_id(collation_id, "mysql")
-    if found is None:
-        return None
-    try:
-        charset = canonical_charset(found.name)
-    except MvddError:
-        return None
-    return None if charset in UTF8_TEXT else charset
+    charset = client_charset(collation_id)
+    return None if charset is None or charset in UTF8_TEXT else charset
 
 
 __all__ = [
@@ -311,6 +328,7 @@ __all__ = [
     "HARMLESS_UNKNOWN",
     "LOG_EVENT_IGNORABLE_F",
     "REFUSED_UNKNOWN",
+    "client_charset",
     "extend",
     "query_charset",
     "server_collation",

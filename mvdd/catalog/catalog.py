@@ -50,7 +50,7 @@ from mvdd.ddl.apply import validate_table
 from mvdd.ddl.name import split_name
 from mvdd.ddl.rules import FLAVORS, PLAIN, Rules, Session
 from mvdd.ddl.sqlmode import SqlMode
-from mvdd.ddl.statement import Statement, iter_statements
+from mvdd.ddl.statement import Statement, iter_statements, session_of, written_in
 from mvdd.ddl.step import DatabaseAction
 from mvdd.errors import (
     CatalogError,
@@ -583,13 +583,7 @@ class Catalog:
         default = database if self.database is None else None
         zone = session_zone(time_zone) if time_zone is not None else None
         mode = SqlMode.of(sql_mode, self.flavor) if sql_mode is not None else None
-        session = PLAIN
-        if zone is not None or mode is not None:
-            session = Session(
-                time_zone=zone,
-                loose=mode is not None and not mode.strict,
-                any_day=mode is not None and mode.any_day,
-            )
+        session = session_of(zone, mode, written_in(charset))
         statements = iter_statements(
             sql,
             skip_unsupported=self.on_unsupported == "skip",

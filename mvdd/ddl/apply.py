@@ -393,6 +393,7 @@ def default_under(value: Any, ctype: ColumnType, column: str, rules: Rules) -> A
         mariadb=rules.mariadb_values,
         replica=not rules.strict,
         any_day=rules.session.any_day,
+        written_in=rules.session.charset,
     )
 
 

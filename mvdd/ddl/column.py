@@ -151,6 +151,7 @@ def column_from_def(
     legacy_timestamps: bool = False,
     any_day: bool = False,
     converting: tuple[str, str | None] | None = None,
+    written_in: str | None = None,
 ) -> tuple[Column, s.Place, list[s.IndexSpec], Implied]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``), and what its type leaves to its table's
@@ -324,7 +325,13 @@ def column_from_def(
         if converting is not None and ctype.family in CONVERTED:
             judged = ctype.with_charset(*converting)
         default = coerce_default(
-            default, judged, name, mariadb=mariadb, replica=references, any_day=any_day
+            default,
+            judged,
+            name,
+            mariadb=mariadb,
+            replica=references,
+            any_day=any_day,
+            written_in=written_in,
         )
     column = Column(name=name, type=ctype, default=default, **flags)
     return column, place(node.args.get("position")), indexes, implied

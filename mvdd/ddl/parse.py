@@ -482,6 +482,7 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
         loose=ctx.session.loose,
         legacy_timestamps=ctx.legacy_timestamps,
         any_day=ctx.session.any_day,
+        written_in=ctx.session.charset,
         converting=ctx.converting,
     )
     steps: list[s.Step] = [
@@ -530,6 +531,7 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
         loose=ctx.session.loose,
         legacy_timestamps=ctx.legacy_timestamps,
         any_day=ctx.session.any_day,
+        written_in=ctx.session.charset,
         converting=ctx.converting,
     )
     source = action.args.get("rename_from")
@@ -1033,6 +1035,7 @@ def build_table(
                 loose=ctx is not None and ctx.session.loose,
                 legacy_timestamps=ctx is not None and ctx.legacy_timestamps,
                 any_day=ctx is not None and ctx.session.any_day,
+                written_in=ctx.session.charset if ctx is not None else None,
             )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)

@@ -44,11 +44,15 @@ class Session:
             (:func:`~mvdd.ddl.types.loosened`).
         any_day: ALLOW_INVALID_DATES: a DATE's or DATETIME's DEFAULT may name a day its month
             lacks (``'2020-02-30'``).
+        charset: the charset its client wrote the statement in, when not UTF-8 (a binlog's
+            statement from a ``latin1`` session): a string literal is its bytes in it, which a
+            binary column's DEFAULT keeps (``BINARY(3) DEFAULT 'é'`` is ``E9 00 00``).
     """
 
     time_zone: dt.tzinfo | None = attrs.field(default=None, eq=False)
     loose: bool = False
     any_day: bool = False
+    charset: str | None = None
 
 
 #: a session of mvdd's own

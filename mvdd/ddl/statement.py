@@ -27,7 +27,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT, DIALECTS, MvddMySQL, deep_stack, reading
 from mvdd.ddl.name import Context, own_columns
 from mvdd.ddl.parse import PARTITIONING, bare_words, statement_steps
-from mvdd.ddl.rules import Session
+from mvdd.ddl.rules import PLAIN, Session
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
@@ -336,18 +336,15 @@ def iter_statements(
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
     mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
+    written = None if charset is None else _written_in(charset)
     ctx = Context(
         database=database,
         default=default,
         charsets=charsets,
         replica=replica,
         flavor=flavor,
-        charset=None if charset is None else _written_in(charset),
-        session=Session(
-            time_zone=time_zone,
-            loose=mode is not None and not mode.strict,
-            any_day=mode is not None and mode.any_day,
-        ),
+        charset=written,
+        session=session_of(time_zone, mode, written),
         lower_names=lower_names,
         legacy_timestamps=not explicit_defaults_for_timestamp,
     )
@@ -363,6 +360,26 @@ def iter_statements(
                 sql, opened, index, chunk, ctx, skip_unsupported, dialect, mode
             )
         yield statement
+
+
+def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str | None) -> Session:
+    """What a statement's session decides of its steps (:class:`~mvdd.ddl.rules.Session`): its
+    zone, its sql_mode's strictness and ALLOW_INVALID_DATES, the charset it was written in
+    (:func:`written_in`); the plain session when none of them says otherwise."""
+    if time_zone is None and mode is None and charset is None:
+        return PLAIN
+    return Session(
+        time_zone=time_zone,
+        loose=mode is not None and not mode.strict,
+        any_day=mode is not None and mode.any_day,
+        charset=charset,
+    )
+
+
+def written_in(charset: str | None) -> str | None:
+    """The charset a statement was written in, as the session takes it (None: UTF-8's, or not
+    said); DDLError names one unknown or without a Python codec."""
+    return None if charset is None else _written_in(charset)
 
 
 def _written_in(charset: str) -> str | None:
@@ -763,6 +780,8 @@ __all__ = [
     "parse_statements",
     "parse_table",
     "replaced_drop",
+    "session_of",
     "split_statements",
     "statement_words",
+    "written_in",
 ]

@@ -197,9 +197,13 @@ def coerce_default(
     mariadb: bool = False,
     replica: bool = False,
     any_day: bool = False,
+    written_in: str | None = None,
 ) -> Default:
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
     Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
+
+    ``written_in``: the charset the statement's client wrote it in, when not UTF-8: a string
+    literal in a binary column is its bytes in that charset, as the server took them.
 
     A number literal in an ENUM or a SET must name a member as its text and index the member
     it names (:func:`_member_number`), as MariaDB checks a literal DEFAULT there.
@@ -242,6 +246,8 @@ def coerce_default(
             raw = _unsigned_text(raw)
         elif type(raw) is CharsetText:
             raw = _from_charset_text(raw, ctype)
+        elif type(raw) is str and written_in is not None and ctype.family in _BYTES:
+            raw = raw.encode(python_codec(written_in, statement=True) or "utf-8")
         if replica and isinstance(raw, str) and ctype.kind in _LENIENT_DATES:
             kept = _kept_date(raw, ctype, cut=mariadb, any_day=any_day)
             if kept is not None:
@@ -259,6 +265,8 @@ def coerce_default(
         raise DDLError(f"invalid default value: {err.message}", column=column) from None
 
 
+#: the families whose values are bytes
+_BYTES = frozenset({Family.BINARY, Family.BLOB})
 #: the kinds whose text MariaDB may keep with a zero month or day
 _LENIENT_DATES = frozenset({TypeKind.DATE, TypeKind.DATETIME})
 
