@@ -40,7 +40,7 @@ from pymysqlreplication.constants import BINLOG
 from pymysqlreplication.constants.CHARSET import charset_by_id
 
 from mvdd.errors import MvddError
-from mvdd.model.encoding import BEYOND_BMP, UTF8_TEXT, python_codec, read_as
+from mvdd.model.encoding import UTF8_TEXT, python_codec
 from mvdd.model.types import canonical_charset, canonical_collation
 
 #: MariaDB's Q_GTID_FLAGS3 status variable and its flags
@@ -136,10 +136,10 @@ def extend() -> None:
         initial(self, from_packet, event_size, *args, **kwargs)
         self.mvdd_charset = self.mvdd_unreadable = None
         client = getattr(self, "character_set_client", None)
-        if client_charset(client) == "utf8mb3" and BEYOND_BMP.search(self.query):
-            # the server reads a character beyond the BMP from a utf8mb3 client as a ? for
-            # each of its bytes (an ENUM's member 'x😀' is 'x????'), and so does the reader
-            self.query = read_as(self.query.encode(), "utf8mb3")
+        if client_charset(client) == "utf8mb3":
+            # UTF-8's text, but a character beyond the BMP is no character of it: the catalog
+            # reads it as the server does (mvdd.ddl.statement.iter_statements)
+            self.mvdd_charset = "utf8mb3"
             return
         charset = query_charset(client)
         if charset is None:

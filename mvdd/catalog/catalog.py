@@ -547,8 +547,10 @@ class Catalog:
         ``charset``: the charset the statements were written in, when their client's was not
         UTF-8 (a binlog's statement from a ``latin1`` or ``gbk`` session, read in that charset):
         a string literal under a charset introducer is its bytes in that charset, as the server
-        took them (``_latin1'é'`` is 'é' from a ``latin1`` client, 'Ã©' from a UTF-8 one). The
-        text itself is text: its names, comments and other literals are read as written.
+        took them (``_latin1'é'`` is 'é' from a ``latin1`` client, 'Ã©' from a UTF-8 one), and
+        so is a plain string literal in a binary column's DEFAULT. The text itself is text: its
+        names, comments and other literals are read as written, but that a ``utf8mb3`` client's
+        character beyond the BMP is a ``?`` for each of its bytes, as the server reads it.
 
         ``sql_mode``: the session's sql_mode the statements were written under, as
         ``@@sql_mode`` spells it or as a binlog logs it (its bits, read as the catalog's

@@ -31,7 +31,14 @@ from mvdd.ddl.rules import PLAIN, Session
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
-from mvdd.model.encoding import UTF8_TEXT, python_codec, shown_text, statement_text
+from mvdd.model.encoding import (
+    BEYOND_BMP,
+    UTF8_TEXT,
+    python_codec,
+    read_as,
+    shown_text,
+    statement_text,
+)
 from mvdd.model.types import canonical_charset
 
 
@@ -337,6 +344,10 @@ def iter_statements(
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
     mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
     written = None if charset is None else _written_in(charset)
+    if charset is not None and BEYOND_BMP.search(sql) and canonical_charset(charset) == "utf8mb3":
+        # a utf8mb3 client's character beyond the BMP: a ? for each of its bytes, as the
+        # server reads it (an ENUM's member 'x😀' is 'x????')
+        sql = read_as(sql.encode(), "utf8mb3") or sql
     ctx = Context(
         database=database,
         default=default,
