@@ -117,15 +117,23 @@ def run_ddl(cur: Any, sql: str, flavor: str) -> tuple[str, ...]:
     The statement's own definitions (a default that does not fit its type …) are mvdd's,
     validated before rendering, so what strict mode would refuse in them never gets here.
     """
+    with outside_strict_mode(cur):
+        cur.execute(for_server(sql, flavor))
+        cur.execute("SHOW WARNINGS")
+        return tuple(f"[{code}] {message}" for _, code, message in cur.fetchall())
+
+
+@contextlib.contextmanager
+def outside_strict_mode(cur: Any) -> Iterator[None]:
+    """The session's ``sql_mode`` without its strict words (:data:`STRICT`) for what runs
+    inside, then as it was."""
     cur.execute("SELECT @@SESSION.sql_mode")
     mode = str(cur.fetchone()[0])
     lenient = ",".join(word for word in mode.split(",") if word not in STRICT)
     if lenient != mode:
         cur.execute("SET SESSION sql_mode = %s", (lenient,))
     try:
-        cur.execute(for_server(sql, flavor))
-        cur.execute("SHOW WARNINGS")
-        return tuple(f"[{code}] {message}" for _, code, message in cur.fetchall())
+        yield
     finally:
         if lenient != mode:
             cur.execute("SET SESSION sql_mode = %s", (mode,))
@@ -342,17 +350,10 @@ class Target:
         anything else the server changed is refused as strict mode refuses it, and the
         transaction rolled back."""
         (row,) = op.rows
-        cur.execute("SELECT @@SESSION.sql_mode")
-        mode = str(cur.fetchone()[0])
-        cur.execute(
-            "SET SESSION sql_mode = %s", (",".join(w for w in mode.split(",") if w not in STRICT),)
-        )
-        try:
+        with outside_strict_mode(cur):
             touched = int(cur.execute(op.sql, row))
             cur.execute("SHOW WARNINGS")
             warned = [(code, message) for _, code, message in cur.fetchall()]
-        finally:
-            cur.execute("SET SESSION sql_mode = %s", (mode,))
         if len(warned) != op.lenient or any(code != CUT for code, _ in warned):
             self.connect().rollback()
             said = "; ".join(f"[{code}] {message}" for code, message in warned)
