@@ -103,8 +103,8 @@ def in_server_order(
     server refuses it. Each ``IF [NOT] EXISTS`` is resolved first, against the table before the
     statement (:func:`_exists_resolved`). A key over a column the statement drops (or renames)
     whose name a column it adds takes follows the name to that column, dropped first and made
-    again with the new keys (:func:`_rebound_keys`). An ``ALTER … SET DEFAULT`` of a column
-    a ``CONVERT TO`` of the statement converts follows the conversion
+    again with the new keys (:func:`_rebound_keys`). A ``DEFAULT CHARSET=`` and an ``ALTER …
+    SET DEFAULT`` of a column a ``CONVERT TO`` of the statement converts follow the conversion
     (:func:`_after_conversion`).
 
     >>> from mvdd.ddl.statement import parse_statements, parse_table
@@ -481,8 +481,9 @@ def _after_conversion(
 
 
 def _converted(table: Table, name: str, defined: Collection[str]) -> bool:
-    """Whether a CONVERT TO converts the column ``name`` of ``table`` and only it: a CHAR,
-    TEXT, ENUM or SET, neither generated nor one the statement ``defined``."""
+    """Whether the column ``name`` of ``table`` is one a CONVERT TO converts as the table
+    holds it: a CHAR, TEXT, ENUM or SET, not generated, and not one the statement redefines
+    (``defined``: those are converted as their definitions, :func:`_converted_first`)."""
     col = table.find_column(name)
     return (
         col is not None
