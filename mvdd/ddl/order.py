@@ -471,8 +471,8 @@ def _after_conversion(
             after.append((st, why))
         elif _stage(st) == _FIRST:
             moved.append((st, why))
-        elif isinstance(st, s.SetDefault) and _converted(table, st.column, defined):
-            if _column(table, st.column).default is not NO_DEFAULT:
+        elif isinstance(st, s.SetDefault) and (col := _converted(table, st.column, defined)):
+            if col.default is not NO_DEFAULT:
                 before.append((s.DropDefault(table=st.table, column=st.column), why))
             moved.append((st, why))
         else:
@@ -480,17 +480,14 @@ def _after_conversion(
     return before + convert + moved + after
 
 
-def _converted(table: Table, name: str, defined: Collection[str]) -> bool:
-    """Whether the column ``name`` of ``table`` is one a CONVERT TO converts as the table
-    holds it: a CHAR, TEXT, ENUM or SET, not generated, and not one the statement redefines
-    (``defined``: those are converted as their definitions, :func:`_converted_first`)."""
+def _converted(table: Table, name: str, defined: Collection[str]) -> Column | None:
+    """The column ``name`` of ``table`` if a CONVERT TO converts it as the table holds it: a
+    CHAR, TEXT, ENUM or SET, not generated, and not one the statement redefines (``defined``:
+    those are converted as their definitions, :func:`_converted_first`); else None."""
     col = table.find_column(name)
-    return (
-        col is not None
-        and fold_name(name) not in defined
-        and col.type.family in CONVERTED
-        and col.generated is None
-    )
+    if col is None or fold_name(name) in defined or col.generated is not None:
+        return None
+    return col if col.type.family in CONVERTED else None
 
 
 def _names_key(

@@ -343,7 +343,7 @@ def iter_statements(
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
     mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
-    written = None if charset is None else _written_in(charset)
+    written = written_in(charset)
     if charset is not None and BEYOND_BMP.search(sql) and canonical_charset(charset) == "utf8mb3":
         # a utf8mb3 client's character beyond the BMP: a ? for each of its bytes, as the
         # server reads it (an ENUM's member 'x😀' is 'x????')
@@ -388,14 +388,11 @@ def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str |
 
 
 def written_in(charset: str | None) -> str | None:
-    """The charset a statement was written in, as the session takes it (None: UTF-8's, or not
-    said); DDLError names one unknown or without a Python codec."""
-    return None if charset is None else _written_in(charset)
-
-
-def _written_in(charset: str) -> str | None:
-    """The charset a statement was written in, as :func:`literal_bytes` takes it (None: its
-    text is UTF-8's); DDLError names one unknown or without a Python codec."""
+    """The charset a statement was written in, as the session and :func:`literal_bytes` take
+    it (None: its text is UTF-8's, or not said); DDLError names one unknown or without a
+    Python codec."""
+    if charset is None:
+        return None
     known = canonical_charset(charset)
     if known in UTF8_TEXT:
         return None
