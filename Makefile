@@ -14,12 +14,17 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[spark,replicate]'
 	touch $@
 
-# the test extras, and the wheel of sqlglot's compiled build at the installed sqlglot's version
-# (a test installs it over a copy of sqlglot: mvdd must refuse it at import, naming the remedy)
+# the test extras, and the wheels of sqlglot's compiled build (sqlglotc) and of the sqlglot it
+# pins, the newest pair within the sqlglot range pyproject.toml asks for: a test installs them
+# side by side and mvdd must refuse the compiled build at import, naming the remedy. The pair
+# need not be the installed sqlglot's version: sqlglotc is released after sqlglot, sometimes days
+# after
+SQLGLOTC = $$($(BIN)/python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; print(next(d for d in deps if d.startswith('sqlglot')).replace('sqlglot', 'sqlglotc', 1))")
+
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
-	$(BIN)/python -m pip download --quiet --disable-pip-version-check --no-deps \
-		--dest $(VENV)/wheels "sqlglotc==$$($(BIN)/python -c 'import sqlglot; print(sqlglot.__version__)')"
+	$(BIN)/python -m pip download --quiet --disable-pip-version-check --dest $(VENV)/wheels \
+		"$(SQLGLOTC)"
 	touch $@ $(VENV)/.installed
 
 # the main job on embedded defaults: private MariaDB servers (installed when missing), SQLite

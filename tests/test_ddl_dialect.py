@@ -9,7 +9,6 @@ that continues one) after a type, and on generated column definitions and expres
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -18,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlglot
 from hypothesis import given
 from sqlglot import exp
 
@@ -252,18 +250,34 @@ def test_a_parse_under_way_is_never_handed_its_own_parser() -> None:
     assert inner and inner[0] is parser  # another parser's parse leaves the kept one free
 
 
+def sqlglotc_pair() -> tuple[Path, Path] | None:
+    """The wheels of the newest sqlglotc in :data:`WHEELS` and of the sqlglot of its version
+    (the one it pins), in that order of installing: sqlglot's, then sqlglotc's."""
+    pairs = []
+    for compiled in WHEELS.glob("sqlglotc-*.whl"):
+        version = compiled.name.split("-")[1]
+        python = WHEELS / f"sqlglot-{version}-py3-none-any.whl"
+        if python.exists():
+            pairs.append((tuple(int(p) for p in version.split(".")), python, compiled))
+    if not pairs:
+        return None
+    _, python, compiled = max(pairs)
+    return python, compiled
+
+
 def test_sqlglots_compiled_build_fails_the_import_naming_the_remedy(tmp_path: Path) -> None:
-    """sqlglot's compiled build, installed over sqlglot as its wheel installs it (``make test``
-    downloads the wheel of the installed sqlglot's version), makes ``import mvdd`` fail with a
-    DependencyError that says what to remove, rather than every statement later."""
-    wheel = next(WHEELS.glob(f"sqlglotc-{sqlglot.__version__}-*.whl"), None)
-    if wheel is None:
-        missing("sqlglotc wheel", f"no sqlglotc-{sqlglot.__version__} wheel in {WHEELS}")
+    """sqlglot's compiled build, installed over the sqlglot it pins as its wheel installs it
+    (``make test`` downloads the newest such pair within mvdd's sqlglot range), makes ``import
+    mvdd`` fail with a DependencyError that says what to remove, rather than every statement
+    later."""
+    pair = sqlglotc_pair()
+    if pair is None:
+        missing("sqlglotc wheel", f"no sqlglotc wheel beside the sqlglot it pins in {WHEELS}")
         return
     site = tmp_path / "site"
-    shutil.copytree(Path(sqlglot.__file__).parent, site / "sqlglot")
-    with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(site, [n for n in archive.namelist() if n.startswith("sqlglot/")])
+    for wheel in pair:  # sqlglot's Python build, then the compiled modules over it
+        with zipfile.ZipFile(wheel) as archive:
+            archive.extractall(site, [n for n in archive.namelist() if n.startswith("sqlglot/")])
     probe = "import sqlglot.tokens as t; print(t.SQLGLOTC_INSTALLED); import mvdd"
     run = subprocess.run(
         [sys.executable, "-c", probe],
