@@ -110,6 +110,23 @@ def test_bad_input() -> None:
         mvdd.join(42)  # type: ignore[arg-type]
 
 
+def test_checks_whose_names_fold_alike_are_two_checks() -> None:
+    """MariaDB holds a check `İ` (two bytes) beside a check `i` (one), as it does the Kelvin
+    sign's beside `k`: the join keeps them apart, each with its own expression, and a side that
+    lacks one drops only that one."""
+    both = parse_table(
+        "CREATE TABLE t (a INT, CONSTRAINT `İ` CHECK (a > 0), CONSTRAINT i CHECK (a < 9), "
+        "CONSTRAINT `\u212a` CHECK (a <> 5), CONSTRAINT k CHECK (a <> 6))",
+        replica=True,
+    )
+    alone = [(c.name, c.expr.sql) for c in both.checks]
+    assert [(c.name, c.expr.sql) for c in mvdd.join(both).checks] == alone
+    assert [(c.name, c.expr.sql) for c in mvdd.join(both, both).checks] == alone
+    fewer = parse_table("CREATE TABLE t (a INT, CONSTRAINT i CHECK (a < 9))")
+    for pair in ((both, fewer), (fewer, both)):
+        assert [(c.name, c.expr.sql) for c in mvdd.join(*pair).checks] == [("i", "`a` < 9")]
+
+
 def test_n_ary_join_keeps_implicit_defaults_open() -> None:
     """``x INT NOT NULL ⊔ (missing) ⊔ x INT NULL`` does not depend on the order (DESIGN §7)."""
     a = "CREATE TABLE t (x INT NOT NULL, k INT)"

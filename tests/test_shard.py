@@ -405,6 +405,28 @@ def test_checks_added_last_removed_first(rig: Rig) -> None:
     assert drop == ["ALTER TABLE `t` DROP CONSTRAINT `pos`"]
 
 
+def test_checks_whose_names_fold_alike_stay_two_and_go_one_by_one(rig: Rig) -> None:
+    """MariaDB holds a check `İ` beside a check `i` (their UTF-8 lengths differ) and a DROP of
+    either name drops the first of them: the join keeps both, and a target that must lose the
+    second drops both and adds the first again (the rig verifies each step on the server,
+    the order of the two checks included)."""
+    first, second = "ADD CONSTRAINT `İ` CHECK (a >= 0)", "ADD CONSTRAINT i CHECK (a < 1000)"
+    for shard, adds in (("s1", (first, second)), ("s2", (second, first))):
+        for add in adds:
+            on(rig, [shard], f"ALTER TABLE {{t}} {add}")
+    on(rig, ["s3"], f"ALTER TABLE {{t}} {first}")
+    (both,) = on(rig, ["s3"], f"ALTER TABLE {{t}} {second}")
+    assert both == ["ALTER TABLE `t` ADD CONSTRAINT `i` CHECK (`a` < 1000)"]
+    assert [c.name for c in rig.group.joined.checks] == ["İ", "i"]
+    (drop,) = on(rig, ["s2"], "ALTER TABLE {t} DROP CONSTRAINT i")  # s2's first: its `i`
+    assert drop == [
+        "ALTER TABLE `t` DROP CONSTRAINT `İ`",
+        "ALTER TABLE `t` DROP CONSTRAINT `i`",
+        "ALTER TABLE `t` ADD CONSTRAINT `İ` CHECK (`a` >= 0)",
+    ]
+    assert [c.name for c in rig.group.joined.checks] == ["İ"]
+
+
 # --- idempotent DDL ---------------------------------------------------------------------------
 
 

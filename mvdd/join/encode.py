@@ -89,7 +89,7 @@ from mvdd.model.kind import (
     Family,
     TypeKind,
 )
-from mvdd.model.names import fold_name
+from mvdd.model.names import check_key, fold_name
 from mvdd.model.types import canonical_collation, max_bytes_per_char
 
 K = TypeKind
@@ -433,7 +433,9 @@ COLUMNS: Final = Keyed(SLOT, missing=MISSING)
 
 
 def column_key(name: str) -> str:
-    """Columns, indexes and checks are keyed by their case-folded name, as MySQL compares them."""
+    """Columns and indexes are keyed by their case-folded name, as MySQL compares them; checks
+    by :func:`~mvdd.model.names.check_key`, which tells apart two checks MariaDB holds side by
+    side whose names fold alike (``İ`` and ``i``)."""
     return fold_name(name)
 
 
@@ -502,7 +504,7 @@ def encode_table(table: Table) -> Encoded:
         column_key(c.name): encode_column(c, column_charset(table, c)) for c in table.columns
     }
     indexes = {column_key(i.name): encode_index(table, i) for i in table.indexes}
-    checks = {column_key(c.name): encode_check(c) for c in table.checks}
+    checks = {check_key(c.name): encode_check(c) for c in table.checks}
     return Encoded(table, columns, indexes, checks)
 
 

@@ -54,8 +54,9 @@ from mvdd.join.merge import (
     join_constraint,
     starts_with,
 )
-from mvdd.model import Column, Table, TableOptions
+from mvdd.model import Check, Column, Table, TableOptions
 from mvdd.model.element import ElementKind
+from mvdd.model.names import check_key
 
 
 def as_table(table: str | Table) -> Table:
@@ -84,8 +85,13 @@ def describe_index(table: Table, key: str) -> str:
     return sql(index_node(idx.kind, idx.name, parts))
 
 
+def find_check(table: Table, key: str) -> Check | None:
+    """The check of ``table`` a join knows by ``key`` (:func:`~mvdd.model.names.check_key`)."""
+    return next((c for c in table.checks if check_key(c.name) == key), None)
+
+
 def describe_check(table: Table, key: str) -> str:
-    chk = table.find_check(key)
+    chk = find_check(table, key)
     if chk is None:
         return "(absent)"
     return f"CONSTRAINT `{chk.name}` CHECK ({chk.expr.sql})" + (
@@ -268,7 +274,7 @@ def least_spelling(tables: Sequence[Table]) -> Spelling:
 FIND: dict[ElementKind, Callable[[Table, str], Any]] = {
     ElementKind.COLUMN: Table.find_column,
     ElementKind.INDEX: Table.find_index,
-    ElementKind.CHECK: Table.find_check,
+    ElementKind.CHECK: find_check,
 }
 
 
@@ -334,9 +340,12 @@ def build_table(
         )
         kept = same is not None and (same.kind, same.parts) == (idx.kind, idx.parts)
         indexes.append(attrs.evolve(idx, id=same.id if kept and same else fresh()))
-    prev_checks = {column_key(c.name): c for c in previous.checks} if previous else {}
+    prev_checks = {check_key(c.name): c for c in previous.checks} if previous else {}
     checks = []
-    for key, value in joined.checks.items():
+    # the checks ``previous`` has keep its order, new ones come last: of two checks whose names
+    # fold alike, a DROP of the name finds the first
+    rank = {key: i for i, key in enumerate(prev_checks)}.get
+    for key, value in sorted(joined.checks.items(), key=lambda kv: rank(kv[0], len(prev_checks))):
         like_chk = prev_checks.get(key) or spell(ElementKind.CHECK, key)
         checks.append(decode_check(value, id=fresh(), name=like_chk.name if like_chk else key))
     return Table(

@@ -93,6 +93,23 @@ def fold_names(names: Iterable[str]) -> Iterator[str]:
     return map(str.lower if "".join(names).isascii() else fold_name, names)
 
 
+def check_key(name: str) -> str:
+    """What MariaDB knows a check named ``name`` by, as a string: two checks are one name
+    only when their names fold alike (:func:`fold_name`) and are as long in UTF-8, so ``İ``
+    (two bytes) and ``i`` (one) are two checks, as are the Kelvin sign's and ``k``. The key is
+    the folded name, and where folding changed its UTF-8 length, that length after a NUL (which
+    no name holds); equal keys, one check.
+
+    >>> check_key("Pos"), check_key("İ"), check_key("i"), check_key("\u0130") == check_key("I")
+    ('pos', 'i\\x002', 'i', False)
+    """
+    folded = fold_name(name)
+    if name.isascii():
+        return folded
+    size = len(name.encode())
+    return folded if len(folded.encode()) == size else f"{folded}\0{size}"
+
+
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
 
@@ -104,4 +121,11 @@ def check_word(value: str | None, what: str) -> str | None:
     return value
 
 
-__all__ = ["MAX_IDENTIFIER", "check_identifier", "check_word", "fold_name", "fold_names"]
+__all__ = [
+    "MAX_IDENTIFIER",
+    "check_identifier",
+    "check_key",
+    "check_word",
+    "fold_name",
+    "fold_names",
+]

@@ -30,7 +30,7 @@ from mvdd.model.element import (
 )
 from mvdd.model.encoding import BEYOND_BMP, shown_text
 from mvdd.model.kind import Family
-from mvdd.model.names import check_word, fold_name, fold_names
+from mvdd.model.names import check_key, check_word, fold_name, fold_names
 from mvdd.model.text import sql_text
 from mvdd.model.types import check_charset, resolve_charset
 
@@ -465,8 +465,8 @@ class Table:
         first = self.find_check(name)
         if first is None or first.name == name:
             return first
-        key = (fold_name(name), len(name.encode()))
-        return next((c for c in self.checks if _check_key(c) == key), None)
+        key = check_key(name)
+        return next((c for c in self.checks if check_key(c.name) == key), None)
 
     def elements(
         self, kind: ElementKind
@@ -568,7 +568,8 @@ class Table:
         (name, kind,
         column names, prefix lengths and directions in order) and checks (name, expression,
         enforcement). Ignores the table's name, ids, versions, comments, options, integer display
-        widths and, if ``ignore_order``, column order. A nullable column without DEFAULT equals
+        widths and, if ``ignore_order``, column order and the order of checks whose names fold
+        alike (which one a DROP of the name finds). A nullable column without DEFAULT equals
         one with ``DEFAULT NULL``. A string column whose charset follows an unknown database
         default equals one that follows its own table's default.
         """
@@ -595,6 +596,8 @@ class Table:
             out.append(f"column order {list(self.column_names)} != {list(other.column_names)}")
         out.extend(_index_differences(self, other))
         out.extend(_check_differences(self, other))
+        if not ignore_order and not out and _alike_checks(self) != _alike_checks(other):
+            out.append(f"order of checks {_alike_checks(self)} != {_alike_checks(other)}")
         return out
 
 
@@ -665,14 +668,19 @@ def _index_differences(a: Table, b: Table) -> list[str]:
     return out
 
 
-def _check_key(check: Check) -> tuple[str, int]:
-    """What MariaDB knows a check by: its folded name and its name's UTF-8 length."""
-    return fold_name(check.name), len(check.name.encode())
+def _alike_checks(table: Table) -> dict[str, list[str]]:
+    """The checks whose names fold alike (``İ`` and ``i``), each by :func:`check_key`, in the
+    table's order, by folded name: which of them a ``DROP CONSTRAINT`` of the name drops (the
+    first)."""
+    groups: dict[str, list[str]] = {}
+    for chk in table.checks:
+        groups.setdefault(fold_name(chk.name), []).append(check_key(chk.name))
+    return {folded: names for folded, names in groups.items() if len(names) > 1}
 
 
 def _check_differences(a: Table, b: Table) -> list[str]:
-    mine = {_check_key(c): c for c in a.checks}
-    theirs = {_check_key(c): c for c in b.checks}
+    mine = {check_key(c.name): c for c in a.checks}
+    theirs = {check_key(c.name): c for c in b.checks}
     out = []
     for key in sorted(mine.keys() | theirs.keys()):
         x, y = mine.get(key), theirs.get(key)

@@ -7,7 +7,10 @@ actions so that every intermediate table accepts what both ends accept:
 1. drop the checks and indexes that go or change, those over a column dropped and added
    again (the server would take the column out of an index and refuse, or silently drop, a
    check over it), and the checks whose names read another column at the end (a finished
-   rename drops ``a`` and renames another column to it) — removing constraints first;
+   rename drops ``a`` and renames another column to it) — removing constraints first; of
+   checks whose names fold alike (MariaDB holds ``İ`` beside ``i``, and a DROP of either name
+   drops the first), all of them when one that follows another goes or the end orders them
+   otherwise;
 2. drop the generated columns that go or change — generated columns are dropped first;
 3. change the normal columns: modify the kept ones (widen, default, nullability — a column
    becoming NOT NULL first gives its NULLs the default: they are rows of shards that lacked
@@ -35,7 +38,7 @@ a key at every statement's end): a counter that comes, and the key it needs, are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 import attrs
@@ -45,7 +48,7 @@ from mvdd.ddl.expr import referenced_columns
 from mvdd.ddl.render import describe_step, render_copy, render_fill, render_steps
 from mvdd.join.encode import implicit_default
 from mvdd.model import NO_DEFAULT, Check, Column, Expr, Index, Table
-from mvdd.model.names import fold_name
+from mvdd.model.names import check_key, fold_name
 from mvdd.model.types import castable
 
 
@@ -222,6 +225,35 @@ def _modify(t: str, name: str, col: Column, target: Column) -> list[Action]:
     return out
 
 
+def _check_signature(chk: Check) -> tuple[str, Expr, bool]:
+    """A check as the server holds it: the name it is known by, its expression, whether
+    enforced."""
+    return (check_key(chk.name), chk.expr, chk.enforced)
+
+
+def _alike_checks(before: Table, after: Table, moved: Callable[[Check], bool]) -> set[str]:
+    """The folded names that two checks of ``before`` or of ``after`` share (``İ`` and ``i``)
+    where dropping the ones that go and adding the ones that come would not leave the checks
+    of the name as ``after`` has them: a ``DROP CONSTRAINT`` of either name drops the first of
+    them, and an added check comes last. Those go, first to last, and come again in the order
+    the end has them."""
+    ends: dict[str, tuple[list[Check], list[Check]]] = {}
+    for side, table in enumerate((before, after)):
+        for chk in table.checks:
+            ends.setdefault(fold_name(chk.name), ([], []))[side].append(chk)
+    out = set()
+    for folded, (was, comes) in ends.items():
+        if max(len(was), len(comes)) < 2:
+            continue
+        coming = {_check_signature(c) for c in comes}
+        kept = [_check_signature(c) in coming and not moved(c) for c in was]
+        stays = [_check_signature(c) for c, keep in zip(was, kept, strict=True) if keep]
+        first_go = kept == sorted(kept)  # those that go come before those that stay
+        if not (first_go and [_check_signature(c) for c in comes[: len(stays)]] == stays):
+            out.add(folded)
+    return out
+
+
 def plan(
     before: Table, after: Table, *, copies: Sequence[tuple[int, int]] = ()
 ) -> tuple[list[Action], tuple[int, ...]]:
@@ -280,10 +312,18 @@ def plan(
         name, or reads a column rebuilt."""
         return reads_moved(chk.expr) or (bool(rebuilt) and bool(_reads(before, chk.expr) & rebuilt))
 
+    # checks whose names fold alike (MariaDB holds ``İ`` beside ``i``) where any of them goes,
+    # changes or moves: a DROP names the first of them, so they all go, first to last, and
+    # come again in the order the end has them
+    alike = _alike_checks(before, after, moved_check)
+
+    def again(chk: Check) -> bool:
+        return moved_check(chk) or fold_name(chk.name) in alike
+
     # 1. constraints that go or change
-    after_checks = {(fold_name(c.name), c.expr, c.enforced) for c in after.checks}
+    after_checks = {_check_signature(c) for c in after.checks}
     for chk in before.checks:
-        if (fold_name(chk.name), chk.expr, chk.enforced) not in after_checks or moved_check(chk):
+        if _check_signature(chk) not in after_checks or again(chk):
             out.append(s.DropConstraint(table=t, name=chk.name))  # MariaDB has no DROP CHECK
     after_indexes = {_index_signature(i) for i in after.indexes}
     for idx in before.indexes:
@@ -367,9 +407,9 @@ def plan(
     for idx in after.indexes:
         if _index_signature(idx) not in before_indexes or moved(idx):
             out.append(s.AddIndex(table=t, index=_spec(after, idx)))
-    before_checks = {(fold_name(c.name), c.expr, c.enforced) for c in before.checks}
+    before_checks = {_check_signature(c) for c in before.checks}
     for chk in after.checks:
-        if (fold_name(chk.name), chk.expr, chk.enforced) not in before_checks or moved_check(chk):
+        if _check_signature(chk) not in before_checks or again(chk):
             out.append(s.AddCheck(table=t, name=chk.name, expr=chk.expr, enforced=chk.enforced))
     return _keyed_counters(out, before), tuple(order)
 

@@ -115,7 +115,7 @@ class Rig:
         self.verify()
 
     def live(self, table: str) -> Table:
-        return parse_table(show_create_table(self.conn, table))
+        return parse_table(show_create_table(self.conn, table), replica=True)  # as it stands
 
     def verify(self) -> None:
         g = self.group
