@@ -515,8 +515,31 @@ def test_a_replica_reads_partitioning_whole() -> None:
     assert info.value.table == "t"
     with pytest.raises(UnsupportedDDLError, match="tracked by a replica only"):
         parse_statements("ALTER TABLE t TRUNCATE PARTITION p0")
-    with pytest.raises(UnsupportedDDLError, match="CONVERT PARTITION"):
-        steps("ALTER TABLE t CONVERT PARTITION p0 TO TABLE u")
+    made = ("t", "p0", "u")
+    assert steps("ALTER TABLE t CONVERT PARTITION p0 TO TABLE u") == [
+        s.TruncateTable(table="t", partitions=("p0",), how="CONVERT PARTITION", exchange=made),
+        s.CreateTableLike(table="u", source="t"),
+        s.TruncateTable(table="u", how="CONVERT PARTITION", exchange=made),
+    ]
+    written = "PARTITION p0 VALUES LESS THAN (10) COMMENT 'old'"
+    assert steps(f"ALTER TABLE t CONVERT TABLE u TO {written}") == [
+        s.TruncateTable(
+            table="t", partitions=("p0",), how="CONVERT TABLE", exchange=made, partition=written
+        ),
+        s.DropTable(table="u"),
+    ]
+    for sql in (  # each renders back to itself, one statement
+        "ALTER TABLE `t` CONVERT PARTITION `p0` TO TABLE `u`",
+        f"ALTER TABLE `t` CONVERT TABLE `u` TO {written}",
+    ):
+        (statement,) = parse_statements(sql, replica=True)
+        assert render_steps(statement.steps) == [sql]
+    for sql, near in [
+        ("ALTER TABLE t CONVERT PARTITION p0 TO u", "TO TABLE"),
+        ("ALTER TABLE t CONVERT TABLE u TO p0", "Expecting PARTITION"),
+    ]:
+        with pytest.raises(DDLParseError, match=near):
+            steps(sql)
 
 
 @pytest.mark.parametrize(

@@ -218,6 +218,31 @@ def test_partitioned_shards_are_copied_and_followed(
     assert verdict.target_rows - sum(verdict.rows.values()) == 99
     *kept, more = verdict.differences
     assert all("downstream and on no shard" in d for d in kept) and more == "… and 79 more"
+    # a partition made a table into the pattern: a shard of its own, with rows the target has
+    # from the partition's table; made a partition again, its table leaves the group
+    s.run("up1", "ALTER TABLE orders_01 CONVERT PARTITION p2 TO TABLE orders_09")  # 200–249
+    rows(s, "up1", "orders_09", 5001, 3)
+    with caplog.at_level("WARNING", logger="mvdd.replicate"):
+        status = r.run()
+    assert f"up1/{s.db}.orders_09" in status["shards"]
+    assert f"up1/{s.db}.orders_09: CONVERT PARTITION (the whole table)" in caplog.text
+    assert f"up1/{s.db}.orders_01: CONVERT PARTITION (p2)" in caplog.text
+    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    assert (
+        verdict.rows[f"up1/{s.db}.orders_09"] == 53 and verdict.rows[f"up1/{s.db}.orders_01"] == 100
+    )
+    assert verdict.target_rows - sum(verdict.rows.values()) == 99
+    s.run(
+        "up1",
+        "DELETE FROM orders_09 WHERE id > 5000",
+        "ALTER TABLE orders_01 CONVERT TABLE orders_09 TO PARTITION p2 VALUES LESS THAN MAXVALUE",
+    )
+    rows(s, "up1", "orders_01", 6001, 2)
+    status = r.run()
+    assert f"up1/{s.db}.orders_09" not in status["shards"]
+    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    assert verdict.rows[f"up1/{s.db}.orders_01"] == 152
+    assert verdict.target_rows - sum(verdict.rows.values()) == 99
 
 
 def test_uuid_and_inet_columns_are_copied_and_followed(s: Setup) -> None:

@@ -1228,7 +1228,9 @@ class MvddParser(MySQLParser):
             table = self._parse_table_parts()
             if not self._match_text_seq("TO"):
                 self.raise_error("Expecting TO PARTITION", self._curr)
+            start = self._curr.start if self._curr else len(self.sql)
             definition = self._parse_partition_definition()
+            definition.meta["text"] = self.sql[start : self._prev.end + 1]  # kept as written
             return self.expression(
                 PartitionAction(this="CONVERT", table=table, definitions=[definition])
             )
@@ -1738,11 +1740,16 @@ class MvddGenerator(MySQLGenerator):
 
     def partitionaction_sql(self, expression: PartitionAction) -> str:
         """The partition actions a :class:`~mvdd.ddl.step.TruncateTable` of partitions renders
-        (``DROP``, ``TRUNCATE``, ``DISCARD``, ``IMPORT``, ``EXCHANGE``)."""
+        (``DROP``, ``TRUNCATE``, ``DISCARD``, ``IMPORT``, ``EXCHANGE``, ``CONVERT``)."""
         verb = expression.name.upper()
         named = "ALL" if expression.args.get("all") else self.expressions(expression, flat=True)
         if verb == "EXCHANGE":
             return f"EXCHANGE PARTITION {named} WITH TABLE {self.sql(expression, 'table')}"
+        if verb == "CONVERT" and expression.args.get("definitions"):
+            written = expression.args["definitions"][0].meta["text"]
+            return f"CONVERT TABLE {self.sql(expression, 'table')} TO {written}"
+        if verb == "CONVERT":
+            return f"CONVERT PARTITION {named} TO TABLE {self.sql(expression, 'table')}"
         tail = " TABLESPACE" if verb in ("DISCARD", "IMPORT") else ""
         return f"{verb} PARTITION {named}{tail}"
 

@@ -723,10 +723,7 @@ def _(action: d.PartitionAction, table: str, ctx: Context) -> list[s.Step]:
     if not ctx.replica:
         raise UnsupportedDDLError(_PARTITIONING)
     if verb == "CONVERT":
-        raise UnsupportedDDLError(
-            "CONVERT PARTITION / CONVERT TABLE … TO PARTITION is not tracked (a table made from "
-            "a partition's rows, or a table's rows made a partition, without row events)"
-        )
+        return _converted(action, table, ctx)
     if verb not in _ROWS_CHANGED:
         return []
     if verb == "TRUNCATE" and action.args.get("all"):
@@ -741,6 +738,36 @@ def _(action: d.PartitionAction, table: str, ctx: Context) -> list[s.Step]:
     return [
         s.TruncateTable(table=table, partitions=names, how=how, exchange=swap),
         s.TruncateTable(table=swap[2], how=how, exchange=swap),
+    ]
+
+
+def _converted(action: d.PartitionAction, table: str, ctx: Context) -> list[s.Step]:
+    """MariaDB's ``CONVERT PARTITION p TO TABLE u``: the partition's rows leave the table for a
+    new table ``u`` of its schema (without partitioning, as the server makes it), whose rows
+    came without row events too; ``CONVERT TABLE u TO PARTITION p …``: ``u``'s rows are the
+    new partition's, and ``u`` is gone. Each side's TruncateTable step names the pair."""
+    other = table_name(action.args["table"], ctx)
+    definitions = action.args.get("definitions")
+    if definitions:
+        (definition,) = definitions
+        name = ident(definition.this, "partition")
+        pair = (table, name, other)
+        return [
+            s.TruncateTable(
+                table=table,
+                partitions=(name,),
+                how="CONVERT TABLE",
+                exchange=pair,
+                partition=definition.meta["text"],
+            ),
+            s.DropTable(table=other),
+        ]
+    name = ident(action.expressions[0], "partition")
+    pair = (table, name, other)
+    return [
+        s.TruncateTable(table=table, partitions=(name,), how="CONVERT PARTITION", exchange=pair),
+        s.CreateTableLike(table=other, source=table),
+        s.TruncateTable(table=other, how="CONVERT PARTITION", exchange=pair),
     ]
 
 

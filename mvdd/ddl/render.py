@@ -435,6 +435,10 @@ def _(step: s.TruncateTable) -> exp.Expr:
         partitions, other = (partition,), _table(into)
     names = [] if partitions == ("ALL",) else [exp.to_identifier(p) for p in partitions]
     action = d.PartitionAction(this=verb, expressions=names, all=not names, table=other)
+    if step.partition:  # CONVERT TABLE's new partition, as written
+        written = d.PartitionDefinition(this=exp.to_identifier(partitions[0]))
+        written.meta["text"] = step.partition
+        action.set("definitions", [written])
     return exp.Alter(this=_table(table), kind="TABLE", actions=[action])
 
 
@@ -489,9 +493,13 @@ def render_steps(steps: Iterable[s.Step]) -> list[str]:
             out.append(sql(_alter(pending_table, actions)))
         pending_table, actions = None, []
 
+    partner = None  # the other table of the EXCHANGE or CONVERT just rendered
     for st in steps:
         if isinstance(st, s.TruncateTable) and st.exchange and st.table != st.exchange[0]:
-            continue  # the other side of an EXCHANGE PARTITION, which its partner's renders
+            continue  # the other side of an EXCHANGE or CONVERT, which its partner's renders
+        if st.table == partner and isinstance(st, s.CreateTableLike | s.DropTable):
+            continue  # the table a CONVERT makes or takes, which its partner's renders
+        partner = st.exchange[2] if isinstance(st, s.TruncateTable) and st.exchange else None
         action = alter_action(st)
         if action is None:
             flush()

@@ -155,14 +155,20 @@ class TruncateTable(Step):
     """Rows of the table changed without a row event in the binlog: ``TRUNCATE TABLE`` (every
     row gone: :attr:`empties`), or a partitioned table's ``how``: ``DROP`` / ``TRUNCATE`` /
     ``DISCARD PARTITION`` (the rows of ``partitions`` gone), ``EXCHANGE PARTITION`` (a
-    partition's rows swapped with another table's: both tables' rows change) or ``IMPORT
-    PARTITION`` (rows loaded from a tablespace's file). The schema stays; the table gets a
-    version all the same, so that whoever follows the rows learns of it."""
+    partition's rows swapped with another table's: both tables' rows change), ``IMPORT
+    PARTITION`` (rows loaded from a tablespace's file), or MariaDB's ``CONVERT PARTITION`` (a
+    partition's rows gone into a new table, whose own step says so too) and ``CONVERT TABLE``
+    (a table's rows made a new partition, the table dropped). The schema stays; the table gets
+    a version all the same, so that whoever follows the rows learns of it."""
 
     partitions: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_names)
     how: str = "TRUNCATE TABLE"
-    #: EXCHANGE PARTITION's (partitioned table, partition, other table), on both tables' steps
+    #: EXCHANGE PARTITION's or CONVERT's (partitioned table, partition, other table), on both
+    #: tables' steps
     exchange: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_names)
+    #: CONVERT TABLE's definition of the partition it makes, as written (``PARTITION p VALUES
+    #: LESS THAN (20)``)
+    partition: str = ""
 
     @property
     def empties(self) -> bool:

@@ -63,6 +63,20 @@ def row_key(table: Table) -> tuple[str, ...] | None:
     return None if index is None else table.index_column_names(index)
 
 
+def _warn_rows(shard: str, steps: Sequence[s.TruncateTable], position: str) -> None:
+    """Say that a shard's statement changed rows without row events (the partitions it names),
+    which the target does not follow."""
+    for x in (x for x in steps if not x.empties):
+        log.warning(
+            "%s: %s (%s) at %s changed rows without row events; the target keeps the rows it "
+            "had from them and gets none the statement brought in",
+            shard,
+            x.how,
+            ", ".join(x.partitions) or "the whole table",
+            position,
+        )
+
+
 def is_data(statement: str) -> bool:
     """Whether a downstream statement is a data step (an UPDATE ending a rename), not DDL."""
     return statement.lstrip().upper().startswith("UPDATE")
@@ -289,20 +303,14 @@ class Merge:
                         position,
                         len(group.shards),
                     )
-                for x in (x for x in changed if not x.empties):
-                    log.warning(
-                        "%s: %s (%s) at %s changed rows without row events; the target keeps "
-                        "the rows it had from them and gets none the statement brought in",
-                        shard,
-                        x.how,
-                        ", ".join(x.partitions) or "the whole table",
-                        position,
-                    )
+                _warn_rows(shard, changed, position)
         elif self._joins(change, matches):
             shard = shard_name(source, change.table)
             kind = "add"
             self._own(shard, source, table_id)
             outcome = group.add_shard(shard, self.table(source, table_id, version))
+            # a table made of a partition (CONVERT PARTITION) comes with its rows
+            _warn_rows(shard, [x for x in change.steps if isinstance(x, s.TruncateTable)], position)
         if kind is None or shard is None:
             return None
         entry = LogEntry(
