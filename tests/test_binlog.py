@@ -584,6 +584,45 @@ def test_a_partition_made_a_table_and_a_table_made_a_partition(binlog_server: Ma
     assert truncated(made.id) == [("CONVERT PARTITION", ())]
 
 
+def test_each_transaction_carries_the_gtid_its_server_gave_it(binlog_server: MariaDB) -> None:
+    """Every transaction, and each of its events, carries the MariaDB GTID the server gave
+    it: the session's ``@@last_gtid`` after each statement is the oracle (a DDL, a row alone,
+    a transaction of several rows and tables, one that touches no followed table)."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", database=db)
+        reader = reader_for(server, f"{db}.t*")
+        steps = [
+            ["CREATE TABLE t2 (id INT PRIMARY KEY)"],
+            ["INSERT INTO t VALUES (1, 1)"],
+            [
+                "BEGIN",
+                "INSERT INTO t VALUES (2, 2)",
+                "UPDATE t SET a = 3 WHERE id = 1",
+                "INSERT INTO t2 VALUES (7)",
+                "COMMIT",
+            ],
+            ["CREATE TABLE other (id INT PRIMARY KEY)"],
+            ["INSERT INTO other VALUES (1)"],
+            ["ALTER TABLE t ADD COLUMN b INT"],
+            ["DELETE FROM t WHERE id = 2"],
+        ]
+        given = []
+        with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+            cur.execute("SET autocommit = 1")
+            for statements in steps:
+                for sql in statements:
+                    cur.execute(sql)
+                cur.execute("SELECT @@last_gtid")
+                given.append(cur.fetchone()[0])
+        got = list(reader.transactions())
+    assert [t.gtid for t in got] == given
+    assert len(set(given)) == len(given) and all(g.count("-") == 2 for g in given)
+    for txn in got:
+        assert all(e.gtid == txn.gtid for e in txn.events)
+    assert [len(t.events) for t in got] == [1, 1, 3, 0, 0, 1, 1]
+
+
 def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
     binlog_server: MariaDB,
 ) -> None:

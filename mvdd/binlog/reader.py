@@ -144,6 +144,10 @@ class Event:
             the transaction is handled.
         table_id: the catalog's id of the table (stable across renames; ddl: of the table
             the statement changed).
+        gtid: the MariaDB GTID of the event's transaction, ``domain-server-sequence`` as the
+            server's ``@@last_gtid`` gives it; None from a MySQL source, and for the rows of a
+            ``CREATE … SELECT`` read by a reader that resumed after its table's event (the
+            GTID came before it).
     """
 
     kind: EventKind
@@ -155,6 +159,7 @@ class Event:
     statement: str | None
     commit: BinlogPosition
     table_id: int | None = None
+    gtid: str | None = None
 
 
 @attrs.frozen
@@ -167,6 +172,8 @@ class BinlogTransaction:
     events: tuple[Event, ...]
     commit: BinlogPosition
     timestamp: float = 0.0
+    #: the MariaDB GTID of the transaction (:attr:`Event.gtid`)
+    gtid: str | None = None
 
     @property
     def is_ddl(self) -> bool:
@@ -250,6 +257,7 @@ class BinlogReader:
         self._resume: BinlogPosition | None = None
         self._plans: dict[str, tuple[Plan, Any, int]] = {}
         self._maps: dict[int, Plan | None] = {}
+        self._gtid: str | None = None  # the MariaDB GTID of the transaction being read
         self._untracked: dict[str, str] | None = None  # UNTRACKED, read when first needed
         self._warned: set[str] = set()
         self._stream: BinLogStreamReader | None = None
@@ -626,6 +634,7 @@ class BinlogReader:
         self._close_stream()
         self._maps = {}
         self._plans = {}
+        self._gtid = None
         stream = self._stream = self._open_stream(start, blocking=blocking)
         file = start.file
         pending: list[tuple[Any, ...]] | None = None
@@ -663,6 +672,7 @@ class BinlogReader:
 
     def _on_gtid(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
         # MariaDB starts a transaction with its GTID event (no BEGIN query); a DDL is standalone
+        self._gtid = ev.gtid
         return None if ev.flags & _FL_STANDALONE else []
 
     def _on_table_map(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
@@ -736,14 +746,18 @@ class BinlogReader:
         return self._commit(pending, at, ev.timestamp)
 
     def _commit(self, pending: Any, at: BinlogPosition, timestamp: float = 0.0) -> _Group:
-        return _Group(
+        return self._ended(
             tuple(
-                Event(kind, table, pos, version, row, before, None, at, tid)
+                Event(kind, table, pos, version, row, before, None, at, tid, self._gtid)
                 for kind, table, pos, version, row, before, tid in pending or ()
             ),
             at,
-            float(timestamp or 0.0),
+            timestamp,
         )
+
+    def _ended(self, events: tuple[Event, ...], at: BinlogPosition, timestamp: float) -> _Group:
+        """The transaction that ends at ``at``, with its GTID."""
+        return _Group(events, at, float(timestamp or 0.0), self._gtid)
 
     def _on_query(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
         text = ev.query
@@ -778,11 +792,11 @@ class BinlogReader:
         if beside is not None:
             # a view, a trigger, a routine, a user …: no rows, no table's schema
             log.debug("passed over a statement on a %s at %s", beside.lower(), at)
-            return _Group((), at, float(ev.timestamp)) if pending is None else pending
+            return self._ended((), at, ev.timestamp) if pending is None else pending
         flags3 = getattr(ev, "mvdd_flags3", 0)
         if flags3 & (library.FL_START_ALTER | library.FL_ROLLBACK_ALTER):
             # a two-phase ALTER: only its COMMIT ALTER changes the schema
-            return _Group((), at, float(ev.timestamp)) if pending is None else pending
+            return self._ended((), at, ev.timestamp) if pending is None else pending
         failed = getattr(ev, "error_code", 0)
         if failed:
             # logged with the error it failed on, once it had changed something: of DDL, a
@@ -794,7 +808,7 @@ class BinlogReader:
                     "changed something: mvdd does not know what it changed"
                 )
                 self._unreadable(text, verb, schema, names, at, why)
-                return _Group((), at, float(ev.timestamp)) if pending is None else pending
+                return self._ended((), at, ev.timestamp) if pending is None else pending
             text = dropped
         elif verb == "DROP":
             text = idempotent_drop(text, _sql_mode(ev), self.catalog.flavor) or text
@@ -806,7 +820,7 @@ class BinlogReader:
         # a DDL; or one at the start of a transaction, a CREATE … SELECT with the rows its
         # query gave after it: its table is a transaction of its own, ending where the
         # statement does (a reader resumes there, before the rows), the rows another
-        return _Group(events, at, float(ev.timestamp))
+        return self._ended(events, at, ev.timestamp)
 
     def _time_zone(self, ev: Any) -> str | None:
         """The time zone a query event's session read its TIMESTAMP literals in, when the
@@ -998,7 +1012,16 @@ class BinlogReader:
                     continue
                 name = renamed[0]  # renamed out of the pattern: its last event, old name
             yield Event(
-                EventKind.DDL, name, at, change.version, None, None, text, at, change.table_id
+                EventKind.DDL,
+                name,
+                at,
+                change.version,
+                None,
+                None,
+                text,
+                at,
+                change.table_id,
+                self._gtid,
             )
 
     def _unreadable(
