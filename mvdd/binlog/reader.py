@@ -1021,7 +1021,7 @@ class BinlogReader:
                 text,
                 at,
                 change.table_id,
-                self._gtid,
+                gtid=self._gtid,
             )
 
     def _unreadable(

@@ -54,7 +54,7 @@ from mvdd.join.merge import (
     join_constraint,
     starts_with,
 )
-from mvdd.model import Check, Column, Table, TableOptions
+from mvdd.model import Column, Table, TableOptions
 from mvdd.model.element import ElementKind
 from mvdd.model.names import check_key
 
@@ -85,13 +85,8 @@ def describe_index(table: Table, key: str) -> str:
     return sql(index_node(idx.kind, idx.name, parts))
 
 
-def find_check(table: Table, key: str) -> Check | None:
-    """The check of ``table`` a join knows by ``key`` (:func:`~mvdd.model.names.check_key`)."""
-    return next((c for c in table.checks if check_key(c.name) == key), None)
-
-
 def describe_check(table: Table, key: str) -> str:
-    chk = find_check(table, key)
+    chk = table.check_by_key(key)
     if chk is None:
         return "(absent)"
     return f"CONSTRAINT `{chk.name}` CHECK ({chk.expr.sql})" + (
@@ -274,7 +269,7 @@ def least_spelling(tables: Sequence[Table]) -> Spelling:
 FIND: dict[ElementKind, Callable[[Table, str], Any]] = {
     ElementKind.COLUMN: Table.find_column,
     ElementKind.INDEX: Table.find_index,
-    ElementKind.CHECK: find_check,
+    ElementKind.CHECK: Table.check_by_key,
 }
 
 

@@ -465,7 +465,10 @@ class Table:
         first = self.find_check(name)
         if first is None or first.name == name:
             return first
-        key = check_key(name)
+        return self.check_by_key(check_key(name))
+
+    def check_by_key(self, key: str) -> Check | None:
+        """The check MariaDB knows by ``key`` (:func:`~mvdd.model.names.check_key`), or None."""
         return next((c for c in self.checks if check_key(c.name) == key), None)
 
     def elements(
@@ -596,8 +599,10 @@ class Table:
             out.append(f"column order {list(self.column_names)} != {list(other.column_names)}")
         out.extend(_index_differences(self, other))
         out.extend(_check_differences(self, other))
-        if not ignore_order and not out and _alike_checks(self) != _alike_checks(other):
-            out.append(f"order of checks {_alike_checks(self)} != {_alike_checks(other)}")
+        if not ignore_order and not out:
+            mine_alike, theirs_alike = _alike_checks(self), _alike_checks(other)
+            if mine_alike != theirs_alike:
+                out.append(f"order of checks {mine_alike} != {theirs_alike}")
         return out
 
 

@@ -63,10 +63,11 @@ def row_key(table: Table) -> tuple[str, ...] | None:
     return None if index is None else table.index_column_names(index)
 
 
-def _warn_rows(shard: str, steps: Sequence[s.TruncateTable], position: str) -> None:
-    """Say that a shard's statement changed rows without row events (the partitions it names),
-    which the target does not follow."""
-    for x in (x for x in steps if not x.empties):
+def _warn_rows(shard: str, steps: Sequence[s.Step], position: str) -> None:
+    """Say that a shard's statement changed rows without row events (the partitions its
+    TruncateTable steps name, a whole table's TRUNCATE aside), which the target does not
+    follow."""
+    for x in (x for x in steps if isinstance(x, s.TruncateTable) and not x.empties):
         log.warning(
             "%s: %s (%s) at %s changed rows without row events; the target keeps the rows it "
             "had from them and gets none the statement brought in",
@@ -310,7 +311,7 @@ class Merge:
             self._own(shard, source, table_id)
             outcome = group.add_shard(shard, self.table(source, table_id, version))
             # a table made of a partition (CONVERT PARTITION) comes with its rows
-            _warn_rows(shard, [x for x in change.steps if isinstance(x, s.TruncateTable)], position)
+            _warn_rows(shard, change.steps, position)
         if kind is None or shard is None:
             return None
         entry = LogEntry(

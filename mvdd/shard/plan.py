@@ -245,11 +245,11 @@ def _alike_checks(before: Table, after: Table, moved: Callable[[Check], bool]) -
     for folded, (was, comes) in ends.items():
         if max(len(was), len(comes)) < 2:
             continue
-        coming = {_check_signature(c) for c in comes}
+        coming = [_check_signature(c) for c in comes]
         kept = [_check_signature(c) in coming and not moved(c) for c in was]
         stays = [_check_signature(c) for c, keep in zip(was, kept, strict=True) if keep]
         first_go = kept == sorted(kept)  # those that go come before those that stay
-        if not (first_go and [_check_signature(c) for c in comes[: len(stays)]] == stays):
+        if not (first_go and coming[: len(stays)] == stays):
             out.add(folded)
     return out
 
