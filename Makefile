@@ -10,8 +10,12 @@ BIN    := $(VENV)/bin
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# --no-compile: a module is compiled when first imported, not every module of every package
+# (PySpark's thousands among them) at install: 20 s of the install's 60 on two cores
+PIP = $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
+
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[spark,replicate]'
+	$(PIP) -e '.[spark,replicate]'
 	touch $@
 
 # the test extras, and the wheels of sqlglot's compiled build (sqlglotc) and of the sqlglot it
@@ -22,7 +26,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 SQLGLOTC = $$($(BIN)/python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; print(next(d for d in deps if d.startswith('sqlglot')).replace('sqlglot', 'sqlglotc', 1))")
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(PIP) -e '.[test]'
 	$(BIN)/python -m pip download --quiet --disable-pip-version-check --dest $(VENV)/wheels \
 		"$(SQLGLOTC)"
 	touch $@ $(VENV)/.installed

@@ -215,6 +215,27 @@ def test_the_udf_check_can_fail(spark: Any) -> None:
     assert has_python_udf(df)
 
 
+def test_the_sessions_jvm_takes_the_options_the_environment_names(
+    spark: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MVDD_SPARK_JAVA_OPTIONS reaches the JVM (asked for its own arguments: the tests set C1
+    alone, see conftest); one that cannot be split is refused, naming the variable."""
+    from mvdd.spark.runtime import JAVA_OPTIONS, SparkConfigError, java_options
+
+    jvm = spark.sparkContext._jvm
+    arguments = list(
+        jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+    )
+    assert set(java_options()) <= set(arguments)
+    monkeypatch.setenv(JAVA_OPTIONS, "-Dmvdd.note='two words' -Xss4m")
+    assert java_options() == ["-Dmvdd.note=two words", "-Xss4m"]
+    monkeypatch.setenv(JAVA_OPTIONS, "-Dmvdd.note='unclosed")
+    with pytest.raises(SparkConfigError, match=r"MVDD_SPARK_JAVA_OPTIONS=.*cannot be split"):
+        java_options()
+    monkeypatch.delenv(JAVA_OPTIONS)
+    assert java_options() == []
+
+
 # --- merging shards ---------------------------------------------------------------------------
 
 SHARD_BASE = "CREATE TABLE {t} (id BIGINT NOT NULL PRIMARY KEY, a INT, b VARCHAR(8) DEFAULT 'x')"

@@ -7,10 +7,13 @@ bulk copy and the lake read and write MySQL / MariaDB through it.
 from __future__ import annotations
 
 import contextlib
+import os
+import shlex
 from pathlib import Path
 
 from pyspark.sql import DataFrame, SparkSession
 
+from mvdd.errors import MvddError
 from mvdd.spark.jdbc import JdbcDriverMissing, driver_jars
 
 # --- sessions -----------------------------------------------------------------------------------
@@ -18,21 +21,41 @@ from mvdd.spark.jdbc import JdbcDriverMissing, driver_jars
 
 #: Spark's logging in mvdd's sessions: errors only (``quiet=False`` keeps Spark's default)
 LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
+#: the environment variable of more options for the JVM of each session mvdd starts, as a shell
+#: would split them (the test suite's ``-XX:TieredStopAtLevel=1``: its jobs are many and short,
+#: over little data, and the optimizing compiler's work never pays back there)
+JAVA_OPTIONS = "MVDD_SPARK_JAVA_OPTIONS"
+
+
+class SparkConfigError(MvddError, ValueError):
+    """A setting of mvdd's Spark sessions that cannot be read."""
+
+
+def java_options() -> list[str]:
+    """The JVM options :data:`JAVA_OPTIONS` names (none when unset)."""
+    text = os.environ.get(JAVA_OPTIONS, "")
+    try:
+        return shlex.split(text)
+    except ValueError as err:
+        raise SparkConfigError(
+            f"{JAVA_OPTIONS}={text!r} cannot be split into options: {err}"
+        ) from None
 
 
 def session(
     app: str = "mvdd", *, master: str = "local[2]", memory: str = "1g", quiet: bool = True
 ) -> SparkSession:
     """A local Spark session with modest resources (2 cores, no UI, few shuffle partitions),
-    with the JDBC driver when installed; ``quiet``: Spark logs errors only (a new JVM only:
-    the first session of a process decides)."""
+    with the JDBC driver when installed; ``quiet``: Spark logs errors only; the JVM options of
+    :data:`JAVA_OPTIONS` besides (both for a new JVM only: the first session of a process
+    decides)."""
     builder = SparkSession.builder
     with contextlib.suppress(JdbcDriverMissing):
         builder = builder.config("spark.jars", ",".join(driver_jars()))
-    if quiet:
-        builder = builder.config(
-            "spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
-        )
+    java = [f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"] if quiet else []
+    java += java_options()
+    if java:
+        builder = builder.config("spark.driver.extraJavaOptions", shlex.join(java))
     return (
         builder.appName(app)
         .master(master)
@@ -60,4 +83,4 @@ def has_python_udf(df: DataFrame) -> bool:
     return any(marker in plan for marker in ("PythonUDF", "BatchEvalPython", "ArrowEvalPython"))
 
 
-__all__ = ["has_python_udf", "session", "shared_session"]
+__all__ = ["SparkConfigError", "has_python_udf", "java_options", "session", "shared_session"]
