@@ -10,12 +10,16 @@ BIN    := $(VENV)/bin
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# --no-compile: a module is compiled when first imported, not every module of every package
-# (PySpark's thousands among them) at install: 20 s of the install's 60 on two cores
-PIP = $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
+# mvdd's own modules compiled to bytecode at install, as pip compiles the packages it installs:
+# where PYTHONDONTWRITEBYTECODE is set (as on the machines this suite runs on) no import ever
+# writes them, and every process (the tests start hundreds: mvdd replicate, the crash children)
+# would compile mvdd from source again, 0.5 s of each start on two cores. A source edited later
+# is newer than its bytecode, which Python then passes over
+COMPILE = $(BIN)/python -m compileall -q mvdd >/dev/null
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(PIP) -e '.[spark,replicate]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[spark,replicate]'
+	$(COMPILE)
 	touch $@
 
 # the test extras, and the wheels of sqlglot's compiled build (sqlglotc) and of the sqlglot it
@@ -26,7 +30,8 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 SQLGLOTC = $$($(BIN)/python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; print(next(d for d in deps if d.startswith('sqlglot')).replace('sqlglot', 'sqlglotc', 1))")
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(PIP) -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(COMPILE)
 	$(BIN)/python -m pip download --quiet --disable-pip-version-check --dest $(VENV)/wheels \
 		"$(SQLGLOTC)"
 	touch $@ $(VENV)/.installed
