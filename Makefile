@@ -101,3 +101,4 @@ bench: $(VENV)/.installed-test system-deps
 
 clean:
 	rm -rf $(VENV) demo-output replay-output tour-output benchmarks/results .pytest_cache .hypothesis
+	find mvdd -name __pycache__ -prune -exec rm -rf {} +
