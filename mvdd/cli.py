@@ -612,8 +612,6 @@ def replicate(
     import signal
     import threading
 
-    from mvdd.replicate import Replicator
-
     if until not in ("end", "forever"):
         raise typer.BadParameter("--until takes end or forever")
     stop = threading.Event()
@@ -623,9 +621,12 @@ def replicate(
             raise KeyboardInterrupt
         stop.set()
 
+    # before the replicator's imports (half a second): a stop asked while they run is kept
     previous = {sig: signal.signal(sig, ask_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     metrics = None
     try:
+        from mvdd.replicate import Replicator
+
         r = Replicator(
             _sources(source),
             tables=tables,

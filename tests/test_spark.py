@@ -23,6 +23,8 @@ pytestmark = pytest.mark.spark
 
 if not CI:  # locally a machine without PySpark skips; under CI a missing component fails
     pytest.importorskip("pyspark", reason="pyspark is not installed; `make test` installs it")
+from pyspark.sql import functions as F  # noqa: E402
+
 from mvdd.spark import (  # noqa: E402
     backfill_column,
     has_python_udf,
@@ -236,6 +238,33 @@ def test_the_sessions_jvm_takes_the_options_the_environment_names(
     assert java_options() == []
 
 
+def test_a_cast_by_name_is_the_cast_by_type(spark: Any) -> None:
+    """Every Spark type a MySQL type maps to, cast to by its SQL name (one call into the JVM)
+    is that type, as Spark reads the name; and mvdd's sessions build expressions without
+    PySpark's call-site capture (five round trips more for each)."""
+    from pyspark.errors.utils import is_debugging_enabled
+
+    from mvdd.spark.runtime import DEBUGGING
+    from mvdd.spark.types import cast, spark_type
+
+    kinds = [
+        "TINYINT", "TINYINT UNSIGNED", "SMALLINT UNSIGNED", "MEDIUMINT", "INT", "INT UNSIGNED",
+        "BIGINT", "BIGINT UNSIGNED", "DECIMAL(12,3)", "DECIMAL(65,4)", "FLOAT", "DOUBLE",
+        "BIT(3)", "BIT(64)", "CHAR(2)", "TEXT", "ENUM('a')", "JSON", "BINARY(3)", "BLOB",
+        "POINT", "DATE", "DATETIME(3)", "TIMESTAMP", "TIME", "YEAR", "UUID",
+    ]  # fmt: skip
+    columns = ", ".join(f"c{i} {k}" for i, k in enumerate(kinds))
+    table = parse_table(f"CREATE TABLE t ({columns})")
+    types = [spark_type(c.type) for c in table.columns]
+    assert len({t.simpleString() for t in types}) >= 12  # (every family: the list is wide)
+    row = spark.range(1).select(
+        *(cast(F.lit(None), t).alias(f"c{i}") for i, t in enumerate(types)),
+        *(cast(F.lit("1"), t, tried=True).alias(f"t{i}") for i, t in enumerate(types)),
+    )
+    assert [f.dataType for f in row.schema.fields] == types + types
+    assert spark.conf.get(DEBUGGING) == "false" and not is_debugging_enabled()
+
+
 # --- merging shards ---------------------------------------------------------------------------
 
 SHARD_BASE = "CREATE TABLE {t} (id BIGINT NOT NULL PRIMARY KEY, a INT, b VARCHAR(8) DEFAULT 'x')"
@@ -341,6 +370,16 @@ def test_merge_shards_equals_the_oracle(spark: Any, data: st.DataObject) -> None
     assert not has_python_udf(out)
     got = sorted((tuple(r) for r in out.collect()), key=lambda r: r[0])
     assert got == merge_oracle(g, rows)
+    # a (shard, version)'s rows apart, as a lake's batch files and a bulk copy's chunks hold
+    # them: no version column, no CASE over the shard's versions, the same rows
+    written = sorted({(shard, v) for shard, shard_rows in rows.items() for v, _ in shard_rows})
+    if written:
+        shard, v = data.draw(st.sampled_from(written))
+        alone = frames[shard].where(F.col("_version") == v).drop("_version")
+        apart = merge_shards({shard: alone}, g, versions={shard: v})
+        assert apart.columns == out.columns and not has_python_udf(apart)
+        ids = {row["id"] for w, row in rows[shard] if w == v}
+        assert sorted(map(tuple, apart.collect())) == [r for r in got if r[0] in ids]
 
 
 # --- reorg as a Spark job ---------------------------------------------------------------------

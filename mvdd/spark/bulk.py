@@ -28,7 +28,7 @@ from mvdd.model.kind import CALENDAR, Family, TypeKind
 from mvdd.shard import ShardGroup
 from mvdd.spark.jdbc import jdbc_options
 from mvdd.spark.pipeline import col, merge_shards, quoted
-from mvdd.spark.types import spark_type
+from mvdd.spark.types import cast, spark_type
 from mvdd.store.address import Address
 
 
@@ -73,12 +73,12 @@ def read(
         for c in columns:
             value = col(c.name)
             if c.type.kind in CALENDAR:
-                typed = value.try_cast(spark_type(c.type))
+                typed = cast(value, spark_type(c.type), tried=True)
                 # (the year 0 too, which Spark's dates hold: NULL, as to_spark gives it)
                 typed = F.when(F.year(typed) > 0, typed)
                 out += [typed.alias(c.name), value.alias(text_name(c))]
             elif c.name in casts or shows_less(c):
-                out.append(value.cast(spark_type(c.type)))
+                out.append(cast(value, spark_type(c.type)))
             else:
                 out.append(value)
         return df.select(*out)
@@ -140,18 +140,17 @@ def joined_rows(
     value is NULL, the text the shard's server gave (a zero date …, which the target's session
     takes as it is: :data:`mvdd.replicate.target.DATES_AS_UPSTREAM`)."""
     texts: dict[str, str] = {}  # a joined column -> the text of the shard's column feeding it
+    present = set(df.columns)  # (a call into the JVM: asked once)
     for source in group.schema(shard, version=version).public_columns:
         dest = group.destination(shard, source.id)
         if (
             dest is not None
             and dest.type.kind in CALENDAR
             and source.type.kind in CALENDAR
-            and text_name(source) in df.columns
+            and text_name(source) in present
         ):
             texts[dest.name] = text_name(source)
-    merged = merge_shards(
-        {shard: df.withColumn("_version", F.lit(version))}, group, keep=list(texts.values())
-    )
+    merged = merge_shards({shard: df}, group, keep=list(texts.values()), versions={shard: version})
     return merged.select(
         *(
             F.coalesce(col(c).cast("string"), col(texts[c])).alias(c) if c in texts else col(c)

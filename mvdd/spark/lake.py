@@ -247,18 +247,20 @@ class LakeWriter:
         from pyspark.sql import functions as F
 
         from mvdd.spark.pipeline import col
+        from mvdd.spark.types import cast
 
         seq = self.seq + 1
         tmp = self.folder / "changes" / f".tmp-{uuid.uuid4().hex}"
         schema = _spark_schema(table)
         columns = [f.name for f in schema.fields[2:]]
+        present = set(df.columns)  # (a call into the JVM: asked once)
         out = df.select(
             F.lit(seq * 10_000_000).cast("long").alias("_seq"),
             F.lit("insert").alias("_op"),
             *(
-                col(f.name).cast(f.dataType).alias(f.name)
-                if f.name in df.columns
-                else F.lit(None).cast(f.dataType).alias(f.name)
+                cast(col(f.name), f.dataType).alias(f.name)
+                if f.name in present
+                else cast(F.lit(None), f.dataType).alias(f.name)
                 for f in schema.fields[2:]
             ),
         )
@@ -312,14 +314,14 @@ def _carry(snapshot: DataFrame, columns: Mapping[str, int], group: ShardGroup) -
     from pyspark.sql import functions as F
 
     from mvdd.spark.pipeline import _joined_fill, col
-    from mvdd.spark.types import spark_type
+    from mvdd.spark.types import cast, spark_type
 
     out = []
     for column in group.joined.public_columns:
         sources = [n for n, i in columns.items() if group.merged_into(i) == column.id]
         sources.sort(key=lambda n: columns[n] == column.id)  # merged-in values first
         if sources:
-            value = F.coalesce(*(col(n) for n in sources)).cast(spark_type(column.type))
+            value = cast(F.coalesce(*(col(n) for n in sources)), spark_type(column.type))
         else:
             value = _joined_fill(column)
         out.append(value.alias(column.name))
@@ -374,9 +376,7 @@ def compact(
         for (shard, version), paths in sorted(files.items()):
             table = group.schema(shard, version=version)
             df = spark.read.schema(_spark_schema(table)).parquet(*paths)
-            parts.append(
-                merge_shards({shard: df.withColumn("_version", F.lit(version))}, group, keep=META)
-            )
+            parts.append(merge_shards({shard: df}, group, keep=META, versions={shard: version}))
         n = (current.get("snapshot") or 0) + 1
         through = batches[-1][0] if batches else current.get("through", 0)
         tmp = folder / "snapshots" / f".tmp-{uuid.uuid4().hex}"

@@ -30,7 +30,7 @@ from mvdd.errors import MvddError, NoSuchColumnError
 from mvdd.join.encode import implicit_default
 from mvdd.model import NO_DEFAULT, Column, Expr, Index, IndexKind, Table
 from mvdd.model.row import added_columns
-from mvdd.spark.types import spark_type, to_spark
+from mvdd.spark.types import cast, spark_type, to_spark
 
 if TYPE_CHECKING:
     from mvdd.catalog import Catalog
@@ -50,7 +50,7 @@ def quoted(name: str) -> str:
 
 
 def _literal(column: Column, value: Any) -> SparkColumn:
-    return F.lit(to_spark(column.type, value)).cast(spark_type(column.type))
+    return cast(F.lit(to_spark(column.type, value)), spark_type(column.type))
 
 
 def _fill(born: Column, target: Column) -> SparkColumn:
@@ -58,19 +58,32 @@ def _fill(born: Column, target: Column) -> SparkColumn:
     added (``born``), as MySQL filled existing rows then."""
     default = born.effective_default
     if default is NO_DEFAULT or born.generated is not None or isinstance(default, Expr):
-        return F.lit(None).cast(spark_type(target.type))
-    return F.lit(to_spark(born.type, default)).cast(spark_type(target.type))
+        return cast(F.lit(None), spark_type(target.type))
+    return cast(F.lit(to_spark(born.type, default)), spark_type(target.type))
 
 
 def _case(
-    version_col: str,
+    version: SparkColumn,
     branches: Iterable[tuple[Sequence[int], SparkColumn]],
 ) -> SparkColumn:
     out: SparkColumn | None = None
     for versions, expr in branches:
-        cond = F.col(version_col).isin(list(versions))
+        cond = _among(version, versions)
         out = F.when(cond, expr) if out is None else out.when(cond, expr)
     return out if out is not None else F.lit(None)
+
+
+def _among(version: SparkColumn, versions: Sequence[int]) -> SparkColumn:
+    """Whether a row's version is one of ``versions`` (ascending): a comparison, or a range
+    when they follow one another (the usual case: versions read a column alike until it
+    changes), else a list. Each literal is a call into the JVM when the plan is built, and
+    a compaction builds one plan per batch."""
+    low, high = versions[0], versions[-1]
+    if low == high:
+        return version == low
+    if high - low + 1 == len(versions):
+        return version.between(low, high)
+    return version.isin(list(versions))
 
 
 def _group(values: Iterable[tuple[int, Any]]) -> list[tuple[list[int], Any]]:
@@ -81,10 +94,10 @@ def _group(values: Iterable[tuple[int, Any]]) -> list[tuple[list[int], Any]]:
     return [(versions, key) for key, versions in grouped.items()]
 
 
-def _source(df: DataFrame, name: str, target: Column) -> SparkColumn:
-    if name not in df.columns:
-        return F.lit(None).cast(spark_type(target.type))
-    return col(name).cast(spark_type(target.type))
+def _source(present: set[str], name: str, target: Column) -> SparkColumn:
+    if name not in present:
+        return cast(F.lit(None), spark_type(target.type))
+    return cast(col(name), spark_type(target.type))
 
 
 def project(
@@ -92,19 +105,25 @@ def project(
     versions: Mapping[int, Table],
     target: Table,
     *,
-    version_col: str,
+    version_col: str | None,
     key: Any = None,
     fill: Any = None,
     keep: Sequence[str] = (),
 ) -> DataFrame:
     """Rows written under ``versions`` (number -> schema) as rows of ``target``: one CASE per
-    target column. ``key(column, version_table)`` finds a target column's source column in a
-    version (default: by id); ``fill(column)`` gives the value of a row that lacks it; ``keep``:
+    target column over ``version_col``; with ``version_col`` None, every row was written
+    under the one version ``versions`` holds, and each column is its one expression.
+    ``key(column, version_table)`` finds a target column's source column in a version
+    (default: by id); ``fill(column)`` gives the value of a row that lacks it; ``keep``:
     columns of ``df`` passed through after the target's (a row's order, its operation)."""
+    if version_col is None and len(versions) != 1:
+        raise MvddError(f"rows without a version column under {len(versions)} versions")
     ordered = [versions[v] for v in sorted(versions)]
     born = added_columns([*ordered, target])
     find = key or (lambda c, t: next((s for s in t.public_columns if s.id == c.id), None))
     fill_for = fill or (lambda c: _fill(born.get(c.id) or c, c))
+    present = set(df.columns)  # (a call into the JVM: asked once)
+    version = F.col(version_col) if version_col is not None else None
     out = []
     for column in target.public_columns:
         branches: list[tuple[int, Any]] = []
@@ -112,10 +131,11 @@ def project(
             source = find(column, versions[number])
             branches.append((number, source.name if source is not None else None))
         exprs = [
-            (vs, _source(df, name, column) if name is not None else fill_for(column))
+            (vs, _source(present, name, column) if name is not None else fill_for(column))
             for vs, name in _group(branches)
         ]
-        out.append(_case(version_col, exprs).alias(column.name))
+        value = exprs[0][1] if version is None else _case(version, exprs)
+        out.append(value.alias(column.name))
     return df.select(*out, *(col(k) for k in keep))
 
 
@@ -151,6 +171,7 @@ def merge_shards(
     *,
     version_col: str = "_version",
     keep: Sequence[str] = (),
+    versions: Mapping[str, int] | None = None,
 ) -> DataFrame:
     """Every shard's rows (each under the shard's own versions, ``group.schema(shard,
     version=v)``) as rows of ``group.joined``, in one DataFrame.
@@ -163,13 +184,20 @@ def merge_shards(
     them all in the new column (downstream, the rows written since it began are in the old one
     until it ends). Leave out the rows of a paused shard: they wait until it resumes, and may not
     fit the joined schema meanwhile. ``keep``: columns of the frames passed through.
+    ``versions``: the shard version each of these shards' frame was wholly written under (a
+    bulk copy's chunk, a lake's batch file): that frame needs no version column, and its
+    columns are read without a CASE over the shard's versions.
 
     Raises NoSuchTableError for an unknown shard.
     """
     joined = group.joined
     parts = []
     for shard, df in frames.items():
-        versions = {v: group.schema(shard, version=v) for v, _ in group.history(shard)}
+        written = (versions or {}).get(shard)
+        if written is None:
+            known = {v: group.schema(shard, version=v) for v, _ in group.history(shard)}
+        else:
+            known = {written: group.schema(shard, version=written)}
 
         def key(column: Column, table: Table, shard: str = shard) -> Any:
             return next(
@@ -184,7 +212,13 @@ def merge_shards(
 
         parts.append(
             project(
-                df, versions, joined, version_col=version_col, key=key, fill=_joined_fill, keep=keep
+                df,
+                known,
+                joined,
+                version_col=version_col if written is None else None,
+                key=key,
+                fill=_joined_fill,
+                keep=keep,
             )
         )
     if not parts:
@@ -197,7 +231,7 @@ def _joined_fill(column: Column) -> SparkColumn:
     if default is NO_DEFAULT and not column.nullable:
         default = implicit_default(column.type)
     if default is NO_DEFAULT or default is None or isinstance(default, Expr):
-        return F.lit(None).cast(spark_type(column.type))
+        return cast(F.lit(None), spark_type(column.type))
     return _literal(column, default)
 
 

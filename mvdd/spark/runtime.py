@@ -27,6 +27,11 @@ LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
 JAVA_OPTIONS = "MVDD_SPARK_JAVA_OPTIONS"
 
 
+#: PySpark's setting of the call sites it captures for each column expression (see
+#: :func:`session`)
+DEBUGGING = "spark.python.sql.dataFrameDebugging.enabled"
+
+
 class SparkConfigError(MvddError, ValueError):
     """A setting of mvdd's Spark sessions that cannot be read."""
 
@@ -48,7 +53,15 @@ def session(
     """A local Spark session with modest resources (2 cores, no UI, few shuffle partitions),
     with the JDBC driver when installed; ``quiet``: Spark logs errors only; the JVM options of
     :data:`JAVA_OPTIONS` besides (both for a new JVM only: the first session of a process
-    decides)."""
+    decides).
+
+    PySpark's DataFrame debugging is off (:data:`DEBUGGING`): with it, every column
+    expression built in Python first asks the JVM for the session, a setting and the class
+    of the call site, and hands it a stack trace, five to six round trips where the
+    expression itself takes one or two; mvdd builds a plan of hundreds of expressions for
+    each bulk-copy chunk and each lake batch. An error in a plan then names the plan's
+    expression, not the Python line that built it. (PySpark reads the setting once per
+    process, from the session active at the first expression.)"""
     builder = SparkSession.builder
     with contextlib.suppress(JdbcDriverMissing):
         builder = builder.config("spark.jars", ",".join(driver_jars()))
@@ -64,6 +77,7 @@ def session(
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.session.timeZone", "UTC")
+        .config(DEBUGGING, "false")
         .getOrCreate()
     )
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
+from pyspark.sql import Column as SparkColumn
 from pyspark.sql import types as T
 
 from mvdd.model import ColumnType, Expr, Table
@@ -80,6 +81,16 @@ def spark_type(ctype: ColumnType) -> T.DataType:
     if fam == Family.BIT and ctype.length == 64:
         return T.DecimalType(20, 0)  # (2 ** 64 - 1 is no long)
     return FAMILY_TYPES[fam]
+
+
+def cast(value: SparkColumn, dtype: T.DataType, *, tried: bool = False) -> SparkColumn:
+    """``value`` cast to ``dtype`` (``tried``: NULL where it does not cast, Spark's
+    ``try_cast``), the type given by its SQL name: one call into the JVM, where a cast to a
+    ``DataType`` asks the JVM for the session and has it parse the type's JSON besides (a bulk
+    copy's chunk and a lake's batch each build a plan of hundreds of casts). Every type
+    :func:`spark_type` gives is a simple one, which that name spells whole."""
+    name = dtype.simpleString()
+    return value.try_cast(name) if tried else value.cast(name)
 
 
 def struct_type(table: Table) -> T.StructType:
