@@ -382,6 +382,19 @@ def test_merge_shards_equals_the_oracle(spark: Any, data: st.DataObject) -> None
         assert sorted(map(tuple, apart.collect())) == [r for r in got if r[0] in ids]
 
 
+def test_rows_without_a_version_column_are_of_one_version(spark: Any) -> None:
+    """A frame without a version column is read under one version; under two, which one a
+    row was written under is unknown: refused, naming the table."""
+    from mvdd.spark import project
+
+    t = parse_table("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT)")
+    df = spark.createDataFrame([(1, 5)], "id int, a int")
+    assert project(df, {3: t}, t, version_col=None).collect() == [(1, 5)]
+    with pytest.raises(MvddError, match="without a version column under 2 versions") as err:
+        project(df, {1: t, 2: t}, t, version_col=None)
+    assert err.value.table == "t"
+
+
 # --- reorg as a Spark job ---------------------------------------------------------------------
 
 

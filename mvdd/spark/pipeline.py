@@ -117,7 +117,9 @@ def project(
     (default: by id); ``fill(column)`` gives the value of a row that lacks it; ``keep``:
     columns of ``df`` passed through after the target's (a row's order, its operation)."""
     if version_col is None and len(versions) != 1:
-        raise MvddError(f"rows without a version column under {len(versions)} versions")
+        raise MvddError(
+            f"rows without a version column under {len(versions)} versions", table=target.name
+        )
     ordered = [versions[v] for v in sorted(versions)]
     born = added_columns([*ordered, target])
     find = key or (lambda c, t: next((s for s in t.public_columns if s.id == c.id), None))
