@@ -89,13 +89,29 @@ class Registry:
     def __call__(self, changes: list[Any]) -> None:
         """A batch of versions landed: doom the transactions it makes incompatible. Each
         (table, bound version) is judged once per batch, however many live transactions bound
-        it (a DDL costs one judgement per distinct binding, not one per transaction)."""
+        it (a DDL costs one judgement per distinct binding, not one per transaction), and a
+        transaction the batch leaves compatible costs a few lookups here, no call."""
         touched = {c.table_id for c in changes}
-        judged: dict[tuple[int, int], tuple[int, Report] | None] = {}
+        catalog = self._catalog()
+        verdicts: dict[tuple[int, int], _Verdict | None] = {}
+        active, strict = TxState.ACTIVE, Isolation.STRICT
         for ref in list(self._live.values()):
             tx = ref()
-            if tx is not None:
-                tx._review(touched, judged)
+            if tx is None or tx.state is not active:
+                continue
+            for binding in tuple(tx._bound.values()):  # (its DML thread may bind another)
+                if binding.table_id not in touched:
+                    continue
+                key = (binding.table_id, binding.version)
+                if key in verdicts:
+                    verdict = verdicts[key]
+                else:
+                    verdict = verdicts[key] = _judge(catalog, binding)
+                if verdict is None:
+                    continue  # the table is gone from the catalog's ids: nothing to judge
+                if verdict.breaks or (verdict.moved and tx.isolation is strict):
+                    tx._doom(verdict.report)
+                    break
 
 
 _ATTACH = threading.Lock()
@@ -141,7 +157,7 @@ class Transaction:
         self.doom: Report | None = None
         self._bound: dict[str, Binding] = {}
         # a bound table may be handed back as bound: active, and not read committed (a strict
-        # transaction whose table changes is made rollback-only by _review, which clears this)
+        # transaction whose table changes is made rollback-only by the registry, which clears this)
         self._fast = self.isolation != Isolation.READ_COMMITTED
         self._lock = threading.Lock()
         self._registry = registry_of(catalog)
@@ -259,45 +275,35 @@ class Transaction:
 
     # -- told by the registry ---------------------------------------------------------------------
 
-    def _review(
-        self, touched: set[int], judged: dict[tuple[int, int], tuple[int, Report] | None]
-    ) -> None:
-        """New versions landed on ``touched`` tables: become rollback-only if they break us.
-        ``judged`` keeps the batch's verdicts by (table id, bound version), shared by the
-        transactions reviewed for the same batch."""
-        if self.state != TxState.ACTIVE:
-            return
-        for binding in list(self._bound.values()):
-            if binding.table_id not in touched:
-                continue
-            key = (binding.table_id, binding.version)
-            if key not in judged:
-                judged[key] = _judge(self.catalog, binding)
-            verdict = judged[key]
-            if verdict is None:
-                continue  # the table is gone from the catalog's ids: nothing to judge
-            current, report = verdict
-            if self.isolation == Isolation.STRICT and current != binding.version:
-                compatible = False
-            else:
-                compatible = report.compatible
-            if not compatible:
-                with self._lock:
-                    if self.state == TxState.ACTIVE:
-                        self._fast = False
-                        self.doom = report
-                        self.state = TxState.ROLLBACK_ONLY
-                return
+    def _doom(self, report: Report) -> None:
+        """A new version breaks this transaction: it becomes rollback-only (unless it ended
+        meanwhile)."""
+        with self._lock:
+            if self.state == TxState.ACTIVE:
+                self._fast = False
+                self.doom = report
+                self.state = TxState.ROLLBACK_ONLY
 
 
-def _judge(catalog: Any, binding: Binding) -> tuple[int, Report] | None:
-    """A bound table's current version and the forward check from its bound version to it
-    (None when the catalog no longer knows the table)."""
+@attrs.frozen
+class _Verdict:
+    """A bound version judged against the current one: the forward check's report, whether
+    it breaks a transaction, and whether the version moved (which breaks a strict one)."""
+
+    report: Report
+    breaks: bool
+    moved: bool
+
+
+def _judge(catalog: Any, binding: Binding) -> _Verdict | None:
+    """A bound table's forward check from its bound version to the current one (None when
+    the catalog no longer knows the table)."""
     try:
         current = catalog.version_by_id(binding.table_id)
-        return current, check_table_versions(catalog, binding.table_id, binding.version, current)
+        report = check_table_versions(catalog, binding.table_id, binding.version, current)
     except NoSuchTableError:
         return None
+    return _Verdict(report, not report.compatible, current != binding.version)
 
 
 @begin_transaction.register
