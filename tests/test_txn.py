@@ -68,9 +68,8 @@ def test_incompatible_change_marks_rollback_only_at_once(cat: Catalog) -> None:
         tx.commit()
 
 
-def test_a_ddl_judges_each_bound_version_once_for_all_its_transactions(
-    cat: Catalog, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def judgements(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, int]]:
+    """The (table id, since, until) of each range the transactions' review judges from now on."""
     judged: list[tuple[int, int, int]] = []
     real = txn_module.check_table_versions
 
@@ -79,6 +78,13 @@ def test_a_ddl_judges_each_bound_version_once_for_all_its_transactions(
         return real(catalog, table_id, since, until)
 
     monkeypatch.setattr(txn_module, "check_table_versions", counting)
+    return judged
+
+
+def test_a_ddl_judges_each_bound_version_once_for_all_its_transactions(
+    cat: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judged = judgements(monkeypatch)
     early = [cat.begin() for _ in range(30)]
     for tx in early:
         tx.table("t")  # version 1
@@ -93,6 +99,32 @@ def test_a_ddl_judges_each_bound_version_once_for_all_its_transactions(
     assert sorted(judged) == [(tid, 1, 3), (tid, 2, 3)]  # two bound versions: two judgements
     assert {tx.state for tx in early + late} == {TxState.ROLLBACK_ONLY}
     assert len({id(tx.doom) for tx in early}) == 1  # the verdict is shared, not rebuilt
+
+
+def test_a_compatible_ddl_judges_its_own_version_and_reviews_only_strict_transactions(
+    cat: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forward-compatible version breaks no transaction that was not broken before it (a
+    range's verdict is its versions' verdicts in turn): the review judges that one version
+    however many versions the live transactions bound, and dooms only the strict ones, whom
+    any move breaks."""
+    bound = []
+    for n in range(3):  # repeatable-read transactions bound at versions 1, 2 and 3
+        bound += [cat.begin() for _ in range(10)]
+        for tx in bound[-10:]:
+            tx.table("t")
+        cat.execute(f"ALTER TABLE t ADD c{n} INT")
+    strict = cat.begin(isolation="strict")
+    strict.table("t")
+    judged = judgements(monkeypatch)
+    cat.execute("ALTER TABLE t MODIFY a BIGINT")  # widening: forward-compatible
+    tid = cat.table_id("t")
+    assert judged == [(tid, 4, 5)]
+    assert {tx.state for tx in bound} == {TxState.ACTIVE}
+    assert strict.state == TxState.ROLLBACK_ONLY and strict.doom is not None
+    assert strict.doom.compatible  # doomed for the move, not for a violation
+    for tx in bound:
+        tx.commit()
 
 
 ALTERS = (
@@ -227,15 +259,22 @@ def test_rows_are_validated_against_the_bound_version(cat: Catalog) -> None:
     tx.commit()
 
 
-def test_commit_sees_other_processes(tmp_path: Path) -> None:
+def test_commit_sees_other_processes_and_their_batch_dooms_as_a_whole(tmp_path: Path) -> None:
+    """A commit refreshes first; the versions another process committed arrive in one batch,
+    and a DROP then an ADD of the same name breaks the transactions bound before them, though
+    the batch's last version alone is compatible."""
     path = str(tmp_path / "c.db")
     with Catalog.open(path) as writer, Catalog.open(path) as reader:
         writer.execute("CREATE TABLE t (a INT, b INT)")
-        tx = reader.begin()
-        tx.table("t")
+        first, second = reader.begin(), reader.begin()
+        first.table("t")
+        second.table("t")
         writer.execute("ALTER TABLE t DROP b")
+        writer.execute("ALTER TABLE t ADD b INT")
         with pytest.raises(SchemaChangedError):
-            tx.commit()  # the commit refreshes first
+            first.commit()
+        assert second.state == TxState.ROLLBACK_ONLY
+        assert [v.kind for v in second.doom.violations] == ["drop_column"]  # type: ignore[union-attr]
 
 
 def test_a_bound_table_is_handed_back_as_bound(cat: Catalog) -> None:

@@ -258,12 +258,17 @@ class TableHistory:
 
     def _supersede(self, previous: Table | None, version: int, table: Table | None) -> None:
         """The head ``previous`` (if built) is superseded by ``version`` (``table``, if
-        built): the old head's cache entry keeps the schema, not the lookup index (readers that
-        hold the old value keep theirs; an equal size, in place), and the new one is filed."""
+        built), which is filed. Only the head and the version before it keep their lookup
+        index: the version before the head is where a check of the head's steps applies them
+        (the review of the live transactions judges a new version at once) and what the
+        transactions that bound it just before hold. An older version's cache entry keeps the
+        schema, not the index (readers that hold the old value keep theirs; an equal size, in
+        place): it is read rarely."""
         with self._cache_lock:
             cache = self._cache
-            if previous is not None and cache.get(previous.version) is previous:
-                cache[previous.version] = previous.without_index()
+            older = cache.get(version - 2)
+            if older is not None and older.indexed:
+                cache[version - 2] = older.without_index()
             if table is not None:
                 self._file(version, table)
 

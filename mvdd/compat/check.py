@@ -37,8 +37,9 @@ class _History(Protocol):
     def version_by_id(self, table_id: int) -> int: ...
 
     #: the verdicts judged on this catalog, by (table id, version, mode): a published version
-    #: never changes, so neither does its verdict
-    verdicts: dict[tuple[int, int, Mode], tuple[list[Violation], int]]
+    #: never changes, so neither does its verdict (its violations, the steps judged, whether it
+    #: dropped the table)
+    verdicts: dict[tuple[int, int, Mode], tuple[list[Violation], int, bool]]
 
 
 def _mode(mode: str) -> Mode:
@@ -174,12 +175,17 @@ def check_table_versions(
         )
     violations: list[Violation] = []
     count = 0
+    verdicts = cat.verdicts
     for version in range(from_version + 1, to_version + 1):
-        change = cat.change_by_id(table_id, version)
-        found, n = _version_verdict(cat, table_id, change, m)
+        cached = verdicts.get((table_id, version, m))
+        found, n, dropped = (
+            cached
+            if cached is not None
+            else _version_verdict(cat, table_id, cat.change_by_id(table_id, version), m)
+        )
         violations.extend(found)
         count += n
-        if change.dropped:
+        if dropped:
             break
     return Report(
         mode=m.value,
@@ -193,16 +199,15 @@ def check_table_versions(
 
 def _version_verdict(
     cat: _History, table_id: int, change: Any, mode: Mode
-) -> tuple[list[Violation], int]:
-    """The violations of one version's steps, judged on the version before it (cached)."""
-    key = (table_id, change.version, mode)
-    cached = cat.verdicts.get(key)
-    if cached is not None:
-        return cached
+) -> tuple[list[Violation], int, bool]:
+    """The violations of one version's steps, judged on the version before it, how many steps
+    were judged, and whether the version dropped the table; kept in ``cat.verdicts``, so a
+    range judged again costs one lookup per version, no change built."""
     before = cat.table_by_id(table_id, version=change.version - 1)
     _, found, n = _walk(before, change.steps, mode.value, change.version)
-    cat.verdicts[key] = (found, n)  # two threads judging one version store equal verdicts
-    return found, n
+    verdict = (found, n, bool(change.dropped))
+    cat.verdicts[(table_id, change.version, mode)] = verdict  # (two threads store equal ones)
+    return verdict
 
 
 def check_history(cat: _History, name: str, *, mode: str = "forward") -> Report:

@@ -322,11 +322,17 @@ class Table:
             return window[1], window[2]
         return changed_window(base, self.columns)
 
+    @property
+    def indexed(self) -> bool:
+        """Whether this value's lookup index is built (see :meth:`without_index`)."""
+        return self._lookup is not None
+
     def without_index(self) -> Table:
         """This table without its lookup index: an equal value whose first lookup builds the
-        index again. A catalog's history keeps the versions before a table's head this way: they
-        are read rarely, and a kept index costs memory and, at every garbage collection that
-        reaches it, a visit to each of its entries (two maps as wide as the table per version).
+        index again. A catalog's history keeps the versions older than the one before a table's
+        head this way: they are read rarely, and a kept index costs memory and, at every garbage
+        collection that reaches it, a visit to each of its entries (two maps as wide as the
+        table per version).
 
         >>> from mvdd.model.types import ColumnType
         >>> t = Table(name="t", columns=[Column(id=1, name="a", type=ColumnType.of("int"))])

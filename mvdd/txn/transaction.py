@@ -66,36 +66,61 @@ class Binding:
 class Registry:
     """The live transactions of one catalog, told about every batch of new versions.
 
-    Without a lock: beginning and ending a transaction is one dict store and one dict pop
+    Without a lock: beginning and ending a transaction is a dict store and a dict pop or two
     (atomic in CPython), so DML threads never block one another, or block behind a DDL
     reviewing them, here. An abandoned transaction leaves when it is collected."""
 
     def __init__(self, catalog: Any) -> None:
         self._catalog = weakref.ref(catalog)
         self._live: dict[int, weakref.ref[Transaction]] = {}
+        #: the strict ones among them, whom any new version of a table they bound breaks
+        self._strict: dict[int, weakref.ref[Transaction]] = {}
         self.locks: Any = None  # a MetadataLocks when the MDL baseline is installed
 
     def add(self, tx: Transaction) -> None:
-        key, live = id(tx), self._live
+        key, live, strict = id(tx), self._live, self._strict
 
         def gone(_: weakref.ref[Transaction]) -> None:
             live.pop(key, None)
+            strict.pop(key, None)
 
-        live[key] = weakref.ref(tx, gone)
+        ref = weakref.ref(tx, gone)
+        live[key] = ref
+        if tx.isolation is Isolation.STRICT:
+            strict[key] = ref
 
     def discard(self, tx: Transaction) -> None:
-        self._live.pop(id(tx), None)
+        key = id(tx)
+        self._live.pop(key, None)
+        self._strict.pop(key, None)
 
     def __call__(self, changes: list[Any]) -> None:
-        """A batch of versions landed: doom the transactions it makes incompatible. Each
-        (table, bound version) is judged once per batch, however many live transactions bound
-        it (a DDL costs one judgement per distinct binding, not one per transaction), and a
-        transaction the batch leaves compatible costs a few lookups here, no call."""
-        touched = {c.table_id for c in changes}
+        """A batch of versions landed: doom the transactions it makes incompatible.
+
+        A range's verdict is its versions' verdicts one after the other, so a batch whose
+        versions are each forward-compatible leaves every transaction as compatible as it was
+        (one it broke earlier was doomed then): only the strict transactions, whom any move
+        breaks, are reviewed, and a DDL beside any number of other transactions costs the
+        judgement of its own version. A batch that breaks something reviews every live
+        transaction. Each (table, bound version) is judged once per batch, however many
+        transactions bound it, and a transaction the batch leaves compatible costs a few
+        lookups here, no call."""
+        if not self._live:
+            return
         catalog = self._catalog()
         verdicts: dict[tuple[int, int], _Verdict | None] = {}
+        first: dict[int, int] = {}  # each table's first version in the batch
+        for c in changes:
+            first[c.table_id] = min(first.get(c.table_id, c.version), c.version)
+        harmless = True
+        for tid, version in first.items():
+            since = max(version - 1, 1)
+            verdict = verdicts[(tid, since)] = _judge(catalog, tid, since)
+            if verdict is None or verdict.breaks:
+                harmless = False
+        touched = first.keys()
         active, strict = TxState.ACTIVE, Isolation.STRICT
-        for ref in list(self._live.values()):
+        for ref in list((self._strict if harmless else self._live).values()):
             tx = ref()
             if tx is None or tx.state is not active:
                 continue
@@ -106,7 +131,7 @@ class Registry:
                 if key in verdicts:
                     verdict = verdicts[key]
                 else:
-                    verdict = verdicts[key] = _judge(catalog, binding)
+                    verdict = verdicts[key] = _judge(catalog, *key)
                 if verdict is None:
                     continue  # the table is gone from the catalog's ids: nothing to judge
                 if verdict.breaks or (verdict.moved and tx.isolation is strict):
@@ -295,15 +320,15 @@ class _Verdict:
     moved: bool
 
 
-def _judge(catalog: Any, binding: Binding) -> _Verdict | None:
-    """A bound table's forward check from its bound version to the current one (None when
-    the catalog no longer knows the table)."""
+def _judge(catalog: Any, table_id: int, version: int) -> _Verdict | None:
+    """A bound version's forward check against the table's current version (None when the
+    catalog no longer knows the table)."""
     try:
-        current = catalog.version_by_id(binding.table_id)
-        report = check_table_versions(catalog, binding.table_id, binding.version, current)
+        current = catalog.version_by_id(table_id)
+        report = check_table_versions(catalog, table_id, version, current)
     except NoSuchTableError:
         return None
-    return _Verdict(report, not report.compatible, current != binding.version)
+    return _Verdict(report, not report.compatible, current != version)
 
 
 @begin_transaction.register
