@@ -46,10 +46,13 @@ def _table(name: str) -> exp.Table:
     return exp.Table(this=_id(name))
 
 
-def sql(node: exp.Expr) -> str:
-    """One tree as MySQL text, identifiers quoted."""
+def sql(node: exp.Expr, *, fresh: bool = False) -> str:
+    """One tree as MySQL text, identifiers quoted. ``fresh``: the tree was built for this text
+    alone, as every statement and table tree of this module is, so sqlglot's generator, which
+    may change the tree it reads, reads it rather than a copy (the copy costs about as much as
+    the rest of the rendering)."""
     with deep_stack():
-        return node.sql(dialect=DIALECT, identify=True)
+        return DIALECT.generate(node, copy=not fresh, identify=True)
 
 
 # --- values ----------------------------------------------------------------------------------
@@ -235,7 +238,7 @@ def table_node(table: Table, *, name: str | None = None) -> exp.Create:
 
 def render_table(table: Table, *, name: str | None = None) -> str:
     """``CREATE TABLE`` for a table (under ``name`` if given)."""
-    return sql(table_node(table, name=name))
+    return sql(table_node(table, name=name), fresh=True)
 
 
 @sql_text.register
@@ -477,7 +480,7 @@ def render_fill(table: str, column: str, value: Any) -> str:
 @sql_text.register
 def describe_step(step: s.Step) -> str:
     """A step as one MySQL statement (for messages and logs)."""
-    return sql(statement_node(step))
+    return sql(statement_node(step), fresh=True)
 
 
 def render_steps(steps: Iterable[s.Step]) -> list[str]:
@@ -490,7 +493,7 @@ def render_steps(steps: Iterable[s.Step]) -> list[str]:
     def flush() -> None:
         nonlocal pending_table, actions
         if pending_table is not None and actions:
-            out.append(sql(_alter(pending_table, actions)))
+            out.append(sql(_alter(pending_table, actions), fresh=True))
         pending_table, actions = None, []
 
     partner = None  # the other table of the EXCHANGE or CONVERT just rendered
@@ -503,7 +506,7 @@ def render_steps(steps: Iterable[s.Step]) -> list[str]:
         action = alter_action(st)
         if action is None:
             flush()
-            out.append(sql(statement_node(st)))
+            out.append(sql(statement_node(st), fresh=True))
             continue
         if st.table != pending_table:
             flush()
