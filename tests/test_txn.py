@@ -128,10 +128,10 @@ def test_a_compatible_ddl_judges_its_own_version_and_reviews_only_strict_transac
 
 
 ALTERS = (
-    "ALTER TABLE t ADD c{n} INT",  # forward-compatible
-    "ALTER TABLE t MODIFY a BIGINT",  # widening: forward-compatible
-    "ALTER TABLE t MODIFY a INT",  # narrowing: breaks a bound BIGINT
-    "ALTER TABLE t DROP COLUMN c{n}",  # breaks a transaction that saw c{n}
+    "ALTER TABLE {t} ADD c{n} INT",  # forward-compatible
+    "ALTER TABLE {t} MODIFY a BIGINT",  # widening: forward-compatible
+    "ALTER TABLE {t} MODIFY a INT",  # narrowing: breaks a bound BIGINT
+    "ALTER TABLE {t} DROP COLUMN c{n}",  # breaks a transaction that saw c{n}
 )
 
 
@@ -139,40 +139,60 @@ ALTERS = (
     plan=st.lists(
         st.tuples(
             st.integers(0, len(ALTERS) - 1),
-            st.lists(st.sampled_from(["repeatable_read", "read_committed", "strict"]), max_size=3),
+            st.sampled_from(["t", "u"]),
+            st.lists(
+                st.tuples(
+                    st.sampled_from(["repeatable_read", "read_committed", "strict"]),
+                    st.sampled_from([("t",), ("u",), ("t", "u")]),
+                ),
+                max_size=3,
+            ),
+            st.booleans(),
         ),
         min_size=1,
         max_size=12,
     )
 )
 def test_reviewed_states_agree_with_judging_each_transaction_alone(
-    plan: list[tuple[int, list[str]]],
+    plan: list[tuple[int, str, list[tuple[str, tuple[str, ...]]], bool]],
 ) -> None:
-    """Transactions of every isolation bound between ALTERs: after the stream, each is
-    rollback-only exactly when the check of its own range, from the version it first saw to
-    the head (the oracle: the compatibility check called directly, one transaction at a time),
-    says it cannot commit; a strict one also when the table changed at all."""
-    cat = Catalog()
-    cat.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)")
+    """Transactions of every isolation bound to one table or both between ALTERs of either,
+    which another catalog of the same store writes: the reviewing catalog takes them in
+    batches of one or more versions (when a step asks it to catch up). After the stream each
+    transaction is rollback-only exactly when the check of its own range of a table it bound,
+    from the version it first saw to the head (the oracle: the compatibility check called
+    directly, one transaction at a time), says it cannot commit; a strict one also when a
+    table it bound changed at all."""
+    store = MemoryStore()
+    writer, cat = Catalog(store), Catalog(store)
+    writer.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT); CREATE TABLE u LIKE t")
+    cat.refresh()
     txs = []
-    n = 0
-    for pick, isolations in plan:
-        for isolation in isolations:
+    added = {"t": 0, "u": 0}
+    for pick, table, binders, catch_up in plan:
+        for isolation, tables in binders:
             tx = cat.begin(isolation=isolation)
-            tx.table("t")
+            for name in tables:
+                tx.table(name)
             txs.append(tx)
-        if pick == 3 and "c" + str(n) not in cat.table("t").column_names:
+        n = added[table]
+        if pick == 3 and f"c{n}" not in writer.table(table).column_names:
             pick = 0  # nothing to drop yet: add instead
         if pick == 0:
-            n += 1
-        cat.execute(ALTERS[pick].format(n=n))
-    tid, head = cat.table_id("t"), cat.version("t")
+            n = added[table] = n + 1
+        writer.execute(ALTERS[pick].format(t=table, n=n))
+        if catch_up:
+            cat.refresh()
+    cat.refresh()
     for tx in txs:
-        binding = tx.bound["t"]
-        broken = not check_table_versions(cat, tid, binding.version, head).compatible
-        if tx.isolation == "strict":
-            broken = broken or binding.version != head
-        assert (tx.state == TxState.ROLLBACK_ONLY) == broken, (tx.isolation, binding.version)
+        broken = False
+        for name, binding in tx.bound.items():
+            head = cat.version(name)
+            broken |= not check_table_versions(
+                cat, binding.table_id, binding.version, head
+            ).compatible
+            broken |= tx.isolation == "strict" and binding.version != head
+        assert (tx.state == TxState.ROLLBACK_ONLY) == broken, (tx.isolation, tx.bound)
 
 
 def test_changes_to_other_tables_do_not_matter(cat: Catalog) -> None:
