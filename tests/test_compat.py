@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mvdd import Catalog, DDLError, check, check_versions
-from mvdd.compat import check_history, compatible_since, widens
+from mvdd.compat import check_history, check_table_versions, compatible_since, widens
 from mvdd.model import ColumnType
 
 BASE = (
@@ -170,6 +170,51 @@ def test_chains_on_catalog_versions(
     assert kinds(check_versions(cat, name, 1, cat.version(name), mode="backward")) == backward
     # judged once: asking again gives an equal report
     assert check_versions(cat, name, 1, cat.version(name)) == report
+
+
+@pytest.mark.parametrize("sql,forward,backward", SINGLE, ids=[row[0][14:60] for row in SINGLE])
+def test_single_steps_on_catalog_versions(
+    sql: str, forward: list[str], backward: list[str]
+) -> None:
+    """A catalog's version of one step is judged against the version the catalog made, not
+    the step applied again: the same verdicts as the statements' check."""
+    cat = Catalog()
+    cat.execute(BASE)
+    cat.execute(OTHER)
+    tid = cat.table_id("t")
+    cat.execute(sql)
+    head = cat.version_by_id(tid)
+    assert kinds(check_table_versions(cat, tid, 1, head)) == forward
+    assert kinds(check_table_versions(cat, tid, 1, head, mode="backward")) == backward
+
+
+@pytest.mark.parametrize(
+    "sql,sql_mode",
+    [
+        ("ALTER TABLE t ADD COLUMN x INT NOT NULL", None),
+        ("ALTER TABLE t ADD COLUMN x INT NOT NULL, ADD COLUMN y INT NOT NULL", None),
+        ("ALTER TABLE t ALTER COLUMN d SET DEFAULT '2020-02-31'", "ALLOW_INVALID_DATES"),
+        (
+            "ALTER TABLE t ALTER COLUMN d SET DEFAULT '2020-02-31', ADD COLUMN z INT",
+            "ALLOW_INVALID_DATES",
+        ),
+    ],
+)
+def test_a_replicas_versions_are_judged_as_its_server_took_them(
+    sql: str, sql_mode: str | None
+) -> None:
+    """A replica takes what its server ran (a NOT NULL column without a DEFAULT, a date its
+    session allowed): the versions are judged under the server's rules and against what the
+    catalog made, and a transaction bound before them learns its verdict; nothing raises after
+    the version is committed."""
+    cat = Catalog(replica=True, flavor="mariadb")
+    cat.execute("CREATE TABLE t (id INT PRIMARY KEY, d DATE)")
+    tx = cat.begin()
+    tx.table("t")
+    (change,) = cat.execute(sql, sql_mode=sql_mode)
+    report = check_history(cat, "t")
+    assert report.steps_checked == len(change.steps)
+    assert (tx.state.value == "rollback_only") == (not report.compatible)
 
 
 def test_reports_name_every_place() -> None:

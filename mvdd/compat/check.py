@@ -18,6 +18,7 @@ from mvdd.compat.rules import BACKWARD, FORWARD, Finding, Rule
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply, validate_table
 from mvdd.ddl.order import in_server_order
+from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import parse_statements, parse_table
 from mvdd.errors import CatalogError, MvddError, NoSuchVersionError, UnsupportedDDLError
 from mvdd.model import Table
@@ -25,6 +26,10 @@ from mvdd.model import Table
 
 class _History(Protocol):
     """What a catalog offers the checker (the catalog layer sits above this one)."""
+
+    #: whether the catalog follows a server (its statements already ran there), and which one
+    replica: bool
+    flavor: str | None
 
     def table_id(self, name: str) -> int: ...
 
@@ -84,9 +89,20 @@ def judge_step(
 
 
 def _walk(
-    table: Table, steps: Iterable[s.Step], mode: str, version: int
+    table: Table,
+    steps: Iterable[s.Step],
+    mode: str,
+    version: int,
+    *,
+    rules: Rules = Rules.MVDD,
+    result: Table | None = None,
 ) -> tuple[Table | None, list[Violation], int]:
-    """Apply steps to ``table`` one at a time, judging each on it; stops if the table goes."""
+    """Apply steps to ``table`` one at a time under ``rules``, judging each on it; stops if
+    the table goes. ``result``: what the steps made, when a catalog holds it (a version, which
+    its statement's session made under the catalog's rules): a lone step is judged against it
+    rather than applied again, and so is a step the rules given refuse (the session that ran
+    it took it: a replica's server, a session that was not strict), not raised."""
+    steps = tuple(steps)
     violations: list[Violation] = []
     count = 0
     current: Table | None = table
@@ -97,7 +113,17 @@ def _walk(
             continue  # a step on another table: compatible
         if isinstance(st, s.CreateTable | s.CreateTableLike):
             continue
-        after = None if isinstance(st, s.DropTable) else apply(st, current)
+        if isinstance(st, s.DropTable):
+            after = None
+        elif result is not None and len(steps) == 1:
+            after = result
+        else:
+            try:
+                after = apply(st, current, rules=rules)
+            except MvddError:
+                if result is None:
+                    raise
+                after = result
         violations.extend(judge_step(st, current, after, mode, version=version))
         count += 1
         current = after
@@ -202,9 +228,13 @@ def _version_verdict(
 ) -> tuple[list[Violation], int, bool]:
     """The violations of one version's steps, judged on the version before it, how many steps
     were judged, and whether the version dropped the table; kept in ``cat.verdicts``, so a
-    range judged again costs one lookup per version, no change built."""
+    range judged again costs one lookup per version, no change built. The steps apply under
+    the catalog's rules (a replica's are its server's), and the version itself is what they
+    made (:func:`_walk`'s ``result``)."""
     before = cat.table_by_id(table_id, version=change.version - 1)
-    _, found, n = _walk(before, change.steps, mode.value, change.version)
+    made = None if change.dropped else cat.table_by_id(table_id, version=change.version)
+    rules = Rules.altered(replica=cat.replica, flavor=cat.flavor)
+    _, found, n = _walk(before, change.steps, mode.value, change.version, rules=rules, result=made)
     verdict = (found, n, bool(change.dropped))
     cat.verdicts[(table_id, change.version, mode)] = verdict  # (two threads store equal ones)
     return verdict
