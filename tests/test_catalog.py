@@ -24,6 +24,7 @@ from mvdd import (
     StoreError,
     UnsupportedDDLError,
 )
+from mvdd.catalog.history import Change
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply_steps
 from mvdd.store.base import Commit, VersionRow
@@ -88,6 +89,26 @@ def test_old_versions_never_change(catalog: Catalog) -> None:
         seen[i] = catalog.table(name).to_sql()
         for version, text in seen.items():
             assert catalog.table(name, version=version).to_sql() == text
+
+
+def test_a_failing_listener_is_logged_and_fails_nothing(
+    catalog: Catalog, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The versions are committed when the listeners hear of them: one that raises is logged,
+    the others still hear, and the statement returns its changes."""
+    heard: list[int] = []
+
+    def failing(changes: list[Change]) -> None:
+        raise RuntimeError("listener bug")
+
+    catalog.execute("CREATE TABLE t (a INT)")
+    catalog.add_listener(failing)
+    catalog.add_listener(lambda changes: heard.extend(c.version for c in changes))
+    with caplog.at_level(logging.ERROR, logger="mvdd.catalog"):
+        (change,) = catalog.execute("ALTER TABLE t ADD b INT")
+    assert change.version == 2 and catalog.version("t") == 2 and heard == [2]
+    (record,) = caplog.records
+    assert "t 2" in record.getMessage() and "listener bug" in (record.exc_text or "")
 
 
 def test_a_superseded_version_keeps_its_schema_not_its_lookup_index(catalog: Catalog) -> None:

@@ -278,7 +278,10 @@ class Catalog:
 
     def add_listener(self, listener: Callable[[list[Change]], None]) -> None:
         """Call ``listener(changes)`` after every batch of versions this catalog learns of
-        (its own commits and those a refresh picks up), under the writer lock."""
+        (its own commits and those a refresh picks up), under the writer lock. The versions
+        are committed and published by then: a listener that raises is logged (logger
+        ``mvdd.catalog``, with its traceback), the others are still called, and the statement
+        or the refresh does not fail for it."""
         self._listeners.append(listener)
 
     def remove_listener(self, listener: Callable[[list[Change]], None]) -> None:
@@ -291,7 +294,13 @@ class Catalog:
 
     def _notify(self, changes: list[Change]) -> None:
         for listener in list(self._listeners):
-            listener(changes)
+            try:
+                listener(changes)
+            except Exception:
+                log.exception(
+                    "a listener of versions %s failed (the versions are committed)",
+                    ", ".join(f"{c.table} {c.version}" for c in changes),
+                )
 
     # -- reading ------------------------------------------------------------------------------
 
