@@ -7,6 +7,7 @@ import random
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -125,6 +126,36 @@ def test_a_compatible_ddl_judges_its_own_version_and_reviews_only_strict_transac
     assert strict.doom.compatible  # doomed for the move, not for a violation
     for tx in bound:
         tx.commit()
+
+
+@pytest.mark.parametrize(
+    "isolation,sql,doomed",
+    [
+        ("strict", "ALTER TABLE t ADD c INT", True),  # any move breaks a strict one
+        ("repeatable_read", "ALTER TABLE t DROP COLUMN a", True),
+        ("repeatable_read", "ALTER TABLE t ADD c INT", False),
+    ],
+)
+def test_a_version_landing_while_a_transaction_binds_is_judged_on_its_binding(
+    cat: Catalog, monkeypatch: pytest.MonkeyPatch, isolation: str, sql: str, doomed: bool
+) -> None:
+    """Reading the head and storing the binding are two steps: a version landing between
+    them is reviewed before the binding is there to see, so the transaction judges its own
+    binding once stored."""
+    tx = cat.begin(isolation=isolation)
+    read = Catalog.table
+    fired: list[bool] = []
+
+    def racing(name: str, **kwargs: Any) -> Any:
+        found = read(cat, name, **kwargs)
+        if not fired:
+            fired.append(True)
+            cat.execute(sql)  # lands, and is reviewed, between the read and the binding
+        return found
+
+    monkeypatch.setattr(cat, "table", racing)
+    assert tx.table("t").version == 1 and cat.version("t") == 2
+    assert (tx.state == TxState.ROLLBACK_ONLY) == doomed
 
 
 ALTERS = (

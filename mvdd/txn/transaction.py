@@ -119,7 +119,7 @@ class Registry:
             if verdict is None or verdict.breaks:
                 harmless = False
         touched = first.keys()
-        active, strict = TxState.ACTIVE, Isolation.STRICT
+        active = TxState.ACTIVE
         for ref in list((self._strict if harmless else self._live).values()):
             tx = ref()
             if tx is None or tx.state is not active:
@@ -134,9 +134,18 @@ class Registry:
                     verdict = verdicts[key] = _judge(catalog, *key)
                 if verdict is None:
                     continue  # the table is gone from the catalog's ids: nothing to judge
-                if verdict.breaks or (verdict.moved and tx.isolation is strict):
+                if verdict.dooms(tx):
                     tx._doom(verdict.report)
                     break
+
+    def review(self, tx: Transaction, binding: Binding) -> None:
+        """One transaction's new binding, judged as a batch's review judges it: a version
+        that landed while the transaction was binding the version before it finds the
+        binding only if its review came after it, so the transaction reviews itself (once
+        the binding is stored, the newest version it sees is one a review will see too)."""
+        verdict = _judge(self._catalog(), binding.table_id, binding.version)
+        if verdict is not None and verdict.dooms(tx):
+            tx._doom(verdict.report)
 
 
 _ATTACH = threading.Lock()
@@ -220,7 +229,11 @@ class Transaction:
             if locks is not None:
                 locks.acquire_shared(name, self)
             table = cat.table(name)
-            self._bound[name] = Binding(table.id, name, table.version, table)
+            binding = self._bound[name] = Binding(table.id, name, table.version, table)
+            if cat.version_by_id(table.id) != table.version:
+                # a version landed between the read and the binding: its review may have
+                # passed this transaction by before the binding was there to see
+                self._registry.review(self, binding)
             return table
         if self.isolation == Isolation.READ_COMMITTED:
             try:
@@ -318,6 +331,11 @@ class _Verdict:
     report: Report
     breaks: bool
     moved: bool
+
+    def dooms(self, tx: Transaction) -> bool:
+        """Whether a transaction that bound the judged version cannot commit, or may not go
+        on (a strict one, whose table moved)."""
+        return self.breaks or (self.moved and tx.isolation is Isolation.STRICT)
 
 
 def _judge(catalog: Any, table_id: int, version: int) -> _Verdict | None:
