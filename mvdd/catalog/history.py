@@ -256,14 +256,14 @@ class TableHistory:
             _, evicted = cache.popitem(last=False)
             self._cached_elements -= _size(evicted)
 
-    def _supersede(self, previous: Table | None, version: int, table: Table | None) -> None:
-        """The head ``previous`` (if built) is superseded by ``version`` (``table``, if
-        built), which is filed. Only the head and the version before it keep their lookup
-        index: the version before the head is where a check of the head's steps applies them
-        (the review of the live transactions judges a new version at once) and what the
-        transactions that bound it just before hold. An older version's cache entry keeps the
-        schema, not the index (readers that hold the old value keep theirs; an equal size, in
-        place): it is read rarely."""
+    def _supersede(self, version: int, table: Table | None) -> None:
+        """The head is superseded by ``version`` (``table``, if built), which is filed. Only
+        the head and the version before it keep their lookup index: the version before the
+        head is where a check of the head's steps applies them (the review of the live
+        transactions judges a new version at once) and what the transactions that bound it
+        just before hold. An older version's cache entry keeps the schema, not the index
+        (readers that hold the old value keep theirs; an equal size, in place): it is read
+        rarely."""
         with self._cache_lock:
             cache = self._cache
             older = cache.get(version - 2)
@@ -382,7 +382,7 @@ class TableHistory:
             self._positions.append(self._positions[-1])
         if version % CHECKPOINT_EVERY == 0:
             self._checkpoints[version] = self._live.copy()  # (whole, holes and all: fast)
-        self._supersede(self.head_table, version, table)
+        self._supersede(version, table)
         self.head_table = table
         self.head = version
 
