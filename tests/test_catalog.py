@@ -112,10 +112,10 @@ def test_a_failing_listener_is_logged_and_fails_nothing(
 
 
 def test_a_superseded_version_keeps_its_schema_not_its_lookup_index(catalog: Catalog) -> None:
-    """The history keeps a version older than the one before the head without its lookup maps
-    (memory, and a garbage-collector visit per entry); its lookups build them again and answer
-    as before, and a reader holding the old value keeps it whole. The version before the head
-    keeps its maps: a check of the head's steps applies them to it."""
+    """The history lets the lookup maps of a version older than the one before the head go
+    (memory, and a garbage-collector visit per entry), in place; its lookups build them again
+    and answer as before, for the history and for a reader holding the value. The version
+    before the head keeps its maps: a check of the head's steps applies them to it."""
     catalog.execute("CREATE TABLE t (a INT, b VARCHAR(3), KEY kb (b))")
     held = catalog.table("t")
     assert held.column("B").id == 2 and held.indexed
@@ -123,9 +123,9 @@ def test_a_superseded_version_keeps_its_schema_not_its_lookup_index(catalog: Cat
     assert catalog.table("t", version=1) is held  # the version before the head, as it was
     catalog.execute("ALTER TABLE t ADD d INT")
     old = catalog.table("t", version=1)
-    assert old == held and not old.indexed
+    assert old is held and not old.indexed
     assert catalog.table("t", version=2).indexed
-    assert held.indexed and held.column("b").id == 2
+    assert held.column("b").id == 2 and held.indexed  # (built again by the lookup)
     assert old.column("b").id == 2 and old.find_index("KB") is not None
     assert old.find_column("c") is None and catalog.table("t").column("c").id == 4
     assert catalog.table("t").indexed  # the head's is carried over, not rebuilt

@@ -10,9 +10,9 @@ lookups. The cache is bounded twice: at most :data:`CACHE_SIZE` versions, and at
 :data:`CACHE_ELEMENTS` elements (columns, indexes and checks, one more per version for the
 table itself) over all the versions it holds, so a table thousands of columns wide keeps fewer
 versions rather than more memory (its newest version always stays). A version keeps its lookup
-index (name and id maps) while it is the head; once superseded, its cache entry is an equal
-table without one (an old version is read rarely, and 512 kept maps per table cost memory and a
-visit per entry at every full garbage collection).
+index (name and id maps) while it is the head or the version before it; older, it lets the
+index go, in place (an old version is read rarely, and 512 kept maps per table cost memory and
+a visit per entry at every full garbage collection; its next lookup builds them again).
 
 The history is append-only and published by moving ``head`` last: a reader never sees a
 half-appended version, and a read the cache answers takes no lock (a rebuild takes the cache's
@@ -25,6 +25,7 @@ import bisect
 import datetime as dt
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -261,14 +262,12 @@ class TableHistory:
         the head and the version before it keep their lookup index: the version before the
         head is where a check of the head's steps applies them (the review of the live
         transactions judges a new version at once) and what the transactions that bound it
-        just before hold. An older version's cache entry keeps the schema, not the index
-        (readers that hold the old value keep theirs; an equal size, in place): it is read
-        rarely."""
+        just before hold. An older version lets its index go (:meth:`Table.forget_index`;
+        a reader still holding it builds it again at its next lookup): it is read rarely."""
         with self._cache_lock:
-            cache = self._cache
-            older = cache.get(version - 2)
-            if older is not None and older.indexed:
-                cache[version - 2] = older.without_index()
+            older = self._cache.get(version - 2)
+            if older is not None:
+                older.forget_index()
             if table is not None:
                 self._file(version, table)
 
@@ -343,8 +342,8 @@ class TableHistory:
     def append(
         self,
         row: VersionRow,
-        opened: list[ElementRow],
-        closed: list[Key],
+        opened: Sequence[ElementRow],
+        closed: Sequence[Key],
         table: Table | None = None,
     ) -> None:
         """Add the next version: its row, the element rows it opens and the keys it closes.

@@ -324,22 +324,23 @@ class Table:
 
     @property
     def indexed(self) -> bool:
-        """Whether this value's lookup index is built (see :meth:`without_index`)."""
+        """Whether this value's lookup index is built (see :meth:`forget_index`)."""
         return self._lookup is not None
 
-    def without_index(self) -> Table:
-        """This table without its lookup index: an equal value whose first lookup builds the
-        index again. A catalog's history keeps the versions older than the one before a table's
-        head this way: they are read rarely, and a kept index costs memory and, at every garbage
-        collection that reaches it, a visit to each of its entries (two maps as wide as the
-        table per version).
+    def forget_index(self) -> None:
+        """Let this value's lookup index go (a cache, not part of the value: the next lookup
+        builds it again, and answers as before). A catalog's history lets the index of each
+        version older than the one before a table's head go this way, in place (a new value
+        without it would cost a table's construction per statement): such versions are read
+        rarely, and a kept index costs memory and, at every garbage collection that reaches
+        it, a visit to each of its entries (two maps as wide as the table per version).
 
         >>> from mvdd.model.types import ColumnType
         >>> t = Table(name="t", columns=[Column(id=1, name="a", type=ColumnType.of("int"))])
-        >>> t.column("a").id, t.without_index() == t, t.without_index().column("A").id
-        (1, True, 1)
+        >>> t.column("a").id, t.indexed, t.forget_index(), t.indexed, t.column("A").id
+        (1, True, None, False, 1)
         """
-        return self._numbered(self.version)
+        object.__setattr__(self, "_lookup", None)
 
     def _numbered(self, version: int) -> Table:
         return self._made(version=version)
