@@ -480,11 +480,17 @@ class Catalog:
         copied = False
         left: list[str] = []  # names a table left (renamed from, dropped)
         opened: dict[tuple[int, int], list[ElementRow]] = {}
-        for rec in changes.opened:
-            opened.setdefault((rec.table_id, rec.since), []).append(rec)
         closed: dict[tuple[int, int], list[tuple[str, int, int]]] = {}
-        for key, until in changes.closed:
-            closed.setdefault((key[0], until), []).append(key[1:])
+        if local is not None and len(changes.versions) == 1:
+            # (this catalog's own commit of one version: each of its rows is that version's)
+            (only,) = changes.versions
+            opened[only.table_id, only.version] = changes.opened  # type: ignore[assignment]
+            closed[only.table_id, only.version] = [key[1:] for key, _ in changes.closed]
+        else:
+            for rec in changes.opened:
+                opened.setdefault((rec.table_id, rec.since), []).append(rec)
+            for key, until in changes.closed:
+                closed.setdefault((key[0], until), []).append(key[1:])
         for row in changes.versions:
             history = histories.get(row.table_id)
             if history is None:
@@ -492,9 +498,9 @@ class Catalog:
             previous = history.name if history.head else None
             history.append(
                 row,
-                opened.get((row.table_id, row.version), []),
-                closed.get((row.table_id, row.version), []),
-                (local or {}).get(row.table_id) if not row.dropped else None,
+                opened.get((row.table_id, row.version), ()),
+                closed.get((row.table_id, row.version), ()),
+                local.get(row.table_id) if local and not row.dropped else None,
             )
             if row.dropped or previous != row.name:
                 if not copied:  # published maps are never changed in place: readers hold them

@@ -217,6 +217,11 @@ class Commit:
         table ids (``ids`` maps the placeholders), each version row with its sequence number,
         each closed row's key with the version it ends at (its table's new version). Every
         store builds them here, and hands them back in :class:`CommitResult`."""
+        if not ids and len(self.versions) == 1:  # (the common commit: one existing table)
+            (row,) = self.versions
+            until = row.version
+            closed = tuple([(key, until) for key in self.closed])
+            return Changes((row.committed(row.table_id, seq),), self.opened, closed, seq)
         heads = {v.table_id: v.version for v in self.versions}
         versions = tuple(v.committed(ids.get(v.table_id, v.table_id), seq) for v in self.versions)
         opened = (

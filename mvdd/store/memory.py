@@ -106,11 +106,16 @@ class MemoryStore(Store):
                 if not commit.follows_head(row):
                     commit.heads({})  # raises, naming what is malformed
             ids = {tid: self._allocate() for tid in commit.names if tid < 0}
-            moving = {
-                ids.get(tid, tid): name
-                for tid, name in commit.names.items()
-                if self._name_of.get(ids.get(tid, tid)) != name
-            }
+            # names move only for a new table or one the commit renames or drops
+            moving = (
+                {
+                    ids.get(tid, tid): name
+                    for tid, name in commit.names.items()
+                    if self._name_of.get(ids.get(tid, tid)) != name
+                }
+                if ids or commit.renamed
+                else {}
+            )
             names = self._names
             if moving:  # names change: check the new ones on a copy, as a swap may pass a name on
                 names = dict(names)
