@@ -7,6 +7,7 @@ import gc
 import logging
 import sqlite3
 import threading
+import weakref
 from pathlib import Path
 
 import pytest
@@ -228,6 +229,26 @@ def test_a_timestamps_literal_default_is_kept_in_utc(catalog: Catalog) -> None:
         with pytest.raises(DDLError, match="time zone"):
             catalog.execute(sql.format("w"), time_zone=zone)
     assert catalog.tables() == ["t", "u", "v"]
+
+
+def test_a_catalog_reads_each_text_as_its_arguments_say_and_can_go() -> None:
+    """A catalog keeps the context its last text was read in, for the next text read the same
+    way: a text read another way (its server's name case, a session's settings) gets its own,
+    and the catalog holds it, not the module, so a catalog no longer used can go."""
+    cat = Catalog()
+    cat.execute("CREATE TABLE T1 (a INT)")
+    cat.lower_names = True
+    cat.execute("CREATE TABLE T2 (a INT)")
+    cat.execute('CREATE TABLE "T3" (a INT)', sql_mode="ANSI_QUOTES")
+    cat.lower_names = False
+    cat.execute("CREATE TABLE T4 (a TIMESTAMP)", explicit_defaults_for_timestamp=False)
+    cat.execute("CREATE TABLE T5 (a TIMESTAMP)")
+    assert cat.tables() == ["T1", "T4", "T5", "t2", "t3"]
+    assert [cat.table(t).columns[0].nullable for t in ("T4", "T5")] == [False, True]
+    gone = weakref.ref(cat)
+    del cat
+    gc.collect()
+    assert gone() is None
 
 
 def test_a_version_keeps_few_objects(monkeypatch: pytest.MonkeyPatch) -> None:

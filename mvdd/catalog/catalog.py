@@ -47,10 +47,16 @@ from mvdd.catalog.history import Change, TableHistory, diff_rows
 from mvdd.catalog.plan import Planned, plan_statement
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import validate_table
-from mvdd.ddl.name import split_name
+from mvdd.ddl.name import Context, split_name
 from mvdd.ddl.rules import FLAVORS, PLAIN, Rules, Session
 from mvdd.ddl.sqlmode import SqlMode
-from mvdd.ddl.statement import Statement, iter_statements, session_of, written_in
+from mvdd.ddl.statement import (
+    Statement,
+    iter_statements,
+    session_of,
+    statement_context,
+    written_in,
+)
 from mvdd.ddl.step import DatabaseAction
 from mvdd.errors import (
     CatalogError,
@@ -196,6 +202,8 @@ class Catalog:
         self._write_lock = threading.RLock()
         self._listeners: list[Callable[[list[Change]], None]] = []
         self._gate: DDLGate | None = None
+        #: the arguments of the last text's statement context, and the context
+        self._context: tuple[tuple[Any, ...], Context] | None = None
         self._state = _State({}, {}, {})
         # name -> the head Table of each live table whose head is built: the latest read is
         # one dict lookup. Written under the writer lock only (see table()).
@@ -601,19 +609,39 @@ class Catalog:
         zone = session_zone(time_zone) if time_zone is not None else None
         mode = SqlMode.of(sql_mode, self.flavor) if sql_mode is not None else None
         session = session_of(zone, mode, written_in(charset))
+        reading = (
+            self.database,
+            default,
+            self.replica,
+            self.flavor,
+            charset,
+            mode,
+            zone,
+            self.lower_names,
+            explicit_defaults_for_timestamp,
+        )
+        held = self._context  # the statement context of the last text, if read the same way
+        if held is None or held[0] != reading:
+            context = statement_context(
+                database=self.database,
+                default=default,
+                charsets=self.database_default,
+                replica=self.replica,
+                flavor=self.flavor,
+                charset=charset,
+                sql_mode=mode,
+                time_zone=zone,
+                lower_names=self.lower_names,
+                explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
+            )
+            held = self._context = (reading, context)
         statements = iter_statements(
             sql,
             skip_unsupported=self.on_unsupported == "skip",
-            database=self.database,
-            default=default,
-            charsets=self.database_default,
-            replica=self.replica,
             flavor=self.flavor,
             charset=charset,
             sql_mode=mode,
-            time_zone=zone,
-            lower_names=self.lower_names,
-            explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
+            context=held[1],
         )
         out: list[Change] = []
         for st in statements:
@@ -876,7 +904,13 @@ class Catalog:
             names[p.tid] = None if dropped else name
             if p.old is not None and (dropped or name != p.old.name):
                 renamed.add(p.tid)
-            new_table = p.new.at_version(version) if p.new is not None else None
+            new_table = p.new
+            if new_table is p.old and new_table is not None:
+                new_table = new_table.at_version(version)  # (the head itself: TRUNCATE)
+            elif new_table is not None and new_table.version != version:
+                # a table the plan made is this statement's alone until the commit publishes
+                # it: numbered in place, not copied (a table's construction per statement)
+                object.__setattr__(new_table, "version", version)
             to_open, to_close = diff_rows(
                 history.live_rows() if history is not None else {}, p.old, new_table
             )

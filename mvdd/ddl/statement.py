@@ -324,6 +324,7 @@ def iter_statements(
     time_zone: dt.tzinfo | None = None,
     lower_names: bool = False,
     explicit_defaults_for_timestamp: bool = True,
+    context: Context | None = None,
 ) -> Iterator[Statement]:
     """Statements of a text one at a time, each parsed only when reached, so a caller that
     executes them in turn commits the statements before a bad one (the text is tokenized whole
@@ -338,27 +339,32 @@ def iter_statements(
     :mod:`mvdd.model.zone`); ``lower_names``: its server keeps table and database names in
     lower case (``lower_case_table_names``), and a name in any case is that one;
     ``explicit_defaults_for_timestamp``: the session's (False: MySQL 5.7's legacy TIMESTAMPs,
-    NOT NULL and the first one CURRENT_TIMESTAMP's).
+    NOT NULL and the first one CURRENT_TIMESTAMP's). ``context``: the
+    :func:`statement_context` of these same arguments, when the caller keeps one (a catalog
+    keeps the one of its last text: a context costs about a microsecond to make).
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
     mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
-    written = written_in(charset)
     if charset is not None and BEYOND_BMP.search(sql) and canonical_charset(charset) == "utf8mb3":
         # a utf8mb3 client's character beyond the BMP: a ? for each of its bytes, as the
         # server reads it (an ENUM's member 'x😀' is 'x????')
         sql = read_as(sql.encode(), "utf8mb3") or sql
-    ctx = Context(
-        database=database,
-        default=default,
-        charsets=charsets,
-        replica=replica,
-        flavor=flavor,
-        charset=written,
-        session=session_of(time_zone, mode, written),
-        lower_names=lower_names,
-        legacy_timestamps=not explicit_defaults_for_timestamp,
-    )
+    if context is not None:
+        ctx = context
+    else:
+        ctx = statement_context(
+            database=database,
+            default=default,
+            charsets=charsets,
+            replica=replica,
+            flavor=flavor,
+            charset=charset,
+            sql_mode=mode,
+            time_zone=time_zone,
+            lower_names=lower_names,
+            explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
+        )
     dialect = DIALECT if mode is None else reading(mode)
     opened = executable(sql, flavor)
     try:
@@ -371,6 +377,35 @@ def iter_statements(
                 sql, opened, index, chunk, ctx, skip_unsupported, dialect, mode
             )
         yield statement
+
+
+def statement_context(
+    *,
+    database: str | None = None,
+    default: str | None = None,
+    charsets: Callable[[str | None], tuple[str, str] | None] | None = None,
+    replica: bool = False,
+    flavor: str | None = None,
+    charset: str | None = None,
+    sql_mode: SqlMode | None = None,
+    time_zone: dt.tzinfo | None = None,
+    lower_names: bool = False,
+    explicit_defaults_for_timestamp: bool = True,
+) -> Context:
+    """The context :func:`iter_statements` reads a text's statements in, from its arguments of
+    the same names (``sql_mode`` as :class:`~mvdd.ddl.sqlmode.SqlMode` reads it)."""
+    written = written_in(charset)
+    return Context(
+        database=database,
+        default=default,
+        charsets=charsets,
+        replica=replica,
+        flavor=flavor,
+        charset=written,
+        session=session_of(time_zone, sql_mode, written),
+        lower_names=lower_names,
+        legacy_timestamps=not explicit_defaults_for_timestamp,
+    )
 
 
 def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str | None) -> Session:
