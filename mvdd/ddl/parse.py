@@ -373,19 +373,25 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
     # ALTER TABLE IF EXISTS: the steps apply only if the table exists
     steps: list[Any] = [s.IfTableExists(table=table)] if node.args.get("exists") else []
     try:
-        ctx = _converting(node.args.get("actions") or [], table, ctx)
-        for action in node.args.get("actions") or []:
+        actions = node.args.get("actions") or []
+        ctx = _converting(actions, table, ctx)
+        for action in actions:
             steps.extend(alter_steps(action, table, ctx))
-        options = _options(
-            node.args.get("options") or [],
-            for_alter=True,
-            database=ctx.charset_of(table),
-            replica=ctx.replica,
+        props = node.args.get("options") or []
+        # (the database's default charset is asked for only where an option names it: a
+        # catalog tracking a database reads it from its store)
+        options = (
+            _options(
+                props,
+                for_alter=True,
+                database=ctx.charset_of(table) if _name_database_default(props) else None,
+                replica=ctx.replica,
+            )
+            if props
+            else ()
         )
         steps.extend(
-            _ordered_by(o, node.this, table, ctx)
-            for o in node.args.get("options") or []
-            if isinstance(o, exp.Order)
+            _ordered_by(o, node.this, table, ctx) for o in props if isinstance(o, exp.Order)
         )
     except MvddError as err:
         raise err.locate(table=table) from None
@@ -942,6 +948,14 @@ def _named_default(p: exp.Expr) -> bool:
         isinstance(p.this, exp.Expr)
         and not p.this.args.get("quoted")
         and (p.name.upper() == "DEFAULT")
+    )
+
+
+def _name_database_default(props: list[exp.Expr]) -> bool:
+    """Whether a table's options name its database's default charset or collation."""
+    return any(
+        isinstance(p, exp.CharacterSetProperty | exp.CollateProperty) and _named_default(p)
+        for p in props
     )
 
 
