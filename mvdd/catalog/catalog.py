@@ -602,7 +602,8 @@ class Catalog:
         None: the catalog's :attr:`default_charset` stands for it.
         """
         self._check_open()
-        position = check_position(position)
+        if position is not None:
+            position = check_position(position)
         if database is not None and self.database is not None and database != self.database:
             raise CatalogError(f"this catalog tracks database {self.database!r}, not {database!r}")
         default = database if self.database is None else None
@@ -889,17 +890,9 @@ class Catalog:
                 expected[p.tid] = history.head
             dropped = p.new is None
             name = p.old.name if p.new is None else p.new.name  # type: ignore[union-attr]
+            # (table_id, version, name, statement, steps, position, at, dropped)
             versions.append(
-                VersionRow(
-                    table_id=p.tid,
-                    version=version,
-                    name=name,
-                    statement=st.text,
-                    steps=tuple(p.steps),
-                    position=position,
-                    at=now,
-                    dropped=dropped,
-                )
+                VersionRow(p.tid, version, name, st.text, tuple(p.steps), position, now, dropped)
             )
             names[p.tid] = None if dropped else name
             if p.old is not None and (dropped or name != p.old.name):
@@ -914,11 +907,11 @@ class Catalog:
             to_open, to_close = diff_rows(
                 history.live_rows() if history is not None else {}, p.old, new_table
             )
-            closed.extend((p.tid, rec.kind, rec.element_id, rec.since) for rec in to_close)
-            opened.extend(
+            closed += [(p.tid, rec.kind, rec.element_id, rec.since) for rec in to_close]
+            opened += [
                 ElementRow(p.tid, kind, eid, version, None, value, prev)
                 for kind, eid, value, prev in to_open
-            )
+            ]
             if new_table is not None:
                 local[p.tid] = new_table
         result = self._store.commit(
@@ -944,8 +937,7 @@ class Catalog:
             self._integrate(result.rows, local)
         else:
             self.refresh()
-        histories = self._state.histories
-        out = [histories[v.table_id].change(v.version) for v in result.rows.versions]
+        out = [Change.of(v) for v in result.rows.versions]  # (the rows as committed)
         if local_path and self._listeners:  # (a refresh notified its own batch)
             self._notify(out)
         return out

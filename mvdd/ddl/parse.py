@@ -428,7 +428,7 @@ def _late(step: Any) -> int:
 
 def _in_late_order(steps: list[Any]) -> list[Any]:
     """``steps`` in :func:`_late`'s order (a stable sort; the very list when it is already)."""
-    return sorted(steps, key=_late) if any(map(_late, steps)) else steps
+    return sorted(steps, key=_late) if len(steps) > 1 and any(map(_late, steps)) else steps
 
 
 def _ordered_by(order: exp.Order, target: exp.Table, table: str, ctx: Context) -> s.OrderedBy:

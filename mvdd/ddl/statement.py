@@ -71,6 +71,8 @@ class Statement:
         return tuple(seen)
 
 
+_NONE: frozenset[str] = frozenset()
+
 # --- splitting and parsing ---------------------------------------------------------------------
 
 _QUOTES = frozenset("'\"`")
@@ -577,9 +579,10 @@ def _read_statement(
             index,
             text,
             tuple(steps),
-            database=database,
-            if_exists=frozenset(optional),
-            ordered_by=tuple(ordered),
+            None,
+            database,
+            frozenset(optional) if optional else _NONE,
+            tuple(ordered),
         )
     except UnsupportedDDLError as err:
         if not skip:
