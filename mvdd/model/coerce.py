@@ -114,6 +114,8 @@ def _bad(t: object, value: Any, why: str) -> InvalidValueError:
 
 
 def _to_decimal(t: ColumnType, value: Any) -> Decimal:
+    if type(value) is Decimal:  # (immutable: the value itself)
+        return value
     if isinstance(value, bool):
         return Decimal(int(value))
     if isinstance(value, int | Decimal):
@@ -146,7 +148,14 @@ def _check_sign(t: ColumnType, value: Any, exact: Decimal) -> None:
 
 def _rounded(exact: Decimal) -> int:
     """A number rounded to a whole one as the server rounds it (half away from zero)."""
-    return int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_EXACT))
+    if exact.adjusted() < 19:  # (a number of a few digits, whole: itself)
+        whole = int(exact)
+        if whole == exact:
+            return whole
+    return int(exact.quantize(_ONE, rounding=ROUND_HALF_UP, context=_EXACT))
+
+
+_ONE = Decimal(1)
 
 
 def _whole(t: ColumnType, value: Any, lo: int, hi: int) -> int:

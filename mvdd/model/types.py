@@ -184,11 +184,14 @@ class ColumnType:
     members: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
     charset: str | None = None
     collation: str | None = None
+    #: the kind's family (derived, kept: every rule that asks what a value is reads it)
+    family: Family = attrs.field(init=False, eq=False, hash=False, repr=False)
     #: bytes a value takes in the server's row-size check (derived; see :func:`row_bytes`)
     row_size: int = attrs.field(init=False, eq=False, hash=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         check_charset(self.charset, self.collation)
+        object.__setattr__(self, "family", FAMILY[self.kind])
         object.__setattr__(self, "row_size", _row_bytes(self))
 
     # -- construction ---------------------------------------------------------------------------
@@ -214,10 +217,6 @@ class ColumnType:
         if found is None:
             found = _INTERNED.setdefault(key, self)
         return found
-
-    @property
-    def family(self) -> Family:
-        return FAMILY[self.kind]
 
     @property
     def two_digit(self) -> bool:

@@ -120,10 +120,11 @@ def _converter() -> cattrs.Converter:
     omit = override(omit=True)
     c.register_unstructure_hook(Table, make_dict_unstructure_fn(Table, c, _lookup=omit))
     c.register_structure_hook(Table, make_dict_structure_fn(Table, c, _lookup=omit))
+    # (a type's family and row size are its own, computed when it is made)
     c.register_unstructure_hook(
-        ColumnType, make_dict_unstructure_fn(ColumnType, c, row_size=override(omit=True))
+        ColumnType, make_dict_unstructure_fn(ColumnType, c, family=omit, row_size=omit)
     )
-    plain_type = make_dict_structure_fn(ColumnType, c, row_size=override(omit=True))
+    plain_type = make_dict_structure_fn(ColumnType, c, family=omit, row_size=omit)
     c.register_structure_hook(ColumnType, lambda data, _: plain_type(data, ColumnType).interned())
     include_subclasses(s.Step, c, union_strategy=configure_tagged_union)
     return c
