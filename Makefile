@@ -98,6 +98,9 @@ bench: $(VENV)/.installed-test system-deps
 	$(BIN)/python benchmarks/binlog_bench.py
 	$(BIN)/python benchmarks/replicate_bench.py
 	$(BIN)/python benchmarks/spark_bulk_bench.py
+	@if command -v valgrind >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then \
+		$(BIN)/python benchmarks/instructions.py; \
+	else echo "instructions.py not run: it needs valgrind and a C compiler"; fi
 
 clean:
 	rm -rf $(VENV) demo-output replay-output tour-output benchmarks/results .pytest_cache .hypothesis

@@ -1,0 +1,183 @@
+"""The hot statements' work counted in machine instructions, against ``sqlglot.parse_one`` of the
+same text, in one run: the figure of ``catalog_bench``'s probe (d) that does not move with the
+machine's speed.
+
+A statement's time on this machine moves by ±30 % from one run to the next, and by 2× within an
+hour; a change of a few per cent to the statement path cannot be seen in it. The instructions a
+statement executes (valgrind's callgrind, counting only while a probe runs: a small C helper,
+compiled here, toggles the count around each call) are the same on every run to a fraction of a
+per cent, so two commits compare exactly. They are not the time: a statement that touches more
+memory, or takes branches the processor mispredicts, costs more cycles per instruction (the
+ADD COLUMN's time ratio to ``parse_one`` runs about 15 % above its instruction ratio), so
+``catalog_bench`` stays the measure of the goals, and this one says where the work is.
+
+Each probe on a 100-column table in memory, each side counted in a process of its own under
+callgrind, after 30 untimed warm-up rounds, over ``--rounds`` statements (the garbage collector
+off while counting, run between them: its collections land wherever the allocations cross its
+threshold, not in the statement that made the garbage):
+
+- ``execute``: ``cat.execute(sql)``;
+- ``parse_one``: ``sqlglot.parse_one(sql, read="mysql")``, the baseline;
+- ``mvdd parse``: mvdd's own dialect tokenizing and parsing the text (the part of ``execute``
+  that is a parse); ``execute`` less this is the catalog's own work (steps, plan, validation,
+  commit, history).
+
+Needs valgrind (with its headers: Debian's ``valgrind`` package) and a C compiler; prints why
+and exits 2 without them. Writes ``benchmarks/results/instructions.json``.
+
+    PYTHONPATH=. python benchmarks/instructions.py [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import ctypes
+import gc
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.common import banner, machine, write
+
+WIDTH = 100
+#: probe -> (the counted statement, the untimed one that puts the table back before the next)
+PROBES: dict[str, tuple[str, str | None]] = {
+    "ADD COLUMN": ("ALTER TABLE t ADD COLUMN y INT DEFAULT 1", "ALTER TABLE t DROP COLUMN y"),
+    "DROP COLUMN": ("ALTER TABLE t DROP COLUMN y", "ALTER TABLE t ADD COLUMN y INT DEFAULT 1"),
+    "MODIFY COLUMN": ("ALTER TABLE t MODIFY COLUMN c50 BIGINT", "ALTER TABLE t MODIFY c50 INT"),
+}
+SIDES = ("execute", "parse_one", "mvdd parse")
+TOGGLE_C = "#include <valgrind/callgrind.h>\nvoid toggle(void) { CALLGRIND_TOGGLE_COLLECT; }\n"
+
+
+def helper(tmp: str) -> str:
+    """The toggle helper, compiled into ``tmp``: its path."""
+    source = os.path.join(tmp, "toggle.c")
+    Path(source).write_text(TOGGLE_C)
+    library = os.path.join(tmp, "toggle.so")
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", library, source], check=True)
+    return library
+
+
+def child(probe: str, side: str, rounds: int, library: str) -> None:
+    """Under callgrind: ``rounds`` counted calls of one side of one probe."""
+    import sqlglot
+
+    from benchmarks.catalog_bench import wide_table
+    from mvdd import Catalog
+    from mvdd.ddl.dialect import DIALECT
+
+    toggle = ctypes.CDLL(library).toggle
+    sql, undo = PROBES[probe]
+    cat = Catalog()
+    cat.execute(wide_table(WIDTH))
+    if probe == "DROP COLUMN":
+        cat.execute(undo or "")  # (the column it drops)
+    calls: dict[str, Callable[[], object]] = {
+        "execute": lambda: cat.execute(sql),
+        "parse_one": lambda: sqlglot.parse_one(sql, read="mysql"),
+        "mvdd parse": lambda: DIALECT.parse(sql),
+    }
+    call = calls[side]
+    for i in range(30 + rounds):
+        counted = i >= 30
+        gc.collect()
+        gc.disable()
+        if counted:
+            toggle()
+        call()
+        if counted:
+            toggle()
+        gc.enable()
+        if side == "execute" and undo is not None:
+            cat.execute(undo)
+
+
+def count(probe: str, side: str, rounds: int, library: str, tmp: str) -> float:
+    """Instructions per call of one side of one probe (a child process under callgrind)."""
+    out = os.path.join(tmp, f"{probe}-{side}.out".replace(" ", "_"))
+    subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--collect-atstart=no",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            __file__,
+            "--child",
+            probe,
+            side,
+            str(rounds),
+            library,
+        ],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    for line in Path(out).read_text().splitlines():
+        if line.startswith(("totals:", "summary:")):
+            return int(line.split()[1]) / rounds
+    raise RuntimeError(f"no totals in {out}")
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        probe, side, rounds, library = sys.argv[2:6]
+        child(probe, side, int(rounds), library)
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=60, help="counted calls per side")
+    args = parser.parse_args()
+    header = Path("/usr/include/valgrind/callgrind.h")
+    missing = [t for t in ("valgrind", "cc") if shutil.which(t) is None]
+    if missing or not header.exists():
+        print(f"needs valgrind, its headers and a C compiler: missing {missing or [str(header)]}")
+        sys.exit(2)
+    info = machine()
+    banner("instructions", info)
+    results: dict[str, Any] = {"machine": info, "rounds": args.rounds, "width": WIDTH}
+    with tempfile.TemporaryDirectory() as tmp:
+        library = helper(tmp)
+        jobs = [(p, s) for p in PROBES for s in SIDES]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            counts = dict(
+                zip(
+                    jobs,
+                    pool.map(lambda job: count(*job, args.rounds, library, tmp), jobs),
+                    strict=True,
+                )
+            )
+    print(
+        f"{'probe':14s} {'execute':>9s} {'parse_one':>10s} {'ratio':>6s} {'mvdd parse':>11s}",
+        end="",
+    )
+    print("  own work")
+    for probe in PROBES:
+        execute, baseline, own_parse = (counts[probe, side] for side in SIDES)
+        own = execute - own_parse
+        results[probe] = {
+            "sql": PROBES[probe][0],
+            "execute": execute,
+            "parse_one": baseline,
+            "mvdd_parse": own_parse,
+            "ratio": execute / baseline,
+            "own_work": own,
+            "own_work_vs_parse_one": own / baseline,
+        }
+        print(
+            f"{probe:14s} {execute / 1e3:8.0f}k {baseline / 1e3:9.0f}k {execute / baseline:5.2f}x "
+            f"{own_parse / 1e3:10.0f}k  {own / 1e3:.0f}k ({own / baseline:.2f} of a parse_one)"
+        )
+    write("instructions", results)
+
+
+if __name__ == "__main__":
+    main()
