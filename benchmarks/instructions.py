@@ -49,7 +49,7 @@ from benchmarks.common import banner, machine, write
 
 WIDTH = 100
 #: probe -> (the counted statement, the untimed one that puts the table back before the next)
-PROBES: dict[str, tuple[str, str | None]] = {
+PROBES: dict[str, tuple[str, str]] = {
     "ADD COLUMN": ("ALTER TABLE t ADD COLUMN y INT DEFAULT 1", "ALTER TABLE t DROP COLUMN y"),
     "DROP COLUMN": ("ALTER TABLE t DROP COLUMN y", "ALTER TABLE t ADD COLUMN y INT DEFAULT 1"),
     "MODIFY COLUMN": ("ALTER TABLE t MODIFY COLUMN c50 BIGINT", "ALTER TABLE t MODIFY c50 INT"),
@@ -80,7 +80,7 @@ def child(probe: str, side: str, rounds: int, library: str) -> None:
     cat = Catalog()
     cat.execute(wide_table(WIDTH))
     if probe == "DROP COLUMN":
-        cat.execute(undo or "")  # (the column it drops)
+        cat.execute(undo)  # (the column it drops)
     calls: dict[str, Callable[[], object]] = {
         "execute": lambda: cat.execute(sql),
         "parse_one": lambda: sqlglot.parse_one(sql, read="mysql"),
@@ -97,7 +97,7 @@ def child(probe: str, side: str, rounds: int, library: str) -> None:
         if counted:
             toggle()
         gc.enable()
-        if side == "execute" and undo is not None:
+        if side == "execute":
             cat.execute(undo)
 
 

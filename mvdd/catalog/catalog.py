@@ -53,9 +53,7 @@ from mvdd.ddl.sqlmode import SqlMode
 from mvdd.ddl.statement import (
     Statement,
     iter_statements,
-    session_of,
     statement_context,
-    written_in,
 )
 from mvdd.ddl.step import DatabaseAction
 from mvdd.errors import (
@@ -488,17 +486,11 @@ class Catalog:
         copied = False
         left: list[str] = []  # names a table left (renamed from, dropped)
         opened: dict[tuple[int, int], list[ElementRow]] = {}
+        for rec in changes.opened:
+            opened.setdefault((rec.table_id, rec.since), []).append(rec)
         closed: dict[tuple[int, int], list[tuple[str, int, int]]] = {}
-        if local is not None and len(changes.versions) == 1:
-            # (this catalog's own commit of one version: each of its rows is that version's)
-            (only,) = changes.versions
-            opened[only.table_id, only.version] = changes.opened  # type: ignore[assignment]
-            closed[only.table_id, only.version] = [key[1:] for key, _ in changes.closed]
-        else:
-            for rec in changes.opened:
-                opened.setdefault((rec.table_id, rec.since), []).append(rec)
-            for key, until in changes.closed:
-                closed.setdefault((key[0], until), []).append(key[1:])
+        for key, until in changes.closed:
+            closed.setdefault((key[0], until), []).append(key[1:])
         for row in changes.versions:
             history = histories.get(row.table_id)
             if history is None:
@@ -602,14 +594,12 @@ class Catalog:
         None: the catalog's :attr:`default_charset` stands for it.
         """
         self._check_open()
-        if position is not None:
-            position = check_position(position)
+        position = check_position(position)
         if database is not None and self.database is not None and database != self.database:
             raise CatalogError(f"this catalog tracks database {self.database!r}, not {database!r}")
         default = database if self.database is None else None
         zone = session_zone(time_zone) if time_zone is not None else None
         mode = SqlMode.of(sql_mode, self.flavor) if sql_mode is not None else None
-        session = session_of(zone, mode, written_in(charset))
         reading = (
             self.database,
             default,
@@ -636,6 +626,7 @@ class Catalog:
                 explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
             )
             held = self._context = (reading, context)
+        session = held[1].session  # (the steps' session: its zone, sql_mode and charset)
         statements = iter_statements(
             sql,
             skip_unsupported=self.on_unsupported == "skip",

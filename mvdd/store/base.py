@@ -228,10 +228,8 @@ class Commit(NamedTuple):
             if ids  # a new table's elements take its real id
             else self.opened
         )
-        closed = tuple(
-            ((ids.get(key[0], key[0]), key[1], key[2], key[3]), heads[key[0]])
-            for key in self.closed
-        )
+        # (only an existing table's rows close: their keys hold real ids already)
+        closed = tuple([(key, heads[key[0]]) for key in self.closed])
         return Changes(versions, opened, closed, seq)
 
 
