@@ -35,7 +35,13 @@ from mvdd.model import (
     IndexKind,
     TypeKind,
 )
-from mvdd.model.element import HexText, coerce_default, introduced, number_literal
+from mvdd.model.element import (
+    HexText,
+    build_column,
+    coerce_default,
+    introduced,
+    number_literal,
+)
 
 
 def _literal(node: exp.Expr) -> Any:
@@ -333,7 +339,7 @@ def column_from_def(
             any_day=any_day,
             written_in=written_in,
         )
-    column = Column(name=name, type=ctype, default=default, **flags)
+    column = build_column(name=name, type=ctype, default=default, **flags)
     return column, place(node.args.get("position")), indexes, implied
 
 

@@ -29,6 +29,7 @@ from mvdd.ddl.rules import Rules
 from mvdd.ddl.types import Implied
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
+from mvdd.model.frozen import builder
 from mvdd.model.names import fold_name
 from mvdd.model.types import resolve_charset
 
@@ -453,6 +454,11 @@ def _ordered_by(order: exp.Order, target: exp.Table, table: str, ctx: Context) -
 
 # --- ALTER TABLE actions -----------------------------------------------------------------------
 
+#: the column steps an ALTER TABLE makes, made at a fraction of their __init__'s cost
+_add_column = builder(s.AddColumn)
+_modify_column = builder(s.ModifyColumn)
+_drop_column = builder(s.DropColumn)
+
 #: what sqlglot makes of a name or a call where an action belongs (`ADD (a)`: no type)
 _NOISE = (exp.Identifier, exp.Column, exp.Literal, exp.Anonymous)
 
@@ -492,7 +498,7 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
         converting=ctx.converting,
     )
     steps: list[s.Step] = [
-        s.AddColumn(
+        _add_column(
             table=table,
             column=column,
             place=place,
@@ -543,7 +549,7 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name
     steps: list[s.Step] = [
-        s.ModifyColumn(
+        _modify_column(
             table=table,
             column=name,
             definition=definition,
@@ -580,7 +586,7 @@ def _(action: exp.Drop, table: str, ctx: Context) -> list[s.Step]:
     if not names:
         raise DDLParseError(f"DROP {kind or 'COLUMN'} needs a name")
     if kind in ("", "COLUMN"):
-        return [s.DropColumn(table=table, column=n, if_exists=exists) for n in names]
+        return [_drop_column(table=table, column=n, if_exists=exists) for n in names]
     if kind in ("INDEX", "KEY"):
         return [s.DropIndex(table=table, index=n, if_exists=exists) for n in names]
     if kind == "CHECK":

@@ -39,6 +39,7 @@ from mvdd.model.encoding import (
     shown_text,
     statement_text,
 )
+from mvdd.model.frozen import builder
 from mvdd.model.types import canonical_charset
 
 
@@ -72,6 +73,8 @@ class Statement:
 
 
 _NONE: frozenset[str] = frozenset()
+#: a Statement made at a fraction of its __init__'s cost (:mod:`mvdd.model.frozen`)
+_statement = builder(Statement)
 
 # --- splitting and parsing ---------------------------------------------------------------------
 
@@ -575,7 +578,7 @@ def _read_statement(
                 except DDLParseError as err:
                     last = chunk[-1]
                     raise err.locate(line=last.line, col=last.col, snippet=text[-40:]) from None
-        return Statement(
+        return _statement(
             index,
             text,
             tuple(steps),

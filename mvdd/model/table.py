@@ -29,6 +29,7 @@ from mvdd.model.element import (
     State,
 )
 from mvdd.model.encoding import BEYOND_BMP, shown_text
+from mvdd.model.frozen import draft
 from mvdd.model.kind import Family
 from mvdd.model.names import check_key, check_word, fold_name, fold_names
 from mvdd.model.text import sql_text
@@ -111,7 +112,6 @@ _OPTION_FIELDS = {
 
 
 _new = object.__new__
-_set = object.__setattr__  # (a frozen attrs class's own __init__ sets its slots this way)
 
 
 def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
@@ -142,20 +142,28 @@ class ColumnTally(NamedTuple):
         those with a CHECK of their own, those with a DEFAULT expression."""
         return self.generated + self.checks + self.defaults
 
-    def plus(self, columns: Iterable[Column], sign: int = 1) -> ColumnTally:
-        """This tally with ``columns`` added (``sign=-1``: taken away)."""
+    def plus(self, came: Iterable[Column], gone: Iterable[Column] = ()) -> ColumnTally:
+        """This tally with the columns ``came`` added and those ``gone`` taken away, in one
+        pass and one new tally (a statement that redefines a column does both)."""
         row_bytes, nullable, generated, auto, checks, invisible, defaults = self
-        for col in columns:
-            gen = col.generated
-            if gen is None or gen.stored:
-                row_bytes += sign * col.type.row_size
-            nullable += sign * col.nullable
-            generated += sign * (gen is not None)
-            auto += sign * col.auto_increment
-            checks += sign * (col.check is not None)
-            invisible += sign * col.invisible
-            defaults += sign * (type(col.default) is Expr and "`" in col.default.sql)
-        return ColumnTally(row_bytes, nullable, generated, auto, checks, invisible, defaults)
+        for sign, columns in ((1, came), (-1, gone)):
+            for col in columns:
+                gen = col.generated
+                if gen is None or gen.stored:
+                    row_bytes += sign * col.type.row_size
+                nullable += sign * col.nullable
+                generated += sign * (gen is not None)
+                auto += sign * col.auto_increment
+                checks += sign * (col.check is not None)
+                invisible += sign * col.invisible
+                defaults += sign * (type(col.default) is Expr and "`" in col.default.sql)
+        # (the tuple made directly: a NamedTuple's own __new__ is a Python call)
+        return _tuple_new(
+            ColumnTally, (row_bytes, nullable, generated, auto, checks, invisible, defaults)
+        )
+
+
+_tuple_new = tuple.__new__
 
 
 def is_long_unique(index: Index) -> bool:
@@ -276,18 +284,17 @@ class Table:
         taken rather than found again by a walk. Any window holding every changed place is
         right; a test holds each step's to the one :func:`changed_window` finds.
         """
-        out = self._made(**changes)
         old = self._lookup
-        if "columns" in changes and (window is not None or old is not None):
-            before = self.columns
-            p, s = changed_window(before, out.columns) if window is None else window
-            object.__setattr__(out, "_window", (before, p, s))
-        if old is None:
-            return out
-        names, ids, indexes, checks, tally = old
+        made_window = lookup = None
         if "columns" in changes:
-            after = out.columns
-            if p + s < len(before) or p + s < len(after):
+            before = self.columns
+            after = changes["columns"] = tuple(changes["columns"])
+            if window is not None or old is not None:
+                p, s = changed_window(before, after) if window is None else window
+                made_window = (before, p, s)
+        if old is not None:
+            names, ids, indexes, checks, tally = old
+            if "columns" in changes and (p + s < len(before) or p + s < len(after)):
                 # dict.copy clones a dict with holes (a dropped entry) whole; dict() re-inserts
                 names, ids = names.copy(), ids.copy()
                 gone, came = before[p : len(before) - s], after[p : len(after) - s]
@@ -298,20 +305,23 @@ class Table:
                     names[fold_name(col.name)] = col
                     ids[col.id] = col
                 if tally is not None:
-                    tally = tally.plus(gone, -1).plus(came) if gone else tally.plus(came)
-        if "indexes" in changes:
-            indexes = dict(zip(fold_names(map(_NAME, out.indexes)), out.indexes, strict=True))
-        if "checks" in changes:
-            checks = _first_by_name(out.checks)
-        object.__setattr__(out, "_lookup", (names, ids, indexes, checks, tally))
-        return out
+                    tally = tally.plus(came, gone)
+            # (an index or check map is rebuilt only when an element changed: a step passes
+            # the very elements on when it touched none of them)
+            if "indexes" in changes:
+                made = changes["indexes"] = tuple(changes["indexes"])
+                if not _same(made, self.indexes):
+                    indexes = dict(zip(fold_names(map(_NAME, made)), made, strict=True))
+            if "checks" in changes:
+                made = changes["checks"] = tuple(changes["checks"])
+                if not _same(made, self.checks):
+                    checks = _first_by_name(made)
+            lookup = (names, ids, indexes, checks, tally)
+        return self._made(lookup=lookup, window=made_window, **changes)
 
     def at_version(self, version: int) -> Table:
         """This schema numbered ``version`` (its lookup index is shared: same elements)."""
-        out = self._numbered(version)
-        object.__setattr__(out, "_lookup", self._lookup)
-        object.__setattr__(out, "_window", self._window)
-        return out
+        return self._made(version=version, lookup=self._lookup, window=self._window)
 
     def column_window(self, base: tuple[Column, ...]) -> tuple[int, int]:
         """:func:`changed_window` of ``base`` and this table's columns: the one
@@ -356,22 +366,26 @@ class Table:
         checks: tuple[Check, ...] | None = None,
         options: TableOptions | None = None,
         last_id: int | None = None,
+        lookup: Any = None,
+        window: Any = None,
     ) -> Table:
-        """This table with the fields given changed, without a lookup index: ``attrs.evolve``
-        without its walk over the fields, and the slots filled directly rather than through the
-        frozen class's ``__init__`` (a table is made several times per statement; a test holds
+        """This table with the fields given changed, and the lookup index and window given
+        (none by default): ``attrs.evolve`` without its walk over the fields, and the slots
+        filled as a plain object's rather than through the frozen class's ``__init__`` (a table
+        is made several times per statement: :func:`~mvdd.model.frozen.draft`; a test holds
         every field to what ``attrs.evolve`` gives)."""
-        out = _new(Table)
-        _set(out, "name", self.name if name is None else name)
-        _set(out, "id", self.id if id is None else id)
-        _set(out, "version", self.version if version is None else version)
-        _set(out, "columns", self.columns if columns is None else tuple(columns))
-        _set(out, "indexes", self.indexes if indexes is None else tuple(indexes))
-        _set(out, "checks", self.checks if checks is None else tuple(checks))
-        _set(out, "options", self.options if options is None else options)
-        _set(out, "last_id", self.last_id if last_id is None else last_id)
-        _set(out, "_lookup", None)
-        _set(out, "_window", None)
+        out: Any = _new(_DRAFT)
+        out.name = self.name if name is None else name
+        out.id = self.id if id is None else id
+        out.version = self.version if version is None else version
+        out.columns = self.columns if columns is None else tuple(columns)
+        out.indexes = self.indexes if indexes is None else tuple(indexes)
+        out.checks = self.checks if checks is None else tuple(checks)
+        out.options = self.options if options is None else options
+        out.last_id = self.last_id if last_id is None else last_id
+        out._lookup = lookup
+        out._window = window
+        out.__class__ = Table
         return out
 
     # -- lookups (O(1) after the first, which builds the index in O(elements)) --------------------
@@ -613,6 +627,10 @@ class Table:
         return out
 
 
+#: what :meth:`Table._made` fills (:func:`~mvdd.model.frozen.draft`)
+_DRAFT = draft(Table)
+
+
 def _same_charset(ta: Table, a: Column, tb: Table, b: Column) -> bool:
     ca, cb = ta.column_collation(a), tb.column_collation(b)
     if ca == cb:
@@ -653,6 +671,11 @@ def _column_differences(ta: Table, a: Column, tb: Table, b: Column) -> list[str]
         if x != y:
             out.append(f"{label} {x!r} != {y!r}")
     return out
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether two tuples hold the very same elements (identical, not merely equal)."""
+    return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
 def _first_by_name(checks: tuple[Check, ...]) -> dict[str, Check]:
