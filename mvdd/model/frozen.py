@@ -36,7 +36,8 @@ _HOOKS = ("__attrs_pre_init__", "__attrs_post_init__")
 
 def builder(cls: type[T]) -> Callable[..., T]:
     """A constructor of ``cls`` (a frozen, slotted attrs class) taking the arguments its
-    ``__init__`` takes, that makes the same value at about a tenth of the cost per field.
+    ``__init__`` takes, that makes the same value at about a quarter of the cost (a
+    :class:`~mvdd.model.Column`: 4k machine instructions where its ``__init__`` takes 17k).
 
     >>> @attrs.frozen
     ... class P:
