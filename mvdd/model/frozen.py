@@ -62,7 +62,8 @@ def builder(cls: type[T]) -> Callable[..., T]:
     positional: list[str] = []
     keyword: list[str] = []
     stores: list[str] = []
-    for i, field in enumerate(attrs.fields(cls)):
+    fields = attrs.fields(cls)
+    for i, field in enumerate(fields):
         default = field.default
         if (
             field.converter is not None
@@ -70,14 +71,11 @@ def builder(cls: type[T]) -> Callable[..., T]:
             or isinstance(default, attrs.Factory)  # type: ignore[arg-type]
         ):
             raise TypeError(f"{cls.__qualname__}.{field.name} is more than a stored argument")
+        space[f"_d{i}"] = default
         if not field.init:
-            space[f"_d{i}"] = default
             stores.append(f"    out.{field.name} = _d{i}")
             continue
-        param = field.alias
-        if default is not attrs.NOTHING:
-            space[f"_d{i}"] = default
-            param = f"{param}=_d{i}"
+        param = field.alias if default is attrs.NOTHING else f"{field.alias}=_d{i}"
         (keyword if field.kw_only else positional).append(param)
         stores.append(f"    out.{field.name} = {field.alias}")
     slots = {
@@ -86,8 +84,7 @@ def builder(cls: type[T]) -> Callable[..., T]:
         for name in klass.__dict__.get("__slots__", ())
         if name != "__weakref__"
     }
-    fields = {field.name for field in attrs.fields(cls)}
-    if slots - fields - {_CACHED_HASH}:
+    if slots - {field.name for field in fields} - {_CACHED_HASH}:
         raise TypeError(f"{cls.__qualname__} has slots beyond its fields")
     if _CACHED_HASH in slots:
         stores.append(f"    out.{_CACHED_HASH} = None")

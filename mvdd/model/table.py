@@ -352,9 +352,6 @@ class Table:
         """
         object.__setattr__(self, "_lookup", None)
 
-    def _numbered(self, version: int) -> Table:
-        return self._made(version=version)
-
     def _made(
         self,
         *,
