@@ -30,6 +30,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply_steps
 from mvdd.store.base import Commit, VersionRow
 from mvdd.store.memory import MemoryStore
+from mvdd.store.sqlite import SQLiteStore
 from tests.support.formats import assert_same_changes, format_2_sqlite, stored_format
 
 
@@ -647,6 +648,50 @@ def test_a_version_that_skips_its_head_is_refused(tmp_path: Path, durable: bool)
         with pytest.raises(StoreError, match="follows its head"):
             cat.store.commit(Commit((skips,), (), (), {tid: 1}, {tid: "t"}))
         assert cat.store.changes(0).last_seq == cat.store.last_seq() == 1
+
+
+def _lock_is_free(store: SQLiteStore) -> bool:
+    """Whether another thread can take the store's lock at once."""
+    got: list[bool] = []
+
+    def take() -> None:
+        got.append(store._lock.acquire(timeout=0))
+        if got[0]:
+            store._lock.release()
+
+    thread = threading.Thread(target=take)
+    thread.start()
+    thread.join()
+    return got[0]
+
+
+def test_a_store_transaction_ends_and_lets_go_on_every_exit(tmp_path: Path) -> None:
+    """A SQL store's transaction (``mvdd.store.sql.Transaction``) against the real SQLite file:
+    a clean block commits; a block that raises rolls back and its exception comes out as it
+    was; an end that fails (here a COMMIT with no transaction left to end) raises the store's
+    error naming what was done; and the lock is let go after each."""
+    store = SQLiteStore(tmp_path / "s.db")
+    bump = "UPDATE meta SET value = value + 1 WHERE key = 'last_seq'"
+    with store._wrap("probe"), store._transaction() as cur:
+        cur.execute(bump)
+    assert store.last_seq() == 1 and _lock_is_free(store)
+    with pytest.raises(KeyError, match="inside"), store._wrap("probe"), store._transaction() as cur:
+        cur.execute(bump)
+        raise KeyError("inside")
+    assert store.last_seq() == 1 and _lock_is_free(store)  # rolled back
+    with (
+        pytest.raises(StoreError, match=r"SQLite probe failed on .*no transaction is active"),
+        store._wrap("probe"),
+        store._transaction() as cur,
+    ):
+        cur.execute(bump)
+        cur.execute("COMMIT")  # (the transaction's own COMMIT then finds none)
+    assert store.last_seq() == 2 and _lock_is_free(store)
+    with pytest.raises(ConcurrentChangeError, match="probe conflicts"), store._wrap("probe"):
+        raise sqlite3.IntegrityError("UNIQUE constraint failed")
+    with pytest.raises(ValueError, match="not SQLite's"), store._wrap("probe"):
+        raise ValueError("not SQLite's")
+    store.close()
 
 
 def test_the_memory_store_reads_changes_as_sqlite_does(tmp_path: Path) -> None:

@@ -65,10 +65,8 @@ _STORED = st.recursive(
 
 @given(_STORED)
 def test_stored_text_is_what_the_standard_json_module_writes(value: object) -> None:
-    # the oracle: the standard library's compact, key-sorted, non-ASCII-as-itself JSON
-    assert codec._dumps(value) == json.dumps(
-        value, ensure_ascii=False, separators=(",", ":"), sort_keys=True
-    )
+    # the oracle: the standard library's compact, non-ASCII-as-itself JSON, keys in order
+    assert codec._dumps(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def test_a_stored_hex_string_keeps_its_spelling() -> None:

@@ -19,7 +19,8 @@ import abc
 import contextlib
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from types import TracebackType
 from typing import Any, Protocol
 
 import attrs
@@ -134,6 +135,60 @@ class Cursor(Protocol):
     def fetchall(self) -> Any: ...
 
 
+class Transaction:
+    """One transaction of a :class:`SQLStore`, as a context manager: on entry the store's lock
+    and a cursor are held and ``begin`` runs; the block gets the cursor; on a clean exit
+    ``end`` runs, on an exception ROLLBACK (a failure of its own passed over: the exception
+    that ended the block is the one raised); then the cursor and the lock are let go, also
+    when ``end`` fails. A class rather than a generator's context manager: it is on every
+    commit's path, where a generator's costs about four times as much."""
+
+    __slots__ = ("_begin", "_cur", "_cursor", "_end", "_store")
+
+    def __init__(self, store: SQLStore, begin: str, end: str) -> None:
+        self._store = store
+        self._begin = begin
+        self._end = end
+
+    def __enter__(self) -> Cursor:
+        lock = self._store._lock
+        lock.acquire()
+        try:
+            self._cursor = cursor = self._store._cursor()
+            self._cur = cur = cursor.__enter__()
+        except BaseException:
+            lock.release()
+            raise
+        try:
+            cur.execute(self._begin)
+        except BaseException as err:
+            self._leave(type(err), err, err.__traceback__)
+            raise
+        return cur
+
+    def __exit__(
+        self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        try:
+            if kind is None:
+                self._cur.execute(self._end)
+            else:
+                with contextlib.suppress(Exception):
+                    self._cur.execute("ROLLBACK")
+        except BaseException as failed:
+            self._leave(type(failed), failed, failed.__traceback__)
+            raise
+        self._leave(kind, err, tb)
+
+    def _leave(
+        self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        try:
+            self._cursor.__exit__(kind, err, tb)
+        finally:
+            self._store._lock.release()
+
+
 class SQLStore(Store):
     """A store over one SQL connection; subclasses give the dialect, the connection and the
     translation of driver errors."""
@@ -187,19 +242,13 @@ class SQLStore(Store):
         cur.execute(self._sql(text), params)
         return list(cur.fetchall())
 
-    @contextlib.contextmanager
-    def _transaction(self, *, read_only: bool = False) -> Iterator[Cursor]:
+    def _transaction(self, *, read_only: bool = False) -> Transaction:
+        """A transaction on the store's connection (:class:`Transaction`): a read-only one
+        reads one consistent state."""
         d = self.dialect
-        with self._lock, self._cursor() as cur:
-            cur.execute(d.begin_read if read_only else d.begin_write)
-            try:
-                yield cur
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    cur.execute("ROLLBACK")
-                raise
-            else:
-                cur.execute(d.end_read if read_only else "COMMIT")
+        if read_only:
+            return Transaction(self, d.begin_read, d.end_read)
+        return Transaction(self, d.begin_write, "COMMIT")
 
     def _counter(self, cur: Cursor, key: str) -> int:
         row = self._one(cur, "SELECT {v} FROM {meta} WHERE {k} = ?", [key])

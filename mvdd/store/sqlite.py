@@ -39,7 +39,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Iterator
+from types import TracebackType
 from typing import Any
 from urllib.request import pathname2url
 
@@ -135,6 +135,34 @@ _INDEXES = (
 )
 
 
+class _Translated:
+    """SQLite's errors inside the block as mvdd's, naming ``what`` was being done on the store
+    at ``path``: a broken constraint is another writer's commit (ConcurrentChangeError), any
+    other a StoreError. (A class rather than a generator's context manager: it is on every
+    commit's path.)"""
+
+    __slots__ = ("_path", "_what")
+
+    def __init__(self, what: str, path: str) -> None:
+        self._what = what
+        self._path = path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if kind is None or not issubclass(kind, sqlite3.Error):
+            return
+        what = self._what
+        if issubclass(kind, sqlite3.IntegrityError):
+            raise ConcurrentChangeError(
+                f"{what} conflicts with another writer's commit: {err}"
+            ) from err
+        raise StoreError(f"SQLite {what} failed on {self._path!r}: {err}", cause=err) from err
+
+
 class SQLiteStore(SQLStore):
     """A catalog store in one SQLite file (created if missing).
 
@@ -172,6 +200,8 @@ class SQLiteStore(SQLStore):
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
             self._cur = conn.cursor()
+            # (a nullcontext keeps no state: one serves every use)
+            self._held = contextlib.nullcontext(self._cur)
             self._ensure_schema()
         except sqlite3.Error as err:
             raise StoreError(
@@ -213,21 +243,13 @@ class SQLiteStore(SQLStore):
 
     def _cursor(self) -> contextlib.AbstractContextManager[Cursor]:
         # every caller holds the store's lock already (SQLStore takes it around each use)
-        return contextlib.nullcontext(self._cur)
+        return self._held
 
     def _rowcount(self, cur: Cursor, result: Any) -> int:
         return int(cur.rowcount)  # type: ignore[attr-defined]
 
-    @contextlib.contextmanager
-    def _wrap(self, what: str) -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.IntegrityError as err:
-            raise ConcurrentChangeError(
-                f"{what} conflicts with another writer's commit: {err}"
-            ) from err
-        except sqlite3.Error as err:
-            raise StoreError(f"SQLite {what} failed on {self.path!r}: {err}", cause=err) from err
+    def _wrap(self, what: str) -> contextlib.AbstractContextManager[None]:
+        return _Translated(what, self.path)
 
     def close(self) -> None:
         with self._lock, contextlib.suppress(sqlite3.Error):
