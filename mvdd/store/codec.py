@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
 import attrs
 import cattrs
 import orjson
+from cattrs.fns import identity
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 from cattrs.strategies import configure_tagged_union, include_subclasses
 
@@ -69,28 +70,38 @@ class TableMeta:
     last_id: int
 
 
+def _refused(kind: str) -> Callable[[Any], Any]:
+    def refuse(value: Any) -> Any:
+        raise TypeError(kind)
+
+    return refuse
+
+
+#: a default's class -> its stored form (a subclass takes its nearest registered class's:
+#: :func:`_enc_default`); the inverse of :data:`_DEFAULT_DECODERS`
+_DEFAULT_ENCODERS: dict[type, Callable[[Any], Any]] = {
+    type(NO_DEFAULT): lambda v: {"t": "none"},
+    type(None): lambda v: {"t": "null"},
+    Expr: lambda v: {"t": "expr", "v": v.sql},
+    bool: _refused("booleans are not column values"),
+    int: lambda v: {"t": "int", "v": v},
+    float: lambda v: {"t": "float", "v": repr(v)},
+    Decimal: lambda v: {"t": "dec", "v": str(v)},
+    HexText: lambda v: {"t": "hex", "v": v.hex()},
+    bytes: lambda v: {"t": "bytes", "v": v.hex()},
+    str: lambda v: {"t": "str", "v": v},
+}
+
+
 def _enc_default(value: Any) -> Any:
-    if value is NO_DEFAULT:
-        return {"t": "none"}
-    if value is None:
-        return {"t": "null"}
-    if isinstance(value, Expr):
-        return {"t": "expr", "v": value.sql}
-    if isinstance(value, bool):
-        raise TypeError("booleans are not column values")
-    if isinstance(value, int):
-        return {"t": "int", "v": value}
-    if isinstance(value, float):
-        return {"t": "float", "v": repr(value)}
-    if isinstance(value, Decimal):
-        return {"t": "dec", "v": str(value)}
-    if isinstance(value, HexText):
-        return {"t": "hex", "v": value.hex()}
-    if isinstance(value, bytes):
-        return {"t": "bytes", "v": value.hex()}
-    if isinstance(value, str):
-        return {"t": "str", "v": value}
-    raise TypeError(f"cannot store a default of type {type(value).__name__}")
+    encode = _DEFAULT_ENCODERS.get(type(value))
+    if encode is None:
+        encode = next(
+            (_DEFAULT_ENCODERS[c] for c in type(value).__mro__ if c in _DEFAULT_ENCODERS), None
+        )
+        if encode is None:
+            raise TypeError(f"cannot store a default of type {type(value).__name__}")
+    return encode(value)
 
 
 _DEFAULT_DECODERS: dict[str, Any] = {
@@ -110,11 +121,17 @@ def _dec_default(data: Any, _: Any = None) -> Default:
     return _DEFAULT_DECODERS[data["t"]](data.get("v"))
 
 
+#: the optional types whose values JSON holds as they are
+_PLAIN_OPTIONALS = frozenset({str | None, int | None, bool | None})
+
+
 def _converter() -> cattrs.Converter:
     c = cattrs.Converter()
     c.register_unstructure_hook_func(lambda t: t == Default, _enc_default)
     c.register_structure_hook_func(lambda t: t == Default, _dec_default)
     c.register_unstructure_hook(Decimal, str)
+    # an optional plain value (a comment, a length) is itself: no call for it in a value's dict
+    c.register_unstructure_hook_func(lambda t: t in _PLAIN_OPTIONALS, identity)
     c.register_structure_hook(Decimal, lambda v, _: Decimal(v))
     # the table's lookup cache is not data
     omit = override(omit=True)
