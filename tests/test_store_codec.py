@@ -78,3 +78,14 @@ def test_a_stored_hex_string_keeps_its_spelling() -> None:
     decoded = codec.decode_steps(codec.encode_steps(st.steps))
     assert decoded == st.steps
     assert [type(step.default) for step in decoded] == [HexText, bytes]  # type: ignore[attr-defined]
+
+
+def test_a_type_keeps_its_display_width_beside_an_equal_type() -> None:
+    """A display width is outside a type's equality (``INT(11) == INT(5)``), so a round trip
+    compared with ``==`` does not see it; the store makes a type's dict once per type, and the
+    width must still be each column's own."""
+    table = parse_table("CREATE TABLE t (a INT(11), b INT(5), c INT, d INT(5), e INT(11))")
+    assert len({col.type for col in table.columns}) == 1  # one type, three widths
+    for col in table.columns:
+        back = codec.decode_element("column", codec.encode_element("column", col))
+        assert (back.type.width, repr(back)) == (col.type.width, repr(col))
