@@ -700,6 +700,38 @@ def test_a_folder_of_something_else_is_not_made_a_state_directory(tmp_path: Path
     State(tmp_path / "new").close()
 
 
+def test_a_state_directory_a_kill_left_mid_write_opens(tmp_path: Path) -> None:
+    """A replicator killed while SQLite wrote its state's database with a rollback journal (a
+    new database's first open writes its header so, before it turns to WAL) leaves the journal
+    beside it: the next open takes the directory, and SQLite rolls the write back."""
+    from mvdd.replicate.state import State
+
+    folder = tmp_path / "state"
+    folder.mkdir()
+    killed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, sqlite3, sys\n"
+            "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "db.execute('BEGIN IMMEDIATE')\n"
+            "db.execute('CREATE TABLE half (a)')\n"
+            "db.execute('INSERT INTO half VALUES (1)')\n"
+            "os.kill(os.getpid(), 9)\n",
+            str(folder / "replicate.db"),
+        ],
+        check=False,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    assert (folder / "replicate.db-journal").exists()
+    state = State(folder)
+    assert not state.db["half"].exists()  # the write rolled back
+    state.put("id", "after")
+    assert state.id == "after"
+    state.close()
+    State(folder).close()
+
+
 def test_verify_finds_every_kind_of_difference(s: Setup) -> None:
     rows(s, "up1", "orders_01", 1, 10)
     rows(s, "up2", "orders_03", 100, 10)

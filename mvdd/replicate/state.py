@@ -43,8 +43,12 @@ from sqlite_utils import Database
 from mvdd.errors import StoreError
 from mvdd.store.folder import foreign_entries, listed
 
-#: what a state directory holds
-ENTRIES = frozenset({"catalogs", *(f"replicate.db{end}" for end in ("", "-wal", "-shm"))})
+#: what a state directory holds: its catalogs and its database, with the files SQLite keeps
+#: beside it (a rollback journal too: the first open writes the new file's header with one
+#: before it turns to WAL, and a process killed then leaves it for the next open to roll back)
+ENTRIES = frozenset(
+    {"catalogs", *(f"replicate.db{end}" for end in ("", "-wal", "-shm", "-journal"))}
+)
 
 #: the state's own tables: name -> (columns, primary key)
 _TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
