@@ -77,6 +77,33 @@ def helper(tmp: str) -> str:
     return library
 
 
+#: untimed calls before the counted ones
+WARM = 30
+
+
+def counted(
+    rounds: int,
+    toggle: Callable[[], object],
+    call: Callable[[int], object],
+    after: Callable[[], object] | None = None,
+) -> None:
+    """``call(i)`` for i in 0 … WARM + ``rounds`` - 1, the instructions counted from the
+    WARM-th on (the garbage collector off while counting, run between the calls: its
+    collections land wherever the allocations cross its threshold); ``after()`` uncounted
+    after each."""
+    for i in range(WARM + rounds):
+        gc.collect()
+        gc.disable()
+        if i >= WARM:
+            toggle()
+        call(i)
+        if i >= WARM:
+            toggle()
+        gc.enable()
+        if after is not None:
+            after()
+
+
 def child(probe: str, side: str, rounds: int, library: str) -> None:
     """Under callgrind: ``rounds`` counted calls of one side of one probe."""
     import sqlglot
@@ -94,24 +121,12 @@ def child(probe: str, side: str, rounds: int, library: str) -> None:
     cat.execute(wide_table(WIDTH))
     if probe == "DROP COLUMN":
         cat.execute(undo)  # (the column it drops)
-    calls: dict[str, Callable[[], object]] = {
-        "execute": lambda: cat.execute(sql),
-        "parse_one": lambda: sqlglot.parse_one(sql, read="mysql"),
-        "mvdd parse": lambda: DIALECT.parse(sql),
+    calls: dict[str, Callable[[int], object]] = {
+        "execute": lambda _: cat.execute(sql),
+        "parse_one": lambda _: sqlglot.parse_one(sql, read="mysql"),
+        "mvdd parse": lambda _: DIALECT.parse(sql),
     }
-    call = calls[side]
-    for i in range(30 + rounds):
-        counted = i >= 30
-        gc.collect()
-        gc.disable()
-        if counted:
-            toggle()
-        call()
-        if counted:
-            toggle()
-        gc.enable()
-        if side == "execute":
-            cat.execute(undo)
+    counted(rounds, toggle, calls[side], (lambda: cat.execute(undo)) if side == "execute" else None)
 
 
 def child_sqlite(side: str, rounds: int, toggle: Callable[[], object]) -> None:
@@ -120,26 +135,18 @@ def child_sqlite(side: str, rounds: int, toggle: Callable[[], object]) -> None:
     from benchmarks.catalog_bench import Floor, wide_table
     from mvdd import Catalog
 
-    stream = [f"ALTER TABLE t MODIFY c{i % 10} BIGINT DEFAULT {i}" for i in range(30 + rounds)]
+    stream = [f"ALTER TABLE t MODIFY c{i % 10} BIGINT DEFAULT {i}" for i in range(WARM + rounds)]
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "probe.db")
+        target: Catalog | Floor
         if side == "execute":
-            cat = Catalog.open(path)
+            target = cat = Catalog.open(path)
             cat.execute(wide_table(10))
-            call: Callable[[str], object] = cat.execute
+            run: Callable[[str], object] = cat.execute
         else:
-            call = floor = Floor(stream, path)
-        for i, sql in enumerate(stream):
-            counted = i >= 30
-            gc.collect()
-            gc.disable()
-            if counted:
-                toggle()
-            call(sql)
-            if counted:
-                toggle()
-            gc.enable()
-        (cat if side == "execute" else floor).close()
+            target = run = Floor(stream, path)
+        counted(rounds, toggle, lambda i: run(stream[i]))
+        target.close()
 
 
 def count(probe: str, side: str, rounds: int, library: str, tmp: str) -> float:

@@ -70,11 +70,8 @@ class TableMeta:
     last_id: int
 
 
-def _refused(kind: str) -> Callable[[Any], Any]:
-    def refuse(value: Any) -> Any:
-        raise TypeError(kind)
-
-    return refuse
+def _no_boolean(value: Any) -> Any:
+    raise TypeError("booleans are not column values")
 
 
 #: a default's class -> its stored form (a subclass takes its nearest registered class's:
@@ -83,7 +80,7 @@ _DEFAULT_ENCODERS: dict[type, Callable[[Any], Any]] = {
     type(NO_DEFAULT): lambda v: {"t": "none"},
     type(None): lambda v: {"t": "null"},
     Expr: lambda v: {"t": "expr", "v": v.sql},
-    bool: _refused("booleans are not column values"),
+    bool: _no_boolean,
     int: lambda v: {"t": "int", "v": v},
     float: lambda v: {"t": "float", "v": repr(v)},
     Decimal: lambda v: {"t": "dec", "v": str(v)},
@@ -94,14 +91,11 @@ _DEFAULT_ENCODERS: dict[type, Callable[[Any], Any]] = {
 
 
 def _enc_default(value: Any) -> Any:
-    encode = _DEFAULT_ENCODERS.get(type(value))
-    if encode is None:
-        encode = next(
-            (_DEFAULT_ENCODERS[c] for c in type(value).__mro__ if c in _DEFAULT_ENCODERS), None
-        )
-        if encode is None:
-            raise TypeError(f"cannot store a default of type {type(value).__name__}")
-    return encode(value)
+    for klass in type(value).__mro__:  # (its own class first)
+        encode = _DEFAULT_ENCODERS.get(klass)
+        if encode is not None:
+            return encode(value)
+    raise TypeError(f"cannot store a default of type {type(value).__name__}")
 
 
 _DEFAULT_DECODERS: dict[str, Any] = {
@@ -130,9 +124,9 @@ def _converter() -> cattrs.Converter:
     c.register_unstructure_hook_func(lambda t: t == Default, _enc_default)
     c.register_structure_hook_func(lambda t: t == Default, _dec_default)
     c.register_unstructure_hook(Decimal, str)
+    c.register_structure_hook(Decimal, lambda v, _: Decimal(v))
     # an optional plain value (a comment, a length) is itself: no call for it in a value's dict
     c.register_unstructure_hook_func(lambda t: t in _PLAIN_OPTIONALS, identity)
-    c.register_structure_hook(Decimal, lambda v, _: Decimal(v))
     # the table's lookup cache is not data
     omit = override(omit=True)
     c.register_unstructure_hook(Table, make_dict_unstructure_fn(Table, c, _lookup=omit))
