@@ -12,6 +12,8 @@ measured in the same run.
     floor of any SQLite catalog that commits each statement durably: parsing plus a bare
     transaction writing the least a new version needs (the sequence number, one version row, one
     element row), pre-encoded, through plain sqlite3 calls on the store's own schema and pragmas.
+    And the garbage collector's share of a long run of the MODIFYs (``bench_collector``), which
+    ``instructions.py`` leaves out.
 (d) the hot paths (see ``bench_hot``): a bound ``tx.table`` and the latest ``cat.table`` against
     a dict lookup (goal ≤ 3×), ``execute`` of one ADD COLUMN on a 100-column table against
     ``sqlglot.parse_one`` (goal ≤ 1.5×; timed in pairs, and in blocks beside it), and (c)'s
@@ -455,6 +457,59 @@ def bench_hot(columns: int = 100) -> dict[str, Any]:
     return out
 
 
+class _CollectorClock:
+    """A ``gc.callbacks`` entry: the seconds and the passes of each generation."""
+
+    def __init__(self) -> None:
+        self.spent = [0.0, 0.0, 0.0]
+        self.passes = [0, 0, 0]
+        self.began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.began = time.perf_counter()
+        else:
+            self.spent[info["generation"]] += time.perf_counter() - self.began
+            self.passes[info["generation"]] += 1
+
+
+def bench_collector(stream: list[str], setup: list[str]) -> dict[str, Any]:
+    """The garbage collector's share of a long run of ``stream`` (in memory and on SQLite):
+    the time of each generation's passes per statement (timed by ``gc.callbacks``), beside
+    the statement's whole time, and the objects the collector tracks that each statement
+    leaves alive (its history: what sets off the older generations' passes, each of which
+    visits every tracked object). ``instructions.py`` counts with the collector off; this is
+    the part of the time it leaves out."""
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for side in ("memory", "sqlite"):
+            cat = Catalog() if side == "memory" else Catalog.open(os.path.join(tmp, "gc.db"))
+            for sql in setup:
+                cat.execute(sql)
+            clock = _CollectorClock()
+            gc.collect()
+            tracked = len(gc.get_objects())
+            gc.callbacks.append(clock)
+            try:
+                start = time.perf_counter()
+                for sql in stream:
+                    cat.execute(sql)
+                took = time.perf_counter() - start
+            finally:
+                gc.callbacks.remove(clock)
+            gc.collect()
+            n = len(stream)
+            out[side] = {
+                "statement_us": took / n * 1e6,
+                "collector_us": sum(clock.spent) / n * 1e6,
+                "per_generation_us": [t / n * 1e6 for t in clock.spent],
+                "passes": clock.passes,
+                "survivors_per_statement": (len(gc.get_objects()) - tracked) / n,
+            }
+            cat.close()
+    return out
+
+
 #: timed pairs of the execute probe (execute beside parse_one)
 PAIRS = 2000
 #: timed rounds of the own-work split (execute, mvdd's parse, parse_one)
@@ -505,6 +560,20 @@ def main() -> None:
             f"execute in memory {r['memory_us']:6.0f} us ({r['memory_vs_parse']:.2f}x), "
             f"on SQLite {r['sqlite_us']:6.0f} us ({r['sqlite_vs_parse']:.2f}x); floor of a "
             f"durable commit per statement {r['floor_us']:6.0f} us ({r['floor_vs_parse']:.2f}x)"
+        )
+    long_run = [
+        f"ALTER TABLE t MODIFY c{i % 10} BIGINT DEFAULT {i}"
+        for i in range(2000 if args.quick else 10_000)
+    ]
+    results["collector"] = collector = bench_collector(long_run, [wide_table(10)])
+    for side, r in collector.items():
+        g0, g1, g2 = r["per_generation_us"]
+        print(
+            f"(c) the collector over {len(long_run)} one-column "
+            f"MODIFYs, {side:6}: {r['collector_us']:5.1f} of {r['statement_us']:4.0f} us a "
+            f"statement ({r['collector_us'] / r['statement_us']:.0%}; by generation "
+            f"{g0:.1f} / {g1:.1f} / {g2:.1f} us in {r['passes']} passes); "
+            f"{r['survivors_per_statement']:.1f} tracked objects left alive a statement"
         )
     results["hot"] = hot = bench_hot()
     print(
