@@ -439,7 +439,8 @@ def normalize(node: exp.Expr) -> Expr:
                 f"cannot parse: an expression nested {levels} levels deep (mvdd reads up to "
                 f"{MAX_DEPTH})"
             )
-        return Expr(tree.sql(dialect=DIALECT, identify=True))
+        # (the tree is this function's own copy: the generator need not copy it again)
+        return Expr(tree.sql(dialect=DIALECT, identify=True, copy=False))
 
 
 @lru_cache(maxsize=4096)
