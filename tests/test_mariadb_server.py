@@ -13,6 +13,7 @@ import itertools
 import re
 from typing import Any
 
+import attrs
 import pymysql
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -312,6 +313,13 @@ REPLICA_RULES = [
     (None, "CREATE TABLE t (a INT, d TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(1))"),
     (None, "CREATE TABLE t (a INT, d DATE DEFAULT CURRENT_TIMESTAMP(3))"),
     (None, "CREATE TABLE t (a INT, d TIME(3) DEFAULT CURRENT_TIMESTAMP(2))"),
+    # an expression that calls CURRENT_TIMESTAMP is no bare one: no server fits its precision
+    (None, "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT (NOW(3) + INTERVAL 1 DAY))"),
+    (None, "CREATE TABLE t (a INT, d TIMESTAMP(3) DEFAULT (CURRENT_TIMESTAMP + INTERVAL 1 DAY))"),
+    (
+        "CREATE TABLE t (a INT, d DATETIME(6))",
+        "ALTER TABLE t ALTER d SET DEFAULT (NOW(2) - INTERVAL 1 HOUR)",
+    ),
     ("CREATE TABLE t (a INT, d DATETIME(3))", "ALTER TABLE t ALTER d SET DEFAULT NOW(6)"),
     (
         "CREATE TABLE t (a INT, d DATETIME(6))",
@@ -865,6 +873,45 @@ def test_a_replica_takes_the_servers_rules(mdb: Any, setup: str | None, sql: str
     """A replica's catalog takes and refuses each statement as MariaDB does, and ends with the
     server's table, which its ``SHOW CREATE TABLE`` also reads back as (a reader's snapshot)."""
     _reads_as_on_the_server(mdb, _replica(), setup, sql)
+
+
+#: column ``d``'s DEFAULT calls the clock: a bare CURRENT_TIMESTAMP, which the server fits to the
+#: column's precision, or an expression around it, which it keeps as written
+CLOCK_DEFAULTS = [
+    "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT (NOW(3) + INTERVAL 1 DAY))",
+    "CREATE TABLE t (a INT, d TIMESTAMP(3) DEFAULT (CURRENT_TIMESTAMP + INTERVAL 1 DAY))",
+    "CREATE TABLE t (a INT, d DATETIME(6) DEFAULT (NOW(2) - INTERVAL 1 HOUR))",
+    "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT (NOW()))",
+    "CREATE TABLE t (a INT, d DATETIME(3) DEFAULT NOW())",
+]
+
+
+@pytest.mark.parametrize("replica", [True, False], ids=["replica", "mvdd"])
+@pytest.mark.parametrize("sql", CLOCK_DEFAULTS)
+def test_a_default_that_calls_the_clock_is_the_servers(mdb: Any, sql: str, replica: bool) -> None:
+    """The server renders both sides: the table the statement made there, and the one it makes
+    from the catalog's schema of it (an oracle the catalog's own reading of SHOW CREATE TABLE
+    cannot share a mistake with). A default that calls CURRENT_TIMESTAMP among other things is
+    kept whole, not read as the bare function; mvdd's rules refuse only what MySQL refuses (a
+    bare CURRENT_TIMESTAMP of another precision than its column's, in parentheses or not)."""
+    cat = _replica() if replica else Catalog()
+    assert _run(mdb, "DROP TABLE IF EXISTS t, t_mvdd") is None
+    assert _run(mdb, sql) is None
+    try:
+        cat.execute(sql)
+    except mvdd.DDLError as err:
+        assert not replica and "CURRENT_TIMESTAMP(0) on datetime(3)" in str(err), err
+        # (in parentheses or not, a lone call is the bare function)
+        assert sql.endswith(("DEFAULT NOW())", "DEFAULT (NOW()))")), sql
+        return
+    rendered = for_server(attrs.evolve(cat.table("t"), name="t_mvdd").to_sql(), "mariadb")
+    assert _run(mdb, rendered) is None, rendered
+
+    def column(table: str) -> str:
+        (line,) = (x for x in show_create_table(mdb, table).splitlines() if "`d`" in x)
+        return line.strip()
+
+    assert column("t_mvdd") == column("t"), rendered
 
 
 def test_mvdds_rules_refuse_what_a_replica_takes() -> None:

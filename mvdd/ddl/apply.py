@@ -21,6 +21,7 @@ a server already ran, which a replica follows by that server's rules
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from functools import partial, singledispatch
@@ -250,11 +251,23 @@ def _place(
 _TEMPORAL_WITH_NOW = frozenset({TypeKind.TIMESTAMP, TypeKind.DATETIME})
 
 
+#: a bare CURRENT_TIMESTAMP[(n)]: the whole normalised text of an expression
+_NOW = re.compile(r"CURRENT_TIMESTAMP\((\d*)\)")
+
+
 def now_precision(value: object) -> int | None:
-    """fsp of a CURRENT_TIMESTAMP[(n)] expression, None for other values."""
-    if isinstance(value, Expr) and value.sql.startswith("CURRENT_TIMESTAMP("):
-        inner = value.sql[len("CURRENT_TIMESTAMP(") : -1]
-        return int(inner) if inner.isdigit() else 0
+    """fsp of a bare CURRENT_TIMESTAMP[(n)], None for other values: an expression that calls
+    it among other things (``CURRENT_TIMESTAMP(3) + INTERVAL 1 DAY``) is an expression like
+    any other, whose precision no server fits to its column's.
+
+    >>> from mvdd.ddl.expr import normalize_sql
+    >>> [now_precision(normalize_sql(e)) for e in ("NOW()", "NOW(3)", "NOW(3) + INTERVAL 1 DAY")]
+    [0, 3, None]
+    """
+    if isinstance(value, Expr):
+        bare = _NOW.fullmatch(value.sql)
+        if bare is not None:
+            return int(bare[1] or 0)
     return None
 
 
