@@ -358,8 +358,10 @@ def _parenthesize(node: exp.Expr) -> exp.Expr:
             wrap.append(right)
     else:
         wrap = [c for c in (node.this,) if isinstance(c, exp.Expr) and _precedence(c) <= own]
-    for child in wrap:
-        child.replace(exp.Paren(this=child.copy()))
+    for child in wrap:  # (the very operand moves into its parentheses: no copy of it)
+        paren = exp.Paren()
+        child.replace(paren)
+        paren.set("this", child)
     return node
 
 
