@@ -911,7 +911,10 @@ def test_a_default_that_calls_the_clock_is_the_servers(mdb: Any, sql: str, repli
         (line,) = (x for x in show_create_table(mdb, table).splitlines() if "`d`" in x)
         return line.strip()
 
-    assert column("t_mvdd") == column("t"), rendered
+    try:
+        assert column("t_mvdd") == column("t"), rendered
+    finally:
+        assert _run(mdb, "DROP TABLE t_mvdd") is None
 
 
 def test_mvdds_rules_refuse_what_a_replica_takes() -> None:
