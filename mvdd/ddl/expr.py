@@ -580,7 +580,8 @@ def rename_column(expr: Expr, old: str, new: str) -> Expr:
             return exp.column(exp.to_identifier(new, quoted=True))
         return node
 
-    return normalize(parse(expr.sql).copy().transform(swap))
+    # (transform copies the cached tree before it changes a node: one copy is enough)
+    return normalize(parse(expr.sql).transform(swap))
 
 
 def to_node(expr: Expr) -> exp.Expr:
