@@ -35,7 +35,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -210,6 +210,12 @@ def executable(stream: list[str]) -> list[str]:
     return ok
 
 
+def one_column_modifies(n: int) -> list[str]:
+    """The worst case of the execute probes: ``n`` one-column MODIFYs of a 10-column table
+    (:func:`wide_table`), each a new default, round the columns."""
+    return [f"ALTER TABLE t MODIFY c{i % 10} BIGINT DEFAULT {i}" for i in range(n)]
+
+
 def bench_execute(name: str, stream: list[str], setup: list[str]) -> dict[str, Any]:
     """Per statement: the parse, execute in memory, execute on SQLite and the floor, in
     alternating rounds (best of each), so that a slow moment of the machine meets every side
@@ -310,17 +316,27 @@ def floor_stream(stream: list[str]) -> Callable[[str], float]:
     return run
 
 
+def timed_in_turn(sides: Sequence[Callable[[], object]], i: int) -> list[int]:
+    """Each of ``sides`` called in turn, first to last when ``i`` is odd and last to first
+    otherwise, each timed between two clock reads it shares with its neighbours: their
+    nanoseconds, in the order of ``sides``."""
+    clock = time.perf_counter_ns
+    order = range(len(sides)) if i % 2 else range(len(sides) - 1, -1, -1)
+    took = [0] * len(sides)
+    start = clock()
+    for k in order:
+        sides[k]()
+        end = clock()
+        took[k] = end - start
+        start = end
+    return took
+
+
 def timed_pair(ours: Callable[[], object], theirs: Callable[[], object], i: int) -> tuple[int, int]:
     """``ours()`` and ``theirs()`` timed one beside the other, ``ours`` first when ``i`` is
-    odd: their nanoseconds, in that order."""
-    clock = time.perf_counter_ns
-    first, second = (ours, theirs) if i % 2 else (theirs, ours)
-    start = clock()
-    first()
-    middle = clock()
-    second()
-    end = clock()
-    return (middle - start, end - middle) if i % 2 else (end - middle, middle - start)
+    odd (:func:`timed_in_turn`): their nanoseconds, in that order."""
+    mine, other = timed_in_turn((ours, theirs), i)
+    return mine, other
 
 
 def bench_sqlite_pairs(stream: list[str], setup: list[str]) -> dict[str, Any]:
@@ -438,19 +454,13 @@ def bench_hot(columns: int = 100) -> dict[str, Any]:
     def own_parse() -> object:
         return DIALECT.parse(HOT_ALTER)
 
-    rounds: list[tuple[int, int, int]] = []
-    clock = time.perf_counter_ns
+    rounds: list[list[int]] = []
     gc.collect()
     for i in range(OWN_ROUNDS + 100):  # the first 100 warm up
-        sides = [execute, own_parse, parse]
-        took = [0, 0, 0]
-        for k in (0, 1, 2) if i % 2 else (2, 1, 0):
-            start = clock()
-            sides[k]()
-            took[k] = clock() - start
+        took = timed_in_turn((execute, own_parse, parse), i)
         cat.execute(drop)
         if i >= 100:
-            rounds.append((took[0], took[1], took[2]))
+            rounds.append(took)
     out["own_rounds"] = len(rounds)
     out["own_parse_vs_parse_one"] = statistics.median(m / p for _, m, p in rounds)
     out["own_work_vs_parse_one"] = statistics.median((e - m) / p for e, m, p in rounds)
@@ -551,7 +561,7 @@ def main() -> None:
     )
 
     stream = executable(migration_stream(rng, tables=12, statements=600 if args.quick else 2000))
-    worst = [f"ALTER TABLE t MODIFY c{i % 10} BIGINT DEFAULT {i}" for i in range(2000)]
+    worst = one_column_modifies(2000)
     streams = {"migration_stream": (stream, []), "one_column_modify": (worst, [wide_table(10)])}
     results["execute"] = {label: bench_execute(label, *given) for label, given in streams.items()}
     for label, r in results["execute"].items():
@@ -561,10 +571,7 @@ def main() -> None:
             f"on SQLite {r['sqlite_us']:6.0f} us ({r['sqlite_vs_parse']:.2f}x); floor of a "
             f"durable commit per statement {r['floor_us']:6.0f} us ({r['floor_vs_parse']:.2f}x)"
         )
-    long_run = [
-        f"ALTER TABLE t MODIFY c{i % 10} BIGINT DEFAULT {i}"
-        for i in range(2000 if args.quick else 10_000)
-    ]
+    long_run = one_column_modifies(2000 if args.quick else 10_000)
     results["collector"] = collector = bench_collector(long_run, [wide_table(10)])
     for side, r in collector.items():
         g0, g1, g2 = r["per_generation_us"]

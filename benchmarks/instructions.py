@@ -132,10 +132,10 @@ def child(probe: str, side: str, rounds: int, library: str) -> None:
 def child_sqlite(side: str, rounds: int, toggle: Callable[[], object]) -> None:
     """Under callgrind: ``rounds`` counted statements of the SQLite probe's one side, each
     on a catalog file (or the floor's file) of its own in a temporary directory."""
-    from benchmarks.catalog_bench import Floor, wide_table
+    from benchmarks.catalog_bench import Floor, one_column_modifies, wide_table
     from mvdd import Catalog
 
-    stream = [f"ALTER TABLE t MODIFY c{i % 10} BIGINT DEFAULT {i}" for i in range(WARM + rounds)]
+    stream = one_column_modifies(WARM + rounds)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "probe.db")
         target: Catalog | Floor
