@@ -51,7 +51,14 @@ class MissingExtraError(RuntimeError):
     """A command needs an optional dependency that is not installed."""
 
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
+#: what ``mvdd --help`` says first (the module's first line names its tools, not the command)
+HELP = (
+    "mvdd, a multi-version data dictionary: replicate shard tables into one, and read, check "
+    "and join the versions of a table's schema."
+)
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help=HELP, rich_markup_mode="markdown"
+)
 console = Console()
 #: what ``mvdd tour`` writes into its folder (a SQLite file and its companions)
 TOUR_WRITES = frozenset(f"catalog.db{end}" for end in ("", "-wal", "-shm", "-journal"))
@@ -470,7 +477,7 @@ def _run_replay(
 
 @app.command()
 def replay(
-    source: Path = typer.Argument(..., help="a folder of event logs, one <shard>.jsonl each"),
+    source: Path = typer.Argument(..., help="a folder of event logs, one SHARD.jsonl each"),
     out: Path = typer.Option(Path("replay-output"), help="where results are written (replaced)"),
     target: str = typer.Option("merged", help="the downstream table's name"),
     downstream: str | None = typer.Option(

@@ -119,7 +119,7 @@ def _dec_default(data: Any, _: Any = None) -> Default:
 _PLAIN_OPTIONALS = frozenset({str | None, int | None, bool | None})
 
 
-def _converter() -> cattrs.Converter:
+def _build_converter() -> cattrs.Converter:
     c = cattrs.Converter()
     c.register_unstructure_hook_func(lambda t: t == Default, _enc_default)
     c.register_structure_hook_func(lambda t: t == Default, _dec_default)
@@ -144,10 +144,13 @@ def _converter() -> cattrs.Converter:
 
 
 @functools.cache
-def converter() -> cattrs.Converter:
+def _converter() -> cattrs.Converter:
     """The converter of stored values, built on first use (its hooks for every step class take
-    60–80 ms to make, which a process that never reads or writes a stored row does not spend)."""
-    return _converter()
+    60–80 ms to make, which a process that never reads or writes a stored row does not spend).
+    Private to this module: the dicts it makes share each column type's one dict (read only by
+    :func:`_dumps`), which a caller changing a dict it was given would change for every later
+    row; the module's functions hand out only text and new values."""
+    return _build_converter()
 
 
 _ELEMENT_TYPES: dict[str, type] = {
@@ -174,24 +177,24 @@ def _dumps(data: Any) -> str:
 
 
 def encode_element(kind: str, value: Any) -> str:
-    return _dumps(converter().unstructure(value, _ELEMENT_TYPES[kind]))
+    return _dumps(_converter().unstructure(value, _ELEMENT_TYPES[kind]))
 
 
 def decode_element(kind: str, text: str) -> Any:
     try:
-        return converter().structure(json.loads(text), _ELEMENT_TYPES[kind])
+        return _converter().structure(json.loads(text), _ELEMENT_TYPES[kind])
     except Exception as err:  # a damaged store must surface as a StoreError, not a KeyError
         raise StoreError(f"cannot decode a stored {kind}: {err}", cause=err) from err
 
 
 def encode_steps(steps: tuple[s.Step, ...]) -> str:
-    unstructure = converter().unstructure
+    unstructure = _converter().unstructure
     return _dumps([unstructure(st, s.Step) for st in steps])
 
 
 def decode_steps(text: str) -> tuple[s.Step, ...]:
     try:
-        structure = converter().structure
+        structure = _converter().structure
         return tuple(structure(item, s.Step) for item in json.loads(text))
     except Exception as err:
         raise StoreError(f"cannot decode stored steps: {err}", cause=err) from err
