@@ -3,7 +3,8 @@
 An :class:`~mvdd.model.Expr` holds normalised MySQL text so that two spellings of one
 expression compare equal: the text is parsed with the mvdd dialect, synonyms are unified
 (``NOW()``, ``LOCALTIME`` and ``LOCALTIMESTAMP`` are ``CURRENT_TIMESTAMP``), outer parentheses are
-dropped, and it is rendered with every identifier quoted.
+dropped, comments are dropped (the server keeps none inside an expression), and it is rendered
+with every identifier quoted.
 
 >>> normalize_sql("(now(3))").sql
 'CURRENT_TIMESTAMP(3)'
@@ -200,10 +201,32 @@ def _unify(node: exp.Expr) -> exp.Expr:
     return node if rule is None else rule(node)
 
 
+def _children(node: exp.Expr) -> list[exp.Expr]:
+    """A node's child nodes in the order of its arguments (``iter_expressions``' order, as a
+    list made in one loop: the passes of :func:`normalize` ask it of every node, some twice)."""
+    out: list[exp.Expr] = []
+    for value in node.args.values():
+        if type(value) is list:
+            out += [v for v in value if isinstance(v, exp.Expr)]
+        elif isinstance(value, exp.Expr):
+            out.append(value)
+    return out
+
+
+def _nodes(tree: exp.Expr) -> list[exp.Expr]:
+    """Every node of ``tree``, breadth first (``walk()``'s order, as a list)."""
+    out = [tree]
+    i = 0
+    while i < len(out):
+        out += _children(out[i])
+        i += 1
+    return out
+
+
 def _bottom_up(tree: exp.Expr, rule: Any) -> exp.Expr:
     """``tree`` with ``rule`` applied to every node, children before their parent (so a node
     a rule builds holds operands already in their one form)."""
-    for node in reversed(list(tree.walk())):
+    for node in reversed(_nodes(tree)):
         new = rule(node)
         if new is not node:
             if node is tree:
@@ -303,13 +326,15 @@ def _negate(node: exp.Expr) -> exp.Expr:
 def _canonical(node: exp.Expr) -> exp.Expr:
     """Bottom-up: parentheses dropped, negations pushed in, AND/OR/XOR chains left-deep."""
     node = _strip_parens(node)
-    for child in list(node.iter_expressions()):
+    for child in _children(node):
         new = _canonical(child)
         if new is not child:
             child.replace(new)
     if isinstance(node, exp.Not):
         return _negate(node.this)
     if isinstance(node, _FLATTEN):
+        if type(node.expression) is not type(node):
+            return node  # (left-deep already: its left operand was made so above)
         operands = list(node.flatten())
         out = operands[0]
         for operand in operands[1:]:
@@ -332,13 +357,14 @@ _OPERAND_MIN: dict[type[exp.Expr], dict[str, int]] = {
 }
 
 
-def _parenthesize(node: exp.Expr) -> exp.Expr:
+def _parenthesize(node: exp.Expr) -> int:
     """Put back exactly the parentheses precedence needs. Operand trees are left-deep by
     construction, so a left operand binds at least as tightly as its operator and a right
     operand strictly tighter; unary operators take strictly tighter operands (``-(-a)``, never
-    ``--a``, which would start a comment)."""
-    for child in list(node.iter_expressions()):
-        _parenthesize(child)
+    ``--a``, which would start a comment). Returns the depth of the node's tree once done (a
+    leaf is 1)."""
+    children = _children(node)
+    depths = {id(child): _parenthesize(child) for child in children}
     own = _precedence(node)
     wrap: list[exp.Expr] = []
     special = _OPERAND_MIN.get(type(node))
@@ -350,7 +376,7 @@ def _parenthesize(node: exp.Expr) -> exp.Expr:
     elif own == _ATOM:
         if not isinstance(node, exp.Func | exp.Case | exp.Tuple | exp.Array | exp.Paren):
             # an operand printed without delimiters (INTERVAL x, x COLLATE y ...)
-            wrap = [c for c in node.iter_expressions() if _precedence(c) < _ATOM]
+            wrap = [c for c in children if _precedence(c) < _ATOM]
     elif isinstance(node, exp.Binary):
         left, right = node.this, node.expression
         wrap = [c for c in (left,) if _precedence(c) < own]
@@ -362,23 +388,14 @@ def _parenthesize(node: exp.Expr) -> exp.Expr:
         paren = exp.Paren()
         child.replace(paren)
         paren.set("this", child)
-    return node
+        depths[id(child)] += 1
+    return 1 + max(depths.values(), default=0)
 
 
 #: how deep an expression's tree may be once normalised (parentheses that change nothing are
 #: gone by then): every later pass over it (rendering, joins, Spark) stays well within Python's
 #: default recursion limit
 MAX_DEPTH = 100
-
-
-def depth(node: exp.Expr) -> int:
-    """The depth of a tree (a leaf is 1), found without recursion."""
-    deepest, stack = 0, [(node, 1)]
-    while stack:
-        current, level = stack.pop()
-        deepest = max(deepest, level)
-        stack.extend((child, level + 1) for child in current.iter_expressions())
-    return deepest
 
 
 def _foreign(node: exp.Expr) -> str | None:
@@ -421,21 +438,49 @@ _NILADIC = frozenset(
 )
 
 
+def _bare_copy(tree: exp.Expr) -> exp.Expr:
+    """A copy of ``tree`` without its comments and the parser's metadata (a node's place in
+    the text): the server keeps no comment inside an expression (``CHECK (a /* x */ > 0)`` is
+    ``CHECK (`a` > 0)`` in its SHOW CREATE TABLE), and sqlglot's own copy deep-copies each
+    node's metadata, most of a normalisation's cost. Raises DDLParseError where a node holds
+    what no MySQL expression holds (:func:`_foreign`)."""
+    root = type(tree)()
+    stack = [(tree, root)]
+    while stack:
+        node, copy = stack.pop()
+        why = _foreign(node)
+        if why is not None:
+            raise DDLParseError(f"cannot parse: {why} in an expression")
+        args = copy.args
+        for key, value in node.args.items():
+            if isinstance(value, exp.Expr):
+                child = args[key] = type(value)()
+                child.parent, child.arg_key = copy, key
+                stack.append((value, child))
+            elif type(value) is list:
+                items = args[key] = []
+                for i, item in enumerate(value):
+                    if isinstance(item, exp.Expr):
+                        child = type(item)()
+                        child.parent, child.arg_key, child.index = copy, key, i
+                        stack.append((item, child))
+                        item = child
+                    items.append(item)
+            else:
+                args[key] = value
+    return root
+
+
 def normalize(node: exp.Expr) -> Expr:
     """The normalised :class:`Expr` of a parsed expression (the node is not modified).
 
     Raises DDLParseError for an expression nested deeper than :data:`MAX_DEPTH` levels, or
     holding what no MySQL expression holds (an alias, empty parentheses)."""
-    for inner in node.walk():
-        why = _foreign(inner)
-        if why is not None:
-            raise DDLParseError(f"cannot parse: {why} in an expression")
     with deep_stack():
         # one form before the negations are pushed (so they meet literals as numbers) and
         # after (for the forms they make)
-        tree = _bottom_up(_canonical(_bottom_up(node.copy(), _unify)), _unify)
-        tree = _parenthesize(tree)
-        levels = depth(tree)
+        tree = _bottom_up(_canonical(_bottom_up(_bare_copy(node), _unify)), _unify)
+        levels = _parenthesize(tree)
         if levels > MAX_DEPTH:
             raise DDLParseError(
                 f"cannot parse: an expression nested {levels} levels deep (mvdd reads up to "
