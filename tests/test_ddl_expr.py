@@ -53,6 +53,11 @@ NORMAL = [
     ("d + INTERVAL '1:30' HOUR_MINUTE", "`d` + INTERVAL '1:30' HOUR_MINUTE"),
     # no comment is kept inside an expression (the server's SHOW CREATE TABLE shows none)
     ("a /* x */ + 1 -- y", "`a` + 1"),
+    # a one-member IN is the comparison the server's grammar makes of it
+    ("a IN (1)", "`a` = 1"),
+    ("a NOT IN ((b))", "`a` <> `b`"),
+    ("(a, b) IN ((1, 2))", "(`a`, `b`) = (1, 2)"),
+    ("a IN (1, 2)", "`a` IN (1, 2)"),
     ("(a /* x */ AND /* y */ b) # z", "`a` <> 0 AND `b` <> 0"),
 ]
 

@@ -1200,6 +1200,10 @@ CALLS = [
     "GET_LOCK('a', 0)",
     "LOAD_FILE('x')",
     "CONVERT_TZ('2026-01-01', '+00:00', '+01:00')",
+    "RANDOM_BYTES(4)",
+    "VALUE(a)",
+    "VALUES(a)",
+    "NAME_CONST('x', 1)",
 ]
 PLACES = {
     "virtual": "ALTER TABLE t ADD g VARCHAR(100) AS ({}) VIRTUAL",

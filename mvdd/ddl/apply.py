@@ -306,10 +306,15 @@ _NEVER = frozenset(
         "LOAD_FILE",
         "MASTER_POS_WAIT",
         "MASTER_GTID_WAIT",
+        # an INSERT … ON DUPLICATE KEY UPDATE's value, a stored procedure's named constant
+        "VALUE",
+        "VALUES",
+        "NAME_CONST",
     }
 )
-#: sequences, which only a DEFAULT may call
-_SEQUENCES = frozenset({"NEXTVAL", "LASTVAL", "SETVAL"})
+#: what only a DEFAULT may call: sequences, and RANDOM_BYTES (chance, which MariaDB keeps out of
+#: a virtual column where it lets RAND in)
+_DEFAULT_ONLY = frozenset({"NEXTVAL", "LASTVAL", "SETVAL", "RANDOM_BYTES"})
 #: what changes from call to call or with the session (the clock, chance, the user, the
 #: database, the time zone, a variable): a virtual column and a DEFAULT may call these, a
 #: stored column and a CHECK may not
@@ -343,9 +348,9 @@ _VOLATILE = frozenset(
 #: volatile ones out of a virtual column: mvdd refuses what no server takes)
 _FORBIDDEN_CALLS = {
     "DEFAULT": _NEVER,
-    "a virtual column": _NEVER | _SEQUENCES,
-    "a stored column": _NEVER | _SEQUENCES | _VOLATILE,
-    "CHECK": _NEVER | _SEQUENCES | _VOLATILE,
+    "a virtual column": _NEVER | _DEFAULT_ONLY,
+    "a stored column": _NEVER | _DEFAULT_ONLY | _VOLATILE,
+    "CHECK": _NEVER | _DEFAULT_ONLY | _VOLATILE,
 }
 
 

@@ -134,6 +134,15 @@ def _plain_variable(node: exp.Expr) -> exp.Expr:
     return node
 
 
+def _one_member_in(node: exp.Expr) -> exp.Expr:
+    """``x IN (v)`` is ``x = v``, as the server's grammar reads it (and ``x NOT IN (v)``,
+    once its negation is pushed in, ``x <> v``)."""
+    members = node.expressions
+    if len(members) != 1 or any(node.args.get(k) for k in ("query", "unnest", "field")):
+        return node
+    return exp.EQ(this=node.this, expression=members[0])
+
+
 def _column_truth(node: exp.Expr) -> exp.Expr:
     """AND / OR over a bare column: the column's truth as the server writes it, `x` <> 0 (the
     same value: a column's truth is whether it is not 0, NULL staying NULL)."""
@@ -158,6 +167,7 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.Escape: _negated_escape,
     exp.And: _column_truth,
     exp.Or: _column_truth,
+    exp.In: _one_member_in,
     exp.TimestampAdd: lambda n: exp.Add(this=n.this, expression=_interval(n)),
     exp.Day: lambda n: exp.DayOfMonth(this=n.this),
     exp.WeekOfYear: lambda n: exp.Week(this=n.this, mode=exp.Literal.number(3)),
