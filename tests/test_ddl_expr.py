@@ -58,6 +58,10 @@ NORMAL = [
     ("a NOT IN ((b))", "`a` <> `b`"),
     ("(a, b) IN ((1, 2))", "(`a`, `b`) = (1, 2)"),
     ("a IN (1, 2)", "`a` IN (1, 2)"),
+    # a number literal as the server prints it, a minus folded into it
+    ("007.50 + 1. + .5 + 00012", "7.50 + 1 + 0.5 + 12"),
+    ("-(-5) + -0 + -0.0 + 1e-2", "5 + 0 + 0.0 + 1e-2"),
+    ("-(-a)", "-(-`a`)"),
     ("(a /* x */ AND /* y */ b) # z", "`a` <> 0 AND `b` <> 0"),
 ]
 

@@ -134,6 +134,38 @@ def _plain_variable(node: exp.Expr) -> exp.Expr:
     return node
 
 
+#: a number literal without an exponent: its whole part and its fraction
+_PLAIN_NUMBER = re.compile(r"(\d*)(?:\.(\d*))?")
+
+
+def _number(node: exp.Expr) -> exp.Expr:
+    """A number literal as the server prints it: no leading zeros (``007.50`` is ``7.50``, ``.5``
+    is ``0.5``), no bare point (``1.`` is ``1``); one with an exponent as written."""
+    plain = None if node.is_string else _PLAIN_NUMBER.fullmatch(node.this)
+    if plain is None:
+        return node
+    whole, fraction = plain.group(1).lstrip("0") or "0", plain.group(2)
+    text = f"{whole}.{fraction}" if fraction else whole
+    return node if text == node.this else exp.Literal.number(text)
+
+
+def _negated(node: exp.Expr) -> exp.Expr:
+    """The minus of a number literal folded as the server's grammar folds it into the literal:
+    ``-(-5)`` is ``5``, ``-0`` and ``-0.0`` are ``0`` and ``0.0``."""
+    operand = _strip_parens(node.this)
+    if isinstance(operand, exp.Neg):
+        inner = _strip_parens(operand.this)
+        if isinstance(inner, exp.Literal) and not inner.is_string:
+            return inner
+    elif (
+        isinstance(operand, exp.Literal)
+        and _PLAIN_NUMBER.fullmatch(operand.this)
+        and not operand.this.strip("0.")
+    ):
+        return operand
+    return node
+
+
 def _one_member_in(node: exp.Expr) -> exp.Expr:
     """``x IN (v)`` is ``x = v``, as the server's grammar reads it (and ``x NOT IN (v)``,
     once its negation is pushed in, ``x <> v``)."""
@@ -168,6 +200,8 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.And: _column_truth,
     exp.Or: _column_truth,
     exp.In: _one_member_in,
+    exp.Literal: _number,
+    exp.Neg: _negated,
     exp.TimestampAdd: lambda n: exp.Add(this=n.this, expression=_interval(n)),
     exp.Day: lambda n: exp.DayOfMonth(this=n.this),
     exp.WeekOfYear: lambda n: exp.Week(this=n.this, mode=exp.Literal.number(3)),
