@@ -743,7 +743,11 @@ def test_a_statement_is_read_in_the_charset_its_client_wrote_it_in(
             f"CREATE TABLE {q(text)} (id INT PRIMARY KEY, {q(text + '1')} VARCHAR(20) "
             f"DEFAULT '{text}' COMMENT '{text}', e ENUM('{text}', 'b') DEFAULT '{text}', "
             f"x VARCHAR(60) CHARACTER SET latin1 DEFAULT _latin1'{text}', "
-            f"y VARBINARY(40) DEFAULT _{charset}'{text}') COMMENT '{text}'",
+            f"y VARBINARY(40) DEFAULT _{charset}'{text}', "
+            # (a CAST to CHAR naming no charset takes the session's connection charset)
+            "z VARCHAR(20) AS (CAST(id AS CHAR)) VIRTUAL, "
+            "w VARCHAR(20) AS (CONVERT(id, NCHAR(5))) VIRTUAL) "
+            f"COMMENT '{text}'",
             f"INSERT INTO {q(text)} (id, {q(text + '1')}) VALUES (1, '{text}')",
             f"ALTER TABLE {q(text)} CHANGE {q(text + '1')} {q(text + '2')} VARCHAR(30) "
             f"DEFAULT '{text}{text}' COMMENT '{text}', ADD KEY {q(text + 'k')} ({q(text + '2')})",

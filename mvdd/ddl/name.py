@@ -80,6 +80,10 @@ class Context:
     #: the (charset, collation) an ALTER's CONVERT TO CHARACTER SET gives every string column
     #: of its table, those its other clauses define among them (None: it has none)
     converting: tuple[str, str | None] | None = None
+    #: the session's connection charset, which a CAST to CHAR naming none takes (the server
+    #: writes ``CAST(a AS CHAR)`` as ``cast(`a` as char charset utf8mb4)``): the charset the
+    #: statements were written in, utf8mb4 when not said
+    connection: str = "utf8mb4"
 
     #: a DEFAULT's value is read as MariaDB reads it, the server these statements ran on
     #: (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`; found once, each column definition asks)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import operator
+import re
 from collections.abc import Callable, Iterator, Sequence
 
 import attrs
@@ -410,6 +411,7 @@ def statement_context(
         session=session_of(time_zone, sql_mode, written),
         lower_names=lower_names,
         legacy_timestamps=not explicit_defaults_for_timestamp,
+        connection=canonical_charset(charset) if charset is not None else "utf8mb4",
     )
 
 
@@ -439,6 +441,46 @@ def written_in(charset: str | None) -> str | None:
     if python_codec(known) is None:
         raise DDLError(f"statements written in {known}: mvdd has no codec for that charset")
     return known
+
+
+#: a text that may hold a CAST or CONVERT to a string type (a substring test first: most DDL
+#: has none, and :func:`cast_charsets` walks the tree)
+_CASTS = re.compile(r"CAST|CONVERT", re.IGNORECASE)
+#: the string types a CAST names -> the charset they take when it names none (None: the
+#: session's connection charset; a national one is utf8mb3)
+_CAST_CHARSETS: dict[exp.DType, str | None] = {
+    exp.DType.CHAR: None,
+    exp.DType.VARCHAR: None,
+    exp.DType.NCHAR: "utf8mb3",
+    exp.DType.NVARCHAR: "utf8mb3",
+}
+
+
+def cast_charsets(tree: exp.Expr | None, connection: str) -> exp.Expr | None:
+    """``tree`` with each CAST to a string type that names no charset naming the one the
+    server gives it, as its SHOW CREATE TABLE shows: the session's ``connection`` charset, or
+    utf8mb3 for a national one.
+
+    >>> from mvdd.ddl.dialect import DIALECT
+    >>> tree = DIALECT.parse("CREATE TABLE t (a INT, b TEXT AS (CAST(a AS CHAR(3))))")[0]
+    >>> cast_charsets(tree, "latin1").sql(dialect=DIALECT)
+    'CREATE TABLE t (a INT, b TEXT AS (CAST(a AS CHAR(3) CHARACTER SET latin1)))'
+    """
+    if tree is None:
+        return None
+    for node in list(tree.find_all(exp.Cast)):
+        to = node.args.get("to")
+        if isinstance(to, exp.DataType) and to.this in _CAST_CHARSETS:
+            charset = _CAST_CHARSETS[to.this] or connection
+            node.set(
+                "to",
+                exp.DataType(
+                    this=exp.DType.CHARACTER_SET,
+                    expressions=to.expressions,
+                    kind=exp.var(charset),
+                ),
+            )
+    return tree
 
 
 def literal_bytes(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
@@ -557,6 +599,8 @@ def _read_statement(
             ]
         if mode is not None and "EMPTY_STRING_IS_NULL" in mode.words:
             trees = [empty_strings_null(tree) for tree in trees]
+        if _CASTS.search(text):
+            trees = [cast_charsets(tree, ctx.connection) for tree in trees]
         if "." in text:  # (a qualified column, a qualified table, or a number with a point)
             trees = [own_columns(tree, ctx) for tree in trees]
         steps: list[s.Step] = []
