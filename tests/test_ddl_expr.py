@@ -62,6 +62,8 @@ NORMAL = [
     ("007.50 + 1. + .5 + 00012", "7.50 + 1 + 0.5 + 12"),
     ("-(-5) + -0 + -0.0 + 1e-2", "5 + 0 + 0.0 + 1e-2"),
     ("-(-a)", "-(-`a`)"),
+    # INTERVAL(n, n1, …), the function (sqlglot reads an interval over a tuple)
+    ("INTERVAL(a, 1, 2) > 0", "INTERVAL(`a`, 1, 2) > 0"),
     ("(a /* x */ AND /* y */ b) # z", "`a` <> 0 AND `b` <> 0"),
 ]
 

@@ -565,6 +565,22 @@ class MvddParser(MySQLParser):
             self.busy = False
             self.reset()  # the text and its tokens are not kept past the parse
 
+    def _parse_interval(
+        self, require_interval: bool = True, parse_function_unit: bool = True
+    ) -> exp.Add | exp.Interval | None:
+        # INTERVAL(n, n1, n2, …) is a function (the index of the last n_i not above n), which
+        # sqlglot reads as an interval over a tuple with no unit
+        node = super()._parse_interval(require_interval, parse_function_unit)
+        if (
+            isinstance(node, exp.Interval)
+            and isinstance(node.this, exp.Tuple)
+            and node.args.get("unit") is None
+        ):
+            return exp.Anonymous(  # type: ignore[return-value]
+                this="INTERVAL", expressions=list(node.this.expressions)
+            )
+        return node
+
     def _parse_bitwise(self) -> exp.Expr | None:
         # a literal whose next token ends it is that literal: sqlglot reaches the same node
         # through the term, factor, exponent, unary and type levels (a DEFAULT 0 costs a
