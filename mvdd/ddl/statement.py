@@ -464,7 +464,7 @@ def cast_charsets(tree: exp.Expr | None, connection: str) -> exp.Expr | None:
     >>> from mvdd.ddl.dialect import DIALECT
     >>> tree = DIALECT.parse("CREATE TABLE t (a INT, b TEXT AS (CAST(a AS CHAR(3))))")[0]
     >>> cast_charsets(tree, "latin1").sql(dialect=DIALECT)
-    'CREATE TABLE t (a INT, b TEXT AS (CAST(a AS CHAR(3) CHARACTER SET latin1)))'
+    'CREATE TABLE t (a INT, b TEXT GENERATED ALWAYS AS (CAST(a AS CHAR(3) CHARACTER SET latin1)) VIRTUAL)'
     """
     if tree is None:
         return None
