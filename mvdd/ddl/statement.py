@@ -462,9 +462,9 @@ def cast_charsets(tree: exp.Expr | None, connection: str) -> exp.Expr | None:
     utf8mb3 for a national one.
 
     >>> from mvdd.ddl.dialect import DIALECT
-    >>> tree = DIALECT.parse("CREATE TABLE t (a INT, b TEXT AS (CAST(a AS CHAR(3))))")[0]
+    >>> tree = DIALECT.parse("SELECT CAST(a AS CHAR(3)), CAST(a AS NCHAR)")[0]
     >>> cast_charsets(tree, "latin1").sql(dialect=DIALECT)
-    'CREATE TABLE t (a INT, b TEXT GENERATED ALWAYS AS (CAST(a AS CHAR(3) CHARACTER SET latin1)) VIRTUAL)'
+    'SELECT CAST(a AS CHAR(3) CHARACTER SET latin1), CAST(a AS CHAR CHARACTER SET utf8mb3)'
     """
     if tree is None:
         return None
