@@ -599,7 +599,7 @@ def _read_statement(
             ]
         if mode is not None and "EMPTY_STRING_IS_NULL" in mode.words:
             trees = [empty_strings_null(tree) for tree in trees]
-        if _CASTS.search(text):
+        if "(" in text and _CASTS.search(text):  # (a CAST or CONVERT has parentheses)
             trees = [cast_charsets(tree, ctx.connection) for tree in trees]
         if "." in text:  # (a qualified column, a qualified table, or a number with a point)
             trees = [own_columns(tree, ctx) for tree in trees]
