@@ -62,6 +62,15 @@ NORMAL = [
     ("007.50 + 1. + .5 + 00012", "7.50 + 1 + 0.5 + 12"),
     ("-(-5) + -0 + -0.0 + 1e-2", "5 + 0 + 0.0 + 1e-2"),
     ("-(-a)", "-(-`a`)"),
+    # NOTs as the server's grammar reads them: two cancel, innermost first; one folds into
+    # TRUE or FALSE; over XOR it negates the first operand
+    ("NOT NOT NOT ABS(a)", "ABS(`a`) = 0"),
+    ("NOT (NOT (2 OR b))", "2 OR `b` <> 0"),
+    ("!(!(!TRUE)) + (NOT -FALSE)", "0 + 1"),
+    ("TRUE IS NULL", "1 IS NULL"),
+    ("NOT (a XOR b XOR c)", "`a` = 0 XOR `b` XOR `c`"),
+    # BETWEEN's upper bound is a predicate in the server's grammar
+    ("x BETWEEN a AND b IN (1, 2)", "`x` BETWEEN `a` AND (`b` IN (1, 2))"),
     # INTERVAL(n, n1, …), the function (sqlglot reads an interval over a tuple)
     ("INTERVAL(a, 1, 2) > 0", "INTERVAL(`a`, 1, 2) > 0"),
     ("(a /* x */ AND /* y */ b) # z", "`a` <> 0 AND `b` <> 0"),

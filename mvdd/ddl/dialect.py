@@ -565,6 +565,16 @@ class MvddParser(MySQLParser):
             self.busy = False
             self.reset()  # the text and its tokens are not kept past the parse
 
+    def _parse_between(self, this: exp.Expr | None) -> exp.Between:
+        # the grammar's `bit_expr BETWEEN bit_expr AND predicate`: the upper bound may itself be
+        # an IN, a BETWEEN, a LIKE or a REGEXP (`x BETWEEN a AND b IN (1)` is
+        # `x BETWEEN a AND (b IN (1))`, as the server prints it back without parentheses);
+        # sqlglot takes a bit expression there
+        low = self._parse_bitwise()
+        self._match(TokenType.AND)
+        high = self._parse_range()
+        return self.expression(exp.Between(this=this, low=low, high=high))
+
     def _parse_interval(
         self, require_interval: bool = True, parse_function_unit: bool = True
     ) -> exp.Add | exp.Interval | None:

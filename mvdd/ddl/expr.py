@@ -166,6 +166,15 @@ def _negated(node: exp.Expr) -> exp.Expr:
     return node
 
 
+def _truth_literal(node: exp.Expr) -> exp.Expr:
+    """TRUE and FALSE as the numbers they are, but as the word of an ``IS`` (``x IS TRUE``).
+    (Only once the negations are pushed in: the server folds a NOT into the literal, ``NOT
+    TRUE`` is ``0``, where ``NOT 1`` is ``1 = 0``; :func:`_negate`.)"""
+    if isinstance(node.parent, exp.Is) and node.arg_key == "expression":
+        return node
+    return exp.Literal.number(int(node.this))
+
+
 def _one_member_in(node: exp.Expr) -> exp.Expr:
     """``x IN (v)`` is ``x = v``, as the server's grammar reads it (and ``x NOT IN (v)``,
     once its negation is pushed in, ``x <> v``)."""
@@ -217,7 +226,7 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     QuotedHex: lambda n: QuotedHex(this=n.this.lower()),
     exp.National: lambda n: exp.Literal.string(n.this),
     # (but after IS, where TRUE and FALSE are words of the operator)
-    exp.Boolean: lambda n: n if isinstance(n.parent, exp.Is) else exp.Literal.number(int(n.this)),
+    exp.Boolean: _truth_literal,
     exp.DateDiff: lambda n: exp.Sub(
         this=_to_days(n.this), expression=_to_days(n.args["expression"])
     ),
@@ -228,6 +237,11 @@ def _hex_number(digits: str) -> exp.Expr:
     """A ``0x…`` literal as the server writes it: lower-case digits, an even number of them."""
     digits = digits.lower()
     return exp.HexString(this=digits if len(digits) % 2 == 0 else f"0{digits}")
+
+
+def _unify_before(node: exp.Expr) -> exp.Expr:
+    """:func:`_unify` before the negations are pushed in: TRUE and FALSE stay words."""
+    return node if type(node) is exp.Boolean else _unify(node)
 
 
 def _unify(node: exp.Expr) -> exp.Expr:
@@ -346,8 +360,13 @@ def _precedence(node: exp.Expr) -> int:
 
 def _negate(node: exp.Expr) -> exp.Expr:
     """NOT node, pushed inwards as MariaDB does: comparisons flip, De Morgan over AND/OR,
-    double negation cancels, and NOT of a plain value is ``value = 0``."""
+    double negation cancels, TRUE and FALSE swap, and NOT of a plain value is ``value = 0``."""
     node = _strip_parens(node)
+    word = node
+    while isinstance(word, exp.Neg):  # (-TRUE is a truth literal too, and true)
+        word = _strip_parens(word.this)
+    if isinstance(word, exp.Boolean):
+        return exp.Boolean(this=not word.this)
     flipped = _NEGATED.get(type(node))
     if flipped is not None:
         return flipped(this=node.this, expression=node.expression)
@@ -362,6 +381,8 @@ def _negate(node: exp.Expr) -> exp.Expr:
         return exp.Or(this=_negate(node.this), expression=_negate(node.expression))
     if isinstance(node, exp.Or):
         return exp.And(this=_negate(node.this), expression=_negate(node.expression))
+    if isinstance(node, exp.Xor):  # (NOT (x XOR y) is (NOT x) XOR y)
+        return exp.Xor(this=_negate(node.this), expression=node.expression)
     if isinstance(node, (*_BOOLEAN, exp.Func)):
         return exp.Not(this=node)
     return exp.EQ(this=node, expression=exp.Literal.number(0))
@@ -370,6 +391,18 @@ def _negate(node: exp.Expr) -> exp.Expr:
 def _canonical(node: exp.Expr) -> exp.Expr:
     """Bottom-up: parentheses dropped, negations pushed in, AND/OR/XOR chains left-deep."""
     node = _strip_parens(node)
+    x: exp.Expr
+    if isinstance(node, exp.Not):
+        # NOT NOT x: the server's grammar cancels two NOTs, innermost first, before it pushes
+        # any in, leaving x itself when x is a truth value, else x <> 0 (an odd chain keeps
+        # the outermost NOT over what its inner ones leave)
+        chain, x = 0, node
+        while isinstance(x, exp.Not):
+            chain, x = chain + 1, _strip_parens(x.this)
+        if chain >= 2:
+            x.parent = x.arg_key = None  # (it takes the chain's place)
+            left = x if isinstance(x, _BOOLEAN) else exp.NEQ(this=x, expression=_zero())
+            return _canonical(left if chain % 2 == 0 else exp.Not(this=left))
     for child in _children(node):
         new = _canonical(child)
         if new is not child:
@@ -523,7 +556,7 @@ def normalize(node: exp.Expr) -> Expr:
     with deep_stack():
         # one form before the negations are pushed (so they meet literals as numbers) and
         # after (for the forms they make)
-        tree = _bottom_up(_canonical(_bottom_up(_bare_copy(node), _unify)), _unify)
+        tree = _bottom_up(_canonical(_bottom_up(_bare_copy(node), _unify_before)), _unify)
         levels = _parenthesize(tree)
         if levels > MAX_DEPTH:
             raise DDLParseError(
