@@ -239,9 +239,25 @@ def _hex_number(digits: str) -> exp.Expr:
     return exp.HexString(this=digits if len(digits) % 2 == 0 else f"0{digits}")
 
 
+def _truth_word(node: exp.Expr) -> exp.Boolean | None:
+    """The TRUE or FALSE a node is, minuses and parentheses aside (-TRUE is true), or None."""
+    node = _strip_parens(node)
+    while isinstance(node, exp.Neg):
+        node = _strip_parens(node.this)
+    return node if isinstance(node, exp.Boolean) else None
+
+
 def _unify_before(node: exp.Expr) -> exp.Expr:
-    """:func:`_unify` before the negations are pushed in: TRUE and FALSE stay words."""
-    return node if type(node) is exp.Boolean else _unify(node)
+    """:func:`_unify` before the negations are pushed in: TRUE and FALSE stay words, and a NOT
+    of one folds into the other, innermost first, as the server's grammar folds it (``NOT
+    -(NOT TRUE)`` is TRUE)."""
+    kind = type(node)
+    if kind is exp.Boolean:
+        return node
+    if kind is exp.Not:
+        word = _truth_word(node.this)
+        return node if word is None else exp.Boolean(this=not word.this)
+    return _unify(node)
 
 
 def _unify(node: exp.Expr) -> exp.Expr:
@@ -362,10 +378,8 @@ def _negate(node: exp.Expr) -> exp.Expr:
     """NOT node, pushed inwards as MariaDB does: comparisons flip, De Morgan over AND/OR,
     double negation cancels, TRUE and FALSE swap, and NOT of a plain value is ``value = 0``."""
     node = _strip_parens(node)
-    word = node
-    while isinstance(word, exp.Neg):  # (-TRUE is a truth literal too, and true)
-        word = _strip_parens(word.this)
-    if isinstance(word, exp.Boolean):
+    word = _truth_word(node)
+    if word is not None:
         return exp.Boolean(this=not word.this)
     flipped = _NEGATED.get(type(node))
     if flipped is not None:
