@@ -70,6 +70,10 @@ NORMAL = [
     ("!(!(!TRUE)) + (NOT -FALSE)", "0 + 1"),
     ("TRUE IS NULL", "1 IS NULL"),
     ("NOT (a XOR b XOR c)", "`a` = 0 XOR `b` XOR `c`"),
+    # NOT LIKE's two spellings, one form
+    ("s NOT LIKE 'x'", "NOT `s` LIKE 'x'"),
+    ("NOT (s LIKE 'x')", "NOT `s` LIKE 'x'"),
+    ("s NOT LIKE 'x' ESCAPE '!'", "`s` LIKE 'x' ESCAPE '!' = 0"),
     # BETWEEN's upper bound is a predicate in the server's grammar
     ("x BETWEEN a AND b IN (1, 2)", "`x` BETWEEN `a` AND (`b` IN (1, 2))"),
     # INTERVAL(n, n1, …), the function (sqlglot reads an interval over a tuple)

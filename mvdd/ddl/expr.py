@@ -175,6 +175,14 @@ def _truth_literal(node: exp.Expr) -> exp.Expr:
     return exp.Literal.number(int(node.this))
 
 
+def _not_like(node: exp.Expr) -> exp.Expr:
+    """``x NOT LIKE y`` (sqlglot's LIKE with its negate flag) as ``NOT x LIKE y``, the one form
+    of its two spellings (an ``ESCAPE`` over it has a rule of its own)."""
+    if not node.args.get("negate") or isinstance(node.parent, exp.Escape):
+        return node
+    return exp.Not(this=exp.Like(this=node.this, expression=node.expression))
+
+
 def _one_member_in(node: exp.Expr) -> exp.Expr:
     """``x IN (v)`` is ``x = v``, as the server's grammar reads it (and ``x NOT IN (v)``,
     once its negation is pushed in, ``x <> v``)."""
@@ -209,6 +217,7 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.And: _column_truth,
     exp.Or: _column_truth,
     exp.In: _one_member_in,
+    exp.Like: _not_like,
     exp.Literal: _number,
     exp.Neg: _negated,
     exp.TimestampAdd: lambda n: exp.Add(this=n.this, expression=_interval(n)),
