@@ -70,6 +70,13 @@ NORMAL = [
     ("!(!(!TRUE)) + (NOT -FALSE)", "0 + 1"),
     ("TRUE IS NULL", "1 IS NULL"),
     ("NOT (a XOR b XOR c)", "`a` = 0 XOR `b` XOR `c`"),
+    ("NOT (NOT (NOT (a XOR TRUE)))", "`a` XOR 0"),
+    ("NOT (a XOR b > 1)", "`a` XOR `b` <= 1"),
+    # a bound of a BETWEEN may itself be a BETWEEN, as the server prints and reads it
+    (
+        "a NOT BETWEEN a NOT BETWEEN b AND c AND d",
+        "NOT `a` BETWEEN (NOT `a` BETWEEN `b` AND `c`) AND `d`",
+    ),
     # NOT LIKE's two spellings, one form
     ("s NOT LIKE 'x'", "NOT `s` LIKE 'x'"),
     ("NOT (s LIKE 'x')", "NOT `s` LIKE 'x'"),

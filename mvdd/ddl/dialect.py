@@ -566,11 +566,12 @@ class MvddParser(MySQLParser):
             self.reset()  # the text and its tokens are not kept past the parse
 
     def _parse_between(self, this: exp.Expr | None) -> exp.Between:
-        # the grammar's `bit_expr BETWEEN bit_expr AND predicate`: the upper bound may itself be
-        # an IN, a BETWEEN, a LIKE or a REGEXP (`x BETWEEN a AND b IN (1)` is
-        # `x BETWEEN a AND (b IN (1))`, as the server prints it back without parentheses);
-        # sqlglot takes a bit expression there
-        low = self._parse_bitwise()
+        # MariaDB's bounds may themselves be an IN, a BETWEEN, a LIKE or a REGEXP, read
+        # greedily (`x BETWEEN a AND b IN (1)` is `x BETWEEN a AND (b IN (1))`, and
+        # `x NOT BETWEEN a NOT BETWEEN b AND c AND d` has `a NOT BETWEEN b AND c` below: the
+        # server prints both so, without parentheses, and reads them back so); sqlglot takes a
+        # bit expression there
+        low = self._parse_range()
         self._match(TokenType.AND)
         high = self._parse_range()
         return self.expression(exp.Between(this=this, low=low, high=high))

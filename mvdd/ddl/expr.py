@@ -404,11 +404,25 @@ def _negate(node: exp.Expr) -> exp.Expr:
         return exp.Or(this=_negate(node.this), expression=_negate(node.expression))
     if isinstance(node, exp.Or):
         return exp.And(this=_negate(node.this), expression=_negate(node.expression))
-    if isinstance(node, exp.Xor):  # (NOT (x XOR y) is (NOT x) XOR y)
-        return exp.Xor(this=_negate(node.this), expression=node.expression)
+    if isinstance(node, exp.Xor):
+        # the server negates the first operand that takes a negation in (a comparison, a
+        # truth word, …), else puts a NOT before the first
+        left, right = node.this, node.expression
+        if not _negatable(left) and _negatable(right):
+            return exp.Xor(this=left, expression=_negate(right))
+        return exp.Xor(this=_negate(left), expression=right)
     if isinstance(node, (*_BOOLEAN, exp.Func)):
         return exp.Not(this=node)
     return exp.EQ(this=node, expression=exp.Literal.number(0))
+
+
+#: what a negation goes into, rather than standing before it (the server's neg_transformer)
+_NEGATABLE = (*_NEGATED, exp.Not, exp.And, exp.Or, exp.Xor, exp.Is, exp.Between, exp.In, exp.Like)
+
+
+def _negatable(node: exp.Expr) -> bool:
+    node = _strip_parens(node)
+    return isinstance(node, _NEGATABLE) or _truth_word(node) is not None
 
 
 def _canonical(node: exp.Expr) -> exp.Expr:
