@@ -83,6 +83,9 @@ NORMAL = [
     ("s NOT LIKE 'x' ESCAPE '!'", "`s` LIKE 'x' ESCAPE '!' = 0"),
     # BETWEEN's upper bound is a predicate in the server's grammar
     ("x BETWEEN a AND b IN (1, 2)", "`x` BETWEEN `a` AND (`b` IN (1, 2))"),
+    # GET_FORMAT's first argument a word, never a column (TIMESTAMP its synonym DATETIME)
+    ("GET_FORMAT(DATE, 'EUR')", "GET_FORMAT(DATE, 'EUR')"),
+    ("GET_FORMAT(timestamp, 'ISO')", "GET_FORMAT(DATETIME, 'ISO')"),
     # INTERVAL(n, n1, …), the function (sqlglot reads an interval over a tuple)
     ("INTERVAL(a, 1, 2) > 0", "INTERVAL(`a`, 1, 2) > 0"),
     ("(a /* x */ AND /* y */ b) # z", "`a` <> 0 AND `b` <> 0"),

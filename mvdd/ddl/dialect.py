@@ -452,6 +452,13 @@ class MvddParser(MySQLParser):
         TokenType.DEFAULT: lambda self, token: self._parse_default_of(),
     }
 
+    FUNCTION_PARSERS = {
+        **MySQLParser.FUNCTION_PARSERS,
+        # GET_FORMAT({DATE | TIME | DATETIME | TIMESTAMP}, locale): its first argument a word,
+        # which sqlglot would read as a column
+        "GET_FORMAT": lambda self: self._parse_get_format(),
+    }
+
     NO_PAREN_FUNCTION_PARSERS = {
         **MySQLParser.NO_PAREN_FUNCTION_PARSERS,
         # (reserved words: without parentheses too, the functions, never columns)
@@ -564,6 +571,18 @@ class MvddParser(MySQLParser):
         finally:
             self.busy = False
             self.reset()  # the text and its tokens are not kept past the parse
+
+    def _parse_get_format(self) -> exp.Expr:
+        kind = self._parse_var(any_token=True, upper=True)
+        if kind is None or kind.name not in ("DATE", "TIME", "DATETIME", "TIMESTAMP"):
+            self.raise_error("Expecting DATE, TIME, DATETIME or TIMESTAMP in GET_FORMAT")
+            raise AssertionError("unreachable")  # raise_error raises (error_level IMMEDIATE)
+        locale = self._parse_bitwise() if self._match(TokenType.COMMA) else None
+        if locale is None:
+            self.raise_error("Expecting a locale in GET_FORMAT")
+        if kind.name == "TIMESTAMP":  # (a synonym: the server writes DATETIME)
+            kind = exp.var("DATETIME")
+        return exp.Anonymous(this="GET_FORMAT", expressions=[kind, locale])
 
     def _parse_between(self, this: exp.Expr | None) -> exp.Between:
         # MariaDB's bounds may themselves be an IN, a BETWEEN, a LIKE or a REGEXP, read
