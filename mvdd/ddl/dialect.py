@@ -580,6 +580,7 @@ class MvddParser(MySQLParser):
         locale = self._parse_bitwise() if self._match(TokenType.COMMA) else None
         if locale is None:
             self.raise_error("Expecting a locale in GET_FORMAT")
+            raise AssertionError("unreachable")
         if kind.name == "TIMESTAMP":  # (a synonym: the server writes DATETIME)
             kind = exp.var("DATETIME")
         return exp.Anonymous(this="GET_FORMAT", expressions=[kind, locale])

@@ -149,7 +149,7 @@ def _number(node: exp.Expr) -> exp.Expr:
     return node if text == node.this else exp.Literal.number(text)
 
 
-def _negated(node: exp.Expr) -> exp.Expr:
+def _folded_minus(node: exp.Expr) -> exp.Expr:
     """The minus of a number literal folded as the server's grammar folds it into the literal:
     ``-(-5)`` is ``5``, ``-0`` and ``-0.0`` are ``0`` and ``0.0``."""
     operand = _strip_parens(node.this)
@@ -219,7 +219,7 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.In: _one_member_in,
     exp.Like: _not_like,
     exp.Literal: _number,
-    exp.Neg: _negated,
+    exp.Neg: _folded_minus,
     exp.TimestampAdd: lambda n: exp.Add(this=n.this, expression=_interval(n)),
     exp.Day: lambda n: exp.DayOfMonth(this=n.this),
     exp.WeekOfYear: lambda n: exp.Week(this=n.this, mode=exp.Literal.number(3)),
