@@ -64,6 +64,7 @@ from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DependencyError, InvalidValueError
 from mvdd.model.coerce import LITERAL_WORDS, temporal_literal
 from mvdd.model.kind import TypeKind
+from mvdd.model.types import canonical_charset, resolve_charset
 
 # --- expression nodes sqlglot lacks ------------------------------------------------------------
 
@@ -255,6 +256,14 @@ class Compressed(exp.Expression, exp.ColumnConstraintKind):
     arg_types = {"this": False}
 
 
+class ConvertUsing(exp.Expression, exp.Func):
+    """``CONVERT(this USING charset)``: a string's characters in another charset, which the
+    server keeps apart from ``CAST(this AS CHAR CHARACTER SET charset)`` (sqlglot reads both
+    as the CAST) and prints as written."""
+
+    arg_types = {"this": True, "charset": True}
+
+
 class UnsignedFloat(exp.DataType):
     """``FLOAT[(M,D)] UNSIGNED``, for which sqlglot has no data type of its own."""
 
@@ -303,6 +312,44 @@ def _alone(node: exp.Expr) -> bool:
 
 #: the typed temporal literals, by the type sqlglot reads their word as: the kind their text
 #: reads as (:func:`mvdd.model.coerce.temporal_literal`); a DATETIME 'text' is no literal
+#: the type names MariaDB's grammar keeps for its Oracle mode: a syntax error in MySQL's
+#: (the others of sqlglot's type words no server knows are names, unknown types)
+_ORACLE_TYPES = frozenset({"NUMBER", "CLOB"})
+
+#: the words that qualify a type and are one only in a CAST (``CAST(x AS SIGNED INTEGER)``)
+_SIGNED_WORDS = ("UNSIGNED", "SIGNED", "ZEROFILL", "UNSIGNED INTEGER", "SIGNED INTEGER")
+
+#: the first word of each type a CAST may name, MySQL's and MariaDB's together -> the least
+#: and the most parameters it takes (MySQL: FLOAT(p), REAL, JSON, YEAR and the spatial types;
+#: MariaDB: VARCHAR(n), INT, INTEGER, DOUBLE(m, d) and its own types)
+_CAST_TYPES: dict[str, tuple[int, int]] = {
+    **dict.fromkeys(("BINARY", "CHAR", "CHARACTER", "NCHAR", "DATETIME", "TIME", "FLOAT"), (0, 1)),
+    **dict.fromkeys(("DECIMAL", "DEC", "DOUBLE"), (0, 2)),
+    "VARCHAR": (1, 1),
+    **dict.fromkeys(
+        [
+            *("DATE", "YEAR", "REAL", "DOUBLE PRECISION", "JSON", "INT", "INTEGER", "SIGNED"),
+            *("UNSIGNED", "SIGNED INTEGER", "UNSIGNED INTEGER", "UUID", "INET4", "INET6"),
+            *("POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING"),
+            *("MULTIPOLYGON", "GEOMETRYCOLLECTION"),
+        ],
+        (0, 0),
+    ),
+}
+#: the parameters a CAST's type takes, in words
+_SIZES_TAKEN = {
+    (0, 0): "no parameters",
+    (0, 1): "one parameter at most",
+    (0, 2): "two parameters at most",
+    (1, 1): "one parameter",
+}
+#: the types a CAST's word reads as that no server takes there (``INT UNSIGNED``; MySQL's
+#: ``… ARRAY`` of a multi-valued index's key, which mvdd does not model)
+_NEVER_CAST = frozenset({exp.DType.UINT, exp.DType.ARRAY})
+
+#: the words after a CAST's CHAR that name its charset: MySQL's ASCII is latin1, UNICODE ucs2
+_CAST_CHARSET_WORDS = {"ASCII": "latin1", "UNICODE": "ucs2", "BYTE": "binary"}
+
 _TEMPORAL_LITERALS = {
     exp.DType.DATE: TypeKind.DATE,
     exp.DType.TIME: TypeKind.TIME,
@@ -438,6 +485,19 @@ class MvddParser(MySQLParser):
     # reads as NULL (no such date)
     FUNCTIONS = {
         **{k: v for k, v in MySQLParser.FUNCTIONS.items() if k != "TO_DAYS"},
+        # the server's one-argument ENCRYPT (crypt(3) with a random salt) and many-argument
+        # LAST_VALUE (its arguments' last, the others evaluated): sqlglot knows only the
+        # two-argument and the window-function forms
+        "ENCRYPT": lambda args: (
+            exp.Anonymous(this="ENCRYPT", expressions=args)
+            if len(args) == 1
+            else exp.Encrypt.from_arg_list(args)
+        ),
+        "LAST_VALUE": lambda args: (
+            exp.Anonymous(this="LAST_VALUE", expressions=args)
+            if len(args) > 1
+            else exp.LastValue.from_arg_list(args)
+        ),
     }
 
     PRIMARY_PARSERS = {
@@ -548,6 +608,10 @@ class MvddParser(MySQLParser):
         "PERSISTENT": lambda self: self.expression(Persistent()),
         "UNSIGNED": lambda self: self.expression(Signedness(this=exp.var("UNSIGNED"))),
         "SIGNED": lambda self: self.expression(Signedness(this=exp.var("SIGNED"))),
+        # MariaDB's BYTE after a string type: CHARACTER SET binary (CHAR(5) BYTE is BINARY(5))
+        "BYTE": lambda self: self.expression(
+            exp.CharacterSetColumnConstraint(this=exp.var("binary"))
+        ),
         "COMPRESSED": lambda self: self.expression(
             Compressed(this=self._parse_var(any_token=True) if self._match(TokenType.EQ) else None)
         ),
@@ -839,9 +903,10 @@ class MvddParser(MySQLParser):
 
     def _parse_types(self, *args: Any, **kwargs: Any) -> exp.Expr | None:
         start = self._index
-        if _is_keyword(self._curr, "UNSIGNED", "SIGNED", "ZEROFILL") and not (
-            self._prev is not None and self._prev.token_type == TokenType.ALIAS
-        ):
+        if self._curr.token_type == TokenType.VAR and self._curr.text.upper() in _ORACLE_TYPES:
+            return None
+        signed = _is_keyword(self._curr, *_SIGNED_WORDS)
+        if signed and not (self._prev is not None and self._prev.token_type == TokenType.ALIAS):
             # sqlglot reads a bare UNSIGNED as a type; in MySQL it only qualifies one, but
             # in CAST(x AS UNSIGNED), where it is one
             return None
@@ -849,6 +914,8 @@ class MvddParser(MySQLParser):
         if plain is not None:
             return plain
         result = super()._parse_types(*args, **kwargs)
+        if signed and self._prev.text.upper() in ("SIGNED", "UNSIGNED"):
+            self._match_set((TokenType.INT,))  # (CAST(x AS SIGNED INT): INTEGER is INT's token)
         if isinstance(result, exp.DataType):
             # sqlglot skips empty parameters: INT(,) would silently be INT
             spans = self._tokens[start : self._index]
@@ -866,6 +933,125 @@ class MvddParser(MySQLParser):
         ):
             return UnsignedFloat(**result.args)
         return result
+
+    def _parse_cast(self, strict: bool, safe: bool | None = None) -> exp.Expr:
+        start = self._index
+        node = super()._parse_cast(strict, safe)
+        if isinstance(node, exp.Cast):
+            self._check_cast_type(node, self._type_word(start, TokenType.ALIAS))
+        return node
+
+    def _parse_convert(self, strict: bool, safe: bool | None = None) -> exp.Expr | None:
+        start = self._index
+        node = super()._parse_convert(strict, safe)
+        if not isinstance(node, exp.Cast):
+            return node
+        word = self._type_word(start, TokenType.COMMA)
+        if word is None:  # CONVERT(x USING cs): the server keeps it apart from a CAST
+            charset = node.to.args.get("kind")
+            if charset is None:
+                self.raise_error("Expecting a character set after USING")
+                raise AssertionError("unreachable")  # raise_error raises (error_level IMMEDIATE)
+            charset = exp.var(canonical_charset(charset.name))
+            return self.expression(ConvertUsing(this=node.this, charset=charset))
+        self._check_cast_type(node, word)
+        return node
+
+    def _type_word(self, start: int, before: TokenType) -> Any:
+        """The token after the first ``before`` outside parentheses since ``start``: the first
+        word of a CAST's (``AS``) or a CONVERT's (``,``) type; None when there is none."""
+        depth = 0
+        for index in range(start, self._index - 1):
+            kind = self._tokens[index].token_type
+            depth += (kind == TokenType.L_PAREN) - (kind == TokenType.R_PAREN)
+            if depth == 0 and kind == before:
+                return self._tokens[index + 1]
+        return None
+
+    def _check_cast_type(self, node: exp.Cast, word: Any) -> None:
+        """Raise unless ``node``'s type (``word`` its first) is one a CAST of MySQL or MariaDB
+        takes, with the parameters it takes: sqlglot takes any type (``CAST(x AS TINYINT)``),
+        which both servers refuse as a syntax error."""
+        if word is None or not isinstance(node.to, exp.DataType):
+            return
+        name = word.text.upper() if word.token_type != TokenType.IDENTIFIER else ""
+        sizes = _CAST_TYPES.get(name)
+        if sizes is None or node.to.this in _NEVER_CAST:
+            self.raise_error(
+                f"{word.text} is no type a CAST takes (BINARY, CHAR, "
+                "NCHAR, DATE, DATETIME, TIME, DECIMAL, DOUBLE, FLOAT, SIGNED, UNSIGNED, …)",
+                word,
+            )
+        elif not sizes[0] <= len(node.to.expressions) <= sizes[1]:
+            self.raise_error(f"a CAST's {name} takes {_SIZES_TAKEN[sizes]}", word)
+
+    def _parse_char_charset(self, to: exp.Expr | None) -> exp.Expr | None:
+        """A CAST's or a CONVERT's type with the words that may follow ``CHAR[(n)]`` (or
+        MariaDB's ``VARCHAR(n)``): ``ASCII`` (latin1) or ``UNICODE`` (ucs2), each with
+        ``BINARY`` before or after it or a ``COLLATE`` after it; ``BYTE`` (binary); ``BINARY``
+        alone or before ``CHARACTER SET cs``; ``CHARACTER SET cs`` with ``BINARY`` or
+        ``COLLATE co`` after it; ``COLLATE co`` alone. The union of MariaDB's grammar and
+        MySQL's (whose words are a subset); anything else after the type is the server's
+        syntax error.
+
+        A charset or a collation named makes the type the server's form of it,
+        ``CHAR[(n)] CHARACTER SET cs`` (``cs`` canonical: the one named, or the collation's),
+        its ``collate`` the word ``BINARY`` when the collation is a binary one (the word, or a
+        ``_bin`` collation) and None otherwise: the server keeps no other collation
+        (``CAST(a AS CHAR COLLATE latin1_german1_ci)`` is ``cast(a as char charset latin1)``).
+        Raises DDLError, as the server's parser does, for an unknown charset or collation or a
+        collation of another charset. A type naming neither keeps its ``collate`` BINARY (of
+        ``CHAR BINARY``): :func:`mvdd.ddl.statement.cast_charsets` names the session's charset."""
+        if not isinstance(to, exp.DataType):
+            return to
+        if to.this not in (exp.DType.CHAR, exp.DType.VARCHAR):
+            if to.args.get("collate") is not None:
+                self.raise_error(f"COLLATE after {to.this.value} in a CAST")
+            return to
+        collate = to.args.get("collate")
+        if collate is None and self._match(TokenType.COLLATE):
+            collate = self._parse_identifier() or self._parse_column()
+        binary = collate is None and self._match_word("BINARY")
+        charset: exp.Expr | None = None
+        word = self._curr.text.upper() if self._curr is not None else ""
+        if collate is not None:
+            pass  # (CHAR COLLATE co: nothing more)
+        elif _is_keyword(self._curr, *_CAST_CHARSET_WORDS) and not (binary and word == "BYTE"):
+            self._advance()
+            charset = exp.var(_CAST_CHARSET_WORDS[word])
+        elif self._match(TokenType.CHARACTER_SET) or self._match_text_seq("CHARACTER", "SET"):
+            charset = self._parse_var_or_string()
+            if charset is None:
+                self.raise_error("Expecting a character set after CHARACTER SET")
+        if charset is not None and not binary and word != "BYTE":
+            binary = self._match_word("BINARY")
+            if not binary and self._match(TokenType.COLLATE):
+                collate = self._parse_identifier() or self._parse_column()
+        if self._curr is not None and self._curr.token_type == TokenType.COLLATE:
+            self.raise_error("COLLATE after BINARY or BYTE in a CAST")
+        if charset is None and collate is None:
+            if binary:
+                to.set("collate", exp.var("BINARY"))
+            return to
+        cs, co = resolve_charset(
+            charset.name if charset is not None else None,
+            collate.name if collate is not None else None,
+        )
+        assert cs is not None and co is not None
+        binary = cs != "binary" and (binary or co.endswith("_bin"))
+        return exp.DataType(
+            this=exp.DType.CHARACTER_SET,
+            expressions=to.expressions,
+            kind=exp.var(cs),
+            collate=exp.var("BINARY") if binary else None,
+        )
+
+    def _match_word(self, word: str) -> bool:
+        """The current token is the unquoted ``word``: consumed, True."""
+        if _is_keyword(self._curr, word):
+            self._advance()
+            return True
+        return False
 
     def _parse_temporal_literal(self, this: exp.Expr, to: exp.DataType) -> exp.Expr:
         """``DATE 'text'``, ``TIME 'text'``, ``TIMESTAMP 'text'``: a TemporalLiteral of the
@@ -1718,6 +1904,9 @@ class MvddGenerator(MySQLGenerator):
         CreateIndex: lambda self, e: self.createindex_sql(e),
         AlterIndex: lambda self, e: self.alterindex_sql(e),
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
+        ConvertUsing: lambda self, e: (
+            f"CONVERT({self.sql(e, 'this')} USING {self.sql(e, 'charset')})"
+        ),
         TemporalLiteral: lambda self, e: f"{LITERAL_WORDS[e.kind]} {self.sql(e, 'this')}",
         # each as the servers write it: 0x… a number in MariaDB's arithmetic, X'…' a string
         exp.HexString: lambda self, e: f"0x{e.this}" if e.this else "X''",
@@ -1834,6 +2023,16 @@ class MvddGenerator(MySQLGenerator):
             f" ({self.expressions(expression, flat=True)}){' ' + options if options else ''}"
         )
 
+    def datatype_sql(self, expression: exp.DataType) -> str:
+        sql = super().datatype_sql(expression)
+        collate = expression.args.get("collate")
+        if expression.this != exp.DType.CHARACTER_SET or collate is None:
+            return sql
+        # (sqlglot drops a CAST's collation after its charset: BINARY, or a name)
+        if isinstance(collate, exp.Var):
+            return f"{sql} {collate.name}"
+        return f"{sql} COLLATE {self.sql(collate)}"
+
     def unsignedfloat_sql(self, expression: UnsignedFloat) -> str:
         return f"{self.datatype_sql(expression)} UNSIGNED"
 
@@ -1857,6 +2056,15 @@ class MvddMySQL(MySQL):
             "POLYGON": TokenType.POLYGON,
             "MULTILINESTRING": TokenType.MULTILINESTRING,
             "MULTIPOLYGON": TokenType.MULTIPOLYGON,
+            # sqlglot's words for types of other databases, which no MySQL or MariaDB server
+            # knows (4161 "Unknown data type"): names, and refused as unknown types
+            **dict.fromkeys(
+                [
+                    *("BYTE", "CLOB", "INT16", "INT32", "INT64", "LONGVARCHAR", "NUMBER"),
+                    *("SHORT", "STR", "STRING", "TIMESTAMPTZ", "UINT"),
+                ],
+                TokenType.VAR,
+            ),
             # MySQL's meanings, where sqlglot's generic ones differ
             "REAL": TokenType.DOUBLE,
             "INT3": TokenType.MEDIUMINT,

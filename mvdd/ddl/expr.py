@@ -37,12 +37,26 @@ def _interval(node: exp.Expr) -> exp.Interval:
     return exp.Interval(this=node.args["expression"], unit=node.args.get("unit"))
 
 
-def _binary_cast(node: exp.Expr) -> exp.Expr:
+def _cast_type(node: exp.Expr) -> exp.Expr:
+    """A CAST's type as the server prints it: ``BINARY[(n)]`` is ``CHAR[(n)] CHARACTER SET
+    binary``, a DECIMAL's precision and scale said (10 and 0 when not)."""
     to = node.args["to"]
-    if to.this != exp.DType.BINARY or to.expressions:
-        return node
-    charset = exp.DataType(this=exp.DType.CHARACTER_SET, kind=exp.var("binary"))
-    return exp.Cast(this=node.this, to=charset)
+    if to.this == exp.DType.BINARY:
+        charset = exp.DataType(
+            this=exp.DType.CHARACTER_SET, expressions=to.expressions, kind=exp.var("binary")
+        )
+        return exp.Cast(this=node.this, to=charset)
+    if to.this == exp.DType.DECIMAL and len(to.expressions) < 2:
+        sizes = [*to.expressions, *(p.copy() for p in _DECIMAL_SIZES[len(to.expressions) :])]
+        return exp.Cast(this=node.this, to=exp.DataType(this=exp.DType.DECIMAL, expressions=sizes))
+    return node
+
+
+#: a CAST's DECIMAL's precision and scale when it names neither
+_DECIMAL_SIZES = (
+    exp.DataTypeParam(this=exp.Literal.number(10)),
+    exp.DataTypeParam(this=exp.Literal.number(0)),
+)
 
 
 def _round_zero(node: exp.Expr) -> exp.Expr:
@@ -207,7 +221,7 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.TsOrDsToDate: lambda n: exp.Cast(this=n.this, to=exp.DataType.build("DATE")),
     exp.DateAdd: lambda n: exp.Add(this=n.this, expression=_interval(n)),
     exp.DateSub: lambda n: exp.Sub(this=n.this, expression=_interval(n)),
-    exp.Cast: _binary_cast,
+    exp.Cast: _cast_type,
     exp.Localtime: lambda n: exp.CurrentTimestamp(this=n.this),
     exp.Localtimestamp: lambda n: exp.CurrentTimestamp(this=n.this),
     exp.Anonymous: _by_name,

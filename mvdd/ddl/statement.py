@@ -457,14 +457,16 @@ _CAST_CHARSETS: dict[exp.DType, str | None] = {
 
 
 def cast_charsets(tree: exp.Expr | None, connection: str) -> exp.Expr | None:
-    """``tree`` with each CAST to a string type that names no charset naming the one the
-    server gives it, as its SHOW CREATE TABLE shows: the session's ``connection`` charset, or
-    utf8mb3 for a national one.
+    """``tree`` with each CAST (or CONVERT) to a string type that names no charset naming the
+    one the server gives it, as its SHOW CREATE TABLE shows it: the session's ``connection``
+    charset, or utf8mb3 for a national one (a charset or a collation named, the parser has
+    made the type the server's form: :meth:`MvddParser._parse_char_charset`).
 
     >>> from mvdd.ddl.dialect import DIALECT
-    >>> tree = DIALECT.parse("SELECT CAST(a AS CHAR(3)), CAST(a AS NCHAR)")[0]
-    >>> cast_charsets(tree, "latin1").sql(dialect=DIALECT)
-    'SELECT CAST(a AS CHAR(3) CHARACTER SET latin1), CAST(a AS CHAR CHARACTER SET utf8mb3)'
+    >>> tree = DIALECT.parse("SELECT CAST(a AS CHAR(3)), CAST(a AS NCHAR), CAST(a AS CHAR BINARY)")
+    >>> [cast.sql(dialect=DIALECT) for cast in cast_charsets(tree[0], "latin1").expressions]
+    ['CAST(a AS CHAR(3) CHARACTER SET latin1)', 'CAST(a AS CHAR CHARACTER SET utf8mb3)', \
+'CAST(a AS CHAR CHARACTER SET latin1 BINARY)']
     """
     if tree is None:
         return None
@@ -478,6 +480,7 @@ def cast_charsets(tree: exp.Expr | None, connection: str) -> exp.Expr | None:
                     this=exp.DType.CHARACTER_SET,
                     expressions=to.expressions,
                     kind=exp.var(charset),
+                    collate=to.args.get("collate"),
                 ),
             )
     return tree
