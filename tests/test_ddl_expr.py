@@ -45,7 +45,14 @@ NORMAL = [
     ("now()", "CURRENT_TIMESTAMP()"),
     ("LOCALTIMESTAMP(3)", "CURRENT_TIMESTAMP(3)"),
     ("curdate()", "CURRENT_DATE"),
-    ("ifnull(a, 1)", "COALESCE(`a`, 1)"),
+    ("ifnull(a, 1)", "IFNULL(`a`, 1)"),
+    # a date part over its argument as written; DATE(d) the CAST the server makes of it
+    ("DAYOFWEEK(d) + YEAR(d)", "DAYOFWEEK(`d`) + YEAR(`d`)"),
+    ("DATE(d)", "CAST(`d` AS DATE)"),
+    (
+        "log(a) + log2(a) + space(2) + monthname(d)",
+        "LOG(`a`) + LOG2(`a`) + SPACE(2) + MONTHNAME(`d`)",
+    ),
     ("a || b", "`a` <> 0 OR `b` <> 0"),
     ("`A` + 1", "`A` + 1"),
     # an interval's quantity bare, as the server shows it (sqlglot would quote it)

@@ -312,6 +312,28 @@ def _alone(node: exp.Expr) -> bool:
 
 #: the typed temporal literals, by the type sqlglot reads their word as: the kind their text
 #: reads as (:func:`mvdd.model.coerce.temporal_literal`); a DATETIME 'text' is no literal
+#: the date-part functions of one argument, which sqlglot reads over a conversion to DATE
+_DATE_PARTS: dict[str, type[exp.Func]] = {
+    "DAY": exp.DayOfMonth,
+    "DAYOFMONTH": exp.DayOfMonth,
+    "DAYOFWEEK": exp.DayOfWeek,
+    "DAYOFYEAR": exp.DayOfYear,
+    "MONTH": exp.Month,
+    "WEEKOFYEAR": exp.WeekOfYear,
+    "YEAR": exp.Year,
+}
+
+
+def _date_part(node: type[exp.Func]) -> Callable[[list[Any]], exp.Expr]:
+    """The builder of a date-part function ``node`` over its argument as written."""
+    return lambda args: node.from_arg_list(args)
+
+
+def _by_name(name: str) -> Callable[[list[Any]], exp.Expr]:
+    """The builder of a call of ``name`` kept as written (an Anonymous of its arguments)."""
+    return lambda args: exp.Anonymous(this=name, expressions=args)
+
+
 #: the type names MariaDB's grammar keeps for its Oracle mode: a syntax error in MySQL's
 #: (the others of sqlglot's type words no server knows are names, unknown types)
 _ORACLE_TYPES = frozenset({"NUMBER", "CLOB"})
@@ -498,6 +520,20 @@ class MvddParser(MySQLParser):
             if len(args) > 1
             else exp.LastValue.from_arg_list(args)
         ),
+        # the date-part functions take their argument as it is: sqlglot wraps it in a
+        # conversion to a DATE, which mvdd kept as a CAST no one wrote (the server prints
+        # dayofweek(`d`), mvdd's downstream showed dayofweek(cast(`d` as date)))
+        **{name: _date_part(node) for name, node in _DATE_PARTS.items()},
+        "WEEK": lambda args: exp.Week(this=args[0] if args else None, mode=args[1:2] and args[1]),
+        # spellings the server keeps apart, as it prints them (sqlglot reads IFNULL as COALESCE,
+        # LOG(x) as LN(x), LOG2(x) as LOG(2, x), MONTHNAME as a DATE_FORMAT)
+        "IFNULL": lambda args: exp.Coalesce(
+            this=args[0] if args else None, expressions=args[1:], is_null=True
+        ),
+        "LOG": lambda args: (
+            exp.Log(this=args[0]) if len(args) == 1 else exp.Log.from_arg_list(args)
+        ),
+        **{name: _by_name(name) for name in ("LOG2", "LOG10", "MONTHNAME")},
     }
 
     PRIMARY_PARSERS = {
@@ -1908,6 +1944,10 @@ class MvddGenerator(MySQLGenerator):
             f"CONVERT({self.sql(e, 'this')} USING {self.sql(e, 'charset')})"
         ),
         TemporalLiteral: lambda self, e: f"{LITERAL_WORDS[e.kind]} {self.sql(e, 'this')}",
+        exp.Coalesce: lambda self, e: self.func(
+            "IFNULL" if e.args.get("is_null") else "COALESCE", e.this, *e.expressions
+        ),
+        exp.Space: lambda self, e: self.func("SPACE", e.this),
         # each as the servers write it: 0x… a number in MariaDB's arithmetic, X'…' a string
         exp.HexString: lambda self, e: f"0x{e.this}" if e.this else "X''",
         QuotedHex: lambda self, e: f"X'{e.this}'",
