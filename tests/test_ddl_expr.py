@@ -87,7 +87,10 @@ NORMAL = [
     # NOT LIKE's two spellings, one form
     ("s NOT LIKE 'x'", "NOT `s` LIKE 'x'"),
     ("NOT (s LIKE 'x')", "NOT `s` LIKE 'x'"),
-    ("s NOT LIKE 'x' ESCAPE '!'", "`s` LIKE 'x' ESCAPE '!' = 0"),
+    ("s NOT LIKE 'x' ESCAPE '!'", "NOT `s` LIKE 'x' ESCAPE '!'"),
+    ("NOT (s LIKE 'x' ESCAPE '!')", "NOT `s` LIKE 'x' ESCAPE '!'"),
+    ("NOT (a XOR s LIKE 'x' ESCAPE '!')", "`a` XOR NOT `s` LIKE 'x' ESCAPE '!'"),
+    ("s LIKE 'x' ESCAPE '!' = 0", "`s` LIKE 'x' ESCAPE '!' = 0"),
     # BETWEEN's upper bound is a predicate in the server's grammar
     ("x BETWEEN a AND b IN (1, 2)", "`x` BETWEEN `a` AND (`b` IN (1, 2))"),
     # GET_FORMAT's first argument a word, never a column (TIMESTAMP its synonym DATETIME)

@@ -88,8 +88,7 @@ def _negated_escape(node: exp.Expr) -> exp.Expr:
     if not (isinstance(like, exp.Like) and like.args.get("negate")):
         return node
     plain = exp.Like(this=like.this, expression=like.expression)
-    escape = exp.Escape(this=plain, expression=node.expression)
-    return exp.EQ(this=escape, expression=_zero())  # as NOT (x LIKE y ESCAPE z) reads
+    return exp.Not(this=exp.Escape(this=plain, expression=node.expression))
 
 
 def _day_interval(node: exp.Expr) -> exp.Expr:
@@ -390,7 +389,7 @@ _NEGATED: dict[type[exp.Expr], type[exp.Expr]] = {
     exp.LTE: exp.GT,
 }
 #: nodes whose value is already a truth value (0, 1 or NULL)
-_BOOLEAN = (exp.Predicate, exp.Connector, exp.Not, exp.Boolean)
+_BOOLEAN = (exp.Predicate, exp.Connector, exp.Not, exp.Boolean, exp.Escape)
 
 
 def _precedence(node: exp.Expr) -> int:
@@ -431,7 +430,10 @@ def _negate(node: exp.Expr) -> exp.Expr:
 
 
 #: what a negation goes into, rather than standing before it (the server's neg_transformer)
-_NEGATABLE = (*_NEGATED, exp.Not, exp.And, exp.Or, exp.Xor, exp.Is, exp.Between, exp.In, exp.Like)
+_NEGATABLE = (
+    *_NEGATED,
+    *(exp.Not, exp.And, exp.Or, exp.Xor, exp.Is, exp.Between, exp.In, exp.Like, exp.Escape),
+)
 
 
 def _negatable(node: exp.Expr) -> bool:
