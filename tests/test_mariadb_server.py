@@ -1204,6 +1204,20 @@ CALLS = [
     "VALUE(a)",
     "VALUES(a)",
     "NAME_CONST('x', 1)",
+    # other rows: an aggregate, a window function, a full-text search, the row's number
+    "SUM(a)",
+    "COUNT(*)",
+    "GROUP_CONCAT(a)",
+    "JSON_ARRAYAGG(a)",
+    "JSON_OBJECTAGG('k', a)",
+    "BIT_XOR(a)",
+    "STDDEV_POP(a)",
+    "ROW_NUMBER() OVER ()",
+    "LAG(a) OVER (ORDER BY a)",
+    "LAST_VALUE(a) OVER ()",
+    "ROWNUM()",
+    # (LAST_VALUE without a window is a function of the row)
+    "LAST_VALUE(a, 1)",
 ]
 PLACES = {
     "virtual": "ALTER TABLE t ADD g VARCHAR(100) AS ({}) VIRTUAL",

@@ -289,10 +289,15 @@ def _check_comment(comment: str | None, element: str, **where: str) -> None:
 
 
 #: what an expression reads that is not the row's: nothing may call these (the server's error
-#: 1901, 1970 for a subquery in a CHECK)
+#: 1901, 1970 for a subquery in a CHECK): other rows (a subquery, an aggregate or a window
+#: function, a full-text search, the row's number), the session's last statement, locks, files
 _NEVER = frozenset(
     {
         "SELECT",
+        "AGGREGATE",
+        "MATCH",
+        "JSON_ARRAYAGG",
+        "ROWNUM",
         "LAST_INSERT_ID",
         "FOUND_ROWS",
         "ROW_COUNT",
@@ -355,7 +360,12 @@ _FORBIDDEN_CALLS = {
 
 
 #: how a call that is not a function is named in an error
-_CALL_NAMES = {"SELECT": "a subquery", "@": "a variable"}
+_CALL_NAMES = {
+    "SELECT": "a subquery",
+    "@": "a variable",
+    "AGGREGATE": "an aggregate or window function",
+    "MATCH": "MATCH … AGAINST",
+}
 
 
 def _check_calls(e: Expr, place: str, **where: str) -> None:

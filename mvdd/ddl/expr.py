@@ -709,14 +709,21 @@ _FUNCTION_NAMES: dict[type[exp.Expr], str] = {
     exp.Select: "SELECT",
     exp.Parameter: "@",
     exp.SessionParameter: "@",
+    exp.MatchAgainst: "MATCH",
+    exp.Window: "AGGREGATE",  # (a window function's OVER)
+    exp.RowNumber: "AGGREGATE",
 }
+#: what sqlglot reads as an aggregate that MySQL and MariaDB call as a function of the row:
+#: LAST_VALUE(x, …) without a window (with one, its OVER is the window function)
+_ROW_FUNCTIONS = (exp.LastValue,)
 
 
 @lru_cache(maxsize=4096)
 def calls(expr: Expr) -> frozenset[str]:
     """What an expression calls, by MySQL name: its functions (``UNIX_TIMESTAMP()`` without
     an argument, which reads the clock, apart from ``UNIX_TIMESTAMP``), ``SELECT`` for a
-    subquery, ``@`` for a variable.
+    subquery, ``@`` for a variable, ``AGGREGATE`` for an aggregate or a window function (which
+    reads other rows), ``MATCH`` for a full-text search.
 
     >>> sorted(calls(normalize_sql("NOW() + RAND() + LAST_INSERT_ID() + @v")))
     ['@', 'CURRENT_TIMESTAMP', 'LAST_INSERT_ID', 'RAND']
@@ -728,6 +735,8 @@ def calls(expr: Expr) -> frozenset[str]:
             out.add(f"{name}()" if name == "UNIX_TIMESTAMP" and not node.expressions else name)
         elif type(node) in _FUNCTION_NAMES:
             out.add(_FUNCTION_NAMES[type(node)])
+        elif isinstance(node, exp.AggFunc) and not isinstance(node, _ROW_FUNCTIONS):
+            out.add("AGGREGATE")
     return frozenset(out)
 
 
