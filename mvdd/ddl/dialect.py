@@ -334,6 +334,15 @@ def _by_name(name: str) -> Callable[[list[Any]], exp.Expr]:
     return lambda args: exp.Anonymous(this=name, expressions=args)
 
 
+#: sqlglot's operators of other databases, which MySQL reads as other tokens: ``~~a`` is two
+#: bitwise NOTs (sqlglot's LIKE), ``a #> 1`` is ``a`` and a comment (sqlglot's JSON path),
+#: ``a::INT``, ``a == 1``, ``a <-> 1`` syntax errors (a CAST, an equality, a distance)
+_FOREIGN_OPERATORS = frozenset(
+    {"~~~", "~~", "~~*", "~*", "#>", "#>>", "==", "::", "?::", "|>", "=>", "<->", "<<->>"}
+    | {"??", "-|-", "&<", "&>", "USER-DEFINED", "{%", "{%+", "{%-", "%}", "+%}", "-%}"}
+    | {"{{-", "-}}"}
+)
+
 #: the type names MariaDB's grammar keeps for its Oracle mode: a syntax error in MySQL's
 #: (the others of sqlglot's type words no server knows are names, unknown types)
 _ORACLE_TYPES = frozenset({"NUMBER", "CLOB"})
@@ -664,8 +673,12 @@ class MvddParser(MySQLParser):
     #: the parse is under way (a parser is reused only between parses: see MvddMySQL.parser)
     busy = False
 
+    #: the index of the ``+`` a leading interval took (:meth:`_parse_interval`), -1: none
+    _interval_plus = -1
+
     def _parse(self, *args: Any, **kwargs: Any) -> list[exp.Expr | None]:
         self.busy = True
+        self._interval_plus = -1
         try:
             return super()._parse(*args, **kwargs)
         finally:
@@ -699,18 +712,51 @@ class MvddParser(MySQLParser):
     def _parse_interval(
         self, require_interval: bool = True, parse_function_unit: bool = True
     ) -> exp.Add | exp.Interval | None:
-        # INTERVAL(n, n1, n2, …) is a function (the index of the last n_i not above n), which
-        # sqlglot reads as an interval over a tuple with no unit
-        node = super()._parse_interval(require_interval, parse_function_unit)
-        if (
-            isinstance(node, exp.Interval)
-            and isinstance(node.this, exp.Tuple)
-            and node.args.get("unit") is None
-        ):
+        """``INTERVAL expr unit`` as MySQL's grammar reads it. Unlike sqlglot: no unit-less
+        interval is read after a ``+`` (``d + INTERVAL 1 DAY + 5`` adds 5 to the sum, where
+        sqlglot read ``d + (INTERVAL 1 DAY + INTERVAL 5)``, which no server takes back); an
+        interval that leads an operand (not after a ``+`` or a ``-``) takes the whole
+        predicate after its ``+`` as its date (``INTERVAL 1 DAY + d > a`` is
+        ``(d > a) + INTERVAL 1 DAY``, ``INTERVAL 1 MONTH + d - INTERVAL 1 DAY`` adds the month
+        last), as the server's grammar does and prints it; and ``INTERVAL(n, n1, …)`` is the
+        function (the index of the last ``n_i`` not above ``n``), which sqlglot read as an
+        interval over a tuple. (``require_interval`` is sqlglot's, for the unit-less interval
+        it reads after a ``+``: the word is always required here.)"""
+        index = self._index
+        if not self._match(TokenType.INTERVAL):
+            return None
+        before = self._tokens[index - 1].token_type if index else None
+        leading = index == self._interval_plus + 1 or before not in (TokenType.PLUS, TokenType.DASH)
+        if self._match(TokenType.STRING, advance=False):
+            this = self._parse_primary()
+        else:
+            this = self._parse_term()
+        if isinstance(this, exp.Tuple) and not self._curr_is_unit():
             return exp.Anonymous(  # type: ignore[return-value]
-                this="INTERVAL", expressions=list(node.this.expressions)
+                this="INTERVAL", expressions=list(this.expressions)
             )
-        return node
+        if this is None or (
+            isinstance(this, exp.Column)
+            and not this.table
+            and not this.this.quoted
+            and not self._curr_is_unit()
+        ):
+            self._retreat(index)
+            return None
+        interval = self._parse_interval_span(this, parse_function_unit=parse_function_unit)
+        if not leading or not self._match(TokenType.PLUS):
+            return interval
+        self._interval_plus = self._index - 1
+        date = self._parse_equality()
+        if date is None:
+            self.raise_error("Expecting an expression after INTERVAL … +")
+        return self.expression(exp.Add(this=date, expression=interval))
+
+    def _curr_is_unit(self) -> bool:
+        """The current token names an interval's unit."""
+        return (
+            self._curr is not None and self._curr.text.upper() in self.dialect.VALID_INTERVAL_UNITS
+        )
 
     def _parse_bitwise(self) -> exp.Expr | None:
         # a literal whose next token ends it is that literal: sqlglot reaches the same node
@@ -2088,7 +2134,7 @@ class MvddMySQL(MySQL):
         # RENAME would swallow the rest of the statement into one string token
         COMMANDS = MySQL.Tokenizer.COMMANDS - {TokenType.RENAME}
         KEYWORDS = {
-            **MySQL.Tokenizer.KEYWORDS,
+            **{k: v for k, v in MySQL.Tokenizer.KEYWORDS.items() if k not in _FOREIGN_OPERATORS},
             # OPTIMIZE would swallow the rest of the statement too (it is read as Maintenance)
             "OPTIMIZE": TokenType.VAR,
             "POINT": TokenType.POINT,

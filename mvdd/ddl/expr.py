@@ -129,6 +129,8 @@ _ANONYMOUS: dict[str, Any] = {
     "MID": _with_args(_substring, 2, 3),
     "BIN": _with_args(lambda n: _conv(n, 2), 1),
     "OCT": _with_args(lambda n: _conv(n, 8), 1),
+    # ROW(a, b) is the row (a, b), as the server prints it
+    "ROW": lambda n: exp.Tuple(expressions=n.expressions) if len(n.expressions) > 1 else n,
 }
 
 
