@@ -49,6 +49,7 @@ NORMAL = [
     # a date part over its argument as written; DATE(d) the CAST the server makes of it
     ("DAYOFWEEK(d) + YEAR(d)", "DAYOFWEEK(`d`) + YEAR(`d`)"),
     ("DATE(d)", "CAST(`d` AS DATE)"),
+    ("FROM_UNIXTIME(a, '%Y')", "DATE_FORMAT(FROM_UNIXTIME(`a`), '%Y')"),
     (
         "log(a) + log2(a) + space(2) + monthname(d)",
         "LOG(`a`) + LOG2(`a`) + SPACE(2) + MONTHNAME(`d`)",

@@ -59,6 +59,16 @@ _DECIMAL_SIZES = (
 )
 
 
+def _unix_time_format(node: exp.Expr) -> exp.Expr:
+    """``FROM_UNIXTIME(n, format)`` as the server writes it: ``DATE_FORMAT(FROM_UNIXTIME(n),
+    format)``."""
+    fmt = node.args.get("format")
+    if fmt is None:
+        return node
+    time = exp.TsOrDsToTimestamp(this=exp.UnixToTime(this=node.this))
+    return exp.TimeToStr(this=time, format=fmt)
+
+
 def _round_zero(node: exp.Expr) -> exp.Expr:
     return node if node.args.get("decimals") else exp.Round(this=node.this, decimals=_zero())
 
@@ -228,6 +238,7 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.Anonymous: _by_name,
     exp.Parameter: _plain_variable,
     exp.Round: _round_zero,
+    exp.UnixToTime: _unix_time_format,
     exp.Escape: _negated_escape,
     exp.And: _column_truth,
     exp.Or: _column_truth,
