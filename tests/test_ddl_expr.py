@@ -50,6 +50,8 @@ NORMAL = [
     ("DAYOFWEEK(d) + YEAR(d)", "DAYOFWEEK(`d`) + YEAR(`d`)"),
     ("DATE(d)", "CAST(`d` AS DATE)"),
     ("FROM_UNIXTIME(a, '%Y')", "DATE_FORMAT(FROM_UNIXTIME(`a`), '%Y')"),
+    ("NVL(a, 1) + ADD_MONTHS(d, 2)", "IFNULL(`a`, 1) + (`d` + INTERVAL 2 MONTH)"),
+    ("LPAD(s, 5) = NVL2(a, 1, 2)", "LPAD(`s`, 5) = NVL2(`a`, 1, 2)"),
     (
         "log(a) + log2(a) + space(2) + monthname(d)",
         "LOG(`a`) + LOG2(`a`) + SPACE(2) + MONTHNAME(`d`)",

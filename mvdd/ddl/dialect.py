@@ -329,6 +329,14 @@ def _date_part(node: type[exp.Func]) -> Callable[[list[Any]], exp.Expr]:
     return lambda args: node.from_arg_list(args)
 
 
+def _pad(name: str, args: list[Any], *, left: bool) -> exp.Expr:
+    """LPAD or RPAD: of three arguments sqlglot's Pad; of any other number the call as written
+    (MariaDB's two-argument form pads with spaces, and prints as written)."""
+    if len(args) != 3:
+        return exp.Anonymous(this=name, expressions=args)
+    return exp.Pad(this=args[0], expression=args[1], fill_pattern=args[2], is_left=left)
+
+
 def _by_name(name: str) -> Callable[[list[Any]], exp.Expr]:
     """The builder of a call of ``name`` kept as written (an Anonymous of its arguments)."""
     return lambda args: exp.Anonymous(this=name, expressions=args)
@@ -536,9 +544,24 @@ class MvddParser(MySQLParser):
         "WEEK": lambda args: exp.Week(this=args[0] if args else None, mode=args[1:2] and args[1]),
         # spellings the server keeps apart, as it prints them (sqlglot reads IFNULL as COALESCE,
         # LOG(x) as LN(x), LOG2(x) as LOG(2, x), MONTHNAME as a DATE_FORMAT)
-        "IFNULL": lambda args: exp.Coalesce(
-            this=args[0] if args else None, expressions=args[1:], is_null=True
+        **dict.fromkeys(
+            ("IFNULL", "NVL"),
+            lambda args: exp.Coalesce(
+                this=args[0] if args else None, expressions=args[1:], is_null=True
+            ),
         ),
+        # MariaDB's Oracle-compatible functions as it keeps them: LENGTHB is LENGTH (in bytes),
+        # ADD_MONTHS an interval's sum (which it prints), NVL2, TO_CHAR and a two-argument LPAD
+        # or RPAD as written (sqlglot made a CASE, a CAST and a pad of spaces of them)
+        "LENGTHB": lambda args: exp.Length(this=args[0] if args else None, binary=True),
+        "ADD_MONTHS": lambda args: (
+            exp.Add(this=args[0], expression=exp.Interval(this=args[1], unit=exp.var("MONTH")))
+            if len(args) == 2
+            else exp.Anonymous(this="ADD_MONTHS", expressions=args)
+        ),
+        **{name: _by_name(name) for name in ("NVL2", "TO_CHAR")},
+        "LPAD": lambda args: _pad("LPAD", args, left=True),
+        "RPAD": lambda args: _pad("RPAD", args, left=False),
         "LOG": lambda args: (
             exp.Log(this=args[0]) if len(args) == 1 else exp.Log.from_arg_list(args)
         ),
