@@ -14,7 +14,7 @@ BASE = (
     "d DECIMAL(8,2), f FLOAT, v VARCHAR(10), vb VARBINARY(4), c CHAR(3), bn BINARY(2), "
     "tx TEXT, dt DATETIME(3), e ENUM('a','b'), st SET('x','y'), n INT NOT NULL DEFAULT 0, "
     "dflt INT DEFAULT 5, u8 VARCHAR(5) CHARACTER SET utf8mb3, nn INT NOT NULL, KEY ki (i), UNIQUE KEY uv (v), "
-    "CONSTRAINT cn CHECK (n >= 0))"
+    "CONSTRAINT cn CHECK (n >= 0)) DEFAULT CHARSET=utf8mb4"
 )
 OTHER = "CREATE TABLE other (x INT)"
 

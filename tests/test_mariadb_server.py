@@ -222,6 +222,23 @@ def test_operations_meet_the_kinds_of_values_the_server_lets_meet(
     _reads_as_on_the_server(mdb, _replica(), setup, sql)
 
 
+def test_a_new_default_charset_leaves_the_columns_theirs(mdb: Any) -> None:
+    """ALTER TABLE … DEFAULT CHARSET changes the table's default, not its string columns'
+    charsets, which the server fixed as each was made: a catalog that knows its database's
+    default follows the server; one that does not refuses, where it would have made the
+    columns seem the new charset's."""
+    setup = "CREATE TABLE t (a INT, s VARCHAR(20), e ENUM('x'), b TEXT CHARACTER SET latin1)"
+    sql = "ALTER TABLE t DEFAULT CHARSET = latin1, ADD c VARCHAR(5)"
+    _reads_as_on_the_server(
+        mdb, Catalog(charset="utf8mb4", collation="utf8mb4_general_ci"), setup, sql
+    )
+    bare = Catalog()
+    bare.execute(setup)
+    with pytest.raises(mvdd.UnsupportedDDLError, match="DEFAULT CHARSET"):
+        bare.execute(sql)
+    bare.execute("ALTER TABLE t COMMENT 'x'")  # (the default unchanged: nothing to know)
+
+
 @pytest.mark.parametrize("title,stmts", SEQUENCES, ids=[title for title, _ in SEQUENCES])
 def test_alter_sequence_matches_server(mdb: Any, title: str, stmts: list[str]) -> None:
     """Each statement of a sequence on the server and on a catalog: both take it or both refuse

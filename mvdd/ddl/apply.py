@@ -672,7 +672,19 @@ def _(step: s.TruncateTable, table: Table, rules: Rules) -> Table:
 @_apply.register
 def _(step: s.SetOptions, table: Table, rules: Rules) -> Table:
     check_one_charset("DEFAULT CHARSET", [str(v) for k, v in step.options if k == "CHARSET"])
-    return table.with_changes(options=table.options.with_options(step.options))
+    options = table.options.with_options(step.options)
+    if (options.charset, options.collation) != (table.options.charset, table.options.collation):
+        unknown = [c.name for c in table.columns if c.type.has_charset and c.type.collation is None]
+        if unknown:
+            # a string column that names no charset holds the table's default as the column
+            # was made (the server fixes it then): not known here, a new default would seem
+            # to be theirs
+            raise UnsupportedDDLError(
+                "a new DEFAULT CHARSET leaves each string column the charset it was made with, "
+                "which is not known here (a catalog given its database's: Catalog(charset=…))",
+                column=unknown[0],
+            )
+    return table.with_changes(options=options)
 
 
 def check_one_charset(kind: str, charsets: Iterable[str]) -> None:
