@@ -264,6 +264,14 @@ class ConvertUsing(exp.Expression, exp.Func):
     arg_types = {"this": True, "charset": True}
 
 
+class ColumnGet(exp.Expression, exp.Func):
+    """MariaDB's ``COLUMN_GET(this, name AS type)``: a dynamic column's value, read as a CAST
+    reads it (``expression``: the CAST of ``name`` to ``type``, which the CAST's rules make
+    the server's form)."""
+
+    arg_types = {"this": True, "expression": True}
+
+
 class UnsignedFloat(exp.DataType):
     """``FLOAT[(M,D)] UNSIGNED``, for which sqlglot has no data type of its own."""
 
@@ -585,6 +593,7 @@ class MvddParser(MySQLParser):
         # GET_FORMAT({DATE | TIME | DATETIME | TIMESTAMP}, locale): its first argument a word,
         # which sqlglot would read as a column
         "GET_FORMAT": lambda self: self._parse_get_format(),
+        "COLUMN_GET": lambda self: self._parse_column_get(),
     }
 
     NO_PAREN_FUNCTION_PARSERS = {
@@ -720,6 +729,22 @@ class MvddParser(MySQLParser):
         if kind.name == "TIMESTAMP":  # (a synonym: the server writes DATETIME)
             kind = exp.var("DATETIME")
         return exp.Anonymous(this="GET_FORMAT", expressions=[kind, locale])
+
+    def _parse_column_get(self) -> exp.Expr:
+        """``COLUMN_GET(dynamic, name AS type)``, its type one a CAST takes."""
+        this = self._parse_bitwise()
+        if not self._match(TokenType.COMMA):
+            self.raise_error("Expecting a column's name in COLUMN_GET")
+        start = self._index
+        name = self._parse_bitwise()
+        if not self._match(TokenType.ALIAS):
+            self.raise_error("Expecting AS type in COLUMN_GET")
+        to = self._parse_char_charset(self._parse_types(with_collation=True))
+        if not isinstance(to, exp.DataType):
+            self.raise_error("Expecting a type in COLUMN_GET")
+        cast = exp.Cast(this=name, to=to)
+        self._check_cast_type(cast, self._type_word(start, TokenType.ALIAS))
+        return self.expression(ColumnGet(this=this, expression=cast))
 
     def _parse_between(self, this: exp.Expr | None) -> exp.Between:
         # MariaDB's bounds may themselves be an IN, a BETWEEN, a LIKE or a REGEXP, read
@@ -2009,6 +2034,7 @@ class MvddGenerator(MySQLGenerator):
         CreateIndex: lambda self, e: self.createindex_sql(e),
         AlterIndex: lambda self, e: self.alterindex_sql(e),
         UnsignedFloat: lambda self, e: self.unsignedfloat_sql(e),
+        ColumnGet: lambda self, e: self.columnget_sql(e),
         ConvertUsing: lambda self, e: (
             f"CONVERT({self.sql(e, 'this')} USING {self.sql(e, 'charset')})"
         ),
@@ -2141,6 +2167,15 @@ class MvddGenerator(MySQLGenerator):
         if isinstance(collate, exp.Var):
             return f"{sql} {collate.name}"
         return f"{sql} COLLATE {self.sql(collate)}"
+
+    def columnget_sql(self, expression: ColumnGet) -> str:
+        cast = expression.expression
+        to = cast.to.copy()
+        mapped = self.CAST_MAPPING.get(to.this)  # (INT is SIGNED, as in a CAST)
+        if mapped:
+            to.set("this", mapped)
+        name = self.sql(cast, "this")
+        return f"COLUMN_GET({self.sql(expression, 'this')}, {name} AS {self.sql(to)})"
 
     def unsignedfloat_sql(self, expression: UnsignedFloat) -> str:
         return f"{self.datatype_sql(expression)} UNSIGNED"

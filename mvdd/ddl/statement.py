@@ -443,9 +443,9 @@ def written_in(charset: str | None) -> str | None:
     return known
 
 
-#: a text that may hold a CAST or CONVERT to a string type (a substring test first: most DDL
-#: has none, and :func:`cast_charsets` walks the tree)
-_CASTS = re.compile(r"CAST|CONVERT", re.IGNORECASE)
+#: a text that may hold a CAST to a string type (of a CAST, a CONVERT or a COLUMN_GET: a
+#: substring test first, as most DDL has none, and :func:`cast_charsets` walks the tree)
+_CASTS = re.compile(r"CAST|CONVERT|COLUMN_GET", re.IGNORECASE)
 #: the string types a CAST names -> the charset they take when it names none (None: the
 #: session's connection charset; a national one is utf8mb3)
 _CAST_CHARSETS: dict[exp.DType, str | None] = {
