@@ -52,6 +52,9 @@ NORMAL = [
     ("FROM_UNIXTIME(a, '%Y')", "DATE_FORMAT(FROM_UNIXTIME(`a`), '%Y')"),
     ("NVL(a, 1) + ADD_MONTHS(d, 2)", "IFNULL(`a`, 1) + (`d` + INTERVAL 2 MONTH)"),
     ("LPAD(s, 5) = NVL2(a, 1, 2)", "LPAD(`s`, 5) = NVL2(`a`, 1, 2)"),
+    # (CHR is not CHAR, whose string is binary: the server writes CHAR(n USING its database's
+    # charset), which the statement does not say)
+    ("CHR(65) = TO_CHAR(d)", "CHR(65) = TO_CHAR(`d`, 'YYYY-MM-DD HH24:MI:SS')"),
     (
         "log(a) + log2(a) + space(2) + monthname(d)",
         "LOG(`a`) + LOG2(`a`) + SPACE(2) + MONTHNAME(`d`)",

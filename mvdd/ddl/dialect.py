@@ -337,6 +337,10 @@ def _date_part(node: type[exp.Func]) -> Callable[[list[Any]], exp.Expr]:
     return lambda args: node.from_arg_list(args)
 
 
+#: the format of a TO_CHAR that names none
+_TO_CHAR_FORMAT = "YYYY-MM-DD HH24:MI:SS"
+
+
 def _pad(name: str, args: list[Any], *, left: bool) -> exp.Expr:
     """LPAD or RPAD: of three arguments sqlglot's Pad; of any other number the call as written
     (MariaDB's two-argument form pads with spaces, and prints as written)."""
@@ -559,15 +563,21 @@ class MvddParser(MySQLParser):
             ),
         ),
         # MariaDB's Oracle-compatible functions as it keeps them: LENGTHB is LENGTH (in bytes),
-        # ADD_MONTHS an interval's sum (which it prints), NVL2, TO_CHAR and a two-argument LPAD
-        # or RPAD as written (sqlglot made a CASE, a CAST and a pad of spaces of them)
+        # ADD_MONTHS an interval's sum (which it prints); NVL2, TO_CHAR, CHR and a two-argument
+        # LPAD or RPAD as written (sqlglot made a CASE, a CAST, a binary CHAR and a pad of
+        # spaces of them; the server writes CHR(n) as CHAR(n USING its database's charset))
         "LENGTHB": lambda args: exp.Length(this=args[0] if args else None, binary=True),
         "ADD_MONTHS": lambda args: (
             exp.Add(this=args[0], expression=exp.Interval(this=args[1], unit=exp.var("MONTH")))
             if len(args) == 2
             else exp.Anonymous(this="ADD_MONTHS", expressions=args)
         ),
-        **{name: _by_name(name) for name in ("NVL2", "TO_CHAR")},
+        **{name: _by_name(name) for name in ("NVL2", "CHR")},
+        # (TO_CHAR(x) is TO_CHAR(x, 'YYYY-MM-DD HH24:MI:SS'), as the server writes it)
+        "TO_CHAR": lambda args: exp.Anonymous(
+            this="TO_CHAR",
+            expressions=args if len(args) != 1 else [*args, exp.Literal.string(_TO_CHAR_FORMAT)],
+        ),
         "LPAD": lambda args: _pad("LPAD", args, left=True),
         "RPAD": lambda args: _pad("RPAD", args, left=False),
         "LOG": lambda args: (
@@ -589,7 +599,8 @@ class MvddParser(MySQLParser):
     }
 
     FUNCTION_PARSERS = {
-        **MySQLParser.FUNCTION_PARSERS,
+        # (CHR is MariaDB's own function, not CHAR: see FUNCTIONS)
+        **{k: v for k, v in MySQLParser.FUNCTION_PARSERS.items() if k != "CHR"},
         # GET_FORMAT({DATE | TIME | DATETIME | TIMESTAMP}, locale): its first argument a word,
         # which sqlglot would read as a column
         "GET_FORMAT": lambda self: self._parse_get_format(),
