@@ -308,6 +308,35 @@ FUNCTIONS = [
     "a XOR s",
     "'a' 'b'",
     "CONCAT('a', 'b')",
+    # an interval leading its operand, a number after an interval's sum
+    "INTERVAL 1 DAY + d",
+    "INTERVAL 1 MONTH + d - INTERVAL 1 DAY",
+    "INTERVAL 1 DAY + d > d",
+    "d + INTERVAL 1 DAY + 5",
+    # date parts over their argument, spellings the server keeps
+    "DAYOFWEEK(d) + YEAR(d) + WEEK(d, 1)",
+    "MONTHNAME(d)",
+    "LOG(a) + LOG2(a) + LOG10(a)",
+    "FROM_UNIXTIME(a, '%Y')",
+    "NVL(s, 'x')",
+    "NVL2(a, s, 'y')",
+    "ADD_MONTHS(d, 1)",
+    "LPAD(s, 5)",
+    "LENGTHB(s)",
+    "TO_CHAR(d)",
+    # a CAST's charset words and types
+    "CAST(s AS CHAR(2) ASCII)",
+    "CAST(s AS CHAR BINARY)",
+    "CONVERT(s, CHAR UNICODE)",
+    "CAST(s AS CHAR CHARACTER SET utf8 COLLATE utf8_bin)",
+    "CAST(s AS BINARY(2))",
+    "CAST(a AS DECIMAL) + CAST(a AS SIGNED INT)",
+    "CONVERT(s USING utf8)",
+    # operators as MySQL reads them
+    "~~a",
+    "ROW(a, 1) = ROW(1, a)",
+    "LAST_VALUE(a, s)",
+    "COLUMN_GET(COLUMN_CREATE(1, s), 1 AS CHAR(3))",
 ]
 
 
