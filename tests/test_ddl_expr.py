@@ -55,6 +55,9 @@ NORMAL = [
     # (CHR is not CHAR, whose string is binary: the server writes CHAR(n USING its database's
     # charset), which the statement does not say)
     ("CHR(65) = TO_CHAR(d)", "CHR(65) = TO_CHAR(`d`, 'YYYY-MM-DD HH24:MI:SS')"),
+    # IS NOT TRUE a test of its own, NOT (x IS TRUE) another (the server prints them apart)
+    ("a IS NOT TRUE OR NOT (a IS TRUE)", "`a` IS NOT TRUE OR NOT `a` IS TRUE"),
+    ("NOT (a IS NOT FALSE)", "NOT `a` IS NOT FALSE"),
     (
         "log(a) + log2(a) + space(2) + monthname(d)",
         "LOG(`a`) + LOG2(`a`) + SPACE(2) + MONTHNAME(`d`)",
@@ -302,6 +305,7 @@ FUNCTIONS = [
     "TRUE",
     "s IS TRUE",
     "s IS NOT FALSE",
+    "NOT (s IS FALSE) AND NOT (a IS NOT TRUE)",
     "a AND s",
     "a OR d IS NULL",
     "NOT (a AND s)",

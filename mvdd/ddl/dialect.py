@@ -741,6 +741,20 @@ class MvddParser(MySQLParser):
             kind = exp.var("DATETIME")
         return exp.Anonymous(this="GET_FORMAT", expressions=[kind, locale])
 
+    def _parse_is(self, this: exp.Expr | None) -> exp.Expr | None:
+        # x IS NOT TRUE (or FALSE) is a test of its own, which the server keeps apart from
+        # NOT (x IS TRUE) (it prints `x` is not true and !(`x` is true)); sqlglot reads both
+        # as the second (IS NOT NULL and NOT (x IS NULL) the server makes one)
+        node = super()._parse_is(this)
+        if (
+            isinstance(node, exp.Not)
+            and isinstance(node.this, exp.Is)
+            and isinstance(node.this.expression, exp.Boolean)
+        ):
+            test = node.this
+            return self.expression(exp.Is(this=test.this, expression=test.expression, negate=True))
+        return node
+
     def _parse_column_get(self) -> exp.Expr:
         """``COLUMN_GET(dynamic, name AS type)``, its type one a CAST takes."""
         this = self._parse_bitwise()
