@@ -1058,7 +1058,12 @@ class MvddParser(MySQLParser):
 
     def _parse_types(self, *args: Any, **kwargs: Any) -> exp.Expr | None:
         start = self._index
-        if self._curr.token_type == TokenType.VAR and self._curr.text.upper() in _ORACLE_TYPES:
+        curr = self._curr
+        if (
+            curr is not None
+            and curr.token_type == TokenType.VAR
+            and curr.text.upper() in _ORACLE_TYPES
+        ):
             return None
         signed = _is_keyword(self._curr, *_SIGNED_WORDS)
         if signed and not (self._prev is not None and self._prev.token_type == TokenType.ALIAS):
