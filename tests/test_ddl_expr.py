@@ -55,6 +55,17 @@ NORMAL = [
     # (CHR is not CHAR, whose string is binary: the server writes CHAR(n USING its database's
     # charset), which the statement does not say)
     ("CHR(65) = TO_CHAR(d)", "CHR(65) = TO_CHAR(`d`, 'YYYY-MM-DD HH24:MI:SS')"),
+    # an introducer's charset and a collation named canonically, a hex or bit literal after an
+    # introducer its bytes' X'…'
+    ("_UTF8 'x' COLLATE UTF8_BIN", "_utf8mb3 'x' COLLATE utf8mb3_bin"),
+    (
+        "s COLLATE 'utf8mb4_bin' = s COLLATE `latin1_bin`",
+        "`s` COLLATE utf8mb4_bin = `s` COLLATE latin1_bin",
+    ),
+    (
+        "_latin1 0x41 = _latin1 b'1000001' AND _latin1 0x1 = _binary X'0a'",
+        "_latin1 X'41' = _latin1 X'41' AND _latin1 X'01' = _binary X'0A'",
+    ),
     # IS NOT TRUE a test of its own, NOT (x IS TRUE) another (the server prints them apart)
     ("a IS NOT TRUE OR NOT (a IS TRUE)", "`a` IS NOT TRUE OR NOT `a` IS TRUE"),
     ("NOT (a IS NOT FALSE)", "NOT `a` IS NOT FALSE"),
@@ -122,7 +133,15 @@ def test_references_and_renames() -> None:
     assert rename_column(e, "A", "x`y").sql == "`x``y` + `B` * COALESCE(`c`, `x``y`) > 0"
 
 
-@pytest.mark.parametrize("bad", ["a +", "1; DROP TABLE t", "", "SELECT 1", "(a"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        *("a +", "1; DROP TABLE t", "", "SELECT 1", "(a"),
+        # half a byte, an unknown collation or charset, a collation of another charset
+        *("X'0'", "s COLLATE nosuch", "s COLLATE DEFAULT", "_nosuch'x'"),
+        "_latin1'x' COLLATE utf8mb4_bin",
+    ],
+)
 def test_malformed_expressions(bad: str) -> None:
     with pytest.raises(DDLError):
         normalize_sql(bad)

@@ -64,7 +64,7 @@ from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DependencyError, InvalidValueError
 from mvdd.model.coerce import LITERAL_WORDS, temporal_literal
 from mvdd.model.kind import TypeKind
-from mvdd.model.types import canonical_charset, resolve_charset
+from mvdd.model.types import canonical_charset, canonical_collation, resolve_charset
 
 # --- expression nodes sqlglot lacks ------------------------------------------------------------
 
@@ -588,12 +588,7 @@ class MvddParser(MySQLParser):
 
     PRIMARY_PARSERS = {
         **MySQLParser.PRIMARY_PARSERS,
-        TokenType.HEX_STRING: lambda self, token: self.expression(
-            (QuotedHex if self.sql[token.start : token.start + 1] in ("x", "X") else exp.HexString)(
-                this=token.text
-            ),
-            token,
-        ),
+        TokenType.HEX_STRING: lambda self, token: self._parse_hex(token),
         # DEFAULT(col), a column's default (sqlglot reads a column named DEFAULT, aliased)
         TokenType.DEFAULT: lambda self, token: self._parse_default_of(),
     }
@@ -740,6 +735,26 @@ class MvddParser(MySQLParser):
         if kind.name == "TIMESTAMP":  # (a synonym: the server writes DATETIME)
             kind = exp.var("DATETIME")
         return exp.Anonymous(this="GET_FORMAT", expressions=[kind, locale])
+
+    def _normalize_collate(self, collate: exp.Collate) -> None:
+        """``x COLLATE co`` with ``co`` named canonically (unquoted; ``utf8_bin`` is
+        ``utf8mb3_bin``). As the server's parser: ``DEFAULT`` is a syntax error, an unknown
+        collation a DDLError (one of another charset than its operand's is judged later, as
+        the server judges it: :func:`mvdd.ddl.expr.normalize`)."""
+        super()._normalize_collate(collate)
+        named = collate.expression
+        if isinstance(named, exp.Var) and named.name.upper() == "DEFAULT":
+            self.raise_error("COLLATE DEFAULT names no collation")
+        collate.set("expression", exp.var(canonical_collation(named.name)))
+
+    def _parse_hex(self, token: Token) -> exp.Expr:
+        """``X'…'`` (a QuotedHex, its digits whole bytes: ``X'0'`` is a syntax error) or
+        ``0x…`` (a HexString)."""
+        if self.sql[token.start : token.start + 1] not in ("x", "X"):
+            return self.expression(exp.HexString(this=token.text), token)
+        if len(token.text) % 2:
+            self.raise_error(f"X'{token.text}' is not whole bytes", token)
+        return self.expression(QuotedHex(this=token.text), token)
 
     def _parse_is(self, this: exp.Expr | None) -> exp.Expr | None:
         # x IS NOT TRUE (or FALSE) is a test of its own, which the server keeps apart from

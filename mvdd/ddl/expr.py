@@ -27,8 +27,10 @@ from mvdd.ddl.dialect import DIALECT, QuotedHex, TemporalLiteral, deep_stack
 from mvdd.ddl.reserved import is_reserved
 from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
+from mvdd.model.charsets import collation_charset
 from mvdd.model.kind import TypeKind
 from mvdd.model.names import fold_name
+from mvdd.model.types import canonical_charset
 
 _NOW_SYNONYMS = frozenset({"NOW", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP"})
 
@@ -67,6 +69,37 @@ def _unix_time_format(node: exp.Expr) -> exp.Expr:
         return node
     time = exp.TsOrDsToTimestamp(this=exp.UnixToTime(this=node.this))
     return exp.TimeToStr(this=time, format=fmt)
+
+
+def _introduced(node: exp.Expr) -> exp.Expr:
+    """A charset introducer as the server keeps it: its charset named canonically (``_UTF8MB4``
+    is ``_utf8mb4``, ``_utf8`` ``_utf8mb3``; an unknown one a DDLError), a hex or bit literal
+    after it the ``X'…'`` of its bytes (the server prints ``_latin1 0x41`` as ``_latin1 'A'``,
+    whose bytes :func:`~mvdd.ddl.statement.literal_bytes` keeps so)."""
+    charset = "_" + canonical_charset(str(node.this)[1:])
+    literal = node.expression
+    if isinstance(literal, QuotedHex):
+        literal = QuotedHex(this=str(literal.this).upper())
+    elif isinstance(literal, exp.HexString):
+        digits = str(literal.this)
+        literal = QuotedHex(this=(digits if len(digits) % 2 == 0 else "0" + digits).upper())
+    elif isinstance(literal, exp.BitString):
+        bits = str(literal.this)
+        data = int(bits or "0", 2).to_bytes((len(bits) + 7) // 8, "big")
+        literal = QuotedHex(this=data.hex().upper())
+    return exp.Introducer(this=charset, expression=literal)
+
+
+def _collation(node: exp.Expr) -> exp.Expr:
+    """``_cs'…' COLLATE co``: a DDLError where ``co`` is not a collation of ``cs``, as the
+    server's (a column's charset is the table's to judge; the parser names ``co``
+    canonically)."""
+    if isinstance(node.this, exp.Introducer):
+        charset = canonical_charset(str(node.this.this)[1:])
+        collation = node.expression.name
+        if collation_charset(collation) != charset:
+            raise DDLError(f"COLLATION '{collation}' is not valid for CHARACTER SET '{charset}'")
+    return node
 
 
 def _round_zero(node: exp.Expr) -> exp.Expr:
@@ -239,6 +272,8 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.Parameter: _plain_variable,
     exp.Round: _round_zero,
     exp.UnixToTime: _unix_time_format,
+    exp.Introducer: _introduced,
+    exp.Collate: _collation,
     exp.Escape: _negated_escape,
     exp.And: _column_truth,
     exp.Or: _column_truth,
