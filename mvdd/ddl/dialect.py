@@ -394,6 +394,50 @@ _SIZES_TAKEN = {
     (0, 2): "two parameters at most",
     (1, 1): "one parameter",
 }
+#: a CAST's string types (CHARACTER_SET: a CHAR naming its charset)
+_CAST_STRING_TYPES = (
+    *(exp.DType.CHAR, exp.DType.VARCHAR, exp.DType.NCHAR, exp.DType.BINARY),
+    exp.DType.CHARACTER_SET,
+)
+#: the largest parameters of a CAST's type, (first, second), where the server bounds them
+#: (DECIMAL: MariaDB's scale; MySQL's is 30)
+_CAST_BOUNDS: dict[exp.DType, tuple[int, int]] = {
+    exp.DType.DECIMAL: (65, 38),
+    exp.DType.DOUBLE: (65, 38),
+    exp.DType.FLOAT: (53, 0),
+    exp.DType.TIME: (6, 0),
+    exp.DType.DATETIME: (6, 0),
+    **dict.fromkeys(
+        _CAST_STRING_TYPES,
+        (4294967295, 0),
+    ),
+}
+
+
+def _check_cast_sizes(to: exp.DataType) -> None:
+    """DDLError for a CAST type's parameter out of its bounds (:data:`_CAST_BOUNDS`), or a
+    scale above the precision, as the server's parser has them once it has read the CAST
+    (errors 1426, 1425, 1427, 1439)."""
+    bounds = _CAST_BOUNDS.get(to.this)
+    if bounds is None or not to.expressions:
+        return
+    sizes = [int(p.name) if p.name.isdigit() else -1 for p in to.expressions]
+    if sizes[0] > bounds[0]:
+        raise DDLError(
+            f"too big precision {sizes[0]} in CAST(… AS {to.this.value}): the most is {bounds[0]}"
+        )
+    if len(sizes) > 1:
+        if sizes[1] > bounds[1]:
+            raise DDLError(
+                f"too big scale {sizes[1]} in CAST(… AS {to.this.value}): the most is {bounds[1]}"
+            )
+        if sizes[1] > sizes[0]:
+            raise DDLError(
+                f"the scale {sizes[1]} is above the precision {sizes[0]} in "
+                f"CAST(… AS {to.this.value})"
+            )
+
+
 #: the types a CAST's word reads as that no server takes there (``INT UNSIGNED``; MySQL's
 #: ``… ARRAY`` of a multi-valued index's key, which mvdd does not model)
 _NEVER_CAST = frozenset({exp.DType.UINT, exp.DType.ARRAY})
@@ -1159,6 +1203,8 @@ class MvddParser(MySQLParser):
             )
         elif not sizes[0] <= len(node.to.expressions) <= sizes[1]:
             self.raise_error(f"a CAST's {name} takes {_SIZES_TAKEN[sizes]}", word)
+        elif self._curr is not None and self._curr.token_type == TokenType.R_PAREN:
+            _check_cast_sizes(node.to)  # (the server's, once it has read the whole CAST)
 
     def _parse_char_charset(self, to: exp.Expr | None) -> exp.Expr | None:
         """A CAST's or a CONVERT's type with the words that may follow ``CHAR[(n)]`` (or

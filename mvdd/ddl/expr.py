@@ -41,24 +41,29 @@ def _interval(node: exp.Expr) -> exp.Interval:
 
 def _cast_type(node: exp.Expr) -> exp.Expr:
     """A CAST's type as the server prints it: ``BINARY[(n)]`` is ``CHAR[(n)] CHARACTER SET
-    binary``, a DECIMAL's precision and scale said (10 and 0 when not)."""
+    binary``; a DECIMAL's precision and scale said (10 and 0 when not; a precision of 0 is
+    10, a DOUBLE's too); a TIME's or a DATETIME's precision of 0 unsaid."""
     to = node.args["to"]
-    if to.this == exp.DType.BINARY:
+    kind, sizes = to.this, [str(p.name) for p in to.expressions]
+    if kind == exp.DType.BINARY:
         charset = exp.DataType(
             this=exp.DType.CHARACTER_SET, expressions=to.expressions, kind=exp.var("binary")
         )
         return exp.Cast(this=node.this, to=charset)
-    if to.this == exp.DType.DECIMAL and len(to.expressions) < 2:
-        sizes = [*to.expressions, *(p.copy() for p in _DECIMAL_SIZES[len(to.expressions) :])]
-        return exp.Cast(this=node.this, to=exp.DataType(this=exp.DType.DECIMAL, expressions=sizes))
-    return node
+    if kind == exp.DType.DECIMAL:
+        sizes = [*sizes, *_DECIMAL_SIZES[len(sizes) :]]
+    if kind in (exp.DType.DECIMAL, exp.DType.DOUBLE) and sizes and sizes[0] == "0":
+        sizes[0] = _DECIMAL_SIZES[0]
+    if kind in (exp.DType.TIME, exp.DType.DATETIME) and sizes == ["0"]:
+        sizes = []
+    if sizes == [str(p.name) for p in to.expressions]:
+        return node
+    params = [exp.DataTypeParam(this=exp.Literal.number(size)) for size in sizes]
+    return exp.Cast(this=node.this, to=exp.DataType(this=kind, expressions=params))
 
 
 #: a CAST's DECIMAL's precision and scale when it names neither
-_DECIMAL_SIZES = (
-    exp.DataTypeParam(this=exp.Literal.number(10)),
-    exp.DataTypeParam(this=exp.Literal.number(0)),
-)
+_DECIMAL_SIZES = ("10", "0")
 
 
 def _unix_time_format(node: exp.Expr) -> exp.Expr:
