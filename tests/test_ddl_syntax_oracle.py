@@ -58,6 +58,16 @@ MUTATIONS = [
     "CREATE TABLE t (a VARCHAR(10 10))",
     "CREATE TABLE t (a INT DEFAULT (NOW() + INTERVAL 1 DAY DAY))",
     "CREATE TABLE t (a INT DEFAULT ())",
+    # the word NOT where an operand stands (`!` is the operand's negation)
+    "CREATE TABLE t (a INT, b INT AS (a + NOT a) VIRTUAL)",
+    "CREATE TABLE t (a INT, b INT AS (a = NOT a) VIRTUAL)",
+    "CREATE TABLE t (a INT, b INT AS (a BETWEEN 0 AND NOT a) VIRTUAL)",
+    "CREATE TABLE t (a INT, b INT AS (! NOT a) VIRTUAL)",
+    # a CAST to a type no server casts to, half a byte, an operator of another database
+    "CREATE TABLE t (a INT, b INT AS (CAST(a AS TINYINT)) VIRTUAL)",
+    "CREATE TABLE t (a INT, b INT AS (CAST(a AS INT(5))) VIRTUAL)",
+    "CREATE TABLE t (a INT, b INT AS (a = X'0') VIRTUAL)",
+    "CREATE TABLE t (a INT, b INT AS (a::INT) VIRTUAL)",
     "CREATE TABLE t (d DATETIME DEFAULT DATETIME '2020-01-01')",
     "CREATE TABLE t (d TIME DEFAULT TIME(3) '10:00')",
     "CREATE TABLE t (d DATE DEFAULT DATE 20200101)",

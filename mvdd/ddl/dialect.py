@@ -363,6 +363,16 @@ _FOREIGN_OPERATORS = frozenset(
     | {"{{-", "-}}"}
 )
 
+#: the operators after which an operand follows (the word NOT may not stand there)
+_OPERATORS_BEFORE_AN_OPERAND = frozenset(
+    {
+        *(TokenType.PLUS, TokenType.DASH, TokenType.STAR, TokenType.SLASH, TokenType.MOD),
+        *(TokenType.DIV, TokenType.PIPE, TokenType.AMP, TokenType.CARET, TokenType.TILDE),
+        *(TokenType.EQ, TokenType.NEQ, TokenType.LT, TokenType.LTE, TokenType.GT, TokenType.GTE),
+        *(TokenType.NULLSAFE_EQ, TokenType.LIKE, TokenType.RLIKE, TokenType.BETWEEN),
+    }
+)
+
 #: the type names MariaDB's grammar keeps for its Oracle mode: a syntax error in MySQL's
 #: (the others of sqlglot's type words no server knows are names, unknown types)
 _ORACLE_TYPES = frozenset({"NUMBER", "CLOB"})
@@ -838,6 +848,9 @@ class MvddParser(MySQLParser):
         # bit expression there
         low = self._parse_range()
         self._match(TokenType.AND)
+        curr = self._curr
+        if curr is not None and curr.token_type == TokenType.NOT and curr.text != "!":
+            self.raise_error("NOT after BETWEEN … AND: write !x, or (NOT x)")
         high = self._parse_range()
         return self.expression(exp.Between(this=this, low=low, high=high))
 
@@ -889,6 +902,24 @@ class MvddParser(MySQLParser):
         return (
             self._curr is not None and self._curr.text.upper() in self.dialect.VALID_INTERVAL_UNITS
         )
+
+    def _parse_unary(self) -> exp.Expr | None:
+        # the word NOT negates an expression, not an operand: after an arithmetic, bitwise or
+        # comparison operator, a LIKE, a BETWEEN or a `!` it is MySQL's syntax error (sqlglot
+        # reads `1 + NOT 0`); `!` is the operand's negation
+        curr = self._curr
+        if (
+            curr is not None
+            and curr.token_type == TokenType.NOT
+            and curr.text != "!"
+            and self._prev is not None
+            and (
+                self._prev.token_type in _OPERATORS_BEFORE_AN_OPERAND
+                or (self._prev.token_type == TokenType.NOT and self._prev.text == "!")
+            )
+        ):
+            self.raise_error("NOT after an operator: write !x, or (NOT x)")
+        return super()._parse_unary()
 
     def _parse_bitwise(self) -> exp.Expr | None:
         # a literal whose next token ends it is that literal: sqlglot reaches the same node
