@@ -66,6 +66,8 @@ NORMAL = [
         "_latin1 0x41 = _latin1 b'1000001' AND _latin1 0x1 = _binary X'0a'",
         "_latin1 X'41' = _latin1 X'41' AND _latin1 X'01' = _binary X'0A'",
     ),
+    # a number with an exponent as written, a leading point too (a plain one is 0.5)
+    (".5e-2 + .5", ".5e-2 + 0.5"),
     # IS NOT TRUE a test of its own, NOT (x IS TRUE) another (the server prints them apart)
     ("a IS NOT TRUE OR NOT (a IS TRUE)", "`a` IS NOT TRUE OR NOT `a` IS TRUE"),
     ("NOT (a IS NOT FALSE)", "NOT `a` IS NOT FALSE"),
@@ -359,6 +361,7 @@ FUNCTIONS = [
     "~~a",
     "ROW(a, 1) = ROW(1, a)",
     "LAST_VALUE(a, s)",
+    "a + .5e-2",
     "COLUMN_GET(COLUMN_CREATE(1, s), 1 AS CHAR(3))",
 ]
 

@@ -1342,6 +1342,18 @@ class MvddParser(MySQLParser):
     def _parse_primary(self) -> exp.Expr | None:
         # adjacent string literals are one literal in MySQL ('a' 'b' is 'ab', in a DEFAULT
         # too); sqlglot reads them as CONCAT, which its explicit CONCAT(...) marks as safe
+        curr, after = self._curr, self._next
+        if (
+            curr is not None
+            and curr.token_type == TokenType.DOT
+            and after is not None
+            and after.token_type == TokenType.NUMBER
+            and "e" in after.text.lower()
+        ):
+            # .5e-2 as written, as the server keeps a number with an exponent (sqlglot makes
+            # 0.5e-2 of it; a plain .5 is 0.5 on the server too)
+            self._advance(2)
+            return exp.Literal.number(f".{after.text}")
         node = super()._parse_primary()
         if (
             isinstance(node, exp.Concat)
