@@ -862,6 +862,25 @@ _TEMPORAL_CASTS = {
 }
 
 
+def foreign_collation(expr: Expr, charsets: dict[str, str]) -> str | None:
+    """What the server refuses of ``expr``'s ``col COLLATE co`` (its error 1253), or None: a
+    collation of another charset than the column's (``charsets``: each string column's, by
+    folded name).
+
+    >>> foreign_collation(normalize_sql("s COLLATE latin1_bin = 'x'"), {"s": "utf8mb4"})
+    "COLLATION 'latin1_bin' is not valid for CHARACTER SET 'utf8mb4'"
+    """
+    if "COLLATE" not in expr.sql:
+        return None
+    for node in parse(expr.sql).find_all(exp.Collate):
+        if isinstance(node.this, exp.Column):
+            charset = charsets.get(fold_name(node.this.name))
+            collation = node.expression.name
+            if charset is not None and collation_charset(collation) != charset:
+                return f"COLLATION '{collation}' is not valid for CHARACTER SET '{charset}'"
+    return None
+
+
 def mixed_kinds(expr: Expr, kinds: dict[str, str], own: frozenset[str]) -> str | None:
     """What MariaDB refuses in ``expr`` for the kinds of values its operations meet, or None:
     a value of a type of its own (``own``: ``uuid``, ``inet4``, ``inet6``) with one of another
