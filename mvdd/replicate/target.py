@@ -231,6 +231,8 @@ class Target:
 
     @contextlib.contextmanager
     def cursor(self, what: str) -> Iterator[Any]:
+        """A cursor whose driver errors (its statements', and a commit made inside the block)
+        become TargetLost or TargetError; the transaction rolled back."""
         conn = self.connect()
         try:
             with conn.cursor() as cur:
@@ -248,7 +250,7 @@ class Target:
             cur.execute("SELECT DATABASE()")
             if cur.fetchone()[0] is None:
                 raise TargetError(f"the downstream database {self.database!r} does not exist")
-        self.connect().commit()
+            self.connect().commit()
 
     def table_schema(self) -> Table | None:
         """The target table as the server has it (None: there is none)."""
@@ -263,7 +265,7 @@ class Target:
                 return None
             cur.execute(show_create(self.table))
             text = cur.fetchone()[1]
-        self.connect().commit()
+            self.connect().commit()
         return parse_table(
             text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text,
             replica=True,  # (the server's own text: its rules built the table)
@@ -280,7 +282,7 @@ class Target:
             )
             if not cur.fetchone()[0]:
                 cur.execute(parse_table(_CHECKPOINT_DDL).to_sql())
-        self.connect().commit()
+            self.connect().commit()
 
     def checkpoints(self) -> dict[str, Checkpoint]:
         """This target's checkpoint rows, by name (none: a first run)."""
@@ -298,7 +300,7 @@ class Target:
                 (self.table,),
             )
             rows = cur.fetchall()
-        self.connect().commit()
+            self.connect().commit()
         return {
             str(name): Checkpoint(position, seq, json.loads(data) if data else {})
             for name, position, seq, data in rows
@@ -369,7 +371,7 @@ class Target:
         (:func:`run_ddl`); the server's warnings."""
         with self.cursor(repr(sql[:80])) as cur:
             warnings = run_ddl(cur, sql, self.flavor)
-        self.connect().commit()
+            self.connect().commit()
         return warnings
 
 
