@@ -173,9 +173,9 @@ def replicator(
 
 def output(proc: subprocess.Popen[str]) -> str:
     """The last of what an ended process printed (its errors go to stdout, its logs to
-    stderr)."""
+    stderr): enough of a rich traceback to hold mvdd's frames above the driver's."""
     out = (proc.stdout.read() if proc.stdout else "") + (proc.stderr.read() if proc.stderr else "")
-    return out[-4000:]
+    return out[-16000:]
 
 
 def killed(proc: subprocess.Popen[str], timeout: float) -> None:
