@@ -332,11 +332,6 @@ _DATE_PARTS: dict[str, type[exp.Func]] = {
 }
 
 
-def _date_part(node: type[exp.Func]) -> Callable[[list[Any]], exp.Expr]:
-    """The builder of a date-part function ``node`` over its argument as written."""
-    return lambda args: node.from_arg_list(args)
-
-
 #: the format of a TO_CHAR that names none
 _TO_CHAR_FORMAT = "YYYY-MM-DD HH24:MI:SS"
 
@@ -606,7 +601,7 @@ class MvddParser(MySQLParser):
         # the date-part functions take their argument as it is: sqlglot wraps it in a
         # conversion to a DATE, which mvdd kept as a CAST no one wrote (the server prints
         # dayofweek(`d`), mvdd's downstream showed dayofweek(cast(`d` as date)))
-        **{name: _date_part(node) for name, node in _DATE_PARTS.items()},
+        **{name: node.from_arg_list for name, node in _DATE_PARTS.items()},
         "WEEK": lambda args: exp.Week(this=args[0] if args else None, mode=args[1:2] and args[1]),
         # spellings the server keeps apart, as it prints them (sqlglot reads IFNULL as COALESCE,
         # LOG(x) as LN(x), LOG2(x) as LOG(2, x), MONTHNAME as a DATE_FORMAT)

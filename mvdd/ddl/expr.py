@@ -44,7 +44,8 @@ def _cast_type(node: exp.Expr) -> exp.Expr:
     binary``; a DECIMAL's precision and scale said (10 and 0 when not; a precision of 0 is
     10, a DOUBLE's too); a TIME's or a DATETIME's precision of 0 unsaid."""
     to = node.args["to"]
-    kind, sizes = to.this, [str(p.name) for p in to.expressions]
+    kind, given = to.this, [str(p.name) for p in to.expressions]
+    sizes = list(given)
     if kind == exp.DType.BINARY:
         charset = exp.DataType(
             this=exp.DType.CHARACTER_SET, expressions=to.expressions, kind=exp.var("binary")
@@ -56,7 +57,7 @@ def _cast_type(node: exp.Expr) -> exp.Expr:
         sizes[0] = _DECIMAL_SIZES[0]
     if kind in (exp.DType.TIME, exp.DType.DATETIME) and sizes == ["0"]:
         sizes = []
-    if sizes == [str(p.name) for p in to.expressions]:
+    if sizes == given:
         return node
     params = [exp.DataTypeParam(this=exp.Literal.number(size)) for size in sizes]
     return exp.Cast(this=node.this, to=exp.DataType(this=kind, expressions=params))
@@ -100,11 +101,20 @@ def _collation(node: exp.Expr) -> exp.Expr:
     server's (a column's charset is the table's to judge; the parser names ``co``
     canonically)."""
     if isinstance(node.this, exp.Introducer):
-        charset = canonical_charset(str(node.this.this)[1:])
-        collation = node.expression.name
-        if collation_charset(collation) != charset:
-            raise DDLError(f"COLLATION '{collation}' is not valid for CHARACTER SET '{charset}'")
+        refused = _collation_refused(
+            node.expression.name, canonical_charset(str(node.this.this)[1:])
+        )
+        if refused is not None:
+            raise DDLError(refused)
     return node
+
+
+def _collation_refused(collation: str, charset: str | None) -> str | None:
+    """The server's error 1253 where ``collation`` is not one of ``charset`` (None: not
+    known, nothing to judge)."""
+    if charset is None or collation_charset(collation) == charset:
+        return None
+    return f"COLLATION '{collation}' is not valid for CHARACTER SET '{charset}'"
 
 
 def _round_zero(node: exp.Expr) -> exp.Expr:
@@ -875,9 +885,9 @@ def foreign_collation(expr: Expr, charsets: dict[str, str]) -> str | None:
     for node in parse(expr.sql).find_all(exp.Collate):
         if isinstance(node.this, exp.Column):
             charset = charsets.get(fold_name(node.this.name))
-            collation = node.expression.name
-            if charset is not None and collation_charset(collation) != charset:
-                return f"COLLATION '{collation}' is not valid for CHARACTER SET '{charset}'"
+            refused = _collation_refused(node.expression.name, charset)
+            if refused is not None:
+                return refused
     return None
 
 
