@@ -267,8 +267,9 @@ class StoreError(MvddError):
 
 class SourceConfigError(MvddError):
     """An upstream server that cannot be read correctly (binary log off, not ROW format, not
-    FULL row images, missing privileges, a purged start position, compressed or unknown
-    events …); ``problems`` lists every problem found, each a sentence."""
+    FULL row images, missing privileges, a purged start position, MySQL's compressed
+    transactions, unknown events or compressed ones that cannot be restored …); ``problems``
+    lists every problem found, each a sentence."""
 
     problems: list[str]
 

@@ -31,10 +31,15 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import inspect
 import logging
+import zlib
+from collections.abc import Sequence
 from typing import Any
 
+from pymysql.protocol import MysqlPacket
 from pymysqlreplication import event as ev
+from pymysqlreplication import packet as pk
 from pymysqlreplication import row_event as rows
 from pymysqlreplication.constants import BINLOG
 from pymysqlreplication.constants.CHARSET import charset_by_id
@@ -94,14 +99,106 @@ HARMLESS_UNKNOWN: dict[int, str] = {
 REFUSED_UNKNOWN: dict[int, str] = {
     BINLOG.INCIDENT_EVENT: "INCIDENT (the source lost events: its binlog has a gap)",
     0x28: "TRANSACTION_PAYLOAD (MySQL binlog_transaction_compression)",
-    0xA5: "QUERY_COMPRESSED (MariaDB log_bin_compress)",
-    0xA6: "WRITE_ROWS_COMPRESSED_V1 (MariaDB log_bin_compress)",
-    0xA7: "UPDATE_ROWS_COMPRESSED_V1 (MariaDB log_bin_compress)",
-    0xA8: "DELETE_ROWS_COMPRESSED_V1 (MariaDB log_bin_compress)",
-    0xA9: "WRITE_ROWS_COMPRESSED (MariaDB log_bin_compress)",
-    0xAA: "UPDATE_ROWS_COMPRESSED (MariaDB log_bin_compress)",
-    0xAB: "DELETE_ROWS_COMPRESSED (MariaDB log_bin_compress)",
 }
+#: MariaDB's compressed events: type -> (the type of the event compressed, the column bitmaps
+#: before its rows (0: a query event, whose statement is compressed), whether its post-header
+#: is a version 2 row event's, with extra data behind it)
+COMPRESSED_EVENTS: dict[int, tuple[int, int, bool]] = {
+    0xA5: (BINLOG.QUERY_EVENT, 0, False),
+    0xA6: (BINLOG.WRITE_ROWS_EVENT_V1, 1, False),
+    0xA7: (BINLOG.UPDATE_ROWS_EVENT_V1, 2, False),
+    0xA8: (BINLOG.DELETE_ROWS_EVENT_V1, 1, False),
+    0xA9: (BINLOG.WRITE_ROWS_EVENT_V2, 1, True),
+    0xAA: (BINLOG.UPDATE_ROWS_EVENT_V2, 2, True),
+    0xAB: (BINLOG.DELETE_ROWS_EVENT_V2, 1, True),
+}
+#: the post-header's length of the events compressed, where a format description does not say
+_POST_HEADERS = {
+    BINLOG.QUERY_EVENT: 13,
+    **dict.fromkeys(
+        (BINLOG.WRITE_ROWS_EVENT_V1, BINLOG.UPDATE_ROWS_EVENT_V1, BINLOG.DELETE_ROWS_EVENT_V1), 8
+    ),
+    **dict.fromkeys(
+        (BINLOG.WRITE_ROWS_EVENT_V2, BINLOG.UPDATE_ROWS_EVENT_V2, BINLOG.DELETE_ROWS_EVENT_V2), 10
+    ),
+}
+#: the compression algorithms of a compressed event's header: number -> decompressor
+_ALGORITHMS = {0: zlib.decompress}
+#: the bytes before an event's body in a replication packet: the OK byte and the header
+_HEAD = 20
+#: the lengths of a packed integer by its first byte (the others are themselves)
+_PACKED = {0xFC: 2, 0xFD: 3, 0xFE: 8}
+
+
+class CompressedEventError(ValueError):
+    """A MariaDB compressed event whose data cannot be restored."""
+
+
+def uncompressed_event(
+    data: bytes, *, checksum: bool, post_header_lengths: Sequence[int] | None = None
+) -> bytes:
+    """A replication packet holding a MariaDB compressed event (``data``: the OK byte, the
+    header, the body, a CRC32 when ``checksum``) as the packet of the event compressed: its
+    type, its size and its checksum are the uncompressed event's, its position and the rest of
+    its header the same. ``post_header_lengths`` are the format description's (None: the
+    lengths the server writes).
+
+    >>> body = bytes(8) + bytes([2, 0b11]) + bytes([0x81, 5]) + zlib.compress(b"ROWS!")
+    >>> head = bytes(5) + bytes([0xA6]) + bytes(4) + (19 + len(body)).to_bytes(4, "little")
+    >>> event = uncompressed_event(head + bytes(6) + body, checksum=False)
+    >>> event[5], int.from_bytes(event[10:14], "little"), event[30:]
+    (23, 34, b'ROWS!')
+    """
+    kind, bitmaps, version2 = COMPRESSED_EVENTS[data[5]]
+    end = len(data) - 4 if checksum else len(data)
+    if int.from_bytes(data[10:14], "little") != len(data) - 1:
+        raise CompressedEventError("its size is not its header's")
+    if checksum and zlib.crc32(data[1:end]) != int.from_bytes(data[end:], "little"):
+        raise CompressedEventError("its checksum fails")
+    body = data[_HEAD:end]
+    declared = post_header_lengths or ()
+    post = declared[kind - 1] if kind <= len(declared) else _POST_HEADERS[kind]
+    start = _compressed_start(body, post, bitmaps, version2)
+    if start >= len(body):
+        raise CompressedEventError("it ends before its compressed data")
+    header = body[start]
+    algorithm, size = header >> 4 & 7, header & 7
+    decompress = _ALGORITHMS.get(algorithm)
+    if header & 0x80 == 0 or decompress is None or not 1 <= size <= 4:
+        raise CompressedEventError(f"its compression header 0x{header:02x} is none mvdd reads")
+    length = int.from_bytes(body[start + 1 : start + 1 + size], "big")
+    try:
+        restored = decompress(body[start + 1 + size :])
+    except zlib.error as err:
+        raise CompressedEventError(f"its data is no zlib stream ({err})") from None
+    if len(restored) != length:
+        raise CompressedEventError(f"it holds {len(restored)} bytes, its header says {length}")
+    event = bytearray(data[:_HEAD] + body[:start] + restored)
+    event[5] = kind
+    event[10:14] = (len(event) - 1 + (4 if checksum else 0)).to_bytes(4, "little")
+    if checksum:
+        event += zlib.crc32(event[1:]).to_bytes(4, "little")
+    return bytes(event)
+
+
+def _compressed_start(body: bytes, post: int, bitmaps: int, version2: bool) -> int:
+    """Where a compressed event's compressed data begins in its ``body``: a query event's
+    after its status variables, its schema and the schema's NUL; a row event's after its
+    column count (a packed integer) and its column bitmaps."""
+    if not bitmaps:
+        status, schema = int.from_bytes(body[11:13], "little"), body[8]
+        return post + status + schema + 1
+    # (a version 2 event's extra data follows its post-header; their length, these two bytes
+    # among them, is the post-header's last field, at 8 however long a format says it is)
+    at = post + (int.from_bytes(body[8:10], "little") - 2 if version2 else 0)
+    if at >= len(body):
+        return at
+    first = body[at]
+    width = _PACKED.get(first, 0)
+    columns = int.from_bytes(body[at + 1 : at + 1 + width], "little") if width else first
+    return at + 1 + width + bitmaps * ((columns + 7) // 8)
+
+
 #: an event with this header flag may be skipped by a reader that does not know it
 LOG_EVENT_IGNORABLE_F = 0x80
 
@@ -116,7 +213,8 @@ class _MetadataAdvice(logging.Filter):
 
 @functools.cache
 def extend() -> None:
-    """Teach the library's QueryEvent MariaDB's ``Q_GTID_FLAGS3`` (once per process)."""
+    """Teach the library MariaDB's ``Q_GTID_FLAGS3``, a statement's charset, MariaDB's
+    compressed events and the dates it gives up on (once per process)."""
     logging.getLogger("pymysqlreplication").addFilter(_MetadataAdvice())
     original = ev.QueryEvent._read_status_vars_value_for_key
 
@@ -165,6 +263,24 @@ def extend() -> None:
         self.mvdd_charset = charset
 
     ev.QueryEvent.__init__ = init  # type: ignore[method-assign]
+    wrap = pk.BinLogPacketWrapper.__init__
+    signature = inspect.signature(wrap)
+
+    def wrapped(self: Any, from_packet: Any, *args: Any, **kwargs: Any) -> None:
+        data = from_packet.get_all_data()
+        if len(data) > _HEAD and data[5] in COMPRESSED_EVENTS:
+            given = signature.bind(self, from_packet, *args, **kwargs).arguments
+            from_packet = MysqlPacket(
+                uncompressed_event(
+                    bytes(data),
+                    checksum=bool(given["use_checksum"]),
+                    post_header_lengths=given.get("post_header_lengths"),
+                ),
+                None,
+            )
+        wrap(self, from_packet, *args, **kwargs)
+
+    pk.BinLogPacketWrapper.__init__ = wrapped  # type: ignore[method-assign]
     for name, size, text in _TEMPORAL_READERS:
         setattr(rows.RowsEvent, name, _kept_text(getattr(rows.RowsEvent, name), size, text))
 
@@ -322,15 +438,18 @@ def query_charset(collation_id: int | None) -> str | None:
 
 __all__ = [
     "ALL_EVENTS",
+    "COMPRESSED_EVENTS",
     "FL_COMMIT_ALTER",
     "FL_ROLLBACK_ALTER",
     "FL_START_ALTER",
     "HARMLESS_UNKNOWN",
     "LOG_EVENT_IGNORABLE_F",
     "REFUSED_UNKNOWN",
+    "CompressedEventError",
     "client_charset",
     "extend",
     "query_charset",
     "server_collation",
     "time2_value",
+    "uncompressed_event",
 ]

@@ -621,6 +621,11 @@ class BinlogReader:
                 f"an event after {at} has a status variable mysql-replication cannot read",
                 position=at,
             ) from None
+        except library.CompressedEventError as err:
+            raise SourceConfigError(
+                f"a compressed event after {at} cannot be read: {err}; it is never skipped",
+                position=at,
+            ) from None
         except (OSError, EOFError) as err:
             raise _Lost(str(err) or type(err).__name__) from None
 

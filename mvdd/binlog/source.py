@@ -2,8 +2,8 @@
 correctly, and a consistent snapshot of its schemas.
 
 :meth:`Source.problems` lists every reason the server's binlog cannot be decoded correctly
-(binary log off, not ROW format, not FULL row images, compressed events, missing privileges, a
-start position no longer on the server, a snapshot method the server does not offer);
+(binary log off, not ROW format, not FULL row images, MySQL's compressed transactions, missing
+privileges, a start position no longer on the server, a snapshot method the server does not offer);
 :meth:`Source.snapshot` takes the schemas of a set of databases and the binlog position they
 hold at, in one consistent state, by one of two methods:
 
@@ -82,10 +82,6 @@ REQUIRED_SETTINGS: dict[str, tuple[frozenset[str], str]] = {
 }
 #: server settings that must be off: variable -> why
 FORBIDDEN_SETTINGS: dict[str, str] = {
-    "log_bin_compress": (
-        "log_bin_compress is ON: mysql-replication cannot decode MariaDB's compressed events, "
-        "and mvdd never drops an event (set log_bin_compress=OFF)"
-    ),
     "binlog_transaction_compression": (
         "binlog_transaction_compression is ON: mysql-replication cannot decode MySQL's "
         "compressed transaction payloads (set binlog_transaction_compression=OFF)"
