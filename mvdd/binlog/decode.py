@@ -42,13 +42,14 @@ import attrs
 from pymysqlreplication.constants import FIELD_TYPE as F
 from pymysqlreplication.constants.CHARSET import charset_by_id
 
+from mvdd.binlog.library import compressed_value
 from mvdd.errors import SchemaDriftError, SchemaUnknownError
 from mvdd.model import Column, Table, TypeKind
 from mvdd.model.encoding import python_codec, shown_text
 from mvdd.model.kind import PLUGIN_BYTES, Family
 from mvdd.model.plugin import text_of
 from mvdd.model.table import is_long_unique
-from mvdd.model.types import max_bytes_per_char
+from mvdd.model.types import COMPRESSIBLE, max_bytes_per_char
 
 #: the codec name that makes the library hand back a string column's raw bytes (it decodes
 #: with the column's charset, and keeps the bytes when Python knows no such codec)
@@ -195,6 +196,8 @@ class Expected:
     set_values: tuple[str, ...] | None = None
     codec: str | None = None
     hidden: bool = False
+    #: a MariaDB COMPRESSED column: its bytes are read raw, and ``convert`` restores them
+    compressed: bool = False
     convert: Callable[[Any], Any] | None = attrs.field(default=None, eq=False)
 
 
@@ -243,6 +246,12 @@ def _expected(table: Table, col: Column, flavor: str) -> Expected:
     elif fam == Family.PLUGIN:
         meta.append(("max_length", PLUGIN_BYTES[t.kind]))
         codec, convert = RAW, _plugin(t.kind)
+    if t.kind in COMPRESSIBLE:
+        meta.append(("mvdd_compressed", t.compressed))
+    if t.compressed:
+        # (a VARCHAR's or VARBINARY's longest value is one byte longer: the header's)
+        meta = [(a, v + 1 if a == "max_length" else v) for a, v in meta]
+        convert = _restored(None if codec == RAW else codec)
     members = tuple(t.members)
     return Expected(
         name=col.name,
@@ -254,8 +263,20 @@ def _expected(table: Table, col: Column, flavor: str) -> Expected:
         enum_values=("", *members) if t.kind == TypeKind.ENUM else None,
         set_values=members if t.kind == TypeKind.SET else None,
         codec=codec,
+        compressed=t.compressed,
         convert=convert,
     )
+
+
+def _restored(codec: str | None) -> Callable[[Any], Any]:
+    """A COMPRESSED column's value (its stored bytes, read raw) restored: its text in
+    ``codec``, or its bytes (None)."""
+
+    def restore(value: Any) -> Any:
+        data = compressed_value(_varbinary(value))
+        return data if codec is None else data.decode(codec)
+
+    return restore
 
 
 def row_image(table: Table, flavor: str) -> tuple[Expected, ...]:
@@ -417,7 +438,7 @@ class Plan:
             col.unsigned = want.unsigned
             col.enum_values = list(want.enum_values) if want.enum_values is not None else None
             col.set_values = list(want.set_values) if want.set_values is not None else None
-            col.character_set_name = want.codec
+            col.character_set_name = RAW if want.compressed else want.codec
 
     def row(self, values: dict[str, Any], none_sources: Mapping[str, str]) -> dict[str, Any]:
         """The library's decoded values (keyed by this version's names) as mvdd's values."""

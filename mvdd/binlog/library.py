@@ -38,10 +38,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from pymysql.protocol import MysqlPacket
+from pymysqlreplication import column as cl
 from pymysqlreplication import event as ev
 from pymysqlreplication import packet as pk
 from pymysqlreplication import row_event as rows
 from pymysqlreplication.constants import BINLOG
+from pymysqlreplication.constants import FIELD_TYPE as F
 from pymysqlreplication.constants.CHARSET import charset_by_id
 
 from mvdd.errors import MvddError
@@ -128,6 +130,43 @@ _ALGORITHMS = {0: zlib.decompress}
 _HEAD = 20
 #: the lengths of a packed integer by its first byte (the others are themselves)
 _PACKED = {0xFC: 2, 0xFD: 3, 0xFE: 8}
+
+
+#: MariaDB's compressed column types in a table map -> the type whose layout they share
+COMPRESSED_COLUMNS = {140: F.BLOB, 141: F.VARCHAR}
+#: a compressed column value's methods (its first byte's high four bits): 8, zlib
+_ZLIB_METHOD = 8
+
+
+def compressed_value(data: bytes) -> bytes:
+    """A MariaDB ``COMPRESSED`` column's value from its stored bytes: empty for none; after a
+    first byte of 0, the value itself (stored whole, compressing it did not pay); after a
+    first byte ``method << 4 | raw << 3 | n`` (zlib is method 8; ``raw``: a deflate stream
+    without zlib's wrapper, the server's default), the value's length in ``n`` big-endian bytes
+    and its compressed stream. ValueError for bytes no server stores.
+
+    >>> compressed_value(b""), compressed_value(b"\x00abc")
+    (b'', b'abc')
+    >>> packed = zlib.compressobj(wbits=-15)
+    >>> compressed_value(bytes([0x89, 5]) + packed.compress(b"hello") + packed.flush())
+    b'hello'
+    """
+    if not data:
+        return b""
+    head = data[0]
+    if head >> 4 == 0:
+        return data[1:]
+    size = head & 7
+    if head >> 4 != _ZLIB_METHOD or not 1 <= size <= 4:
+        raise ValueError(f"a compressed value's header 0x{head:02x} is none MariaDB writes")
+    length = int.from_bytes(data[1 : 1 + size], "big")
+    try:
+        value = zlib.decompress(data[1 + size :], -15 if head & 8 else 15)
+    except zlib.error as err:
+        raise ValueError(f"a compressed value's data is no zlib stream ({err})") from None
+    if len(value) != length:
+        raise ValueError(f"a compressed value holds {len(value)} bytes, its header says {length}")
+    return value
 
 
 class CompressedEventError(ValueError):
@@ -281,6 +320,14 @@ def extend() -> None:
         wrap(self, from_packet, *args, **kwargs)
 
     pk.BinLogPacketWrapper.__init__ = wrapped  # type: ignore[method-assign]
+    column = cl.Column._Column__parse_column_definition  # type: ignore[attr-defined]
+
+    def define(self: Any, column_type: int, packet: Any) -> None:
+        plain = COMPRESSED_COLUMNS.get(column_type)
+        column(self, column_type if plain is None else plain, packet)
+        self.mvdd_compressed = plain is not None
+
+    cl.Column._Column__parse_column_definition = define  # type: ignore[attr-defined]
     for name, size, text in _TEMPORAL_READERS:
         setattr(rows.RowsEvent, name, _kept_text(getattr(rows.RowsEvent, name), size, text))
 
@@ -438,6 +485,7 @@ def query_charset(collation_id: int | None) -> str | None:
 
 __all__ = [
     "ALL_EVENTS",
+    "COMPRESSED_COLUMNS",
     "COMPRESSED_EVENTS",
     "FL_COMMIT_ALTER",
     "FL_ROLLBACK_ALTER",
@@ -447,6 +495,7 @@ __all__ = [
     "REFUSED_UNKNOWN",
     "CompressedEventError",
     "client_charset",
+    "compressed_value",
     "extend",
     "query_charset",
     "server_collation",

@@ -29,7 +29,8 @@ Widening: integers to a kind at least as wide with the same signedness, or unsig
 strictly wider signed kind; FLOAT to DOUBLE; DECIMAL precision up with the same scale; CHAR,
 VARCHAR, VARBINARY and BIT lengths up; TEXT and BLOB sizes up; TIME, DATETIME and TIMESTAMP
 precision up; ENUM and SET members appended at the end; utf8mb3 to utf8mb4 with the same
-collation. A widening keeps every old value and its meaning, so no reader can tell.
+collation; MariaDB's COMPRESSED put on or taken off (how values are stored, not what they
+are). A widening keeps every old value and its meaning, so no reader can tell.
 """
 
 from __future__ import annotations
@@ -147,6 +148,8 @@ WIDENING: dict[tuple[Family, Family], Callable[[ColumnType, ColumnType], bool]] 
     (Family.BLOB, Family.BLOB): _widen_lob,
     (Family.TEMPORAL, Family.TEMPORAL): _widen_temporal,
     (Family.ENUM, Family.ENUM): _widen_enum,
+    # (a JSON COMPRESSED or not: the same values)
+    (Family.JSON, Family.JSON): lambda old, new: old.kind == new.kind,
 }
 
 

@@ -1267,6 +1267,8 @@ def _check_index(table: Table, index: Index) -> None:
         col = table.column_by_id(part.column_id)
         fam = col.type.family
         where["column"] = col.name
+        if col.type.compressed:  # (MariaDB's 4097, in a key of every kind)
+            raise DDLError("a COMPRESSED column cannot be in a key", **where)
         if index.kind == IndexKind.FULLTEXT:
             if fam not in _FULLTEXT_OK or part.length or part.desc:
                 raise DDLError(

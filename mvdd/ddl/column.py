@@ -42,6 +42,7 @@ from mvdd.model.element import (
     introduced,
     number_literal,
 )
+from mvdd.model.types import COMPRESSIBLE
 
 
 def _literal(node: exp.Expr) -> Any:
@@ -138,6 +139,15 @@ _UNSIGNED_TYPES = frozenset(
 )
 #: what MariaDB's grammar takes before a generated column's AS (…) only
 _NOT_AFTER_AS = (exp.NotNullColumnConstraint, exp.PrimaryKeyColumnConstraint)
+#: what may stand between a generated column's type and its AS (…)
+_BEFORE_AS = (
+    exp.CharacterSetColumnConstraint,
+    exp.BinaryColumnConstraint,
+    exp.ZeroFillColumnConstraint,
+    exp.CollateColumnConstraint,
+    d.Signedness,
+    d.Compressed,
+)
 #: what a column definition states of its type after the type's name
 _TYPE_TAIL = (
     exp.CharacterSetColumnConstraint,
@@ -186,6 +196,7 @@ def column_from_def(
     default: Default = NO_DEFAULT
     in_type = True  # the type's own words (_TYPE_TAIL) come before any attribute
     signs: list[str] | None = None  # its SIGNED, UNSIGNED and ZEROFILL, when it has any
+    compressed = False
     for constraint in node.constraints:
         ck = constraint.kind
         if constraint.this is not None and not (named and isinstance(ck, d.MySQLCheck)):
@@ -194,6 +205,15 @@ def column_from_def(
                 "after the columns: CONSTRAINT c CHECK (…))",
                 column=name,
             )
+        if isinstance(ck, d.Compressed):
+            # MariaDB's COMPRESSED: anywhere among the type's words and the attributes, once,
+            # before a generated column's AS (…) (after it, a syntax error); zlib its method
+            if compressed or "generated" in flags:
+                raise DDLParseError("COMPRESSED twice, or after AS (…)", column=name)
+            if ck.this is not None and ck.name != "zlib":
+                raise DDLError(f"unknown compression method {ck.name!r} (MariaDB's: zlib)")
+            compressed = True
+            continue
         if isinstance(ck, _TYPE_TAIL):
             if not in_type:
                 raise DDLParseError(
@@ -239,6 +259,13 @@ def column_from_def(
         elif isinstance(ck, exp.BinaryColumnConstraint):
             type_attrs["binary"] = True
         elif isinstance(ck, exp.ComputedColumnConstraint):
+            if not all(
+                isinstance(c.kind, _BEFORE_AS)
+                for c in node.constraints[: node.constraints.index(constraint)]
+            ):
+                # both servers' grammar: AS (…) follows the type, its charset, collation and
+                # COMPRESSED, never another attribute (`INT NOT NULL AS (…)`)
+                raise DDLParseError("AS (…) after a column attribute", column=name)
             if mariadb and any(
                 isinstance(c.kind, _NOT_AFTER_AS)
                 for c in node.constraints[node.constraints.index(constraint) :]
@@ -314,6 +341,17 @@ def column_from_def(
             del flags["check"]
         else:
             ctype = ColumnType.of(TypeKind.LONGTEXT).with_charset("utf8mb4", "utf8mb4_bin")
+    if compressed:
+        if ctype.kind not in COMPRESSIBLE:  # (a syntax error: the grammar has no place for it)
+            raise DDLParseError(f"{ctype.kind} takes no COMPRESSED", column=name)
+        try:
+            ctype = ctype.compressing()
+        except MvddError as err:
+            raise err.locate(column=name) from None
+        if flags.get("nullable") is False and default is NO_DEFAULT and "generated" not in flags:
+            # MariaDB gives a NOT NULL compressed column without a DEFAULT the empty string
+            # for one (SHOW CREATE TABLE says DEFAULT ''; a later DROP DEFAULT takes it away)
+            default = ""
     if any(i.kind == IndexKind.PRIMARY for i in indexes):
         if flags.get("nullable") is True:
             raise DDLError("a PRIMARY KEY column cannot be NULL", column=name)

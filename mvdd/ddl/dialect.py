@@ -744,9 +744,10 @@ class MvddParser(MySQLParser):
         "BYTE": lambda self: self.expression(
             exp.CharacterSetColumnConstraint(this=exp.var("binary"))
         ),
-        "COMPRESSED": lambda self: self.expression(
-            Compressed(this=self._parse_var(any_token=True) if self._match(TokenType.EQ) else None)
-        ),
+        "COMPRESSED": lambda self: self._parse_compressed(),
+        # a generated column's AS (expr) after attributes (`VARCHAR(5) COMPRESSED AS (…)`,
+        # `… NOT NULL AS (…)`): sqlglot reads it right after the type only
+        "AS": lambda self: self._parse_generated_after_attributes(),
     }
 
     _COMPARING = {**MySQLParser.EQUALITY, **MySQLParser.COMPARISON}
@@ -1912,6 +1913,24 @@ class MvddParser(MySQLParser):
         if exists:
             node.set("exists", True)
         return node
+
+    def _parse_compressed(self) -> Compressed:
+        """MariaDB's ``COMPRESSED [= method]`` (its method a name, never a string)."""
+        method = None
+        if self._match(TokenType.EQ):
+            method = self._parse_var(any_token=True)
+            if method is None or self._prev.token_type == TokenType.STRING:
+                self.raise_error("Expecting a compression method after COMPRESSED =")
+        return self.expression(Compressed(this=method))
+
+    def _parse_generated_after_attributes(self) -> exp.ComputedColumnConstraint | None:
+        """``AS (expr) [VIRTUAL | STORED]`` after a column's attributes (``PERSISTENT`` is a
+        constraint of its own)."""
+        if not self._match(TokenType.L_PAREN, advance=False):
+            return None
+        this = self.expression(exp.Paren(this=self._parse_wrapped(self._parse_assignment)))
+        stored = self._match_texts(("STORED", "VIRTUAL")) and self._prev.text.upper() == "STORED"
+        return self.expression(exp.ComputedColumnConstraint(this=this, persisted=stored))
 
     def _parse_generated_as_identity(self) -> Any:
         node = super()._parse_generated_as_identity()

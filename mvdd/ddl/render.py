@@ -98,7 +98,7 @@ def _cc(kind: exp.Expr) -> exp.ColumnConstraint:
 def column_def(column: Column) -> exp.ColumnDef:
     """The column definition tree (name, type and every attribute, in MySQL's order)."""
     t = column.type
-    constraints: list[exp.Expr] = []
+    constraints: list[exp.Expr] = [_cc(d.Compressed())] if t.compressed else []
     if t.has_charset and t.charset is not None:
         constraints.append(_cc(exp.CharacterSetColumnConstraint(this=exp.var(t.charset))))
         constraints.append(_cc(exp.CollateColumnConstraint(this=exp.var(t.collation))))

@@ -220,7 +220,8 @@ def _enc_bit(t: ColumnType, cs: Charset) -> Any:
 
 
 def _enc_exact(t: ColumnType, cs: Charset) -> Any:
-    return ("exact", t.with_charset(None, None).interned())
+    # (COMPRESSED is how a shard stores values, not what they are: the join's types are plain)
+    return ("exact", attrs.evolve(t.with_charset(None, None), compressed=False).interned())
 
 
 #: how each kind is encoded (the rule table of the module docstring)

@@ -171,6 +171,10 @@ class ColumnType:
         fsp: fractional seconds precision of TIME/DATETIME/TIMESTAMP (0..6).
         members: ENUM/SET members in definition order.
         charset, collation: for CHAR/VARCHAR/TEXT/ENUM/SET; None means "the table's default".
+        compressed: MariaDB's ``COMPRESSED`` (zlib, the one method it has): the server keeps
+            each value compressed (:data:`COMPRESSIBLE` kinds only; a VARCHAR's or VARBINARY's
+            values take one byte more), logs it compressed in its binlog rows, and keys no
+            index on it; its values are those of the same type uncompressed.
     """
 
     kind: TypeKind
@@ -184,6 +188,7 @@ class ColumnType:
     members: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
     charset: str | None = None
     collation: str | None = None
+    compressed: bool = False
     #: the kind's family (derived, kept: every rule that asks what a value is reads it)
     family: Family = attrs.field(init=False, eq=False, hash=False, repr=False)
     #: bytes a value takes in the server's row-size check (derived; see :func:`row_bytes`)
@@ -243,7 +248,25 @@ class ColumnType:
             self.members,
             charset,
             collation,
+            self.compressed,
         )
+
+    def compressing(self) -> ColumnType:
+        """This type ``COMPRESSED`` (the shared instance); DDLError for a kind MariaDB does not
+        compress, and for a VARCHAR or VARBINARY whose values, one byte longer compressed,
+        exceed the longest (the server's 1074: ``VARCHAR(65532) CHARACTER SET latin1
+        COMPRESSED``; a charset not known yet is judged when the row's size is).
+
+        >>> str(ColumnType.of("varchar", length=10, charset="latin1").compressing())
+        'varchar(10) collate latin1_swedish_ci compressed'
+        """
+        if self.kind not in COMPRESSIBLE:
+            raise DDLError(f"{self.kind} cannot be COMPRESSED")
+        if self.kind in (K.VARCHAR, K.VARBINARY):
+            per_char = max_bytes_per_char(self.charset) if self.charset else 1
+            most = (MAX_VARCHAR_BYTES - 1) // per_char
+            _check_int("length", self.length, 0, most, self.kind)
+        return attrs.evolve(self, compressed=True).interned()
 
     def with_charset(self, charset: str | None, collation: str | None) -> ColumnType:
         """This type with the given (already resolved) charset; unchanged for non-string types.
@@ -254,7 +277,8 @@ class ColumnType:
             return self
         twin = BINARY_TWIN.get(self.kind) if charset == "binary" else None
         if twin is not None:
-            return ColumnType.of(twin, length=self.length if self.family == Family.CHAR else None)
+            made = ColumnType.of(twin, length=self.length if self.family == Family.CHAR else None)
+            return made.compressing() if self.compressed else made
         found = _INTERNED.get(self._key(charset, collation))
         if found is not None:
             return found
@@ -293,6 +317,8 @@ class ColumnType:
             text += " zerofill"
         if self.has_charset and self.collation:
             text += f" collate {self.collation}"
+        if self.compressed:
+            text += " compressed"
         return text
 
     # -- values -------------------------------------------------------------------------------
@@ -315,6 +341,24 @@ class ColumnType:
             return None
         return convert(self, value, source)
 
+
+#: the kinds MariaDB's ``COMPRESSED`` takes (CHAR, BINARY, ENUM, SET and the others: a syntax
+#: error); JSON is MariaDB's LONGTEXT
+COMPRESSIBLE = frozenset(
+    {
+        K.VARCHAR,
+        K.VARBINARY,
+        K.TINYTEXT,
+        K.TEXT,
+        K.MEDIUMTEXT,
+        K.LONGTEXT,
+        K.TINYBLOB,
+        K.BLOB,
+        K.MEDIUMBLOB,
+        K.LONGBLOB,
+        K.JSON,
+    }
+)
 
 _INTERNED: weakref.WeakValueDictionary[tuple[Any, ...], ColumnType] = weakref.WeakValueDictionary()
 
@@ -603,6 +647,7 @@ def _row_bytes(t: ColumnType) -> int:
         return ((t.length or 1) + 7) // 8
     if fam in (Family.CHAR, Family.BINARY):
         size = (t.length or 0) * (max_bytes_per_char(t.charset) if fam == Family.CHAR else 1)
+        size += t.compressed  # (a compressed value's header byte)
         if t.kind in (K.VARCHAR, K.VARBINARY):
             size += 1 if size < 256 else 2
         return size

@@ -132,7 +132,10 @@ def _build_converter() -> cattrs.Converter:
     c.register_unstructure_hook(Table, make_dict_unstructure_fn(Table, c, _lookup=omit))
     c.register_structure_hook(Table, make_dict_structure_fn(Table, c, _lookup=omit))
     # (a type's family and row size are its own, computed when it is made)
-    type_dict = make_dict_unstructure_fn(ColumnType, c, family=omit, row_size=omit)
+    # (COMPRESSED, MariaDB's, written only where a type has it: other types' rows as before)
+    type_dict = make_dict_unstructure_fn(
+        ColumnType, c, family=omit, row_size=omit, compressed=override(omit_if_default=True)
+    )
     # a type's dict made once for all its columns: types repeat (interned values), and the
     # dicts are only ever read, by _dumps; the width is in the key, outside a type's equality
     kept = functools.lru_cache(maxsize=1024)(lambda t, _width: type_dict(t))
