@@ -11,7 +11,16 @@ import pytest
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from mvdd import Catalog, DDLError, DDLParseError, MvddError, UnsupportedDDLError, parse_statements
+from mvdd import (
+    Catalog,
+    DDLError,
+    DDLParseError,
+    Expr,
+    MvddError,
+    UnsupportedDDLError,
+    parse_statements,
+    parse_table,
+)
 from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.render import render_steps
@@ -596,3 +605,20 @@ def test_a_column_names_its_check_in_mysqls_grammar_only() -> None:
                 Catalog(**kw).execute(sql)  # type: ignore[arg-type]
     with pytest.raises(DDLParseError, match="column `a`"):
         Catalog(replica=True).execute("CREATE TABLE t (a INT CONSTRAINT c PRIMARY KEY)")
+
+
+def test_not_null_after_a_generated_columns_as_is_the_columns() -> None:
+    """``b INT AS (a) NOT NULL``: MySQL's generated NOT NULL column (MariaDB's grammar has no
+    NOT NULL there: its syntax error on a MariaDB replica), never ``AS (a IS NOT NULL)``,
+    which sqlglot made of it (a predicate ``x NOT NULL`` neither server has)."""
+    for sql in (
+        "CREATE TABLE t (a INT, b INT AS (a) NOT NULL)",
+        "CREATE TABLE t (a INT, b INT AS (a) VIRTUAL NOT NULL)",
+    ):
+        column = parse_table(sql).column("b")
+        assert column.generated is not None and column.generated.expr == Expr("`a`"), sql
+        assert not column.nullable, sql
+        with pytest.raises(DDLParseError, match="after AS"):
+            parse_table(sql, replica=True, flavor="mariadb")
+    with pytest.raises(DDLParseError):
+        parse_table("CREATE TABLE t (a INT, CHECK (a NOT NULL))")

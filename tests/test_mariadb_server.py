@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import mvdd
-from mvdd import Catalog, Table, parse_table
+from mvdd import NO_DEFAULT, Catalog, Table, parse_table
 from mvdd.ddl.apply import apply_steps
 from mvdd.ddl.statement import for_server
 from mvdd.ddl.step import AddColumn
@@ -239,6 +239,29 @@ def test_a_new_default_charset_leaves_the_columns_theirs(mdb: Any) -> None:
     bare.execute("ALTER TABLE t COMMENT 'x'")  # (the default unchanged: nothing to know)
 
 
+def test_a_compressed_column_without_a_default_reads_as_the_server_has_it(mdb: Any) -> None:
+    """A NOT NULL COMPRESSED column stated without a DEFAULT gets ``DEFAULT ''`` from the
+    server; after ``ALTER … DROP DEFAULT`` it has none, and SHOW CREATE TABLE states it so.
+    That text read as the server's account of the table (``shown``) is the table the catalog
+    holds; read as a statement it is the table the server makes of it when it runs (``''``
+    again: no CREATE TABLE makes the column without a default)."""
+    cat = Catalog()
+    for sql in (
+        "CREATE TABLE c (id INT, l VARCHAR(20) COMPRESSED NOT NULL, b BLOB COMPRESSED NOT NULL)",
+        "ALTER TABLE c ALTER l DROP DEFAULT",
+    ):
+        assert _on_both(mdb, cat, sql) == (None, None), sql
+    text = show_create_table(mdb, "c")
+    account = parse_table(text, shown=True)
+    assert cat.table("c").equivalent(account), cat.table("c").differences(account)
+    assert (account.column("l").default, account.column("b").default) == (NO_DEFAULT, b"")
+    _run(mdb, text.replace("CREATE TABLE `c`", "CREATE TABLE `c2`", 1))
+    made = parse_table(show_create_table(mdb, "c2"), shown=True)
+    statement = parse_table(text)
+    assert statement.column("l").default == made.column("l").default == ""
+    assert attrs.evolve(statement, name="c2").equivalent(made)
+
+
 @pytest.mark.parametrize("title,stmts", SEQUENCES, ids=[title for title, _ in SEQUENCES])
 def test_alter_sequence_matches_server(mdb: Any, title: str, stmts: list[str]) -> None:
     """Each statement of a sequence on the server and on a catalog: both take it or both refuse
@@ -258,7 +281,8 @@ def test_alter_sequence_matches_server(mdb: Any, title: str, stmts: list[str]) -
             cur.execute("SHOW TABLES")
             assert sorted(row[0] for row in cur.fetchall()) == cat.tables(), sql
         for name in cat.tables():
-            mine, shown = cat.table(name), parse_table(show_create_table(mdb, name))
+            mine = cat.table(name)
+            shown = parse_table(show_create_table(mdb, name), shown=True)
             assert mine.equivalent(shown, ignore_order=False), (
                 f"{sql}\n{name}: {mine.differences(shown, ignore_order=False)}"
             )

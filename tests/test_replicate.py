@@ -280,6 +280,41 @@ def test_uuid_and_inet_columns_are_copied_and_followed(s: Setup) -> None:
         )
 
 
+def test_compressed_columns_and_a_compressed_binlog_reach_the_target(s: Setup) -> None:
+    """MariaDB's COMPRESSED columns (added to every shard, one of them compressed no more by a
+    later ALTER) reach the target from the snapshot and from the binlog, the binlog itself
+    compressed for a while (``log_bin_compress``): the target holds the upstream's values."""
+    every(
+        s,
+        "ALTER TABLE {t} ADD COLUMN note TEXT COMPRESSED NULL, "
+        "ADD COLUMN tag VARCHAR(40) COMPRESSED NOT NULL",
+    )
+    rows(s, "up1", "orders_01", 1, 5, note="REPEAT('note é ', 100)", tag="'t1'")
+    r = s.replicator()
+    r.run()
+    ups = [s.servers.upstream(name) for name in SHARDS]
+    for up in ups:
+        up.execute("SET GLOBAL log_bin_compress = ON, GLOBAL log_bin_compress_min_len = 10")
+    try:
+        rows(s, "up2", "orders_03", 201, 5, note="REPEAT('x', 3000)", tag="'compressed'")
+        s.run("up1", "UPDATE orders_01 SET note = CONCAT(note, '!'), tag = '' WHERE id <= 2")
+        every(s, "ALTER TABLE {t} MODIFY tag VARCHAR(60) NOT NULL")
+        rows(s, "up1", "orders_02", 101, 3, note="'short'", tag="'plain'")
+        s.run("up2", "DELETE FROM orders_03 WHERE id = 203")
+    finally:
+        for up in ups:
+            up.execute("SET GLOBAL log_bin_compress = OFF, GLOBAL log_bin_compress_min_len = 256")
+    rows(s, "up2", "orders_03", 211, 2, note="NULL", tag="'after'")
+    r.run()
+    assert assert_replicated(s, r) == {
+        f"up1/{s.db}.orders_01": 5,
+        f"up1/{s.db}.orders_02": 3,
+        f"up2/{s.db}.orders_03": 6,
+    }
+    notes = _target_values(s, "note")
+    assert notes[1] == "note é " * 100 + "!" and notes[201] == "x" * 3000 and notes[211] is None
+
+
 def test_ddl_from_sessions_of_other_charsets_and_sql_modes_reaches_the_target(s: Setup) -> None:
     """A shard's DDL from a latin1 session under ANSI_QUOTES, and another's from a cp1250 one
     under NO_BACKSLASH_ESCAPES, reach the target as the upstream servers read them: the

@@ -145,7 +145,7 @@ def compressed_value(data: bytes) -> bytes:
     without zlib's wrapper, the server's default), the value's length in ``n`` big-endian bytes
     and its compressed stream. ValueError for bytes no server stores.
 
-    >>> compressed_value(b""), compressed_value(b"\x00abc")
+    >>> compressed_value(b""), compressed_value(b"\\x00abc")
     (b'', b'abc')
     >>> packed = zlib.compressobj(wbits=-15)
     >>> compressed_value(bytes([0x89, 5]) + packed.compress(b"hello") + packed.flush())

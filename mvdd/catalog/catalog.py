@@ -539,7 +539,7 @@ class Catalog:
         position: Any = None,
         database: str | None = None,
         charset: str | None = None,
-        sql_mode: str | int | None = None,
+        sql_mode: SqlMode | str | int | None = None,
         time_zone: str | None = None,
         explicit_defaults_for_timestamp: bool = True,
         server_collation: str | None = None,

@@ -168,6 +168,7 @@ def column_from_def(
     any_day: bool = False,
     converting: tuple[str, str | None] | None = None,
     written_in: str | None = None,
+    shown: bool = False,
 ) -> tuple[Column, s.Place, list[s.IndexSpec], Implied]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``), and what its type leaves to its table's
@@ -185,7 +186,8 @@ def column_from_def(
     took it (:func:`~mvdd.model.element.coerce_default`'s ``replica``; ``any_day``: its
     session had ALLOW_INVALID_DATES). ``converting``: the (charset, collation) a CONVERT TO
     CHARACTER SET of the same statement gives a CHAR, VARCHAR or TEXT, in which its DEFAULT is
-    judged, as the server judges it."""
+    judged, as the server judges it. ``shown``: the definition is a server's own account
+    (:attr:`~mvdd.ddl.rules.Session.shown`), which states every default the column has."""
     name = ident(node.this, "column")
     kind = node.args.get("kind")
     if not isinstance(kind, exp.DataType):
@@ -348,7 +350,12 @@ def column_from_def(
             ctype = ctype.compressing()
         except MvddError as err:
             raise err.locate(column=name) from None
-        if flags.get("nullable") is False and default is NO_DEFAULT and "generated" not in flags:
+        if (
+            not shown
+            and flags.get("nullable") is False
+            and default is NO_DEFAULT
+            and "generated" not in flags
+        ):
             # MariaDB gives a NOT NULL compressed column without a DEFAULT the empty string
             # for one (SHOW CREATE TABLE says DEFAULT ''; a later DROP DEFAULT takes it away)
             default = ""

@@ -250,6 +250,10 @@ class Signedness(exp.Expression, exp.ColumnConstraintKind):
     arg_types = {"this": True}
 
 
+#: the words a column's NOT NULL is made of (no predicate's: :meth:`MvddParser._parse_range`)
+_NOT_NULL = (TokenType.NOT, TokenType.NULL)
+
+
 class Compressed(exp.Expression, exp.ColumnConstraintKind):
     """MariaDB's ``COMPRESSED[=method]`` column attribute."""
 
@@ -805,6 +809,16 @@ class MvddParser(MySQLParser):
         if len(token.text) % 2:
             self.raise_error(f"X'{token.text}' is not whole bytes", token)
         return self.expression(QuotedHex(this=token.text), token)
+
+    def _parse_range(self, this: exp.Expr | None = None, parse_is: bool = False) -> Any:
+        # `x NOT NULL` is no MySQL predicate (sqlglot reads it as x IS NOT NULL): the words are
+        # left to what follows, a column's NOT NULL after its generated AS (…) (`b INT AS (a)
+        # NOT NULL` was read as AS (NOT a IS NULL)), or the syntax error they are elsewhere
+        this = this or self._parse_bitwise()
+        ahead = self._curr, self._next
+        if ahead[0] and ahead[1] and (ahead[0].token_type, ahead[1].token_type) == _NOT_NULL:
+            return this
+        return super()._parse_range(this, parse_is)
 
     def _parse_is(self, this: exp.Expr | None) -> exp.Expr | None:
         # x IS NOT TRUE (or FALSE) is a test of its own, which the server keeps apart from

@@ -496,6 +496,7 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
         any_day=ctx.session.any_day,
         written_in=ctx.session.charset,
         converting=ctx.converting,
+        shown=ctx.session.shown,
     )
     steps: list[s.Step] = [
         _add_column(
@@ -545,6 +546,7 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
         any_day=ctx.session.any_day,
         written_in=ctx.session.charset,
         converting=ctx.converting,
+        shown=ctx.session.shown,
     )
     source = action.args.get("rename_from")
     name = ident(source, "column") if source is not None else definition.name
@@ -1083,6 +1085,7 @@ def build_table(
                 legacy_timestamps=ctx is not None and ctx.legacy_timestamps,
                 any_day=ctx is not None and ctx.session.any_day,
                 written_in=ctx.session.charset if ctx is not None else None,
+                shown=ctx is not None and ctx.session.shown,
             )
             if place != s.LAST:
                 raise DDLError("FIRST/AFTER is not allowed in CREATE TABLE", column=column.name)

@@ -47,12 +47,16 @@ class Session:
         charset: the charset its client wrote the statement in, when not UTF-8 (a binlog's
             statement from a ``latin1`` session): a string literal is its bytes in it, which a
             binary column's DEFAULT keeps (``BINARY(3) DEFAULT 'é'`` is ``E9 00 00``).
+        shown: the text is a server's own account of a table (its SHOW CREATE TABLE, read
+            under :data:`~mvdd.ddl.statement.SHOWN`): a column has what it states, where the
+            statement would give it more (a NOT NULL COMPRESSED column's ``DEFAULT ''``).
     """
 
     time_zone: dt.tzinfo | None = attrs.field(default=None, eq=False)
     loose: bool = False
     any_day: bool = False
     charset: str | None = None
+    shown: bool = False
 
 
 #: a session of mvdd's own

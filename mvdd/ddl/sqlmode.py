@@ -133,6 +133,9 @@ class SqlMode:
     words: frozenset[str] = frozenset()
     #: the server's flavor (``"mariadb"``, ``"mysql"``; None: not known)
     flavor: str | None = None
+    #: the text is a server's own account of a table (its SHOW CREATE TABLE), not a statement
+    #: a session ran: what it states is what the table has (:data:`mvdd.ddl.statement.SHOWN`)
+    shown: bool = False
 
     @classmethod
     def of(cls, mode: SqlMode | str | int | None, flavor: str | None = None) -> SqlMode:
@@ -141,7 +144,11 @@ class SqlMode:
         logs it (its bits, read by the flavor's table); None: the empty mode, as mvdd reads a
         statement without one; a SqlMode, itself. DDLError for a bit no mode has."""
         if isinstance(mode, SqlMode):
-            return mode
+            return (
+                mode
+                if mode.flavor is not None or flavor is None
+                else attrs.evolve(mode, flavor=flavor)
+            )
         if mode is None:
             return cls(frozenset(), flavor)
         if isinstance(mode, int):

@@ -426,6 +426,7 @@ def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str |
         loose=mode is not None and not mode.strict,
         any_day=mode is not None and mode.any_day,
         charset=charset,
+        shown=mode is not None and mode.shown,
     )
 
 
@@ -715,7 +716,7 @@ def parse_statements(
 #: the sql_mode a server's own text (its SHOW CREATE TABLE) is read in: every date it shows,
 #: it took (a day its month lacks, under ALLOW_INVALID_DATES), and every type it shows is the
 #: one it made (strict: nothing is made another type)
-SHOWN = "ALLOW_INVALID_DATES,STRICT_ALL_TABLES"
+SHOWN = attrs.evolve(SqlMode.of("ALLOW_INVALID_DATES,STRICT_ALL_TABLES"), shown=True)
 
 
 def with_kept_defaults(text: str, kept: Callable[[list[str]], Sequence[str | None]]) -> str:
@@ -766,18 +767,21 @@ def _question_defaults(tree: exp.Expr | None) -> dict[str, exp.Literal]:
     return out
 
 
-def parse_table(sql: str, *, replica: bool = False, flavor: str | None = None) -> Table:
+def parse_table(
+    sql: str, *, replica: bool = False, flavor: str | None = None, shown: bool | None = None
+) -> Table:
     """The table of one ``CREATE TABLE`` statement (id 0, version 1); ``replica``: built by
     the rules of the server that ran it (its ``SHOW CREATE TABLE``, say), whose ``flavor``
-    may be known, as :func:`parse_statements`, its text read as the server's own
-    (:data:`SHOWN`).
+    may be known, as :func:`parse_statements`; ``shown`` (by default, ``replica``): its text
+    is a server's own account of the table, read as such (:data:`SHOWN`), not a statement.
 
     >>> t = parse_table("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10) DEFAULT 'x')")
     >>> [c.name for c in t.columns], t.column("a").nullable, t.column("b").default
     (['a', 'b'], False, 'x')
     """
+    own = replica if shown is None else shown
     statements = parse_statements(
-        sql, replica=replica, flavor=flavor, sql_mode=SHOWN if replica else None
+        sql, replica=replica, flavor=flavor, sql_mode=SHOWN if own else None
     )
     if len(statements) != 1 or len(statements[0].steps) != 1:
         raise DDLError("expected exactly one CREATE TABLE statement", statement=sql)
