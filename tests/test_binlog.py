@@ -389,6 +389,9 @@ DRIFTS = [
     ("CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT)", "column type", False),
     # same types, another length
     ("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(9), b INT)", "max_length", False),
+    # the same type compressed (MariaDB's COMPRESSED: a type of its own in the table map)
+    ("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(5) COMPRESSED, b INT)", "compressed", False),
+    ("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(4) COMPRESSED, b INT)", "compressed", False),
     # signedness and names: only metadata the server logs with binlog_row_metadata=FULL
     ("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(5), b INT UNSIGNED)", "signedness", True),
     ("CREATE TABLE t (id INT PRIMARY KEY, b VARCHAR(5), a INT)", "column name", True),

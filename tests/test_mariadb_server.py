@@ -239,6 +239,24 @@ def test_a_new_default_charset_leaves_the_columns_theirs(mdb: Any) -> None:
     bare.execute("ALTER TABLE t COMMENT 'x'")  # (the default unchanged: nothing to know)
 
 
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "CREATE TABLE t (a TEXT(100) COMPRESSED, b TEXT(20) COMPRESSED CHARACTER SET latin1)",
+        "CREATE TABLE t (a VARCHAR(16383) COMPRESSED NOT NULL)",
+        "CREATE TABLE t (a VARCHAR(16382) COMPRESSED NOT NULL, b VARBINARY(300) COMPRESSED)",
+        "CREATE TABLE t (a VARCHAR(65531) COMPRESSED CHARACTER SET latin1)",
+    ],
+)
+def test_a_compressed_column_in_its_tables_charset(mdb: Any, sql: str) -> None:
+    """A COMPRESSED column whose charset is its table's: a TEXT(M) the TEXT kind holding M
+    characters of it, still compressed (it was made plain), and a VARCHAR's length judged in
+    that charset, one byte short of the longest (the server's 1074)."""
+    _reads_as_on_the_server(
+        mdb, Catalog(charset="utf8mb4", collation="utf8mb4_general_ci"), None, sql
+    )
+
+
 def test_a_compressed_column_without_a_default_reads_as_the_server_has_it(mdb: Any) -> None:
     """A NOT NULL COMPRESSED column stated without a DEFAULT gets ``DEFAULT ''`` from the
     server; after ``ALTER … DROP DEFAULT`` it has none, and SHOW CREATE TABLE states it so.

@@ -306,6 +306,8 @@ def _found(column: Any) -> str:
     ]
     if getattr(column, "precision", None) is not None:
         extra.append(f"decimal({column.precision},{column.decimals})")
+    if getattr(column, "mvdd_compressed", False):
+        extra.append("compressed")
     name = getattr(column, "name", None)
     described = f"{text}({', '.join(extra)})" if extra else text
     return f"`{name}` {described}" if name else described

@@ -186,7 +186,9 @@ def _with_table_charset(
         text_chars = ctype.length
     if text_chars is not None and charset is not None:
         kind = text_kind_for_length(text_chars, charset)
-        ctype = ColumnType.of(kind) if kind != ctype.kind else ctype
+        if kind != ctype.kind:
+            made = ColumnType.of(kind)
+            ctype = made.compressing() if ctype.compressed else made
     if binary and charset != "binary":  # (in the charset binary, the twin is binary anyway)
         if charset is None:
             raise UnsupportedDDLError(
@@ -202,7 +204,9 @@ def _with_table_charset(
             if ctype.members:
                 check_members(ctype.kind, ctype.members, None)
             return ctype
-        return ctype.with_charset(charset, collation)
+        resolved = ctype.with_charset(charset, collation)
+        # (a compressed VARCHAR's length judged again in the charset it takes: the server's 1074)
+        return resolved.compressing() if resolved.compressed else resolved
     except MvddError as err:
         raise err.locate(column=column) from None
 
