@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mvdd import SourceConfigError
+from mvdd import SchemaDriftError, SourceConfigError
 from mvdd.binlog import BinlogReader
 from mvdd.binlog.library import CompressedEventError, uncompressed_event
 from tests.conftest import private_server
@@ -177,3 +177,38 @@ def test_a_damaged_compressed_event_on_a_server_is_refused_at_its_position() -> 
         with pytest.raises(SourceConfigError, match="header 0x9") as info:
             list(reader.events())
         assert str(info.value.position) == f"{file}:{start}", info.value.position
+
+
+@pytest.mark.mariadb
+def test_a_damaged_compressed_value_is_refused_at_its_position() -> None:
+    """A COMPRESSED column's value whose header says another length than its stream holds (its
+    event's checksum made right again), in the server's own binlog file: the reader stops at
+    the event with a SchemaDriftError naming table and position, no row handed out."""
+    with private_server(binlog=True, server_id=72) as server, database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY, v TEXT COMPRESSED)", database=db)
+        reader = BinlogReader(server.url(), tables=f"{db}.t")
+        reader.check()
+        server.execute("INSERT INTO t VALUES (1, REPEAT('x', 3000))", database=db)
+        with contextlib.closing(server.connect()) as conn, conn.cursor() as cur:
+            cur.execute("SELECT @@log_bin_basename")
+            (base,) = cur.fetchone()
+            cur.execute("SHOW MASTER STATUS")
+            file = cur.fetchone()[0]
+            cur.execute(f"SHOW BINLOG EVENTS IN '{file}'")
+            (start, end) = next(
+                (row[1], row[4]) for row in cur.fetchall() if row[2] == "Write_rows_v1"
+            )
+        with (Path(base).parent / file).open("r+b") as binlog:
+            binlog.seek(start)
+            event = bytearray(binlog.read(end - start))
+            # raw deflate (8), zlib (method 8), two length bytes: 3,000 big-endian
+            at = event.find(bytes([0x8A, 0x0B, 0xB8]))
+            assert at > 0, event.hex()
+            event[at + 2] += 1
+            event[-4:] = zlib.crc32(event[:-4]).to_bytes(4, "little")
+            binlog.seek(start)
+            binlog.write(event)
+        seen: list[object] = []
+        with pytest.raises(SchemaDriftError, match="its header says 3001") as info:
+            seen.extend(reader.events())
+        assert seen == [] and info.value.table == f"{db}.t" and info.value.position is not None

@@ -738,13 +738,20 @@ class BinlogReader:
                 position=at,
             ) from None
         convert = plan.row
-        for r in rows:
-            if kind == EventKind.UPDATE:
-                before = convert(r["before_values"], r["before_none_sources"])
-                row = convert(r["after_values"], r["after_none_sources"])
-            else:
-                before, row = None, convert(r["values"], r["none_sources"])
-            pending.append((kind, plan.table, at, plan.version, row, before, plan.table_id))
+        try:
+            for r in rows:
+                if kind == EventKind.UPDATE:
+                    before = convert(r["before_values"], r["before_none_sources"])
+                    row = convert(r["after_values"], r["after_none_sources"])
+                else:
+                    before, row = None, convert(r["values"], r["none_sources"])
+                pending.append((kind, plan.table, at, plan.version, row, before, plan.table_id))
+        except ValueError as err:  # (a compressed value no server writes, its text undecodable …)
+            raise SchemaDriftError(
+                f"a value does not decode with version {plan.version}: {err}",
+                table=plan.table,
+                position=at,
+            ) from None
         return pending
 
     def _on_xid(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
