@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from mvdd.binlog import BinlogReader
 from mvdd.binlog.library import CompressedEventError, uncompressed_event
 from tests.conftest import private_server
 from tests.support.binlog import database
+from tests.support.mariadb import MariaDB
 
 #: compressed type -> (the type it compresses, its column bitmaps, a version 2 row event)
 KINDS = {
@@ -142,12 +144,45 @@ def test_an_event_that_cannot_be_restored_says_why(event: bytes, checksum: bool,
         uncompressed_event(event, checksum=checksum)
 
 
+def damage(server: MariaDB, kind: str, change: Callable[[bytearray], None]) -> tuple[str, int]:
+    """The first event of ``kind`` (as ``SHOW BINLOG EVENTS`` names it) in the server's current
+    binlog file changed in place by ``change``, its checksum made right again (so that only
+    the change is wrong); the file and the event's position."""
+    with contextlib.closing(server.connect()) as conn, conn.cursor() as cur:
+        cur.execute("SELECT @@log_bin_basename")
+        (base,) = cur.fetchone()
+        cur.execute("SHOW MASTER STATUS")
+        file = cur.fetchone()[0]
+        cur.execute(f"SHOW BINLOG EVENTS IN '{file}'")
+        start, end = next((row[1], row[4]) for row in cur.fetchall() if row[2] == kind)
+    with (Path(base).parent / file).open("r+b") as binlog:
+        binlog.seek(start)
+        event = bytearray(binlog.read(end - start))
+        change(event)
+        event[-4:] = zlib.crc32(event[:-4]).to_bytes(4, "little")
+        binlog.seek(start)
+        binlog.write(event)
+    return file, start
+
+
+def _algorithm_1(event: bytearray) -> None:
+    at = 19 + 8 + 1 + 1  # header, post-header, two columns, one bitmap byte
+    assert event[at] & 0xF8 == 0x80, event.hex()  # (a zlib header, as the server's)
+    event[at] |= 0x10
+
+
+def _length_3001(event: bytearray) -> None:
+    # raw deflate (8), zlib (method 8), two length bytes: 3,000 big-endian
+    at = event.find(bytes([0x8A, 0x0B, 0xB8]))
+    assert at > 0, event.hex()
+    event[at + 2] += 1
+
+
 @pytest.mark.mariadb
 def test_a_damaged_compressed_event_on_a_server_is_refused_at_its_position() -> None:
-    """A compressed row event whose header names an algorithm MariaDB does not have (its
-    checksum made right again, so only the header is wrong), in the server's own binlog file:
-    the reader stops there with a SourceConfigError naming the event's position, and the rows
-    after it are not read past it."""
+    """A compressed row event whose header names an algorithm MariaDB does not have, in the
+    server's own binlog file: the reader stops there with a SourceConfigError naming the
+    event's position, and the rows after it are not read past it."""
     with private_server(binlog=True, server_id=71) as server, database(server) as db:
         server.execute("CREATE TABLE t (id INT PRIMARY KEY, v TEXT)", database=db)
         reader = BinlogReader(server.url(), tables=f"{db}.t")
@@ -156,24 +191,7 @@ def test_a_damaged_compressed_event_on_a_server_is_refused_at_its_position() -> 
         server.execute("INSERT INTO t VALUES (1, REPEAT('compress me ', 50))", database=db)
         server.execute("SET GLOBAL log_bin_compress = OFF")
         server.execute("INSERT INTO t VALUES (2, 'after')", database=db)
-        with contextlib.closing(server.connect()) as conn, conn.cursor() as cur:
-            cur.execute("SELECT @@log_bin_basename")
-            (base,) = cur.fetchone()
-            cur.execute("SHOW MASTER STATUS")
-            file = cur.fetchone()[0]
-            cur.execute(f"SHOW BINLOG EVENTS IN '{file}'")
-            (start, end) = next(
-                (row[1], row[4]) for row in cur.fetchall() if row[2] == "Write_rows_compressed_v1"
-            )
-        with (Path(base).parent / file).open("r+b") as binlog:  # (changed in place)
-            binlog.seek(start)
-            event = bytearray(binlog.read(end - start))
-            at = 19 + 8 + 1 + 1  # header, post-header, two columns, one bitmap byte
-            assert event[at] & 0xF8 == 0x80, event.hex()  # (a zlib header, as the server's)
-            event[at] |= 0x10  # algorithm 1
-            event[-4:] = zlib.crc32(event[:-4]).to_bytes(4, "little")
-            binlog.seek(start)
-            binlog.write(event)
+        file, start = damage(server, "Write_rows_compressed_v1", _algorithm_1)
         with pytest.raises(SourceConfigError, match="header 0x9") as info:
             list(reader.events())
         assert str(info.value.position) == f"{file}:{start}", info.value.position
@@ -181,33 +199,15 @@ def test_a_damaged_compressed_event_on_a_server_is_refused_at_its_position() -> 
 
 @pytest.mark.mariadb
 def test_a_damaged_compressed_value_is_refused_at_its_position() -> None:
-    """A COMPRESSED column's value whose header says another length than its stream holds (its
-    event's checksum made right again), in the server's own binlog file: the reader stops at
-    the event with a SchemaDriftError naming table and position, no row handed out."""
+    """A COMPRESSED column's value whose header says another length than its stream holds, in
+    the server's own binlog file: the reader stops at the event with a SchemaDriftError
+    naming table and position, no row handed out."""
     with private_server(binlog=True, server_id=72) as server, database(server) as db:
         server.execute("CREATE TABLE t (id INT PRIMARY KEY, v TEXT COMPRESSED)", database=db)
         reader = BinlogReader(server.url(), tables=f"{db}.t")
         reader.check()
         server.execute("INSERT INTO t VALUES (1, REPEAT('x', 3000))", database=db)
-        with contextlib.closing(server.connect()) as conn, conn.cursor() as cur:
-            cur.execute("SELECT @@log_bin_basename")
-            (base,) = cur.fetchone()
-            cur.execute("SHOW MASTER STATUS")
-            file = cur.fetchone()[0]
-            cur.execute(f"SHOW BINLOG EVENTS IN '{file}'")
-            (start, end) = next(
-                (row[1], row[4]) for row in cur.fetchall() if row[2] == "Write_rows_v1"
-            )
-        with (Path(base).parent / file).open("r+b") as binlog:
-            binlog.seek(start)
-            event = bytearray(binlog.read(end - start))
-            # raw deflate (8), zlib (method 8), two length bytes: 3,000 big-endian
-            at = event.find(bytes([0x8A, 0x0B, 0xB8]))
-            assert at > 0, event.hex()
-            event[at + 2] += 1
-            event[-4:] = zlib.crc32(event[:-4]).to_bytes(4, "little")
-            binlog.seek(start)
-            binlog.write(event)
+        damage(server, "Write_rows_v1", _length_3001)
         seen: list[object] = []
         with pytest.raises(SchemaDriftError, match="its header says 3001") as info:
             seen.extend(reader.events())
