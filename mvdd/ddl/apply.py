@@ -187,8 +187,7 @@ def _with_table_charset(
     if text_chars is not None and charset is not None:
         kind = text_kind_for_length(text_chars, charset)
         if kind != ctype.kind:
-            made = ColumnType.of(kind)
-            ctype = made.compressing() if ctype.compressed else made
+            ctype = ColumnType.of(kind).compressing(ctype.compressed)
     if binary and charset != "binary":  # (in the charset binary, the twin is binary anyway)
         if charset is None:
             raise UnsupportedDDLError(
@@ -206,7 +205,7 @@ def _with_table_charset(
             return ctype
         resolved = ctype.with_charset(charset, collation)
         # (a compressed VARCHAR's length judged again in the charset it takes: the server's 1074)
-        return resolved.compressing() if resolved.compressed else resolved
+        return resolved.compressing(resolved.compressed)
     except MvddError as err:
         raise err.locate(column=column) from None
 

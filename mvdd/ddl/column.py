@@ -139,15 +139,6 @@ _UNSIGNED_TYPES = frozenset(
 )
 #: what MariaDB's grammar takes before a generated column's AS (…) only
 _NOT_AFTER_AS = (exp.NotNullColumnConstraint, exp.PrimaryKeyColumnConstraint)
-#: what may stand between a generated column's type and its AS (…)
-_BEFORE_AS = (
-    exp.CharacterSetColumnConstraint,
-    exp.BinaryColumnConstraint,
-    exp.ZeroFillColumnConstraint,
-    exp.CollateColumnConstraint,
-    d.Signedness,
-    d.Compressed,
-)
 #: what a column definition states of its type after the type's name
 _TYPE_TAIL = (
     exp.CharacterSetColumnConstraint,
@@ -155,6 +146,8 @@ _TYPE_TAIL = (
     exp.ZeroFillColumnConstraint,
     d.Signedness,
 )
+#: what may stand between a generated column's type and its AS (…)
+_BEFORE_AS = (*_TYPE_TAIL, exp.CollateColumnConstraint, d.Compressed)
 
 
 def column_from_def(
@@ -199,7 +192,7 @@ def column_from_def(
     in_type = True  # the type's own words (_TYPE_TAIL) come before any attribute
     signs: list[str] | None = None  # its SIGNED, UNSIGNED and ZEROFILL, when it has any
     compressed = False
-    for constraint in node.constraints:
+    for at, constraint in enumerate(node.constraints):
         ck = constraint.kind
         if constraint.this is not None and not (named and isinstance(ck, d.MySQLCheck)):
             raise DDLParseError(
@@ -261,17 +254,11 @@ def column_from_def(
         elif isinstance(ck, exp.BinaryColumnConstraint):
             type_attrs["binary"] = True
         elif isinstance(ck, exp.ComputedColumnConstraint):
-            if not all(
-                isinstance(c.kind, _BEFORE_AS)
-                for c in node.constraints[: node.constraints.index(constraint)]
-            ):
+            if not all(isinstance(c.kind, _BEFORE_AS) for c in node.constraints[:at]):
                 # both servers' grammar: AS (…) follows the type, its charset, collation and
                 # COMPRESSED, never another attribute (`INT NOT NULL AS (…)`)
                 raise DDLParseError("AS (…) after a column attribute", column=name)
-            if mariadb and any(
-                isinstance(c.kind, _NOT_AFTER_AS)
-                for c in node.constraints[node.constraints.index(constraint) :]
-            ):
+            if mariadb and any(isinstance(c.kind, _NOT_AFTER_AS) for c in node.constraints[at:]):
                 # MariaDB's grammar: NULL, NOT NULL and PRIMARY KEY before AS (…), not after
                 raise DDLParseError("NULL, NOT NULL or PRIMARY KEY after AS (…)", column=name)
             flags["generated"] = Generated(

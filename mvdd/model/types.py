@@ -251,8 +251,10 @@ class ColumnType:
             self.compressed,
         )
 
-    def compressing(self) -> ColumnType:
-        """This type ``COMPRESSED`` (the shared instance); DDLError for a kind MariaDB does not
+    def compressing(self, compressed: bool = True) -> ColumnType:
+        """This type ``COMPRESSED`` (the shared instance; itself when not ``compressed``, as
+        a type made anew in place of a compressed one keeps it: ``made.compressing(
+        old.compressed)``); DDLError for a kind MariaDB does not
         compress, and for a VARCHAR or VARBINARY whose values, one byte longer compressed,
         exceed the longest (the server's 1074: ``VARCHAR(65532) CHARACTER SET latin1
         COMPRESSED``; a charset not known yet is judged when the row's size is).
@@ -260,6 +262,8 @@ class ColumnType:
         >>> str(ColumnType.of("varchar", length=10, charset="latin1").compressing())
         'varchar(10) collate latin1_swedish_ci compressed'
         """
+        if not compressed:
+            return self
         if self.kind not in COMPRESSIBLE:
             raise DDLError(f"{self.kind} cannot be COMPRESSED")
         if self.kind in (K.VARCHAR, K.VARBINARY):
@@ -278,7 +282,7 @@ class ColumnType:
         twin = BINARY_TWIN.get(self.kind) if charset == "binary" else None
         if twin is not None:
             made = ColumnType.of(twin, length=self.length if self.family == Family.CHAR else None)
-            return made.compressing() if self.compressed else made
+            return made.compressing(self.compressed)
         found = _INTERNED.get(self._key(charset, collation))
         if found is not None:
             return found
@@ -344,21 +348,7 @@ class ColumnType:
 
 #: the kinds MariaDB's ``COMPRESSED`` takes (CHAR, BINARY, ENUM, SET and the others: a syntax
 #: error); JSON is MariaDB's LONGTEXT
-COMPRESSIBLE = frozenset(
-    {
-        K.VARCHAR,
-        K.VARBINARY,
-        K.TINYTEXT,
-        K.TEXT,
-        K.MEDIUMTEXT,
-        K.LONGTEXT,
-        K.TINYBLOB,
-        K.BLOB,
-        K.MEDIUMBLOB,
-        K.LONGBLOB,
-        K.JSON,
-    }
-)
+COMPRESSIBLE = frozenset({K.VARCHAR, K.VARBINARY, K.JSON, *TEXT_SIZES, *BLOB_SIZES})
 
 _INTERNED: weakref.WeakValueDictionary[tuple[Any, ...], ColumnType] = weakref.WeakValueDictionary()
 
