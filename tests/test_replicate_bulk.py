@@ -43,7 +43,7 @@ SHARDS = [
     ("up1", "orders_02", 10_000_000),
     ("up2", "orders_03", 20_000_000),
 ]
-ROWS = 6000
+ROWS = 3000
 
 
 def fill(s: Setup) -> None:
@@ -124,7 +124,7 @@ def test_bulk_copy_under_writes_and_a_ddl_converges(
 
     monkeypatch.setattr(bulk, "write", write)
     r = s.replicator(bulk="spark")
-    r.partition_rows = 1000
+    r.partition_rows = 500
     r.chunk_partitions = 2
     writer.thread.start()
     try:
@@ -144,7 +144,7 @@ def test_bulk_copy_under_writes_and_a_ddl_converges(
 
 def test_a_bulk_copy_killed_after_a_chunk_resumes_without_a_row_twice(s: Setup) -> None:
     env = {**os.environ, "MVDD_KILL_AT": "after-chunk:3"}
-    args = [*s.cli_args(), "--bulk", "spark", "--partition-rows", "1000", "--no-live"]
+    args = [*s.cli_args(), "--bulk", "spark", "--partition-rows", "500", "--no-live"]
     proc = subprocess.run(
         [sys.executable, "-m", "mvdd.cli", *args],
         cwd=ROOT,
@@ -215,7 +215,7 @@ def test_a_bulk_copy_whose_servers_go_away_resumes_after_its_last_chunk(
     monkeypatch.setattr(bulk, "read", read_losing)
     monkeypatch.setattr(bulk, "write", write_losing)
     r = s.replicator(bulk="spark", retry=60.0)
-    r.partition_rows = 1000
+    r.partition_rows = 500
     r.chunk_partitions = 2
     try:
         r.run()
@@ -308,7 +308,7 @@ def test_an_enums_error_value_is_copied_in_bulk_as_it_is(s: Setup, spark: Any) -
             f"UPDATE {table} SET f = 'gone', e = 'x' WHERE id % 89 = 2",
         )
     r = s.replicator(bulk="spark")
-    r.partition_rows = 2000
+    r.partition_rows = 1000
     r.run()
     s.run("up1", "SET SESSION sql_mode = ''", "UPDATE orders_01 SET e = 'no', f = 'q' WHERE id < 5")
     r.run()
@@ -345,7 +345,7 @@ def test_dates_no_python_date_holds_are_copied_in_bulk_as_they_are(
         s.run(server, f"ALTER TABLE {table} {dates}", *(x.format(t=table) for x in odd))
     lake = tmp_path / "lake"
     r = s.replicator(bulk="spark", lake=str(lake))
-    r.partition_rows = 2000
+    r.partition_rows = 1000
     r.run()
     for server, table, _ in SHARDS:  # followed from the binlog too
         s.run(server, *(x.format(t=table).replace("% 5", "% 7") for x in odd))
@@ -426,7 +426,7 @@ def test_every_type_is_copied_alike_by_spark_and_row_by_row(
     for copy in ("rows", "spark"):
         each = attrs.evolve(s, target=f"orders_{copy}", state=str(tmp_path / copy))
         r = each.replicator(bulk=copy, lake=str(tmp_path / f"lake_{copy}"))
-        r.partition_rows = 2000
+        r.partition_rows = 1000
         r.run()
         runs.append((each, r))
     for server, table, _ in SHARDS:  # then followed
