@@ -57,6 +57,9 @@ TYPES = [
     "UUID",
     "INET4",
     "INET6",
+    "VARCHAR(12) COMPRESSED",
+    "VARBINARY(8) COMPRESSED",
+    "TEXT COMPRESSED",
 ]
 
 

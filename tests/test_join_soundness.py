@@ -21,7 +21,8 @@ from tests.support.mariadb import quote, scratch
 
 pytestmark = pytest.mark.mariadb
 
-#: column name -> the definitions shards may give it (widenings, charsets, members, nullability)
+#: column name -> the definitions shards may give it (widenings, charsets, members, nullability,
+#: COMPRESSED storage)
 POOLS: dict[str, list[str]] = {
     "i": ["TINYINT", "SMALLINT", "INT", "BIGINT"],
     "u": ["TINYINT UNSIGNED", "MEDIUMINT UNSIGNED", "INT UNSIGNED"],
@@ -42,8 +43,8 @@ POOLS: dict[str, list[str]] = {
     ],
     "e": ["ENUM('a','b')", "ENUM('a','b','c')", "ENUM('a','b','c','d''q')"],
     "s": ["SET('r','w')", "SET('r','w','x')"],
-    "vb": ["VARBINARY(4)", "VARBINARY(8)"],
-    "bl": ["TINYBLOB", "BLOB"],
+    "vb": ["VARBINARY(4)", "VARBINARY(8)", "VARBINARY(8) COMPRESSED"],
+    "bl": ["TINYBLOB", "BLOB", "BLOB COMPRESSED"],
     # fractional seconds and BIT widen (row events carry stored values)
     "dt": ["DATETIME(2)", "DATETIME(6)"],
     "tm": ["TIME", "TIME(3)", "TIME(6)"],
@@ -89,7 +90,7 @@ def shard_schemas(draw: st.DrawFn) -> list[Table]:
                 definition += f" DEFAULT {DEFAULTS[name]}"
             parts.append(definition)
         parts += [g for g in GENERATED if draw(st.booleans())]
-        if len(parts) > 2 and draw(st.booleans()):
+        if len(parts) > 2 and "COMPRESSED" not in parts[1] and draw(st.booleans()):
             parts.append(
                 f"UNIQUE KEY uq ({parts[1].split()[0]}{'(2)' if 'TEXT' in parts[1] or 'BLOB' in parts[1] else ''})"
             )
