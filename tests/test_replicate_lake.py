@@ -286,14 +286,29 @@ def test_the_lake_keeps_the_rows_of_a_shard_that_left_and_came_back(
     )
 
 
-@pytest.mark.parametrize("downstream", [True, False], ids=["with-target", "lake-only"])
+@pytest.mark.parametrize(
+    ("downstream", "unnamed"),
+    [(True, False), (False, False), (True, True)],
+    ids=["with-target", "lake-only", "older-batches"],
+)
 def test_a_truncate_of_the_only_shard_empties_the_target_and_the_lake(
-    s: Setup, tmp_path: Path, spark: Any, downstream: bool
+    s: Setup, tmp_path: Path, spark: Any, downstream: bool, unnamed: bool
 ) -> None:
     # one shard: the target holds its rows alone, so its TRUNCATE is the target's (and the
     # lake's: the snapshot compacted before it and the changes before it in the same
-    # compaction go); the upstream table is the oracle
+    # compaction go); the upstream table is the oracle. Each batch names its last truncate;
+    # ``unnamed``: none does, as an older writer wrote them (the compaction finds them in the
+    # rows)
     lake = tmp_path / "lake"
+
+    def compact() -> None:
+        for info in (lake / "changes").glob("*/_batch.json"):
+            held = json.loads(info.read_text())
+            assert "truncate" in held
+            if unnamed:
+                del held["truncate"]
+                info.write_text(json.dumps(held))
+        compact_lake(spark, lake)
 
     def replicator() -> Replicator:
         return Replicator(
@@ -311,7 +326,7 @@ def test_a_truncate_of_the_only_shard_empties_the_target_and_the_lake(
         )
 
     replicator().run()
-    compact_lake(spark, lake)
+    compact()
     assert len(lake_rows(spark, lake)[1]) == 300
     s.run(
         "up1",
@@ -322,14 +337,14 @@ def test_a_truncate_of_the_only_shard_empties_the_target_and_the_lake(
         "UPDATE orders_01 SET flag = 2 WHERE id = 7",
     )
     replicator().run()
-    compact_lake(spark, lake)
+    compact()
     columns, rows = lake_rows(spark, lake)
     want = upstream_rows(s, "up1", "orders_01", columns)
     assert len(want) == 2 and rows == want == target(columns)
     # a truncate read again (the run after it) empties nothing more
     s.run("up1", "INSERT INTO orders_01 (id, customer) VALUES (6001, 'later')")
     replicator().run()
-    compact_lake(spark, lake)
+    compact()
     columns, rows = lake_rows(spark, lake)
     assert len(rows) == 3 and rows == upstream_rows(s, "up1", "orders_01", columns)
 

@@ -23,7 +23,7 @@ from mvdd.replicate.merge import Merge, ReplicationError
 from mvdd.replicate.state import State
 from mvdd.replicate.target import Checkpoint, Op
 from mvdd.shard import ShardGroup
-from mvdd.spark.lake import LakeRow, LakeWriter
+from mvdd.spark.lake import TRUNCATE, LakeRow, LakeWriter
 
 
 class LakeOutput:
@@ -72,7 +72,7 @@ class LakeOutput:
         lake keeps nothing from before this change (see :func:`mvdd.spark.lake.compact`)."""
         group = self.merge.group
         assert group is not None
-        return [LakeRow(shard, group.version(shard), "truncate", {})]
+        return [LakeRow(shard, group.version(shard), TRUNCATE, {})]
 
     def inserts(
         self, shard: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]

@@ -9,7 +9,8 @@ Layout of ``DIR``::
     snapshots/<n>/            snapshot n: rows of the joined schema (Parquet)
     changes/<seq>/            a change batch: one Parquet file per (shard, table version), its
                               rows as the shard wrote them (``_seq`` order, ``_op``), and
-                              ``_batch.json`` (the positions it reaches)
+                              ``_batch.json`` (the positions it reaches, its last
+                              truncate's ``_seq``)
 
 **Writing** (:class:`LakeWriter`, pyarrow, in the replicator's process): a batch is written into
 a temporary folder and renamed into place, so a reader or a compaction sees a whole batch or
@@ -71,6 +72,10 @@ ARROW: dict[Family, pa.DataType] = {
     Family.SPATIAL: pa.binary(),
 }
 META = ("_seq", "_op")
+#: the ``_op`` of a truncate: the group's only shard emptied its table
+TRUNCATE = "truncate"
+#: the last truncate of a batch whose ``_batch.json`` does not name it (an older writer's)
+_UNNAMED = -1
 
 
 class LakeError(MvddError, RuntimeError):
@@ -234,8 +239,10 @@ class LakeWriter:
             name = f"{n:04d}.parquet"
             pq.write_table(pa.table(data, schema=pa.schema(fields)), tmp / name)
             files[name] = {"shard": shard, "version": version, "rows": len(items)}
+        truncates = (s for items in groups.values() for s, r in items if r.op == TRUNCATE)
+        cut = max(truncates, default=None)
         (tmp / "_batch.json").write_text(
-            json.dumps({"seq": seq, "positions": dict(positions), "files": files})
+            json.dumps({"seq": seq, "positions": dict(positions), "files": files, "truncate": cut})
         )
         os.rename(tmp, self.folder / "changes" / f"{seq:012d}")
         self.seq = seq
@@ -270,7 +277,9 @@ class LakeWriter:
             for p in tmp.glob("*.parquet")
         }
         (tmp / "_batch.json").write_text(
-            json.dumps({"seq": seq, "positions": {}, "files": files, "columns": columns})
+            json.dumps(
+                {"seq": seq, "positions": {}, "files": files, "columns": columns, "truncate": None}
+            )
         )
         os.rename(tmp, self.folder / "changes" / f"{seq:012d}")
         self.seq = seq
@@ -368,9 +377,14 @@ def compact(
         # (a name may mean another column, of another type, at another version)
         files: dict[tuple[str, int], list[str]] = {}
         positions = dict(current.get("checkpoint", {}))
+        # the last truncate: each batch names its own (None: it holds none), so that no pass
+        # over the rows looks for one; a batch that does not (an older writer's) leaves it to
+        # such a pass
+        cuts: list[int | None] = []
         for _, path in batches:
             info = json.loads((path / "_batch.json").read_text())
             positions.update(info["positions"])
+            cuts.append(info.get("truncate", _UNNAMED))
             for name, f in info["files"].items():
                 files.setdefault((f["shard"], f["version"]), []).append(str(path / name))
         for (shard, version), paths in sorted(files.items()):
@@ -387,15 +401,21 @@ def compact(
 
             changes = functools.reduce(lambda a, b: a.unionByName(b), parts)
             # a truncate (the group's only shard emptied its table): nothing before the last one
-            # stays, neither the snapshot's rows nor earlier changes (one row, joined lazily)
-            cut = changes.where(F.col("_op") == "truncate").agg(F.max("_seq").alias("_cut"))
-            changes = (
-                changes.crossJoin(cut)
-                .where(F.col("_cut").isNull() | (F.col("_seq") > F.col("_cut")))
-                .drop("_cut")
-            )
-            if carried is not None:
-                carried = carried.crossJoin(cut).where(F.col("_cut").isNull()).drop("_cut")
+            # stays, neither the snapshot's rows nor earlier changes
+            if _UNNAMED not in cuts:
+                last = max((c for c in cuts if c is not None), default=None)
+                if last is not None:
+                    changes = changes.where(F.col("_seq") > last)
+                    carried = None
+            else:  # (one row, found by a pass over the changes, joined lazily)
+                cut = changes.where(F.col("_op") == TRUNCATE).agg(F.max("_seq").alias("_cut"))
+                changes = (
+                    changes.crossJoin(cut)
+                    .where(F.col("_cut").isNull() | (F.col("_seq") > F.col("_cut")))
+                    .drop("_cut")
+                )
+                if carried is not None:
+                    carried = carried.crossJoin(cut).where(F.col("_cut").isNull()).drop("_cut")
             order = Window.partitionBy(*(col(k) for k in key)).orderBy(F.col("_seq").desc())
             latest = changes.withColumn("_rank", F.row_number().over(order)).where(
                 F.col("_rank") == 1
