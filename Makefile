@@ -61,9 +61,10 @@ system-deps:
 
 # three workers (pytest-xdist) on two cores: the server-bound tests spend much of their time
 # waiting on a server or a child process, which a third worker fills (452 s against 507 s on
-# two, measured on the suite of 2026-11-26 before its later speed-ups; about 285 s since). One
-# runs every Spark test, so there is one Spark session; each starts the private MariaDB
-# servers its tests need
+# two, measured on the suite of 2026-11-26 before its later speed-ups; 391 s on 2026-12-03, the
+# suite then twice as large). One runs every Spark test, so there is one Spark session (375 s of
+# tests, where the other two ran 347 s each); each starts the private MariaDB servers its tests
+# need
 TEST_WORKERS ?= 3
 
 test: $(VENV)/.installed-test system-deps lint
