@@ -59,13 +59,13 @@ system-deps:
 		echo "missing and not installable here:$$missing: those tests skip (and fail under CI=true)"; \
 	fi
 
-# three workers (pytest-xdist) on two cores: the server-bound tests spend much of their time
-# waiting on a server or a child process, which a third worker fills (452 s against 507 s on
-# two, measured on the suite of 2026-11-26 before its later speed-ups; 391 s on 2026-12-03, the
-# suite then twice as large). One runs every Spark test, so there is one Spark session (375 s of
-# tests, where the other two ran 347 s each); each starts the private MariaDB servers its tests
-# need
-TEST_WORKERS ?= 3
+# four workers (pytest-xdist) on two cores: the server-bound tests spend much of their time
+# waiting on a server or a child process, which more workers than cores fill. Under CI=true
+# (the `ci` hypothesis profile) on 2026-12-03, one run after the other: 542 s on three workers,
+# 438 s on four (on 2026-11-26, 452 s on three against 507 s on two). One worker runs every
+# Spark test, so there is one Spark session (420 s of tests under CI, where the other workers'
+# tests took 1,087 s in all); each starts the private MariaDB servers its tests need
+TEST_WORKERS ?= 4
 
 test: $(VENV)/.installed-test system-deps lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup

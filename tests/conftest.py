@@ -58,7 +58,7 @@ def examples(ci: int, dev: int | None = None) -> int:
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``make test``: ``-n 3 --dist loadgroup``) every Spark test goes to one
+    """Under pytest-xdist (``make test``: ``-n 4 --dist loadgroup``) every Spark test goes to one
     worker, so the run has one Spark session; the other tests spread over the workers."""
     for item in items:
         if item.get_closest_marker("spark") is not None or "spark" in getattr(
