@@ -224,8 +224,12 @@ class LakeWriter:
         tmp.mkdir()
         files: dict[str, dict[str, Any]] = {}
         groups: dict[tuple[str, int], list[tuple[int, LakeRow]]] = {}
+        cut = None  # the last truncate's _seq (the rows come in _seq order)
         for i, row in enumerate(rows):
-            groups.setdefault((row.shard, row.version), []).append((seq * 10_000_000 + i, row))
+            at = seq * 10_000_000 + i
+            groups.setdefault((row.shard, row.version), []).append((at, row))
+            if row.op == TRUNCATE:
+                cut = at
         for n, ((shard, version), items) in enumerate(sorted(groups.items())):
             table: Table = schema_of(shard, version)
             columns = [c for c in table.columns if c.generated is None]
@@ -239,8 +243,6 @@ class LakeWriter:
             name = f"{n:04d}.parquet"
             pq.write_table(pa.table(data, schema=pa.schema(fields)), tmp / name)
             files[name] = {"shard": shard, "version": version, "rows": len(items)}
-        truncates = (s for items in groups.values() for s, r in items if r.op == TRUNCATE)
-        cut = max(truncates, default=None)
         (tmp / "_batch.json").write_text(
             json.dumps({"seq": seq, "positions": dict(positions), "files": files, "truncate": cut})
         )

@@ -130,9 +130,10 @@ def plot_timeline(
         # where it takes 0.35, the picture the same to the pixel)
         spans = column_spans([(p, cols) for p, cols in timeline[lane] if p is not None], end)
         for ni, name in enumerate(names):
-            if fold_name(name) in spans:
+            held = spans.get(fold_name(name))
+            if held:
                 ax.broken_barh(
-                    [(a, b - a) for a, b in spans[fold_name(name)]],
+                    [(a, b - a) for a, b in held],
                     (ni + li * height - 0.4, height * 0.9),
                     facecolors=colors(li % 10) if lane != target else "black",
                 )
