@@ -766,9 +766,10 @@ def converted(ctype: ColumnType, charset: str | None, collation: str | None) -> 
         need = LOB_BYTES[ctype.kind] // max_bytes_per_char(ctype.charset)
         return attrs.evolve(new, kind=_text_kind_holding(need, charset)).interned()
     if new.kind == TypeKind.VARCHAR:
-        return ColumnType.of(
+        made = ColumnType.of(
             TypeKind.VARCHAR, length=new.length, charset=charset, collation=collation
         )
+        return made.compressing(ctype.compressed)  # (its length judged in the new charset)
     return new
 
 
