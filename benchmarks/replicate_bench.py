@@ -15,6 +15,9 @@ plain worker can name columns, one downstream).
 (c) **initial copy**: four shards holding ``--copy`` rows in all; the replicator's first run
     (snapshots, the group, the target, the copy in key order with a checkpoint per batch)
     against a plain ``SELECT`` streamed + ``executemany`` copy of the same rows. Goal ≥ 0.8×.
+(d) **verify** of (c)'s target against its shards: rows/s read and compared (the target's and
+    the shards') against a plain streamed read of the same rows, and the peak of Python memory
+    (tracemalloc) in runs against the same check holding the whole target at once.
 
 Prints a table and writes ``benchmarks/results/replicate_bench.json``.
 
@@ -30,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +45,7 @@ from benchmarks.common import banner, machine, write
 from mvdd.binlog import BinlogPosition
 from mvdd.replicate import Replicator
 from mvdd.replicate.sandbox import Sandbox, SandboxUnavailable
+from mvdd.replicate.verify import RUN, verify
 
 CREATE = (
     "CREATE TABLE {t} (id BIGINT NOT NULL, customer VARCHAR(40) NOT NULL, amount DECIMAL(10,2) "
@@ -319,6 +324,57 @@ def copy_bench(servers: dict[str, Sandbox], rows: int, tmp: Path) -> dict[str, A
         "rows": 4 * per,
         "mvdd_rows_per_s": 4 * per / mvdd_s,
         "plain_rows_per_s": plain / plain_s,
+        "verify": verify_bench(servers, r, db, dw, 4 * per),
+    }
+
+
+# --- (d) verify ----------------------------------------------------------------------------------
+
+
+def plain_read(servers: dict[str, Sandbox], db: str, dw: str) -> int:
+    """Every row of the target and of the shards streamed and let go: the floor of a check."""
+    read = 0
+    for name, database, tables in [("down", dw, ["orders"])] + [(n, db, SHARDS[n]) for n in SHARDS]:
+        with (
+            contextlib.closing(servers[name].connect(database)) as conn,
+            conn.cursor(pymysql.cursors.SSCursor) as cur,
+        ):
+            for table in tables:
+                cur.execute(f"SELECT {', '.join(COLUMNS)} FROM {table}")
+                while chunk := cur.fetchmany(5000):
+                    read += len(chunk)
+    return read
+
+
+def verify_bench(
+    servers: dict[str, Sandbox], r: Replicator, db: str, dw: str, rows: int
+) -> dict[str, Any]:
+    """``verify`` of the copied target: its rows/s (target and shards) against a plain streamed
+    read of the same rows, and its peak of traced memory against the same check holding the
+    whole target at once (``run`` past the row count: how it read before runs)."""
+    sources = {n: servers[n].url() for n in SHARDS}
+    down = servers["down"].url(dw)
+    began = time.perf_counter()
+    verdict = verify(r.group, sources, down, "orders")
+    took = time.perf_counter() - began
+    assert verdict.ok and verdict.target_rows == rows, verdict.differences
+    began = time.perf_counter()
+    read = plain_read(servers, db, dw)
+    plain_s = time.perf_counter() - began
+    assert read == 2 * rows
+    peaks = {}
+    for label, run in (("runs", RUN), ("whole", rows + 1)):
+        tracemalloc.start()
+        assert verify(r.group, sources, down, "orders", run=run).ok
+        peaks[label] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return {
+        "rows": rows,
+        "run": RUN,
+        "mvdd_rows_per_s": 2 * rows / took,
+        "plain_rows_per_s": read / plain_s,
+        "peak_mib": peaks["runs"] / 2**20,
+        "peak_whole_mib": peaks["whole"] / 2**20,
     }
 
 
@@ -380,6 +436,15 @@ def main() -> None:
         f"{'(c) rows/s initial copy, vs SELECT + executemany':<62}"
         f"{copied['mvdd_rows_per_s']:>14,.0f}{copied['plain_rows_per_s']:>14,.0f}"
         f"{c:>8.2f}×  (goal ≥ 0.8)"
+    )
+    v = copied["verify"]
+    d = v["mvdd_rows_per_s"] / v["plain_rows_per_s"]
+    results["ratio_verify"] = round(d, 3)
+    print(
+        f"{'(d) rows/s verify of the copied target, vs a streamed read':<62}"
+        f"{v['mvdd_rows_per_s']:>14,.0f}{v['plain_rows_per_s']:>14,.0f}{d:>8.2f}×  "
+        f"(peak {v['peak_mib']:,.1f} MiB in runs of {v['run']:,} rows, "
+        f"{v['peak_whole_mib']:,.1f} MiB holding the whole target)"
     )
     write("replicate_bench", results)
 

@@ -787,6 +787,14 @@ def test_verify_finds_every_kind_of_difference(s: Setup) -> None:
     text = "\n".join(found.differences)
     assert not found.ok
     assert "(3,) is missing" in text and "'wrong'" in text and "(999999,) is downstream" in text
+    # read in runs of three target rows (each shard's rows of a run's span beside it): the same
+    # differences, the same counts
+    runs = verify(
+        r.group, {"up1": s.url("up1"), "up2": s.url("up2")}, s.downstream_url(), s.target, run=3
+    )
+    assert sorted(runs.differences) == sorted(found.differences)
+    assert (runs.rows, runs.target_rows) == (found.rows, found.target_rows)
+    assert sum(found.rows.values()) == found.target_rows == 20
     s.servers.down.execute("ALTER TABLE orders ADD COLUMN extra INT", database=s.dw)
     found = verify(
         r.group, {"up1": s.url("up1"), "up2": s.url("up2")}, s.downstream_url(), s.target

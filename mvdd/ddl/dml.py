@@ -269,6 +269,14 @@ def key_range(key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any]
     >>> print(key_range(["id"], [10], [20]))
     (`id`) >= (10) AND (`id`) < (20)
     """
+    within = _key_range(key, low, high)
+    return "1 = 1" if within is None else sql(within)
+
+
+def _key_range(
+    key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any] | None
+) -> exp.Expr | None:
+    """:func:`key_range`'s condition (None: both ends open)."""
     keys = exp.Tuple(expressions=[exp.Column(this=_id(k)) for k in key])
     parts: list[exp.Expr] = []
     if low is not None:
@@ -277,7 +285,7 @@ def key_range(key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any]
     if high is not None:
         bound = exp.Tuple(expressions=[literal_node(v) for v in high])
         parts.append(exp.LT(this=keys.copy(), expression=bound))
-    return sql(exp.and_(*parts)) if parts else "1 = 1"
+    return exp.and_(*parts) if parts else None
 
 
 def boundary(table: str | tuple[str, str], key: Sequence[str], offset: int) -> str:
@@ -343,6 +351,33 @@ def select_all(table: str | tuple[str, str], columns: Sequence[str | Column] | N
     return sql(exp.select(*picked).from_(table_ref(table)))
 
 
+def select_run(
+    table: str | tuple[str, str],
+    columns: Sequence[str | Column] | None,
+    key: Sequence[str],
+    low: Sequence[Any] | None,
+    high: Sequence[Any] | None,
+    *,
+    ordered: bool = False,
+) -> str:
+    """:func:`select_all`'s rows whose ``key`` is in [``low``, ``high``) (:func:`key_range`),
+    in key order when ``ordered``: one run of a table read in key order.
+
+    >>> print(select_run("t", ["id", "v"], ["id"], [10], [20]))
+    SELECT `id`, `v` FROM `t` WHERE (`id`) >= (10) AND (`id`) < (20)
+    >>> print(select_run("t", None, ["id"], None, None, ordered=True))
+    SELECT * FROM `t` ORDER BY `id`
+    """
+    node = exp.select(*([read_node(c) for c in columns] if columns is not None else [exp.Star()]))
+    node = node.from_(table_ref(table))
+    within = _key_range(key, low, high)
+    if within is not None:
+        node = node.where(within)
+    if ordered:
+        node = node.order_by(*(exp.Column(this=_id(k)) for k in key))
+    return sql(node)
+
+
 def count_rows(table: str | tuple[str, str]) -> str:
     """``SELECT COUNT(*) FROM table``"""
     return sql(exp.select(exp.Count(this=exp.Star())).from_(table_ref(table)))
@@ -377,6 +412,8 @@ __all__ = [
     "key_extent",
     "key_range",
     "lock_table",
+    "select_all",
+    "select_run",
     "select_template",
     "show_create",
     "show_create_database",

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Iterator, Sequence
+import itertools
+import math
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
 import attrs
 import pymysql
+import pymysql.cursors
 
 from mvdd.binlog.source import source_address
 from mvdd.ddl import parse_table
-from mvdd.ddl.dml import select_all, show_create
-from mvdd.model import Column, Table
+from mvdd.ddl.dml import count_rows, select_run, show_create
+from mvdd.model import Column, Family, Table
 from mvdd.model.names import fold_name
 from mvdd.model.table import as_shown
 from mvdd.replicate.merge import row_key
@@ -63,22 +66,17 @@ def same(a: Any, b: Any) -> bool:
 
 
 @contextlib.contextmanager
-def _connection(address: Address) -> Iterator[Any]:
-    conn = pymysql.connect(**address.connect_options())
+def _connection(address: Address, *, stream: bool = False) -> Iterator[Any]:
+    """A connection to ``address``; with ``stream``, its cursors hand rows over as the server
+    sends them (PyMySQL's unbuffered cursor) rather than holding the whole result."""
+    options = address.connect_options()
+    if stream:
+        options["cursorclass"] = pymysql.cursors.SSCursor
+    conn = pymysql.connect(**options)
     try:
         yield conn
     finally:
         conn.close()
-
-
-def _read(
-    address: Address, table: str, columns: Sequence[Column] | None = None
-) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """A table's rows: every column, or ``columns``, each read as its type stores it
-    (:func:`mvdd.ddl.dml.read_node`)."""
-    with _connection(address) as conn, conn.cursor() as cur:
-        cur.execute(select_all(table, columns))
-        return [d[0] for d in cur.description], list(cur.fetchall())
 
 
 def target_schema(downstream: str, target: str) -> Table:
@@ -89,65 +87,202 @@ def target_schema(downstream: str, target: str) -> Table:
     return parse_table(shown, replica=True)  # (the server's own text: its rules built the table)
 
 
-def verify(
-    group: ShardGroup, sources: dict[str, str], downstream: str, target: str, *, limit: int = 20
-) -> Verdict:
-    """Compare the target with the upstream shards (see the module docstring); ``limit``
-    differences are named at most."""
-    found: list[str] = []
-    live = target_schema(downstream, target)
-    joined = as_shown(group.joined)  # (as the target's SHOW CREATE TABLE writes it)
-    if not live.equivalent(joined):
-        found.append(f"the target's schema is not the join: {live.differences(joined)}")
-    key = row_key(group.joined) or ()
-    names, rows = _read(parse_address(downstream), target)
-    at = [names.index(k) for k in key]
-    down = {tuple(row[i] for i in at): dict(zip(names, row, strict=True)) for row in rows}
-    counts: dict[str, int] = {}
-    compared = held = 0
-    matched: set[tuple[Any, ...]] = set()
-    for shard in sorted(group.shards):
-        source = shard.partition("/")[0]
+#: the families whose values the servers and Python order alike: when the key's first column
+#: is of one of them on the target and on every shard, :func:`verify` reads the target in runs
+#: of that column's order and each shard run by run (a run's rows in memory at a time)
+_ORDERED = frozenset({Family.INTEGER, Family.DECIMAL})
+#: the target rows a run holds at least (all of them with a key of another type)
+RUN = 20_000
+
+
+def _runs(rows: Iterable[tuple[Any, ...]], lead: int, size: float) -> Iterator[_Run]:
+    """``rows`` (in the order of their column ``lead``) in runs of at least ``size`` rows, a
+    run ending where its last lead value does; each with its bounds: from the run's first lead
+    value (None: the first run, open below) to the next run's (None: the last, open above).
+    An empty ``rows`` is one empty run open on both sides."""
+    run: list[tuple[Any, ...]] = []
+    low = None
+    for row in rows:
+        if len(run) >= size and row[lead] != run[-1][lead]:
+            yield _Run(run, low, row[lead])
+            run, low = [], row[lead]
+        run.append(row)
+    yield _Run(run, low, None)
+
+
+@attrs.frozen
+class _Run:
+    rows: list[tuple[Any, ...]]
+    low: Any
+    high: Any
+
+
+def _ranged(group: ShardGroup, key: Sequence[str]) -> bool:
+    """Whether the key's first column is of an :data:`_ORDERED` family on the target and on
+    every shard it is read from."""
+    if not key:
+        return False
+    lead = fold_name(key[0])
+    sides = [group.joined.column(key[0])]
+    for shard in group.shards:
         schema = group.schema(shard)
-        database, _, name = schema.name.partition(".")  # its name now
-        upstream = source_address(sources[source]).with_database(database)
-        up_names, up_rows = _read(upstream, name, schema.columns)
-        if shard in group.paused:
-            held += len(up_rows)
-            continue
+        sides += [
+            c
+            for c in schema.columns
+            if (d := group.destination(shard, c.id)) is not None and fold_name(d.name) == lead
+        ]
+    return all(c.type.family in _ORDERED for c in sides)
+
+
+@attrs.frozen
+class _Shard:
+    """What :func:`verify` reads of a shard and how it compares a row: its source, its table
+    (its name now), the columns read, the upstream names of the key's columns, and each
+    compared column's upstream name with the target column its values land in."""
+
+    name: str
+    source: str
+    table: tuple[str, str]
+    columns: tuple[Column, ...]
+    key: tuple[str, ...]
+    where: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, group: ShardGroup, shard: str, key: Sequence[str]) -> _Shard:
+        schema = group.schema(shard)
+        database, _, name = schema.name.partition(".")
         where = {}
         for col in schema.columns:
             dest = group.destination(shard, col.id)
             if dest is not None and dest.generated is None:
                 where[col.name] = dest.name
         back = {fold_name(d): u for u, d in where.items()}
-        up_key = [back[fold_name(k)] for k in key]
-        for row in up_rows:
-            values = dict(zip(up_names, row, strict=True))
-            k = tuple(values[u] for u in up_key)
+        return cls(
+            shard,
+            shard.partition("/")[0],
+            (database, name),
+            schema.columns,
+            tuple(back[fold_name(k)] for k in key),
+            tuple(where.items()),
+        )
+
+    def compare(
+        self,
+        names: Sequence[str],
+        rows: Iterable[tuple[Any, ...]],
+        down: dict[tuple[Any, ...], tuple[Any, ...]],
+        down_names: Sequence[str],
+        matched: set[tuple[Any, ...]],
+        found: _Found,
+    ) -> None:
+        """Compare the shard's ``rows`` (their columns ``names``) with the target's rows
+        ``down`` (by key; their columns ``down_names``), adding to ``found`` each difference
+        and to ``matched`` each key found."""
+        at = [names.index(u) for u in self.key]
+        pairs = [(names.index(u), down_names.index(d), u, d) for u, d in self.where]
+        for row in rows:
+            k = tuple(row[i] for i in at)
             got = down.get(k)
             if got is None:
-                found.append(f"{shard}: the row {k} is missing downstream")
+                found.add(f"{self.name}: the row {k} is missing downstream")
                 continue
             matched.add(k)
-            for up, dn in where.items():
-                if not same(values[up], got[dn]):
-                    found.append(
-                        f"{shard}: row {k}, `{up}` is {values[up]!r} upstream and `{dn}` "
-                        f"{got[dn]!r} downstream"
+            for i, j, up, dn in pairs:
+                if not same(row[i], got[j]):
+                    found.add(
+                        f"{self.name}: row {k}, `{up}` is {row[i]!r} upstream and `{dn}` "
+                        f"{got[j]!r} downstream"
                     )
-        counts[shard] = len(up_rows)
-        compared += len(up_rows)
-    if not held:
-        found.extend(f"the row {k} is downstream and on no shard" for k in down if k not in matched)
-    elif not compared <= len(down) <= compared + held:
-        found.append(
-            f"the target holds {len(down)} rows; the shards {compared}"
-            + (f" (and {held} of paused shards)" if held else "")
+
+
+class _Found:
+    """The differences: the first ``limit`` named, the rest counted."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.named, self.more = limit, list[str](), 0
+
+    def add(self, difference: str) -> None:
+        if len(self.named) < self.limit:
+            self.named.append(difference)
+        else:
+            self.more += 1
+
+    def shown(self) -> tuple[str, ...]:
+        return tuple(self.named) + ((f"… and {self.more} more",) if self.more else ())
+
+
+def verify(
+    group: ShardGroup,
+    sources: dict[str, str],
+    downstream: str,
+    target: str,
+    *,
+    limit: int = 20,
+    run: int = RUN,
+) -> Verdict:
+    """Compare the target with the upstream shards (see the module docstring); ``limit``
+    differences are named at most, the rest counted.
+
+    The target is read once, in runs of at least ``run`` rows in the order of its key's first
+    column when that column is a number on every side (:data:`_ORDERED`; a run ends where a
+    value of it does), and each shard's rows of a run's span are read beside it: the rows a run
+    holds are all that is in memory at a time. With a key of another type (whose order the
+    servers' collations decide) the target is one run."""
+    found = _Found(limit)
+    live = target_schema(downstream, target)
+    joined = as_shown(group.joined)  # (as the target's SHOW CREATE TABLE writes it)
+    if not live.equivalent(joined):
+        found.add(f"the target's schema is not the join: {live.differences(joined)}")
+    key = row_key(group.joined) or ()
+    ranged = _ranged(group, key)
+    shards = {shard: _Shard.of(group, shard, key) for shard in sorted(group.shards)}
+    counts = dict.fromkeys((s for s in shards if s not in group.paused), 0)
+    held = total = 0
+    with contextlib.ExitStack() as stack:
+        upstream = {
+            source: stack.enter_context(_connection(source_address(url)))
+            for source, url in sources.items()
+            if any(x.source == source for x in shards.values())
+        }
+        for shard in group.paused & shards.keys():
+            with upstream[shards[shard].source].cursor() as cur:
+                cur.execute(count_rows(shards[shard].table))
+                held += cur.fetchone()[0]
+        conn = stack.enter_context(_connection(parse_address(downstream), stream=True))
+        cur = stack.enter_context(conn.cursor())
+        lead = key[:1] if ranged else ()
+        cur.execute(select_run(target, None, lead, None, None, ordered=ranged))
+        names = [d[0] for d in cur.description]
+        at = [names.index(k) for k in key]
+        rows = iter(lambda: cur.fetchmany(1000), ())
+        for part in _runs(
+            itertools.chain.from_iterable(rows), at[0] if ranged else 0, run if ranged else math.inf
+        ):
+            total += len(part.rows)
+            down = {tuple(row[i] for i in at): row for row in part.rows}
+            matched: set[tuple[Any, ...]] = set()
+            for shard, counted in counts.items():
+                x = shards[shard]
+                bounds = (
+                    None if part.low is None else [part.low],
+                    None if part.high is None else [part.high],
+                )
+                with upstream[x.source].cursor() as up:
+                    up.execute(select_run(x.table, x.columns, x.key[:1] if ranged else (), *bounds))
+                    up_names = [d[0] for d in up.description]
+                    up_rows = up.fetchall()
+                counts[shard] = counted + len(up_rows)
+                x.compare(up_names, up_rows, down, names, matched, found)
+            if not held:
+                for k in down:
+                    if k not in matched:
+                        found.add(f"the row {k} is downstream and on no shard")
+    compared = sum(counts.values())
+    if held and not compared <= total <= compared + held:
+        found.add(
+            f"the target holds {total} rows; the shards {compared} (and {held} of paused shards)"
         )
-    extra = len(found) - limit
-    shown = found[:limit] + ([f"… and {extra} more"] if extra > 0 else [])
-    return Verdict(counts, len(down), tuple(shown))
+    return Verdict(counts, total, found.shown())
 
 
 __all__ = ["Verdict", "same", "verify"]
