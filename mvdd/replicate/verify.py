@@ -119,7 +119,8 @@ class _Run:
 
 def _ranged(group: ShardGroup, key: Sequence[str]) -> bool:
     """Whether the key's first column is of an :data:`_ORDERED` family on the target and on
-    every shard it is read from."""
+    every shard it is read from. (The join holds a key only where every shard holds it, so
+    the column leads an index of each shard: a run's rows are found through it.)"""
     if not key:
         return False
     lead = fold_name(key[0])
