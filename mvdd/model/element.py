@@ -8,7 +8,7 @@ Columns and indexes carry their F1 :class:`State` (see :mod:`mvdd.online`).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal, InvalidOperation
 from enum import Enum, StrEnum
 from typing import Any, Final, Literal, TypeAlias
@@ -206,6 +206,8 @@ def coerce_default(
 ) -> Default:
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
     Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
+    The literal is first read as its kind reads in the column (:data:`_READINGS`, a rule for
+    each kind), then coerced by the column's type.
 
     ``written_in``: the charset the statement's client wrote it in, when not UTF-8: a string
     literal in a binary column is its bytes in that charset, as the server took them.
@@ -234,25 +236,8 @@ def coerce_default(
     """
     if value is NO_DEFAULT or value is None or isinstance(value, Expr):
         return value
-    raw: Any = value
-    numeric = ctype.family in _NUMBERS or ctype.kind == TypeKind.YEAR
-    if mariadb and type(raw) is HexText and ctype.family in _HEX_TEXT_FAMILIES:
-        raw = raw.decode("latin-1")  # (a binary string: each byte a character)
-    elif isinstance(raw, bytes) and numeric and ctype.family != Family.BIT:
-        raw = int.from_bytes(raw, "big")  # x'..' is a number in a numeric context
-    elif type(raw) is int and not numeric:
-        raw = raw.to_bytes(max(1, (raw.bit_length() + 7) // 8), "big")  # b'..': its bytes
     try:
-        if isinstance(raw, Decimal) and ctype.family == Family.ENUM:
-            raw = _member_number(raw, ctype)
-        elif type(raw) is DoubleLiteral:
-            raw = _from_double(raw, ctype)
-        elif isinstance(raw, str) and ctype.family == Family.FLOAT and ctype.unsigned:
-            raw = _unsigned_text(raw)
-        elif type(raw) is CharsetText:
-            raw = _from_charset_text(raw, ctype)
-        elif type(raw) is str and written_in is not None and ctype.family in _BYTES:
-            raw = raw.encode(python_codec(written_in, statement=True) or "utf-8")
+        raw = _reading(value)(value, ctype, mariadb, written_in)
         if replica and isinstance(raw, str) and ctype.kind in _LENIENT_DATES:
             kept = _kept_date(raw, ctype, cut=mariadb, any_day=any_day)
             if kept is not None:
@@ -272,6 +257,71 @@ def coerce_default(
 
 #: the families whose values are bytes
 _BYTES = frozenset({Family.BINARY, Family.BLOB})
+
+
+def _numeric(ctype: ColumnType) -> bool:
+    return ctype.family in _NUMBERS or ctype.kind == TypeKind.YEAR
+
+
+# -- how a literal reads in a column: a rule for each kind of literal (its Python type, the
+# nearest in its class's order), each given the literal, the column's type, whether MariaDB
+# reads it and the charset its statement was written in; the value it gives is the column's
+# to coerce (:func:`coerce_default`)
+
+
+def _as_is(raw: Any, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
+    return raw
+
+
+def _hex_text(raw: HexText, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
+    """``X'…'``: to MariaDB in a number's or a date's column the text its bytes spell (each
+    byte a character), else as any bytes."""
+    if mariadb and ctype.family in _HEX_TEXT_FAMILIES:
+        return _text(raw.decode("latin-1"), ctype, mariadb, written_in)
+    return _bytes(raw, ctype, mariadb, written_in)
+
+
+def _bytes(raw: bytes, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
+    """``x'…'``: a number in a numeric context (a BIT's its bytes), else its bytes."""
+    if _numeric(ctype) and ctype.family != Family.BIT:
+        return int.from_bytes(raw, "big")
+    return raw
+
+
+def _bits(raw: int, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
+    """``b'…'`` (an int): a number in a numeric context, else its bytes."""
+    if _numeric(ctype):
+        return raw
+    return raw.to_bytes(max(1, (raw.bit_length() + 7) // 8), "big")
+
+
+def _number(raw: Decimal, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
+    """A number literal: in an ENUM or a SET the member it names and indexes."""
+    return _member_number(raw, ctype) if ctype.family == Family.ENUM else raw
+
+
+def _double(raw: DoubleLiteral, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
+    """A number literal with an exponent (:class:`DoubleLiteral`)."""
+    return _member_number(raw, ctype) if ctype.family == Family.ENUM else _from_double(raw, ctype)
+
+
+def _text(raw: str, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
+    """A string literal: an unsigned FLOAT's no negative number; in a binary column the bytes
+    of its statement's charset."""
+    if ctype.family == Family.FLOAT and ctype.unsigned:
+        return _unsigned_text(raw)
+    if written_in is not None and ctype.family in _BYTES:
+        return raw.encode(python_codec(written_in, statement=True) or "utf-8")
+    return raw
+
+
+def _introduced(raw: CharsetText, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
+    """A string literal under a charset introducer (:class:`CharsetText`)."""
+    if ctype.family == Family.FLOAT and ctype.unsigned:
+        return _unsigned_text(raw)
+    return _from_charset_text(raw, ctype)
+
+
 #: the kinds whose text MariaDB may keep with a zero month or day
 _LENIENT_DATES = frozenset({TypeKind.DATE, TypeKind.DATETIME})
 
@@ -418,6 +468,28 @@ _HEX_TEXT_FAMILIES = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT, Fa
 
 #: the kinds whose values hold a fraction of a second
 _FRACTIONED = frozenset({TypeKind.DATETIME, TypeKind.TIMESTAMP, TypeKind.TIME})
+
+_Rule = Callable[[Any, ColumnType, bool, str | None], Any]
+#: literal kind -> its rule (a bool, an int to Python, is no bit literal: as is)
+_READINGS: dict[type, _Rule] = {
+    HexText: _hex_text,
+    bytes: _bytes,
+    bool: _as_is,
+    int: _bits,
+    DoubleLiteral: _double,
+    Decimal: _number,
+    CharsetText: _introduced,
+    str: _text,
+}
+
+
+def _reading(raw: Any) -> _Rule:
+    """The rule of ``raw``'s kind: its class's, else its nearest base's, else as is."""
+    for kind in type(raw).__mro__:
+        rule = _READINGS.get(kind)
+        if rule is not None:
+            return rule
+    return _as_is
 
 
 def cut_fraction(value: Any, ctype: ColumnType) -> Any:
