@@ -142,6 +142,8 @@ def _sure(expression: str, sql_type: str) -> Any:
 @example(sql_type="BIGINT", expression="(9223372036854775807 + 1)")
 @example(sql_type="TINYINT", expression="(-7 % 3 * 100)")
 @example(sql_type="ENUM('x','y','z')", expression="(1 + 3)")
+@example(sql_type="TINYINT", expression="-''")  # (a minus of a string: the double -0)
+@example(sql_type="TINYINT", expression="(-'0' + 0)")
 def test_a_constant_default_is_checked_as_the_server_checks_it(
     mdb: Any, sql_type: str, expression: str
 ) -> None:

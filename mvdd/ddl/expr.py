@@ -232,6 +232,7 @@ def _folded_minus(node: exp.Expr) -> exp.Expr:
             return inner
     elif (
         isinstance(operand, exp.Literal)
+        and not operand.is_string  # (-'0' and -'' are a minus of a string: doubles, -0)
         and _PLAIN_NUMBER.fullmatch(operand.this)
         and not operand.this.strip("0.")
     ):
