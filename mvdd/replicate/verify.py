@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import itertools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
@@ -110,6 +109,12 @@ def _runs(rows: Iterable[tuple[Any, ...]], lead: int, size: float) -> Iterator[_
     yield _Run(run, low, None)
 
 
+def _streamed(cur: Any) -> Iterator[tuple[Any, ...]]:
+    """The rows of an unbuffered cursor's result, a thousand fetched at a time."""
+    while chunk := cur.fetchmany(1000):
+        yield from chunk
+
+
 @attrs.frozen
 class _Run:
     rows: list[tuple[Any, ...]]
@@ -175,13 +180,15 @@ class _Shard:
         down_names: Sequence[str],
         matched: set[tuple[Any, ...]],
         found: _Found,
-    ) -> None:
+    ) -> int:
         """Compare the shard's ``rows`` (their columns ``names``) with the target's rows
         ``down`` (by key; their columns ``down_names``), adding to ``found`` each difference
-        and to ``matched`` each key found."""
+        and to ``matched`` each key found; how many rows were compared."""
         at = [names.index(u) for u in self.key]
         pairs = [(names.index(u), down_names.index(d), u, d) for u, d in self.where]
+        read = 0
         for row in rows:
+            read += 1
             k = tuple(row[i] for i in at)
             got = down.get(k)
             if got is None:
@@ -194,6 +201,7 @@ class _Shard:
                         f"{self.name}: row {k}, `{up}` is {row[i]!r} upstream and `{dn}` "
                         f"{got[j]!r} downstream"
                     )
+        return read
 
 
 class _Found:
@@ -227,8 +235,8 @@ def verify(
     The target is read once, in runs of at least ``run`` rows in the order of its key's first
     column when that column is a number on every side (:data:`_ORDERED`; a run ends where a
     value of it does), and each shard's rows of a run's span are read beside it: the rows a run
-    holds are all that is in memory at a time. With a key of another type (whose order the
-    servers' collations decide) the target is one run."""
+    holds are all that is in memory at a time (the shards' rows are streamed past it). With a
+    key of another type (whose order the servers' collations decide) the target is one run."""
     found = _Found(limit)
     live = target_schema(downstream, target)
     joined = as_shown(group.joined)  # (as the target's SHOW CREATE TABLE writes it)
@@ -241,7 +249,7 @@ def verify(
     held = total = 0
     with contextlib.ExitStack() as stack:
         upstream = {
-            source: stack.enter_context(_connection(source_address(url)))
+            source: stack.enter_context(_connection(source_address(url), stream=True))
             for source, url in sources.items()
             if any(x.source == source for x in shards.values())
         }
@@ -255,10 +263,7 @@ def verify(
         cur.execute(select_run(target, None, lead, None, None, ordered=ranged))
         names = [d[0] for d in cur.description]
         at = [names.index(k) for k in key]
-        rows = iter(lambda: cur.fetchmany(1000), ())
-        for part in _runs(
-            itertools.chain.from_iterable(rows), at[0] if ranged else 0, run if ranged else math.inf
-        ):
+        for part in _runs(_streamed(cur), at[0] if ranged else 0, run if ranged else math.inf):
             total += len(part.rows)
             down = {tuple(row[i] for i in at): row for row in part.rows}
             matched: set[tuple[Any, ...]] = set()
@@ -271,9 +276,8 @@ def verify(
                 with upstream[x.source].cursor() as up:
                     up.execute(select_run(x.table, x.columns, x.key[:1] if ranged else (), *bounds))
                     up_names = [d[0] for d in up.description]
-                    up_rows = up.fetchall()
-                counts[shard] = counted + len(up_rows)
-                x.compare(up_names, up_rows, down, names, matched, found)
+                    read = x.compare(up_names, _streamed(up), down, names, matched, found)
+                counts[shard] = counted + read
             if not held:
                 for k in down:
                     if k not in matched:
