@@ -36,7 +36,7 @@ from mvdd.ddl.apply import (
 from mvdd.ddl.column import CONVERTED
 from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, MvddError
-from mvdd.model import NO_DEFAULT, Column, Index, IndexKind, IndexPart, Table
+from mvdd.model import NO_DEFAULT, Column, Expr, Index, IndexKind, IndexPart, Table
 from mvdd.model.kind import LOB_FAMILIES, Family
 from mvdd.model.names import fold_name
 from mvdd.model.table import is_long_unique
@@ -846,8 +846,30 @@ _TWICE = (
 def _renames_first(changes: list[tuple[s.Step, s.Step]]) -> list[tuple[s.Step, s.Step]]:
     """The changes of the table's columns, those that rename first (in their order): a rename
     reaches the expressions the table held, never one a clause of the statement defines (which
-    names the columns as the statement leaves them), so a ``MODIFY`` defining one waits."""
-    return sorted(changes, key=lambda pair: _new_name(pair[0]) is None)
+    names the columns as the statement leaves them), so a ``MODIFY`` defining one waits. So
+    does the definition of a ``CHANGE`` that renames and defines one, where the statement
+    renames another column: its rename stays in its place (a ``RENAME COLUMN``), its definition
+    follows every rename (a ``MODIFY`` of the new name)."""
+    ordered = sorted(changes, key=lambda pair: _new_name(pair[0]) is None)
+    renames = [pair for pair in ordered if _new_name(pair[0]) is not None]
+    if len(renames) < 2 or not any(_defines_expression(st) for st, _ in renames):
+        return ordered
+    moved: list[tuple[s.Step, s.Step]] = []
+    for i, (st, why) in enumerate(renames):
+        if isinstance(st, s.ModifyColumn) and _defines_expression(st):
+            to = st.definition.name
+            renames[i] = (s.RenameColumn(table=st.table, column=st.column, to=to), why)
+            moved.append((attrs.evolve(st, column=to), why))
+    return renames + moved + ordered[len(renames) :]
+
+
+def _defines_expression(st: s.Step) -> bool:
+    """Whether a column's change defines an expression (a DEFAULT, a generated column's or a
+    CHECK of the column)."""
+    if not isinstance(st, s.ModifyColumn):
+        return False
+    col = st.definition
+    return isinstance(col.default, Expr) or col.generated is not None or col.check is not None
 
 
 def _followed(st: s.DropColumn, followers: dict[str, str]) -> s.DropColumn:
