@@ -560,13 +560,14 @@ def _sources(values: list[str]) -> dict[str, str]:
 
 def _status_table(status: dict[str, Any]) -> RichTable:
     table = RichTable(title="mvdd replicate")
-    for column in ("shard", "position", "version", "paused", "lag s", "rows", "held"):
+    for column in ("shard", "position", "gtid", "version", "paused", "lag s", "rows", "held"):
         table.add_column(column)
     for shard, s in status.get("shards", {}).items():
         lag = s.get("lag_s")
         table.add_row(
             escape(shard),
             str(s.get("position") or "—"),
+            str(s.get("gtid") or "—"),
             str(s.get("version") or "—"),
             f"[yellow]{escape(s['reason'])}[/]" if s.get("paused") else "no",
             "—" if lag is None else f"{lag:.1f}",

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mvdd import BinlogPosition, Catalog, PositionError
+from mvdd.model.position import gtid_after
 from tests.support.mariadb import MariaDB
 
 P = BinlogPosition
@@ -77,3 +78,27 @@ def test_the_mysql_store_keeps_binlog_positions(mariadb: MariaDB) -> None:
             positions_in(cat)
         with Catalog.open(mariadb.url(db)) as again:
             assert again.table("d.t", position=P("mysql-bin.1000000", 5)).column_names == ("a", "b")
+
+
+GTIDS = st.tuples(st.integers(0, 12), st.integers(1, 3), st.integers(1, 10**9))
+
+
+@given(st.lists(GTIDS, max_size=6), st.lists(GTIDS, max_size=8))
+def test_a_gtid_position_keeps_each_domains_last_gtid(
+    start: list[tuple[int, int, int]], applied: list[tuple[int, int, int]]
+) -> None:
+    """:func:`gtid_after` against a model: a domain's last GTID, by domain."""
+    model: dict[int, tuple[int, int, int]] = {g[0]: g for g in start}
+    text = ",".join("-".join(map(str, model[d])) for d in sorted(model))
+    state: str | None = text
+    for g in applied:
+        state = gtid_after(state, "-".join(map(str, g)))
+        model[g[0]] = g
+    if applied:
+        assert state == ",".join("-".join(map(str, model[d])) for d in sorted(model))
+
+
+@pytest.mark.parametrize("bad", ["0-1", "a-1-2", "0-1-2-3", " 0-1-2", ""])
+def test_a_gtid_is_domain_server_sequence(bad: str) -> None:
+    with pytest.raises(PositionError, match="DOMAIN-SERVER-SEQUENCE"):
+        gtid_after("0-1-1", bad)

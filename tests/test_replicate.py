@@ -28,7 +28,15 @@ from mvdd.replicate.merge import ReplicationError
 from mvdd.replicate.verify import verify
 from tests.conftest import private_server
 from tests.support.mariadb import MariaDB
-from tests.support.replication import Servers, Setup, assert_replicated, setup, texts
+from tests.support.replication import (
+    Servers,
+    Setup,
+    applied,
+    assert_replicated,
+    gtid_binlog_pos,
+    setup,
+    texts,
+)
 
 pytestmark = pytest.mark.mariadb
 
@@ -765,6 +773,31 @@ def test_a_state_directory_a_kill_left_mid_write_opens(tmp_path: Path) -> None:
     assert state.id == "after"
     state.close()
     State(folder).close()
+
+
+def test_the_status_names_the_gtid_position_applied(s: Setup) -> None:
+    """Each shard's status names its source's GTID position applied, which once caught up is
+    the server's own ``@@gtid_binlog_pos``: after the copy, after rows and a DDL followed (the
+    two ways a source's checkpoint moves), read back by a new replicator on the state, and
+    after a restart whose checkpoint was written without it (it is read at the position)."""
+    rows(s, "up1", "orders_01", 1, 5)
+    r = s.replicator()
+    assert applied(r.run()) == gtid_binlog_pos(s)
+    rows(s, "up2", "orders_03", 100, 5)
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN g INT NULL")
+    before = gtid_binlog_pos(s)
+    assert applied(r.run()) == before
+    rows(s, "up1", "orders_02", 200, 3)
+    assert applied(s.replicator().status()) == before  # (as the state last wrote it)
+    assert applied(s.replicator().run()) == gtid_binlog_pos(s) != before
+    # a checkpoint of an older writer, without the GTID
+    s.servers.down.execute(
+        "UPDATE mvdd_checkpoint SET data = JSON_REMOVE(data, '$.gtid') WHERE name LIKE 'source:%'",
+        database=s.dw,
+    )
+    s.run("up2", "DELETE FROM orders_03 WHERE id = 100")
+    assert applied(s.replicator().run()) == gtid_binlog_pos(s)
+    assert_replicated(s, r)
 
 
 def test_verify_finds_every_kind_of_difference(s: Setup) -> None:

@@ -26,7 +26,15 @@ from mvdd.replicate.lake import compact_lake
 from mvdd.spark import bulk, has_python_udf, read_lake
 from mvdd.store.address import parse_address
 from tests.support.mariadb import quote
-from tests.support.replication import Servers, Setup, assert_replicated, setup, texts
+from tests.support.replication import (
+    Servers,
+    Setup,
+    applied,
+    assert_replicated,
+    gtid_binlog_pos,
+    setup,
+    texts,
+)
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.spark]
 
@@ -136,7 +144,9 @@ def test_bulk_copy_under_writes_and_a_ddl_converges(
     assert "mvdd_stage_orders" in writes  # orders_01 was copied again, upserted
     assert not any(v["paused"] for v in status["shards"].values())
     r = s.replicator(bulk="spark")
-    r.run()
+    # caught up, the GTID position applied is the servers' (the copy's start read at its
+    # position, the copy again keeping it, each transaction followed moving it)
+    assert applied(r.run()) == gtid_binlog_pos(s)
     counts = assert_replicated(s, r)
     assert counts[f"up1/{s.db}.orders_01"] > ROWS // 2
     assert r.group.joined.find_column("note") is not None

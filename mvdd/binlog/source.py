@@ -346,6 +346,21 @@ class Source:
             raise SourceConfigError(f"{self.description}: the binary log is off")
         return BinlogPosition(str(row[0]), int(row[1]))
 
+    def gtid_at(self, position: BinlogPosition) -> str | None:
+        """MariaDB's GTID position at ``position`` (``BINLOG_GTID_POS``: each replication
+        domain's last GTID before it, :func:`~mvdd.model.position.gtid_after`'s form; ``''``
+        before the first): None from MySQL, or where the server no longer has the file."""
+
+        def ask(cur: Any) -> str | None:
+            self._identify(cur)
+            if self._flavor != "mariadb":
+                return None
+            cur.execute("SELECT BINLOG_GTID_POS(%s, %s)", (position.file, position.offset))
+            (found,) = cur.fetchone()
+            return None if found is None else _text(found)
+
+        return self._ask(ask)
+
     def server_charset(self) -> tuple[str, str]:
         """The server's default charset and collation (what a database created without one
         takes)."""

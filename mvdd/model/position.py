@@ -86,4 +86,28 @@ class BinlogPosition:
         return self._key >= other._key
 
 
-__all__ = ["BinlogPosition"]
+#: a MariaDB GTID: replication domain, server id, sequence number
+_GTID = re.compile(r"(\d+)-(\d+)-(\d+)")
+
+
+def gtid_after(state: str | None, gtid: str) -> str:
+    """A MariaDB GTID position (``gtid_slave_pos``'s form: the last GTID of each replication
+    domain, comma-separated, by domain) once the transaction ``gtid`` is applied: its
+    domain's GTID replaced. PositionError if either is no such text.
+
+    >>> gtid_after("0-1-5,2-1-9", "0-3-6")
+    '0-3-6,2-1-9'
+    >>> gtid_after(None, "10-1-1"), gtid_after("2-1-4", "10-1-1")
+    ('10-1-1', '2-1-4,10-1-1')
+    """
+    parts = [*(state.split(",") if state else ()), gtid]
+    last: dict[int, str] = {}
+    for part in parts:
+        m = _GTID.fullmatch(part)
+        if m is None:
+            raise PositionError(f"a MariaDB GTID is DOMAIN-SERVER-SEQUENCE, not {part!r}")
+        last[int(m.group(1))] = part
+    return ",".join(last[d] for d in sorted(last))
+
+
+__all__ = ["BinlogPosition", "gtid_after"]

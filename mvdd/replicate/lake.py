@@ -210,6 +210,7 @@ class LakeTarget:
                     or BinlogPosition.parse(have.position) < BinlogPosition.parse(position)
                 ):
                     data = dict(have.data) if have is not None else {}
+                    data.pop("gtid", None)  # (the older position's: read again at this one)
                     out[name] = Checkpoint(position, have.seq if have else None, data)
         return out
 

@@ -51,6 +51,7 @@ from mvdd.ddl import parse_table
 from mvdd.ddl.dml import boundary, count_rows, create_like, drop_table, key_extent, upsert_from
 from mvdd.errors import MvddError, SourceConfigError, SourceLost
 from mvdd.model import Table
+from mvdd.model.position import gtid_after
 from mvdd.model.table import as_shown
 from mvdd.replicate import faults
 from mvdd.replicate.apply import Changes, Templates
@@ -93,6 +94,13 @@ class _Source:
     recopy: list[str] = attrs.field(factory=list)
     timestamp: float = 0.0
     idle: bool = False
+    #: MariaDB's GTID position applied (:func:`~mvdd.model.position.gtid_after`; None: not
+    #: known, a MySQL source)
+    gtid: str | None = None
+
+    def gtid_after(self, before: str | None, txn: BinlogTransaction) -> str | None:
+        """The GTID position once ``txn`` is applied after ``before``."""
+        return gtid_after(before, txn.gtid) if before is not None and txn.gtid else before
 
 
 @attrs.define
@@ -102,7 +110,8 @@ class _Pending:
     changes: Changes
     holds: list[HeldRow] = attrs.field(factory=list)
     lake: list[Any] = attrs.field(factory=list)
-    commits: dict[str, tuple[BinlogPosition, float]] = attrs.field(factory=dict)
+    #: source -> (its last transaction's end, its time, the GTID position after it)
+    commits: dict[str, tuple[BinlogPosition, float, str | None]] = attrs.field(factory=dict)
     started: float = attrs.field(factory=time.monotonic)
 
     def __bool__(self) -> bool:
@@ -374,6 +383,11 @@ class Replicator:
                         return self._publish(state, merge)
                     raise ReplicationError("the copy did not finish", source=src.name)
                 src.applied = BinlogPosition.parse(point.position)
+                src.gtid = (
+                    point.data["gtid"]
+                    if "gtid" in point.data
+                    else self._servers[src.name].gtid_at(src.applied)  # (an older checkpoint)
+                )
                 safe = point.data.get("safe_until")
                 src.safe_until = BinlogPosition.parse(safe) if safe else None
                 src.rows = {k: int(v) for k, v in point.data.get("rows", {}).items()}
@@ -593,7 +607,9 @@ class Replicator:
         src_state.safe_until = safe_until
         if self._lake is not None:
             self._lake.append([], {source: start})
-        self._commit(target, [self._source_op(target, merge, source, start)])
+        gtid = self._servers[source].gtid_at(start)
+        self._commit(target, [self._source_op(target, merge, source, start, gtid)])
+        src_state.gtid = gtid
 
     # -- the bulk copy: Spark ------------------------------------------------------------------
 
@@ -778,9 +794,11 @@ class Replicator:
         src_state.recopy = changed
         commit = start if shards is None else src_state.applied
         assert commit is not None
+        gtid = self._servers[source].gtid_at(commit) if shards is None else src_state.gtid
         if self._lake is not None:
             self._lake.append([], {source: commit})
-        self._commit(target, [self._source_op(target, merge, source, commit)])
+        self._commit(target, [self._source_op(target, merge, source, commit, gtid)])
+        src_state.gtid = gtid
 
     def _changed(
         self,
@@ -841,14 +859,15 @@ class Replicator:
         target: Target,
         merge: Merge,
         entry: LogEntry,
-        close: tuple[str, BinlogPosition] | None,
+        close: tuple[str, BinlogPosition, str | None] | None,
         *,
         done: int = 0,
         before: Any = None,
     ) -> None:
         """Run a log entry's downstream statements from ``done`` on, each recorded once it ran,
         then, in one transaction: the held rows of the shards it resumed, its completion, and
-        (``close``) the source's checkpoint at the end of the DDL's transaction."""
+        (``close``: source, position, GTID position) the source's checkpoint at the end of the
+        DDL's transaction."""
         schemas = [merge_table(text) for text in entry.expected]
         for i in range(done, len(entry.downstream)):
             statement = entry.downstream[i]
@@ -877,12 +896,13 @@ class Replicator:
         if close is not None:
             ops.append(self._source_op(target, merge, *close))
         if self._lake is not None:
-            self._lake.append(lake, dict([close]) if close is not None else {})
+            self._lake.append(lake, {close[0]: close[1]} if close is not None else {})
         self._commit(target, ops)
         for shard, seq in releases.items():
             state.release(shard, seq)
         if close is not None:
-            self._sources[close[0]].applied = close[1]
+            src = self._sources[close[0]]
+            src.applied, src.gtid = close[1], close[2]
 
     def _execute(
         self, state: State, target: Target, statement: str, before: Any, after: Any
@@ -1090,7 +1110,8 @@ class Replicator:
                 keys = [up for _, up in route.key]
                 pending.lake.extend(self._lake.rows(shard, ev.kind.value, ev.row, ev.before, keys))
             src.rows[shard] = src.rows.get(shard, 0) + 1
-        pending.commits[src.name] = (txn.commit, txn.timestamp)
+        before = pending.commits[src.name][2] if src.name in pending.commits else src.gtid
+        pending.commits[src.name] = (txn.commit, txn.timestamp, src.gtid_after(before, txn))
 
     def _change(
         self,
@@ -1113,13 +1134,16 @@ class Replicator:
             assert row is not None
             changes.delete(key, route.key_of(row), safe=safe)
 
-    def _source_op(self, target: Target, merge: Merge, source: str, commit: BinlogPosition) -> Op:
+    def _source_op(
+        self, target: Target, merge: Merge, source: str, commit: BinlogPosition, gtid: str | None
+    ) -> Op:
         src = self._sources[source]
         safe = src.safe_until if src.safe_until is not None and commit < src.safe_until else None
         data = {
             "safe_until": str(safe) if safe else None,
             "rows": dict(src.rows),
             "recopy": list(src.recopy),
+            "gtid": gtid,
         }
         return target.checkpoint_op(f"source:{source}", Checkpoint(str(commit), merge.seq, data))
 
@@ -1128,15 +1152,15 @@ class Replicator:
         if pending.holds:
             faults.reach("after-hold")
         ops = pending.changes.ops()
-        for name, (commit, _) in pending.commits.items():
-            ops.append(self._source_op(target, merge, name, commit))
+        for name, (commit, _, gtid) in pending.commits.items():
+            ops.append(self._source_op(target, merge, name, commit, gtid))
         if self._lake is not None:  # the lake first: a kill after it repeats nothing there
-            self._lake.append(pending.lake, {n: c for n, (c, _) in pending.commits.items()})
+            self._lake.append(pending.lake, {n: c[0] for n, c in pending.commits.items()})
             self._compact_now()
         self._commit(target, ops)
-        for name, (commit, stamp) in pending.commits.items():
+        for name, (commit, stamp, gtid) in pending.commits.items():
             src = self._sources[name]
-            src.applied = commit
+            src.applied, src.gtid = commit, gtid
             src.timestamp = stamp or src.timestamp
             if src.safe_until is not None and not commit < src.safe_until:
                 src.safe_until = None
@@ -1185,12 +1209,13 @@ class Replicator:
                 reason = merge.reason(entry.shard) if entry.shard else None
                 if reason is not None:
                     log.warning("%s paused at %s: %s", entry.shard, txn.commit, reason)
+        gtid = src.gtid_after(src.gtid, txn)
         for i, entry in enumerate(entries):
-            close = (src.name, txn.commit) if i == len(entries) - 1 else None
+            close = (src.name, txn.commit, gtid) if i == len(entries) - 1 else None
             self._run_entry(state, target, merge, entry, close)
         if not entries:
-            self._commit(target, [self._source_op(target, merge, src.name, txn.commit)])
-            src.applied = txn.commit
+            self._commit(target, [self._source_op(target, merge, src.name, txn.commit, gtid)])
+            src.applied, src.gtid = txn.commit, gtid
         src.timestamp = txn.timestamp or src.timestamp
 
     # -- status -----------------------------------------------------------------------------------
@@ -1204,6 +1229,7 @@ class Replicator:
             lag = 0.0 if src.idle else (max(0.0, now - src.timestamp) if src.timestamp else None)
             shards[shard] = {
                 "position": str(src.applied) if src.applied else None,
+                "gtid": src.gtid,
                 "version": merge.versions.get(shard),
                 "paused": reason is not None,
                 "reason": reason,

@@ -110,6 +110,22 @@ def texts(server: MariaDB, database: str, table: str, columns: str) -> list[tupl
         return [tuple(row) for row in cur.fetchall()]
 
 
+def gtid_binlog_pos(s: Setup) -> dict[str, str]:
+    """Each upstream server's ``@@gtid_binlog_pos``: the GTID position a replicator caught up
+    with it has applied."""
+    out = {}
+    for name in ("up1", "up2"):
+        with contextlib.closing(s.servers.upstream(name).connect()) as conn, conn.cursor() as cur:
+            cur.execute("SELECT @@gtid_binlog_pos")
+            out[name] = str(cur.fetchone()[0])
+    return out
+
+
+def applied(status: dict[str, Any]) -> dict[str, str]:
+    """The GTID position applied of each source, as a status names it for each of its shards."""
+    return {shard.split("/")[0]: v["gtid"] for shard, v in status["shards"].items()}
+
+
 def assert_replicated(s: Setup, r: Replicator) -> dict[str, int]:
     """The target holds exactly the upstream rows and has the join's schema (see
     :func:`mvdd.replicate.verify.verify`, itself tested on targets made wrong on purpose);
