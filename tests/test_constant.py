@@ -144,6 +144,12 @@ def _sure(expression: str, sql_type: str) -> Any:
 @example(sql_type="ENUM('x','y','z')", expression="(1 + 3)")
 @example(sql_type="TINYINT", expression="-''")  # (a minus of a string: the double -0)
 @example(sql_type="TINYINT", expression="(-'0' + 0)")
+# the server evaluates no argument past COALESCE's first value, nor IF's other branch
+@example(sql_type="TINYINT", expression="COALESCE(1e2, (1 + 9223372036854775807))")
+@example(sql_type="TINYINT", expression="COALESCE(NULL, (1 + 9223372036854775807))")
+@example(sql_type="INT", expression="IF(1, 5, 9223372036854775807 + 1)")
+@example(sql_type="INT", expression="IF(0, 5, 9223372036854775807 + 1)")
+@example(sql_type="INT", expression="IFNULL(7, -9223372036854775807 - 2)")
 def test_a_constant_default_is_checked_as_the_server_checks_it(
     mdb: Any, sql_type: str, expression: str
 ) -> None:

@@ -383,11 +383,33 @@ def _repeat(node: exp.Expr) -> Any:
     return text * max(times, 0)
 
 
-def _alike(nodes: list[exp.Expr]) -> list[Any]:
+def _alike(
+    nodes: list[exp.Expr], evaluated: Callable[[list[Any]], range] | None = None
+) -> list[Any]:
     """The values of the nodes, of one kind (integers, strings, or decimals of one scale),
     plain NULLs aside: the server gives the chosen one the type of them all (a NULL of a
-    function's too), which mvdd models for one kind only."""
-    values = [_value(node) for node in nodes]
+    function's too), which mvdd models for one kind only.
+
+    ``evaluated``: given the values (an error where a node's evaluation raises one), the nodes
+    the server evaluates (None: every one). An error of one of them is the server's; one of
+    another node is not (the server reads no value it does not choose), but the type of them
+    all is then not certain."""
+    values: list[Any] = []
+    for node in nodes:
+        try:
+            values.append(_value(node))
+        except DDLError as err:
+            if evaluated is None:
+                raise
+            values.append(err)
+    failed = [i for i, v in enumerate(values) if isinstance(v, DDLError)]
+    if failed:
+        assert evaluated is not None
+        reads = evaluated(values)
+        for i in failed:
+            if i in reads:
+                raise values[i]
+        raise _Unknown
     kinds = {
         (type(v), v.as_tuple().exponent if isinstance(v, Decimal) else None)
         for v in values
@@ -409,14 +431,21 @@ def _if(node: exp.Expr) -> Any:
     cond = _value(node.this)
     if not (cond is None or isinstance(cond, (int, Decimal))):
         raise _Unknown  # (a string's or a double's truth: not modelled)
-    a, b = _alike([node.args["true"], node.args.get("false") or exp.Null()])
-    return a if cond else b
+    chosen = 0 if cond else 1  # (the other branch is not evaluated)
+    branches = [node.args["true"], node.args.get("false") or exp.Null()]
+    return _alike(branches, lambda _: range(chosen, chosen + 1))[chosen]
 
 
 def _coalesce(node: exp.Expr) -> Any:
     """``COALESCE`` and ``IFNULL``: the first value that is not NULL."""
-    values = _alike([node.this, *node.expressions])
+    values = _alike([node.this, *node.expressions], _up_to_a_value)
     return next((v for v in values if v is not None), None)
+
+
+def _up_to_a_value(values: list[Any]) -> range:
+    """The arguments ``COALESCE`` evaluates: up to the first that is not NULL (an error is
+    not: the server stops there)."""
+    return range(next((i + 1 for i, v in enumerate(values) if v is not None), len(values)))
 
 
 def _extreme(pick: Callable[..., Any]) -> Callable[[exp.Expr], Any]:
