@@ -8,7 +8,7 @@ from typing import Any
 
 import pymysql
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mvdd.ddl.expr import normalize_sql, referenced_columns, rename_column
@@ -219,6 +219,20 @@ def test_normal_form_means_the_same_on_the_server(rows_cursor: Any, batch: list[
 @pytest.mark.mariadb
 @settings(max_examples=examples(60))
 @given(st.lists(expressions, min_size=1, max_size=8))
+# a NOT of a value that a negation meets gives the value back (a bare column its truth in an
+# AND or an OR), where a NOT of a NOT the statement writes is the value's truth
+@example(
+    [
+        "(NOT (`a` AND (NOT (-`a`))))",
+        "NOT (b OR NOT (a + 1))",
+        "NOT (b XOR NOT (-a))",
+        "NOT (NOT (-a) OR NOT (b))",
+        "NOT (b AND NOT abs(a))",
+        "NOT (b XOR NOT a)",
+        "NOT (b OR NOT a)",
+        "b OR NOT (NOT (-a))",
+    ]
+)
 def test_normal_form_is_the_one_the_server_shows(rows_cursor: Any, batch: list[str]) -> None:
     """Each expression a generated column on MariaDB: its SHOW CREATE TABLE, read back, holds
     the expression's normal form. The server's own printing is the oracle of the form (how its

@@ -285,6 +285,13 @@ class QuotedHex(exp.HexString):
     reads a DEFAULT of one as a string, not a number (:class:`mvdd.model.element.HexText`)."""
 
 
+class NotValue(exp.EQ):
+    """``NOT x`` of a value that is no truth value (a column, a sum, a function's): ``x = 0``
+    in value and in print (:mod:`mvdd.ddl.expr`'s normal form), but its negation is ``x``
+    itself, where that of a written ``x = 0`` is ``x <> 0``, as MariaDB keeps the NOT (its
+    ``Item_func_not``, whose negation gives its argument back)."""
+
+
 class TemporalLiteral(exp.Cast):
     """A typed temporal literal, ``DATE 'text'``, ``TIME 'text'`` or ``TIMESTAMP 'text'``: a
     constant of its type, whose text the parse checks as the server does (its error 1525).
@@ -2208,6 +2215,7 @@ class MvddGenerator(MySQLGenerator):
         # each as the servers write it: 0x… a number in MariaDB's arithmetic, X'…' a string
         exp.HexString: lambda self, e: f"0x{e.this}" if e.this else "X''",
         QuotedHex: lambda self, e: f"X'{e.this}'",
+        NotValue: lambda self, e: self.binary(e, "="),
         AlterDatabase: lambda self, e: self.alterdatabase_sql(e),
         Persistent: lambda self, e: "PERSISTENT",
         # a collation's name is a plain word: bare, as the model renders it, however it was read

@@ -23,7 +23,7 @@ from typing import Any
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from mvdd.ddl.dialect import DIALECT, QuotedHex, TemporalLiteral, deep_stack
+from mvdd.ddl.dialect import DIALECT, NotValue, QuotedHex, TemporalLiteral, deep_stack
 from mvdd.ddl.reserved import is_reserved
 from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
@@ -413,6 +413,7 @@ _PRECEDENCE: dict[type[exp.Expr], int] = {
     **dict.fromkeys(
         (
             exp.EQ,
+            NotValue,
             exp.NullSafeEQ,
             exp.NEQ,
             exp.GT,
@@ -461,8 +462,10 @@ def _precedence(node: exp.Expr) -> int:
 
 
 def _negate(node: exp.Expr) -> exp.Expr:
-    """NOT node, pushed inwards as MariaDB does: comparisons flip, De Morgan over AND/OR,
-    double negation cancels, TRUE and FALSE swap, and NOT of a plain value is ``value = 0``."""
+    """NOT node, pushed inwards as MariaDB does: comparisons flip, De Morgan over AND/OR (a
+    bare column that comes out an operand of one is its truth, ``x <> 0``), double negation
+    cancels (a NOT of a value gives the value back), TRUE and FALSE swap, and NOT of a plain
+    value is ``value = 0`` (:class:`~mvdd.ddl.dialect.NotValue`)."""
     node = _strip_parens(node)
     word = _truth_word(node)
     if word is not None:
@@ -470,17 +473,12 @@ def _negate(node: exp.Expr) -> exp.Expr:
     flipped = _NEGATED.get(type(node))
     if flipped is not None:
         return flipped(this=node.this, expression=node.expression)
-    if isinstance(node, exp.Not):
-        inner = _strip_parens(node.this)
-        return (
-            inner
-            if isinstance(inner, _BOOLEAN)
-            else exp.NEQ(this=inner, expression=exp.Literal.number(0))
-        )
+    if isinstance(node, exp.Not | NotValue):
+        return _strip_parens(node.this)  # (a NOT of a NOT: its argument, as it is)
     if isinstance(node, exp.And):
-        return exp.Or(this=_negate(node.this), expression=_negate(node.expression))
+        return _column_truth(exp.Or(this=_negate(node.this), expression=_negate(node.expression)))
     if isinstance(node, exp.Or):
-        return exp.And(this=_negate(node.this), expression=_negate(node.expression))
+        return _column_truth(exp.And(this=_negate(node.this), expression=_negate(node.expression)))
     if isinstance(node, exp.Xor):
         # the server negates the first operand that takes a negation in (a comparison, a
         # truth word, …), else puts a NOT before the first
@@ -490,7 +488,7 @@ def _negate(node: exp.Expr) -> exp.Expr:
         return exp.Xor(this=_negate(left), expression=right)
     if isinstance(node, (*_BOOLEAN, exp.Func)):
         return exp.Not(this=node)
-    return exp.EQ(this=node, expression=exp.Literal.number(0))
+    return NotValue(this=node, expression=exp.Literal.number(0))
 
 
 #: what a negation goes into, rather than standing before it (the server's neg_transformer)
@@ -844,6 +842,7 @@ def to_node(expr: Expr) -> exp.Expr:
 #: error gives each
 _MIXING: dict[type[exp.Expr], str] = {
     exp.EQ: "=",
+    NotValue: "=",
     exp.NEQ: "<>",
     exp.GT: ">",
     exp.GTE: ">=",
