@@ -561,7 +561,8 @@ def _sources(values: list[str]) -> dict[str, str]:
 def _status_table(status: dict[str, Any]) -> RichTable:
     table = RichTable(title="mvdd replicate")
     for column in ("shard", "position", "gtid", "version", "paused", "lag s", "rows", "held"):
-        table.add_column(column)
+        # (a narrow terminal folds a name or a position onto more lines, never cuts it)
+        table.add_column(column, overflow="fold")
     for shard, s in status.get("shards", {}).items():
         lag = s.get("lag_s")
         table.add_row(
