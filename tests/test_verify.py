@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mvdd.replicate.merge import row_key
-from mvdd.replicate.verify import _ranged, _runs
+from mvdd.replicate.verify import _ranged, _runs, _Shard
 from mvdd.shard import ShardGroup
 
 
@@ -57,4 +57,6 @@ def test_runs_need_a_key_led_by_a_number(first: str, second: str, ranged: bool) 
     group = ShardGroup(
         "t", {"a/d.t1": f"CREATE TABLE t1 ({first})", "b/d.t2": f"CREATE TABLE t2 ({second})"}
     )
-    assert _ranged(group, row_key(group.joined) or ()) is ranged
+    key = row_key(group.joined) or ()
+    shards = [_Shard.of(group, shard, key) for shard in group.shards]
+    assert _ranged(group.joined, shards) is ranged

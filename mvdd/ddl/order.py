@@ -26,6 +26,7 @@ from mvdd.ddl.apply import (
     _column,
     _key,
     _looked_for,
+    _own_expressions,
     apply_steps,
     auto_timestamps,
     check_one_charset,
@@ -36,7 +37,7 @@ from mvdd.ddl.apply import (
 from mvdd.ddl.column import CONVERTED
 from mvdd.ddl.rules import Rules
 from mvdd.errors import DDLError, MvddError
-from mvdd.model import NO_DEFAULT, Column, Expr, Index, IndexKind, IndexPart, Table
+from mvdd.model import NO_DEFAULT, Column, Index, IndexKind, IndexPart, Table
 from mvdd.model.kind import LOB_FAMILIES, Family
 from mvdd.model.names import fold_name
 from mvdd.model.table import is_long_unique
@@ -864,12 +865,8 @@ def _renames_first(changes: list[tuple[s.Step, s.Step]]) -> list[tuple[s.Step, s
 
 
 def _defines_expression(st: s.Step) -> bool:
-    """Whether a column's change defines an expression (a DEFAULT, a generated column's or a
-    CHECK of the column)."""
-    if not isinstance(st, s.ModifyColumn):
-        return False
-    col = st.definition
-    return isinstance(col.default, Expr) or col.generated is not None or col.check is not None
+    """Whether a column's change defines an expression that may name other columns."""
+    return isinstance(st, s.ModifyColumn) and bool(_own_expressions(st.definition))
 
 
 def _followed(st: s.DropColumn, followers: dict[str, str]) -> s.DropColumn:

@@ -98,9 +98,10 @@ class _Source:
     #: known, a MySQL source)
     gtid: str | None = None
 
-    def gtid_after(self, before: str | None, txn: BinlogTransaction) -> str | None:
-        """The GTID position once ``txn`` is applied after ``before``."""
-        return gtid_after(before, txn.gtid) if before is not None and txn.gtid else before
+
+def _gtid_applied(before: str | None, txn: BinlogTransaction) -> str | None:
+    """The GTID position once ``txn`` is applied after ``before`` (None: not known, stays so)."""
+    return gtid_after(before, txn.gtid) if before is not None and txn.gtid else before
 
 
 @attrs.define
@@ -1111,7 +1112,7 @@ class Replicator:
                 pending.lake.extend(self._lake.rows(shard, ev.kind.value, ev.row, ev.before, keys))
             src.rows[shard] = src.rows.get(shard, 0) + 1
         before = pending.commits[src.name][2] if src.name in pending.commits else src.gtid
-        pending.commits[src.name] = (txn.commit, txn.timestamp, src.gtid_after(before, txn))
+        pending.commits[src.name] = (txn.commit, txn.timestamp, _gtid_applied(before, txn))
 
     def _change(
         self,
@@ -1209,7 +1210,7 @@ class Replicator:
                 reason = merge.reason(entry.shard) if entry.shard else None
                 if reason is not None:
                     log.warning("%s paused at %s: %s", entry.shard, txn.commit, reason)
-        gtid = src.gtid_after(src.gtid, txn)
+        gtid = _gtid_applied(src.gtid, txn)
         for i, entry in enumerate(entries):
             close = (src.name, txn.commit, gtid) if i == len(entries) - 1 else None
             self._run_entry(state, target, merge, entry, close)

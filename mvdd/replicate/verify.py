@@ -122,21 +122,15 @@ class _Run:
     high: Any
 
 
-def _ranged(group: ShardGroup, key: Sequence[str]) -> bool:
+def _ranged(joined: Table, shards: Iterable[_Shard]) -> bool:
     """Whether the key's first column is of an :data:`_ORDERED` family on the target and on
     every shard it is read from. (The join holds a key only where every shard holds it, so
     the column leads an index of each shard: a run's rows are found through it.)"""
+    key = row_key(joined)
     if not key:
         return False
-    lead = fold_name(key[0])
-    sides = [group.joined.column(key[0])]
-    for shard in group.shards:
-        schema = group.schema(shard)
-        sides += [
-            c
-            for c in schema.columns
-            if (d := group.destination(shard, c.id)) is not None and fold_name(d.name) == lead
-        ]
+    sides = [joined.column(key[0])]
+    sides += [c for x in shards for c in x.columns if fold_name(c.name) == fold_name(x.key[0])]
     return all(c.type.family in _ORDERED for c in sides)
 
 
@@ -243,8 +237,8 @@ def verify(
     if not live.equivalent(joined):
         found.add(f"the target's schema is not the join: {live.differences(joined)}")
     key = row_key(group.joined) or ()
-    ranged = _ranged(group, key)
     shards = {shard: _Shard.of(group, shard, key) for shard in sorted(group.shards)}
+    ranged = _ranged(group.joined, shards.values())
     counts = dict.fromkeys((s for s in shards if s not in group.paused), 0)
     held = total = 0
     with contextlib.ExitStack() as stack:
