@@ -99,6 +99,21 @@ class _Source:
     gtid: str | None = None
 
 
+@attrs.frozen
+class _Reached:
+    """Where a source stands once one of its transactions is applied: the transaction's end,
+    the GTID position after it (None: not known) and its time (0: not known)."""
+
+    commit: BinlogPosition
+    gtid: str | None
+    time: float = 0.0
+
+    def enter(self, src: _Source) -> None:
+        """``src`` as it stands once the transaction's downstream commit is done."""
+        src.applied, src.gtid = self.commit, self.gtid
+        src.timestamp = self.time or src.timestamp
+
+
 def _gtid_applied(before: str | None, txn: BinlogTransaction) -> str | None:
     """The GTID position once ``txn`` is applied after ``before`` (None: not known, stays so)."""
     return gtid_after(before, txn.gtid) if before is not None and txn.gtid else before
@@ -111,8 +126,8 @@ class _Pending:
     changes: Changes
     holds: list[HeldRow] = attrs.field(factory=list)
     lake: list[Any] = attrs.field(factory=list)
-    #: source -> (its last transaction's end, its time, the GTID position after it)
-    commits: dict[str, tuple[BinlogPosition, float, str | None]] = attrs.field(factory=dict)
+    #: source -> where its last transaction in the batch leaves it
+    commits: dict[str, _Reached] = attrs.field(factory=dict)
     started: float = attrs.field(factory=time.monotonic)
 
     def __bool__(self) -> bool:
@@ -608,9 +623,9 @@ class Replicator:
         src_state.safe_until = safe_until
         if self._lake is not None:
             self._lake.append([], {source: start})
-        gtid = self._servers[source].gtid_at(start)
-        self._commit(target, [self._source_op(target, merge, source, start, gtid)])
-        src_state.gtid = gtid
+        reached = _Reached(start, self._servers[source].gtid_at(start))
+        self._commit(target, [self._source_op(target, merge, source, reached)])
+        src_state.gtid = reached.gtid
 
     # -- the bulk copy: Spark ------------------------------------------------------------------
 
@@ -798,7 +813,7 @@ class Replicator:
         gtid = self._servers[source].gtid_at(commit) if shards is None else src_state.gtid
         if self._lake is not None:
             self._lake.append([], {source: commit})
-        self._commit(target, [self._source_op(target, merge, source, commit, gtid)])
+        self._commit(target, [self._source_op(target, merge, source, _Reached(commit, gtid))])
         src_state.gtid = gtid
 
     def _changed(
@@ -860,14 +875,14 @@ class Replicator:
         target: Target,
         merge: Merge,
         entry: LogEntry,
-        close: tuple[str, BinlogPosition, str | None] | None,
+        close: tuple[str, _Reached] | None,
         *,
         done: int = 0,
         before: Any = None,
     ) -> None:
         """Run a log entry's downstream statements from ``done`` on, each recorded once it ran,
         then, in one transaction: the held rows of the shards it resumed, its completion, and
-        (``close``: source, position, GTID position) the source's checkpoint at the end of the
+        (``close``: a source and where it stands) the source's checkpoint at the end of the
         DDL's transaction."""
         schemas = [merge_table(text) for text in entry.expected]
         for i in range(done, len(entry.downstream)):
@@ -897,13 +912,12 @@ class Replicator:
         if close is not None:
             ops.append(self._source_op(target, merge, *close))
         if self._lake is not None:
-            self._lake.append(lake, {close[0]: close[1]} if close is not None else {})
+            self._lake.append(lake, {close[0]: close[1].commit} if close is not None else {})
         self._commit(target, ops)
         for shard, seq in releases.items():
             state.release(shard, seq)
         if close is not None:
-            src = self._sources[close[0]]
-            src.applied, src.gtid = close[1], close[2]
+            close[1].enter(self._sources[close[0]])
 
     def _execute(
         self, state: State, target: Target, statement: str, before: Any, after: Any
@@ -1111,8 +1125,8 @@ class Replicator:
                 keys = [up for _, up in route.key]
                 pending.lake.extend(self._lake.rows(shard, ev.kind.value, ev.row, ev.before, keys))
             src.rows[shard] = src.rows.get(shard, 0) + 1
-        before = pending.commits[src.name][2] if src.name in pending.commits else src.gtid
-        pending.commits[src.name] = (txn.commit, txn.timestamp, _gtid_applied(before, txn))
+        before = pending.commits[src.name].gtid if src.name in pending.commits else src.gtid
+        pending.commits[src.name] = _Reached(txn.commit, _gtid_applied(before, txn), txn.timestamp)
 
     def _change(
         self,
@@ -1135,16 +1149,15 @@ class Replicator:
             assert row is not None
             changes.delete(key, route.key_of(row), safe=safe)
 
-    def _source_op(
-        self, target: Target, merge: Merge, source: str, commit: BinlogPosition, gtid: str | None
-    ) -> Op:
+    def _source_op(self, target: Target, merge: Merge, source: str, reached: _Reached) -> Op:
         src = self._sources[source]
+        commit = reached.commit
         safe = src.safe_until if src.safe_until is not None and commit < src.safe_until else None
         data = {
             "safe_until": str(safe) if safe else None,
             "rows": dict(src.rows),
             "recopy": list(src.recopy),
-            "gtid": gtid,
+            "gtid": reached.gtid,
         }
         return target.checkpoint_op(f"source:{source}", Checkpoint(str(commit), merge.seq, data))
 
@@ -1153,17 +1166,16 @@ class Replicator:
         if pending.holds:
             faults.reach("after-hold")
         ops = pending.changes.ops()
-        for name, (commit, _, gtid) in pending.commits.items():
-            ops.append(self._source_op(target, merge, name, commit, gtid))
+        for name, reached in pending.commits.items():
+            ops.append(self._source_op(target, merge, name, reached))
         if self._lake is not None:  # the lake first: a kill after it repeats nothing there
-            self._lake.append(pending.lake, {n: c[0] for n, c in pending.commits.items()})
+            self._lake.append(pending.lake, {n: r.commit for n, r in pending.commits.items()})
             self._compact_now()
         self._commit(target, ops)
-        for name, (commit, stamp, gtid) in pending.commits.items():
+        for name, reached in pending.commits.items():
             src = self._sources[name]
-            src.applied, src.gtid = commit, gtid
-            src.timestamp = stamp or src.timestamp
-            if src.safe_until is not None and not commit < src.safe_until:
+            reached.enter(src)
+            if src.safe_until is not None and not reached.commit < src.safe_until:
                 src.safe_until = None
 
     def _commit(self, target: Target, ops: list[Op]) -> None:
@@ -1210,14 +1222,13 @@ class Replicator:
                 reason = merge.reason(entry.shard) if entry.shard else None
                 if reason is not None:
                     log.warning("%s paused at %s: %s", entry.shard, txn.commit, reason)
-        gtid = _gtid_applied(src.gtid, txn)
+        reached = _Reached(txn.commit, _gtid_applied(src.gtid, txn), txn.timestamp)
         for i, entry in enumerate(entries):
-            close = (src.name, txn.commit, gtid) if i == len(entries) - 1 else None
+            close = (src.name, reached) if i == len(entries) - 1 else None
             self._run_entry(state, target, merge, entry, close)
         if not entries:
-            self._commit(target, [self._source_op(target, merge, src.name, txn.commit, gtid)])
-            src.applied, src.gtid = txn.commit, gtid
-        src.timestamp = txn.timestamp or src.timestamp
+            self._commit(target, [self._source_op(target, merge, src.name, reached)])
+            reached.enter(src)
 
     # -- status -----------------------------------------------------------------------------------
 
