@@ -336,6 +336,9 @@ FUNCTIONS = [
     "OCT(a)",
     "ATAN2(a, 2)",
     "b'101'",
+    # a bit literal's bytes as many as its digits fill, the leading zero ones kept
+    "b'000000001'",
+    "LENGTH(b'0000000000000000')",
     "N'x'",
     "TRUE",
     "s IS TRUE",

@@ -272,6 +272,12 @@ DEFAULTS = [
     ("YEAR", "0x61"),
     ("INT", "b'101'"),
     ("TIME", "b'101'"),
+    # … of as many bytes as its digits fill, the leading zero ones kept; b'' is no byte
+    *(
+        (t, v)
+        for t in ("VARBINARY(4)", "CHAR(3)", "BINARY(3)", "ENUM('','a')", "SET('a')", "INT", "YEAR")
+        for v in ("b''", "b'000000001'", "b'0000000000000000'", "B'00000000'")
+    ),
 ]
 
 
@@ -603,6 +609,9 @@ other_literals = st.one_of(
             "x'4142'",
             "b'101'",
             "B'1000001'",
+            "b''",
+            "b'000000001'",
+            "b'0000000000000000'",
             "TRUE",
             "FALSE",
             "NULL",

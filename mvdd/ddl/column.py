@@ -37,6 +37,7 @@ from mvdd.model import (
 )
 from mvdd.model.element import (
     HexText,
+    bit_bytes,
     build_column,
     coerce_default,
     introduced,
@@ -69,7 +70,7 @@ def _literal(node: exp.Expr) -> Any:
         if isinstance(inner, Decimal):
             return type(inner)(-inner)  # (a double stays one)
     if isinstance(node, exp.BitString):
-        return int(node.this or "0", 2)
+        return bit_bytes(str(node.this or ""))
     if isinstance(node, exp.HexString):
         text = node.this
         data = bytes.fromhex(text if len(text) % 2 == 0 else "0" + text)
@@ -84,8 +85,8 @@ def _strip(node: exp.Expr) -> exp.Expr:
 
 
 def raw_default(node: exp.Expr) -> Default:
-    """A default as stated: None, a literal's raw value (numbers as Decimal, hex as bytes, bits
-    as int, text as str), or an Expr. The column's type coerces raw values (:func:`coerce_default`)
+    """A default as stated: None, a literal's raw value (numbers as Decimal, hex and bits as
+    bytes, text as str), or an Expr. The column's type coerces raw values (:func:`coerce_default`)
     when the default meets its column."""
     try:
         return _literal(node)

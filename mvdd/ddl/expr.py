@@ -28,6 +28,7 @@ from mvdd.ddl.reserved import is_reserved
 from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
 from mvdd.model.charsets import collation_charset
+from mvdd.model.element import bit_bytes
 from mvdd.model.kind import TypeKind
 from mvdd.model.names import fold_name
 from mvdd.model.types import canonical_charset
@@ -90,9 +91,7 @@ def _introduced(node: exp.Expr) -> exp.Expr:
         digits = str(literal.this)
         literal = QuotedHex(this=(digits if len(digits) % 2 == 0 else "0" + digits).upper())
     elif isinstance(literal, exp.BitString):
-        bits = str(literal.this)
-        data = int(bits or "0", 2).to_bytes((len(bits) + 7) // 8, "big")
-        literal = QuotedHex(this=data.hex().upper())
+        literal = QuotedHex(this=bit_bytes(str(literal.this)).hex().upper())
     return exp.Introducer(this=charset, expression=literal)
 
 
@@ -305,8 +304,9 @@ _UNIFY: dict[type[exp.Expr], Any] = {
         n if n.args.get("zone") else exp.Cast(this=n.this, to=exp.DataType.build("DATETIME"))
     ),
     exp.Atan2: lambda n: exp.Atan(this=n.this, expression=n.expression),
+    # (its bytes, the leading zero ones kept: b'000000001' is 0x0001)
     exp.BitString: lambda n: (
-        _hex_number(format(int(n.this, 2), "x")) if n.this else QuotedHex(this="")
+        _hex_number(bit_bytes(str(n.this)).hex()) if n.this else QuotedHex(this="")
     ),
     exp.HexString: lambda n: _hex_number(n.this),
     QuotedHex: lambda n: QuotedHex(this=n.this.lower()),

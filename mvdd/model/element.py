@@ -205,7 +205,7 @@ def coerce_default(
     written_in: str | None = None,
 ) -> Default:
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
-    Decimal, hex as bytes, bits as int, text as str); raises DDLError if it cannot hold it.
+    Decimal, hex and bits as bytes, text as str); raises DDLError if it cannot hold it.
     The literal is first read as its kind reads in the column (:data:`_READINGS`, a rule for
     each kind), then coerced by the column's type.
 
@@ -289,7 +289,9 @@ def _bytes(raw: bytes, ctype: ColumnType, mariadb: bool, written_in: str | None)
 
 
 def _bits(raw: int, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
-    """``b'…'`` (an int): a number in a numeric context, else its bytes."""
+    """An int (a BIT column's value, as a change of the column's type carries it): a number in
+    a numeric context, else its bytes. (A ``b'…'`` literal reads as its bytes do,
+    :func:`bit_bytes`: as a ``0x…``.)"""
     if _numeric(ctype):
         return raw
     return raw.to_bytes(max(1, (raw.bit_length() + 7) // 8), "big")
@@ -456,6 +458,17 @@ def introduced(introducer: str, value: Any) -> Any:
     return CharsetText(text, data, None if holds(charset, text) else charset)
 
 
+def bit_bytes(digits: str) -> bytes:
+    """The bytes of a bit literal ``b'…'`` of ``digits``: as many as its digits fill, the
+    leading zero ones kept (``b'000000001'`` is ``0x0001``, ``b''`` no byte), as the servers
+    read one.
+
+    >>> bit_bytes("000000001"), bit_bytes(""), bit_bytes("1000001")
+    (b'\\x00\\x01', b'', b'A')
+    """
+    return int(digits or "0", 2).to_bytes((len(digits) + 7) // 8, "big")
+
+
 class HexText(bytes):
     """The bytes of a hex string literal ``X'…'``, as a DEFAULT states them: MariaDB reads one
     in a number's, a date's or a year's column as the string its bytes spell (``INT DEFAULT
@@ -470,7 +483,7 @@ _HEX_TEXT_FAMILIES = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT, Fa
 _FRACTIONED = frozenset({TypeKind.DATETIME, TypeKind.TIMESTAMP, TypeKind.TIME})
 
 _Rule = Callable[[Any, ColumnType, bool, str | None], Any]
-#: literal kind -> its rule (a bool, an int to Python, is no bit literal: as is)
+#: literal kind -> its rule (a bool, an int to Python, is no BIT value: as is)
 _READINGS: dict[type, _Rule] = {
     HexText: _hex_text,
     bytes: _bytes,
@@ -619,6 +632,7 @@ __all__ = [
     "IndexKind",
     "IndexPart",
     "State",
+    "bit_bytes",
     "build_column",
     "coerce_default",
     "cut_fraction",
