@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 from sqlglot import exp
 
-from mvdd.ddl.dialect import UnsignedFloat
+from mvdd.ddl.dialect import QuotedHex, UnsignedFloat
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.kind import FAMILY, MAX_VARCHAR_BYTES, Family, TypeKind
 from mvdd.model.types import (
@@ -142,11 +142,26 @@ def _int_params(dt: exp.DataType) -> list[int]:
 
 
 def _members(dt: exp.DataType) -> list[str]:
+    """The members as written: string literals. A member written as a hex or bit literal
+    (``ENUM(x'61')``, which the server takes as the text its bytes spell in the column's
+    charset) is not modelled: an UnsupportedDDLError naming it."""
     out = []
     for node in dt.expressions:
         node = node.this if isinstance(node, exp.DataTypeParam) else node
+        if isinstance(node, exp.HexString | exp.BitString):
+            written = (
+                f"x'{node.this}'"
+                if isinstance(node, QuotedHex)
+                else f"0x{node.this}"
+                if isinstance(node, exp.HexString)
+                else f"b'{node.this}'"
+            )
+            raise UnsupportedDDLError(
+                f"enum/set member {written} is a hex or bit literal: the text its bytes spell "
+                "in the column's charset is not modelled; write the member as a string"
+            )
         if not (isinstance(node, exp.Literal) and node.is_string):
-            raise DDLParseError(f"enum/set member {node.sql()!r} is not a string")
+            raise DDLParseError(f"enum/set member {node.sql(dialect='mysql')!r} is not a string")
         out.append(node.this)
     return out
 
