@@ -134,6 +134,8 @@ _atoms = st.one_of(
     st.sampled_from([quote(c) for c in _COLUMNS]),
     st.integers(min_value=-3, max_value=9).map(str),
     st.sampled_from(["NULL", "TRUE", "FALSE"]),
+    # hex and bit literals: bytes (a bit literal's leading zero ones kept) that read as numbers
+    st.sampled_from(["0x1F", "X'0A'", "x''", "b'101'", "b'000000001'", "b''"]),
 )
 
 

@@ -308,15 +308,16 @@ def test_a_defined_column_is_checked_as_on_the_server(mdb: Any, setup: str, sql:
 def test_a_hex_literal_keeps_whether_it_is_a_number() -> None:
     """``0x10`` is a number in MariaDB's arithmetic, ``X'10'`` a string (``0x10 + 1`` is 17,
     ``X'10' + 1`` is 1): an expression keeps which it holds, written as the server writes it
-    (lower-case digits, an even number of them; a bit string as the number it is), so a
-    target the table is rendered to computes the same default."""
+    (lower-case digits, an even number of them; a bit string as the number it is, its
+    leading zero bytes kept, and ``b''``, no byte, as it is: a number too, where ``X''`` is a
+    string), so a target the table is rendered to computes the same default."""
     cat = Catalog(replica=True, flavor="mariadb")
     cat.execute(
         "CREATE TABLE t (a INT DEFAULT (0xAb + 1), b INT DEFAULT (x'aB' + 1), "
         "c INT DEFAULT (0xabc + 1), d INT DEFAULT (B'101' + 0), e INT DEFAULT (b'' + 1))"
     )
     rendered = render_table(cat.table("t"))
-    for text in ("(0xab + 1)", "(X'ab' + 1)", "(0x0abc + 1)", "(0x05 + 0)", "(X'' + 1)"):
+    for text in ("(0xab + 1)", "(X'ab' + 1)", "(0x0abc + 1)", "(0x05 + 0)", "(b'' + 1)"):
         assert text in rendered
     assert normalize_sql("0x10 + 1") != normalize_sql("X'10' + 1")
 

@@ -304,9 +304,10 @@ _UNIFY: dict[type[exp.Expr], Any] = {
         n if n.args.get("zone") else exp.Cast(this=n.this, to=exp.DataType.build("DATETIME"))
     ),
     exp.Atan2: lambda n: exp.Atan(this=n.this, expression=n.expression),
-    # (its bytes, the leading zero ones kept: b'000000001' is 0x0001)
+    # (its bytes, the leading zero ones kept: b'000000001' is 0x0001; b'', no byte, stays b'':
+    # a number as 0x… are, where X'' is a string: ABS(COALESCE(0x1F, b'')) is 31, with X'' 0)
     exp.BitString: lambda n: (
-        _hex_number(bit_bytes(str(n.this)).hex()) if n.this else QuotedHex(this="")
+        _hex_number(bit_bytes(str(n.this)).hex()) if n.this else exp.BitString(this="")
     ),
     exp.HexString: lambda n: _hex_number(n.this),
     QuotedHex: lambda n: QuotedHex(this=n.this.lower()),
