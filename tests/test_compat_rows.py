@@ -11,10 +11,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from mvdd import check, parse_statements, parse_table
+from mvdd import Catalog, InvalidValueError, check, parse_statements, parse_table
 from mvdd.ddl import apply_steps
 from mvdd.model import Table
-from mvdd.model.row import COMPUTED, upgrade_row
+from mvdd.model.row import COMPUTED, added_columns, upgrade_row
 from tests.conftest import examples
 from tests.strategies import canonical, db_param, values
 from tests.support.mariadb import quote, scratch
@@ -169,3 +169,55 @@ def test_forward_compatible_steps_on_mariadb(server: Any, data: st.DataObject) -
             if mine is COMPUTED:
                 continue
             assert canonical(col.type, server_value) == mine, (alter, col.name, server_value, mine)
+
+
+#: columns MariaDB adds to a table holding rows though they are NOT NULL without a default (a
+#: replica's catalog takes them, as the server does): the rows get the type's zero value
+ADDED_NOT_NULL = [
+    *(t for t in TYPES if "COMPRESSED" not in t),
+    "TIMESTAMP(2)",
+    "BINARY(3)",
+    "BLOB",
+    "INT NOT NULL DEFAULT 7, ALTER COLUMN added DROP DEFAULT",
+    "VARCHAR(3) NULL DEFAULT 'x', ALTER COLUMN added DROP DEFAULT",
+]
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("definition", ADDED_NOT_NULL)
+def test_a_column_added_not_null_without_a_default_fills_rows_as_on_mariadb(
+    server: Any, definition: str
+) -> None:
+    """A row from before ``ADD COLUMN added … NOT NULL`` without a default, upgraded, holds what
+    the server gave the rows it held (0, '', the zero date, the first member …): a held row
+    the replicator releases after such a DDL is written as the upstream holds its row."""
+    create = "CREATE TABLE t (id INT NOT NULL, PRIMARY KEY (id))"
+    alter = f"ALTER TABLE t ADD COLUMN added {definition}"
+    if "NULL" not in definition:
+        alter = alter.replace(definition, f"{definition} NOT NULL")
+    cat = Catalog(replica=True, flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
+    cat.execute(create)
+    cat.execute(alter)
+    before, after = cat.table("t", version=1), cat.table("t")
+    with server.cursor() as cur:
+        cur.execute("DROP TABLE IF EXISTS t")
+        cur.execute(create)
+        cur.execute("INSERT INTO t VALUES (1)")
+        cur.execute(alter)
+        cur.execute("SELECT added FROM t")
+        (theirs,) = cur.fetchone()
+    added = after.column("added")
+    mine = upgrade_row({1: 1}, before, after, added=added_columns([before, after]))[added.id]
+    assert mine == (None if theirs is None else canonical(added.type, theirs)), (alter, theirs)
+
+
+@pytest.mark.parametrize("definition", ["JSON NOT NULL", "POINT NOT NULL"])
+def test_a_column_whose_zero_the_type_does_not_hold_is_not_filled(definition: str) -> None:
+    """MariaDB fills such rows with an empty text or geometry, which no JSON or spatial value
+    is: upgrading a row from before is an error naming the column, not a made-up value."""
+    cat = Catalog(replica=True, flavor="mariadb")
+    cat.execute("CREATE TABLE t (id INT NOT NULL, PRIMARY KEY (id))")
+    cat.execute(f"ALTER TABLE t ADD COLUMN added {definition}")
+    before, after = cat.table("t", version=1), cat.table("t")
+    with pytest.raises(InvalidValueError, match="`added` has no default"):
+        upgrade_row({1: 1}, before, after, added=added_columns([before, after]))

@@ -141,6 +141,34 @@ def test_end_to_end_through_schema_changes_and_a_conflict(s: Setup) -> None:
     assert assert_replicated(s, r)[f"up1/{s.db}.orders_01"] == 350 + 19
 
 
+def test_held_rows_meet_a_not_null_column_added_without_a_default(s: Setup) -> None:
+    """A paused shard's held rows, released after its table gained a NOT NULL column without
+    a default (MariaDB takes it and gives the rows it holds the type's zero value: 0, '', the
+    first member), reach the target as the upstream holds them."""
+    rows(s, "up1", "orders_01", 1, 10)
+    r = s.replicator()
+    r.run()
+    s.run("up2", "ALTER TABLE orders_03 ADD COLUMN discount INT NOT NULL DEFAULT 0")
+    r.run()
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN discount DECIMAL(5,2) NOT NULL DEFAULT 0.00")
+    rows(s, "up1", "orders_01", 100, 5, discount="1.25")
+    status = r.run()
+    assert status["shards"][f"up1/{s.db}.orders_01"]["held"] == 5
+    added = (
+        "ADD COLUMN q INT NOT NULL, ADD COLUMN w VARCHAR(4) NOT NULL, "
+        "ADD COLUMN k ENUM('a','b') NOT NULL"
+    )
+    s.run("up1", f"ALTER TABLE orders_01 {added}")
+    rows(s, "up1", "orders_01", 200, 3, discount="2.5", q="7", w="'x'", k="'b'")
+    every(s, f"ALTER TABLE {{t}} {added}", {"up1": ["orders_02"], "up2": ["orders_03"]})
+    s.run("up2", "ALTER TABLE orders_03 MODIFY discount DECIMAL(5,2) NOT NULL DEFAULT 0.00")
+    s.run("up1", "ALTER TABLE orders_02 ADD COLUMN discount DECIMAL(5,2) NOT NULL DEFAULT 0.00")
+    status = r.run()
+    assert not any(v["paused"] for v in status["shards"].values())
+    assert assert_replicated(s, r)[f"up1/{s.db}.orders_01"] == 18
+    assert _target_values(s, "w")[100] == "" and _target_values(s, "k")[100] == "a"
+
+
 def test_a_column_narrows_over_values_no_shard_holds_any_more(
     s: Setup, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -84,12 +84,12 @@ from mvdd.model.kind import (
     INTEGER_BYTES,
     LOB_BYTES,
     MAX_VARCHAR_BYTES,
-    PLUGIN_BYTES,
     TEXT_SIZES,
     Family,
     TypeKind,
 )
 from mvdd.model.names import check_key, fold_name
+from mvdd.model.row import zero_value
 from mvdd.model.types import canonical_collation, max_bytes_per_char
 
 K = TypeKind
@@ -283,42 +283,17 @@ NONE, NEEDS = "no default", "needs a default"
 #: defaults: no default < needs some < any value (two values conflict)
 DEFAULT: Final = Sum(Chain([NONE, NEEDS]), Flat(), link=BOTTOM)
 
-#: seed 000's implicit defaults, by type family (ENUM takes its first member, SET the empty set)
-IMPLICIT_DEFAULTS: Final[dict[Family, Any]] = {
-    Family.INTEGER: 0,
-    Family.DECIMAL: 0,
-    Family.FLOAT: 0,
-    Family.BIT: 0,
-    Family.CHAR: "",
-    Family.TEXT: "",
-    Family.BINARY: b"",
-    Family.BLOB: b"",
-    Family.JSON: "null",
-}
-IMPLICIT_TEMPORAL: Final[dict[TypeKind, Any]] = {
-    K.DATE: "0000-00-00",
-    K.TIME: "00:00:00",
-    K.DATETIME: "0000-00-00 00:00:00",
-    K.TIMESTAMP: "0000-00-00 00:00:00",
-    K.YEAR: 0,
-}
-
 
 def implicit_default(ctype: ColumnType) -> Default:
-    """The default seed 000 gives a NOT NULL column that must accept rows without it; None when
-    the type has no literal default (spatial types: the column becomes nullable instead).
+    """The default seed 000 gives a NOT NULL column that must accept rows without it: the
+    type's zero value (:func:`~mvdd.model.row.zero_value`; a JSON column JSON null, which a
+    JSON check takes); None when the type has none (spatial types: the column becomes
+    nullable instead).
 
     >>> implicit_default(ColumnType.of("decimal", precision=5, scale=2))
     Decimal('0.00')
     """
-    if ctype.kind == K.ENUM:
-        return ctype.members[0]
-    if ctype.kind == K.SET:
-        return ""
-    if ctype.family == Family.PLUGIN:  # a UUID's, INET4's or INET6's bytes all zero
-        return ctype.coerce(bytes(PLUGIN_BYTES[ctype.kind]))
-    raw = IMPLICIT_TEMPORAL.get(ctype.kind, IMPLICIT_DEFAULTS.get(ctype.family))
-    return None if raw is None else ctype.coerce(raw)
+    return ctype.coerce("null") if ctype.family == Family.JSON else zero_value(ctype)
 
 
 # --- columns ----------------------------------------------------------------------------------
@@ -516,7 +491,6 @@ __all__ = [
     "COLUMNS",
     "DEFAULT",
     "GROUPS",
-    "IMPLICIT_DEFAULTS",
     "INDEXES",
     "MISSING",
     "SLOT",

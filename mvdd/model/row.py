@@ -19,8 +19,10 @@ from typing import Any
 
 from mvdd.errors import InvalidValueError
 from mvdd.model.element import NO_DEFAULT, Column, Expr
+from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
 from mvdd.model.names import fold_name
 from mvdd.model.table import Table
+from mvdd.model.types import ColumnType
 
 
 class _Computed:
@@ -32,6 +34,52 @@ class _Computed:
 
 #: stands for a value the server would compute when the row is written
 COMPUTED: Any = _Computed()
+
+
+#: the value rows hold for a NOT NULL column without a default that they were never given (the
+#: rows a table held when such a column was added), by type family (ENUM's first member, the
+#: temporal kinds below). None for JSON: MariaDB's rows hold '', which is no JSON (MySQL's
+#: hold JSON null)
+ZERO_VALUES: dict[Family, Any] = {
+    Family.INTEGER: 0,
+    Family.DECIMAL: 0,
+    Family.FLOAT: 0,
+    Family.BIT: 0,
+    Family.CHAR: "",
+    Family.TEXT: "",
+    Family.BINARY: b"",
+    Family.BLOB: b"",
+}
+#: … of the temporal kinds: each one's zero
+ZERO_TEMPORAL: dict[TypeKind, Any] = {
+    TypeKind.DATE: "0000-00-00",
+    TypeKind.TIME: "00:00:00",
+    TypeKind.DATETIME: "0000-00-00 00:00:00",
+    TypeKind.TIMESTAMP: "0000-00-00 00:00:00",
+    TypeKind.YEAR: 0,
+}
+
+
+def zero_value(ctype: ColumnType) -> Any:
+    """The value a NOT NULL column without a default holds in rows that never gave it one, as
+    the server fills the rows a table holds when such a column is added: 0, '', the zero date,
+    an ENUM's first member, the empty SET, a UUID's or INET's zero bytes (:data:`ZERO_VALUES`);
+    None for a spatial type or JSON, whose rows the server fills with a value the type does
+    not hold (an empty geometry, an empty text).
+
+    >>> zero_value(ColumnType.of("decimal", precision=5, scale=2))
+    Decimal('0.00')
+    >>> zero_value(ColumnType.of("enum", members=("x", "y"))), zero_value(ColumnType.of("time"))
+    ('x', '00:00:00')
+    """
+    if ctype.kind == TypeKind.ENUM:
+        return ctype.members[0]
+    if ctype.kind == TypeKind.SET:
+        return ""
+    if ctype.family == Family.PLUGIN:
+        return ctype.coerce(bytes(PLUGIN_BYTES[ctype.kind]))
+    raw = ZERO_TEMPORAL.get(ctype.kind, ZERO_VALUES.get(ctype.family))
+    return None if raw is None else ctype.coerce(raw)
 
 
 def fill_value(column: Column) -> Any:
@@ -84,7 +132,8 @@ def upgrade_row(
 
     A column the row lacks takes the value MySQL gave existing rows when the column was added:
     its default as it was then (``added``: column id -> the column in the version that added
-    it; without it, the column's default in ``new``).
+    it; without it, the column's default in ``new``), a NOT NULL one added without a default
+    its type's :func:`zero_value` (a replica's catalog takes such a column, as the server does).
 
     Raises InvalidValueError when a value does not fit the new type (the change was not a
     widening).
@@ -101,9 +150,19 @@ def upgrade_row(
             )
         else:
             born = (added or {}).get(col.id, col)
-            value = fill_value(born)
+            value = _filled(born)
             out[col.id] = value if value is None or value is COMPUTED else col.type.coerce(value)
     return out
+
+
+def _filled(born: Column) -> Any:
+    """The value rows got when ``born`` (a column as the version that added it has it) was
+    added: its default, or a NOT NULL one's :func:`zero_value` where it had none."""
+    if born.default is NO_DEFAULT and not born.nullable and born.generated is None:
+        zero = zero_value(born.type)
+        if zero is not None and not born.auto_increment:
+            return zero
+    return fill_value(born)
 
 
 def added_columns(versions: Sequence[Table]) -> dict[int, Column]:
