@@ -221,3 +221,46 @@ def test_a_column_whose_zero_the_type_does_not_hold_is_not_filled(definition: st
     before, after = cat.table("t", version=1), cat.table("t")
     with pytest.raises(InvalidValueError, match="`added` has no default"):
         upgrade_row({1: 1}, before, after, added=added_columns([before, after]))
+
+
+#: the types a NULL column changes to NOT NULL in (outside strict mode, where the server takes
+#: the change and turns each NULL into the type's zero value)
+NOT_NULLED = [t for t in TYPES if "COMPRESSED" not in t and not t.startswith("ENUM")]
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("ctype", NOT_NULLED)
+def test_a_null_of_a_column_made_not_null_reads_as_on_mariadb(server: Any, ctype: str) -> None:
+    """``MODIFY c … NOT NULL`` over a NULL, run outside strict mode: a row from before, upgraded,
+    holds what the server turned the NULL into (an ENUM's error value and a TIMESTAMP's time of
+    the change are no values mvdd holds: the NULL stays)."""
+    create = f"CREATE TABLE t (id INT NOT NULL, c {ctype} NULL, PRIMARY KEY (id))"
+    alter = f"ALTER TABLE t MODIFY c {ctype} NOT NULL"
+    cat = Catalog(replica=True, flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
+    cat.execute(create)
+    cat.execute(alter, sql_mode="")
+    before, after = cat.table("t", version=1), cat.table("t")
+    with server.cursor() as cur:
+        cur.execute("DROP TABLE IF EXISTS t")
+        cur.execute(create)
+        cur.execute("INSERT INTO t VALUES (1, NULL)")
+        cur.execute("SET SESSION sql_mode = ''")
+        try:
+            cur.execute(alter)
+        finally:
+            cur.execute("SET SESSION sql_mode = DEFAULT")
+        cur.execute("SELECT c FROM t")
+        (theirs,) = cur.fetchone()
+    column = after.column("c")
+    mine = upgrade_row({1: 1, column.id: None}, before, after)[column.id]
+    assert mine == canonical(column.type, theirs), (alter, theirs)
+
+
+@pytest.mark.parametrize("ctype", ["ENUM('a','b')", "TIMESTAMP"])
+def test_a_null_whose_not_null_value_mvdd_cannot_hold_stays_null(ctype: str) -> None:
+    cat = Catalog(replica=True, flavor="mariadb")
+    cat.execute(f"CREATE TABLE t (id INT NOT NULL, c {ctype} NULL, PRIMARY KEY (id))")
+    cat.execute(f"ALTER TABLE t MODIFY c {ctype} NOT NULL", sql_mode="")
+    before, after = cat.table("t", version=1), cat.table("t")
+    ident = after.column("c").id
+    assert upgrade_row({1: 1, ident: None}, before, after)[ident] is None

@@ -60,6 +60,10 @@ ADDED_TYPES = [
     "SMALLINT NOT NULL DEFAULT 3",
     "UUID NULL",
     "INET6 NOT NULL DEFAULT '0:0:0:0:0:0:0102:0304'",
+    # NOT NULL without a default (a replica's catalog takes it, as MariaDB does): the rows
+    # from before hold the type's zero value
+    "INT NOT NULL",
+    "VARCHAR(4) NOT NULL",
 ]
 
 
@@ -69,12 +73,14 @@ def columns(table: Table) -> list[str]:
 
 @st.composite
 def histories(draw: st.DrawFn) -> Catalog:
-    cat = Catalog()
+    # a replica's catalog (the server's rules: NOT NULL columns added without a default, NULLs
+    # made NOT NULL outside strict mode)
+    cat = Catalog(replica=True, flavor="mariadb")
     cat.execute(CREATE)
     for _ in range(draw(st.integers(1, 8))):
         table = cat.table("t")
         cols = columns(table)
-        op = draw(st.sampled_from(["rename", "widen", "add", "drop", "default", "add"]))
+        op = draw(st.sampled_from(["rename", "widen", "add", "drop", "default", "add", "tighten"]))
         sql = None
         if op == "rename" and cols:
             old, new = draw(st.sampled_from(cols)), draw(st.sampled_from(NAMES))
@@ -97,6 +103,14 @@ def histories(draw: st.DrawFn) -> Catalog:
             sql = f"ALTER TABLE t ADD COLUMN {name} {draw(st.sampled_from(ADDED_TYPES))}"
         elif op == "drop" and len(cols) > 1:
             sql = f"ALTER TABLE t DROP COLUMN {draw(st.sampled_from(cols))}"
+        elif op == "tighten" and cols:  # NOT NULL over NULLs: each the type's zero value
+            target = table.column(draw(st.sampled_from(cols)))
+            same = {"SMALLINT": "SMALLINT", "INT": "INT", "BIGINT": "BIGINT"}.get(target.type.kind)
+            if target.type.kind == "VARCHAR":
+                same = f"VARCHAR({target.type.length})"
+            if same is not None and target.nullable and target.default is NO_DEFAULT:
+                with contextlib.suppress(MvddError):
+                    cat.execute(f"ALTER TABLE t MODIFY {target.name} {same} NOT NULL", sql_mode="")
         elif op == "default" and cols:
             target = table.column(draw(st.sampled_from(cols)))
             if target.type.family == "integer":

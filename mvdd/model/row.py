@@ -134,6 +134,8 @@ def upgrade_row(
     its default as it was then (``added``: column id -> the column in the version that added
     it; without it, the column's default in ``new``), a NOT NULL one added without a default
     its type's :func:`zero_value` (a replica's catalog takes such a column, as the server does).
+    A NULL of a column that became NOT NULL is its type's zero value too, as a session
+    outside strict mode changed it (:func:`unnulled_value`).
 
     Raises InvalidValueError when a value does not fit the new type (the change was not a
     widening).
@@ -143,6 +145,8 @@ def upgrade_row(
     for col in new.columns:
         if col.id in old_types and col.id in row:
             value = row[col.id]
+            if value is None and not col.nullable and col.generated is None:
+                value = unnulled_value(col.type)
             out[col.id] = (
                 value
                 if value is None or value is COMPUTED
@@ -155,14 +159,32 @@ def upgrade_row(
     return out
 
 
-def _filled(born: Column) -> Any:
-    """The value rows got when ``born`` (a column as the version that added it has it) was
-    added: its default, or a NOT NULL one's :func:`zero_value` where it had none."""
+#: the kinds whose NULL a change to NOT NULL turns into no value mvdd holds: an ENUM's error
+#: value (index 0), a TIMESTAMP's time of the change
+_UNNULLED_UNKNOWN = frozenset({TypeKind.ENUM, TypeKind.TIMESTAMP})
+
+
+def unnulled_value(ctype: ColumnType) -> Any:
+    """The value a NULL became when its column changed to NOT NULL: the server took the change
+    only outside strict mode (in it, a NULL refuses the change), which gives the type's
+    :func:`zero_value`; None (the NULL kept) where that is no value mvdd holds."""
+    return None if ctype.kind in _UNNULLED_UNKNOWN else zero_value(ctype)
+
+
+def added_default(born: Column) -> Any:
+    """The default the rows a table held got when ``born`` (a column as the version that added
+    it has it) was added: its default, or a NOT NULL one's :func:`zero_value` where it had
+    none (NO_DEFAULT where not even that)."""
     if born.default is NO_DEFAULT and not born.nullable and born.generated is None:
         zero = zero_value(born.type)
         if zero is not None and not born.auto_increment:
             return zero
-    return fill_value(born)
+    return born.default
+
+
+def _filled(born: Column) -> Any:
+    default = added_default(born)
+    return fill_value(born) if default is born.default else default
 
 
 def added_columns(versions: Sequence[Table]) -> dict[int, Column]:

@@ -29,7 +29,7 @@ from pyspark.sql import types as T
 from mvdd.errors import MvddError, NoSuchColumnError
 from mvdd.join.encode import implicit_default
 from mvdd.model import NO_DEFAULT, Column, Expr, Index, IndexKind, Table
-from mvdd.model.row import added_columns
+from mvdd.model.row import added_columns, added_default, unnulled_value
 from mvdd.spark.types import cast, spark_type, to_spark
 
 if TYPE_CHECKING:
@@ -57,6 +57,8 @@ def _fill(born: Column, target: Column) -> SparkColumn:
     """What a row that lacks ``target`` holds for it: the default of the column as it was
     added (``born``), as MySQL filled existing rows then."""
     default = born.effective_default
+    if default is NO_DEFAULT:  # a NOT NULL column without a default: the type's zero value
+        default = added_default(born)
     if default is NO_DEFAULT or born.generated is not None or isinstance(default, Expr):
         return cast(F.lit(None), spark_type(target.type))
     return cast(F.lit(to_spark(born.type, default)), spark_type(target.type))
@@ -95,9 +97,15 @@ def _group(values: Iterable[tuple[int, Any]]) -> list[tuple[list[int], Any]]:
 
 
 def _source(present: set[str], name: str, target: Column) -> SparkColumn:
+    """A source column as ``target``'s type; a NULL where ``target`` is NOT NULL the value the
+    change to NOT NULL gave it (:func:`~mvdd.model.row.unnulled_value`), where known."""
     if name not in present:
         return cast(F.lit(None), spark_type(target.type))
-    return cast(col(name), spark_type(target.type))
+    value = cast(col(name), spark_type(target.type))
+    unnulled = None if target.nullable else unnulled_value(target.type)
+    if unnulled is None or target.generated is not None:
+        return value
+    return F.coalesce(value, cast(F.lit(to_spark(target.type, unnulled)), spark_type(target.type)))
 
 
 def project(
