@@ -192,9 +192,9 @@ def test_a_column_added_not_null_without_a_default_fills_rows_as_on_mariadb(
     the server gave the rows it held (0, '', the zero date, the first member …): a held row
     the replicator releases after such a DDL is written as the upstream holds its row."""
     create = "CREATE TABLE t (id INT NOT NULL, PRIMARY KEY (id))"
-    alter = f"ALTER TABLE t ADD COLUMN added {definition}"
-    if "NULL" not in definition:
-        alter = alter.replace(definition, f"{definition} NOT NULL")
+    alter = (
+        f"ALTER TABLE t ADD COLUMN added {definition}{'' if 'NULL' in definition else ' NOT NULL'}"
+    )
     cat = Catalog(replica=True, flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
     cat.execute(create)
     cat.execute(alter)

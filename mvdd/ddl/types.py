@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 from sqlglot import exp
 
-from mvdd.ddl.dialect import QuotedHex, UnsignedFloat
+from mvdd.ddl.dialect import DIALECT, UnsignedFloat
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.kind import FAMILY, MAX_VARCHAR_BYTES, Family, TypeKind
 from mvdd.model.types import (
@@ -149,19 +149,12 @@ def _members(dt: exp.DataType) -> list[str]:
     for node in dt.expressions:
         node = node.this if isinstance(node, exp.DataTypeParam) else node
         if isinstance(node, exp.HexString | exp.BitString):
-            written = (
-                f"x'{node.this}'"
-                if isinstance(node, QuotedHex)
-                else f"0x{node.this}"
-                if isinstance(node, exp.HexString)
-                else f"b'{node.this}'"
-            )
             raise UnsupportedDDLError(
-                f"enum/set member {written} is a hex or bit literal: the text its bytes spell "
-                "in the column's charset is not modelled; write the member as a string"
+                f"enum/set member {node.sql(dialect=DIALECT)} is a hex or bit literal: the text "
+                "its bytes spell in the column's charset is not modelled; write it as a string"
             )
         if not (isinstance(node, exp.Literal) and node.is_string):
-            raise DDLParseError(f"enum/set member {node.sql(dialect='mysql')!r} is not a string")
+            raise DDLParseError(f"enum/set member {node.sql(dialect=DIALECT)!r} is not a string")
         out.append(node.this)
     return out
 

@@ -96,13 +96,14 @@ def _group(values: Iterable[tuple[int, Any]]) -> list[tuple[list[int], Any]]:
     return [(versions, key) for key, versions in grouped.items()]
 
 
-def _source(present: set[str], name: str, target: Column) -> SparkColumn:
-    """A source column as ``target``'s type; a NULL where ``target`` is NOT NULL the value the
-    change to NOT NULL gave it (:func:`~mvdd.model.row.unnulled_value`), where known."""
+def _source(present: set[str], name: str, nullable: bool, target: Column) -> SparkColumn:
+    """A source column (``nullable`` in its version) as ``target``'s type; a NULL where
+    ``target`` is NOT NULL the value the change to NOT NULL gave it
+    (:func:`~mvdd.model.row.unnulled_value`), where known."""
     if name not in present:
         return cast(F.lit(None), spark_type(target.type))
     value = cast(col(name), spark_type(target.type))
-    unnulled = None if target.nullable else unnulled_value(target.type)
+    unnulled = None if target.nullable or not nullable else unnulled_value(target.type)
     if unnulled is None or target.generated is not None:
         return value
     return F.coalesce(value, cast(F.lit(to_spark(target.type, unnulled)), spark_type(target.type)))
@@ -139,10 +140,12 @@ def project(
         branches: list[tuple[int, Any]] = []
         for number in sorted(versions):
             source = find(column, versions[number])
-            branches.append((number, source.name if source is not None else None))
+            branches.append(
+                (number, (source.name, source.nullable) if source is not None else None)
+            )
         exprs = [
-            (vs, _source(present, name, column) if name is not None else fill_for(column))
-            for vs, name in _group(branches)
+            (vs, fill_for(column) if read is None else _source(present, read[0], read[1], column))
+            for vs, read in _group(branches)
         ]
         value = exprs[0][1] if version is None else _case(version, exprs)
         out.append(value.alias(column.name))
