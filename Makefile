@@ -59,13 +59,14 @@ system-deps:
 		echo "missing and not installable here:$$missing: those tests skip (and fail under CI=true)"; \
 	fi
 
-# four workers (pytest-xdist) on two cores: the server-bound tests spend much of their time
+# six workers (pytest-xdist) on two cores: the server-bound tests spend much of their time
 # waiting on a server or a child process, which more workers than cores fill. Under CI=true
-# (the `ci` hypothesis profile) on 2026-12-03, one run after the other: 542 s on three workers,
-# 438 s on four (on 2026-11-26, 452 s on three against 507 s on two). One worker runs every
-# Spark test, so there is one Spark session (420 s of tests under CI, where the other workers'
-# tests took 1,087 s in all); each starts the private MariaDB servers its tests need
-TEST_WORKERS ?= 4
+# (the `ci` hypothesis profile) on 2026-12-03, one run after the other: 580 s on four workers
+# with one Spark worker (its tests the run's critical path), 553 s on four with two, 448 s on six
+# with two and the slow tests first, 450 s on eight (438 s on four with one Spark worker earlier
+# that day, the machine then faster). The Spark tests go to two workers, a Spark session each
+# (tests/conftest.py); each worker starts the private MariaDB servers its tests need
+TEST_WORKERS ?= 6
 
 test: $(VENV)/.installed-test system-deps lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup

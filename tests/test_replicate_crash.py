@@ -190,9 +190,33 @@ def killed(proc: subprocess.Popen[str], timeout: float) -> None:
     assert code == -signal.SIGKILL, (code, output(proc))
 
 
-def kill(proc: subprocess.Popen[str]) -> None:
+def following(s: Setup, proc: subprocess.Popen[str], timeout: float = 60) -> None:
+    """Wait until a started replicator has copied rows downstream: past its start (an
+    interpreter and its imports, seconds on a loaded machine), whose SIGTERM would find the
+    default handler and kill it before it stops at a boundary."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alive(proc)
+        with (
+            contextlib.suppress(pymysql.MySQLError),
+            s.servers.down.connect(s.dw) as conn,
+            conn.cursor() as cur,
+        ):
+            cur.execute(f"SELECT COUNT(*) FROM `{s.target}`")
+            if cur.fetchone()[0]:
+                return
+        time.sleep(0.2)
+    proc.kill()
+    raise AssertionError(f"the replicator copied nothing in {timeout} s: {output(proc)}")
+
+
+def alive(proc: subprocess.Popen[str]) -> None:
     if proc.poll() is not None:
         raise AssertionError(f"the replicator ended by itself ({proc.returncode}): {output(proc)}")
+
+
+def kill(proc: subprocess.Popen[str]) -> None:
+    alive(proc)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
 
@@ -278,7 +302,8 @@ def test_server_restarts_are_waited_for(s: Setup, servers: Servers) -> None:
     writer.thread.start()
     proc = replicator(s)
     try:
-        time.sleep(2)
+        following(s, proc)
+        time.sleep(1)
         writer.pause.set()
         servers.up2.restart()  # an upstream server goes away and comes back
         writer.reconnect()
@@ -289,7 +314,7 @@ def test_server_restarts_are_waited_for(s: Setup, servers: Servers) -> None:
         writer.reconnect()
         writer.pause.clear()
         time.sleep(2)
-        assert proc.poll() is None, output(proc)
+        alive(proc)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0, output(proc)
     finally:
