@@ -65,9 +65,11 @@ system-deps:
 # waiting on a server or a child process, which more workers than cores fill. Under CI=true
 # (the `ci` hypothesis profile) on 2026-12-03, one run after the other: 580 s on four workers
 # with one Spark worker (its tests the run's critical path), 553 s on four with two, 448 s on six
-# with two and the slow tests first, 450 s on eight (438 s on four with one Spark worker earlier
-# that day, the machine then faster). The Spark tests go to two workers, a Spark session each
-# (tests/conftest.py); each worker starts the private MariaDB servers its tests need
+# with two and the slow tests first, 450 s on eight, 527 s on eight with three Spark workers
+# (each first Spark test slowed by the start of so many processes at once; 438 s on four with
+# one Spark worker earlier that day, the machine then faster). The Spark tests go to two
+# workers, a Spark session each (tests/conftest.py); each worker starts the private MariaDB
+# servers its tests need
 TEST_WORKERS ?= 6
 
 # ruff first (a second), then mypy (25 s of one core on a fresh clone) beside pytest writing the
