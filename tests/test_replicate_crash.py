@@ -28,6 +28,7 @@ import pymysql
 import pytest
 
 from tests.conftest import CI
+from tests.support.mariadb import quote
 from tests.support.replication import Servers, Setup, assert_replicated, setup
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.slow]
@@ -202,7 +203,7 @@ def following(s: Setup, proc: subprocess.Popen[str], timeout: float = 60) -> Non
             s.servers.down.connect(s.dw) as conn,
             conn.cursor() as cur,
         ):
-            cur.execute(f"SELECT COUNT(*) FROM `{s.target}`")
+            cur.execute(f"SELECT COUNT(*) FROM {quote(s.target)}")
             if cur.fetchone()[0]:
                 return
         time.sleep(0.2)
