@@ -997,6 +997,56 @@ def test_a_replica_takes_the_servers_rules(mdb: Any, setup: str | None, sql: str
     _reads_as_on_the_server(mdb, _replica(), setup, sql)
 
 
+#: ENUM and SET members written as hex or bit literals: the text their bytes spell in the
+#: column's charset (its own, or its table's once the column meets its table), as the server
+#: reads them: a ? for each byte of an ill-formed sequence, trailing spaces cut, two members
+#: one under the collation or a SET's comma refused
+WRITTEN_MEMBERS = [
+    (None, "CREATE TABLE t (a ENUM(0xC3A9, 'b', b'01100011'))"),
+    (None, "CREATE TABLE t (a ENUM(0xE9, 'b')) CHARSET latin1"),
+    (None, "CREATE TABLE t (a ENUM(0xE9, 'b') CHARACTER SET latin1) CHARSET utf8mb4"),
+    (None, "CREATE TABLE t (a ENUM(0xE9, 'b')) CHARSET utf8mb4"),
+    (None, "CREATE TABLE t (a ENUM(0xC3A9, 'b') COLLATE utf8mb4_bin) CHARSET latin1"),
+    (None, "CREATE TABLE t (a ENUM(0x612020, 'b'))"),
+    (None, "CREATE TABLE t (a ENUM(0x6120, 'a'))"),
+    (None, "CREATE TABLE t (a ENUM(0x41, 'a'))"),
+    (None, "CREATE TABLE t (a ENUM(0x41, 'a') CHARACTER SET utf8mb4 COLLATE utf8mb4_bin)"),
+    (None, "CREATE TABLE t (a SET(0x61, 0x2C62))"),
+    (None, "CREATE TABLE t (a SET(0x61, X'62', b'1100011') DEFAULT 'a,c')"),
+    (None, "CREATE TABLE t (a ENUM(0x0061, 'b') CHARACTER SET ucs2)"),
+    (None, "CREATE TABLE t (a ENUM(0x61, 'b') CHARACTER SET binary)"),
+    (None, "CREATE TABLE t (a ENUM(0x61, 'b') DEFAULT 0x62)"),
+    (None, "CREATE TABLE t (a ENUM(0xE9, 'b') DEFAULT 'é') CHARSET latin1"),
+    (None, "CREATE TABLE t (a ENUM(0xE9, 'b') DEFAULT 'é')"),
+    (None, "CREATE TABLE t (a ENUM(0x41, 'b') BINARY)"),
+    ("CREATE TABLE t (i INT) CHARSET latin1", "ALTER TABLE t ADD a ENUM(0xE9, 'x') DEFAULT 'é'"),
+    ("CREATE TABLE t (i INT) CHARSET latin1", "ALTER TABLE t ADD a SET(0xE8, 'z') FIRST"),
+    (
+        "CREATE TABLE t (i INT, a ENUM('x')) CHARSET latin1",
+        "ALTER TABLE t MODIFY a ENUM(0xE9, 'x'), ADD b INT",
+    ),
+    (
+        "CREATE TABLE t (i INT, a ENUM('x')) CHARSET latin1",
+        "ALTER TABLE t CHANGE a b ENUM(X'E9', b'01111000') CHARACTER SET utf8mb4",
+    ),
+    (
+        "CREATE TABLE t (i INT, a ENUM('x'))",
+        "ALTER TABLE t MODIFY a ENUM(0xE9, 'x'), CONVERT TO CHARACTER SET latin1",
+    ),
+]
+
+
+@pytest.mark.parametrize("replica", [True, False], ids=["replica", "mvdd"])
+@pytest.mark.parametrize(
+    "setup,sql", WRITTEN_MEMBERS, ids=[sql[-50:] for _, sql in WRITTEN_MEMBERS]
+)
+def test_members_written_as_bytes_read_as_on_the_server(
+    mdb: Any, setup: str | None, sql: str, replica: bool
+) -> None:
+    cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
+    _reads_as_on_the_server(mdb, cat, setup, sql)
+
+
 #: column ``d``'s DEFAULT calls the clock: a bare CURRENT_TIMESTAMP, which the server fits to the
 #: column's precision, or an expression around it, which it keeps as written
 CLOCK_DEFAULTS = [

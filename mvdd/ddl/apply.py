@@ -33,6 +33,7 @@ from mvdd.ddl import expr as ex
 from mvdd.ddl import step as s
 from mvdd.ddl.constant import UNKNOWN, default_value
 from mvdd.ddl.rules import Rules
+from mvdd.ddl.types import read_members
 from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
 from mvdd.model import (
     NO_DEFAULT,
@@ -166,6 +167,7 @@ def _with_table_charset(
     binary: bool = False,
     text_chars: int | None = None,
     loose: bool = False,
+    written: tuple[int, ...] = (),
 ) -> ColumnType:
     """A string type without a charset (column ``column``'s) takes the table's default (if
     known), as MySQL does; ``binary`` (the BINARY attribute without a CHARACTER SET), that
@@ -173,10 +175,16 @@ def _with_table_charset(
     otherwise);
     ``text_chars`` (the M of a ``TEXT(M)``), the TEXT kind holding M characters of it;
     ``loose`` (a session that was not strict), a VARCHAR too long in it the TEXT kind holding
-    its characters (:func:`~mvdd.ddl.types.loosened`)."""
+    its characters (:func:`~mvdd.ddl.types.loosened`); ``written``, the places of an ENUM's
+    or a SET's members written as a hex or bit literal, their bytes read in that charset
+    (:func:`~mvdd.ddl.types.read_members`)."""
     if not (ctype.has_charset and ctype.collation is None):
         return ctype
     charset = table.options.charset
+    try:
+        ctype = read_members(ctype, written, charset)
+    except MvddError as err:
+        raise err.locate(column=column) from None
     if (
         loose
         and ctype.kind == TypeKind.VARCHAR
@@ -805,6 +813,7 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
         binary=step.bin_collation,
         text_chars=step.text_chars,
         loose=rules.session.loose,
+        written=step.members_written,
     )
     col = _default_held(col, ctype, rules).placed(new_id, ctype)
     columns, at = _place(table.columns, col, step.place, keep_at=None)
@@ -874,6 +883,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
         binary=step.bin_collation,
         text_chars=step.text_chars,
         loose=rules.session.loose,
+        written=step.members_written,
     )
     new = _default_held(new, ctype, rules).placed(old.id, ctype, old.state)
     at = table.column_position(old)

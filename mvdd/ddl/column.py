@@ -40,6 +40,7 @@ from mvdd.model.element import (
     bit_bytes,
     build_column,
     coerce_default,
+    hex_bytes,
     introduced,
     number_literal,
 )
@@ -72,8 +73,7 @@ def _literal(node: exp.Expr) -> Any:
     if isinstance(node, exp.BitString):
         return bit_bytes(str(node.this or ""))
     if isinstance(node, exp.HexString):
-        text = node.this
-        data = bytes.fromhex(text if len(text) % 2 == 0 else "0" + text)
+        data = hex_bytes(node.this)
         return HexText(data) if isinstance(node, d.QuotedHex) else data
     raise KeyError(node)
 

@@ -519,6 +519,7 @@ def _left_to_table(pending: Implied) -> dict[str, Any]:
         "bin_collation": pending.bin_collation,
         "text_chars": pending.text_chars,
         "auto_timestamp": pending.auto_timestamp,
+        "members_written": pending.members_written,
     }
 
 

@@ -258,9 +258,19 @@ def _position(place: s.Place) -> exp.ColumnPosition | None:
 
 
 def _placed_def(
-    column: Column, place: s.Place, *, binary: bool = False, text_chars: int | None = None
+    column: Column,
+    place: s.Place,
+    *,
+    binary: bool = False,
+    text_chars: int | None = None,
+    written: tuple[int, ...] = (),
 ) -> exp.ColumnDef:
     node = column_def(column)
+    if written:  # (members written as hex literals: their bytes, held as latin1 text)
+        members = node.args["kind"].expressions
+        for i in written:
+            data = column.type.members[i].encode("latin1")
+            members[i].replace(exp.HexString(this=data.hex().upper()))
     if binary:  # (the BINARY attribute without a CHARACTER SET: the table's _bin collation)
         node.append("constraints", _cc(exp.BinaryColumnConstraint()))
     if text_chars is not None:  # (TEXT(M): the kind holding M characters of the table's charset)
@@ -291,7 +301,11 @@ def alter_action(step: s.Step) -> exp.Expr | None:
 @alter_action.register
 def _(step: s.AddColumn) -> exp.Expr:
     node = _placed_def(
-        step.column, step.place, binary=step.bin_collation, text_chars=step.text_chars
+        step.column,
+        step.place,
+        binary=step.bin_collation,
+        text_chars=step.text_chars,
+        written=step.members_written,
     )
     if step.if_not_exists:
         node.set("exists", True)
@@ -306,7 +320,11 @@ def _(step: s.DropColumn) -> exp.Expr:
 @alter_action.register
 def _(step: s.ModifyColumn) -> exp.Expr:
     node = _placed_def(
-        step.definition, step.place, binary=step.bin_collation, text_chars=step.text_chars
+        step.definition,
+        step.place,
+        binary=step.bin_collation,
+        text_chars=step.text_chars,
+        written=step.members_written,
     )
     rename_from = _id(step.column) if step.is_rename else None
     return exp.ModifyColumn(this=node, rename_from=rename_from)

@@ -203,7 +203,10 @@ class AddColumn(Step):
     one holding M characters of its table's charset (the column's type holds them in four
     bytes each until then); ``auto_timestamp``: a TIMESTAMP whose DEFAULT and ON UPDATE are
     CURRENT_TIMESTAMP when it is its table's first TIMESTAMP column once the statement is
-    done (a session without ``explicit_defaults_for_timestamp``)."""
+    done (a session without ``explicit_defaults_for_timestamp``); ``members_written``: the
+    places of the column's ENUM or SET members written as a hex or bit literal, which hold
+    their bytes' latin1 text until its table's charset reads them (the column names none).
+    """
 
     column: Column
     place: Place = LAST
@@ -211,6 +214,7 @@ class AddColumn(Step):
     bin_collation: bool = False
     text_chars: int | None = None
     auto_timestamp: bool = False
+    members_written: tuple[int, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -241,6 +245,7 @@ class ModifyColumn(Step):
     bin_collation: bool = False  # (as AddColumn's)
     text_chars: int | None = None  # (as AddColumn's)
     auto_timestamp: bool = False  # (as AddColumn's)
+    members_written: tuple[int, ...] = ()  # (as AddColumn's)
 
     @property
     def is_rename(self) -> bool:

@@ -18,6 +18,8 @@ from sqlglot import exp
 
 from mvdd.ddl.dialect import DIALECT, UnsignedFloat
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
+from mvdd.model.element import bit_bytes, hex_bytes
+from mvdd.model.encoding import read_as
 from mvdd.model.kind import FAMILY, MAX_VARCHAR_BYTES, Family, TypeKind
 from mvdd.model.types import (
     ColumnType,
@@ -51,7 +53,9 @@ class Implied:
     the type meanwhile holds them in four bytes each); ``auto_timestamp``, a TIMESTAMP that
     a session without ``explicit_defaults_for_timestamp`` defined with neither NULL, a
     DEFAULT nor an ON UPDATE: CURRENT_TIMESTAMP for both when it is its table's first
-    TIMESTAMP column (:func:`mvdd.ddl.apply.auto_timestamps`)."""
+    TIMESTAMP column (:func:`mvdd.ddl.apply.auto_timestamps`); ``members_written``, the
+    places of an ENUM's or a SET's members written as a hex or bit literal in a column that
+    names no charset, which the table's reads (:func:`read_members`)."""
 
     not_null: bool = False
     auto_increment: bool = False
@@ -59,6 +63,7 @@ class Implied:
     bin_collation: bool = False
     text_chars: int | None = None
     auto_timestamp: bool = False
+    members_written: tuple[int, ...] = ()
 
 
 # DType -> (kind, unsigned)
@@ -141,22 +146,74 @@ def _int_params(dt: exp.DataType) -> list[int]:
     return out
 
 
-def _members(dt: exp.DataType) -> list[str]:
-    """The members as written: string literals. A member written as a hex or bit literal
-    (``ENUM(x'61')``, which the server takes as the text its bytes spell in the column's
-    charset) is not modelled: an UnsupportedDDLError naming it."""
-    out = []
+def _members(dt: exp.DataType, a: TypeAttrs) -> tuple[list[str], tuple[int, ...]]:
+    """The members as written, and the places of those written as a hex or bit literal
+    (``ENUM(x'61')``), which the server takes as the text their bytes spell in the column's
+    charset: read in it when the column names its own (:func:`member_text`); else held as
+    their bytes' latin1 text (one character a byte, nothing lost) until the step that puts the
+    column in its table reads them in the table's (:func:`read_members`)."""
+    out: list[str] = []
+    written: list[int] = []
+    charset = resolve_charset(a.charset, a.collation)[0] if a.charset or a.collation else None
     for node in dt.expressions:
         node = node.this if isinstance(node, exp.DataTypeParam) else node
         if isinstance(node, exp.HexString | exp.BitString):
-            raise UnsupportedDDLError(
-                f"enum/set member {node.sql(dialect=DIALECT)} is a hex or bit literal: the text "
-                "its bytes spell in the column's charset is not modelled; write it as a string"
-            )
+            text = node.this or ""
+            data = bit_bytes(text) if isinstance(node, exp.BitString) else hex_bytes(text)
+            if charset is None:
+                written.append(len(out))
+                out.append(data.decode("latin1"))
+            else:
+                out.append(member_text(data, charset, node.sql(dialect=DIALECT)))
+            continue
         if not (isinstance(node, exp.Literal) and node.is_string):
             raise DDLParseError(f"enum/set member {node.sql(dialect=DIALECT)!r} is not a string")
         out.append(node.this)
-    return out
+    return out, tuple(written)
+
+
+def member_text(data: bytes, charset: str, written: str) -> str:
+    """The text of an ENUM's or a SET's member written as the bytes ``data`` (a hex or bit
+    literal, as ``written``) in a column of ``charset``: the bytes read in it, a ``?`` for
+    each of an ill-formed sequence (:func:`~mvdd.model.encoding.read_as`), as the server reads
+    them (``0xE9`` is ``'é'`` in latin1, ``'?'`` in utf8mb4). In the charset ``binary`` the
+    member is its bytes, which mvdd holds as text where they are ASCII alone; another binary
+    member, and one of a charset Python has no codec for, is an UnsupportedDDLError."""
+    read: str | None = None
+    if charset != "binary":
+        read = read_as(data, charset)
+    elif data.isascii():
+        read = data.decode("ascii")
+    if read is None:
+        raise UnsupportedDDLError(
+            f"enum/set member {written} spells bytes that mvdd does not read as text in the "
+            f"charset {charset}; write it as a string"
+        )
+    return read
+
+
+def read_members(ctype: ColumnType, written: tuple[int, ...], charset: str | None) -> ColumnType:
+    """``ctype`` (an ENUM or a SET of the table's charset) with its members at the places
+    ``written`` (held as their bytes' latin1 text: :func:`_members`) read in ``charset``, the
+    table's: UnsupportedDDLError when that is not known, or is one whose space is not the byte
+    0x20 (ucs2, utf16, utf32: the type's making cut those bytes off the held text as trailing
+    spaces)."""
+    if not written:
+        return ctype
+    shown = ", ".join(f"X'{ctype.members[i].encode('latin1').hex().upper()}'" for i in written)
+    if charset is None or (charset != "binary" and read_as(b" ", charset) != " "):
+        why = (
+            "which is not known (a catalog given its database's: Catalog(charset=…))"
+            if charset is None
+            else f"{charset}, whose text mvdd does not read from bytes cut at a space"
+        )
+        raise UnsupportedDDLError(
+            f"enum/set member {shown} is the text its bytes spell in the table's charset, {why}"
+        )
+    members = list(ctype.members)
+    for i in written:
+        members[i] = member_text(members[i].encode("latin1"), charset, shown)
+    return ColumnType.of(ctype.kind, members=tuple(members))
 
 
 def _arity(kind: TypeKind, params: list[int], most: int) -> None:
@@ -228,7 +285,8 @@ def _p_text(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, d
 def _p_enum(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
     if not dt.expressions:
         raise DDLParseError(f"{kind} needs its members: {kind}('a', …)")
-    return kind, {"members": _members(dt)}
+    members, written = _members(dt, a)
+    return kind, {"members": members, "written": written}
 
 
 def _p_temporal(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, dict[str, Any]]:
@@ -367,6 +425,7 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
     unsigned = unsigned or isinstance(dt, UnsignedFloat) or attrs_.unsigned
     family = FAMILY[kind]
     kind, params = _PARSE[family](kind, dt, attrs_)
+    written = params.pop("written", ())
     family = FAMILY[kind]
     if family == Family.PLUGIN and (
         unsigned or attrs_.zerofill or attrs_.binary or attrs_.charset or attrs_.collation
@@ -380,6 +439,8 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
     if dt.this in (D.NCHAR, D.NVARCHAR) and charset is None:
         charset = "utf8mb3"
     implied = _SERIAL if dt.this == D.SERIAL else _PLAIN
+    if written:
+        implied = attrs.evolve(implied, members_written=written)
     if family == Family.TEXT and charset is None and collation is None and dt.expressions:
         implied = attrs.evolve(implied, text_chars=_int_params(dt)[0] or None)
     if family in (Family.CHAR, Family.TEXT) and "binary" in (_lower(charset), _lower(collation)):

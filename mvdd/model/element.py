@@ -469,6 +469,16 @@ def bit_bytes(digits: str) -> bytes:
     return int(digits or "0", 2).to_bytes((len(digits) + 7) // 8, "big")
 
 
+def hex_bytes(digits: str) -> bytes:
+    """The bytes of a hex literal ``X'…'`` or ``0x…`` of ``digits``: an odd count of them
+    takes a leading zero (``0xABC`` is ``0x0ABC``), as the servers read one.
+
+    >>> hex_bytes("ABC"), hex_bytes("")
+    (b'\\n\\xbc', b'')
+    """
+    return bytes.fromhex(digits if len(digits) % 2 == 0 else "0" + digits)
+
+
 class HexText(bytes):
     """The bytes of a hex string literal ``X'…'``, as a DEFAULT states them: MariaDB reads one
     in a number's, a date's or a year's column as the string its bytes spell (``INT DEFAULT
