@@ -1131,6 +1131,34 @@ def test_a_two_digit_year_is_read_as_the_years_it_stores(binlog_server: MariaDB)
     assert snapshot.equivalent(followed, ignore_order=False)
 
 
+def test_members_written_as_bytes_are_read_as_the_server_reads_them(binlog_server: MariaDB) -> None:
+    """ENUM and SET members written as hex or bit literals keep the reader going: each is the
+    text its bytes spell in its column's charset (its own, or its table's), so the rows decode
+    as the labels the server shows (the oracle: a SELECT of the same rows), and the schema
+    followed is the one a snapshot of the server reads."""
+    with database(binlog_server, charset="latin1") as db:
+        reader = reader_for(binlog_server, f"{db}.*")
+        binlog_server.execute(
+            "CREATE TABLE m (id INT PRIMARY KEY, e ENUM(0xE9, 'b'), s SET(0x61, b'1100010'), "
+            "u ENUM(0xC3A9, 0x78) CHARACTER SET utf8mb4)",
+            "INSERT INTO m VALUES (1, 1, 'a,b', 2), (2, 'b', '', 1)",
+            "ALTER TABLE m ADD g ENUM(0x61, 0xE8) DEFAULT 'è'",
+            "INSERT INTO m (id, e) VALUES (3, 0xE9)",
+            database=db,
+        )
+        rows = {e.row["id"]: e.row for e in reader.events() if str(e.kind) == "insert" and e.row}
+        followed = reader.catalog.table(f"{db}.m")
+        snapshot = reader_for(binlog_server, f"{db}.*").catalog.table(f"{db}.m")
+        with contextlib.closing(binlog_server.connect(db)) as conn, conn.cursor() as cur:
+            cur.execute("SELECT id, e, s, u FROM m")
+            shown = {i: (e, s, u) for i, e, s, u in cur.fetchall()}
+    joined = {i: None if r["s"] is None else ",".join(sorted(r["s"])) for i, r in rows.items()}
+    assert {i: (r["e"], joined[i], r["u"]) for i, r in rows.items()} == shown
+    assert rows[1]["u"] == "x" and rows[2]["u"] == "é" and rows[3]["g"] == "è"
+    assert followed.column("e").type.members == ("é", "b")
+    assert snapshot.equivalent(followed, ignore_order=False)
+
+
 # --- starting, resuming, reconnecting ----------------------------------------------------------
 
 

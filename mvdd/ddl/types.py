@@ -19,7 +19,7 @@ from sqlglot import exp
 from mvdd.ddl.dialect import DIALECT, UnsignedFloat
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.element import bit_bytes, hex_bytes
-from mvdd.model.encoding import read_as
+from mvdd.model.encoding import python_codec, read_as
 from mvdd.model.kind import FAMILY, MAX_VARCHAR_BYTES, Family, TypeKind
 from mvdd.model.types import (
     ColumnType,
@@ -174,22 +174,24 @@ def _members(dt: exp.DataType, a: TypeAttrs) -> tuple[list[str], tuple[int, ...]
 
 def member_text(data: bytes, charset: str, written: str) -> str:
     """The text of an ENUM's or a SET's member written as the bytes ``data`` (a hex or bit
-    literal, as ``written``) in a column of ``charset``: the bytes read in it, a ``?`` for
-    each of an ill-formed sequence (:func:`~mvdd.model.encoding.read_as`), as the server reads
-    them (``0xE9`` is ``'é'`` in latin1, ``'?'`` in utf8mb4). In the charset ``binary`` the
-    member is its bytes, which mvdd holds as text where they are ASCII alone; another binary
-    member, and one of a charset Python has no codec for, is an UnsupportedDDLError."""
-    read: str | None = None
-    if charset != "binary":
-        read = read_as(data, charset)
-    elif data.isascii():
-        read = data.decode("ascii")
-    if read is None:
+    literal, as ``written``) in a column of ``charset``: the bytes read in it (``0xE9`` is
+    ``'é'`` in latin1, ``0xC3A9`` in utf8mb4). Bytes that are no text of the charset (``0xE9``
+    in utf8mb4, a character beyond the BMP in utf8mb3) are an UnsupportedDDLError: the server
+    keeps them as they are, a member its own SHOW CREATE TABLE writes as ``?``, and a value of
+    it is no text mvdd could hand on. In the charset ``binary`` the member is its bytes, which
+    mvdd holds as text where they are ASCII alone; other bytes there, and a charset Python
+    has no codec for, are refused the same way."""
+    codec = "ascii" if charset == "binary" else python_codec(charset)
+    try:
+        text = data.decode(codec) if codec is not None else None
+    except UnicodeDecodeError:
+        text = None
+    if text is None or (charset != "binary" and read_as(data, charset) != text):
         raise UnsupportedDDLError(
-            f"enum/set member {written} spells bytes that mvdd does not read as text in the "
-            f"charset {charset}; write it as a string"
+            f"enum/set member {written} is bytes that are no text of the charset {charset} "
+            "(the server keeps them as they are and shows a ?); write it as a string"
         )
-    return read
+    return text
 
 
 def read_members(ctype: ColumnType, written: tuple[int, ...], charset: str | None) -> ColumnType:
