@@ -1027,6 +1027,16 @@ WRITTEN_MEMBERS = [
         "CREATE TABLE t (i INT, a ENUM('x')) CHARSET latin1",
         "ALTER TABLE t CHANGE a b ENUM(X'C3A9', b'01111000') CHARACTER SET utf8mb4",
     ),
+    # beside a statement's new charset of the table
+    (
+        "CREATE TABLE t (i INT)",
+        "ALTER TABLE t ADD a ENUM(0xC3A9, 'x'), CONVERT TO CHARACTER SET latin1",
+    ),
+    ("CREATE TABLE t (i INT)", "ALTER TABLE t DEFAULT CHARSET latin1, ADD a ENUM(0xE9, 'x')"),
+    (
+        "CREATE TABLE t (i INT, a ENUM('x'))",
+        "ALTER TABLE t CONVERT TO CHARACTER SET latin1, MODIFY a ENUM(0xE9)",
+    ),
 ]
 
 
@@ -1044,27 +1054,42 @@ def test_members_written_as_bytes_read_as_on_the_server(
 #: members whose bytes are no text of their column's charset: the server keeps the bytes, and
 #: shows a ? for them (SHOW CREATE TABLE, information_schema), where a row holds the bytes
 UNREAD_MEMBERS = [
-    ("CREATE TABLE t (a ENUM(0xE9, 'b')) CHARSET utf8mb4", "E9"),
-    ("CREATE TABLE t (a ENUM(0xC3, 'b') CHARACTER SET utf8mb4) CHARSET latin1", "C3"),
-    ("CREATE TABLE t (a SET(0xF09F9880, 'b') CHARACTER SET utf8mb3)", "F09F9880"),
-    ("CREATE TABLE t (a ENUM(0xFF, 'b') CHARACTER SET binary)", "FF"),
+    (None, "CREATE TABLE t (a ENUM(0xE9, 'b')) CHARSET utf8mb4", "E9"),
+    (None, "CREATE TABLE t (a ENUM(0xC3, 'b') CHARACTER SET utf8mb4) CHARSET latin1", "C3"),
+    (None, "CREATE TABLE t (a SET(0xF09F9880, 'b') CHARACTER SET utf8mb3)", "F09F9880"),
+    (None, "CREATE TABLE t (a ENUM(0xFF, 'b') CHARACTER SET binary)", "FF"),
+    # the statement's new default charset, wherever it stands, is the one the column takes
+    (
+        "CREATE TABLE t (i INT) CHARSET latin1",
+        "ALTER TABLE t ADD a ENUM(0xE9, 'x'), DEFAULT CHARSET utf8mb4",
+        "E9",
+    ),
 ]
 
 
-@pytest.mark.parametrize("sql,held", UNREAD_MEMBERS, ids=[sql[-50:] for sql, _ in UNREAD_MEMBERS])
+@pytest.mark.parametrize(
+    "setup,sql,held", UNREAD_MEMBERS, ids=[sql[-50:] for _, sql, _ in UNREAD_MEMBERS]
+)
 def test_members_written_as_bytes_that_are_no_text_are_refused(
-    mdb: Any, sql: str, held: str
+    mdb: Any, setup: str | None, sql: str, held: str
 ) -> None:
     """A replica refuses them as unsupported, naming the literal (its rows could hold no text
-    mvdd could hand on); the server takes them and its rows hold the bytes."""
+    mvdd could hand on), and changes nothing; the server takes them and its rows hold the
+    bytes."""
+    cat = _replica()
     assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+    for statement in (setup,) if setup else ():
+        assert _run(mdb, statement) is None
+        cat.execute(statement)
+    before = cat.tables()
     assert _run(mdb, sql) is None
     with mdb.cursor() as cur:
-        cur.execute("INSERT INTO t VALUES (1)")
+        cur.execute("INSERT INTO t (a) VALUES (1)")
         cur.execute("SELECT HEX(a) FROM t")
         assert cur.fetchone() == (held,)
     with pytest.raises(mvdd.UnsupportedDDLError, match="no text of the charset"):
-        _replica().execute(sql)
+        cat.execute(sql)
+    assert cat.tables() == before and (not setup or cat.history("t")[-1].version == 1)
 
 
 #: column ``d``'s DEFAULT calls the clock: a bare CURRENT_TIMESTAMP, which the server fits to the
