@@ -2174,6 +2174,10 @@ _COLUMN_TYPES = st.sampled_from(
         "YEAR",
         "ENUM('a','b')",
         "SET('x','y')",
+        # members written as bytes: the column's charset reads them (its own, or its table's)
+        "ENUM(0x61, b'1100010')",
+        "SET(X'C3A9', 'x')",
+        "ENUM(0xE9, 0x78) CHARACTER SET latin1",
         "JSON",
     ]
 )
