@@ -154,12 +154,12 @@ def _members(dt: exp.DataType, a: TypeAttrs) -> tuple[list[str], tuple[int, ...]
     column in its table reads them in the table's (:func:`read_members`)."""
     out: list[str] = []
     written: list[int] = []
-    charset = resolve_charset(a.charset, a.collation)[0] if a.charset or a.collation else None
     for node in dt.expressions:
         node = node.this if isinstance(node, exp.DataTypeParam) else node
         if isinstance(node, exp.HexString | exp.BitString):
             text = node.this or ""
             data = bit_bytes(text) if isinstance(node, exp.BitString) else hex_bytes(text)
+            charset = resolve_charset(a.charset, a.collation)[0]
             if charset is None:
                 written.append(len(out))
                 out.append(data.decode("latin1"))
@@ -202,7 +202,8 @@ def read_members(ctype: ColumnType, written: tuple[int, ...], charset: str | Non
     spaces)."""
     if not written:
         return ctype
-    shown = ", ".join(f"X'{ctype.members[i].encode('latin1').hex().upper()}'" for i in written)
+    held = {i: ctype.members[i].encode("latin1") for i in written}
+    shown = ", ".join(f"X'{data.hex().upper()}'" for data in held.values())
     if charset is None or (charset != "binary" and read_as(b" ", charset) != " "):
         why = (
             "which is not known (a catalog given its database's: Catalog(charset=…))"
@@ -213,8 +214,8 @@ def read_members(ctype: ColumnType, written: tuple[int, ...], charset: str | Non
             f"enum/set member {shown} is the text its bytes spell in the table's charset, {why}"
         )
     members = list(ctype.members)
-    for i in written:
-        members[i] = member_text(members[i].encode("latin1"), charset, shown)
+    for i, data in held.items():
+        members[i] = member_text(data, charset, f"X'{data.hex().upper()}'")
     return ColumnType.of(ctype.kind, members=tuple(members))
 
 
