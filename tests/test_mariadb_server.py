@@ -2695,8 +2695,9 @@ def test_the_one_byte_collations_weigh_as_on_the_server(mdb: Any) -> None:
     """Every collation of a one-byte charset whose weights are a byte a character: its table
     in ``sort_orders()`` is the server's (or it weighs each byte as itself, and has none), and
     ``collation_key`` makes the same characters one that the server's weights do (the
-    collations whose weights span characters, latin1_german2_ci and the Czech ones, are left
-    to Unicode's case folding; tis620's Thai reordering and swe7, which has no codec, too)."""
+    collations whose weights span characters: latin1_german2_ci's are held to the server in
+    ``tests/test_collations.py``, the Czech ones are left to Unicode's case folding, as are
+    tis620's Thai reordering and swe7, which has no codec)."""
     checked = 0
     with mdb.cursor() as cur:
         cur.execute("SELECT COLLATION_NAME, CHARACTER_SET_NAME FROM information_schema.COLLATIONS")
