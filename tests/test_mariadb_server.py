@@ -2316,6 +2316,75 @@ def test_create_table_key_parts_as_on_the_server(mdb: Any, sql: str) -> None:
         _same_table(mdb, cat, "t", sql)
 
 
+#: (setup, statement): the keys an engine's limit cuts (MyISAM's 1000 bytes, Aria's 2300: a
+#: plain key over one long column to a prefix, a UNIQUE one to a hash, a longer key of several
+#: parts refused, on CREATE, on ALTER … ENGINE and on a MODIFY that widens the column), and a
+#: string's key part as long as its column, which is the whole column (a later MODIFY that
+#: widens the column leaves the key whole)
+KEY_LIMITS = [
+    (None, "CREATE TABLE t (a VARCHAR(5000) CHARACTER SET latin1, KEY (a)) ENGINE=MyISAM"),
+    (None, "CREATE TABLE t (a VARCHAR(5000) CHARACTER SET latin1, KEY (a)) ENGINE=Aria"),
+    (None, "CREATE TABLE t (a TEXT, KEY (a)) ENGINE=MyISAM"),
+    (None, "CREATE TABLE t (a TEXT, KEY (a)) ENGINE=Aria"),
+    (None, "CREATE TABLE t (a VARCHAR(300), KEY (a)) ENGINE=MyISAM"),
+    (
+        None,
+        "CREATE TABLE t (a VARCHAR(600) CHARACTER SET latin1, b VARCHAR(600) CHARACTER SET latin1,"
+        " KEY (a, b)) ENGINE=MyISAM",
+    ),
+    (None, "CREATE TABLE t (a VARCHAR(1001) CHARACTER SET latin1, UNIQUE (a)) ENGINE=MyISAM"),
+    (None, "CREATE TABLE t (a VARCHAR(1000) CHARACTER SET latin1, UNIQUE (a)) ENGINE=MyISAM"),
+    (None, "CREATE TABLE t (a VARCHAR(1001) CHARACTER SET latin1, PRIMARY KEY (a)) ENGINE=MyISAM"),
+    (
+        "CREATE TABLE t (a VARCHAR(5000) CHARACTER SET latin1) ENGINE=MyISAM",
+        "ALTER TABLE t ADD KEY (a)",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(2000) CHARACTER SET latin1, KEY (a))",
+        "ALTER TABLE t ENGINE=MyISAM",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(2000) CHARACTER SET latin1, UNIQUE (a))",
+        "ALTER TABLE t ENGINE=MyISAM",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(700) CHARACTER SET latin1, b VARCHAR(700) CHARACTER SET latin1,"
+        " KEY (a, b))",
+        "ALTER TABLE t ENGINE=MyISAM",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(900) CHARACTER SET latin1, KEY (a)) ENGINE=MyISAM",
+        "ALTER TABLE t MODIFY a VARCHAR(1100) CHARACTER SET latin1",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(5000) CHARACTER SET latin1, KEY (a)) ENGINE=MyISAM",
+        "ALTER TABLE t ENGINE=InnoDB",
+    ),
+    (None, "CREATE TABLE t (a VARCHAR(100), KEY (a(100)))"),
+    (None, "CREATE TABLE t (a CHAR(10), b VARBINARY(10), KEY (a(10)), UNIQUE (b(10)))"),
+    (None, "CREATE TABLE t (a BINARY(10), UNIQUE (a(10)))"),
+    (None, "CREATE TABLE t (a VARCHAR(1000), KEY (a(1000)))"),
+    ("CREATE TABLE t (a VARCHAR(100), KEY (a(100)))", "ALTER TABLE t MODIFY a VARCHAR(200)"),
+    ("CREATE TABLE t (a VARCHAR(100), b INT)", "ALTER TABLE t ADD KEY (a(100), b)"),
+    ("CREATE TABLE t (a VARCHAR(100), b INT)", "ALTER TABLE t ADD PRIMARY KEY (a(100))"),
+    ("CREATE TABLE t (a VARCHAR(100), b INT)", "CREATE INDEX i ON t (a(100) DESC)"),
+    ("CREATE TABLE t (a VARCHAR(768), KEY (a(768)))", "ALTER TABLE t MODIFY a VARCHAR(1000)"),
+    ("CREATE TABLE t (a VARCHAR(100), KEY (a(50)))", "ALTER TABLE t MODIFY a VARCHAR(50)"),
+]
+
+
+@pytest.mark.parametrize("replica", [False, True], ids=["rules", "replica"])
+@pytest.mark.parametrize(("setup", "sql"), KEY_LIMITS)
+def test_keys_an_engine_cuts_and_whole_prefixes_as_on_the_server(
+    mdb: Any, setup: str | None, sql: str, replica: bool
+) -> None:
+    """Each statement of :data:`KEY_LIMITS` on the server, and on a catalog of mvdd's rules and
+    a replica's: both take it or both refuse it, and taken, the table is the server's (its keys'
+    prefixes and hashes)."""
+    cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
+    _reads_as_on_the_server(mdb, cat, setup, sql)
+
+
 #: (setup, statement): what an engine's tables may hold (MEMORY no TEXT, BLOB, JSON, GEOMETRY,
 #: generated column or FULLTEXT key; CSV no nullable column, key, GEOMETRY or generated
 #: column; MERGE no generated column), on CREATE, on ALTER … ENGINE and on ALTER … ADD

@@ -695,7 +695,13 @@ def _(step: s.SetOptions, table: Table, rules: Rules) -> Table:
                 "which is not known here (a catalog given its database's: Catalog(charset=…))",
                 column=unknown[0],
             )
-    return table.with_changes(options=options)
+    changed = table.with_changes(options=options)
+    if _whole_key_limit(changed) == _whole_key_limit(table):
+        return changed
+    # another engine's key limit: its keys as the server moves them (ENGINE=MyISAM cuts a
+    # plain key over a long column to 1000 bytes, makes a UNIQUE one too long a hash)
+    indexes = tuple(_refitted(changed, i) for i in changed.indexes)
+    return changed.with_changes(indexes=indexes)
 
 
 def check_one_charset(kind: str, charsets: Iterable[str]) -> None:
@@ -1064,6 +1070,8 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
             raise DDLError("duplicate column in one index", column=col.name, index=spec.name)
         seen.add(col.id)
         length = part.length
+        if length is not None and col.type.family in _WHOLE_LENGTH and length == col.type.length:
+            length = None  # a string's own length: the whole column, as the servers keep it
         if length == col.type.row_size and col.type.family not in _NO_SIZE_PREFIX:
             length = None  # a number's or a date's own size in bytes: the whole column
         parts.append(IndexPart(col.id, _lob_capped(col.type, length), part.desc))
@@ -1159,9 +1167,12 @@ def _in_primary_key(col: Column, rules: Rules) -> Column:
     return keyed
 
 
-#: the longest key InnoDB stores, by row format (DYNAMIC and COMPRESSED: 3072 bytes)
+#: the longest key part InnoDB stores, by row format (DYNAMIC and COMPRESSED: the key's)
 _MAX_KEY_BYTES = {"COMPACT": 767, "REDUNDANT": 767}
 _DEFAULT_MAX_KEY_BYTES = 3072
+#: the longest key an engine stores, in bytes, where it is not InnoDB's (MariaDB's 1071 names
+#: it: ``max key length is 1000 bytes``)
+_ENGINE_KEY_BYTES = {"MYISAM": 1000, "ARIA": 2300}
 #: bytes of a key part by family, where the type alone does not say (fixed-size kinds)
 _FIXED_KEY_BYTES = {Family.DECIMAL: 16, Family.FLOAT: 8, Family.BIT: 8, Family.TEMPORAL: 8}
 
@@ -1183,14 +1194,27 @@ def _key_part_bytes(col: Column, length: int | None) -> int:
     return _FIXED_KEY_BYTES.get(fam, 8)
 
 
+def _whole_key_limit(table: Table) -> int:
+    """The longest key ``table``'s engine stores, in bytes (InnoDB's 3072, MyISAM's 1000)."""
+    return _ENGINE_KEY_BYTES.get(str(table.options.engine or "").upper(), _DEFAULT_MAX_KEY_BYTES)
+
+
+def _key_limits(table: Table) -> tuple[int, int]:
+    return _key_limit(table), _whole_key_limit(table)
+
+
 def _key_limit(table: Table) -> int:
-    return _MAX_KEY_BYTES.get(str(table.options.row_format or "").upper(), _DEFAULT_MAX_KEY_BYTES)
+    """The longest key part ``table`` stores, in bytes: an InnoDB row format's (COMPACT's
+    767), else the whole key's (:func:`_whole_key_limit`)."""
+    whole = _whole_key_limit(table)
+    return _MAX_KEY_BYTES.get(str(table.options.row_format or "").upper(), whole)
 
 
 def _lob_prefixed(table: Table, index: Index) -> Index:
     """A plain key's TEXT or BLOB parts given without a prefix, as MariaDB keeps them: the
-    longest prefix the key's limit holds (3072 bytes: 768 characters of utf8mb4, 3072 of
-    latin1 or of a BLOB), the whole of a TINYTEXT or TINYBLOB (255). The key is then checked
+    longest prefix the key's limit holds (InnoDB's 3072 bytes: 768 characters of utf8mb4, 3072
+    of latin1 or of a BLOB; MyISAM's 1000: 250 of utf8mb4), the whole of a TINYTEXT or
+    TINYBLOB (255). The key is then checked
     as any other: a second part makes it too long (error 1071), a COMPACT row's 767 bytes a
     column refuse it (error 1709). A UNIQUE key over such a part is a hash instead (see
     :func:`_needs_hash`), a primary key is refused (error 1170)."""
@@ -1200,7 +1224,7 @@ def _lob_prefixed(table: Table, index: Index) -> Index:
     for at, part in enumerate(index.parts):
         ctype = table.column_by_id(part.column_id).type
         if part.length is None and ctype.family in LOB_FAMILIES:
-            length = _longest_prefix(ctype, _DEFAULT_MAX_KEY_BYTES)
+            length = _longest_prefix(ctype, _whole_key_limit(table))
             parts = (*parts[:at], attrs.evolve(part, length=length), *parts[at + 1 :])
     return index if parts is index.parts else attrs.evolve(index, parts=parts)
 
@@ -1231,15 +1255,16 @@ def _longest_prefix(ctype: ColumnType, limit: int) -> int:
 
 def _shortened(table: Table, index: Index) -> Index:
     """A plain key over one string column longer than the engine's limit, as the server keeps
-    it: the longest prefix that fits (a note, not an error; under DYNAMIC and COMPRESSED rows,
-    whose limit is the key's, not a column's). Any other index as it is."""
+    it: the longest prefix that fits (a note, not an error; where the limit is the key's, not a
+    column's as under COMPACT rows: InnoDB's DYNAMIC and COMPRESSED rows, MyISAM, Aria). Any
+    other index as it is."""
     if index.kind != IndexKind.INDEX or len(index.parts) != 1:
         return index
     (part,) = index.parts
     col = table.column_by_id(part.column_id)
     limit = _key_limit(table)
     if (
-        limit != _DEFAULT_MAX_KEY_BYTES
+        limit != _whole_key_limit(table)
         or col.type.family not in _PREFIXABLE
         or _key_part_bytes(col, part.length) <= limit
     ):
@@ -1257,10 +1282,13 @@ def _needs_hash(table: Table, index: Index) -> bool:
         if part.length is None and col.type.family in LOB_FAMILIES:
             return True
         total += _key_part_bytes(col, part.length)
-    return total > _DEFAULT_MAX_KEY_BYTES  # (the key's limit: a row format's is a column's)
+    return total > _whole_key_limit(table)  # (the key's limit: a row format's is a column's)
 
 
 _PREFIXABLE = frozenset({Family.CHAR, Family.BINARY, *LOB_FAMILIES})
+#: the families whose key part as long as the column is the whole column (``KEY (a(10))`` of a
+#: VARCHAR(10) is ``KEY (a)``, which a later MODIFY to VARCHAR(20) leaves whole)
+_WHOLE_LENGTH = frozenset({Family.CHAR, Family.BINARY})
 _CHARACTERS = frozenset({Family.CHAR, Family.TEXT, Family.JSON})
 #: the families whose key part never takes its own size in bytes as a prefix meaning the whole
 #: column, as a number, a date or a plugin type does (MariaDB: `KEY (d(5))` of a DATETIME)
@@ -1312,13 +1340,11 @@ def _check_index(table: Table, index: Index) -> None:
         return
     where.pop("column", None)
     sizes = [_key_part_bytes(table.column_by_id(p.column_id), p.length) for p in index.parts]
-    limit = _key_limit(table)
-    if limit != _DEFAULT_MAX_KEY_BYTES and max(sizes) > limit:
+    limit, whole = _key_limit(table), _whole_key_limit(table)
+    if limit != whole and max(sizes) > limit:
         raise DDLError(f"index column too large: {max(sizes)} bytes of at most {limit}", **where)
-    if sum(sizes) > _DEFAULT_MAX_KEY_BYTES:
-        raise DDLError(
-            f"key too long: {sum(sizes)} bytes of at most {_DEFAULT_MAX_KEY_BYTES}", **where
-        )
+    if sum(sizes) > whole:
+        raise DDLError(f"key too long: {sum(sizes)} bytes of at most {whole}", **where)
 
 
 @_apply.register
@@ -1576,8 +1602,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         if key is not None and not key.visible:
             why = "" if key.kind == IndexKind.PRIMARY else _IMPLICIT_PRIMARY
             raise DDLError(f"the primary key cannot be invisible{why}", index=key.name)
-    if base is None or (  # (a new row format's key limit reaches every key)
-        table.options is not base.options and _key_limit(table) != _key_limit(base)
+    if base is None or (  # (a new row format's or engine's key limit reaches every key)
+        table.options is not base.options and _key_limits(table) != _key_limits(base)
     ):
         for idx in table.indexes:
             _check_index(table, idx)
