@@ -399,6 +399,77 @@ def test_a_replica_of_mariadb_cuts_fractions(replica: tuple[Any, Catalog], sql_t
     assert sum("." in literal for literal in compared) >= 2, compared
 
 
+#: (type, literal): fractions of a second past the column's digits, and past six of them, at
+#: the ends of the ranges and where rounding carries into the next second, day or year
+FRACTIONS = [
+    ("DATETIME(1)", "'2020-01-01 00:00:00.16'"),
+    ("TIME", "'10:00:00.6'"),
+    ("TIME(1)", "'-10:00:00.66'"),
+    ("TIMESTAMP(2)", "'2020-01-01 00:00:00.125'"),
+    ("DATETIME", "'2020-12-31 23:59:59.5'"),
+    ("DATE", "'2020-01-01 23:59:59.9'"),
+    ("TIME", "TIMESTAMP'2020-01-01 10:00:00.7'"),
+    ("INT", "TIME'10:00:00.6'"),
+    ("DECIMAL(20,0)", "TIME'10:00:00.6'"),
+    ("VARCHAR(30)", "TIME'10:00:00.6'"),
+    ("TIME", "100000.5"),
+    ("DATETIME", "20200101000000.5"),
+    ("DATETIME(6)", "'2020-01-01 00:00:00.1234567'"),
+    ("DATETIME(6)", "'2020-01-01 00:00:00.9999999'"),
+    ("DATETIME(2)", "'2020-01-01 00:00:00.1299999999999'"),
+    ("DATETIME(6)", "'2020-01-01 00:00:00.12345678901234567890'"),
+    ("TIME(6)", "'10:00:00.12345678'"),
+    ("TIME(6)", "100000.1234567"),
+    ("TIME(3)", "100000.12345678"),
+    ("DATETIME", "20200101000000.9999999"),
+    ("DATETIME(6)", "20200101000000.1234567"),
+    ("TIMESTAMP(6)", "'2020-01-01 00:00:00.0000005'"),
+    ("DATETIME(6)", "'0000-00-00 00:00:00.0000001'"),
+    ("DATETIME(3)", "'2020-00-01 10:00:00.12345678'"),
+    ("TIME", "'1 10:00:00.9999999'"),
+    ("TIME", "'838:59:59.9'"),
+    ("TIME(1)", "'838:59:59.9'"),
+    ("TIME(1)", "'-838:59:59.9'"),
+    ("TIME(6)", "'838:59:59.999999'"),
+    ("TIME(6)", "'838:59:59.9999999'"),
+    ("TIME(6)", "8385959.5"),
+    ("DATETIME", "'9999-12-31 23:59:59.9'"),
+    ("TIMESTAMP NULL", "0.25"),
+    ("TIMESTAMP NULL", "'2038-01-19 03:14:07.5'"),
+]
+
+
+@pytest.mark.parametrize("mode", ["", "TIME_ROUND_FRACTIONAL"], ids=["cut", "rounded"])
+def test_a_replica_of_mariadb_reads_fractions_under_its_sql_mode(
+    replica: tuple[Any, Catalog], mode: str
+) -> None:
+    """Each literal of :data:`FRACTIONS`, on the server under its default sql_mode with and
+    without TIME_ROUND_FRACTIONAL, and on a replica's catalog given that mode: the default it
+    keeps, or its refusal, is the server's (cut past the column's digits, or rounded under
+    the mode, carrying into the next second; digits past the sixth cut first when cutting;
+    a TIME's fraction of its last second kept, as MariaDB's range holds it)."""
+    conn, cat = replica
+    with conn.cursor() as cur:
+        cur.execute("SET SESSION sql_mode = CONCAT(@@global.sql_mode, ',', %s)", (mode,))
+        cur.execute("SELECT @@session.sql_mode")
+        (sql_mode,) = cur.fetchone()
+    try:
+        for sql_type, literal in FRACTIONS:
+            server = _server_default(conn, sql_type, literal)
+            try:
+                cat.execute(f"ALTER TABLE t ADD x {sql_type} DEFAULT {literal}", sql_mode=sql_mode)
+            except mvdd.MvddError:
+                mine = None
+            else:
+                kept = cat.table("t").column("x").default
+                cat.execute("ALTER TABLE t DROP x")
+                mine = format(kept, "f") if isinstance(kept, Decimal) else str(kept)
+            assert mine == server, (mode, sql_type, literal)
+    finally:
+        with conn.cursor() as cur:
+            cur.execute("SET SESSION sql_mode = DEFAULT")
+
+
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sql_type=st.sampled_from(TYPES), literal=st.one_of(numbers, digit_strings, punctuated))
 def test_any_number_or_date_reads_as_on_the_server_in_a_replica(

@@ -424,7 +424,7 @@ def _defined(col: Column, rules: Rules) -> Column:
 def default_under(value: Any, ctype: ColumnType, column: str, rules: Rules) -> Any:
     """A DEFAULT's value as a column of ``ctype`` holds it under ``rules``: read as its
     server reads it (MariaDB's ways), kept as a replica's server took it, under the session's
-    ALLOW_INVALID_DATES (:func:`~mvdd.model.element.coerce_default`)."""
+    ALLOW_INVALID_DATES and TIME_ROUND_FRACTIONAL (:func:`~mvdd.model.element.coerce_default`)."""
     return coerce_default(
         value,
         ctype,
@@ -432,6 +432,7 @@ def default_under(value: Any, ctype: ColumnType, column: str, rules: Rules) -> A
         mariadb=rules.mariadb_values,
         replica=not rules.strict,
         any_day=rules.session.any_day,
+        round_fractions=rules.session.round_fractions,
         written_in=rules.session.charset,
     )
 
@@ -464,6 +465,7 @@ def _literal_folded(col: Column, kind: TypeKind, value: str, rules: Rules) -> Co
     column takes the day the statement ran on, which no catalog knows: mvdd's rules refuse
     it; a replica keeps the expression (where its server keeps that day)."""
     try:
+        # (MariaDB takes a literal's whole seconds in an integer column in any sql_mode)
         folded = from_temporal_literal(kind, value, col.type, cut=rules.mariadb_values)
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=col.name) from None

@@ -160,6 +160,7 @@ def column_from_def(
     loose: bool = False,
     legacy_timestamps: bool = False,
     any_day: bool = False,
+    round_fractions: bool = False,
     converting: tuple[str, str | None] | None = None,
     written_in: str | None = None,
     shown: bool = False,
@@ -178,7 +179,8 @@ def column_from_def(
     ``legacy_timestamps``: its session had no ``explicit_defaults_for_timestamp``
     (:func:`_legacy_timestamp`). A replica's (``references``) DEFAULT is read as its server
     took it (:func:`~mvdd.model.element.coerce_default`'s ``replica``; ``any_day``: its
-    session had ALLOW_INVALID_DATES). ``converting``: the (charset, collation) a CONVERT TO
+    session had ALLOW_INVALID_DATES; ``round_fractions``: TIME_ROUND_FRACTIONAL).
+    ``converting``: the (charset, collation) a CONVERT TO
     CHARACTER SET of the same statement gives a CHAR, VARCHAR or TEXT, in which its DEFAULT is
     judged, as the server judges it. ``shown``: the definition is a server's own account
     (:attr:`~mvdd.ddl.rules.Session.shown`), which states every default the column has."""
@@ -370,6 +372,7 @@ def column_from_def(
             mariadb=mariadb,
             replica=references,
             any_day=any_day,
+            round_fractions=round_fractions,
             written_in=written_in,
         )
     column = build_column(name=name, type=ctype, default=default, **flags)

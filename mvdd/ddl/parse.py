@@ -494,6 +494,7 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
         loose=ctx.session.loose,
         legacy_timestamps=ctx.legacy_timestamps,
         any_day=ctx.session.any_day,
+        round_fractions=ctx.session.round_fractions,
         written_in=ctx.session.charset,
         converting=ctx.converting,
         shown=ctx.session.shown,
@@ -545,6 +546,7 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
         loose=ctx.session.loose,
         legacy_timestamps=ctx.legacy_timestamps,
         any_day=ctx.session.any_day,
+        round_fractions=ctx.session.round_fractions,
         written_in=ctx.session.charset,
         converting=ctx.converting,
         shown=ctx.session.shown,
@@ -1085,6 +1087,7 @@ def build_table(
                 loose=ctx is not None and ctx.session.loose,
                 legacy_timestamps=ctx is not None and ctx.legacy_timestamps,
                 any_day=ctx is not None and ctx.session.any_day,
+                round_fractions=ctx is not None and ctx.session.round_fractions,
                 written_in=ctx.session.charset if ctx is not None else None,
                 shown=ctx is not None and ctx.session.shown,
             )

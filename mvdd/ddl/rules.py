@@ -44,6 +44,8 @@ class Session:
             (:func:`~mvdd.ddl.types.loosened`).
         any_day: ALLOW_INVALID_DATES: a DATE's or DATETIME's DEFAULT may name a day its month
             lacks (``'2020-02-30'``).
+        round_fractions: TIME_ROUND_FRACTIONAL: a DEFAULT's fraction of a second longer than
+            its column's is rounded on MariaDB, not cut (MySQL rounds it in any mode).
         charset: the charset its client wrote the statement in, when not UTF-8 (a binlog's
             statement from a ``latin1`` session): a string literal is its bytes in it, which a
             binary column's DEFAULT keeps (``BINARY(3) DEFAULT 'é'`` is ``E9 00 00``).
@@ -55,6 +57,7 @@ class Session:
     time_zone: dt.tzinfo | None = attrs.field(default=None, eq=False)
     loose: bool = False
     any_day: bool = False
+    round_fractions: bool = False
     charset: str | None = None
     shown: bool = False
 
@@ -169,7 +172,8 @@ MARIADB: dict[str, str] = {
     "a TEXT, BLOB or JSON column keeps PI() itself, losing a negation (its rows take 3.14159…), "
     "where MySQL keeps the expression as written everywhere",
     "a DEFAULT with more fractional seconds than its DATETIME, TIMESTAMP or TIME column "
-    "keeps": "cuts the digits past the column's (its sql_mode without TIME_ROUND_FRACTIONAL); "
+    "keeps": "cuts the digits past the column's (its sql_mode without TIME_ROUND_FRACTIONAL, "
+    "under which it rounds them; a literal's digits past the sixth cut first); "
     "MySQL rounds them. So does an integer column its DEFAULT of a TIME or TIMESTAMP literal "
     "with a fraction",
     "a DEFAULT of a hex string X'…' in a number's, a date's or a year's column": "reads the "

@@ -12,7 +12,9 @@ words change the statement's grammar or meaning, and mvdd reads it under them:
   ``(NOT a) BETWEEN b AND c``);
 - without ``STRICT_TRANS_TABLES`` or ``STRICT_ALL_TABLES``: a VARCHAR or VARBINARY longer than
   its type holds is the TEXT or BLOB holding it (:func:`mvdd.ddl.types.loosened`);
-- ``ALLOW_INVALID_DATES``: a DATE's or DATETIME's DEFAULT may name a day its month lacks.
+- ``ALLOW_INVALID_DATES``: a DATE's or DATETIME's DEFAULT may name a day its month lacks;
+- ``TIME_ROUND_FRACTIONAL`` (MariaDB's): a DEFAULT's fraction of a second longer than its
+  column's is rounded, as MySQL rounds it, not cut.
 
 (The composite modes, ``ANSI``, ``TRADITIONAL`` …, are logged with the words they stand for.)
 Others change a statement in ways mvdd does not model, and a statement read under one is
@@ -179,6 +181,12 @@ class SqlMode:
         """STRICT_TRANS_TABLES or STRICT_ALL_TABLES: a VARCHAR too long is refused, not made a
         TEXT (:func:`~mvdd.ddl.types.loosened`)."""
         return not self.words.isdisjoint(("STRICT_TRANS_TABLES", "STRICT_ALL_TABLES"))
+
+    @property
+    def round_fractions(self) -> bool:
+        """TIME_ROUND_FRACTIONAL (MariaDB's): a fraction of a second longer than a column's is
+        rounded, not cut."""
+        return "TIME_ROUND_FRACTIONAL" in self.words
 
     @property
     def any_day(self) -> bool:

@@ -417,14 +417,16 @@ def statement_context(
 
 def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str | None) -> Session:
     """What a statement's session decides of its steps (:class:`~mvdd.ddl.rules.Session`): its
-    zone, its sql_mode's strictness and ALLOW_INVALID_DATES, the charset it was written in
-    (:func:`written_in`); the plain session when none of them says otherwise."""
+    zone, its sql_mode's strictness, ALLOW_INVALID_DATES and TIME_ROUND_FRACTIONAL, the charset
+    it was written in (:func:`written_in`); the plain session when none of them says
+    otherwise."""
     if time_zone is None and mode is None and charset is None:
         return PLAIN
     return Session(
         time_zone=time_zone,
         loose=mode is not None and not mode.strict,
         any_day=mode is not None and mode.any_day,
+        round_fractions=mode is not None and mode.round_fractions,
         charset=charset,
         shown=mode is not None and mode.shown,
     )

@@ -299,11 +299,11 @@ def _coerce_enum(t: ColumnType, value: Any) -> str:
 
 _DATE_RE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _DATETIME_RE = re.compile(
-    r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?)?"
+    r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?"
 )
-_TIME_RE = re.compile(r"(-)?(?:(\d+) )?(\d+):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?")
+_TIME_RE = re.compile(r"(-)?(?:(\d+) )?(\d+):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?")
 #: a time of days and hours alone (``1 10`` is 34 hours), a fraction after
-_DAYS_HOURS_RE = re.compile(r"(-)?(\d+) +(\d+)(?:\.(\d{1,6}))?")
+_DAYS_HOURS_RE = re.compile(r"(-)?(\d+) +(\d+)(?:\.(\d+))?")
 
 
 #: ASCII punctuation, any of which MySQL takes between the parts of a date or a time
@@ -312,7 +312,7 @@ _P = r"[!-/:-@\[-`{-~]"
 #: two-digit year, the time after a space or a T
 _LOOSE_DATETIME_RE = re.compile(
     rf"(\d{{1,4}}){_P}(\d{{1,2}}){_P}(\d{{1,2}})"
-    rf"(?:(?:T|\s+)(\d{{1,2}}){_P}(\d{{1,2}})(?:{_P}(\d{{1,2}}))?(?:\.(\d{{1,6}}))?)?"
+    rf"(?:(?:T|\s+)(\d{{1,2}}){_P}(\d{{1,2}})(?:{_P}(\d{{1,2}}))?(?:\.(\d+))?)?"
 )
 #: digits alone: YYMMDD, YYYYMMDD, YYMMDDhhmmss or YYYYMMDDhhmmss, and a fraction
 _DIGITS_RE = re.compile(r"(\d+)(?:\.(\d*))?")
@@ -392,12 +392,12 @@ def _datetime_text(value: Any) -> str | None:
         if d[2] is not None and len(split) != 6 and not number:
             return None  # a text of a date alone takes no fraction
         if not d[1].strip("0"):  # zeros alone: the zero date, as the number 0
-            return "0000-00-00 00:00:00" + (f".{d[2][:6]}" if d[2] else "")
+            return "0000-00-00 00:00:00" + (f".{d[2]}" if d[2] else "")
         parts = [*split, "0", "0", "0"][:6]
         fraction = d[2] if len(split) == 6 else None
     y, rest = _full_year(parts[0]), [int(p) for p in parts[1:]]
     out = f"{y:04d}-{rest[0]:02d}-{rest[1]:02d} {rest[2]:02d}:{rest[3]:02d}:{rest[4]:02d}"
-    return out + (f".{fraction[:6]}" if fraction else "")
+    return out + (f".{fraction}" if fraction else "")
 
 
 #: the lengths of a number a TIME reads as a date's (``YYYYMMDD``) or a date and time's
@@ -436,7 +436,7 @@ def _time_text(value: Any) -> str | None:
         return full[11:] if _valid_hms(full[11:13], full[14:16], full[17:19]) else None
     number = int(text)
     out = f"{sign}{number // 10000:02d}:{number // 100 % 100:02d}:{number % 100:02d}"
-    return out + (f".{frac[:6]}" if frac else "")
+    return out + (f".{frac}" if frac else "")
 
 
 def _time_of(text: str) -> str | None:
@@ -483,10 +483,16 @@ def _valid_ymd(y: int, m: int, d: int) -> bool:
     return True
 
 
+def _any(digits: str | None) -> bool:
+    """Whether a fraction's digits are more than zeros (before any rounding)."""
+    return bool(digits and digits.strip("0"))
+
+
 def _fraction(digits: str | None, fsp: int) -> tuple[int, int]:
-    """(carry seconds, fraction at fsp digits) from fraction digits, rounded half up."""
-    micros = int((digits or "").ljust(6, "0"))
-    scaled = Decimal(micros).scaleb(fsp - 6).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    """(carry seconds, fraction at fsp digits) from fraction digits (any number of them: the
+    servers read them all), rounded half up."""
+    fraction = Decimal("0." + (digits or "0"))
+    scaled = fraction.scaleb(fsp).quantize(Decimal(1), rounding=ROUND_HALF_UP)
     carry, rest = divmod(int(scaled), 10**fsp)
     return carry, rest
 
@@ -541,13 +547,16 @@ def _coerce_temporal(t: TemporalType, value: Any) -> Any:
         raise _bad(t, value, "not a time of day")
     hh, mi, ss = (int(x or 0) for x in (m[4], m[5], m[6]))
     carry, frac = _fraction(m[7], fsp)
-    if ymd == (0, 0, 0) and kind == K.TIMESTAMP and (hh, mi, ss, carry, frac) != (0, 0, 0, 0, 0):
+    if ymd == (0, 0, 0) and kind == K.TIMESTAMP and ((hh, mi, ss) != (0, 0, 0) or _any(m[7])):
         raise _bad(t, value, "the zero TIMESTAMP has no time of day")
     if ymd != (0, 0, 0):
         # year 0 (valid in MySQL, not in Python) is carried through a proxy year
         proxy = _YEAR_ZERO if ymd[0] == 0 else 0
         stamp = _dt.datetime(ymd[0] + proxy, ymd[1], ymd[2], hh, mi, ss)
-        stamp += _dt.timedelta(seconds=carry)
+        try:
+            stamp += _dt.timedelta(seconds=carry)
+        except OverflowError:  # (a fraction rounded up past the last second of 9999)
+            raise _bad(t, value, "out of range: past 9999-12-31 23:59:59") from None
         ymd = (stamp.year - proxy, stamp.month, stamp.day)
         hh, mi, ss = stamp.hour, stamp.minute, stamp.second
         if kind == K.TIMESTAMP and (proxy or not _TIMESTAMP_FIRST <= stamp <= _TIMESTAMP_LAST):
@@ -602,6 +611,10 @@ def _timedelta_text(delta: _dt.timedelta) -> str:
     return f"{sign}{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{micros:06d}"
 
 
+#: the last whole second a TIME holds, 838:59:59
+TIME_MAX_SECONDS = 838 * 3600 + 59 * 60 + 59
+
+
 def _coerce_time(t: TemporalType, text: str, fsp: int, original: Any) -> str:
     m = _TIME_RE.fullmatch(text)
     if m:
@@ -616,8 +629,8 @@ def _coerce_time(t: TemporalType, text: str, fsp: int, original: Any) -> str:
         raise _bad(t, original, "not a time")
     carry, frac = _fraction(fraction, fsp)
     seconds = (days * 24 + hh) * 3600 + mi * 60 + ss + carry
-    if seconds > 838 * 3600 + 59 * 60 + 59 or (seconds == 838 * 3600 + 59 * 60 + 59 and frac):
-        raise _bad(t, original, "out of the TIME range -838:59:59..838:59:59")
+    if seconds > TIME_MAX_SECONDS:  # (MariaDB's range holds a fraction past the last second)
+        raise _bad(t, original, "out of the TIME range -838:59:59.999999..838:59:59.999999")
     sign = "-" if negative and (seconds or frac) else ""
     out = f"{sign}{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
     return out + (f".{frac:0{fsp}d}" if fsp else "")

@@ -8,6 +8,7 @@ Columns and indexes carry their F1 :class:`State` (see :mod:`mvdd.online`).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal, InvalidOperation
 from enum import Enum, StrEnum
@@ -202,6 +203,7 @@ def coerce_default(
     mariadb: bool = False,
     replica: bool = False,
     any_day: bool = False,
+    round_fractions: bool = False,
     written_in: str | None = None,
 ) -> Default:
     """The canonical default for a column of ``ctype`` (a literal as stated: numbers as
@@ -219,6 +221,8 @@ def coerce_default(
     and time's or a time's fraction of a second longer than the column's is cut to its digits
     (:func:`cut_fraction`), not rounded; a hex string ``X'…'`` (:class:`HexText`) in a
     number's, a date's or a year's column is the string its bytes spell, not a number.
+    ``round_fractions``: its session had TIME_ROUND_FRACTIONAL, under which MariaDB rounds
+    the fraction as MySQL does.
 
     ``replica``: the value's statement already ran on its server, which took it: a DATE's or
     DATETIME's text with a zero month or day, which a server keeps outside NO_ZERO_IN_DATE
@@ -238,11 +242,12 @@ def coerce_default(
         return value
     try:
         raw = _reading(value)(value, ctype, mariadb, written_in)
+        cut = mariadb and not round_fractions
         if replica and isinstance(raw, str) and ctype.kind in _LENIENT_DATES:
-            kept = _kept_date(raw, ctype, cut=mariadb, any_day=any_day)
+            kept = _kept_date(raw, ctype, cut=cut, any_day=any_day)
             if kept is not None:
                 return kept
-        if mariadb and ctype.kind in _FRACTIONED:
+        if cut and ctype.kind in _FRACTIONED:
             raw = cut_fraction(raw, ctype)
         if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
             return coerce_text(ctype, raw)
@@ -250,9 +255,21 @@ def coerce_default(
             return two_digit_year(ctype.coerce(raw))
         if ctype.kind == TypeKind.FLOAT and ctype.precision is None:
             return single_float(ctype.coerce(raw))
-        return ctype.coerce(raw)
+        held = ctype.coerce(raw)
+        if not mariadb and ctype.kind == TypeKind.TIME and _past_mysql_time(held):
+            raise InvalidValueError(
+                f"{raw!r} is out of MySQL's TIME range -838:59:59..838:59:59 (MariaDB's holds "
+                "the fraction of its last second)"
+            )
+        return held
     except MvddError as err:
         raise DDLError(f"invalid default value: {err.message}", column=column) from None
+
+
+def _past_mysql_time(text: str) -> bool:
+    """Whether a TIME's canonical text is past MySQL's last second, 838:59:59, by a fraction."""
+    whole, _, fraction = text.lstrip("-").partition(".")
+    return whole == "838:59:59" and fraction.strip("0") != ""
 
 
 #: the families whose values are bytes
@@ -527,8 +544,11 @@ def cut_fraction(value: Any, ctype: ColumnType) -> Any:
     '2020-01-01 10:00:00.78'
     >>> cut_fraction(100000.5, ColumnType.of("time"))
     '10:00:00'
+    >>> cut_fraction("2020-01-01 00:00:00.9999999", ColumnType.of("datetime", fsp=6))
+    '2020-01-01 00:00:00.999999'
     """
     fsp = ctype.fsp or 0
+    value = _six_digits(value)
     if fsp == 6:
         return value
     try:
@@ -537,6 +557,28 @@ def cut_fraction(value: Any, ctype: ColumnType) -> Any:
         ctype.coerce(value)  # (the column's own refusal, when it has one)
         raise
     return _cut(text, fsp)
+
+
+#: a text's fraction of a second past its sixth digit, at its end
+_PAST_SIX = re.compile(r"(\.\d{6})\d+(\s*)$")
+_MICRO = Decimal("0.000001")
+
+
+def _six_digits(value: Any) -> Any:
+    """A value's fraction of a second past its sixth digit cut, as MariaDB reads a literal of
+    more digits before it cuts it to its column's (``'… 00:00:00.9999999'`` is ``.999999``, no
+    second more)."""
+    if isinstance(value, str):
+        return _PAST_SIX.sub(r"\1\2", value)
+    if isinstance(value, float):
+        value = Decimal(repr(value))
+    if (
+        isinstance(value, Decimal)
+        and value.is_finite()
+        and value != value.quantize(_MICRO, ROUND_DOWN)
+    ):
+        return value.quantize(_MICRO, rounding=ROUND_DOWN)
+    return value
 
 
 def _cut(text: str, fsp: int) -> str:
