@@ -658,3 +658,30 @@ def test_members_written_as_bytes_wait_for_the_tables_charset(tmp_path: Any) -> 
     assert own.column.type.members == ("é",) and not own.members_written
     with pytest.raises(UnsupportedDDLError, match="table's charset, which is not known"):
         Catalog().execute("CREATE TABLE t (a ENUM(0xE9))")
+
+
+def test_a_collation_named_without_its_charset_waits_for_the_tables(tmp_path: Any) -> None:
+    """``COLLATE uca1400_ai_ci`` in a column that names no charset is the one of that name of
+    its table's charset, resolved when the column meets its table (the server's parity:
+    tests/test_mariadb_server.py); the step keeps the name, stored and read back, and says it
+    again as written."""
+    path = str(tmp_path / "c.db")
+    with Catalog.open(path, charset="latin1") as cat:
+        cat.execute("CREATE TABLE t (i INT) CHARSET utf8mb3")
+        cat.execute("CREATE TABLE u (i INT)")
+        sql = "ALTER TABLE {} ADD a VARCHAR(5) COLLATE uca1400_as_ci"
+        (change,) = cat.execute(sql.format("t"))
+        assert cat.table("t").column("a").type.collation == "utf8mb3_uca1400_as_ci"
+        # latin1 has no UCA 14.0.0 collation: refused, nothing changed (the server's 1253)
+        with pytest.raises(DDLError, match="not valid for character set 'latin1'"):
+            cat.execute(sql.format("u"))
+        assert [c.name for c in cat.table("u").columns] == ["i"]
+        cat.execute("ALTER TABLE u CONVERT TO CHARACTER SET utf16 COLLATE uca1400_ai_ci")
+        assert cat.table("u").options.collation == "utf16_uca1400_ai_ci"
+    (step,) = change.steps
+    assert isinstance(step, s.AddColumn) and step.table_collation == "uca1400_as_ci"
+    assert str(step) == "ALTER TABLE `t` ADD COLUMN `a` VARCHAR(5) COLLATE uca1400_as_ci"
+    with Catalog.open(path) as again:
+        assert again.history("t")[-1].steps == (step,)
+    with pytest.raises(UnsupportedDDLError, match="table's charset, which is not known"):
+        Catalog().execute("CREATE TABLE t (a TEXT COLLATE uca1400_ai_ci)")

@@ -2385,6 +2385,90 @@ def test_keys_an_engine_cuts_and_whole_prefixes_as_on_the_server(
     _reads_as_on_the_server(mdb, cat, setup, sql)
 
 
+#: (setup, statement): collations named without their charset (MariaDB 10.10's UCA 14.0.0 ones:
+#: the column's charset's, else its table's; a table's, else its database's), a COLLATE of a
+#: type without a charset (a number's or a date's: taken and forgotten; a binary string's: the
+#: character string it is the twin of), and a TEXT(M) or BLOB(M) of a collation's charset
+BARE_COLLATIONS = [
+    (None, "CREATE TABLE t (a VARCHAR(10) COLLATE uca1400_ai_ci)"),
+    (None, "CREATE TABLE t (a VARCHAR(10) CHARACTER SET utf8mb3 COLLATE uca1400_polish_as_cs)"),
+    (None, "CREATE TABLE t (a VARCHAR(10) CHARACTER SET latin1 COLLATE uca1400_ai_ci)"),
+    (None, "CREATE TABLE t (a VARCHAR(10)) COLLATE uca1400_ai_ci"),
+    (None, "CREATE TABLE t (a VARCHAR(10)) DEFAULT CHARSET=utf8mb3 COLLATE uca1400_ai_ci"),
+    (None, "CREATE TABLE t (a VARCHAR(10), b TEXT COLLATE uca1400_as_ci) DEFAULT CHARSET=utf8mb3"),
+    (None, "CREATE TABLE t (a ENUM('i','I') COLLATE uca1400_turkish_ai_ci)"),
+    (None, "CREATE TABLE t (a ENUM('a','A') COLLATE uca1400_ai_ci)"),
+    (None, "CREATE TABLE t (a ENUM('x','y') COLLATE uca1400_ai_ci DEFAULT 'Y')"),
+    (None, "CREATE TABLE t (a VARCHAR(10) COLLATE uca1400_ai_ci COLLATE utf8mb4_uca1400_ai_ci)"),
+    (None, "CREATE TABLE t (a VARCHAR(10) BINARY COLLATE uca1400_ai_ci)"),
+    (None, "CREATE TABLE t (a TEXT(100) COLLATE uca1400_ai_ci) DEFAULT CHARSET=utf8mb3"),
+    (
+        "CREATE TABLE t (a VARCHAR(10)) DEFAULT CHARSET=latin1",
+        "ALTER TABLE t ADD b VARCHAR(5) COLLATE uca1400_ai_ci",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(10)) DEFAULT CHARSET=utf8mb3",
+        "ALTER TABLE t ADD b VARCHAR(5) COLLATE uca1400_ai_ci",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(10)) DEFAULT CHARSET=utf8mb3",
+        "ALTER TABLE t MODIFY a VARCHAR(10) COLLATE uca1400_as_cs",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(10)) DEFAULT CHARSET=utf8mb3",
+        "ALTER TABLE t COLLATE uca1400_ai_ci",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(10)) DEFAULT CHARSET=latin1",
+        "ALTER TABLE t COLLATE uca1400_ai_ci",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(10))",
+        "ALTER TABLE t CONVERT TO CHARACTER SET ucs2 COLLATE uca1400_ai_ci",
+    ),
+    (
+        "CREATE TABLE t (a VARCHAR(10))",
+        "ALTER TABLE t DEFAULT CHARSET utf16 COLLATE uca1400_turkish_ai_ci",
+    ),
+    (
+        None,
+        "CREATE TABLE t (a INT COLLATE utf8mb4_bin, b DATE COLLATE latin1_bin, c BIT(3) COLLATE latin1_bin)",
+    ),
+    (
+        None,
+        "CREATE TABLE t (a INT COLLATE uca1400_ai_ci, b DECIMAL(5,2) COLLATE utf8mb4_general_ci DEFAULT 1)",
+    ),
+    (None, "CREATE TABLE t (a INT COLLATE nonesuch_ci)"),
+    (None, "CREATE TABLE t (a POINT COLLATE utf8mb4_bin, b JSON COLLATE latin1_bin)"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t MODIFY a BIGINT COLLATE utf8mb4_bin"),
+    (None, "CREATE TABLE t (a VARBINARY(3) COLLATE utf8mb4_bin, b BINARY(3) COLLATE latin1_bin)"),
+    (None, "CREATE TABLE t (a BLOB COLLATE utf8mb4_bin, b TINYBLOB COLLATE utf8mb4_general_ci)"),
+    (
+        None,
+        "CREATE TABLE t (a LONGBLOB COLLATE uca1400_ai_ci, b VARBINARY(3) COLLATE uca1400_ai_ci)",
+    ),
+    (None, "CREATE TABLE t (a BLOB(100) COLLATE utf8mb4_bin, b BLOB(60) COLLATE utf8mb4_bin)"),
+    (None, "CREATE TABLE t (a BLOB(100) COLLATE latin1_bin, b BLOB(70000) COLLATE latin1_bin)"),
+    (None, "CREATE TABLE t (a VARBINARY(20000) COLLATE utf8mb4_bin)"),
+    (None, "CREATE TABLE t (a VARBINARY(3) CHARACTER SET utf8mb4)"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t ADD b VARBINARY(3) COLLATE latin1_bin"),
+    (None, "CREATE TABLE t (a TEXT(100) COLLATE latin1_bin, b TEXT(70) COLLATE utf8mb4_bin)"),
+    (None, "CREATE TABLE t (a TEXT(300) COLLATE binary, b TEXT(20000) COLLATE utf8mb4_bin)"),
+]
+
+
+@pytest.mark.parametrize("replica", [False, True], ids=["rules", "replica"])
+@pytest.mark.parametrize(("setup", "sql"), BARE_COLLATIONS)
+def test_bare_collations_and_collations_of_other_types_as_on_the_server(
+    mdb: Any, setup: str | None, sql: str, replica: bool
+) -> None:
+    """Each statement of :data:`BARE_COLLATIONS` on the server, and on a catalog of mvdd's
+    rules and a replica's: both take it or both refuse it (the servers' 1253 and 1302), and
+    taken, the table is the server's."""
+    cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
+    _reads_as_on_the_server(mdb, cat, setup, sql)
+
+
 #: (setup, statement): what an engine's tables may hold (MEMORY no TEXT, BLOB, JSON, GEOMETRY,
 #: generated column or FULLTEXT key; CSV no nullable column, key, GEOMETRY or generated
 #: column; MERGE no generated column), on CREATE, on ALTER … ENGINE and on ALTER … ADD

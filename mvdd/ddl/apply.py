@@ -168,6 +168,7 @@ def _with_table_charset(
     text_chars: int | None = None,
     loose: bool = False,
     written: tuple[int, ...] = (),
+    named: str | None = None,
 ) -> ColumnType:
     """A string type without a charset (column ``column``'s) takes the table's default (if
     known), as MySQL does; ``binary`` (the BINARY attribute without a CHARACTER SET), that
@@ -177,7 +178,8 @@ def _with_table_charset(
     ``loose`` (a session that was not strict), a VARCHAR too long in it the TEXT kind holding
     its characters (:func:`~mvdd.ddl.types.loosened`); ``written``, the places of an ENUM's
     or a SET's members written as a hex or bit literal, their bytes read in that charset
-    (:func:`~mvdd.ddl.types.read_members`)."""
+    (:func:`~mvdd.ddl.types.read_members`); ``named``, a collation named without its charset
+    (``uca1400_ai_ci``), the one of that name of that charset (which must be known)."""
     if not (ctype.has_charset and ctype.collation is None):
         return ctype
     charset = table.options.charset
@@ -196,14 +198,24 @@ def _with_table_charset(
         kind = text_kind_for_length(text_chars, charset)
         if kind != ctype.kind:
             ctype = ColumnType.of(kind).compressing(ctype.compressed)
-    if binary and charset != "binary":  # (in the charset binary, the twin is binary anyway)
+    collation: str | None
+    if named is not None:
+        if charset is None:
+            raise UnsupportedDDLError(
+                f"COLLATE {named} without a CHARACTER SET takes the table's charset, which is "
+                "not known (a catalog given its database's: Catalog(charset=…))"
+            )
+        try:
+            charset, collation = resolve_charset(charset, named)
+        except MvddError as err:
+            raise err.locate(column=column) from None
+    elif binary and charset != "binary":  # (in the charset binary, the twin is binary anyway)
         if charset is None:
             raise UnsupportedDDLError(
                 "the BINARY attribute without a CHARACTER SET takes the table's charset, which "
                 "is not known (a catalog given its database's: Catalog(charset=…))"
             )
-        collation: str | None = bin_collation(charset)
-        charset, collation = resolve_charset(None, collation)
+        charset, collation = resolve_charset(None, bin_collation(charset))
     else:
         collation = table.options.collation
     try:  # (an ENUM's members meet their collation here: two may be one)
@@ -822,6 +834,7 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
         text_chars=step.text_chars,
         loose=rules.session.loose,
         written=step.members_written,
+        named=step.table_collation,
     )
     col = _default_held(col, ctype, rules).placed(new_id, ctype)
     columns, at = _place(table.columns, col, step.place, keep_at=None)
@@ -892,6 +905,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
         text_chars=step.text_chars,
         loose=rules.session.loose,
         written=step.members_written,
+        named=step.table_collation,
     )
     new = _default_held(new, ctype, rules).placed(old.id, ctype, old.state)
     at = table.column_position(old)

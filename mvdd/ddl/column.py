@@ -44,7 +44,7 @@ from mvdd.model.element import (
     introduced,
     number_literal,
 )
-from mvdd.model.types import COMPRESSIBLE
+from mvdd.model.types import COMPRESSIBLE, charsetless, resolve_charset
 
 
 def _literal(node: exp.Expr) -> Any:
@@ -236,12 +236,13 @@ def column_from_def(
         elif isinstance(ck, exp.CollateColumnConstraint):
             collation = _word(ck.this, "collation")
             stated = type_attrs.get("collation")
-            if stated is not None and stated.lower() != collation.lower():
+            if stated is not None and not _one_collation(stated, collation):
                 raise DDLError(
                     f"conflicting declarations: COLLATE {stated} and COLLATE {collation}",
                     column=name,
                 )
-            type_attrs["collation"] = collation
+            if stated is None or charsetless(stated):  # (the one naming its charset kept)
+                type_attrs["collation"] = collation
         elif isinstance(ck, exp.PrimaryKey):
             # `a INT KEY k (a)`: a key with a column list of its own, a comma short
             raise DDLParseError("a key with a column list inside a column definition")
@@ -307,6 +308,13 @@ def column_from_def(
         if given:
             # neither server's grammar has these beside AS (...): a syntax error on both
             raise DDLParseError(f"a generated column takes no {given[0]}", column=name)
+    if charsetless(type_attrs.get("collation")):
+        # (a collation named without its charset: the column's, else its table's)
+        bare = str(type_attrs.pop("collation")).lower()
+        if "charset" in type_attrs:
+            type_attrs["collation"] = resolve_charset(str(type_attrs["charset"]), bare)[1]
+        else:
+            type_attrs["table_collation"] = bare
     try:
         ctype, implied = column_type(
             kind, TypeAttrs(**type_attrs) if type_attrs else _NO_ATTRS, loose=loose
@@ -380,6 +388,19 @@ def column_from_def(
 
 
 _NO_ATTRS = TypeAttrs()
+
+
+def _one_collation(a: str, b: str) -> bool:
+    """Whether two COLLATE clauses of a column name one collation: the same name, or one
+    without its charset and one with (``uca1400_ai_ci``, ``utf8mb4_uca1400_ai_ci``)."""
+    a, b = a.lower(), b.lower()
+    return (
+        a == b
+        or (charsetless(a) and b.endswith("_" + a))
+        or (charsetless(b) and a.endswith("_" + b))
+    )
+
+
 #: the families a CONVERT TO CHARACTER SET converts in a column its statement defines (an
 #: ADD, a MODIFY, a CHANGE): their text, and their DEFAULT judged in it
 CONVERTED = frozenset({Family.CHAR, Family.TEXT, Family.ENUM})

@@ -31,7 +31,7 @@ from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.frozen import builder
 from mvdd.model.names import fold_name
-from mvdd.model.types import resolve_charset
+from mvdd.model.types import charsetless, resolve_charset
 
 # --- statements --------------------------------------------------------------------------------
 
@@ -521,6 +521,7 @@ def _left_to_table(pending: Implied) -> dict[str, Any]:
         "text_chars": pending.text_chars,
         "auto_timestamp": pending.auto_timestamp,
         "members_written": pending.members_written,
+        "table_collation": pending.table_collation,
     }
 
 
@@ -963,11 +964,20 @@ def _named_default(p: exp.Expr) -> bool:
 
 
 def _name_database_default(props: list[exp.Expr]) -> bool:
-    """Whether a table's options name its database's default charset or collation."""
+    """Whether a table's options name its database's default charset or collation, or a
+    collation without its charset and no charset (which a CREATE TABLE's database gives)."""
     return any(
         isinstance(p, exp.CharacterSetProperty | exp.CollateProperty) and _named_default(p)
         for p in props
-    )
+    ) or _charsetless_alone(props)
+
+
+def _charsetless_alone(props: list[exp.Expr]) -> bool:
+    """Whether a table's options name a collation without its charset (``COLLATE
+    uca1400_ai_ci``) and no charset."""
+    return any(
+        isinstance(p, exp.CollateProperty) and charsetless(p.name) for p in props
+    ) and not any(isinstance(p, exp.CharacterSetProperty) for p in props)
 
 
 def _database_default(database: tuple[str, str] | None, what: exp.Expr) -> tuple[str, str]:
@@ -1005,7 +1015,12 @@ def _options(
                 f"{after.sql(dialect=DIALECT)[:40]!r} after the partitioning, which ends the "
                 "statement"
             )
+    alone = not for_alter and _charsetless_alone(props)
     for p in props:
+        if alone and isinstance(p, exp.CollateProperty) and charsetless(p.name):
+            # (a CREATE TABLE's collation named without its charset: its database's charset's)
+            out.extend([("CHARSET", _database_default(database, p)[0]), ("COLLATE", p.name)])
+            continue
         if isinstance(p, exp.CharacterSetProperty | exp.CollateProperty) and _named_default(p):
             cs, co = _database_default(database, p)
             out.extend(

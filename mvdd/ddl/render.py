@@ -264,8 +264,11 @@ def _placed_def(
     binary: bool = False,
     text_chars: int | None = None,
     written: tuple[int, ...] = (),
+    named: str | None = None,
 ) -> exp.ColumnDef:
     node = column_def(column)
+    if named is not None:  # (a collation named without its charset: the table's charset's)
+        node.append("constraints", _cc(exp.CollateColumnConstraint(this=exp.var(named))))
     if written:  # (members written as hex literals: their bytes, held as latin1 text)
         members = node.args["kind"].expressions
         for i in written:
@@ -306,6 +309,7 @@ def _(step: s.AddColumn) -> exp.Expr:
         binary=step.bin_collation,
         text_chars=step.text_chars,
         written=step.members_written,
+        named=step.table_collation,
     )
     if step.if_not_exists:
         node.set("exists", True)
@@ -325,6 +329,7 @@ def _(step: s.ModifyColumn) -> exp.Expr:
         binary=step.bin_collation,
         text_chars=step.text_chars,
         written=step.members_written,
+        named=step.table_collation,
     )
     rename_from = _id(step.column) if step.is_rename else None
     return exp.ModifyColumn(this=node, rename_from=rename_from)

@@ -205,7 +205,9 @@ class AddColumn(Step):
     CURRENT_TIMESTAMP when it is its table's first TIMESTAMP column once the statement is
     done (a session without ``explicit_defaults_for_timestamp``); ``members_written``: the
     places of the column's ENUM or SET members written as a hex or bit literal, which hold
-    their bytes' latin1 text until its table's charset reads them (the column names none).
+    their bytes' latin1 text until its table's charset reads them (the column names none);
+    ``table_collation``: a collation the column names without its charset and without a
+    CHARACTER SET (``COLLATE uca1400_ai_ci``), the one of that name of its table's charset.
     """
 
     column: Column
@@ -215,6 +217,7 @@ class AddColumn(Step):
     text_chars: int | None = None
     auto_timestamp: bool = False
     members_written: tuple[int, ...] = ()
+    table_collation: str | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -246,6 +249,7 @@ class ModifyColumn(Step):
     text_chars: int | None = None  # (as AddColumn's)
     auto_timestamp: bool = False  # (as AddColumn's)
     members_written: tuple[int, ...] = ()  # (as AddColumn's)
+    table_collation: str | None = None  # (as AddColumn's)
 
     @property
     def is_rename(self) -> bool:

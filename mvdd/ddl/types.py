@@ -20,10 +20,11 @@ from mvdd.ddl.dialect import DIALECT, UnsignedFloat
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.element import bit_bytes, hex_bytes
 from mvdd.model.encoding import python_codec, read_as
-from mvdd.model.kind import FAMILY, MAX_VARCHAR_BYTES, Family, TypeKind
+from mvdd.model.kind import CHARACTER_TWIN, FAMILY, MAX_VARCHAR_BYTES, Family, TypeKind
 from mvdd.model.types import (
     ColumnType,
     bin_collation,
+    canonical_collation,
     max_bytes_per_char,
     resolve_charset,
     text_kind_for_length,
@@ -42,6 +43,9 @@ class TypeAttrs:
     zerofill: bool = False
     binary: bool = False  # the BINARY attribute: the charset's _bin collation
     unsigned: bool = False  # an UNSIGNED after ZEROFILL (one right after the type is its own)
+    #: a collation named without its charset and without a CHARACTER SET (``COLLATE
+    #: uca1400_ai_ci``): the one of that name of the charset the column takes from its table
+    table_collation: str | None = None
 
 
 @attrs.frozen
@@ -55,7 +59,9 @@ class Implied:
     DEFAULT nor an ON UPDATE: CURRENT_TIMESTAMP for both when it is its table's first
     TIMESTAMP column (:func:`mvdd.ddl.apply.auto_timestamps`); ``members_written``, the
     places of an ENUM's or a SET's members written as a hex or bit literal in a column that
-    names no charset, which the table's reads (:func:`read_members`)."""
+    names no charset, which the table's reads (:func:`read_members`); ``table_collation``, a
+    collation named without its charset (``uca1400_ai_ci``) in a column that names none: the
+    one of that name of its table's charset."""
 
     not_null: bool = False
     auto_increment: bool = False
@@ -64,6 +70,7 @@ class Implied:
     text_chars: int | None = None
     auto_timestamp: bool = False
     members_written: tuple[int, ...] = ()
+    table_collation: str | None = None
 
 
 # DType -> (kind, unsigned)
@@ -280,7 +287,9 @@ def _p_text(kind: TypeKind, dt: exp.DataType, a: TypeAttrs) -> tuple[TypeKind, d
     if params:
         if kind not in (K.TEXT, K.BLOB):
             raise DDLError(f"{kind} takes no length")
-        cs = None if a.charset is None else a.charset
+        # (the charset named, or the one of the collation named: TEXT(100) COLLATE latin1_bin
+        # is a TINYTEXT; neither: the table's, known when the step applies)
+        cs = resolve_charset(a.charset, a.collation)[0] if kind == K.TEXT else None
         return text_kind_for_length(params[0], cs, blob=kind == K.BLOB), {}
     return kind, {}
 
@@ -430,6 +439,20 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
     kind, params = _PARSE[family](kind, dt, attrs_)
     written = params.pop("written", ())
     family = FAMILY[kind]
+    if (
+        family in (Family.BINARY, Family.BLOB)
+        and attrs_.charset is None
+        and (_lower(attrs_.collation) not in (None, "binary") or attrs_.table_collation is not None)
+    ):
+        # a binary string given a COLLATE is the character string it is the twin of, in that
+        # collation, as MariaDB makes it (``VARBINARY(3) COLLATE utf8mb4_bin`` is a VARCHAR(3)
+        # of it, a BLOB a TEXT, and a BLOB(M) the TEXT kind holding M characters of it)
+        if family == Family.BLOB and dt.expressions:
+            dt = exp.DataType(this=D.TEXT, expressions=dt.expressions)
+            kind, params = _PARSE[Family.TEXT](K.TEXT, dt, attrs_)
+        else:
+            kind = CHARACTER_TWIN[kind]
+        family = FAMILY[kind]
     if family == Family.PLUGIN and (
         unsigned or attrs_.zerofill or attrs_.binary or attrs_.charset or attrs_.collation
     ):  # the server's grammar has no place for them after these types
@@ -451,21 +474,28 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
         if _lower(charset) not in (None, "binary") or _lower(collation) not in (None, "binary"):
             raise DDLError(f"collation {collation!r} is not valid for character set {charset!r}")
         return ColumnType.of(kind, **params).with_charset("binary", "binary"), implied
+    if attrs_.table_collation is not None and family in (Family.CHAR, Family.TEXT, Family.ENUM):
+        implied = attrs.evolve(implied, table_collation=attrs_.table_collation)
     if family in (Family.CHAR, Family.TEXT, Family.ENUM):
         params |= {"charset": charset, "collation": collation}
-        if attrs_.binary and collation is not None and not collation.lower().endswith("_bin"):
+        named = collation if collation is not None else attrs_.table_collation
+        if attrs_.binary and named is not None and not named.lower().endswith("_bin"):
             # (the server's error 1302)
-            raise DDLError(f"conflicting declarations: BINARY and COLLATE {collation}")
+            raise DDLError(f"conflicting declarations: BINARY and COLLATE {named}")
         if attrs_.binary and collation is None:
             if charset is None:  # (the table's charset, known when the step applies)
                 implied = attrs.evolve(implied, bin_collation=True)
             else:
                 params["collation"] = bin_collation(charset)
-    elif charset is not None or collation is not None:
+    elif charset is not None:
         if kind == K.JSON or charset == "binary" or collation == "binary":
             pass  # MariaDB spells JSON with its collation; binary strings are binary anyway
         else:
             raise DDLError(f"{kind} takes no character set or collation")
+    elif collation is not None:
+        # a COLLATE of a type that has none (a number, a date, a binary string): both servers
+        # take it and keep nothing of it, once they know the collation
+        canonical_collation(collation)
     return ColumnType.of(kind, **params), implied
 
 

@@ -155,6 +155,9 @@ BINARY_TWIN: dict[TypeKind, TypeKind] = {
     K.VARCHAR: K.VARBINARY,
     **dict(zip(TEXT_SIZES, BLOB_SIZES, strict=True)),
 }
+#: the character string each binary string is the twin of (:data:`BINARY_TWIN`'s inverse: a
+#: ``VARBINARY(3) COLLATE utf8mb4_bin`` is MariaDB's ``VARCHAR(3)`` of that collation)
+CHARACTER_TWIN: dict[TypeKind, TypeKind] = {b: c for c, b in BINARY_TWIN.items()}
 #: the types whose values a server may hold as no Python date holds them: the zero date, a zero
 #: month or day, a day its month lacks (under a lenient sql_mode), the year 0
 CALENDAR = frozenset({K.DATE, K.DATETIME, K.TIMESTAMP})
@@ -164,6 +167,7 @@ __all__ = [
     "BINARY_TWIN",
     "BLOB_SIZES",
     "CALENDAR",
+    "CHARACTER_TWIN",
     "CHARSET_FAMILIES",
     "DEFAULT_INT_WIDTH",
     "FAMILY",

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
-from mvdd.errors import DDLError, NoSuchColumnError
+from mvdd.errors import DDLError, NoSuchColumnError, UnsupportedDDLError
 from mvdd.model.element import (
     DELETABLE,
     NO_DEFAULT,
@@ -33,7 +33,7 @@ from mvdd.model.frozen import draft
 from mvdd.model.kind import Family
 from mvdd.model.names import check_key, check_word, fold_name, fold_names
 from mvdd.model.text import sql_text
-from mvdd.model.types import check_charset, resolve_charset
+from mvdd.model.types import charsetless, check_charset, resolve_charset
 
 #: the row formats a server knows (ROW_FORMAT=…)
 ROW_FORMATS = frozenset(
@@ -94,9 +94,17 @@ class TableOptions:
             else:
                 extra[key] = value
         if given:
-            fields["charset"], fields["collation"] = resolve_charset(
-                given.get("CHARSET"), given.get("COLLATE")
-            )
+            charset = given.get("CHARSET")
+            if charset is None and charsetless(given.get("COLLATE")):
+                # (a collation named without its charset: the one of that name of the table's)
+                charset = self.charset
+                if charset is None:
+                    raise UnsupportedDDLError(
+                        f"COLLATE {given['COLLATE']} without a CHARACTER SET takes the table's "
+                        "charset, which is not known (a catalog given its database's: "
+                        "Catalog(charset=…))"
+                    )
+            fields["charset"], fields["collation"] = resolve_charset(charset, given.get("COLLATE"))
         if "auto_increment" in fields:
             fields["auto_increment"] = int(fields["auto_increment"])
         return attrs.evolve(self, extra=tuple(sorted(extra.items())), **fields)

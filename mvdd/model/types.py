@@ -104,6 +104,17 @@ def canonical_collation(name: str) -> str:
     raise DDLError(f"unknown collation {name!r}")
 
 
+def charsetless(collation: str | None) -> bool:
+    """Whether a collation is named without its charset, as MariaDB 10.10's UCA 14.0.0 ones
+    may be (``uca1400_ai_ci``): it takes the charset of where it stands (a column's, else its
+    table's; a table's, else its database's), ``utf8mb4_uca1400_ai_ci`` under utf8mb4.
+
+    >>> charsetless("uca1400_ai_ci"), charsetless("utf8mb4_uca1400_ai_ci")
+    (True, False)
+    """
+    return collation is not None and collation.lower() in UCA1400
+
+
 def default_collation(charset: str) -> str:
     """The default collation of a (canonical) charset."""
     return CHARSETS[charset][0]
@@ -118,10 +129,19 @@ def resolve_charset(charset: str | None, collation: str | None) -> tuple[str | N
     ('latin1', 'latin1_swedish_ci')
     >>> resolve_charset(None, "utf8mb4_bin")
     ('utf8mb4', 'utf8mb4_bin')
+    >>> resolve_charset("utf8mb3", "uca1400_ai_ci")
+    ('utf8mb3', 'utf8mb3_uca1400_ai_ci')
     """
     if charset is None and collation is None:
         return None, None
     cs = canonical_charset(charset) if charset is not None else None
+    if charsetless(collation):  # (:func:`charsetless`: the charset given, or none known)
+        assert collation is not None
+        if cs is None:
+            raise DDLError(f"collation {collation!r} names no charset, and none is given with it")
+        if cs not in UNICODE_CHARSETS:
+            raise DDLError(f"collation {collation!r} is not valid for character set {cs!r}")
+        collation = f"{cs}_{collation.lower()}"
     co = canonical_collation(collation) if collation is not None else None
     if co is None:
         assert cs is not None
