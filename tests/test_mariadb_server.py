@@ -2454,6 +2454,23 @@ BARE_COLLATIONS = [
     ("CREATE TABLE t (a INT)", "ALTER TABLE t ADD b VARBINARY(3) COLLATE latin1_bin"),
     (None, "CREATE TABLE t (a TEXT(100) COLLATE latin1_bin, b TEXT(70) COLLATE utf8mb4_bin)"),
     (None, "CREATE TABLE t (a TEXT(300) COLLATE binary, b TEXT(20000) COLLATE utf8mb4_bin)"),
+    # … and in expressions, kept as written (the operand's charset's)
+    (None, "CREATE TABLE t (a VARCHAR(10), b VARCHAR(10) AS (a COLLATE uca1400_ai_ci))"),
+    (None, "CREATE TABLE t (a VARCHAR(10), b INT AS (a COLLATE UCA1400_AI_CI = 'x'))"),
+    (None, "CREATE TABLE t (a VARCHAR(10) DEFAULT ('x' COLLATE uca1400_ai_ci))"),
+    (None, "CREATE TABLE t (a VARCHAR(10), CHECK (a <> 'x' COLLATE uca1400_ai_ci))"),
+    (None, "CREATE TABLE t (a VARCHAR(9), b VARCHAR(9) AS (_utf8mb4'x' COLLATE uca1400_ai_ci))"),
+    (None, "CREATE TABLE t (a VARCHAR(9) DEFAULT (_latin1'x' COLLATE uca1400_ai_ci))"),
+    (
+        None,
+        "CREATE TABLE t (a VARCHAR(10) CHARACTER SET latin1, b VARCHAR(10) AS (a COLLATE "
+        "uca1400_ai_ci))",
+    ),
+    (
+        None,
+        "CREATE TABLE t (a VARCHAR(10), b VARCHAR(10) AS (CONVERT(a USING utf8mb3) COLLATE "
+        "uca1400_ai_ci))",
+    ),
 ]
 
 

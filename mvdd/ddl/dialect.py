@@ -64,7 +64,7 @@ from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DependencyError, InvalidValueError
 from mvdd.model.coerce import LITERAL_WORDS, temporal_literal
 from mvdd.model.kind import TypeKind
-from mvdd.model.types import canonical_charset, canonical_collation, resolve_charset
+from mvdd.model.types import canonical_charset, canonical_collation, charsetless, resolve_charset
 
 # --- expression nodes sqlglot lacks ------------------------------------------------------------
 
@@ -801,12 +801,14 @@ class MvddParser(MySQLParser):
         """``x COLLATE co`` with ``co`` named canonically (unquoted; ``utf8_bin`` is
         ``utf8mb3_bin``). As the server's parser: ``DEFAULT`` is a syntax error, an unknown
         collation a DDLError (one of another charset than its operand's is judged later, as
-        the server judges it: :func:`mvdd.ddl.expr.normalize`)."""
+        the server judges it: :func:`mvdd.ddl.expr.normalize`). A collation named without its
+        charset (``uca1400_ai_ci``) stays so, as the server keeps it: its operand's charset's."""
         super()._normalize_collate(collate)
         named = collate.expression
         if isinstance(named, exp.Var) and named.name.upper() == "DEFAULT":
             self.raise_error("COLLATE DEFAULT names no collation")
-        collate.set("expression", exp.var(canonical_collation(named.name)))
+        name = named.name.lower() if charsetless(named.name) else canonical_collation(named.name)
+        collate.set("expression", exp.var(name))
 
     def _parse_hex(self, token: Token) -> exp.Expr:
         """``X'…'`` (a QuotedHex, its digits whole bytes: ``X'0'`` is a syntax error) or

@@ -27,11 +27,11 @@ from mvdd.ddl.dialect import DIALECT, NotValue, QuotedHex, TemporalLiteral, deep
 from mvdd.ddl.reserved import is_reserved
 from mvdd.errors import DDLError, DDLParseError
 from mvdd.model import Expr
-from mvdd.model.charsets import collation_charset
+from mvdd.model.charsets import UNICODE_CHARSETS, collation_charset
 from mvdd.model.element import bit_bytes
 from mvdd.model.kind import TypeKind
 from mvdd.model.names import fold_name
-from mvdd.model.types import canonical_charset
+from mvdd.model.types import canonical_charset, charsetless
 
 _NOW_SYNONYMS = frozenset({"NOW", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP"})
 
@@ -110,8 +110,11 @@ def _collation(node: exp.Expr) -> exp.Expr:
 
 def _collation_refused(collation: str, charset: str | None) -> str | None:
     """The server's error 1253 where ``collation`` is not one of ``charset`` (None: not
-    known, nothing to judge)."""
+    known, nothing to judge). A collation named without its charset (``uca1400_ai_ci``) is one
+    of every Unicode charset."""
     if charset is None or collation_charset(collation) == charset:
+        return None
+    if charsetless(collation) and charset in UNICODE_CHARSETS:
         return None
     return f"COLLATION '{collation}' is not valid for CHARACTER SET '{charset}'"
 
