@@ -3,8 +3,10 @@ rendered back as one statement)."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -628,15 +630,23 @@ def test_not_null_after_a_generated_columns_as_is_the_columns() -> None:
         parse_table("CREATE TABLE t (a INT, CHECK (a NOT NULL))")
 
 
+@contextlib.contextmanager
+def _t_and_u(path: str, charset: str) -> Iterator[Catalog]:
+    """A catalog file of a latin1 database holding ``t``, of ``charset``, and ``u``, of the
+    database's: columns that name no charset take each table's when they meet it."""
+    with Catalog.open(path, charset="latin1") as cat:
+        cat.execute(f"CREATE TABLE t (i INT) CHARSET {charset}")
+        cat.execute("CREATE TABLE u (i INT)")
+        yield cat
+
+
 def test_members_written_as_bytes_wait_for_the_tables_charset(tmp_path: Any) -> None:
     """A member written as a hex or bit literal in a column that names no charset is its
     table's text of those bytes, read when the column meets its table (the server's parity:
     tests/test_mariadb_server.py); the step keeps the literal, stored and read back, and says
     it again as written."""
     path = str(tmp_path / "c.db")
-    with Catalog.open(path, charset="latin1") as cat:
-        cat.execute("CREATE TABLE t (i INT) CHARSET utf8mb4")
-        cat.execute("CREATE TABLE u (i INT)")
+    with _t_and_u(path, "utf8mb4") as cat:
         sql = "ALTER TABLE {} ADD a SET(0xC3A9, 'x', b'1100011')"
         (change,) = cat.execute(sql.format("t"))
         assert cat.execute(sql.format("u"))  # the same bytes, other text
@@ -666,9 +676,7 @@ def test_a_collation_named_without_its_charset_waits_for_the_tables(tmp_path: An
     tests/test_mariadb_server.py); the step keeps the name, stored and read back, and says it
     again as written."""
     path = str(tmp_path / "c.db")
-    with Catalog.open(path, charset="latin1") as cat:
-        cat.execute("CREATE TABLE t (i INT) CHARSET utf8mb3")
-        cat.execute("CREATE TABLE u (i INT)")
+    with _t_and_u(path, "utf8mb3") as cat:
         sql = "ALTER TABLE {} ADD a VARCHAR(5) COLLATE uca1400_as_ci"
         (change,) = cat.execute(sql.format("t"))
         assert cat.table("t").column("a").type.collation == "utf8mb3_uca1400_as_ci"

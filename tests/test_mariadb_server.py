@@ -2390,18 +2390,6 @@ KEY_LIMITS = [
 ]
 
 
-@pytest.mark.parametrize("replica", [False, True], ids=["rules", "replica"])
-@pytest.mark.parametrize(("setup", "sql"), KEY_LIMITS)
-def test_keys_an_engine_cuts_and_whole_prefixes_as_on_the_server(
-    mdb: Any, setup: str | None, sql: str, replica: bool
-) -> None:
-    """Each statement of :data:`KEY_LIMITS` on the server, and on a catalog of mvdd's rules and
-    a replica's: both take it or both refuse it, and taken, the table is the server's (its keys'
-    prefixes and hashes)."""
-    cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
-    _reads_as_on_the_server(mdb, cat, setup, sql)
-
-
 #: (setup, statement): collations named without their charset (MariaDB 10.10's UCA 14.0.0 ones:
 #: the column's charset's, else its table's; a table's, else its database's), a COLLATE of a
 #: type without a charset (a number's or a date's: taken and forgotten; a binary string's: the
@@ -2492,13 +2480,14 @@ BARE_COLLATIONS = [
 
 
 @pytest.mark.parametrize("replica", [False, True], ids=["rules", "replica"])
-@pytest.mark.parametrize(("setup", "sql"), BARE_COLLATIONS)
-def test_bare_collations_and_collations_of_other_types_as_on_the_server(
+@pytest.mark.parametrize(("setup", "sql"), [*KEY_LIMITS, *BARE_COLLATIONS])
+def test_key_limits_and_collations_read_as_on_the_server(
     mdb: Any, setup: str | None, sql: str, replica: bool
 ) -> None:
-    """Each statement of :data:`BARE_COLLATIONS` on the server, and on a catalog of mvdd's
-    rules and a replica's: both take it or both refuse it (the servers' 1253 and 1302), and
-    taken, the table is the server's."""
+    """Each statement of :data:`KEY_LIMITS` and :data:`BARE_COLLATIONS` on the server, and on a
+    catalog of mvdd's rules and a replica's: both take it or both refuse it (the servers' 1071,
+    1253 and 1302), and taken, the table is the server's (its keys' prefixes and hashes, its
+    columns' types and collations)."""
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, setup, sql)
 
