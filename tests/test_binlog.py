@@ -1159,6 +1159,41 @@ def test_members_written_as_bytes_are_read_as_the_server_reads_them(binlog_serve
     assert snapshot.equivalent(followed, ignore_order=False)
 
 
+def test_collations_the_server_resolves_keep_the_reader_going(binlog_server: MariaDB) -> None:
+    """A table of collations named without their charset (a utf8mb3 table's ``COLLATE
+    uca1400_ai_ci``), of ENUM members a looser key would make one (``и`` and ``й`` under
+    utf8mb4_unicode_ci, ``a`` and ``ą`` under utf8mb4_polish_ci), of a binary string given a
+    COLLATE (a VARCHAR to the server) and of a key prefix as long as its column: the reader
+    follows it, the rows decode as a SELECT shows them, and the schema followed is the one a
+    snapshot of the server reads."""
+    with database(binlog_server, charset="utf8mb3") as db:
+        reader = reader_for(binlog_server, f"{db}.*")
+        binlog_server.execute(
+            "CREATE TABLE c (id INT PRIMARY KEY, a VARCHAR(5) COLLATE uca1400_ai_ci, "
+            "e ENUM('и', 'й') CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci, "
+            "p SET('a', 'ą') CHARACTER SET utf8mb4 COLLATE utf8mb4_polish_ci, "
+            "v VARBINARY(4) COLLATE utf8mb4_bin, KEY k (a(5)))",
+            "INSERT INTO c VALUES (1, 'Ab', 'й', 'ą', 'xé'), (2, 'c', 'и', 'a,ą', NULL)",
+            "ALTER TABLE c ADD b TEXT COLLATE uca1400_as_ci, MODIFY a VARCHAR(9) COLLATE "
+            "uca1400_ai_ci",
+            "INSERT INTO c (id, b, a) VALUES (3, 'ü', 'longer')",
+            database=db,
+        )
+        rows = {e.row["id"]: e.row for e in reader.events() if str(e.kind) == "insert" and e.row}
+        followed = reader.catalog.table(f"{db}.c")
+        snapshot = reader_for(binlog_server, f"{db}.*").catalog.table(f"{db}.c")
+        with contextlib.closing(binlog_server.connect(db)) as conn, conn.cursor() as cur:
+            cur.execute("SELECT id, a, e, p, v FROM c")
+            shown = {i: (a, e, p, v) for i, a, e, p, v in cur.fetchall()}
+    joined = {i: None if r["p"] is None else ",".join(sorted(r["p"])) for i, r in rows.items()}
+    assert {i: (r["a"], r["e"], joined[i], r["v"]) for i, r in rows.items()} == shown
+    assert followed.column("a").type.collation == "utf8mb3_uca1400_ai_ci"
+    assert followed.column("b").type.collation == "utf8mb3_uca1400_as_ci"
+    assert followed.column("v").type.kind == "VARCHAR"
+    assert followed.find_index("k").parts[0].length is None
+    assert snapshot.equivalent(followed, ignore_order=False)
+
+
 # --- starting, resuming, reconnecting ----------------------------------------------------------
 
 
