@@ -2479,15 +2479,37 @@ BARE_COLLATIONS = [
 ]
 
 
+#: (setup, statement): a YEAR of any width but 2 (MariaDB's year(4)), and a TEXT(M) or BLOB(M)
+#: of any M up to the longest's bytes (the longest kind, whatever its charset's bytes)
+TYPE_WIDTHS = [
+    *((None, f"CREATE TABLE t (a YEAR({w}))") for w in (0, 1, 3, 4, 5, 255, 256)),
+    *(
+        (None, f"CREATE TABLE t (a {t})")
+        for t in (
+            "TEXT(4294967295)",
+            "TEXT(4294967296)",
+            "TEXT(1073741824)",
+            "TEXT(4194304)",
+            "TEXT(4194303)",
+            "TEXT(4294967295) CHARACTER SET latin1",
+            "BLOB(4294967295)",
+            "BLOB(4294967296)",
+        )
+    ),
+    ("CREATE TABLE t (b INT)", "ALTER TABLE t ADD a YEAR(3) DEFAULT 99"),
+    ("CREATE TABLE t (b INT)", "ALTER TABLE t ADD a TEXT(4294967295)"),
+]
+
+
 @pytest.mark.parametrize("replica", [False, True], ids=["rules", "replica"])
-@pytest.mark.parametrize(("setup", "sql"), [*KEY_LIMITS, *BARE_COLLATIONS])
-def test_key_limits_and_collations_read_as_on_the_server(
+@pytest.mark.parametrize(("setup", "sql"), [*KEY_LIMITS, *BARE_COLLATIONS, *TYPE_WIDTHS])
+def test_key_limits_collations_and_widths_read_as_on_the_server(
     mdb: Any, setup: str | None, sql: str, replica: bool
 ) -> None:
-    """Each statement of :data:`KEY_LIMITS` and :data:`BARE_COLLATIONS` on the server, and on a
-    catalog of mvdd's rules and a replica's: both take it or both refuse it (the servers' 1071,
-    1253 and 1302), and taken, the table is the server's (its keys' prefixes and hashes, its
-    columns' types and collations)."""
+    """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS` and :data:`TYPE_WIDTHS`
+    on the server, and on a catalog of mvdd's rules and a replica's: both take it or both
+    refuse it (the servers' 1071, 1253, 1302 and 1439), and taken, the table is the server's
+    (its keys' prefixes and hashes, its columns' types and collations)."""
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, setup, sql)
 

@@ -148,7 +148,6 @@ def test_canonical_forms(args: tuple[str], params: dict[str, Any], expected: Col
         ("varchar", {"length": 5, "charset": "klingon"}),
         ("varchar", {"length": 5, "collation": "utf8mb4_nope"}),
         ("int", {"length": 5}),
-        ("year", {"width": 3}),
     ],
 )
 def test_impossible_types_are_refused(kind: str, params: dict[str, Any]) -> None:

@@ -578,10 +578,9 @@ _HIDDEN_MEMBERS = (
 def _canon_temporal(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
     if kind == K.YEAR:
         p = _take(p, {"width"}, kind)
-        if p.get("width") not in (None, 2, 4):
-            raise DDLError("YEAR takes no width but 2 or 4")
         # YEAR(2), MariaDB's (MySQL 8 has none), stores the years YEAR does and shows two
-        # digits; a number 0 means 2000 there (see mvdd.model.coerce)
+        # digits; a number 0 means 2000 there (see mvdd.model.coerce). Any other width is
+        # YEAR's four (MariaDB takes YEAR(3) and shows year(4))
         return {"width": 2} if p.get("width") == 2 else {}
     if kind == K.DATE:
         _take(p, set(), kind)
@@ -701,9 +700,10 @@ def castable(old: ColumnType, new: ColumnType) -> bool:
 
 def text_kind_for_length(chars: int, charset: str | None, *, blob: bool = False) -> TypeKind:
     """The smallest TEXT (or BLOB) kind holding ``chars`` characters (bytes), as ``TEXT(M)``
-    picks."""
+    picks: the longest for any M up to its bytes (``TEXT(4294967295)`` of utf8mb4 is a
+    LONGTEXT, as the servers take it), DDLError past them."""
+    kinds = BLOB_SIZES if blob else TEXT_SIZES
+    if chars > LOB_BYTES[kinds[-1]]:
+        raise DDLError(f"{'BLOB' if blob else 'TEXT'}({chars}) is too long")
     need = chars if blob else chars * max_bytes_per_char(charset)
-    for kind in BLOB_SIZES if blob else TEXT_SIZES:
-        if need <= LOB_BYTES[kind]:
-            return kind
-    raise DDLError(f"{'BLOB' if blob else 'TEXT'}({chars}) is too long")
+    return next((kind for kind in kinds if need <= LOB_BYTES[kind]), kinds[-1])
