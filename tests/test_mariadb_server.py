@@ -2501,13 +2501,27 @@ TYPE_WIDTHS = [
 ]
 
 
+#: (setup, statement): ``ROW_FORMAT=DEFAULT``, the engine's own row format (none said)
+ROW_FORMAT_DEFAULT = [
+    (None, "CREATE TABLE t (a INT) ENGINE=InnoDB ROW_FORMAT=DEFAULT"),
+    (None, "CREATE TABLE t (a INT) ENGINE=MyISAM ROW_FORMAT=default"),
+    ("CREATE TABLE t (a INT) ROW_FORMAT=COMPACT", "ALTER TABLE t ROW_FORMAT=DEFAULT"),
+    (
+        "CREATE TABLE t (a VARCHAR(500), KEY (a)) ROW_FORMAT=DYNAMIC",
+        "ALTER TABLE t ROW_FORMAT=DEFAULT",
+    ),
+]
+
+
 @pytest.mark.parametrize("replica", [False, True], ids=["rules", "replica"])
-@pytest.mark.parametrize(("setup", "sql"), [*KEY_LIMITS, *BARE_COLLATIONS, *TYPE_WIDTHS])
+@pytest.mark.parametrize(
+    ("setup", "sql"), [*KEY_LIMITS, *BARE_COLLATIONS, *TYPE_WIDTHS, *ROW_FORMAT_DEFAULT]
+)
 def test_key_limits_collations_and_widths_read_as_on_the_server(
     mdb: Any, setup: str | None, sql: str, replica: bool
 ) -> None:
-    """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS` and :data:`TYPE_WIDTHS`
-    on the server, and on a catalog of mvdd's rules and a replica's: both take it or both
+    """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS` and
+    :data:`ROW_FORMAT_DEFAULT` on the server, and on a catalog of mvdd's rules and a replica's: both take it or both
     refuse it (the servers' 1071, 1253, 1302 and 1439), and taken, the table is the server's
     (its keys' prefixes and hashes, its columns' types and collations)."""
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")

@@ -1040,6 +1040,9 @@ def _options(
                 raise UnsupportedDDLError(_PARTITIONING)
             continue  # how the server spreads the rows: their shape stays
         value = p.args.get("this")
+        if isinstance(p, exp.RowFormatProperty) and _named_default(p):
+            out.append(("ROW_FORMAT", None))  # (the engine's own: none said)
+            continue
         if isinstance(value, exp.Var) and is_reserved(value.name) and not _binary_charset(p):
             raise DDLParseError(f"{value.name!r} is a reserved word, not an option's value")
         if isinstance(p, exp.EngineProperty):
