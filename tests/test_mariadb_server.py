@@ -2513,15 +2513,41 @@ ROW_FORMAT_DEFAULT = [
 ]
 
 
+#: (setup, statement): a column's own key words, a set: the primary key's over the unique key's
+#: (SERIAL's own UNIQUE among them), each once
+COLUMN_KEYS = [
+    *(
+        (None, f"CREATE TABLE t ({d})")
+        for d in (
+            "a INT PRIMARY KEY UNIQUE",
+            "a INT UNIQUE PRIMARY KEY",
+            "a INT KEY UNIQUE",
+            "a INT UNIQUE UNIQUE",
+            "a INT UNIQUE KEY UNIQUE",
+            "a INT PRIMARY KEY PRIMARY KEY",
+            "a SERIAL PRIMARY KEY",
+            "a SERIAL UNIQUE",
+            "a SERIAL KEY",
+            "a INT PRIMARY KEY, b INT UNIQUE UNIQUE KEY",
+            "a INT UNIQUE, UNIQUE (a)",
+            "a INT PRIMARY KEY, UNIQUE (a)",
+        )
+    ),
+    ("CREATE TABLE t (b INT)", "ALTER TABLE t ADD a SERIAL PRIMARY KEY"),
+    ("CREATE TABLE t (b INT, a INT)", "ALTER TABLE t MODIFY a INT UNIQUE UNIQUE"),
+]
+
+
 @pytest.mark.parametrize("replica", [False, True], ids=["rules", "replica"])
 @pytest.mark.parametrize(
-    ("setup", "sql"), [*KEY_LIMITS, *BARE_COLLATIONS, *TYPE_WIDTHS, *ROW_FORMAT_DEFAULT]
+    ("setup", "sql"),
+    [*KEY_LIMITS, *BARE_COLLATIONS, *TYPE_WIDTHS, *ROW_FORMAT_DEFAULT, *COLUMN_KEYS],
 )
 def test_key_limits_collations_and_widths_read_as_on_the_server(
     mdb: Any, setup: str | None, sql: str, replica: bool
 ) -> None:
-    """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS` and
-    :data:`ROW_FORMAT_DEFAULT` on the server, and on a catalog of mvdd's rules and a replica's: both take it or both
+    """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS`,
+    :data:`ROW_FORMAT_DEFAULT` and :data:`COLUMN_KEYS` on the server, and on a catalog of mvdd's rules and a replica's: both take it or both
     refuse it (the servers' 1071, 1253, 1302 and 1439), and taken, the table is the server's
     (its keys' prefixes and hashes, its columns' types and collations)."""
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")

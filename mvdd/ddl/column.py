@@ -191,6 +191,7 @@ def column_from_def(
     flags: dict[str, Any] = {}
     type_attrs: dict[str, Any] = {}
     indexes: list[s.IndexSpec] = []
+    keys: set[IndexKind] = set()  # (the key words of the column's own: PRIMARY KEY, UNIQUE)
     default: Default = NO_DEFAULT
     in_type = True  # the type's own words (_TYPE_TAIL) come before any attribute
     signs: list[str] | None = None  # its SIGNED, UNSIGNED and ZEROFILL, when it has any
@@ -277,14 +278,12 @@ def column_from_def(
         elif isinstance(ck, exp.OnUpdateColumnConstraint):
             flags["on_update"] = normalize(ck.this)
         elif isinstance(ck, exp.PrimaryKeyColumnConstraint):
-            indexes.append(
-                s.IndexSpec(name="PRIMARY", kind=IndexKind.PRIMARY, parts=(s.PartSpec(name),))
-            )
+            keys.add(IndexKind.PRIMARY)
         elif isinstance(ck, exp.UniqueColumnConstraint) and ck.this is not None:
             # `b TEXT UNIQUE KEY (a)`: a key with a column list of its own, a comma short
             raise DDLParseError("a key with a column list inside a column definition")
         elif isinstance(ck, exp.UniqueColumnConstraint):
-            indexes.append(s.IndexSpec(kind=IndexKind.UNIQUE, parts=(s.PartSpec(name),)))
+            keys.add(IndexKind.UNIQUE)
         elif isinstance(ck, exp.Reference) and references:
             continue
         elif isinstance(ck, d.MySQLCheck):
@@ -324,6 +323,15 @@ def column_from_def(
     if implied.unique:
         flags.setdefault("nullable", False)
         flags["auto_increment"] = True
+        keys.add(IndexKind.UNIQUE)
+    # a column's own key words are a set, the primary key's over the unique key's, as both
+    # servers read them (`PRIMARY KEY UNIQUE` is the primary key alone, `UNIQUE UNIQUE` one key,
+    # `SERIAL PRIMARY KEY` no unique key beside the primary one)
+    if IndexKind.PRIMARY in keys:
+        indexes.append(
+            s.IndexSpec(name="PRIMARY", kind=IndexKind.PRIMARY, parts=(s.PartSpec(name),))
+        )
+    elif IndexKind.UNIQUE in keys:
         indexes.append(s.IndexSpec(kind=IndexKind.UNIQUE, parts=(s.PartSpec(name),)))
     own_check = (
         ctype.kind in _JSON_KINDS
