@@ -2535,6 +2535,18 @@ COLUMN_KEYS = [
     ),
     ("CREATE TABLE t (b INT)", "ALTER TABLE t ADD a SERIAL PRIMARY KEY"),
     ("CREATE TABLE t (b INT, a INT)", "ALTER TABLE t MODIFY a INT UNIQUE UNIQUE"),
+    # MariaDB's CREATE OR REPLACE INDEX: the index of that name dropped if there is one
+    ("CREATE TABLE t (a INT, b INT)", "CREATE OR REPLACE INDEX u ON t (a)"),
+    ("CREATE TABLE t (a INT, b INT, KEY u (b))", "CREATE OR REPLACE UNIQUE INDEX u ON t (a DESC)"),
+    (
+        "CREATE TABLE t (a INT, b INT, KEY u (b))",
+        "CREATE OR REPLACE INDEX IF NOT EXISTS u ON t (a)",
+    ),
+    ("CREATE TABLE t (a TEXT, b INT, KEY u (b))", "create or replace fulltext index u on t (a)"),
+    (
+        "CREATE TABLE t (a INT NOT NULL, PRIMARY KEY (a))",
+        "CREATE OR REPLACE INDEX `PRIMARY` ON t (a)",
+    ),
 ]
 
 

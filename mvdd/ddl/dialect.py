@@ -105,7 +105,8 @@ class AlterIndex(exp.AlterIndex):
 
 
 class CreateIndex(exp.Expression):
-    """``CREATE [UNIQUE|FULLTEXT|SPATIAL] INDEX this [USING using] ON table (expressions)``."""
+    """``CREATE [OR REPLACE] [UNIQUE|FULLTEXT|SPATIAL] INDEX this [USING using] ON table
+    (expressions)``."""
 
     arg_types = {
         "this": True,
@@ -115,6 +116,7 @@ class CreateIndex(exp.Expression):
         "expressions": True,
         "options": False,
         "exists": False,
+        "replace": False,
     }
 
 
@@ -2154,10 +2156,14 @@ class MvddParser(MySQLParser):
     def _parse_create_mysql(self) -> exp.Expr | None:
         index = self._index
         kind = None
+        replace = self._match_text_seq("OR", "REPLACE")  # (MariaDB's CREATE OR REPLACE INDEX)
         if self._match(TokenType.UNIQUE) or self._match_texts(("FULLTEXT", "SPATIAL")):
             kind = self._prev.text.upper()
         if self._match(TokenType.INDEX):
-            return self._parse_create_index(kind)
+            created = self._parse_create_index(kind)
+            if replace:
+                created.set("replace", True)
+            return created
         self._retreat(index)
         return self._parse_create()
 
@@ -2324,8 +2330,10 @@ class MvddGenerator(MySQLGenerator):
         using = expression.args.get("using")
         options = self.expressions(expression, key="options", sep=" ")
         exists = "IF NOT EXISTS " if expression.args.get("exists") else ""
+        replace = "OR REPLACE " if expression.args.get("replace") else ""
         return (
-            f"CREATE {kind + ' ' if kind else ''}INDEX {exists}{self.sql(expression, 'this')}"
+            f"CREATE {replace}{kind + ' ' if kind else ''}INDEX {exists}"
+            f"{self.sql(expression, 'this')}"
             f"{' USING ' + using if using else ''} ON {self.sql(expression, 'table')}"
             f" ({self.expressions(expression, flat=True)}){' ' + options if options else ''}"
         )

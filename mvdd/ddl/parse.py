@@ -288,13 +288,22 @@ def _(node: d.CreateIndex, ctx: Context) -> list[s.Step]:
         "FULLTEXT": IndexKind.FULLTEXT,
         "SPATIAL": IndexKind.SPATIAL,
     }[node.args.get("kind")]
+    name = ident(node.this, "index")
     spec = _index_spec(
         kind,
-        ident(node.this, "index"),
+        name,
         node.expressions,
         node.args.get("using"),
         node.args.get("options"),
     )
+    if node.args.get("replace"):
+        if node.args.get("exists"):
+            raise DDLError("CREATE OR REPLACE and IF NOT EXISTS cannot both be used")
+        # MariaDB: the index of that name dropped if there is one, then this one made
+        return [
+            s.DropIndex(table=table, index=name, if_exists=True),
+            s.AddIndex(table=table, index=spec),
+        ]
     return [s.AddIndex(table=table, index=spec, if_not_exists=bool(node.args.get("exists")))]
 
 
