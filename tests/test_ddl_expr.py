@@ -45,6 +45,8 @@ NORMAL = [
     ("now()", "CURRENT_TIMESTAMP()"),
     ("LOCALTIMESTAMP(3)", "CURRENT_TIMESTAMP(3)"),
     ("curdate()", "CURRENT_DATE"),
+    ("CONCAT(session_user(), SYSTEM_USER())", "CONCAT(USER(), USER())"),
+    ("a COLLATE UCA1400_AI_CI", "`a` COLLATE uca1400_ai_ci"),
     ("ifnull(a, 1)", "IFNULL(`a`, 1)"),
     # a date part over its argument as written; DATE(d) the CAST the server makes of it
     ("DAYOFWEEK(d) + YEAR(d)", "DAYOFWEEK(`d`) + YEAR(`d`)"),

@@ -127,6 +127,10 @@ def _yearweek_zero(node: exp.Expr) -> exp.Expr:
     return exp.Anonymous(this="YEARWEEK", expressions=[node.expressions[0], _zero()])
 
 
+def _user() -> exp.Expr:
+    return exp.Anonymous(this="USER", expressions=[])
+
+
 def _now(node: exp.Expr) -> exp.Expr:
     return exp.CurrentTimestamp(this=node.expressions[0] if node.expressions else None)
 
@@ -189,6 +193,8 @@ _ANONYMOUS: dict[str, Any] = {
     "MID": _with_args(_substring, 2, 3),
     "BIN": _with_args(lambda n: _conv(n, 2), 1),
     "OCT": _with_args(lambda n: _conv(n, 8), 1),
+    # SYSTEM_USER() is USER(), as the server prints it (SESSION_USER() too: _UNIFY)
+    "SYSTEM_USER": _with_args(lambda n: _user(), 0),
     # ROW(a, b) is the row (a, b), as the server prints it
     "ROW": lambda n: exp.Tuple(expressions=n.expressions) if len(n.expressions) > 1 else n,
 }
@@ -286,6 +292,7 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.Cast: _cast_type,
     exp.Localtime: lambda n: exp.CurrentTimestamp(this=n.this),
     exp.Localtimestamp: lambda n: exp.CurrentTimestamp(this=n.this),
+    exp.SessionUser: lambda n: _user(),
     exp.Anonymous: _by_name,
     exp.Parameter: _plain_variable,
     exp.Round: _round_zero,
