@@ -27,6 +27,7 @@ from mvdd import (
     SchemaUnknownError,
     SourceConfigError,
     SourceLost,
+    Table,
     UnsupportedDDLError,
     parse_table,
 )
@@ -1131,32 +1132,59 @@ def test_a_two_digit_year_is_read_as_the_years_it_stores(binlog_server: MariaDB)
     assert snapshot.equivalent(followed, ignore_order=False)
 
 
+def _followed_and_shown(
+    server: MariaDB, db: str, table: str, statements: list[str], columns: str
+) -> tuple[dict[Any, dict[str, Any]], Table, Table, dict[Any, tuple[Any, ...]]]:
+    """``statements`` run in ``db`` while a reader follows ``db.*``: the rows its insert events
+    decode (by ``id``), the ``table`` it followed, the one a snapshot of the server reads, and
+    the server's rows (``id`` -> the ``columns`` a SELECT shows)."""
+    reader = reader_for(server, f"{db}.*")
+    server.execute(*statements, database=db)
+    rows = {e.row["id"]: e.row for e in reader.events() if str(e.kind) == "insert" and e.row}
+    followed = reader.catalog.table(f"{db}.{table}")
+    snapshot = reader_for(server, f"{db}.*").catalog.table(f"{db}.{table}")
+    with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+        cur.execute(f"SELECT id, {columns} FROM {table}")
+        shown = {row[0]: tuple(row[1:]) for row in cur.fetchall()}
+    return rows, followed, snapshot, shown
+
+
+#: a table of ENUM and SET members written as hex or bit literals, in a latin1 database
+WRITTEN_AS_BYTES = [
+    "CREATE TABLE m (id INT PRIMARY KEY, e ENUM(0xE9, 'b'), s SET(0x61, b'1100010'), "
+    "u ENUM(0xC3A9, 0x78) CHARACTER SET utf8mb4)",
+    "INSERT INTO m VALUES (1, 1, 'a,b', 2), (2, 'b', '', 1)",
+    "ALTER TABLE m ADD g ENUM(0x61, 0xE8) DEFAULT 'è'",
+    "INSERT INTO m (id, e) VALUES (3, 0xE9)",
+]
+
+
 def test_members_written_as_bytes_are_read_as_the_server_reads_them(binlog_server: MariaDB) -> None:
     """ENUM and SET members written as hex or bit literals keep the reader going: each is the
     text its bytes spell in its column's charset (its own, or its table's), so the rows decode
     as the labels the server shows (the oracle: a SELECT of the same rows), and the schema
     followed is the one a snapshot of the server reads."""
     with database(binlog_server, charset="latin1") as db:
-        reader = reader_for(binlog_server, f"{db}.*")
-        binlog_server.execute(
-            "CREATE TABLE m (id INT PRIMARY KEY, e ENUM(0xE9, 'b'), s SET(0x61, b'1100010'), "
-            "u ENUM(0xC3A9, 0x78) CHARACTER SET utf8mb4)",
-            "INSERT INTO m VALUES (1, 1, 'a,b', 2), (2, 'b', '', 1)",
-            "ALTER TABLE m ADD g ENUM(0x61, 0xE8) DEFAULT 'è'",
-            "INSERT INTO m (id, e) VALUES (3, 0xE9)",
-            database=db,
+        rows, followed, snapshot, shown = _followed_and_shown(
+            binlog_server, db, "m", WRITTEN_AS_BYTES, "e, s, u"
         )
-        rows = {e.row["id"]: e.row for e in reader.events() if str(e.kind) == "insert" and e.row}
-        followed = reader.catalog.table(f"{db}.m")
-        snapshot = reader_for(binlog_server, f"{db}.*").catalog.table(f"{db}.m")
-        with contextlib.closing(binlog_server.connect(db)) as conn, conn.cursor() as cur:
-            cur.execute("SELECT id, e, s, u FROM m")
-            shown = {i: (e, s, u) for i, e, s, u in cur.fetchall()}
     joined = {i: None if r["s"] is None else ",".join(sorted(r["s"])) for i, r in rows.items()}
     assert {i: (r["e"], joined[i], r["u"]) for i, r in rows.items()} == shown
     assert rows[1]["u"] == "x" and rows[2]["u"] == "é" and rows[3]["g"] == "è"
     assert followed.column("e").type.members == ("é", "b")
     assert snapshot.equivalent(followed, ignore_order=False)
+
+
+#: a table of collations the server resolves, in a utf8mb3 database
+SERVER_COLLATIONS = [
+    "CREATE TABLE c (id INT PRIMARY KEY, a VARCHAR(5) COLLATE uca1400_ai_ci, "
+    "e ENUM('и', 'й') CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci, "
+    "p SET('a', 'ą') CHARACTER SET utf8mb4 COLLATE utf8mb4_polish_ci, "
+    "v VARBINARY(4) COLLATE utf8mb4_bin, KEY k (a(5)))",
+    "INSERT INTO c VALUES (1, 'Ab', 'й', 'ą', 'xé'), (2, 'c', 'и', 'a,ą', NULL)",
+    "ALTER TABLE c ADD b TEXT COLLATE uca1400_as_ci, MODIFY a VARCHAR(9) COLLATE uca1400_ai_ci",
+    "INSERT INTO c (id, b, a) VALUES (3, 'ü', 'longer')",
+]
 
 
 def test_collations_the_server_resolves_keep_the_reader_going(binlog_server: MariaDB) -> None:
@@ -1167,24 +1195,9 @@ def test_collations_the_server_resolves_keep_the_reader_going(binlog_server: Mar
     follows it, the rows decode as a SELECT shows them, and the schema followed is the one a
     snapshot of the server reads."""
     with database(binlog_server, charset="utf8mb3") as db:
-        reader = reader_for(binlog_server, f"{db}.*")
-        binlog_server.execute(
-            "CREATE TABLE c (id INT PRIMARY KEY, a VARCHAR(5) COLLATE uca1400_ai_ci, "
-            "e ENUM('и', 'й') CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci, "
-            "p SET('a', 'ą') CHARACTER SET utf8mb4 COLLATE utf8mb4_polish_ci, "
-            "v VARBINARY(4) COLLATE utf8mb4_bin, KEY k (a(5)))",
-            "INSERT INTO c VALUES (1, 'Ab', 'й', 'ą', 'xé'), (2, 'c', 'и', 'a,ą', NULL)",
-            "ALTER TABLE c ADD b TEXT COLLATE uca1400_as_ci, MODIFY a VARCHAR(9) COLLATE "
-            "uca1400_ai_ci",
-            "INSERT INTO c (id, b, a) VALUES (3, 'ü', 'longer')",
-            database=db,
+        rows, followed, snapshot, shown = _followed_and_shown(
+            binlog_server, db, "c", SERVER_COLLATIONS, "a, e, p, v"
         )
-        rows = {e.row["id"]: e.row for e in reader.events() if str(e.kind) == "insert" and e.row}
-        followed = reader.catalog.table(f"{db}.c")
-        snapshot = reader_for(binlog_server, f"{db}.*").catalog.table(f"{db}.c")
-        with contextlib.closing(binlog_server.connect(db)) as conn, conn.cursor() as cur:
-            cur.execute("SELECT id, a, e, p, v FROM c")
-            shown = {i: (a, e, p, v) for i, a, e, p, v in cur.fetchall()}
     joined = {i: None if r["p"] is None else ",".join(sorted(r["p"])) for i, r in rows.items()}
     assert {i: (r["a"], r["e"], joined[i], r["v"]) for i, r in rows.items()} == shown
     assert followed.column("a").type.collation == "utf8mb3_uca1400_ai_ci"
