@@ -2566,6 +2566,50 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
     _reads_as_on_the_server(mdb, cat, setup, sql)
 
 
+#: statements of comments longer than the server keeps (a column's and an index's 1024
+#: characters, a table's 2048): cut in a session that is not strict, refused in a strict one
+LONG_COMMENTS = [
+    f"CREATE TABLE t (a INT COMMENT '{'x' * 1100}', KEY k (a) COMMENT '{'é' * 1025}')",
+    f"CREATE TABLE t (a INT) COMMENT '{'y' * 2100}'",
+    f"ALTER TABLE t COMMENT '{'y' * 2049}', ADD b INT COMMENT '{'é' * 1100}'",
+    f"ALTER TABLE t MODIFY a INT COMMENT '{'x' * 1025}', ADD KEY j (a) COMMENT '{'x' * 1100}'",
+    f"CREATE INDEX i ON t (a) COMMENT '{'z' * 1100}'",
+]
+
+
+@pytest.mark.parametrize("mode", ["", "STRICT_TRANS_TABLES"], ids=["loose", "strict"])
+@pytest.mark.parametrize("sql", LONG_COMMENTS, ids=range(len(LONG_COMMENTS)))
+def test_long_comments_read_as_on_the_server_in_their_sql_mode(
+    mdb: Any, sql: str, mode: str
+) -> None:
+    """Each statement of :data:`LONG_COMMENTS` under a session's sql_mode, on the server and on
+    a replica's catalog given that mode: both take it or both refuse it, and taken, the table
+    is the server's (its comments cut to the most the server keeps)."""
+    setup = "CREATE TABLE t (a INT)"
+    cat = _replica()
+    assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+    if not sql.startswith("CREATE TABLE"):
+        assert _run(mdb, setup) is None
+        cat.execute(setup)
+    assert _run(mdb, f"SET SESSION sql_mode = '{mode}'") is None
+    try:
+        server_err = _run(mdb, sql)
+    finally:
+        assert _run(mdb, "SET SESSION sql_mode = DEFAULT") is None
+    try:
+        cat.execute(sql, sql_mode=mode)
+    except mvdd.MvddError as err:
+        assert server_err is not None, (sql, err)
+        return
+    assert server_err is None, sql
+    _same_table(mdb, cat, "t", sql)
+    # (equivalence passes comments over: each one is the server's)
+    shown, ours = parse_table(show_create_table(mdb, "t"), replica=True), cat.table("t")
+    assert ours.options.comment == shown.options.comment
+    assert [c.comment for c in ours.columns] == [c.comment for c in shown.columns]
+    assert [i.comment for i in ours.indexes] == [i.comment for i in shown.indexes]
+
+
 #: (setup, statement): what an engine's tables may hold (MEMORY no TEXT, BLOB, JSON, GEOMETRY,
 #: generated column or FULLTEXT key; CSV no nullable column, key, GEOMETRY or generated
 #: column; MERGE no generated column), on CREATE, on ALTER … ENGINE and on ALTER … ADD

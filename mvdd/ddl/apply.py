@@ -303,6 +303,16 @@ _MAX_INDEXES = 64
 _MAX_KEY_PARTS = 32
 
 
+def held_comment(comment: str | None, element: str, rules: Rules) -> str | None:
+    """A comment of a column, an index or a table as the server keeps it: cut to its most
+    characters (:data:`_COMMENT_CHARS`) in a session that was not strict, as the server cuts
+    it with a warning (its 1628, 1629 and 1688 in a strict one, which validation gives)."""
+    most = _COMMENT_CHARS[element]
+    if comment is not None and rules.session.loose and len(comment) > most:
+        return comment[:most]
+    return comment
+
+
 def _check_comment(comment: str | None, element: str, **where: str) -> None:
     most = _COMMENT_CHARS[element]
     if comment is not None and len(comment) > most:
@@ -429,6 +439,9 @@ def _defined(col: Column, rules: Rules) -> Column:
         and isinstance(col.default, str)
     ):
         col = attrs.evolve(col, default=utc_text(col.default, rules.session.time_zone))
+    comment = held_comment(col.comment, "column", rules)
+    if comment is not col.comment:
+        col = attrs.evolve(col, comment=comment)
     _check_column(col, rules)
     return col
 
@@ -709,6 +722,9 @@ def _(step: s.SetOptions, table: Table, rules: Rules) -> Table:
                 "which is not known here (a catalog given its database's: Catalog(charset=…))",
                 column=unknown[0],
             )
+    comment = held_comment(options.comment, "table", rules)
+    if comment is not options.comment:
+        options = attrs.evolve(options, comment=comment)
     changed = table.with_changes(options=options)
     if _whole_key_limit(changed) == _whole_key_limit(table):
         return changed
@@ -1112,7 +1128,7 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
         name=name,
         kind=spec.kind,
         parts=tuple(parts),
-        comment=spec.comment,
+        comment=held_comment(spec.comment, "index", rules),
         using=spec.using,
         visible=spec.visible,
     )

@@ -19,7 +19,7 @@ from sqlglot.tokens import Token, TokenType
 
 from mvdd.ddl import dialect as d
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply_steps, auto_timestamps, validate_table
+from mvdd.ddl.apply import apply_steps, auto_timestamps, held_comment, validate_table
 from mvdd.ddl.column import column_from_def, raw_default
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
@@ -1131,6 +1131,9 @@ def build_table(
     rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
     if ctx is not None:
         rules = rules.for_session(ctx.session)
+    comment = held_comment(options.comment, "table", rules)
+    if comment is not options.comment:
+        table = table.with_changes(options=attrs.evolve(options, comment=comment))
     table = auto_timestamps(apply_steps(table, [*columns, *later], rules=rules), columns)
     validate_table(table, rules=rules)
     return table
