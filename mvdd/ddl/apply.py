@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from functools import partial, singledispatch
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -45,6 +45,7 @@ from mvdd.model import (
     IndexKind,
     IndexPart,
     Table,
+    TableOptions,
 )
 from mvdd.model.coerce import from_temporal_literal
 from mvdd.model.element import coerce_default
@@ -303,14 +304,20 @@ _MAX_INDEXES = 64
 _MAX_KEY_PARTS = 32
 
 
-def held_comment(comment: str | None, element: str, rules: Rules) -> str | None:
-    """A comment of a column, an index or a table as the server keeps it: cut to its most
-    characters (:data:`_COMMENT_CHARS`) in a session that was not strict, as the server cuts
-    it with a warning (its 1628, 1629 and 1688 in a strict one, which validation gives)."""
+#: a value with a comment: a column, an index, a table's options
+_Commented = TypeVar("_Commented", Column, Index, TableOptions)
+
+
+def held_comment(value: _Commented, element: str, rules: Rules) -> _Commented:
+    """A column, an index or a table's options with its comment as the server keeps it: cut
+    to its most characters (:data:`_COMMENT_CHARS`) in a session that was not strict, as the
+    server cuts it with a warning (its 1628, 1629 and 1688 in a strict one, which validation
+    gives); the very value where nothing is cut."""
     most = _COMMENT_CHARS[element]
+    comment = value.comment
     if comment is not None and rules.session.loose and len(comment) > most:
-        return comment[:most]
-    return comment
+        return attrs.evolve(value, comment=comment[:most])
+    return value
 
 
 def _check_comment(comment: str | None, element: str, **where: str) -> None:
@@ -439,9 +446,7 @@ def _defined(col: Column, rules: Rules) -> Column:
         and isinstance(col.default, str)
     ):
         col = attrs.evolve(col, default=utc_text(col.default, rules.session.time_zone))
-    comment = held_comment(col.comment, "column", rules)
-    if comment is not col.comment:
-        col = attrs.evolve(col, comment=comment)
+    col = held_comment(col, "column", rules)
     _check_column(col, rules)
     return col
 
@@ -722,9 +727,7 @@ def _(step: s.SetOptions, table: Table, rules: Rules) -> Table:
                 "which is not known here (a catalog given its database's: Catalog(charset=…))",
                 column=unknown[0],
             )
-    comment = held_comment(options.comment, "table", rules)
-    if comment is not options.comment:
-        options = attrs.evolve(options, comment=comment)
+    options = held_comment(options, "table", rules)
     changed = table.with_changes(options=options)
     if _whole_key_limit(changed) == _whole_key_limit(table):
         return changed
@@ -1128,13 +1131,13 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
         name=name,
         kind=spec.kind,
         parts=tuple(parts),
-        comment=held_comment(spec.comment, "index", rules),
+        comment=spec.comment,
         using=spec.using,
         visible=spec.visible,
     )
     if index.kind == IndexKind.UNIQUE and index.using is None and _needs_hash(table, index):
         index = attrs.evolve(index, using="HASH")
-    index = _shortened(table, _lob_prefixed(table, index))
+    index = held_comment(_shortened(table, _lob_prefixed(table, index)), "index", rules)
     _check_index(table, index)
     columns = table.columns
     if spec.kind == IndexKind.PRIMARY:

@@ -1098,10 +1098,13 @@ def build_table(
     base = TableOptions()
     if database_charset is not None:
         base = TableOptions(charset=database_charset[0], collation=database_charset[1])
+    rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
+    if ctx is not None:
+        rules = rules.for_session(ctx.session)
     options = base.with_options(
         _options(props.expressions if props else [], database=database_charset, replica=replica)
     )
-    table = Table(name=name, columns=(), options=options)
+    table = Table(name=name, columns=(), options=held_comment(options, "table", rules))
     columns: list[s.Step] = []
     later: list[s.Step] = []
     for item in node.this.expressions:
@@ -1128,12 +1131,6 @@ def build_table(
     if not columns:
         raise DDLError("a table needs at least one column", table=name)
     later = _in_late_order(later)
-    rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
-    if ctx is not None:
-        rules = rules.for_session(ctx.session)
-    comment = held_comment(options.comment, "table", rules)
-    if comment is not options.comment:
-        table = table.with_changes(options=attrs.evolve(options, comment=comment))
     table = auto_timestamps(apply_steps(table, [*columns, *later], rules=rules), columns)
     validate_table(table, rules=rules)
     return table

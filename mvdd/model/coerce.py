@@ -612,7 +612,7 @@ def _timedelta_text(delta: _dt.timedelta) -> str:
 
 
 #: the last whole second a TIME holds, 838:59:59
-TIME_MAX_SECONDS = 838 * 3600 + 59 * 60 + 59
+_TIME_MAX_SECONDS = 838 * 3600 + 59 * 60 + 59
 
 
 def _coerce_time(t: TemporalType, text: str, fsp: int, original: Any) -> str:
@@ -629,7 +629,7 @@ def _coerce_time(t: TemporalType, text: str, fsp: int, original: Any) -> str:
         raise _bad(t, original, "not a time")
     carry, frac = _fraction(fraction, fsp)
     seconds = (days * 24 + hh) * 3600 + mi * 60 + ss + carry
-    if seconds > TIME_MAX_SECONDS:  # (MariaDB's range holds a fraction past the last second)
+    if seconds > _TIME_MAX_SECONDS:  # (MariaDB's range holds a fraction past the last second)
         raise _bad(t, original, "out of the TIME range -838:59:59.999999..838:59:59.999999")
     sign = "-" if negative and (seconds or frac) else ""
     out = f"{sign}{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"

@@ -171,13 +171,6 @@ def _folded(text: str) -> str:
     return text.casefold()
 
 
-def _unaccented(text: str) -> str:
-    if text.isascii():
-        return text.casefold()
-    parts = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in parts if not unicodedata.combining(c)).casefold()
-
-
 #: the Unicode charsets' collations weighed by the general table: what follows the charset's name
 _GENERAL_KEYS = {
     "_general_ci": _general,
