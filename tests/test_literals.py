@@ -436,6 +436,13 @@ FRACTIONS = [
     ("DATETIME", "'9999-12-31 23:59:59.9'"),
     ("TIMESTAMP NULL", "0.25"),
     ("TIMESTAMP NULL", "'2038-01-19 03:14:07.5'"),
+    # the TIMESTAMP range's first second, from its first fraction on
+    ("TIMESTAMP(2) NULL", "'1970-01-01 00:00:00.01'"),
+    ("TIMESTAMP(2) NULL", "'1970-01-01 00:00:00.005'"),
+    ("TIMESTAMP(6) NULL", "'1970-01-01 00:00:00.000001'"),
+    ("TIMESTAMP(6) NULL", "'1970-01-01 00:00:00.0000006'"),
+    ("TIMESTAMP NULL", "'1970-01-01 00:00:00.5'"),
+    ("TIMESTAMP(1) NULL", "'1970-01-01 00:00:00.95'"),
 ]
 
 

@@ -320,7 +320,10 @@ _DIGITS_RE = re.compile(r"(\d+)(?:\.(\d*))?")
 _DIGIT_FIELDS = {6: (2, 2, 2), 8: (4, 2, 2), 12: (2, 2, 2, 2, 2, 2), 14: (4, 2, 2, 2, 2, 2)}
 
 
-#: the TIMESTAMP range, read in UTC (a server whose time zone is another shifts it by its offset)
+#: the TIMESTAMP range, read in UTC (a server whose time zone is another shifts it by its offset);
+#: its first second from its first fraction on (``1970-01-01 00:00:00.000001``: the second
+#: before it, whole, is the zero TIMESTAMP's)
+_TIMESTAMP_EPOCH = _dt.datetime(1970, 1, 1)
 _TIMESTAMP_FIRST = _dt.datetime(1970, 1, 1, 0, 0, 1)
 _TIMESTAMP_LAST = _dt.datetime(2038, 1, 19, 3, 14, 7)
 
@@ -559,9 +562,16 @@ def _coerce_temporal(t: TemporalType, value: Any) -> Any:
             raise _bad(t, value, "out of range: past 9999-12-31 23:59:59") from None
         ymd = (stamp.year - proxy, stamp.month, stamp.day)
         hh, mi, ss = stamp.hour, stamp.minute, stamp.second
-        if kind == K.TIMESTAMP and (proxy or not _TIMESTAMP_FIRST <= stamp <= _TIMESTAMP_LAST):
+        if kind == K.TIMESTAMP and (
+            proxy
+            or not (
+                _TIMESTAMP_FIRST <= stamp <= _TIMESTAMP_LAST or (stamp == _TIMESTAMP_EPOCH and frac)
+            )
+        ):
             raise _bad(
-                t, value, "out of the TIMESTAMP range 1970-01-01 00:00:01..2038-01-19 03:14:07"
+                t,
+                value,
+                "out of the TIMESTAMP range 1970-01-01 00:00:00.000001..2038-01-19 03:14:07.999999",
             )
     out = f"{ymd[0]:04d}-{ymd[1]:02d}-{ymd[2]:02d} {hh:02d}:{mi:02d}:{ss:02d}"
     return out + (f".{frac:0{fsp}d}" if fsp else "")
