@@ -221,7 +221,7 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
         "GRANT ALL ON *.* TO u",
         "ALTER TABLE t PARTITION BY HASH(a) PARTITIONS 4",
         "ALTER TABLE t DISCARD TABLESPACE",
-        "CREATE TABLE t (a INT) UNION=(a,b)",
+        "CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DELETE FROM t",
         "RENAME USER a TO b",
         "LOCK TABLES t WRITE",
         "FLUSH TABLES",
@@ -466,6 +466,22 @@ def test_where_a_tables_files_go_is_read_and_dropped() -> None:
         parse_statements("CREATE TABLE t (a INT) INDEX DIRECTORY = srv")
     with pytest.raises(DDLParseError, match="cannot parse ALTER"):
         parse_statements("ALTER TABLE t DATA DIRECTORY = srv")
+
+
+def test_a_merge_tables_union_is_read_and_dropped() -> None:
+    """A MERGE table's ``UNION [=] (table, …)`` (MariaDB's SHOW CREATE TABLE writes it) names
+    the MyISAM tables it reads: a storage option, read and kept nowhere; the engine is kept by
+    the server's name for it (MERGE is MRG_MyISAM)."""
+    plain = parse_statements("CREATE TABLE t (a INT) ENGINE=MRG_MyISAM INSERT_METHOD=LAST")
+    for union in ("UNION=(`x`,`d`.`y`)", "UNION ()", "UNION = (x)"):
+        sql = f"CREATE TABLE t (a INT) ENGINE=merge {union} INSERT_METHOD=LAST"
+        assert parse_statements(sql)[0].steps == plain[0].steps, sql
+    assert parse_table("CREATE TABLE t (a INT) ENGINE=merge UNION=(x)").options.engine == (
+        "MRG_MyISAM"
+    )
+    for bad in ("UNION x", "UNION=(x", "UNION=(1)"):
+        with pytest.raises(DDLParseError):
+            parse_statements(f"CREATE TABLE t (a INT) ENGINE=MERGE {bad}")
 
 
 def test_a_replica_reads_partitioning_whole() -> None:

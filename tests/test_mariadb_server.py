@@ -67,9 +67,12 @@ def _same_table(conn: Any, cat: Catalog, name: str, sql: str) -> None:
         sql,
         ours.differences(shown, ignore_order=False),
     )
-    # (and its default charset, which the columns a later statement adds take)
+    # (and its default charset, which the columns a later statement adds take, and its engine
+    # by the server's name for it)
     if ours.options.charset is not None:
         assert _table_charset(ours) == _table_charset(shown), sql
+    if ours.options.engine is not None:
+        assert ours.options.engine == shown.options.engine, sql
 
 
 def _table_charset(table: Table) -> tuple[str | None, str | None]:
@@ -2118,6 +2121,7 @@ _STRICTER = (
     "not valid JSON",
     "reads the members' bytes",
     "one name under mvdd's rules",
+    "lists of checks alone add no check on MariaDB",
 )
 
 
@@ -2513,6 +2517,56 @@ ROW_FORMAT_DEFAULT = [
 ]
 
 
+#: (setup, statement): a storage engine named in any case or by a synonym (HEAP, MERGE,
+#: INNOBASE, Maria), kept by the server's name for it, and its key limit (a MERGE table's is
+#: MyISAM's); a MERGE table's UNION list (empty: its tables must exist for SHOW CREATE TABLE)
+ENGINES = [
+    *(
+        (None, f"CREATE TABLE t (a INT) ENGINE={engine}")
+        for engine in ("heap", "innobase", "maria", "MyIsam", "`innodb`", "'Aria'", "memory")
+    ),
+    (None, "CREATE TABLE t (a INT) ENGINE=merge UNION=() INSERT_METHOD=LAST"),
+    (None, "CREATE TABLE t (a INT) ENGINE=MRG_MYISAM UNION () INSERT_METHOD FIRST"),
+    ("CREATE TABLE t (a INT) ENGINE=MERGE UNION=()", "ALTER TABLE t UNION=(), ENGINE=InnoDB"),
+    (None, "CREATE TABLE t (a VARCHAR(300) NOT NULL, KEY (a)) ENGINE=MERGE"),
+    (None, "CREATE TABLE t (a VARBINARY(3000) NOT NULL, KEY (a)) ENGINE=MRG_MyISAM"),
+    (
+        None,
+        "CREATE TABLE t (a VARCHAR(300) NOT NULL, b VARCHAR(300) NOT NULL, KEY (a, b)) "
+        "ENGINE=MERGE",
+    ),
+    ("CREATE TABLE t (a VARCHAR(300) NOT NULL, KEY (a))", "ALTER TABLE t ENGINE=merge"),
+    ("CREATE TABLE t (a INT, b INT AS (a + 1))", "ALTER TABLE t ENGINE=merge"),
+    ("CREATE TABLE t (a TEXT)", "ALTER TABLE t ENGINE=heap"),
+]
+
+
+_LISTED = "CREATE TABLE t (id INT NOT NULL, a VARCHAR(20), b INT DEFAULT 5, KEY kb (b))"
+#: (setup, statement): ALTER TABLE's ``ADD [COLUMN] (…)`` lists as a CREATE TABLE's, keys and
+#: checks among the columns; a statement of lists of checks alone changes nothing on MariaDB
+#: (unless it rebuilds the table: an option, ALGORITHM=COPY)
+ADD_LISTS = [
+    (_LISTED, sql)
+    for sql in (
+        "ALTER TABLE t ADD COLUMN (e INT, INDEX (e))",
+        "ALTER TABLE t ADD (e INT, KEY ke (e), CONSTRAINT c2 CHECK (e > 0))",
+        "ALTER TABLE t ADD (PRIMARY KEY (id), e INT)",
+        "ALTER TABLE t ADD (KEY ke (b), UNIQUE (a), FULLTEXT (a))",
+        "ALTER TABLE t ADD COLUMN IF NOT EXISTS (e INT, KEY ke (e))",
+        "ALTER TABLE t ADD IF NOT EXISTS (e INT, KEY kb (a))",
+        "ALTER TABLE t ADD (e INT, KEY (z))",
+        "ALTER TABLE t ADD (CHECK (b > 0))",
+        "ALTER TABLE t ADD (CONSTRAINT x CHECK (b > 0), CHECK (b < 5)), ADD (CHECK (a > ''))",
+        "ALTER TABLE t ADD (CHECK (z > 0)), ALGORITHM=INPLACE, LOCK=NONE",
+        "ALTER TABLE t ADD (CHECK (b > 0)), ALGORITHM=COPY",
+        "ALTER TABLE t ADD (CHECK (b > 0)), COMMENT 'x'",
+        "ALTER TABLE t ADD (CHECK (b > 0), KEY (b))",
+        "ALTER TABLE t ADD (CHECK (b > 0)), ADD CHECK (b < 9)",
+        "ALTER TABLE t ADD ()",
+    )
+]
+
+
 #: (setup, statement): a column's own key words, a set: the primary key's over the unique key's
 #: (SERIAL's own UNIQUE among them), each once
 COLUMN_KEYS = [
@@ -2553,15 +2607,25 @@ COLUMN_KEYS = [
 @pytest.mark.parametrize("replica", [False, True], ids=["rules", "replica"])
 @pytest.mark.parametrize(
     ("setup", "sql"),
-    [*KEY_LIMITS, *BARE_COLLATIONS, *TYPE_WIDTHS, *ROW_FORMAT_DEFAULT, *COLUMN_KEYS],
+    [
+        *KEY_LIMITS,
+        *BARE_COLLATIONS,
+        *TYPE_WIDTHS,
+        *ROW_FORMAT_DEFAULT,
+        *COLUMN_KEYS,
+        *ENGINES,
+        *ADD_LISTS,
+    ],
 )
 def test_key_limits_collations_and_widths_read_as_on_the_server(
     mdb: Any, setup: str | None, sql: str, replica: bool
 ) -> None:
     """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS`,
-    :data:`ROW_FORMAT_DEFAULT` and :data:`COLUMN_KEYS` on the server, and on a catalog of mvdd's rules and a replica's: both take it or both
-    refuse it (the servers' 1071, 1253, 1302 and 1439), and taken, the table is the server's
-    (its keys' prefixes and hashes, its columns' types and collations)."""
+    :data:`ROW_FORMAT_DEFAULT`, :data:`COLUMN_KEYS`, :data:`ENGINES` and :data:`ADD_LISTS` on
+    the server, and on a
+    catalog of mvdd's rules and a replica's: both take it or both refuse it (the servers' 1071,
+    1253, 1302 and 1439), and taken, the table is the server's (its keys' prefixes and hashes,
+    its columns' types and collations, its engine)."""
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, setup, sql)
 

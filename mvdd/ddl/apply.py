@@ -1207,7 +1207,7 @@ _MAX_KEY_BYTES = {"COMPACT": 767, "REDUNDANT": 767}
 _DEFAULT_MAX_KEY_BYTES = 3072
 #: the longest key an engine stores, in bytes, where it is not InnoDB's (MariaDB's 1071 names
 #: it: ``max key length is 1000 bytes``)
-_ENGINE_KEY_BYTES = {"MYISAM": 1000, "ARIA": 2300}
+_ENGINE_KEY_BYTES: dict[str | None, int] = {"MyISAM": 1000, "MRG_MyISAM": 1000, "Aria": 2300}
 #: bytes of a key part by family, where the type alone does not say (fixed-size kinds)
 _FIXED_KEY_BYTES = {Family.DECIMAL: 16, Family.FLOAT: 8, Family.BIT: 8, Family.TEMPORAL: 8}
 
@@ -1231,7 +1231,7 @@ def _key_part_bytes(col: Column, length: int | None) -> int:
 
 def _whole_key_limit(table: Table) -> int:
     """The longest key ``table``'s engine stores, in bytes (InnoDB's 3072, MyISAM's 1000)."""
-    return _ENGINE_KEY_BYTES.get(str(table.options.engine or "").upper(), _DEFAULT_MAX_KEY_BYTES)
+    return _ENGINE_KEY_BYTES.get(table.options.engine, _DEFAULT_MAX_KEY_BYTES)
 
 
 def _key_limits(table: Table) -> tuple[int, int]:
@@ -1496,7 +1496,7 @@ def _(step: s.AlterCheck, table: Table, rules: Rules) -> Table:
 
 #: the most columns a table of each storage engine has (InnoDB, the default when a table names
 #: none: 1017 in MySQL and MariaDB alike); any other engine meets the server's own 4096
-_MAX_COLUMNS = {None: 1017, "INNODB": 1017}
+_MAX_COLUMNS = {None: 1017, "InnoDB": 1017}
 _SERVER_MAX_COLUMNS = 4096
 
 
@@ -1537,16 +1537,14 @@ _NEEDS: tuple[tuple[str, Callable[[Column], bool], Callable[[Index], bool], str]
 #: an engine mvdd does not know take everything)
 _ENGINES_LACK = {
     "MEMORY": frozenset({"lobs", "spatial", "generated", "fulltext"}),
-    "HEAP": frozenset({"lobs", "spatial", "generated", "fulltext"}),
     "CSV": frozenset({"spatial", "generated", "nullable", "keys"}),
-    "MRG_MYISAM": frozenset({"generated"}),
-    "MERGE": frozenset({"generated"}),
+    "MRG_MyISAM": frozenset({"generated"}),
 }
 
 
 def _check_engine(table: Table, engine: str) -> None:
     """DDLError naming the column or key the table's engine cannot hold."""
-    lacks = _ENGINES_LACK.get(engine.upper())
+    lacks = _ENGINES_LACK.get(engine)
     if lacks is None:
         return
     for need, column_needs, key_needs, what in _NEEDS:
@@ -1584,7 +1582,7 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
     _check_comment(table.options.comment, "table")
     if len(cols) > _MAX_COLUMNS[None]:
         engine = table.options.engine
-        most = _MAX_COLUMNS.get(engine and engine.upper(), _SERVER_MAX_COLUMNS)
+        most = _MAX_COLUMNS.get(engine, _SERVER_MAX_COLUMNS)
         if len(cols) > most:
             raise DDLError(
                 f"too many columns: {len(cols)} of at most {most} (engine {engine or 'InnoDB'})"

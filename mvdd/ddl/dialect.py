@@ -98,6 +98,11 @@ class MySQLCheck(exp.Expression, exp.ColumnConstraintKind):
     arg_types = {"this": True, "enforced": False}
 
 
+class ListedChecks(exp.AddConstraint):
+    """Checks an ``ADD (…)`` list adds, where the list holds nothing else (MariaDB's ALTER
+    TABLE of such lists alone changes nothing: it keeps none of them)."""
+
+
 class AlterIndex(exp.AlterIndex):
     """``ALTER {INDEX|KEY} [IF EXISTS] this visibility``: ``exists`` is MariaDB's IF EXISTS."""
 
@@ -312,6 +317,13 @@ class TemporalLiteral(exp.Cast):
 
 def _is_integer(text: str) -> bool:
     return text.lstrip("-").isdigit()
+
+
+def _is_check(node: exp.Expr) -> bool:
+    """Whether a table element is a check (``[CONSTRAINT [name]] CHECK (…)``)."""
+    if isinstance(node, exp.Constraint):
+        return all(isinstance(x, MySQLCheck) for x in node.expressions)
+    return isinstance(node, MySQLCheck)
 
 
 def _is_keyword(token: Any, *texts: str) -> bool:
@@ -699,6 +711,7 @@ class MvddParser(MySQLParser):
         "STORAGE": lambda self: self._parse_storage_option("STORAGE"),
         "WITH": lambda self: self._parse_system_versioning("WITH") or self._parse_with_property(),
         "ORDER BY": lambda self: self._parse_order_by_option(),
+        "UNION": lambda self: self._parse_merge_union(),
         **{
             word: (lambda self, word=word: self._parse_table_option(word))
             for word in (
@@ -1765,6 +1778,23 @@ class MvddParser(MySQLParser):
             self.raise_error(f"Expecting a quoted path after {word} DIRECTORY", self._curr)
         return self.expression(StorageOption(this=exp.var(f"{word} DIRECTORY"), value=path))
 
+    def _parse_merge_union(self) -> StorageOption:
+        """A MERGE table's ``UNION [=] (table, …)``: the MyISAM tables it reads (a storage
+        option, read and dropped: the rows' shape is the MERGE table's columns)."""
+        self._match(TokenType.EQ)
+        if not (self._curr and self._curr.token_type == TokenType.L_PAREN):
+            self.raise_error("Expecting a parenthesised list of tables after UNION", self._curr)
+        self._advance()
+        tables = (
+            []
+            if self._curr and self._curr.token_type == TokenType.R_PAREN
+            else (self._parse_csv(self._parse_table_parts))
+        )
+        self._match_r_paren()
+        return self.expression(
+            StorageOption(this=exp.var("UNION"), value=exp.Tuple(expressions=tables))
+        )
+
     def _parse_switch_keys(self, word: str) -> SwitchKeys:
         if not self._match_text_seq("KEYS"):
             self.raise_error(f"Expecting KEYS after {word}", self._curr)
@@ -2044,12 +2074,20 @@ class MvddParser(MySQLParser):
         self._match(TokenType.COLUMN)
         exists = self._match_text_seq("IF", "NOT", "EXISTS")  # MariaDB's, for every column
         if self._match(TokenType.L_PAREN):
-            columns = self._parse_csv(self._parse_field_def)
+            # (a list as a CREATE TABLE's: columns, and keys and checks among them, each an
+            # action of its own)
+            items = self._parse_csv(lambda: self._parse_constraint() or self._parse_field_def())
             self._match_r_paren()
-            if exists:
-                for column in columns:
-                    column.set("exists", True)
-            return columns
+            checks = ListedChecks if all(map(_is_check, items)) else exp.AddConstraint
+            actions: list[exp.Expr] = []
+            for item in items:
+                if isinstance(item, exp.ColumnDef):
+                    if exists:
+                        item.set("exists", True)
+                    actions.append(item)
+                else:
+                    actions.append(self.expression(checks(expressions=[item])))
+            return actions
         self._retreat(index)
         if self._match_text_seq("CONSTRAINT", "IF", "NOT", "EXISTS"):
             # MariaDB: ADD CONSTRAINT IF NOT EXISTS name CHECK (...), a check's only
@@ -2207,6 +2245,7 @@ class MvddGenerator(MySQLGenerator):
         RenamePair: lambda self, e: self.renamepair_sql(e),
         ConvertCharset: lambda self, e: self.convertcharset_sql(e),
         AlterCheck: lambda self, e: self.altercheck_sql(e),
+        ListedChecks: lambda self, e: self.addconstraint_sql(e),
         MySQLCheck: lambda self, e: self.mysqlcheck_sql(e),
         CreateIndex: lambda self, e: self.createindex_sql(e),
         AlterIndex: lambda self, e: self.alterindex_sql(e),

@@ -41,6 +41,48 @@ ROW_FORMATS = frozenset(
 )
 
 
+#: storage engines by any name the server takes for one, as it shows them: its own name in any
+#: case, and the synonyms MariaDB keeps (HEAP, MERGE, INNOBASE, Maria). An engine not here keeps
+#: the name it was given
+ENGINE_NAMES = {
+    **{
+        name.upper(): name
+        for name in (
+            "InnoDB",
+            "MyISAM",
+            "Aria",
+            "MEMORY",
+            "MRG_MyISAM",
+            "CSV",
+            "ARCHIVE",
+            "BLACKHOLE",
+            "FEDERATED",
+            "CONNECT",
+            "SEQUENCE",
+            "SPIDER",
+            "ROCKSDB",
+            "S3",
+            "OQGRAPH",
+            "Mroonga",
+            "Columnstore",
+        )
+    },
+    "HEAP": "MEMORY",
+    "MERGE": "MRG_MyISAM",
+    "INNOBASE": "InnoDB",
+    "MARIA": "Aria",
+}
+
+
+def canonical_engine(value: str | None) -> str | None:
+    """The name the server shows for a storage engine named ``value``.
+
+    >>> canonical_engine("heap"), canonical_engine("innodb"), canonical_engine("Mine")
+    ('MEMORY', 'InnoDB', 'Mine')
+    """
+    return ENGINE_NAMES.get(value.upper(), value) if isinstance(value, str) else value
+
+
 def _engine(_: Any, __: Any, value: str | None) -> None:
     check_word(value, "storage engine")
 
@@ -66,9 +108,10 @@ class TableOptions:
 
     Every field that DDL carries unquoted is checked here, so a value built in code can never
     inject SQL: the engine and option names are words, the row format one the server knows,
-    the charset and collation known and matching (DDLError otherwise)."""
+    the charset and collation known and matching (DDLError otherwise). The engine is kept by
+    the name the server shows (:func:`canonical_engine`: ``ENGINE=heap`` is ``MEMORY``)."""
 
-    engine: str | None = attrs.field(default=None, validator=_engine)
+    engine: str | None = attrs.field(default=None, converter=canonical_engine, validator=_engine)
     charset: str | None = attrs.field(default=None, validator=_charset_pair)
     collation: str | None = attrs.field(default=None, validator=_charset_pair)
     comment: str | None = None
