@@ -2567,6 +2567,19 @@ ADD_LISTS = [
 ]
 
 
+#: (setup, statement): a FULLTEXT key's prefix length and DESC, which the servers drop (it
+#: indexes whole columns)
+FULLTEXT_PARTS = [
+    ("CREATE TABLE t (a VARCHAR(20), c TEXT, b INT)", sql)
+    for sql in (
+        "ALTER TABLE t ADD FULLTEXT (a(5))",
+        "ALTER TABLE t ADD FULLTEXT (a(30) DESC, c(5))",
+        "CREATE FULLTEXT INDEX f ON t (c(10) DESC)",
+        "ALTER TABLE t ADD FULLTEXT (b(5))",
+    )
+] + [(None, "CREATE TABLE t (a TEXT, FULLTEXT (a(10)))")]
+
+
 #: (setup, statement): a column's own key words, a set: the primary key's over the unique key's
 #: (SERIAL's own UNIQUE among them), each once
 COLUMN_KEYS = [
@@ -2615,17 +2628,18 @@ COLUMN_KEYS = [
         *COLUMN_KEYS,
         *ENGINES,
         *ADD_LISTS,
+        *FULLTEXT_PARTS,
     ],
 )
 def test_key_limits_collations_and_widths_read_as_on_the_server(
     mdb: Any, setup: str | None, sql: str, replica: bool
 ) -> None:
     """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS`,
-    :data:`ROW_FORMAT_DEFAULT`, :data:`COLUMN_KEYS`, :data:`ENGINES` and :data:`ADD_LISTS` on
-    the server, and on a
-    catalog of mvdd's rules and a replica's: both take it or both refuse it (the servers' 1071,
-    1253, 1302 and 1439), and taken, the table is the server's (its keys' prefixes and hashes,
-    its columns' types and collations, its engine)."""
+    :data:`ROW_FORMAT_DEFAULT`, :data:`COLUMN_KEYS`, :data:`ENGINES`, :data:`ADD_LISTS` and
+    :data:`FULLTEXT_PARTS` on the server, and on a catalog of mvdd's rules and a replica's:
+    both take it or both refuse it (the servers' 1071, 1253, 1302 and 1439), and taken, the
+    table is the server's (its keys' prefixes and hashes, its columns' types and collations,
+    its engine)."""
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, setup, sql)
 

@@ -1104,12 +1104,16 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
         if col.id in seen:
             raise DDLError("duplicate column in one index", column=col.name, index=spec.name)
         seen.add(col.id)
-        length = part.length
+        length, desc = part.length, part.desc
+        if spec.kind == IndexKind.FULLTEXT and col.type.family in _FULLTEXT_OK:
+            # (a FULLTEXT key indexes whole columns, in no order: the servers drop a prefix
+            # and a DESC)
+            length, desc = None, False
         if length is not None and col.type.family in _WHOLE_LENGTH and length == col.type.length:
             length = None  # a string's own length: the whole column, as the servers keep it
         if length == col.type.row_size and col.type.family not in _NO_SIZE_PREFIX:
             length = None  # a number's or a date's own size in bytes: the whole column
-        parts.append(IndexPart(col.id, _lob_capped(col.type, length), part.desc))
+        parts.append(IndexPart(col.id, _lob_capped(col.type, length), desc))
     if not step.foreign_key:  # (a key the server made for a foreign key this one serves goes)
         kept = _replacing_generated(table.indexes, spec.kind, parts)
         if kept is not table.indexes:
