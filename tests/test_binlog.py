@@ -51,7 +51,7 @@ def server(request: pytest.FixtureRequest) -> MariaDB:
     return request.getfixturevalue(request.param)
 
 
-def reader_for(server: MariaDB, pattern: str, **options: Any) -> BinlogReader:
+def reader_for(server: MariaDB, pattern: str | list[str], **options: Any) -> BinlogReader:
     reader = BinlogReader(server.url(), tables=pattern, **options)
     reader.check()  # bootstraps the empty catalog: reading starts here
     return reader
@@ -1905,6 +1905,47 @@ def test_a_database_created_without_a_charset_takes_its_sessions_server_default(
     assert table.equivalent(shown, ignore_order=False), table.differences(shown)
     assert reader.catalog.database_default(name) == ("latin1", "latin1_german1_ci")
     assert table.column("a").type.collation == "latin1_german1_ci"
+
+
+def test_database_statements_of_bare_collations_and_if_not_exists_read_as_on_the_server(
+    binlog_server: MariaDB,
+) -> None:
+    """A collation named without its charset (``uca1400_as_cs``) in ``ALTER DATABASE`` takes
+    the database's charset, in ``CREATE DATABASE`` its session's server charset; a ``CREATE
+    DATABASE IF NOT EXISTS`` of a database there changes nothing (the reader had recorded its
+    charset anew, and stopped on the bare collation): each table created after has the charset
+    and collation the server shows."""
+    first, second = (f"bare_{uuid.uuid4().hex[:10]}" for _ in range(2))
+    reader = reader_for(binlog_server, [f"{first}.*", f"{second}.*"])
+    try:
+        with contextlib.closing(binlog_server.connect()) as conn, conn.cursor() as cur:
+            for sql in (
+                f"CREATE DATABASE {first} CHARACTER SET utf8mb3",
+                f"CREATE DATABASE IF NOT EXISTS {first} CHARACTER SET latin1",
+                f"CREATE TABLE {first}.t (id INT PRIMARY KEY, a VARCHAR(10))",
+                f"ALTER DATABASE {first} COLLATE uca1400_as_cs",
+                f"CREATE TABLE {first}.u (id INT PRIMARY KEY, a VARCHAR(10))",
+                "SET SESSION collation_server = utf8mb4_general_ci",
+                f"CREATE DATABASE {second} COLLATE uca1400_ai_ci",
+                f"CREATE TABLE {second}.t (id INT PRIMARY KEY, a VARCHAR(10))",
+            ):
+                cur.execute(sql)
+        list(reader.events())
+        shown = {}
+        for name in (f"{first}.t", f"{first}.u", f"{second}.t"):
+            db, bare = name.split(".")
+            with contextlib.closing(binlog_server.connect(db)) as conn:
+                shown[name] = parse_table(show_create_table(conn, bare), replica=True)
+    finally:
+        binlog_server.execute(
+            f"DROP DATABASE IF EXISTS {first}", f"DROP DATABASE IF EXISTS {second}"
+        )
+    for name, table in shown.items():
+        ours = reader.catalog.table(name)
+        assert ours.equivalent(table, ignore_order=False), (name, ours.differences(table))
+        assert ours.options.collation == table.options.collation, name
+    assert reader.catalog.database_default(first) == ("utf8mb3", "utf8mb3_uca1400_as_cs")
+    assert reader.catalog.database_default(second) == ("utf8mb4", "utf8mb4_uca1400_ai_ci")
 
 
 def test_a_create_table_if_not_exists_of_a_table_there_passes_whatever_it_defines(

@@ -557,7 +557,11 @@ class Catalog:
 
         ``CREATE`` / ``ALTER`` / ``DROP DATABASE`` add no table version: they record the
         database's default charset and collation (which tables created there without their own
-        take); a dropped database's tables are dropped with it.
+        take); a dropped database's tables are dropped with it. A ``CREATE DATABASE IF NOT
+        EXISTS`` of a database known to exist (recorded, tracked, or holding tables) records
+        nothing; a collation named without its charset (``COLLATE uca1400_ai_ci``) takes the
+        database's charset (ALTER) or the server's (CREATE: ``server_collation``'s, else the
+        catalog's ``charset``).
 
         ``charset``: the charset the statements were written in, when their client's was not
         UTF-8 (a binlog's statement from a ``latin1`` or ``gbk`` session, read in that charset):
@@ -702,6 +706,13 @@ class Catalog:
                     raise PositionError(
                         f"position {position!r} does not compare with the recorded ones"
                     ) from None
+            if (
+                change.action == DatabaseAction.CREATE
+                and change.if_exists
+                and not change.replace
+                and self._database_exists(name, record)
+            ):
+                return []  # CREATE DATABASE IF NOT EXISTS of one there is: nothing changes
             out: list[Change] = []
             if change.action == DatabaseAction.DROP or change.replace:
                 out = self._drop_database_tables(st, name, position)
@@ -709,7 +720,24 @@ class Catalog:
                 records.pop(name, None)
             else:
                 charset, collation = change.charset, change.collation
-                if change.action == DatabaseAction.ALTER and charset is None and record:
+                if charset is None and collation is not None:
+                    # a collation named without its charset (``uca1400_ai_ci``): the one of that
+                    # name of the database's charset (ALTER), or of the server's (CREATE)
+                    base = (
+                        self.database_default(name)
+                        if change.action == DatabaseAction.ALTER
+                        else resolve_charset(None, server_collation)
+                        if server_collation
+                        else self.default_charset
+                    )
+                    if base is None:
+                        raise DDLError(
+                            f"COLLATE {collation} names no charset: it takes the server's "
+                            "default charset, which is not known (execute(server_collation=…), "
+                            "or Catalog(charset=…))"
+                        )
+                    charset, collation = resolve_charset(base[0], collation)
+                elif change.action == DatabaseAction.ALTER and charset is None and record:
                     charset, collation = record.get("charset"), record.get("collation")
                 elif (
                     change.action == DatabaseAction.CREATE and charset is None and server_collation
@@ -725,6 +753,12 @@ class Catalog:
             return out
         except MvddError as err:
             raise err.locate(statement=st.text, statement_index=st.index) from None
+
+    def _database_exists(self, name: str, record: dict[str, Any] | None) -> bool:
+        """Whether database ``name`` is known to exist: recorded, tracked, or holding tables."""
+        if record is not None or name == self.database:
+            return True
+        return self.database is None and any(split_name(t)[0] == name for t in self.tables())
 
     def _drop_database_tables(self, st: Statement, name: str, position: Any) -> list[Change]:
         if self.database is not None:

@@ -249,8 +249,10 @@ def _database_charset(props: exp.Expr | None) -> tuple[str | None, str | None]:
             collation = p.this.name
         elif not isinstance(p, exp.SchemaCommentProperty) and not _storage_only(p):
             raise UnsupportedDDLError(f"database option {p.sql(dialect=DIALECT)[:60]!r}")
-    if charset is None and collation is None:
-        return None, None
+    if charset is None and (collation is None or charsetless(collation)):
+        # (a collation named without its charset: the database's charset's, or the server's,
+        # which the catalog knows)
+        return None, collation
     return resolve_charset(charset, collation)
 
 
