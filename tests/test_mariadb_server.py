@@ -2580,6 +2580,27 @@ FULLTEXT_PARTS = [
 ] + [(None, "CREATE TABLE t (a TEXT, FULLTEXT (a(10)))")]
 
 
+#: (setup, statement): a table's charset or collation named twice: two are conflicting
+#: declarations (the servers' 1302), one named twice (in another case, or by its alias, or
+#: without its charset) is taken
+TABLE_DECLARATIONS = [
+    *(
+        (None, f"CREATE TABLE t (a VARCHAR(3)) {options}")
+        for options in (
+            "CHARSET latin1 CHARSET latin2",
+            "CHARSET utf8 CHARSET utf8mb3 CHARSET UTF8MB3",
+            "COLLATE latin1_bin COLLATE latin1_general_ci",
+            "COLLATE latin1_bin COLLATE LATIN1_BIN",
+            "COLLATE uca1400_ai_ci COLLATE utf8mb4_uca1400_ai_ci",
+            "CHARSET DEFAULT CHARSET latin1",
+        )
+    ),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t CHARSET latin1, CHARSET latin2"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t COLLATE latin1_bin, COLLATE latin1_swedish_ci"),
+    ("CREATE TABLE t (a INT)", "ALTER TABLE t CONVERT TO CHARACTER SET latin1, CHARSET latin2"),
+]
+
+
 #: (setup, statement): a column's own key words, a set: the primary key's over the unique key's
 #: (SERIAL's own UNIQUE among them), each once
 COLUMN_KEYS = [
@@ -2629,17 +2650,18 @@ COLUMN_KEYS = [
         *ENGINES,
         *ADD_LISTS,
         *FULLTEXT_PARTS,
+        *TABLE_DECLARATIONS,
     ],
 )
 def test_key_limits_collations_and_widths_read_as_on_the_server(
     mdb: Any, setup: str | None, sql: str, replica: bool
 ) -> None:
     """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS`,
-    :data:`ROW_FORMAT_DEFAULT`, :data:`COLUMN_KEYS`, :data:`ENGINES`, :data:`ADD_LISTS` and
-    :data:`FULLTEXT_PARTS` on the server, and on a catalog of mvdd's rules and a replica's:
-    both take it or both refuse it (the servers' 1071, 1253, 1302 and 1439), and taken, the
-    table is the server's (its keys' prefixes and hashes, its columns' types and collations,
-    its engine)."""
+    :data:`ROW_FORMAT_DEFAULT`, :data:`COLUMN_KEYS`, :data:`ENGINES`, :data:`ADD_LISTS`,
+    :data:`FULLTEXT_PARTS` and :data:`TABLE_DECLARATIONS` on the server, and on a catalog of
+    mvdd's rules and a replica's: both take it or both refuse it (the servers' 1071, 1253,
+    1302 and 1439), and taken, the table is the server's (its keys' prefixes and hashes, its
+    columns' types and collations, its engine)."""
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, setup, sql)
 

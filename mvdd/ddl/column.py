@@ -44,7 +44,7 @@ from mvdd.model.element import (
     introduced,
     number_literal,
 )
-from mvdd.model.types import COMPRESSIBLE, charsetless, resolve_charset
+from mvdd.model.types import COMPRESSIBLE, charsetless, resolve_charset, same_collation
 
 
 def _literal(node: exp.Expr) -> Any:
@@ -237,7 +237,7 @@ def column_from_def(
         elif isinstance(ck, exp.CollateColumnConstraint):
             collation = _word(ck.this, "collation")
             stated = type_attrs.get("collation")
-            if stated is not None and not _one_collation(stated, collation):
+            if stated is not None and not same_collation(stated, collation):
                 raise DDLError(
                     f"conflicting declarations: COLLATE {stated} and COLLATE {collation}",
                     column=name,
@@ -396,17 +396,6 @@ def column_from_def(
 
 
 _NO_ATTRS = TypeAttrs()
-
-
-def _one_collation(a: str, b: str) -> bool:
-    """Whether two COLLATE clauses of a column name one collation: the same name, or one
-    without its charset and one with (``uca1400_ai_ci``, ``utf8mb4_uca1400_ai_ci``)."""
-    a, b = a.lower(), b.lower()
-    return (
-        a == b
-        or (charsetless(a) and b.endswith("_" + a))
-        or (charsetless(b) and a.endswith("_" + b))
-    )
 
 
 #: the families a CONVERT TO CHARACTER SET converts in a column its statement defines (an

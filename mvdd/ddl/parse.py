@@ -31,7 +31,7 @@ from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.frozen import builder
 from mvdd.model.names import fold_name
-from mvdd.model.types import charsetless, resolve_charset
+from mvdd.model.types import canonical_charset, charsetless, resolve_charset, same_collation
 
 # --- statements --------------------------------------------------------------------------------
 
@@ -1031,6 +1031,27 @@ def _binary_charset(p: exp.Expr) -> bool:
     )
 
 
+def _declared_once(props: list[exp.Expr]) -> None:
+    """DDLError where a statement's table options name two charsets or two collations (the
+    servers' 1302: ``CHARSET latin1 CHARSET latin2``); one named twice is taken."""
+    charsets = {
+        canonical_charset(p.name)
+        for p in props
+        if isinstance(p, exp.CharacterSetProperty) and not _named_default(p)
+    }
+    collations = [
+        p.name for p in props if isinstance(p, exp.CollateProperty) and not _named_default(p)
+    ]
+    clash = sorted(charsets)[:2] if len(charsets) > 1 else None
+    if clash is None:
+        clash = next(
+            ([a, b] for a, b in itertools.combinations(collations, 2) if not same_collation(a, b)),
+            None,
+        )
+    if clash is not None:
+        raise DDLError(f"conflicting declarations: {clash[0]} and {clash[1]}")
+
+
 def _options(
     props: list[exp.Expr],
     *,
@@ -1041,6 +1062,7 @@ def _options(
     """A table's options as (word, value) pairs; ``database``: its database's default
     (charset, collation), which ``CHARACTER SET DEFAULT`` and ``COLLATE DEFAULT`` name;
     ``replica``: a replica's statement, whose partitioning is taken and forgotten."""
+    _declared_once(props)
     out: list[tuple[str, Any]] = []
     collated = any(isinstance(p, exp.CollateProperty) for p in props)
     for before, after in itertools.pairwise(props):

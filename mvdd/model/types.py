@@ -115,6 +115,21 @@ def charsetless(collation: str | None) -> bool:
     return collation is not None and collation.lower() in UCA1400
 
 
+def same_collation(a: str, b: str) -> bool:
+    """Whether two COLLATE clauses name one collation: the same name in any case, or one
+    without its charset and one with it.
+
+    >>> same_collation("uca1400_ai_ci", "utf8mb4_UCA1400_ai_ci"), same_collation("a_bin", "b_bin")
+    (True, False)
+    """
+    a, b = a.lower(), b.lower()
+    return (
+        a == b
+        or (charsetless(a) and b.endswith("_" + a))
+        or (charsetless(b) and a.endswith("_" + b))
+    )
+
+
 def default_collation(charset: str) -> str:
     """The default collation of a (canonical) charset."""
     return CHARSETS[charset][0]
