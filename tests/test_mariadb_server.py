@@ -2601,6 +2601,47 @@ TABLE_DECLARATIONS = [
 ]
 
 
+#: (setup, statement): B-tree keys over a geometry, as MariaDB keeps them: a POINT's part its
+#: whole 25 bytes (any prefix), another geometry's a BLOB's (the longest prefix a plain key
+#: holds, a hash in a UNIQUE key, shown over 8 bytes, refused in a primary key); and after a
+#: MODIFY to or from a geometry (a long unique key over one then a B-tree over its 8 bytes)
+GEOMETRY_KEYS = [
+    *(
+        (None, f"CREATE TABLE t (id INT, g {kind} NOT NULL, {key}){options}")
+        for kind, key, options in (
+            ("GEOMETRY", "KEY k (g)", ""),
+            ("LINESTRING", "KEY k (g)", " ENGINE=MyISAM"),
+            ("GEOMETRY", "KEY k (g)", " ROW_FORMAT=COMPACT"),
+            ("POLYGON", "KEY k (g(5000) DESC)", ""),
+            ("GEOMETRY", "KEY k (g, id)", ""),
+            ("GEOMETRY", "KEY k (g(20), id)", ""),
+            ("GEOMETRY", "UNIQUE k (g)", ""),
+            ("GEOMETRY", "UNIQUE k (g(10))", " ROW_FORMAT=COMPACT"),
+            ("GEOMETRY", "PRIMARY KEY (g)", ""),
+            ("MULTIPOINT", "PRIMARY KEY (g(10))", ""),
+            ("POINT", "KEY k (g(100)), UNIQUE u (g)", ""),
+            ("POINT", "PRIMARY KEY (g), KEY (g, id)", " ROW_FORMAT=COMPACT"),
+        )
+    ),
+    *(
+        (f"CREATE TABLE t (id INT, {columns})", f"ALTER TABLE t {change}")
+        for columns, change in (
+            ("g GEOMETRY NOT NULL, KEY (g(10))", "MODIFY g POINT NOT NULL"),
+            ("g POINT NOT NULL, KEY (g)", "MODIFY g GEOMETRY NOT NULL"),
+            ("g BLOB NOT NULL, KEY (g(10))", "MODIFY g GEOMETRY NOT NULL"),
+            ("g GEOMETRY NOT NULL, UNIQUE (g)", "MODIFY g LINESTRING NOT NULL"),
+            ("g GEOMETRY NOT NULL, UNIQUE (g)", "MODIFY g GEOMETRY NULL"),
+            ("g GEOMETRY NOT NULL, UNIQUE (g)", "ADD b INT"),
+            ("g GEOMETRY NOT NULL, KEY (g)", "MODIFY g VARCHAR(10) NOT NULL"),
+            ("g VARCHAR(10) NOT NULL, KEY (g)", "MODIFY g GEOMETRY NOT NULL"),
+            ("g TEXT NOT NULL, UNIQUE (g)", "MODIFY g GEOMETRY NOT NULL"),
+            ("g GEOMETRY NOT NULL, KEY (g), UNIQUE (g)", "CHANGE g h MULTIPOINT NOT NULL"),
+            ("g GEOMETRY NOT NULL, KEY (g)", "ENGINE=MyISAM"),
+        )
+    ),
+]
+
+
 #: (setup, statement): a column's own key words, a set: the primary key's over the unique key's
 #: (SERIAL's own UNIQUE among them), each once
 COLUMN_KEYS = [
@@ -2651,6 +2692,7 @@ COLUMN_KEYS = [
         *ADD_LISTS,
         *FULLTEXT_PARTS,
         *TABLE_DECLARATIONS,
+        *GEOMETRY_KEYS,
     ],
 )
 def test_key_limits_collations_and_widths_read_as_on_the_server(
@@ -2658,10 +2700,10 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
 ) -> None:
     """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS`,
     :data:`ROW_FORMAT_DEFAULT`, :data:`COLUMN_KEYS`, :data:`ENGINES`, :data:`ADD_LISTS`,
-    :data:`FULLTEXT_PARTS` and :data:`TABLE_DECLARATIONS` on the server, and on a catalog of
-    mvdd's rules and a replica's: both take it or both refuse it (the servers' 1071, 1253,
-    1302 and 1439), and taken, the table is the server's (its keys' prefixes and hashes, its
-    columns' types and collations, its engine)."""
+    :data:`FULLTEXT_PARTS`, :data:`TABLE_DECLARATIONS` and :data:`GEOMETRY_KEYS` on the server,
+    and on a catalog of mvdd's rules and a replica's: both take it or both refuse it (the
+    servers' 1071, 1170, 1253, 1302 and 1439), and taken, the table is the server's (its keys'
+    prefixes and hashes, its columns' types and collations, its engine)."""
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, setup, sql)
 

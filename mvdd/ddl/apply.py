@@ -956,6 +956,8 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
     unique key), and a plain key over the whole of it takes the longest prefix the key holds
     (:func:`_lob_prefixed`)."""
     family = col.type.family
+    if family is Family.SPATIAL:
+        return _geometry_keyed(table, col)
     if family in LOB_FAMILIES:
         return _lobs_keyed(table, col)
     if family in (Family.CHAR, Family.BINARY):
@@ -1010,6 +1012,43 @@ def _lobs_keyed(table: Table, col: Column) -> Table:
 
     indexes = tuple(keyed(idx) for idx in table.indexes)
     if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
+        return table
+    return table.with_changes(indexes=indexes)
+
+
+def _geometry_keyed(table: Table, col: Column) -> Table:
+    """``table`` with each B-tree key over ``col`` (now a geometry) as MariaDB keeps it: a
+    POINT's part its 25 bytes, any other geometry's a BLOB's (:func:`_lobs_keyed`), a long
+    unique key's hashing it whole 8 bytes. A long unique key whose parts all have a prefix
+    (its geometry's 8 bytes) is a B-tree again, as MariaDB rebuilds it."""
+    point = col.type.kind is TypeKind.POINT
+
+    def unhashed(idx: Index) -> Index:
+        if col.id not in idx.column_ids or idx.kind not in _BTREE_KINDS:
+            return idx
+        if point:
+            parts = tuple(
+                attrs.evolve(p, length=_POINT_KEY_BYTES) if p.column_id == col.id else p
+                for p in idx.parts
+            )
+            idx = attrs.evolve(idx, parts=parts)
+        if is_long_unique(idx) and all(p.length is not None for p in idx.parts):
+            idx = attrs.evolve(idx, using=None)
+        return idx
+
+    indexes = tuple(unhashed(idx) for idx in table.indexes)
+    if any(a is not b for a, b in zip(indexes, table.indexes, strict=True)):
+        table = table.with_changes(indexes=indexes)
+    if point:
+        return table
+    table = _lobs_keyed(table, col)
+    indexes = tuple(
+        attrs.evolve(idx, parts=_hashed_geometry(table, idx.parts))
+        if is_long_unique(idx) and col.id in idx.column_ids
+        else idx
+        for idx in table.indexes
+    )
+    if all(a == b for a, b in zip(indexes, table.indexes, strict=True)):
         return table
     return table.with_changes(indexes=indexes)
 
@@ -1109,6 +1148,8 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
             # (a FULLTEXT key indexes whole columns, in no order: the servers drop a prefix
             # and a DESC)
             length, desc = None, False
+        if col.type.kind is TypeKind.POINT and spec.kind in _BTREE_KINDS:
+            length = _POINT_KEY_BYTES  # (MariaDB keys a POINT by its whole 25 bytes, any prefix)
         if length is not None and col.type.family in _WHOLE_LENGTH and length == col.type.length:
             length = None  # a string's own length: the whole column, as the servers keep it
         if length == col.type.row_size and col.type.family not in _NO_SIZE_PREFIX:
@@ -1140,7 +1181,7 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
         visible=spec.visible,
     )
     if index.kind == IndexKind.UNIQUE and index.using is None and _needs_hash(table, index):
-        index = attrs.evolve(index, using="HASH")
+        index = attrs.evolve(index, using="HASH", parts=_hashed_geometry(table, index.parts))
     index = held_comment(_shortened(table, _lob_prefixed(table, index)), "index", rules)
     _check_index(table, index)
     columns = table.columns
@@ -1226,7 +1267,7 @@ def _key_part_bytes(col: Column, length: int | None) -> int:
     if fam in _CHARACTERS:
         chars = length if length is not None else (t.length or 0)
         return chars * max_bytes_per_char(t.charset)
-    if fam in (Family.BINARY, Family.BLOB):
+    if fam in (Family.BINARY, Family.BLOB, Family.SPATIAL):
         return length if length is not None else (t.length or 0)
     if fam == Family.PLUGIN:
         return PLUGIN_BYTES[t.kind]
@@ -1262,7 +1303,7 @@ def _lob_prefixed(table: Table, index: Index) -> Index:
     parts = index.parts
     for at, part in enumerate(index.parts):
         ctype = table.column_by_id(part.column_id).type
-        if part.length is None and ctype.family in LOB_FAMILIES:
+        if part.length is None and ctype.family in _KEYED_LOBS:
             length = _longest_prefix(ctype, _whole_key_limit(table))
             parts = (*parts[:at], attrs.evolve(part, length=length), *parts[at + 1 :])
     return index if parts is index.parts else attrs.evolve(index, parts=parts)
@@ -1318,13 +1359,34 @@ def _needs_hash(table: Table, index: Index) -> bool:
     total = 0
     for part in index.parts:
         col = table.column_by_id(part.column_id)
-        if part.length is None and col.type.family in LOB_FAMILIES:
+        if part.length is None and col.type.family in _KEYED_LOBS:
             return True
         total += _key_part_bytes(col, part.length)
     return total > _whole_key_limit(table)  # (the key's limit: a row format's is a column's)
 
 
-_PREFIXABLE = frozenset({Family.CHAR, Family.BINARY, *LOB_FAMILIES})
+#: the families a key takes as a TEXT or BLOB: a prefix of their bytes, the longest a plain key
+#: holds when none is given, a hash in a UNIQUE key (a geometry other than a POINT, whose 25
+#: bytes a key always takes whole)
+_KEYED_LOBS = frozenset({*LOB_FAMILIES, Family.SPATIAL})
+_PREFIXABLE = frozenset({Family.CHAR, Family.BINARY, *_KEYED_LOBS})
+#: the kinds of a B-tree key (neither FULLTEXT nor SPATIAL)
+_BTREE_KINDS = frozenset({IndexKind.INDEX, IndexKind.UNIQUE, IndexKind.PRIMARY})
+_POINT_KEY_BYTES = 25
+#: the part a MariaDB long unique key shows for a geometry it hashes whole (``(`g`(8))``)
+_HASHED_GEOMETRY_BYTES = 8
+
+
+def _hashed_geometry(table: Table, parts: tuple[IndexPart, ...]) -> tuple[IndexPart, ...]:
+    """A long unique key's parts, a geometry's without a prefix as MariaDB keeps it (8)."""
+    return tuple(
+        attrs.evolve(p, length=_HASHED_GEOMETRY_BYTES)
+        if p.length is None and table.column_by_id(p.column_id).type.family is Family.SPATIAL
+        else p
+        for p in parts
+    )
+
+
 #: the families whose key part as long as the column is the whole column (``KEY (a(10))`` of a
 #: VARCHAR(10) is ``KEY (a)``, which a later MODIFY to VARCHAR(20) leaves whole)
 _WHOLE_LENGTH = frozenset({Family.CHAR, Family.BINARY})
@@ -1362,8 +1424,6 @@ def _check_index(table: Table, index: Index) -> None:
             if col.nullable:
                 raise DDLError("a SPATIAL index column must be NOT NULL", **where)
             continue
-        if fam == Family.SPATIAL:
-            raise DDLError(f"a {col.type} column cannot be indexed this way", **where)
         if index.kind == IndexKind.PRIMARY and _is_virtual(col):
             # MySQL's error 3106, MariaDB's 1903 (MariaDB refuses a STORED one too; MySQL
             # keys it, so a binlog of MySQL may carry one)
@@ -1373,7 +1433,7 @@ def _check_index(table: Table, index: Index) -> None:
                 raise DDLError(f"a prefix length needs a string column, not {col.type}", **where)
             if col.type.length is not None and part.length > col.type.length:
                 raise DDLError(f"prefix length {part.length} is longer than {col.type}", **where)
-        elif fam in LOB_FAMILIES and not is_long_unique(index):
+        elif fam in _KEYED_LOBS and not is_long_unique(index):
             raise DDLError(f"a {col.type} column in a key needs a prefix length", **where)
     if index.kind in _NOT_KEYS or is_long_unique(index):
         return
