@@ -2642,6 +2642,48 @@ GEOMETRY_KEYS = [
 ]
 
 
+_CHECKED = (
+    "CREATE TABLE t (a INT, b INT CHECK (b > 0), CHECK (a > 0), CONSTRAINT x CHECK (a < 100), "
+    "CHECK (a <> 5), UNIQUE KEY u (a))"
+)
+#: (setup, statement): the names of checks: an unnamed one's ``CONSTRAINT_<n>`` passes over
+#: the names the statement gives (wherever it gives them), and a check's name is none of the
+#: table's UNIQUE or primary keys nor of its columns with a CHECK of their own (MariaDB's 1826)
+CONSTRAINT_NAMES = [
+    *(
+        (_CHECKED, f"ALTER TABLE t {change}")
+        for change in (
+            "ADD CHECK (a > 2), ADD CONSTRAINT CONSTRAINT_3 CHECK (a > 1)",
+            "ADD CHECK (a > 2), ADD CONSTRAINT constraint_4 CHECK (a > 1), ADD CHECK (a > 3)",
+            "DROP CONSTRAINT CONSTRAINT_1, ADD CHECK (a > 2), ADD CONSTRAINT CONSTRAINT_3 CHECK "
+            "(a > 1)",
+            "ADD COLUMN c INT, ADD CHECK (c > 2), ADD CONSTRAINT CONSTRAINT_3 CHECK (c > 1), "
+            "DROP CONSTRAINT x",
+            "ADD CONSTRAINT U CHECK (a > 1)",
+            "DROP KEY u, ADD CONSTRAINT u CHECK (a > 1)",
+            "ADD CONSTRAINT b CHECK (a > 1)",
+            "ADD UNIQUE x (b)",
+            "RENAME KEY u TO x",
+            "ADD UNIQUE b (b)",
+            "RENAME COLUMN b TO u",
+            "RENAME COLUMN b TO x",
+            "CHANGE b x INT",
+        )
+    ),
+    (
+        None,
+        "CREATE TABLE t (a INT, CHECK (a > 2), CHECK (a > 3), CONSTRAINT CONSTRAINT_2 CHECK (a))",
+    ),
+    (None, "CREATE TABLE t (a INT CHECK (a > 0), CONSTRAINT a CHECK (a > 0))"),
+    (None, "CREATE TABLE t (a INT, CONSTRAINT k CHECK (a > 0), UNIQUE KEY k (a))"),
+    (
+        "CREATE TABLE t (a INT NOT NULL PRIMARY KEY)",
+        "ALTER TABLE t ADD CONSTRAINT `PRIMARY` CHECK (a)",
+    ),
+    ("CREATE TABLE t (a INT, KEY k (a))", "ALTER TABLE t ADD CONSTRAINT k CHECK (a > 0)"),
+]
+
+
 #: (setup, statement): a column's own key words, a set: the primary key's over the unique key's
 #: (SERIAL's own UNIQUE among them), each once
 COLUMN_KEYS = [
@@ -2693,6 +2735,7 @@ COLUMN_KEYS = [
         *FULLTEXT_PARTS,
         *TABLE_DECLARATIONS,
         *GEOMETRY_KEYS,
+        *CONSTRAINT_NAMES,
     ],
 )
 def test_key_limits_collations_and_widths_read_as_on_the_server(
@@ -2700,10 +2743,11 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
 ) -> None:
     """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS`,
     :data:`ROW_FORMAT_DEFAULT`, :data:`COLUMN_KEYS`, :data:`ENGINES`, :data:`ADD_LISTS`,
-    :data:`FULLTEXT_PARTS`, :data:`TABLE_DECLARATIONS` and :data:`GEOMETRY_KEYS` on the server,
-    and on a catalog of mvdd's rules and a replica's: both take it or both refuse it (the
-    servers' 1071, 1170, 1253, 1302 and 1439), and taken, the table is the server's (its keys'
-    prefixes and hashes, its columns' types and collations, its engine)."""
+    :data:`FULLTEXT_PARTS`, :data:`TABLE_DECLARATIONS`, :data:`GEOMETRY_KEYS` and
+    :data:`CONSTRAINT_NAMES` on the server, and on a catalog of mvdd's rules and a replica's:
+    both take it or both refuse it (the servers' 1071, 1170, 1253, 1302, 1439 and 1826), and
+    taken, the table is the server's (its keys' prefixes and hashes, its columns' types and
+    collations, its checks' names, its engine)."""
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, setup, sql)
 

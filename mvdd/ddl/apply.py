@@ -61,7 +61,7 @@ from mvdd.model.kind import (
     Family,
     TypeKind,
 )
-from mvdd.model.names import check_identifier, fold_name
+from mvdd.model.names import check_identifier, check_key, fold_name
 from mvdd.model.table import DEFAULT_AS_EXPRESSION, is_long_unique, position_by_name
 from mvdd.model.types import (
     ColumnType,
@@ -1486,17 +1486,44 @@ def _(step: s.SetIndexVisible, table: Table, rules: Rules) -> Table:
 # --- checks --------------------------------------------------------------------------------
 
 
-def _auto_check_name(table: Table) -> str:
-    """MariaDB's name for an unnamed check: ``CONSTRAINT_<n>``, the smallest n not taken."""
+def auto_check_name(taken: Callable[[str], object]) -> str:
+    """MariaDB's name for an unnamed check: ``CONSTRAINT_<n>``, the smallest n whose name is
+    not ``taken`` (a table's ``find_check``)."""
     n = 1
-    while table.find_check(f"CONSTRAINT_{n}") is not None:
+    while taken(f"CONSTRAINT_{n}"):
         n += 1
     return f"CONSTRAINT_{n}"
 
 
+def checks_named(table: Table, steps: Sequence[s.Step]) -> list[s.Step]:
+    """One statement's steps on ``table`` (in the order they apply), each unnamed check named
+    as MariaDB names it where the statement also names a check: ``CONSTRAINT_<n>``, the
+    smallest n that neither a check the table keeps (and the statement does not drop) nor
+    one the statement names takes (``ADD CHECK (…), ADD CONSTRAINT CONSTRAINT_3 CHECK (…)``
+    of a table with two is ``CONSTRAINT_4``). Without a named one, each unnamed check takes
+    the smallest free name when it is added (:func:`auto_check_name`), which is the same."""
+    named = {fold_name(st.name) for st in steps if isinstance(st, s.AddCheck) and st.name}
+    if not named or all(st.name for st in steps if isinstance(st, s.AddCheck)):
+        return list(steps)
+    dropped = {
+        fold_name(st.check if isinstance(st, s.DropCheck) else st.name)
+        for st in steps
+        if isinstance(st, s.DropCheck | s.DropConstraint)
+    }
+    taken = ({fold_name(c.name) for c in table.checks} - dropped) | named
+    out: list[s.Step] = []
+    for st in steps:
+        if isinstance(st, s.AddCheck) and st.name is None:
+            name = auto_check_name(lambda n: fold_name(n) in taken)
+            taken.add(fold_name(name))
+            st = attrs.evolve(st, name=name)
+        out.append(st)
+    return out
+
+
 @_apply.register
 def _(step: s.AddCheck, table: Table, rules: Rules) -> Table:
-    name = step.name or _auto_check_name(table)
+    name = step.name or auto_check_name(table.find_check)
     check_identifier(name, "check")
     same = table.check_named(name)
     if same is not None:
@@ -1694,6 +1721,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         if any(c.type.family == Family.PLUGIN for c in cols):  # (MariaDB's own types)
             _each_expression(table, partial(_kinds_meet, _value_kinds(cols)))
         _each_expression(table, partial(_collations_fit, cols))
+    if table.checks and (rules.strict or rules.flavor == "mariadb"):
+        _constraint_names_once(table)
     if not all(i.visible for i in table.indexes):
         key = table.row_key_index
         if key is not None and not key.visible:
@@ -1855,6 +1884,24 @@ _KINDED = frozenset(
 _OWN_KINDS = frozenset(k.value.lower() for k in PLUGIN_BYTES)
 
 
+#: the keys whose names are constraint names beside the checks' (MariaDB's 1826)
+_CONSTRAINT_KEYS = frozenset({IndexKind.UNIQUE, IndexKind.PRIMARY})
+
+
+def _constraint_names_once(table: Table) -> None:
+    """MariaDB's 1826: a check's name is none of its table's columns with a CHECK of their own
+    (named after them) nor of its UNIQUE and primary keys."""
+    checks = {check_key(c.name) for c in table.checks}  # (compared as the server compares them)
+    if not checks:
+        return
+    for name in (
+        *(c.name for c in table.columns if c.check is not None),
+        *(i.name for i in table.indexes if i.kind in _CONSTRAINT_KEYS),
+    ):
+        if check_key(name) in checks:
+            raise DDLError(f"duplicate CHECK constraint name `{name}`")
+
+
 def _value_kinds(cols: Iterable[Column]) -> dict[str, str]:
     """The kind of value each column holds, by folded name, where one of MariaDB's own types
     meets it in no operation (a number, a date, one of those types)."""
@@ -1891,5 +1938,6 @@ __all__ = [
     "apply",
     "apply_steps",
     "check_ordered_by",
+    "checks_named",
     "validate_table",
 ]

@@ -30,6 +30,7 @@ from mvdd.ddl.apply import (
     apply_steps,
     auto_timestamps,
     check_one_charset,
+    checks_named,
     converted,
     default_under,
     now_precision,
@@ -119,6 +120,9 @@ def in_server_order(
      'ALTER TABLE `t` ADD COLUMN `d` INT']
     """
     ordered = _in_server_order(table, steps, rules)
+    if any(isinstance(st, s.AddCheck) for st in steps):
+        named = checks_named(table, [st for st, _ in ordered])
+        ordered = [(st, said) for st, (_, said) in zip(named, ordered, strict=True)]
     if not any(isinstance(st, s.ConvertCharset) for st in steps):
         return ordered
     return _after_conversion(table, steps, ordered)

@@ -19,7 +19,13 @@ from sqlglot.tokens import Token, TokenType
 
 from mvdd.ddl import dialect as d
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply_steps, auto_timestamps, held_comment, validate_table
+from mvdd.ddl.apply import (
+    apply_steps,
+    auto_timestamps,
+    checks_named,
+    held_comment,
+    validate_table,
+)
 from mvdd.ddl.column import column_from_def, raw_default
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
@@ -1177,7 +1183,7 @@ def build_table(
             later.extend(_constraint_steps(item, name, None, replica=replica))
     if not columns:
         raise DDLError("a table needs at least one column", table=name)
-    later = _in_late_order(later)
+    later = checks_named(table, _in_late_order(later))
     table = auto_timestamps(apply_steps(table, [*columns, *later], rules=rules), columns)
     validate_table(table, rules=rules)
     return table
