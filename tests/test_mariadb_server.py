@@ -2752,6 +2752,39 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
     _reads_as_on_the_server(mdb, cat, setup, sql)
 
 
+#: (setup, statement): a DEFAULT of ``VERSION()`` alone, which MariaDB keeps as no value: NULL,
+#: the zero of a NOT NULL column's type, the expression in a TEXT, BLOB, JSON or geometry column,
+#: refused in an ENUM or a SET; within an expression, kept
+VERSION_DEFAULTS = [
+    *(
+        (None, f"CREATE TABLE t (a {column} DEFAULT {default})")
+        for column, default in (
+            ("INT", "(VERSION())"),
+            ("VARCHAR(80) NOT NULL", "VERSION()"),
+            ("DATETIME(3) NOT NULL", "((version()))"),
+            ("BINARY(3) NOT NULL", "(VERSION())"),
+            ("UUID NOT NULL", "(VERSION())"),
+            ("BIT(3) NOT NULL", "(VERSION())"),
+            ("TEXT NOT NULL", "(VERSION())"),
+            ("GEOMETRY NOT NULL", "(VERSION())"),
+            ("ENUM('x', 'y')", "(VERSION())"),
+            ("VARCHAR(80)", "(CONCAT(VERSION(), 'x'))"),
+            ("VARCHAR(80)", "(-VERSION())"),
+        )
+    ),
+    ("CREATE TABLE t (b INT)", "ALTER TABLE t ADD a YEAR NOT NULL DEFAULT (VERSION())"),
+    ("CREATE TABLE t (a INT NOT NULL)", "ALTER TABLE t ALTER a SET DEFAULT VERSION()"),
+]
+
+
+@pytest.mark.parametrize(("setup", "sql"), VERSION_DEFAULTS)
+def test_a_version_default_reads_as_on_the_server(mdb: Any, setup: str | None, sql: str) -> None:
+    """Each statement of :data:`VERSION_DEFAULTS` on the server and on a replica's catalog:
+    both take it or both refuse it, and taken, the table is the server's (its DEFAULT the one
+    the server keeps)."""
+    _reads_as_on_the_server(mdb, _replica(), setup, sql)
+
+
 #: statements of comments longer than the server keeps (a column's and an index's 1024
 #: characters, a table's 2048): cut in a session that is not strict, refused in a strict one
 LONG_COMMENTS = [

@@ -62,6 +62,7 @@ from mvdd.model.kind import (
     TypeKind,
 )
 from mvdd.model.names import check_identifier, check_key, fold_name
+from mvdd.model.row import zero_value
 from mvdd.model.table import DEFAULT_AS_EXPRESSION, is_long_unique, position_by_name
 from mvdd.model.types import (
     ColumnType,
@@ -434,6 +435,8 @@ def _defined(col: Column, rules: Rules) -> Column:
     sign = ex.signed_pi(col.default) if rules.flavor == "mariadb" else None
     if sign is not None:
         col = _pi_folded(col, sign)
+    elif rules.flavor == "mariadb" and ex.bare_version(col.default):
+        col = _version_folded(col)
     elif isinstance(col.default, Expr):
         literal = ex.temporal_literal(col.default)
         if literal is not None:
@@ -533,6 +536,19 @@ def _pi_folded(col: Column, sign: int) -> Column:
         return attrs.evolve(col, default=coerce_default(value, col.type, col.name))
     except DDLError:
         return col
+
+
+def _version_folded(col: Column) -> Column:
+    """A column whose DEFAULT is ``VERSION()`` alone, as MariaDB keeps it: no value, NULL in
+    a column that takes NULL, else the zero of its type (0, '', the zero date); the expression
+    itself in a TEXT, BLOB, JSON or geometry column (whose rows take the server's version); an
+    ENUM or a SET refuses it."""
+    family = col.type.family
+    if family in LOB_FAMILIES or family is Family.SPATIAL:
+        return col
+    if family is Family.ENUM:
+        raise DDLError(f"invalid default value: VERSION() in {col.type}", column=col.name)
+    return attrs.evolve(col, default=None if col.nullable else zero_value(col.type))
 
 
 def _server_now(col: Column) -> Column:

@@ -742,6 +742,21 @@ def temporal_literal(expr: Expr) -> tuple[TypeKind, str] | None:
     return (node.kind, node.name) if isinstance(node, TemporalLiteral) else None
 
 
+def bare_version(default: Any) -> bool:
+    """Whether a DEFAULT is ``VERSION()`` alone (in parentheses or not), which MariaDB keeps
+    as no value (:func:`mvdd.ddl.apply` folds it).
+
+    >>> bare_version(normalize_sql("((VERSION()))")), bare_version(normalize_sql("-VERSION()"))
+    (True, False)
+    """
+    if not isinstance(default, Expr):
+        return False
+    node = parse(default.sql)
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return isinstance(node, exp.CurrentVersion)
+
+
 def signed_pi(default: Any) -> int | None:
     """1 or -1 when a DEFAULT is ``PI()`` alone, or negated (``-PI()``, ``-(-PI())``); None
     otherwise (MariaDB keeps such a DEFAULT as its value, :data:`mvdd.ddl.rules.MARIADB`).
