@@ -2480,6 +2480,18 @@ BARE_COLLATIONS = [
         "CREATE TABLE t (a VARCHAR(10), b VARCHAR(10) AS (CONVERT(a USING utf8mb3) COLLATE "
         "uca1400_ai_ci))",
     ),
+    # a COLLATE of a collation the server knows after MariaDB's own types: taken, kept nowhere
+    *(
+        (None, f"CREATE TABLE t (a {column})")
+        for column in (
+            "UUID COLLATE utf8mb4_bin",
+            "INET4 COLLATE uca1400_ai_ci",
+            "INET6 NOT NULL COLLATE latin1_bin",
+            "UUID COLLATE nope_ci",
+            "UUID COLLATE binary",
+            "UUID COLLATE latin1_bin COLLATE utf8mb4_bin",
+        )
+    ),
 ]
 
 

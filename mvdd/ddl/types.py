@@ -454,9 +454,14 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
             kind = CHARACTER_TWIN[kind]
         family = FAMILY[kind]
     if family == Family.PLUGIN and (
-        unsigned or attrs_.zerofill or attrs_.binary or attrs_.charset or attrs_.collation
-    ):  # the server's grammar has no place for them after these types
-        raise DDLParseError(f"{kind} takes no UNSIGNED, ZEROFILL, BINARY, charset or collation")
+        unsigned
+        or attrs_.zerofill
+        or attrs_.binary
+        or attrs_.charset
+        or _lower(attrs_.collation) == "binary"
+    ):  # the server's grammar has no place for them after these types (a COLLATE of a known
+        # collation it takes and keeps nothing of, as a number's)
+        raise DDLParseError(f"{kind} takes no UNSIGNED, ZEROFILL, BINARY or charset")
     if family in _NUMERIC:
         params |= {"unsigned": unsigned, "zerofill": attrs_.zerofill}
     elif unsigned or attrs_.zerofill:
