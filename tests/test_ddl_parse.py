@@ -257,6 +257,8 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
         "ALTER TABLE t ADD SYSTEM VERSIONING",
         "ALTER TABLE t ADD COLUMN b INT, DROP SYSTEM VERSIONING",
         "CREATE TABLE t (a INT) ENGINE=InnoDB WITH SYSTEM VERSIONING",
+        "CREATE TABLE t (a INT WITH SYSTEM VERSIONING)",
+        "ALTER TABLE t ADD b INT NOT NULL WITH SYSTEM VERSIONING",
         # partitioning, in every form sqlglot reads or not
         "CREATE TABLE t (a INT) PARTITION BY HASH (a)",
         "CREATE TABLE t (a INT) /*!50100 PARTITION BY KEY (a) PARTITIONS 2 */",

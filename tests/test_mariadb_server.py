@@ -2764,6 +2764,33 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
     _reads_as_on_the_server(mdb, cat, setup, sql)
 
 
+#: (setup, statement): a column's ``SERIAL DEFAULT VALUE`` (NOT NULL AUTO_INCREMENT UNIQUE) and
+#: its ``WITHOUT SYSTEM VERSIONING`` (a table's column, in a table mvdd tracks unversioned)
+COLUMN_WORDS = [
+    *(
+        (None, f"CREATE TABLE t (a {column})")
+        for column in (
+            "INT SERIAL DEFAULT VALUE",
+            "BIGINT UNSIGNED SERIAL DEFAULT VALUE COMMENT 'x'",
+            "INT SERIAL DEFAULT VALUE PRIMARY KEY",
+            "INT SERIAL DEFAULT 1",
+            "INT NOT NULL WITHOUT SYSTEM VERSIONING DEFAULT 3",
+            "INT WITHOUT SYSTEM",
+        )
+    ),
+    ("CREATE TABLE t (b INT)", "ALTER TABLE t ADD a INT SERIAL DEFAULT VALUE"),
+]
+
+
+@pytest.mark.parametrize(("setup", "sql"), COLUMN_WORDS)
+def test_serial_default_value_and_without_versioning_read_as_on_the_server(
+    mdb: Any, setup: str | None, sql: str
+) -> None:
+    """Each statement of :data:`COLUMN_WORDS` on the server and on a replica's catalog: both
+    take it or both refuse it, and taken, the table is the server's."""
+    _reads_as_on_the_server(mdb, _replica(), setup, sql)
+
+
 #: (setup, statement): a DEFAULT of ``VERSION()`` alone, which MariaDB keeps as no value: NULL,
 #: the zero of a NOT NULL column's type, the expression in a TEXT, BLOB, JSON or geometry column,
 #: refused in an ENUM or a SET; within an expression, kept

@@ -94,6 +94,11 @@ def raw_default(node: exp.Expr) -> Default:
         return normalize(node)
 
 
+#: why a system-versioned table is refused
+VERSIONING = (
+    "system-versioned tables are not tracked (their hidden row_start and row_end columns are "
+    "in every row the binlog carries)"
+)
 _JSON_CHECK = "JSON_VALID(`{}`)"
 #: the kinds whose column a CHECK (json_valid(col)) makes (or keeps) a JSON
 _JSON_KINDS = frozenset({TypeKind.LONGTEXT, TypeKind.JSON})
@@ -222,8 +227,16 @@ def column_from_def(
                 )
         else:
             in_type = False
+        if isinstance(ck, d.SystemVersioning):
+            if ck.name == "WITH":
+                raise UnsupportedDDLError(f"WITH SYSTEM VERSIONING: {VERSIONING}", column=name)
+            continue  # WITHOUT: a column left out of versioning, in a table mvdd tracks unversioned
         if isinstance(ck, exp.NotNullColumnConstraint):
             flags["nullable"] = bool(ck.args.get("allow_null"))
+        elif isinstance(ck, d.SerialDefault):  # (NOT NULL AUTO_INCREMENT UNIQUE)
+            flags["nullable"] = False
+            flags["auto_increment"] = True
+            keys.add(IndexKind.UNIQUE)
         elif isinstance(ck, exp.DefaultColumnConstraint):
             default = raw_default(ck.this)
         elif isinstance(ck, exp.AutoIncrementColumnConstraint):

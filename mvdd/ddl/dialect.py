@@ -152,6 +152,13 @@ class SetStatement(exp.Expression):
     arg_types = {"this": True, "expressions": True}
 
 
+class SerialDefault(exp.Expression, exp.ColumnConstraintKind):
+    """``SERIAL DEFAULT VALUE`` after an integer column's type: NOT NULL AUTO_INCREMENT
+    UNIQUE."""
+
+    arg_types = {}  # type: ignore[var-annotated]
+
+
 class SystemVersioning(exp.Property):
     """MariaDB's ``WITH SYSTEM VERSIONING`` (a table option) or ``{ADD | DROP} SYSTEM
     VERSIONING`` (an ALTER TABLE action): ``this`` is the word before SYSTEM."""
@@ -771,6 +778,10 @@ class MvddParser(MySQLParser):
             exp.CharacterSetColumnConstraint(this=exp.var("binary"))
         ),
         "COMPRESSED": lambda self: self._parse_compressed(),
+        "SERIAL": lambda self: self._parse_serial_default(),
+        # MariaDB's WITH / WITHOUT SYSTEM VERSIONING of one column
+        "WITH": lambda self: self._parse_system_versioning("WITH"),
+        "WITHOUT": lambda self: self._parse_system_versioning("WITHOUT"),
         # a generated column's AS (expr) after attributes (`VARCHAR(5) COMPRESSED AS (…)`,
         # `… NOT NULL AS (…)`): sqlglot reads it right after the type only
         "AS": lambda self: self._parse_generated_after_attributes(),
@@ -1090,6 +1101,11 @@ class MvddParser(MySQLParser):
             self.raise_error("Expecting VERSIONING after SYSTEM", self._next or self._curr)
         self._advance(2)
         return self.expression(SystemVersioning(this=exp.var(word)))
+
+    def _parse_serial_default(self) -> SerialDefault:
+        if not self._match_text_seq("DEFAULT", "VALUE"):
+            self.raise_error("Expecting DEFAULT VALUE after SERIAL", self._curr)
+        return self.expression(SerialDefault())
 
     def _parse_set_statement(self) -> exp.Expr:
         if not self._curr:
@@ -2246,6 +2262,7 @@ class MvddGenerator(MySQLGenerator):
         ConvertCharset: lambda self, e: self.convertcharset_sql(e),
         AlterCheck: lambda self, e: self.altercheck_sql(e),
         ListedChecks: lambda self, e: self.addconstraint_sql(e),
+        SerialDefault: lambda self, e: "SERIAL DEFAULT VALUE",
         MySQLCheck: lambda self, e: self.mysqlcheck_sql(e),
         CreateIndex: lambda self, e: self.createindex_sql(e),
         AlterIndex: lambda self, e: self.alterindex_sql(e),

@@ -26,7 +26,7 @@ from mvdd.ddl.apply import (
     held_comment,
     validate_table,
 )
-from mvdd.ddl.column import column_from_def, raw_default
+from mvdd.ddl.column import VERSIONING, column_from_def, raw_default
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
 from mvdd.ddl.name import Context, database_name, ident, names_table, table_name
@@ -751,16 +751,9 @@ def _(action: d.SwitchKeys, table: str, ctx: Context) -> list[s.Step]:
     return []  # {DISABLE | ENABLE} KEYS: how MyISAM's keys load; the schema stays
 
 
-#: why a system-versioned table is not tracked, wherever its clause appears
-_VERSIONING = (
-    "system-versioned tables are not tracked (their hidden row_start and row_end columns are "
-    "in every row the binlog carries)"
-)
-
-
 @alter_steps.register
 def _(action: d.SystemVersioning, table: str, ctx: Context) -> list[s.Step]:
-    raise UnsupportedDDLError(f"{action.name} SYSTEM VERSIONING: {_VERSIONING}")
+    raise UnsupportedDDLError(f"{action.name} SYSTEM VERSIONING: {VERSIONING}")
 
 
 #: why a catalog of its own refuses partitioning
@@ -1096,7 +1089,7 @@ def _options(
         if isinstance(p, exp.Order) and for_alter:
             continue  # ALTER TABLE … ORDER BY sorts the rows once; the schema stays
         if isinstance(p, d.SystemVersioning):
-            raise UnsupportedDDLError(f"WITH SYSTEM VERSIONING: {_VERSIONING}")
+            raise UnsupportedDDLError(f"WITH SYSTEM VERSIONING: {VERSIONING}")
         if isinstance(p, d.Partitioning):
             if not replica:
                 raise UnsupportedDDLError(_PARTITIONING)
