@@ -2764,8 +2764,9 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
     _reads_as_on_the_server(mdb, cat, setup, sql)
 
 
-#: (setup, statement): a column's ``SERIAL DEFAULT VALUE`` (NOT NULL AUTO_INCREMENT UNIQUE) and
-#: its ``WITHOUT SYSTEM VERSIONING`` (a table's column, in a table mvdd tracks unversioned)
+#: (setup, statement): a column's ``SERIAL DEFAULT VALUE`` (NOT NULL AUTO_INCREMENT UNIQUE), its
+#: ``WITHOUT SYSTEM VERSIONING`` (a table's column, in a table mvdd tracks unversioned), and a
+#: national string's adjacent literals (``N'x' 'y'`` is ``N'xy'``)
 COLUMN_WORDS = [
     *(
         (None, f"CREATE TABLE t (a {column})")
@@ -2776,6 +2777,9 @@ COLUMN_WORDS = [
             "INT SERIAL DEFAULT 1",
             "INT NOT NULL WITHOUT SYSTEM VERSIONING DEFAULT 3",
             "INT WITHOUT SYSTEM",
+            "VARCHAR(20) DEFAULT N'x' 'y' 'z'",
+            "VARCHAR(20) CHARACTER SET latin1 DEFAULT n'é' 'é'",
+            "VARCHAR(20) DEFAULT (CONCAT(N'x' 'y', 'z'))",
         )
     ),
     ("CREATE TABLE t (b INT)", "ALTER TABLE t ADD a INT SERIAL DEFAULT VALUE"),
@@ -2783,7 +2787,7 @@ COLUMN_WORDS = [
 
 
 @pytest.mark.parametrize(("setup", "sql"), COLUMN_WORDS)
-def test_serial_default_value_and_without_versioning_read_as_on_the_server(
+def test_serial_default_value_versioning_and_national_strings_read_as_on_the_server(
     mdb: Any, setup: str | None, sql: str
 ) -> None:
     """Each statement of :data:`COLUMN_WORDS` on the server and on a replica's catalog: both

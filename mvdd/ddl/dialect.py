@@ -1389,6 +1389,17 @@ class MvddParser(MySQLParser):
         self._advance()
         return exp.DataType(this=exp.DType[kind.name], expressions=None, nested=False)
 
+    def _parse_atom(self) -> exp.Expr | None:
+        # (sqlglot's fast path for one token would end N'a' before the 'b' it runs on with)
+        curr, after = self._curr, self._next
+        if (
+            curr.token_type == TokenType.NATIONAL_STRING
+            and after is not None
+            and after.token_type == TokenType.STRING
+        ):
+            return None
+        return super()._parse_atom()
+
     def _parse_primary(self) -> exp.Expr | None:
         # adjacent string literals are one literal in MySQL ('a' 'b' is 'ab', in a DEFAULT
         # too); sqlglot reads them as CONCAT, which its explicit CONCAT(...) marks as safe
@@ -1405,6 +1416,12 @@ class MvddParser(MySQLParser):
             self._advance(2)
             return exp.Literal.number(f".{after.text}")
         node = super()._parse_primary()
+        if isinstance(node, exp.National):  # (N'a' 'b' is N'ab')
+            parts = [node.this]
+            while self._curr is not None and self._curr.token_type == TokenType.STRING:
+                parts.append(self._curr.text)
+                self._advance()
+            return node if len(parts) == 1 else self.expression(exp.National(this="".join(parts)))
         if (
             isinstance(node, exp.Concat)
             and not node.args.get("safe")
