@@ -486,6 +486,29 @@ def test_a_merge_tables_union_is_read_and_dropped() -> None:
             parse_statements(f"CREATE TABLE t (a INT) ENGINE=MERGE {bad}")
 
 
+def test_sequence_calls_name_a_sequence_not_a_column() -> None:
+    """MariaDB's NEXTVAL / LASTVAL / SETVAL read their first argument as a sequence (a table's
+    name, qualified with the statement's database where it is known), ``NEXT VALUE FOR`` and
+    ``PREVIOUS VALUE FOR`` are NEXTVAL and LASTVAL, SETVAL's left-out arguments are the
+    server's (is_used 1, round 0); ``next`` and ``previous`` stay column names elsewhere."""
+    cat = Catalog(replica=True, flavor="mariadb", charset="utf8mb4", collation="utf8mb4_bin")
+    cat.execute(
+        "CREATE TABLE t (a INT DEFAULT (NEXT VALUE FOR s), b INT DEFAULT SETVAL(q.s, 5), "
+        "next INT, previous INT DEFAULT (PREVIOUS VALUE FOR s))",
+        database="d",
+    )
+    table = cat.table("d.t")
+    assert [str(table.column(name).default) for name in ("a", "b", "previous")] == [
+        "NEXTVAL(`d`.`s`)",
+        "SETVAL(`q`.`s`, 5, 1, 0)",
+        "LASTVAL(`d`.`s`)",
+    ]
+    assert table.column("next").type.kind.value == "INT"
+    for bad in ("NEXTVAL(s, 1)", "SETVAL(s)", "SETVAL(s, 1, 1, 0, 9)", "NEXTVAL(1)"):
+        with pytest.raises(DDLParseError):
+            parse_statements(f"CREATE TABLE t (a INT DEFAULT {bad})")
+
+
 def test_a_replica_reads_partitioning_whole() -> None:
     """A replica takes partitioning, read to its end by its grammar (its server accepted it);
     the actions that change rows without row events are the table's TruncateTable steps of the

@@ -2795,6 +2795,51 @@ def test_serial_default_value_versioning_and_national_strings_read_as_on_the_ser
     _reads_as_on_the_server(mdb, _replica(), setup, sql)
 
 
+#: statements whose DEFAULT reads a MariaDB sequence (``s``, made on the server first): the
+#: sequence a table's name, qualified with the statement's database as the server keeps it,
+#: ``NEXT VALUE FOR`` and ``PREVIOUS VALUE FOR`` its NEXTVAL and LASTVAL, SETVAL's left-out
+#: arguments given; none in a generated column or a CHECK
+SEQUENCE_DEFAULTS = [
+    "CREATE TABLE t (a INT DEFAULT NEXTVAL(s))",
+    "CREATE TABLE t (a BIGINT NOT NULL DEFAULT (NEXT VALUE FOR s) PRIMARY KEY)",
+    "CREATE TABLE t (a INT DEFAULT (PREVIOUS VALUE FOR s), next INT, previous INT)",
+    "CREATE TABLE t (a INT DEFAULT SETVAL(s, 10))",
+    "CREATE TABLE t (a INT DEFAULT SETVAL(s, 10, 0))",
+    "CREATE TABLE t (a INT DEFAULT (NEXTVAL(s) + 1))",
+    "CREATE TABLE t (a INT AS (NEXTVAL(s)))",
+    "CREATE TABLE t (a INT, CHECK (a > LASTVAL(s)))",
+]
+
+
+@pytest.mark.parametrize("sql", SEQUENCE_DEFAULTS, ids=range(len(SEQUENCE_DEFAULTS)))
+def test_a_sequence_default_reads_as_on_the_server(mdb: Any, sql: str) -> None:
+    """Each statement of :data:`SEQUENCE_DEFAULTS` on the server and on a replica's catalog
+    given the statement's database: both take it or both refuse it, and taken, the table is
+    the server's (its DEFAULT naming the sequence as the server does)."""
+    with mdb.cursor() as cur:
+        cur.execute("SELECT DATABASE()")
+        (database,) = cur.fetchone()
+    assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+    assert _run(mdb, "CREATE SEQUENCE s") is None
+    try:
+        cat = _replica()
+        server_err = _run(mdb, sql)
+        try:
+            cat.execute(sql, database=database)
+        except mvdd.MvddError as err:
+            mvdd_err: Exception | None = err
+        else:
+            mvdd_err = None
+        assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
+        if server_err is None:
+            shown = parse_table(show_create_table(mdb, "t"), replica=True)
+            ours = cat.table(f"{database}.t")
+            assert ours.equivalent(shown, ignore_order=False), (sql, ours.differences(shown))
+    finally:
+        assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+        assert _run(mdb, "DROP SEQUENCE s") is None
+
+
 #: (setup, statement): a DEFAULT of ``VERSION()`` alone, which MariaDB keeps as no value: NULL,
 #: the zero of a NOT NULL column's type, the expression in a TEXT, BLOB, JSON or geometry column,
 #: refused in an ENUM or a SET; within an expression, kept

@@ -326,6 +326,11 @@ def _is_integer(text: str) -> bool:
     return text.lstrip("-").isdigit()
 
 
+#: MariaDB's sequence expressions of words, by the function each is
+_VALUE_FOR = {"NEXT": "NEXTVAL", "PREVIOUS": "LASTVAL"}
+_WORDS = frozenset({TokenType.VAR, TokenType.NEXT})
+
+
 def _is_check(node: exp.Expr) -> bool:
     """Whether a table element is a check (``[CONSTRAINT [name]] CHECK (…)``)."""
     if isinstance(node, exp.Constraint):
@@ -680,6 +685,12 @@ class MvddParser(MySQLParser):
         # GET_FORMAT({DATE | TIME | DATETIME | TIMESTAMP}, locale): its first argument a word,
         # which sqlglot would read as a column
         "GET_FORMAT": lambda self: self._parse_get_format(),
+        # MariaDB's sequence functions: their first argument names a sequence (a table), never
+        # a column
+        **{
+            name: (lambda self, name=name: self._parse_sequence_call(name))
+            for name in ("NEXTVAL", "LASTVAL", "SETVAL")
+        },
         "COLUMN_GET": lambda self: self._parse_column_get(),
     }
 
@@ -1102,6 +1113,16 @@ class MvddParser(MySQLParser):
         self._advance(2)
         return self.expression(SystemVersioning(this=exp.var(word)))
 
+    def _parse_sequence_call(self, name: str) -> exp.Anonymous:
+        """``NEXTVAL(s)``, ``LASTVAL(s)``, ``SETVAL(s, n, …)``: the sequence a table's name."""
+        args: list[exp.Expr | None] = [self._parse_table_parts()]
+        while self._match(TokenType.COMMA):
+            args.append(self._parse_assignment())
+        low, high = (2, 4) if name == "SETVAL" else (1, 1)
+        if not low <= len(args) <= high:
+            self.raise_error(f"{name} takes {low} to {high} arguments", self._curr)
+        return self.expression(exp.Anonymous(this=name, expressions=args))
+
     def _parse_serial_default(self) -> SerialDefault:
         if not self._match_text_seq("DEFAULT", "VALUE"):
             self.raise_error("Expecting DEFAULT VALUE after SERIAL", self._curr)
@@ -1392,6 +1413,14 @@ class MvddParser(MySQLParser):
     def _parse_atom(self) -> exp.Expr | None:
         # (sqlglot's fast path for one token would end N'a' before the 'b' it runs on with)
         curr, after = self._curr, self._next
+        call = _VALUE_FOR.get(curr.text.upper()) if curr.token_type in _WORDS else None
+        third = self._tokens[self._index + 2] if self._index + 2 < len(self._tokens) else None
+        if call is not None and _is_keyword(after, "VALUE") and _is_keyword(third, "FOR"):
+            # MariaDB's NEXT VALUE FOR s and PREVIOUS VALUE FOR s: NEXTVAL(s) and LASTVAL(s)
+            self._advance(3)
+            return self.expression(
+                exp.Anonymous(this=call, expressions=[self._parse_table_parts()])
+            )
         if (
             curr.token_type == TokenType.NATIONAL_STRING
             and after is not None

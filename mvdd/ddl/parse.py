@@ -186,6 +186,7 @@ def _create_table(node: exp.Create, ctx: Context) -> list[Any]:
             "CREATE TABLE ... AS SELECT is not tracked (the columns come from a query)"
         )
     exists = bool(node.args.get("exists"))
+    _sequences_qualified(node, ctx)
     schema = node.this
     like = _like_source(node)
     if like is not None:
@@ -390,6 +391,7 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
     table = table_name(node.this, ctx)
     # ALTER TABLE IF EXISTS: the steps apply only if the table exists
     steps: list[Any] = [s.IfTableExists(table=table)] if node.args.get("exists") else []
+    _sequences_qualified(node, ctx)
     try:
         actions = node.args.get("actions") or []
         if (
@@ -433,6 +435,31 @@ def _listed_checks_alone(actions: list[exp.Expr], ctx: Context) -> list[exp.Expr
     if not ctx.replica:
         raise DDLError("ADD (…) lists of checks alone add no check on MariaDB: write ADD CHECK (…)")
     return [] if ctx.flavor == "mariadb" else actions
+
+
+#: MariaDB's sequence functions, whose first argument names a sequence
+_SEQUENCE_CALLS = frozenset({"NEXTVAL", "LASTVAL", "SETVAL"})
+#: SETVAL's arguments after the value, as the server writes them when left out (is_used, round)
+_SETVAL_DEFAULTS = (exp.Literal.number(1), exp.Literal.number(0))
+
+
+def _sequences_qualified(node: exp.Expr, ctx: Context) -> None:
+    """The sequences a statement's expressions name (``NEXTVAL(s)``) qualified with the
+    statement's database where it is known, and SETVAL's left-out arguments given, as the
+    server keeps them (``nextval(`db`.`s`)``, ``setval(`db`.`s`,10,1,0)``)."""
+    database = ctx.default or ctx.database
+    for call in node.find_all(exp.Anonymous):
+        name = str(call.this).upper()
+        if name not in _SEQUENCE_CALLS or not isinstance(call.expressions[0], exp.Table):
+            continue
+        sequence = call.expressions[0]
+        if database is not None and not sequence.args.get("db"):
+            sequence.set("db", exp.to_identifier(database))
+        if name == "SETVAL" and 2 <= len(call.expressions) < 4:
+            given = len(call.expressions) - 2
+            call.set(
+                "expressions", [*call.expressions, *(x.copy() for x in _SETVAL_DEFAULTS[given:])]
+            )
 
 
 def _no_rebuild(option: exp.Expr) -> bool:
