@@ -329,6 +329,8 @@ def _is_integer(text: str) -> bool:
 #: MariaDB's sequence expressions of words, by the function each is
 _VALUE_FOR = {"NEXT": "NEXTVAL", "PREVIOUS": "LASTVAL"}
 _WORDS = frozenset({TokenType.VAR, TokenType.NEXT})
+#: SETVAL's arguments after the value, as the server writes them when left out (is_used, round)
+_SETVAL_LEFT_OUT = (1, 0)
 
 
 def _is_check(node: exp.Expr) -> bool:
@@ -1051,7 +1053,22 @@ class MvddParser(MySQLParser):
             return None  # nothing left to read (sqlglot would try each option's reader in turn)
         return super()._parse_properties(before)
 
+    #: the sequence calls of the statement being read (None: outside a statement)
+    _sequence_calls: list[exp.Anonymous] | None = None
+
     def _parse_statement(self) -> exp.Expr | None:
+        # the statement's sequence calls (NEXTVAL(s) …), kept in its meta as ``sequences`` for
+        # the reader of its steps, which qualifies them: no walk of every statement's tree
+        outer, self._sequence_calls = self._sequence_calls, []
+        try:
+            node = self._parse_statement_itself()
+        finally:
+            calls, self._sequence_calls = self._sequence_calls, outer
+        if calls and node is not None:
+            node.meta["sequences"] = tuple(calls)
+        return node
+
+    def _parse_statement_itself(self) -> exp.Expr | None:
         curr = self._curr
         if (
             curr is not None
@@ -1114,14 +1131,23 @@ class MvddParser(MySQLParser):
         return self.expression(SystemVersioning(this=exp.var(word)))
 
     def _parse_sequence_call(self, name: str) -> exp.Anonymous:
-        """``NEXTVAL(s)``, ``LASTVAL(s)``, ``SETVAL(s, n, …)``: the sequence a table's name."""
+        """``NEXTVAL(s)``, ``LASTVAL(s)``, ``SETVAL(s, n, …)``: the sequence a table's name;
+        SETVAL's left-out arguments as the server writes them (is_used 1, round 0)."""
         args: list[exp.Expr | None] = [self._parse_table_parts()]
         while self._match(TokenType.COMMA):
             args.append(self._parse_assignment())
         low, high = (2, 4) if name == "SETVAL" else (1, 1)
         if not low <= len(args) <= high:
             self.raise_error(f"{name} takes {low} to {high} arguments", self._curr)
-        return self.expression(exp.Anonymous(this=name, expressions=args))
+        if name == "SETVAL":
+            args.extend(exp.Literal.number(n) for n in _SETVAL_LEFT_OUT[len(args) - 2 :])
+        return self._sequence_call(name, args)
+
+    def _sequence_call(self, name: str, args: list[exp.Expr | None]) -> exp.Anonymous:
+        call = self.expression(exp.Anonymous(this=name, expressions=args))
+        if self._sequence_calls is not None:  # (None: an expression read outside a statement)
+            self._sequence_calls.append(call)
+        return call
 
     def _parse_serial_default(self) -> SerialDefault:
         if not self._match_text_seq("DEFAULT", "VALUE"):
@@ -1413,14 +1439,16 @@ class MvddParser(MySQLParser):
     def _parse_atom(self) -> exp.Expr | None:
         # (sqlglot's fast path for one token would end N'a' before the 'b' it runs on with)
         curr, after = self._curr, self._next
-        call = _VALUE_FOR.get(curr.text.upper()) if curr.token_type in _WORDS else None
-        third = self._tokens[self._index + 2] if self._index + 2 < len(self._tokens) else None
-        if call is not None and _is_keyword(after, "VALUE") and _is_keyword(third, "FOR"):
+        if (
+            curr.token_type in _WORDS
+            and _is_keyword(after, "VALUE")
+            and curr.text.upper() in _VALUE_FOR
+            and self._index + 2 < len(self._tokens)
+            and _is_keyword(self._tokens[self._index + 2], "FOR")
+        ):
             # MariaDB's NEXT VALUE FOR s and PREVIOUS VALUE FOR s: NEXTVAL(s) and LASTVAL(s)
             self._advance(3)
-            return self.expression(
-                exp.Anonymous(this=call, expressions=[self._parse_table_parts()])
-            )
+            return self._sequence_call(_VALUE_FOR[curr.text.upper()], [self._parse_table_parts()])
         if (
             curr.token_type == TokenType.NATIONAL_STRING
             and after is not None

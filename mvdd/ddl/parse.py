@@ -437,29 +437,17 @@ def _listed_checks_alone(actions: list[exp.Expr], ctx: Context) -> list[exp.Expr
     return [] if ctx.flavor == "mariadb" else actions
 
 
-#: MariaDB's sequence functions, whose first argument names a sequence
-_SEQUENCE_CALLS = frozenset({"NEXTVAL", "LASTVAL", "SETVAL"})
-#: SETVAL's arguments after the value, as the server writes them when left out (is_used, round)
-_SETVAL_DEFAULTS = (exp.Literal.number(1), exp.Literal.number(0))
-
-
 def _sequences_qualified(node: exp.Expr, ctx: Context) -> None:
-    """The sequences a statement's expressions name (``NEXTVAL(s)``) qualified with the
-    statement's database where it is known, and SETVAL's left-out arguments given, as the
-    server keeps them (``nextval(`db`.`s`)``, ``setval(`db`.`s`,10,1,0)``)."""
+    """The sequences a statement's expressions name (``NEXTVAL(s)``, which its parser keeps in
+    its meta) qualified with the statement's database where it is known, as the server keeps
+    them (``nextval(`db`.`s`)``)."""
     database = ctx.default or ctx.database
-    for call in node.find_all(exp.Anonymous):
-        name = str(call.this).upper()
-        if name not in _SEQUENCE_CALLS or not isinstance(call.expressions[0], exp.Table):
-            continue
+    if database is None:
+        return
+    for call in node.meta_get("sequences", ()):
         sequence = call.expressions[0]
-        if database is not None and not sequence.args.get("db"):
+        if not sequence.args.get("db"):
             sequence.set("db", exp.to_identifier(database))
-        if name == "SETVAL" and 2 <= len(call.expressions) < 4:
-            given = len(call.expressions) - 2
-            call.set(
-                "expressions", [*call.expressions, *(x.copy() for x in _SETVAL_DEFAULTS[given:])]
-            )
 
 
 def _no_rebuild(option: exp.Expr) -> bool:
