@@ -1695,6 +1695,23 @@ IF_EXISTS = [
     "ADD IF NOT EXISTS (c BIGINT), ADD c INT",
     "ADD CONSTRAINT k UNIQUE IF NOT EXISTS i (a)",
     "ADD CONSTRAINT k UNIQUE IF NOT EXISTS j (a)",
+    # MariaDB's RENAME COLUMN IF EXISTS and ALTER [COLUMN] IF EXISTS: each looks for its
+    # column in the table before the statement
+    "RENAME COLUMN IF EXISTS zz TO y",
+    "RENAME COLUMN IF EXISTS a TO y",
+    "RENAME COLUMN IF EXISTS a TO b",
+    "ADD COLUMN IF NOT EXISTS a INT, RENAME COLUMN IF EXISTS a TO x",
+    "RENAME COLUMN IF EXISTS zz TO y, RENAME COLUMN IF EXISTS a TO zz",
+    "ADD zz INT, RENAME COLUMN IF EXISTS zz TO y",
+    "DROP a, RENAME COLUMN IF EXISTS a TO y",
+    "RENAME COLUMN IF EXISTS a TO y, RENAME COLUMN IF EXISTS a TO z",
+    "RENAME COLUMN IF EXISTS a TO y, ALTER COLUMN IF EXISTS y SET DEFAULT 3",
+    "ALTER COLUMN IF EXISTS zz SET DEFAULT 3",
+    "ALTER COLUMN IF EXISTS a SET DEFAULT 7, ALTER IF EXISTS zz DROP DEFAULT",
+    "ADD zz INT, ALTER COLUMN IF EXISTS zz SET DEFAULT 3",
+    "ALTER COLUMN IF EXISTS a SET DEFAULT 3, ALTER COLUMN IF EXISTS a DROP DEFAULT",
+    "MODIFY a INT NOT NULL DEFAULT 1, ALTER IF EXISTS a DROP DEFAULT",
+    "DROP a, ALTER IF EXISTS a DROP DEFAULT",
 ]
 #: the same, on a table with a primary key
 IF_EXISTS_PK = [
@@ -1970,6 +1987,9 @@ _CLAUSES = st.one_of(
     st.builds("DROP COLUMN IF EXISTS {}".format, _NAMES),
     st.builds("ADD COLUMN IF NOT EXISTS {} {}{}".format, _NAMES, _TYPES, _PLACES),
     st.builds("MODIFY COLUMN IF EXISTS {} {}".format, _NAMES, _TYPES),
+    st.builds("RENAME COLUMN IF EXISTS {} TO {}".format, _NAMES, _NAMES),
+    st.builds("ALTER COLUMN IF EXISTS {} SET DEFAULT {}".format, _NAMES, st.integers(0, 9)),
+    st.builds("ALTER IF EXISTS {} DROP DEFAULT".format, _NAMES),
     st.builds("DROP INDEX IF EXISTS {}".format, _KEYS),
     st.builds("ADD INDEX IF NOT EXISTS {} ({})".format, _KEYS, _NAMES),
     st.builds("ALTER {} SET DEFAULT {}".format, _NAMES, st.integers(0, 9)),
@@ -2733,6 +2753,24 @@ COLUMN_KEYS = [
 ]
 
 
+#: (setup, statement): a key's index type stated before its columns and after them (the later
+#: one is the key's), and MariaDB's other spelling of USING, TYPE (after a key's name, among
+#: the options after its columns)
+INDEX_TYPES = [
+    ("CREATE TABLE t (a INT NOT NULL, b INT)", sql)
+    for sql in (
+        "ALTER TABLE t ADD KEY kk USING HASH (a) USING BTREE",
+        "ALTER TABLE t ADD KEY kk USING BTREE (a) USING HASH",
+        "ALTER TABLE t ADD KEY kk (a) USING HASH COMMENT 'x' USING BTREE",
+        "ALTER TABLE t ADD INDEX kk TYPE BTREE (a), ADD UNIQUE `type` TYPE HASH (b)",
+        "ALTER TABLE t ADD INDEX (a) COMMENT 'x' TYPE HASH",
+        "ALTER TABLE t ADD PRIMARY KEY USING HASH (a) USING BTREE",
+        "CREATE INDEX kk TYPE HASH ON t (a) TYPE BTREE",
+        "ALTER TABLE t ADD INDEX TYPE BTREE (a)",
+    )
+]
+
+
 @pytest.mark.parametrize("replica", [False, True], ids=["rules", "replica"])
 @pytest.mark.parametrize(
     ("setup", "sql"),
@@ -2748,6 +2786,7 @@ COLUMN_KEYS = [
         *TABLE_DECLARATIONS,
         *GEOMETRY_KEYS,
         *CONSTRAINT_NAMES,
+        *INDEX_TYPES,
     ],
 )
 def test_key_limits_collations_and_widths_read_as_on_the_server(
@@ -2755,8 +2794,8 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
 ) -> None:
     """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS`,
     :data:`ROW_FORMAT_DEFAULT`, :data:`COLUMN_KEYS`, :data:`ENGINES`, :data:`ADD_LISTS`,
-    :data:`FULLTEXT_PARTS`, :data:`TABLE_DECLARATIONS`, :data:`GEOMETRY_KEYS` and
-    :data:`CONSTRAINT_NAMES` on the server, and on a catalog of mvdd's rules and a replica's:
+    :data:`FULLTEXT_PARTS`, :data:`TABLE_DECLARATIONS`, :data:`GEOMETRY_KEYS`,
+    :data:`CONSTRAINT_NAMES` and :data:`INDEX_TYPES` on the server, and on a catalog of mvdd's rules and a replica's:
     both take it or both refuse it (the servers' 1071, 1170, 1253, 1302, 1439 and 1826), and
     taken, the table is the server's (its keys' prefixes and hashes, its columns' types and
     collations, its checks' names, its engine)."""

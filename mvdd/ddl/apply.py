@@ -1071,6 +1071,8 @@ def _geometry_keyed(table: Table, col: Column) -> Table:
 
 @_apply.register
 def _(step: s.RenameColumn, table: Table, rules: Rules) -> Table:
+    if step.if_exists and table.find_column(step.column) is None:
+        return table
     old = _column(table, step.column)
     check_identifier(step.to, "column")
     clash = table.find_column(step.to)
@@ -1082,6 +1084,8 @@ def _(step: s.RenameColumn, table: Table, rules: Rules) -> Table:
 
 @_apply.register
 def _(step: s.SetDefault, table: Table, rules: Rules) -> Table:
+    if step.if_exists and table.find_column(step.column) is None:
+        return table
     old = _column(table, step.column)
     if (old.generated is not None or old.auto_increment) and not rules.strict:
         # MariaDB's no-op, which still reads the value: one the column's type cannot hold
@@ -1111,6 +1115,8 @@ def _on_update_kept(old: Column, rules: Rules) -> Expr | None:
 
 @_apply.register
 def _(step: s.DropDefault, table: Table, rules: Rules) -> Table:
+    if step.if_exists and table.find_column(step.column) is None:
+        return table
     old = _column(table, step.column)
     if old.generated is not None:
         if not rules.strict:

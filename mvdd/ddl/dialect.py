@@ -2011,9 +2011,16 @@ class MvddParser(MySQLParser):
         return node
 
     def _parse_truncate_table(self) -> Any:
-        node = super()._parse_truncate_table()
+        # both servers: TRUNCATE [TABLE] name, MariaDB's [WAIT n | NOWAIT] after it (sqlglot's
+        # reads WAIT as an alias, and takes other servers' IF EXISTS, lists and options)
+        if self._curr and self._curr.token_type == TokenType.L_PAREN:
+            return super()._parse_truncate_table()  # (TRUNCATE(x, d), the function)
+        self._match(TokenType.TABLE)
+        table = self._parse_table_parts()
         self._skip_wait()
-        return node
+        if self._curr:
+            self.raise_error("Expecting the end of TRUNCATE [TABLE] name [WAIT n | NOWAIT]")
+        return self.expression(exp.TruncateTable(expressions=[table]))
 
     def _parse_alter_table_modify(self, rename: bool = False) -> exp.Expr | None:
         # MariaDB: {MODIFY | CHANGE} [COLUMN] [IF EXISTS] ...
@@ -2033,12 +2040,27 @@ class MvddParser(MySQLParser):
             self.raise_error("IF NOT EXISTS belongs to ALTER TABLE … ADD, not a table's keys")
         return True
 
+    def _type_is_using(self, ahead: int = 0) -> None:
+        """MariaDB's other spelling of a key's ``USING {BTREE | HASH | RTREE}``, ``TYPE
+        {BTREE | HASH | RTREE}``, read as USING ``ahead`` tokens on. The server takes it after
+        a key's name (right after ``KEY`` the word is the name: ``KEY TYPE BTREE (a)`` is its
+        syntax error) and among the options after the columns, not after PRIMARY KEY nor after
+        the table of a CREATE INDEX."""
+        tokens, k = self._tokens, self._index + ahead
+        if (
+            k + 1 < len(tokens)
+            and _is_keyword(tokens[k], "TYPE")
+            and _is_keyword(tokens[k + 1], *_INDEX_TYPES)
+        ):
+            tokens[k].token_type = TokenType.USING
+
     def _parse_index_constraint(self, kind: str | None = None) -> exp.IndexColumnConstraint:
         # MariaDB: {INDEX | KEY} [IF NOT EXISTS] [name] ...
         twice = kind and self._match_texts(("INDEX", "KEY"))
         if twice and self._match_texts(("INDEX", "KEY"), advance=False):
             self.raise_error(f"Expecting one INDEX or KEY after {kind}", self._curr)
         exists = self._key_if_not_exists()
+        self._type_is_using(ahead=1)
         start = self._index
         node = super()._parse_index_constraint(kind=kind)
         for word, after in itertools.pairwise(self._tokens[start : self._index]):
@@ -2054,6 +2076,7 @@ class MvddParser(MySQLParser):
         if self._match_texts(("KEY", "INDEX")) and self._match_texts(("KEY", "INDEX"), False):
             self.raise_error("Expecting one KEY or INDEX after UNIQUE", self._curr)
         exists = self._key_if_not_exists()
+        self._type_is_using(ahead=1)
         node = super()._parse_unique()
         if exists:
             node.set("exists", True)
@@ -2217,11 +2240,14 @@ class MvddParser(MySQLParser):
     def _parse_index_constraint_options(self) -> list[exp.IndexConstraintOption]:
         options: list[exp.IndexConstraintOption] = []
         while True:
+            self._type_is_using()
+            before = self._index
             options.extend(super()._parse_index_constraint_options())
             visible = self._parse_visibility()
-            if visible is None:
+            if visible is not None:
+                options.append(self.expression(exp.IndexConstraintOption(visible=visible)))
+            elif self._index == before:
                 return options
-            options.append(self.expression(exp.IndexConstraintOption(visible=visible)))
 
     def _parse_default_value(self) -> exp.Expr | None:
         """A DEFAULT's value as MySQL's grammar takes it: an expression in parentheses, or
@@ -2298,6 +2324,7 @@ class MvddParser(MySQLParser):
     def _parse_create_index(self, kind: str | None) -> CreateIndex:
         exists = self._match_text_seq("IF", "NOT", "EXISTS")
         name = self._parse_id_var()
+        self._type_is_using()
         using = self._parse_index_type()
         if not self._match(TokenType.ON):
             self.raise_error("Expecting ON")
@@ -2388,6 +2415,9 @@ class MvddGenerator(MySQLGenerator):
 
     #: an index's visibility, in this server's words
     VISIBILITY = {True: "VISIBLE", False: "INVISIBLE"}
+    # (MariaDB's ALTER [COLUMN] IF EXISTS c {SET | DROP} DEFAULT: mvdd reads it in either
+    # server's text, and writes it back as it read it)
+    SUPPORTS_ALTER_COLUMN_IF_EXISTS = True
 
     def indexconstraintoption_sql(self, expression: exp.IndexConstraintOption) -> str:
         visible = expression.args.get("visible")
@@ -2399,6 +2429,15 @@ class MvddGenerator(MySQLGenerator):
         exists = "IF EXISTS " if expression.args.get("exists") else ""
         visible = self.VISIBILITY[bool(expression.args.get("visible"))]
         return f"ALTER INDEX {exists}{self.sql(expression, 'this')} {visible}"
+
+    def modifycolumn_sql(self, expression: exp.ModifyColumn) -> str:
+        # MariaDB's {MODIFY | CHANGE} [COLUMN] IF EXISTS, which sqlglot's node does not write
+        exists = " IF EXISTS" if expression.args.get("exists") else ""
+        this = self.sql(expression, "this")
+        rename_from = self.sql(expression, "rename_from")
+        if rename_from:
+            return f"CHANGE COLUMN{exists} {rename_from} {this}"
+        return f"MODIFY COLUMN{exists} {this}"
 
     def alterdatabase_sql(self, expression: AlterDatabase) -> str:
         name = self.sql(expression, "this")

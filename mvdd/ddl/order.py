@@ -348,6 +348,10 @@ _EXISTS: dict[type, _Exists] = {
     s.AddColumn: _Exists("if_not_exists", lambda st: st.column.name, False, Table.find_column),
     s.ModifyColumn: _Exists("if_exists", operator.attrgetter("column"), True, Table.find_column),
     s.DropColumn: _Exists("if_exists", operator.attrgetter("column"), True, Table.find_column),
+    **{
+        kind: _Exists("if_exists", operator.attrgetter("column"), True, Table.find_column)
+        for kind in (s.RenameColumn, s.SetDefault, s.DropDefault)
+    },
     s.AddIndex: _Exists("if_not_exists", lambda st: _looked_for(st.index), False, Table.find_index),
     s.DropIndex: _Exists("if_exists", _DROPPED_NAME[s.DropIndex], True, Table.find_index),
     s.SetIndexVisible: _Exists("if_exists", operator.attrgetter("index"), True, Table.find_index),

@@ -625,13 +625,12 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: exp.RenameColumn, table: str, ctx: Context) -> list[s.Step]:
-    if action.args.get("exists"):
-        raise UnsupportedDDLError("RENAME COLUMN IF EXISTS is not tracked")
     return [
         s.RenameColumn(
             table=table,
             column=ident(action.this, "column"),
             to=ident(action.args.get("to"), "column"),
+            if_exists=bool(action.args.get("exists")),
         )
     ]
 
@@ -671,13 +670,13 @@ _NOT_MYSQL_ALTER_COLUMN = frozenset({"dtype", "collate", "using", "comment", "al
 @alter_steps.register
 def _(action: exp.AlterColumn, table: str, ctx: Context) -> list[s.Step]:
     column = ident(action.this, "column")
-    known = {k for k, v in action.args.items() if v not in (None, False)} - {"this"}
+    known = {k for k, v in action.args.items() if v not in (None, False)} - {"this", "exists"}
+    exists = bool(action.args.get("exists"))  # (MariaDB's ALTER [COLUMN] IF EXISTS)
     if known == {"drop"}:
-        return [s.DropDefault(table=table, column=column)]
+        return [s.DropDefault(table=table, column=column, if_exists=exists)]
     if known == {"default"}:
-        return [
-            s.SetDefault(table=table, column=column, default=raw_default(action.args["default"]))
-        ]
+        default = raw_default(action.args["default"])
+        return [s.SetDefault(table=table, column=column, default=default, if_exists=exists)]
     if not known or known & _NOT_MYSQL_ALTER_COLUMN:
         # MySQL's ALTER COLUMN sets or drops a default, or (MySQL 8) the visibility; the
         # other forms sqlglot reads (a type, NOT NULL, a comment) are other dialects'
@@ -885,7 +884,8 @@ def _index_spec(
     if not parts:
         raise DDLParseError("an index needs at least one column: (column, …)")
     extra = _index_options(options)
-    using = str(using).upper() if using else extra.pop("using", None)
+    # (a USING among the options, after the key's columns, overrides one before them)
+    using = extra.pop("using", None) or (str(using).upper() if using else None)
     if using not in (None, "BTREE", "HASH", "RTREE"):
         raise DDLError(f"unknown index type {using!r}")
     return s.IndexSpec(

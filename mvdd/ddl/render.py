@@ -332,22 +332,29 @@ def _(step: s.ModifyColumn) -> exp.Expr:
         named=step.table_collation,
     )
     rename_from = _id(step.column) if step.is_rename else None
-    return exp.ModifyColumn(this=node, rename_from=rename_from)
+    action = exp.ModifyColumn(this=node, rename_from=rename_from)
+    if step.if_exists:
+        action.set("exists", True)
+    return action
 
 
 @alter_action.register
 def _(step: s.RenameColumn) -> exp.Expr:
-    return exp.RenameColumn(this=exp.column(_id(step.column)), to=exp.column(_id(step.to)))
+    return exp.RenameColumn(
+        this=exp.column(_id(step.column)), to=exp.column(_id(step.to)), exists=step.if_exists
+    )
 
 
 @alter_action.register
 def _(step: s.SetDefault) -> exp.Expr:
-    return exp.AlterColumn(this=_id(step.column), default=default_node(step.default))
+    return exp.AlterColumn(
+        this=_id(step.column), default=default_node(step.default), exists=step.if_exists
+    )
 
 
 @alter_action.register
 def _(step: s.DropDefault) -> exp.Expr:
-    return exp.AlterColumn(this=_id(step.column), drop=True)
+    return exp.AlterColumn(this=_id(step.column), drop=True, exists=step.if_exists)
 
 
 @alter_action.register

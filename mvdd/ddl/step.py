@@ -258,19 +258,28 @@ class ModifyColumn(Step):
 
 @attrs.frozen(kw_only=True)
 class RenameColumn(Step):
+    """``RENAME COLUMN [IF EXISTS] column TO to``."""
+
     column: str
     to: str
+    if_exists: bool = False
 
 
 @attrs.frozen(kw_only=True)
 class SetDefault(Step):
+    """``ALTER [COLUMN] [IF EXISTS] column SET DEFAULT …``."""
+
     column: str
     default: Default
+    if_exists: bool = False
 
 
 @attrs.frozen(kw_only=True)
 class DropDefault(Step):
+    """``ALTER [COLUMN] [IF EXISTS] column DROP DEFAULT``."""
+
     column: str
+    if_exists: bool = False
 
 
 # --- index and constraint steps -----------------------------------------------------------------
