@@ -143,6 +143,8 @@ VALID = [
     "ALTER TABLE t ADD KEY k USING HASH (a) USING BTREE, ADD INDEX j TYPE BTREE (a) COMMENT "
     "'c' TYPE HASH, ADD UNIQUE `type` TYPE HASH (b), ADD PRIMARY KEY (a) TYPE BTREE",
     "CREATE INDEX i TYPE HASH ON t (a) TYPE BTREE",
+    # digits and an E that no exponent follows name a column
+    "ALTER TABLE t ADD 1e INT DEFAULT 1e1, ADD 2E$ INT, ADD c INT AS (1e-x) VIRTUAL",
     # read so as to be refused as unsupported, not as malformed
     "ALTER TABLE t ADD SYSTEM VERSIONING",
     "ALTER TABLE t DROP SYSTEM VERSIONING",

@@ -109,6 +109,42 @@ def _reads_as_on_the_server(mdb: Any, cat: Catalog, setup: str | None, sql: str)
         _same_table(mdb, cat, "t", sql)
 
 
+_LONGEST = "t" * 64
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        f"RENAME TABLE t TO {_LONGEST}",
+        f"ALTER TABLE t RENAME TO {_LONGEST}",
+        f"ALTER TABLE t RENAME TO `{_LONGEST}`, ADD b INT",
+        f"RENAME TABLE t TO {_LONGEST}x",
+        f"CREATE TABLE {_LONGEST} LIKE t",
+    ],
+)
+def test_names_of_the_longest_length_in_a_database_as_on_the_server(mdb: Any, sql: str) -> None:
+    """A table's name of 64 characters, the longest the server takes, in a catalog that names
+    tables ``database.table``: the database's name is no part of the table's length."""
+    database = mdb.db.decode() if isinstance(mdb.db, bytes) else str(mdb.db)
+    cat = _replica()
+    cat.execute(f"CREATE DATABASE `{database}`")
+    for drop in ("DROP TABLE IF EXISTS t", f"DROP TABLE IF EXISTS {_LONGEST}"):
+        assert _run(mdb, drop) is None
+    assert _run(mdb, "CREATE TABLE t (a INT)") is None
+    cat.execute("CREATE TABLE t (a INT)", database=database)
+    server_err = _run(mdb, sql)
+    try:
+        cat.execute(sql, database=database)
+    except mvdd.MvddError as err:
+        assert server_err is not None, (sql, err)
+        return
+    assert server_err is None, sql
+    names = sorted(t.split(".", 1)[1] for t in cat.tables())
+    with mdb.cursor() as cur:
+        cur.execute("SHOW TABLES")
+        assert names == sorted(str(r[0]) for r in cur.fetchall()), sql
+
+
 def test_sequence_corpus_is_large() -> None:
     assert len(SEQUENCES) >= 40
     assert sum(len(stmts) for _, stmts in SEQUENCES) >= 200
@@ -2804,8 +2840,9 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
 
 
 #: (setup, statement): a column's ``SERIAL DEFAULT VALUE`` (NOT NULL AUTO_INCREMENT UNIQUE), its
-#: ``WITHOUT SYSTEM VERSIONING`` (a table's column, in a table mvdd tracks unversioned), and a
-#: national string's adjacent literals (``N'x' 'y'`` is ``N'xy'``)
+#: ``WITHOUT SYSTEM VERSIONING`` (a table's column, in a table mvdd tracks unversioned), a
+#: national string's adjacent literals (``N'x' 'y'`` is ``N'xy'``), and a column's name of
+#: digits and an E (``1e``, which sqlglot reads as a number)
 COLUMN_WORDS = [
     *(
         (None, f"CREATE TABLE t (a {column})")
@@ -2822,13 +2859,18 @@ COLUMN_WORDS = [
         )
     ),
     ("CREATE TABLE t (b INT)", "ALTER TABLE t ADD a INT SERIAL DEFAULT VALUE"),
+    # digits and an E that no exponent follows: a name on both servers, not a number
+    (
+        "CREATE TABLE t (b INT)",
+        "ALTER TABLE t ADD 1e INT DEFAULT 1e1, ADD 2E$ INT DEFAULT (1e-1 + 1e+1), "
+        "ADD c INT AS (b + 1e - 1) VIRTUAL, ADD KEY (2E$, 1e)",
+    ),
+    (None, "CREATE TABLE t (1e INT, CHECK (1e-1 < 1e))"),
 ]
 
 
 @pytest.mark.parametrize(("setup", "sql"), COLUMN_WORDS)
-def test_serial_default_value_versioning_and_national_strings_read_as_on_the_server(
-    mdb: Any, setup: str | None, sql: str
-) -> None:
+def test_column_words_read_as_on_the_server(mdb: Any, setup: str | None, sql: str) -> None:
     """Each statement of :data:`COLUMN_WORDS` on the server and on a replica's catalog: both
     take it or both refuse it, and taken, the table is the server's."""
     _reads_as_on_the_server(mdb, _replica(), setup, sql)

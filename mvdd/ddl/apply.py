@@ -32,6 +32,7 @@ import attrs
 from mvdd.ddl import expr as ex
 from mvdd.ddl import step as s
 from mvdd.ddl.constant import UNKNOWN, default_value
+from mvdd.ddl.name import split_name
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.types import read_members
 from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
@@ -719,7 +720,7 @@ def _holding(col: Column, where: str, expr: Expr) -> Column:
 
 @_apply.register
 def _(step: s.RenameTable, table: Table, rules: Rules) -> Table:
-    check_identifier(step.to, "table")
+    check_identifier(split_name(step.to)[1], "table")  # (its database's name apart)
     return table.with_changes(name=step.to)
 
 

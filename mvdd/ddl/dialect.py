@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -2588,7 +2589,10 @@ class MvddMySQL(MySQL):
         tokenizer = kept.get(id(self))
         if tokenizer is None:
             tokenizer = kept[id(self)] = self.tokenizer()
-        return tokenizer.tokenize(sql)  # type: ignore[no-any-return]
+        tokens: list[Token] = tokenizer.tokenize(sql)
+        if _BARE_EXPONENT.search(sql) is not None:  # (a search of the text: the hot path's)
+            tokens = _exponents_named(tokens, sql)
+        return tokens
 
     def parser(self, **opts: Any) -> Any:
         """As sqlglot's, reusing one parser per thread between its parses: a parser asked for
@@ -2607,6 +2611,40 @@ class MvddMySQL(MySQL):
 
 #: the tokenizers and parsers each thread reuses (see MvddMySQL.tokenize and .parser)
 _reused = threading.local()
+#: digits and an E that no exponent follows, somewhere in a statement's text
+_BARE_EXPONENT = re.compile(r"[0-9][eE](?![0-9]|[-+][0-9])")
+#: what a name goes on with after its digits and E (`1e$`: one name)
+_NAME_GOES_ON = frozenset({TokenType.VAR, TokenType.NUMBER})
+
+
+def _exponents_named(tokens: list[Token], sql: str) -> list[Token]:
+    """``tokens`` with each word of digits and an E that no exponent follows (``1e``, the
+    ``1e`` of ``1e-x``, ``2E$``) one name, as both servers read it, where sqlglot reads a
+    number (and a name right after it, ``$``, another token)."""
+    out: list[Token] = []
+    for token in tokens:
+        before = out[-1] if out else None
+        if (
+            before is not None
+            and before.token_type == TokenType.VAR
+            and before.end + 1 == token.start
+            and token.token_type in _NAME_GOES_ON
+            and _is_bare_exponent(before.text)
+        ):
+            out.pop()
+            start, comments = before.start, before.comments
+        elif token.token_type == TokenType.NUMBER and _is_bare_exponent(token.text):
+            start, comments = token.start, token.comments
+        else:
+            out.append(token)
+            continue
+        text = sql[start : token.end + 1]
+        out.append(Token(TokenType.VAR, text, token.line, token.col, start, token.end, comments))
+    return out
+
+
+def _is_bare_exponent(text: str) -> bool:
+    return len(text) > 1 and text[-1] in "eE" and text[:-1].isdigit()
 
 
 def _check_extensible() -> None:
