@@ -2629,6 +2629,7 @@ def _exponents_named(tokens: list[Token], sql: str) -> list[Token]:
             and before.token_type == TokenType.VAR
             and before.end + 1 == token.start
             and token.token_type in _NAME_GOES_ON
+            and (token.text[:1].isalnum() or token.text[:1] in "_$")
             and _is_bare_exponent(before.text)
         ):
             out.pop()
