@@ -2789,6 +2789,24 @@ COLUMN_KEYS = [
 ]
 
 
+#: (setup, statement): spatial functions by their synonyms in a DEFAULT, a generated column and
+#: a CHECK, which the server prints each as one function
+SPATIAL_NAMES = [
+    ("CREATE TABLE t (a INT)", f"ALTER TABLE t ADD g {column}")
+    for column in (
+        "GEOMETRY DEFAULT ST_GeomFromText('POINT(1 1)')",
+        "GEOMETRY DEFAULT (PolyFromText('POLYGON((0 0,1 0,1 1,0 0))', 0))",
+        "GEOMETRY DEFAULT (MPointFromWKB(ST_AsBinary(MultiPoint(POINT(1,1)))))",
+        "GEOMETRY DEFAULT (Buffer(Centroid(Envelope(POINT(1,1))), 1))",
+        "GEOMETRY DEFAULT (StartPoint(LineFromText('LINESTRING(0 0,1 1)')))",
+        "BLOB AS (AsText(POINT(1,1))) VIRTUAL",
+        "DOUBLE AS (X(POINT(1,1)) + Y(POINT(2,2)) + SRID(POINT(1,1)) + GLength(NULL)) VIRTUAL",
+        "INT AS (ST_SRID(POINT(1,1))) VIRTUAL",
+        "INT AS (Contains(POINT(1,1), POINT(2,2)) + Disjoint(POINT(1,1), POINT(2,2))) STORED",
+        "POINT, ADD CONSTRAINT c CHECK (MBREqual(POINT(1,1), POINT(2,2)) + Within(POINT(1,1), g) "
+        "+ IsEmpty(POINT(1,1)) > 0)",
+    )
+]
 #: (setup, statement): a key's index type stated before its columns and after them (the later
 #: one is the key's), and MariaDB's other spelling of USING, TYPE (after a key's name, among
 #: the options after its columns)
@@ -2823,6 +2841,7 @@ INDEX_TYPES = [
         *GEOMETRY_KEYS,
         *CONSTRAINT_NAMES,
         *INDEX_TYPES,
+        *SPATIAL_NAMES,
     ],
 )
 def test_key_limits_collations_and_widths_read_as_on_the_server(
@@ -2831,7 +2850,7 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
     """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS`,
     :data:`ROW_FORMAT_DEFAULT`, :data:`COLUMN_KEYS`, :data:`ENGINES`, :data:`ADD_LISTS`,
     :data:`FULLTEXT_PARTS`, :data:`TABLE_DECLARATIONS`, :data:`GEOMETRY_KEYS`,
-    :data:`CONSTRAINT_NAMES` and :data:`INDEX_TYPES` on the server, and on a catalog of mvdd's rules and a replica's:
+    :data:`CONSTRAINT_NAMES`, :data:`INDEX_TYPES` and :data:`SPATIAL_NAMES` on the server, and on a catalog of mvdd's rules and a replica's:
     both take it or both refuse it (the servers' 1071, 1170, 1253, 1302, 1439 and 1826), and
     taken, the table is the server's (its keys' prefixes and hashes, its columns' types and
     collations, its checks' names, its engine)."""

@@ -183,8 +183,88 @@ def _conv(node: exp.Expr, base: int) -> exp.Expr:
     return exp.Anonymous(this="CONV", expressions=[node.expressions[0], *numbers])
 
 
+def _spatial_family(suffix: str) -> list[str]:
+    """The names MariaDB reads as one constructor of a geometry from WKT (``suffix``
+    ``FROMTEXT``) or WKB (``FROMWKB``): each kind's short and long name, with and without ST_."""
+    kinds = [
+        "GEOM",
+        "GEOMETRY",
+        "GEOMCOLL",
+        "GEOMETRYCOLLECTION",
+        "POINT",
+        "LINE",
+        "LINESTRING",
+        "POLY",
+        "POLYGON",
+        "MPOINT",
+        "MULTIPOINT",
+        "MLINE",
+        "MULTILINESTRING",
+        "MPOLY",
+        "MULTIPOLYGON",
+    ]
+    return [f"{st}{kind}{suffix}" for kind in kinds for st in ("", "ST_")]
+
+
+#: spatial functions by their one name (MariaDB prints each synonym as one function, and
+#: both servers know that name): every WKT and WKB constructor the geometry one (MariaDB
+#: reads them so; MySQL checks the kind the text holds, which a constant DEFAULT has), the
+#: names without ST_ the ST_ ones where they are the same function (the others, MariaDB's
+#: MBR tests ``Disjoint``, ``Intersects``, ``Overlaps``, by their MBR names)
+_SPATIAL_NAMES: dict[str, str] = {
+    **dict.fromkeys(_spatial_family("FROMTEXT"), "ST_GEOMETRYFROMTEXT"),
+    **dict.fromkeys(_spatial_family("FROMWKB"), "ST_GEOMETRYFROMWKB"),
+    **dict.fromkeys(("ASTEXT", "ASWKT", "ST_ASWKT"), "ST_ASTEXT"),
+    **dict.fromkeys(("ASBINARY", "ASWKB", "ST_ASBINARY"), "ST_ASWKB"),
+    **{
+        name: f"ST_{name}"
+        for name in [
+            "DIMENSION",
+            "ENVELOPE",
+            "GEOMETRYTYPE",
+            "ISEMPTY",
+            "ISSIMPLE",
+            "BOUNDARY",
+            "X",
+            "Y",
+            "ENDPOINT",
+            "NUMPOINTS",
+            "POINTN",
+            "STARTPOINT",
+            "ISCLOSED",
+            "ISRING",
+            "AREA",
+            "CENTROID",
+            "EXTERIORRING",
+            "INTERIORRINGN",
+            "NUMINTERIORRINGS",
+            "GEOMETRYN",
+            "NUMGEOMETRIES",
+            "BUFFER",
+            "CONVEXHULL",
+            "POINTONSURFACE",
+            "CROSSES",
+            "EQUALS",
+            "TOUCHES",
+            "WITHIN",
+            "SRID",
+        ]
+    },
+    "GLENGTH": "ST_LENGTH",
+    "DISJOINT": "MBRDISJOINT",
+    "INTERSECTS": "MBRINTERSECTS",
+    "OVERLAPS": "MBROVERLAPS",
+    "MBREQUAL": "MBREQUALS",
+}
+
+
+def _renamed(name: str) -> Any:
+    return lambda n: exp.Anonymous(this=name, expressions=n.expressions)
+
+
 #: function name -> its one form, for calls sqlglot keeps by name (the server's spelling)
 _ANONYMOUS: dict[str, Any] = {
+    **{name: _renamed(one) for name, one in _SPATIAL_NAMES.items() if name != one},
     **dict.fromkeys(_NOW_SYNONYMS, _now),
     "OCTET_LENGTH": _with_args(_octet_length, 1),
     "YEARWEEK": _with_args(_yearweek_zero, 1),
@@ -308,6 +388,8 @@ _UNIFY: dict[type[exp.Expr], Any] = {
     exp.Neg: _folded_minus,
     exp.TimestampAdd: lambda n: exp.Add(this=n.this, expression=_interval(n)),
     exp.Day: lambda n: exp.DayOfMonth(this=n.this),
+    # CONTAINS(g1, g2), MariaDB's ST_CONTAINS (sqlglot reads a string's test)
+    exp.Contains: lambda n: exp.Anonymous(this="ST_CONTAINS", expressions=[n.this, n.expression]),
     exp.WeekOfYear: lambda n: exp.Week(this=n.this, mode=exp.Literal.number(3)),
     exp.Time: lambda n: exp.Cast(this=n.this, to=exp.DataType.build("TIME")),
     exp.Timestamp: lambda n: (
