@@ -256,6 +256,7 @@ def _failure(cursor: Any, sql: str) -> int | None:
         "b OR NOT (NOT (-a))",
     ]
 )
+@example(["(!(`a` NOT IN (0, (0 - 0x1F))))"])
 def test_normal_form_is_the_one_the_server_shows(rows_cursor: Any, batch: list[str]) -> None:
     """Each expression a generated column on MariaDB: its SHOW CREATE TABLE, read back, holds
     the expression's normal form. The server's own printing is the oracle of the form (how its
@@ -268,7 +269,15 @@ def test_normal_form_is_the_one_the_server_shows(rows_cursor: Any, batch: list[s
     for text in batch:
         rows_cursor.execute("DROP TABLE IF EXISTS ex")
         rows_cursor.execute("DROP TABLE IF EXISTS ex2")
-        rows_cursor.execute(f"CREATE TABLE ex (a INT, b INT, c INT, g BIGINT AS ({text}) VIRTUAL)")
+        try:
+            rows_cursor.execute(
+                f"CREATE TABLE ex (a INT, b INT, c INT, g BIGINT AS ({text}) VIRTUAL)"
+            )
+        except pymysql.err.OperationalError as err:
+            # a constant the server folds while it makes the column, out of its type's range
+            # (``0 - 0x1F``, unsigned: its 1690): no column, no printing to compare
+            assert err.args[0] == 1690, (text, err)
+            continue
         text_shown = show_create_table(rows_cursor.connection, "ex")
         try:
             rows_cursor.execute(text_shown.replace("CREATE TABLE `ex`", "CREATE TABLE `ex2`", 1))

@@ -2860,8 +2860,8 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
 
 #: (setup, statement): a column's ``SERIAL DEFAULT VALUE`` (NOT NULL AUTO_INCREMENT UNIQUE), its
 #: ``WITHOUT SYSTEM VERSIONING`` (a table's column, in a table mvdd tracks unversioned), a
-#: national string's adjacent literals (``N'x' 'y'`` is ``N'xy'``), and a column's name of
-#: digits and an E (``1e``, which sqlglot reads as a number)
+#: national string's adjacent literals (``N'x' 'y'`` is ``N'xy'``), a column's name of digits
+#: and an E (``1e``, which sqlglot reads as a number), and a column's COLLATE DEFAULT
 COLUMN_WORDS = [
     *(
         (None, f"CREATE TABLE t (a {column})")
@@ -2885,6 +2885,28 @@ COLUMN_WORDS = [
         "ADD c INT AS (b + 1e - 1) VIRTUAL, ADD KEY (2E$, 1e)",
     ),
     (None, "CREATE TABLE t (1e INT, CHECK (1e-1 < 1e))"),
+    # MariaDB's COLLATE DEFAULT: the default collation of the column's charset, else of its
+    # table's (not the table's collation)
+    *(
+        (None, f"CREATE TABLE t (c {column}) CHARSET latin1 COLLATE latin1_bin")
+        for column in (
+            "VARCHAR(10) COLLATE DEFAULT",
+            "TEXT COLLATE DEFAULT, d ENUM('a', 'A') COLLATE DEFAULT",
+            "VARCHAR(10) CHARACTER SET utf8mb4 COLLATE DEFAULT",
+            "CHAR(3) ASCII COLLATE DEFAULT",
+            "VARCHAR(3) CHARACTER SET binary COLLATE DEFAULT",
+            "VARCHAR(3) COLLATE DEFAULT NOT NULL DEFAULT 'x' COLLATE latin1_bin",
+            "VARCHAR(3) COLLATE `DEFAULT`",
+            "VARCHAR(3) NOT NULL COLLATE DEFAULT",
+            "VARBINARY(3) COLLATE DEFAULT",
+            "NCHAR(3) COLLATE DEFAULT",
+        )
+    ),
+    ("CREATE TABLE t (c INT) CHARSET latin1", "ALTER TABLE t ADD d VARCHAR(10) COLLATE DEFAULT"),
+    (
+        "CREATE TABLE t (c VARCHAR(10) COLLATE utf8mb4_bin) COLLATE utf8mb4_unicode_ci",
+        "ALTER TABLE t MODIFY c VARCHAR(10) COLLATE DEFAULT",
+    ),
 ]
 
 

@@ -66,6 +66,7 @@ from mvdd.model.names import check_identifier, check_key, fold_name
 from mvdd.model.row import zero_value
 from mvdd.model.table import DEFAULT_AS_EXPRESSION, is_long_unique, position_by_name
 from mvdd.model.types import (
+    CHARSET_DEFAULT,
     ColumnType,
     bin_collation,
     castable,
@@ -209,7 +210,9 @@ def _with_table_charset(
                 "not known (a catalog given its database's: Catalog(charset=…))"
             )
         try:
-            charset, collation = resolve_charset(charset, named)
+            charset, collation = resolve_charset(
+                charset, None if named == CHARSET_DEFAULT else named
+            )
         except MvddError as err:
             raise err.locate(column=column) from None
     elif binary and charset != "binary":  # (in the charset binary, the twin is binary anyway)

@@ -44,7 +44,13 @@ from mvdd.model.element import (
     introduced,
     number_literal,
 )
-from mvdd.model.types import COMPRESSIBLE, charsetless, resolve_charset, same_collation
+from mvdd.model.types import (
+    CHARSET_DEFAULT,
+    COMPRESSIBLE,
+    charsetless,
+    resolve_charset,
+    same_collation,
+)
 
 
 def _literal(node: exp.Expr) -> Any:
@@ -102,6 +108,45 @@ VERSIONING = (
 _JSON_CHECK = "JSON_VALID(`{}`)"
 #: the kinds whose column a CHECK (json_valid(col)) makes (or keeps) a JSON
 _JSON_KINDS = frozenset({TypeKind.LONGTEXT, TypeKind.JSON})
+
+
+#: the types MariaDB's grammar lets a COLLATE DEFAULT follow (the character strings, not the
+#: national ones, whose charset is fixed)
+_COLLATE_DEFAULT_TYPES = frozenset(
+    {
+        exp.DType.CHAR,
+        exp.DType.VARCHAR,
+        exp.DType.TINYTEXT,
+        exp.DType.TEXT,
+        exp.DType.MEDIUMTEXT,
+        exp.DType.LONGTEXT,
+        exp.DType.ENUM,
+        exp.DType.SET,
+    }
+)
+
+
+def _collate_default(node: exp.ColumnDef, at: int) -> str | None:
+    """:data:`~mvdd.model.types.CHARSET_DEFAULT` when the column's COLLATE at ``at`` is MariaDB's
+    ``COLLATE DEFAULT``; a syntax error where the server's grammar has no place for it (it
+    follows a character string's type, or its CHARACTER SET, at once); None for a collation's
+    name."""
+    named = node.constraints[at].kind.this
+    word = named.this if isinstance(named, exp.Column) else named
+    bare = isinstance(word, exp.Var | exp.Identifier) and not word.args.get("quoted")
+    if not (bare and word.name.upper() == "DEFAULT"):
+        return None
+    kind = node.args["kind"]
+    before = node.constraints[:at]
+    if (
+        kind.this not in _COLLATE_DEFAULT_TYPES
+        or len(before) > 1
+        or not all(isinstance(c.kind, exp.CharacterSetColumnConstraint) for c in before)
+    ):
+        raise DDLParseError(
+            "COLLATE DEFAULT follows a character string's type or its CHARACTER SET at once"
+        )
+    return CHARSET_DEFAULT
 
 
 def _word(node: exp.Expr, what: str) -> str:
@@ -248,7 +293,11 @@ def column_from_def(
                 raise DDLParseError("a second CHARACTER SET in one column definition")
             type_attrs["charset"] = _word(ck.this, "character set")
         elif isinstance(ck, exp.CollateColumnConstraint):
-            collation = _word(ck.this, "collation")
+            default_one = _collate_default(node, at)
+            collation = default_one or _word(ck.this, "collation")
+            if default_one is None and collation.upper() == CHARSET_DEFAULT:
+                # (a quoted `DEFAULT` names a collation, which no server has: its 1273)
+                raise DDLError(f"unknown collation {collation!r}", column=name)
             stated = type_attrs.get("collation")
             if stated is not None and not same_collation(stated, collation):
                 raise DDLError(
@@ -320,6 +369,13 @@ def column_from_def(
         if given:
             # neither server's grammar has these beside AS (...): a syntax error on both
             raise DDLParseError(f"a generated column takes no {given[0]}", column=name)
+    if type_attrs.get("collation") == CHARSET_DEFAULT:
+        # (COLLATE DEFAULT: the default collation of the column's charset, else its table's)
+        del type_attrs["collation"]
+        if "charset" in type_attrs:
+            type_attrs["collation"] = resolve_charset(str(type_attrs["charset"]), None)[1]
+        else:
+            type_attrs["table_collation"] = CHARSET_DEFAULT
     if charsetless(type_attrs.get("collation")):
         # (a collation named without its charset: the column's, else its table's)
         bare = str(type_attrs.pop("collation")).lower()

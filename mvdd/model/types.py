@@ -104,6 +104,11 @@ def canonical_collation(name: str) -> str:
     raise DDLError(f"unknown collation {name!r}")
 
 
+#: a column's ``COLLATE DEFAULT`` (MariaDB's), before its charset is known: the default
+#: collation of its charset, which may be its table's
+CHARSET_DEFAULT = "DEFAULT"
+
+
 def charsetless(collation: str | None) -> bool:
     """Whether a collation is named without its charset, as MariaDB 10.10's UCA 14.0.0 ones
     may be (``uca1400_ai_ci``): it takes the charset of where it stands (a column's, else its
