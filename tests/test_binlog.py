@@ -1948,6 +1948,74 @@ def test_database_statements_of_bare_collations_and_if_not_exists_read_as_on_the
     assert reader.catalog.database_default(second) == ("utf8mb4", "utf8mb4_uca1400_ai_ci")
 
 
+def test_default_charsets_and_collations_named_default_read_as_on_the_server(
+    binlog_server: MariaDB,
+) -> None:
+    """MariaDB's DEFAULT for a charset or a collation, through the reader: a table's
+    ``CHARSET DEFAULT`` is its database's charset in that charset's default collation (not the
+    database's collation), its ``COLLATE DEFAULT`` the default collation of the charset the
+    statement names, else of the table's; the same in ``CONVERT TO`` and a column's; a
+    database's ``CHARACTER SET DEFAULT`` the session's server charset in its default collation
+    (not the session's server collation, which a database naming no charset takes), its
+    ``COLLATE DEFAULT`` the default collation of its charset. Beside them other MariaDB forms
+    that stopped a reader (IF EXISTS of a RENAME COLUMN, an ALTER COLUMN and a RENAME INDEX,
+    TRUNCATE … WAIT, a key's TYPE): each table has the charset, collation and keys the
+    server shows, each database the default the server shows."""
+    first, second = (f"dflt_{uuid.uuid4().hex[:10]}" for _ in range(2))
+    reader = reader_for(binlog_server, [f"{first}.*", f"{second}.*"])
+    try:
+        with contextlib.closing(binlog_server.connect()) as conn, conn.cursor() as cur:
+            for sql in (
+                "SET SESSION collation_server = utf8mb4_unicode_ci",
+                f"CREATE DATABASE {first} CHARACTER SET latin1 COLLATE latin1_bin",
+                f"USE {first}",
+                "CREATE TABLE t (a VARCHAR(3), b INT, KEY k (b)) CHARSET utf8mb4 COLLATE "
+                "utf8mb4_bin",
+                "ALTER TABLE t CHARSET DEFAULT",
+                "CREATE TABLE u (a VARCHAR(3)) COLLATE DEFAULT",
+                "CREATE TABLE v (a VARCHAR(3) COLLATE DEFAULT, b TEXT CHARACTER SET utf8mb3 "
+                "COLLATE DEFAULT) CHARSET utf8mb4 COLLATE utf8mb4_bin",
+                "CREATE TABLE w (a VARCHAR(3), b INT) CHARSET utf8mb4 COLLATE utf8mb4_bin",
+                "ALTER TABLE w COLLATE DEFAULT",
+                "ALTER TABLE v CONVERT TO CHARACTER SET utf8mb3 COLLATE DEFAULT",
+                "ALTER TABLE t RENAME COLUMN IF EXISTS zz TO y, RENAME COLUMN IF EXISTS a TO c, "
+                "ALTER COLUMN IF EXISTS b SET DEFAULT 3, ALTER IF EXISTS zz DROP DEFAULT",
+                "ALTER TABLE t RENAME INDEX IF EXISTS k TO j, RENAME KEY IF EXISTS zz TO yy, "
+                "ADD KEY i TYPE BTREE (c) USING HASH",
+                "TRUNCATE TABLE t WAIT 1",
+                f"ALTER DATABASE {first} COLLATE DEFAULT",
+                "CREATE TABLE x (a VARCHAR(3))",
+                f"CREATE DATABASE {second} CHARACTER SET DEFAULT",
+                f"CREATE TABLE {second}.t (a VARCHAR(3))",
+                f"ALTER DATABASE {second} CHARACTER SET latin1 COLLATE DEFAULT",
+                f"CREATE TABLE {second}.u (a VARCHAR(3))",
+            ):
+                cur.execute(sql)
+        list(reader.events())
+        shown, defaults = {}, {}
+        for db in (first, second):
+            with contextlib.closing(binlog_server.connect(db)) as conn, conn.cursor() as cur:
+                cur.execute(
+                    f"SELECT DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME FROM "
+                    f"information_schema.SCHEMATA WHERE SCHEMA_NAME = '{db}'"
+                )
+                defaults[db] = tuple(cur.fetchone())
+                cur.execute("SHOW TABLES")
+                for (bare,) in cur.fetchall():
+                    shown[f"{db}.{bare}"] = parse_table(show_create_table(conn, bare), replica=True)
+    finally:
+        binlog_server.execute(
+            f"DROP DATABASE IF EXISTS {first}", f"DROP DATABASE IF EXISTS {second}"
+        )
+    assert sorted(reader.catalog.tables()) == sorted(shown)
+    for name, table in shown.items():
+        ours = reader.catalog.table(name)
+        assert ours.equivalent(table, ignore_order=False), (name, ours.differences(table))
+        assert ours.options.collation == table.options.collation, name
+    for db, default in defaults.items():
+        assert reader.catalog.database_default(db) == default, db
+
+
 def test_a_create_table_if_not_exists_of_a_table_there_passes_whatever_it_defines(
     binlog_server: MariaDB,
 ) -> None:

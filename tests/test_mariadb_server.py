@@ -647,7 +647,8 @@ REPLICA_RULES = [
         "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT, a INT, PRIMARY KEY (id))",
         "ALTER TABLE t DROP CONSTRAINT `PRIMARY`",
     ),
-    # CHARACTER SET DEFAULT and COLLATE DEFAULT: the database's
+    # CHARACTER SET DEFAULT: the database's charset (in its default collation); COLLATE
+    # DEFAULT: the default collation of the charset the statement names, else the table's
     (
         "CREATE TABLE t (a VARCHAR(5), b TEXT) CHARSET latin1",
         "ALTER TABLE t CONVERT TO CHARACTER SET DEFAULT",
@@ -1748,6 +1749,13 @@ IF_EXISTS = [
     "ALTER COLUMN IF EXISTS a SET DEFAULT 3, ALTER COLUMN IF EXISTS a DROP DEFAULT",
     "MODIFY a INT NOT NULL DEFAULT 1, ALTER IF EXISTS a DROP DEFAULT",
     "DROP a, ALTER IF EXISTS a DROP DEFAULT",
+    # MariaDB's RENAME {INDEX | KEY} IF EXISTS: the key looked for before the statement
+    "RENAME INDEX IF EXISTS i TO j",
+    "RENAME KEY IF EXISTS zz TO j",
+    "RENAME INDEX IF EXISTS i TO j, ADD INDEX i (a)",
+    "DROP INDEX i, RENAME INDEX IF EXISTS i TO j",
+    "RENAME INDEX IF EXISTS i TO j, RENAME INDEX IF EXISTS j TO k",
+    "ADD INDEX n (a), RENAME INDEX IF EXISTS n TO m",
 ]
 #: the same, on a table with a primary key
 IF_EXISTS_PK = [
@@ -2036,6 +2044,7 @@ _CLAUSES = st.one_of(
     st.builds("ADD INDEX {} ({})".format, _KEYS, _NAMES),
     st.builds("DROP INDEX {}".format, _KEYS),
     st.builds("RENAME INDEX {} TO {}".format, _KEYS, _KEYS),
+    st.builds("RENAME INDEX IF EXISTS {} TO {}".format, _KEYS, _KEYS),
     st.builds("ADD CONSTRAINT {} CHECK ({} IS NOT NULL)".format, _CHECKS, _NAMES),
     st.builds("ADD CONSTRAINT IF NOT EXISTS {} CHECK ({} IS NOT NULL)".format, _CHECKS, _NAMES),
     st.builds("DROP CONSTRAINT {}".format, _CHECKS),

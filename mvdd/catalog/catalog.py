@@ -66,7 +66,7 @@ from mvdd.errors import (
     PositionError,
 )
 from mvdd.model import BinlogPosition, Table
-from mvdd.model.types import resolve_charset
+from mvdd.model.types import CHARSET_DEFAULT, resolve_charset
 from mvdd.model.zone import session_zone
 from mvdd.store.base import (
     Changes,
@@ -720,7 +720,22 @@ class Catalog:
                 records.pop(name, None)
             else:
                 charset, collation = change.charset, change.collation
-                if charset is None and collation is not None:
+                if charset == CHARSET_DEFAULT:
+                    # CHARACTER SET DEFAULT: the server's charset, in that charset's default
+                    # collation (not the server's) unless the statement names one
+                    server = (
+                        resolve_charset(None, server_collation)
+                        if server_collation
+                        else self.default_charset
+                    )
+                    if server is None:
+                        raise DDLError(
+                            "CHARACTER SET DEFAULT names the server's default charset, which "
+                            "is not known (execute(server_collation=…), or Catalog(charset=…))"
+                        )
+                    named = None if collation == CHARSET_DEFAULT else collation
+                    charset, collation = resolve_charset(server[0], named)
+                elif charset is None and collation is not None:
                     # a collation named without its charset (``uca1400_ai_ci``): the one of that
                     # name of the database's charset (ALTER), or of the server's (CREATE)
                     base = (
@@ -736,7 +751,9 @@ class Catalog:
                             "default charset, which is not known (execute(server_collation=…), "
                             "or Catalog(charset=…))"
                         )
-                    charset, collation = resolve_charset(base[0], collation)
+                    # (COLLATE DEFAULT: that charset's default collation)
+                    named = None if collation == CHARSET_DEFAULT else collation
+                    charset, collation = resolve_charset(base[0], named)
                 elif change.action == DatabaseAction.ALTER and charset is None and record:
                     charset, collation = record.get("charset"), record.get("collation")
                 elif (

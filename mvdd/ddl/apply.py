@@ -1484,6 +1484,8 @@ def _(step: s.DropIndex, table: Table, rules: Rules) -> Table:
 
 @_apply.register
 def _(step: s.RenameIndex, table: Table, rules: Rules) -> Table:
+    if step.if_exists and table.find_index(step.index) is None:
+        return table
     idx = _key(table, step.index)
     check_identifier(step.to, "index")
     if fold_name(PRIMARY) in (fold_name(idx.name), fold_name(step.to)):

@@ -1564,12 +1564,17 @@ class MvddParser(MySQLParser):
     def _parse_alter_table_rename(self) -> Any:
         # RENAME [TO | AS] new_name; sqlglot knows TO and none
         if self._match_texts(("INDEX", "KEY"), advance=False):
-            # RENAME {INDEX | KEY} old TO new: sqlglot takes the TO as optional
+            # RENAME {INDEX | KEY} [IF EXISTS] old TO new (MariaDB's IF EXISTS): sqlglot takes
+            # the TO as optional
             self._advance()
+            exists = self._match_text_seq("IF", "EXISTS")
             old = self._parse_id_var()
             if not self._match_text_seq("TO"):
                 self.raise_error("Expecting TO", self._curr)
-            return self.expression(exp.RenameIndex(this=old, to=self._parse_id_var()))
+            node = self.expression(exp.RenameIndex(this=old, to=self._parse_id_var()))
+            if exists:
+                node.set("exists", True)
+            return node
         if self._match(TokenType.ALIAS):
             return self.expression(exp.AlterRename(this=self._parse_table(schema=True)))
         return super()._parse_alter_table_rename()
@@ -2430,6 +2435,11 @@ class MvddGenerator(MySQLGenerator):
         exists = "IF EXISTS " if expression.args.get("exists") else ""
         visible = self.VISIBILITY[bool(expression.args.get("visible"))]
         return f"ALTER INDEX {exists}{self.sql(expression, 'this')} {visible}"
+
+    def renameindex_sql(self, expression: exp.RenameIndex) -> str:
+        exists = " IF EXISTS" if expression.args.get("exists") else ""
+        this, to = self.sql(expression, "this"), self.sql(expression, "to")
+        return f"RENAME INDEX{exists} {this} TO {to}"
 
     def modifycolumn_sql(self, expression: exp.ModifyColumn) -> str:
         # MariaDB's {MODIFY | CHANGE} [COLUMN] IF EXISTS, which sqlglot's node does not write

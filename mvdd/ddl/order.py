@@ -355,6 +355,7 @@ _EXISTS: dict[type, _Exists] = {
     s.AddIndex: _Exists("if_not_exists", lambda st: _looked_for(st.index), False, Table.find_index),
     s.DropIndex: _Exists("if_exists", _DROPPED_NAME[s.DropIndex], True, Table.find_index),
     s.SetIndexVisible: _Exists("if_exists", operator.attrgetter("index"), True, Table.find_index),
+    s.RenameIndex: _Exists("if_exists", operator.attrgetter("index"), True, Table.find_index),
     s.DropCheck: _Exists("if_exists", _DROPPED_NAME[s.DropCheck], True, Table.find_check),
     s.AddCheck: _Exists("if_not_exists", operator.attrgetter("name"), False, Table.check_named),
     s.DropConstraint: _Exists("if_exists", _DROPPED_NAME[s.DropConstraint], True, _constraint),

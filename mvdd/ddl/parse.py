@@ -37,7 +37,13 @@ from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.frozen import builder
 from mvdd.model.names import fold_name
-from mvdd.model.types import canonical_charset, charsetless, resolve_charset, same_collation
+from mvdd.model.types import (
+    CHARSET_DEFAULT,
+    canonical_charset,
+    charsetless,
+    resolve_charset,
+    same_collation,
+)
 
 # --- statements --------------------------------------------------------------------------------
 
@@ -248,15 +254,24 @@ def _storage_only(p: exp.Expr) -> bool:
 
 
 def _database_charset(props: exp.Expr | None) -> tuple[str | None, str | None]:
+    """A database statement's (charset, collation). Either may be left to the catalog, which
+    knows the database's and the server's: ``CHARACTER SET DEFAULT`` (:data:`~mvdd.model.types.
+    CHARSET_DEFAULT`: the server's charset, in its default collation unless one is named),
+    ``COLLATE DEFAULT`` without a charset (the default collation of the database's charset,
+    or of the server's for a new one), a collation named without its charset."""
     charset = collation = None
     for p in props.expressions if props is not None else []:
         if isinstance(p, exp.CharacterSetProperty):
-            charset = p.this.name
+            charset = CHARSET_DEFAULT if _named_default(p) else p.this.name
         elif isinstance(p, exp.CollateProperty):
-            collation = p.this.name
+            collation = CHARSET_DEFAULT if _named_default(p) else p.this.name
         elif not isinstance(p, exp.SchemaCommentProperty) and not _storage_only(p):
             raise UnsupportedDDLError(f"database option {p.sql(dialect=DIALECT)[:60]!r}")
-    if charset is None and (collation is None or charsetless(collation)):
+    if charset == CHARSET_DEFAULT:
+        return charset, collation
+    if collation == CHARSET_DEFAULT and charset is not None:
+        return resolve_charset(charset, None)  # (the named charset's default collation)
+    if charset is None and (collation in (None, CHARSET_DEFAULT) or charsetless(collation)):
         # (a collation named without its charset: the database's charset's, or the server's,
         # which the catalog knows)
         return None, collation
@@ -710,6 +725,7 @@ def _(action: exp.RenameIndex, table: str, ctx: Context) -> list[s.Step]:
             table=table,
             index=ident(action.this, "index"),
             to=ident(action.args.get("to"), "index"),
+            if_exists=bool(action.args.get("exists")),
         )
     ]
 
@@ -737,10 +753,11 @@ def _(action: exp.AlterRename, table: str, ctx: Context) -> list[s.Step]:
 def _(action: d.ConvertCharset, table: str, ctx: Context) -> list[s.Step]:
     charset = action.this.name
     collate = action.args.get("collate")
-    collation = collate.name if collate else None
-    if _named_default(action):  # CONVERT TO CHARACTER SET DEFAULT: the database's
-        charset, default = _database_default(ctx.charset_of(table), action)
-        collation = collation or default
+    # (COLLATE DEFAULT: the charset's default collation, as a collation left out)
+    default = isinstance(collate, exp.Var) and collate.name.upper() == "DEFAULT"
+    collation = collate.name if collate and not default else None
+    if _named_default(action):  # CONVERT TO CHARACTER SET DEFAULT: the database's charset
+        charset = _database_default(ctx.charset_of(table), action)[0]
     return [s.ConvertCharset(table=table, charset=charset, collation=collation)]
 
 
@@ -1012,11 +1029,10 @@ def _named_default(p: exp.Expr) -> bool:
 
 
 def _name_database_default(props: list[exp.Expr]) -> bool:
-    """Whether a table's options name its database's default charset or collation, or a
-    collation without its charset and no charset (which a CREATE TABLE's database gives)."""
+    """Whether a table's options name its database's default charset, or a collation without
+    its charset and no charset (which a CREATE TABLE's database gives)."""
     return any(
-        isinstance(p, exp.CharacterSetProperty | exp.CollateProperty) and _named_default(p)
-        for p in props
+        isinstance(p, exp.CharacterSetProperty) and _named_default(p) for p in props
     ) or _charsetless_alone(props)
 
 
@@ -1078,7 +1094,6 @@ def _options(
     ``replica``: a replica's statement, whose partitioning is taken and forgotten."""
     _declared_once(props)
     out: list[tuple[str, Any]] = []
-    collated = any(isinstance(p, exp.CollateProperty) for p in props)
     for before, after in itertools.pairwise(props):
         if isinstance(before, d.Partitioning):  # the grammar's: partitioning comes last
             raise DDLParseError(
@@ -1091,13 +1106,15 @@ def _options(
             # (a CREATE TABLE's collation named without its charset: its database's charset's)
             out.extend([("CHARSET", _database_default(database, p)[0]), ("COLLATE", p.name)])
             continue
-        if isinstance(p, exp.CharacterSetProperty | exp.CollateProperty) and _named_default(p):
-            cs, co = _database_default(database, p)
-            out.extend(
-                [("CHARSET", cs)]
-                if isinstance(p, exp.CharacterSetProperty) and collated
-                else [("CHARSET", cs), ("COLLATE", co)]
-            )
+        if isinstance(p, exp.CollateProperty) and _named_default(p):
+            # (COLLATE DEFAULT: the default collation of the statement's charset, else of the
+            # table's, as MariaDB reads it)
+            out.append(("COLLATE", CHARSET_DEFAULT))
+            continue
+        if isinstance(p, exp.CharacterSetProperty) and _named_default(p):
+            # (CHARSET DEFAULT: the database's charset, in its default collation unless the
+            # statement names one; not the database's collation)
+            out.append(("CHARSET", _database_default(database, p)[0]))
             continue
         if isinstance(p, _IGNORED_OPTIONS):
             continue  # how the server runs the statement, not what it changes
@@ -1138,6 +1155,9 @@ def _options(
             raise DDLParseError(f"not a table option: {p.sql(dialect=DIALECT)[:60]!r}")
         else:
             raise UnsupportedDDLError(f"unsupported table option {p.sql(dialect=DIALECT)[:60]!r}")
+    charsets = sorted({str(resolve_charset(v, None)[0]) for k, v in out if k == "CHARSET"})
+    if len(charsets) > 1:  # (CHARSET DEFAULT beside another: the servers' 1302)
+        raise DDLError(f"conflicting declarations: {charsets[0]} and {charsets[1]}")
     return tuple(out)
 
 

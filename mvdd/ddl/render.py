@@ -36,6 +36,7 @@ from mvdd.model import (
 from mvdd.model.kind import Family
 from mvdd.model.names import fold_name
 from mvdd.model.text import sql_text
+from mvdd.model.types import CHARSET_DEFAULT
 
 
 def _id(name: str) -> exp.Identifier:
@@ -376,7 +377,10 @@ def _(step: s.DropIndex) -> exp.Expr:
 
 @alter_action.register
 def _(step: s.RenameIndex) -> exp.Expr:
-    return exp.RenameIndex(this=_id(step.index), to=_id(step.to))
+    node = exp.RenameIndex(this=_id(step.index), to=_id(step.to))
+    if step.if_exists:
+        node.set("exists", True)
+    return node
 
 
 @alter_action.register
@@ -425,8 +429,15 @@ def statement_node(step: s.Step) -> exp.Expr:
 
 @statement_node.register
 def _(step: s.SetOptions) -> exp.Expr:
-
-    opts = option_nodes(TableOptions().with_options(step.options))
+    # (COLLATE DEFAULT without a charset names the default collation of the one the table
+    # holds: written so)
+    bare = ("COLLATE", CHARSET_DEFAULT) in step.options and all(
+        key != "CHARSET" for key, _ in step.options
+    )
+    rest = [pair for pair in step.options if pair != ("COLLATE", CHARSET_DEFAULT)]
+    opts = option_nodes(TableOptions().with_options(rest if bare else step.options))
+    if bare:
+        opts.append(exp.CollateProperty(this=exp.var(CHARSET_DEFAULT), default=True))
     return _alter(step.table, [], opts)
 
 

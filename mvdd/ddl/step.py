@@ -311,8 +311,11 @@ class DropIndex(Step):
 
 @attrs.frozen(kw_only=True)
 class RenameIndex(Step):
+    """``RENAME {INDEX | KEY} [IF EXISTS] index TO to``."""
+
     index: str
     to: str
+    if_exists: bool = False
 
 
 @attrs.frozen(kw_only=True)

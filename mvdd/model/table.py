@@ -33,7 +33,7 @@ from mvdd.model.frozen import draft
 from mvdd.model.kind import Family
 from mvdd.model.names import check_key, check_word, fold_name, fold_names
 from mvdd.model.text import sql_text
-from mvdd.model.types import charsetless, check_charset, resolve_charset
+from mvdd.model.types import CHARSET_DEFAULT, charsetless, check_charset, resolve_charset
 
 #: the row formats a server knows (ROW_FORMAT=…)
 ROW_FORMATS = frozenset(
@@ -138,6 +138,16 @@ class TableOptions:
                 extra[key] = value
         if given:
             charset = given.get("CHARSET")
+            if given.get("COLLATE") == CHARSET_DEFAULT:
+                # (COLLATE DEFAULT: the default collation of the charset given, else the table's)
+                del given["COLLATE"]
+                charset = charset if charset is not None else self.charset
+                if charset is None:
+                    raise UnsupportedDDLError(
+                        "COLLATE DEFAULT without a CHARACTER SET takes the default collation of "
+                        "the table's charset, which is not known (a catalog given its "
+                        "database's: Catalog(charset=…))"
+                    )
             if charset is None and charsetless(given.get("COLLATE")):
                 # (a collation named without its charset: the one of that name of the table's)
                 charset = self.charset
