@@ -48,12 +48,17 @@ def _run(conn: Any, sql: str) -> Exception | None:
 
 
 def _on_both(
-    conn: Any, cat: Catalog, sql: str, refused: type[Exception] = mvdd.MvddError
+    conn: Any,
+    cat: Catalog,
+    sql: str,
+    refused: type[Exception] = mvdd.MvddError,
+    **options: Any,
 ) -> tuple[Exception | None, Exception | None]:
-    """The statement run on the server, then on the catalog: the error each gave, or None."""
+    """The statement run on the server, then on the catalog (with ``options`` for its
+    ``execute``): the error each gave, or None."""
     server_err = _run(conn, sql)
     try:
-        cat.execute(sql)
+        cat.execute(sql, **options)
     except refused as err:
         return server_err, err
     return server_err, None
@@ -132,13 +137,10 @@ def test_names_of_the_longest_length_in_a_database_as_on_the_server(mdb: Any, sq
         assert _run(mdb, drop) is None
     assert _run(mdb, "CREATE TABLE t (a INT)") is None
     cat.execute("CREATE TABLE t (a INT)", database=database)
-    server_err = _run(mdb, sql)
-    try:
-        cat.execute(sql, database=database)
-    except mvdd.MvddError as err:
-        assert server_err is not None, (sql, err)
+    server_err, mvdd_err = _on_both(mdb, cat, sql, database=database)
+    assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
+    if mvdd_err is not None:
         return
-    assert server_err is None, sql
     names = sorted(t.split(".", 1)[1] for t in cat.tables())
     with mdb.cursor() as cur:
         cur.execute("SHOW TABLES")
