@@ -302,6 +302,16 @@ def test_database_qualified_names() -> None:
         parse_statements("ALTER TABLE other.t ADD a INT", database="shop")
 
 
+def test_a_database_named_of_digits_and_an_e_is_a_database() -> None:
+    """``1e.t`` and ``1e.`t` ``: the database 1e and its table t, as both servers read them
+    (sqlglot reads the first as one name, the second as a number and a name)."""
+    for sql in ("ALTER TABLE 1e.t ADD a INT", "ALTER TABLE 1E.`t` ADD a INT, ADD b INT"):
+        (st,) = parse_statements(sql, database="1e" if "1e" in sql else "1E")
+        assert {step.table for step in st.steps} == {"t"}, sql
+    (st,) = parse_statements("CREATE TABLE 2e.u (a INT, b INT AS (u.a + 2e.u.a) VIRTUAL)")
+    assert st.tables == ("2e.u",)
+
+
 @pytest.mark.parametrize(
     "sql,line,col",
     [

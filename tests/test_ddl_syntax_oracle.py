@@ -145,6 +145,7 @@ VALID = [
     "CREATE INDEX i TYPE HASH ON t (a) TYPE BTREE",
     # digits and an E that no exponent follows name a column
     "ALTER TABLE t ADD 1e INT DEFAULT 1e1, ADD 2E$ INT, ADD c INT AS (1e-x) VIRTUAL",
+    "ALTER TABLE 1e.`t` ADD b INT, ADD c INT AS (1e.t.a + t.1e) VIRTUAL",
     # MariaDB's DEFAULT for a charset or a collation, and its RENAME INDEX IF EXISTS
     "ALTER TABLE t CONVERT TO CHARACTER SET DEFAULT COLLATE DEFAULT, RENAME INDEX IF EXISTS i TO j",
     "ALTER TABLE t CHARSET latin1 COLLATE DEFAULT, ADD c VARCHAR(3) CHARSET latin1 COLLATE DEFAULT",

@@ -2623,6 +2623,8 @@ class MvddMySQL(MySQL):
 _reused = threading.local()
 #: digits and an E that no exponent follows, somewhere in a statement's text
 _BARE_EXPONENT = re.compile(r"[0-9][eE](?![0-9]|[-+][0-9])")
+#: a name of digits and an E, a dot and a name, which sqlglot reads as one name
+_QUALIFIED_EXPONENT = re.compile(r"([0-9]+[eE])\.([A-Za-z0-9_$]*)")
 #: what a name goes on with after its digits and E (`1e$`: one name)
 _NAME_GOES_ON = frozenset({TokenType.VAR, TokenType.NUMBER})
 
@@ -2646,6 +2648,18 @@ def _exponents_named(tokens: list[Token], sql: str) -> list[Token]:
             start, comments = before.start, before.comments
         elif token.token_type == TokenType.NUMBER and _is_bare_exponent(token.text):
             start, comments = token.start, token.comments
+        elif token.token_type in _NAME_GOES_ON and (
+            dot := _QUALIFIED_EXPONENT.fullmatch(token.text)
+        ):
+            # `1e.t` and the `1e.` of ``1e.`t` ``, which sqlglot reads as one name or one
+            # number: the name 1e, a dot, and the name after it if any
+            first, cut = token.start, token.start + dot.end(1)
+            line, col, comments = token.line, token.col, token.comments
+            out.append(Token(TokenType.VAR, dot.group(1), line, col, first, cut - 1, comments))
+            out.append(Token(TokenType.DOT, ".", line, col, cut, cut))
+            if dot.group(2):
+                out.append(Token(TokenType.VAR, dot.group(2), line, col, cut + 1, token.end))
+            continue
         else:
             out.append(token)
             continue
