@@ -1948,6 +1948,20 @@ def test_database_statements_of_bare_collations_and_if_not_exists_read_as_on_the
     assert reader.catalog.database_default(second) == ("utf8mb4", "utf8mb4_uca1400_ai_ci")
 
 
+def test_a_sandbox_started_twice_runs_one_server() -> None:
+    """``start()`` of a running sandbox is the running server (its context manager starts it
+    too, so ``with Sandbox().start():`` started two, and left the first running with its
+    folder gone); stopped, no server of it is left."""
+    with private_server() as server:
+        first = server.process
+        assert first is not None and server.start() is server and server.process is first
+        with server:
+            assert server.process is first
+        assert first.poll() is not None
+        server.start()  # (started again for private_server's stop, as after a halt)
+        assert server.process is not first and server.process.poll() is None
+
+
 def test_default_charsets_and_collations_named_default_read_as_on_the_server(
     binlog_server: MariaDB,
 ) -> None:

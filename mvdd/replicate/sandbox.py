@@ -79,12 +79,18 @@ class Sandbox:
     # -- lifecycle ------------------------------------------------------------------------------
 
     def start(self, timeout: float = 60.0) -> Sandbox:
+        """Start the server (installing its data directory the first time); a running one is
+        left as it is (``with sandbox.start():`` starts it once: a second server on the same
+        data would have been left running when the first stopped)."""
+        if self.process is not None and self.process.poll() is None:
+            return self
         server, install = find("mariadbd") or find("mysqld"), find("mariadb-install-db")
         if not server or not install:
             raise SandboxUnavailable(
                 "mariadbd / mariadb-install-db not found: install the Debian package "
                 "mariadb-server (make test and make demo do so when run as root)"
             )
+        self.base.mkdir(parents=True, exist_ok=True)  # (again after a stop removed it)
         data = self.base / "data"
         if not data.exists():
             self._install(install, data)
