@@ -2872,7 +2872,8 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
 #: (setup, statement): a column's ``SERIAL DEFAULT VALUE`` (NOT NULL AUTO_INCREMENT UNIQUE), its
 #: ``WITHOUT SYSTEM VERSIONING`` (a table's column, in a table mvdd tracks unversioned), a
 #: national string's adjacent literals (``N'x' 'y'`` is ``N'xy'``), a column's name of digits
-#: and an E (``1e``, which sqlglot reads as a number), and a column's COLLATE DEFAULT
+#: and an E (``1e``, which sqlglot reads as a number), a column's COLLATE DEFAULT, and a
+#: geometry's REF_SYSTEM_ID
 COLUMN_WORDS = [
     *(
         (None, f"CREATE TABLE t (a {column})")
@@ -2914,6 +2915,18 @@ COLUMN_WORDS = [
         )
     ),
     ("CREATE TABLE t (c INT) CHARSET latin1", "ALTER TABLE t ADD d VARCHAR(10) COLLATE DEFAULT"),
+    # a geometry's REF_SYSTEM_ID, right after its type: the server keeps (shows) none of it
+    (
+        None,
+        "CREATE TABLE t (id INT, c POINT REF_SYSTEM_ID = 4326 NOT NULL COMMENT 'x', "
+        "d MULTIPOINT REF_SYSTEM_ID=1, e GEOMETRYCOLLECTION REF_SYSTEM_ID=2, SPATIAL KEY (c))",
+    ),
+    (
+        "CREATE TABLE t (id INT, c POINT)",
+        "ALTER TABLE t MODIFY c POINT REF_SYSTEM_ID=3857, ADD d LINESTRING REF_SYSTEM_ID=1",
+    ),
+    (None, "CREATE TABLE t (id INT, c POINT NOT NULL REF_SYSTEM_ID = 4326)"),
+    (None, "CREATE TABLE t (id INT REF_SYSTEM_ID=1)"),
     (
         "CREATE TABLE t (c VARCHAR(10) COLLATE utf8mb4_bin) COLLATE utf8mb4_unicode_ci",
         "ALTER TABLE t MODIFY c VARCHAR(10) COLLATE DEFAULT",

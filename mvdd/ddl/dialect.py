@@ -1280,7 +1280,21 @@ class MvddParser(MySQLParser):
             and _is_keyword(self._prev, "UNSIGNED")
         ):
             return UnsignedFloat(**result.args)
+        if kwargs.get("schema") and isinstance(result, exp.DataType) and _spatial(result):
+            self._skip_ref_system_id()
         return result
+
+    def _skip_ref_system_id(self) -> None:
+        """MariaDB's ``REF_SYSTEM_ID = n`` right after a column's geometry type: the SRID of
+        its values, which the server neither shows nor checks, nor does mvdd keep."""
+        ahead = self._tokens[self._index : self._index + 3]
+        if (
+            len(ahead) == 3
+            and _is_keyword(ahead[0], "REF_SYSTEM_ID")
+            and ahead[1].token_type == TokenType.EQ
+            and ahead[2].token_type == TokenType.NUMBER
+        ):
+            self._advance(3)
 
     def _parse_cast(self, strict: bool, safe: bool | None = None) -> exp.Expr:
         start = self._index
@@ -2627,6 +2641,27 @@ _BARE_EXPONENT = re.compile(r"[0-9][eE](?![0-9]|[-+][0-9])")
 _QUALIFIED_EXPONENT = re.compile(r"([0-9]+[eE])\.([A-Za-z0-9_$]*)")
 #: what a name goes on with after its digits and E (`1e$`: one name)
 _NAME_GOES_ON = frozenset({TokenType.VAR, TokenType.NUMBER})
+
+
+#: the geometry types (MULTIPOINT and GEOMETRYCOLLECTION user-defined ones, by name)
+_SPATIAL_TYPES = frozenset(
+    {
+        exp.DType.GEOMETRY,
+        exp.DType.POINT,
+        exp.DType.LINESTRING,
+        exp.DType.POLYGON,
+        exp.DType.MULTILINESTRING,
+        exp.DType.MULTIPOLYGON,
+    }
+)
+
+
+def _spatial(dt: exp.DataType) -> bool:
+    kind = dt.args.get("kind")
+    return dt.this in _SPATIAL_TYPES or (
+        dt.this == exp.DType.USERDEFINED
+        and str(kind).upper() in ("MULTIPOINT", "GEOMETRYCOLLECTION", "GEOMCOLLECTION")
+    )
 
 
 def _exponents_named(tokens: list[Token], sql: str) -> list[Token]:
