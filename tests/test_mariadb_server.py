@@ -2800,9 +2800,9 @@ COLUMN_KEYS = [
 ]
 
 
-#: (setup, statement): spatial functions by their synonyms in a DEFAULT, a generated column and
-#: a CHECK, which the server prints each as one function
-SPATIAL_NAMES = [
+#: (setup, statement): functions by their synonyms in a DEFAULT, a generated column and a
+#: CHECK (the spatial ones, JSON_MERGE), which the server prints each as one function
+CALL_SYNONYMS = [
     ("CREATE TABLE t (a INT)", f"ALTER TABLE t ADD g {column}")
     for column in (
         "GEOMETRY DEFAULT ST_GeomFromText('POINT(1 1)')",
@@ -2813,6 +2813,7 @@ SPATIAL_NAMES = [
         "BLOB AS (AsText(POINT(1,1))) VIRTUAL",
         "DOUBLE AS (X(POINT(1,1)) + Y(POINT(2,2)) + SRID(POINT(1,1)) + GLength(NULL)) VIRTUAL",
         "INT AS (ST_SRID(POINT(1,1))) VIRTUAL",
+        "BLOB AS (JSON_MERGE('[1]', '[2]', '{}')) VIRTUAL",
         "INT AS (Contains(POINT(1,1), POINT(2,2)) + Disjoint(POINT(1,1), POINT(2,2))) STORED",
         "POINT, ADD CONSTRAINT c CHECK (MBREqual(POINT(1,1), POINT(2,2)) + Within(POINT(1,1), g) "
         "+ IsEmpty(POINT(1,1)) > 0)",
@@ -2852,7 +2853,7 @@ INDEX_TYPES = [
         *GEOMETRY_KEYS,
         *CONSTRAINT_NAMES,
         *INDEX_TYPES,
-        *SPATIAL_NAMES,
+        *CALL_SYNONYMS,
     ],
 )
 def test_key_limits_collations_and_widths_read_as_on_the_server(
@@ -2861,10 +2862,11 @@ def test_key_limits_collations_and_widths_read_as_on_the_server(
     """Each statement of :data:`KEY_LIMITS`, :data:`BARE_COLLATIONS`, :data:`TYPE_WIDTHS`,
     :data:`ROW_FORMAT_DEFAULT`, :data:`COLUMN_KEYS`, :data:`ENGINES`, :data:`ADD_LISTS`,
     :data:`FULLTEXT_PARTS`, :data:`TABLE_DECLARATIONS`, :data:`GEOMETRY_KEYS`,
-    :data:`CONSTRAINT_NAMES`, :data:`INDEX_TYPES` and :data:`SPATIAL_NAMES` on the server, and on a catalog of mvdd's rules and a replica's:
-    both take it or both refuse it (the servers' 1071, 1170, 1253, 1302, 1439 and 1826), and
-    taken, the table is the server's (its keys' prefixes and hashes, its columns' types and
-    collations, its checks' names, its engine)."""
+    :data:`CONSTRAINT_NAMES`, :data:`INDEX_TYPES` and :data:`CALL_SYNONYMS` on the server, and
+    on a catalog of mvdd's rules and a replica's: both take it or both refuse it (the servers'
+    1071, 1170, 1253, 1302, 1439 and 1826), and taken, the table is the server's (its keys'
+    prefixes and hashes, its columns' types and collations, its checks' names, its engine, its
+    expressions' calls)."""
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, setup, sql)
 
