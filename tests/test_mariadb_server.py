@@ -2801,7 +2801,8 @@ COLUMN_KEYS = [
 
 
 #: (setup, statement): functions by their synonyms in a DEFAULT, a generated column and a
-#: CHECK (the spatial ones, JSON_MERGE), which the server prints each as one function
+#: CHECK (the spatial ones, JSON_MERGE, JSON_PRETTY, a one-argument ATAN2), which the server
+#: prints each as one function
 CALL_SYNONYMS = [
     ("CREATE TABLE t (a INT)", f"ALTER TABLE t ADD g {column}")
     for column in (
@@ -2814,6 +2815,8 @@ CALL_SYNONYMS = [
         "DOUBLE AS (X(POINT(1,1)) + Y(POINT(2,2)) + SRID(POINT(1,1)) + GLength(NULL)) VIRTUAL",
         "INT AS (ST_SRID(POINT(1,1))) VIRTUAL",
         "BLOB AS (JSON_MERGE('[1]', '[2]', '{}')) VIRTUAL",
+        "BLOB AS (JSON_PRETTY('[1]')) VIRTUAL",
+        "DOUBLE AS (ATAN2(a) + ATAN2(a, 2)) VIRTUAL",
         "INT AS (Contains(POINT(1,1), POINT(2,2)) + Disjoint(POINT(1,1), POINT(2,2))) STORED",
         "POINT, ADD CONSTRAINT c CHECK (MBREqual(POINT(1,1), POINT(2,2)) + Within(POINT(1,1), g) "
         "+ IsEmpty(POINT(1,1)) > 0)",

@@ -638,6 +638,10 @@ class MvddParser(MySQLParser):
             if len(args) > 1
             else exp.LastValue.from_arg_list(args)
         ),
+        # and MariaDB's one-argument ATAN2, its ATAN
+        "ATAN2": lambda args: (
+            exp.Atan(this=args[0]) if len(args) == 1 else exp.Atan2.from_arg_list(args)
+        ),
         # the date-part functions take their argument as it is: sqlglot wraps it in a
         # conversion to a DATE, which mvdd kept as a CAST no one wrote (the server prints
         # dayofweek(`d`), mvdd's downstream showed dayofweek(cast(`d` as date)))

@@ -265,8 +265,10 @@ def _renamed(name: str) -> Any:
 #: function name -> its one form, for calls sqlglot keeps by name (the server's spelling)
 _ANONYMOUS: dict[str, Any] = {
     **{name: _renamed(one) for name, one in _SPATIAL_NAMES.items() if name != one},
-    # (MySQL 8 and MariaDB both: JSON_MERGE is JSON_MERGE_PRESERVE, as MariaDB prints it)
+    # (MySQL 8 and MariaDB both: JSON_MERGE is JSON_MERGE_PRESERVE, as MariaDB prints it;
+    # MariaDB's JSON_PRETTY is its JSON_DETAILED)
     "JSON_MERGE": _renamed("JSON_MERGE_PRESERVE"),
+    "JSON_PRETTY": _renamed("JSON_DETAILED"),
     **dict.fromkeys(_NOW_SYNONYMS, _now),
     "OCTET_LENGTH": _with_args(_octet_length, 1),
     "YEARWEEK": _with_args(_yearweek_zero, 1),
