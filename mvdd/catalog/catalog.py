@@ -720,6 +720,8 @@ class Catalog:
                 records.pop(name, None)
             else:
                 charset, collation = change.charset, change.collation
+                # (COLLATE DEFAULT: the default collation of the charset it meets)
+                named = None if collation == CHARSET_DEFAULT else collation
                 if charset == CHARSET_DEFAULT:
                     # CHARACTER SET DEFAULT: the server's charset, in that charset's default
                     # collation (not the server's) unless the statement names one
@@ -733,7 +735,6 @@ class Catalog:
                             "CHARACTER SET DEFAULT names the server's default charset, which "
                             "is not known (execute(server_collation=…), or Catalog(charset=…))"
                         )
-                    named = None if collation == CHARSET_DEFAULT else collation
                     charset, collation = resolve_charset(server[0], named)
                 elif charset is None and collation is not None:
                     # a collation named without its charset (``uca1400_ai_ci``): the one of that
@@ -751,8 +752,6 @@ class Catalog:
                             "default charset, which is not known (execute(server_collation=…), "
                             "or Catalog(charset=…))"
                         )
-                    # (COLLATE DEFAULT: that charset's default collation)
-                    named = None if collation == CHARSET_DEFAULT else collation
                     charset, collation = resolve_charset(base[0], named)
                 elif change.action == DatabaseAction.ALTER and charset is None and record:
                     charset, collation = record.get("charset"), record.get("collation")

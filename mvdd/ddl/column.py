@@ -14,7 +14,7 @@ from mvdd.ddl import dialect as d
 from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
-from mvdd.ddl.name import ident
+from mvdd.ddl.name import ident, is_default_word
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.types import Implied, TypeAttrs, column_type
 from mvdd.errors import (
@@ -131,10 +131,7 @@ def _collate_default(node: exp.ColumnDef, at: int) -> str | None:
     ``COLLATE DEFAULT``; a syntax error where the server's grammar has no place for it (it
     follows a character string's type, or its CHARACTER SET, at once); None for a collation's
     name."""
-    named = node.constraints[at].kind.this
-    word = named.this if isinstance(named, exp.Column) else named
-    bare = isinstance(word, exp.Var | exp.Identifier) and not word.args.get("quoted")
-    if not (bare and word.name.upper() == "DEFAULT"):
+    if not is_default_word(node.constraints[at].kind.this):
         return None
     kind = node.args["kind"]
     before = node.constraints[:at]

@@ -41,6 +41,17 @@ def ident(node: exp.Expr | str | None, what: str) -> str:
     return check_identifier(name, what)
 
 
+def is_default_word(node: exp.Expr | None) -> bool:
+    """Whether a node is the word DEFAULT left unquoted (in a column reference or not), which
+    MariaDB reads in place of a charset, a collation or a row format: the default one."""
+    word = node.this if isinstance(node, exp.Column) else node
+    return (
+        isinstance(word, exp.Var | exp.Identifier)
+        and not word.args.get("quoted")
+        and word.name.upper() == "DEFAULT"
+    )
+
+
 @attrs.frozen
 class Context:
     """How a statement's table names resolve.
@@ -219,6 +230,7 @@ __all__ = [
     "Context",
     "database_name",
     "ident",
+    "is_default_word",
     "names_table",
     "own_columns",
     "qualify",

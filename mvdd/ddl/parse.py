@@ -29,7 +29,14 @@ from mvdd.ddl.apply import (
 from mvdd.ddl.column import VERSIONING, column_from_def, raw_default
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
-from mvdd.ddl.name import Context, database_name, ident, names_table, table_name
+from mvdd.ddl.name import (
+    Context,
+    database_name,
+    ident,
+    is_default_word,
+    names_table,
+    table_name,
+)
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.types import Implied
@@ -754,8 +761,7 @@ def _(action: d.ConvertCharset, table: str, ctx: Context) -> list[s.Step]:
     charset = action.this.name
     collate = action.args.get("collate")
     # (COLLATE DEFAULT: the charset's default collation, as a collation left out)
-    default = isinstance(collate, exp.Var) and collate.name.upper() == "DEFAULT"
-    collation = collate.name if collate and not default else None
+    collation = collate.name if collate and not is_default_word(collate) else None
     if _named_default(action):  # CONVERT TO CHARACTER SET DEFAULT: the database's charset
         charset = _database_default(ctx.charset_of(table), action)[0]
     return [s.ConvertCharset(table=table, charset=charset, collation=collation)]
@@ -1020,12 +1026,8 @@ _NOT_TABLE_OPTIONS = (exp.ToTableProperty,)
 
 
 def _named_default(p: exp.Expr) -> bool:
-    """``CHARACTER SET DEFAULT`` or ``COLLATE DEFAULT``: the database's."""
-    return (
-        isinstance(p.this, exp.Expr)
-        and not p.this.args.get("quoted")
-        and (p.name.upper() == "DEFAULT")
-    )
+    """``CHARACTER SET DEFAULT``, ``COLLATE DEFAULT``, ``ROW_FORMAT DEFAULT``: the default."""
+    return is_default_word(p.this)
 
 
 def _name_database_default(props: list[exp.Expr]) -> bool:

@@ -104,8 +104,8 @@ def canonical_collation(name: str) -> str:
     raise DDLError(f"unknown collation {name!r}")
 
 
-#: a column's ``COLLATE DEFAULT`` (MariaDB's), before its charset is known: the default
-#: collation of its charset, which may be its table's
+#: MariaDB's DEFAULT in place of a collation (or of a database's charset) until the charset
+#: it meets is known: that charset's default collation (a column's, its table's, a database's)
 CHARSET_DEFAULT = "DEFAULT"
 
 
