@@ -36,6 +36,7 @@ from mvdd.binlog.reader import UNTRACKED
 from mvdd.binlog.source import Outage, Source
 from mvdd.ddl.sqlmode import COMPOSITES, MARIADB_BITS, SqlMode
 from mvdd.ddl.step import TruncateTable
+from mvdd.model.table import as_shown
 from mvdd.replicate.target import TargetLost
 from tests.conftest import private_server
 from tests.support.binlog import Script, database, decoded
@@ -634,7 +635,7 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
 ) -> None:
     """Every table of a followed database is read at bootstrap (one may be renamed in later);
     one of a kind mvdd does not model stops it only when the patterns match it (a table with
-    a foreign key is one it follows)."""
+    a foreign key, and a sequence, are ones it follows)."""
     server = binlog_server
     with database(server) as db:
         server.execute(
@@ -648,7 +649,9 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
             database=db,
         )
         reader = reader_for(server, f"{db}.orders_*")
-        assert reader.catalog.tables() == [f"{db}.child", f"{db}.orders_1", f"{db}.part"]
+        assert reader.catalog.tables() == [
+            f"{db}.{t}" for t in ("child", "orders_1", "part", "seq")
+        ]
         server.execute(
             "INSERT INTO orders_1 VALUES (1, 2)",
             "INSERT INTO log VALUES (1, '2020-01-01', '2020-02-01')",
@@ -661,10 +664,11 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
         assert [(e.table, e.row) for e in reader.events()] == [
             (f"{db}.orders_1", {"id": 1, "a": 2})
         ]
-        for name in ("log", "hist", "seq"):
+        for name in ("log", "hist"):
             with pytest.raises(UnsupportedDDLError) as info:
                 reader_for(server, f"{db}.{name}")
             assert info.value.table == f"{db}.{name}" and info.value.position is not None
+        assert reader_for(server, f"{db}.seq").catalog.table(f"{db}.seq").options.sequence
         # a table with a foreign key is followed: its key is the one the server made for it
         child = reader_for(server, f"{db}.child").catalog.table(f"{db}.child")
         assert [i.name for i in child.indexes] == ["PRIMARY", "o"]
@@ -969,16 +973,16 @@ _PERIOD_TABLE = (
 def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
     binlog_server: MariaDB, tmp_path: Any
 ) -> None:
-    """With on_unsupported="skip", a sequence (whose NEXTVAL writes rows), a table with an
-    application-time period and a system-versioned one, created before the reader started or
-    in its binlog, are untracked:
+    """With on_unsupported="skip", a table with an application-time period and a
+    system-versioned one, created before the reader started or in its binlog, are untracked:
     their rows are skipped, a reopened catalog still knows it, and a name that later gets a
     table of a kind mvdd models is read again."""
     server = binlog_server
     path = str(tmp_path / "catalog.db")
+    versioned = "CREATE TABLE {} (id INT PRIMARY KEY) WITH SYSTEM VERSIONING"
     with database(server) as db:
         server.execute(
-            "CREATE SEQUENCE pre",
+            versioned.format("pre"),
             "CREATE TABLE keep (id BIGINT PRIMARY KEY)",
             database=db,
         )
@@ -988,28 +992,75 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
                 reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
                 reader.check()  # bootstrap: `pre` is skipped, and untracked
                 s.sql(
-                    "CREATE SEQUENCE s",
-                    "SELECT NEXTVAL(s), NEXTVAL(pre)",
+                    versioned.format("s"),
+                    "INSERT INTO s VALUES (1)",
+                    "INSERT INTO pre VALUES (1)",
                     _PERIOD_TABLE,
                     "INSERT INTO p (id) VALUES (1)",
-                    "CREATE TABLE x (id INT PRIMARY KEY) WITH SYSTEM VERSIONING",
+                    versioned.format("x"),
                     "INSERT INTO x VALUES (1)",
                 )
-                s.insert("keep", "INSERT INTO keep VALUES (NEXTVAL(s) + 100)", 102)
+                s.insert("keep", "INSERT INTO keep VALUES (102)", 102)
                 events = list(reader.events())
                 assert decoded(events) == s.expected
                 reader.checkpoint(events[-1].commit)
                 untracked = catalog.store.get_state(UNTRACKED)
             assert sorted(untracked) == sorted(f"{db}.{t}" for t in ("pre", "s", "p", "x"))
             s.expected.clear()
-            s.sql("SELECT NEXTVAL(s), NEXTVAL(pre)", "INSERT INTO p (id) VALUES (2)")
+            s.sql("INSERT INTO s VALUES (2)", "INSERT INTO pre VALUES (2)")
+            s.sql("INSERT INTO p (id) VALUES (2)")
             s.insert("keep", "INSERT INTO keep VALUES (7)", 7)
-            s.sql("DROP SEQUENCE s")
+            s.sql("DROP TABLE s")
             s.ddl("CREATE TABLE s (id INT PRIMARY KEY, v INT)", "s", new=("s",))
             s.insert("s", "INSERT INTO s VALUES (1, 2)", 1)
             with Catalog.open(path, on_unsupported="skip") as catalog:
                 reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
                 assert decoded(reader.events()) == s.expected
+
+
+def test_a_sequence_is_a_table_whose_rows_decode(binlog_server: MariaDB) -> None:
+    """MariaDB's sequences are tables of one row (mvdd.ddl.sequence): a reader following their
+    database never stops on CREATE, ALTER or DROP SEQUENCE; the rows NEXTVAL and SETVAL write
+    decode as the server stores them (read back with SELECT); ALTER SEQUENCE, which the binlog
+    logs as its statement alone, adds no version; and a bootstrap takes a sequence made before
+    it from the server's SHOW CREATE TABLE, its engine and comment kept."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute(
+            "CREATE SEQUENCE pre START 5 CACHE 2 ENGINE=Aria COMMENT 'first'", database=db
+        )
+        reader = reader_for(server, f"{db}.*")
+        expected: list[tuple[str, str, int, Any]] = []
+        with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+            pre = reader.catalog.table(f"{db}.pre")
+            assert (pre.options.engine, pre.options.comment) == ("Aria", "first")
+            shown = parse_table(show_create_table(conn, "pre"), replica=True)
+            assert as_shown(pre).equivalent(shown, ignore_order=False), pre.differences(shown)
+
+            def run(sql: str, *events: tuple[str, str, int]) -> None:
+                cur.execute(sql)
+                for kind, name, version in events:
+                    row = None
+                    if kind == "insert":  # (the sequence's one row, as the server keeps it)
+                        cur.execute(f"SELECT * FROM {quote(name)}")
+                        columns = [c[0] for c in cur.description]
+                        row = dict(zip(columns, cur.fetchone(), strict=True))
+                    expected.append((kind, f"{db}.{name}", version, row))
+
+            run("CREATE SEQUENCE s START WITH 10 INCREMENT BY 5 CACHE 3", ("ddl", "s", 1))
+            run("SELECT NEXTVAL(s)", ("insert", "s", 1))
+            run("SELECT NEXTVAL(pre)", ("insert", "pre", 1))
+            run("ALTER SEQUENCE s RESTART WITH 100 INCREMENT 2")
+            run("SELECT SETVAL(s, 500)", ("insert", "s", 1))
+            run("ALTER TABLE s COMMENT 'renumbered'", ("ddl", "s", 2))
+            run("DROP SEQUENCE s, pre", ("ddl", "s", 3), ("ddl", "pre", 2))
+            run("CREATE TABLE t (id INT PRIMARY KEY)", ("ddl", "t", 1))
+            run("DROP SEQUENCE IF EXISTS t")  # (not a sequence: the server passes over it)
+            run("CREATE OR REPLACE SEQUENCE t NOCYCLE", ("ddl", "t", 2), ("ddl", "t", 1))
+            shown = parse_table(show_create_table(conn, "t"), replica=True)
+        got = [(str(e.kind), e.table, e.version, e.row) for e in reader.events()]
+        assert got == expected
+        assert as_shown(reader.catalog.table(f"{db}.t")).equivalent(shown, ignore_order=False)
 
 
 def test_statements_on_an_untracked_table_are_skipped_and_a_rename_untracks_its_new_name(

@@ -2991,6 +2991,272 @@ def test_a_sequence_default_reads_as_on_the_server(mdb: Any, sql: str) -> None:
         assert _run(mdb, "DROP SEQUENCE s") is None
 
 
+#: a sequence's columns as a CREATE TABLE writes them (:data:`mvdd.ddl.sequence.COLUMNS`)
+_SEQUENCE_STRUCTURE = [
+    "`next_not_cached_value` bigint(21) NOT NULL",
+    "`minimum_value` bigint(21) NOT NULL",
+    "`maximum_value` bigint(21) NOT NULL",
+    "`start_value` bigint(21) NOT NULL",
+    "`increment` bigint(21) NOT NULL",
+    "`cache_size` bigint(21) unsigned NOT NULL",
+    "`cycle_option` tinyint(1) unsigned NOT NULL",
+    "`cycle_count` bigint(21) NOT NULL",
+]
+
+
+def _sequence_table(
+    name: str,
+    column: int | None = None,
+    written: str = "",
+    more: str = "",
+    options: str = "SEQUENCE=1",
+) -> str:
+    """``CREATE TABLE name`` of a sequence's columns, the one at ``column`` ``written`` instead
+    and ``more`` after them, with table ``options``."""
+    columns = list(_SEQUENCE_STRUCTURE)
+    if column is not None:
+        columns[column] = written
+    return f"CREATE TABLE {name} ({', '.join(columns)}{more}) {options}"
+
+
+_NEXT = _SEQUENCE_STRUCTURE[0].split()[0]
+#: scripts of MariaDB's sequences (tables of one row whose structure is fixed, :mod:`mvdd.ddl.
+#: sequence`): CREATE / ALTER / DROP SEQUENCE in their grammar's forms, values the server
+#: refuses, ALTERs of a sequence's table, CREATE TABLE … SEQUENCE=1 of its structure and of
+#: near misses
+SEQUENCE_SCRIPTS = [
+    ["CREATE SEQUENCE s", "CREATE SEQUENCE s2 START WITH 10 INCREMENT BY 5 CACHE 3 CYCLE"],
+    ["CREATE SEQUENCE s INCREMENT = 3 MINVALUE = 2 MAXVALUE 99 START = 5 CACHE = 4 NOCYCLE"],
+    [
+        "CREATE SEQUENCE s NO MINVALUE NO MAXVALUE NOCACHE",
+        "CREATE SEQUENCE t NOMINVALUE NOMAXVALUE",
+    ],
+    ["CREATE SEQUENCE s INCREMENT 1 INCREMENT 2", "CREATE SEQUENCE s CACHE 3 NOCACHE"],
+    ["CREATE SEQUENCE s CYCLE NOCYCLE", "CREATE SEQUENCE s NO CACHE", "CREATE SEQUENCE s NO CYCLE"],
+    ["CREATE SEQUENCE s RESTART 5", "CREATE SEQUENCE s NOMINVALUE MINVALUE 3"],
+    ["CREATE SEQUENCE s MINVALUE 3 MINVALUE 4 START 4", "CREATE SEQUENCE t MINVALUE 3 NOMINVALUE"],
+    ["CREATE SEQUENCE s MAXVALUE 3 NO MAXVALUE", "CREATE SEQUENCE s NOMAXVALUE MAXVALUE 9"],
+    ["CREATE SEQUENCE s INCREMENT +2 MINVALUE -5 START -3", "CREATE SEQUENCE t INCREMENT 0"],
+    ["CREATE SEQUENCE s INCREMENT 9223372036854775807", "CREATE SEQUENCE s MINVALUE 10 MAXVALUE 5"],
+    ["CREATE SEQUENCE s MINVALUE 5 MAXVALUE 5", "CREATE SEQUENCE s START 0"],
+    ["CREATE SEQUENCE s INCREMENT -1", "CREATE SEQUENCE t INCREMENT -1 START 5"],
+    ["CREATE SEQUENCE s MAXVALUE 9223372036854775807", "CREATE SEQUENCE s MAXVALUE 0"],
+    ["CREATE SEQUENCE s MINVALUE -9223372036854775808", "CREATE SEQUENCE s MAXVALUE -5"],
+    ["CREATE SEQUENCE s MINVALUE -9223372036854775807", "CREATE SEQUENCE t MINVALUE 0"],
+    ["CREATE SEQUENCE s MAXVALUE 99999999999999999999", "CREATE SEQUENCE s CACHE -1"],
+    ["CREATE SEQUENCE s CACHE 9223372036854775806", "CREATE SEQUENCE s CACHE 1000000000000000000"],
+    ["CREATE SEQUENCE s START 1.5", "CREATE SEQUENCE s START '5'", "CREATE SEQUENCE s START 0x10"],
+    ["CREATE SEQUENCE s START 9223372036854775806", "CREATE SEQUENCE t INCREMENT 5 MAXVALUE 3"],
+    ["CREATE SEQUENCE s INCREMENT -3 MINVALUE -10 MAXVALUE -2 START -4 CACHE 2"],
+    ["CREATE SEQUENCE s INCREMENT 2 CACHE 4611686018427387901", "CREATE SEQUENCE s CACHE 0"],
+    ["CREATE SEQUENCE s ENGINE=Aria COMMENT 'c'", "CREATE SEQUENCE t ENGINE=MyISAM"],
+    [
+        "CREATE SEQUENCE s ENGINE=MEMORY",
+        "CREATE SEQUENCE s ENGINE=CSV",
+        "CREATE SEQUENCE s ENGINE=HEAP",
+    ],
+    ["CREATE SEQUENCE s ENGINE=MRG_MyISAM", "CREATE SEQUENCE s CHARSET=latin1 ROW_FORMAT=DYNAMIC"],
+    ["CREATE SEQUENCE s COMMENT 'a' INCREMENT 2", "CREATE SEQUENCE s PARTITION BY HASH(x)"],
+    ["CREATE SEQUENCE s AS BIGINT", "CREATE SEQUENCE s ENGINE InnoDB COMMENT='x' ENGINE=MyISAM"],
+    [
+        "CREATE SEQUENCE s AUTO_INCREMENT=5 KEY_BLOCK_SIZE=8",
+        "CREATE SEQUENCE t DEFAULT CHARSET=latin1",
+    ],
+    [
+        "CREATE SEQUENCE s",
+        "CREATE SEQUENCE IF NOT EXISTS s START 0",
+        "CREATE OR REPLACE SEQUENCE IF NOT EXISTS s",
+        "CREATE SEQUENCE s",
+        "CREATE OR REPLACE SEQUENCE s START 3 COMMENT 'again'",
+    ],
+    [
+        "CREATE TABLE t (a INT)",
+        "CREATE SEQUENCE IF NOT EXISTS t",
+        "CREATE SEQUENCE t",
+        "CREATE OR REPLACE SEQUENCE t",
+    ],
+    [
+        "CREATE SEQUENCE s",
+        "ALTER SEQUENCE s RESTART",
+        "ALTER SEQUENCE s RESTART = 4",
+        "ALTER SEQUENCE s RESTART WITH 4 INCREMENT 2",
+        "ALTER SEQUENCE s",
+        "ALTER SEQUENCE s ENGINE=MyISAM",
+        "ALTER SEQUENCE s NOCACHE",
+        "ALTER SEQUENCE s CACHE 5 NOCACHE",
+        "ALTER SEQUENCE s NO CYCLE",
+        "ALTER SEQUENCE s NO MINVALUE CYCLE",
+        "ALTER SEQUENCE nope RESTART",
+        "ALTER SEQUENCE IF EXISTS nope RESTART",
+    ],
+    [
+        "CREATE TABLE t (a INT)",
+        "ALTER SEQUENCE t RESTART",
+        "ALTER SEQUENCE IF EXISTS t RESTART",
+        "DROP SEQUENCE IF EXISTS t",
+        "DROP SEQUENCE t",
+        "DROP SEQUENCE nope",
+    ],
+    ["CREATE SEQUENCE s", "DROP SEQUENCE IF EXISTS s, s", "DROP SEQUENCE s CASCADE"],
+    ["CREATE SEQUENCE s", "DROP SEQUENCE s /* c */", "CREATE SEQUENCE s", "DROP TABLE s"],
+    [
+        "CREATE SEQUENCE s",
+        "ALTER TABLE s ADD KEY (start_value)",
+        "ALTER TABLE s MODIFY start_value INT NOT NULL",
+        "ALTER TABLE s MODIFY start_value BIGINT NOT NULL COMMENT 'x'",
+        "ALTER TABLE s ALTER start_value SET DEFAULT 5",
+        "ALTER TABLE s RENAME COLUMN start_value TO sv",
+        "ALTER TABLE s ADD CHECK (start_value > 0)",
+        "ALTER TABLE s DROP COLUMN cycle_count",
+        "ALTER TABLE s ADD COLUMN z INT",
+        "ALTER TABLE s MODIFY cycle_count BIGINT NOT NULL INVISIBLE",
+        "ALTER TABLE s ENGINE=MEMORY",
+        "ALTER TABLE s ENGINE=MyISAM, COMMENT 'hello'",
+        "ALTER TABLE s FORCE",
+        "TRUNCATE TABLE s",
+        "RENAME TABLE s TO u",
+        "ALTER TABLE u RENAME TO s",
+        "CREATE TABLE t LIKE s",
+        "ALTER TABLE s SEQUENCE=0",
+        "ALTER TABLE t SEQUENCE=0, ADD COLUMN z INT",
+    ],
+    [_sequence_table("s"), _sequence_table("t", 0, "`NEXT_NOT_CACHED_VALUE` bigint(21) NOT NULL")],
+    [
+        _sequence_table("s", 0, f"{_NEXT} bigint NOT NULL"),
+        _sequence_table("t", 5, "`cache_size` bigint unsigned NOT NULL"),
+    ],
+    [
+        _sequence_table("s", 0, f"{_NEXT} bigint(21) NOT NULL DEFAULT 0"),
+        _sequence_table("s", 0, f"{_NEXT} bigint(21) NOT NULL AUTO_INCREMENT"),
+    ],
+    [
+        _sequence_table("s", 0, f"{_NEXT} bigint(21) zerofill NOT NULL"),
+        _sequence_table("s", 0, f"{_NEXT} bigint(21)"),
+    ],
+    [
+        _sequence_table("s", 0, f"{_NEXT} bigint(21) NOT NULL CHECK ({_NEXT} > 0)"),
+        _sequence_table("s", 6, "`cycle_option` tinyint(1) NOT NULL"),
+    ],
+    [
+        _sequence_table("s", 6, "`cycle_option` bool NOT NULL"),
+        _sequence_table("s", 0, f"{_NEXT} bigint(21) NOT NULL UNIQUE"),
+    ],
+    [
+        _sequence_table("s", 0, f"{_NEXT} int NOT NULL"),
+        _sequence_table("s", 0, f"{_NEXT} bigint(21) NOT NULL NULL"),
+    ],
+    [
+        _sequence_table("s", 0, f"{_NEXT} bigint(21) NULL NOT NULL"),
+        _sequence_table("t", 0, f"{_NEXT} serial"),
+    ],
+    [
+        _sequence_table("s", more=", KEY (minimum_value)"),
+        _sequence_table("s", more=", CHECK (minimum_value > 0)"),
+    ],
+    [_sequence_table("s", options="SEQUENCE=0"), _sequence_table("t", options="SEQUENCE=2")],
+    [_sequence_table("s", options="SEQUENCE=DEFAULT"), _sequence_table("t", options="SEQUENCE 1")],
+    [
+        _sequence_table("s", options="SEQUENCE=1 SEQUENCE=0"),
+        _sequence_table("t", options="SEQUENCE=0 SEQUENCE=1"),
+    ],
+    [_sequence_table("s", options="SEQUENCE='1'"), _sequence_table("s", options="SEQUENCE=-1")],
+    [
+        _sequence_table("s", options="SEQUENCE=1 ENGINE=CSV"),
+        _sequence_table("t", options="SEQUENCE=1 CHARSET=latin1"),
+    ],
+    ["CREATE TABLE t (a INT)", "ALTER TABLE t SEQUENCE=1", "CREATE TABLE u (a INT) SEQUENCE=1"],
+]
+
+
+@pytest.mark.parametrize("script", SEQUENCE_SCRIPTS, ids=range(len(SEQUENCE_SCRIPTS)))
+def test_sequences_read_as_on_the_server(mdb: Any, script: list[str]) -> None:
+    """Each statement of a script of :data:`SEQUENCE_SCRIPTS` on the server, on a replica's
+    catalog and on one of mvdd's own rules, each given the statement's database: all take it or
+    all refuse it (the replica's is given only what the server took, as a binlog gives it),
+    and after each, every table and sequence of the database is the server's, none more.
+    (MariaDB 10.11's rules. Not here: a DROP SEQUENCE of a sequence and a table that is not
+    one, which the server half runs and mvdd refuses whole, as it does DROP TABLE's; and a
+    TEMPORARY sequence, untracked as a temporary table is.)"""
+    with mdb.cursor() as cur:
+        cur.execute("SELECT DATABASE()")
+        (database,) = cur.fetchone()
+    own = Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
+    catalogs = [_replica(), own]
+    for sql in script:
+        server_err = _run(mdb, sql)
+        for cat in catalogs[server_err is not None :]:
+            try:
+                cat.execute(sql, database=database)
+            except mvdd.MvddError as err:
+                mvdd_err: Exception | None = err
+            else:
+                mvdd_err = None
+            assert (server_err is None) == (mvdd_err is None), (
+                sql,
+                cat.replica,
+                server_err,
+                mvdd_err,
+            )
+        with mdb.cursor() as cur:
+            cur.execute("SHOW FULL TABLES")
+            kinds = {str(name): str(kind) for name, kind in cur.fetchall()}
+        for cat in catalogs:
+            assert cat.tables() == sorted(f"{database}.{name}" for name in kinds), (
+                sql,
+                cat.replica,
+            )
+            for name, kind in kinds.items():
+                ours = as_shown(cat.table(f"{database}.{name}"))
+                shown = parse_table(show_create_table(mdb, name), replica=True)
+                assert ours.equivalent(shown, ignore_order=False), (
+                    sql,
+                    name,
+                    ours.differences(shown),
+                )
+                assert ours.options.sequence == (kind == "SEQUENCE"), (sql, name)
+
+
+_LIMIT = 2**63 - 1
+#: a sequence's values near its edges: 0, ±1, small numbers, the 64-bit limits and the cache's
+_SEQUENCE_NUMBERS = st.one_of(
+    st.integers(-12, 12),
+    st.sampled_from([_LIMIT, _LIMIT - 1, -_LIMIT, -_LIMIT + 1, 65535, 65536, 2**62]),
+    st.sampled_from([(_LIMIT - 1) // k + d for k in (1, 2, 3, 65535) for d in (-1, 0, 1)]),
+    st.integers(-_LIMIT, _LIMIT),
+)
+#: a CREATE SEQUENCE's options of values, each given or not
+_SEQUENCE_OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "INCREMENT BY": _SEQUENCE_NUMBERS,
+        "MINVALUE": _SEQUENCE_NUMBERS | st.none(),
+        "MAXVALUE": _SEQUENCE_NUMBERS | st.none(),
+        "START WITH": _SEQUENCE_NUMBERS,
+        "CACHE": _SEQUENCE_NUMBERS,
+    },
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=_SEQUENCE_OPTIONS, cycle=st.sampled_from(["", " CYCLE", " NOCYCLE"]))
+def test_any_sequence_values_are_judged_as_on_the_server(
+    mdb: Any, values: dict[str, int | None], cycle: str
+) -> None:
+    """A CREATE SEQUENCE of any values near their edges: the server and a catalog of mvdd's own
+    rules both take it or both refuse it (mvdd.ddl.sequence.check_values: the server's rules,
+    the server's ``auto_increment_increment`` 1), and taken, the sequence's row holds them."""
+    words = " ".join(
+        f"NO {name}" if value is None else f"{name} {value}" for name, value in values.items()
+    )
+    sql = f"CREATE SEQUENCE s {words}{cycle}"
+    assert _run(mdb, "DROP TABLE IF EXISTS s") is None
+    cat = Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
+    server_err, mvdd_err = _on_both(mdb, cat, sql, database="d")
+    assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
+    if server_err is None:
+        assert cat.table("d.s").options.sequence
+
+
 #: (setup, statement): a DEFAULT of ``VERSION()`` alone, which MariaDB keeps as no value: NULL,
 #: the zero of a NOT NULL column's type, the expression in a TEXT, BLOB, JSON or geometry column,
 #: refused in an ENUM or a SET; within an expression, kept

@@ -595,8 +595,9 @@ class Source:
         for db in names:
             cur.execute(show_create_database(db))
             databases.append((db, str(cur.fetchone()[1])))
-            # MariaDB's sequences and system-versioned tables too: the reader must know they
-            # exist (it refuses them, or with on_unsupported="skip" skips their rows)
+            # MariaDB's sequences (tables of one row, whose rows the binlog carries) and
+            # system-versioned tables too: the reader must know they exist (it refuses the
+            # latter, or with on_unsupported="skip" skips their rows)
             cur.execute(
                 "SELECT table_name, table_type FROM information_schema.tables "
                 "WHERE table_schema = %s AND table_type IN %s ORDER BY table_name",
@@ -626,8 +627,9 @@ def _exact_defaults(cur: Any, table: tuple[str, str], text: str) -> str:
 
 
 #: the kinds of table a snapshot reads (information_schema's table_type) -> what SHOW CREATE
-#: asks for (a sequence's SHOW CREATE TABLE would dress it as a table)
-_TABLE_TYPES = {"BASE TABLE": "TABLE", "SYSTEM VERSIONED": "TABLE", "SEQUENCE": "SEQUENCE"}
+#: asks for (a sequence's SHOW CREATE TABLE shows it as the table mvdd tracks, SEQUENCE=1 and
+#: its table options; SHOW CREATE SEQUENCE would leave out its comment)
+_TABLE_TYPES = {"BASE TABLE": "TABLE", "SYSTEM VERSIONED": "TABLE", "SEQUENCE": "TABLE"}
 
 
 class Rows:

@@ -81,6 +81,13 @@ def plan_statement(
         found = current(ordered.table).old
         assert found is not None  # (the statement's first step has not run yet)
         check_ordered_by(ordered, found)
+    for name in st.sequences:  # ALTER SEQUENCE: a sequence's values change, not its schema
+        if name in st.if_exists and name not in live:
+            continue
+        found = current(name).old
+        assert found is not None
+        if not found.options.sequence:
+            raise DDLError("not a SEQUENCE", table=name)
     steps = st.steps
     at = 0
     while at < len(steps):
@@ -114,6 +121,12 @@ def plan_statement(
                     continue
                 raise NoSuchTableError("no such table", table=step.table)
             plan = current(step.table)
+            if step.sequence and not (plan.new is not None and plan.new.options.sequence):
+                if step.if_exists:
+                    continue  # DROP SEQUENCE IF EXISTS passes over a table that is not one
+                raise DDLError(
+                    "not a SEQUENCE (DROP SEQUENCE drops only sequences)", table=step.table
+                )
             plan.new = None
             plan.steps.append(step)
             del live[step.table]

@@ -34,6 +34,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.constant import UNKNOWN, default_value
 from mvdd.ddl.name import split_name
 from mvdd.ddl.rules import Rules
+from mvdd.ddl.sequence import check_structure
 from mvdd.ddl.types import read_members
 from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
 from mvdd.model import (
@@ -729,6 +730,8 @@ def _(step: s.RenameTable, table: Table, rules: Rules) -> Table:
 
 @_apply.register
 def _(step: s.TruncateTable, table: Table, rules: Rules) -> Table:
+    if step.empties and table.options.sequence:
+        raise DDLError("a sequence is not truncated (its one row is its state)")
     return table
 
 
@@ -1708,6 +1711,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
             )
     if table.options.engine is not None:
         _check_engine(table, table.options.engine)
+    if table.options.sequence:
+        check_structure(table)
     # the table's column tally: built once per table, patched by each statement's change
     tally = table.column_tally()
     size = tally.row_bytes + (tally.nullable + 7) // 8

@@ -138,6 +138,25 @@ class AlterDatabase(exp.Expression):
     arg_types = {"this": False, "properties": True}
 
 
+class SequenceStatement(exp.Expression):
+    """MariaDB's ``{CREATE | ALTER | DROP} SEQUENCE``: ``this`` the verb, ``expressions`` the
+    sequences named (tables), ``options`` the sequence's values as written (each an
+    :class:`exp.Property` named for its value, ``INCREMENT``, ``MINVALUE``, ``MAXVALUE``,
+    ``START``, ``CACHE``, ``CYCLE`` or ``RESTART``, its value an integer, or NULL for ``NO
+    MINVALUE`` / ``NO MAXVALUE`` and a bare ``RESTART``), ``properties`` CREATE's table
+    options."""
+
+    arg_types = {
+        "this": True,
+        "expressions": True,
+        "options": False,
+        "properties": False,
+        "exists": False,
+        "replace": False,
+        "temporary": False,
+    }
+
+
 class Maintenance(exp.Expression):
     """``{ANALYZE | OPTIMIZE | REPAIR | CHECK | CHECKSUM} TABLE t [, ...] [options]``: the
     server's work on tables' rows, indexes or statistics, never on their schema. ``this`` is the
@@ -329,6 +348,31 @@ def _is_integer(text: str) -> bool:
 
 #: MariaDB's sequence expressions of words, by the function each is
 _VALUE_FOR = {"NEXT": "NEXTVAL", "PREVIOUS": "LASTVAL"}
+#: MariaDB's options of a sequence's values: the word, and the words that may stand between it
+#: and its value (``INCREMENT BY 2``, ``START = 5``); RESTART is ALTER SEQUENCE's alone, its
+#: value optional
+_SEQUENCE_VALUES = {
+    "INCREMENT": ("BY", "="),
+    "MINVALUE": ("=",),
+    "MAXVALUE": ("=",),
+    "START": ("WITH", "="),
+    "CACHE": ("=",),
+    "RESTART": ("WITH", "="),
+}
+#: the options of one word, by the value each sets and what it sets it to (None: the default)
+_SEQUENCE_WORDS: dict[str, tuple[str, int | None]] = {
+    "NOMINVALUE": ("MINVALUE", None),
+    "NOMAXVALUE": ("MAXVALUE", None),
+    "NOCACHE": ("CACHE", 0),
+    "CYCLE": ("CYCLE", 1),
+    "NOCYCLE": ("CYCLE", 0),
+}
+#: the option the server's grammar takes again, the last one holding (it checks every other
+#: for a repeat, NO MINVALUE too, but not MINVALUE n)
+_SEQUENCE_REPEATABLE = frozenset({"MINVALUE"})
+#: the widest integer a sequence's option takes (the server's grammar reads a wider one, or
+#: -2**63, as no integer of its own)
+_SEQUENCE_LIMIT = 2**63 - 1
 _WORDS = frozenset({TokenType.VAR, TokenType.NEXT})
 #: SETVAL's arguments after the value, as the server writes them when left out (is_used, round)
 _SETVAL_LEFT_OUT = (1, 0)
@@ -339,6 +383,15 @@ def _is_check(node: exp.Expr) -> bool:
     if isinstance(node, exp.Constraint):
         return all(isinstance(x, MySQLCheck) for x in node.expressions)
     return isinstance(node, MySQLCheck)
+
+
+def _starts_integer(token: Any) -> bool:
+    """Whether a token may begin a signed integer literal."""
+    return token is not None and token.token_type in (
+        TokenType.NUMBER,
+        TokenType.DASH,
+        TokenType.PLUS,
+    )
 
 
 def _is_keyword(token: Any, *texts: str) -> bool:
@@ -737,6 +790,7 @@ class MvddParser(MySQLParser):
         "WITH": lambda self: self._parse_system_versioning("WITH") or self._parse_with_property(),
         "ORDER BY": lambda self: self._parse_order_by_option(),
         "UNION": lambda self: self._parse_merge_union(),
+        "SEQUENCE": lambda self: self._parse_sequence_option(),
         **{
             word: (lambda self, word=word: self._parse_table_option(word))
             for word in (
@@ -1605,6 +1659,9 @@ class MvddParser(MySQLParser):
         start = self._prev
         if self._match_texts(("DATABASE", "SCHEMA")):
             return self._parse_alter_database(start)
+        if _is_keyword(self._curr, "SEQUENCE"):
+            self._advance()
+            return self._parse_sequence("ALTER")
         ran_as = self._index
         while self._match_texts(("ONLINE", "IGNORE")):
             pass
@@ -1914,6 +1971,20 @@ class MvddParser(MySQLParser):
             self.raise_error(f"Expecting KEYS after {word}", self._curr)
         return self.expression(SwitchKeys(this=exp.var(word)))
 
+    def _parse_sequence_option(self) -> exp.Property:
+        """``SEQUENCE [=] {n | DEFAULT}`` (MariaDB: a number other than 0 makes the table a
+        sequence)."""
+        self._match(TokenType.EQ)
+        token = self._curr
+        if token is not None and token.token_type == TokenType.NUMBER and token.text.isdigit():
+            value: exp.Expr = exp.Literal.number(token.text)
+        elif _is_keyword(token, "DEFAULT"):
+            value = exp.var("DEFAULT")
+        else:
+            self.raise_error("Expecting a number or DEFAULT for SEQUENCE", token)
+        self._advance()
+        return self.expression(exp.Property(this=exp.var("SEQUENCE"), value=value))
+
     def _parse_table_option(self, word: str) -> exp.Property:
         self._match(TokenType.EQ)
         value = self._parse_number() or self._parse_var(any_token=True)
@@ -2026,6 +2097,12 @@ class MvddParser(MySQLParser):
         return None
 
     def _parse_drop(self, *args: Any, **kwargs: Any) -> Any:
+        index = self._index
+        temporary = self._match(TokenType.TEMPORARY)
+        if _is_keyword(self._curr, "SEQUENCE"):
+            self._advance()
+            return self._parse_sequence("DROP", temporary=temporary)
+        self._retreat(index)
         node = super()._parse_drop(*args, **kwargs)
         kind = str(node.args.get("kind") or "").upper() if isinstance(node, exp.Drop) else ""
         if kind in ("TABLE", "INDEX"):
@@ -2342,8 +2419,91 @@ class MvddParser(MySQLParser):
             if replace:
                 created.set("replace", True)
             return created
+        if kind is None:
+            temporary = self._match(TokenType.TEMPORARY)
+            if _is_keyword(self._curr, "SEQUENCE"):
+                self._advance()
+                return self._parse_sequence("CREATE", replace=replace, temporary=temporary)
         self._retreat(index)
         return self._parse_create()
+
+    def _parse_sequence(
+        self, verb: str, *, replace: bool = False, temporary: bool = False
+    ) -> SequenceStatement:
+        """MariaDB's ``CREATE [OR REPLACE] [TEMPORARY] SEQUENCE [IF NOT EXISTS] s [values]
+        [table options]``, ``ALTER SEQUENCE [IF EXISTS] s values`` and ``DROP [TEMPORARY]
+        SEQUENCE [IF EXISTS] s [, …]``, the word SEQUENCE read."""
+        exists = self._match_text_seq("IF", "NOT", "EXISTS") if verb == "CREATE" else False
+        if verb != "CREATE":
+            exists = self._match_text_seq("IF", "EXISTS")
+        if verb == "DROP":
+            names = self._parse_csv(self._parse_table_parts)
+            options: list[exp.Expr] = []
+            properties = None
+        else:
+            names = [self._parse_table_parts()]
+            options = self._parse_sequence_values(restart=verb == "ALTER")
+            if verb == "ALTER" and not options:
+                self.raise_error("Expecting a value of the sequence to change")
+            properties = self._parse_properties() if verb == "CREATE" else None
+        if self._curr:
+            self.raise_error(f"Expecting the end of {verb} SEQUENCE")
+        return self.expression(
+            SequenceStatement(
+                this=verb,
+                expressions=names,
+                options=options,
+                properties=properties,
+                exists=exists,
+                replace=replace,
+                temporary=temporary,
+            )
+        )
+
+    def _parse_sequence_values(self, *, restart: bool) -> list[exp.Expr]:
+        """A sequence's options of its values (:data:`_SEQUENCE_VALUES`,
+        :data:`_SEQUENCE_WORDS`), in any order, each value once."""
+        read: dict[str, exp.Expr] = {}
+        while self._curr is not None and self._curr.token_type != TokenType.STRING:
+            word = self._curr.text.upper()
+            value: exp.Expr
+            if word == "NO" and _is_keyword(self._next, "MINVALUE", "MAXVALUE"):
+                self._advance()
+                name, value = self._curr.text.upper(), exp.Null()
+                self._advance()
+            elif word in _SEQUENCE_WORDS:
+                self._advance()
+                name, given = _SEQUENCE_WORDS[word]
+                value = exp.Null() if given is None else exp.Literal.number(given)
+            elif word in _SEQUENCE_VALUES and (restart or word != "RESTART"):
+                self._advance()
+                name = word
+                joined = self._match_texts(_SEQUENCE_VALUES[word])
+                if word == "RESTART" and not joined and not _starts_integer(self._curr):
+                    value = exp.Null()  # (RESTART alone: to the sequence's START)
+                else:
+                    value = self._parse_sequence_integer(word)
+            else:
+                break
+            if name in read and word not in _SEQUENCE_REPEATABLE:
+                raise DDLError(f"option {name} of the sequence is given twice")
+            read[name] = exp.Property(this=exp.var(name), value=value)
+        return list(read.values())
+
+    def _parse_sequence_integer(self, name: str) -> exp.Expr:
+        """A signed integer literal of a sequence's option (no wider than the server reads)."""
+        sign = -1 if self._match(TokenType.DASH) else 1
+        if sign == 1:
+            self._match(TokenType.PLUS)
+        token = self._curr
+        if token is None or token.token_type != TokenType.NUMBER or not token.text.isdigit():
+            self.raise_error(f"Expecting an integer for {name}")
+        assert token is not None
+        value = sign * int(token.text)
+        if abs(value) > _SEQUENCE_LIMIT:
+            self.raise_error(f"{name} {value} is wider than a sequence's 64-bit values", token)
+        self._advance()
+        return exp.Literal.number(value)
 
     def _parse_create_index(self, kind: str | None) -> CreateIndex:
         exists = self._match_text_seq("IF", "NOT", "EXISTS")

@@ -39,11 +39,13 @@ from mvdd.ddl.name import (
 )
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import Rules
+from mvdd.ddl.sequence import check_values, column_defs, sequence_option
 from mvdd.ddl.types import Implied
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.frozen import builder
 from mvdd.model.names import fold_name
+from mvdd.model.table import SEQUENCE_OPTION
 from mvdd.model.types import (
     CHARSET_DEFAULT,
     canonical_charset,
@@ -283,6 +285,53 @@ def _database_charset(props: exp.Expr | None) -> tuple[str | None, str | None]:
         # which the catalog knows)
         return None, collation
     return resolve_charset(charset, collation)
+
+
+@statement_steps.register
+def _(node: d.SequenceStatement, ctx: Context) -> list[Any]:
+    verb = node.name
+    if ctx.flavor == "mysql":
+        raise DDLParseError(f"{verb} SEQUENCE is MariaDB's: MySQL has no sequences")
+    if node.args.get("temporary"):
+        raise UnsupportedDDLError("temporary tables are not tracked")
+    names = [table_name(t, ctx) for t in node.expressions]
+    exists = bool(node.args.get("exists"))
+    if verb == "DROP":
+        twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+        if twice is not None:  # the server's error 1066
+            raise DDLError("a sequence named twice in one DROP SEQUENCE", table=twice)
+        return [s.DropTable(table=name, if_exists=exists, sequence=True) for name in names]
+    (name,) = names
+    if verb == "ALTER":
+        return [*([s.IfTableExists(table=name)] if exists else []), s.SequenceNamed(table=name)]
+    values = {p.name: _sequence_value(p.args["value"]) for p in node.args.get("options") or []}
+    if not ctx.replica:  # (a replica's server took them)
+        try:
+            check_values(values)
+        except MvddError as err:
+            raise err.locate(table=name) from None
+    # a table of the sequence's structure, its table options and SEQUENCE=1: the CREATE
+    # TABLE's path, OR REPLACE and IF NOT EXISTS included
+    props = node.args.get("properties")
+    mark = exp.Property(this=exp.var(SEQUENCE_OPTION), value=exp.Literal.number(1))
+    create = exp.Create(
+        kind="TABLE",
+        this=exp.Schema(this=node.expressions[0].copy(), expressions=column_defs()),
+        properties=exp.Properties(expressions=[*(props.expressions if props else []), mark]),
+        exists=exists,
+        replace=bool(node.args.get("replace")),
+    )
+    return statement_steps(create, ctx)
+
+
+def _sequence_value(node: exp.Expr) -> int | None:
+    """A sequence option's value as :meth:`~mvdd.ddl.dialect.MvddMySQL` reads it (a signed
+    integer literal, or NULL)."""
+    if isinstance(node, exp.Null):
+        return None
+    if isinstance(node, exp.Neg):
+        return -int(node.this.this)
+    return int(node.this)
 
 
 @statement_steps.register
@@ -1147,8 +1196,9 @@ def _options(
         elif isinstance(p, exp.RowFormatProperty):
             out.append(("ROW_FORMAT", p.this.name.upper()))
         elif type(p) is exp.Property:
-            key = p.this.name if isinstance(p.this, exp.Expr) else str(p.this)
-            out.append((key.upper(), p.args["value"].sql(dialect=DIALECT)))
+            key = (p.this.name if isinstance(p.this, exp.Expr) else str(p.this)).upper()
+            value = p.args["value"].sql(dialect=DIALECT)
+            out.append((key, sequence_option(value) if key == SEQUENCE_OPTION else value))
         elif isinstance(p, exp.LikeProperty) and not for_alter:
             continue
         elif not isinstance(p, exp.Property) or isinstance(p, _NOT_TABLE_OPTIONS):

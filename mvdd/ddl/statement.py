@@ -61,6 +61,8 @@ class Statement:
     if_exists: frozenset[str] = frozenset()
     #: ``ALTER TABLE … ORDER BY``: columns that must exist before the statement's changes
     ordered_by: tuple[s.OrderedBy, ...] = ()
+    #: ``ALTER SEQUENCE``: tables that must be sequences (:class:`~mvdd.ddl.step.SequenceNamed`)
+    sequences: tuple[str, ...] = ()
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -613,6 +615,7 @@ def _read_statement(
         database: s.DatabaseChange | None = None
         optional: set[str] = set()
         ordered: list[s.OrderedBy] = []
+        sequences: list[str] = []
         for tree in trees:
             if tree is not None:
                 try:
@@ -623,6 +626,8 @@ def _read_statement(
                             optional.add(item.table)
                         elif isinstance(item, s.OrderedBy):
                             ordered.append(item)
+                        elif isinstance(item, s.SequenceNamed):
+                            sequences.append(item.table)
                         else:
                             steps.append(item)
                 except DDLParseError as err:
@@ -636,6 +641,7 @@ def _read_statement(
             database,
             frozenset(optional) if optional else _NONE,
             tuple(ordered),
+            tuple(sequences),
         )
     except UnsupportedDDLError as err:
         if not skip:

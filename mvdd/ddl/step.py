@@ -116,6 +116,15 @@ class OrderedBy:
     columns: tuple[str, ...]
 
 
+@attrs.frozen(kw_only=True)
+class SequenceNamed:
+    """MariaDB's ``ALTER SEQUENCE s``: not a step (a sequence's values are its row's, data the
+    statement writes, :mod:`mvdd.ddl.sequence`) but a condition on the statement: ``table`` is
+    a sequence."""
+
+    table: str
+
+
 # --- table steps ---------------------------------------------------------------------------------
 
 
@@ -142,7 +151,11 @@ class CreateTableLike(Step):
 
 @attrs.frozen(kw_only=True)
 class DropTable(Step):
+    """``DROP TABLE``; ``sequence``: MariaDB's ``DROP SEQUENCE``, which drops only a sequence
+    (``IF EXISTS`` passes over a table that is not one)."""
+
     if_exists: bool = False
+    sequence: bool = False
 
 
 @attrs.frozen(kw_only=True)

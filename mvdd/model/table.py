@@ -119,9 +119,15 @@ class TableOptions:
     row_format: str | None = attrs.field(default=None, validator=_row_format)
     extra: tuple[tuple[str, str], ...] = attrs.field(default=(), validator=_extra)
 
+    @property
+    def sequence(self) -> bool:
+        """Whether the table is a MariaDB sequence (``SEQUENCE=1``: :mod:`mvdd.ddl.sequence`)."""
+        return bool(self.extra) and (SEQUENCE_OPTION, "1") in self.extra
+
     def with_options(self, pairs: Iterable[tuple[str, Any]]) -> TableOptions:
         """These options after setting (NAME, value) pairs, as a statement's table options
         do. ``CHARSET`` and ``COLLATE`` resolve together: either alone sets both, as in MySQL.
+        An option of the others (``extra``) set to None is gone (``SEQUENCE=0``).
 
         >>> TableOptions().with_options([("CHARSET", "latin1"), ("COMMENT", "c")]).collation
         'latin1_swedish_ci'
@@ -134,6 +140,8 @@ class TableOptions:
                 given[key] = value
             elif key in _OPTION_FIELDS:
                 fields[_OPTION_FIELDS[key]] = value
+            elif value is None:
+                extra.pop(key, None)
             else:
                 extra[key] = value
         if given:
@@ -162,6 +170,9 @@ class TableOptions:
             fields["auto_increment"] = int(fields["auto_increment"])
         return attrs.evolve(self, extra=tuple(sorted(extra.items())), **fields)
 
+
+#: the table option that makes a table a MariaDB sequence, as the server shows it
+SEQUENCE_OPTION = "SEQUENCE"
 
 #: table options kept in fields of their own (the rest stay in ``extra``)
 _OPTION_FIELDS = {
@@ -794,8 +805,9 @@ def as_shown(table: Table) -> Table:
     Basic Multilingual Plane of an ENUM or SET member, a literal DEFAULT of a CHAR, VARCHAR,
     ENUM or SET, or a comment (of a column, a key, the table) a ``?``, as MariaDB writes them
     (its table keeps the characters; its expressions, generated, DEFAULT or CHECK, and a TEXT's
-    DEFAULT, which it keeps as one, keep them in that text too). A table
-    without such a character is itself.
+    DEFAULT, which it keeps as one, keep them in that text too); a sequence's without its
+    default charset, which the server keeps but does not show. A table without such a
+    character is itself.
 
     >>> from mvdd.model.types import ColumnType
     >>> t = Table(name="t", columns=[Column(id=1, name="a", type=ColumnType.of("int"),
@@ -827,6 +839,8 @@ def as_shown(table: Table) -> Table:
     options = table.options
     if options.comment is not None and BEYOND_BMP.search(options.comment):
         options = attrs.evolve(options, comment=shown_text(options.comment))
+    if options.sequence and options.charset is not None:
+        options = attrs.evolve(options, charset=None, collation=None)
     columns = tuple(map(column, table.columns))
     indexes = tuple(map(index, table.indexes))
     if (columns, indexes, options) == (table.columns, table.indexes, table.options):
