@@ -57,11 +57,19 @@ def _on_both(
     """The statement run on the server, then on the catalog (with ``options`` for its
     ``execute``): the error each gave, or None."""
     server_err = _run(conn, sql)
+    return server_err, _catalog_error(cat, sql, refused, **options)
+
+
+def _catalog_error(
+    cat: Catalog, sql: str, refused: type[Exception] = mvdd.MvddError, **options: Any
+) -> Exception | None:
+    """The statement run on the catalog (with ``options`` for its ``execute``): the error it
+    gave, or None."""
     try:
         cat.execute(sql, **options)
     except refused as err:
-        return server_err, err
-    return server_err, None
+        return err
+    return None
 
 
 def _same_table(conn: Any, cat: Catalog, name: str, sql: str) -> None:
@@ -2974,13 +2982,7 @@ def test_a_sequence_default_reads_as_on_the_server(mdb: Any, sql: str) -> None:
     assert _run(mdb, "CREATE SEQUENCE s") is None
     try:
         cat = _replica()
-        server_err = _run(mdb, sql)
-        try:
-            cat.execute(sql, database=database)
-        except mvdd.MvddError as err:
-            mvdd_err: Exception | None = err
-        else:
-            mvdd_err = None
+        server_err, mvdd_err = _on_both(mdb, cat, sql, database=database)
         assert (server_err is None) == (mvdd_err is None), (sql, server_err, mvdd_err)
         if server_err is None:
             shown = parse_table(show_create_table(mdb, "t"), replica=True)
@@ -3121,34 +3123,30 @@ SEQUENCE_SCRIPTS = [
         "ALTER TABLE t SEQUENCE=0, ADD COLUMN z INT",
     ],
     [_sequence_table("s"), _sequence_table("t", 0, "`NEXT_NOT_CACHED_VALUE` bigint(21) NOT NULL")],
-    [
-        _sequence_table("s", 0, f"{_NEXT} bigint NOT NULL"),
-        _sequence_table("t", 5, "`cache_size` bigint unsigned NOT NULL"),
-    ],
-    [
-        _sequence_table("s", 0, f"{_NEXT} bigint(21) NOT NULL DEFAULT 0"),
-        _sequence_table("s", 0, f"{_NEXT} bigint(21) NOT NULL AUTO_INCREMENT"),
-    ],
-    [
-        _sequence_table("s", 0, f"{_NEXT} bigint(21) zerofill NOT NULL"),
-        _sequence_table("s", 0, f"{_NEXT} bigint(21)"),
-    ],
-    [
-        _sequence_table("s", 0, f"{_NEXT} bigint(21) NOT NULL CHECK ({_NEXT} > 0)"),
-        _sequence_table("s", 6, "`cycle_option` tinyint(1) NOT NULL"),
-    ],
-    [
-        _sequence_table("s", 6, "`cycle_option` bool NOT NULL"),
-        _sequence_table("s", 0, f"{_NEXT} bigint(21) NOT NULL UNIQUE"),
-    ],
-    [
-        _sequence_table("s", 0, f"{_NEXT} int NOT NULL"),
-        _sequence_table("s", 0, f"{_NEXT} bigint(21) NOT NULL NULL"),
-    ],
-    [
-        _sequence_table("s", 0, f"{_NEXT} bigint(21) NULL NOT NULL"),
-        _sequence_table("t", 0, f"{_NEXT} serial"),
-    ],
+    *(
+        [_sequence_table("s", 0, f"{_NEXT} {written}")]
+        for written in (
+            "bigint NOT NULL",
+            "bigint(21) NOT NULL DEFAULT 0",
+            "bigint(21) NOT NULL AUTO_INCREMENT",
+            "bigint(21) zerofill NOT NULL",
+            "bigint(21)",
+            f"bigint(21) NOT NULL CHECK ({_NEXT} > 0)",
+            "bigint(21) NOT NULL UNIQUE",
+            "int NOT NULL",
+            "bigint(21) NOT NULL NULL",
+            "bigint(21) NULL NOT NULL",
+            "serial",
+        )
+    ),
+    *(
+        [_sequence_table("s", column, written)]
+        for column, written in (
+            (5, "`cache_size` bigint unsigned NOT NULL"),
+            (6, "`cycle_option` tinyint(1) NOT NULL"),
+            (6, "`cycle_option` bool NOT NULL"),
+        )
+    ),
     [
         _sequence_table("s", more=", KEY (minimum_value)"),
         _sequence_table("s", more=", CHECK (minimum_value > 0)"),
@@ -3185,12 +3183,7 @@ def test_sequences_read_as_on_the_server(mdb: Any, script: list[str]) -> None:
     for sql in script:
         server_err = _run(mdb, sql)
         for cat in catalogs[server_err is not None :]:
-            try:
-                cat.execute(sql, database=database)
-            except mvdd.MvddError as err:
-                mvdd_err: Exception | None = err
-            else:
-                mvdd_err = None
+            mvdd_err = _catalog_error(cat, sql, database=database)
             assert (server_err is None) == (mvdd_err is None), (
                 sql,
                 cat.replica,
