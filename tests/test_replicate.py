@@ -658,6 +658,40 @@ def test_a_copy_whose_upstream_connection_dies_resumes_from_its_last_batch(
     assert counts[f"up1/{s.db}.orders_01"] == 40_000
 
 
+def test_a_sequence_the_patterns_match_stays_upstream(s: Setup) -> None:
+    """A MariaDB sequence named like the shards (a table of one row to its server, the ids'
+    generator) joins no group, made before the first run or after it: the shards' rows, ids
+    it gave included, reach the target, and its own rows never do."""
+    s.run("up1", "CREATE SEQUENCE orders_seq START WITH 500")
+    s.run("up1", "INSERT INTO orders_01 (id, customer) VALUES (NEXTVAL(orders_seq), 'a')")
+    r = s.replicator()
+    r.run()
+    s.run(
+        "up2",
+        "CREATE SEQUENCE orders_ids START WITH 900 CACHE 2",
+        *(
+            f"INSERT INTO orders_03 (id, customer) VALUES (NEXTVAL(orders_ids), 'b{i}')"
+            for i in range(3)
+        ),
+        "ALTER SEQUENCE orders_ids RESTART WITH 950",
+        "INSERT INTO orders_03 (id, customer) VALUES (NEXTVAL(orders_ids), 'c')",
+        "DROP SEQUENCE orders_ids",
+    )
+    status = r.run()
+    assert sorted(status["shards"]) == sorted(
+        f"{server}/{s.db}.{t}" for server, tables in SHARDS.items() for t in tables
+    )
+    counts = assert_replicated(s, r)
+    assert (counts[f"up1/{s.db}.orders_01"], counts[f"up2/{s.db}.orders_03"]) == (1, 4)
+    assert sorted(_target_values(s, "customer").items()) == [
+        (500, "a"),
+        (900, "b0"),
+        (901, "b1"),
+        (902, "b2"),
+        (950, "c"),
+    ]
+
+
 def test_a_shard_without_a_key_is_refused_at_start(s: Setup) -> None:
     s.run("up2", "CREATE TABLE orders_07 (a INT, b INT)")
     with pytest.raises(ReplicationError) as info:

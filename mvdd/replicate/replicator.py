@@ -75,6 +75,18 @@ from mvdd.store.address import parse_address
 log = logging.getLogger("mvdd.replicate")
 
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
+
+
+def _sequence(catalog: Catalog, ev: Any) -> bool:
+    """Whether a DDL event's table is a MariaDB sequence (before its drop, for one that drops
+    it): a table of one row, the upstream's generator of values, which no shard group takes
+    (a table that becomes one, ``SEQUENCE=1``, leaves its group as a rename out would)."""
+    for version in (ev.version, ev.version - 1):
+        with contextlib.suppress(MvddError):
+            return catalog.table_by_id(ev.table_id, version=version).options.sequence
+    return False
+
+
 #: a reader thread's last word
 _DONE = object()
 BULK = ("auto", "spark", "rows")
@@ -480,6 +492,8 @@ class Replicator:
             if not matches(self.patterns, table) or is_helper(table):
                 continue
             t = catalog.table(table)
+            if t.options.sequence:
+                continue  # (the upstream's generator of values, not rows of the target's)
             shard = shard_name(name, table)
             if row_key(t) is None:
                 raise ReplicationError(
@@ -1199,7 +1213,7 @@ class Replicator:
         for ev in txn.events:
             if ev.kind != EventKind.DDL or ev.table_id is None:
                 continue
-            matched = matches(self.patterns, ev.table)
+            matched = matches(self.patterns, ev.table) and not _sequence(src.catalog, ev)
             joining = merge.joining(src.name, ev.table_id, ev.version, matched)
             if joining is not None and merge.group and joining in merge.group.departed:
                 # the name is the new table's from now on: the lake's batches of the table that
