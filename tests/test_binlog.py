@@ -630,6 +630,75 @@ def test_each_transaction_carries_the_gtid_its_server_gave_it(binlog_server: Mar
     assert [len(t.events) for t in got] == [1, 1, 3, 0, 0, 1, 1]
 
 
+def test_xa_transactions_are_read_at_their_commit_across_restarts(
+    server: MariaDB, tmp_path: Any
+) -> None:
+    """An XA transaction's rows (logged when it is prepared, mvdd.binlog.xa) are handed out at
+    its XA COMMIT, as that statement's transaction (its GTID, after the transactions that
+    committed in between), and never after an XA ROLLBACK; XA COMMIT … ONE PHASE is an
+    ordinary transaction. A reader that starts between the two parts finds the prepared group
+    in the server's binlog, an older file included: one bootstrapped while the transaction was
+    prepared (its snapshot does not see the rows), and one resumed from a checkpoint taken in
+    between. Every row the server committed arrives once; the server's table is the oracle."""
+    path = str(tmp_path / "catalog.db")
+    with database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", database=db)
+        server.execute("CREATE TABLE other (id INT PRIMARY KEY)", database=db)
+        with contextlib.ExitStack() as stack:
+            sessions = [stack.enter_context(contextlib.closing(server.connect(db))) for _ in "abc"]
+            cur, other, third = (stack.enter_context(s.cursor()) for s in sessions)
+
+            def prepare(xid: str, *rows: str, on: Any = cur) -> None:
+                for sql in (f"XA START {xid}", *rows, f"XA END {xid}", f"XA PREPARE {xid}"):
+                    on.execute(sql)
+
+            prepare("'before'", "INSERT INTO t VALUES (1, 1)")
+            with Catalog.open(path) as catalog:
+                reader = BinlogReader(server.url(), tables=f"{db}.t", catalog=catalog)
+                reader.check()  # bootstrap: the snapshot holds no row
+                other.execute("INSERT INTO t VALUES (2, 2)")
+                cur.execute("XA COMMIT 'before'")
+                prepare("'gone'", "INSERT INTO t VALUES (3, 3)")
+                cur.execute("XA ROLLBACK 'gone'")
+                prepare(
+                    "'x', 'y', 7", "INSERT INTO t VALUES (4, 4)", "UPDATE t SET a = 22 WHERE id = 2"
+                )
+                other.execute("INSERT INTO other VALUES (1)")
+                prepare("'elsewhere'", "INSERT INTO other VALUES (2)", on=third)
+                got = list(reader.transactions())
+                reader.checkpoint(got[-1].commit)  # (between the two parts of 'x', 'y', 7)
+                reader.close()
+            server.execute("FLUSH BINARY LOGS")
+            other.execute("INSERT INTO t VALUES (5, 5)")
+            cur.execute("XA COMMIT 'x', 'y', 7")
+            third.execute("XA COMMIT 'elsewhere'")
+            cur.execute("XA START 'one'")
+            cur.execute("INSERT INTO t VALUES (6, 6)")
+            cur.execute("XA END 'one'")
+            cur.execute("XA COMMIT 'one' ONE PHASE")
+            cur.execute("SELECT @@last_gtid")
+            (last_gtid,) = cur.fetchone()
+            with Catalog.open(path) as catalog:
+                reader = BinlogReader(server.url(), tables=f"{db}.t", catalog=catalog)
+                got += list(reader.transactions())
+            other.execute("SELECT id, a FROM t ORDER BY id")
+            stored = dict(other.fetchall())
+    rows = [(str(e.kind), e.row, e.before) for txn in got for e in txn.events]
+    assert rows == [
+        ("insert", {"id": 2, "a": 2}, None),
+        ("insert", {"id": 1, "a": 1}, None),
+        ("insert", {"id": 5, "a": 5}, None),  # (committed before the XA that prepared first)
+        ("insert", {"id": 4, "a": 4}, None),
+        ("update", {"id": 2, "a": 22}, {"id": 2, "a": 2}),
+        ("insert", {"id": 6, "a": 6}, None),
+    ]
+    applied = {row["id"]: row["a"] for _, row, _ in rows if row is not None}
+    assert applied == stored
+    assert got[-1].gtid == last_gtid and got[-1].events[0].gtid == last_gtid
+    committed = [txn for txn in got if any((e.row or {}).get("id") == 4 for e in txn.events)]
+    assert len(committed) == 1 and all(e.commit == committed[0].commit for e in committed[0].events)
+
+
 def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
     binlog_server: MariaDB,
 ) -> None:

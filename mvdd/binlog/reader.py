@@ -76,6 +76,7 @@ from mvdd.binlog.source import (
     matches,
     parse_tables,
 )
+from mvdd.binlog.xa import Xid, find_prepared, format_xid, lost_prepare, prepared_xid, xa_statement
 from mvdd.catalog import Catalog, Change
 from mvdd.ddl import step as s
 from mvdd.ddl.name import split_name
@@ -105,6 +106,14 @@ from mvdd.model.names import fold_name
 from mvdd.store.mysql import connection_lost, may_reconnect
 
 log = logging.getLogger("mvdd.binlog")
+
+
+def _plain_connect(**settings: Any) -> Any:
+    """A connection of the library's, as PyMySQL now spells its settings."""
+    if "db" in settings:
+        settings["database"] = settings.pop("db")
+    return pymysql.connect(**settings)
+
 
 #: store state keys
 CHECKPOINT = "binlog.checkpoint"
@@ -262,6 +271,10 @@ class BinlogReader:
         self._warned: set[str] = set()
         self._stream: BinLogStreamReader | None = None
         self._stream_connected = False
+        #: the rows of XA transactions prepared and not yet committed or rolled back, by id
+        self._prepared: dict[Xid, list[tuple[Any, ...]]] = {}
+        #: where the schemas that decode rows are taken (None: at each row's own position)
+        self._decode_at: BinlogPosition | None = None
         #: the server's binlog position at its last heartbeat (while following)
         self.source_position: BinlogPosition | None = None
         self._closed = False
@@ -579,13 +592,15 @@ class BinlogReader:
                 raise _Lost(f"cannot connect: {_message(err)}") from None
             raise  # a refused login is not waited out (the stream's fetch names it)
 
-    def _open_stream(self, start: BinlogPosition, *, blocking: bool) -> BinLogStreamReader:
+    def _open_stream(
+        self, start: BinlogPosition, *, blocking: bool, server_id: int | None = None
+    ) -> BinLogStreamReader:
         self._stream_connected = False
         settings = self.source.connect_options()
         settings.pop("autocommit", None)
         return BinLogStreamReader(
             connection_settings=settings,
-            server_id=self.server_id,
+            server_id=self.server_id if server_id is None else server_id,
             resume_stream=True,
             blocking=blocking,
             log_file=start.file,
@@ -635,12 +650,14 @@ class BinlogReader:
         blocking: bool,
         end: BinlogPosition | None,
         halt: Callable[[], bool],
-    ) -> Iterator[_Group]:
+        *,
+        server_id: int | None = None,
+    ) -> Generator[_Group, None, None]:
         self._close_stream()
         self._maps = {}
         self._plans = {}
         self._gtid = None
-        stream = self._stream = self._open_stream(start, blocking=blocking)
+        stream = self._stream = self._open_stream(start, blocking=blocking, server_id=server_id)
         file = start.file
         pending: list[tuple[Any, ...]] | None = None
         at = start
@@ -785,9 +802,7 @@ class BinlogReader:
         if upper.startswith(_SAVEPOINTS):
             return pending
         if control == "xa":
-            raise SourceConfigError(
-                f"an XA transaction at {at}: mvdd does not read XA transactions", position=at
-            )
+            return self._on_xa(text, at, ev, pending)
         schema = _schema(ev)
         if schema is not None and self.catalog.lower_names:
             schema = fold_name(schema)
@@ -834,6 +849,89 @@ class BinlogReader:
         # statement does (a reader resumes there, before the rows), the rows another
         return self._ended(events, at, ev.timestamp)
 
+    # -- XA transactions (mvdd.binlog.xa) -------------------------------------------------------
+
+    def _on_xa(self, text: str, at: BinlogPosition, ev: Any, pending: Any) -> Any:
+        """An XA statement: START and END go on with the group that holds the rows; COMMIT
+        hands the prepared group's rows out as its own transaction; ROLLBACK drops them."""
+        action, xid = xa_statement(text)
+        if action not in ("COMMIT", "ROLLBACK") or xid is None:
+            return [] if pending is None else pending
+        held = self._prepared.pop(xid, None)
+        if action == "ROLLBACK":
+            return self._ended((), at, ev.timestamp)
+        if held is None:  # (prepared before this reader started: read it again)
+            held = self._recover_prepared(xid, at)
+        return self._commit(held, at, ev.timestamp)
+
+    def _on_xa_prepare(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
+        if ev.one_phase:  # (MySQL's XA COMMIT … ONE PHASE: the group commits here)
+            return self._commit(pending, at, ev.timestamp)
+        self._prepared[prepared_xid(ev)] = list(pending or ())
+        return self._ended((), at, ev.timestamp)
+
+    def _recover_prepared(self, xid: Xid, at: BinlogPosition) -> list[tuple[Any, ...]]:
+        """The rows of the group that prepared ``xid``, found in the server's binlog before
+        ``at`` and decoded again (on streams of their own, under :attr:`_scan_id`)."""
+        start = find_prepared(xid, at, self.source.files(), self._scan_events)
+        if start is None:
+            raise lost_prepare(xid, at)
+        log.info("reading the XA PREPARE of %s again at %s", format_xid(xid), start)
+        saved = (self._stream, self._stream_connected, self._maps, self._plans, self._gtid)
+        self._stream, self._maps, self._plans = None, {}, {}
+        # its rows decode with the schemas at the commit: no DDL on a table it holds can commit
+        # while it is prepared (its metadata locks stay), and a reader bootstrapped in between
+        # knows no earlier version
+        self._decode_at = at
+        groups = self._groups(start, False, None, lambda: False, server_id=self._scan_id)
+        try:
+            next(groups, None)  # (the group that starts there ends at its XA_prepare event)
+        finally:
+            groups.close()
+            self._decode_at = None
+            self._stream, self._stream_connected, self._maps, self._plans, self._gtid = saved
+        held = self._prepared.pop(xid, None)
+        if held is None:
+            raise lost_prepare(xid, at)
+        return held
+
+    @property
+    def _scan_id(self) -> int:
+        """The replica id of the streams that search the binlog while the reader's own is open
+        (the server drops a stream when another registers with its id)."""
+        return self.server_id ^ 1
+
+    def _scan_events(self, file: str) -> Iterator[Any]:
+        """The events an XA search reads, from the start of a binlog file on."""
+        settings = self.source.connect_options()
+        settings.pop("autocommit", None)
+        stream = BinLogStreamReader(
+            connection_settings=settings,
+            server_id=self._scan_id,
+            resume_stream=True,
+            blocking=False,
+            log_file=file,
+            log_pos=4,
+            only_events=[
+                le.RotateEvent,
+                le.GtidEvent,
+                le.MariadbGtidEvent,
+                le.QueryEvent,
+                le.XAPrepareEvent,
+            ],
+            pymysql_wrapper=_plain_connect,
+            enable_logging=False,
+        )
+        try:
+            while True:
+                ev = self._fetch(stream, BinlogPosition(file, 4))
+                if ev is None:
+                    return
+                yield ev
+        finally:
+            with contextlib.suppress(Exception):
+                stream.close()
+
     def _time_zone(self, ev: Any) -> str | None:
         """The time zone a query event's session read its TIMESTAMP literals in, when the
         binlog logs one (a statement that used it): an offset or a zone's name, the server's
@@ -856,7 +954,6 @@ class BinlogReader:
 
     def _refuse(self, ev: Any, at: BinlogPosition, pending: Any) -> Any:
         what = {
-            le.XAPrepareEvent: "an XA PREPARE (XA transactions are not read)",
             lr.PartialUpdateRowsEvent: "a partial JSON update (binlog_row_value_options)",
             le.BeginLoadQueryEvent: "a statement-format LOAD DATA",
             le.ExecuteLoadQueryEvent: "a statement-format LOAD DATA",
@@ -879,6 +976,8 @@ class BinlogReader:
             if until is None or not until < at:
                 return cached[0]
         seq = self.catalog.seq
+        if self._decode_at is not None:
+            at = self._decode_at
         try:
             table = self.catalog.table(name, position=at)
         except (NoSuchTableError, NoSuchVersionError):
@@ -1078,7 +1177,7 @@ _HANDLERS: dict[type, Any] = {
     lr.WriteRowsEvent: BinlogReader._on_rows,
     lr.UpdateRowsEvent: BinlogReader._on_rows,
     lr.DeleteRowsEvent: BinlogReader._on_rows,
-    le.XAPrepareEvent: BinlogReader._refuse,
+    le.XAPrepareEvent: BinlogReader._on_xa_prepare,
     lr.PartialUpdateRowsEvent: BinlogReader._refuse,
     le.BeginLoadQueryEvent: BinlogReader._refuse,
     le.ExecuteLoadQueryEvent: BinlogReader._refuse,

@@ -333,6 +333,10 @@ class Source:
         cur.execute("SHOW BINARY LOGS")
         return [(str(r[0]), int(r[1])) for r in cur.fetchall()]
 
+    def files(self) -> list[str]:
+        """The binlog files the server still has, oldest first."""
+        return [name for name, _ in self._ask(self.binlogs)]
+
     def end(self) -> BinlogPosition:
         """Where the server's binlog ends now."""
         return self._ask(self._end)

@@ -220,6 +220,59 @@ def statement_words(
     return verb, names
 
 
+#: an XA transaction's id: (formatID, gtrid, bqual) (:mod:`mvdd.binlog.xa`)
+Xid = tuple[int, bytes, bytes]
+#: the parts of an xid as the statements write them, by token: its bytes
+_XID_PARTS: dict[TokenType, Callable[[str], bytes]] = {
+    TokenType.HEX_STRING: bytes.fromhex,
+    TokenType.STRING: lambda text: text.encode(),
+    TokenType.BIT_STRING: lambda text: (
+        int(text, 2).to_bytes((len(text) + 7) // 8, "big") if text else b""
+    ),
+}
+#: the default formatID of an xid that names none
+_FORMAT_ID = 1
+
+
+def xa_statement(text: str) -> tuple[str, Xid | None]:
+    """What an ``XA …`` statement does (``START``, ``BEGIN``, ``END``, ``PREPARE``, ``COMMIT``,
+    ``ROLLBACK``, ``RECOVER``) and the id it names (None: none, or one not read).
+
+    >>> xa_statement("XA COMMIT X'7831',X'',1")
+    ('COMMIT', (1, b'x1', b''))
+    >>> xa_statement("XA ROLLBACK 'a', 'b', 7")
+    ('ROLLBACK', (7, b'a', b'b'))
+    """
+    try:
+        tokens = DIALECT.tokenize(text)
+    except TokenError:
+        return "", None
+    if len(tokens) < 2 or tokens[0].text.upper() != "XA":
+        return "", None
+    return tokens[1].text.upper(), _xid(tokens[2:])
+
+
+def _xid(tokens: list[Token]) -> Xid | None:
+    parts: list[bytes] = []
+    format_id = _FORMAT_ID
+    for i, token in enumerate(tokens):
+        if i % 2 == 1:  # (the commas between the parts)
+            if token.token_type != TokenType.COMMA:
+                break
+            continue
+        read = _XID_PARTS.get(token.token_type)
+        if read is not None and len(parts) < 2:
+            parts.append(read(token.text))
+        elif token.token_type == TokenType.NUMBER and len(parts) == 2:
+            format_id = int(token.text)
+            break
+        else:
+            break
+    if not parts:
+        return None
+    return (format_id, parts[0], parts[1] if len(parts) > 1 else b"")
+
+
 #: the objects a DDL may name that hold no rows and no table's schema (what a statement on one
 #: changes, a row reader never needs): the word that names each kind
 NOT_TABLES = frozenset(
