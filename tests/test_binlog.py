@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import logging
 import random
+import shutil
 import threading
 import time
 import uuid
@@ -528,6 +529,38 @@ def test_unreadable_ddl_on_a_followed_table_follows_the_policy(binlog_server: Ma
         unmatched.execute("CREATE TABLE x (id INT PRIMARY KEY)", position=mark, database=db)
         reader = BinlogReader(server.url(), tables=f"{db}.x", catalog=unmatched, start=mark)
         assert list(reader.events()) == []
+
+
+def test_a_tablespace_discarded_and_imported_is_a_version_of_its_table(
+    binlog_server: MariaDB,
+) -> None:
+    """InnoDB's ALTER TABLE … DISCARD TABLESPACE and IMPORT TABLESPACE change a table's rows
+    without row events (its data file gone, then another one's brought in): the reader
+    follows them, each a version of the table whose step says so, and decodes the rows written
+    after them."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", database=db)
+        reader = reader_for(server, f"{db}.t")
+        with Script(server, db) as s:
+            s.versions[f"{db}.t"] = 1
+            s.insert("t", "INSERT INTO t VALUES (1, 1)", 1)
+            s.sql("CREATE TABLE src LIKE t", "INSERT INTO src VALUES (5, 5), (6, 6)")
+            s.ddl("ALTER TABLE t DISCARD TABLESPACE", "t")
+            s.sql("FLUSH TABLES src FOR EXPORT")
+            for suffix in ("ibd", "cfg"):
+                folder = server.base / "data" / db
+                shutil.copyfile(folder / f"src.{suffix}", folder / f"t.{suffix}")
+            s.sql("UNLOCK TABLES")
+            s.ddl("ALTER TABLE t IMPORT TABLESPACE", "t")
+            s.insert("t", "INSERT INTO t VALUES (7, 7)", 7)
+            assert s.row("t", 5) == {"id": 5, "a": 5}  # (the rows the file brought)
+        assert decoded(reader.events()) == s.expected
+        steps = [c.steps for c in reader.catalog.history(f"{db}.t")[1:]]
+        assert steps == [
+            (TruncateTable(table=f"{db}.t", how="DISCARD TABLESPACE"),),
+            (TruncateTable(table=f"{db}.t", how="IMPORT TABLESPACE"),),
+        ]
 
 
 def test_a_partition_made_a_table_and_a_table_made_a_partition(binlog_server: MariaDB) -> None:

@@ -2847,11 +2847,36 @@ INDEX_TYPES = [
     )
 ]
 
+#: InnoDB's DISCARD / IMPORT TABLESPACE of a whole table: alone in their ALTER TABLE, an
+#: InnoDB table's only (IMPORT of a table whose file is there the server refuses on the file's
+#: account, which a catalog cannot know: not here)
+TABLESPACES = [
+    *(
+        ("CREATE TABLE t (id INT PRIMARY KEY, a INT)", sql)
+        for sql in (
+            "ALTER TABLE t DISCARD TABLESPACE",
+            "ALTER ONLINE TABLE t DISCARD TABLESPACE",
+            "ALTER TABLE t WAIT 1 DISCARD TABLESPACE",
+            "ALTER TABLE t DISCARD TABLESPACE WAIT 1",
+            "ALTER TABLE t DISCARD TABLESPACE, ADD c INT",
+            "ALTER TABLE t ADD c INT, DISCARD TABLESPACE",
+            "ALTER TABLE t DISCARD TABLESPACE, ALGORITHM=COPY",
+            "ALTER TABLE t ALGORITHM=COPY, IMPORT TABLESPACE",
+            "ALTER TABLE t DISCARD TABLESPACE LOCK=NONE",
+            "ALTER TABLE t DISCARD TABLESPACE,",
+            "ALTER TABLE t DISCARD TABLESPACES",
+        )
+    ),
+    ("CREATE TABLE t (a INT) ENGINE=MyISAM", "ALTER TABLE t DISCARD TABLESPACE"),
+    ("CREATE TABLE t (a INT) ENGINE=Aria", "ALTER TABLE t IMPORT TABLESPACE"),
+]
+
 
 @pytest.mark.parametrize("replica", [False, True], ids=["rules", "replica"])
 @pytest.mark.parametrize(
     ("setup", "sql"),
     [
+        *TABLESPACES,
         *KEY_LIMITS,
         *BARE_COLLATIONS,
         *TYPE_WIDTHS,

@@ -732,7 +732,15 @@ def _(step: s.RenameTable, table: Table, rules: Rules) -> Table:
 def _(step: s.TruncateTable, table: Table, rules: Rules) -> Table:
     if step.empties and table.options.sequence:
         raise DDLError("a sequence is not truncated (its one row is its state)")
+    if step.how in _TABLESPACE_ACTIONS and table.options.engine not in _TABLESPACE_ENGINES:
+        raise DDLError(f"{step.how}: the {table.options.engine} engine keeps no tablespace")
     return table
+
+
+#: a whole table's actions on its data file, and the engines that keep one (None: the default,
+#: InnoDB)
+_TABLESPACE_ACTIONS = frozenset({"DISCARD TABLESPACE", "IMPORT TABLESPACE"})
+_TABLESPACE_ENGINES = frozenset({None, "InnoDB"})
 
 
 @_apply.register

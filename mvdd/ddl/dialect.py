@@ -250,6 +250,13 @@ class PartitionDefinition(exp.Expression):
     }
 
 
+class TablespaceAction(exp.Expression):
+    """``ALTER TABLE t {DISCARD | IMPORT} TABLESPACE`` (InnoDB): the table's rows gone with
+    its data file, or loaded from one; ``this`` the verb. Alone in its ALTER TABLE."""
+
+    arg_types = {"this": True}
+
+
 class PartitionAction(exp.Expression):
     """An ALTER TABLE action on a partitioned table's partitions: ``this`` the verb (ADD, DROP,
     TRUNCATE, COALESCE, REORGANIZE, EXCHANGE, ANALYZE, CHECK, OPTIMIZE, REBUILD, REPAIR,
@@ -1685,7 +1692,9 @@ class MvddParser(MySQLParser):
             and (len(node.args.get("actions") or ()) > 1 or node.args.get("options"))
         ):
             # the grammar's: an action on partitions is the ALTER TABLE's only clause
-            self.raise_error("an action on partitions goes alone in its ALTER TABLE")
+            self.raise_error(
+                "an action on partitions or on the tablespace goes alone in its ALTER TABLE"
+            )
         if isinstance(node, exp.Command) and self._index > ran_as:
             # the fallback took the word after ALTER as the verb; name the statement's verb
             return exp.Command(this="ALTER", expression=node.args.get("expression"))
@@ -1881,10 +1890,13 @@ class MvddParser(MySQLParser):
         return {"expressions": names}
 
     def _parse_on_partitions(self, verb: str) -> PartitionAction | None:
-        """``verb PARTITION …``, an ALTER TABLE action on partitions (the verb read); None
-        where PARTITION does not follow (the verb's other use, or for a verb that has none,
-        as MySQL's ``DISCARD TABLESPACE``, the statement read as a Command, as sqlglot reads
-        what it does not know)."""
+        """``verb PARTITION …``, an ALTER TABLE action on partitions (the verb read), or a
+        whole table's ``{DISCARD | IMPORT} TABLESPACE``; None where neither follows (the
+        verb's other use, the statement read as a Command, as sqlglot reads what it does not
+        know)."""
+        if verb in ("DISCARD", "IMPORT") and self._match_text_seq("TABLESPACE"):
+            self._on_partitions = True  # (alone in its ALTER TABLE, as a partition action)
+            return self.expression(TablespaceAction(this=verb))  # type: ignore[return-value]
         if not self._match(TokenType.PARTITION):
             return None
         self._on_partitions = True
@@ -2575,6 +2587,7 @@ class MvddGenerator(MySQLGenerator):
         SwitchKeys: lambda self, e: f"{e.name} KEYS",
         Signedness: lambda self, e: e.name,
         PartitionAction: lambda self, e: self.partitionaction_sql(e),
+        TablespaceAction: lambda self, e: f"{e.name} TABLESPACE",
         # (for messages: what a replica reads of a partitioning it keeps nothing of)
         Partitioning: lambda self, e: (
             f"PARTITION BY {e.this.name} …" if e.this is not None else "REMOVE PARTITIONING"

@@ -847,6 +847,15 @@ _PARTITIONING = (
     "partitioning is tracked by a replica only (Catalog(replica=True), which follows what its "
     "server accepted): a catalog of its own would have to check the server's partitioning rules"
 )
+
+
+@alter_steps.register
+def _(action: d.TablespaceAction, table: str, ctx: Context) -> list[s.Step]:
+    """``DISCARD TABLESPACE`` / ``IMPORT TABLESPACE``: the table's rows go with its data file,
+    or come from one, without row events; its schema stays."""
+    return [s.TruncateTable(table=table, how=f"{action.name.upper()} TABLESPACE")]
+
+
 #: the partition actions whose rows change without a row event
 _ROWS_CHANGED = frozenset({"DROP", "TRUNCATE", "EXCHANGE", "DISCARD", "IMPORT"})
 

@@ -472,6 +472,10 @@ def _(step: s.TruncateTable) -> exp.Expr:
     if step.empties:
         return exp.TruncateTable(expressions=[_table(step.table)])
     verb = step.how.split()[0]
+    if step.how.endswith(" TABLESPACE"):
+        return exp.Alter(
+            this=_table(step.table), kind="TABLE", actions=[d.TablespaceAction(this=verb)]
+        )
     table, partitions = step.table, step.partitions
     other = None
     if step.exchange:

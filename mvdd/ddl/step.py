@@ -171,8 +171,10 @@ class TruncateTable(Step):
     partition's rows swapped with another table's: both tables' rows change), ``IMPORT
     PARTITION`` (rows loaded from a tablespace's file), or MariaDB's ``CONVERT PARTITION`` (a
     partition's rows gone into a new table, whose own step says so too) and ``CONVERT TABLE``
-    (a table's rows made a new partition, the table dropped). The schema stays; the table gets
-    a version all the same, so that whoever follows the rows learns of it."""
+    (a table's rows made a new partition, the table dropped); or InnoDB's ``DISCARD
+    TABLESPACE`` / ``IMPORT TABLESPACE`` of a whole table (its rows gone with its data file,
+    or loaded from one). The schema stays; the table gets a version all the same, so that
+    whoever follows the rows learns of it."""
 
     partitions: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_names)
     how: str = "TRUNCATE TABLE"
