@@ -692,6 +692,32 @@ def test_a_sequence_the_patterns_match_stays_upstream(s: Setup) -> None:
     ]
 
 
+def test_xa_transactions_reach_the_target_at_their_commit(s: Setup) -> None:
+    """Rows a shard writes in XA transactions (mvdd.binlog.xa) reach the target when the
+    transaction commits, never when it rolls back: one prepared before the first run (its
+    snapshot does not see the rows; the reader finds the prepared group in the binlog at the
+    commit), one prepared and committed while the job follows, one rolled back."""
+    with contextlib.closing(s.servers.up1.connect(s.db)) as conn, conn.cursor() as cur:
+
+        def xa(xid: str, *statements: str) -> None:
+            for sql in (f"XA START {xid}", *statements, f"XA END {xid}", f"XA PREPARE {xid}"):
+                cur.execute(sql)
+
+        xa("'early'", "INSERT INTO orders_01 (id, customer) VALUES (1, 'early')")
+        r = s.replicator()
+        r.run()
+        rows(s, "up1", "orders_02", 10, 3)
+        cur.execute("XA COMMIT 'early'")
+        xa("'late'", "INSERT INTO orders_02 (id, customer) VALUES (20, 'late')")
+        cur.execute("XA ROLLBACK 'late'")
+        xa("'paid'", "UPDATE orders_01 SET status = 'paid' WHERE id = 1")
+        cur.execute("XA COMMIT 'paid'")
+    r.run()
+    counts = assert_replicated(s, r)
+    assert (counts[f"up1/{s.db}.orders_01"], counts[f"up1/{s.db}.orders_02"]) == (1, 3)
+    assert _target_values(s, "status")[1] == "paid" and 20 not in _target_values(s, "status")
+
+
 def test_a_shard_without_a_key_is_refused_at_start(s: Setup) -> None:
     s.run("up2", "CREATE TABLE orders_07 (a INT, b INT)")
     with pytest.raises(ReplicationError) as info:
