@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
 import pytest
 
 from mvdd import MvddError, parse_statements, parse_table
 from mvdd.ddl import render_steps
 from mvdd.ddl.statement import for_server
+from mvdd.ddl.step import CreateTable, DropTable, SetOptions, Step
 from tests.support.fixtures import sequences, statements
 
 CREATES = statements("create_tables.sql")
@@ -49,3 +53,52 @@ def test_every_rendered_alter_reads_the_same_for_mariadb() -> None:
                 assert again.steps == mine.steps, text
                 checked += 1
     assert checked > 200
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "ALTER TABLE t SEQUENCE=0",
+        "ALTER TABLE t SEQUENCE=DEFAULT, COMMENT 'c'",
+        "ALTER TABLE t ROW_FORMAT=DEFAULT",
+        "ALTER TABLE t SEQUENCE 1",
+        "ALTER TABLE t DISCARD TABLESPACE",
+        "ALTER TABLE t IMPORT TABLESPACE",
+        "DROP SEQUENCE s, t",
+    ],
+)
+def test_rendered_steps_read_back_the_same(sql: str) -> None:
+    """A statement's steps rendered read back as the same steps: an option set back to the
+    server's own (``SEQUENCE=0``, ``ROW_FORMAT=DEFAULT``) written as ``DEFAULT``, a whole
+    table's tablespace action, a DROP SEQUENCE (rendered as the DROP TABLE of each)."""
+    (statement,) = parse_statements(sql)
+    again = [x for text in render_steps(statement.steps) for x in parse_statements(text)[0].steps]
+    # (a DROP SEQUENCE's sequences are dropped as tables: its test of each is the statement's;
+    # options are written in the renderer's order)
+    assert list(map(_unordered, again)) == [
+        _unordered(attrs.evolve(x, sequence=False) if isinstance(x, DropTable) else x)
+        for x in statement.steps
+    ]
+
+
+def _unordered(step: Step) -> Any:
+    return (step.table, dict(step.options)) if isinstance(step, SetOptions) else step
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "CREATE SEQUENCE s",
+        "CREATE SEQUENCE s START 5 INCREMENT 2 ENGINE=Aria COMMENT 'c' ROW_FORMAT=DYNAMIC",
+    ],
+)
+def test_a_sequence_renders_as_the_table_it_is(sql: str) -> None:
+    """A sequence's table renders as its CREATE TABLE of SEQUENCE=1, a fixpoint that reads
+    back as the same table."""
+    (statement,) = parse_statements(sql)
+    (step,) = statement.steps
+    assert isinstance(step, CreateTable)
+    rendered = step.definition.to_sql()
+    assert "SEQUENCE=1" in rendered
+    assert parse_table(rendered) == step.definition
+    assert parse_table(rendered).to_sql() == rendered

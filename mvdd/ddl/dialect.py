@@ -2109,12 +2109,16 @@ class MvddParser(MySQLParser):
         return None
 
     def _parse_drop(self, *args: Any, **kwargs: Any) -> Any:
-        index = self._index
-        temporary = self._match(TokenType.TEMPORARY)
-        if _is_keyword(self._curr, "SEQUENCE"):
-            self._advance()
-            return self._parse_sequence("DROP", temporary=temporary)
-        self._retreat(index)
+        curr = self._curr
+        if curr is not None and (
+            curr.token_type == TokenType.TEMPORARY or _is_keyword(curr, "SEQUENCE")
+        ):  # (an ALTER TABLE's DROP COLUMN comes here too: one test of its next word)
+            index = self._index
+            temporary = self._match(TokenType.TEMPORARY)
+            if _is_keyword(self._curr, "SEQUENCE"):
+                self._advance()
+                return self._parse_sequence("DROP", temporary=temporary)
+            self._retreat(index)
         node = super()._parse_drop(*args, **kwargs)
         kind = str(node.args.get("kind") or "").upper() if isinstance(node, exp.Drop) else ""
         if kind in ("TABLE", "INDEX"):

@@ -438,6 +438,13 @@ def _(step: s.SetOptions) -> exp.Expr:
     opts = option_nodes(TableOptions().with_options(rest if bare else step.options))
     if bare:
         opts.append(exp.CollateProperty(this=exp.var(CHARSET_DEFAULT), default=True))
+    # (an option set back to the server's own, ROW_FORMAT=DEFAULT or SEQUENCE=0, is none the
+    # table keeps: written as DEFAULT)
+    opts += [
+        exp.Property(this=exp.var(key), value=exp.var("DEFAULT"))
+        for key, value in step.options
+        if value is None
+    ]
     return _alter(step.table, [], opts)
 
 
