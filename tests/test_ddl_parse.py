@@ -220,7 +220,7 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
     odd = [
         "GRANT ALL ON *.* TO u",
         "ALTER TABLE t PARTITION BY HASH(a) PARTITIONS 4",
-        "ALTER TABLE t DISCARD TABLESPACE",
+        "ALTER TABLE t ADD SYSTEM VERSIONING",
         "CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DELETE FROM t",
         "RENAME USER a TO b",
         "LOCK TABLES t WRITE",

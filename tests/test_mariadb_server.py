@@ -3188,6 +3188,28 @@ SEQUENCE_SCRIPTS = [
         _sequence_table("t", options="SEQUENCE=1 CHARSET=latin1"),
     ],
     ["CREATE TABLE t (a INT)", "ALTER TABLE t SEQUENCE=1", "CREATE TABLE u (a INT) SEQUENCE=1"],
+    # DEFAULTs calling sequences: each a sequence there is, whenever the server opens the table
+    [
+        "CREATE SEQUENCE s",
+        "CREATE TABLE t (a INT)",
+        "CREATE TABLE u1 (a INT DEFAULT NEXTVAL(nope))",
+        "CREATE TABLE u2 (a INT DEFAULT NEXTVAL(t))",
+        "CREATE TABLE u3 (a INT DEFAULT NEXTVAL(s), b INT)",
+        "ALTER TABLE t ADD c INT DEFAULT LASTVAL(t)",
+        "ALTER TABLE t ALTER a SET DEFAULT NEXTVAL(nope)",
+        "ALTER TABLE t ADD b INT DEFAULT (NEXT VALUE FOR s), ADD c INT DEFAULT SETVAL(s, 5)",
+        "DROP SEQUENCE s",
+        "ALTER TABLE u3 ADD z INT",
+        "ALTER TABLE u3 COMMENT 'x'",
+        "ALTER TABLE u3 MODIFY a INT DEFAULT 1",
+        "ALTER TABLE t DROP COLUMN b, DROP COLUMN c",
+        "CREATE TABLE u4 LIKE u3",
+        "RENAME TABLE u3 TO u5",
+        "TRUNCATE TABLE u5",
+        "CREATE SEQUENCE s",
+        "ALTER TABLE u5 ADD z INT",
+        "DROP TABLE u4, u5",
+    ],
 ]
 
 

@@ -49,6 +49,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.apply import validate_table
 from mvdd.ddl.name import Context, split_name
 from mvdd.ddl.rules import FLAVORS, PLAIN, Rules, Session
+from mvdd.ddl.sequence import check_calls
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.ddl.statement import (
     Statement,
@@ -820,12 +821,34 @@ class Catalog:
             for p in planned:
                 if p.new is not None:
                     validate_table(p.new, base=p.old, rules=rules)
+            if rules.strict:  # (a replica's server resolved its sequences)
+                for p in planned:
+                    if p.new is not None:
+                        check_calls(p.new, p.steps, self._now, self._holds)
         except MvddError as err:
             raise err.locate(statement=st.text, statement_index=st.index) from None
         planned = [p for p in planned if p.new != p.old or p.truncated]
         if not planned:
             return []
         return self._commit(st, planned, position)
+
+    def _now(self, name: str) -> Table | None:
+        """The table a name the catalog holds names now (None: none)."""
+        state = self._state
+        tid = state.names.get(self._own_name(name))
+        if tid is None:
+            return None
+        history = state.histories[tid]
+        return history.table_at(history.head)
+
+    def _holds(self, name: str) -> bool:
+        """Whether a table of this name would be the catalog's (not of another database)."""
+        database = split_name(name)[0]
+        return self.database is None or database in (None, self.database)
+
+    def _own_name(self, name: str) -> str:
+        """A name as the catalog keeps it (a catalog of one database: without it)."""
+        return split_name(name)[1] if self.database is not None else name
 
     def commit_table(
         self,

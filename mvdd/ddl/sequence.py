@@ -18,7 +18,10 @@ version beyond the CREATE's own. What mvdd checks is what the server checks:
   table that is not one in a DROP, not in an ALTER, as the server does);
 * under mvdd's own rules (not a replica's, whose server already took the statement), that a
   ``CREATE SEQUENCE``'s values make a sequence (:func:`check_values`: the server's rules, with an
-  ``auto_increment_increment`` of 1 standing for the server's when INCREMENT is 0).
+  ``auto_increment_increment`` of 1 standing for the server's when INCREMENT is 0), and that a
+  table a statement defines or alters has no DEFAULT calling (``NEXTVAL(s)``, ``LASTVAL``,
+  ``SETVAL``) anything but a sequence the catalog holds (:func:`check_calls`; one of a database
+  the catalog does not track passes).
 
 MySQL has no sequences: a catalog of its flavor refuses the statements as a syntax error, as
 MySQL does.
@@ -26,13 +29,15 @@ MySQL does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 from sqlglot import exp
 
-from mvdd.errors import DDLError
-from mvdd.model import Table
+from mvdd.ddl import step as s
+from mvdd.ddl.expr import parse
+from mvdd.errors import DDLError, NoSuchTableError
+from mvdd.model import Expr, Table
 from mvdd.model.element import NO_DEFAULT
 from mvdd.model.kind import TypeKind
 
@@ -191,3 +196,60 @@ def check_values(values: Mapping[str, int | None]) -> None:
     )
     if why is not None:
         raise DDLError(f"the sequence's values are out of range: {why}")
+
+
+#: the functions that call a sequence, its name their first argument
+CALLS = frozenset({"NEXTVAL", "LASTVAL", "SETVAL"})
+
+#: the steps that leave a table as it is to the server, which does not open it (a table whose
+#: DEFAULT calls a sequence that is gone can be renamed, copied, dropped; any other ALTER of it
+#: fails)
+_UNOPENED = (s.RenameTable, s.CreateTableLike, s.DropTable, s.TruncateTable)
+
+
+def called(expr: Expr) -> list[str]:
+    """The sequences an expression calls, by their names as written (``db.s`` once the
+    statement's database qualified them).
+
+    >>> called(Expr("NEXTVAL(`d`.`s`) + LASTVAL(`t`)"))
+    ['d.s', 't']
+    """
+    names = []
+    for call in parse(expr.sql).find_all(exp.Anonymous):
+        first = call.expressions[0] if call.expressions else None
+        if call.name.upper() in CALLS and isinstance(first, exp.Table):
+            names.append(f"{first.db}.{first.name}" if first.db else first.name)
+    return names
+
+
+def check_calls(
+    table: Table,
+    steps: Iterable[s.Step],
+    table_of: Callable[[str], Table | None],
+    known: Callable[[str], bool],
+) -> None:
+    """NoSuchTableError, or DDLError, when a statement leaves a table (``table``, after its
+    ``steps``) with a DEFAULT that calls a sequence that is no table, or a table that is no
+    sequence (the server's 1146 and 4089: it resolves every DEFAULT of a table definition it
+    writes, so an ALTER that keeps a DEFAULT whose sequence is gone fails too; one that drops
+    that DEFAULT, a rename, a copy, a drop pass). ``table_of``: a name's table now (None:
+    none); ``known``: whether the catalog would hold a table of that name (one of another
+    database's passes)."""
+    if not table.column_tally().defaults or all(isinstance(x, _UNOPENED) for x in steps):
+        return
+    for col in table.columns:
+        default = col.default
+        if not isinstance(default, Expr) or "VAL(" not in default.sql.upper():
+            continue
+        for name in called(default):
+            if not known(name):
+                continue
+            found = table_of(name)
+            if found is None:
+                raise NoSuchTableError(
+                    "no such table: the DEFAULT calls it as a sequence", table=name, column=col.name
+                )
+            if not found.options.sequence:
+                raise DDLError(
+                    f"`{name}` is not a SEQUENCE (the DEFAULT calls it as one)", column=col.name
+                )
