@@ -899,7 +899,7 @@ class BinlogReader:
     def _scan_id(self) -> int:
         """The replica id of the streams that search the binlog while the reader's own is open
         (the server drops a stream when another registers with its id)."""
-        return self.server_id ^ 1
+        return self.server_id + 1 if self.server_id < 2**32 - 1 else self.server_id - 1
 
     def _scan_events(self, file: str) -> Iterator[Any]:
         """The events an XA search reads, from the start of a binlog file on."""
