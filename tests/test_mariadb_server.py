@@ -3222,6 +3222,11 @@ def test_sequences_read_as_on_the_server(mdb: Any, script: list[str]) -> None:
     (MariaDB 10.11's rules. Not here: a DROP SEQUENCE of a sequence and a table that is not
     one, which the server half runs and mvdd refuses whole, as it does DROP TABLE's; and a
     TEMPORARY sequence, untracked as a temporary table is.)"""
+    _sequence_script(mdb, script)
+
+
+def _sequence_script(mdb: Any, script: list[str]) -> None:
+    """:func:`test_sequences_read_as_on_the_server`'s run of one script."""
     with mdb.cursor() as cur:
         cur.execute("SELECT DATABASE()")
         (database,) = cur.fetchone()
@@ -3254,6 +3259,66 @@ def test_sequences_read_as_on_the_server(mdb: Any, script: list[str]) -> None:
                     ours.differences(shown),
                 )
                 assert ours.options.sequence == (kind == "SEQUENCE"), (sql, name)
+
+
+_SEQUENCE_NAMES = st.sampled_from(["s", "t", "u"])
+#: statements over sequences and tables of three names, in forms the server takes and refuses
+_SEQUENCE_STEPS = st.one_of(
+    st.builds(
+        "CREATE {}SEQUENCE {}{} {}".format,
+        st.sampled_from(["", "OR REPLACE "]),
+        st.sampled_from(["", "IF NOT EXISTS "]),
+        _SEQUENCE_NAMES,
+        st.sampled_from(["", "START 5", "INCREMENT -1", "CACHE 0 CYCLE", "ENGINE=MyISAM"]),
+    ),
+    st.builds(
+        "ALTER SEQUENCE {}{} {}".format,
+        st.sampled_from(["", "IF EXISTS "]),
+        _SEQUENCE_NAMES,
+        st.sampled_from(["RESTART", "INCREMENT 2", "NOCACHE"]),
+    ),
+    st.builds("DROP SEQUENCE {}{}".format, st.sampled_from(["", "IF EXISTS "]), _SEQUENCE_NAMES),
+    st.builds("DROP TABLE IF EXISTS {}".format, _SEQUENCE_NAMES),
+    st.builds(
+        "CREATE TABLE {} (a INT DEFAULT NEXTVAL({}), b INT)".format,
+        _SEQUENCE_NAMES,
+        _SEQUENCE_NAMES,
+    ),
+    st.builds("CREATE TABLE {} (a INT, b INT)".format, _SEQUENCE_NAMES),
+    st.builds(
+        "ALTER TABLE {} {}".format,
+        _SEQUENCE_NAMES,
+        st.sampled_from(
+            [
+                "ADD c INT",
+                "COMMENT 'x'",
+                "SEQUENCE=0",
+                "SEQUENCE=1",
+                "ENGINE=MyISAM",
+                "ENGINE=MEMORY",
+                "MODIFY a INT DEFAULT 1",
+                "ALTER b SET DEFAULT LASTVAL(s)",
+                "MODIFY cycle_count BIGINT NOT NULL",
+                "FORCE",
+            ]
+        ),
+    ),
+    st.builds("RENAME TABLE {} TO {}".format, _SEQUENCE_NAMES, _SEQUENCE_NAMES),
+    st.builds("CREATE TABLE {} LIKE {}".format, _SEQUENCE_NAMES, _SEQUENCE_NAMES),
+    st.builds("TRUNCATE TABLE {}".format, _SEQUENCE_NAMES),
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(script=st.lists(_SEQUENCE_STEPS, min_size=1, max_size=8))
+def test_any_script_of_sequences_and_tables_reads_as_on_the_server(
+    mdb: Any, script: list[str]
+) -> None:
+    """Any script of sequences and tables (of :data:`_SEQUENCE_STEPS`, three names), run as
+    :func:`test_sequences_read_as_on_the_server` runs one: the server, a replica's catalog and
+    an own-rules one take and refuse the same statements, and hold the same tables after each."""
+    assert _run(mdb, "DROP TABLE IF EXISTS s, t, u") is None
+    _sequence_script(mdb, script)
 
 
 _LIMIT = 2**63 - 1
