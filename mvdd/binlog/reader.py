@@ -15,7 +15,9 @@ Transactions
     is reconnected from the last transaction end handed out, never from the middle of one and
     never from the original start; the reader waits for the server up to ``retry`` seconds
     (``None``: for ever; the questions it asks the server besides the stream, the snapshot
-    included, wait as long), then raises :class:`~mvdd.errors.SourceConfigError`.
+    included, wait as long), then raises :class:`~mvdd.errors.SourceConfigError`. An XA
+    transaction's rows, logged when it is prepared, come out at its ``XA COMMIT``, as that
+    statement's transaction, and never after an ``XA ROLLBACK`` (:mod:`mvdd.binlog.xa`).
 
 Starting
     ``start=None`` continues after the reader's last :meth:`~BinlogReader.checkpoint` kept in
@@ -38,8 +40,9 @@ DDL policy
     A statement on a matched table that mvdd cannot parse or does not model follows the
     catalog's ``on_unsupported`` (``"raise"``: SchemaUnknownError-free stop naming statement and
     position; ``"skip"``: logged and skipped); on other tables such statements are ignored.
-    When what ``"skip"`` skips is the CREATE of a followed table (a sequence, a partitioned or
-    system-versioned table, in the binlog or at bootstrap), that table is *untracked*: its rows
+    When what ``"skip"`` skips is the CREATE of a followed table (a system-versioned table,
+    one with an application-time period, in the binlog or at bootstrap), that table is
+    *untracked*: its rows
     are skipped too, with one warning per table and reader, instead of raising
     SchemaUnknownError, and so are the statements on it (an ALTER, a DROP; a rename untracks
     the new name). The untracked names are kept in the catalog's store (a restart skips
