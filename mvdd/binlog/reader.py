@@ -113,7 +113,7 @@ log = logging.getLogger("mvdd.binlog")
 
 def _plain_connect(**settings: Any) -> Any:
     """A connection of the library's, as PyMySQL now spells its settings."""
-    if "db" in settings:
+    if "db" in settings:  # (the library's spelling, deprecated by PyMySQL)
         settings["database"] = settings.pop("db")
     return pymysql.connect(**settings)
 
@@ -582,14 +582,12 @@ class BinlogReader:
     def _connect(self, **settings: Any) -> Any:
         """The library's connection factory: a second stream connection means the library is
         reconnecting by itself, from the middle of a transaction; mvdd reconnects instead."""
-        if "db" in settings:  # the library's spelling, deprecated by PyMySQL
-            settings["database"] = settings.pop("db")
         if "cursorclass" not in settings:  # the stream connection (not the library's control one)
             if self._stream_connected:
                 raise _Lost("the server closed the replication stream")
             self._stream_connected = True
         try:
-            return pymysql.connect(**settings)
+            return _plain_connect(**settings)
         except pymysql.MySQLError as err:
             if may_reconnect(err):
                 raise _Lost(f"cannot connect: {_message(err)}") from None

@@ -833,22 +833,17 @@ class Catalog:
         return self._commit(st, planned, position)
 
     def _now(self, name: str) -> Table | None:
-        """The table a name the catalog holds names now (None: none)."""
-        state = self._state
-        tid = state.names.get(self._own_name(name))
-        if tid is None:
+        """The table a name the catalog holds names now (None: none); a catalog of one
+        database keeps its names without it."""
+        try:
+            return self.table(split_name(name)[1] if self.database is not None else name)
+        except NoSuchTableError:
             return None
-        history = state.histories[tid]
-        return history.table_at(history.head)
 
     def _holds(self, name: str) -> bool:
         """Whether a table of this name would be the catalog's (not of another database)."""
         database = split_name(name)[0]
         return self.database is None or database in (None, self.database)
-
-    def _own_name(self, name: str) -> str:
-        """A name as the catalog keeps it (a catalog of one database: without it)."""
-        return split_name(name)[1] if self.database is not None else name
 
     def commit_table(
         self,

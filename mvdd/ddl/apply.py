@@ -32,6 +32,7 @@ import attrs
 from mvdd.ddl import expr as ex
 from mvdd.ddl import step as s
 from mvdd.ddl.constant import UNKNOWN, default_value
+from mvdd.ddl.dialect import SEQUENCE_CALLS
 from mvdd.ddl.name import split_name
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.sequence import check_structure
@@ -365,7 +366,7 @@ _NEVER = frozenset(
 )
 #: what only a DEFAULT may call: sequences, and RANDOM_BYTES (chance, which MariaDB keeps out of
 #: a virtual column where it lets RAND in)
-_DEFAULT_ONLY = frozenset({"NEXTVAL", "LASTVAL", "SETVAL", "RANDOM_BYTES"})
+_DEFAULT_ONLY = frozenset({*SEQUENCE_CALLS, "RANDOM_BYTES"})
 #: what changes from call to call or with the session (the clock, chance, the user, the
 #: database, the time zone, a variable): a virtual column and a DEFAULT may call these, a
 #: stored column and a CHECK may not

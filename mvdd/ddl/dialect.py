@@ -353,6 +353,8 @@ def _is_integer(text: str) -> bool:
     return text.lstrip("-").isdigit()
 
 
+#: MariaDB's sequence functions: their first argument names a sequence (a table)
+SEQUENCE_CALLS = ("NEXTVAL", "LASTVAL", "SETVAL")
 #: MariaDB's sequence expressions of words, by the function each is
 _VALUE_FOR = {"NEXT": "NEXTVAL", "PREVIOUS": "LASTVAL"}
 #: MariaDB's options of a sequence's values: the word, and the words that may stand between it
@@ -756,7 +758,7 @@ class MvddParser(MySQLParser):
         # a column
         **{
             name: (lambda self, name=name: self._parse_sequence_call(name))
-            for name in ("NEXTVAL", "LASTVAL", "SETVAL")
+            for name in SEQUENCE_CALLS
         },
         "COLUMN_GET": lambda self: self._parse_column_get(),
     }
@@ -2449,9 +2451,8 @@ class MvddParser(MySQLParser):
         """MariaDB's ``CREATE [OR REPLACE] [TEMPORARY] SEQUENCE [IF NOT EXISTS] s [values]
         [table options]``, ``ALTER SEQUENCE [IF EXISTS] s values`` and ``DROP [TEMPORARY]
         SEQUENCE [IF EXISTS] s [, …]``, the word SEQUENCE read."""
-        exists = self._match_text_seq("IF", "NOT", "EXISTS") if verb == "CREATE" else False
-        if verb != "CREATE":
-            exists = self._match_text_seq("IF", "EXISTS")
+        words = ("IF", "NOT", "EXISTS") if verb == "CREATE" else ("IF", "EXISTS")
+        exists = self._match_text_seq(*words)
         if verb == "DROP":
             names = self._parse_csv(self._parse_table_parts)
             options: list[exp.Expr] = []

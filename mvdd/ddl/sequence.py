@@ -35,6 +35,7 @@ import attrs
 from sqlglot import exp
 
 from mvdd.ddl import step as s
+from mvdd.ddl.dialect import SEQUENCE_CALLS
 from mvdd.ddl.expr import parse
 from mvdd.errors import DDLError, NoSuchTableError
 from mvdd.model import Expr, Table
@@ -82,8 +83,6 @@ COLUMNS = (
 #: option 'SEQUENCE'"); InnoDB, MyISAM, Aria and engines mvdd does not know keep them
 ENGINES_WITHOUT = frozenset({"MEMORY", "CSV", "MRG_MyISAM", "SEQUENCE"})
 
-#: the sequence's values' names, by the row's column each is the first value of
-VALUES = ("INCREMENT", "MINVALUE", "MAXVALUE", "START", "CACHE", "CYCLE")
 #: the widest value, and what stands for the server's ``auto_increment_increment``
 _LONGLONG_MAX = 2**63 - 1
 _AUTO_INCREMENT_INCREMENT = 1
@@ -158,10 +157,11 @@ def check_structure(table: Table) -> None:
 
 
 def check_values(values: Mapping[str, int | None]) -> None:
-    """DDLError when a ``CREATE SEQUENCE``'s values (by name, :data:`VALUES`; missing: not
-    given; None: ``NO MINVALUE`` / ``NO MAXVALUE``) make no sequence, by the server's rules:
-    MINVALUE below MAXVALUE, START between them, neither at the 64-bit limits, and a CACHE
-    whose values the increment cannot overflow."""
+    """DDLError when a ``CREATE SEQUENCE``'s values (by name: INCREMENT, MINVALUE, MAXVALUE,
+    START, CACHE, CYCLE, as the dialect reads them; missing: not given; None: ``NO MINVALUE``
+    / ``NO MAXVALUE``) make no sequence, by the server's rules: MINVALUE below MAXVALUE, START
+    between them, neither at the 64-bit limits, and a CACHE whose values the increment cannot
+    overflow."""
     increment = values.get("INCREMENT")
     increment = 1 if increment is None else increment
     step = increment or _AUTO_INCREMENT_INCREMENT
@@ -198,9 +198,6 @@ def check_values(values: Mapping[str, int | None]) -> None:
         raise DDLError(f"the sequence's values are out of range: {why}")
 
 
-#: the functions that call a sequence, its name their first argument
-CALLS = frozenset({"NEXTVAL", "LASTVAL", "SETVAL"})
-
 #: the steps that leave a table as it is to the server, which does not open it (a table whose
 #: DEFAULT calls a sequence that is gone can be renamed, copied, dropped; any other ALTER of it
 #: fails)
@@ -217,7 +214,7 @@ def called(expr: Expr) -> list[str]:
     names = []
     for call in parse(expr.sql).find_all(exp.Anonymous):
         first = call.expressions[0] if call.expressions else None
-        if call.name.upper() in CALLS and isinstance(first, exp.Table):
+        if call.name.upper() in SEQUENCE_CALLS and isinstance(first, exp.Table):
             names.append(f"{first.db}.{first.name}" if first.db else first.name)
     return names
 
