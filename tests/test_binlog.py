@@ -37,6 +37,7 @@ from mvdd.binlog.reader import UNTRACKED
 from mvdd.binlog.source import Outage, Source
 from mvdd.ddl.sqlmode import COMPOSITES, MARIADB_BITS, SqlMode
 from mvdd.ddl.step import TruncateTable
+from mvdd.model.row import upgrade_row
 from mvdd.model.table import as_shown
 from mvdd.replicate.target import TargetLost
 from tests.conftest import private_server
@@ -502,28 +503,29 @@ def test_rows_of_a_table_with_no_schema_raise_schema_unknown(binlog_server: Mari
 def test_unreadable_ddl_on_a_followed_table_follows_the_policy(binlog_server: MariaDB) -> None:
     server = binlog_server
     with database(server) as db:
-        server.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", database=db)
+        create = "CREATE TABLE t (id INT PRIMARY KEY, a INT, s DATE, e DATE)"
+        server.execute(create, database=db)
         mark = server_position(server)
-        # system versioning, for a while: valid on the server, not modelled by mvdd
+        # an application-time period, for a while: valid on the server, not modelled by mvdd
         server.execute(
             "ALTER TABLE t ADD COLUMN g POINT",
             "ALTER TABLE t DROP COLUMN g",
-            "ALTER TABLE t ADD SYSTEM VERSIONING",
-            "ALTER TABLE t DROP SYSTEM VERSIONING",
-            "INSERT INTO t VALUES (1, 2)",
+            "ALTER TABLE t ADD PERIOD FOR p (s, e)",
+            "ALTER TABLE t DROP PERIOD FOR p",
+            "INSERT INTO t VALUES (1, 2, '2026-01-01', '2026-12-31')",
             database=db,
         )
         raising = Catalog(charset="utf8mb4")
-        raising.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", position=mark, database=db)
+        raising.execute(create, position=mark, database=db)
         reader = BinlogReader(server.url(), tables=f"{db}.t", catalog=raising, start=mark)
         with pytest.raises(UnsupportedDDLError) as info:
             list(reader.events())
-        assert "VERSIONING" in (info.value.statement or "") and info.value.position is not None
+        assert "PERIOD" in (info.value.statement or "") and info.value.position is not None
         skipping = Catalog(on_unsupported="skip", charset="utf8mb4")
-        skipping.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)", position=mark, database=db)
+        skipping.execute(create, position=mark, database=db)
         reader = BinlogReader(server.url(), tables=f"{db}.t", catalog=skipping, start=mark)
         rows = [ev.row for ev in reader.events() if ev.kind == "insert"]
-        assert rows == [{"id": 1, "a": 2}]
+        assert rows == [{"id": 1, "a": 2, "s": dt.date(2026, 1, 1), "e": dt.date(2026, 12, 31)}]
         # the same statement on a table the patterns do not match is ignored, whatever the policy
         unmatched = Catalog(charset="utf8mb4")
         unmatched.execute("CREATE TABLE x (id INT PRIMARY KEY)", position=mark, database=db)
@@ -737,7 +739,8 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
 ) -> None:
     """Every table of a followed database is read at bootstrap (one may be renamed in later);
     one of a kind mvdd does not model stops it only when the patterns match it (a table with
-    a foreign key, and a sequence, are ones it follows)."""
+    a foreign key, a sequence and a system-versioned table are ones it follows; one whose
+    versioning names its own period columns is not)."""
     server = binlog_server
     with database(server) as db:
         server.execute(
@@ -747,12 +750,15 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
             "CREATE TABLE part (id INT PRIMARY KEY) PARTITION BY HASH (id) PARTITIONS 2",
             "CREATE TABLE child (id INT PRIMARY KEY, o INT, FOREIGN KEY (o) REFERENCES orders_1 (id))",
             "CREATE TABLE hist (id INT PRIMARY KEY) WITH SYSTEM VERSIONING",
+            "CREATE TABLE own (id INT PRIMARY KEY, s TIMESTAMP(6) GENERATED ALWAYS AS ROW START, "
+            "e TIMESTAMP(6) GENERATED ALWAYS AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) "
+            "WITH SYSTEM VERSIONING",
             "CREATE SEQUENCE seq",
             database=db,
         )
         reader = reader_for(server, f"{db}.orders_*")
         assert reader.catalog.tables() == [
-            f"{db}.{t}" for t in ("child", "orders_1", "part", "seq")
+            f"{db}.{t}" for t in ("child", "hist", "orders_1", "part", "seq")
         ]
         server.execute(
             "INSERT INTO orders_1 VALUES (1, 2)",
@@ -760,17 +766,19 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
             "INSERT INTO part VALUES (1)",
             "INSERT INTO child VALUES (1, 1)",
             "INSERT INTO hist VALUES (1)",
+            "INSERT INTO own (id) VALUES (1)",
             "SELECT NEXTVAL(seq)",
             database=db,
         )
         assert [(e.table, e.row) for e in reader.events()] == [
             (f"{db}.orders_1", {"id": 1, "a": 2})
         ]
-        for name in ("log", "hist"):
+        for name in ("log", "own"):
             with pytest.raises(UnsupportedDDLError) as info:
                 reader_for(server, f"{db}.{name}")
             assert info.value.table == f"{db}.{name}" and info.value.position is not None
         assert reader_for(server, f"{db}.seq").catalog.table(f"{db}.seq").options.sequence
+        assert reader_for(server, f"{db}.hist").catalog.table(f"{db}.hist").options.versioned
         # a table with a foreign key is followed: its key is the one the server made for it
         child = reader_for(server, f"{db}.child").catalog.table(f"{db}.child")
         assert [i.name for i in child.indexes] == ["PRIMARY", "o"]
@@ -1076,12 +1084,17 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
     binlog_server: MariaDB, tmp_path: Any
 ) -> None:
     """With on_unsupported="skip", a table with an application-time period and a
-    system-versioned one, created before the reader started or in its binlog, are untracked:
+    system-versioned one with period columns of its own, created before the reader started or
+    in its binlog, are untracked:
     their rows are skipped, a reopened catalog still knows it, and a name that later gets a
     table of a kind mvdd models is read again."""
     server = binlog_server
     path = str(tmp_path / "catalog.db")
-    versioned = "CREATE TABLE {} (id INT PRIMARY KEY) WITH SYSTEM VERSIONING"
+    versioned = (
+        "CREATE TABLE {} (id INT PRIMARY KEY, s TIMESTAMP(6) GENERATED ALWAYS AS ROW START, "
+        "e TIMESTAMP(6) GENERATED ALWAYS AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) "
+        "WITH SYSTEM VERSIONING"
+    )
     with database(server) as db:
         server.execute(
             versioned.format("pre"),
@@ -1095,12 +1108,12 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
                 reader.check()  # bootstrap: `pre` is skipped, and untracked
                 s.sql(
                     versioned.format("s"),
-                    "INSERT INTO s VALUES (1)",
-                    "INSERT INTO pre VALUES (1)",
+                    "INSERT INTO s (id) VALUES (1)",
+                    "INSERT INTO pre (id) VALUES (1)",
                     _PERIOD_TABLE,
                     "INSERT INTO p (id) VALUES (1)",
                     versioned.format("x"),
-                    "INSERT INTO x VALUES (1)",
+                    "INSERT INTO x (id) VALUES (1)",
                 )
                 s.insert("keep", "INSERT INTO keep VALUES (102)", 102)
                 events = list(reader.events())
@@ -1109,7 +1122,7 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
                 untracked = catalog.store.get_state(UNTRACKED)
             assert sorted(untracked) == sorted(f"{db}.{t}" for t in ("pre", "s", "p", "x"))
             s.expected.clear()
-            s.sql("INSERT INTO s VALUES (2)", "INSERT INTO pre VALUES (2)")
+            s.sql("INSERT INTO s (id) VALUES (2)", "INSERT INTO pre (id) VALUES (2)")
             s.sql("INSERT INTO p (id) VALUES (2)")
             s.insert("keep", "INSERT INTO keep VALUES (7)", 7)
             s.sql("DROP TABLE s")
@@ -1163,6 +1176,103 @@ def test_a_sequence_is_a_table_whose_rows_decode(binlog_server: MariaDB) -> None
         got = [(str(e.kind), e.table, e.version, e.row) for e in reader.events()]
         assert got == expected
         assert as_shown(reader.catalog.table(f"{db}.t")).equivalent(shown, ignore_order=False)
+
+
+#: statements on system-versioned tables, each one transaction: rows written, changed and
+#: deleted, their history deleted, the tables altered (a session keeping their history), copied,
+#: their versioning dropped and added again
+VERSIONED_STATEMENTS = [
+    "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10), n INT WITHOUT SYSTEM VERSIONING, "
+    "b BLOB, UNIQUE (b)) WITH SYSTEM VERSIONING",
+    "INSERT INTO t VALUES (1, 'one', 1, 'x1'), (2, 'two', 2, 'x2'), (3, 'three', 3, 'x3')",
+    "UPDATE t SET a = 'uno' WHERE id = 1",
+    "UPDATE t SET n = n + 10",  # (only a column without versioning: no history row)
+    "DELETE FROM t WHERE id = 2",
+    "REPLACE INTO t VALUES (3, 'drei', 30, 'x3')",
+    "INSERT INTO t VALUES (2, 'again', 2, 'x2b') ON DUPLICATE KEY UPDATE a = 'dup'",
+    "UPDATE pre SET v = v * 2",
+    "DELETE HISTORY FROM t BEFORE SYSTEM_TIME NOW(6)",
+    "DELETE FROM pre",
+    "ALTER TABLE t ADD COLUMN c INT DEFAULT 5 AFTER id",
+    "UPDATE t SET c = id WHERE id > 1",
+    "ALTER TABLE t DROP COLUMN n",
+    "CREATE TABLE u LIKE t",
+    "INSERT INTO u SELECT * FROM t",
+    "DELETE FROM u WHERE id = 1",
+    "ALTER TABLE t DROP SYSTEM VERSIONING",
+    "UPDATE t SET a = 'plain' WHERE id = 1",
+    "DELETE FROM t WHERE id = 3",
+    "ALTER TABLE t ADD SYSTEM VERSIONING",
+    "UPDATE t SET a = 'after' WHERE id = 1",
+    "DELETE HISTORY FROM t",
+    "INSERT INTO pre VALUES (7, 70)",
+]
+
+
+def upgraded(catalog: Catalog, name: str, version: int, rows: dict[Any, dict[str, Any]]) -> None:
+    """Rows of a table's version before ``version`` (by column name), as rows of ``version``
+    (:func:`mvdd.model.row.upgrade_row`: the value an added column gives existing rows)."""
+    old, new = (catalog.table(name, version=v) for v in (version - 1, version))
+    ids = {c.name: c.id for c in old.columns}
+    names = {c.id: c.name for c in new.columns}
+    for key, row in rows.items():
+        up = upgrade_row({ids[n]: v for n, v in row.items()}, old, new)
+        rows[key] = {names[i]: v for i, v in up.items()}
+
+
+def test_a_system_versioned_table_reads_as_its_current_rows(binlog_server: MariaDB) -> None:
+    """MariaDB's system-versioned tables (the server keeps each row's past versions, two hidden
+    columns in every row, and logs the past versions it writes as rows): a reader following
+    them stops on none of :data:`VERSIONED_STATEMENTS`, and its events are the changes to the
+    tables' current rows: applied in order to the rows a query read when it started, they give
+    after each statement what a query of the server reads (the oracle), a table made before
+    the reader (its bootstrap) included."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute(
+            "CREATE TABLE pre (id INT PRIMARY KEY, v INT) WITH SYSTEM VERSIONING",
+            "INSERT INTO pre VALUES (1, 10), (2, 20)",
+            "UPDATE pre SET v = 11 WHERE id = 1",
+            database=db,
+        )
+        reader = reader_for(server, f"{db}.*")
+        assert reader.catalog.table(f"{db}.pre").options.versioned
+        with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+
+            def current() -> dict[str, dict[Any, dict[str, Any]]]:
+                out = {}
+                cur.execute("SHOW TABLES")
+                for (name,) in cur.fetchall():
+                    cur.execute(f"SELECT * FROM {quote(name)}")
+                    names = [c[0] for c in cur.description]
+                    out[f"{db}.{name}"] = {r[0]: dict(zip(names, r, strict=True)) for r in cur}
+                return out
+
+            replayed = current()
+            cur.execute("SET SESSION system_versioning_alter_history = KEEP")
+            for sql in VERSIONED_STATEMENTS:
+                cur.execute(sql)
+                for tx in reader.transactions():
+                    for e in tx.events:
+                        rows = replayed.setdefault(e.table, {})
+                        if e.kind == "ddl":
+                            if e.version > 1:  # (the rows as of the new version: a column added)
+                                upgraded(reader.catalog, e.table, e.version, rows)
+                            continue
+                        row = e.row
+                        assert row is not None
+                        if e.kind == "delete":
+                            del rows[row["id"]]
+                            continue
+                        if e.before is not None:
+                            del rows[e.before["id"]]
+                        rows[row["id"]] = row
+                got = {name: rows for name, rows in replayed.items() if rows}
+                assert got == {name: rows for name, rows in current().items() if rows}, sql
+            for name in ("t", "u", "pre"):
+                shown = parse_table(show_create_table(conn, name), replica=True)
+                ours = as_shown(reader.catalog.table(f"{db}.{name}"))
+                assert ours.equivalent(shown, ignore_order=False), ours.differences(shown)
 
 
 def test_statements_on_an_untracked_table_are_skipped_and_a_rename_untracks_its_new_name(

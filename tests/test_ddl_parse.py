@@ -220,7 +220,7 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
     odd = [
         "GRANT ALL ON *.* TO u",
         "ALTER TABLE t PARTITION BY HASH(a) PARTITIONS 4",
-        "ALTER TABLE t ADD SYSTEM VERSIONING",
+        "ALTER TABLE t DROP PERIOD FOR SYSTEM_TIME",
         "CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DELETE FROM t",
         "RENAME USER a TO b",
         "LOCK TABLES t WRITE",
@@ -253,12 +253,12 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
         "CREATE TABLE t (a VECTOR(3))",
         "ALTER TABLE t ALTER COLUMN a SET VISIBLE",
         "SET STATEMENT sql_mode='' FOR INSERT INTO t VALUES (1)",
-        # MariaDB's system versioning
-        "ALTER TABLE t ADD SYSTEM VERSIONING",
-        "ALTER TABLE t ADD COLUMN b INT, DROP SYSTEM VERSIONING",
-        "CREATE TABLE t (a INT) ENGINE=InnoDB WITH SYSTEM VERSIONING",
-        "CREATE TABLE t (a INT WITH SYSTEM VERSIONING)",
-        "ALTER TABLE t ADD b INT NOT NULL WITH SYSTEM VERSIONING",
+        # MariaDB's system versioning with period columns of the table's own
+        "CREATE TABLE t (a INT, s TIMESTAMP(6) GENERATED ALWAYS AS ROW START, e TIMESTAMP(6) "
+        "GENERATED ALWAYS AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) WITH SYSTEM VERSIONING",
+        "ALTER TABLE t ADD COLUMN s TIMESTAMP(6) GENERATED ALWAYS AS ROW START",
+        "ALTER TABLE t ADD PERIOD FOR SYSTEM_TIME (s, e)",
+        "ALTER TABLE t DROP PERIOD FOR SYSTEM_TIME",
         # partitioning, in every form sqlglot reads or not
         "CREATE TABLE t (a INT) PARTITION BY HASH (a)",
         "CREATE TABLE t (a INT) /*!50100 PARTITION BY KEY (a) PARTITIONS 2 */",
@@ -281,10 +281,49 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
     ],
 )
 def test_unsupported(sql: str) -> None:
-    with pytest.raises(UnsupportedDDLError) as info:
+    with pytest.raises(UnsupportedDDLError):
         parse_statements(sql)
-    if "VERSIONING" in sql:
-        assert "SYSTEM VERSIONING: system-versioned tables are not tracked" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        ("ALTER TABLE t ADD SYSTEM VERSIONING", [("SetVersioning", True)]),
+        ("ALTER TABLE t WITH SYSTEM VERSIONING", [("SetVersioning", True)]),
+        (
+            "ALTER TABLE t DROP SYSTEM VERSIONING, DROP SYSTEM VERSIONING",
+            [("SetVersioning", False)],
+        ),
+        (
+            "ALTER TABLE t ADD COLUMN b INT, DROP SYSTEM VERSIONING",
+            [("SetVersioning", False), ("AddColumn", None)],
+        ),
+        ("ALTER TABLE t ADD b INT NOT NULL WITH SYSTEM VERSIONING", [("AddColumn", None)]),
+    ],
+)
+def test_system_versioning_is_read(sql: str, expected: list[tuple[str, Any]]) -> None:
+    """MariaDB's ``ADD`` / ``DROP SYSTEM VERSIONING`` (and an ALTER's ``WITH SYSTEM VERSIONING``)
+    are steps, said once or more, taken before the columns' steps; a column's mark is a
+    condition on the statement (the table must be versioned)."""
+    (st,) = parse_statements(sql)
+    assert [(type(x).__name__, getattr(x, "versioned", None)) for x in st.steps] == expected
+    assert st.versioned == (("t",) if "b INT NOT NULL WITH" in sql else ())
+
+
+def test_a_created_tables_versioning_is_its_option_or_its_columns() -> None:
+    """A CREATE TABLE's WITH SYSTEM VERSIONING, or a column's (which versions only the columns
+    that say so), as MariaDB makes the table; WITHOUT SYSTEM VERSIONING kept only in a versioned
+    table; an ADD and a DROP in one statement, the server's error."""
+    table = parse_table(
+        "CREATE TABLE t (a INT, b INT WITHOUT SYSTEM VERSIONING) WITH SYSTEM VERSIONING"
+    )
+    assert table.options.versioned and [c.unversioned for c in table.columns] == [False, True]
+    table = parse_table("CREATE TABLE t (a INT WITH SYSTEM VERSIONING, b INT)")
+    assert table.options.versioned and [c.unversioned for c in table.columns] == [False, True]
+    table = parse_table("CREATE TABLE t (a INT, b INT WITHOUT SYSTEM VERSIONING)")
+    assert not table.options.versioned and not any(c.unversioned for c in table.columns)
+    with pytest.raises(DDLError):
+        parse_statements("ALTER TABLE t ADD SYSTEM VERSIONING, DROP SYSTEM VERSIONING")
 
 
 def test_unknown_types_are_errors_and_unmodelled_types_unsupported() -> None:

@@ -151,7 +151,8 @@ VALID = [
     "ALTER TABLE t CHARSET latin1 COLLATE DEFAULT, ADD c VARCHAR(3) CHARSET latin1 COLLATE DEFAULT",
     "ALTER DATABASE d CHARACTER SET DEFAULT COLLATE DEFAULT",
     "CREATE TABLE x (c POINT REF_SYSTEM_ID=4326 NOT NULL, d GEOMETRY REF_SYSTEM_ID = 0)",
-    # read so as to be refused as unsupported, not as malformed
+    # MariaDB's system versioning, COMPRESSED columns and periods (some refused as unsupported,
+    # none as malformed)
     "ALTER TABLE t ADD SYSTEM VERSIONING",
     "ALTER TABLE t DROP SYSTEM VERSIONING",
     "ALTER TABLE t DROP `system`, ADD COLUMN system INT",

@@ -3222,16 +3222,20 @@ def test_sequences_read_as_on_the_server(mdb: Any, script: list[str]) -> None:
     (MariaDB 10.11's rules. Not here: a DROP SEQUENCE of a sequence and a table that is not
     one, which the server half runs and mvdd refuses whole, as it does DROP TABLE's; and a
     TEMPORARY sequence, untracked as a temporary table is.)"""
-    _sequence_script(mdb, script)
+    _script_as_on_the_server(mdb, script)
 
 
-def _sequence_script(mdb: Any, script: list[str]) -> None:
-    """:func:`test_sequences_read_as_on_the_server`'s run of one script."""
+def _script_as_on_the_server(mdb: Any, script: list[str], *, own: bool = True) -> None:
+    """:func:`test_sequences_read_as_on_the_server`'s run of one script (``own``: an own-rules
+    catalog beside the replica's)."""
     with mdb.cursor() as cur:
         cur.execute("SELECT DATABASE()")
         (database,) = cur.fetchone()
-    own = Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
-    catalogs = [_replica(), own]
+    catalogs = [_replica()]
+    if own:
+        catalogs.append(
+            Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
+        )
     for sql in script:
         server_err = _run(mdb, sql)
         for cat in catalogs[server_err is not None :]:
@@ -3259,6 +3263,173 @@ def _sequence_script(mdb: Any, script: list[str]) -> None:
                     ours.differences(shown),
                 )
                 assert ours.options.sequence == (kind == "SEQUENCE"), (sql, name)
+
+
+#: scripts of MariaDB's system-versioned tables, in forms the server takes and refuses: the
+#: table option, ADD / DROP SYSTEM VERSIONING, columns WITH / WITHOUT it, the hidden columns'
+#: names, TRUNCATE, copies and renames, the columns of a versioned table altered
+VERSIONING_SCRIPTS = [
+    [
+        "CREATE TABLE t (id INT PRIMARY KEY, x INT, UNIQUE KEY ux (x)) WITH SYSTEM VERSIONING",
+        "ALTER TABLE t ADD SYSTEM VERSIONING",
+        "ALTER TABLE t WITH SYSTEM VERSIONING",
+        "TRUNCATE TABLE t",
+        "ALTER TABLE t ADD COLUMN z INT",
+        "ALTER TABLE t DROP COLUMN x",
+        "ALTER TABLE t MODIFY x BIGINT",
+        "ALTER TABLE t CHANGE x y INT",
+        "ALTER TABLE t RENAME COLUMN x TO y",
+        "ALTER TABLE t ALTER COLUMN y SET DEFAULT 3",
+        "ALTER TABLE t ADD INDEX k (y, id)",
+        "ALTER TABLE t RENAME COLUMN y TO Row_Start",
+        "ALTER TABLE t COMMENT 'c', ROW_FORMAT=DYNAMIC",
+        "CREATE TABLE u LIKE t",
+        "RENAME TABLE t TO v",
+        "ALTER TABLE v DROP SYSTEM VERSIONING",
+        "ALTER TABLE v DROP SYSTEM VERSIONING",
+        "TRUNCATE TABLE v",
+        "ALTER TABLE v ADD COLUMN z INT WITHOUT SYSTEM VERSIONING",
+        "ALTER TABLE v ADD COLUMN row_end INT",
+        "ALTER TABLE v ADD SYSTEM VERSIONING",
+        "ALTER TABLE v DROP COLUMN row_end",
+        "ALTER TABLE v ADD SYSTEM VERSIONING, COMMENT 'again'",
+        "DROP TABLE u, v",
+    ],
+    [
+        "CREATE TABLE a (id INT WITHOUT SYSTEM VERSIONING, x INT) WITH SYSTEM VERSIONING",
+        "CREATE TABLE b (id INT WITHOUT SYSTEM VERSIONING)",
+        "CREATE TABLE c (id INT WITHOUT SYSTEM VERSIONING) WITH SYSTEM VERSIONING",
+        "CREATE TABLE d (id INT WITH SYSTEM VERSIONING, y INT, z INT WITH SYSTEM VERSIONING)",
+        "CREATE TABLE e (id INT WITH SYSTEM VERSIONING, y INT WITHOUT SYSTEM VERSIONING) "
+        "WITH SYSTEM VERSIONING",
+        "CREATE TABLE f (id INT) ENGINE=MyISAM WITH SYSTEM VERSIONING",
+        "CREATE TABLE g (id INT) WITH SYSTEM VERSIONING ENGINE=Aria COMMENT 'g'",
+        "CREATE TABLE h (ROW_END INT) WITH SYSTEM VERSIONING",
+        "CREATE TABLE h (id INT, row_start INT)",
+        "ALTER TABLE h ADD SYSTEM VERSIONING",
+        "ALTER TABLE h RENAME COLUMN row_start TO rs, ADD SYSTEM VERSIONING",
+        "CREATE TABLE i (id INT) WITH SYSTEM VERSIONING WITH SYSTEM VERSIONING",
+        "CREATE TABLE j (id INT, v INT AS (id + 1) VIRTUAL, KEY (v)) WITH SYSTEM VERSIONING",
+        "ALTER TABLE a DROP SYSTEM VERSIONING",
+        "ALTER TABLE a MODIFY x INT WITHOUT SYSTEM VERSIONING",
+        "ALTER TABLE a ADD SYSTEM VERSIONING",
+        "ALTER TABLE a MODIFY x INT",
+        "ALTER TABLE a ADD SYSTEM VERSIONING",
+    ],
+]
+#: the same, each statement run under ``system_versioning_alter_history=KEEP``, as a session
+#: that alters a versioned table's columns sets it (a replica's catalog only: mvdd's own rules
+#: are the server's default, ERROR)
+KEPT_HISTORY_SCRIPTS = [
+    [
+        "CREATE TABLE t (id INT PRIMARY KEY, x INT, KEY kx (x)) WITH SYSTEM VERSIONING",
+        "ALTER TABLE t ADD COLUMN z INT FIRST, ADD COLUMN w INT WITHOUT SYSTEM VERSIONING",
+        "ALTER TABLE t MODIFY x BIGINT WITHOUT SYSTEM VERSIONING",
+        "ALTER TABLE t MODIFY z INT WITH SYSTEM VERSIONING",
+        "ALTER TABLE t DROP COLUMN x",
+        "ALTER TABLE t DROP COLUMN w, DROP COLUMN z",
+        "ALTER TABLE t DROP COLUMN id",
+        "ALTER TABLE t ADD COLUMN row_start INT",
+        "ALTER TABLE t DROP SYSTEM VERSIONING, ADD COLUMN q INT",
+        "ALTER TABLE t ADD COLUMN row_start INT, ADD SYSTEM VERSIONING",
+        "ALTER TABLE t ADD COLUMN r INT WITH SYSTEM VERSIONING",
+        "ALTER TABLE t ADD SYSTEM VERSIONING, ADD COLUMN r INT WITHOUT SYSTEM VERSIONING",
+        "ALTER TABLE t DROP SYSTEM VERSIONING, DROP SYSTEM VERSIONING",
+        "ALTER TABLE t ADD SYSTEM VERSIONING, MODIFY r INT WITHOUT SYSTEM VERSIONING",
+        "ALTER TABLE t MODIFY r INT WITH SYSTEM VERSIONING, ADD SYSTEM VERSIONING",
+        "ALTER TABLE t ADD SYSTEM VERSIONING, DROP SYSTEM VERSIONING",
+        "ALTER TABLE t ADD SYSTEM VERSIONING",
+        "ALTER TABLE t DROP SYSTEM VERSIONING, ADD SYSTEM VERSIONING",
+        "ALTER TABLE t DROP SYSTEM VERSIONING, MODIFY r INT WITHOUT SYSTEM VERSIONING",
+        "ALTER TABLE t MODIFY r BIGINT WITH SYSTEM VERSIONING, DROP SYSTEM VERSIONING",
+        "ALTER TABLE t ADD SYSTEM VERSIONING",
+        "ALTER TABLE t MODIFY r INT WITHOUT SYSTEM VERSIONING, MODIFY q INT WITH SYSTEM VERSIONING",
+        "ALTER TABLE t ADD COLUMN s INT WITHOUT SYSTEM VERSIONING, DROP COLUMN s",
+    ],
+]
+
+
+@pytest.mark.parametrize("script", VERSIONING_SCRIPTS, ids=range(len(VERSIONING_SCRIPTS)))
+def test_system_versioned_tables_read_as_on_the_server(mdb: Any, script: list[str]) -> None:
+    """Each statement of a script of :data:`VERSIONING_SCRIPTS` on the server, on a replica's
+    catalog and on one of mvdd's own rules, as :func:`test_sequences_read_as_on_the_server` runs
+    them: all take it or all refuse it, and after each every table of the database is the
+    server's (its versioning and its columns' WITHOUT SYSTEM VERSIONING included)."""
+    _script_as_on_the_server(mdb, script)
+
+
+@pytest.mark.parametrize("script", KEPT_HISTORY_SCRIPTS, ids=range(len(KEPT_HISTORY_SCRIPTS)))
+def test_versioned_tables_altered_keeping_history_read_as_on_the_server(
+    mdb: Any, script: list[str]
+) -> None:
+    """:data:`KEPT_HISTORY_SCRIPTS` under ``system_versioning_alter_history=KEEP``: the server and
+    a replica's catalog take and refuse the same statements and hold the same tables."""
+    assert _run(mdb, "SET SESSION system_versioning_alter_history = KEEP") is None
+    try:
+        _script_as_on_the_server(mdb, script, own=False)
+    finally:
+        assert _run(mdb, "SET SESSION system_versioning_alter_history = DEFAULT") is None
+
+
+_VERSIONED_NAMES = st.sampled_from(["t", "u"])
+_MARKS = st.sampled_from(["", " WITH SYSTEM VERSIONING", " WITHOUT SYSTEM VERSIONING"])
+#: statements over versioned and plain tables of two names, in forms the server takes and
+#: refuses
+_VERSIONING_STEPS = st.one_of(
+    st.builds(
+        "CREATE TABLE {} (id INT PRIMARY KEY, x INT{}){}".format,
+        _VERSIONED_NAMES,
+        _MARKS,
+        st.sampled_from(["", " WITH SYSTEM VERSIONING"]),
+    ),
+    st.builds("CREATE TABLE {} (id INT{}, x INT)".format, _VERSIONED_NAMES, _MARKS),
+    st.builds(
+        "ALTER TABLE {} {}".format,
+        _VERSIONED_NAMES,
+        st.sampled_from(
+            [
+                "ADD SYSTEM VERSIONING",
+                "DROP SYSTEM VERSIONING",
+                "WITH SYSTEM VERSIONING",
+                "DROP COLUMN y",
+                "RENAME COLUMN x TO row_end",
+                "RENAME COLUMN y TO x2",
+                "COMMENT 'c'",
+                "ALTER COLUMN x SET DEFAULT 1",
+            ]
+        ),
+    ),
+    st.builds("ALTER TABLE {} ADD COLUMN y INT{}".format, _VERSIONED_NAMES, _MARKS),
+    st.builds("ALTER TABLE {} MODIFY x BIGINT{}".format, _VERSIONED_NAMES, _MARKS),
+    st.builds(
+        "ALTER TABLE {} {}, {}".format,
+        _VERSIONED_NAMES,
+        st.sampled_from(["ADD SYSTEM VERSIONING", "DROP SYSTEM VERSIONING"]),
+        st.builds("MODIFY x INT{}".format, _MARKS) | st.just("ADD COLUMN row_start INT"),
+    ),
+    st.builds("TRUNCATE TABLE {}".format, _VERSIONED_NAMES),
+    st.builds("CREATE TABLE {} LIKE {}".format, _VERSIONED_NAMES, _VERSIONED_NAMES),
+    st.builds("RENAME TABLE {} TO {}".format, _VERSIONED_NAMES, _VERSIONED_NAMES),
+    st.builds("DROP TABLE IF EXISTS {}".format, _VERSIONED_NAMES),
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(script=st.lists(_VERSIONING_STEPS, min_size=1, max_size=8), keep=st.booleans())
+def test_any_script_of_versioned_tables_reads_as_on_the_server(
+    mdb: Any, script: list[str], keep: bool
+) -> None:
+    """Any script over system-versioned and plain tables (of :data:`_VERSIONING_STEPS`, two
+    names), run as :func:`test_system_versioned_tables_read_as_on_the_server` runs one (``keep``:
+    in a session of ``system_versioning_alter_history=KEEP``, on the server and a replica's
+    catalog alone): both catalogs take and refuse what the server does, and hold its tables."""
+    assert _run(mdb, "DROP TABLE IF EXISTS t, u") is None
+    history = "KEEP" if keep else "ERROR"
+    assert _run(mdb, f"SET SESSION system_versioning_alter_history = {history}") is None
+    try:
+        _script_as_on_the_server(mdb, script, own=not keep)
+    finally:
+        assert _run(mdb, "SET SESSION system_versioning_alter_history = DEFAULT") is None
 
 
 _SEQUENCE_NAMES = st.sampled_from(["s", "t", "u"])
@@ -3318,7 +3489,7 @@ def test_any_script_of_sequences_and_tables_reads_as_on_the_server(
     :func:`test_sequences_read_as_on_the_server` runs one: the server, a replica's catalog and
     an own-rules one take and refuse the same statements, and hold the same tables after each."""
     assert _run(mdb, "DROP TABLE IF EXISTS s, t, u") is None
-    _sequence_script(mdb, script)
+    _script_as_on_the_server(mdb, script)
 
 
 _LIMIT = 2**63 - 1

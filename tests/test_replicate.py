@@ -989,3 +989,51 @@ def test_timestamps_are_the_same_instants_on_servers_of_other_time_zones(
     r.run()
     assert _utc_rows(down, dw, "t") == _utc_rows(up, db, "t_1")
     assert r.group.joined.column("e").default == "2020-12-31 21:00:00"  # (+03:00's midnight)
+
+
+def test_system_versioned_shards_reach_the_target_as_their_current_rows(s: Setup) -> None:
+    """Shards made system-versioned (MariaDB's WITH SYSTEM VERSIONING: the server keeps every
+    row's past versions beside it, and logs them as rows) before the first run and while the job
+    follows: the target holds their current rows, as a query of the shards reads them (an
+    UPDATE's old version, a DELETE's ended row and DELETE HISTORY's past rows reach it as the
+    changes they make to the current rows)."""
+    s.run(
+        "up1",
+        "ALTER TABLE orders_01 ADD SYSTEM VERSIONING",
+        "SET SESSION system_versioning_alter_history = KEEP",
+        "ALTER TABLE orders_01 MODIFY amount DECIMAL(10,2) NOT NULL DEFAULT 0.00 "
+        "WITHOUT SYSTEM VERSIONING",
+    )
+    rows(s, "up1", "orders_01", 1, 3)
+    r = s.replicator()
+    r.run()
+    every(s, "ALTER TABLE {t} ADD SYSTEM VERSIONING", {"up1": ["orders_02"], "up2": ["orders_03"]})
+    rows(s, "up1", "orders_02", 10, 3)
+    rows(s, "up2", "orders_03", 20, 3)
+    s.run(
+        "up1",
+        "UPDATE orders_01 SET status = 'paid' WHERE id = 1",
+        "UPDATE orders_01 SET amount = 7 WHERE id = 3",  # (a column without versioning)
+        "DELETE FROM orders_01 WHERE id = 2",
+    )
+    s.run(
+        "up2",
+        "UPDATE orders_03 SET customer = 'x' WHERE id > 20",
+        "DELETE FROM orders_03 WHERE id = 20",
+    )
+    s.run("up1", "DELETE HISTORY FROM orders_01", "ALTER TABLE orders_02 DROP SYSTEM VERSIONING")
+    s.run(
+        "up2",
+        "SET SESSION system_versioning_alter_history = KEEP",
+        "ALTER TABLE orders_03 ADD COLUMN note VARCHAR(10)",
+        "UPDATE orders_03 SET note = 'n' WHERE id = 21",
+    )
+    s.run("up1", "DELETE FROM orders_02 WHERE id = 10")
+    r.run()
+    counts = assert_replicated(s, r)
+    assert (counts[f"up1/{s.db}.orders_01"], counts[f"up2/{s.db}.orders_03"]) == (2, 2)
+    assert counts[f"up1/{s.db}.orders_02"] == 2
+    assert _target_values(s, "status")[1] == "paid"
+    assert _target_values(s, "amount")[3] == 7
+    assert _target_values(s, "customer")[22] == "x"
+    assert _target_values(s, "note") == {**dict.fromkeys([1, 3, 11, 12, 22]), 21: "n"}

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mvdd import MvddError, parse_statements, parse_table
+from mvdd import Catalog, MvddError, parse_statements, parse_table
 from mvdd.catalog.history import elements_of
 from mvdd.model.element import HexText
 from mvdd.store import codec
@@ -89,3 +90,33 @@ def test_a_type_keeps_its_display_width_beside_an_equal_type() -> None:
     for col in table.columns:
         back = codec.decode_element("column", codec.encode_element("column", col))
         assert (back.type.width, repr(back)) == (col.type.width, repr(col))
+
+
+def test_system_versioning_round_trips_and_is_written_only_where_a_table_has_it(
+    tmp_path: Path,
+) -> None:
+    """A versioned table's option, a column's WITHOUT SYSTEM VERSIONING and the steps that add
+    and drop versioning come back from a SQLite store as they went in; a table without them is
+    stored as before they existed (no new key in its rows)."""
+    versioned = parse_table(
+        "CREATE TABLE t (a INT, b INT WITHOUT SYSTEM VERSIONING) WITH SYSTEM VERSIONING"
+    )
+    for (kind, _), (value, _) in elements_of(versioned).items():
+        assert codec.decode_element(kind, codec.encode_element(kind, value)) == value
+    plain = parse_table("CREATE TABLE t (a INT, b INT)")
+    for (kind, _), (value, _) in elements_of(plain).items():
+        assert "versioned" not in codec.encode_element(kind, value)
+    path = str(tmp_path / "catalog.db")
+    with Catalog.open(path, flavor="mariadb") as cat:
+        cat.execute(
+            "CREATE TABLE t (a INT, b INT WITHOUT SYSTEM VERSIONING) WITH SYSTEM VERSIONING"
+        )
+        cat.execute("ALTER TABLE t DROP SYSTEM VERSIONING")
+        cat.execute("ALTER TABLE t ADD SYSTEM VERSIONING")
+        held = [cat.table("t", version=v) for v in (1, 2, 3)]
+    with Catalog.open(path, flavor="mariadb") as cat:
+        assert [cat.table("t", version=v) for v in (1, 2, 3)] == held
+        assert [t.options.versioned for t in held] == [True, False, True]
+        assert all(t.column("b").unversioned for t in held)
+        steps = [x for change in cat.history("t") for x in change.steps]
+        assert [getattr(x, "versioned", None) for x in steps[1:]] == [False, True]

@@ -48,7 +48,7 @@ from mvdd.model import Column, Table, TypeKind
 from mvdd.model.encoding import python_codec, shown_text
 from mvdd.model.kind import PLUGIN_BYTES, Family
 from mvdd.model.plugin import text_of
-from mvdd.model.table import is_long_unique
+from mvdd.model.table import PERIOD_COLUMNS, is_long_unique
 from mvdd.model.types import COMPRESSIBLE, max_bytes_per_char
 
 #: the codec name that makes the library hand back a string column's raw bytes (it decodes
@@ -279,10 +279,33 @@ def _restored(codec: str | None) -> Callable[[Any], Any]:
     return restore
 
 
+#: the ``row_end`` of a system-versioned table's current rows: the largest TIMESTAMP(6) its
+#: server holds (MariaDB's before 11.5, and 11.5's on 64-bit machines); a past row's ends
+#: where the statement that changed or deleted it committed
+CURRENT_ROW_END = frozenset(
+    {
+        datetime.datetime(2038, 1, 19, 3, 14, 7, 999999),
+        datetime.datetime(2106, 2, 7, 6, 28, 15, 999999),
+    }
+)
+
+
 def row_image(table: Table, flavor: str) -> tuple[Expected, ...]:
     """The columns a row event of ``table`` carries, in order (``flavor``: ``"mariadb"`` or
-    ``"mysql"``, whose JSON types differ)."""
+    ``"mysql"``, whose JSON types differ): its columns, then a system-versioned table's hidden
+    ``row_start`` and ``row_end``, then the hidden hash of each long unique key."""
     out = [_expected(table, col, flavor) for col in table.columns]
+    if table.options.versioned:
+        out += [
+            Expected(
+                name=name,
+                label="a system-versioned row's hidden TIMESTAMP(6)",
+                codes=frozenset({F.TIMESTAMP2}),
+                meta=(("fsp", 6),),
+                hidden=True,
+            )
+            for name in PERIOD_COLUMNS
+        ]
     hashes = sum(1 for index in table.indexes if is_long_unique(index))
     out += [
         Expected(
@@ -417,6 +440,9 @@ class Plan:
     sets: tuple[str, ...]
     binaries: tuple[str, ...]
     hidden: tuple[str, ...]
+    #: a system-versioned table's: the hidden column whose value tells a past row from a
+    #: current one (:data:`CURRENT_ROW_END`)
+    period_end: str | None = None
 
     @classmethod
     def of(cls, name: str, table: Table, flavor: str) -> Plan:
@@ -430,7 +456,13 @@ class Plan:
             sets=tuple(e.name for e in expected if e.set_values is not None),
             binaries=tuple(e.name for e in expected if e.codec == RAW),
             hidden=tuple(e.name for e in expected if e.hidden),
+            period_end=PERIOD_COLUMNS[1] if table.options.versioned else None,
         )
+
+    def past(self, values: Mapping[str, Any]) -> bool:
+        """Whether a row image (the library's values) of a system-versioned table is one of
+        its past rows."""
+        return values[self.period_end] not in CURRENT_ROW_END  # type: ignore[index]
 
     def install(self, columns: Sequence[Any]) -> None:
         """Give the library's column objects of a (checked) table map this version's names,
@@ -456,4 +488,4 @@ class Plan:
         return values
 
 
-__all__ = ["RAW", "Expected", "Plan", "check_table_map", "codec_of", "row_image"]
+__all__ = ["CURRENT_ROW_END", "RAW", "Expected", "Plan", "check_table_map", "codec_of", "row_image"]

@@ -199,6 +199,19 @@ class _Lost(Exception):
     """The stream's connection is gone (reconnect from the last boundary)."""
 
 
+#: a system-versioned table's row change, by (its kind, whether its before image is a past row,
+#: whether its after image is; None: the kind has no such image): the change it makes to the
+#: table's current rows, or None (a past row's own)
+_CURRENT: dict[tuple[EventKind, bool | None, bool | None], EventKind | None] = {
+    (EventKind.INSERT, None, False): EventKind.INSERT,
+    (EventKind.INSERT, None, True): None,  # an UPDATE's old version kept
+    (EventKind.UPDATE, False, False): EventKind.UPDATE,
+    (EventKind.UPDATE, False, True): EventKind.DELETE,  # the row ended: a DELETE's
+    (EventKind.UPDATE, True, False): EventKind.INSERT,  # a past row made current again
+    (EventKind.UPDATE, True, True): None,
+    (EventKind.DELETE, False, None): EventKind.DELETE,
+    (EventKind.DELETE, True, None): None,  # DELETE HISTORY
+}
 #: the library's row event classes -> the kind of change
 _ROW_KINDS = {
     lr.WriteRowsEvent: EventKind.INSERT,
@@ -756,6 +769,8 @@ class BinlogReader:
                 position=at,
             ) from None
         convert = plan.row
+        if plan.period_end is not None:
+            return self._on_versioned_rows(plan, kind, rows, at, pending)
         try:
             for r in rows:
                 if kind == EventKind.UPDATE:
@@ -765,6 +780,44 @@ class BinlogReader:
                     before, row = None, convert(r["values"], r["none_sources"])
                 pending.append((kind, plan.table, at, plan.version, row, before, plan.table_id))
         except ValueError as err:  # (a compressed value no server writes, its text undecodable …)
+            raise SchemaDriftError(
+                f"a value does not decode with version {plan.version}: {err}",
+                table=plan.table,
+                position=at,
+            ) from None
+        return pending
+
+    def _on_versioned_rows(
+        self, plan: Plan, kind: EventKind, rows: Any, at: BinlogPosition, pending: Any
+    ) -> Any:
+        """A system-versioned table's rows, as the changes they make to its current rows
+        (:data:`_CURRENT`): the past rows the server writes beside them (an UPDATE's old
+        version, a DELETE's row ended, DELETE HISTORY's past rows gone) are not the table's
+        rows as a query reads them."""
+        convert, past = plan.row, plan.past
+        key: tuple[EventKind, bool | None, bool | None]
+        try:
+            for r in rows:
+                if kind == EventKind.UPDATE:
+                    key = (kind, past(r["before_values"]), past(r["after_values"]))
+                    images = [(r["before_values"], r["before_none_sources"])]
+                    images.append((r["after_values"], r["after_none_sources"]))
+                elif kind == EventKind.INSERT:
+                    key = (kind, None, past(r["values"]))
+                    images = [(r["values"], r["none_sources"])]
+                else:
+                    key = (kind, past(r["values"]), None)
+                    images = [(r["values"], r["none_sources"])]
+                change = _CURRENT[key]
+                if change is None:
+                    continue
+                if change == EventKind.UPDATE:
+                    before, row = convert(*images[0]), convert(*images[1])
+                else:  # the row that comes (the last image) or goes (the first)
+                    image = images[-1] if change == EventKind.INSERT else images[0]
+                    before, row = None, convert(*image)
+                pending.append((change, plan.table, at, plan.version, row, before, plan.table_id))
+        except ValueError as err:
             raise SchemaDriftError(
                 f"a value does not decode with version {plan.version}: {err}",
                 table=plan.table,

@@ -41,6 +41,12 @@ class Planned:
     truncated: bool = False
 
 
+#: the steps that change a column's definition: under mvdd's own rules (the server's default
+#: ``system_versioning_alter_history=ERROR``) none of a table system-versioned before the
+#: statement (its past rows would not fit)
+_COLUMN_CHANGES = (s.AddColumn, s.DropColumn, s.ModifyColumn)
+
+
 def plan_statement(
     st: Statement,
     names: Mapping[str, int],
@@ -88,6 +94,24 @@ def plan_statement(
         assert found is not None
         if not found.options.sequence:
             raise DDLError("not a SEQUENCE", table=name)
+    if rules.rows and rules.strict:  # (an ALTER under mvdd's own rules)
+        for step in st.steps:
+            if isinstance(step, _COLUMN_CHANGES) and step.table in live:
+                found = current(step.table).old
+                if found is not None and found.options.versioned:
+                    raise DDLError(
+                        "a system-versioned table's columns are not added, dropped or "
+                        "redefined (the server's system_versioning_alter_history=ERROR; its "
+                        "versioning dropped in the same statement too)",
+                        table=step.table,
+                    )
+    for name in st.versioned:  # a column's WITH / WITHOUT SYSTEM VERSIONING in an ALTER
+        if name in st.if_exists and name not in live:
+            continue
+        found = current(name).old
+        assert found is not None
+        if not found.options.versioned:  # (an ADD SYSTEM VERSIONING beside it too: 4124)
+            raise DDLError("the table is not system-versioned", table=name)
     steps = st.steps
     at = 0
     while at < len(steps):

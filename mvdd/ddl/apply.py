@@ -66,7 +66,12 @@ from mvdd.model.kind import (
 )
 from mvdd.model.names import check_identifier, check_key, fold_name
 from mvdd.model.row import zero_value
-from mvdd.model.table import DEFAULT_AS_EXPRESSION, is_long_unique, position_by_name
+from mvdd.model.table import (
+    DEFAULT_AS_EXPRESSION,
+    PERIOD_COLUMNS,
+    is_long_unique,
+    position_by_name,
+)
 from mvdd.model.types import (
     CHARSET_DEFAULT,
     ColumnType,
@@ -733,9 +738,22 @@ def _(step: s.RenameTable, table: Table, rules: Rules) -> Table:
 def _(step: s.TruncateTable, table: Table, rules: Rules) -> Table:
     if step.empties and table.options.sequence:
         raise DDLError("a sequence is not truncated (its one row is its state)")
+    if step.empties and table.options.versioned:
+        raise DDLError("a system-versioned table is not truncated (DELETE HISTORY ends its past)")
     if step.how in _TABLESPACE_ACTIONS and table.options.engine not in _TABLESPACE_ENGINES:
         raise DDLError(f"{step.how}: the {table.options.engine} engine keeps no tablespace")
     return table
+
+
+@_apply.register
+def _(step: s.SetVersioning, table: Table, rules: Rules) -> Table:
+    if step.versioned == table.options.versioned:
+        raise DDLError(
+            "the table is already system-versioned"
+            if step.versioned
+            else "the table is not system-versioned"
+        )
+    return table.with_changes(options=attrs.evolve(table.options, versioned=step.versioned))
 
 
 #: a whole table's actions on its data file, and the engines that keep one (None: the default,
@@ -869,7 +887,7 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
         if step.if_not_exists:
             return table
         raise DDLError("duplicate column name", column=col.name)
-    col = _defined(col, rules)
+    col = _versioning_held(_defined(col, rules), table, rules)
     if rules.rows and not col.has_default:
         raise DDLError(
             "a NOT NULL column without a DEFAULT cannot be added to a table that may hold rows: "
@@ -890,6 +908,17 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
     col = _default_held(col, ctype, rules).placed(new_id, ctype)
     columns, at = _place(table.columns, col, step.place, keep_at=None)
     return table.with_columns(columns, window=(at, len(columns) - at - 1), last_id=new_id)
+
+
+def _versioning_held(col: Column, table: Table, rules: Rules) -> Column:
+    """A column a statement defines (adds or redefines), as the table's system versioning has
+    it: in a table that is not versioned without a ``WITHOUT SYSTEM VERSIONING`` mark, which
+    the server drops there (but keeps where the table's versioning was dropped, and shows: a
+    server's own account keeps it). (Under mvdd's own rules no ALTER changes a versioned
+    table's columns: :func:`mvdd.catalog.plan.plan_statement` says so.)"""
+    if col.unversioned and not table.options.versioned and not rules.session.shown:
+        return attrs.evolve(col, unversioned=False)
+    return col
 
 
 @_apply.register
@@ -938,7 +967,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     clash = table.find_column(new.name)
     if clash is not None and clash.id != old.id:
         raise DDLError("duplicate column name", column=new.name)
-    new = _defined(new, rules)
+    new = _versioning_held(_defined(new, rules), table, rules)
     _check_cast(old, new.type)
     if _is_virtual(old) != _is_virtual(new):
         # the server's error 1907: a virtual column is computed on read, the others stored
@@ -1704,6 +1733,18 @@ def validate_table(table: Table, *, base: Table | None = None, rules: Rules = Ru
         raise err.locate(table=table.name) from None
 
 
+def _check_versioned(cols: tuple[Column, ...]) -> None:
+    """MariaDB's rules for a system-versioned table's columns: its hidden ``row_start`` and
+    ``row_end`` take those names (in any case), and one column at least is versioned."""
+    for col in cols:
+        if fold_name(col.name) in PERIOD_COLUMNS:
+            raise DDLError(
+                "duplicate column name (a system-versioned table's hidden column)", column=col.name
+            )
+    if all(col.unversioned for col in cols):
+        raise DDLError("a system-versioned table needs one column at least that is versioned")
+
+
 def _validate(table: Table, base: Table | None, rules: Rules) -> None:
     cols = table.columns
     if not cols:
@@ -1722,6 +1763,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         _check_engine(table, table.options.engine)
     if table.options.sequence:
         check_structure(table)
+    if table.options.versioned:
+        _check_versioned(cols)
     # the table's column tally: built once per table, patched by each statement's change
     tally = table.column_tally()
     size = tally.row_bytes + (tally.nullable + 7) // 8

@@ -101,10 +101,18 @@ def raw_default(node: exp.Expr) -> Default:
 
 
 #: why a system-versioned table is refused
-VERSIONING = (
-    "system-versioned tables are not tracked (their hidden row_start and row_end columns are "
-    "in every row the binlog carries)"
-)
+
+
+def versioning_mark(node: exp.ColumnDef) -> str | None:
+    """A column definition's ``WITH`` or ``WITHOUT SYSTEM VERSIONING`` (the last one said),
+    or None."""
+    mark = None
+    for c in node.constraints:
+        if isinstance(c.kind, d.SystemVersioning):
+            mark = c.kind.name
+    return mark
+
+
 _JSON_CHECK = "JSON_VALID(`{}`)"
 #: the kinds whose column a CHECK (json_valid(col)) makes (or keeps) a JSON
 _JSON_KINDS = frozenset({TypeKind.LONGTEXT, TypeKind.JSON})
@@ -270,9 +278,11 @@ def column_from_def(
         else:
             in_type = False
         if isinstance(ck, d.SystemVersioning):
-            if ck.name == "WITH":
-                raise UnsupportedDDLError(f"WITH SYSTEM VERSIONING: {VERSIONING}", column=name)
-            continue  # WITHOUT: a column left out of versioning, in a table mvdd tracks unversioned
+            # WITHOUT: a change to only such columns keeps no history row (the step's table
+            # decides whether the mark stays: apply's); WITH: the table is versioned, which
+            # its statement reads (:func:`versioning_mark`)
+            flags["unversioned"] = ck.name == "WITHOUT"
+            continue
         if isinstance(ck, exp.NotNullColumnConstraint):
             flags["nullable"] = bool(ck.args.get("allow_null"))
         elif isinstance(ck, d.SerialDefault):  # (NOT NULL AUTO_INCREMENT UNIQUE)

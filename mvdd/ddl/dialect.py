@@ -29,12 +29,13 @@ generator methods for:
 - ODBC's escapes ``{d 'text'}``, ``{t 'text'}``, ``{ts 'text'}`` → :class:`TemporalLiteral`
   (a text of another form stays the string), and ``{word value}`` → the value (sqlglot reads
   a brace as a struct's)
-- MariaDB's system versioning (``WITH SYSTEM VERSIONING`` on a table, ``ALTER TABLE t
-  {ADD | DROP} SYSTEM VERSIONING``) → :class:`SystemVersioning`, and its ``COMPRESSED`` columns
-  → :class:`Compressed`: read so that mvdd can refuse them as unsupported rather than as
-  malformed (or, for ``ADD SYSTEM VERSIONING``, misread as a column named SYSTEM); so are its
-  application-time periods, ``PERIOD FOR p (start, end)`` → :class:`ApplicationPeriod`, and
-  their keys' ``p WITHOUT OVERLAPS`` → :class:`WithoutOverlaps`
+- MariaDB's system versioning (``WITH SYSTEM VERSIONING`` on a table or a column, ``WITHOUT
+  SYSTEM VERSIONING`` on a column, ``ALTER TABLE t {ADD | DROP} SYSTEM VERSIONING``, which
+  sqlglot misreads as a column named SYSTEM) → :class:`SystemVersioning`, and its
+  ``COMPRESSED`` columns → :class:`Compressed`; its application-time periods, ``PERIOD FOR p
+  (start, end)`` → :class:`ApplicationPeriod`, and their keys' ``p WITHOUT OVERLAPS`` →
+  :class:`WithoutOverlaps`: read so that mvdd refuses them as unsupported rather than as
+  malformed
 
 Everything else is sqlglot's own MySQL dialect.
 
@@ -2556,6 +2557,11 @@ PARAM = "\x00"
 
 
 class MvddGenerator(MySQLGenerator):
+    # (a table's WITH SYSTEM VERSIONING among its options after the column list)
+    PROPERTIES_LOCATION = {
+        **MySQLGenerator.PROPERTIES_LOCATION,
+        SystemVersioning: exp.Properties.Location.POST_SCHEMA,
+    }
     # sqlglot dispatches only its own node classes by method name; ours go through TRANSFORMS
     TRANSFORMS = {
         **MySQLGenerator.TRANSFORMS,

@@ -26,7 +26,7 @@ from mvdd.ddl.apply import (
     held_comment,
     validate_table,
 )
-from mvdd.ddl.column import VERSIONING, column_from_def, raw_default
+from mvdd.ddl.column import column_from_def, raw_default, versioning_mark
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.expr import normalize
 from mvdd.ddl.name import (
@@ -45,7 +45,7 @@ from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.frozen import builder
 from mvdd.model.names import fold_name
-from mvdd.model.table import SEQUENCE_OPTION
+from mvdd.model.table import SEQUENCE_OPTION, VERSIONING_OPTION
 from mvdd.model.types import (
     CHARSET_DEFAULT,
     canonical_charset,
@@ -202,6 +202,7 @@ def _create_table(node: exp.Create, ctx: Context) -> list[Any]:
         )
     exists = bool(node.args.get("exists"))
     _sequences_qualified(node, ctx)
+    _versioning_mariadbs(node, ctx)
     schema = node.this
     like = _like_source(node)
     if like is not None:
@@ -463,6 +464,7 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
     # ALTER TABLE IF EXISTS: the steps apply only if the table exists
     steps: list[Any] = [s.IfTableExists(table=table)] if node.args.get("exists") else []
     _sequences_qualified(node, ctx)
+    _versioning_mariadbs(node, ctx)
     try:
         actions = node.args.get("actions") or []
         if (
@@ -490,12 +492,52 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
         steps.extend(
             _ordered_by(o, node.this, table, ctx) for o in props if isinstance(o, exp.Order)
         )
+        if any(isinstance(p, d.SystemVersioning) for p in props):
+            steps.append(s.SetVersioning(table=table, versioned=True))
+        marks = _versioning_marks(actions)
+        if marks or any(isinstance(x, s.SetVersioning) for x in steps):
+            steps = _versioning_first(steps, marks, table)
     except MvddError as err:
         raise err.locate(table=table) from None
     if options or not any(not isinstance(x, s.IfTableExists) for x in steps):
         # (a statement that changes nothing, `ALTER TABLE t FORCE`, still needs its table)
         steps.append(s.SetOptions(table=table, options=options))
     return _in_late_order(steps)
+
+
+def _versioning_mariadbs(node: exp.Expr, ctx: Context) -> None:
+    """DDLParseError for system versioning in a MySQL server's statement (MySQL has none)."""
+    if ctx.flavor == "mysql" and node.find(d.SystemVersioning) is not None:  # (mysql only)
+        raise DDLParseError("SYSTEM VERSIONING is MariaDB's: MySQL has no system-versioned tables")
+
+
+def _versioning_marks(actions: list[exp.Expr]) -> set[str]:
+    """The ``WITH`` and ``WITHOUT SYSTEM VERSIONING`` of the columns an ALTER TABLE's actions
+    define."""
+    marks: set[str] = set()
+    for action in actions:  # (an ADD's column definition, or a MODIFY's or CHANGE's)
+        node = action if isinstance(action, exp.ColumnDef) else action.args.get("this")
+        if isinstance(node, exp.ColumnDef):
+            mark = versioning_mark(node)
+            if mark is not None:
+                marks.add(mark)
+    return marks
+
+
+def _versioning_first(steps: list[Any], marks: set[str], table: str) -> list[Any]:
+    """An ALTER TABLE's steps with its ``ADD`` / ``DROP SYSTEM VERSIONING`` first (once, said
+    once or more), as the server takes it before the columns. A column's mark there requires
+    the table to be versioned before the statement (:class:`~mvdd.ddl.step.VersioningMarked`),
+    and a WITHOUT one that the statement keeps it so; ADD and DROP in one statement refused:
+    the server's error 4124, as for each of these."""
+    said = {x.versioned for x in steps if isinstance(x, s.SetVersioning)}
+    if len(said) > 1 or ("WITHOUT" in marks and False in said):
+        raise DDLError("the table is not system-versioned")
+    rest = [x for x in steps if not isinstance(x, s.SetVersioning)]
+    first: list[Any] = [s.SetVersioning(table=table, versioned=v) for v in said]
+    if marks:
+        first.append(s.VersioningMarked(table=table))
+    return [*first, *rest]
 
 
 def _listed_checks_alone(actions: list[exp.Expr], ctx: Context) -> list[exp.Expr]:
@@ -839,7 +881,7 @@ def _(action: d.SwitchKeys, table: str, ctx: Context) -> list[s.Step]:
 
 @alter_steps.register
 def _(action: d.SystemVersioning, table: str, ctx: Context) -> list[s.Step]:
-    raise UnsupportedDDLError(f"{action.name} SYSTEM VERSIONING: {VERSIONING}")
+    return [s.SetVersioning(table=table, versioned=action.name == "ADD")]
 
 
 #: why a catalog of its own refuses partitioning
@@ -1181,7 +1223,10 @@ def _options(
         if isinstance(p, exp.Order) and for_alter:
             continue  # ALTER TABLE … ORDER BY sorts the rows once; the schema stays
         if isinstance(p, d.SystemVersioning):
-            raise UnsupportedDDLError(f"WITH SYSTEM VERSIONING: {VERSIONING}")
+            # (a CREATE's option; an ALTER's WITH SYSTEM VERSIONING is its ADD, a step)
+            if not for_alter:
+                out.append((VERSIONING_OPTION, True))
+            continue
         if isinstance(p, d.Partitioning):
             if not replica:
                 raise UnsupportedDDLError(_PARTITIONING)
@@ -1222,6 +1267,24 @@ def _options(
     return tuple(out)
 
 
+def _versioned_by_columns(
+    table: Table, node: exp.Create, adds: list[s.AddColumn]
+) -> tuple[Table, list[s.AddColumn]]:
+    """A CREATE TABLE's system versioning as its columns' marks make it, as MariaDB makes it: a
+    column ``WITH SYSTEM VERSIONING`` in a table without the option makes the table versioned,
+    and each column without that mark unversioned."""
+    if table.options.versioned:
+        return table, adds
+    marks = [versioning_mark(i) for i in node.this.expressions if isinstance(i, exp.ColumnDef)]
+    if "WITH" not in marks:
+        return table, adds
+    table = attrs.evolve(table, options=attrs.evolve(table.options, versioned=True))
+    return table, [
+        attrs.evolve(add, column=attrs.evolve(add.column, unversioned=mark != "WITH"))
+        for add, mark in zip(adds, marks, strict=True)
+    ]
+
+
 def build_table(
     name: str,
     node: exp.Create,
@@ -1247,7 +1310,7 @@ def build_table(
         _options(props.expressions if props else [], database=database_charset, replica=replica)
     )
     table = Table(name=name, columns=(), options=held_comment(options, "table", rules))
-    columns: list[s.Step] = []
+    columns: list[s.AddColumn] = []
     later: list[s.Step] = []
     for item in node.this.expressions:
         if isinstance(item, exp.ColumnDef):
@@ -1272,6 +1335,7 @@ def build_table(
             later.extend(_constraint_steps(item, name, None, replica=replica))
     if not columns:
         raise DDLError("a table needs at least one column", table=name)
+    table, columns = _versioned_by_columns(table, node, columns)
     later = checks_named(table, _in_late_order(later))
     table = auto_timestamps(apply_steps(table, [*columns, *later], rules=rules), columns)
     validate_table(table, rules=rules)

@@ -128,6 +128,8 @@ def column_def(column: Column) -> exp.ColumnDef:
         constraints.append(_cc(exp.OnUpdateColumnConstraint(this=ex.to_node(column.on_update))))
     if column.auto_increment:
         constraints.append(_cc(exp.AutoIncrementColumnConstraint()))
+    if column.unversioned:
+        constraints.append(_cc(d.SystemVersioning(this=exp.var("WITHOUT"))))
     if column.comment is not None:
         constraints.append(
             _cc(exp.CommentColumnConstraint(this=exp.Literal.string(column.comment)))
@@ -221,6 +223,8 @@ def option_nodes(options: TableOptions) -> list[exp.Expr]:
         out.append(exp.RowFormatProperty(this=exp.var(options.row_format)))
     for key, value in options.extra:
         out.append(exp.Property(this=exp.var(key), value=ex.parse(str(value)).copy()))
+    if options.versioned:
+        out.append(d.SystemVersioning(this=exp.var("WITH")))
     return out
 
 
@@ -300,6 +304,11 @@ def _drop(kind: str, name: str, exists: bool = False) -> exp.Drop:
 def alter_action(step: s.Step) -> exp.Expr | None:
     """The ALTER TABLE action of an element step (None: the step is a statement of its own)."""
     return None
+
+
+@alter_action.register
+def _(step: s.SetVersioning) -> exp.Expr:
+    return d.SystemVersioning(this=exp.var("ADD" if step.versioned else "DROP"))
 
 
 @alter_action.register

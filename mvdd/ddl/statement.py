@@ -63,6 +63,9 @@ class Statement:
     ordered_by: tuple[s.OrderedBy, ...] = ()
     #: ``ALTER SEQUENCE``: tables that must be sequences (:class:`~mvdd.ddl.step.SequenceNamed`)
     sequences: tuple[str, ...] = ()
+    #: a column's WITH / WITHOUT SYSTEM VERSIONING in an ALTER TABLE: tables that must be
+    #: system-versioned (:class:`~mvdd.ddl.step.VersioningMarked`)
+    versioned: tuple[str, ...] = ()
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -669,6 +672,7 @@ def _read_statement(
         optional: set[str] = set()
         ordered: list[s.OrderedBy] = []
         sequences: list[str] = []
+        versioned: list[str] = []
         for tree in trees:
             if tree is not None:
                 try:
@@ -681,6 +685,8 @@ def _read_statement(
                             ordered.append(item)
                         elif isinstance(item, s.SequenceNamed):
                             sequences.append(item.table)
+                        elif isinstance(item, s.VersioningMarked):
+                            versioned.append(item.table)
                         else:
                             steps.append(item)
                 except DDLParseError as err:
@@ -695,6 +701,7 @@ def _read_statement(
             frozenset(optional) if optional else _NONE,
             tuple(ordered),
             tuple(sequences),
+            tuple(versioned),
         )
     except UnsupportedDDLError as err:
         if not skip:

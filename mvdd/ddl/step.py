@@ -125,6 +125,15 @@ class SequenceNamed:
     table: str
 
 
+@attrs.frozen(kw_only=True)
+class VersioningMarked:
+    """A column an ``ALTER TABLE`` defines ``WITH`` or ``WITHOUT SYSTEM VERSIONING``: not a step
+    but a condition on the statement: ``table`` is system-versioned before it (an ``ADD SYSTEM
+    VERSIONING`` beside the column does not do), else the server's error 4124."""
+
+    table: str
+
+
 # --- table steps ---------------------------------------------------------------------------------
 
 
@@ -197,6 +206,15 @@ class SetOptions(Step):
     ``AUTO_INCREMENT``, ``ROW_FORMAT`` and others kept as written."""
 
     options: tuple[tuple[str, str], ...] = attrs.field(converter=_tuple_of_options)
+
+
+@attrs.frozen(kw_only=True)
+class SetVersioning(Step):
+    """MariaDB's ``ALTER TABLE … ADD SYSTEM VERSIONING`` (``versioned``; also ``ALTER TABLE …
+    WITH SYSTEM VERSIONING``) or ``DROP SYSTEM VERSIONING``: the table keeps its rows' past
+    versions from now on, or its past versions are gone (:attr:`TableOptions.versioned`)."""
+
+    versioned: bool
 
 
 @attrs.frozen(kw_only=True)

@@ -235,13 +235,18 @@ def _counts(value: Any) -> bool:
 
 
 def common_options(options: Sequence[TableOptions]) -> TableOptions:
-    """The table options every side agrees on (an option they differ on is left unset)."""
+    """The table options every side agrees on (an option they differ on is left unset), but
+    MariaDB's system versioning, which a join never has: a side's past rows are its own, and
+    the join holds current rows (a reader hands out a versioned table's changes to them)."""
     first = options[0]
     changes: dict[str, Any] = {
         f.name: () if f.name == "extra" else None
         for f in attrs.fields(TableOptions)
-        if any(getattr(o, f.name) != getattr(first, f.name) for o in options[1:])
+        if f.name != "versioned"
+        and any(getattr(o, f.name) != getattr(first, f.name) for o in options[1:])
     }
+    if first.versioned:
+        changes["versioned"] = False
     return attrs.evolve(first, **changes) if changes else first
 
 

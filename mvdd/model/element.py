@@ -110,6 +110,10 @@ class Column:
         check: a column-level CHECK expression (MariaDB keeps these with the column).
         invisible: left out of ``SELECT *`` and of an INSERT without a column list (MariaDB
             ``INVISIBLE``, MySQL 8 ``INVISIBLE``); still stored, logged and nameable.
+        unversioned: MariaDB's ``WITHOUT SYSTEM VERSIONING``: a change to only such columns
+            of a system-versioned table keeps no history row. The server keeps the mark
+            where a table's versioning is dropped (and shows it), and drops it where a column
+            is defined in a table that is not versioned.
         implicit_default: the default was picked by a schema join (seed 000's implicit
             default for a column some tables lack), not written by anyone: joining the table
             again treats it as "needs some default", which keeps joins associative. It counts
@@ -130,6 +134,7 @@ class Column:
     invisible: bool = False
     implicit_default: bool = False
     state: State = State.PUBLIC
+    unversioned: bool = False
 
     @property
     def charset(self) -> str | None:
@@ -183,6 +188,7 @@ class Column:
             invisible=self.invisible,
             implicit_default=self.implicit_default,
             state=self.state if state is None else state,
+            unversioned=self.unversioned,
         )
 
 

@@ -118,6 +118,10 @@ class TableOptions:
     auto_increment: int | None = None
     row_format: str | None = attrs.field(default=None, validator=_row_format)
     extra: tuple[tuple[str, str], ...] = attrs.field(default=(), validator=_extra)
+    #: MariaDB's ``WITH SYSTEM VERSIONING``: the server keeps each row's past versions, and
+    #: every row (current or past) holds two hidden columns, ``row_start`` and ``row_end``
+    #: (:data:`PERIOD_COLUMNS`), after the others
+    versioned: bool = False
 
     @property
     def sequence(self) -> bool:
@@ -174,8 +178,16 @@ class TableOptions:
 #: the table option that makes a table a MariaDB sequence, as the server shows it
 SEQUENCE_OPTION = "SEQUENCE"
 
+#: the hidden columns of a system-versioned table (``WITH SYSTEM VERSIONING`` without columns
+#: of its own for its period), after every other column of each row, as its server names them:
+#: no statement may name a column so, nor a column be renamed so, in such a table
+PERIOD_COLUMNS = ("row_start", "row_end")
+#: a versioned table's option
+VERSIONING_OPTION = "SYSTEM VERSIONING"
+
 #: table options kept in fields of their own (the rest stay in ``extra``)
 _OPTION_FIELDS = {
+    VERSIONING_OPTION: "versioned",
     "ENGINE": "engine",
     "COMMENT": "comment",
     "AUTO_INCREMENT": "auto_increment",
@@ -657,10 +669,12 @@ class Table:
         """Whether the two tables accept the same DML with the same effect.
 
         Compares columns (name, type with charset and collation, nullability, default,
-        generated expression, ON UPDATE, AUTO_INCREMENT, column CHECK, invisibility), indexes
-        (name, kind,
-        column names, prefix lengths and directions in order) and checks (name, expression,
-        enforcement). Ignores the table's name, ids, versions, comments, options, integer display
+        generated expression, ON UPDATE, AUTO_INCREMENT, column CHECK, invisibility, MariaDB's
+        WITHOUT SYSTEM VERSIONING), indexes (name, kind,
+        column names, prefix lengths and directions in order), checks (name, expression,
+        enforcement) and MariaDB's system versioning (which gives each row two hidden columns
+        and keeps its past). Ignores the table's name, ids, versions, comments, other options,
+        integer display
         widths and, if ``ignore_order``, column order and the order of checks whose names fold
         alike (which one a DROP of the name finds). A nullable column without DEFAULT equals
         one with ``DEFAULT NULL``. A string column whose charset follows an unknown database
@@ -689,6 +703,10 @@ class Table:
             out.append(f"column order {list(self.column_names)} != {list(other.column_names)}")
         out.extend(_index_differences(self, other))
         out.extend(_check_differences(self, other))
+        if self.options.versioned != other.options.versioned:
+            out.append(
+                f"system versioning {self.options.versioned!r} != {other.options.versioned!r}"
+            )
         if not ignore_order and not out:
             mine_alike, theirs_alike = _alike_checks(self), _alike_checks(other)
             if mine_alike != theirs_alike:
@@ -735,6 +753,7 @@ def _column_differences(ta: Table, a: Column, tb: Table, b: Column) -> list[str]
         ("auto_increment", a.auto_increment, b.auto_increment),
         ("check", a.check, b.check),
         ("invisible", a.invisible, b.invisible),
+        ("without system versioning", a.unversioned, b.unversioned),
     )
     for label, x, y in pairs:
         if x != y:
@@ -848,4 +867,11 @@ def as_shown(table: Table) -> Table:
     return table.with_changes(columns=columns, indexes=indexes, options=options)
 
 
-__all__ = ["DEFAULT_AS_EXPRESSION", "Table", "TableOptions", "as_shown"]
+__all__ = [
+    "DEFAULT_AS_EXPRESSION",
+    "PERIOD_COLUMNS",
+    "VERSIONING_OPTION",
+    "Table",
+    "TableOptions",
+    "as_shown",
+]

@@ -129,6 +129,15 @@ def _build_converter() -> cattrs.Converter:
     c.register_unstructure_hook_func(lambda t: t in _PLAIN_OPTIONALS, identity)
     # the table's lookup cache is not data
     omit = override(omit=True)
+    # (MariaDB's system versioning, written only where a table or column has it: other rows
+    # as before)
+    c.register_unstructure_hook(
+        Column, make_dict_unstructure_fn(Column, c, unversioned=override(omit_if_default=True))
+    )
+    c.register_unstructure_hook(
+        TableOptions,
+        make_dict_unstructure_fn(TableOptions, c, versioned=override(omit_if_default=True)),
+    )
     c.register_unstructure_hook(Table, make_dict_unstructure_fn(Table, c, _lookup=omit))
     c.register_structure_hook(Table, make_dict_structure_fn(Table, c, _lookup=omit))
     # (a type's family and row size are its own, computed when it is made)
