@@ -18,6 +18,9 @@ Transactions
     included, wait as long), then raises :class:`~mvdd.errors.SourceConfigError`. An XA
     transaction's rows, logged when it is prepared, come out at its ``XA COMMIT``, as that
     statement's transaction, and never after an ``XA ROLLBACK`` (:mod:`mvdd.binlog.xa`).
+    A MariaDB system-versioned table's events are the changes to its current rows, as a query
+    reads them (:func:`_row_changes`): the past versions the server keeps, which it logs as
+    rows beside them, and the hidden ``row_start`` / ``row_end`` of every row, are left out.
 
 Starting
     ``start=None`` continues after the reader's last :meth:`~BinlogReader.checkpoint` kept in
@@ -40,8 +43,9 @@ DDL policy
     A statement on a matched table that mvdd cannot parse or does not model follows the
     catalog's ``on_unsupported`` (``"raise"``: SchemaUnknownError-free stop naming statement and
     position; ``"skip"``: logged and skipped); on other tables such statements are ignored.
-    When what ``"skip"`` skips is the CREATE of a followed table (a system-versioned table,
-    one with an application-time period, in the binlog or at bootstrap), that table is
+    When what ``"skip"`` skips is the CREATE of a followed table (one with an application-time
+    period, or system-versioned with period columns of its own, in the binlog or at
+    bootstrap), that table is
     *untracked*: its rows
     are skipped too, with one warning per table and reader, instead of raising
     SchemaUnknownError, and so are the statements on it (an ALTER, a DROP; a rename untracks
@@ -212,6 +216,44 @@ _CURRENT: dict[tuple[EventKind, bool | None, bool | None], EventKind | None] = {
     (EventKind.DELETE, False, None): EventKind.DELETE,
     (EventKind.DELETE, True, None): None,  # DELETE HISTORY
 }
+#: a row change as the reader hands it out: (kind, the row before, the row)
+_RowChange = tuple[EventKind, dict[str, Any] | None, dict[str, Any]]
+
+
+def _row_changes(plan: Plan, kind: EventKind, rows: Any) -> Iterator[_RowChange]:
+    """The changes a row event's rows (the library's) make, decoded with ``plan``; a
+    system-versioned table's as the changes to its current rows (:data:`_CURRENT`): the past
+    rows the server writes beside them (an UPDATE's old version, a DELETE's row ended, DELETE
+    HISTORY's past rows gone) are not the table's rows as a query reads them."""
+    convert = plan.row
+    if plan.period_end is None:
+        for r in rows:
+            if kind == EventKind.UPDATE:
+                before = convert(r["before_values"], r["before_none_sources"])
+                yield kind, before, convert(r["after_values"], r["after_none_sources"])
+            else:
+                yield kind, None, convert(r["values"], r["none_sources"])
+        return
+    past = plan.past
+    key: tuple[EventKind, bool | None, bool | None]
+    for r in rows:
+        if kind == EventKind.UPDATE:
+            key = (kind, past(r["before_values"]), past(r["after_values"]))
+            images = [(r["before_values"], r["before_none_sources"])]
+            images.append((r["after_values"], r["after_none_sources"]))
+        elif kind == EventKind.INSERT:
+            key = (kind, None, past(r["values"]))
+            images = [(r["values"], r["none_sources"])]
+        else:
+            key = (kind, past(r["values"]), None)
+            images = [(r["values"], r["none_sources"])]
+        change = _CURRENT[key]
+        if change == EventKind.UPDATE:
+            yield change, convert(*images[0]), convert(*images[1])
+        elif change is not None:  # the row that comes (the last image) or goes (the first)
+            yield change, None, convert(*images[-1 if change == EventKind.INSERT else 0])
+
+
 #: the library's row event classes -> the kind of change
 _ROW_KINDS = {
     lr.WriteRowsEvent: EventKind.INSERT,
@@ -768,56 +810,10 @@ class BinlogReader:
                 table=plan.table,
                 position=at,
             ) from None
-        convert = plan.row
-        if plan.period_end is not None:
-            return self._on_versioned_rows(plan, kind, rows, at, pending)
         try:
-            for r in rows:
-                if kind == EventKind.UPDATE:
-                    before = convert(r["before_values"], r["before_none_sources"])
-                    row = convert(r["after_values"], r["after_none_sources"])
-                else:
-                    before, row = None, convert(r["values"], r["none_sources"])
-                pending.append((kind, plan.table, at, plan.version, row, before, plan.table_id))
-        except ValueError as err:  # (a compressed value no server writes, its text undecodable …)
-            raise SchemaDriftError(
-                f"a value does not decode with version {plan.version}: {err}",
-                table=plan.table,
-                position=at,
-            ) from None
-        return pending
-
-    def _on_versioned_rows(
-        self, plan: Plan, kind: EventKind, rows: Any, at: BinlogPosition, pending: Any
-    ) -> Any:
-        """A system-versioned table's rows, as the changes they make to its current rows
-        (:data:`_CURRENT`): the past rows the server writes beside them (an UPDATE's old
-        version, a DELETE's row ended, DELETE HISTORY's past rows gone) are not the table's
-        rows as a query reads them."""
-        convert, past = plan.row, plan.past
-        key: tuple[EventKind, bool | None, bool | None]
-        try:
-            for r in rows:
-                if kind == EventKind.UPDATE:
-                    key = (kind, past(r["before_values"]), past(r["after_values"]))
-                    images = [(r["before_values"], r["before_none_sources"])]
-                    images.append((r["after_values"], r["after_none_sources"]))
-                elif kind == EventKind.INSERT:
-                    key = (kind, None, past(r["values"]))
-                    images = [(r["values"], r["none_sources"])]
-                else:
-                    key = (kind, past(r["values"]), None)
-                    images = [(r["values"], r["none_sources"])]
-                change = _CURRENT[key]
-                if change is None:
-                    continue
-                if change == EventKind.UPDATE:
-                    before, row = convert(*images[0]), convert(*images[1])
-                else:  # the row that comes (the last image) or goes (the first)
-                    image = images[-1] if change == EventKind.INSERT else images[0]
-                    before, row = None, convert(*image)
+            for change, before, row in _row_changes(plan, kind, rows):
                 pending.append((change, plan.table, at, plan.version, row, before, plan.table_id))
-        except ValueError as err:
+        except ValueError as err:  # (a compressed value no server writes, its text undecodable …)
             raise SchemaDriftError(
                 f"a value does not decode with version {plan.version}: {err}",
                 table=plan.table,

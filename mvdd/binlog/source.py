@@ -600,8 +600,7 @@ class Source:
             cur.execute(show_create_database(db))
             databases.append((db, str(cur.fetchone()[1])))
             # MariaDB's sequences (tables of one row, whose rows the binlog carries) and
-            # system-versioned tables too: the reader must know they exist (it refuses the
-            # latter, or with on_unsupported="skip" skips their rows)
+            # system-versioned tables too: the reader follows them
             cur.execute(
                 "SELECT table_name, table_type FROM information_schema.tables "
                 "WHERE table_schema = %s AND table_type IN %s ORDER BY table_name",

@@ -94,17 +94,6 @@ def plan_statement(
         assert found is not None
         if not found.options.sequence:
             raise DDLError("not a SEQUENCE", table=name)
-    if rules.rows and rules.strict:  # (an ALTER under mvdd's own rules)
-        for step in st.steps:
-            if isinstance(step, _COLUMN_CHANGES) and step.table in live:
-                found = current(step.table).old
-                if found is not None and found.options.versioned:
-                    raise DDLError(
-                        "a system-versioned table's columns are not added, dropped or "
-                        "redefined (the server's system_versioning_alter_history=ERROR; its "
-                        "versioning dropped in the same statement too)",
-                        table=step.table,
-                    )
     for name in st.versioned:  # a column's WITH / WITHOUT SYSTEM VERSIONING in an ALTER
         if name in st.if_exists and name not in live:
             continue
@@ -180,8 +169,26 @@ def plan_statement(
                 plan.steps.extend(x for x, _ in in_order)
             plan.new = auto_timestamps(plan.new, clauses)
             plan.truncated = plan.truncated or any(isinstance(x, s.TruncateTable) for x in clauses)
+    if rules.rows and rules.strict:  # (ALTERs under mvdd's own rules)
+        for plan in plans.values():
+            if plan.old is not None and plan.old.options.versioned:
+                _columns_kept(plan)
     _cut_over(st, plans, later_steps)
     return list(plans.values())
+
+
+def _columns_kept(plan: Planned) -> None:
+    """DDLError when a statement adds, drops or redefines a column of a table that was
+    system-versioned before it, under mvdd's own rules: the server's default
+    ``system_versioning_alter_history=ERROR`` (its past rows would not fit; its versioning
+    dropped in the same statement too), its error 4119."""
+    changed = next((x for x in plan.steps if isinstance(x, _COLUMN_CHANGES)), None)
+    if changed is not None:
+        raise DDLError(
+            "a system-versioned table's columns are not added, dropped or redefined (the "
+            "server's system_versioning_alter_history=ERROR)",
+            table=changed.table,
+        )
 
 
 def _alters(step: s.Step) -> bool:

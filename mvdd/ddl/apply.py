@@ -887,7 +887,9 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
         if step.if_not_exists:
             return table
         raise DDLError("duplicate column name", column=col.name)
-    col = _versioning_held(_defined(col, rules), table, rules)
+    col = _defined(col, rules)
+    if col.unversioned:
+        col = _versioning_held(col, table, rules)
     if rules.rows and not col.has_default:
         raise DDLError(
             "a NOT NULL column without a DEFAULT cannot be added to a table that may hold rows: "
@@ -911,14 +913,14 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
 
 
 def _versioning_held(col: Column, table: Table, rules: Rules) -> Column:
-    """A column a statement defines (adds or redefines), as the table's system versioning has
-    it: in a table that is not versioned without a ``WITHOUT SYSTEM VERSIONING`` mark, which
+    """A column a statement defines (adds or redefines) ``WITHOUT SYSTEM VERSIONING``, as the
+    table's system versioning has it: in a table that is not versioned without the mark, which
     the server drops there (but keeps where the table's versioning was dropped, and shows: a
     server's own account keeps it). (Under mvdd's own rules no ALTER changes a versioned
     table's columns: :func:`mvdd.catalog.plan.plan_statement` says so.)"""
-    if col.unversioned and not table.options.versioned and not rules.session.shown:
-        return attrs.evolve(col, unversioned=False)
-    return col
+    if table.options.versioned or rules.session.shown:
+        return col
+    return attrs.evolve(col, unversioned=False)
 
 
 @_apply.register
@@ -967,7 +969,9 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     clash = table.find_column(new.name)
     if clash is not None and clash.id != old.id:
         raise DDLError("duplicate column name", column=new.name)
-    new = _versioning_held(_defined(new, rules), table, rules)
+    new = _defined(new, rules)
+    if new.unversioned:
+        new = _versioning_held(new, table, rules)
     _check_cast(old, new.type)
     if _is_virtual(old) != _is_virtual(new):
         # the server's error 1907: a virtual column is computed on read, the others stored

@@ -492,11 +492,9 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
         steps.extend(
             _ordered_by(o, node.this, table, ctx) for o in props if isinstance(o, exp.Order)
         )
-        if any(isinstance(p, d.SystemVersioning) for p in props):
-            steps.append(s.SetVersioning(table=table, versioned=True))
-        marks = _versioning_marks(actions)
-        if marks or any(isinstance(x, s.SetVersioning) for x in steps):
-            steps = _versioning_first(steps, marks, table)
+        words = _versioning_words(actions, props)
+        if words:
+            steps = _versioning_first(steps, words, table)
     except MvddError as err:
         raise err.locate(table=table) from None
     if options or not any(not isinstance(x, s.IfTableExists) for x in steps):
@@ -511,31 +509,36 @@ def _versioning_mariadbs(node: exp.Expr, ctx: Context) -> None:
         raise DDLParseError("SYSTEM VERSIONING is MariaDB's: MySQL has no system-versioned tables")
 
 
-def _versioning_marks(actions: list[exp.Expr]) -> set[str]:
-    """The ``WITH`` and ``WITHOUT SYSTEM VERSIONING`` of the columns an ALTER TABLE's actions
-    define."""
-    marks: set[str] = set()
-    for action in actions:  # (an ADD's column definition, or a MODIFY's or CHANGE's)
+def _versioning_words(actions: list[exp.Expr], props: list[exp.Expr]) -> set[str]:
+    """What an ALTER TABLE says of system versioning: ``ADD`` / ``DROP`` (an action, or the
+    option ``WITH SYSTEM VERSIONING``: an ADD), and the ``WITH`` and ``WITHOUT SYSTEM
+    VERSIONING`` of the columns its actions define."""
+    words: set[str] = set()
+    for action in actions:  # (a column definition: an ADD's, or a MODIFY's or CHANGE's)
         node = action if isinstance(action, exp.ColumnDef) else action.args.get("this")
         if isinstance(node, exp.ColumnDef):
             mark = versioning_mark(node)
             if mark is not None:
-                marks.add(mark)
-    return marks
+                words.add(mark)
+        elif isinstance(action, d.SystemVersioning):
+            words.add(action.name)
+    if props and any(isinstance(p, d.SystemVersioning) for p in props):
+        words.add("ADD")
+    return words
 
 
-def _versioning_first(steps: list[Any], marks: set[str], table: str) -> list[Any]:
+def _versioning_first(steps: list[Any], words: set[str], table: str) -> list[Any]:
     """An ALTER TABLE's steps with its ``ADD`` / ``DROP SYSTEM VERSIONING`` first (once, said
     once or more), as the server takes it before the columns. A column's mark there requires
     the table to be versioned before the statement (:class:`~mvdd.ddl.step.VersioningMarked`),
     and a WITHOUT one that the statement keeps it so; ADD and DROP in one statement refused:
     the server's error 4124, as for each of these."""
-    said = {x.versioned for x in steps if isinstance(x, s.SetVersioning)}
-    if len(said) > 1 or ("WITHOUT" in marks and False in said):
+    said = {word == "ADD" for word in words & {"ADD", "DROP"}}
+    if len(said) > 1 or ("WITHOUT" in words and False in said):
         raise DDLError("the table is not system-versioned")
     rest = [x for x in steps if not isinstance(x, s.SetVersioning)]
     first: list[Any] = [s.SetVersioning(table=table, versioned=v) for v in said]
-    if marks:
+    if words & {"WITH", "WITHOUT"}:
         first.append(s.VersioningMarked(table=table))
     return [*first, *rest]
 

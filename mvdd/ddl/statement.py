@@ -677,7 +677,9 @@ def _read_statement(
             if tree is not None:
                 try:
                     for item in statement_steps(tree, ctx):
-                        if isinstance(item, s.DatabaseChange):
+                        if isinstance(item, s.Step):  # (the rest: conditions on the statement)
+                            steps.append(item)
+                        elif isinstance(item, s.DatabaseChange):
                             database = item
                         elif isinstance(item, s.IfTableExists):
                             optional.add(item.table)
@@ -687,8 +689,6 @@ def _read_statement(
                             sequences.append(item.table)
                         elif isinstance(item, s.VersioningMarked):
                             versioned.append(item.table)
-                        else:
-                            steps.append(item)
                 except DDLParseError as err:
                     last = chunk[-1]
                     raise err.locate(line=last.line, col=last.col, snippet=text[-40:]) from None
