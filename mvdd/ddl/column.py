@@ -100,9 +100,6 @@ def raw_default(node: exp.Expr) -> Default:
         return normalize(node)
 
 
-#: why a system-versioned table is refused
-
-
 def versioning_mark(node: exp.ColumnDef) -> str | None:
     """A column definition's ``WITH`` or ``WITHOUT SYSTEM VERSIONING`` (the last one said),
     or None."""

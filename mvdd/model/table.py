@@ -670,12 +670,11 @@ class Table:
 
         Compares columns (name, type with charset and collation, nullability, default,
         generated expression, ON UPDATE, AUTO_INCREMENT, column CHECK, invisibility, MariaDB's
-        WITHOUT SYSTEM VERSIONING), indexes (name, kind,
-        column names, prefix lengths and directions in order), checks (name, expression,
-        enforcement) and MariaDB's system versioning (which gives each row two hidden columns
-        and keeps its past). Ignores the table's name, ids, versions, comments, other options,
-        integer display
-        widths and, if ``ignore_order``, column order and the order of checks whose names fold
+        WITHOUT SYSTEM VERSIONING), indexes (name, kind, column names, prefix lengths and
+        directions in order), checks (name, expression, enforcement) and MariaDB's system
+        versioning (which gives each row two hidden columns and keeps its past). Ignores the
+        table's name, ids, versions, comments, other options, integer display widths and, if
+        ``ignore_order``, column order and the order of checks whose names fold
         alike (which one a DROP of the name finds). A nullable column without DEFAULT equals
         one with ``DEFAULT NULL``. A string column whose charset follows an unknown database
         default equals one that follows its own table's default.
