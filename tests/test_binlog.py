@@ -739,8 +739,8 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
 ) -> None:
     """Every table of a followed database is read at bootstrap (one may be renamed in later);
     one of a kind mvdd does not model stops it only when the patterns match it (a table with
-    a foreign key, a sequence and a system-versioned table are ones it follows; one whose
-    versioning names its own period columns is not)."""
+    a foreign key, a sequence and system-versioned tables, of hidden period columns or of its
+    own, are ones it follows)."""
     server = binlog_server
     with database(server) as db:
         server.execute(
@@ -758,7 +758,7 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
         )
         reader = reader_for(server, f"{db}.orders_*")
         assert reader.catalog.tables() == [
-            f"{db}.{t}" for t in ("child", "hist", "orders_1", "part", "seq")
+            f"{db}.{t}" for t in ("child", "hist", "orders_1", "own", "part", "seq")
         ]
         server.execute(
             "INSERT INTO orders_1 VALUES (1, 2)",
@@ -773,12 +773,13 @@ def test_tables_the_patterns_do_not_match_never_stop_the_bootstrap(
         assert [(e.table, e.row) for e in reader.events()] == [
             (f"{db}.orders_1", {"id": 1, "a": 2})
         ]
-        for name in ("log", "own"):
-            with pytest.raises(UnsupportedDDLError) as info:
-                reader_for(server, f"{db}.{name}")
-            assert info.value.table == f"{db}.{name}" and info.value.position is not None
+        with pytest.raises(UnsupportedDDLError) as info:
+            reader_for(server, f"{db}.log")
+        assert info.value.table == f"{db}.log" and info.value.position is not None
         assert reader_for(server, f"{db}.seq").catalog.table(f"{db}.seq").options.sequence
-        assert reader_for(server, f"{db}.hist").catalog.table(f"{db}.hist").options.versioned
+        for name in ("hist", "own"):
+            table = reader_for(server, f"{db}.{name}").catalog.table(f"{db}.{name}")
+            assert table.options.versioned
         # a table with a foreign key is followed: its key is the one the server made for it
         child = reader_for(server, f"{db}.child").catalog.table(f"{db}.child")
         assert [i.name for i in child.indexes] == ["PRIMARY", "o"]
@@ -1083,21 +1084,19 @@ _PERIOD_TABLE = (
 def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
     binlog_server: MariaDB, tmp_path: Any
 ) -> None:
-    """With on_unsupported="skip", a table with an application-time period and a
-    system-versioned one with period columns of its own, created before the reader started or
-    in its binlog, are untracked:
+    """With on_unsupported="skip", tables with an application-time period, created before
+    the reader started or in its binlog, are untracked:
     their rows are skipped, a reopened catalog still knows it, and a name that later gets a
     table of a kind mvdd models is read again."""
     server = binlog_server
     path = str(tmp_path / "catalog.db")
-    versioned = (
-        "CREATE TABLE {} (id INT PRIMARY KEY, s TIMESTAMP(6) GENERATED ALWAYS AS ROW START, "
-        "e TIMESTAMP(6) GENERATED ALWAYS AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) "
-        "WITH SYSTEM VERSIONING"
+    periodic = (  # (of an application-time period, as _PERIOD_TABLE)
+        "CREATE TABLE {} (id INT PRIMARY KEY, s DATE NOT NULL DEFAULT '2020-01-01', "
+        "e DATE NOT NULL DEFAULT '2021-01-01', PERIOD FOR pp (s, e))"
     )
     with database(server) as db:
         server.execute(
-            versioned.format("pre"),
+            periodic.format("pre"),
             "CREATE TABLE keep (id BIGINT PRIMARY KEY)",
             database=db,
         )
@@ -1107,12 +1106,12 @@ def test_rows_of_a_table_whose_create_was_skipped_are_skipped_across_a_restart(
                 reader = BinlogReader(server.url(), tables=f"{db}.*", catalog=catalog)
                 reader.check()  # bootstrap: `pre` is skipped, and untracked
                 s.sql(
-                    versioned.format("s"),
+                    periodic.format("s"),
                     "INSERT INTO s (id) VALUES (1)",
                     "INSERT INTO pre (id) VALUES (1)",
                     _PERIOD_TABLE,
                     "INSERT INTO p (id) VALUES (1)",
-                    versioned.format("x"),
+                    periodic.format("x"),
                     "INSERT INTO x (id) VALUES (1)",
                 )
                 s.insert("keep", "INSERT INTO keep VALUES (102)", 102)
@@ -1206,18 +1205,38 @@ VERSIONED_STATEMENTS = [
     "UPDATE t SET a = 'after' WHERE id = 1",
     "DELETE HISTORY FROM t",
     "INSERT INTO pre VALUES (7, 70)",
+    # period columns of the table's own: TIMESTAMP(6), and InnoDB's transaction ids
+    "CREATE TABLE w (id INT PRIMARY KEY, v INT, s TIMESTAMP(6) GENERATED ALWAYS AS ROW START, "
+    "e TIMESTAMP(6) GENERATED ALWAYS AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) "
+    "WITH SYSTEM VERSIONING",
+    "CREATE TABLE x (id INT PRIMARY KEY, v INT, s BIGINT UNSIGNED GENERATED ALWAYS AS ROW START, "
+    "e BIGINT UNSIGNED GENERATED ALWAYS AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) "
+    "WITH SYSTEM VERSIONING",
+    "INSERT INTO w (id, v) VALUES (1, 1), (2, 2), (3, 3)",
+    "UPDATE w SET v = v + 10 WHERE id < 3",
+    "DELETE FROM w WHERE id = 2",
+    "ALTER TABLE w ADD COLUMN z INT DEFAULT 9",
+    "UPDATE w SET z = id",
+    "DELETE HISTORY FROM w",
+    # (the server logs a change to a table versioned by transaction ids as its statement: see
+    # test_a_table_versioned_by_transaction_ids_stops_the_reader_at_its_rows)
+    "ALTER TABLE x DROP SYSTEM VERSIONING, DROP COLUMN s, DROP COLUMN e",
+    "INSERT INTO x VALUES (1, 1), (2, 2)",
+    "UPDATE x SET v = 0 WHERE id = 2",
 ]
 
 
 def upgraded(catalog: Catalog, name: str, version: int, rows: dict[Any, dict[str, Any]]) -> None:
-    """Rows of a table's version before ``version`` (by column name), as rows of ``version``
-    (:func:`mvdd.model.row.upgrade_row`: the value an added column gives existing rows)."""
+    """Rows of a table's version before ``version`` (by column name), as rows of ``version``:
+    the columns it dropped gone, the ones it added filled as the server fills existing rows
+    (:func:`mvdd.model.row.upgrade_row`), the others as they were (the statements here change
+    no type)."""
     old, new = (catalog.table(name, version=v) for v in (version - 1, version))
     ids = {c.name: c.id for c in old.columns}
     names = {c.id: c.name for c in new.columns}
     for key, row in rows.items():
         up = upgrade_row({ids[n]: v for n, v in row.items()}, old, new)
-        rows[key] = {names[i]: v for i, v in up.items()}
+        rows[key] = {names[i]: row.get(names[i], v) for i, v in up.items()}
 
 
 def test_a_system_versioned_table_reads_as_its_current_rows(binlog_server: MariaDB) -> None:
@@ -1269,10 +1288,33 @@ def test_a_system_versioned_table_reads_as_its_current_rows(binlog_server: Maria
                         rows[row["id"]] = row
                 got = {name: rows for name, rows in replayed.items() if rows}
                 assert got == {name: rows for name, rows in current().items() if rows}, sql
-            for name in ("t", "u", "pre"):
+            for name in ("t", "u", "pre", "w", "x"):
                 shown = parse_table(show_create_table(conn, name), replica=True)
                 ours = as_shown(reader.catalog.table(f"{db}.{name}"))
                 assert ours.equivalent(shown, ignore_order=False), ours.differences(shown)
+
+
+def test_a_table_versioned_by_transaction_ids_stops_the_reader_at_its_rows(
+    binlog_server: MariaDB,
+) -> None:
+    """MariaDB logs a change to a table system-versioned by InnoDB's transaction ids (ROW START
+    and ROW END ``BIGINT UNSIGNED``) as its statement, even under ``binlog_format=ROW``: a
+    reader following it takes its CREATE, and stops at its first change, whose rows are not in
+    the binlog (a SourceConfigError naming the statement), rather than lose them."""
+    server = binlog_server
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.*")
+        server.execute(
+            "CREATE TABLE x (id INT PRIMARY KEY, s BIGINT UNSIGNED GENERATED ALWAYS AS ROW START, "
+            "e BIGINT UNSIGNED GENERATED ALWAYS AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) "
+            "WITH SYSTEM VERSIONING",
+            "INSERT INTO x (id) VALUES (1)",
+            database=db,
+        )
+        with pytest.raises(SourceConfigError) as info:
+            list(reader.events())
+        assert "transaction ids" in str(info.value) and "INSERT INTO x" in str(info.value)
+        assert reader.catalog.table(f"{db}.x").column("e").row_period == "END"
 
 
 def test_statements_on_an_untracked_table_are_skipped_and_a_rename_untracks_its_new_name(

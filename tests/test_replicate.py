@@ -1037,3 +1037,31 @@ def test_system_versioned_shards_reach_the_target_as_their_current_rows(s: Setup
     assert _target_values(s, "amount")[3] == 7
     assert _target_values(s, "customer")[22] == "x"
     assert _target_values(s, "note") == {**dict.fromkeys([1, 3, 11, 12, 22]), 21: "n"}
+
+
+def test_a_shard_of_its_own_period_columns_reaches_the_target_as_its_current_rows(
+    s: Setup,
+) -> None:
+    """A shard system-versioned by period columns of its own (``GENERATED ALWAYS AS ROW START``
+    / ``ROW END``, its keys ending with the ROW END column), made while the job follows: its
+    current rows reach the target, the period columns plain columns there (a join is never
+    versioned), its past versions never."""
+    r = s.replicator()
+    r.run()
+    s.run(
+        "up2",
+        "CREATE TABLE orders_04 (id BIGINT NOT NULL, customer VARCHAR(32) NOT NULL, amount "
+        "DECIMAL(10,2) NOT NULL DEFAULT 0.00, status ENUM('new','paid') NOT NULL DEFAULT 'new', "
+        "s TIMESTAMP(6) GENERATED ALWAYS AS ROW START, e TIMESTAMP(6) GENERATED ALWAYS AS ROW "
+        "END, PERIOD FOR SYSTEM_TIME (s, e), PRIMARY KEY (id)) WITH SYSTEM VERSIONING",
+    )
+    rows(s, "up2", "orders_04", 40, 3)
+    s.run(
+        "up2",
+        "UPDATE orders_04 SET status = 'paid' WHERE id = 40",
+        "DELETE FROM orders_04 WHERE id = 41",
+    )
+    r.run()
+    counts = assert_replicated(s, r)
+    assert counts[f"up2/{s.db}.orders_04"] == 2
+    assert _target_values(s, "status")[40] == "paid" and 41 not in _target_values(s, "status")

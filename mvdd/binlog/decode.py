@@ -48,7 +48,7 @@ from mvdd.model import Column, Table, TypeKind
 from mvdd.model.encoding import python_codec, shown_text
 from mvdd.model.kind import PLUGIN_BYTES, Family
 from mvdd.model.plugin import text_of
-from mvdd.model.table import PERIOD_COLUMNS, is_long_unique
+from mvdd.model.table import PERIOD_COLUMNS, is_long_unique, period_columns
 from mvdd.model.types import COMPRESSIBLE, max_bytes_per_char
 
 #: the codec name that makes the library hand back a string column's raw bytes (it decodes
@@ -288,14 +288,32 @@ CURRENT_ROW_END = frozenset(
         datetime.datetime(2106, 2, 7, 6, 28, 15, 999999),
     }
 )
+#: the same of a ROW END column of InnoDB's transaction ids (``BIGINT UNSIGNED``): the largest
+CURRENT_TRANSACTION_END = frozenset({2**64 - 1})
+
+
+def _period_end(table: Table) -> tuple[str, frozenset[Any]] | None:
+    """A system-versioned table's column that tells a past row from a current one (its hidden
+    ``row_end``, or its own ROW END column), and the values it holds in a current row."""
+    if not table.options.versioned:
+        return None
+    own = period_columns(table)
+    if own is None:
+        return PERIOD_COLUMNS[1], CURRENT_ROW_END
+    end = own[1]
+    return (
+        end.name,
+        CURRENT_ROW_END if end.type.kind == TypeKind.TIMESTAMP else CURRENT_TRANSACTION_END,
+    )
 
 
 def row_image(table: Table, flavor: str) -> tuple[Expected, ...]:
     """The columns a row event of ``table`` carries, in order (``flavor``: ``"mariadb"`` or
     ``"mysql"``, whose JSON types differ): its columns, then a system-versioned table's hidden
-    ``row_start`` and ``row_end``, then the hidden hash of each long unique key."""
+    ``row_start`` and ``row_end`` (one without period columns of its own), then the hidden hash
+    of each long unique key."""
     out = [_expected(table, col, flavor) for col in table.columns]
-    if table.options.versioned:
+    if table.options.versioned and period_columns(table) is None:
         out += [
             Expected(
                 name=name,
@@ -440,13 +458,15 @@ class Plan:
     sets: tuple[str, ...]
     binaries: tuple[str, ...]
     hidden: tuple[str, ...]
-    #: a system-versioned table's: the hidden column whose value tells a past row from a
-    #: current one (:data:`CURRENT_ROW_END`)
+    #: a system-versioned table's: the column whose value tells a past row from a current one
+    #: (its hidden ``row_end``, or its own ROW END column), and its values in a current row
     period_end: str | None = None
+    current: frozenset[Any] = frozenset()
 
     @classmethod
     def of(cls, name: str, table: Table, flavor: str) -> Plan:
         expected = row_image(table, flavor)
+        period = _period_end(table)
         return cls(
             table=name,
             table_id=table.id,
@@ -456,13 +476,14 @@ class Plan:
             sets=tuple(e.name for e in expected if e.set_values is not None),
             binaries=tuple(e.name for e in expected if e.codec == RAW),
             hidden=tuple(e.name for e in expected if e.hidden),
-            period_end=PERIOD_COLUMNS[1] if table.options.versioned else None,
+            period_end=period[0] if period is not None else None,
+            current=period[1] if period is not None else frozenset(),
         )
 
     def past(self, values: Mapping[str, Any]) -> bool:
         """Whether a row image (the library's values) of a system-versioned table is one of
         its past rows."""
-        return values[self.period_end] not in CURRENT_ROW_END  # type: ignore[index]
+        return values[self.period_end] not in self.current  # type: ignore[index]
 
     def install(self, columns: Sequence[Any]) -> None:
         """Give the library's column objects of a (checked) table map this version's names,

@@ -20,7 +20,9 @@ Transactions
     statement's transaction, and never after an ``XA ROLLBACK`` (:mod:`mvdd.binlog.xa`).
     A MariaDB system-versioned table's events are the changes to its current rows, as a query
     reads them (:func:`_row_changes`): the past versions the server keeps, which it logs as
-    rows beside them, and the hidden ``row_start`` / ``row_end`` of every row, are left out.
+    rows beside them, and the hidden ``row_start`` / ``row_end`` of every row, are left out
+    (a table's own period columns are its columns). A change to one versioned by transaction
+    ids, which MariaDB logs as its statement, stops the reader: its rows are not in the binlog.
 
 Starting
     ``start=None`` continues after the reader's last :meth:`~BinlogReader.checkpoint` kept in
@@ -44,8 +46,7 @@ DDL policy
     catalog's ``on_unsupported`` (``"raise"``: SchemaUnknownError-free stop naming statement and
     position; ``"skip"``: logged and skipped); on other tables such statements are ignored.
     When what ``"skip"`` skips is the CREATE of a followed table (one with an application-time
-    period, or system-versioned with period columns of its own, in the binlog or at
-    bootstrap), that table is
+    period, in the binlog or at bootstrap), that table is
     *untracked*: its rows
     are skipped too, with one warning per table and reader, instead of raising
     SchemaUnknownError, and so are the statements on it (an ALTER, a DROP; a rename untracks
@@ -860,7 +861,9 @@ class BinlogReader:
             if self._mentions_matched(schema, names):
                 raise SourceConfigError(
                     f"a statement-format row change on a followed table at {at} (the session "
-                    "set binlog_format to STATEMENT or MIXED): its rows are not in the binlog",
+                    "set binlog_format to STATEMENT or MIXED, or the table is MariaDB's "
+                    "system-versioned by transaction ids, whose changes it logs as statements): "
+                    "its rows are not in the binlog",
                     statement=text,
                     position=at,
                 )

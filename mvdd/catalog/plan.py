@@ -27,7 +27,7 @@ from mvdd.ddl.order import apply_ordered, in_server_order
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import Statement
 from mvdd.errors import DDLError, NoSuchTableError
-from mvdd.model import Table
+from mvdd.model import IndexKind, Table
 
 
 @attrs.define
@@ -43,8 +43,9 @@ class Planned:
 
 #: the steps that change a column's definition: under mvdd's own rules (the server's default
 #: ``system_versioning_alter_history=ERROR``) none of a table system-versioned before the
-#: statement (its past rows would not fit)
+#: statement (its past rows would not fit), nor a new primary or unique key
 _COLUMN_CHANGES = (s.AddColumn, s.DropColumn, s.ModifyColumn)
+_UNIQUE_KINDS = frozenset({IndexKind.PRIMARY, IndexKind.UNIQUE})
 
 
 def plan_statement(
@@ -179,16 +180,18 @@ def plan_statement(
 
 def _columns_kept(plan: Planned) -> None:
     """DDLError when a statement adds, drops or redefines a column of a table that was
-    system-versioned before it, under mvdd's own rules: the server's default
-    ``system_versioning_alter_history=ERROR`` (its past rows would not fit; its versioning
-    dropped in the same statement too), its error 4119."""
-    changed = next((x for x in plan.steps if isinstance(x, _COLUMN_CHANGES)), None)
-    if changed is not None:
-        raise DDLError(
-            "a system-versioned table's columns are not added, dropped or redefined (the "
-            "server's system_versioning_alter_history=ERROR)",
-            table=changed.table,
-        )
+    system-versioned before it, or adds a primary or unique key to it, under mvdd's own
+    rules: the server's default ``system_versioning_alter_history=ERROR`` (its past rows would
+    not fit; its versioning dropped in the same statement too), its error 4119."""
+    for x in plan.steps:
+        if isinstance(x, _COLUMN_CHANGES) or (
+            isinstance(x, s.AddIndex) and x.index.kind in _UNIQUE_KINDS
+        ):
+            raise DDLError(
+                "a system-versioned table's columns are not added, dropped or redefined, nor "
+                "a unique key added (the server's system_versioning_alter_history=ERROR)",
+                table=x.table,
+            )
 
 
 def _alters(step: s.Step) -> bool:

@@ -37,6 +37,12 @@ from mvdd.ddl.name import split_name
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.sequence import check_structure
 from mvdd.ddl.types import read_members
+from mvdd.ddl.versioning import (
+    check_versioned,
+    row_period_changed,
+    with_period_key,
+    without_period,
+)
 from mvdd.errors import DDLError, MvddError, UnsupportedDDLError
 from mvdd.model import (
     NO_DEFAULT,
@@ -66,12 +72,7 @@ from mvdd.model.kind import (
 )
 from mvdd.model.names import check_identifier, check_key, fold_name
 from mvdd.model.row import zero_value
-from mvdd.model.table import (
-    DEFAULT_AS_EXPRESSION,
-    PERIOD_COLUMNS,
-    is_long_unique,
-    position_by_name,
-)
+from mvdd.model.table import DEFAULT_AS_EXPRESSION, is_long_unique, position_by_name
 from mvdd.model.types import (
     CHARSET_DEFAULT,
     ColumnType,
@@ -753,7 +754,11 @@ def _(step: s.SetVersioning, table: Table, rules: Rules) -> Table:
             if step.versioned
             else "the table is not system-versioned"
         )
-    return table.with_changes(options=attrs.evolve(table.options, versioned=step.versioned))
+    options = attrs.evolve(table.options, versioned=step.versioned)
+    if step.versioned:
+        return table.with_changes(options=options)
+    # (a table of its own period drops its period columns in the same statement)
+    return table.with_changes(options=options, indexes=without_period(table))
 
 
 #: a whole table's actions on its data file, and the engines that keep one (None: the default,
@@ -972,6 +977,8 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     new = _defined(new, rules)
     if new.unversioned:
         new = _versioning_held(new, table, rules)
+    if old.row_period is not None or new.row_period is not None:
+        row_period_changed(old, new)
     _check_cast(old, new.type)
     if _is_virtual(old) != _is_virtual(new):
         # the server's error 1907: a virtual column is computed on read, the others stored
@@ -1251,6 +1258,8 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
         using=spec.using,
         visible=spec.visible,
     )
+    if table.options.versioned:  # (a table of its own period: a unique key ends with ROW END)
+        index = with_period_key(table, index)
     if index.kind == IndexKind.UNIQUE and index.using is None and _needs_hash(table, index):
         index = attrs.evolve(index, using="HASH", parts=_hashed_geometry(table, index.parts))
     index = held_comment(_shortened(table, _lob_prefixed(table, index)), "index", rules)
@@ -1684,6 +1693,7 @@ def _omittable(col: Column) -> bool:
         or col.nullable
         or col.generated is not None
         or col.auto_increment
+        or col.row_period is not None
     )
 
 
@@ -1737,18 +1747,6 @@ def validate_table(table: Table, *, base: Table | None = None, rules: Rules = Ru
         raise err.locate(table=table.name) from None
 
 
-def _check_versioned(cols: tuple[Column, ...]) -> None:
-    """MariaDB's rules for a system-versioned table's columns: its hidden ``row_start`` and
-    ``row_end`` take those names (in any case), and one column at least is versioned."""
-    for col in cols:
-        if fold_name(col.name) in PERIOD_COLUMNS:
-            raise DDLError(
-                "duplicate column name (a system-versioned table's hidden column)", column=col.name
-            )
-    if all(col.unversioned for col in cols):
-        raise DDLError("a system-versioned table needs one column at least that is versioned")
-
-
 def _validate(table: Table, base: Table | None, rules: Rules) -> None:
     cols = table.columns
     if not cols:
@@ -1767,8 +1765,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         _check_engine(table, table.options.engine)
     if table.options.sequence:
         check_structure(table)
-    if table.options.versioned:
-        _check_versioned(cols)
+    if table.options.versioned or cols[-1].row_period is not None:
+        check_versioned(table)
     # the table's column tally: built once per table, patched by each statement's change
     tally = table.column_tally()
     size = tally.row_bytes + (tally.nullable + 7) // 8

@@ -335,6 +335,14 @@ def column_from_def(
             flags["generated"] = Generated(
                 normalize(ck.this), stored=bool(ck.args.get("persisted"))
             )
+        elif isinstance(ck, exp.GeneratedAsRowColumnConstraint):
+            # MariaDB's [GENERATED ALWAYS] AS ROW START | END: right after the type, as AS (…)
+            if ck.args.get("hidden") or "row_period" in flags:
+                raise DDLParseError("HIDDEN, or a second AS ROW START | END", column=name)
+            if not all(isinstance(c.kind, _BEFORE_AS) for c in node.constraints[:at]):
+                raise DDLParseError("AS ROW START | END after a column attribute", column=name)
+            flags["row_period"] = "START" if ck.args.get("start") else "END"
+            flags["nullable"] = False
         elif isinstance(ck, d.Persistent):
             if "generated" not in flags:
                 raise DDLError("PERSISTENT without a generated column's AS (...)", column=name)
@@ -360,18 +368,22 @@ def column_from_def(
             raise UnsupportedDDLError(
                 f"unsupported column attribute {constraint.sql(dialect=DIALECT)!r}", column=name
             )
-    if "generated" in flags:
+    if "generated" in flags or "row_period" in flags:
         given = [
             word
             for word, present in (
                 ("DEFAULT", default is not NO_DEFAULT),
                 ("AUTO_INCREMENT", "auto_increment" in flags),
                 ("ON UPDATE", "on_update" in flags),
+                ("NULL", flags.get("nullable") and "row_period" in flags),
+                ("SYSTEM VERSIONING", "unversioned" in flags and "row_period" in flags),
+                ("AS (…)", "generated" in flags and "row_period" in flags),
             )
             if present
         ]
         if given:
-            # neither server's grammar has these beside AS (...): a syntax error on both
+            # neither server's grammar has these beside AS (...) or AS ROW START | END: a
+            # syntax error on both
             raise DDLParseError(f"a generated column takes no {given[0]}", column=name)
     if type_attrs.get("collation") == CHARSET_DEFAULT:
         # (COLLATE DEFAULT: the default collation of the column's charset, else its table's)

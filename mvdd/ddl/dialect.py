@@ -2211,9 +2211,15 @@ class MvddParser(MySQLParser):
                 self.raise_error("Expecting a compression method after COMPRESSED =")
         return self.expression(Compressed(this=method))
 
-    def _parse_generated_after_attributes(self) -> exp.ComputedColumnConstraint | None:
+    def _parse_generated_after_attributes(
+        self,
+    ) -> exp.ComputedColumnConstraint | exp.GeneratedAsRowColumnConstraint | None:
         """``AS (expr) [VIRTUAL | STORED]`` after a column's attributes (``PERSISTENT`` is a
-        constraint of its own)."""
+        constraint of its own), and MariaDB's ``AS ROW START`` / ``AS ROW END`` (GENERATED
+        ALWAYS left out), which the column reader places."""
+        for word, start in (("START", True), ("END", False)):
+            if self._match_text_seq("ROW", word):
+                return self.expression(exp.GeneratedAsRowColumnConstraint(start=start))
         if not self._match(TokenType.L_PAREN, advance=False):
             return None
         this = self.expression(exp.Paren(this=self._parse_wrapped(self._parse_assignment)))

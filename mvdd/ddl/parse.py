@@ -41,6 +41,7 @@ from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.sequence import check_values, column_defs, sequence_option
 from mvdd.ddl.types import Implied
+from mvdd.ddl.versioning import check_period
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.frozen import builder
@@ -1315,8 +1316,11 @@ def build_table(
     table = Table(name=name, columns=(), options=held_comment(options, "table", rules))
     columns: list[s.AddColumn] = []
     later: list[s.Step] = []
+    periods: list[tuple[str, str]] = []  # (its PERIOD FOR SYSTEM_TIME clauses)
     for item in node.this.expressions:
-        if isinstance(item, exp.ColumnDef):
+        if isinstance(item, exp.PeriodForSystemTimeConstraint):
+            periods.append((ident(item.this, "column"), ident(item.expression, "column")))
+        elif isinstance(item, exp.ColumnDef):
             column, place, indexes, pending = column_from_def(
                 item,
                 references=replica,
@@ -1341,5 +1345,6 @@ def build_table(
     table, columns = _versioned_by_columns(table, node, columns)
     later = checks_named(table, _in_late_order(later))
     table = auto_timestamps(apply_steps(table, [*columns, *later], rules=rules), columns)
+    check_period(table, periods)
     validate_table(table, rules=rules)
     return table

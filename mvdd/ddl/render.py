@@ -35,6 +35,7 @@ from mvdd.model import (
 )
 from mvdd.model.kind import Family
 from mvdd.model.names import fold_name
+from mvdd.model.table import period_columns
 from mvdd.model.text import sql_text
 from mvdd.model.types import CHARSET_DEFAULT
 
@@ -114,9 +115,15 @@ def column_def(column: Column) -> exp.ColumnDef:
                 )
             )
         )
+    if column.row_period is not None:
+        constraints.append(
+            _cc(exp.GeneratedAsRowColumnConstraint(start=column.row_period == "START"))
+        )
     if column.invisible:
         constraints.append(_cc(exp.InvisibleColumnConstraint()))
-    if not column.nullable:
+    if column.row_period is not None:
+        pass  # (NOT NULL, which the server writes itself: neither said)
+    elif not column.nullable:
         constraints.append(_cc(exp.NotNullColumnConstraint()))
     elif t.kind == TypeKind.TIMESTAMP:
         constraints.append(_cc(exp.NotNullColumnConstraint(allow_null=True)))
@@ -232,6 +239,11 @@ def table_node(table: Table, *, name: str | None = None) -> exp.Create:
     items: list[exp.Expr] = [column_def(c) for c in table.columns]
     items.extend(_index(table, i) for i in table.indexes)
     items.extend(_check(c) for c in table.checks)
+    own = period_columns(table)
+    if own is not None:
+        items.append(
+            exp.PeriodForSystemTimeConstraint(this=_id(own[0].name), expression=_id(own[1].name))
+        )
     schema = exp.Schema(this=_table(name or table.name), expressions=items)
     props = option_nodes(table.options)
     return exp.Create(

@@ -110,6 +110,10 @@ class Column:
         check: a column-level CHECK expression (MariaDB keeps these with the column).
         invisible: left out of ``SELECT *`` and of an INSERT without a column list (MariaDB
             ``INVISIBLE``, MySQL 8 ``INVISIBLE``); still stored, logged and nameable.
+        row_period: MariaDB's ``GENERATED ALWAYS AS ROW START`` (``"START"``) or ``ROW END``
+            (``"END"``): a system-versioned table's own column for when a row version began or
+            ended (a ``TIMESTAMP(6)``, or InnoDB's transaction ids, ``BIGINT UNSIGNED``), its
+            ``PERIOD FOR SYSTEM_TIME``; the server writes it, NOT NULL.
         unversioned: MariaDB's ``WITHOUT SYSTEM VERSIONING``: a change to only such columns
             of a system-versioned table keeps no history row. The server keeps the mark
             where a table's versioning is dropped (and shows it), and drops it where a column
@@ -135,6 +139,7 @@ class Column:
     implicit_default: bool = False
     state: State = State.PUBLIC
     unversioned: bool = False
+    row_period: str | None = None
 
     @property
     def charset(self) -> str | None:
@@ -146,11 +151,13 @@ class Column:
 
     @property
     def has_default(self) -> bool:
-        """Whether an INSERT may omit this column (a default, NULL, generated or counter)."""
+        """Whether an INSERT may omit this column (a default, NULL, generated, a counter, or
+        a system-versioned table's ROW START or ROW END)."""
         return (
             self.effective_default is not NO_DEFAULT
             or self.generated is not None
             or self.auto_increment
+            or self.row_period is not None
         )
 
     @property
@@ -189,6 +196,7 @@ class Column:
             implicit_default=self.implicit_default,
             state=self.state if state is None else state,
             unversioned=self.unversioned,
+            row_period=self.row_period,
         )
 
 

@@ -182,6 +182,18 @@ SEQUENCE_OPTION = "SEQUENCE"
 #: of its own for its period), after every other column of each row, as its server names them:
 #: no statement may name a column so, nor a column be renamed so, in such a table
 PERIOD_COLUMNS = ("row_start", "row_end")
+
+
+def period_columns(table: Table) -> tuple[Column, Column] | None:
+    """A system-versioned table's own ROW START and ROW END columns (its ``PERIOD FOR
+    SYSTEM_TIME``), or None (none, or not both)."""
+    if not table.options.versioned:
+        return None
+    found = {c.row_period: c for c in table.columns if c.row_period is not None}
+    start, end = found.get("START"), found.get("END")
+    return (start, end) if start is not None and end is not None else None
+
+
 #: a versioned table's option
 VERSIONING_OPTION = "SYSTEM VERSIONING"
 
@@ -670,9 +682,9 @@ class Table:
 
         Compares columns (name, type with charset and collation, nullability, default,
         generated expression, ON UPDATE, AUTO_INCREMENT, column CHECK, invisibility, MariaDB's
-        WITHOUT SYSTEM VERSIONING), indexes (name, kind, column names, prefix lengths and
-        directions in order), checks (name, expression, enforcement) and MariaDB's system
-        versioning (which gives each row two hidden columns and keeps its past). Ignores the
+        WITHOUT SYSTEM VERSIONING and AS ROW START / END), indexes (name, kind, column names,
+        prefix lengths and directions in order), checks (name, expression, enforcement) and
+        MariaDB's system versioning (which keeps each row's past versions). Ignores the
         table's name, ids, versions, comments, other options, integer display widths and, if
         ``ignore_order``, column order and the order of checks whose names fold
         alike (which one a DROP of the name finds). A nullable column without DEFAULT equals
@@ -753,6 +765,7 @@ def _column_differences(ta: Table, a: Column, tb: Table, b: Column) -> list[str]
         ("check", a.check, b.check),
         ("invisible", a.invisible, b.invisible),
         ("without system versioning", a.unversioned, b.unversioned),
+        ("generated always as row", a.row_period, b.row_period),
     )
     for label, x, y in pairs:
         if x != y:

@@ -30,6 +30,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.order import apply_statement
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import parse_statements
+from mvdd.ddl.versioning import as_current
 from mvdd.errors import MvddError
 from mvdd.model import Column, Table
 from mvdd.model.kind import TypeKind
@@ -170,7 +171,10 @@ class Merge:
     # -- the log --------------------------------------------------------------------------------
 
     def table(self, source: str, table_id: int, version: int) -> Table:
-        return self.catalogs[source].table_by_id(table_id, version=version)
+        """A shard's table at a version, as the group joins it: its current rows' (a
+        system-versioned shard's past versions are its own, :func:`~mvdd.ddl.versioning.
+        as_current`)."""
+        return as_current(self.catalogs[source].table_by_id(table_id, version=version))
 
     def change(self, source: str, table_id: int, version: int) -> Change:
         return self.catalogs[source].change_by_id(table_id, version)

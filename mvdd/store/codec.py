@@ -132,7 +132,13 @@ def _build_converter() -> cattrs.Converter:
     # (MariaDB's system versioning, written only where a table or column has it: other rows
     # as before)
     c.register_unstructure_hook(
-        Column, make_dict_unstructure_fn(Column, c, unversioned=override(omit_if_default=True))
+        Column,
+        make_dict_unstructure_fn(
+            Column,
+            c,
+            unversioned=override(omit_if_default=True),
+            row_period=override(omit_if_default=True),
+        ),
     )
     c.register_unstructure_hook(
         TableOptions,
