@@ -3455,6 +3455,16 @@ def test_versioned_tables_altered_keeping_history_read_as_on_the_server(
         assert _run(mdb, "SET SESSION system_versioning_alter_history = DEFAULT") is None
 
 
+def _moves(names: st.SearchStrategy[str]) -> list[st.SearchStrategy[str]]:
+    """Statements that move, copy, empty or drop tables of ``names``."""
+    return [
+        st.builds("RENAME TABLE {} TO {}".format, names, names),
+        st.builds("CREATE TABLE {} LIKE {}".format, names, names),
+        st.builds("TRUNCATE TABLE {}".format, names),
+        st.builds("DROP TABLE IF EXISTS {}".format, names),
+    ]
+
+
 _VERSIONED_NAMES = st.sampled_from(["t", "u"])
 _MARKS = st.sampled_from(["", " WITH SYSTEM VERSIONING", " WITHOUT SYSTEM VERSIONING"])
 #: statements over versioned and plain tables of two names, in forms the server takes and
@@ -3503,10 +3513,7 @@ _VERSIONING_STEPS = st.one_of(
         st.sampled_from(["ADD SYSTEM VERSIONING", "DROP SYSTEM VERSIONING"]),
         st.builds("MODIFY x INT{}".format, _MARKS) | st.just("ADD COLUMN row_start INT"),
     ),
-    st.builds("TRUNCATE TABLE {}".format, _VERSIONED_NAMES),
-    st.builds("CREATE TABLE {} LIKE {}".format, _VERSIONED_NAMES, _VERSIONED_NAMES),
-    st.builds("RENAME TABLE {} TO {}".format, _VERSIONED_NAMES, _VERSIONED_NAMES),
-    st.builds("DROP TABLE IF EXISTS {}".format, _VERSIONED_NAMES),
+    *_moves(_VERSIONED_NAMES),
 )
 
 
@@ -3545,7 +3552,6 @@ _SEQUENCE_STEPS = st.one_of(
         st.sampled_from(["RESTART", "INCREMENT 2", "NOCACHE"]),
     ),
     st.builds("DROP SEQUENCE {}{}".format, st.sampled_from(["", "IF EXISTS "]), _SEQUENCE_NAMES),
-    st.builds("DROP TABLE IF EXISTS {}".format, _SEQUENCE_NAMES),
     st.builds(
         "CREATE TABLE {} (a INT DEFAULT NEXTVAL({}), b INT)".format,
         _SEQUENCE_NAMES,
@@ -3570,9 +3576,7 @@ _SEQUENCE_STEPS = st.one_of(
             ]
         ),
     ),
-    st.builds("RENAME TABLE {} TO {}".format, _SEQUENCE_NAMES, _SEQUENCE_NAMES),
-    st.builds("CREATE TABLE {} LIKE {}".format, _SEQUENCE_NAMES, _SEQUENCE_NAMES),
-    st.builds("TRUNCATE TABLE {}".format, _SEQUENCE_NAMES),
+    *_moves(_SEQUENCE_NAMES),
 )
 
 
