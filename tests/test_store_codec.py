@@ -95,14 +95,16 @@ def test_a_type_keeps_its_display_width_beside_an_equal_type() -> None:
 def test_system_versioning_round_trips_and_is_written_only_where_a_table_has_it(
     tmp_path: Path,
 ) -> None:
-    """A versioned table's option, a column's WITHOUT SYSTEM VERSIONING and the steps that add
-    and drop versioning come back from a SQLite store as they went in; a table without them is
+    """A versioned table's option, a column's WITHOUT SYSTEM VERSIONING or AS ROW START / END
+    and the steps that add and drop versioning come back from a SQLite store as they went in; a table without them is
     stored as before they existed (no new key in its rows)."""
-    versioned = parse_table(
-        "CREATE TABLE t (a INT, b INT WITHOUT SYSTEM VERSIONING) WITH SYSTEM VERSIONING"
-    )
-    for (kind, _), (value, _) in elements_of(versioned).items():
-        assert codec.decode_element(kind, codec.encode_element(kind, value)) == value
+    for sql in (
+        "CREATE TABLE t (a INT, b INT WITHOUT SYSTEM VERSIONING) WITH SYSTEM VERSIONING",
+        "CREATE TABLE t (a INT PRIMARY KEY, s TIMESTAMP(6) AS ROW START INVISIBLE, e TIMESTAMP(6) "
+        "AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) WITH SYSTEM VERSIONING",
+    ):
+        for (kind, _), (value, _) in elements_of(parse_table(sql)).items():
+            assert codec.decode_element(kind, codec.encode_element(kind, value)) == value
     plain = parse_table("CREATE TABLE t (a INT, b INT)")
     for (kind, _), (value, _) in elements_of(plain).items():
         assert "versioned" not in codec.encode_element(kind, value)
