@@ -509,4 +509,13 @@ class Plan:
         return values
 
 
-__all__ = ["CURRENT_ROW_END", "RAW", "Expected", "Plan", "check_table_map", "codec_of", "row_image"]
+__all__ = [
+    "CURRENT_ROW_END",
+    "CURRENT_TRANSACTION_END",
+    "RAW",
+    "Expected",
+    "Plan",
+    "check_table_map",
+    "codec_of",
+    "row_image",
+]

@@ -1765,8 +1765,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         _check_engine(table, table.options.engine)
     if table.options.sequence:
         check_structure(table)
-    if table.options.versioned or cols[-1].row_period is not None:
-        check_versioned(table)
+    if table.options.versioned or (base is not None and base.options.versioned):
+        check_versioned(table)  # (a CREATE's period: parse.build_table's check_period)
     # the table's column tally: built once per table, patched by each statement's change
     tally = table.column_tally()
     size = tally.row_bytes + (tally.nullable + 7) // 8
