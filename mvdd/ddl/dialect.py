@@ -1800,8 +1800,14 @@ class MvddParser(MySQLParser):
     def _parse_system_time(self) -> list[exp.Expr]:
         """MariaDB's ``[INTERVAL n unit [STARTS time] [AUTO]] [LIMIT n [AUTO]]``."""
         out: list[exp.Expr] = []
-        if self._curr and self._curr.token_type == TokenType.INTERVAL:
-            out.append(self._required(self._parse_interval(), "an interval after INTERVAL"))
+        if self._match(TokenType.INTERVAL):
+            # (read here: sqlglot's interval takes the partitions' list after it for a unit's
+            # precision, `HOUR (PARTITION …)`)
+            value = self._required(self._parse_bitwise(), "an interval after INTERVAL")
+            unit = self._parse_var(any_token=True)
+            if unit is None or unit.name.upper() not in _INTERVAL_UNITS:
+                self.raise_error("Expecting an interval's unit", self._prev)
+            out.append(self.expression(exp.Interval(this=value, unit=unit)))
             if self._match_text_seq("STARTS"):
                 out.append(self._required(self._parse_bitwise(), "a time after STARTS"))
             self._match_text_seq("AUTO")
@@ -2560,6 +2566,33 @@ class MvddParser(MySQLParser):
 
 #: where a statement parameter goes while a template renders (a character no SQL text holds)
 PARAM = "\x00"
+
+
+#: the units of an interval, as the servers' grammar has them
+_INTERVAL_UNITS = frozenset(
+    {
+        "MICROSECOND",
+        "SECOND",
+        "MINUTE",
+        "HOUR",
+        "DAY",
+        "WEEK",
+        "MONTH",
+        "QUARTER",
+        "YEAR",
+        "SECOND_MICROSECOND",
+        "MINUTE_MICROSECOND",
+        "MINUTE_SECOND",
+        "HOUR_MICROSECOND",
+        "HOUR_SECOND",
+        "HOUR_MINUTE",
+        "DAY_MICROSECOND",
+        "DAY_SECOND",
+        "DAY_MINUTE",
+        "DAY_HOUR",
+        "YEAR_MONTH",
+    }
+)
 
 
 class MvddGenerator(MySQLGenerator):

@@ -494,6 +494,8 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
             _ordered_by(o, node.this, table, ctx) for o in props if isinstance(o, exp.Order)
         )
         words = _versioning_words(actions, props)
+        if props and _by_system_time(props):  # (the table versioned before: a condition)
+            words.add("BY SYSTEM_TIME")
         if words:
             steps = _versioning_first(steps, words, table)
     except MvddError as err:
@@ -539,7 +541,7 @@ def _versioning_first(steps: list[Any], words: set[str], table: str) -> list[Any
         raise DDLError("the table is not system-versioned")
     rest = [x for x in steps if not isinstance(x, s.SetVersioning)]
     first: list[Any] = [s.SetVersioning(table=table, versioned=v) for v in said]
-    if words & {"WITH", "WITHOUT"}:
+    if words & {"WITH", "WITHOUT", "BY SYSTEM_TIME"}:
         first.append(s.VersioningMarked(table=table))
     return [*first, *rest]
 
@@ -1271,6 +1273,17 @@ def _options(
     return tuple(out)
 
 
+def _by_system_time(props: list[exp.Expr]) -> bool:
+    """Whether a statement's options partition its table BY SYSTEM_TIME (its past rows and its
+    current ones apart: a system-versioned table's only, the server's 4124)."""
+    return any(
+        isinstance(p, d.Partitioning)
+        and isinstance(p.this, d.PartitionFunction)
+        and p.this.name == "SYSTEM_TIME"
+        for p in props
+    )
+
+
 def _versioned_by_columns(
     table: Table, node: exp.Create, adds: list[s.AddColumn]
 ) -> tuple[Table, list[s.AddColumn]]:
@@ -1343,6 +1356,8 @@ def build_table(
     if not columns:
         raise DDLError("a table needs at least one column", table=name)
     table, columns = _versioned_by_columns(table, node, columns)
+    if not table.options.versioned and _by_system_time(props.expressions if props else []):
+        raise DDLError("PARTITION BY SYSTEM_TIME of a table that is not system-versioned")
     later = checks_named(table, _in_late_order(later))
     table = auto_timestamps(apply_steps(table, [*columns, *later], rules=rules), columns)
     check_period(table, periods)

@@ -127,9 +127,10 @@ class SequenceNamed:
 
 @attrs.frozen(kw_only=True)
 class VersioningMarked:
-    """A column an ``ALTER TABLE`` defines ``WITH`` or ``WITHOUT SYSTEM VERSIONING``: not a step
-    but a condition on the statement: ``table`` is system-versioned before it (an ``ADD SYSTEM
-    VERSIONING`` beside the column does not do), else the server's error 4124."""
+    """A column an ``ALTER TABLE`` defines ``WITH`` or ``WITHOUT SYSTEM VERSIONING``, or its
+    ``PARTITION BY SYSTEM_TIME``: not a step but a condition on the statement: ``table`` is
+    system-versioned before it (an ``ADD SYSTEM VERSIONING`` beside does not do), else the
+    server's error 4124."""
 
     table: str
 
