@@ -220,7 +220,7 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
     odd = [
         "GRANT ALL ON *.* TO u",
         "ALTER TABLE t PARTITION BY HASH(a) PARTITIONS 4",
-        "ALTER TABLE t DROP PERIOD FOR SYSTEM_TIME",
+        "ALTER TABLE t DROP PERIOD FOR p",
         "CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DELETE FROM t",
         "RENAME USER a TO b",
         "LOCK TABLES t WRITE",
@@ -253,9 +253,6 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
         "CREATE TABLE t (a VECTOR(3))",
         "ALTER TABLE t ALTER COLUMN a SET VISIBLE",
         "SET STATEMENT sql_mode='' FOR INSERT INTO t VALUES (1)",
-        # MariaDB's system versioning: an ALTER's PERIOD FOR SYSTEM_TIME
-        "ALTER TABLE t ADD PERIOD FOR SYSTEM_TIME (s, e)",
-        "ALTER TABLE t DROP PERIOD FOR SYSTEM_TIME",
         # partitioning, in every form sqlglot reads or not
         "CREATE TABLE t (a INT) PARTITION BY HASH (a)",
         "CREATE TABLE t (a INT) /*!50100 PARTITION BY KEY (a) PARTITIONS 2 */",
@@ -296,12 +293,27 @@ def test_unsupported(sql: str) -> None:
             [("SetVersioning", False), ("AddColumn", None)],
         ),
         ("ALTER TABLE t ADD b INT NOT NULL WITH SYSTEM VERSIONING", [("AddColumn", None)]),
+        (
+            "ALTER TABLE t ADD PERIOD FOR SYSTEM_TIME (s, e), ADD s TIMESTAMP(6) AS ROW START, "
+            "ADD e TIMESTAMP(6) AS ROW END, ADD SYSTEM VERSIONING",
+            [
+                ("SetVersioning", True),
+                ("AddColumn", None),
+                ("AddColumn", None),
+                ("SetSystemPeriod", None),
+            ],
+        ),
+        (
+            "ALTER TABLE t DROP COLUMN s, DROP SYSTEM VERSIONING, DROP PERIOD FOR SYSTEM_TIME",
+            [("SetSystemPeriod", None), ("SetVersioning", False), ("DropColumn", None)],
+        ),
     ],
 )
 def test_system_versioning_is_read(sql: str, expected: list[tuple[str, Any]]) -> None:
     """MariaDB's ``ADD`` / ``DROP SYSTEM VERSIONING`` (and an ALTER's ``WITH SYSTEM VERSIONING``)
-    are steps, said once or more, taken before the columns' steps; a column's mark is a
-    condition on the statement (the table must be versioned)."""
+    are steps, said once or more, taken before the columns' steps, a DROP PERIOD FOR
+    SYSTEM_TIME before them and an ADD PERIOD (naming the columns added) after; a column's
+    mark is a condition on the statement (the table must be versioned)."""
     (st,) = parse_statements(sql)
     assert [(type(x).__name__, getattr(x, "versioned", None)) for x in st.steps] == expected
     assert st.versioned == (("t",) if "b INT NOT NULL WITH" in sql else ())

@@ -155,6 +155,10 @@ VALID = [
     # none as malformed)
     "ALTER TABLE t ADD SYSTEM VERSIONING",
     "ALTER TABLE t DROP SYSTEM VERSIONING",
+    "ALTER TABLE t DROP COLUMN a, DROP SYSTEM VERSIONING, DROP b",
+    "ALTER TABLE t ADD PERIOD FOR SYSTEM_TIME (s, e), ADD SYSTEM VERSIONING",
+    "ALTER TABLE t DROP b, DROP PERIOD FOR SYSTEM_TIME, DROP `period`",
+    "ALTER TABLE t ADD `period` INT, ADD COLUMN period INT, ADD PERIOD FOR SYSTEM_TIME (period, e)",
     "ALTER TABLE t DROP `system`, ADD COLUMN system INT",
     "CREATE TABLE v (a INT) ENGINE=InnoDB WITH SYSTEM VERSIONING",
     "CREATE TABLE v (a INT, z TEXT /*M!100301 COMPRESSED*/ DEFAULT NULL)",
@@ -168,6 +172,9 @@ VALID = [
 ]
 #: forms near the ones above that both refuse
 INVALID = [
+    # a bare PERIOD right after ADD or DROP begins a PERIOD FOR, never a column's name
+    "ALTER TABLE t DROP b, DROP period",
+    "ALTER TABLE t ADD period INT",
     "ANALYZE TABLE t PERSISTENT FOR COLUMNS (a)",
     "ANALYZE TABLE t PERSISTENT FOR ALL COLUMNS",
     "ANALYZE t",

@@ -28,6 +28,8 @@ from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import Statement
 from mvdd.errors import DDLError, NoSuchTableError
 from mvdd.model import IndexKind, Table
+from mvdd.model.names import fold_name
+from mvdd.model.table import period_columns
 
 
 @attrs.define
@@ -170,12 +172,31 @@ def plan_statement(
                 plan.steps.extend(x for x, _ in in_order)
             plan.new = auto_timestamps(plan.new, clauses)
             plan.truncated = plan.truncated or any(isinstance(x, s.TruncateTable) for x in clauses)
+    for plan in plans.values():
+        if plan.old is not None and plan.old.options.versioned:
+            _period_dropped_whole(plan)
     if rules.rows and rules.strict:  # (ALTERs under mvdd's own rules)
         for plan in plans.values():
             if plan.old is not None and plan.old.options.versioned:
                 _columns_kept(plan)
     _cut_over(st, plans, later_steps)
     return list(plans.values())
+
+
+def _period_dropped_whole(plan: Planned) -> None:
+    """DDLError when a statement drops a table's PERIOD FOR SYSTEM_TIME without dropping both
+    its columns (the server's 4125)."""
+    if not any(isinstance(x, s.SetSystemPeriod) and not x.columns for x in plan.steps):
+        return
+    assert plan.old is not None
+    own = period_columns(plan.old)
+    dropped = {fold_name(x.column) for x in plan.steps if isinstance(x, s.DropColumn)}
+    if own is not None and not {fold_name(own[0].name), fold_name(own[1].name)} <= dropped:
+        raise DDLError(
+            "DROP PERIOD FOR SYSTEM_TIME drops its ROW START and ROW END columns too (DROP "
+            "COLUMN each)",
+            table=plan.old.name,
+        )
 
 
 def _columns_kept(plan: Planned) -> None:

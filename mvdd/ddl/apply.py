@@ -40,6 +40,7 @@ from mvdd.ddl.types import read_members
 from mvdd.ddl.versioning import (
     check_versioned,
     row_period_changed,
+    set_period,
     with_period_key,
     without_period,
 )
@@ -759,6 +760,11 @@ def _(step: s.SetVersioning, table: Table, rules: Rules) -> Table:
         return table.with_changes(options=options)
     # (a table of its own period drops its period columns in the same statement)
     return table.with_changes(options=options, indexes=without_period(table))
+
+
+@_apply.register
+def _(step: s.SetSystemPeriod, table: Table, rules: Rules) -> Table:
+    return set_period(table, step.columns)
 
 
 #: a whole table's actions on its data file, and the engines that keep one (None: the default,

@@ -187,6 +187,13 @@ class SystemVersioning(exp.Property):
     arg_types = {"this": True}
 
 
+class SystemPeriod(exp.Expression):
+    """MariaDB's ``ALTER TABLE … ADD PERIOD FOR SYSTEM_TIME (start, end)`` or ``DROP PERIOD FOR
+    SYSTEM_TIME``: ``this`` the verb, ``expressions`` the two columns an ADD names."""
+
+    arg_types = {"this": True, "expressions": False}
+
+
 class ApplicationPeriod(exp.Expression, exp.ColumnConstraintKind):
     """MariaDB's application-time period ``PERIOD FOR name (start, end)`` in a CREATE TABLE:
     ``this`` the name, ``expressions`` its two columns (read so that mvdd refuses a table with
@@ -832,6 +839,7 @@ class MvddParser(MySQLParser):
         "DROP": lambda self: (
             self._parse_on_partitions("DROP")
             or self._parse_system_versioning("DROP")
+            or self._parse_system_period("DROP")
             or MySQLParser.ALTER_PARSERS["DROP"](self)
         ),
         **{verb: _partition_parser(verb) for verb in _PARTITION_VERBS},
@@ -1189,6 +1197,33 @@ class MvddParser(MySQLParser):
             buckets = update and self._match_text_seq("WITH")
             if buckets and not (self._match(TokenType.NUMBER) and self._match_text_seq("BUCKETS")):
                 self.raise_error("Expecting WITH n BUCKETS", self._curr)
+
+    def _parse_alter_drop_action(self) -> exp.Expr | None:
+        # (a DROP after another's comma: DROP SYSTEM VERSIONING and DROP PERIOD FOR SYSTEM_TIME
+        # as after the first)
+        if _is_keyword(self._curr, "DROP"):
+            index = self._index
+            self._advance()
+            node = self._parse_system_versioning("DROP") or self._parse_system_period("DROP")
+            if node is not None:
+                return node
+            self._retreat(index)
+        return super()._parse_alter_drop_action()
+
+    def _parse_system_period(self, word: str) -> SystemPeriod | None:
+        """An ALTER TABLE's ``ADD PERIOD FOR SYSTEM_TIME (start, end)`` or ``DROP PERIOD FOR
+        SYSTEM_TIME`` (a column named period is quoted there, or said after COLUMN: the
+        word bare right after ADD or DROP begins a PERIOD FOR, as in the server's grammar)."""
+        if not _is_keyword(self._curr, "PERIOD"):
+            return None
+        if not _is_keyword(self._next, "FOR"):
+            self.raise_error("Expecting FOR after PERIOD", self._next or self._curr)
+        if not self._match_text_seq("PERIOD", "FOR", "SYSTEM_TIME"):
+            return None  # (an application-time period's: unsupported)
+        columns = self._parse_wrapped_id_vars() if word == "ADD" else []
+        if word == "ADD" and len(columns) != 2:
+            self.raise_error("Expecting PERIOD FOR SYSTEM_TIME (start, end)", self._prev)
+        return self.expression(SystemPeriod(this=exp.var(word), expressions=columns))
 
     def _parse_system_versioning(self, word: str) -> SystemVersioning | None:
         if not _is_keyword(self._curr, "SYSTEM"):
@@ -2312,7 +2347,7 @@ class MvddParser(MySQLParser):
         partitions = self._parse_on_partitions("ADD")
         if partitions is not None:
             return [partitions]
-        versioning = self._parse_system_versioning("ADD")
+        versioning = self._parse_system_versioning("ADD") or self._parse_system_period("ADD")
         if versioning is not None:
             return [versioning]
         index = self._index
@@ -2633,6 +2668,10 @@ class MvddGenerator(MySQLGenerator):
         exp.CollateColumnConstraint: lambda self, e: f"COLLATE {e.this.name}",
         Maintenance: lambda self, e: self.maintenance_sql(e),
         SystemVersioning: lambda self, e: f"{e.name} SYSTEM VERSIONING",
+        SystemPeriod: lambda self, e: (
+            f"{e.name} PERIOD FOR SYSTEM_TIME"
+            + (f" ({self.expressions(e, flat=True)})" if e.expressions else "")
+        ),
         Compressed: lambda self, e: "COMPRESSED" + (f"={e.name}" if e.this else ""),
         SwitchKeys: lambda self, e: f"{e.name} KEYS",
         Signedness: lambda self, e: e.name,

@@ -523,11 +523,19 @@ def _versioning_words(actions: list[exp.Expr], props: list[exp.Expr]) -> set[str
             mark = versioning_mark(node)
             if mark is not None:
                 words.add(mark)
+            if node.find(exp.GeneratedAsRowColumnConstraint) is not None:
+                words.add("AS ROW")
         elif isinstance(action, d.SystemVersioning):
             words.add(action.name)
+        elif isinstance(action, d.SystemPeriod):
+            words.add(f"{action.name} PERIOD")
     if props and any(isinstance(p, d.SystemVersioning) for p in props):
         words.add("ADD")
     return words
+
+
+#: what an ALTER TABLE says that adds a table's own period: its columns, the period, versioning
+_OWN_PERIOD_ADDED = frozenset({"AS ROW", "ADD PERIOD", "ADD"})
 
 
 def _versioning_first(steps: list[Any], words: set[str], table: str) -> list[Any]:
@@ -539,11 +547,22 @@ def _versioning_first(steps: list[Any], words: set[str], table: str) -> list[Any
     said = {word == "ADD" for word in words & {"ADD", "DROP"}}
     if len(said) > 1 or ("WITHOUT" in words and False in said):
         raise DDLError("the table is not system-versioned")
-    rest = [x for x in steps if not isinstance(x, s.SetVersioning)]
-    first: list[Any] = [s.SetVersioning(table=table, versioned=v) for v in said]
+    if words & {"AS ROW", "ADD PERIOD"} and not words >= _OWN_PERIOD_ADDED:
+        # (the server's 4124, 4125 or 4134: a table's own period is added with its versioning)
+        raise DDLError(
+            "ROW START and ROW END columns are added with their ADD PERIOD FOR SYSTEM_TIME and "
+            "ADD SYSTEM VERSIONING, all three in one statement"
+        )
+    versioning = (s.SetVersioning, s.SetSystemPeriod)
+    rest = [x for x in steps if not isinstance(x, versioning)]
+    # (a DROP PERIOD first, while the table is versioned: a DROP SYSTEM VERSIONING may follow)
+    first: list[Any] = [x for x in steps if isinstance(x, s.SetSystemPeriod) and not x.columns]
+    first += [s.SetVersioning(table=table, versioned=v) for v in said]
     if words & {"WITH", "WITHOUT", "BY SYSTEM_TIME"}:
         first.append(s.VersioningMarked(table=table))
-    return [*first, *rest]
+    # (an ADD PERIOD names the columns the statement adds: after them)
+    last = [x for x in steps if isinstance(x, s.SetSystemPeriod) and x.columns]
+    return [*first, *rest, *last]
 
 
 def _listed_checks_alone(actions: list[exp.Expr], ctx: Context) -> list[exp.Expr]:
@@ -888,6 +907,12 @@ def _(action: d.SwitchKeys, table: str, ctx: Context) -> list[s.Step]:
 @alter_steps.register
 def _(action: d.SystemVersioning, table: str, ctx: Context) -> list[s.Step]:
     return [s.SetVersioning(table=table, versioned=action.name == "ADD")]
+
+
+@alter_steps.register
+def _(action: d.SystemPeriod, table: str, ctx: Context) -> list[s.Step]:
+    columns = tuple(ident(c, "column") for c in action.expressions)
+    return [s.SetSystemPeriod(table=table, columns=columns)]
 
 
 #: why a catalog of its own refuses partitioning

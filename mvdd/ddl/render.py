@@ -324,6 +324,12 @@ def _(step: s.SetVersioning) -> exp.Expr:
 
 
 @alter_action.register
+def _(step: s.SetSystemPeriod) -> exp.Expr:
+    columns = [_id(c) for c in step.columns]
+    return d.SystemPeriod(this=exp.var("ADD" if columns else "DROP"), expressions=columns)
+
+
+@alter_action.register
 def _(step: s.AddColumn) -> exp.Expr:
     node = _placed_def(
         step.column,

@@ -219,6 +219,16 @@ class SetVersioning(Step):
 
 
 @attrs.frozen(kw_only=True)
+class SetSystemPeriod(Step):
+    """MariaDB's ``ALTER TABLE … ADD PERIOD FOR SYSTEM_TIME (start, end)`` (``columns``: the
+    two, ROW START and ROW END columns the statement adds, beside its ADD SYSTEM VERSIONING) or
+    ``DROP PERIOD FOR SYSTEM_TIME`` (no columns; the statement drops the two, and the table
+    stays versioned by hidden columns)."""
+
+    columns: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_names)
+
+
+@attrs.frozen(kw_only=True)
 class ConvertCharset(Step):
     """``CONVERT TO CHARACTER SET``: the table default and every string column change."""
 

@@ -14,10 +14,15 @@ the table's versioning is dropped with the two columns, their parts leave those 
 A change to only its columns ``WITHOUT SYSTEM VERSIONING`` keeps no past version; one column at
 least is versioned.
 
+An ``ALTER TABLE`` adds a table's own period with its two columns, ``ADD PERIOD FOR SYSTEM_TIME
+(start, end)`` and ``ADD SYSTEM VERSIONING`` in one statement (each key naming neither column
+gains ROW END), and ``DROP PERIOD FOR SYSTEM_TIME`` drops it with its two columns, the table
+staying versioned by hidden columns unless the statement drops its versioning too
+(:func:`set_period`).
+
 What mvdd checks is what MariaDB 10.11 checks (:func:`check_versioned` after every statement,
 :func:`check_period` of a CREATE's PERIOD clause), each tested against the server. Not modelled:
-an ``ALTER TABLE``'s ``ADD PERIOD FOR SYSTEM_TIME`` and ``DROP PERIOD FOR SYSTEM_TIME``
-(unsupported statements); and a statement that drops both period columns of a table it leaves
+a statement that drops both period columns of a table it leaves
 versioned, which MariaDB 10.11 takes, leaving the keys that held the ROW END column broken in
 its ``SHOW CREATE TABLE``, is refused where such a key is (as a dropped column's part of a
 unique key of several).
@@ -138,6 +143,24 @@ def without_period(table: Table) -> tuple[Index, ...]:
     return tuple(out)
 
 
+def set_period(table: Table, columns: Sequence[str]) -> Table:
+    """An ALTER TABLE's ``ADD PERIOD FOR SYSTEM_TIME (start, end)`` (``columns``, the ROW START
+    and ROW END columns its statement added, after them: each primary and unique key naming
+    neither gains ROW END, as the server makes it) or ``DROP PERIOD FOR SYSTEM_TIME`` (no
+    columns, before its statement drops the two: the keys lose their parts, and the table
+    stays versioned by hidden columns)."""
+    own = period_columns(table)
+    if not columns:
+        if own is None:
+            raise DDLError("no PERIOD FOR SYSTEM_TIME to drop")
+        return table.with_changes(indexes=without_period(table))
+    if own is None or (fold_name(own[0].name), fold_name(own[1].name)) != tuple(
+        map(fold_name, columns)
+    ):
+        raise DDLError("PERIOD FOR SYSTEM_TIME must name the ROW START and ROW END columns")
+    return table.with_changes(indexes=tuple(with_period_key(table, i) for i in table.indexes))
+
+
 def as_current(table: Table) -> Table:
     """A system-versioned table as its current rows are, a query's rows and what a reader hands
     out of it: not versioned, its own period columns plain ones (NOT NULL, the values the server
@@ -168,6 +191,7 @@ __all__ = [
     "check_period",
     "check_versioned",
     "row_period_changed",
+    "set_period",
     "with_period_key",
     "without_period",
 ]
