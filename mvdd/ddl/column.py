@@ -101,12 +101,15 @@ def raw_default(node: exp.Expr) -> Default:
 
 
 def versioning_mark(node: exp.ColumnDef) -> str | None:
-    """A column definition's ``WITH`` or ``WITHOUT SYSTEM VERSIONING`` (the last one said),
-    or None."""
+    """A column definition's ``WITH`` or ``WITHOUT SYSTEM VERSIONING`` (the last one said), else
+    ``AS ROW`` for its ``AS ROW START | END``, or None."""
     mark = None
     for c in node.constraints:
-        if isinstance(c.kind, d.SystemVersioning):
-            mark = c.kind.name
+        kind = c.kind
+        if isinstance(kind, d.SystemVersioning):
+            mark = kind.name
+        elif isinstance(kind, exp.GeneratedAsRowColumnConstraint) and mark is None:
+            mark = "AS ROW"
     return mark
 
 

@@ -1201,13 +1201,12 @@ class MvddParser(MySQLParser):
     def _parse_alter_drop_action(self) -> exp.Expr | None:
         # (a DROP after another's comma: DROP SYSTEM VERSIONING and DROP PERIOD FOR SYSTEM_TIME
         # as after the first)
-        if _is_keyword(self._curr, "DROP"):
-            index = self._index
+        if _is_keyword(self._next, "SYSTEM", "PERIOD") and _is_keyword(self._curr, "DROP"):
             self._advance()
             node = self._parse_system_versioning("DROP") or self._parse_system_period("DROP")
             if node is not None:
                 return node
-            self._retreat(index)
+            self._retreat(self._index - 1)
         return super()._parse_alter_drop_action()
 
     def _parse_system_period(self, word: str) -> SystemPeriod | None:

@@ -523,8 +523,6 @@ def _versioning_words(actions: list[exp.Expr], props: list[exp.Expr]) -> set[str
             mark = versioning_mark(node)
             if mark is not None:
                 words.add(mark)
-            if node.find(exp.GeneratedAsRowColumnConstraint) is not None:
-                words.add("AS ROW")
         elif isinstance(action, d.SystemVersioning):
             words.add(action.name)
         elif isinstance(action, d.SystemPeriod):
@@ -1322,7 +1320,7 @@ def _versioned_by_columns(
         return table, adds
     table = attrs.evolve(table, options=attrs.evolve(table.options, versioned=True))
     return table, [
-        attrs.evolve(add, column=attrs.evolve(add.column, unversioned=mark != "WITH"))
+        attrs.evolve(add, column=attrs.evolve(add.column, unversioned=mark in (None, "WITHOUT")))
         for add, mark in zip(adds, marks, strict=True)
     ]
 
