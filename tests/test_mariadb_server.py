@@ -3242,20 +3242,8 @@ SEQUENCE_SCRIPTS = [
 ]
 
 
-@pytest.mark.parametrize("script", SEQUENCE_SCRIPTS, ids=range(len(SEQUENCE_SCRIPTS)))
-def test_sequences_read_as_on_the_server(mdb: Any, script: list[str]) -> None:
-    """Each statement of a script of :data:`SEQUENCE_SCRIPTS` on the server, on a replica's
-    catalog and on one of mvdd's own rules, each given the statement's database: all take it or
-    all refuse it (the replica's is given only what the server took, as a binlog gives it),
-    and after each, every table and sequence of the database is the server's, none more.
-    (MariaDB 10.11's rules. Not here: a DROP SEQUENCE of a sequence and a table that is not
-    one, which the server half runs and mvdd refuses whole, as it does DROP TABLE's; and a
-    TEMPORARY sequence, untracked as a temporary table is.)"""
-    _script_as_on_the_server(mdb, script)
-
-
 def _script_as_on_the_server(mdb: Any, script: list[str], *, own: bool = True) -> None:
-    """:func:`test_sequences_read_as_on_the_server`'s run of one script (``own``: an own-rules
+    """:func:`test_scripts_read_as_on_the_server`'s run of one script (``own``: an own-rules
     catalog beside the replica's)."""
     with mdb.cursor() as cur:
         cur.execute("SELECT DATABASE()")
@@ -3503,12 +3491,21 @@ KEPT_HISTORY_SCRIPTS = [
 ]
 
 
-@pytest.mark.parametrize("script", VERSIONING_SCRIPTS, ids=range(len(VERSIONING_SCRIPTS)))
-def test_system_versioned_tables_read_as_on_the_server(mdb: Any, script: list[str]) -> None:
-    """Each statement of a script of :data:`VERSIONING_SCRIPTS` on the server, on a replica's
-    catalog and on one of mvdd's own rules, as :func:`test_sequences_read_as_on_the_server` runs
-    them: all take it or all refuse it, and after each every table of the database is the
-    server's (its versioning and its columns' WITHOUT SYSTEM VERSIONING included)."""
+@pytest.mark.parametrize(
+    "script",
+    [*SEQUENCE_SCRIPTS, *VERSIONING_SCRIPTS],
+    ids=[f"sequences-{i}" for i in range(len(SEQUENCE_SCRIPTS))]
+    + [f"versioning-{i}" for i in range(len(VERSIONING_SCRIPTS))],
+)
+def test_scripts_read_as_on_the_server(mdb: Any, script: list[str]) -> None:
+    """Each statement of a script of :data:`SEQUENCE_SCRIPTS` or :data:`VERSIONING_SCRIPTS` on
+    the server, on a replica's catalog and on one of mvdd's own rules, each given the
+    statement's database: all take it or all refuse it (the replica's is given only what the
+    server took, as a binlog gives it), and after each, every table and sequence of the
+    database is the server's, none more (a table's versioning and its columns' marks
+    included). (MariaDB 10.11's rules. Not here: a DROP SEQUENCE of a sequence and a table that
+    is not one, which the server half runs and mvdd refuses whole, as it does DROP TABLE's; and
+    a TEMPORARY sequence, untracked as a temporary table is.)"""
     _script_as_on_the_server(mdb, script)
 
 
@@ -3596,7 +3593,7 @@ def test_any_script_of_versioned_tables_reads_as_on_the_server(
     mdb: Any, script: list[str], keep: bool
 ) -> None:
     """Any script over system-versioned and plain tables (of :data:`_VERSIONING_STEPS`, two
-    names), run as :func:`test_system_versioned_tables_read_as_on_the_server` runs one (``keep``:
+    names), run as :func:`test_scripts_read_as_on_the_server` runs one (``keep``:
     in a session of ``system_versioning_alter_history=KEEP``, on the server and a replica's
     catalog alone): both catalogs take and refuse what the server does, and hold its tables."""
     assert _run(mdb, "DROP TABLE IF EXISTS t, u") is None
@@ -3659,7 +3656,7 @@ def test_any_script_of_sequences_and_tables_reads_as_on_the_server(
     mdb: Any, script: list[str]
 ) -> None:
     """Any script of sequences and tables (of :data:`_SEQUENCE_STEPS`, three names), run as
-    :func:`test_sequences_read_as_on_the_server` runs one: the server, a replica's catalog and
+    :func:`test_scripts_read_as_on_the_server` runs one: the server, a replica's catalog and
     an own-rules one take and refuse the same statements, and hold the same tables after each."""
     assert _run(mdb, "DROP TABLE IF EXISTS s, t, u") is None
     _script_as_on_the_server(mdb, script)
