@@ -62,7 +62,7 @@ import contextlib
 import itertools
 import logging
 import zlib
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from enum import StrEnum
 from typing import Any
 
@@ -240,13 +240,13 @@ def _row_changes(plan: Plan, kind: EventKind, rows: Any) -> Iterator[_RowChange]
     for r in rows:
         if kind == EventKind.UPDATE:
             key = (kind, past(r["before_values"]), past(r["after_values"]))
-            images = [(r["before_values"], r["before_none_sources"])]
-            images.append((r["after_values"], r["after_none_sources"]))
-        elif kind == EventKind.INSERT:
-            key = (kind, None, past(r["values"]))
-            images = [(r["values"], r["none_sources"])]
+            images = [
+                (r["before_values"], r["before_none_sources"]),
+                (r["after_values"], r["after_none_sources"]),
+            ]
         else:
-            key = (kind, past(r["values"]), None)
+            one = past(r["values"])
+            key = (kind, None, one) if kind == EventKind.INSERT else (kind, one, None)
             images = [(r["values"], r["none_sources"])]
         change = _CURRENT[key]
         if change == EventKind.UPDATE:
@@ -255,6 +255,8 @@ def _row_changes(plan: Plan, kind: EventKind, rows: Any) -> Iterator[_RowChange]
             yield change, None, convert(*images[-1 if change == EventKind.INSERT else 0])
 
 
+#: the events an XA search reads (:func:`mvdd.binlog.xa.find_prepared`)
+_SCANNED = (le.RotateEvent, le.GtidEvent, le.MariadbGtidEvent, le.QueryEvent, le.XAPrepareEvent)
 #: the library's row event classes -> the kind of change
 _ROW_KINDS = {
     lr.WriteRowsEvent: EventKind.INSERT,
@@ -653,20 +655,41 @@ class BinlogReader:
         self, start: BinlogPosition, *, blocking: bool, server_id: int | None = None
     ) -> BinLogStreamReader:
         self._stream_connected = False
+        return self._binlog_stream(
+            start,
+            server_id=self.server_id if server_id is None else server_id,
+            blocking=blocking,
+            events=library.ALL_EVENTS,
+            connect=self._connect,
+            filter_non_implemented_events=False,
+            slave_heartbeat=self.heartbeat if blocking else None,
+        )
+
+    def _binlog_stream(
+        self,
+        start: BinlogPosition,
+        *,
+        server_id: int,
+        blocking: bool,
+        events: Iterable[type],
+        connect: Callable[..., Any],
+        **options: Any,
+    ) -> BinLogStreamReader:
+        """A stream of the server's binlog from ``start``, registered as replica ``server_id``,
+        of ``events``' classes, its connections made by ``connect``."""
         settings = self.source.connect_options()
         settings.pop("autocommit", None)
         return BinLogStreamReader(
             connection_settings=settings,
-            server_id=self.server_id if server_id is None else server_id,
+            server_id=server_id,
             resume_stream=True,
             blocking=blocking,
             log_file=start.file,
             log_pos=start.offset,
-            only_events=list(library.ALL_EVENTS),
-            filter_non_implemented_events=False,
-            slave_heartbeat=self.heartbeat if blocking else None,
-            pymysql_wrapper=self._connect,
+            only_events=list(events),
+            pymysql_wrapper=connect,
             enable_logging=False,
+            **options,
         )
 
     def _close_stream(self) -> None:
@@ -956,28 +979,13 @@ class BinlogReader:
 
     def _scan_events(self, file: str) -> Iterator[Any]:
         """The events an XA search reads, from the start of a binlog file on."""
-        settings = self.source.connect_options()
-        settings.pop("autocommit", None)
-        stream = BinLogStreamReader(
-            connection_settings=settings,
-            server_id=self._scan_id,
-            resume_stream=True,
-            blocking=False,
-            log_file=file,
-            log_pos=4,
-            only_events=[
-                le.RotateEvent,
-                le.GtidEvent,
-                le.MariadbGtidEvent,
-                le.QueryEvent,
-                le.XAPrepareEvent,
-            ],
-            pymysql_wrapper=_plain_connect,
-            enable_logging=False,
+        start = BinlogPosition(file, 4)
+        stream = self._binlog_stream(
+            start, server_id=self._scan_id, blocking=False, events=_SCANNED, connect=_plain_connect
         )
         try:
             while True:
-                ev = self._fetch(stream, BinlogPosition(file, 4))
+                ev = self._fetch(stream, start)
                 if ev is None:
                     return
                 yield ev

@@ -90,20 +90,20 @@ def plan_statement(
         found = current(ordered.table).old
         assert found is not None  # (the statement's first step has not run yet)
         check_ordered_by(ordered, found)
-    for name in st.sequences:  # ALTER SEQUENCE: a sequence's values change, not its schema
-        if name in st.if_exists and name not in live:
-            continue
-        found = current(name).old
-        assert found is not None
-        if not found.options.sequence:
-            raise DDLError("not a SEQUENCE", table=name)
-    for name in st.versioned:  # a column's WITH / WITHOUT SYSTEM VERSIONING in an ALTER
-        if name in st.if_exists and name not in live:
-            continue
-        found = current(name).old
-        assert found is not None
-        if not found.options.versioned:  # (an ADD SYSTEM VERSIONING beside it too: 4124)
-            raise DDLError("the table is not system-versioned", table=name)
+    for required, what, why in (
+        # ALTER SEQUENCE: a sequence's values change, not its schema
+        (st.sequences, "sequence", "not a SEQUENCE"),
+        # a column's WITH / WITHOUT SYSTEM VERSIONING in an ALTER (an ADD SYSTEM VERSIONING
+        # beside it too: 4124)
+        (st.versioned, "versioned", "the table is not system-versioned"),
+    ):
+        for name in required:  # (what the table must be before the statement)
+            if name in st.if_exists and name not in live:
+                continue
+            found = current(name).old
+            assert found is not None
+            if not getattr(found.options, what):
+                raise DDLError(why, table=name)
     steps = st.steps
     at = 0
     while at < len(steps):
@@ -175,9 +175,7 @@ def plan_statement(
     for plan in plans.values():
         if plan.old is not None and plan.old.options.versioned:
             _period_dropped_whole(plan)
-    if rules.rows and rules.strict:  # (ALTERs under mvdd's own rules)
-        for plan in plans.values():
-            if plan.old is not None and plan.old.options.versioned:
+            if rules.rows and rules.strict:  # (an ALTER under mvdd's own rules)
                 _columns_kept(plan)
     _cut_over(st, plans, later_steps)
     return list(plans.values())

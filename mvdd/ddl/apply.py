@@ -983,8 +983,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
     new = _defined(new, rules)
     if new.unversioned:
         new = _versioning_held(new, table, rules)
-    if old.row_period is not None or new.row_period is not None:
-        row_period_changed(old, new)
+    row_period_changed(old, new)
     _check_cast(old, new.type)
     if _is_virtual(old) != _is_virtual(new):
         # the server's error 1907: a virtual column is computed on read, the others stored

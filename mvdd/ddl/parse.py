@@ -494,8 +494,6 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
             _ordered_by(o, node.this, table, ctx) for o in props if isinstance(o, exp.Order)
         )
         words = _versioning_words(actions, props)
-        if props and _by_system_time(props):  # (the table versioned before: a condition)
-            words.add("BY SYSTEM_TIME")
         if words:
             steps = _versioning_first(steps, words, table)
     except MvddError as err:
@@ -514,8 +512,9 @@ def _versioning_mariadbs(node: exp.Expr, ctx: Context) -> None:
 
 def _versioning_words(actions: list[exp.Expr], props: list[exp.Expr]) -> set[str]:
     """What an ALTER TABLE says of system versioning: ``ADD`` / ``DROP`` (an action, or the
-    option ``WITH SYSTEM VERSIONING``: an ADD), and the ``WITH`` and ``WITHOUT SYSTEM
-    VERSIONING`` of the columns its actions define."""
+    option ``WITH SYSTEM VERSIONING``: an ADD), ``ADD PERIOD`` / ``DROP PERIOD``, the ``WITH``,
+    ``WITHOUT SYSTEM VERSIONING`` or ``AS ROW`` of the columns its actions define, and ``BY
+    SYSTEM_TIME`` for its partitioning so."""
     words: set[str] = set()
     for action in actions:  # (a column definition: an ADD's, or a MODIFY's or CHANGE's)
         node = action if isinstance(action, exp.ColumnDef) else action.args.get("this")
@@ -527,8 +526,11 @@ def _versioning_words(actions: list[exp.Expr], props: list[exp.Expr]) -> set[str
             words.add(action.name)
         elif isinstance(action, d.SystemPeriod):
             words.add(f"{action.name} PERIOD")
-    if props and any(isinstance(p, d.SystemVersioning) for p in props):
-        words.add("ADD")
+    for p in props:
+        if isinstance(p, d.SystemVersioning):
+            words.add("ADD")
+        elif _by_system_time(p):  # (the table versioned before: a condition)
+            words.add("BY SYSTEM_TIME")
     return words
 
 
@@ -1296,14 +1298,13 @@ def _options(
     return tuple(out)
 
 
-def _by_system_time(props: list[exp.Expr]) -> bool:
-    """Whether a statement's options partition its table BY SYSTEM_TIME (its past rows and its
+def _by_system_time(option: exp.Expr) -> bool:
+    """Whether a statement's option partitions its table BY SYSTEM_TIME (its past rows and its
     current ones apart: a system-versioned table's only, the server's 4124)."""
-    return any(
-        isinstance(p, d.Partitioning)
-        and isinstance(p.this, d.PartitionFunction)
-        and p.this.name == "SYSTEM_TIME"
-        for p in props
+    return (
+        isinstance(option, d.Partitioning)
+        and isinstance(option.this, d.PartitionFunction)
+        and option.this.name == "SYSTEM_TIME"
     )
 
 
@@ -1379,7 +1380,9 @@ def build_table(
     if not columns:
         raise DDLError("a table needs at least one column", table=name)
     table, columns = _versioned_by_columns(table, node, columns)
-    if not table.options.versioned and _by_system_time(props.expressions if props else []):
+    if not table.options.versioned and any(
+        map(_by_system_time, props.expressions if props else [])
+    ):
         raise DDLError("PARTITION BY SYSTEM_TIME of a table that is not system-versioned")
     later = checks_named(table, _in_late_order(later))
     table = auto_timestamps(apply_steps(table, [*columns, *later], rules=rules), columns)

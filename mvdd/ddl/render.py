@@ -121,12 +121,11 @@ def column_def(column: Column) -> exp.ColumnDef:
         )
     if column.invisible:
         constraints.append(_cc(exp.InvisibleColumnConstraint()))
-    if column.row_period is not None:
-        pass  # (NOT NULL, which the server writes itself: neither said)
-    elif not column.nullable:
-        constraints.append(_cc(exp.NotNullColumnConstraint()))
-    elif t.kind == TypeKind.TIMESTAMP:
-        constraints.append(_cc(exp.NotNullColumnConstraint(allow_null=True)))
+    if column.row_period is None:  # (a ROW START / END's NOT NULL: the server's, never said)
+        if not column.nullable:
+            constraints.append(_cc(exp.NotNullColumnConstraint()))
+        elif t.kind == TypeKind.TIMESTAMP:
+            constraints.append(_cc(exp.NotNullColumnConstraint(allow_null=True)))
     if column.default is not NO_DEFAULT:
         constraints.append(
             _cc(exp.DefaultColumnConstraint(this=default_node(column.default, t.family)))

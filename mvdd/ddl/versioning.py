@@ -96,6 +96,11 @@ def check_versioned(table: Table) -> None:
         raise DDLError("a system-versioned table needs one column at least that is versioned")
 
 
+def _names(own: tuple[Column, Column], named: Sequence[str]) -> bool:
+    """Whether a PERIOD FOR SYSTEM_TIME's (start, end) name a table's own period columns."""
+    return [fold_name(c.name) for c in own] == [fold_name(n) for n in named]
+
+
 def check_period(table: Table, periods: Sequence[tuple[str, str]]) -> None:
     """DDLError unless a CREATE TABLE's ``PERIOD FOR SYSTEM_TIME (start, end)`` clauses (each
     said, as (start, end)) name its ROW START and ROW END columns, and the table has them only
@@ -108,9 +113,8 @@ def check_period(table: Table, periods: Sequence[tuple[str, str]]) -> None:
         return
     if own is None:
         raise DDLError("PERIOD FOR SYSTEM_TIME without its ROW START and ROW END columns")
-    names = (fold_name(own[0].name), fold_name(own[1].name))
-    for start, end in periods:
-        if (fold_name(start), fold_name(end)) != names:
+    for named in periods:
+        if not _names(own, named):
             raise DDLError(
                 f"PERIOD FOR SYSTEM_TIME must name the columns `{own[0].name}` and `{own[1].name}`"
             )
@@ -154,9 +158,7 @@ def set_period(table: Table, columns: Sequence[str]) -> Table:
         if own is None:
             raise DDLError("no PERIOD FOR SYSTEM_TIME to drop")
         return table.with_changes(indexes=without_period(table))
-    if own is None or (fold_name(own[0].name), fold_name(own[1].name)) != tuple(
-        map(fold_name, columns)
-    ):
+    if own is None or not _names(own, columns):
         raise DDLError("PERIOD FOR SYSTEM_TIME must name the ROW START and ROW END columns")
     return table.with_changes(indexes=tuple(with_period_key(table, i) for i in table.indexes))
 
