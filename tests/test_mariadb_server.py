@@ -9,8 +9,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
+import subprocess
 from typing import Any
 
 import attrs
@@ -22,15 +24,20 @@ from hypothesis import strategies as st
 import mvdd
 from mvdd import NO_DEFAULT, Catalog, Table, parse_table
 from mvdd.ddl.apply import apply_steps
-from mvdd.ddl.statement import for_server
+from mvdd.ddl.dialect import DIALECT
+from mvdd.ddl.name import split_name
+from mvdd.ddl.parse import OTHER_VERBS
+from mvdd.ddl.statement import executable, for_server, iter_statements, not_a_table
 from mvdd.ddl.step import AddColumn
 from mvdd.model.charsets import CHARSETS, collation_charset
 from mvdd.model.collation import collation_key, sort_orders
 from mvdd.model.encoding import python_codec
 from mvdd.model.names import fold_name
 from mvdd.model.table import as_shown
+from mvdd.replicate.sandbox import find
+from tests.conftest import examples
 from tests.support.fixtures import sequences, statements
-from tests.support.mariadb import quote, show_create_table, visibility
+from tests.support.mariadb import quote, scratch, show_create_table, visibility
 
 pytestmark = pytest.mark.mariadb
 
@@ -3263,23 +3270,22 @@ def _script_as_on_the_server(mdb: Any, script: list[str], *, own: bool = True) -
                 server_err,
                 mvdd_err,
             )
-        with mdb.cursor() as cur:
-            cur.execute("SHOW FULL TABLES")
-            kinds = {str(name): str(kind) for name, kind in cur.fetchall()}
         for cat in catalogs:
-            assert cat.tables() == sorted(f"{database}.{name}" for name in kinds), (
-                sql,
-                cat.replica,
-            )
-            for name, kind in kinds.items():
-                ours = as_shown(cat.table(f"{database}.{name}"))
-                shown = parse_table(show_create_table(mdb, name), replica=True)
-                assert ours.equivalent(shown, ignore_order=False), (
-                    sql,
-                    name,
-                    ours.differences(shown),
-                )
-                assert ours.options.sequence == (kind == "SEQUENCE"), (sql, name)
+            _same_tables(mdb, cat, database, sql)
+
+
+def _same_tables(mdb: Any, cat: Catalog, database: str, sql: str) -> None:
+    """The catalog holds the tables and sequences of ``database`` the server lists (a view is
+    none), each the server's, after ``sql``."""
+    with mdb.cursor() as cur:
+        cur.execute("SHOW FULL TABLES")
+        kinds = {str(name): str(kind) for name, kind in cur.fetchall() if kind != "VIEW"}
+    assert cat.tables() == sorted(f"{database}.{name}" for name in kinds), (sql, cat.replica)
+    for name, kind in kinds.items():
+        ours = as_shown(cat.table(f"{database}.{name}"))
+        shown = parse_table(show_create_table(mdb, name), replica=True)
+        assert ours.equivalent(shown, ignore_order=False), (sql, name, ours.differences(shown))
+        assert ours.options.sequence == (kind == "SEQUENCE"), (sql, name)
 
 
 #: scripts of MariaDB's system-versioned tables, in forms the server takes and refuses: the
@@ -3489,6 +3495,189 @@ KEPT_HISTORY_SCRIPTS = [
         "ALTER TABLE a DROP COLUMN y, DROP SYSTEM VERSIONING",
     ],
 ]
+
+
+#: a database of the things ``mariadb-dump`` writes around tables: rows (its LOCK TABLES,
+#: DISABLE KEYS and INSERTs), a sequence (its DO SETVAL), a view (its stand-in), a trigger, a
+#: routine, an event, a foreign key, a system-versioned table, a partitioned one, names that
+#: need quoting, and the session settings it saves and restores around each
+DUMPED = [
+    "CREATE TABLE `us``er` (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, "
+    "email VARCHAR(255) NOT NULL, kind ENUM('a','b''c') DEFAULT 'a', "
+    "at DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), "
+    "lower_email VARCHAR(255) AS (LOWER(email)) VIRTUAL, note TEXT COMMENT 'it''s', "
+    "hidden INT INVISIBLE DEFAULT 7, CHECK (CHAR_LENGTH(email) > 0), UNIQUE KEY (email)) "
+    "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COMMENT='users; all'",
+    "CREATE TABLE post (id INT PRIMARY KEY, user_id BIGINT, body TEXT, "
+    "CONSTRAINT fk FOREIGN KEY (user_id) REFERENCES `us``er` (id) ON DELETE CASCADE, "
+    "FULLTEXT KEY ft (body)) DEFAULT CHARSET=latin1",
+    "CREATE TABLE h (id INT PRIMARY KEY, x INT, s TIMESTAMP(6) AS ROW START, "
+    "e TIMESTAMP(6) AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) WITH SYSTEM VERSIONING",
+    "CREATE TABLE p (id INT NOT NULL, PRIMARY KEY (id)) PARTITION BY RANGE (id) "
+    "(PARTITION p0 VALUES LESS THAN (10), PARTITION p1 VALUES LESS THAN MAXVALUE)",
+    "CREATE SEQUENCE sq START WITH 5 INCREMENT BY 2",
+    "CREATE VIEW v AS SELECT id, email FROM `us``er`",
+    "CREATE TRIGGER tr BEFORE INSERT ON `us``er` FOR EACH ROW SET NEW.email = LOWER(NEW.email)",
+    # (bodies of several statements, DDL among them: a routine's, which its CREATE runs none of)
+    "CREATE PROCEDURE pr() BEGIN CREATE TABLE made (a INT); DROP TABLE post; "
+    "IF (SELECT 1) THEN ALTER TABLE h ADD COLUMN z INT; END IF; END",
+    "CREATE TRIGGER tr2 AFTER DELETE ON post FOR EACH ROW BEGIN "
+    "CASE WHEN OLD.id > 1 THEN DELETE FROM h; ELSE BEGIN END; END CASE; END",
+    "CREATE FUNCTION fn(a INT) RETURNS INT DETERMINISTIC RETURN a + 1",
+    "CREATE EVENT ev ON SCHEDULE EVERY 1 DAY DO BEGIN DELETE FROM post WHERE id < 0; "
+    "TRUNCATE TABLE h; END",
+    "INSERT INTO `us``er` (email, note) VALUES ('A@b', 'x;y'), ('c@d', NULL)",
+    "INSERT INTO post VALUES (1, 1, 'hello'), (2, 2, 'a ''quoted'' text')",
+    "INSERT INTO h (id, x) VALUES (1, 1)",
+    "UPDATE h SET x = 2",
+    "INSERT INTO p VALUES (1), (20)",
+    "SELECT NEXTVAL(sq)",
+]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        ["--no-data"],
+        ["--skip-opt"],
+        ["--complete-insert", "--hex-blob"],
+        ["--skip-comments", "--skip-set-charset", "--skip-tz-utc"],
+    ],
+    ids=["default", "no-data", "skip-opt", "complete-insert", "skip-comments"],
+)
+def test_a_dump_reads_as_the_server_restores_it(mariadb: Any, options: list[str]) -> None:
+    """What ``mariadb-dump`` writes of a database (with its routines, triggers and events), read
+    whole by a replica's catalog that skips what is no DDL of a table, and restored by the
+    ``mariadb`` client into a database of its own: the catalog holds the tables the server
+    restored, each as the server shows it (the dump's client commands, DELIMITER among them,
+    read as the client reads them, a routine's body as one statement), and every statement it
+    skipped is of one of the kinds no table's schema depends on (rows, sessions, locks, a
+    sequence's value, views, triggers, routines and events)."""
+    dump, client = find("mariadb-dump") or find("mysqldump"), find("mariadb") or find("mysql")
+    if dump is None or client is None:
+        pytest.fail("mariadb-dump or mariadb is not installed beside mariadbd")
+    login = [f"--socket={mariadb.socket}", "--user=root"]
+    with scratch(mariadb, *DUMPED) as source, mariadb.database() as database:
+        with source.cursor() as cur:
+            cur.execute("SELECT DATABASE()")
+            (dumped,) = cur.fetchone()
+        text = subprocess.run(
+            [dump, *login, "--routines", "--triggers", "--events", *options, dumped],
+            check=True, capture_output=True, text=True,
+        ).stdout  # fmt: skip
+        # (--force: rows the server may refuse where a dump sets no session)
+        subprocess.run(
+            [client, *login, "--force", database], input=text, capture_output=True, text=True
+        )
+        cat = Catalog(
+            replica=True,
+            flavor="mariadb",
+            charset="utf8mb4",
+            collation="utf8mb4_general_ci",
+            on_unsupported="skip",
+        )
+        cat.execute(text, database=database)
+        with contextlib.closing(mariadb.connect(database)) as restored:
+            _same_tables(restored, cat, database, " ".join(options) or "default")
+    tables = {split_name(name)[1] for name in cat.tables()}
+    assert tables == {"us`er", "post", "h", "p", "sq"}, tables
+    # (the text opened, so that each statement's is whole: mariadb-dump writes a trigger's
+    # words across several executable comments)
+    opened = executable(text, "mariadb")
+    read = iter_statements(opened, skip_unsupported=True, replica=True, flavor="mariadb")
+    for skipped in (one.text for one in read if one.skipped):
+        verb = DIALECT.tokenize(skipped)[0].text.upper().split()[0]  # (LOCK TABLES: a token)
+        assert verb in {*OTHER_VERBS, "SET"} or not_a_table(skipped) is not None, skipped
+
+
+#: the delimiters scripts set with the client's DELIMITER command
+_DELIMITERS = [";", ";;", "//", "$$", "|"]
+
+
+@st.composite
+def _client_scripts(draw: st.DrawFn) -> str:
+    """A script as the ``mariadb`` client reads it: statements on tables and stored programs
+    whose bodies hold statements on tables (which their CREATE runs none of), each ended by
+    the delimiter a DELIMITER line set, glued to it or not; the delimiter also inside strings,
+    names and comments, and a column named ``delimiter`` at a line's start."""
+    out: list[str] = []
+    delimiter, tables = ";", 0
+    for i in range(draw(st.integers(1, 6))):
+        kind = draw(st.sampled_from(["table", "alter", "procedure", "function", "trigger"]))
+        # (a program's body holds semicolons: the client sends it whole under another delimiter)
+        program = kind in ("procedure", "function") or (kind == "trigger" and tables)
+        new = draw(st.sampled_from(_DELIMITERS[1:] if program else _DELIMITERS))
+        if new != delimiter:
+            out.append(f"{draw(st.sampled_from(['DELIMITER', 'delimiter', '  DELIMITER']))} {new}")
+            delimiter = new
+        d = delimiter
+        if kind == "alter" and tables:
+            sql = (
+                f"ALTER TABLE t{draw(st.integers(0, tables - 1))} ADD COLUMN c{i} INT COMMENT '{d}'"
+            )
+        elif kind == "procedure":
+            sql = (
+                f"CREATE PROCEDURE p{i}() BEGIN CREATE TABLE x{i} (a INT); "
+                f"IF (SELECT 1) THEN DROP TABLE IF EXISTS t0; END IF; SELECT '{d}'; END"
+            )
+        elif kind == "function":
+            sql = (
+                f"CREATE FUNCTION f{i}() RETURNS INT DETERMINISTIC BEGIN DECLARE v INT DEFAULT 0; "
+                f"l{i}: LOOP SET v = CASE WHEN v > 2 THEN v ELSE v + 1 END; IF v > 2 THEN "
+                f"LEAVE l{i}; END IF; END LOOP l{i}; RETURN v; END"
+            )
+        elif kind == "trigger" and tables:
+            sql = (
+                f"CREATE TRIGGER g{i} BEFORE INSERT ON t{draw(st.integers(0, tables - 1))} "
+                f"FOR EACH ROW BEGIN IF NEW.id < 0 THEN SET NEW.id = 0; END IF; END"
+            )
+        else:
+            sql = (
+                f"CREATE TABLE t{tables} (id INT PRIMARY KEY, `{d}` VARCHAR(10) DEFAULT '{d}',\n"
+                f"delimiter INT) /* {d} */"
+            )
+            tables += 1
+        out.append(sql + draw(st.sampled_from(["", " ", "\n"])) + d)
+    if delimiter != ";":
+        out.append("DELIMITER ;")
+    return "\n".join(out) + "\n"
+
+
+@settings(max_examples=examples(40, 15), suppress_health_check=[HealthCheck.too_slow])
+@given(script=_client_scripts())
+def test_any_client_script_reads_as_the_client_runs_it(mariadb: Any, script: str) -> None:
+    """A script of DELIMITER commands, tables and stored programs, run by the ``mariadb``
+    client on the server and read by a catalog that skips what is no DDL of a table: the
+    catalog holds the tables the server holds, each as it shows it."""
+    client = find("mariadb") or find("mysql")
+    if client is None:
+        pytest.fail("the mariadb client is not installed beside mariadbd")
+    with mariadb.database() as database:
+        ran = subprocess.run(
+            [client, f"--socket={mariadb.socket}", "--user=root", database],
+            input=script, capture_output=True, text=True,
+        )  # fmt: skip
+        assert ran.returncode == 0, (script, ran.stderr)
+        cat = Catalog(
+            replica=True,
+            flavor="mariadb",
+            charset="utf8mb4",
+            collation="utf8mb4_general_ci",
+            on_unsupported="skip",
+        )
+        cat.execute(script, database=database)
+        with contextlib.closing(mariadb.connect(database)) as conn:
+            _same_tables(conn, cat, database, script)
+
+
+def test_a_compound_statement_is_not_read_statement_by_statement() -> None:
+    """``BEGIN NOT ATOMIC … END`` runs its statements on the server as a program does: mvdd
+    reads it as one statement it does not model, never the DDL inside it alone."""
+    cat = Catalog()
+    with pytest.raises(mvdd.UnsupportedDDLError, match="compound"):
+        cat.execute("BEGIN NOT ATOMIC CREATE TABLE t (a INT); DROP TABLE u; END")
+    assert cat.tables() == []
 
 
 @pytest.mark.parametrize(

@@ -550,7 +550,10 @@ class Catalog:
         Statements run in turn and each is atomic: on any error this raises an MvddError
         subclass naming the statement and place, the statements before it stay committed, and
         the catalog is exactly as before the failing one. (The text is tokenized whole first, so
-        an unterminated string or comment anywhere commits nothing.)
+        an unterminated string or comment anywhere commits nothing.) A text is read as the
+        server and the ``mariadb`` client read a script: a stored program's body is one
+        statement with its semicolons, and a ``DELIMITER`` command sets what ends the statements
+        after it (:func:`mvdd.ddl.statement.client_delimited`).
 
         ``database``: the default database of the statements (as ``USE database`` sets it): an
         unqualified table name is ``database.table``; a qualified one resolves as written. A

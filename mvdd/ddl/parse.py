@@ -96,6 +96,99 @@ _UNMODELLED_CLAUSES = PARTITIONING | frozenset(
 _DDL_VERBS = frozenset({"ALTER", "CREATE", "DROP", "RENAME", "TRUNCATE"})
 
 
+#: the first words of the server's statements that change no table's schema (MySQL's and
+#: MariaDB's: rows, transactions, sessions, privileges, replication, plugins, caches).
+#: sqlglot reads some as a Command and fails on others (``DO``, ``HANDLER``, ``XA``, ``LOAD
+#: DATA``, ``PURGE`` …): a statement that starts with one is no DDL mvdd tracks however it goes
+#: on (the server judges the rest), where a statement of another word sqlglot cannot read is
+#: malformed (``CRATE TABLE``). Not among them: the words of the statements the dialect reads
+#: to their end, malformed or not (ANALYZE, CHECK, CHECKSUM, OPTIMIZE and REPAIR TABLE, SET)
+OTHER_VERBS = frozenset(
+    {
+        "BACKUP", "BEGIN", "BINLOG", "CACHE", "CALL", "CHANGE", "CLONE", "COMMIT",
+        "DEALLOCATE", "DELETE", "DESC", "DESCRIBE", "DO", "EXECUTE", "EXPLAIN", "FLUSH", "GET",
+        "GRANT", "HANDLER", "HELP", "IMPORT", "INSERT", "INSTALL", "KILL", "LOAD", "LOCK",
+        "PREPARE", "PURGE", "RELEASE", "REPLACE", "RESET", "RESIGNAL", "RESTART", "REVOKE",
+        "ROLLBACK", "SAVEPOINT", "SELECT", "SHOW", "SHUTDOWN", "SIGNAL", "START", "STOP",
+        "UNINSTALL", "UNLOCK", "UPDATE", "USE", "VALUES", "WITH", "XA",
+    }
+)  # fmt: skip
+#: the words after ANALYZE that make it MariaDB's statement analysis (``ANALYZE FORMAT=JSON
+#: SELECT …``), no table's statistics
+_ANALYSED = frozenset({"FORMAT", "SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH"})
+#: what a CREATE, ALTER or DROP may name after its verb that is no table nor anything of one
+#: (``ALTER INSTANCE``, ``CREATE LOGFILE GROUP``, ``DROP PREPARE``, ``ALTER RESOURCE GROUP``,
+#: ``CREATE UNDO TABLESPACE``)
+_OTHER_OBJECTS = frozenset({"INSTANCE", "LOGFILE", "PREPARE", "RESOURCE", "UNDO"})
+
+
+#: the objects a DDL may name that hold no rows and no table's schema (what a statement on one
+#: changes, a row reader never needs): the word that names each kind
+NOT_TABLES = frozenset(
+    {"VIEW", "TRIGGER", "PROCEDURE", "FUNCTION", "EVENT", "PACKAGE", "USER", "ROLE", "SERVER"}
+)
+#: the words naming the kind of object a CREATE, ALTER or DROP is about
+_OBJECT_WORDS = NOT_TABLES | {"TABLE", "TABLES", "INDEX", "SEQUENCE", "DATABASE", "SCHEMA"}
+
+
+def object_named(tokens: list[Token]) -> str | None:
+    """The kind of object a CREATE, ALTER, DROP or RENAME is about, from its tokens after the
+    verb: the first word naming a kind (:data:`NOT_TABLES`, TABLE, INDEX …) that is no quoted
+    name, in capitals; None: none.
+
+    >>> object_named(DIALECT.tokenize("DEFINER=`u`@`h` SQL SECURITY DEFINER VIEW v AS SELECT 1"))
+    'VIEW'
+    >>> object_named(DIALECT.tokenize("TABLE `view` (a INT)"))
+    'TABLE'
+    """
+    for token in tokens:
+        word = token.text.upper()
+        if token.token_type != TokenType.IDENTIFIER and word in _OBJECT_WORDS:
+            return word
+    return None
+
+
+def other_statement(tokens: list[Token]) -> str | None:
+    """Why a statement's tokens (MariaDB's ``SET STATEMENT … FOR`` left out) are no DDL of a
+    table mvdd reads, else None: a compound statement (``BEGIN NOT ATOMIC … END``, which runs
+    its statements as a program does), a verb of :data:`OTHER_VERBS`, or a CREATE, ALTER or
+    DROP of :data:`_OTHER_OBJECTS` or :data:`NOT_TABLES` (a routine whose body sqlglot cannot
+    read).
+
+    >>> other_statement(DIALECT.tokenize("DO SETVAL(`s`, 1, 0)"))
+    'DO is not a DDL statement mvdd tracks'
+    >>> other_statement(DIALECT.tokenize("ALTER INSTANCE ROTATE INNODB MASTER KEY"))
+    'ALTER INSTANCE is not a DDL statement mvdd tracks'
+    >>> other_statement(DIALECT.tokenize("ALTER TABLE instance ADD b INT")) is None
+    True
+    """
+    if not tokens:
+        return None
+    verb = tokens[0].text.upper().split()[0]  # (LOCK TABLES is one token)
+    at = 2 if len(tokens) > 2 and tokens[1].token_type == TokenType.COLON else 0  # (a label)
+    if (
+        tokens[at].token_type == TokenType.BEGIN
+        and len(tokens) > at + 1
+        and tokens[at + 1].token_type == TokenType.NOT
+    ):
+        return (
+            "a compound statement (BEGIN NOT ATOMIC … END) runs its statements as a "
+            "program does: mvdd does not read them one by one"
+        )
+    if verb in OTHER_VERBS or (
+        verb == "ANALYZE" and len(tokens) > 1 and tokens[1].text.upper() in _ANALYSED
+    ):
+        return f"{verb} is not a DDL statement mvdd tracks"
+    if verb in ("CREATE", "ALTER", "DROP") and len(tokens) > 1:
+        word = tokens[1]
+        kind = word.text.upper()
+        if word.token_type == TokenType.IDENTIFIER or kind not in _OTHER_OBJECTS:
+            kind = object_named(tokens[1:]) or ""
+        if kind in _OTHER_OBJECTS or kind in NOT_TABLES:
+            return f"{verb} {kind} is not a DDL statement mvdd tracks"
+    return None
+
+
 def bare_words(tokens: list[Token]) -> set[str]:
     """The words of a statement's tokens but its quoted names and strings (a table called
     `order` is no clause), in capitals; the tokenizer makes one token of some phrases
@@ -117,6 +210,9 @@ def _unread(node: exp.Command, what: str, ctx: Context) -> MvddError:
         tokens = DIALECT.tokenize(text)
     except SqlglotError:
         return DDLParseError(f"cannot parse {what} {text[:60]!r}")
+    other = other_statement(tokens)
+    if other is not None:
+        return UnsupportedDDLError(other)
     clauses = _UNMODELLED_CLAUSES - PARTITIONING if ctx.replica else _UNMODELLED_CLAUSES
     if clauses.isdisjoint(bare_words(tokens)):
         return DDLParseError(f"cannot parse {what} {text[:60]!r}")

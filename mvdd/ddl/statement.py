@@ -27,7 +27,14 @@ from mvdd.ddl import dialect as d
 from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT, DIALECTS, MvddMySQL, deep_stack, reading
 from mvdd.ddl.name import Context, own_columns
-from mvdd.ddl.parse import PARTITIONING, bare_words, statement_steps
+from mvdd.ddl.parse import (
+    NOT_TABLES,
+    PARTITIONING,
+    bare_words,
+    object_named,
+    other_statement,
+    statement_steps,
+)
 from mvdd.ddl.rules import PLAIN, Session
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
@@ -172,11 +179,36 @@ _KIND = operator.attrgetter("token_type")
 
 
 def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
-    """The tokens of each statement (the semicolons between them dropped)."""
+    """The tokens of each statement (the semicolons between them dropped), as the server
+    splits a text of several: a stored program's body (``CREATE PROCEDURE … BEGIN …; …; END``)
+    is one statement with its semicolons (:func:`_open_blocks`)."""
     if TokenType.SEMICOLON not in map(_KIND, tokens):  # one statement, no semicolon: read in C
         if tokens:
             yield tokens
         return
+    chunk: list[Token] = []
+    program = False  # (whether the chunk is a stored program's, once it has a semicolon)
+    for token in tokens:
+        if token.token_type == TokenType.SEMICOLON:
+            if chunk and (program or _is_program(chunk)) and _open_blocks(chunk):
+                program = True
+                chunk.append(token)  # (inside its body)
+                continue
+            if chunk:
+                yield chunk
+            chunk, program = [], False
+        else:
+            chunk.append(token)
+    if chunk and program:
+        # a body never closed (malformed, or a name the counting mistook for a block): its
+        # statements as their semicolons end them, where the server's parser would fail it
+        yield from _split(chunk)
+    elif chunk:
+        yield chunk
+
+
+def _split(tokens: list[Token]) -> Iterator[list[Token]]:
+    """The tokens between semicolons."""
     chunk: list[Token] = []
     for token in tokens:
         if token.token_type == TokenType.SEMICOLON:
@@ -189,17 +221,166 @@ def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
         yield chunk
 
 
+#: what a CREATE or ALTER names that is a stored program, whose body holds statements
+_PROGRAMS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE"})
+
+
+def _is_program(chunk: list[Token]) -> bool:
+    """Whether a statement's tokens are a stored program's definition (``CREATE [DEFINER = …]
+    PROCEDURE | FUNCTION | TRIGGER | EVENT | PACKAGE``, ``ALTER EVENT … DO``) or a compound
+    statement (``BEGIN NOT ATOMIC``, ``label: BEGIN``): the first word naming a kind of object
+    decides (:func:`~mvdd.ddl.parse.object_named`)."""
+    first = chunk[0].token_type
+    if first == TokenType.BEGIN:  # (BEGIN alone, or BEGIN WORK, starts a transaction)
+        return len(chunk) > 1 and chunk[1].token_type == TokenType.NOT
+    if len(chunk) > 2 and chunk[1].token_type == TokenType.COLON:
+        return chunk[2].token_type == TokenType.BEGIN
+    return first in (TokenType.CREATE, TokenType.ALTER) and object_named(chunk[1:]) in _PROGRAMS
+
+
+#: the words of a stored program's statements that open a block its END closes, where a
+#: statement starts (:data:`_STARTS`; CASE and BEGIN anywhere): ``END IF``, ``END LOOP`` …
+#: name the block they close
+_OPENERS = frozenset({"IF", "LOOP", "WHILE", "REPEAT", "FOR"})
+#: the tokens after which a statement of a program's body starts: a semicolon, a label's colon,
+#: and the words that lead into a body
+_STARTS = frozenset({";", ":", "BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", "ROW"})
+
+
+def _open_blocks(chunk: list[Token]) -> int:
+    """How many blocks of a stored program's body are open at the end of its tokens: BEGIN and
+    CASE (a CASE expression ends with END as the statement does) open one outside
+    parentheses, IF, LOOP,
+    WHILE, REPEAT and FOR where a statement starts (IF when a THEN follows its condition, and
+    LOOP and REPEAT when no parenthesis does: not the functions of those names), and END closes
+    one (the word after it naming the block closed)."""
+    depth = nested = 0
+    before = ""
+    for i, token in enumerate(chunk):
+        kind, word = token.token_type, token.text.upper()
+        nested += (kind == TokenType.L_PAREN) - (kind == TokenType.R_PAREN)
+        if nested:  # (a parameter list, an expression's parentheses: no block there)
+            before = word
+            continue
+        if kind == TokenType.BEGIN or (kind == TokenType.CASE and before != "END"):
+            depth += 1
+        elif kind == TokenType.END:
+            depth -= depth > 0
+        elif word in _OPENERS and before in _STARTS and kind != TokenType.IDENTIFIER:
+            if word == "IF":
+                depth += _then_follows(chunk, i + 1)
+            elif word in ("LOOP", "REPEAT"):
+                after = chunk[i + 1] if i + 1 < len(chunk) else None
+                depth += after is None or after.token_type != TokenType.L_PAREN
+            else:
+                depth += 1
+        before = word if kind != TokenType.IDENTIFIER else ""
+    return depth
+
+
+def _then_follows(chunk: list[Token], start: int) -> bool:
+    """Whether an IF at ``start`` is the statement (its condition, outside parentheses, ends
+    at THEN) rather than the function."""
+    nested = 0
+    for token in chunk[start:]:
+        kind = token.token_type
+        nested += (kind == TokenType.L_PAREN) - (kind == TokenType.R_PAREN)
+        if nested == 0 and kind in (TokenType.THEN, TokenType.SEMICOLON, TokenType.END):
+            return kind == TokenType.THEN
+    return False
+
+
+#: a line that may be the mysql client's DELIMITER command (:func:`client_delimited`)
+_DELIMITER = re.compile(r"^[ \t]*delimiter[ \t]", re.IGNORECASE | re.MULTILINE)
+#: the tokens whose text is quoted (a delimiter is never inside one)
+_QUOTED = frozenset(
+    {
+        TokenType.STRING,
+        TokenType.IDENTIFIER,
+        TokenType.NATIONAL_STRING,
+        TokenType.HEX_STRING,
+        TokenType.BIT_STRING,
+        TokenType.BYTE_STRING,
+        TokenType.RAW_STRING,
+        TokenType.HEREDOC_STRING,
+    }
+)
+
+
+def client_delimited(text: str, tokens: list[Token]) -> str | None:
+    """A script's text with the mysql client's ``DELIMITER`` commands read, as the client does
+    before it sends each statement (the server never sees them): a ``DELIMITER x`` line where
+    a statement starts makes ``x`` end the statements after it, outside strings, names and
+    comments (``END;;``, ``END //``, ``END$$``). Each command and each delimiter becomes a
+    semicolon and spaces, so offsets stay the same and the server's own splitting follows
+    (a stored program's body whole). None: the text has no such command (``tokens``: its
+    tokens).
+
+    >>> script = "DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\nDELIMITER ;"
+    >>> client_delimited(script, DIALECT.tokenize(script))
+    ';           \\nCREATE PROCEDURE p() BEGIN SELECT 1; END; \\n;          '
+    """
+    if _DELIMITER.search(text) is None:
+        return None
+    code = bytearray(len(text))  # 1: a character of a token that is no quoted text
+    for token in tokens:
+        if token.token_type not in _QUOTED:
+            code[token.start : token.end + 1] = b"\x01" * (token.end + 1 - token.start)
+    commands = [
+        token
+        for token in tokens
+        if token.token_type == TokenType.VAR
+        and token.text.upper() == "DELIMITER"
+        and not text[text.rfind("\n", 0, token.start) + 1 : token.start].strip()
+    ]
+    out = list(text)
+    delimiter, done, at = ";", 0, 0  # (done: where the last statement ended)
+    while True:
+        found = text.find(delimiter, at)
+        while found >= 0 and code.find(0, found, found + len(delimiter)) >= 0:
+            found = text.find(delimiter, found + 1)  # (inside a string, a name or a comment)
+        command = commands[0] if commands else None
+        if command is not None and (found < 0 or command.start < found):
+            commands.pop(0)
+            if code.find(1, done, command.start) >= 0:
+                continue  # a word of a statement (a column called delimiter), no command
+            end = text.find("\n", command.end)
+            end = len(text) if end < 0 else end
+            words = text[command.end + 1 : end].split()
+            delimiter = words[0] if words else delimiter
+            out[command.start : end] = ";" + " " * (end - command.start - 1)
+            done = at = end
+            continue
+        if found < 0:
+            return "".join(out)
+        out[found : found + len(delimiter)] = ";" + " " * (len(delimiter) - 1)
+        done = at = found + len(delimiter)
+
+
 def split_statements(sql: str) -> list[str]:
-    """The statements of a text, each exactly as written (comments between them dropped).
+    """The statements of a text, each exactly as written (comments between them dropped), as
+    the server and its client split a script: a stored program's body whole, a ``DELIMITER``
+    command's delimiter read (:func:`client_delimited`).
 
     >>> split_statements("CREATE TABLE a (x INT); -- note\\nDROP TABLE a;")
     ['CREATE TABLE a (x INT)', 'DROP TABLE a']
     """
+    opened = executable(sql)
     try:
-        tokens = DIALECT.tokenize(executable(sql))
+        tokens = _script_tokens(opened, DIALECT)[1]
     except TokenError as err:
         raise _token_error(err, sql) from None
     return [sql[chunk[0].start : chunk[-1].end + 1] for chunk in _chunks(tokens)]
+
+
+def _script_tokens(opened: str, dialect: MvddMySQL) -> tuple[str, list[Token]]:
+    """A text's tokens by ``dialect``, read as a script: with its client's DELIMITER commands
+    (:func:`client_delimited`), the text they leave beside them."""
+    tokens = dialect.tokenize(opened)
+    delimited = client_delimited(opened, tokens)
+    if delimited is None:
+        return opened, tokens
+    return delimited, dialect.tokenize(delimited)
 
 
 def statement_words(
@@ -276,13 +457,6 @@ def _xid(tokens: list[Token]) -> Xid | None:
     return (format_id, parts[0], parts[1] if len(parts) > 1 else b"")
 
 
-#: the objects a DDL may name that hold no rows and no table's schema (what a statement on one
-#: changes, a row reader never needs): the word that names each kind
-NOT_TABLES = frozenset(
-    {"VIEW", "TRIGGER", "PROCEDURE", "FUNCTION", "EVENT", "USER", "ROLE", "SERVER"}
-)
-#: the words naming the kind of object a CREATE, ALTER or DROP is about
-_OBJECT_WORDS = NOT_TABLES | {"TABLE", "TABLES", "INDEX", "SEQUENCE", "DATABASE", "SCHEMA"}
 #: the statements that change no table (privileges, caches, plugins)
 _NOT_TABLE_VERBS = frozenset({"GRANT", "REVOKE", "FLUSH", "INSTALL", "UNINSTALL"})
 #: what follows SET in a statement that changes no table (a password, a role)
@@ -308,11 +482,8 @@ def not_a_table(sql: str, sql_mode: SqlMode | str | int | None = None) -> str | 
         return f"SET {words[0].text.upper()}"
     if verb not in ("CREATE", "ALTER", "DROP", "RENAME"):
         return None
-    for token in words:
-        word = token.text.upper()
-        if token.token_type != TokenType.IDENTIFIER and word in _OBJECT_WORDS:
-            return word if word in NOT_TABLES else None
-    return None
+    kind = object_named(words)
+    return kind if kind in NOT_TABLES else None
 
 
 def _statement_tokens(sql: str, sql_mode: SqlMode | str | int | None) -> tuple[str, list[Token]]:
@@ -323,19 +494,24 @@ def _statement_tokens(sql: str, sql_mode: SqlMode | str | int | None) -> tuple[s
     except DDLError:  # (a mode with a bit no mode has: its words read as the default's)
         dialect = DIALECT
     try:
-        tokens = dialect.tokenize(executable(sql))
+        tokens = _own_tokens(dialect.tokenize(executable(sql)))
     except TokenError:
         return "", []
+    if not tokens:
+        return "", []
+    return tokens[0].text.upper(), tokens[1:]
+
+
+def _own_tokens(tokens: list[Token]) -> list[Token]:
+    """A statement's tokens, MariaDB's ``SET STATEMENT … FOR`` left out."""
     if (
         len(tokens) > 1
         and tokens[0].token_type == TokenType.SET
         and tokens[1].token_type == TokenType.VAR
         and tokens[1].text.upper() == "STATEMENT"
     ):
-        tokens = _after_for(tokens)
-    if not tokens:
-        return "", []
-    return tokens[0].text.upper(), tokens[1:]
+        return _after_for(tokens)
+    return tokens
 
 
 def _after_for(tokens: list[Token]) -> list[Token]:
@@ -430,9 +606,8 @@ def iter_statements(
             explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
         )
     dialect = DIALECT if mode is None else reading(mode)
-    opened = executable(sql, flavor)
     try:
-        tokens = dialect.tokenize(opened)
+        opened, tokens = _script_tokens(executable(sql, flavor), dialect)
     except TokenError as err:
         raise _token_error(err, sql) from None
     for index, chunk in enumerate(_chunks(tokens), start=1):
@@ -651,6 +826,9 @@ def _read_statement(
         try:
             trees = dialect.parser().parse(chunk, opened)
         except ParseError as err:
+            other = other_statement(_own_tokens(chunk))
+            if other is not None:
+                raise UnsupportedDDLError(other) from None
             if ctx.replica or PARTITIONING.isdisjoint(bare_words(chunk)):
                 raise _parse_error(err, sql) from None
             # partitioning, which only a replica tracks, read as the Command sqlglot falls
