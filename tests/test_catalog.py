@@ -429,6 +429,24 @@ def test_multi_table_renames(catalog: Catalog) -> None:
         catalog.execute("RENAME TABLE a TO b")
 
 
+def test_a_name_with_a_dot_is_never_another_databases_table(catalog: Catalog) -> None:
+    """A table named `d.t` and table `t` of database `d` are two tables on the server: with a
+    default database each keeps its own (`x.d.t` and `d.t`), in a catalog of one database the
+    name is the table's, and without any a dotted name that names no database is refused,
+    naming it, where it would read as the other."""
+    catalog.execute("CREATE TABLE `d.t` (a INT); CREATE TABLE d.t (b INT)", database="x")
+    assert catalog.tables() == ["d.t", "x.d.t"]
+    assert catalog.table("x.d.t").column_names == ("a",)
+    assert catalog.table("d.t").column_names == ("b",)
+    with pytest.raises(UnsupportedDDLError, match="has a dot and no database") as err:
+        catalog.execute("ALTER TABLE `d.t` ADD c INT")
+    assert err.value.table == "d.t"
+    assert catalog.table("d.t").column_names == ("b",)
+    one = Catalog(database="x")
+    one.execute("CREATE TABLE `d.t` (a INT); ALTER TABLE x.`d.t` ADD c INT")
+    assert one.tables() == ["d.t"] and one.table("d.t").column_names == ("a", "c")
+
+
 def test_drop_and_recreate_is_a_new_table(catalog: Catalog) -> None:
     catalog.execute("CREATE TABLE t (a INT)")
     first = catalog.table("t").id

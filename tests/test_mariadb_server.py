@@ -3280,7 +3280,8 @@ def _same_tables(mdb: Any, cat: Catalog, database: str, sql: str) -> None:
     with mdb.cursor() as cur:
         cur.execute("SHOW FULL TABLES")
         kinds = {str(name): str(kind) for name, kind in cur.fetchall() if kind != "VIEW"}
-    assert cat.tables() == sorted(f"{database}.{name}" for name in kinds), (sql, cat.replica)
+    held = [name for name in cat.tables() if name.startswith(f"{database}.")]
+    assert held == sorted(f"{database}.{name}" for name in kinds), (sql, cat.replica)
     for name, kind in kinds.items():
         ours = as_shown(cat.table(f"{database}.{name}"))
         shown = parse_table(show_create_table(mdb, name), replica=True)
@@ -3642,6 +3643,49 @@ def _client_scripts(draw: st.DrawFn) -> str:
     if delimiter != ";":
         out.append("DELIMITER ;")
     return "\n".join(out) + "\n"
+
+
+def test_a_dump_of_several_databases_reads_as_their_tables(mariadb: Any) -> None:
+    """``mariadb-dump --databases a b`` names each database and switches to it (``USE``): the
+    catalog that reads the dump holds each database's tables as the server does (the same
+    name in both, each with its database's charset), whatever default database it reads the
+    text in; a catalog of one of them holds that one's and skips the other's."""
+    dump = find("mariadb-dump") or find("mysqldump")
+    if dump is None:
+        pytest.fail("mariadb-dump is not installed beside mariadbd")
+    with mariadb.database() as first, mariadb.database() as second:
+        mariadb.execute(f"ALTER DATABASE `{second}` CHARACTER SET latin1")
+        mariadb.execute("CREATE TABLE t (x INT, s VARCHAR(5))", database=first)
+        mariadb.execute(
+            "CREATE TABLE t (y INT, s VARCHAR(5))", "CREATE TABLE u (z INT)", database=second
+        )
+        text = subprocess.run(
+            [dump, f"--socket={mariadb.socket}", "--user=root", "--databases", first, second],
+            check=True, capture_output=True, text=True,
+        ).stdout  # fmt: skip
+        for default in (None, first, "elsewhere"):
+            cat = Catalog(
+                replica=True,
+                flavor="mariadb",
+                charset="utf8mb4",
+                collation="utf8mb4_general_ci",
+                on_unsupported="skip",
+            )
+            cat.execute(text, database=default)
+            assert cat.tables() == sorted([f"{first}.t", f"{second}.t", f"{second}.u"]), default
+            for database in (first, second):
+                with contextlib.closing(mariadb.connect(database)) as conn:
+                    _same_tables(conn, cat, database, f"--databases, read in {default}")
+        one = Catalog(
+            database=second,
+            replica=True,
+            flavor="mariadb",
+            charset="utf8mb4",
+            collation="utf8mb4_general_ci",
+            on_unsupported="skip",
+        )
+        one.execute(text)
+        assert one.tables() == ["t", "u"] and one.table("t").column_names == ("y", "s")
 
 
 @settings(max_examples=examples(40, 15), suppress_health_check=[HealthCheck.too_slow])

@@ -557,7 +557,9 @@ class Catalog:
 
         ``database``: the default database of the statements (as ``USE database`` sets it): an
         unqualified table name is ``database.table``; a qualified one resolves as written. A
-        catalog tracking one database (``Catalog(database=…)``) takes only that one.
+        catalog tracking one database (``Catalog(database=…)``) takes only that one. A ``USE``
+        statement in the text makes its database the default of the statements after it (a
+        dump of several databases switches so), the catalog's tracked database or another.
 
         ``CREATE`` / ``ALTER`` / ``DROP DATABASE`` add no table version: they record the
         database's default charset and collation (which tables created there without their own
@@ -647,6 +649,9 @@ class Catalog:
         for st in statements:
             if st.skipped is not None:
                 log.info("skipped statement %d (%s): %.80s", st.index, st.skipped, st.text)
+                continue
+            if st.use is not None:  # (USE: the default database of the statements after it)
+                default = st.use
                 continue
             gate = self._gate
             if gate is None:

@@ -127,8 +127,19 @@ def database_name(name: str) -> str:
 
 
 def qualify(database: str | None, table: str) -> str:
-    """``database.table`` (just ``table`` without a database)."""
-    return table if database is None else f"{database_name(database)}.{table}"
+    """``database.table`` (just ``table`` without a database: a name without a dot, which
+    would read as a table of another database)."""
+    if database is not None:
+        return f"{database_name(database)}.{table}"
+    if "." in table:
+        database, _, rest = table.partition(".")
+        raise UnsupportedDDLError(
+            f"table name {table!r} has a dot and no database: it would read as table "
+            f"{rest!r} of database {database!r} (the statements' default database, "
+            "execute(database=…), tells them apart)",
+            table=table,
+        )
+    return table
 
 
 def split_name(name: str) -> tuple[str | None, str]:
@@ -149,9 +160,10 @@ def table_name(node: exp.Expr | None, ctx: Context) -> str:
     if ctx.lower_names:
         return _lowered(table, db.name if db is not None else None, node, ctx)
     if ctx.database is not None:
-        if db is not None and db.name != ctx.database:
+        database = db.name if db is not None else ctx.default
+        if database is not None and database != ctx.database:
             raise UnsupportedDDLError(
-                f"table {node.sql(dialect=DIALECT)!r} is in database {db.name!r}; this catalog "
+                f"table {node.sql(dialect=DIALECT)!r} is in database {database!r}; this catalog "
                 f"tracks database {ctx.database!r}"
             )
         return table
@@ -164,9 +176,10 @@ def _lowered(table: str, db: str | None, node: exp.Table, ctx: Context) -> str:
     """:func:`table_name` on a server that keeps names in lower case."""
     table, db = fold_name(table), fold_name(db) if db is not None else None
     if ctx.database is not None:
-        if db is not None and db != fold_name(ctx.database):
+        database = db if db is not None else ctx.default
+        if database is not None and fold_name(database) != fold_name(ctx.database):
             raise UnsupportedDDLError(
-                f"table {node.sql(dialect=DIALECT)!r} is in database {db!r}; this catalog "
+                f"table {node.sql(dialect=DIALECT)!r} is in database {database!r}; this catalog "
                 f"tracks database {ctx.database!r}"
             )
         return table

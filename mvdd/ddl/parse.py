@@ -259,6 +259,15 @@ def _created(node: exp.Command, ctx: Context) -> str | None:
 
 
 @statement_steps.register
+def _(node: exp.Use, ctx: Context) -> list[Any]:
+    if node.args.get("kind") is not None:  # (another dialect's USE ROLE / WAREHOUSE …)
+        raise DDLError(f"USE {node.args['kind']} is no MySQL statement")
+    database = _database_of(node.this, ctx)
+    assert database is not None
+    return [s.UseDatabase(database)]
+
+
+@statement_steps.register
 def _(node: exp.Create, ctx: Context) -> list[Any]:
     kind = str(node.args.get("kind") or "").upper()
     if kind in _DATABASE_KINDS:

@@ -73,6 +73,8 @@ class Statement:
     #: a column's WITH / WITHOUT SYSTEM VERSIONING in an ALTER TABLE: tables that must be
     #: system-versioned (:class:`~mvdd.ddl.step.VersioningMarked`)
     versioned: tuple[str, ...] = ()
+    #: ``USE database``: the default database of the statements after it in the text
+    use: str | None = None
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -615,6 +617,8 @@ def iter_statements(
             statement = _read_statement(
                 sql, opened, index, chunk, ctx, skip_unsupported, dialect, mode
             )
+        if statement.use is not None:  # (the statements after it take its database)
+            ctx = attrs.evolve(ctx, default=statement.use)
         yield statement
 
 
@@ -851,6 +855,7 @@ def _read_statement(
         ordered: list[s.OrderedBy] = []
         sequences: list[str] = []
         versioned: list[str] = []
+        use: str | None = None
         for tree in trees:
             if tree is not None:
                 try:
@@ -867,6 +872,8 @@ def _read_statement(
                             sequences.append(item.table)
                         elif isinstance(item, s.VersioningMarked):
                             versioned.append(item.table)
+                        elif isinstance(item, s.UseDatabase):
+                            use = item.database
                 except DDLParseError as err:
                     last = chunk[-1]
                     raise err.locate(line=last.line, col=last.col, snippet=text[-40:]) from None
@@ -880,6 +887,7 @@ def _read_statement(
             tuple(ordered),
             tuple(sequences),
             tuple(versioned),
+            use,
         )
     except UnsupportedDDLError as err:
         if not skip:

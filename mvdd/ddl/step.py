@@ -106,6 +106,14 @@ class IfTableExists:
     table: str
 
 
+@attrs.frozen
+class UseDatabase:
+    """``USE database``: not a step, but the default database of the statements after it in
+    the same text (a script's, as the session's USE makes it)."""
+
+    database: str
+
+
 @attrs.frozen(kw_only=True)
 class OrderedBy:
     """``ALTER TABLE t … ORDER BY a, b``: not a step (it sorts the rows once and changes no
