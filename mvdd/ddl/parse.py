@@ -102,7 +102,8 @@ _DDL_VERBS = frozenset({"ALTER", "CREATE", "DROP", "RENAME", "TRUNCATE"})
 #: DATA``, ``PURGE`` …): a statement that starts with one is no DDL mvdd tracks however it goes
 #: on (the server judges the rest), where a statement of another word sqlglot cannot read is
 #: malformed (``CRATE TABLE``). Not among them: the words of the statements the dialect reads
-#: to their end, malformed or not (ANALYZE, CHECK, CHECKSUM, OPTIMIZE and REPAIR TABLE, SET)
+#: to their end, malformed or not (ANALYZE, CHECK, CHECKSUM, OPTIMIZE and REPAIR TABLE, SET,
+#: and USE, which makes a database the default of the statements after it)
 OTHER_VERBS = frozenset(
     {
         "BACKUP", "BEGIN", "BINLOG", "CACHE", "CALL", "CHANGE", "CLONE", "COMMIT",
@@ -110,7 +111,7 @@ OTHER_VERBS = frozenset(
         "GRANT", "HANDLER", "HELP", "IMPORT", "INSERT", "INSTALL", "KILL", "LOAD", "LOCK",
         "PREPARE", "PURGE", "RELEASE", "REPLACE", "RESET", "RESIGNAL", "RESTART", "REVOKE",
         "ROLLBACK", "SAVEPOINT", "SELECT", "SHOW", "SHUTDOWN", "SIGNAL", "START", "STOP",
-        "UNINSTALL", "UNLOCK", "UPDATE", "USE", "VALUES", "WITH", "XA",
+        "UNINSTALL", "UNLOCK", "UPDATE", "VALUES", "WITH", "XA",
     }
 )  # fmt: skip
 #: the words after ANALYZE that make it MariaDB's statement analysis (``ANALYZE FORMAT=JSON

@@ -29,6 +29,7 @@ from mvdd.ddl.dialect import DIALECT, DIALECTS, MvddMySQL, deep_stack, reading
 from mvdd.ddl.name import Context, own_columns
 from mvdd.ddl.parse import (
     NOT_TABLES,
+    OTHER_VERBS,
     PARTITIONING,
     bare_words,
     object_named,
@@ -93,7 +94,15 @@ _statement = builder(Statement)
 
 # --- splitting and parsing ---------------------------------------------------------------------
 
-_QUOTES = frozenset("'\"`")
+#: what a quoted string or name holds after its opening quote: any character but the quote,
+#: a backslash escaping the next one in a string ('' and \' inside, as the tokenizer reads them)
+_QUOTED_TEXT = {
+    "'": re.compile(r"(?:[^'\\]|\\.)*", re.DOTALL),
+    '"': re.compile(r'(?:[^"\\]|\\.)*', re.DOTALL),
+    "`": re.compile(r"[^`]*"),
+}
+#: where :func:`executable` looks next: a quote, a comment's opening
+_NOTABLE = re.compile(r"['\"`#]|/\*|--")
 
 
 def executable(sql: str, flavor: str | None = None) -> str:
@@ -113,12 +122,15 @@ def executable(sql: str, flavor: str | None = None) -> str:
     out = list(sql)
     i, n = 0, len(sql)
     while i < n:
+        found = _NOTABLE.search(sql, i)
+        if found is None:
+            break
+        i = found.start()
         ch = sql[i]
-        if ch in _QUOTES:  # skip a quoted string or identifier ('' and \' inside)
-            j = i + 1
-            while j < n and sql[j] != ch:
-                j += 2 if sql[j] == "\\" and ch != "`" else 1
-            i = j + 1
+        quoted = _QUOTED_TEXT.get(ch)
+        if quoted is not None:  # skip a quoted string or identifier
+            inside = quoted.match(sql, i + 1)  # (it matches, if only the empty text)
+            i = (inside.end() if inside is not None else n) + 1
         elif sql.startswith("/*", i):
             end = sql.find("*/", i + 2)
             if end < 0:
@@ -140,11 +152,9 @@ def executable(sql: str, flavor: str | None = None) -> str:
             out[i:opener] = " " * (opener - i)
             out[end : end + 2] = "  "
             i = opener  # the text inside is read as statement text
-        elif sql.startswith("--", i) or ch == "#":
+        else:  # (a comment to the end of its line: -- or #)
             end = sql.find("\n", i)
             i = n if end < 0 else end + 1
-        else:
-            i += 1
     return "".join(out)
 
 
@@ -827,6 +837,10 @@ def _read_statement(
             refusal = mode.refusal()
             if refusal is not None:
                 raise UnsupportedDDLError(f"a statement read under {refusal}")
+        if chunk[0].text.upper().split()[0] in OTHER_VERBS:
+            # no DDL, however it goes on: not parsed (a dump's rows, its INSERTs, the most of
+            # its text, would cost a parse each to be skipped)
+            raise UnsupportedDDLError(other_statement(chunk) or "no DDL")
         try:
             trees = dialect.parser().parse(chunk, opened)
         except ParseError as err:
