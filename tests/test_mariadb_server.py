@@ -3601,7 +3601,8 @@ def _client_scripts(draw: st.DrawFn) -> str:
     """A script as the ``mariadb`` client reads it: statements on tables and stored programs
     whose bodies hold statements on tables (which their CREATE runs none of), each ended by
     the delimiter a DELIMITER line set, glued to it or not; the delimiter also inside strings,
-    names and comments, and a column named ``delimiter`` at a line's start."""
+    names and comments, and the word DELIMITER at a line's start in a comment and as a column's
+    name."""
     out: list[str] = []
     delimiter, tables = ";", 0
     for i in range(draw(st.integers(1, 6))):
@@ -3636,7 +3637,7 @@ def _client_scripts(draw: st.DrawFn) -> str:
         else:
             sql = (
                 f"CREATE TABLE t{tables} (id INT PRIMARY KEY, `{d}` VARCHAR(10) DEFAULT '{d}',\n"
-                f"delimiter INT) /* {d} */"
+                f"delimiter INT) /* {d}\ndelimiter // */"
             )
             tables += 1
         out.append(sql + draw(st.sampled_from(["", " ", "\n"])) + d)

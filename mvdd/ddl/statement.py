@@ -105,6 +105,25 @@ _QUOTED_TEXT = {
 _NOTABLE = re.compile(r"['\"`#]|/\*|--")
 
 
+def _passive(sql: str, at: int) -> tuple[int, int, str] | None:
+    """The first span of ``sql`` from ``at`` that is no statement text as the tokenizer reads
+    it: a quoted string or name (its quotes included; '' and \\' inside a string), or a
+    comment (``/* … */``, or ``--`` or ``#`` to the end of the line): (start, end, what
+    opens it); None: none. An unterminated one runs to the end."""
+    found = _NOTABLE.search(sql, at)
+    if found is None:
+        return None
+    start, opener = found.start(), found.group()
+    quoted = _QUOTED_TEXT.get(opener)
+    if quoted is not None:
+        inside = quoted.match(sql, start + 1)  # (it matches, if only the empty text)
+        return start, min(len(sql), (inside.end() if inside is not None else len(sql)) + 1), opener
+    end = sql.find("*/" if opener == "/*" else "\n", start + 2 if opener == "/*" else start)
+    if end < 0:
+        return start, len(sql), opener
+    return start, end + (2 if opener == "/*" else 1), opener
+
+
 def executable(sql: str, flavor: str | None = None) -> str:
     """``sql`` with MySQL's executable comments opened where a server of ``flavor`` runs them
     (:func:`runs`; None: either server): ``/*! … */``, ``/*!50100 … */`` and MariaDB's
@@ -120,41 +139,27 @@ def executable(sql: str, flavor: str | None = None) -> str:
     if "/*" not in sql:
         return sql
     out = list(sql)
-    i, n = 0, len(sql)
-    while i < n:
-        found = _NOTABLE.search(sql, i)
-        if found is None:
-            break
-        i = found.start()
-        ch = sql[i]
-        quoted = _QUOTED_TEXT.get(ch)
-        if quoted is not None:  # skip a quoted string or identifier
-            inside = quoted.match(sql, i + 1)  # (it matches, if only the empty text)
-            i = (inside.end() if inside is not None else n) + 1
-        elif sql.startswith("/*", i):
-            end = sql.find("*/", i + 2)
-            if end < 0:
-                break  # an unterminated comment: the tokenizer reports it
-            marker = next((m for m in ("M!", "!") if sql.startswith(m, i + 2)), None)
-            if marker is None:
-                i = end + 2  # a plain comment
-                continue
-            opener = i + 2 + len(marker)
-            digits = 0
-            while opener + digits < end and digits < 6 and sql[opener + digits].isdigit():
-                digits += 1
-            # five or six digits are a version; fewer are the comment's text
-            version = int(sql[opener : opener + digits]) if digits >= 5 else None
-            if not runs(flavor, marker, version, digits):
-                i = end + 2  # a comment this server does not run
-                continue
-            opener += digits if version is not None else 0
-            out[i:opener] = " " * (opener - i)
-            out[end : end + 2] = "  "
-            i = opener  # the text inside is read as statement text
-        else:  # (a comment to the end of its line: -- or #)
-            end = sql.find("\n", i)
-            i = n if end < 0 else end + 1
+    i = 0
+    while (span := _passive(sql, i)) is not None:
+        start, i, opener = span
+        if opener != "/*" or not sql.endswith("*/", 0, i) or i - start < 4:
+            continue  # a string, a name, a line's comment, an unterminated comment
+        end = i - 2
+        marker = next((m for m in ("M!", "!") if sql.startswith(m, start + 2)), None)
+        if marker is None:
+            continue  # a plain comment
+        inside = start + 2 + len(marker)
+        digits = 0
+        while inside + digits < end and digits < 6 and sql[inside + digits].isdigit():
+            digits += 1
+        # five or six digits are a version; fewer are the comment's text
+        version = int(sql[inside : inside + digits]) if digits >= 5 else None
+        if not runs(flavor, marker, version, digits):
+            continue  # a comment this server does not run
+        inside += digits if version is not None else 0
+        out[start:inside] = " " * (inside - start)
+        out[end : end + 2] = "  "
+        i = inside  # the text inside is read as statement text
     return "".join(out)
 
 
@@ -304,47 +309,27 @@ def _then_follows(chunk: list[Token], start: int) -> bool:
 
 #: a line that may be the mysql client's DELIMITER command (:func:`client_delimited`)
 _DELIMITER = re.compile(r"^[ \t]*delimiter[ \t]", re.IGNORECASE | re.MULTILINE)
-#: the tokens whose text is quoted (a delimiter is never inside one)
-_QUOTED = frozenset(
-    {
-        TokenType.STRING,
-        TokenType.IDENTIFIER,
-        TokenType.NATIONAL_STRING,
-        TokenType.HEX_STRING,
-        TokenType.BIT_STRING,
-        TokenType.BYTE_STRING,
-        TokenType.RAW_STRING,
-        TokenType.HEREDOC_STRING,
-    }
-)
 
 
-def client_delimited(text: str, tokens: list[Token]) -> str | None:
+def client_delimited(text: str) -> str | None:
     """A script's text with the mysql client's ``DELIMITER`` commands read, as the client does
     before it sends each statement (the server never sees them): a ``DELIMITER x`` line where
     a statement starts makes ``x`` end the statements after it, outside strings, names and
     comments (``END;;``, ``END //``, ``END$$``). Each command and each delimiter becomes a
     semicolon and spaces, so offsets stay the same and the server's own splitting follows
-    (a stored program's body whole). None: the text has no such command (``tokens``: its
-    tokens).
+    (a stored program's body whole). None: the text has no such command.
 
-    >>> script = "DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\nDELIMITER ;"
-    >>> client_delimited(script, DIALECT.tokenize(script))
+    >>> client_delimited("DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\nDELIMITER ;")
     ';           \\nCREATE PROCEDURE p() BEGIN SELECT 1; END; \\n;          '
     """
-    if _DELIMITER.search(text) is None:
+    commands = [m.end() - 10 for m in _DELIMITER.finditer(text)]  # (where each word starts)
+    if not commands:
         return None
-    code = bytearray(len(text))  # 1: a character of a token that is no quoted text
-    for token in tokens:
-        if token.token_type not in _QUOTED:
-            code[token.start : token.end + 1] = b"\x01" * (token.end + 1 - token.start)
-    commands = [
-        token
-        for token in tokens
-        if token.token_type == TokenType.VAR
-        and token.text.upper() == "DELIMITER"
-        and not text[text.rfind("\n", 0, token.start) + 1 : token.start].strip()
-    ]
+    code = bytearray(b"\x01") * len(text)  # 0: a character of a string, a name or a comment
+    i = 0
+    while (span := _passive(text, i)) is not None:
+        start, i, _ = span
+        code[start:i] = bytes(i - start)
     out = list(text)
     delimiter, done, at = ";", 0, 0  # (done: where the last statement ended)
     while True:
@@ -352,15 +337,17 @@ def client_delimited(text: str, tokens: list[Token]) -> str | None:
         while found >= 0 and code.find(0, found, found + len(delimiter)) >= 0:
             found = text.find(delimiter, found + 1)  # (inside a string, a name or a comment)
         command = commands[0] if commands else None
-        if command is not None and (found < 0 or command.start < found):
+        if command is not None and (found < 0 or command < found):
             commands.pop(0)
-            if code.find(1, done, command.start) >= 0:
-                continue  # a word of a statement (a column called delimiter), no command
-            end = text.find("\n", command.end)
+            if not code[command] or any(
+                code[j] and not text[j].isspace() for j in range(done, command)
+            ):
+                continue  # in a comment, or a word of a statement (a column called delimiter)
+            end = text.find("\n", command)
             end = len(text) if end < 0 else end
-            words = text[command.end + 1 : end].split()
+            words = text[command + 9 : end].split()
             delimiter = words[0] if words else delimiter
-            out[command.start : end] = ";" + " " * (end - command.start - 1)
+            out[command:end] = ";" + " " * (end - command - 1)
             done = at = end
             continue
         if found < 0:
@@ -386,13 +373,11 @@ def split_statements(sql: str) -> list[str]:
 
 
 def _script_tokens(opened: str, dialect: MvddMySQL) -> tuple[str, list[Token]]:
-    """A text's tokens by ``dialect``, read as a script: with its client's DELIMITER commands
-    (:func:`client_delimited`), the text they leave beside them."""
-    tokens = dialect.tokenize(opened)
-    delimited = client_delimited(opened, tokens)
-    if delimited is None:
-        return opened, tokens
-    return delimited, dialect.tokenize(delimited)
+    """A text's tokens by ``dialect``, read as a script, and the text they are of: its
+    client's DELIMITER commands read (:func:`client_delimited`)."""
+    delimited = client_delimited(opened)
+    text = opened if delimited is None else delimited
+    return text, dialect.tokenize(text)
 
 
 def statement_words(
