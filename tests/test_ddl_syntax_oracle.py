@@ -333,3 +333,38 @@ def test_the_reserved_words_are_reserved_on_the_server(
     # quoted, each is a name like any other
     quoted = [form.format(f"`{w}`") for w in sorted(RESERVED)]
     assert [sql for sql in quoted if not mvdd_parses(sql)] == []
+
+
+#: what may stand where a statement has a space, as the server reads it: comments of each kind
+_GAPS = [" /* c */ ", " -- c\n", " # c\n", "/**/", "\n-- \n", " /*! */ "]
+
+
+def commented(sql: str, turn: int = 0) -> str:
+    """``sql`` with each space between its tokens (outside quotes) a comment, of each kind in
+    turn from ``turn``."""
+    out, at = [], 0
+    for i, token in enumerate(TOKEN.finditer(sql)):
+        gap = sql[at : token.start()]
+        out.append(_GAPS[(turn + i) % len(_GAPS)] if gap.strip() == "" and gap else gap)
+        out.append(token.group())
+        at = token.end()
+    return "".join(out) + sql[at:]
+
+
+def test_a_comment_stands_where_a_space_does(oracle: pymysql.cursors.Cursor) -> None:
+    """Every statement of the corpus, and every valid one, with a comment where it has a space
+    (``PRIMARY /* c */ KEY``, ``ORDER -- c`` and a line break before ``BY``): parsed by both or
+    by neither, and where mvdd parses it, read as the statement without its comments."""
+    # (a statement with a comment of its own: its words are not a statement's to space)
+    corpus = [sql for sql in CORPUS + VALID if not any(c in sql for c in ("/*", "--", "#"))]
+    assert len(corpus) > 600
+    texts = [commented(sql, turn) for sql in corpus for turn in (0, 3)]
+    assert disagreements(oracle, texts) == []
+    for sql in corpus:
+        try:
+            plain = parse_statements(sql)
+        except MvddError:
+            continue
+        for turn in (0, 3):
+            text = commented(sql, turn)
+            assert [st.steps for st in parse_statements(text)] == [st.steps for st in plain], text
