@@ -3621,6 +3621,7 @@ def _client_scripts(draw: st.DrawFn) -> str:
         elif kind == "procedure":
             sql = (
                 f"CREATE PROCEDURE p{i}() BEGIN CREATE TABLE x{i} (a INT); "
+                f"INSERT INTO x{i} VALUES (CASE WHEN 1 THEN 2 END); BEGIN SELECT 1; END; "
                 f"IF (SELECT 1) THEN DROP TABLE IF EXISTS t0; END IF; SELECT '{d}'; END"
             )
         elif kind == "function":

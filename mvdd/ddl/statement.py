@@ -164,7 +164,7 @@ def executable(sql: str, flavor: str | None = None) -> str:
         version = int(sql[inside : inside + digits]) if digits >= 5 else None
         if marker is None or not runs(flavor, marker, version, digits):
             # a comment (a plain one, one this server does not run, one to the line's end)
-            out[start:i] = (" " if ch != "\n" else ch for ch in sql[start:i])
+            out[start:i] = _spaces(sql[start:i])
             continue
         inside += digits if version is not None else 0
         out[start:inside] = " " * (inside - start)
@@ -332,6 +332,8 @@ def client_delimited(text: str) -> str | None:
     >>> client_delimited("DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\nDELIMITER ;")
     ';           \\nCREATE PROCEDURE p() BEGIN SELECT 1; END; \\n;          '
     """
+    if "\n" not in text and text.lstrip()[:9].upper() != "DELIMITER":
+        return None  # (a text of one line: a command only at its start)
     commands = [m.end() - 10 for m in _DELIMITER.finditer(text)]  # (where each word starts)
     if not commands:
         return None
@@ -366,6 +368,56 @@ def client_delimited(text: str) -> str | None:
         done = at = found + len(delimiter)
 
 
+#: the tokens of the verbs of DDL (no statement of :data:`OTHER_VERBS` starts with one)
+_DDL_VERBS = frozenset({TokenType.ALTER, TokenType.CREATE, TokenType.DROP, TokenType.RENAME})
+#: a statement's first word, after the spaces before it
+_FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
+
+
+def rows_blanked(text: str) -> str:
+    """``text`` (its comments spaces: :func:`executable`) with each statement that is no DDL
+    and ends with a semicolon (a dump's INSERTs, most of its text: :data:`OTHER_VERBS`, but a
+    BEGIN, which may open a compound statement) blanked but for its first word, and a comma in
+    place of its last character: offsets stay the same, the statement is still one (its text
+    whole, its index and its refusal as before), and the tokenizer reads spaces where it read
+    rows, several times faster. A statement after the last semicolon stays whole (an
+    unterminated string there is the tokenizer's error).
+
+    >>> rows_blanked("INSERT INTO t VALUES ('a;b'); DROP TABLE t; DO 1")
+    'INSERT                     ,; DROP TABLE t; DO 1'
+    """
+    if text.count(";") < 2:
+        return text
+    parts: list[str] = []
+    kept = start = at = 0  # (kept: the text up to here is in parts; start: the statement's)
+    span = _passive(text, 0)
+    while (end := text.find(";", at)) >= 0:
+        if span is not None and span[0] < end:  # (a semicolon in a string or a name)
+            at = span[1]
+            span = _passive(text, at)
+            continue
+        word = _FIRST_WORD.match(text, start, end)
+        if word is not None and word.group(1).upper() in _BLANKED:
+            last = len(text[word.end() : end].rstrip()) + word.end() - 1
+            if last >= word.end():
+                parts += (text[kept : word.end()], _spaces(text[word.end() : last]), ",")
+                kept = last + 1
+        start = at = end + 1
+    return "".join([*parts, text[kept:]]) if parts else text
+
+
+def _spaces(text: str) -> str:
+    """``text`` as spaces, its line breaks kept (the lines of what follows stay theirs)."""
+    return _NOT_LINE_BREAK.sub(" ", text)
+
+
+_NOT_LINE_BREAK = re.compile(r"[^\n]")
+
+
+#: the statements :func:`rows_blanked` blanks
+_BLANKED = OTHER_VERBS - {"BEGIN"}
+
+
 def split_statements(sql: str) -> list[str]:
     """The statements of a text, each exactly as written (comments between them dropped), as
     the server and its client split a script: a stored program's body whole, a ``DELIMITER``
@@ -384,9 +436,10 @@ def split_statements(sql: str) -> list[str]:
 
 def _script_tokens(opened: str, dialect: MvddMySQL) -> tuple[str, list[Token]]:
     """A text's tokens by ``dialect``, read as a script, and the text they are of: its
-    client's DELIMITER commands read (:func:`client_delimited`)."""
+    client's DELIMITER commands read (:func:`client_delimited`), its rows not
+    (:func:`rows_blanked`)."""
     delimited = client_delimited(opened)
-    text = opened if delimited is None else delimited
+    text = rows_blanked(opened if delimited is None else delimited)
     return text, dialect.tokenize(text)
 
 
@@ -832,7 +885,8 @@ def _read_statement(
             refusal = mode.refusal()
             if refusal is not None:
                 raise UnsupportedDDLError(f"a statement read under {refusal}")
-        if chunk[0].text.upper().split()[0] in OTHER_VERBS:
+        first = chunk[0]
+        if first.token_type not in _DDL_VERBS and first.text.upper().split()[0] in OTHER_VERBS:
             # no DDL, however it goes on: not parsed (a dump's rows, its INSERTs, the most of
             # its text, would cost a parse each to be skipped)
             raise UnsupportedDDLError(other_statement(chunk) or "no DDL")
