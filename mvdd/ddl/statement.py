@@ -215,15 +215,18 @@ def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
         return
     chunk: list[Token] = []
     program = False  # (whether the chunk is a stored program's, once it has a semicolon)
+    blocks, counted = _NO_BLOCKS, 0  # (its blocks as of its first ``counted`` tokens)
     for token in tokens:
         if token.token_type == TokenType.SEMICOLON:
-            if chunk and (program or _is_program(chunk)) and _open_blocks(chunk):
-                program = True
-                chunk.append(token)  # (inside its body)
-                continue
+            if chunk and (program or _is_program(chunk)):
+                blocks, counted = _open_blocks(chunk, counted, blocks), len(chunk)
+                if blocks[0]:
+                    program = True
+                    chunk.append(token)  # (inside its body)
+                    continue
             if chunk:
                 yield chunk
-            chunk, program = [], False
+            chunk, program, blocks, counted = [], False, _NO_BLOCKS, 0
         else:
             chunk.append(token)
     if chunk and program:
@@ -274,16 +277,22 @@ _OPENERS = frozenset({"IF", "LOOP", "WHILE", "REPEAT", "FOR"})
 _STARTS = frozenset({";", ":", "BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", "ROW"})
 
 
-def _open_blocks(chunk: list[Token]) -> int:
-    """How many blocks of a stored program's body are open at the end of its tokens: BEGIN and
-    CASE (a CASE expression ends with END as the statement does) open one outside
-    parentheses, IF, LOOP,
-    WHILE, REPEAT and FOR where a statement starts (IF when a THEN follows its condition, and
-    LOOP and REPEAT when no parenthesis does: not the functions of those names), and END closes
-    one (the word after it naming the block closed)."""
-    depth = nested = 0
-    before = ""
-    for i, token in enumerate(chunk):
+#: how a stored program's body stands after some of its tokens: the blocks open, the
+#: parentheses open, the word before (:func:`_open_blocks`)
+_Blocks = tuple[int, int, str]
+_NO_BLOCKS: _Blocks = (0, 0, "")
+
+
+def _open_blocks(chunk: list[Token], start: int, blocks: _Blocks) -> _Blocks:
+    """How a stored program's body stands after its tokens, from how it stood after the first
+    ``start`` of them (each read once, however many statements the body holds): BEGIN and
+    CASE (a CASE expression ends with END as the statement does) open a block outside
+    parentheses, IF, LOOP, WHILE, REPEAT and FOR where a statement starts (IF when a THEN
+    follows its condition, and LOOP and REPEAT when no parenthesis does: not the functions of
+    those names), and END closes one (the word after it naming the block closed)."""
+    depth, nested, before = blocks
+    for i in range(start, len(chunk)):
+        token = chunk[i]
         kind, word = token.token_type, token.text.upper()
         nested += (kind == TokenType.L_PAREN) - (kind == TokenType.R_PAREN)
         if nested:  # (a parameter list, an expression's parentheses: no block there)
@@ -302,7 +311,7 @@ def _open_blocks(chunk: list[Token]) -> int:
             else:
                 depth += 1
         before = word if kind != TokenType.IDENTIFIER else ""
-    return depth
+    return depth, nested, before
 
 
 def _then_follows(chunk: list[Token], start: int) -> bool:
