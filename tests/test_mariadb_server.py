@@ -99,10 +99,16 @@ def _table_charset(table: Table) -> tuple[str | None, str | None]:
     return table.options.charset, table.options.collation
 
 
-def _replica() -> Catalog:
-    """A replica's catalog: the server's rules, and its default charset known."""
+def _replica(database: str | None = None, on_unsupported: str = "raise") -> Catalog:
+    """A replica's catalog: the server's rules, and its default charset known (of one
+    ``database``, if given; skipping what it does not model under ``on_unsupported="skip"``)."""
     return Catalog(
-        replica=True, flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci"
+        database=database,
+        replica=True,
+        flavor="mariadb",
+        charset="utf8mb4",
+        collation="utf8mb4_general_ci",
+        on_unsupported=on_unsupported,
     )
 
 
@@ -3571,13 +3577,7 @@ def test_a_dump_reads_as_the_server_restores_it(mariadb: Any, options: list[str]
         subprocess.run(
             [client, *login, "--force", database], input=text, capture_output=True, text=True
         )
-        cat = Catalog(
-            replica=True,
-            flavor="mariadb",
-            charset="utf8mb4",
-            collation="utf8mb4_general_ci",
-            on_unsupported="skip",
-        )
+        cat = _replica(on_unsupported="skip")
         cat.execute(text, database=database)
         with contextlib.closing(mariadb.connect(database)) as restored:
             _same_tables(restored, cat, database, " ".join(options) or "default")
@@ -3666,26 +3666,13 @@ def test_a_dump_of_several_databases_reads_as_their_tables(mariadb: Any) -> None
             check=True, capture_output=True, text=True,
         ).stdout  # fmt: skip
         for default in (None, first, "elsewhere"):
-            cat = Catalog(
-                replica=True,
-                flavor="mariadb",
-                charset="utf8mb4",
-                collation="utf8mb4_general_ci",
-                on_unsupported="skip",
-            )
+            cat = _replica(on_unsupported="skip")
             cat.execute(text, database=default)
             assert cat.tables() == sorted([f"{first}.t", f"{second}.t", f"{second}.u"]), default
             for database in (first, second):
                 with contextlib.closing(mariadb.connect(database)) as conn:
                     _same_tables(conn, cat, database, f"--databases, read in {default}")
-        one = Catalog(
-            database=second,
-            replica=True,
-            flavor="mariadb",
-            charset="utf8mb4",
-            collation="utf8mb4_general_ci",
-            on_unsupported="skip",
-        )
+        one = _replica(second, on_unsupported="skip")
         one.execute(text)
         assert one.tables() == ["t", "u"] and one.table("t").column_names == ("y", "s")
 
@@ -3705,13 +3692,7 @@ def test_any_client_script_reads_as_the_client_runs_it(mariadb: Any, script: str
             input=script, capture_output=True, text=True,
         )  # fmt: skip
         assert ran.returncode == 0, (script, ran.stderr)
-        cat = Catalog(
-            replica=True,
-            flavor="mariadb",
-            charset="utf8mb4",
-            collation="utf8mb4_general_ci",
-            on_unsupported="skip",
-        )
+        cat = _replica(on_unsupported="skip")
         cat.execute(script, database=database)
         with contextlib.closing(mariadb.connect(database)) as conn:
             _same_tables(conn, cat, database, script)
