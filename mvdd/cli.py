@@ -11,6 +11,8 @@
 - ``mvdd history CATALOG TABLE``: a table's versions (``--plot`` draws its columns' lifetimes).
 - ``mvdd show CATALOG TABLE``: one version as CREATE TABLE. ``mvdd tour``: a scripted scenario
   on a SQLite catalog file, every version printed.
+- ``mvdd load CATALOG SQL``: a script or a dump read into a catalog (``--skip-unsupported``
+  passes over what is no DDL mvdd models).
 
 Every command takes ``--json`` for machines. Exit codes: 0 done; 1 bad input or a failure (one
 clear line naming the error); 2 bad usage; 3 a negative verdict (incompatible changes, a join
@@ -722,6 +724,73 @@ def compact(
         typer.echo(json.dumps(done))
     else:
         console.print(f"snapshot {done['snapshot']}: {done['batches']} change batches compacted")
+
+
+@app.command()
+def load(
+    catalog: str = typer.Argument(
+        ..., help="the catalog: a SQLite file (made if missing), or mysql://user:password@host/db"
+    ),
+    sql: str = typer.Argument(..., help="SQL text, or a file of it: a script, a dump"),
+    database: str | None = typer.Option(
+        None, help="the default database of its statements (the catalog names database.table)"
+    ),
+    skip_unsupported: bool = typer.Option(
+        False,
+        "--skip-unsupported",
+        help="pass over what is no DDL mvdd models (rows, views, routines …) and go on",
+    ),
+    replica: bool = typer.Option(
+        False, help="the statements ran on their server: its rules, not mvdd's stricter ones"
+    ),
+    flavor: Server | None = typer.Option(None, help="the server the statements were written for"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
+) -> None:
+    """Read a script or a dump into a catalog, as its server and the `mariadb` client read it
+    (DELIMITER commands, USE, a routine's body whole): each statement atomic, the ones before a
+    failing one kept, the failure named (exit 1). Not idempotent: load a script once, or the
+    rest of it after a failure."""
+    options: dict[str, Any] = {
+        "replica": replica,
+        "on_unsupported": "skip" if skip_unsupported else "raise",
+    }
+    if flavor is not None:
+        options["flavor"] = flavor.value
+    kept = 0
+    try:
+        text = _sql(sql)
+        with Catalog.open(catalog, **options) as cat:
+            before = cat.seq
+            try:
+                changes = cat.execute(text, database=database)
+            except MvddError:
+                kept = cat.seq - before
+                raise
+            tables = {c.table: cat.table(c.table) for c in changes if not c.dropped}
+            held = cat.tables()
+    except MvddError as err:
+        if as_json:  # (the error, and the catalog's commits of the statements before it)
+            typer.echo(json.dumps({"error": type(err).__name__, "message": str(err), "kept": kept}))
+            raise typer.Exit(code=1) from None
+        console.print(f"the statements before the failing one kept ({kept} catalog commit(s))")
+        _fail(err, as_json)
+        return
+    if as_json:
+        typer.echo(json.dumps({"changes": [_change_dict(c) for c in changes], "tables": held}))
+        return
+    out = RichTable(title=f"{len(changes)} table version(s) added; the catalog holds "
+                    f"{len(held)} table(s)")  # fmt: skip
+    for column in ("table", "versions added", "now"):
+        out.add_column(column)
+    for name in dict.fromkeys(c.table for c in changes):
+        added = sum(1 for c in changes if c.table == name)
+        now = tables.get(name)
+        out.add_row(
+            escape(name),
+            str(added),
+            "dropped" if now is None else f"version {now.version}, {len(now.columns)} column(s)",
+        )
+    console.print(out)
 
 
 @app.command()

@@ -361,3 +361,45 @@ def test_the_status_table_shows_names_and_warnings_as_text() -> None:
     console = Console(width=400, record=True)
     console.print(_status_table(quiet))
     assert "warnings" not in console.export_text()
+
+
+#: a script as a client runs it: a database made and used, rows, a routine whose body holds DDL
+#: (which its CREATE runs none of), between DELIMITER commands
+SCRIPT = """-- made by hand
+CREATE DATABASE IF NOT EXISTS app;
+USE app;
+CREATE TABLE `user` (id INT PRIMARY KEY, name VARCHAR(20));
+INSERT INTO `user` VALUES (1, 'a;b');
+DELIMITER //
+CREATE PROCEDURE p() BEGIN DROP TABLE `user`; CREATE TABLE made (a INT); END //
+DELIMITER ;
+ALTER TABLE `user` ADD COLUMN email VARCHAR(100);
+"""
+
+
+def test_load_reads_a_script_into_a_catalog(tmp_path: Path) -> None:
+    script, path = tmp_path / "script.sql", str(tmp_path / "catalog.db")
+    script.write_text(SCRIPT)
+    stopped = run("load", path, str(script), "--json")  # (its INSERT is no DDL)
+    assert stopped.exit_code == 1, stopped.output
+    out = json.loads(stopped.output)
+    assert out["error"] == "UnsupportedDDLError" and "statement 4" in out["message"]
+    assert out["kept"] == 1  # (the CREATE TABLE before it)
+    with Catalog.open(path, create=False) as cat:
+        assert cat.tables() == ["app.user"] and cat.version("app.user") == 1
+    path = str(tmp_path / "skipping.db")
+    loaded = run("load", path, str(script), "--skip-unsupported", "--json")
+    assert loaded.exit_code == 0, loaded.output
+    out = json.loads(loaded.output)
+    assert out["tables"] == ["app.user"]
+    assert [(c["table"], c["version"]) for c in out["changes"]] == [
+        ("app.user", 1),
+        ("app.user", 2),
+    ]
+    with Catalog.open(path, create=False) as cat:
+        assert cat.table("app.user").column_names == ("id", "name", "email")
+    # (the text itself, after -- since it starts with a comment's dashes)
+    text = run("load", str(tmp_path / "text.db"), "--skip-unsupported", "--replica", "--", SCRIPT)
+    assert text.exit_code == 0 and "app.user" in text.output and "version 2" in text.output
+    again = run("load", path, str(script), "--skip-unsupported")  # (not idempotent: it says so)
+    assert again.exit_code == 1 and "already exists" in again.output
