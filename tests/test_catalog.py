@@ -990,3 +990,52 @@ def test_a_columns_own_references_follows_the_replicas_server(
         Catalog().execute(sql)
     with pytest.raises(CatalogError):
         Catalog(replica=True, flavor="oracle")
+
+
+#: statements of MySQL and MariaDB that change no table's schema, some of which sqlglot cannot
+#: read (DO, XA, HANDLER, LOAD DATA …)
+NOT_DDL = [
+    "DO SETVAL(`sq`, 1, 0)",
+    "HANDLER t READ FIRST",
+    "XA START 'x'",
+    "XA RECOVER",
+    "INSTALL PLUGIN p SONAME 'x'",
+    "UNINSTALL SONAME 'x'",
+    "PURGE BINARY LOGS TO 'x'",
+    "RESET QUERY CACHE",
+    "CHANGE MASTER TO MASTER_HOST='h'",
+    "LOAD DATA INFILE 'f' INTO TABLE t",
+    "CACHE INDEX t IN c",
+    "DEALLOCATE PREPARE s",
+    "DROP PREPARE s",
+    "SIGNAL SQLSTATE '45000'",
+    "GET DIAGNOSTICS @a = NUMBER",
+    "BACKUP STAGE START",
+    "FLUSH TABLES t WITH READ LOCK",
+    "SET STATEMENT max_statement_time=1 FOR DO 1",
+    "ALTER INSTANCE ROTATE INNODB MASTER KEY",
+    "ANALYZE FORMAT=JSON SELECT 1",
+    "LOCK TABLES t WRITE",
+    "INSERT INTO t VALUES (1, 'a;b')",
+    "CALL p()",
+    "EXECUTE s",
+    "BEGIN NOT ATOMIC CREATE TABLE u (a INT); END",
+    "CREATE DEFINER=`u`@`h` PROCEDURE p() BEGIN DROP TABLE t; CREATE TABLE u (a INT); END",
+]
+
+
+@pytest.mark.parametrize("sql", NOT_DDL)
+def test_a_statement_of_no_ddl_is_unsupported_however_it_reads(catalog: Catalog, sql: str) -> None:
+    """A statement of no DDL is an UnsupportedDDLError (a routine's body, a compound statement
+    and what may run DDL mvdd does not see say so), which ``on_unsupported="skip"`` passes
+    over, and changes nothing; a statement of a word no statement has is malformed."""
+    catalog.execute("CREATE TABLE t (a INT, b VARCHAR(5))")
+    with pytest.raises(UnsupportedDDLError) as err:
+        catalog.execute(sql)
+    if sql.startswith(("CALL", "EXECUTE", "BEGIN")):
+        assert "does not" in err.value.message
+    skipping = Catalog(on_unsupported="skip")
+    assert skipping.execute(f"CREATE TABLE t (a INT); {sql}; DROP TABLE t") != []
+    assert skipping.tables() == [] and catalog.tables() == ["t"]
+    with pytest.raises(DDLParseError):
+        catalog.execute("CRATE TABLE u (a INT)")

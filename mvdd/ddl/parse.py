@@ -114,6 +114,14 @@ OTHER_VERBS = frozenset(
         "UNINSTALL", "UNLOCK", "UPDATE", "VALUES", "WITH", "XA",
     }
 )  # fmt: skip
+#: the statements of :data:`OTHER_VERBS` that may run DDL mvdd does not see: why each is
+#: refused (a binlog logs the DDL they run as statements of their own, which a reader reads)
+_RUNS_HIDDEN = {
+    "CALL": "CALL runs a routine, whose statements (DDL among them) mvdd does not read: a "
+    "catalog that passes over it misses what they change",
+    "EXECUTE": "EXECUTE runs a prepared statement, whose text (DDL, maybe) mvdd does not "
+    "know: a catalog that passes over it misses what it changes",
+}
 #: the words after ANALYZE that make it MariaDB's statement analysis (``ANALYZE FORMAT=JSON
 #: SELECT …``), no table's statistics
 _ANALYSED = frozenset({"FORMAT", "SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH"})
@@ -179,7 +187,7 @@ def other_statement(tokens: list[Token]) -> str | None:
     if verb in OTHER_VERBS or (
         verb == "ANALYZE" and len(tokens) > 1 and tokens[1].text.upper() in _ANALYSED
     ):
-        return f"{verb} is not a DDL statement mvdd tracks"
+        return _RUNS_HIDDEN.get(verb, f"{verb} is not a DDL statement mvdd tracks")
     if verb in ("CREATE", "ALTER", "DROP") and len(tokens) > 1:
         word = tokens[1]
         kind = word.text.upper()
