@@ -2085,6 +2085,23 @@ LEGACY_TIMESTAMPS = [
     ("CREATE TABLE {t} (id INT, a INT)", "ALTER TABLE {t} CHANGE a b TIMESTAMP"),
     ("CREATE TABLE {t} (id INT, a TIMESTAMP NULL, b INT)", "ALTER TABLE {t} MODIFY b TIMESTAMP"),
     ("CREATE TABLE {t} (id INT, a TIMESTAMP)", "ALTER TABLE {t} ADD b TIMESTAMP FIRST"),
+    # a period's ROW START and END: the server's to fill in any session (the first of them
+    # still its table's first TIMESTAMP)
+    (
+        None,
+        "CREATE TABLE {t} (id INT, s TIMESTAMP(6) AS ROW START, e TIMESTAMP(6) AS ROW END, "
+        "ts TIMESTAMP, PERIOD FOR SYSTEM_TIME (s, e)) WITH SYSTEM VERSIONING",
+    ),
+    (
+        None,
+        "CREATE TABLE {t} (id INT, ts TIMESTAMP, e TIMESTAMP(6) AS ROW END, "
+        "s TIMESTAMP(6) AS ROW START, PERIOD FOR SYSTEM_TIME (s, e)) WITH SYSTEM VERSIONING",
+    ),
+    (
+        "CREATE TABLE {t} (id INT, ts TIMESTAMP NULL)",
+        "ALTER TABLE {t} ADD s TIMESTAMP(6) AS ROW START, ADD e TIMESTAMP(6) AS ROW END, "
+        "ADD PERIOD FOR SYSTEM_TIME (s, e), ADD SYSTEM VERSIONING",
+    ),
 ]
 
 

@@ -462,7 +462,8 @@ def column_from_def(
         flags["nullable"] = False
         if default is None:
             default = NO_DEFAULT
-    if legacy_timestamps and ctype.kind == TypeKind.TIMESTAMP:
+    if legacy_timestamps and ctype.kind == TypeKind.TIMESTAMP and "row_period" not in flags:
+        # (a period's ROW START / END is the server's to fill, in any session)
         default, implied = _legacy_timestamp(flags, default, ctype, implied)
     if not (isinstance(default, str) and ctype.family == Family.ENUM and ctype.charset is None):
         # (an ENUM's or a SET's text meets its members once its charset is known: its step's)
