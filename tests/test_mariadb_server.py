@@ -3467,6 +3467,19 @@ KEPT_HISTORY_SCRIPTS = [
         "ALTER TABLE b DROP SYSTEM VERSIONING, DROP COLUMN e, DROP COLUMN s",
         f"CREATE TABLE c (id INT, x INT, {_PERIOD}, UNIQUE (x, s)) WITH SYSTEM VERSIONING",
         "ALTER TABLE c DROP SYSTEM VERSIONING, DROP COLUMN e, DROP COLUMN s",
+        # the period's columns dropped, the table still versioned: its unique keys lose the
+        # ROW END the server put in them, and a ROW START written in one
+        f"CREATE TABLE d (id INT, x INT, {_PERIOD}, UNIQUE KEY (id), UNIQUE KEY ix (id, x)) "
+        "WITH SYSTEM VERSIONING",
+        "ALTER TABLE d DROP COLUMN s, DROP COLUMN e",
+        "ALTER TABLE d ADD COLUMN y INT, ADD UNIQUE KEY iy (y)",
+        "ALTER TABLE d DROP SYSTEM VERSIONING",
+        f"CREATE TABLE f (id INT, x INT, {_PERIOD}, UNIQUE KEY (id, s), UNIQUE KEY k2 (x, s, id)) "
+        "WITH SYSTEM VERSIONING",
+        "ALTER TABLE f DROP COLUMN s, DROP COLUMN e",
+        f"CREATE TABLE g (id INT, x INT, {_PERIOD}, UNIQUE KEY (id, s)) WITH SYSTEM VERSIONING",
+        "ALTER TABLE g DROP SYSTEM VERSIONING, DROP PERIOD FOR SYSTEM_TIME, DROP COLUMN s, "
+        "DROP COLUMN e",
     ],
     [  # a table's own period added and dropped by ALTER TABLE
         "CREATE TABLE a (id INT PRIMARY KEY, x INT, UNIQUE KEY ux (x), UNIQUE KEY uy (id, x))",
