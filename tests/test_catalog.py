@@ -1039,3 +1039,17 @@ def test_a_statement_of_no_ddl_is_unsupported_however_it_reads(catalog: Catalog,
     assert skipping.tables() == [] and catalog.tables() == ["t"]
     with pytest.raises(DDLParseError):
         catalog.execute("CRATE TABLE u (a INT)")
+
+
+def test_a_script_of_rows_reads_its_strings_as_its_sql_mode_does(catalog: Catalog) -> None:
+    """A script's rows are passed over where their strings end as the session reads them: a
+    backslash ends no string under NO_BACKSLASH_ESCAPES (the DDL after it read), and escapes
+    the quote otherwise (the string running on: the text does not tokenize, nothing commits)."""
+    catalog.execute("CREATE TABLE t (a VARCHAR(5))")
+    script = "INSERT INTO t VALUES ('a\\'); CREATE TABLE u (x INT); INSERT INTO t VALUES ('b');"
+    skipping = Catalog(on_unsupported="skip")
+    skipping.execute(script + " DROP TABLE IF EXISTS t", sql_mode="NO_BACKSLASH_ESCAPES")
+    assert skipping.tables() == ["u"]
+    with pytest.raises(DDLParseError, match="cannot tokenize"):
+        skipping.execute(script + " CREATE TABLE v (y INT)")
+    assert skipping.tables() == ["u"]

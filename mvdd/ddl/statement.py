@@ -101,22 +101,24 @@ _QUOTED_TEXT = {
     '"': re.compile(r'(?:[^"\\]|\\.)*', re.DOTALL),
     "`": re.compile(r"[^`]*"),
 }
+#: the same under NO_BACKSLASH_ESCAPES, where a backslash in a string is itself
+_PLAIN_QUOTED_TEXT = {quote: re.compile(f"[^{quote}]*") for quote in _QUOTED_TEXT}
 #: where :func:`executable` looks next: a quote, a comment's opening (``--`` opens one only
 #: before a space or a control character, as the server and the tokenizer read it: ``1--1``
 #: is ``1 - -1``)
 _NOTABLE = re.compile(r"['\"`#]|/\*|--(?=[\x00-\x20]|\Z)")
 
 
-def _passive(sql: str, at: int) -> tuple[int, int, str] | None:
+def _passive(sql: str, at: int, backslash: bool = True) -> tuple[int, int, str] | None:
     """The first span of ``sql`` from ``at`` that is no statement text as the tokenizer reads
-    it: a quoted string or name (its quotes included; '' and \\' inside a string), or a
-    comment (``/* … */``, or ``--`` or ``#`` to the end of the line): (start, end, what
-    opens it); None: none. An unterminated one runs to the end."""
+    it: a quoted string or name (its quotes included; '' and, if ``backslash`` escapes, \\'
+    inside a string), or a comment (``/* … */``, or ``--`` or ``#`` to the end of the line):
+    (start, end, what opens it); None: none. An unterminated one runs to the end."""
     found = _NOTABLE.search(sql, at)
     if found is None:
         return None
     start, opener = found.start(), found.group()
-    quoted = _QUOTED_TEXT.get(opener)
+    quoted = (_QUOTED_TEXT if backslash else _PLAIN_QUOTED_TEXT).get(opener)
     if quoted is not None:
         inside = quoted.match(sql, start + 1)  # (it matches, if only the empty text)
         return start, min(len(sql), (inside.end() if inside is not None else len(sql)) + 1), opener
@@ -126,7 +128,7 @@ def _passive(sql: str, at: int) -> tuple[int, int, str] | None:
     return start, end + (2 if opener == "/*" else 1), opener
 
 
-def executable(sql: str, flavor: str | None = None) -> str:
+def executable(sql: str, flavor: str | None = None, backslash: bool = True) -> str:
     """``sql`` with MySQL's executable comments opened where a server of ``flavor`` runs them
     (:func:`runs`; None: either server): ``/*! … */``, ``/*!50100 … */`` and MariaDB's
     ``/*M!100100 … */`` hold statement text (``SHOW CREATE`` and ``mysqldump`` write options
@@ -141,12 +143,13 @@ def executable(sql: str, flavor: str | None = None) -> str:
     The other comments become spaces too (their line breaks kept), as the server reads a
     comment: where a space may stand, so that the words around one are read as if a space
     stood between them (``PRIMARY /* key */ KEY``, which the tokenizer reads as one word).
+    ``backslash``: a backslash escapes in a string (False: NO_BACKSLASH_ESCAPES).
     """
     if "/*" not in sql and "--" not in sql and "#" not in sql:
         return sql
     out = list(sql)
     i = 0
-    while (span := _passive(sql, i)) is not None:
+    while (span := _passive(sql, i, backslash)) is not None:
         start, i, opener = span
         if opener in _QUOTED_TEXT or (opener == "/*" and not sql.endswith("*/", start + 2, i)):
             continue  # a string or a name; an unterminated comment (the tokenizer's error)
@@ -330,13 +333,14 @@ def _then_follows(chunk: list[Token], start: int) -> bool:
 _DELIMITER = re.compile(r"^[ \t]*delimiter[ \t]", re.IGNORECASE | re.MULTILINE)
 
 
-def client_delimited(text: str) -> str | None:
+def client_delimited(text: str, backslash: bool = True) -> str | None:
     """A script's text with the mysql client's ``DELIMITER`` commands read, as the client does
     before it sends each statement (the server never sees them): a ``DELIMITER x`` line where
     a statement starts makes ``x`` end the statements after it, outside strings, names and
     comments (``END;;``, ``END //``, ``END$$``). Each command and each delimiter becomes a
     semicolon and spaces, so offsets stay the same and the server's own splitting follows
-    (a stored program's body whole). None: the text has no such command.
+    (a stored program's body whole). None: the text has no such command. ``backslash``: as
+    :func:`executable`'s.
 
     >>> client_delimited("DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\nDELIMITER ;")
     ';           \\nCREATE PROCEDURE p() BEGIN SELECT 1; END; \\n;          '
@@ -348,7 +352,7 @@ def client_delimited(text: str) -> str | None:
         return None
     code = bytearray(b"\x01") * len(text)  # 0: a character of a string, a name or a comment
     i = 0
-    while (span := _passive(text, i)) is not None:
+    while (span := _passive(text, i, backslash)) is not None:
         start, i, _ = span
         code[start:i] = bytes(i - start)
     out = list(text)
@@ -383,14 +387,15 @@ _DDL_VERBS = frozenset({TokenType.ALTER, TokenType.CREATE, TokenType.DROP, Token
 _FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
 
 
-def rows_blanked(text: str) -> str:
+def rows_blanked(text: str, backslash: bool = True) -> str:
     """``text`` (its comments spaces: :func:`executable`) with each statement that is no DDL
     and ends with a semicolon (a dump's INSERTs, most of its text: :data:`OTHER_VERBS`, but a
     BEGIN, which may open a compound statement) blanked but for its first word, and a comma in
     place of its last character: offsets stay the same, the statement is still one (its text
     whole, its index and its refusal as before), and the tokenizer reads spaces where it read
     rows, several times faster. A statement after the last semicolon stays whole (an
-    unterminated string there is the tokenizer's error).
+    unterminated string there is the tokenizer's error). ``backslash``: as
+    :func:`executable`'s.
 
     >>> rows_blanked("INSERT INTO t VALUES ('a;b'); DROP TABLE t; DO 1")
     'INSERT                     ,; DROP TABLE t; DO 1'
@@ -399,11 +404,11 @@ def rows_blanked(text: str) -> str:
         return text
     parts: list[str] = []
     kept = start = at = 0  # (kept: the text up to here is in parts; start: the statement's)
-    span = _passive(text, 0)
+    span = _passive(text, 0, backslash)
     while (end := text.find(";", at)) >= 0:
         if span is not None and span[0] < end:  # (a semicolon in a string or a name)
             at = span[1]
-            span = _passive(text, at)
+            span = _passive(text, at, backslash)
             continue
         word = _FIRST_WORD.match(text, start, end)
         if word is not None and word.group(1).upper() in _BLANKED:
@@ -447,9 +452,16 @@ def _script_tokens(opened: str, dialect: MvddMySQL) -> tuple[str, list[Token]]:
     """A text's tokens by ``dialect``, read as a script, and the text they are of: its
     client's DELIMITER commands read (:func:`client_delimited`), its rows not
     (:func:`rows_blanked`)."""
-    delimited = client_delimited(opened)
-    text = rows_blanked(opened if delimited is None else delimited)
+    backslash = _backslash(dialect)
+    delimited = client_delimited(opened, backslash)
+    text = rows_blanked(opened if delimited is None else delimited, backslash)
     return text, dialect.tokenize(text)
+
+
+def _backslash(dialect: MvddMySQL) -> bool:
+    """Whether a backslash escapes in a string as ``dialect`` reads it (not under
+    NO_BACKSLASH_ESCAPES)."""
+    return "\\" in dialect.tokenizer_class.STRING_ESCAPES
 
 
 def statement_words(
@@ -676,7 +688,7 @@ def iter_statements(
         )
     dialect = DIALECT if mode is None else reading(mode)
     try:
-        opened, tokens = _script_tokens(executable(sql, flavor), dialect)
+        opened, tokens = _script_tokens(executable(sql, flavor, _backslash(dialect)), dialect)
     except TokenError as err:
         raise _token_error(err, sql) from None
     for index, chunk in enumerate(_chunks(tokens), start=1):
