@@ -575,7 +575,7 @@ def _statement_tokens(sql: str, sql_mode: SqlMode | str | int | None) -> tuple[s
     except DDLError:  # (a mode with a bit no mode has: its words read as the default's)
         dialect = DIALECT
     try:
-        tokens = _own_tokens(dialect.tokenize(executable(sql)))
+        tokens = _own_tokens(dialect.tokenize(executable(sql, backslash=_backslash(dialect))))
     except TokenError:
         return "", []
     if not tokens:
@@ -1204,7 +1204,7 @@ def _single(sql: str, sql_mode: SqlMode | str | int | None, flavor: str | None) 
     mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
     dialect = DIALECT if mode is None else reading(mode)
     try:
-        trees = dialect.parse(executable(sql, flavor))
+        trees = dialect.parse(executable(sql, flavor, _backslash(dialect)))
     except SqlglotError:
         return None
     return trees[0] if len(trees) == 1 else None
