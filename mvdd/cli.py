@@ -40,6 +40,7 @@ from rich.table import Table as RichTable
 from mvdd.catalog import Catalog, Change
 from mvdd.compat import check as check_changes
 from mvdd.compat import check_versions
+from mvdd.ddl.render import render_table
 from mvdd.ddl.statement import for_server
 from mvdd.errors import CatalogError, JoinConflictError, MvddError, StoreError
 from mvdd.join import join as join_tables
@@ -205,9 +206,15 @@ def show(
         "--for",
         help="the server whose words to use (MariaDB says IGNORED for an invisible index)",
     ),
+    one_database: bool = typer.Option(
+        False,
+        "--one-database",
+        help="the catalog tracks one database: its names hold none (a dot is the table's)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
 ) -> None:
-    """One version of a table as CREATE TABLE, in MySQL's words or (--for mariadb) MariaDB's."""
+    """One version of a table as CREATE TABLE, in MySQL's words or (--for mariadb) MariaDB's;
+    a `database.table` catalog's name as the two (`shop`.`orders`)."""
     try:
         pos = None
         if position is not None:
@@ -218,7 +225,7 @@ def show(
     except (MvddError, ValueError) as err:
         _fail(err, as_json)
         return
-    text = for_server(found.to_sql(), server.value)
+    text = for_server(render_table(found, qualified=not one_database), server.value)
     if as_json:
         typer.echo(json.dumps({"table": found.name, "version": found.version, "sql": text}))
     else:

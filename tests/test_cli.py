@@ -403,3 +403,7 @@ def test_load_reads_a_script_into_a_catalog(tmp_path: Path) -> None:
     assert text.exit_code == 0 and "app.user" in text.output and "version 2" in text.output
     again = run("load", path, str(script), "--skip-unsupported")  # (not idempotent: it says so)
     assert again.exit_code == 1 and "already exists" in again.output
+    shown = json.loads(run("show", path, "app.user", "--json").output)["sql"]
+    assert shown.startswith("CREATE TABLE `app`.`user` (")  # (a database.table catalog's name)
+    one = json.loads(run("show", path, "app.user", "--one-database", "--json").output)["sql"]
+    assert one.startswith("CREATE TABLE `app.user` (")  # (a name of one database's, dot and all)

@@ -234,7 +234,7 @@ def option_nodes(options: TableOptions) -> list[exp.Expr]:
     return out
 
 
-def table_node(table: Table, *, name: str | None = None) -> exp.Create:
+def table_node(table: Table, *, name: str | None = None, qualified: bool = False) -> exp.Create:
     items: list[exp.Expr] = [column_def(c) for c in table.columns]
     items.extend(_index(table, i) for i in table.indexes)
     items.extend(_check(c) for c in table.checks)
@@ -243,7 +243,10 @@ def table_node(table: Table, *, name: str | None = None) -> exp.Create:
         items.append(
             exp.PeriodForSystemTimeConstraint(this=_id(own[0].name), expression=_id(own[1].name))
         )
-    schema = exp.Schema(this=_table(name or table.name), expressions=items)
+    named = name or table.name
+    database, dot, rest = named.partition(".") if qualified else ("", "", named)
+    target = exp.Table(this=_id(rest), db=_id(database)) if dot else _table(named)
+    schema = exp.Schema(this=target, expressions=items)
     props = option_nodes(table.options)
     return exp.Create(
         this=schema,
@@ -252,9 +255,11 @@ def table_node(table: Table, *, name: str | None = None) -> exp.Create:
     )
 
 
-def render_table(table: Table, *, name: str | None = None) -> str:
-    """``CREATE TABLE`` for a table (under ``name`` if given)."""
-    return sql(table_node(table, name=name), fresh=True)
+def render_table(table: Table, *, name: str | None = None, qualified: bool = False) -> str:
+    """``CREATE TABLE`` for a table (under ``name`` if given). ``qualified``: the name is a
+    ``database.table`` catalog's (:func:`mvdd.ddl.name.split_name`: the first dot separates
+    the database), rendered as the two names (`` `shop`.`orders` ``), not as one."""
+    return sql(table_node(table, name=name, qualified=qualified), fresh=True)
 
 
 @sql_text.register
