@@ -132,7 +132,7 @@ def qualify(database: str | None, table: str) -> str:
     if database is not None:
         return f"{database_name(database)}.{table}"
     if "." in table:
-        database, _, rest = table.partition(".")
+        database, rest = split_name(table)
         raise UnsupportedDDLError(
             f"table name {table!r} has a dot and no database: it would read as table "
             f"{rest!r} of database {database!r} (the statements' default database, "

@@ -189,10 +189,12 @@ def other_statement(tokens: list[Token]) -> str | None:
     ):
         return _RUNS_HIDDEN.get(verb, f"{verb} is not a DDL statement mvdd tracks")
     if verb in ("CREATE", "ALTER", "DROP") and len(tokens) > 1:
-        word = tokens[1]
-        kind = word.text.upper()
-        if word.token_type == TokenType.IDENTIFIER or kind not in _OTHER_OBJECTS:
-            kind = object_named(tokens[1:]) or ""
+        after = tokens[1]  # (ALTER INSTANCE: its word right after the verb)
+        kind = (
+            after.text.upper()
+            if after.token_type != TokenType.IDENTIFIER and after.text.upper() in _OTHER_OBJECTS
+            else object_named(tokens[1:])
+        )
         if kind in _OTHER_OBJECTS or kind in NOT_TABLES:
             return f"{verb} {kind} is not a DDL statement mvdd tracks"
     return None

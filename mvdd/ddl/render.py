@@ -20,6 +20,7 @@ from mvdd.ddl import dialect as d
 from mvdd.ddl import expr as ex
 from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT, deep_stack
+from mvdd.ddl.name import split_name
 from mvdd.ddl.types import data_type
 from mvdd.model import (
     NO_DEFAULT,
@@ -244,8 +245,8 @@ def table_node(table: Table, *, name: str | None = None, qualified: bool = False
             exp.PeriodForSystemTimeConstraint(this=_id(own[0].name), expression=_id(own[1].name))
         )
     named = name or table.name
-    database, dot, rest = named.partition(".") if qualified else ("", "", named)
-    target = exp.Table(this=_id(rest), db=_id(database)) if dot else _table(named)
+    database, rest = split_name(named) if qualified else (None, named)
+    target = _table(rest) if database is None else exp.Table(this=_id(rest), db=_id(database))
     schema = exp.Schema(this=target, expressions=items)
     props = option_nodes(table.options)
     return exp.Create(

@@ -153,27 +153,32 @@ def executable(sql: str, flavor: str | None = None, backslash: bool = True) -> s
         start, i, opener = span
         if opener in _QUOTED_TEXT or (opener == "/*" and not sql.endswith("*/", start + 2, i)):
             continue  # a string or a name; an unterminated comment (the tokenizer's error)
-        end = i - 2
-        marker = (
-            next((m for m in ("M!", "!") if sql.startswith(m, start + 2)), None)
-            if opener == "/*"
-            else None
-        )
-        inside = start + 2 + len(marker or "")
-        digits = 0
-        while marker and inside + digits < end and digits < 6 and sql[inside + digits].isdigit():
-            digits += 1
-        # five or six digits are a version; fewer are the comment's text
-        version = int(sql[inside : inside + digits]) if digits >= 5 else None
-        if marker is None or not runs(flavor, marker, version, digits):
+        inside = _run_text(sql, start, i, flavor) if opener == "/*" else None
+        if inside is None:
             # a comment (a plain one, one this server does not run, one to the line's end)
             out[start:i] = _spaces(sql[start:i])
             continue
-        inside += digits if version is not None else 0
         out[start:inside] = " " * (inside - start)
-        out[end : end + 2] = "  "
+        out[i - 2 : i] = "  "
         i = inside  # the text inside is read as statement text
     return "".join(out)
+
+
+def _run_text(sql: str, start: int, end: int, flavor: str | None) -> int | None:
+    """Where the text of the comment ``sql[start:end]`` (``/* … */``) begins when it is an
+    executable one a server of ``flavor`` runs (:func:`runs`), else None."""
+    marker = next((m for m in ("M!", "!") if sql.startswith(m, start + 2)), None)
+    if marker is None:
+        return None
+    inside, close = start + 2 + len(marker), end - 2
+    digits = 0
+    while inside + digits < close and digits < 6 and sql[inside + digits].isdigit():
+        digits += 1
+    # five or six digits are a version; fewer are the comment's text
+    version = int(sql[inside : inside + digits]) if digits >= 5 else None
+    if not runs(flavor, marker, version, digits):
+        return None
+    return inside + (digits if version is not None else 0)
 
 
 #: the newest release of each server mvdd reads (MariaDB 11.x, MySQL 9.x): the exact release
@@ -382,7 +387,7 @@ def client_delimited(text: str, backslash: bool = True) -> str | None:
 
 
 #: the tokens of the verbs of DDL (no statement of :data:`OTHER_VERBS` starts with one)
-_DDL_VERBS = frozenset({TokenType.ALTER, TokenType.CREATE, TokenType.DROP, TokenType.RENAME})
+_DDL_VERB_TOKENS = frozenset({TokenType.ALTER, TokenType.CREATE, TokenType.DROP, TokenType.RENAME})
 #: a statement's first word, after the spaces before it
 _FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
 
@@ -440,19 +445,20 @@ def split_statements(sql: str) -> list[str]:
     >>> split_statements("CREATE TABLE a (x INT); -- note\\nDROP TABLE a;")
     ['CREATE TABLE a (x INT)', 'DROP TABLE a']
     """
-    opened = executable(sql)
     try:
-        tokens = _script_tokens(opened, DIALECT)[1]
+        tokens = _script_tokens(sql, None, DIALECT)[1]
     except TokenError as err:
         raise _token_error(err, sql) from None
     return [sql[chunk[0].start : chunk[-1].end + 1] for chunk in _chunks(tokens)]
 
 
-def _script_tokens(opened: str, dialect: MvddMySQL) -> tuple[str, list[Token]]:
-    """A text's tokens by ``dialect``, read as a script, and the text they are of: its
-    client's DELIMITER commands read (:func:`client_delimited`), its rows not
-    (:func:`rows_blanked`)."""
+def _script_tokens(sql: str, flavor: str | None, dialect: MvddMySQL) -> tuple[str, list[Token]]:
+    """A text's tokens by ``dialect``, read as a script, and the text they are of (of the same
+    length): its executable comments opened as a server of ``flavor`` runs them and its other
+    comments spaces (:func:`executable`), its client's DELIMITER commands read
+    (:func:`client_delimited`), its rows not (:func:`rows_blanked`)."""
     backslash = _backslash(dialect)
+    opened = executable(sql, flavor, backslash)
     delimited = client_delimited(opened, backslash)
     text = rows_blanked(opened if delimited is None else delimited, backslash)
     return text, dialect.tokenize(text)
@@ -688,7 +694,7 @@ def iter_statements(
         )
     dialect = DIALECT if mode is None else reading(mode)
     try:
-        opened, tokens = _script_tokens(executable(sql, flavor, _backslash(dialect)), dialect)
+        opened, tokens = _script_tokens(sql, flavor, dialect)
     except TokenError as err:
         raise _token_error(err, sql) from None
     for index, chunk in enumerate(_chunks(tokens), start=1):
@@ -906,11 +912,12 @@ def _read_statement(
             refusal = mode.refusal()
             if refusal is not None:
                 raise UnsupportedDDLError(f"a statement read under {refusal}")
-        first = chunk[0]
-        if first.token_type not in _DDL_VERBS and first.text.upper().split()[0] in OTHER_VERBS:
+        if chunk[0].token_type not in _DDL_VERB_TOKENS:
             # no DDL, however it goes on: not parsed (a dump's rows, its INSERTs, the most of
             # its text, would cost a parse each to be skipped)
-            raise UnsupportedDDLError(other_statement(chunk) or "no DDL")
+            other = other_statement(chunk)
+            if other is not None:
+                raise UnsupportedDDLError(other)
         try:
             trees = dialect.parser().parse(chunk, opened)
         except ParseError as err:
