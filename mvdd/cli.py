@@ -773,8 +773,9 @@ def load(
             except MvddError:
                 kept = cat.seq - before
                 raise
-            tables = {c.table: cat.table(c.table) for c in changes if not c.dropped}
             held = cat.tables()
+            # (the tables the script left, by name: one it renamed or dropped is gone)
+            tables = {name: cat.table(name) for name in {c.table for c in changes} & set(held)}
     except MvddError as err:
         if as_json:  # (the error, and the catalog's commits of the statements before it)
             typer.echo(json.dumps({"error": type(err).__name__, "message": str(err), "kept": kept}))
@@ -795,7 +796,7 @@ def load(
         out.add_row(
             escape(name),
             str(added),
-            "dropped" if now is None else f"version {now.version}, {len(now.columns)} column(s)",
+            "gone" if now is None else f"version {now.version}, {len(now.columns)} column(s)",
         )
     console.print(out)
 

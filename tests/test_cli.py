@@ -377,6 +377,10 @@ ALTER TABLE `user` ADD COLUMN email VARCHAR(100);
 """
 
 
+#: a script that renames a table and drops another it made
+MOVES = "CREATE TABLE a (x INT); RENAME TABLE a TO b; CREATE TABLE c (y INT); DROP TABLE c"
+
+
 def test_load_reads_a_script_into_a_catalog(tmp_path: Path) -> None:
     script, path = tmp_path / "script.sql", str(tmp_path / "catalog.db")
     script.write_text(SCRIPT)
@@ -403,6 +407,10 @@ def test_load_reads_a_script_into_a_catalog(tmp_path: Path) -> None:
     assert text.exit_code == 0 and "app.user" in text.output and "version 2" in text.output
     again = run("load", path, str(script), "--skip-unsupported")  # (not idempotent: it says so)
     assert again.exit_code == 1 and "already exists" in again.output
+    # (a table the script renamed or dropped is no longer the catalog's: the load succeeds)
+    moved = run("load", str(tmp_path / "moved.db"), "--", MOVES)
+    assert moved.exit_code == 0, moved.output
+    assert "b" in moved.output and "gone" in moved.output
     shown = json.loads(run("show", path, "app.user", "--json").output)["sql"]
     assert shown.startswith("CREATE TABLE `app`.`user` (")  # (a database.table catalog's name)
     one = json.loads(run("show", path, "app.user", "--one-database", "--json").output)["sql"]
