@@ -28,6 +28,7 @@ from mvdd import (
 from mvdd.catalog.history import Change
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply_steps
+from mvdd.ddl.statement import iter_statements
 from mvdd.store.base import Commit, VersionRow
 from mvdd.store.memory import MemoryStore
 from mvdd.store.sqlite import SQLiteStore
@@ -1053,3 +1054,111 @@ def test_a_script_of_rows_reads_its_strings_as_its_sql_mode_does(catalog: Catalo
     with pytest.raises(DDLParseError, match="cannot tokenize"):
         skipping.execute(script + " CREATE TABLE v (y INT)")
     assert skipping.tables() == ["u"]
+
+
+#: SETs a text may hold that mvdd does not follow: (statement, what the refusal names)
+UNFOLLOWED_SETTINGS = [
+    ("SET default_storage_engine = MyISAM", "default_storage_engine"),
+    ("SET @@session.sql_if_exists = 1", "sql_if_exists"),
+    ("SET NAMES latin1", "latin1"),
+    ("SET character_set_client = gbk", "gbk"),
+    ("SET time_zone = SYSTEM", "SYSTEM"),
+    ("SET sql_mode = REPLACE(@@sql_mode, 'STRICT_TRANS_TABLES', '')", "REPLACE"),
+    ("SET sql_mode = @@global.sql_mode", "global"),
+    ("SET @m = @@GLOBAL.sql_mode, sql_mode = 'ANSI'; SET sql_mode = @m", "global"),
+]
+
+
+@pytest.mark.parametrize("sql,named", UNFOLLOWED_SETTINGS)
+def test_a_setting_mvdd_does_not_follow_is_unsupported(sql: str, named: str) -> None:
+    """A SET of a variable that may change what later statements make, or of a value mvdd
+    does not know, is an UnsupportedDDLError naming it, which ``on_unsupported="skip"`` passes
+    over (the statements after it read in the session before it); the statements before it
+    stay."""
+    catalog = Catalog()
+    with pytest.raises(UnsupportedDDLError, match=named):
+        catalog.execute(f"CREATE TABLE t (a INT); {sql}; CREATE TABLE u (a INT)")
+    assert catalog.tables() == ["t"]
+    skipping = Catalog(on_unsupported="skip")
+    skipping.execute(f"{sql}; CREATE TABLE u (v VARCHAR(5))")
+    assert skipping.tables() == ["u"]
+
+
+def test_settings_that_change_no_schema_are_passed_over() -> None:
+    """``foreign_key_checks``, ``unique_checks``, a global variable, SET TRANSACTION, PASSWORD
+    and ROLE change no table a statement makes: a text of them runs on a catalog that raises
+    for what it does not model, and adds nothing."""
+    catalog = Catalog()
+    script = (
+        "SET foreign_key_checks = 0, unique_checks = 0; SET GLOBAL default_storage_engine = "
+        "MyISAM, sql_if_exists = 1; SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED; "
+        "SET PASSWORD = 'x'; SET ROLE NONE; CREATE TABLE t (a INT); SET foreign_key_checks = 1"
+    )
+    assert [c.table for c in catalog.execute(script)] == ["t"]
+
+
+def test_a_set_reads_its_values_before_it_assigns_them() -> None:
+    """As on the server: each value of a SET is read in the session before it (``@m`` saves
+    the mode before the SET beside it), a GLOBAL word holds for the assignments after it that
+    name none (the session's zone stays), and a refused value changes none of them."""
+    catalog = Catalog()
+    catalog.execute(
+        "SET @m = @@sql_mode, sql_mode = '', @n = @@sql_mode; SET GLOBAL sql_notes = 1, "
+        "time_zone = '+05:00'; SET sql_mode = @n; "
+        "CREATE TABLE t (ts TIMESTAMP NULL DEFAULT '2020-01-01 00:00:00')"
+    )
+    assert catalog.table("t").columns[0].default == "2020-01-01 00:00:00"
+    with pytest.raises(DDLError, match="VARCHAR length 70000"):  # (@n: the strict mode)
+        catalog.execute("SET @m = @@sql_mode; SET sql_mode = @m; CREATE TABLE u (v VARCHAR(70000))")
+    with pytest.raises(DDLError, match="NULL"):
+        catalog.execute("SET time_zone = '+08:00', sql_mode = NULL; CREATE TABLE v (a INT)")
+    statements = list(iter_statements("SET time_zone = '+08:00', @x = 1; CREATE TABLE v (a INT)"))
+    assert statements[0].settings is not None and statements[0].settings.variables == {"x": 1}
+    assert statements[1].settings is statements[0].settings
+
+
+def test_set_statement_sets_its_one_statement() -> None:
+    """MariaDB's ``SET STATEMENT … FOR``: its settings make its one statement (strictness,
+    zone, legacy TIMESTAMPs), read in the session's grammar; the statement after it reads in
+    the text's session; a variable it may not set is refused, one mvdd does not follow passed
+    over."""
+    catalog = Catalog(replica=True, flavor="mariadb")
+    catalog.execute(
+        "SET STATEMENT sql_mode = '', time_zone = '+08:00' FOR CREATE TABLE t (v VARCHAR(70000), "
+        "ts TIMESTAMP NULL DEFAULT '2020-01-01 08:00:00'); "
+        "CREATE TABLE u (ts TIMESTAMP NULL DEFAULT '2020-01-01 08:00:00')"
+    )
+    v, ts = catalog.table("t").columns
+    assert v.type.kind.name == "MEDIUMTEXT" and ts.default == "2020-01-01 00:00:00"
+    assert catalog.table("u").columns[0].default == "2020-01-01 08:00:00"
+    with pytest.raises(DDLParseError):
+        catalog.execute("SET STATEMENT sql_mode = 'ANSI_QUOTES' FOR CREATE TABLE \"w\" (a INT)")
+    with pytest.raises(DDLError, match="SET STATEMENT"):
+        catalog.execute("SET STATEMENT character_set_connection = latin1 FOR DROP TABLE t")
+    # (a variable mvdd does not follow: passed over, the statement never lost for it)
+    catalog.execute("SET STATEMENT default_storage_engine = MyISAM FOR CREATE TABLE x (a INT)")
+    assert catalog.tables() == ["t", "u", "x"]
+
+
+def test_a_text_left_open_commits_nothing_unless_a_mode_before_it_may_close_it() -> None:
+    """A text that does not tokenize commits nothing, SETs in it or not; where a SET of
+    sql_mode before the trouble may make the text after it read otherwise, the statements are
+    read up to it and the rest anew from it: under NO_BACKSLASH_ESCAPES ``'x\\'`` is a whole
+    string, and a string still open in the rest fails there, after the statements before."""
+    catalog = Catalog()
+    with pytest.raises(DDLParseError, match="cannot tokenize"):
+        catalog.execute(
+            "CREATE TABLE a (x INT); SET foreign_key_checks = 0; CREATE TABLE b (s TEXT DEFAULT 'x"
+        )
+    assert catalog.tables() == []
+    catalog.execute(
+        "CREATE TABLE a (x INT); SET sql_mode = 'NO_BACKSLASH_ESCAPES'; "
+        "CREATE TABLE b (s VARCHAR(3) DEFAULT 'x\\'); SET sql_mode = DEFAULT; "
+        "CREATE TABLE c (s VARCHAR(3) DEFAULT 'x\\'')"
+    )
+    assert [catalog.table(t).columns[0].default for t in ("b", "c")] == ["x\\", "x'"]
+    with pytest.raises(DDLParseError, match="cannot tokenize") as err:
+        catalog.execute(
+            "CREATE TABLE d (x INT); SET sql_mode = ''; CREATE TABLE e (s TEXT DEFAULT 'x\\')"
+        )
+    assert err.value.line == 1 and catalog.tables() == ["a", "b", "c", "d"]

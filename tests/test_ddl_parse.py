@@ -225,7 +225,8 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
         "RENAME USER a TO b",
         "LOCK TABLES t WRITE",
         "FLUSH TABLES",
-        "SET NAMES utf8mb4",
+        "SET NAMES latin1",
+        "SET default_storage_engine = MyISAM",
         "SET STATEMENT sql_mode='' FOR GRANT ALL ON *.* TO u",
         "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = 1",
     ]

@@ -3711,6 +3711,203 @@ def test_any_client_script_reads_as_the_client_runs_it(mariadb: Any, script: str
             _same_tables(conn, cat, database, script)
 
 
+#: the sql_mode words a settings script sets (each changes what a statement makes, or reads)
+_MODE_WORDS = [
+    "ANSI_QUOTES",
+    "NO_BACKSLASH_ESCAPES",
+    "STRICT_TRANS_TABLES",
+    "ALLOW_INVALID_DATES",
+    "PIPES_AS_CONCAT",
+    "TIME_ROUND_FRACTIONAL",
+    "NO_AUTO_VALUE_ON_ZERO",
+]
+#: the server's default sql_mode (``SET sql_mode = DEFAULT``), as the generator follows it
+_DEFAULT_MODE = frozenset({"STRICT_TRANS_TABLES"})
+#: how a SET may name a session variable ``{}``
+_SESSION_NAMES = ["{}", "SESSION {}", "LOCAL {}", "@@{}", "@@session.{}", "@@SESSION.{}"]
+
+
+@st.composite
+def _settings_scripts(draw: st.DrawFn) -> str:
+    """A script of SET statements (sql_mode, time_zone, explicit_defaults_for_timestamp,
+    character_set_connection, NAMES, variables saved in user variables and put back, DEFAULT,
+    variables that change no schema, SET STATEMENT … FOR) between CREATE and ALTER TABLEs whose
+    columns each setting decides (a VARCHAR too long, a TIMESTAMP's literal DEFAULT, a
+    TIMESTAMP with no attribute, a backslash in a string, ``||``, a CAST to CHAR, a day its
+    month lacks, a fraction of a second too long), their names quoted as the mode reads them:
+    every statement one the server takes in the session the script has made."""
+    mode, edft, saved = set(_DEFAULT_MODE), True, {}
+    # (the server's SYSTEM zone is this machine's; the client's charset, its configuration's)
+    out = ["SET time_zone = '+00:00'", "SET NAMES utf8mb4"]
+    tables = 0
+
+    def column(i: int, words: set[str]) -> str:
+        kinds = ["ts TIMESTAMP NULL DEFAULT '2020-06-01 12:00:00'", "p TIMESTAMP"]
+        kinds += ["s VARCHAR(10) DEFAULT 'a\\\\b'", "g VARCHAR(20) AS ('a' || 'b')"]
+        kinds += ["c TEXT AS (CAST(id AS CHAR))", "f DATETIME(1) DEFAULT '2020-01-01 00:00:00.16'"]
+        if "STRICT_TRANS_TABLES" not in words:
+            kinds.append("v VARCHAR(70000)")
+        if "ALLOW_INVALID_DATES" in words:
+            kinds.append("d DATE DEFAULT '2020-02-30'")
+        name, rest = draw(st.sampled_from(kinds)).split(" ", 1)
+        return f"{name}{i} {rest}"
+
+    for i in range(draw(st.integers(1, 10))):
+        kind = draw(
+            st.sampled_from(["mode", "save", "restore", "zone", "edft", "other", "table", "alter"])
+        )
+        named = draw(st.sampled_from(_SESSION_NAMES))
+        if kind == "mode":
+            words = draw(st.sets(st.sampled_from(_MODE_WORDS), max_size=3))
+            if draw(st.booleans()):
+                out.append(f"SET {named.format('sql_mode')} = '{','.join(sorted(words))}'")
+                mode = set(words)
+            else:
+                out.append("SET sql_mode = DEFAULT")
+                mode = set(_DEFAULT_MODE)
+        elif kind == "save":
+            out.append(f"SET @m{i} = @@sql_mode, @z{i} = @@time_zone")
+            saved[i] = set(mode)
+        elif kind == "restore" and saved:
+            k = draw(st.sampled_from(sorted(saved)))
+            out.append(f"SET {named.format('sql_mode')} = @m{k}, time_zone = @z{k}")
+            mode = set(saved[k])
+        elif kind == "zone":
+            zone = draw(st.sampled_from(["+08:00", "-03:30", "+00:00"]))
+            out.append(f"/*!40103 SET {named.format('time_zone')} = '{zone}' */")
+        elif kind == "edft":
+            edft = draw(st.booleans())
+            value = draw(st.sampled_from(["ON", "1", "'ON'"] if edft else ["OFF", "0", "'OFF'"]))
+            out.append(f"SET {named.format('explicit_defaults_for_timestamp')} = {value}")
+        elif kind == "other":
+            out.append(
+                draw(
+                    st.sampled_from(
+                        [
+                            "SET foreign_key_checks = 0, unique_checks = 0",
+                            "SET NAMES utf8mb4",
+                            "SET NAMES utf8",
+                            "SET character_set_connection = latin1",
+                            "SET @@session.character_set_connection = utf8mb4",
+                            "SET @x = 1, @@sql_notes = 0",
+                        ]
+                    )
+                )
+            )
+        elif kind == "table" or not tables:
+            quote = '"' if "ANSI_QUOTES" in mode else "`"
+            own = draw(st.sampled_from(["", "sql_mode=''", "time_zone='+05:00'"]))
+            words = set() if own == "sql_mode=''" else mode
+            sql = f"CREATE TABLE {quote}t{tables}{quote} (id INT, {column(i, words)})"
+            if own or (not edft and draw(st.booleans())):
+                own = own or "explicit_defaults_for_timestamp=0"
+                sql = f"SET STATEMENT {own} FOR {sql}"
+            out.append(sql)
+            tables += 1
+        else:
+            quote = '"' if "ANSI_QUOTES" in mode else "`"
+            target = draw(st.integers(0, tables - 1))
+            out.append(f"ALTER TABLE {quote}t{target}{quote} ADD COLUMN {column(i, mode)}")
+    return ";\n".join(out) + ";\n"
+
+
+@settings(max_examples=examples(60, 20), suppress_health_check=[HealthCheck.too_slow])
+@given(script=_settings_scripts())
+def test_any_script_of_settings_reads_as_the_client_runs_it(mariadb: Any, script: str) -> None:
+    """A script that sets its session's variables between its statements, run by the
+    ``mariadb`` client on the server and read whole by a catalog: each statement read and
+    applied in the session the SETs before it made (its quotes, strictness, zone, TIMESTAMPs,
+    strings, ``||``, CASTs, dates and fractions), as the server does; the catalog holds the
+    tables the server holds, each as it shows it."""
+    client = find("mariadb") or find("mysql")
+    if client is None:
+        pytest.fail("the mariadb client is not installed beside mariadbd")
+    with mariadb.database() as database:
+        ran = subprocess.run(
+            [client, f"--socket={mariadb.socket}", "--user=root", database],
+            input=script, capture_output=True, text=True,
+        )  # fmt: skip
+        assert ran.returncode == 0, (script, ran.stderr)
+        cat = _replica()
+        cat.execute(script, database=database)
+        with contextlib.closing(mariadb.connect(database)) as conn:
+            _same_tables(conn, cat, database, script)
+
+
+#: scripts the server stops in at a SET it refuses (an unknown mode, zone, collation or
+#: charset, NULL, a value a boolean does not take, a variable SET STATEMENT does not set, a
+#: value read before the assignment beside it), or at a statement the SETs before it made
+#: malformed: (script, the statement it stops at)
+REFUSED_SETTINGS = [
+    (["CREATE TABLE a (x INT)", "SET sql_mode = 'STRICT_TRANS_TABLES,NOPE'"], 2),
+    (["SET time_zone = '+08:00', sql_mode = NULL", "CREATE TABLE a (x INT)"], 1),
+    (["SET explicit_defaults_for_timestamp = 2"], 1),
+    (["SET explicit_defaults_for_timestamp = 'yes'"], 1),
+    (["SET STATEMENT character_set_connection = latin1 FOR CREATE TABLE a (x INT)"], 1),
+    (["SET collation_server = 'nope'"], 1),
+    (["SET character_set_server = 'nope'"], 1),
+    (["SET time_zone = '+13:01'"], 1),
+    (["SET @x = 'ANSI_QUOTES', sql_mode = @x"], 1),
+    (["SET sql_mode = @never_set"], 1),
+    (
+        [
+            "SET sql_mode = 'ANSI_QUOTES'",
+            "CREATE TABLE a (x INT)",
+            "SET sql_mode = ''",
+            'CREATE TABLE "b" (x INT)',
+        ],
+        4,
+    ),
+    (
+        [
+            "SET sql_mode = ''",
+            "CREATE TABLE a (v VARCHAR(70000))",
+            "SET sql_mode = DEFAULT",
+            "CREATE TABLE b (v VARCHAR(70000))",
+        ],
+        4,
+    ),
+    (
+        [
+            "SET sql_mode = 'NO_BACKSLASH_ESCAPES'",
+            "CREATE TABLE a (s VARCHAR(3) DEFAULT '\\')",
+            "SET sql_mode = ''",
+            "CREATE TABLE b (s VARCHAR(3) DEFAULT 'x\\')",
+        ],
+        4,
+    ),
+]
+
+
+@pytest.mark.parametrize("script,stops", REFUSED_SETTINGS)
+def test_a_script_stops_where_the_server_refuses_its_settings(
+    mariadb: Any, script: list[str], stops: int
+) -> None:
+    """A script the ``mariadb`` client stops in, at a SET the server refuses or a statement
+    the SETs before it made one it refuses: the catalog that reads it refuses the same
+    statement (a DDLError, not a statement it does not model) and holds the tables the server
+    holds."""
+    client = find("mariadb") or find("mysql")
+    if client is None:
+        pytest.fail("the mariadb client is not installed beside mariadbd")
+    text = "SET NAMES utf8mb4;\n" + ";\n".join(script) + ";\n"
+    with mariadb.database() as database:
+        ran = subprocess.run(
+            [client, f"--socket={mariadb.socket}", "--user=root", database],
+            input=text, capture_output=True, text=True,
+        )  # fmt: skip
+        assert ran.returncode != 0 and f"at line {stops + 1}" in ran.stderr, ran.stderr
+        cat = _replica()
+        with pytest.raises(mvdd.DDLError) as info:
+            cat.execute(text, database=database)
+        assert not isinstance(info.value, mvdd.UnsupportedDDLError), info.value
+        # (a statement, or a text the tokenizer stops in: its line, a statement's here)
+        where = (info.value.statement_index, getattr(info.value, "line", None))
+        assert stops + 1 in where, info.value
+        with contextlib.closing(mariadb.connect(database)) as conn:
+            _same_tables(conn, cat, database, text)
+
+
 def test_a_compound_statement_is_not_read_statement_by_statement() -> None:
     """``BEGIN NOT ATOMIC … END`` runs its statements on the server as a program does: mvdd
     reads it as one statement it does not model, never the DDL inside it alone."""

@@ -643,6 +643,7 @@ class Catalog:
             flavor=self.flavor,
             charset=charset,
             sql_mode=mode,
+            server_collation=server_collation,
             context=held[1],
         )
         out: list[Change] = []
@@ -653,13 +654,16 @@ class Catalog:
             if st.use is not None:  # (USE: the default database of the statements after it)
                 default = st.use
                 continue
+            now, collation = session, server_collation
+            if st.settings is not None:  # (a SET before it, or its own SET STATEMENT)
+                now, collation = st.settings.session, st.settings.collation_server
             gate = self._gate
             if gate is None:
-                out.extend(self._execute_locked(st, position, default, session, server_collation))
+                out.extend(self._execute_locked(st, position, default, now, collation))
                 continue
             # a gate (metadata locks) is waited for before the writer lock, never while holding it
             with gate.ddl(st.tables):
-                out.extend(self._execute_locked(st, position, default, session, server_collation))
+                out.extend(self._execute_locked(st, position, default, now, collation))
         return out
 
     def _execute_locked(

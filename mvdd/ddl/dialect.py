@@ -58,6 +58,7 @@ from typing import Any
 
 from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
+from sqlglot.errors import TokenError
 from sqlglot.generators.mysql import MySQLGenerator
 from sqlglot.parsers.mysql import MySQLParser
 from sqlglot.tokens import Token, TokenType
@@ -2874,14 +2875,26 @@ class MvddMySQL(MySQL):
         statement. The tokenizer keeps the last text it read until it reads the next."""
         if dialect is not None:
             return super().tokenize(sql, dialect)
+        tokens, error = self.tokens_before(sql)
+        if error is not None:
+            raise error
+        return tokens
+
+    def tokens_before(self, sql: str) -> tuple[list[Token], TokenError | None]:
+        """The tokens of ``sql`` and None, or, where it cannot be tokenized, those before the
+        trouble and the error (:meth:`tokenize`'s tokenizer)."""
         kept: dict[int, Any] = _reused.__dict__.setdefault("tokenizers", {})
         tokenizer = kept.get(id(self))
         if tokenizer is None:
             tokenizer = kept[id(self)] = self.tokenizer()
-        tokens: list[Token] = tokenizer.tokenize(sql)
+        try:
+            tokens: list[Token] = tokenizer.tokenize(sql)
+            error = None
+        except TokenError as err:
+            tokens, error = list(tokenizer.tokens), err
         if _BARE_EXPONENT.search(sql) is not None:  # (a search of the text: the hot path's)
             tokens = _exponents_named(tokens, sql)
-        return tokens
+        return tokens, error
 
     def parser(self, **opts: Any) -> Any:
         """As sqlglot's, reusing one parser per thread between its parses: a parser asked for

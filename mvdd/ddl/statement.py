@@ -36,13 +36,12 @@ from mvdd.ddl.parse import (
     other_statement,
     statement_steps,
 )
-from mvdd.ddl.rules import PLAIN, Session
+from mvdd.ddl.setting import Settings, after_set, for_statement, session_of, written_in
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
 from mvdd.model.encoding import (
     BEYOND_BMP,
-    UTF8_TEXT,
     python_codec,
     read_as,
     shown_text,
@@ -76,6 +75,10 @@ class Statement:
     versioned: tuple[str, ...] = ()
     #: ``USE database``: the default database of the statements after it in the text
     use: str | None = None
+    #: the session the statement was read and applies in, where the text's ``SET`` statements
+    #: or its own ``SET STATEMENT … FOR`` made it other than the text's first (None: that
+    #: one); a ``SET``'s: the session of the statements after it (:mod:`mvdd.ddl.setting`)
+    settings: Settings | None = None
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -454,14 +457,20 @@ def split_statements(sql: str) -> list[str]:
 
 def _script_tokens(sql: str, flavor: str | None, dialect: MvddMySQL) -> tuple[str, list[Token]]:
     """A text's tokens by ``dialect``, read as a script, and the text they are of (of the same
-    length): its executable comments opened as a server of ``flavor`` runs them and its other
-    comments spaces (:func:`executable`), its client's DELIMITER commands read
-    (:func:`client_delimited`), its rows not (:func:`rows_blanked`)."""
+    length): :func:`_script_text`'s."""
+    text = _script_text(sql, flavor, dialect)
+    return text, dialect.tokenize(text)
+
+
+def _script_text(sql: str, flavor: str | None, dialect: MvddMySQL) -> str:
+    """A text read as a script, of the same length: its executable comments opened as a
+    server of ``flavor`` runs them and its other comments spaces (:func:`executable`), its
+    client's DELIMITER commands read (:func:`client_delimited`), its rows not
+    (:func:`rows_blanked`), each as ``dialect`` reads strings."""
     backslash = _backslash(dialect)
     opened = executable(sql, flavor, backslash)
     delimited = client_delimited(opened, backslash)
-    text = rows_blanked(opened if delimited is None else delimited, backslash)
-    return text, dialect.tokenize(text)
+    return rows_blanked(opened if delimited is None else delimited, backslash)
 
 
 def _backslash(dialect: MvddMySQL) -> bool:
@@ -651,6 +660,7 @@ def iter_statements(
     time_zone: dt.tzinfo | None = None,
     lower_names: bool = False,
     explicit_defaults_for_timestamp: bool = True,
+    server_collation: str | None = None,
     context: Context | None = None,
 ) -> Iterator[Statement]:
     """Statements of a text one at a time, each parsed only when reached, so a caller that
@@ -666,13 +676,19 @@ def iter_statements(
     :mod:`mvdd.model.zone`); ``lower_names``: its server keeps table and database names in
     lower case (``lower_case_table_names``), and a name in any case is that one;
     ``explicit_defaults_for_timestamp``: the session's (False: MySQL 5.7's legacy TIMESTAMPs,
-    NOT NULL and the first one CURRENT_TIMESTAMP's). ``context``: the
+    NOT NULL and the first one CURRENT_TIMESTAMP's); ``server_collation``: the session's
+    ``collation_server``, when known. A ``SET`` in the text changes the session the statements
+    after it are read in as on the server (:mod:`mvdd.ddl.setting`; each statement's
+    :attr:`Statement.settings` says it, where it is not the text's first): one that changes
+    the grammar (ANSI_QUOTES, NO_BACKSLASH_ESCAPES …) has the text after it tokenized anew, so
+    a string left open there fails at it, after the statements before it. ``context``: the
     :func:`statement_context` of these same arguments, when the caller keeps one (a catalog
     keeps the one of its last text: a context costs about a microsecond to make).
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
     mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
+    written = sql
     if charset is not None and BEYOND_BMP.search(sql) and canonical_charset(charset) == "utf8mb3":
         # a utf8mb3 client's character beyond the BMP: a ? for each of its bytes, as the
         # server reads it (an ENUM's member 'x😀' is 'x????')
@@ -693,18 +709,133 @@ def iter_statements(
             explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
         )
     dialect = DIALECT if mode is None else reading(mode)
-    try:
-        opened, tokens = _script_tokens(sql, flavor, dialect)
-    except TokenError as err:
-        raise _token_error(err, sql) from None
-    for index, chunk in enumerate(_chunks(tokens), start=1):
+    opened = _script_text(sql, flavor, dialect)
+    tokens, failed = _tokens_from(opened, 0, dialect, sql)
+    # the session the text's SET statements change (:mod:`mvdd.ddl.setting`): (now, first),
+    # made at the first SET
+    settings: tuple[Settings, Settings] | None = None
+    chunks = _chunks(tokens)
+    index = 0
+    while True:
+        chunk = next(chunks, None)
+        if chunk is None:
+            if failed is not None:  # (no SET made the trouble's text read otherwise)
+                raise _token_error(failed, sql)
+            return
+        index += 1
+        sets = chunk[0].token_type == TokenType.SET
+        if sets and settings is None:
+            first = Settings(
+                sql_mode=mode,
+                time_zone=ctx.session.time_zone,
+                explicit_defaults_for_timestamp=not ctx.legacy_timestamps,
+                collation_server=server_collation,
+                client=canonical_charset(charset) if charset is not None else "utf8mb4",
+                connection=ctx.connection,
+                flavor=flavor,
+                beyond_bmp=BEYOND_BMP.search(written) is not None,
+            )
+            settings = (first, first)
         with deep_stack():
             statement = _read_statement(
-                sql, opened, index, chunk, ctx, skip_unsupported, dialect, mode
+                sql,
+                opened,
+                index,
+                chunk,
+                ctx,
+                skip_unsupported,
+                dialect,
+                mode,
+                settings if sets else None,
             )
         if statement.use is not None:  # (the statements after it take its database)
             ctx = attrs.evolve(ctx, default=statement.use)
+        if settings is None:
+            pass
+        elif not sets:
+            if settings[0] is not settings[1]:
+                statement = attrs.evolve(statement, settings=settings[0])
+        elif statement.settings is not None and not _sets_one_statement(chunk):
+            # a SET: the statements after it are read and applied in the session it made
+            now = statement.settings
+            settings = (now, settings[1])
+            ctx = _in_session(ctx, now)
+            mode = now.sql_mode
+            was, dialect = dialect, DIALECT if mode is None else reading(mode)
+            if dialect is not was:  # (its grammar changed: the rest is tokenized anew)
+                tokens, failed = _tokens_from(opened, chunk[-1].end + 1, dialect, sql)
+                chunks = _chunks(tokens)
         yield statement
+
+
+def _sets_no_variable(tree: exp.Command) -> bool:
+    """Whether a SET that sqlglot read as a Command sets a password or a role (no session
+    variable, no schema)."""
+    words = str(tree.expression or "").split(None, 1)
+    return tree.name.upper() == "SET" and bool(words) and words[0].upper() in _SET_NOT_TABLES
+
+
+def _sets_a_mode(tokens: list[Token]) -> bool:
+    """Whether tokens hold a whole statement that SETs ``sql_mode`` (or SETs it by a name
+    mvdd cannot see, ``@@session.sql_mode`` included: any statement naming the word)."""
+    starts, setting, named = True, False, False
+    for token in tokens:
+        kind = token.token_type
+        if kind == TokenType.SEMICOLON:
+            if setting and named:
+                return True
+            starts, setting, named = True, False, False
+            continue
+        if starts:
+            setting = kind == TokenType.SET
+        named = named or (setting and token.text.lower() == "sql_mode")
+        starts = False
+    return False
+
+
+def _sets_one_statement(chunk: list[Token]) -> bool:
+    """Whether a statement's tokens, SET its first, are MariaDB's ``SET STATEMENT … FOR``."""
+    return len(chunk) > 1 and chunk[1].text.upper() == "STATEMENT"
+
+
+def _in_session(ctx: Context, settings: Settings) -> Context:
+    """``ctx`` reading statements in the session ``settings`` say."""
+    return attrs.evolve(
+        ctx,
+        charset=written_in(settings.client),
+        session=settings.session,
+        legacy_timestamps=settings.legacy_timestamps,
+        connection=settings.connection,
+    )
+
+
+def _tokens_from(
+    text: str, at: int, dialect: MvddMySQL, sql: str
+) -> tuple[list[Token], TokenError | None]:
+    """The tokens of ``text`` from ``at`` on, read by ``dialect`` and placed in the whole text
+    (their offsets, lines and columns as of its start), and None; where it does not tokenize,
+    the tokens of the whole statements before the trouble and the error, if a SET of sql_mode
+    among them may make the rest read otherwise, else the error raised. ``sql``: the text as
+    written, which an error quotes."""
+    tokens, failed = dialect.tokens_before(text[at:] if at else text)
+    if failed is not None:
+        if not _sets_a_mode(tokens):
+            for name in ("start", "end"):
+                if at and isinstance(getattr(failed, name, None), int):
+                    setattr(failed, name, getattr(failed, name) + at)
+            raise _token_error(failed, sql)
+        last = max(i for i, t in enumerate(tokens) if t.token_type == TokenType.SEMICOLON)
+        tokens = tokens[: last + 1]
+    if at:
+        lines = text.count("\n", 0, at)
+        columns = at - (text.rfind("\n", 0, at) + 1)
+        for token in tokens:
+            if token.line == 1:
+                token.col += columns
+            token.line += lines
+            token.start += at
+            token.end += at
+    return tokens, failed
 
 
 def statement_context(
@@ -735,37 +866,6 @@ def statement_context(
         legacy_timestamps=not explicit_defaults_for_timestamp,
         connection=canonical_charset(charset) if charset is not None else "utf8mb4",
     )
-
-
-def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str | None) -> Session:
-    """What a statement's session decides of its steps (:class:`~mvdd.ddl.rules.Session`): its
-    zone, its sql_mode's strictness, ALLOW_INVALID_DATES and TIME_ROUND_FRACTIONAL, the charset
-    it was written in (:func:`written_in`); the plain session when none of them says
-    otherwise."""
-    if time_zone is None and mode is None and charset is None:
-        return PLAIN
-    return Session(
-        time_zone=time_zone,
-        loose=mode is not None and not mode.strict,
-        any_day=mode is not None and mode.any_day,
-        round_fractions=mode is not None and mode.round_fractions,
-        charset=charset,
-        shown=mode is not None and mode.shown,
-    )
-
-
-def written_in(charset: str | None) -> str | None:
-    """The charset a statement was written in, as the session and :func:`literal_bytes` take
-    it (None: its text is UTF-8's, or not said); DDLError names one unknown or without a
-    Python codec."""
-    if charset is None:
-        return None
-    known = canonical_charset(charset)
-    if known in UTF8_TEXT:
-        return None
-    if python_codec(known) is None:
-        raise DDLError(f"statements written in {known}: mvdd has no codec for that charset")
-    return known
 
 
 #: a text that may hold a CAST to a string type (of a CAST, a CONVERT or a COLUMN_GET: a
@@ -902,13 +1002,16 @@ def _read_statement(
     skip: bool,
     dialect: MvddMySQL = DIALECT,
     mode: SqlMode | None = None,
+    settings: tuple[Settings, Settings] | None = None,
 ) -> Statement:
     """Statement ``index`` of ``sql``: its tokens ``chunk`` of ``opened`` (the text with its
     executable comments opened, of the same length) parsed by ``dialect`` (the one of its
-    sql_mode, ``mode``) and turned into steps."""
+    sql_mode, ``mode``) and turned into steps. ``settings``: the session's settings now and
+    at the text's start, for a statement that starts with SET (:mod:`mvdd.ddl.setting`)."""
     text = sql[chunk[0].start : chunk[-1].end + 1]
+    own: Settings | None = None  # (the settings of a SET, or a SET STATEMENT's own)
     try:
-        if mode is not None:
+        if mode is not None and settings is None:  # (a SET may put the mode back)
             refusal = mode.refusal()
             if refusal is not None:
                 raise UnsupportedDDLError(f"a statement read under {refusal}")
@@ -930,6 +1033,15 @@ def _read_statement(
             # back to elsewhere: unsupported, its table named, however malformed
             verb, *rest = opened[chunk[0].start : chunk[-1].end + 1].split(None, 1)
             trees = [exp.Command(this=verb.upper(), expression=" " + "".join(rest))]
+        if settings is not None and len(trees) == 1:
+            tree = trees[0]
+            if isinstance(tree, exp.Set):
+                return Statement(index, text, (), settings=after_set(tree, *settings))
+            if isinstance(tree, exp.Command) and _sets_no_variable(tree):
+                return Statement(index, text, ())  # (SET PASSWORD, SET ROLE: no schema's)
+            if isinstance(tree, d.SetStatement):
+                own = for_statement(tree.expressions, *settings)
+                ctx = _in_session(ctx, own)
         if ctx.charset is not None:
             trees = [
                 as_server_reads(literal_bytes(tree, ctx.charset), ctx.charset) for tree in trees
@@ -979,6 +1091,7 @@ def _read_statement(
             tuple(sequences),
             tuple(versioned),
             use,
+            own,
         )
     except UnsupportedDDLError as err:
         if not skip:
