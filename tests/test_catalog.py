@@ -1026,17 +1026,24 @@ NOT_DDL = [
 
 
 @pytest.mark.parametrize("sql", NOT_DDL)
-def test_a_statement_of_no_ddl_is_unsupported_however_it_reads(catalog: Catalog, sql: str) -> None:
+def test_a_statement_of_no_ddl_is_unsupported_however_it_reads(
+    catalog: Catalog, sql: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """A statement of no DDL is an UnsupportedDDLError (a routine's body, a compound statement
     and what may run DDL mvdd does not see say so), which ``on_unsupported="skip"`` passes
-    over, and changes nothing; a statement of a word no statement has is malformed."""
+    over, and changes nothing (logged: at WARNING what may run DDL, else at INFO); a statement
+    of a word no statement has is malformed."""
     catalog.execute("CREATE TABLE t (a INT, b VARCHAR(5))")
     with pytest.raises(UnsupportedDDLError) as err:
         catalog.execute(sql)
-    if sql.startswith(("CALL", "EXECUTE", "BEGIN")):
+    hides = sql.startswith(("CALL", "EXECUTE", "BEGIN"))
+    if hides:
         assert "does not" in err.value.message
     skipping = Catalog(on_unsupported="skip")
-    assert skipping.execute(f"CREATE TABLE t (a INT); {sql}; DROP TABLE t") != []
+    with caplog.at_level(logging.INFO, logger="mvdd.catalog"):
+        assert skipping.execute(f"CREATE TABLE t (a INT); {sql}; DROP TABLE t") != []
+    (skipped,) = [r for r in caplog.records if r.getMessage().startswith("skipped statement 2")]
+    assert skipped.levelno == (logging.WARNING if hides else logging.INFO)
     assert skipping.tables() == [] and catalog.tables() == ["t"]
     with pytest.raises(DDLParseError):
         catalog.execute("CRATE TABLE u (a INT)")

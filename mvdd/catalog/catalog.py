@@ -48,6 +48,7 @@ from mvdd.catalog.plan import Planned, plan_statement
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import validate_table
 from mvdd.ddl.name import Context, split_name
+from mvdd.ddl.parse import HIDDEN_DDL
 from mvdd.ddl.rules import FLAVORS, PLAIN, Rules, Session
 from mvdd.ddl.sequence import check_calls
 from mvdd.ddl.sqlmode import SqlMode
@@ -138,7 +139,9 @@ class Catalog:
         store: where versions live (default: in memory).
         on_unsupported: ``"raise"`` (default) or ``"skip"``: what to do with statements mvdd does
             not model (``GRANT``, views, DML ...). Replication workers skip; a skipped statement
-            is logged on the ``mvdd.catalog`` logger and adds no version.
+            is logged on the ``mvdd.catalog`` logger (at INFO; at WARNING one that may run DDL
+            the catalog does not see: ``CALL``, ``EXECUTE``, ``BEGIN NOT ATOMIC``) and adds no
+            version.
         database: the one database whose tables this catalog tracks, named without qualifier;
             statements naming tables of another database are unsupported. When None, a
             qualified name is kept as ``database.table``, and :meth:`execute`'s ``database``
@@ -649,7 +652,9 @@ class Catalog:
         out: list[Change] = []
         for st in statements:
             if st.skipped is not None:
-                log.info("skipped statement %d (%s): %.80s", st.index, st.skipped, st.text)
+                # (one that may run DDL the catalog does not see: a warning)
+                level = logging.WARNING if st.skipped in HIDDEN_DDL else logging.INFO
+                log.log(level, "skipped statement %d (%s): %.80s", st.index, st.skipped, st.text)
                 continue
             if st.use is not None:  # (USE: the default database of the statements after it)
                 default = st.use

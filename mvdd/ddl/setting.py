@@ -289,7 +289,8 @@ FOLLOWED: dict[str, _Follow] = {
     "collation_connection": ("connection", _connection_collation, lambda c: None),
 }
 
-#: the session variables that change no schema a statement makes: set, they are passed over
+#: the session variables that change no schema a statement makes (``sql_require_primary_key``
+#: and ``sql_safe_updates`` only refuse statements): set, they are passed over
 INERT = frozenset(
     {
         "auto_increment_increment", "auto_increment_offset", "autocommit", "big_tables",
@@ -300,7 +301,8 @@ INERT = frozenset(
         "max_execution_time", "max_statement_time", "net_read_timeout", "net_write_timeout",
         "note_verbosity", "profiling", "pseudo_thread_id", "rand_seed1", "rand_seed2",
         "sql_auto_is_null", "sql_big_selects", "sql_log_bin", "sql_log_off", "sql_notes",
-        "sql_quote_show_create", "sql_safe_updates", "sql_select_limit", "sql_warnings",
+        "sql_quote_show_create", "sql_require_primary_key", "sql_safe_updates",
+        "sql_select_limit", "sql_warnings",
         "system_versioning_insert_history", "timestamp", "transaction_isolation",
         "transaction_read_only", "tx_isolation", "tx_read_only", "unique_checks",
         "wait_timeout",
