@@ -751,12 +751,21 @@ def load(
         False, help="the statements ran on their server: its rules, not mvdd's stricter ones"
     ),
     flavor: Server | None = typer.Option(None, help="the server the statements were written for"),
+    sql_mode: str | None = typer.Option(
+        None, help="the session's sql_mode at the text's start (default: the server's, strict)"
+    ),
+    time_zone: str | None = typer.Option(
+        None, help="the session's time_zone at the text's start, '+08:00' or a zone's name (UTC)"
+    ),
+    explicit_defaults_for_timestamp: bool = typer.Option(
+        True, help="the session's explicit_defaults_for_timestamp at the text's start"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
 ) -> None:
     """Read a script or a dump into a catalog, as its server and the `mariadb` client read it
-    (DELIMITER commands, USE, a routine's body whole): each statement atomic, the ones before a
-    failing one kept, the failure named (exit 1). Not idempotent: load a script once, or the
-    rest of it after a failure."""
+    (DELIMITER commands, USE, SETs of the session, a routine's body whole): each statement
+    atomic, the ones before a failing one kept, the failure named (exit 1). Not idempotent:
+    load a script once, or the rest of it after a failure."""
     options: dict[str, Any] = {
         "replica": replica,
         "on_unsupported": "skip" if skip_unsupported else "raise",
@@ -769,7 +778,13 @@ def load(
         with Catalog.open(catalog, **options) as cat:
             before = cat.seq
             try:
-                changes = cat.execute(text, database=database)
+                changes = cat.execute(
+                    text,
+                    database=database,
+                    sql_mode=sql_mode,
+                    time_zone=time_zone,
+                    explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
+                )
             except MvddError:
                 kept = cat.seq - before
                 raise

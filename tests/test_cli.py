@@ -415,3 +415,21 @@ def test_load_reads_a_script_into_a_catalog(tmp_path: Path) -> None:
     assert shown.startswith("CREATE TABLE `app`.`user` (")  # (a database.table catalog's name)
     one = json.loads(run("show", path, "app.user", "--one-database", "--json").output)["sql"]
     assert one.startswith("CREATE TABLE `app.user` (")  # (a name of one database's, dot and all)
+
+
+def test_load_reads_a_script_in_the_session_it_starts_in(tmp_path: Path) -> None:
+    """``--sql-mode``, ``--time-zone`` and ``--no-explicit-defaults-for-timestamp`` say the
+    session the text starts in, whose SETs then make the session of what follows them."""
+    text = (
+        "CREATE TABLE \"a\" (ts TIMESTAMP NULL DEFAULT '2020-01-01 08:00:00', p TIMESTAMP); "
+        "SET sql_mode = DEFAULT, time_zone = '+00:00', explicit_defaults_for_timestamp = ON; "
+        "CREATE TABLE `b` (ts TIMESTAMP NULL DEFAULT '2020-01-01 08:00:00', p TIMESTAMP)"
+    )
+    path = str(tmp_path / "catalog.db")
+    options = ["--sql-mode", "ANSI_QUOTES", "--time-zone", "+08:00"]
+    loaded = run("load", path, *options, "--no-explicit-defaults-for-timestamp", "--", text)
+    assert loaded.exit_code == 0, loaded.output
+    with Catalog.open(path, create=False) as cat:
+        (a_ts, a_p), (b_ts, b_p) = cat.table("a").columns, cat.table("b").columns
+    assert (a_ts.default, b_ts.default) == ("2020-01-01 00:00:00", "2020-01-01 08:00:00")
+    assert not a_p.nullable and b_p.nullable  # (the legacy TIMESTAMP, then not)

@@ -341,22 +341,22 @@ def _then_follows(chunk: list[Token], start: int) -> bool:
 _DELIMITER = re.compile(r"^[ \t]*delimiter[ \t]", re.IGNORECASE | re.MULTILINE)
 
 
-def client_delimited(text: str, backslash: bool = True) -> str | None:
+def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") -> str | None:
     """A script's text with the mysql client's ``DELIMITER`` commands read, as the client does
     before it sends each statement (the server never sees them): a ``DELIMITER x`` line where
     a statement starts makes ``x`` end the statements after it, outside strings, names and
     comments (``END;;``, ``END //``, ``END$$``). Each command and each delimiter becomes a
     semicolon and spaces, so offsets stay the same and the server's own splitting follows
     (a stored program's body whole). None: the text has no such command. ``backslash``: as
-    :func:`executable`'s.
+    :func:`executable`'s; ``delimiter``: the one a command before the text set.
 
     >>> client_delimited("DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\nDELIMITER ;")
     ';           \\nCREATE PROCEDURE p() BEGIN SELECT 1; END; \\n;          '
     """
-    if "\n" not in text and text.lstrip()[:9].upper() != "DELIMITER":
+    if delimiter == ";" and "\n" not in text and text.lstrip()[:9].upper() != "DELIMITER":
         return None  # (a text of one line: a command only at its start)
     commands = [m.end() - 10 for m in _DELIMITER.finditer(text)]  # (where each word starts)
-    if not commands:
+    if not commands and delimiter == ";":
         return None
     code = bytearray(b"\x01") * len(text)  # 0: a character of a string, a name or a comment
     i = 0
@@ -364,7 +364,7 @@ def client_delimited(text: str, backslash: bool = True) -> str | None:
         start, i, _ = span
         code[start:i] = bytes(i - start)
     out = list(text)
-    delimiter, done, at = ";", 0, 0  # (done: where the last statement ended)
+    done, at = 0, 0  # (done: where the last statement ended)
     while True:
         found = text.find(delimiter, at)
         while found >= 0 and code.find(0, found, found + len(delimiter)) >= 0:
@@ -462,14 +462,15 @@ def _script_tokens(sql: str, flavor: str | None, dialect: MvddMySQL) -> tuple[st
     return text, dialect.tokenize(text)
 
 
-def _script_text(sql: str, flavor: str | None, dialect: MvddMySQL) -> str:
+def _script_text(sql: str, flavor: str | None, dialect: MvddMySQL, delimiter: str = ";") -> str:
     """A text read as a script, of the same length: its executable comments opened as a
     server of ``flavor`` runs them and its other comments spaces (:func:`executable`), its
-    client's DELIMITER commands read (:func:`client_delimited`), its rows not
-    (:func:`rows_blanked`), each as ``dialect`` reads strings."""
+    client's DELIMITER commands read (:func:`client_delimited`; ``delimiter``: the one a
+    command before the text set), its rows not (:func:`rows_blanked`), each as ``dialect``
+    reads strings."""
     backslash = _backslash(dialect)
     opened = executable(sql, flavor, backslash)
-    delimited = client_delimited(opened, backslash)
+    delimited = client_delimited(opened, backslash, delimiter)
     return rows_blanked(opened if delimited is None else delimited, backslash)
 
 
@@ -760,10 +761,14 @@ def iter_statements(
             now = statement.settings
             settings = (now, settings[1])
             ctx = _in_session(ctx, now)
-            mode = now.sql_mode
-            was, dialect = dialect, DIALECT if mode is None else reading(mode)
-            if dialect is not was:  # (its grammar changed: the rest is tokenized anew)
-                tokens, failed = _tokens_from(opened, chunk[-1].end + 1, dialect, sql)
+            was, mode = mode, now.sql_mode
+            dialect = DIALECT if mode is None else reading(mode)
+            rest, delimiter = _rest(sql, opened, chunk[-1].end + 1)
+            if _lexical(was) != _lexical(mode) and rest < len(sql):
+                # its tokens changed: the rest is read anew (where its strings end, so where
+                # its comments, its client's delimiters and its statements do)
+                opened = opened[:rest] + _script_text(sql[rest:], flavor, dialect, delimiter)
+                tokens, failed = _tokens_from(opened, rest, dialect, sql)
                 chunks = _chunks(tokens)
         yield statement
 
@@ -773,6 +778,29 @@ def _sets_no_variable(tree: exp.Command) -> bool:
     variable, no schema)."""
     words = str(tree.expression or "").split(None, 1)
     return tree.name.upper() == "SET" and bool(words) and words[0].upper() in _SET_NOT_TABLES
+
+
+def _lexical(mode: SqlMode | None) -> tuple[bool, bool, bool]:
+    """What of a session's sql_mode its text's tokens depend on: where a string ends
+    (backslash escapes), what ``"`` quotes (ANSI_QUOTES), what ``REAL`` is (REAL_AS_FLOAT)."""
+    if mode is None:
+        return False, True, False
+    return mode.ansi_quotes, mode.backslash_escapes, mode.real_as_float
+
+
+def _rest(sql: str, opened: str, end: int) -> tuple[int, str]:
+    """Where the text after a statement that ends at ``end`` starts (past the delimiter that
+    ends it; the text's length: none), and that delimiter, from the text as written and as
+    read (:func:`_script_text`, which made the delimiter a semicolon and spaces)."""
+    at = end
+    while at < len(opened) and opened[at].isspace():
+        at += 1
+    if at == len(opened) or opened[at] != ";":
+        return len(sql), ";"
+    stop = at + 1
+    while stop < len(sql) and opened[stop] == " " and not sql[stop].isspace():
+        stop += 1
+    return stop, sql[at:stop]
 
 
 def _sets_a_mode(tokens: list[Token]) -> bool:
