@@ -3699,25 +3699,37 @@ def test_a_dump_of_several_databases_reads_as_their_tables(mariadb: Any) -> None
         assert one.tables() == ["t", "u"] and one.table("t").column_names == ("y", "s")
 
 
+def _by_client(mariadb: Any, database: str, text: str) -> subprocess.CompletedProcess[str]:
+    """``text`` run by the ``mariadb`` client in ``database``: what it did."""
+    client = find("mariadb") or find("mysql")
+    if client is None:
+        pytest.fail("the mariadb client is not installed beside mariadbd")
+    return subprocess.run(
+        [client, f"--socket={mariadb.socket}", "--user=root", database],
+        input=text, capture_output=True, text=True,
+    )  # fmt: skip
+
+
+def _reads_as_the_client_runs_it(mariadb: Any, script: str) -> None:
+    """``script`` run by the ``mariadb`` client in a database of its own, and read by a
+    replica's catalog that skips what is no DDL of a table: the catalog holds the tables the
+    server holds, each as it shows it."""
+    with mariadb.database() as database:
+        ran = _by_client(mariadb, database, script)
+        assert ran.returncode == 0, (script, ran.stderr)
+        cat = _replica(on_unsupported="skip")
+        cat.execute(script, database=database)
+        with contextlib.closing(mariadb.connect(database)) as conn:
+            _same_tables(conn, cat, database, script)
+
+
 @settings(max_examples=examples(40, 15), suppress_health_check=[HealthCheck.too_slow])
 @given(script=_client_scripts())
 def test_any_client_script_reads_as_the_client_runs_it(mariadb: Any, script: str) -> None:
     """A script of DELIMITER commands, tables and stored programs, run by the ``mariadb``
     client on the server and read by a catalog that skips what is no DDL of a table: the
     catalog holds the tables the server holds, each as it shows it."""
-    client = find("mariadb") or find("mysql")
-    if client is None:
-        pytest.fail("the mariadb client is not installed beside mariadbd")
-    with mariadb.database() as database:
-        ran = subprocess.run(
-            [client, f"--socket={mariadb.socket}", "--user=root", database],
-            input=script, capture_output=True, text=True,
-        )  # fmt: skip
-        assert ran.returncode == 0, (script, ran.stderr)
-        cat = _replica(on_unsupported="skip")
-        cat.execute(script, database=database)
-        with contextlib.closing(mariadb.connect(database)) as conn:
-            _same_tables(conn, cat, database, script)
+    _reads_as_the_client_runs_it(mariadb, script)
 
 
 #: the sql_mode words a settings script sets (each changes what a statement makes, or reads)
@@ -3844,19 +3856,7 @@ def test_any_script_of_settings_reads_as_the_client_runs_it(mariadb: Any, script
     applied in the session the SETs before it made (its quotes, strictness, zone, TIMESTAMPs,
     strings, ``||``, CASTs, dates and fractions), as the server does; the catalog holds the
     tables the server holds, each as it shows it."""
-    client = find("mariadb") or find("mysql")
-    if client is None:
-        pytest.fail("the mariadb client is not installed beside mariadbd")
-    with mariadb.database() as database:
-        ran = subprocess.run(
-            [client, f"--socket={mariadb.socket}", "--user=root", database],
-            input=script, capture_output=True, text=True,
-        )  # fmt: skip
-        assert ran.returncode == 0, (script, ran.stderr)
-        cat = _replica(on_unsupported="skip")
-        cat.execute(script, database=database)
-        with contextlib.closing(mariadb.connect(database)) as conn:
-            _same_tables(conn, cat, database, script)
+    _reads_as_the_client_runs_it(mariadb, script)
     read = iter_statements(script, skip_unsupported=True, replica=True, flavor="mariadb")
     skipped = [one.skipped for one in read if one.skipped is not None]
     assert all(why == "CREATE PROCEDURE is not tracked" for why in skipped), skipped
@@ -3915,15 +3915,9 @@ def test_a_script_stops_where_the_server_refuses_its_settings(
     the SETs before it made one it refuses: the catalog that reads it refuses the same
     statement (a DDLError, not a statement it does not model) and holds the tables the server
     holds."""
-    client = find("mariadb") or find("mysql")
-    if client is None:
-        pytest.fail("the mariadb client is not installed beside mariadbd")
     text = "SET NAMES utf8mb4;\n" + ";\n".join(script) + ";\n"
     with mariadb.database() as database:
-        ran = subprocess.run(
-            [client, f"--socket={mariadb.socket}", "--user=root", database],
-            input=text, capture_output=True, text=True,
-        )  # fmt: skip
+        ran = _by_client(mariadb, database, text)
         assert ran.returncode != 0 and f"at line {stops + 1}" in ran.stderr, ran.stderr
         cat = _replica()
         with pytest.raises(mvdd.DDLError) as info:

@@ -290,22 +290,21 @@ FOLLOWED: dict[str, _Follow] = {
 }
 
 #: the session variables that change no schema a statement makes (``sql_require_primary_key``
-#: and ``sql_safe_updates`` only refuse statements): set, they are passed over
+#: and ``sql_safe_updates`` only refuse statements; ``password``: ``SET PASSWORD = …``, which
+#: sqlglot reads as a variable's assignment): set, they are passed over
 INERT = frozenset(
     {
         "auto_increment_increment", "auto_increment_offset", "autocommit", "big_tables",
-        "password",
         "character_set_results", "check_constraint_checks", "foreign_key_checks",
         "group_concat_max_len", "innodb_lock_wait_timeout", "insert_id", "interactive_timeout",
         "last_insert_id", "lc_messages", "lc_time_names", "lock_wait_timeout",
         "max_execution_time", "max_statement_time", "net_read_timeout", "net_write_timeout",
-        "note_verbosity", "profiling", "pseudo_thread_id", "rand_seed1", "rand_seed2",
-        "sql_auto_is_null", "sql_big_selects", "sql_log_bin", "sql_log_off", "sql_notes",
-        "sql_quote_show_create", "sql_require_primary_key", "sql_safe_updates",
-        "sql_select_limit", "sql_warnings",
-        "system_versioning_insert_history", "timestamp", "transaction_isolation",
-        "transaction_read_only", "tx_isolation", "tx_read_only", "unique_checks",
-        "wait_timeout",
+        "note_verbosity", "password", "profiling", "pseudo_thread_id", "rand_seed1",
+        "rand_seed2", "sql_auto_is_null", "sql_big_selects", "sql_log_bin", "sql_log_off",
+        "sql_notes", "sql_quote_show_create", "sql_require_primary_key", "sql_safe_updates",
+        "sql_select_limit", "sql_warnings", "system_versioning_insert_history", "timestamp",
+        "transaction_isolation", "transaction_read_only", "tx_isolation", "tx_read_only",
+        "unique_checks", "wait_timeout",
     }
 )  # fmt: skip
 #: what ``SET STATEMENT … FOR`` may not set (the server's 1971)

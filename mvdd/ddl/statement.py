@@ -751,12 +751,10 @@ def iter_statements(
             )
         if statement.use is not None:  # (the statements after it take its database)
             ctx = attrs.evolve(ctx, default=statement.use)
-        if settings is None:
-            pass
-        elif not sets:
-            if settings[0] is not settings[1]:
-                statement = attrs.evolve(statement, settings=settings[0])
-        elif statement.settings is not None and not _sets_one_statement(chunk):
+        if settings is not None and not sets and settings[0] is not settings[1]:
+            statement = attrs.evolve(statement, settings=settings[0])  # (read after a SET)
+        elif sets and statement.settings is not None and not _sets_one_statement(chunk):
+            assert settings is not None
             # a SET: the statements after it are read and applied in the session it made
             now = statement.settings
             settings = (now, settings[1])
