@@ -562,7 +562,12 @@ class Catalog:
         unqualified table name is ``database.table``; a qualified one resolves as written. A
         catalog tracking one database (``Catalog(database=…)``) takes only that one. A ``USE``
         statement in the text makes its database the default of the statements after it (a
-        dump of several databases switches so), the catalog's tracked database or another.
+        dump of several databases switches so), the catalog's tracked database or another. A
+        ``SET`` of a session variable in the text (``sql_mode``, ``time_zone``,
+        ``explicit_defaults_for_timestamp``, ``collation_server`` …, saved in user variables
+        and put back, as dumps do) makes the session of the statements after it, as on the
+        server; the arguments below are the session's at the text's start
+        (:mod:`mvdd.ddl.setting`).
 
         ``CREATE`` / ``ALTER`` / ``DROP DATABASE`` add no table version: they record the
         database's default charset and collation (which tables created there without their own
