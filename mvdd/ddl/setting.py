@@ -57,7 +57,7 @@ class Known:
 
     variable: str
     value: Any
-    #: how the server spells it (None: mvdd cannot: a mode the text started with unsaid)
+    #: how the server spells it (None: mvdd cannot: the collation of a connection)
     text: str | None
 
 
@@ -146,8 +146,8 @@ class Settings:
 
 
 #: a followed variable: the field of :class:`Settings` it sets, what a value makes of it, and
-#: how the server spells the field's value (None: mvdd cannot)
-_Follow = tuple[str, Callable[[Any, Settings], Any], Callable[[Any], str | None]]
+#: how the server spells the field's value in a session (None: mvdd cannot)
+_Follow = tuple[str, Callable[[Any, Settings], Any], Callable[[Any, Settings], str | None]]
 
 
 def _text(value: Value, variable: str) -> str:
@@ -191,8 +191,22 @@ def _known_words(flavor: str | None) -> frozenset[str]:
     return _WORDS.get(flavor or "", _WORDS["mariadb"] | _WORDS["mysql"])
 
 
-def _mode_text(mode: SqlMode | None) -> str | None:
-    return None if mode is None else ",".join(sorted(mode.words))
+#: the servers' default sql_mode (MariaDB's since 10.2.4, MySQL 8's), which the mode None
+#: (the default grammar, strict) spells: mvdd reads a statement under either as under None
+DEFAULT_MODES = {
+    "mariadb": "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,"
+    "NO_ENGINE_SUBSTITUTION",
+    "mysql": "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,"
+    "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION",
+}
+
+
+def _mode_text(mode: SqlMode | None, now: Settings) -> str:
+    """How ``@@sql_mode`` spells a mode (None: its server's default, MariaDB's when the server
+    is not known)."""
+    if mode is None:
+        return DEFAULT_MODES.get(now.flavor or "", DEFAULT_MODES["mariadb"])
+    return ",".join(sorted(mode.words))
 
 
 def _time_zone(value: Value, now: Settings) -> dt.tzinfo:
@@ -205,7 +219,7 @@ def _time_zone(value: Value, now: Settings) -> dt.tzinfo:
     return session_zone(text)
 
 
-def _zone_text(zone: dt.tzinfo | None) -> str | None:
+def _zone_text(zone: dt.tzinfo | None, now: Settings) -> str | None:
     if zone is None:
         return "+00:00"
     if isinstance(zone, zoneinfo.ZoneInfo):
@@ -265,7 +279,7 @@ def _connection_collation(value: Value, now: Settings) -> str:
     return charset_of_collation(_text(value, "collation_connection"))
 
 
-def _same(value: Any) -> str | None:
+def _same(value: Any, now: Settings) -> str | None:
     return value if isinstance(value, str) else None
 
 
@@ -276,17 +290,17 @@ FOLLOWED: dict[str, _Follow] = {
     "explicit_defaults_for_timestamp": (
         "explicit_defaults_for_timestamp",
         _switch,
-        lambda on: "1" if on else "0",
+        lambda on, now: "1" if on else "0",
     ),
     "collation_server": ("collation_server", _collation, _same),
     "character_set_server": (
         "collation_server",
         _server_charset,
-        lambda c: charset_of_collation(c) if c else None,
+        lambda c, now: charset_of_collation(c) if c else None,
     ),
     "character_set_client": ("client", _client, _same),
     "character_set_connection": ("connection", _connection, _same),
-    "collation_connection": ("connection", _connection_collation, lambda c: None),
+    "collation_connection": ("connection", _connection_collation, lambda c, now: None),
 }
 
 #: the session variables that change no schema a statement makes (``sql_require_primary_key``
@@ -361,7 +375,7 @@ def _current(variable: str, scope: str, now: Settings) -> Value:
         return Unknown(f"@@{scope.lower()}.{variable}")
     field, _, spell = follow
     value = getattr(now, field)
-    return Known(variable, value, spell(value))
+    return Known(variable, value, spell(value, now))
 
 
 def _assigned(variable: str, value: Value, now: Settings, start: Settings) -> Settings:

@@ -9,6 +9,7 @@ Locally a machine without ``mariadbd`` skips the tests that need it, saying why;
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -83,13 +84,40 @@ def sibling(conn: pymysql.connections.Connection, **options: Any) -> Any:
     return pymysql.connect(**{**settings, **options})
 
 
+#: a key's line in SHOW CREATE TABLE: its words and name, and its parts
+_KEY_LINE = re.compile(
+    r"^(\s*(?:PRIMARY |UNIQUE |FULLTEXT |SPATIAL )?KEY (?:`(?:[^`]|``)*` )?\()(.*)(\)[^()]*)$",
+    re.MULTILINE,
+)
+#: a key's part: a quoted name, its prefix length and direction
+_KEY_PART = r"`(?:[^`]|``)*`(?:\(\d+\))?(?: DESC)?"
+#: a key's parts, some of them printed as nothing
+_KEY_PARTS = re.compile(rf"(?:{_KEY_PART})?(?:,(?:{_KEY_PART})?)*")
+
+
+def _hidden_parts_left_out(text: str) -> str:
+    """SHOW CREATE TABLE's text without the empty parts MariaDB 10.11 prints in a key for the
+    hidden ROW END that took the place of a period's column dropped under
+    ``system_versioning_alter_history=KEEP`` (``KEY `e` (,`x`)``): a hidden part, which the
+    server leaves out of the keys of a table versioned without period columns."""
+
+    def parts(found: re.Match[str]) -> str:
+        if not _KEY_PARTS.fullmatch(found.group(2)):
+            return found.group()  # (parts of another form: as printed)
+        return found.group(1) + ",".join(re.findall(_KEY_PART, found.group(2))) + found.group(3)
+
+    return _KEY_LINE.sub(parts, text) if "(," in text or ",," in text or ",)" in text else text
+
+
 def show_create_table(conn: pymysql.connections.Connection, table: str) -> str:
     """SHOW CREATE TABLE's text. Binary defaults appear there as raw bytes, so the result is
-    read as bytes and decoded with surrogateescape (mvdd encodes such text back to the bytes)."""
+    read as bytes and decoded with surrogateescape (mvdd encodes such text back to the bytes).
+    A key's part the server prints as nothing is left out (:func:`_hidden_parts_left_out`)."""
     raw = sibling(conn, use_unicode=False)
     try:
         with raw.cursor() as cur:
             cur.execute("SHOW CREATE TABLE " + quote(table))
-            return cur.fetchone()[1].decode("utf-8", "surrogateescape")
+            text: str = cur.fetchone()[1].decode("utf-8", "surrogateescape")
+            return _hidden_parts_left_out(text)
     finally:
         raw.close()
