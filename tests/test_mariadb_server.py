@@ -3817,6 +3817,7 @@ def _settings_scripts(draw: st.DrawFn) -> str:
                             "SET NAMES utf8",
                             "SET character_set_connection = latin1",
                             "SET @@session.character_set_connection = utf8mb4",
+                            "SET CHARACTER SET utf8mb4",  # (the connection: the database's)
                             "SET @x = 1, @@sql_notes = 0",
                         ]
                     )
@@ -3861,7 +3862,14 @@ def test_any_script_of_settings_reads_as_the_client_runs_it(mariadb: Any, script
     strings, ``||``, CASTs, dates and fractions), as the server does; the catalog holds the
     tables the server holds, each as it shows it."""
     _reads_as_the_client_runs_it(mariadb, script)
-    read = iter_statements(script, skip_unsupported=True, replica=True, flavor="mariadb")
+    read = iter_statements(
+        script,
+        skip_unsupported=True,
+        replica=True,
+        flavor="mariadb",
+        default="d",  # (of the server's charset, which SET CHARACTER SET's connection takes)
+        charsets=lambda database: ("utf8mb4", "utf8mb4_general_ci"),
+    )
     skipped = [one.skipped for one in read if one.skipped is not None]
     assert all(why == "CREATE PROCEDURE is not tracked" for why in skipped), skipped
 
@@ -3881,6 +3889,8 @@ REFUSED_SETTINGS = [
     (["SET time_zone = '+13:01'"], 1),
     (["SET @x = 'ANSI_QUOTES', sql_mode = @x"], 1),
     (["SET sql_mode = @never_set"], 1),
+    (["SET NAMES utf8mb4 COLLATE latin1_bin"], 1),
+    (["SET NAMES utf8mb4 COLLATE nope_ci"], 1),
     (
         [
             "SET sql_mode = 'ANSI_QUOTES'",

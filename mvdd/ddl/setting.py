@@ -11,8 +11,10 @@ made, and so does mvdd (:class:`Settings`):
   (a TIMESTAMP's literal DEFAULT), ``explicit_defaults_for_timestamp``, ``collation_server`` and
   ``character_set_server`` (what a ``CREATE DATABASE`` naming no charset takes),
   ``character_set_connection`` and ``collation_connection`` (what a ``CAST(… AS CHAR)`` takes);
-  ``character_set_client`` and ``SET NAMES`` while they name the charset the text is read in
-  (mvdd reads a text, not its client's bytes: another charset is an UnsupportedDDLError);
+  ``character_set_client``, ``SET NAMES`` (its COLLATE one of its charset's) and ``SET
+  CHARACTER SET`` (the connection the default database's charset) while they name the charset
+  the text is read in (mvdd reads a text, not its client's bytes: another charset is an
+  UnsupportedDDLError);
 - passed over (:data:`INERT`): the variables that change no schema a statement makes
   (``foreign_key_checks``, ``unique_checks``, ``sql_notes``, ``autocommit`` …), a ``GLOBAL`` or
   ``PERSIST`` variable (the session keeps its own), ``SET TRANSACTION``, ``SET PASSWORD`` and
@@ -363,6 +365,14 @@ def _value(node: exp.Expr, now: Settings) -> Value:
     return Unknown(node.sql())
 
 
+#: ``SET CHARACTER SET``'s connection charset: the default database's
+_DATABASE = exp.var("character_set_database")
+
+
+def _database_charset(charset: str | None) -> Value:
+    return Unknown("the default database's charset") if charset is None else charset
+
+
 def _user(node: exp.Parameter) -> str:
     """A user variable's name (``@a``, ``@`a b```, ``@'a'``), as the server folds it."""
     return str(node.this.this if isinstance(node.this, exp.Expr) else node.this).lower()
@@ -410,9 +420,14 @@ def _assignments(node: exp.Set) -> list[tuple[str, bool | None, exp.Expr]]:
             continue  # (SET TRANSACTION: the next transaction's isolation)
         if kind in ("NAMES", "CHARACTER SET"):
             charset = item.this
+            collate = item.args.get("collate")
+            if collate is not None and charset.name.upper() != "DEFAULT":
+                resolve_charset(charset.name, collate.name)  # (DDLError: not of the charset)
             out.append(("character_set_client", True, charset))
-            if kind == "NAMES":  # (CHARACTER SET: the connection takes the database's)
-                out.append(("character_set_connection", True, charset))
+            # (CHARACTER SET: the connection takes the default database's charset)
+            out.append(
+                ("character_set_connection", True, charset if kind == "NAMES" else _DATABASE)
+            )
             continue
         if kind in _SCOPES:
             session = _SCOPES[kind]
@@ -432,14 +447,25 @@ def _assignments(node: exp.Set) -> list[tuple[str, bool | None, exp.Expr]]:
     return out
 
 
-def after_set(node: exp.Set, now: Settings, start: Settings, *, others: bool = False) -> Settings:
+def after_set(
+    node: exp.Set,
+    now: Settings,
+    start: Settings,
+    *,
+    others: bool = False,
+    database: Callable[[], str | None] = lambda: None,
+) -> Settings:
     """The settings after a ``SET`` statement in session ``now`` (``start``: the text's first,
     which ``DEFAULT`` names): its values read first, then assigned in turn. DDLError for a
     value a variable cannot take, UnsupportedDDLError for a variable (unless ``others``: then
     passed over) or a value mvdd does not follow (:data:`FOLLOWED`, :data:`INERT`); either
-    changes nothing."""
+    changes nothing. ``database``: the default database's charset (None: not known), which
+    ``SET CHARACTER SET`` gives the connection."""
     items = _assignments(node)
-    values = [_value(value, now) for _, _, value in items]
+    values = [
+        _value(value, now) if value is not _DATABASE else _database_charset(database())
+        for _, _, value in items
+    ]
     variables = dict(now.variables)
     out = now
     for (variable, session, _), value in zip(items, values, strict=True):

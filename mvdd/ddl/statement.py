@@ -17,6 +17,7 @@ import datetime as dt
 import operator
 import re
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 import attrs
 from sqlglot import exp
@@ -771,6 +772,13 @@ def iter_statements(
         yield statement
 
 
+def _database_charset(ctx: Context) -> str | None:
+    """The charset of the default database the context knows (None: not known)."""
+    database = ctx.default or ctx.database
+    known = ctx.charsets(database) if ctx.charsets is not None and database else None
+    return known[0] if known is not None else None
+
+
 def _sets_no_variable(tree: exp.Command) -> bool:
     """Whether a SET that sqlglot read as a Command sets a password or a role (no session
     variable, no schema)."""
@@ -1062,7 +1070,8 @@ def _read_statement(
         if settings is not None and len(trees) == 1:
             tree = trees[0]
             if isinstance(tree, exp.Set):
-                return Statement(index, text, (), settings=after_set(tree, *settings))
+                after = after_set(tree, *settings, database=partial(_database_charset, ctx))
+                return Statement(index, text, (), settings=after)
             if isinstance(tree, exp.Command) and _sets_no_variable(tree):
                 return Statement(index, text, ())  # (SET PASSWORD, SET ROLE: no schema's)
             if isinstance(tree, d.SetStatement):
