@@ -46,9 +46,10 @@ class Session:
             lacks (``'2020-02-30'``).
         round_fractions: TIME_ROUND_FRACTIONAL: a DEFAULT's fraction of a second longer than
             its column's is rounded on MariaDB, not cut (MySQL rounds it in any mode).
-        charset: the charset its client wrote the statement in, when not UTF-8 (a binlog's
-            statement from a ``latin1`` session): a string literal is its bytes in it, which a
-            binary column's DEFAULT keeps (``BINARY(3) DEFAULT 'é'`` is ``E9 00 00``).
+        charset: the charset of its string literals, when not UTF-8: its connection's, which
+            is its client's unless it set them apart (a binlog's statement from a ``latin1``
+            session): a string literal is its bytes in it, which a binary column's DEFAULT
+            keeps (``BINARY(3) DEFAULT 'é'`` is ``E9 00 00``).
         shown: the text is a server's own account of a table (its SHOW CREATE TABLE, read
             under :data:`~mvdd.ddl.statement.SHOWN`): a column has what it states, where the
             statement would give it more (a NOT NULL COMPRESSED column's ``DEFAULT ''``).

@@ -10,7 +10,8 @@ made, and so does mvdd (:class:`Settings`):
 - followed (:data:`FOLLOWED`): ``sql_mode`` (its grammar, its strictness, its dates), ``time_zone``
   (a TIMESTAMP's literal DEFAULT), ``explicit_defaults_for_timestamp``, ``collation_server`` and
   ``character_set_server`` (what a ``CREATE DATABASE`` naming no charset takes),
-  ``character_set_connection`` and ``collation_connection`` (what a ``CAST(… AS CHAR)`` takes);
+  ``character_set_connection`` and ``collation_connection`` (the charset of the string
+  literals: what a ``CAST(… AS CHAR)`` takes, and a binary column's DEFAULT, its bytes in it);
   ``character_set_client``, ``SET NAMES`` (its COLLATE one of its charset's) and ``SET
   CHARACTER SET`` (the connection the default database's charset) while they name the charset
   the text is read in (mvdd reads a text, not its client's bytes: another charset is an
@@ -140,7 +141,9 @@ class Settings:
 
     @session.default
     def _session(self) -> Session:
-        return session_of(self.time_zone, self.sql_mode, written_in(self.client))
+        # (a string literal is text of the connection's charset, into which the server
+        # converts the client's: a binary column's DEFAULT keeps its bytes in it)
+        return session_of(self.time_zone, self.sql_mode, written_in(self.connection))
 
     @property
     def legacy_timestamps(self) -> bool:
