@@ -37,6 +37,7 @@ from mvdd.binlog.reader import UNTRACKED
 from mvdd.binlog.source import Outage, Source
 from mvdd.ddl.sqlmode import COMPOSITES, MARIADB_BITS, SqlMode
 from mvdd.ddl.step import TruncateTable
+from mvdd.model.encoding import python_codec
 from mvdd.model.row import upgrade_row
 from mvdd.model.table import as_shown
 from mvdd.replicate.target import TargetLost
@@ -894,6 +895,34 @@ def test_a_statement_is_read_in_the_charset_its_client_wrote_it_in(
     column = table.column(seen + "2")
     assert (table.options.comment, column.comment, column.default) == (seen, seen, seen + seen)
     assert [tuple((e.row or {}).values()) for e in events if e.kind == "insert"] == rows
+
+
+@pytest.mark.parametrize(
+    ("connection", "text"), [("latin1", "Größe"), ("cp1251", "имя"), ("utf8mb3", "名ü")]
+)
+def test_a_statement_takes_its_literals_in_its_connections_charset(
+    binlog_server: MariaDB, connection: str, text: str
+) -> None:
+    """A session whose connection charset is not its client's (``SET character_set_connection``)
+    converts its string literals into it: a binary column's DEFAULT is the text's bytes in the
+    connection's charset, and a CAST to CHAR takes it; an introduced literal stays its client's
+    bytes. The reader's catalog holds the table the server shows."""
+    server = binlog_server
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.*")
+        with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+            cur.execute(f"SET character_set_connection = {connection}")
+            cur.execute(
+                f"CREATE TABLE t (id INT PRIMARY KEY, b VARBINARY(20) DEFAULT '{text}', "
+                f"f BINARY(12) DEFAULT '{text}', i VARBINARY(20) DEFAULT _utf8mb4'{text}', "
+                "c VARCHAR(20) AS (CAST(id AS CHAR)) VIRTUAL)"
+            )
+        list(reader.events())
+        with contextlib.closing(server.connect(db)) as conn:
+            shown = parse_table(show_create_table(conn, "t"), replica=True)
+    table = reader.catalog.table(f"{db}.t")
+    assert table.equivalent(shown, ignore_order=False), table.differences(shown)
+    assert table.column("b").default == text.encode(python_codec(connection) or "utf-8")
 
 
 def test_a_statement_in_a_charset_mvdd_cannot_read_is_refused(binlog_server: MariaDB) -> None:

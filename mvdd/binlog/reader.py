@@ -1072,7 +1072,7 @@ class BinlogReader:
         not UTF-8 (:mod:`mvdd.binlog.library`), its sql_mode's bits
         (:class:`~mvdd.ddl.sqlmode.SqlMode`), its time zone where it read a TIMESTAMP's literal
         in it (:mod:`mvdd.model.zone`), its ``explicit_defaults_for_timestamp``, its
-        ``collation_server``."""
+        ``collation_server``, its ``character_set_connection`` (a string literal's)."""
         return {
             "charset": ev.mvdd_charset,
             "sql_mode": _sql_mode(ev),
@@ -1081,6 +1081,7 @@ class BinlogReader:
             "server_collation": library.server_collation(
                 getattr(ev, "collation_server", None), self.source.flavor
             ),
+            "connection_charset": library.client_charset(getattr(ev, "collation_connection", None)),
         }
 
     def _ddl(
@@ -1114,6 +1115,7 @@ class BinlogReader:
                     sql_mode=session["sql_mode"],
                     lower_names=self.catalog.lower_names,
                     explicit_defaults_for_timestamp=session["explicit_defaults_for_timestamp"],
+                    connection_charset=session["connection_charset"],
                 )
             )
         except DDLError as err:

@@ -547,6 +547,7 @@ class Catalog:
         time_zone: str | None = None,
         explicit_defaults_for_timestamp: bool = True,
         server_collation: str | None = None,
+        connection_charset: str | None = None,
     ) -> list[Change]:
         """Run one or more DDL statements; returns one Change per table version added.
 
@@ -610,6 +611,11 @@ class Catalog:
         ``server_collation``: the session's ``collation_server`` (a binlog logs it beside each
         statement): what a ``CREATE DATABASE`` that names no charset takes, as on the server.
         None: the catalog's :attr:`default_charset` stands for it.
+
+        ``connection_charset``: the session's ``character_set_connection``, where it is not
+        its client's ``charset`` (a binlog logs both): a string literal is text of it, as the
+        server converts the client's, so a binary column's string DEFAULT is its bytes in it
+        and a ``CAST(… AS CHAR)`` takes it. None: the client's.
         """
         self._check_open()
         position = check_position(position)
@@ -628,6 +634,7 @@ class Catalog:
             zone,
             self.lower_names,
             explicit_defaults_for_timestamp,
+            connection_charset,
         )
         held = self._context  # the statement context of the last text, if read the same way
         if held is None or held[0] != reading:
@@ -642,6 +649,7 @@ class Catalog:
                 time_zone=zone,
                 lower_names=self.lower_names,
                 explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
+                connection_charset=connection_charset,
             )
             held = self._context = (reading, context)
         session = held[1].session  # (the steps' session: its zone, sql_mode and charset)

@@ -663,6 +663,7 @@ def iter_statements(
     lower_names: bool = False,
     explicit_defaults_for_timestamp: bool = True,
     server_collation: str | None = None,
+    connection_charset: str | None = None,
     context: Context | None = None,
 ) -> Iterator[Statement]:
     """Statements of a text one at a time, each parsed only when reached, so a caller that
@@ -679,13 +680,16 @@ def iter_statements(
     lower case (``lower_case_table_names``), and a name in any case is that one;
     ``explicit_defaults_for_timestamp``: the session's (False: MySQL 5.7's legacy TIMESTAMPs,
     NOT NULL and the first one CURRENT_TIMESTAMP's); ``server_collation``: the session's
-    ``collation_server``, when known. A ``SET`` in the text changes the session the statements
-    after it are read in as on the server (:mod:`mvdd.ddl.setting`; each statement's
-    :attr:`Statement.settings` says it, where it is not the text's first): one that changes
-    the grammar (ANSI_QUOTES, NO_BACKSLASH_ESCAPES …) has the text after it tokenized anew, so
-    a string left open there fails at it, after the statements before it. ``context``: the
-    :func:`statement_context` of these same arguments, when the caller keeps one (a catalog
-    keeps the one of its last text: a context costs about a microsecond to make).
+    ``collation_server``, when known; ``connection_charset``: its ``character_set_connection``,
+    where it is not the client's ``charset`` (a string literal is text of it: a binary
+    column's DEFAULT its bytes in it, a CAST to CHAR it). A ``SET`` in the text changes the
+    session the statements after it are read in as on the server (:mod:`mvdd.ddl.setting`;
+    each statement's :attr:`Statement.settings` says it, where it is not the text's first):
+    one that changes how it tokenizes (ANSI_QUOTES, NO_BACKSLASH_ESCAPES …) has the text after
+    it read anew, so a string left open there fails at it, after the statements before it.
+    ``context``: the :func:`statement_context` of these same arguments, when the caller keeps
+    one (a catalog keeps the one of its last text: a context costs about a microsecond to
+    make).
     """
     if not isinstance(sql, str):
         raise DDLError(f"SQL must be text, not {type(sql).__name__}")
@@ -709,6 +713,7 @@ def iter_statements(
             time_zone=time_zone,
             lower_names=lower_names,
             explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
+            connection_charset=connection_charset,
         )
     dialect = DIALECT if mode is None else reading(mode)
     opened = _script_text(sql, flavor, dialect)
@@ -884,10 +889,12 @@ def statement_context(
     time_zone: dt.tzinfo | None = None,
     lower_names: bool = False,
     explicit_defaults_for_timestamp: bool = True,
+    connection_charset: str | None = None,
 ) -> Context:
     """The context :func:`iter_statements` reads a text's statements in, from its arguments of
     the same names (``sql_mode`` as :class:`~mvdd.ddl.sqlmode.SqlMode` reads it)."""
     written = written_in(charset)
+    connection = connection_charset if connection_charset is not None else charset
     return Context(
         database=database,
         default=default,
@@ -895,10 +902,10 @@ def statement_context(
         replica=replica,
         flavor=flavor,
         charset=written,
-        session=session_of(time_zone, sql_mode, written),
+        session=session_of(time_zone, sql_mode, written_in(connection)),
         lower_names=lower_names,
         legacy_timestamps=not explicit_defaults_for_timestamp,
-        connection=canonical_charset(charset) if charset is not None else "utf8mb4",
+        connection=canonical_charset(connection) if connection is not None else "utf8mb4",
     )
 
 

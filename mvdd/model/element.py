@@ -468,8 +468,8 @@ def introduced(introducer: str, value: Any) -> Any:
     statement is UTF-8 text, as the binlog reader reads it) read in that charset, as the
     servers read them (``_latin1'é'`` is ``'Ã©'``, ``_latin1 X'E9'`` is ``'é'``, ``_ucs2'ab'``
     is ``'慢'``; ``_ascii'é'``, no text of ascii, is its bytes alone: a text column refuses
-    it, a binary one takes them). A ``_binary`` or UTF-8 literal, and one in a charset
-    without a Python codec, as it is.
+    it, a binary one takes them). A ``_binary`` literal, and one in a charset without a Python
+    codec, as it is; a ``_utf8mb4`` one its text, with its UTF-8 bytes.
 
     >>> introduced("_latin1", "é"), introduced("_latin1", bytes([0xE9]))
     ('Ã©', 'é')
@@ -479,8 +479,12 @@ def introduced(introducer: str, value: Any) -> Any:
         return value
     data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
     codec = python_codec(charset)
-    if codec is None or (isinstance(value, str) and charset == "utf8mb4"):
+    if codec is None:
         return value
+    if isinstance(value, str) and charset == "utf8mb4":
+        # (its text as written, and its bytes, which a binary column takes as they are: a
+        # plain literal there is its bytes in the connection's charset instead)
+        return CharsetText(value, data, None)
     try:
         text = data.decode(codec)
     except UnicodeDecodeError:
