@@ -98,8 +98,8 @@ def written_in(charset: str | None) -> str | None:
 def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str | None) -> Session:
     """What a statement's session decides of its steps (:class:`~mvdd.ddl.rules.Session`): its
     zone, its sql_mode's strictness, ALLOW_INVALID_DATES and TIME_ROUND_FRACTIONAL, the charset
-    it was written in (:func:`written_in`); the plain session when none of them says
-    otherwise."""
+    of its string literals (its connection's, as :func:`written_in` takes it); the plain session
+    when none of them says otherwise."""
     if time_zone is None and mode is None and charset is None:
         return PLAIN
     return Session(
@@ -127,7 +127,8 @@ class Settings:
     collation_server: str | None = None
     #: the charset the text was written in (``character_set_client``)
     client: str = "utf8mb4"
-    #: ``character_set_connection``, which a ``CAST(… AS CHAR)`` naming none takes
+    #: ``character_set_connection``: its string literals' charset, which a ``CAST(… AS CHAR)``
+    #: naming none takes
     connection: str = "utf8mb4"
     #: the user variables the text set, by name in lower case
     variables: Mapping[str, Value] = attrs.field(factory=dict, eq=False, hash=False)
