@@ -905,8 +905,9 @@ def test_a_statement_takes_its_literals_in_its_connections_charset(
 ) -> None:
     """A session whose connection charset is not its client's (``SET character_set_connection``)
     converts its string literals into it: a binary column's DEFAULT is the text's bytes in the
-    connection's charset, and a CAST to CHAR takes it; an introduced literal stays its client's
-    bytes. The reader's catalog holds the table the server shows."""
+    connection's charset, a CAST to CHAR takes it, a character the charset lacks is a ``?`` in
+    a DEFAULT, an ENUM member, an expression and a CHECK (not in a comment); an introduced
+    literal stays its client's bytes. The reader's catalog holds the table the server shows."""
     server = binlog_server
     with database(server) as db:
         reader = reader_for(server, f"{db}.*")
@@ -915,7 +916,10 @@ def test_a_statement_takes_its_literals_in_its_connections_charset(
             cur.execute(
                 f"CREATE TABLE t (id INT PRIMARY KEY, b VARBINARY(20) DEFAULT '{text}', "
                 f"f BINARY(12) DEFAULT '{text}', i VARBINARY(20) DEFAULT _utf8mb4'{text}', "
-                "c VARCHAR(20) AS (CAST(id AS CHAR)) VIRTUAL)"
+                "c VARCHAR(20) AS (CAST(id AS CHAR)) VIRTUAL, "
+                # (characters the connection's charset lacks: a ? each, but in a comment)
+                f"s VARCHAR(20) DEFAULT '{text}ą名' COMMENT '{text}ą名', e ENUM('{text}', 'ą名'), "
+                f"g VARCHAR(40) AS (CONCAT(s, 'ą名')), k VARCHAR(9) CHECK (k <> '名'))"
             )
         list(reader.events())
         with contextlib.closing(server.connect(db)) as conn:

@@ -3819,6 +3819,7 @@ def _settings_scripts(draw: st.DrawFn) -> str:
         kinds += ["s VARCHAR(10) DEFAULT 'a\\\\b'", "g VARCHAR(20) AS ('a' || 'b')"]
         kinds += ["c TEXT AS (CAST(id AS CHAR))", "f DATETIME(1) DEFAULT '2020-01-01 00:00:00.16'"]
         kinds.append("b BINARY(3) DEFAULT 'ß'")  # (its bytes in the connection's charset)
+        kinds.append("n VARCHAR(9) DEFAULT 'ą名'")  # (? for what the connection's charset lacks)
         if "STRICT_TRANS_TABLES" not in words:
             kinds.append("v VARCHAR(70000)")
         if "ALLOW_INVALID_DATES" in words:

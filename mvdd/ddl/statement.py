@@ -1016,6 +1016,33 @@ _VALUE_PLACES = (
 )
 
 
+def connection_text(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
+    """``tree`` with each string literal where a value stands (:data:`_VALUE_PLACES`) or an ENUM
+    or SET member is named the text of ``charset``, its session's connection charset, as the
+    server converts it there: a character the charset lacks is a ``?`` (a literal under an
+    introducer is its own charset's; names and comments are the server's own).
+
+    >>> from mvdd.ddl.dialect import DIALECT
+    >>> tree = DIALECT.parse("CREATE TABLE t (a ENUM('ą', 'b') DEFAULT 'ą€' COMMENT 'ą')")[0]
+    >>> connection_text(tree, "latin1").sql(dialect=DIALECT)
+    "CREATE TABLE t (a ENUM('?', 'b') DEFAULT '?€' COMMENT 'ą')"
+    """
+    codec = python_codec(charset)
+    if tree is None or codec is None:
+        return tree
+    for node in tree.find_all(exp.Literal):
+        if (
+            node.is_string
+            and not isinstance(node.parent, exp.Introducer)
+            and node.find_ancestor(*_VALUE_PLACES, exp.DataType) is not None
+        ):
+            text = node.this
+            kept = text.encode(codec, errors="replace").decode(codec)
+            if kept != text:
+                node.set("this", kept)
+    return tree
+
+
 def empty_strings_null(tree: exp.Expr | None) -> exp.Expr | None:
     """``tree`` with each empty string literal where a value stands made NULL, as a session with
     EMPTY_STRING_IS_NULL reads it (``DEFAULT ''`` is ``DEFAULT NULL``, ``CONCAT('', a)`` is
@@ -1088,6 +1115,8 @@ def _read_statement(
             trees = [
                 as_server_reads(literal_bytes(tree, ctx.charset), ctx.charset) for tree in trees
             ]
+        if ctx.session.charset is not None:  # (its literals converted into its connection's)
+            trees = [connection_text(tree, ctx.session.charset) for tree in trees]
         if mode is not None and "EMPTY_STRING_IS_NULL" in mode.words:
             trees = [empty_strings_null(tree) for tree in trees]
         if "(" in text and _CASTS.search(text):  # (a CAST or CONVERT has parentheses)
@@ -1374,6 +1403,7 @@ def _single(sql: str, sql_mode: SqlMode | str | int | None, flavor: str | None) 
 
 __all__ = [
     "Statement",
+    "connection_text",
     "for_server",
     "idempotent_drop",
     "iter_statements",
