@@ -614,8 +614,9 @@ class Catalog:
 
         ``connection_charset``: the session's ``character_set_connection``, where it is not
         its client's ``charset`` (a binlog logs both): a string literal is text of it, as the
-        server converts the client's, so a binary column's string DEFAULT is its bytes in it
-        and a ``CAST(… AS CHAR)`` takes it. None: the client's.
+        server converts the client's, so a binary column's string DEFAULT is its bytes in it,
+        a ``CAST(… AS CHAR)`` takes it, and a character it lacks is a ``?`` (in a DEFAULT, an
+        ENUM member, an expression; not in a comment). None: the client's.
         """
         self._check_open()
         position = check_position(position)
