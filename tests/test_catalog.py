@@ -1077,18 +1077,23 @@ UNFOLLOWED_SETTINGS = [
 
 
 @pytest.mark.parametrize("sql,named", UNFOLLOWED_SETTINGS)
-def test_a_setting_mvdd_does_not_follow_is_unsupported(sql: str, named: str) -> None:
+def test_a_setting_mvdd_does_not_follow_is_unsupported(
+    sql: str, named: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """A SET of a variable that may change what later statements make, or of a value mvdd
     does not know, is an UnsupportedDDLError naming it, which ``on_unsupported="skip"`` passes
-    over (the statements after it read in the session before it); the statements before it
-    stay."""
+    over with a warning (the statements after it read in the session before it); the
+    statements before it stay."""
     catalog = Catalog()
     with pytest.raises(UnsupportedDDLError, match=named):
         catalog.execute(f"CREATE TABLE t (a INT); {sql}; CREATE TABLE u (a INT)")
     assert catalog.tables() == ["t"]
     skipping = Catalog(on_unsupported="skip")
-    skipping.execute(f"{sql}; CREATE TABLE u (v VARCHAR(5))")
+    with caplog.at_level(logging.INFO, logger="mvdd.catalog"):
+        skipping.execute(f"{sql}; CREATE TABLE u (v VARCHAR(5))")
     assert skipping.tables() == ["u"]
+    warned = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert warned and "session before it" in warned[-1].getMessage()
 
 
 def test_settings_that_change_no_schema_are_passed_over() -> None:

@@ -51,6 +51,7 @@ from mvdd.ddl.name import Context, split_name
 from mvdd.ddl.parse import HIDDEN_DDL
 from mvdd.ddl.rules import FLAVORS, PLAIN, Rules, Session
 from mvdd.ddl.sequence import check_calls
+from mvdd.ddl.setting import PASSED_OVER
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.ddl.statement import (
     Statement,
@@ -140,8 +141,8 @@ class Catalog:
         on_unsupported: ``"raise"`` (default) or ``"skip"``: what to do with statements mvdd does
             not model (``GRANT``, views, DML ...). Replication workers skip; a skipped statement
             is logged on the ``mvdd.catalog`` logger (at INFO; at WARNING one that may run DDL
-            the catalog does not see: ``CALL``, ``EXECUTE``, ``BEGIN NOT ATOMIC``) and adds no
-            version.
+            the catalog does not see, ``CALL``, ``EXECUTE``, ``BEGIN NOT ATOMIC``, and a ``SET``
+            that leaves the statements after it in the session before it) and adds no version.
         database: the one database whose tables this catalog tracks, named without qualifier;
             statements naming tables of another database are unsupported. When None, a
             qualified name is kept as ``database.table``, and :meth:`execute`'s ``database``
@@ -666,8 +667,10 @@ class Catalog:
         out: list[Change] = []
         for st in statements:
             if st.skipped is not None:
-                # (one that may run DDL the catalog does not see: a warning)
-                level = logging.WARNING if st.skipped in HIDDEN_DDL else logging.INFO
+                # (one that may run DDL the catalog does not see, or a SET that leaves the
+                # statements after it in the session before it: a warning)
+                hazard = st.skipped in HIDDEN_DDL or st.skipped.endswith(PASSED_OVER)
+                level = logging.WARNING if hazard else logging.INFO
                 log.log(level, "skipped statement %d (%s): %.80s", st.index, st.skipped, st.text)
                 continue
             if st.use is not None:  # (USE: the default database of the statements after it)

@@ -72,6 +72,10 @@ class Unknown:
     what: str
 
 
+#: what a SET passed over (``on_unsupported="skip"``) says of the statements after it
+PASSED_OVER = "the statements after it are read in the session before it"
+
+
 class _Default:
     """``DEFAULT``: the value the text started with."""
 
@@ -504,6 +508,7 @@ __all__ = [
     "DEFAULT",
     "FOLLOWED",
     "INERT",
+    "PASSED_OVER",
     "Known",
     "Settings",
     "Unknown",

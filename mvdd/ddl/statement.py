@@ -37,7 +37,14 @@ from mvdd.ddl.parse import (
     other_statement,
     statement_steps,
 )
-from mvdd.ddl.setting import Settings, after_set, for_statement, session_of, written_in
+from mvdd.ddl.setting import (
+    PASSED_OVER,
+    Settings,
+    after_set,
+    for_statement,
+    session_of,
+    written_in,
+)
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
@@ -1167,6 +1174,8 @@ def _read_statement(
     except UnsupportedDDLError as err:
         if not skip:
             raise err.locate(statement=text, statement_index=index) from None
+        if settings is not None and not _sets_one_statement(chunk):
+            return Statement(index, text, (), skipped=f"{err.message}; {PASSED_OVER}")
         return Statement(index, text, (), skipped=err.message)
     except MvddError as err:
         raise err.locate(statement=text, statement_index=index) from None
