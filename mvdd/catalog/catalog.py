@@ -48,10 +48,8 @@ from mvdd.catalog.plan import Planned, plan_statement
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import validate_table
 from mvdd.ddl.name import Context, split_name
-from mvdd.ddl.parse import HIDDEN_DDL
 from mvdd.ddl.rules import FLAVORS, PLAIN, Rules, Session
 from mvdd.ddl.sequence import check_calls
-from mvdd.ddl.setting import PASSED_OVER
 from mvdd.ddl.sqlmode import SqlMode
 from mvdd.ddl.statement import (
     Statement,
@@ -667,10 +665,7 @@ class Catalog:
         out: list[Change] = []
         for st in statements:
             if st.skipped is not None:
-                # (one that may run DDL the catalog does not see, or a SET that leaves the
-                # statements after it in the session before it: a warning)
-                hazard = st.skipped in HIDDEN_DDL or st.skipped.endswith(PASSED_OVER)
-                level = logging.WARNING if hazard else logging.INFO
+                level = logging.WARNING if st.hazard else logging.INFO
                 log.log(level, "skipped statement %d (%s): %.80s", st.index, st.skipped, st.text)
                 continue
             if st.use is not None:  # (USE: the default database of the statements after it)

@@ -377,7 +377,7 @@ def _value(node: exp.Expr, now: Settings) -> Value:
 _DATABASE = exp.var("character_set_database")
 
 
-def _database_charset(charset: str | None) -> Value:
+def _charset_value(charset: str | None) -> Value:
     return Unknown("the default database's charset") if charset is None else charset
 
 
@@ -471,7 +471,7 @@ def after_set(
     ``SET CHARACTER SET`` gives the connection."""
     items = _assignments(node)
     values = [
-        _value(value, now) if value is not _DATABASE else _database_charset(database())
+        _value(value, now) if value is not _DATABASE else _charset_value(database())
         for _, _, value in items
     ]
     variables = dict(now.variables)

@@ -29,6 +29,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.dialect import DIALECT, DIALECTS, MvddMySQL, deep_stack, reading
 from mvdd.ddl.name import Context, own_columns
 from mvdd.ddl.parse import (
+    HIDDEN_DDL,
     NOT_TABLES,
     OTHER_VERBS,
     PARTITIONING,
@@ -87,6 +88,10 @@ class Statement:
     #: or its own ``SET STATEMENT … FOR`` made it other than the text's first (None: that
     #: one); a ``SET``'s: the session of the statements after it (:mod:`mvdd.ddl.setting`)
     settings: Settings | None = None
+    #: a skipped statement that may leave a catalog short of what its server did, which the
+    #: catalog warns of: one that may run DDL unseen (``CALL``, ``EXECUTE``, a compound
+    #: statement), or a ``SET`` whose session the statements after it lack
+    hazard: bool = False
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -784,7 +789,7 @@ def iter_statements(
         yield statement
 
 
-def _database_charset(ctx: Context) -> str | None:
+def _default_charset_of(ctx: Context) -> str | None:
     """The charset of the default database the context knows (None: not known)."""
     database = ctx.default or ctx.database
     known = ctx.charsets(database) if ctx.charsets is not None and database else None
@@ -899,21 +904,27 @@ def statement_context(
     connection_charset: str | None = None,
 ) -> Context:
     """The context :func:`iter_statements` reads a text's statements in, from its arguments of
-    the same names (``sql_mode`` as :class:`~mvdd.ddl.sqlmode.SqlMode` reads it)."""
-    written = written_in(charset)
-    connection = connection_charset if connection_charset is not None else charset
-    return Context(
+    the same names (``sql_mode`` as :class:`~mvdd.ddl.sqlmode.SqlMode` reads it): its session's
+    part as the text's SETs make one (:func:`_in_session`)."""
+    client = canonical_charset(charset) if charset is not None else "utf8mb4"
+    session = Settings(
+        sql_mode=sql_mode,
+        time_zone=time_zone,
+        explicit_defaults_for_timestamp=explicit_defaults_for_timestamp,
+        client=client,
+        connection=(
+            canonical_charset(connection_charset) if connection_charset is not None else client
+        ),
+    )
+    names = Context(
         database=database,
         default=default,
         charsets=charsets,
         replica=replica,
         flavor=flavor,
-        charset=written,
-        session=session_of(time_zone, sql_mode, written_in(connection)),
         lower_names=lower_names,
-        legacy_timestamps=not explicit_defaults_for_timestamp,
-        connection=canonical_charset(connection) if connection is not None else "utf8mb4",
     )
+    return _in_session(names, session)
 
 
 #: a text that may hold a CAST to a string type (of a CAST, a CONVERT or a COLUMN_GET: a
@@ -1111,7 +1122,7 @@ def _read_statement(
         if settings is not None and len(trees) == 1:
             tree = trees[0]
             if isinstance(tree, exp.Set):
-                after = after_set(tree, *settings, database=partial(_database_charset, ctx))
+                after = after_set(tree, *settings, database=partial(_default_charset_of, ctx))
                 return Statement(index, text, (), settings=after)
             if isinstance(tree, exp.Command) and _sets_no_variable(tree):
                 return Statement(index, text, ())  # (SET PASSWORD, SET ROLE: no schema's)
@@ -1175,8 +1186,9 @@ def _read_statement(
         if not skip:
             raise err.locate(statement=text, statement_index=index) from None
         if settings is not None and not _sets_one_statement(chunk):
-            return Statement(index, text, (), skipped=f"{err.message}; {PASSED_OVER}")
-        return Statement(index, text, (), skipped=err.message)
+            why = f"{err.message}; {PASSED_OVER}"
+            return Statement(index, text, (), skipped=why, hazard=True)
+        return Statement(index, text, (), skipped=err.message, hazard=err.message in HIDDEN_DDL)
     except MvddError as err:
         raise err.locate(statement=text, statement_index=index) from None
     except SqlglotError as err:
