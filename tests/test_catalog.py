@@ -28,7 +28,7 @@ from mvdd import (
 from mvdd.catalog.history import Change
 from mvdd.ddl import step as s
 from mvdd.ddl.apply import apply_steps
-from mvdd.ddl.statement import iter_statements
+from mvdd.ddl.statement import iter_statements, split_statements
 from mvdd.store.base import Commit, VersionRow
 from mvdd.store.memory import MemoryStore
 from mvdd.store.sqlite import SQLiteStore
@@ -1082,8 +1082,8 @@ def test_a_setting_mvdd_does_not_follow_is_unsupported(
 ) -> None:
     """A SET of a variable that may change what later statements make, or of a value mvdd
     does not know, is an UnsupportedDDLError naming it, which ``on_unsupported="skip"`` passes
-    over with a warning (the statements after it read in the session before it); the
-    statements before it stay."""
+    over with a warning (the statements after it read without it, or in the session before
+    a SET mvdd cannot read); the statements before it stay."""
     catalog = Catalog()
     with pytest.raises(UnsupportedDDLError, match=named):
         catalog.execute(f"CREATE TABLE t (a INT); {sql}; CREATE TABLE u (a INT)")
@@ -1093,7 +1093,69 @@ def test_a_setting_mvdd_does_not_follow_is_unsupported(
         skipping.execute(f"{sql}; CREATE TABLE u (v VARCHAR(5))")
     assert skipping.tables() == ["u"]
     warned = [r for r in caplog.records if r.levelno == logging.WARNING]
-    assert warned and "session before it" in warned[-1].getMessage()
+    # (without it, or, where the SET is not read at all, in the session before it)
+    assert warned and "the statements after it are read" in warned[-1].getMessage()
+    assert [r.name for r in warned] == ["mvdd.catalog"]  # (said once: sqlglot's quiet)
+
+
+def test_a_skipping_catalog_takes_the_assignments_of_a_set_it_follows(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Skipping, a SET's assignments mvdd does not follow (a variable, a value it does not
+    know) are passed over with a warning naming them, and its other assignments taken: the
+    statements after it are read in their mode and zone. A value the server refuses still
+    stops the text there, the SET changing nothing; a catalog that raises for what it does not
+    model takes none of the SET."""
+    script = (
+        "SET sql_mode = 'ANSI_QUOTES', default_storage_engine = MyISAM, time_zone = SYSTEM, "
+        "@@session.time_zone = '+08:00', old_mode = ''; "
+        "CREATE TABLE \"t\" (ts TIMESTAMP NULL DEFAULT '2020-01-01 08:00:00')"
+    )
+    skipping = Catalog(on_unsupported="skip")
+    with caplog.at_level(logging.INFO, logger="mvdd.catalog"):
+        skipping.execute(script)
+    assert skipping.table("t").columns[0].default == "2020-01-01 00:00:00"  # (read at +08:00)
+    (warned,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert all(name in warned for name in ("default_storage_engine", "SYSTEM", "old_mode"))
+    assert "other assignments taken" in warned
+    with pytest.raises(UnsupportedDDLError, match="default_storage_engine"):
+        Catalog().execute(script)
+    with pytest.raises(DDLError, match="NULL"):
+        skipping.execute(
+            "SET default_storage_engine = MyISAM, sql_mode = NULL; CREATE TABLE u (a INT)"
+        )
+    assert skipping.tables() == ["t"]
+
+
+def test_split_statements_reads_the_text_after_a_set_of_the_mode_in_it() -> None:
+    """``split_statements`` splits a text as ``iter_statements`` reads it: after a SET of
+    NO_BACKSLASH_ESCAPES a backslash ends no string, and after one that puts the mode back it
+    does again; a SET the server refuses (NULL), or one statement's own (SET STATEMENT … FOR),
+    changes nothing of the text after it, and one naming a variable mvdd does not follow still
+    sets the mode beside it."""
+    script = (
+        "SET sql_mode = 'NO_BACKSLASH_ESCAPES', nope = 1; CREATE TABLE a (s CHAR(2) DEFAULT 'x\\'); "
+        "SET sql_mode = NULL; SET STATEMENT sql_mode = '' FOR CREATE TABLE b (s CHAR(2)); "
+        "CREATE TABLE c (s CHAR(2) DEFAULT 'y\\'); SET sql_mode = DEFAULT; "
+        "CREATE TABLE d (s CHAR(5) DEFAULT 'z\\';')"
+    )
+    split = split_statements(script)
+    assert [text.split(" (")[0] for text in split] == [
+        "SET sql_mode = 'NO_BACKSLASH_ESCAPES', nope = 1",
+        "CREATE TABLE a",
+        "SET sql_mode = NULL",
+        "SET STATEMENT sql_mode = '' FOR CREATE TABLE b",
+        "CREATE TABLE c",
+        "SET sql_mode = DEFAULT",
+        "CREATE TABLE d",
+    ]
+    assert split[-1].endswith("DEFAULT 'z\\';')")
+    read = iter_statements(script.replace("SET sql_mode = NULL; ", ""), skip_unsupported=True)
+    assert split_statements(script.replace("SET sql_mode = NULL; ", "")) == [
+        one.text for one in read
+    ]
+    with pytest.raises(DDLParseError, match="cannot tokenize"):
+        split_statements(script.split("; ")[1])  # (without the SET: a string left open)
 
 
 def test_settings_that_change_no_schema_are_passed_over() -> None:

@@ -901,6 +901,12 @@ class MvddParser(MySQLParser):
             self.busy = False
             self.reset()  # the text and its tokens are not kept past the parse
 
+    def _warn_unsupported(self) -> None:
+        """Quiet: sqlglot warns, on its own logger, of each statement it reads as a Command;
+        mvdd decides what such a statement is (unsupported, skipped, a replica's partitioning)
+        and says it once, naming the statement (a dump's routines and SETs were each
+        warned of twice besides)."""
+
     def _parse_get_format(self) -> exp.Expr:
         kind = self._parse_var(any_token=True, upper=True)
         if kind is None or kind.name not in ("DATE", "TIME", "DATETIME", "TIMESTAMP"):

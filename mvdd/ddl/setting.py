@@ -21,7 +21,9 @@ made, and so does mvdd (:class:`Settings`):
   ``PERSIST`` variable (the session keeps its own), ``SET TRANSACTION``, ``SET PASSWORD`` and
   ``SET ROLE``;
 - any other variable is an UnsupportedDDLError: mvdd cannot say what it makes of the
-  statements after it (``default_storage_engine``, ``sql_if_exists``, ``old_mode`` …).
+  statements after it (``default_storage_engine``, ``sql_if_exists``, ``old_mode`` …). A
+  reader that skips what it does not model passes such an assignment over, and a value mvdd
+  does not know, and takes the SET's others (:func:`after_set`'s ``passed``).
 
 As on the server, a ``SET`` reads all its values before it assigns any (``SET @old =
 @@sql_mode, sql_mode = ''`` saves the mode before), a ``GLOBAL`` or ``SESSION`` word holds for
@@ -74,6 +76,15 @@ class Unknown:
 
 #: what a SET passed over (``on_unsupported="skip"``) says of the statements after it
 PASSED_OVER = "the statements after it are read in the session before it"
+#: what a SET's assignment passed over says of them (the SET's other assignments taken)
+PASSED_OVER_ONE = (
+    "passed over, the SET's other assignments taken: the statements after it are read without it"
+)
+#: why a variable outside FOLLOWED and INERT is refused
+_UNFOLLOWED = (
+    "a session variable mvdd does not follow (what it makes of the statements after it is "
+    "not known)"
+)
 
 
 class _Default:
@@ -462,13 +473,16 @@ def after_set(
     *,
     others: bool = False,
     database: Callable[[], str | None] = lambda: None,
+    passed: list[str] | None = None,
 ) -> Settings:
     """The settings after a ``SET`` statement in session ``now`` (``start``: the text's first,
     which ``DEFAULT`` names): its values read first, then assigned in turn. DDLError for a
     value a variable cannot take, UnsupportedDDLError for a variable (unless ``others``: then
     passed over) or a value mvdd does not follow (:data:`FOLLOWED`, :data:`INERT`); either
     changes nothing. ``database``: the default database's charset (None: not known), which
-    ``SET CHARACTER SET`` gives the connection."""
+    ``SET CHARACTER SET`` gives the connection. ``passed``: a list, when an assignment mvdd
+    does not follow (its variable or its value) is to be passed over rather than refused,
+    the rest of the SET taken: its refusal is appended (a DDLError still changes nothing)."""
     items = _assignments(node)
     values = [
         _value(value, now) if value is not _DATABASE else _charset_value(database())
@@ -482,12 +496,16 @@ def after_set(
         elif not session or variable in INERT or (others and variable not in FOLLOWED):
             continue
         elif variable in FOLLOWED:
-            out = _assigned(variable, value, out, start)
+            try:
+                out = _assigned(variable, value, out, start)
+            except UnsupportedDDLError as err:
+                if passed is None:
+                    raise
+                passed.append(err.message)
+        elif passed is not None:
+            passed.append(f"SET {variable}: {_UNFOLLOWED}")
         else:
-            raise UnsupportedDDLError(
-                f"SET {variable}: a session variable mvdd does not follow (what it makes of "
-                "the statements after it is not known)"
-            )
+            raise UnsupportedDDLError(f"SET {variable}: {_UNFOLLOWED}")
     return attrs.evolve(out, variables=variables)
 
 
@@ -509,6 +527,7 @@ __all__ = [
     "FOLLOWED",
     "INERT",
     "PASSED_OVER",
+    "PASSED_OVER_ONE",
     "Known",
     "Settings",
     "Unknown",

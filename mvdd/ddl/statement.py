@@ -40,6 +40,7 @@ from mvdd.ddl.parse import (
 )
 from mvdd.ddl.setting import (
     PASSED_OVER,
+    PASSED_OVER_ONE,
     Settings,
     after_set,
     for_statement,
@@ -456,23 +457,38 @@ _BLANKED = OTHER_VERBS - {"BEGIN"}
 def split_statements(sql: str) -> list[str]:
     """The statements of a text, each exactly as written (comments between them dropped), as
     the server and its client split a script: a stored program's body whole, a ``DELIMITER``
-    command's delimiter read (:func:`client_delimited`).
+    command's delimiter read (:func:`client_delimited`), and the text after a ``SET`` of the
+    sql_mode that changes its tokens (``NO_BACKSLASH_ESCAPES``, ``ANSI_QUOTES``) read in it, as
+    :func:`iter_statements` reads it (a SET it cannot follow changes nothing here).
 
     >>> split_statements("CREATE TABLE a (x INT); -- note\\nDROP TABLE a;")
     ['CREATE TABLE a (x INT)', 'DROP TABLE a']
     """
-    try:
-        tokens = _script_tokens(sql, None, DIALECT)[1]
-    except TokenError as err:
-        raise _token_error(err, sql) from None
-    return [sql[chunk[0].start : chunk[-1].end + 1] for chunk in _chunks(tokens)]
-
-
-def _script_tokens(sql: str, flavor: str | None, dialect: MvddMySQL) -> tuple[str, list[Token]]:
-    """A text's tokens by ``dialect``, read as a script, and the text they are of (of the same
-    length): :func:`_script_text`'s."""
-    text = _script_text(sql, flavor, dialect)
-    return text, dialect.tokenize(text)
+    opened = _script_text(sql, None, DIALECT)
+    tokens, failed = _tokens_from(opened, 0, DIALECT, sql)
+    first = now = Settings()
+    out: list[str] = []
+    chunks = _chunks(tokens)
+    while (chunk := next(chunks, None)) is not None:
+        out.append(sql[chunk[0].start : chunk[-1].end + 1])
+        if chunk[0].token_type != TokenType.SET or _sets_one_statement(chunk):
+            continue
+        dialect = DIALECT if now.sql_mode is None else reading(now.sql_mode)
+        try:
+            trees = dialect.parser().parse(chunk, opened)
+            if len(trees) != 1 or not isinstance(trees[0], exp.Set):
+                continue
+            after = after_set(trees[0], now, first, passed=[])
+        except (MvddError, SqlglotError):
+            continue  # (a SET the server refuses, or mvdd cannot read: the session as it was)
+        anew = _read_anew(sql, opened, chunk, now.sql_mode, after.sql_mode, None)
+        now = after
+        if anew is not None:
+            opened, tokens, failed = anew
+            chunks = _chunks(tokens)
+    if failed is not None:
+        raise _token_error(failed, sql)
+    return out
 
 
 def _script_text(sql: str, flavor: str | None, dialect: MvddMySQL, delimiter: str = ";") -> str:
@@ -779,14 +795,31 @@ def iter_statements(
             ctx = _in_session(ctx, now)
             was, mode = mode, now.sql_mode
             dialect = DIALECT if mode is None else reading(mode)
-            rest, delimiter = _rest(sql, opened, chunk[-1].end + 1)
-            if _lexical(was) != _lexical(mode) and rest < len(sql):
-                # its tokens changed: the rest is read anew (where its strings end, so where
-                # its comments, its client's delimiters and its statements do)
-                opened = opened[:rest] + _script_text(sql[rest:], flavor, dialect, delimiter)
-                tokens, failed = _tokens_from(opened, rest, dialect, sql)
+            anew = _read_anew(sql, opened, chunk, was, mode, flavor)
+            if anew is not None:
+                opened, tokens, failed = anew
                 chunks = _chunks(tokens)
         yield statement
+
+
+def _read_anew(
+    sql: str,
+    opened: str,
+    chunk: list[Token],
+    was: SqlMode | None,
+    mode: SqlMode | None,
+    flavor: str | None,
+) -> tuple[str, list[Token], TokenError | None] | None:
+    """After a SET whose tokens are ``chunk``, which changed the session's sql_mode from
+    ``was`` to ``mode``: where its tokens changed, the text as read from then on and the
+    tokens of the rest (as :func:`_tokens_from`'s), read anew (where its strings end, so where
+    its comments, its client's delimiters and its statements do); None where they did not."""
+    rest, delimiter = _rest(sql, opened, chunk[-1].end + 1)
+    if _lexical(was) == _lexical(mode) or rest >= len(sql):
+        return None
+    dialect = DIALECT if mode is None else reading(mode)
+    opened = opened[:rest] + _script_text(sql[rest:], flavor, dialect, delimiter)
+    return (opened, *_tokens_from(opened, rest, dialect, sql))
 
 
 def _default_charset_of(ctx: Context) -> str | None:
@@ -1122,7 +1155,14 @@ def _read_statement(
         if settings is not None and len(trees) == 1:
             tree = trees[0]
             if isinstance(tree, exp.Set):
-                after = after_set(tree, *settings, database=partial(_default_charset_of, ctx))
+                # (skipping: an assignment mvdd does not follow passed over, the rest taken)
+                passed: list[str] | None = [] if skip else None
+                after = after_set(
+                    tree, *settings, database=partial(_default_charset_of, ctx), passed=passed
+                )
+                if passed:
+                    why = f"{'; '.join(passed)}; {PASSED_OVER_ONE}"
+                    return Statement(index, text, (), skipped=why, settings=after, hazard=True)
                 return Statement(index, text, (), settings=after)
             if isinstance(tree, exp.Command) and _sets_no_variable(tree):
                 return Statement(index, text, ())  # (SET PASSWORD, SET ROLE: no schema's)
