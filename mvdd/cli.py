@@ -299,6 +299,21 @@ def _sql(value: str) -> str:
         raise CatalogError(f"cannot read SQL from the file {value!r}: {err}") from None
 
 
+def _script(value: str) -> str | bytes:
+    """SQL text, or the bytes of the file ``value`` names (a script or a dump, read as its
+    client reads it: each statement in the client charset of its moment). CatalogError for a
+    folder, or a file that cannot be read."""
+    path = Path(value)
+    if "\n" in value or len(value) >= 4096 or not path.exists():
+        return value
+    if path.is_dir():
+        raise CatalogError(f"{value!r} is a folder, not SQL or a file of SQL")
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise CatalogError(f"cannot read SQL from the file {value!r}: {err}") from None
+
+
 def _exit(code: int) -> None:
     if code:
         raise typer.Exit(code=code)
@@ -760,12 +775,18 @@ def load(
     explicit_defaults_for_timestamp: bool = typer.Option(
         True, help="the session's explicit_defaults_for_timestamp at the text's start"
     ),
+    charset: str | None = typer.Option(
+        None,
+        help="the client charset at a file's start, as the client's --default-character-set "
+        "(default utf8mb4); a SET NAMES in it changes it",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
 ) -> None:
     """Read a script or a dump into a catalog, as its server and the `mariadb` client read it
-    (DELIMITER commands, USE, SETs of the session, a routine's body whole): each statement
-    atomic, the ones before a failing one kept, the failure named (exit 1). Not idempotent:
-    load a script once, or the rest of it after a failure."""
+    (DELIMITER commands, USE, SETs of the session, a routine's body whole, each statement of a
+    file read from its bytes in the client charset of its moment): each statement atomic, the
+    ones before a failing one kept, the failure named (exit 1). Not idempotent: load a script
+    once, or the rest of it after a failure."""
     options: dict[str, Any] = {
         "replica": replica,
         "on_unsupported": "skip" if skip_unsupported else "raise",
@@ -774,12 +795,13 @@ def load(
         options["flavor"] = flavor.value
     kept = 0
     try:
-        text = _sql(sql)
+        text = _script(sql)
         with Catalog.open(catalog, **options) as cat:
             before = cat.seq
             try:
                 changes = cat.execute(
                     text,
+                    charset=charset,
                     database=database,
                     sql_mode=sql_mode,
                     time_zone=time_zone,

@@ -1158,6 +1158,62 @@ def test_split_statements_reads_the_text_after_a_set_of_the_mode_in_it() -> None
         split_statements(script.split("; ")[1])  # (without the SET: a string left open)
 
 
+def test_a_scripts_bytes_read_each_statement_in_its_client_charset() -> None:
+    """A script's bytes (a file, a dump): each statement read in the client charset of its
+    moment, as SET NAMES and character_set_client switch it (a literal the connection's text:
+    a binary DEFAULT its bytes, a character it lacks a ?); rows of another charset's bytes
+    passed over unread. A DDL statement holding a byte its charset does not read, or a switch
+    to a charset that splits statements otherwise, stops there, the statements before kept;
+    the bytes of such a charset from the start are read in it whole."""
+    script = (
+        "SET NAMES latin1; CREATE TABLE a (s VARCHAR(5) DEFAULT 'é' COMMENT 'ß', "
+        "b BINARY(2) DEFAULT 'é'); INSERT INTO a VALUES ('ü', 'x');"
+    ).encode("latin1") + (
+        "SET character_set_client = utf8mb4; CREATE TABLE c (s VARCHAR(5) DEFAULT 'ą€', "
+        "b VARBINARY(4) DEFAULT 'é€');"
+    ).encode()
+    catalog = Catalog(on_unsupported="skip")
+    catalog.execute(script)
+    a, c = catalog.table("a"), catalog.table("c")
+    assert (a.columns[0].default, a.columns[0].comment, a.columns[1].default) == (
+        "é",
+        "ß",
+        b"\xe9\x00",
+    )
+    # (read in utf8mb4, converted into the connection's latin1, which lacks ą)
+    assert (c.columns[0].default, c.columns[1].default) == ("?€", "é€".encode("cp1252"))
+    texts = [one.text for one in iter_statements(script, skip_unsupported=True)]
+    assert texts[1].startswith("CREATE TABLE a (s VARCHAR(5) DEFAULT 'é'") and "'ü'" in texts[2]
+    bad = Catalog()
+    with pytest.raises(DDLParseError, match="byte 0xE9 is no utf8mb4 text") as err:
+        bad.execute(b"CREATE TABLE a (x INT);\nCREATE TABLE b (s CHAR(2) DEFAULT '\xe9')")
+    assert err.value.line == 2 and bad.tables() == ["a"]
+    with pytest.raises(UnsupportedDDLError, match="gbk"):
+        bad.execute(b"SET NAMES gbk; CREATE TABLE c (x INT)")
+    assert bad.tables() == ["a"]
+    gbk = Catalog()
+    gbk.execute("CREATE TABLE g (s VARCHAR(3) DEFAULT '表')".encode("gbk"), charset="gbk")
+    assert gbk.table("g").columns[0].default == "表"
+
+
+def test_an_ascii_client_or_connection_reads_a_text_as_the_server() -> None:
+    """A text is text: an ascii client reads its characters beyond ASCII otherwise (the
+    server's ?s), which mvdd does not follow; an ascii or utf8mb3 connection makes a literal's
+    characters it lacks a ? (a binary DEFAULT's bytes of them)."""
+    with pytest.raises(UnsupportedDDLError, match="ascii"):
+        Catalog().execute("SET NAMES ascii; CREATE TABLE t (s CHAR(2) DEFAULT 'é')")
+    catalog = Catalog()
+    catalog.execute("SET NAMES ascii; CREATE TABLE t (s CHAR(2) DEFAULT 'e')")
+    catalog.execute(
+        "SET character_set_connection = utf8mb3; CREATE TABLE u (s VARCHAR(3) DEFAULT '😀é', "
+        "b VARBINARY(4) DEFAULT '😀é'); SET character_set_connection = ascii; "
+        "CREATE TABLE v (s VARCHAR(3) DEFAULT 'éa', b VARBINARY(4) DEFAULT 'éa')"
+    )
+    u, v = catalog.table("u"), catalog.table("v")
+    assert [col.default for col in u.columns] == ["?é", "?é".encode()]
+    assert [col.default for col in v.columns] == ["?a", b"?a"]
+
+
 def test_settings_that_change_no_schema_are_passed_over() -> None:
     """``foreign_key_checks``, ``unique_checks``, a global variable, SET TRANSACTION, PASSWORD
     and ROLE change no table a statement makes: a text of them runs on a catalog that raises

@@ -537,7 +537,7 @@ class Catalog:
 
     def execute(
         self,
-        sql: str,
+        sql: str | bytes,
         *,
         position: Any = None,
         database: str | None = None,
@@ -576,6 +576,15 @@ class Catalog:
         nothing; a collation named without its charset (``COLLATE uca1400_ai_ci``) takes the
         database's charset (ALTER) or the server's (CREATE: ``server_collation``'s, else the
         catalog's ``charset``).
+
+        ``sql`` may be a script's bytes, as its client sends them (a file, a dump): each
+        statement is read from its bytes in the client charset of its moment, ``charset`` at
+        the start and then as a ``SET NAMES`` or ``character_set_client`` in it says (one of
+        the charsets that split a text alike, ASCII's bytes their own:
+        :data:`~mvdd.model.encoding.ASCII_BASED`; a dump made with
+        ``--default-character-set=latin1`` writes its rows in latin1 and its tables in
+        utf8mb4). A byte its charset does not read is a DDLParseError in a statement that may
+        be DDL, and passed over in any other (rows, which the catalog does not read).
 
         ``charset``: the charset the statements were written in, when their client's was not
         UTF-8 (a binlog's statement from a ``latin1`` or ``gbk`` session, read in that charset):

@@ -50,7 +50,7 @@ from sqlglot import exp
 from mvdd.ddl.rules import PLAIN, Session
 from mvdd.ddl.sqlmode import COMPOSITES, MARIADB_BITS, MYSQL_BITS, SqlMode
 from mvdd.errors import DDLError, UnsupportedDDLError
-from mvdd.model.encoding import UTF8_TEXT, python_codec
+from mvdd.model.encoding import ASCII_BASED, UTF8_TEXT, python_codec
 from mvdd.model.types import canonical_charset, charset_of_collation, resolve_charset
 from mvdd.model.zone import session_zone
 
@@ -110,6 +110,17 @@ def written_in(charset: str | None) -> str | None:
     return known
 
 
+def literals_in(connection: str) -> str | None:
+    """The charset a session's string literals are text of, its connection's, as
+    :class:`~mvdd.ddl.rules.Session` takes it: None where it holds every character
+    (``utf8mb4``; ``binary``, whose literals are the client's bytes), else the charset, whose
+    characters a literal keeps (``ascii`` and ``utf8mb3`` too: a UTF-8 text's character beyond
+    them is a ``?`` there, as the server converts it)."""
+    if connection in ("utf8mb4", "binary"):
+        return None
+    return written_in(connection) or connection
+
+
 def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str | None) -> Session:
     """What a statement's session decides of its steps (:class:`~mvdd.ddl.rules.Session`): its
     zone, its sql_mode's strictness, ALLOW_INVALID_DATES and TIME_ROUND_FRACTIONAL, the charset
@@ -151,6 +162,12 @@ class Settings:
     flavor: str | None = None
     #: the text holds a character beyond the BMP (which a utf8mb3 client reads otherwise)
     beyond_bmp: bool = attrs.field(default=False, eq=False)
+    #: the text is ASCII (which an ascii client reads alike; one beyond it, otherwise)
+    ascii_only: bool = attrs.field(default=False, eq=False)
+    #: the text is its client's bytes, each statement read in the client charset of its
+    #: moment (:func:`~mvdd.ddl.statement.iter_statements` of bytes): a SET of another one
+    #: that splits statements alike (:data:`~mvdd.model.encoding.ASCII_BASED`) is followed
+    from_bytes: bool = attrs.field(default=False, eq=False)
 
     #: what these settings decide of a statement's steps (:func:`session_of`)
     session: Session = attrs.field(init=False, eq=False)
@@ -159,7 +176,7 @@ class Settings:
     def _session(self) -> Session:
         # (a string literal is text of the connection's charset, into which the server
         # converts the client's: a binary column's DEFAULT keeps its bytes in it)
-        return session_of(self.time_zone, self.sql_mode, written_in(self.connection))
+        return session_of(self.time_zone, self.sql_mode, literals_in(self.connection))
 
     @property
     def legacy_timestamps(self) -> bool:
@@ -280,10 +297,19 @@ def _server_charset(value: Value, now: Settings) -> str:
 
 def _client(value: Value, now: Settings) -> str:
     charset = canonical_charset(_text(value, "character_set_client"))
+    if now.from_bytes:
+        if charset in ASCII_BASED:  # (and so is the one before it: a text of bytes starts so)
+            return charset
+        raise UnsupportedDDLError(
+            f"the text's client charset becomes {charset} (from {now.client}): its bytes "
+            "split into statements otherwise (a backslash or a quote may be part of a "
+            "character of it), which mvdd does not read"
+        )
     # (a text is text: a client charset that reads it otherwise than the one it is read in is
     # not followed; utf8mb3 reads a character beyond the BMP as ?s, which a text without one
-    # does not meet)
+    # does not meet, and ascii one beyond ASCII)
     plane = now.beyond_bmp and (charset == "utf8mb3") != (now.client == "utf8mb3")
+    plane |= not now.ascii_only and (charset == "ascii") != (now.client == "ascii")
     if written_in(charset) != written_in(now.client) or plane:
         raise UnsupportedDDLError(
             f"the text's client charset becomes {charset} (from {now.client}): mvdd reads a "
@@ -533,6 +559,7 @@ __all__ = [
     "Unknown",
     "after_set",
     "for_statement",
+    "literals_in",
     "session_of",
     "written_in",
 ]

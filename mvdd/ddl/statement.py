@@ -51,6 +51,7 @@ from mvdd.ddl.sqlmode import SqlMode
 from mvdd.errors import DDLError, DDLParseError, MvddError, UnsupportedDDLError
 from mvdd.model import Table
 from mvdd.model.encoding import (
+    ASCII_BASED,
     BEYOND_BMP,
     python_codec,
     read_as,
@@ -677,7 +678,7 @@ def _token_error(err: TokenError, sql: str) -> DDLParseError:
 
 
 def iter_statements(
-    sql: str,
+    sql: str | bytes,
     *,
     skip_unsupported: bool = False,
     database: str | None = None,
@@ -717,13 +718,23 @@ def iter_statements(
     it read anew, so a string left open there fails at it, after the statements before it.
     ``context``: the :func:`statement_context` of these same arguments, when the caller keeps
     one (a catalog keeps the one of its last text: a context costs about a microsecond to
-    make).
+    make). ``sql`` may be a script's bytes: each statement is then read in the client charset
+    of its moment (``charset`` at its start, then as its SET NAMES and character_set_client
+    say; :meth:`~mvdd.catalog.Catalog.execute`).
     """
-    if not isinstance(sql, str):
-        raise DDLError(f"SQL must be text, not {type(sql).__name__}")
+    client = canonical_charset(charset) if charset is not None else "utf8mb4"
+    raw = isinstance(sql, bytes) and client in ASCII_BASED
+    if isinstance(sql, bytes):
+        # its statements read from their bytes, each in the client charset of its moment (in
+        # a charset whose bytes split otherwise, all in the one it starts in)
+        sql = sql.decode("utf-8", "surrogateescape") if raw else _text_of(sql, client)
+    elif not isinstance(sql, str):
+        raise DDLError(f"SQL must be text or its bytes, not {type(sql).__name__}")
     mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
     written = sql
-    if charset is not None and BEYOND_BMP.search(sql) and canonical_charset(charset) == "utf8mb3":
+    if raw:
+        pass
+    elif charset is not None and BEYOND_BMP.search(sql) and client == "utf8mb3":
         # a utf8mb3 client's character beyond the BMP: a ? for each of its bytes, as the
         # server reads it (an ENUM's member 'x😀' is 'x????')
         sql = read_as(sql.encode(), "utf8mb3") or sql
@@ -765,18 +776,25 @@ def iter_statements(
                 time_zone=ctx.session.time_zone,
                 explicit_defaults_for_timestamp=not ctx.legacy_timestamps,
                 collation_server=server_collation,
-                client=canonical_charset(charset) if charset is not None else "utf8mb4",
+                client=client,
                 connection=ctx.connection,
                 flavor=flavor,
                 beyond_bmp=BEYOND_BMP.search(written) is not None,
+                ascii_only=written.isascii(),
+                from_bytes=raw,
             )
             settings = (first, first)
+        text, seen, tokens_read = sql, opened, chunk
+        if raw:
+            bytes_of = settings[0].client if settings is not None else client
+            if bytes_of != "utf8mb4" or _ESCAPED.search(sql, chunk[0].start, chunk[-1].end + 1):
+                text, seen, tokens_read = _decoded(sql, chunk, bytes_of, flavor, dialect)
         with deep_stack():
             statement = _read_statement(
-                sql,
-                opened,
+                text,
+                seen,
                 index,
-                chunk,
+                tokens_read,
                 ctx,
                 skip_unsupported,
                 dialect,
@@ -820,6 +838,60 @@ def _read_anew(
     dialect = DIALECT if mode is None else reading(mode)
     opened = opened[:rest] + _script_text(sql[rest:], flavor, dialect, delimiter)
     return (opened, *_tokens_from(opened, rest, dialect, sql))
+
+
+def _text_of(data: bytes, charset: str) -> str:
+    """A text's bytes read in ``charset`` as its statements (:func:`python_codec`'s);
+    DDLError where they are not of it."""
+    codec = python_codec(charset, statement=True)
+    if codec is None:
+        raise DDLError(f"statements written in {charset}: mvdd has no codec for that charset")
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as err:
+        raise DDLError(
+            f"the text's byte 0x{data[err.start]:02X} at offset {err.start} is no {charset} "
+            "text (its client's charset)"
+        ) from None
+
+
+#: a byte that is no UTF-8, as a text of bytes holds it (``surrogateescape``'s)
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def _decoded(
+    sql: str, chunk: list[Token], charset: str, flavor: str | None, dialect: MvddMySQL
+) -> tuple[str, str, list[Token]]:
+    """The statement of ``chunk`` in ``sql`` (a text of bytes, read as UTF-8 with its other
+    bytes escaped) read from its bytes in ``charset``, its client's: its text, that text with
+    its executable comments opened, and its tokens, on the lines of the whole text.
+    DDLParseError names a byte the charset does not read in a statement that may be DDL (any
+    other is passed over unread, its bytes read as the server's ``?``)."""
+    data = sql[chunk[0].start : chunk[-1].end + 1].encode("utf-8", "surrogateescape")
+    codec = python_codec(charset, statement=True)
+    assert codec is not None  # (every charset of ASCII_BASED has one)
+    try:
+        text = data.decode(codec)
+        beyond = BEYOND_BMP.search(text) if charset == "utf8mb3" else None
+        if beyond is not None:  # (UTF-8's codec reads what utf8mb3 has not)
+            at = len(text[: beyond.start()].encode())
+            raise UnicodeDecodeError(codec, data, at, at + 4, "beyond the BMP")
+    except UnicodeDecodeError as err:
+        if chunk[0].token_type in _DDL_VERB_TOKENS:  # (as the server refuses such a value)
+            raise DDLParseError(
+                f"the statement's byte 0x{data[err.start]:02X} is no {charset} text (its "
+                "client's charset)",
+                line=chunk[0].line,
+                snippet=data[max(0, err.start - 20) : err.start].decode(codec, "replace"),
+            ) from None
+        text = read_as(data, charset) or ""  # (what the server reads of it: ?s)
+    opened = _script_text(text, flavor, dialect)
+    tokens, failed = dialect.tokens_before(opened)
+    if failed is not None or not tokens:
+        raise _token_error(failed, text) if failed is not None else DDLParseError("empty")
+    for token in tokens:  # (its lines: the whole text's)
+        token.line += chunk[0].line - 1
+    return text, opened, tokens
 
 
 def _default_charset_of(ctx: Context) -> str | None:
@@ -1089,6 +1161,8 @@ def connection_text(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
         ):
             text = node.this
             kept = text.encode(codec, errors="replace").decode(codec)
+            if charset == "utf8mb3":  # (UTF-8's codec holds what utf8mb3 lacks)
+                kept = BEYOND_BMP.sub("?", kept)
             if kept != text:
                 node.set("this", kept)
     return tree

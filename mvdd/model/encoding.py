@@ -479,6 +479,13 @@ CODECS: dict[str, str] = {
 }
 
 
+#: the charsets a script's statements split alike in: a byte below 0x80 is its ASCII
+#: character wherever it stands (never a multi-byte character's part, as a backslash is of
+#: ``sjis``'s, ``cp932``'s, ``big5``'s, ``gbk``'s and ``gb18030``'s; not a letter, as ``swe7``
+#: reads a backquote), so its quotes, backslashes, semicolons and comments are the same bytes
+ASCII_BASED: frozenset[str] = frozenset(CODECS) - {
+    "big5", "cp932", "gbk", "gb18030", "sjis", "ucs2", "utf16", "utf16le", "utf32",
+}  # fmt: skip
 #: the charsets whose text UTF-8 reads as a server reads it: a statement written in one (its
 #: client's charset) is its UTF-8 text (``ascii`` is UTF-8's first half; a ``binary``
 #: client's bytes are the server's own UTF-8)
@@ -580,6 +587,7 @@ def holds_every_character(charset: str | None) -> bool:
 
 
 __all__ = [
+    "ASCII_BASED",
     "BEYOND_BMP",
     "CODECS",
     "holds",
