@@ -1196,6 +1196,17 @@ def test_a_scripts_bytes_read_each_statement_in_its_client_charset() -> None:
     assert gbk.table("g").columns[0].default == "表"
 
 
+def test_a_byte_order_mark_at_a_scripts_start_is_skipped() -> None:
+    """A file an editor saved as UTF-8 with a byte order mark: the client skips it, and so
+    does mvdd, in the text and in its bytes (its DELIMITER command read after it)."""
+    script = "\ufeffDELIMITER //\nCREATE TABLE t (a INT)//\nDELIMITER ;\nCREATE TABLE u (b INT);"
+    for sql in (script, script.encode()):
+        catalog = Catalog()
+        catalog.execute(sql)
+        assert catalog.tables() == ["t", "u"]
+    assert split_statements(script) == ["CREATE TABLE t (a INT)", "CREATE TABLE u (b INT)"]
+
+
 def test_an_ascii_client_or_connection_reads_a_text_as_the_server() -> None:
     """A text is text: an ascii client reads its characters beyond ASCII otherwise (the
     server's ?s), which mvdd does not follow; an ascii or utf8mb3 connection makes a literal's

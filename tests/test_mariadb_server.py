@@ -3838,6 +3838,16 @@ def _reads_as_the_client_runs_it(mariadb: Any, script: str) -> None:
             _same_tables(conn, cat, database, script)
 
 
+def test_a_script_with_a_byte_order_mark_reads_as_the_client_runs_it(mariadb: Any) -> None:
+    """A file saved as UTF-8 with a byte order mark, a DELIMITER command its first line: the
+    client skips the mark, and the catalog reads the tables the server holds."""
+    _reads_as_the_client_runs_it(
+        mariadb,
+        "\ufeffDELIMITER //\nCREATE TABLE t (a VARCHAR(3) DEFAULT 'é;')//\nDELIMITER ;\n"
+        "CREATE TABLE u (b INT);\n",
+    )
+
+
 @settings(max_examples=examples(40, 15), suppress_health_check=[HealthCheck.too_slow])
 @given(script=_client_scripts())
 def test_any_client_script_reads_as_the_client_runs_it(mariadb: Any, script: str) -> None:

@@ -465,6 +465,7 @@ def split_statements(sql: str) -> list[str]:
     >>> split_statements("CREATE TABLE a (x INT); -- note\\nDROP TABLE a;")
     ['CREATE TABLE a (x INT)', 'DROP TABLE a']
     """
+    sql = _without_bom(sql)
     opened = _script_text(sql, None, DIALECT)
     tokens, failed = _tokens_from(opened, 0, DIALECT, sql)
     first = now = Settings()
@@ -490,6 +491,12 @@ def split_statements(sql: str) -> list[str]:
     if failed is not None:
         raise _token_error(failed, sql)
     return out
+
+
+def _without_bom(sql: str) -> str:
+    """A text with the byte order mark it may start with a space, as the client skips it (a
+    file an editor saved as UTF-8 with one)."""
+    return " " + sql[1:] if sql.startswith("\ufeff") else sql
 
 
 def _script_text(sql: str, flavor: str | None, dialect: MvddMySQL, delimiter: str = ";") -> str:
@@ -730,6 +737,7 @@ def iter_statements(
         sql = sql.decode("utf-8", "surrogateescape") if raw else _text_of(sql, client)
     elif not isinstance(sql, str):
         raise DDLError(f"SQL must be text or its bytes, not {type(sql).__name__}")
+    sql = _without_bom(sql)
     mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
     written = sql
     if raw:
