@@ -64,6 +64,21 @@ def test_add_column_first_remaining_last(rig: Rig) -> None:
     assert rig.group.column_state("c") == "exists"
 
 
+def test_a_unique_key_over_a_column_made_text_is_a_hash_downstream(mdb: Any) -> None:
+    """A UNIQUE key over a VARCHAR that a group's shard makes TEXT: MariaDB keeps it as a
+    hash (``USING HASH``), upstream and downstream alike, and the joined table says so (the
+    key's spelling kept from before said a B-tree, which a TEXT part without a prefix cannot
+    be: the group paused its shard)."""
+    rig = Rig(mdb, shards(1))
+    on(rig, ["s1"], "ALTER TABLE {t} ADD UNIQUE INDEX ix (b)")
+    (last,) = on(rig, ["s1"], "ALTER TABLE {t} MODIFY COLUMN b TEXT")
+    assert last == [cs("ALTER TABLE `t` MODIFY COLUMN `b` TEXT {CS} DEFAULT NULL")]
+    for table in (rig.group.joined, rig.live(rig.target)):
+        ix = table.find_index("ix")
+        assert ix is not None and ix.using == "HASH", table.to_sql()
+    assert not rig.group.paused
+
+
 def test_add_column_variants_on_first_shard(rig: Rig) -> None:
     (a,) = on(rig, ["s1"], "ALTER TABLE {t} ADD COLUMN col4 INT")
     (b,) = on(rig, ["s1"], "ALTER TABLE {t} ADD COLUMN col6 INT NOT NULL DEFAULT 3")

@@ -1064,9 +1064,27 @@ def _refitted(table: Table, idx: Index) -> Index:
     """A key over a column whose type changed, as the server keeps it: a UNIQUE key it can no
     longer store in a B-tree a hash (:func:`_needs_hash`), a plain key over one string column
     longer than a COMPACT row's limit a prefix (:func:`_shortened`)."""
-    if idx.kind == IndexKind.UNIQUE and not is_long_unique(idx) and _needs_hash(table, idx):
+    if _hashed(table, idx):
         return attrs.evolve(idx, using="HASH")
     return _shortened(table, idx)
+
+
+def _hashed(table: Table, idx: Index) -> bool:
+    """Whether the server keeps ``idx``, a B-tree UNIQUE key, as a hash now
+    (:func:`_needs_hash`)."""
+    return idx.kind == IndexKind.UNIQUE and not is_long_unique(idx) and _needs_hash(table, idx)
+
+
+def hashed_keys(table: Table) -> Table:
+    """``table`` with each UNIQUE key it cannot store in a B-tree a hash, as MariaDB keeps it
+    (:func:`_needs_hash`): what a change of a column's type leaves of the keys over it, which
+    a table built from values, not by steps (a shard group's join), is made to say."""
+    indexes = tuple(
+        attrs.evolve(idx, using="HASH") if _hashed(table, idx) else idx for idx in table.indexes
+    )
+    if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
+        return table
+    return table.with_changes(indexes=indexes)
 
 
 def _lobs_keyed(table: Table, col: Column) -> Table:
@@ -2033,5 +2051,6 @@ __all__ = [
     "apply_steps",
     "check_ordered_by",
     "checks_named",
+    "hashed_keys",
     "validate_table",
 ]

@@ -29,7 +29,7 @@ from typing import Any, cast
 
 import attrs
 
-from mvdd.ddl.apply import validate_table
+from mvdd.ddl.apply import hashed_keys, validate_table
 from mvdd.ddl.render import column_def, index_node, sql
 from mvdd.ddl.statement import parse_table
 from mvdd.errors import DDLError, IncomparableError, JoinConflictError, MvddError
@@ -348,13 +348,17 @@ def build_table(
     for key, value in sorted(joined.checks.items(), key=lambda kv: rank(kv[0], len(prev_checks))):
         like_chk = prev_checks.get(key) or spell(ElementKind.CHECK, key)
         checks.append(decode_check(value, id=fresh(), name=like_chk.name if like_chk else key))
-    return Table(
-        name=name,
-        columns=tuple(columns),
-        indexes=tuple(indexes),
-        checks=tuple(checks),
-        options=options,
-        last_id=next_id,
+    # (a UNIQUE key over a column now TEXT a hash, as the server keeps the one it changes:
+    # the spelling a key keeps from ``previous`` says a B-tree)
+    return hashed_keys(
+        Table(
+            name=name,
+            columns=tuple(columns),
+            indexes=tuple(indexes),
+            checks=tuple(checks),
+            options=options,
+            last_id=next_id,
+        )
     )
 
 
