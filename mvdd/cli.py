@@ -288,14 +288,10 @@ def tour(
 def _sql(value: str) -> str:
     """SQL text, or the contents of the file ``value`` names (UTF-8). CatalogError for a
     folder, or a file that cannot be read as text."""
-    path = Path(value)
-    if "\n" in value or len(value) >= 4096 or not path.exists():
-        return value
-    if path.is_dir():
-        raise CatalogError(f"{value!r} is a folder, not SQL or a file of SQL")
+    data = _script(value)
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        return data if isinstance(data, str) else data.decode("utf-8")
+    except UnicodeDecodeError as err:
         raise CatalogError(f"cannot read SQL from the file {value!r}: {err}") from None
 
 

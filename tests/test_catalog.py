@@ -1207,6 +1207,22 @@ def test_a_byte_order_mark_at_a_scripts_start_is_skipped() -> None:
     assert split_statements(script) == ["CREATE TABLE t (a INT)", "CREATE TABLE u (b INT)"]
 
 
+def test_the_clients_use_command_ends_at_its_line() -> None:
+    """A ``use`` at a line's start is the client's command: its line ends it, the words past
+    the database's name passed over (``use d`` needs no semicolon); after another statement
+    on its line it is the server's USE, which goes on to the next semicolon."""
+    script = "use a\nCREATE TABLE t (x INT);\n use `b` more\nuse c; CREATE TABLE u (y INT)"
+    assert split_statements(script) == [
+        "use a", "CREATE TABLE t (x INT)", "use `b`", "use c", "CREATE TABLE u (y INT)"
+    ]  # fmt: skip
+    catalog = Catalog()
+    catalog.execute(script)
+    assert catalog.tables() == ["a.t", "c.u"]
+    assert split_statements("DROP TABLE t; use a\nDROP TABLE u") == [
+        "DROP TABLE t", "use a\nDROP TABLE u"
+    ]  # fmt: skip
+
+
 def test_an_ascii_client_or_connection_reads_a_text_as_the_server() -> None:
     """A text is text: an ascii client reads its characters beyond ASCII otherwise (the
     server's ?s), which mvdd does not follow; an ascii or utf8mb3 connection makes a literal's

@@ -433,3 +433,23 @@ def test_load_reads_a_script_in_the_session_it_starts_in(tmp_path: Path) -> None
         (a_ts, a_p), (b_ts, b_p) = cat.table("a").columns, cat.table("b").columns
     assert (a_ts.default, b_ts.default) == ("2020-01-01 00:00:00", "2020-01-01 08:00:00")
     assert not a_p.nullable and b_p.nullable  # (the legacy TIMESTAMP, then not)
+
+
+def test_load_reads_a_files_statements_in_their_client_charset(tmp_path: Path) -> None:
+    """A file's statements are read from its bytes in the client charset of their moment:
+    ``--charset`` at its start, then as a SET NAMES in it says; a byte a DDL statement's
+    charset does not read is named, the statements before it kept."""
+    script = tmp_path / "latin1.sql"
+    script.write_bytes(
+        "CREATE TABLE a (s VARCHAR(5) DEFAULT 'é');".encode("latin1")
+        + "SET NAMES utf8mb4; CREATE TABLE b (s VARCHAR(5) DEFAULT 'ą');".encode()
+    )
+    path = str(tmp_path / "catalog.db")
+    loaded = run("load", path, str(script), "--charset", "latin1")
+    assert loaded.exit_code == 0, loaded.output
+    with Catalog.open(path, create=False) as cat:
+        defaults = [cat.table(name).columns[0].default for name in ("a", "b")]
+    assert defaults == ["é", "ą"]
+    again = run("load", str(tmp_path / "other.db"), str(script), "--json")  # (no --charset)
+    assert again.exit_code == 1
+    assert json.loads(again.output)["message"].startswith("the statement's byte 0xE9")

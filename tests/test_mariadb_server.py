@@ -3838,6 +3838,26 @@ def _reads_as_the_client_runs_it(mariadb: Any, script: str) -> None:
             _same_tables(conn, cat, database, script)
 
 
+def test_the_clients_use_command_reads_as_the_client_runs_it(mariadb: Any) -> None:
+    """The client's ``use`` command at a line's start: its line ends it (no semicolon needed),
+    the words after the database's name passed over; in the middle of a line, USE is the
+    server's statement. The catalog holds each database's tables as the server does."""
+    with mariadb.database() as first, mariadb.database() as second:
+        script = (
+            f"use {second}\nCREATE TABLE t (x INT);\n  use `{first}` and more words\n"
+            f"CREATE TABLE u (y INT); USE `{second}`; CREATE TABLE v (z INT);\n"
+            f"use {first} -- back\nCREATE TABLE w (a INT)\n"
+        )
+        ran = _by_client(mariadb, first, script)
+        assert ran.returncode == 0, ran.stderr
+        cat = _replica(on_unsupported="skip")
+        cat.execute(script, database=first)
+        for database in (first, second):
+            with contextlib.closing(mariadb.connect(database)) as conn:
+                _same_tables(conn, cat, database, script)
+        assert len(cat.tables()) == 4
+
+
 def test_a_script_with_a_byte_order_mark_reads_as_the_client_runs_it(mariadb: Any) -> None:
     """A file saved as UTF-8 with a byte order mark, a DELIMITER command its first line: the
     client skips the mark, and the catalog reads the tables the server holds."""

@@ -236,9 +236,43 @@ def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
     splits a text of several: a stored program's body (``CREATE PROCEDURE … BEGIN …; …; END``)
     is one statement with its semicolons (:func:`_open_blocks`)."""
     if TokenType.SEMICOLON not in map(_KIND, tokens):  # one statement, no semicolon: read in C
-        if tokens:
+        if tokens and tokens[0].token_type == TokenType.USE:
+            yield from _used(tokens, 0)
+        elif tokens:
             yield tokens
         return
+    yield from _client_used(_delimited(tokens))
+
+
+def _client_used(chunks: Iterator[list[Token]]) -> Iterator[list[Token]]:
+    """``chunks`` with the client's ``use`` commands read as the client reads them
+    (:func:`_used`)."""
+    line = 0  # (the line the statement before ended on)
+    for chunk in chunks:
+        if chunk[0].token_type == TokenType.USE:
+            yield from _used(chunk, line)
+        else:
+            yield chunk
+        line = chunk[-1].line
+
+
+def _used(chunk: list[Token], line: int) -> Iterator[list[Token]]:
+    """A statement's tokens that start with USE, the statement before it ending on ``line``:
+    where USE starts a line of its own, the client's ``use`` command, which its line ends
+    (``use db`` needs no semicolon) and whose words past the database's name the client
+    passes over; the tokens on the lines after it are the statements that follow."""
+    use = chunk[0]
+    if use.line <= line:  # (not at a line's start: the server's USE statement)
+        yield chunk
+        return
+    rest = [token for token in chunk if token.line > use.line]
+    yield chunk[: min(2, len(chunk) - len(rest))]
+    if rest:
+        yield from _used(rest, use.line) if rest[0].token_type == TokenType.USE else [rest]
+
+
+def _delimited(tokens: list[Token]) -> Iterator[list[Token]]:
+    """The tokens of each statement, as :func:`_chunks` (before the client's ``use``)."""
     chunk: list[Token] = []
     program = False  # (whether the chunk is a stored program's, once it has a semicolon)
     blocks, counted = _NO_BLOCKS, 0  # (its blocks as of its first ``counted`` tokens)
@@ -740,9 +774,7 @@ def iter_statements(
     sql = _without_bom(sql)
     mode = SqlMode.of(sql_mode, flavor) if sql_mode is not None else None
     written = sql
-    if raw:
-        pass
-    elif charset is not None and BEYOND_BMP.search(sql) and client == "utf8mb3":
+    if not raw and charset is not None and BEYOND_BMP.search(sql) and client == "utf8mb3":
         # a utf8mb3 client's character beyond the BMP: a ? for each of its bytes, as the
         # server reads it (an ENUM's member 'x😀' is 'x????')
         sql = read_as(sql.encode(), "utf8mb3") or sql
@@ -793,10 +825,15 @@ def iter_statements(
             )
             settings = (first, first)
         text, seen, tokens_read = sql, opened, chunk
+        recoded = None  # (the charset a statement read by its first words alone is text of)
         if raw:
             bytes_of = settings[0].client if settings is not None else client
-            if bytes_of != "utf8mb4" or _ESCAPED.search(sql, chunk[0].start, chunk[-1].end + 1):
+            if _read_alike(sql, chunk, bytes_of):
+                pass
+            elif chunk[0].token_type in _DDL_VERB_TOKENS or other_statement(chunk) is None:
                 text, seen, tokens_read = _decoded(sql, chunk, bytes_of, flavor, dialect)
+            else:  # (a dump's rows: refused by their first words, not read anew)
+                recoded = bytes_of
         with deep_stack():
             statement = _read_statement(
                 text,
@@ -809,6 +846,9 @@ def iter_statements(
                 mode,
                 settings if sets else None,
             )
+        if recoded is not None:
+            data = statement.text.encode("utf-8", "surrogateescape")
+            statement = attrs.evolve(statement, text=read_as(data, recoded) or statement.text)
         if statement.use is not None:  # (the statements after it take its database)
             ctx = attrs.evolve(ctx, default=statement.use)
         if settings is not None and not sets and settings[0] is not settings[1]:
@@ -849,13 +889,12 @@ def _read_anew(
 
 
 def _text_of(data: bytes, charset: str) -> str:
-    """A text's bytes read in ``charset`` as its statements (:func:`python_codec`'s);
-    DDLError where they are not of it."""
-    codec = python_codec(charset, statement=True)
-    if codec is None:
+    """A text's bytes read in ``charset`` as its statements; DDLError where they are not of
+    it."""
+    if python_codec(charset) is None:
         raise DDLError(f"statements written in {charset}: mvdd has no codec for that charset")
     try:
-        return data.decode(codec)
+        return _statement_text(data, charset)
     except UnicodeDecodeError as err:
         raise DDLError(
             f"the text's byte 0x{data[err.start]:02X} at offset {err.start} is no {charset} "
@@ -863,8 +902,33 @@ def _text_of(data: bytes, charset: str) -> str:
         ) from None
 
 
+def _statement_text(data: bytes, charset: str) -> str:
+    """A statement's bytes read in ``charset`` (:func:`python_codec`'s statement codec);
+    UnicodeDecodeError where they are not of it (UTF-8's 4-byte characters in utf8mb3's)."""
+    codec = python_codec(charset, statement=True)
+    assert codec is not None
+    text = data.decode(codec)
+    beyond = BEYOND_BMP.search(text) if charset == "utf8mb3" else None
+    if beyond is not None:  # (UTF-8's codec reads what utf8mb3 has not)
+        at = len(text[: beyond.start()].encode())
+        raise UnicodeDecodeError(codec, data, at, at + 4, "beyond the BMP")
+    return text
+
+
 #: a byte that is no UTF-8, as a text of bytes holds it (``surrogateescape``'s)
 _ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def _read_alike(sql: str, chunk: list[Token], charset: str) -> bool:
+    """Whether the statement of ``chunk`` in ``sql`` (a text of bytes, read as UTF-8 with its
+    other bytes escaped) reads the same in ``charset``, its client's: ASCII, UTF-8 of
+    utf8mb4, or of utf8mb3 within the BMP."""
+    start, end = chunk[0].start, chunk[-1].end + 1
+    if sql[start:end].isascii():
+        return True
+    if charset not in ("utf8mb4", "utf8mb3") or _ESCAPED.search(sql, start, end):
+        return False
+    return charset == "utf8mb4" or BEYOND_BMP.search(sql, start, end) is None
 
 
 def _decoded(
@@ -876,21 +940,15 @@ def _decoded(
     DDLParseError names a byte the charset does not read in a statement that may be DDL (any
     other is passed over unread, its bytes read as the server's ``?``)."""
     data = sql[chunk[0].start : chunk[-1].end + 1].encode("utf-8", "surrogateescape")
-    codec = python_codec(charset, statement=True)
-    assert codec is not None  # (every charset of ASCII_BASED has one)
     try:
-        text = data.decode(codec)
-        beyond = BEYOND_BMP.search(text) if charset == "utf8mb3" else None
-        if beyond is not None:  # (UTF-8's codec reads what utf8mb3 has not)
-            at = len(text[: beyond.start()].encode())
-            raise UnicodeDecodeError(codec, data, at, at + 4, "beyond the BMP")
+        text = _statement_text(data, charset)
     except UnicodeDecodeError as err:
         if chunk[0].token_type in _DDL_VERB_TOKENS:  # (as the server refuses such a value)
             raise DDLParseError(
                 f"the statement's byte 0x{data[err.start]:02X} is no {charset} text (its "
                 "client's charset)",
                 line=chunk[0].line,
-                snippet=data[max(0, err.start - 20) : err.start].decode(codec, "replace"),
+                snippet=data[max(0, err.start - 20) : err.start].decode(err.encoding, "replace"),
             ) from None
         text = read_as(data, charset) or ""  # (what the server reads of it: ?s)
     opened = _script_text(text, flavor, dialect)
