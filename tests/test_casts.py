@@ -1,7 +1,7 @@
 """Which changes of a column's type the server can cast (ALTER … MODIFY), against a real server:
 every change to and from the families it casts only to some (a plugin type, a spatial type),
 and between them. mvdd refuses exactly the changes the server refuses with "Cannot cast"
-(:func:`mvdd.model.types.castable`)."""
+(:func:`mvdd.model.types.castable`), in a strict session; in one not strict, none."""
 
 from __future__ import annotations
 
@@ -50,6 +50,12 @@ def conn(mariadb: Any) -> Iterator[Any]:
         yield connection
 
 
+@pytest.fixture(scope="module")
+def loose(mariadb: Any) -> Iterator[Any]:
+    with scratch(mariadb, "SET SESSION sql_mode = ''") as connection:
+        yield connection
+
+
 def _server_casts(conn: Any, old: str, new: str) -> bool:
     with conn.cursor() as cur:
         cur.execute("DROP TABLE IF EXISTS c")
@@ -62,11 +68,11 @@ def _server_casts(conn: Any, old: str, new: str) -> bool:
         return True
 
 
-def _mine_casts(old: str, new: str) -> bool:
+def _mine_casts(old: str, new: str, sql_mode: str | None = None) -> bool:
     cat = Catalog()
     cat.execute(f"CREATE TABLE c (a {old})")
     try:
-        cat.execute(f"ALTER TABLE c MODIFY a {new}")
+        cat.execute(f"ALTER TABLE c MODIFY a {new}", sql_mode=sql_mode)
     except DDLError as err:
         assert "cannot cast" in err.message
         return False
@@ -81,6 +87,21 @@ def test_the_type_changes_the_server_cannot_cast_are_refused(conn: Any, closed: 
         (old, new, theirs)
         for old, new in pairs
         if _mine_casts(old, new) != (theirs := _server_casts(conn, old, new))
+    ]
+    assert not differ, differ
+
+
+@pytest.mark.parametrize("closed", CLOSED)
+def test_a_session_not_strict_casts_what_a_strict_one_refuses(loose: Any, closed: str) -> None:
+    """Not strict, the server takes every change of a type it cannot cast (its "Cannot cast"
+    a warning, the values the new type's zero or NULL), and so does mvdd: a binlog's ALTER of
+    such a session is the server's."""
+    pairs = [(closed, other) for other in OTHERS + CLOSED if other != closed]
+    pairs += [(other, closed) for other in OTHERS]
+    differ = [
+        (old, new, theirs)
+        for old, new in pairs
+        if _mine_casts(old, new, "") != (theirs := _server_casts(loose, old, new))
     ]
     assert not differ, differ
 
