@@ -1223,6 +1223,23 @@ def test_the_clients_use_command_ends_at_its_line() -> None:
     ]  # fmt: skip
 
 
+def test_the_clients_one_letter_commands_are_read_as_it_reads_them() -> None:
+    """``\\g`` and ``\\G`` end a statement, ``\\p`` prints it (nothing else), ``\\c`` drops the
+    statement so far, ``\\q`` sends it and quits; in a string they are its text."""
+    script = (
+        "CREATE TABLE a (s CHAR(2) DEFAULT '\\\\g')\\gCREATE TABLE b (x INT)\\p\\G\n"
+        "CREATE TABLE c (x INT) \\c\nCREATE TABLE d (x INT)\\q CREATE TABLE e (x INT);"
+    )
+    assert split_statements(script) == [
+        "CREATE TABLE a (s CHAR(2) DEFAULT '\\\\g')", "CREATE TABLE b (x INT)",
+        "CREATE TABLE d (x INT)",
+    ]  # fmt: skip
+    catalog = Catalog()
+    catalog.execute(script)
+    assert catalog.tables() == ["a", "b", "d"]
+    assert catalog.table("a").columns[0].default == "\\g"
+
+
 def test_an_ascii_client_or_connection_reads_a_text_as_the_server() -> None:
     """A text is text: an ascii client reads its characters beyond ASCII otherwise (the
     server's ?s), which mvdd does not follow; an ascii or utf8mb3 connection makes a literal's

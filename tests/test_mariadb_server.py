@@ -3736,11 +3736,17 @@ def _client_scripts(draw: st.DrawFn) -> str:
     whose bodies hold statements on tables (which their CREATE runs none of), each ended by
     the delimiter a DELIMITER line set, glued to it or not; the delimiter also inside strings,
     names and comments, and the word DELIMITER at a line's start in a comment and as a column's
-    name."""
+    name; or ended by the client's ``\\g`` or ``\\G``, printed by ``\\p``, dropped by ``\\c``
+    (the same letters inside a string no command), the text after a ``\\q`` never read."""
     out: list[str] = []
     delimiter, tables = ";", 0
     for i in range(draw(st.integers(1, 6))):
-        kind = draw(st.sampled_from(["table", "alter", "procedure", "function", "trigger"]))
+        kind = draw(
+            st.sampled_from(["table", "alter", "procedure", "function", "trigger", "dropped"])
+        )
+        if kind == "dropped":  # (the client's \c: the statement so far is not sent)
+            out.append(f"CREATE TABLE z{i} (a VARCHAR(3) DEFAULT '\\\\c')\\c")
+            continue
         # (a program's body holds semicolons: the client sends it whole under another delimiter)
         program = kind in ("procedure", "function") or (kind == "trigger" and tables)
         new = draw(st.sampled_from(_DELIMITERS[1:] if program else _DELIMITERS))
@@ -3775,9 +3781,13 @@ def _client_scripts(draw: st.DrawFn) -> str:
                 f"delimiter INT) /* {d}\ndelimiter // */"
             )
             tables += 1
-        out.append(sql + draw(st.sampled_from(["", " ", "\n"])) + d)
+        printed = draw(st.sampled_from(["", " \\p", "\\p"]))
+        end = draw(st.sampled_from([d, d, "\\g", "\\G"]))
+        out.append(sql + printed + draw(st.sampled_from(["", " ", "\n"])) + end)
     if delimiter != ";":
         out.append("DELIMITER ;")
+    if draw(st.booleans()):  # (the client quits: what follows is never read)
+        out.append("\\q\nCREATE TABLE never (a INT);")
     return "\n".join(out) + "\n"
 
 

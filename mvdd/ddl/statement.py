@@ -388,24 +388,33 @@ def _then_follows(chunk: list[Token], start: int) -> bool:
 
 #: a line that may be the mysql client's DELIMITER command (:func:`client_delimited`)
 _DELIMITER = re.compile(r"^[ \t]*delimiter[ \t]", re.IGNORECASE | re.MULTILINE)
+#: the client's one-letter commands that change what it sends (outside strings, names and
+#: comments): ``\g`` and ``\G`` send the statement so far, ``\c`` drops it, ``\p`` prints it,
+#: ``\q`` quits (the statement so far sent)
+_SLASH_COMMANDS = {"g": "go", "G": "go", "c": "clear", "p": "print", "q": "quit"}
+_SLASH_COMMAND = re.compile(r"\\[gGcpq]")
 
 
 def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") -> str | None:
     """A script's text with the mysql client's ``DELIMITER`` commands read, as the client does
     before it sends each statement (the server never sees them): a ``DELIMITER x`` line where
     a statement starts makes ``x`` end the statements after it, outside strings, names and
-    comments (``END;;``, ``END //``, ``END$$``). Each command and each delimiter becomes a
-    semicolon and spaces, so offsets stay the same and the server's own splitting follows
-    (a stored program's body whole). None: the text has no such command. ``backslash``: as
+    comments (``END;;``, ``END //``, ``END$$``); and its one-letter commands that change what
+    it sends (:data:`_SLASH_COMMANDS`: ``\\g`` ends a statement, ``\\c`` drops it, ``\\q``
+    ends the text). Each command and each delimiter becomes a semicolon and spaces (a dropped
+    statement spaces), so offsets stay the same and the server's own splitting follows (a
+    stored program's body whole). None: the text has no such command. ``backslash``: as
     :func:`executable`'s; ``delimiter``: the one a command before the text set.
 
     >>> client_delimited("DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\nDELIMITER ;")
     ';           \\nCREATE PROCEDURE p() BEGIN SELECT 1; END; \\n;          '
     """
-    if delimiter == ";" and "\n" not in text and text.lstrip()[:9].upper() != "DELIMITER":
+    slashes = [m.start() for m in _SLASH_COMMAND.finditer(text)] if "\\" in text else []
+    one_line = "\n" not in text and text.lstrip()[:9].upper() != "DELIMITER"
+    if delimiter == ";" and one_line and not slashes:
         return None  # (a text of one line: a command only at its start)
     commands = [m.end() - 10 for m in _DELIMITER.finditer(text)]  # (where each word starts)
-    if not commands and delimiter == ";":
+    if not commands and not slashes and delimiter == ";":
         return None
     code = bytearray(b"\x01") * len(text)  # 0: a character of a string, a name or a comment
     i = 0
@@ -419,6 +428,26 @@ def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") ->
         while found >= 0 and code.find(0, found, found + len(delimiter)) >= 0:
             found = text.find(delimiter, found + 1)  # (inside a string, a name or a comment)
         command = commands[0] if commands else None
+        slash = slashes[0] if slashes else None
+        if (
+            slash is not None
+            and (found < 0 or slash < found)
+            and (command is None or slash < command)
+        ):
+            slashes.pop(0)
+            if slash < at or not code[slash]:
+                continue  # (in a string, a name or a comment, or a text a command cleared)
+            kind = _SLASH_COMMANDS[text[slash + 1]]
+            if kind == "quit":  # (the statement before it sent, nothing after it read)
+                out[slash:] = _spaces(text[slash:])
+                return "".join(out)
+            if kind == "clear":  # (the statement so far dropped)
+                out[done : slash + 2] = _spaces(text[done : slash + 2])
+            out[slash : slash + 2] = "; " if kind == "go" else "  "
+            at = slash + 2
+            if kind != "print":
+                done = at
+            continue
         if command is not None and (found < 0 or command < found):
             commands.pop(0)
             if not code[command] or any(
