@@ -1221,6 +1221,8 @@ def test_the_clients_use_command_ends_at_its_line() -> None:
     assert split_statements("DROP TABLE t; use a\nDROP TABLE u") == [
         "DROP TABLE t", "use a\nDROP TABLE u"
     ]  # fmt: skip
+    program = "DELIMITER //\nuse a\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\nDELIMITER ;"
+    assert split_statements(program) == ["use a", "CREATE PROCEDURE p() BEGIN SELECT 1; END"]
 
 
 def test_the_clients_one_letter_commands_are_read_as_it_reads_them() -> None:

@@ -3856,7 +3856,9 @@ def test_the_clients_use_command_reads_as_the_client_runs_it(mariadb: Any) -> No
         script = (
             f"use {second}\nCREATE TABLE t (x INT);\n  use `{first}` and more words\n"
             f"CREATE TABLE u (y INT); USE `{second}`; CREATE TABLE v (z INT);\n"
-            f"use {first} -- back\nCREATE TABLE w (a INT)\n"
+            f"use {first} -- back\nCREATE TABLE w (a INT);\nDELIMITER //\nuse {second}\n"
+            "CREATE PROCEDURE p() BEGIN CREATE TABLE x (a INT); END//\nDELIMITER ;\n"
+            "CREATE TABLE y (b INT)\n"
         )
         ran = _by_client(mariadb, first, script)
         assert ran.returncode == 0, ran.stderr
@@ -3865,7 +3867,7 @@ def test_the_clients_use_command_reads_as_the_client_runs_it(mariadb: Any) -> No
         for database in (first, second):
             with contextlib.closing(mariadb.connect(database)) as conn:
                 _same_tables(conn, cat, database, script)
-        assert len(cat.tables()) == 4
+        assert len(cat.tables()) == 5
 
 
 def test_a_script_with_a_byte_order_mark_reads_as_the_client_runs_it(mariadb: Any) -> None:

@@ -234,49 +234,24 @@ _KIND = operator.attrgetter("token_type")
 def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
     """The tokens of each statement (the semicolons between them dropped), as the server
     splits a text of several: a stored program's body (``CREATE PROCEDURE … BEGIN …; …; END``)
-    is one statement with its semicolons (:func:`_open_blocks`)."""
-    if TokenType.SEMICOLON not in map(_KIND, tokens):  # one statement, no semicolon: read in C
-        if tokens and tokens[0].token_type == TokenType.USE:
-            yield from _used(tokens, 0)
-        elif tokens:
+    is one statement with its semicolons (:func:`_open_blocks`). And as the client reads its
+    ``use`` command: a USE at a line's start is ended by its line (``use db`` needs no
+    semicolon), the words after the database's name passed over; elsewhere it is the server's
+    statement, which goes on to the next semicolon."""
+    if TokenType.SEMICOLON not in map(_KIND, tokens) and (
+        not tokens or tokens[0].token_type != TokenType.USE
+    ):  # one statement, no semicolon: read in C
+        if tokens:
             yield tokens
         return
-    yield from _client_used(_delimited(tokens))
-
-
-def _client_used(chunks: Iterator[list[Token]]) -> Iterator[list[Token]]:
-    """``chunks`` with the client's ``use`` commands read as the client reads them
-    (:func:`_used`)."""
-    line = 0  # (the line the statement before ended on)
-    for chunk in chunks:
-        if chunk[0].token_type == TokenType.USE:
-            yield from _used(chunk, line)
-        else:
-            yield chunk
-        line = chunk[-1].line
-
-
-def _used(chunk: list[Token], line: int) -> Iterator[list[Token]]:
-    """A statement's tokens that start with USE, the statement before it ending on ``line``:
-    where USE starts a line of its own, the client's ``use`` command, which its line ends
-    (``use db`` needs no semicolon) and whose words past the database's name the client
-    passes over; the tokens on the lines after it are the statements that follow."""
-    use = chunk[0]
-    if use.line <= line:  # (not at a line's start: the server's USE statement)
-        yield chunk
-        return
-    rest = [token for token in chunk if token.line > use.line]
-    yield chunk[: min(2, len(chunk) - len(rest))]
-    if rest:
-        yield from _used(rest, use.line) if rest[0].token_type == TokenType.USE else [rest]
-
-
-def _delimited(tokens: list[Token]) -> Iterator[list[Token]]:
-    """The tokens of each statement, as :func:`_chunks` (before the client's ``use``)."""
     chunk: list[Token] = []
     program = False  # (whether the chunk is a stored program's, once it has a semicolon)
     blocks, counted = _NO_BLOCKS, 0  # (its blocks as of its first ``counted`` tokens)
+    ended = 0  # (the line of the semicolon that ended the statement before)
     for token in tokens:
+        if chunk and token.line > chunk[0].line and _uses(chunk, ended):
+            yield chunk[:2]  # (the client's use command, ended by its line)
+            chunk = []
         if token.token_type == TokenType.SEMICOLON:
             if chunk and (program or _is_program(chunk)):
                 blocks, counted = _open_blocks(chunk, counted, blocks), len(chunk)
@@ -285,8 +260,9 @@ def _delimited(tokens: list[Token]) -> Iterator[list[Token]]:
                     chunk.append(token)  # (inside its body)
                     continue
             if chunk:
-                yield chunk
+                yield chunk[:2] if _uses(chunk, ended) else chunk
             chunk, program, blocks, counted = [], False, _NO_BLOCKS, 0
+            ended = token.line
         else:
             chunk.append(token)
     if chunk and program:
@@ -294,7 +270,13 @@ def _delimited(tokens: list[Token]) -> Iterator[list[Token]]:
         # statements as their semicolons end them, where the server's parser would fail it
         yield from _split(chunk)
     elif chunk:
-        yield chunk
+        yield chunk[:2] if _uses(chunk, ended) else chunk
+
+
+def _uses(chunk: list[Token], ended: int) -> bool:
+    """Whether a statement's tokens are the client's ``use`` command: USE at the start of a
+    line after the one the statement before ended on."""
+    return chunk[0].token_type == TokenType.USE and chunk[0].line > ended
 
 
 def _split(tokens: list[Token]) -> Iterator[list[Token]]:
