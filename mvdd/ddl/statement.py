@@ -53,10 +53,12 @@ from mvdd.model import Table
 from mvdd.model.encoding import (
     ASCII_BASED,
     BEYOND_BMP,
+    holds,
     python_codec,
     read_as,
     shown_text,
     statement_text,
+    written_as,
 )
 from mvdd.model.frozen import builder
 from mvdd.model.types import canonical_charset
@@ -374,7 +376,7 @@ _DELIMITER = re.compile(r"^[ \t]*delimiter[ \t]", re.IGNORECASE | re.MULTILINE)
 #: comments): ``\g`` and ``\G`` send the statement so far, ``\c`` drops it, ``\p`` prints it,
 #: ``\q`` quits (the statement so far sent)
 _SLASH_COMMANDS = {"g": "go", "G": "go", "c": "clear", "p": "print", "q": "quit"}
-_SLASH_COMMAND = re.compile(r"\\[gGcpq]")
+_SLASH_COMMAND = re.compile(rf"\\[{''.join(_SLASH_COMMANDS)}]")
 
 
 def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") -> str | None:
@@ -837,11 +839,9 @@ def iter_statements(
             settings = (first, first)
         text, seen, tokens_read = sql, opened, chunk
         recoded = None  # (the charset a statement read by its first words alone is text of)
-        if raw:
-            bytes_of = settings[0].client if settings is not None else client
-            if _read_alike(sql, chunk, bytes_of):
-                pass
-            elif chunk[0].token_type in _DDL_VERB_TOKENS or other_statement(chunk) is None:
+        bytes_of = (settings[0].client if settings is not None else client) if raw else None
+        if bytes_of is not None and not _read_alike(sql, chunk, bytes_of):
+            if chunk[0].token_type in _DDL_VERB_TOKENS or other_statement(chunk) is None:
                 text, seen, tokens_read = _decoded(sql, chunk, bytes_of, flavor, dialect)
             else:  # (a dump's rows: refused by their first words, not read anew)
                 recoded = bytes_of
@@ -919,10 +919,10 @@ def _statement_text(data: bytes, charset: str) -> str:
     codec = python_codec(charset, statement=True)
     assert codec is not None
     text = data.decode(codec)
-    beyond = BEYOND_BMP.search(text) if charset == "utf8mb3" else None
-    if beyond is not None:  # (UTF-8's codec reads what utf8mb3 has not)
-        at = len(text[: beyond.start()].encode())
-        raise UnicodeDecodeError(codec, data, at, at + 4, "beyond the BMP")
+    if holds(charset, text) is False:  # (UTF-8's codec reads what utf8mb3 has not)
+        at = next(i for i, c in enumerate(text) if holds(charset, c) is False)
+        start = len(text[:at].encode(codec))
+        raise UnicodeDecodeError(codec, data, start, start + len(text[at].encode(codec)), charset)
     return text
 
 
@@ -964,8 +964,8 @@ def _decoded(
         text = read_as(data, charset) or ""  # (what the server reads of it: ?s)
     opened = _script_text(text, flavor, dialect)
     tokens, failed = dialect.tokens_before(opened)
-    if failed is not None or not tokens:
-        raise _token_error(failed, text) if failed is not None else DDLParseError("empty")
+    if failed is not None:
+        raise _token_error(failed, text)
     for token in tokens:  # (its lines: the whole text's)
         token.line += chunk[0].line - 1
     return text, opened, tokens
@@ -1227,8 +1227,7 @@ def connection_text(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
     >>> connection_text(tree, "latin1").sql(dialect=DIALECT)
     "CREATE TABLE t (a ENUM('?', 'b') DEFAULT '?€' COMMENT 'ą')"
     """
-    codec = python_codec(charset)
-    if tree is None or codec is None:
+    if tree is None:
         return tree
     for node in tree.find_all(exp.Literal):
         if (
@@ -1236,11 +1235,8 @@ def connection_text(tree: exp.Expr | None, charset: str) -> exp.Expr | None:
             and not isinstance(node.parent, exp.Introducer)
             and node.find_ancestor(*_VALUE_PLACES, exp.DataType) is not None
         ):
-            text = node.this
-            kept = text.encode(codec, errors="replace").decode(codec)
-            if charset == "utf8mb3":  # (UTF-8's codec holds what utf8mb3 lacks)
-                kept = BEYOND_BMP.sub("?", kept)
-            if kept != text:
+            kept = written_as(charset, node.this)
+            if kept != node.this:
                 node.set("this", kept)
     return tree
 

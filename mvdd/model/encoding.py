@@ -534,6 +534,18 @@ def holds(charset: str | None, text: str) -> bool | None:
     return True
 
 
+def written_as(charset: str | None, text: str) -> str:
+    """``text`` as ``charset`` writes it, as both servers convert text into it: each character
+    it cannot write a ``?`` (:func:`holds`; a charset not known here keeps them).
+
+    >>> written_as("latin1", "é€ą"), written_as("utf8mb3", "a😀"), written_as("ascii", "ab")
+    ('é€?', 'a?', 'ab')
+    """
+    if holds(charset, text) is not False:
+        return text
+    return "".join(c if holds(charset, c) is not False else "?" for c in text)
+
+
 def read_as(data: bytes, charset: str | None) -> str | None:
     """``data`` read as text of ``charset`` the way the server reads bytes it takes for that
     charset's: a ``?`` for each byte of an ill-formed sequence (None: no codec reads it).
@@ -596,4 +608,5 @@ __all__ = [
     "read_as",
     "shown_text",
     "statement_text",
+    "written_as",
 ]

@@ -39,7 +39,7 @@ from mvdd.model.charsets import (
 )
 from mvdd.model.coerce import coerce, convert
 from mvdd.model.collation import collation_key
-from mvdd.model.encoding import holds
+from mvdd.model.encoding import written_as
 from mvdd.model.kind import (
     BINARY_TWIN,
     BLOB_SIZES,
@@ -563,12 +563,7 @@ def _members_in(
     :func:`~mvdd.model.collation.collation_key`), once it is known (a charset alone: its
     default collation)."""
     if charset is not None and charset != "binary":
-        members = tuple(
-            m
-            if holds(charset, m) is not False
-            else "".join(c if holds(charset, c) is not False else "?" for c in m)
-            for m in members
-        )
+        members = tuple(written_as(charset, m) for m in members)
     if collation is None and charset is not None:
         collation = CHARSETS[charset][0]
     if collation is not None:  # (else its charset, the table's, is not known yet)
