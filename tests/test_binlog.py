@@ -472,6 +472,37 @@ def test_members_a_snapshot_read_as_question_marks_are_refused_before_a_row(
     assert info.value.table == f"{db}.m" and info.value.column == "e"
 
 
+def test_members_a_conversion_keeps_as_bytes_decode_as_the_server_shows_them(
+    binlog_server_full: MariaDB,
+) -> None:
+    """``CONVERT TO CHARACTER SET ascii`` keeps the bytes of an ENUM's and a SET's members
+    that ascii does not read (the reader stopped there: "duplicate members ['??']"); a row
+    holding one decodes as the server shows it, each such byte a ``?``, also where the server
+    logs its members (a table converted back to latin1, empty, reads the bytes again: its rows
+    are that charset's text of them)."""
+    server = binlog_server_full
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.*")
+        server.execute(
+            "CREATE TABLE t (id INT PRIMARY KEY, e ENUM('a','é','ß'), s SET('a','é'))",
+            "ALTER TABLE t CONVERT TO CHARACTER SET ascii",
+            "INSERT INTO t VALUES (1, 'a', 'a'), (2, 2, 3)",
+            "CREATE TABLE u LIKE t",
+            "ALTER TABLE u CONVERT TO CHARACTER SET latin1",
+            "INSERT INTO u VALUES (3, 3, 2)",
+            database=db,
+        )
+        with server.connect(db) as conn, conn.cursor() as cur:
+            cur.execute("SELECT id, e, s FROM t UNION ALL SELECT id, e, s FROM u ORDER BY id")
+            shown = cur.fetchall()
+        events = list(reader.events())
+    rows = [(r["id"], r["e"], r["s"]) for e in events if e.kind == "insert" and (r := e.row)]
+    assert [(i, e, ",".join(sorted(s))) for i, e, s in rows] == [
+        (i, e, ",".join(sorted(s.split(",")))) for i, e, s in shown
+    ]
+    assert rows[1:] == [(2, "??", {"a", "??"}), (3, "ÃŸ", {"Ã©"})]
+
+
 def test_a_snapshot_reads_the_defaults_its_tables_keep(binlog_server: MariaDB) -> None:
     """SHOW CREATE TABLE writes a DEFAULT's character beyond the BMP as ``?``: the snapshot
     reads each such DEFAULT as the table keeps it, and a genuine ``?`` stays one."""

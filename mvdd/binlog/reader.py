@@ -109,7 +109,6 @@ from mvdd.errors import (
     UnsupportedDDLError,
 )
 from mvdd.model import BinlogPosition, Table
-from mvdd.model.encoding import holds_every_character
 from mvdd.model.names import fold_name
 from mvdd.store.mysql import connection_lost, may_reconnect
 
@@ -516,7 +515,8 @@ class BinlogReader:
             elif hidden := _may_hide(self.catalog.table(name)):
                 log.warning(
                     "bootstrap: %s: a ? among the members of %s may stand for a character "
-                    "beyond the BMP, which SHOW CREATE TABLE writes as ?; a server that logs "
+                    "beyond the BMP or a byte the column's charset does not read, which SHOW "
+                    "CREATE TABLE writes as ?; a server that logs "
                     "binlog_row_metadata=FULL tells (its rows are refused then), one that does "
                     "not leaves it unknown",
                     name,
@@ -1282,14 +1282,10 @@ OPTION_EXPLICIT_DEF_TIMESTAMP = 1 << 24
 
 def _may_hide(table: Table) -> list[str]:
     """The ENUM and SET columns of a table read from SHOW CREATE TABLE whose ``?`` members
-    may be characters beyond the BMP (their charset holds some), which that text writes as
-    ``?``."""
-    return [
-        f"`{col.name}`"
-        for col in table.columns
-        if any("?" in m for m in col.type.members)
-        and holds_every_character(table.column_collation(col)[0])
-    ]
+    may be characters beyond the BMP (their charset holds some) or bytes their charset does
+    not read (which a member keeps: :func:`~mvdd.model.encoding.kept_text`), which that text
+    writes as ``?``."""
+    return [f"`{col.name}`" for col in table.columns if any("?" in m for m in col.type.members)]
 
 
 def _explicit_timestamps(ev: Any, flavor: str) -> bool:

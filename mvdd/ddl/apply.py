@@ -59,7 +59,13 @@ from mvdd.model import (
 )
 from mvdd.model.coerce import from_temporal_literal
 from mvdd.model.element import coerce_default
-from mvdd.model.encoding import holds, holds_every_character, python_codec, read_as
+from mvdd.model.encoding import (
+    bytes_in,
+    holds,
+    holds_every_character,
+    kept_text,
+    python_codec,
+)
 from mvdd.model.kind import (
     INTEGER_BYTES,
     LOB_BYTES,
@@ -828,17 +834,18 @@ def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
 def _members_reread(col: Column, charset: str | None, rules: Rules) -> ColumnType:
     """The type of an ENUM or a SET column as ``CONVERT TO CHARACTER SET charset`` leaves its
     members. MariaDB reads each member's bytes in the new charset, where a MODIFY converts
-    their text: utf8mb4's ``'é'`` is latin1's ``'Ã©'``, latin1's ``'é'`` utf8mb4's ``'?'``
-    (and a row holding one is refused, 1265). A MariaDB replica's members are read so; mvdd's
+    their text: utf8mb4's ``'é'`` is latin1's ``'Ã©'``; latin1's ``'é'`` is the byte 0xE9 in
+    utf8mb4, no text of it, which the server keeps (shows ``'?'``, a row holding it refused,
+    1265) and a CONVERT TO latin1 reads as ``'é'`` again
+    (:func:`~mvdd.model.encoding.kept_text`). A MariaDB replica's members are read so; mvdd's
     rules refuse the conversion where it reads a member otherwise than its text (a row could
     hold it); a replica of MySQL or of an unknown server converts the text."""
     t = col.type
     if not t.members or t.charset in (None, charset) or charset in (None, "binary"):
         return t
-    codec = python_codec(t.charset)
-    if codec is None or not (rules.strict or rules.flavor == "mariadb"):
+    if python_codec(t.charset) is None or not (rules.strict or rules.flavor == "mariadb"):
         return t
-    read = tuple(read_as(m.encode(codec), charset) or m for m in t.members)
+    read = tuple(kept_text(bytes_in(m, t.charset), charset) or m for m in t.members)
     if read == t.members:
         return t
     if rules.strict:

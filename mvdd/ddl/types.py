@@ -19,7 +19,7 @@ from sqlglot import exp
 from mvdd.ddl.dialect import DIALECT, UnsignedFloat
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.element import bit_bytes, hex_bytes
-from mvdd.model.encoding import python_codec, read_as
+from mvdd.model.encoding import ASCII_BASED, KEPT_BYTE, bytes_in, kept_text, python_codec, read_as
 from mvdd.model.kind import CHARACTER_TWIN, FAMILY, MAX_VARCHAR_BYTES, Family, TypeKind
 from mvdd.model.types import (
     ColumnType,
@@ -179,15 +179,23 @@ def _members(dt: exp.DataType, a: TypeAttrs) -> tuple[list[str], tuple[int, ...]
     return out, tuple(written)
 
 
-def member_text(data: bytes, charset: str, written: str) -> str:
+def member_text(data: bytes, charset: str, written: str, *, keep: bool = True) -> str:
     """The text of an ENUM's or a SET's member written as the bytes ``data`` (a hex or bit
     literal, as ``written``) in a column of ``charset``: the bytes read in it (``0xE9`` is
     ``'é'`` in latin1, ``0xC3A9`` in utf8mb4). Bytes that are no text of the charset (``0xE9``
-    in utf8mb4, a character beyond the BMP in utf8mb3) are an UnsupportedDDLError: the server
-    keeps them as they are, a member its own SHOW CREATE TABLE writes as ``?``, and a value of
-    it is no text mvdd could hand on. In the charset ``binary`` the member is its bytes, which
-    mvdd holds as text where they are ASCII alone; other bytes there, and a charset Python
-    has no codec for, are refused the same way."""
+    in utf8mb4, a character beyond the BMP in utf8mb3) the server keeps as they are, a member
+    its SHOW CREATE TABLE writes as ``?``: so does mvdd
+    (:func:`~mvdd.model.encoding.kept_text`), in a charset whose bytes below 0x80 are ASCII
+    (:data:`~mvdd.model.encoding.ASCII_BASED`), where ``keep``. Elsewhere they are an
+    UnsupportedDDLError: in the other charsets, and where the member's charset is the table's
+    (``keep`` false: its bytes are written back in the column's own charset, which it names
+    not). In the charset ``binary`` the member is its bytes, which mvdd holds as text where
+    they are ASCII alone; other bytes there, and a charset Python has no codec for, are
+    refused the same way."""
+    if keep and charset in ASCII_BASED:
+        kept = kept_text(data, charset)
+        assert kept is not None  # (a charset of ASCII_BASED has its codec)
+        return kept
     codec = "ascii" if charset == "binary" else python_codec(charset)
     try:
         text = data.decode(codec) if codec is not None else None
@@ -222,7 +230,7 @@ def read_members(ctype: ColumnType, written: tuple[int, ...], charset: str | Non
         )
     members = list(ctype.members)
     for i, data in held.items():
-        members[i] = member_text(data, charset, f"X'{data.hex().upper()}'")
+        members[i] = member_text(data, charset, f"X'{data.hex().upper()}'", keep=False)
     return ColumnType.of(ctype.kind, members=tuple(members))
 
 
@@ -577,8 +585,13 @@ def _render_params(t: ColumnType) -> list[exp.Expr]:
         return [] if t.precision is None else [_param(t.precision), _param(t.scale or 0)]
     if fam in (Family.BIT, Family.CHAR, Family.BINARY):
         return [_param(t.length or 0)]
-    if fam == Family.ENUM:
-        return [exp.Literal.string(m) for m in t.members]
+    if fam == Family.ENUM:  # (a member that keeps bytes its charset does not read: as them)
+        return [
+            exp.HexString(this=bytes_in(m, t.charset).hex().upper())
+            if not m.isascii() and KEPT_BYTE.search(m)
+            else exp.Literal.string(m)
+            for m in t.members
+        ]
     if fam == Family.TEMPORAL and t.fsp:
         return [_param(t.fsp)]
     return []  # (a YEAR(2) renders as YEAR: the same years, which every server takes)

@@ -543,7 +543,7 @@ def written_as(charset: str | None, text: str) -> str:
     """
     if holds(charset, text) is not False:
         return text
-    return "".join(c if holds(charset, c) is not False else "?" for c in text)
+    return "".join(c if holds(charset, c) is not False or KEPT_BYTE.match(c) else "?" for c in text)
 
 
 def read_as(data: bytes, charset: str | None) -> str | None:
@@ -565,6 +565,49 @@ def read_as(data: bytes, charset: str | None) -> str | None:
     return text
 
 
+#: a byte of a member (an ENUM's or a SET's) that its charset does not read, kept as it is:
+#: Python's ``surrogateescape`` character of it (U+DC80 to U+DCFF; :func:`kept_text`)
+KEPT_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def kept_text(data: bytes, charset: str | None) -> str | None:
+    r"""``data`` read as text of ``charset`` as the server keeps an ENUM's or a SET's member:
+    its bytes as they are, also those that are no text of the charset (a ``CONVERT TO
+    CHARACTER SET`` reads a member's bytes in the new charset, and a hex literal's member is
+    its bytes). Each byte of an ill-formed sequence (of a character beyond the BMP, in
+    ``utf8mb3``) is a :data:`KEPT_BYTE`, which :func:`bytes_in` writes back and the server
+    shows as a ``?`` (:func:`without_kept`), as :func:`read_as` reads it. A charset whose bytes
+    below 0x80 are not ASCII alone (:data:`ASCII_BASED`) reads as :func:`read_as` does; None:
+    no codec reads it.
+
+    >>> kept_text("é".encode(), "ascii"), kept_text(b"\xe9", "utf8mb4")
+    ('\udcc3\udca9', '\udce9')
+    >>> without_kept(kept_text("😀".encode(), "utf8mb3")), bytes_in("\udcc3\udca9", "ascii")
+    ('????', b'\xc3\xa9')
+    """
+    codec = python_codec(charset)
+    if codec is None or charset not in ASCII_BASED:
+        return read_as(data, charset)
+    try:
+        text = data.decode(codec, errors="surrogateescape")
+    except UnicodeError:  # (a codec of mvdd's own that takes no error handler)
+        return read_as(data, charset)
+    if charset in _BMP_ONLY:  # (a character beyond it: each of its bytes kept)
+        text = BEYOND_BMP.sub(lambda m: m.group().encode().decode("ascii", "surrogateescape"), text)
+    return text
+
+
+def bytes_in(text: str, charset: str | None) -> bytes:
+    """A member's bytes in its charset (``text`` of :func:`kept_text`; its kept bytes as they
+    are). UTF-8's where no codec writes the charset."""
+    return text.encode(python_codec(charset) or "utf-8", errors="surrogateescape")
+
+
+def without_kept(text: str) -> str:
+    """``text`` as the server shows it: each :data:`KEPT_BYTE` a ``?``."""
+    return text if text.isascii() else KEPT_BYTE.sub("?", text)
+
+
 def _question_marks(err: UnicodeError) -> tuple[str, int]:
     assert isinstance(err, UnicodeDecodeError)
     return "?" * (err.end - err.start), err.end
@@ -583,13 +626,18 @@ BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
 
 
 def shown_text(text: str) -> str:
-    """``text`` as MariaDB's SHOW CREATE TABLE writes a member, a DEFAULT or a comment: each
-    character beyond the Basic Multilingual Plane a ``?``.
+    r"""``text`` as MariaDB's SHOW CREATE TABLE writes a member, a DEFAULT or a comment: each
+    character beyond the Basic Multilingual Plane a ``?``, and each byte a member keeps that
+    its charset does not read (:data:`KEPT_BYTE`).
 
-    >>> shown_text("a😀b")
-    'a?b'
+    >>> shown_text("a😀b"), shown_text("\udcc3\udca9")
+    ('a?b', '??')
     """
-    return BEYOND_BMP.sub("?", text)
+    return SHOWN_AS_MARK.sub("?", text)
+
+
+#: what :func:`shown_text` writes as a ``?``
+SHOWN_AS_MARK = re.compile("[\U00010000-\U0010ffff\udc80-\udcff]")
 
 
 def holds_every_character(charset: str | None) -> bool:
@@ -602,11 +650,16 @@ __all__ = [
     "ASCII_BASED",
     "BEYOND_BMP",
     "CODECS",
+    "KEPT_BYTE",
+    "SHOWN_AS_MARK",
+    "bytes_in",
     "holds",
     "holds_every_character",
+    "kept_text",
     "python_codec",
     "read_as",
     "shown_text",
     "statement_text",
+    "without_kept",
     "written_as",
 ]

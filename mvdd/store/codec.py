@@ -184,14 +184,21 @@ def _dumps(data: Any) -> str:
     their class's order: the same text for equal values; sorting them cost a third of the
     writing). orjson writes it: several times faster than :mod:`json`, on the commit path, and
     the same text for everything stored here (no float is: a float default is stored as its
-    ``repr``). What orjson refuses (an integer beyond 64 bits, a lone surrogate) :mod:`json`
-    writes. Reading stays with :mod:`json`, which reads every integer exactly (orjson reads
+    ``repr``). What orjson refuses (an integer beyond 64 bits, a lone surrogate: a byte an
+    ENUM's member keeps, :func:`~mvdd.model.encoding.kept_text`) :mod:`json` writes (a text
+    holding a lone surrogate with each character past ASCII escaped: a store's text is UTF-8,
+    which has none). Reading stays with :mod:`json`, which reads every integer exactly (orjson reads
     one beyond 64 bits as a float). Rows written with their keys sorted (before 2026-12-02)
     read the same."""
     try:
         return orjson.dumps(data).decode()
     except TypeError:  # (orjson.JSONEncodeError is a TypeError)
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(data, separators=(",", ":"))
+    return text
 
 
 def encode_element(kind: str, value: Any) -> str:
