@@ -1211,6 +1211,47 @@ def test_members_keep_the_bytes_their_charset_does_not_read(
     assert cat.table("u").equivalent(cat.table("t"), ignore_order=False)
 
 
+#: the charsets a member's bytes go through at random (one byte a character, UTF-8's, ascii)
+_KEEPING = ["utf8mb4", "utf8mb3", "latin1", "latin2", "cp1251", "koi8r", "greek", "ascii"]
+#: members of one, two, three and four bytes in UTF-8, and of one in latin1, cp1251 or greek
+_MEMBER_TEXT = ["a", "é", "ß", "Ж", "€", "中", "😀", "Ω", "ÿ"]
+
+
+@settings(
+    max_examples=examples(40, 15), suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    kind=st.sampled_from(["ENUM", "SET"]),
+    members=st.lists(st.sampled_from(_MEMBER_TEXT), min_size=1, max_size=4, unique=True),
+    first=st.sampled_from(_KEEPING),
+    chain=st.lists(st.sampled_from(_KEEPING), min_size=1, max_size=3),
+)
+def test_any_chain_of_conversions_keeps_the_members_bytes_as_the_server_does(
+    mdb: Any, kind: str, members: list[str], first: str, chain: list[str]
+) -> None:
+    """An ENUM's or a SET's members written in a charset drawn at random, then converted
+    (CONVERT TO CHARACTER SET) through one to three more: a replica takes and refuses each
+    statement as the server does, and holds the table the server shows after each (where its
+    text can be read), and at the end, converted to latin1, which reads every byte, holds the
+    very bytes the server holds."""
+    cat = _replica()
+    assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+    listed = ", ".join(f"'{m}'" for m in members)
+    statements = [
+        f"CREATE TABLE t (c0 {kind}({listed}) CHARACTER SET {first}, k INT)",
+        *(f"ALTER TABLE t CONVERT TO CHARACTER SET {charset}" for charset in chain),
+        "ALTER TABLE t CONVERT TO CHARACTER SET latin1",
+    ]
+    for sql in statements:
+        server_err, mvdd_err = _on_both(mdb, cat, sql)
+        assert (server_err is None) == (mvdd_err is None), (statements, sql, server_err, mvdd_err)
+        if server_err is not None:
+            return
+        with contextlib.suppress(mvdd.DDLError):  # (members the server's text shows alike)
+            _same_table(mdb, cat, "t", sql)
+    _same_table(mdb, cat, "t", " / ".join(statements))
+
+
 @pytest.mark.parametrize(
     "setup,sql,held", UNREAD_MEMBERS, ids=[sql[-50:] for _, sql, _ in UNREAD_MEMBERS]
 )

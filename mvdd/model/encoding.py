@@ -41,6 +41,8 @@ from typing import Any
 
 import attrs
 
+from mvdd.model.charsets import CHARSETS
+
 # --- single-byte charsets ---------------------------------------------------------------------
 
 #: the single-byte charsets the server reads otherwise than a Python codec: charset -> (the
@@ -588,6 +590,9 @@ def kept_text(data: bytes, charset: str | None) -> str | None:
     codec = python_codec(charset)
     if codec is None or charset not in ASCII_BASED:
         return read_as(data, charset)
+    one_byte = _one_byte_reading(charset)
+    if one_byte is not None:
+        return data.decode("latin-1").translate(one_byte)
     try:
         text = data.decode(codec, errors="surrogateescape")
     except UnicodeError:  # (a codec of mvdd's own that takes no error handler)
@@ -595,6 +600,26 @@ def kept_text(data: bytes, charset: str | None) -> str | None:
     if charset in _BMP_ONLY:  # (a character beyond it: each of its bytes kept)
         text = BEYOND_BMP.sub(lambda m: m.group().encode().decode("ascii", "surrogateescape"), text)
     return text
+
+
+@functools.cache
+def _one_byte_reading(charset: str) -> dict[int, str] | None:
+    """How :func:`kept_text` reads each byte of a charset of one byte a character (None: one
+    of more), as a ``str.translate`` table over the bytes' latin1 text: its character, or
+    the byte kept where the charset has none (the server's ``?``, which mvdd's codecs write
+    for it: cp1251's 0x98)."""
+    if CHARSETS[charset][1] != 1:
+        return None
+    codec = python_codec(charset)
+    assert codec is not None
+    table: dict[int, str] = {}
+    for byte in range(256):
+        try:
+            char = bytes([byte]).decode(codec)
+        except UnicodeDecodeError:
+            char = "?"
+        table[byte] = char if char != "?" or byte == 0x3F else chr(0xDC00 + byte)
+    return table
 
 
 def bytes_in(text: str, charset: str | None) -> bytes:
