@@ -1211,8 +1211,11 @@ def test_members_keep_the_bytes_their_charset_does_not_read(
     assert cat.table("u").equivalent(cat.table("t"), ignore_order=False)
 
 
-#: the charsets a member's bytes go through at random (one byte a character, UTF-8's, ascii)
+#: the charsets a member's bytes go through at random: of one byte a character, UTF-8's, and
+#: of more (EUC's, Shift JIS's, GBK's, Big5's), all but UTF-16's and UTF-32's, which mvdd reads
+#: as text (:func:`mvdd.model.encoding.kept_text`)
 _KEEPING = ["utf8mb4", "utf8mb3", "latin1", "latin2", "cp1251", "koi8r", "greek", "ascii"]
+_KEEPING += ["ujis", "eucjpms", "euckr", "gb2312", "gbk", "sjis", "big5", "cp932"]
 #: members of one, two, three and four bytes in UTF-8, and of one in latin1, cp1251 or greek
 _MEMBER_TEXT = ["a", "é", "ß", "Ж", "€", "中", "😀", "Ω", "ÿ"]
 
@@ -1233,7 +1236,9 @@ def test_any_chain_of_conversions_keeps_the_members_bytes_as_the_server_does(
     (CONVERT TO CHARACTER SET) through one to three more: a replica takes and refuses each
     statement as the server does, and holds the table the server shows after each (where its
     text can be read), and at the end, converted to latin1, which reads every byte, holds the
-    very bytes the server holds."""
+    very bytes the server holds. But that mvdd refuses, as unsupported, a reading of bytes as
+    a multi-byte charset's sequence that has no character there (the server keeps the bytes
+    and shows one ``?`` for them)."""
     cat = _replica()
     assert _run(mdb, "DROP TABLE IF EXISTS t") is None
     listed = ", ".join(f"'{m}'" for m in members)
@@ -1244,6 +1249,8 @@ def test_any_chain_of_conversions_keeps_the_members_bytes_as_the_server_does(
     ]
     for sql in statements:
         server_err, mvdd_err = _on_both(mdb, cat, sql)
+        if server_err is None and "has no character for" in str(mvdd_err):
+            return  # (a sequence without its character, which mvdd does not model)
         assert (server_err is None) == (mvdd_err is None), (statements, sql, server_err, mvdd_err)
         if server_err is not None:
             return

@@ -845,7 +845,7 @@ def _members_reread(col: Column, charset: str | None, rules: Rules) -> ColumnTyp
         return t
     if python_codec(t.charset) is None or not (rules.strict or rules.flavor == "mariadb"):
         return t
-    read = tuple(kept_text(bytes_in(m, t.charset), charset) or m for m in t.members)
+    read = tuple(_reread_member(m, t.charset, charset) for m in t.members)
     if read == t.members:
         return t
     if rules.strict:
@@ -856,6 +856,20 @@ def _members_reread(col: Column, charset: str | None, rules: Rules) -> ColumnTyp
             column=col.name,
         )
     return attrs.evolve(t, members=read)
+
+
+def _reread_member(member: str, was: str | None, charset: str) -> str:
+    """A member's bytes in the charset ``was`` read in ``charset``
+    (:func:`~mvdd.model.encoding.kept_text`); UnsupportedDDLError where mvdd does not model
+    the reading."""
+    read = kept_text(bytes_in(member, was), charset)
+    if read is None:
+        raise UnsupportedDDLError(
+            f"CONVERT TO CHARACTER SET {charset} reads the bytes of the member {member!r} as a "
+            "sequence the charset has no character for, which the server keeps (shows one ?): "
+            "not modelled"
+        )
+    return read
 
 
 def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> Column:

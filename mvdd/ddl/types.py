@@ -19,7 +19,7 @@ from sqlglot import exp
 from mvdd.ddl.dialect import DIALECT, UnsignedFloat
 from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.element import bit_bytes, hex_bytes
-from mvdd.model.encoding import ASCII_BASED, KEPT_BYTE, bytes_in, kept_text, python_codec, read_as
+from mvdd.model.encoding import KEEPS_BYTES, KEPT_BYTE, bytes_in, kept_text, python_codec, read_as
 from mvdd.model.kind import CHARACTER_TWIN, FAMILY, MAX_VARCHAR_BYTES, Family, TypeKind
 from mvdd.model.types import (
     ColumnType,
@@ -185,17 +185,17 @@ def member_text(data: bytes, charset: str, written: str, *, keep: bool = True) -
     ``'é'`` in latin1, ``0xC3A9`` in utf8mb4). Bytes that are no text of the charset (``0xE9``
     in utf8mb4, a character beyond the BMP in utf8mb3) the server keeps as they are, a member
     its SHOW CREATE TABLE writes as ``?``: so does mvdd
-    (:func:`~mvdd.model.encoding.kept_text`), in a charset whose bytes below 0x80 are ASCII
-    (:data:`~mvdd.model.encoding.ASCII_BASED`), where ``keep``. Elsewhere they are an
+    (:func:`~mvdd.model.encoding.kept_text`), in a charset of
+    :data:`~mvdd.model.encoding.KEEPS_BYTES`, where ``keep``. Elsewhere they are an
     UnsupportedDDLError: in the other charsets, and where the member's charset is the table's
     (``keep`` false: its bytes are written back in the column's own charset, which it names
     not). In the charset ``binary`` the member is its bytes, which mvdd holds as text where
     they are ASCII alone; other bytes there, and a charset Python has no codec for, are
     refused the same way."""
-    if keep and charset in ASCII_BASED:
+    if keep and charset in KEEPS_BYTES:
         kept = kept_text(data, charset)
-        assert kept is not None  # (a charset of ASCII_BASED has its codec)
-        return kept
+        if kept is not None:  # (else a sequence without its character: refused below)
+            return kept
     codec = "ascii" if charset == "binary" else python_codec(charset)
     try:
         text = data.decode(codec) if codec is not None else None

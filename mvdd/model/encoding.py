@@ -577,10 +577,13 @@ def kept_text(data: bytes, charset: str | None) -> str | None:
     its bytes as they are, also those that are no text of the charset (a ``CONVERT TO
     CHARACTER SET`` reads a member's bytes in the new charset, and a hex literal's member is
     its bytes). Each byte of an ill-formed sequence (of a character beyond the BMP, in
-    ``utf8mb3``) is a :data:`KEPT_BYTE`, which :func:`bytes_in` writes back and the server
-    shows as a ``?`` (:func:`without_kept`), as :func:`read_as` reads it. A charset whose bytes
-    below 0x80 are not ASCII alone (:data:`ASCII_BASED`) reads as :func:`read_as` does; None:
-    no codec reads it.
+    ``utf8mb3``; a byte a one-byte charset has no character for) is a :data:`KEPT_BYTE`,
+    which :func:`bytes_in` writes back and the server shows as a ``?``
+    (:func:`without_kept`), as :func:`read_as` reads it. A charset of :data:`KEEPS_BYTES`
+    only: the others (``ucs2``, ``utf16``, ``utf32``, ``gb18030``) read as :func:`read_as`
+    does. None: no codec reads it, or a well-formed sequence of a multi-byte charset has no
+    character there (which the server keeps as its bytes and shows as one ``?``: not
+    modelled).
 
     >>> kept_text("é".encode(), "ascii"), kept_text(b"\xe9", "utf8mb4")
     ('\udcc3\udca9', '\udce9')
@@ -588,18 +591,50 @@ def kept_text(data: bytes, charset: str | None) -> str | None:
     ('????', b'\xc3\xa9')
     """
     codec = python_codec(charset)
-    if codec is None or charset not in ASCII_BASED:
+    if codec is None or charset not in KEEPS_BYTES:
         return read_as(data, charset)
     one_byte = _one_byte_reading(charset)
     if one_byte is not None:
         return data.decode("latin-1").translate(one_byte)
-    try:
-        text = data.decode(codec, errors="surrogateescape")
-    except UnicodeError:  # (a codec of mvdd's own that takes no error handler)
-        return read_as(data, charset)
+    spec = _MULTI.get(charset)
+    if spec is not None:
+        return _kept_multi_byte(spec, data)
+    text = data.decode(codec, errors="surrogateescape")  # (UTF-8's, read as the server does)
     if charset in _BMP_ONLY:  # (a character beyond it: each of its bytes kept)
         text = BEYOND_BMP.sub(lambda m: m.group().encode().decode("ascii", "surrogateescape"), text)
     return text
+
+
+#: the charsets whose members :func:`kept_text` keeps the bytes of: those of one byte a
+#: character, UTF-8's, and the multi-byte ones mvdd reads as the server does (:data:`_MULTI`)
+KEEPS_BYTES: frozenset[str] = (ASCII_BASED | frozenset(_MULTI)) - {"binary"}
+
+
+def _kept_multi_byte(spec: _MultiByte, data: bytes) -> str | None:
+    """:func:`kept_text` of a multi-byte charset as the server reads it (:data:`_MULTI`): a
+    character at a time, each byte of an ill-formed sequence kept (None: a well-formed one
+    the charset has no character for)."""
+    extra = spec.extra()
+    out: list[str] = []
+    at = 0
+    while at < len(data):
+        size = spec.size(data, at) or 1
+        seq = data[at : at + size]
+        found = spec.differs.get(seq)
+        if found is None:
+            try:
+                found = seq.decode(spec.codec)
+            except UnicodeDecodeError:
+                found = extra.get(seq)
+        if found is not None:
+            found = spec.post.get(ord(found), found) if len(found) == 1 else found
+        if found is None or found == "?" != chr(seq[0]):
+            if size > 1:
+                return None  # (a sequence of the charset's shape without its character)
+            found = chr(0xDC00 + data[at])  # (an ill-formed byte, or one without its character)
+        out.append(found)
+        at += size
+    return "".join(out)
 
 
 @functools.cache
@@ -625,7 +660,17 @@ def _one_byte_reading(charset: str) -> dict[int, str] | None:
 def bytes_in(text: str, charset: str | None) -> bytes:
     """A member's bytes in its charset (``text`` of :func:`kept_text`; its kept bytes as they
     are). UTF-8's where no codec writes the charset."""
-    return text.encode(python_codec(charset) or "utf-8", errors="surrogateescape")
+    codec = python_codec(charset) or "utf-8"
+    if text.isascii() or not KEPT_BYTE.search(text):
+        return text.encode(codec)
+    return b"".join(  # (mvdd's own codecs write with their own error handlers)
+        bytes([ord(part) - 0xDC00]) if KEPT_BYTE.fullmatch(part) else part.encode(codec)
+        for part in _KEPT_APART.split(text)
+        if part
+    )
+
+
+_KEPT_APART = re.compile("([\udc80-\udcff])")
 
 
 def without_kept(text: str) -> str:
@@ -675,6 +720,7 @@ __all__ = [
     "ASCII_BASED",
     "BEYOND_BMP",
     "CODECS",
+    "KEEPS_BYTES",
     "KEPT_BYTE",
     "SHOWN_AS_MARK",
     "bytes_in",
