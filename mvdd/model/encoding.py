@@ -415,16 +415,21 @@ def _read_slowly(spec: _MultiByte, data: bytes, extra: Mapping[bytes, str]) -> s
             out.append("?")
             at += 1
             continue
-        seq = data[at : at + size]
-        found = spec.differs.get(seq)
-        if found is None:
-            try:
-                found = seq.decode(spec.codec)
-            except UnicodeDecodeError:
-                found = extra.get(seq, "?")
-        out.append(found)
+        found = _sequence_text(spec, data[at : at + size], extra)
+        out.append("?" if found is None else found)
         at += size
     return "".join(out)
+
+
+def _sequence_text(spec: _MultiByte, seq: bytes, extra: Mapping[bytes, str]) -> str | None:
+    """The text the server reads for one sequence of a multi-byte charset (None: none)."""
+    found = spec.differs.get(seq)
+    if found is None:
+        try:
+            found = seq.decode(spec.codec)
+        except UnicodeDecodeError:
+            found = extra.get(seq)
+    return found
 
 
 # --- the codecs -------------------------------------------------------------------------------
@@ -596,9 +601,8 @@ def kept_text(data: bytes, charset: str | None) -> str | None:
     one_byte = _one_byte_reading(charset)
     if one_byte is not None:
         return data.decode("latin-1").translate(one_byte)
-    spec = _MULTI.get(charset)
-    if spec is not None:
-        return _kept_multi_byte(spec, data)
+    if charset in _MULTI:
+        return _kept_multi_byte(charset, data)
     text = data.decode(codec, errors="surrogateescape")  # (UTF-8's, read as the server does)
     if charset in _BMP_ONLY:  # (a character beyond it: each of its bytes kept)
         text = BEYOND_BMP.sub(lambda m: m.group().encode().decode("ascii", "surrogateescape"), text)
@@ -610,22 +614,17 @@ def kept_text(data: bytes, charset: str | None) -> str | None:
 KEEPS_BYTES: frozenset[str] = (ASCII_BASED | frozenset(_MULTI)) - {"binary"}
 
 
-def _kept_multi_byte(spec: _MultiByte, data: bytes) -> str | None:
+def _kept_multi_byte(charset: str, data: bytes) -> str | None:
     """:func:`kept_text` of a multi-byte charset as the server reads it (:data:`_MULTI`): a
     character at a time, each byte of an ill-formed sequence kept (None: a well-formed one
     the charset has no character for)."""
-    extra = spec.extra()
+    spec, extra = _MULTI[charset], _extra(charset)
     out: list[str] = []
     at = 0
     while at < len(data):
         size = spec.size(data, at) or 1
         seq = data[at : at + size]
-        found = spec.differs.get(seq)
-        if found is None:
-            try:
-                found = seq.decode(spec.codec)
-            except UnicodeDecodeError:
-                found = extra.get(seq)
+        found = _sequence_text(spec, seq, extra)
         if found is not None:
             found = spec.post.get(ord(found), found) if len(found) == 1 else found
         if found is None or found == "?" != chr(seq[0]):
@@ -635,6 +634,12 @@ def _kept_multi_byte(spec: _MultiByte, data: bytes) -> str | None:
         out.append(found)
         at += size
     return "".join(out)
+
+
+@functools.cache
+def _extra(charset: str) -> dict[bytes, str]:
+    """:attr:`_MultiByte.extra` of a charset of :data:`_MULTI`, made once."""
+    return _MULTI[charset].extra()
 
 
 @functools.cache
