@@ -39,7 +39,7 @@ from mvdd.model.table import as_shown
 from mvdd.replicate.sandbox import find
 from tests.conftest import examples
 from tests.support.fixtures import sequences, statements
-from tests.support.mariadb import quote, scratch, show_create_table, visibility
+from tests.support.mariadb import quote, scratch, show_create_table, shown_alike, visibility
 
 pytestmark = pytest.mark.mariadb
 
@@ -83,8 +83,8 @@ def _catalog_error(
 
 def _same_table(conn: Any, cat: Catalog, name: str, sql: str) -> None:
     """The catalog's table ``name`` is the one the server shows (columns in order)."""
-    shown = parse_table(show_create_table(conn, name), replica=cat.replica)
-    ours = as_shown(cat.table(name))  # (as the server writes it: beyond the BMP a ?)
+    # (as the server writes it: beyond the BMP a ?; members it shows alike marked apart)
+    ours, shown = shown_alike(conn, name, as_shown(cat.table(name)), replica=cat.replica)
     assert ours.equivalent(shown, ignore_order=False), (
         sql,
         ours.differences(shown, ignore_order=False),
@@ -1211,11 +1211,12 @@ def test_members_keep_the_bytes_their_charset_does_not_read(
     assert cat.table("u").equivalent(cat.table("t"), ignore_order=False)
 
 
-#: the charsets a member's bytes go through at random: of one byte a character, UTF-8's, and
-#: of more (EUC's, Shift JIS's, GBK's, Big5's), all but UTF-16's and UTF-32's, which mvdd reads
-#: as text (:func:`mvdd.model.encoding.kept_text`)
+#: the charsets a member's bytes go through at random: of one byte a character, UTF-8's, of
+#: more (EUC's, Shift JIS's, GBK's, Big5's), UTF-16's and UTF-32's; all but ucs2, whose
+#: members mvdd reads as text (:func:`mvdd.model.encoding.kept_text`)
 _KEEPING = ["utf8mb4", "utf8mb3", "latin1", "latin2", "cp1251", "koi8r", "greek", "ascii"]
 _KEEPING += ["ujis", "eucjpms", "euckr", "gb2312", "gbk", "sjis", "big5", "cp932"]
+_KEEPING += ["utf16", "utf16le", "utf32"]
 #: members of one, two, three and four bytes in UTF-8, and of one in latin1, cp1251 or greek
 _MEMBER_TEXT = ["a", "é", "ß", "Ж", "€", "中", "😀", "Ω", "ÿ"]
 
@@ -5178,6 +5179,56 @@ def test_defaults_beside_a_conversion_as_on_the_server(
 ) -> None:
     cat = _replica() if replica else Catalog(charset="utf8mb4", collation="utf8mb4_general_ci")
     _reads_as_on_the_server(mdb, cat, setup, sql)
+
+
+#: (setup, statement): an ENUM's or a SET's members that are one (so written, or in a charset
+#: or a collation that makes them one, or converted so): the server's 1291, an error in a
+#: strict session and a note in one that is not, which keeps them
+DUPLICATE_MEMBERS = [
+    (None, "CREATE TABLE t (c ENUM('a','a'), k INT)"),
+    (None, "CREATE TABLE t (c ENUM('é','ß') CHARACTER SET ascii, k INT)"),
+    (None, "CREATE TABLE t (c SET('é','ß'), k INT) CHARSET ascii"),
+    ("CREATE TABLE t (k INT)", "ALTER TABLE t ADD c ENUM('x','X')"),
+    ("CREATE TABLE t (k INT)", "ALTER TABLE t ADD c ENUM('x','X') COLLATE utf8mb4_bin"),
+    (
+        "CREATE TABLE t (c ENUM('a','A') COLLATE utf8mb4_bin)",
+        "ALTER TABLE t CONVERT TO CHARSET utf8mb4",
+    ),
+    (
+        "CREATE TABLE t (c0 CHAR(2) DEFAULT '', k INT)",
+        "ALTER TABLE t CONVERT TO CHARACTER SET ascii, MODIFY c0 ENUM('a','é','😀') "
+        "CHARACTER SET utf8mb4",
+    ),
+    ("CREATE TABLE t (k INT)", "ALTER TABLE t ADD c SET('é','ß'), CONVERT TO CHARACTER SET ascii"),
+    (
+        "CREATE TABLE t (c ENUM('a','é','ß') CHARACTER SET utf8mb4, k INT)",
+        "ALTER TABLE t MODIFY c ENUM('a','é','ß') CHARACTER SET latin1 DEFAULT 'a', "
+        "CONVERT TO CHARACTER SET ascii",
+    ),
+]
+
+
+@pytest.mark.parametrize("mode", ["", "STRICT_TRANS_TABLES"])
+@pytest.mark.parametrize("setup,sql", DUPLICATE_MEMBERS)
+def test_members_that_are_one_as_the_session_takes_them(
+    mdb: Any, setup: str | None, sql: str, mode: str
+) -> None:
+    """A replica, told the session's sql_mode as a binlog tells it, takes them where the
+    server does (its table's members kept one, as the server's text shows them) and refuses
+    them where it does."""
+    cat = _replica()
+    assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+    if setup is not None:
+        assert _run(mdb, setup) is None
+        cat.execute(setup)
+    assert _run(mdb, f"SET SESSION sql_mode = '{mode}'") is None
+    try:
+        server_err, mvdd_err = _on_both(mdb, cat, sql, sql_mode=mode)
+    finally:
+        assert _run(mdb, "SET SESSION sql_mode = DEFAULT") is None
+    assert (server_err is None) == (mvdd_err is None), (sql, mode, server_err, mvdd_err)
+    if server_err is None:
+        _same_table(mdb, cat, "t", sql)
 
 
 @pytest.mark.parametrize("setup,sql", CONVERTED_MEMBERS)

@@ -241,10 +241,10 @@ def _with_table_charset(
         collation = table.options.collation
     try:  # (an ENUM's members meet their collation here: two may be one)
         if collation is None:  # (nor the table's charset known: check_members's fallback)
-            if ctype.members:
+            if ctype.members and not loose:
                 check_members(ctype.kind, ctype.members, None)
             return ctype
-        resolved = ctype.with_charset(charset, collation)
+        resolved = ctype.with_charset(charset, collation, checked=not loose)
         # (a compressed VARCHAR's length judged again in the charset it takes: the server's 1074)
         return resolved.compressing(resolved.compressed)
     except MvddError as err:
@@ -820,7 +820,12 @@ def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
     columns = []
     for col in table.columns:
         if col.type.has_charset:
-            ctype = converted(_members_reread(col, charset, rules), charset, collation)
+            ctype = converted(
+                _members_reread(col, charset, rules),
+                charset,
+                collation,
+                checked=not rules.session.loose,
+            )
             col = attrs.evolve(_default_held(col, ctype, rules), type=ctype)
         columns.append(col)
     options = attrs.evolve(table.options, charset=charset, collation=collation)
@@ -860,8 +865,9 @@ def _members_reread(col: Column, charset: str | None, rules: Rules) -> ColumnTyp
 
 def _reread_member(member: str, was: str | None, charset: str) -> str:
     """A member's bytes in the charset ``was`` read in ``charset``
-    (:func:`~mvdd.model.encoding.kept_text`); UnsupportedDDLError where mvdd does not model
-    the reading."""
+    (:func:`~mvdd.model.encoding.kept_text`), its trailing spaces dropped as the server drops
+    a member's (utf16le's ``'€'``, ``AC 20``, is utf8mb4's ``'?'``); UnsupportedDDLError
+    where mvdd does not model the reading."""
     read = kept_text(bytes_in(member, was), charset)
     if read is None:
         raise UnsupportedDDLError(
@@ -869,7 +875,7 @@ def _reread_member(member: str, was: str | None, charset: str) -> str:
             "sequence the charset has no character for, which the server keeps (shows one ?): "
             "not modelled"
         )
-    return read
+    return read.rstrip(" ")
 
 
 def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> Column:
@@ -886,11 +892,15 @@ def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> Column:
     return col if default == col.default else attrs.evolve(col, default=default)
 
 
-def converted(ctype: ColumnType, charset: str | None, collation: str | None) -> ColumnType:
+def converted(
+    ctype: ColumnType, charset: str | None, collation: str | None, *, checked: bool = True
+) -> ColumnType:
     """A string type after ``CONVERT TO CHARACTER SET charset``: in the new charset, a TEXT
     grown so that it still holds as many characters as before (as MySQL grows it); in the
-    charset ``binary``, its binary twin of the same size (a TEXT is a BLOB)."""
-    new = ctype.with_charset(charset, collation)
+    charset ``binary``, its binary twin of the same size (a TEXT is a BLOB). Not ``checked``
+    (a session that is not strict, where the server's 1291 is a note): an ENUM's or a SET's
+    members the conversion makes one stay so (``'é','ß'`` are ``'?','?'`` in ascii)."""
+    new = ctype.with_charset(charset, collation, checked=checked)
     if new.family == Family.TEXT:
         need = LOB_BYTES[ctype.kind] // max_bytes_per_char(ctype.charset)
         return attrs.evolve(new, kind=_text_kind_holding(need, charset)).interned()

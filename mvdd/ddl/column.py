@@ -469,7 +469,7 @@ def column_from_def(
         # (an ENUM's or a SET's text meets its members once its charset is known: its step's)
         judged = ctype
         if converting is not None and ctype.family in CONVERTED:
-            judged = ctype.with_charset(*converting)
+            judged = ctype.with_charset(*converting, checked=not loose)
         default = coerce_default(
             default,
             judged,

@@ -132,7 +132,7 @@ def _in_server_order(
     table: Table, steps: Sequence[s.Step], rules: Rules
 ) -> list[tuple[s.Step, s.Step]]:
     _check_one_charset(steps)
-    steps = _converted_first(_exists_resolved(table, steps))
+    steps = _converted_first(_exists_resolved(table, steps), not rules.session.loose)
     clauses = [(i, st) for i, st in enumerate(steps) if isinstance(st, _OLD_COLUMN)]
     key_renames = [st for st in steps if isinstance(st, s.RenameIndex)]
     simple_keys = not _new_keys_early(steps) and not _charsets_out_of_place(steps)
@@ -423,7 +423,7 @@ def _exists_resolved(table: Table, steps: Sequence[s.Step]) -> Sequence[s.Step]:
     return out
 
 
-def _converted_first(steps: Sequence[s.Step]) -> Sequence[s.Step]:
+def _converted_first(steps: Sequence[s.Step], checked: bool = True) -> Sequence[s.Step]:
     """The statement's steps with each CHAR, VARCHAR, TEXT, ENUM or SET an ADD, a MODIFY or a
     CHANGE defines already in the charset a CONVERT TO of the statement gives it in the end
     (the server converts every string column, whatever the statement gave it): its keys are
@@ -431,7 +431,8 @@ def _converted_first(steps: Sequence[s.Step]) -> Sequence[s.Step]:
     CONVERT TO CHARACTER SET latin1`` keeps a key over the whole of ``b``, which utf8mb4 would
     cut to 768; ``MODIFY b TEXT`` keys 3072 characters of latin1, not 768 of utf8mb4), and an
     ENUM's members are their text in it (the conversion reads the bytes of the members only
-    of the columns the statement leaves as they were)."""
+    of the columns the statement leaves as they were); ``checked``: as
+    :func:`~mvdd.ddl.apply.converted`'s."""
     convert = next((st for st in steps if isinstance(st, s.ConvertCharset)), None)
     if convert is None or not any(isinstance(st, s.ModifyColumn | s.AddColumn) for st in steps):
         return steps
@@ -441,10 +442,10 @@ def _converted_first(steps: Sequence[s.Step]) -> Sequence[s.Step]:
     out = []
     for st in steps:
         if isinstance(st, s.ModifyColumn) and st.definition.type.family in CONVERTED:
-            ctype = converted(st.definition.type, charset, collation)
+            ctype = converted(st.definition.type, charset, collation, checked=checked)
             st = attrs.evolve(st, definition=attrs.evolve(st.definition, type=ctype))
         elif isinstance(st, s.AddColumn) and st.column.type.family in CONVERTED:
-            ctype = converted(st.column.type, charset, collation)
+            ctype = converted(st.column.type, charset, collation, checked=checked)
             st = attrs.evolve(st, column=attrs.evolve(st.column, type=ctype))
         out.append(st)
     return out

@@ -365,6 +365,8 @@ def column_type(
     of: its node class, kind, name, literals and attributes. A type that fails is not
     remembered (it raises every time, naming itself)."""
     if loose:
+        if dt.this in (D.ENUM, D.SET):  # (members may be one there: the server's note 1291)
+            return _column_type(dt, attrs_, duplicates=True)
         return loosened(dt, attrs_)
     key = _type_key(dt, attrs_)
     if key is None:
@@ -430,7 +432,9 @@ def loosened(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Implied]:
     return column_type(exp.DataType(this=exp.DType[kind.value]), attrs_)
 
 
-def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Implied]:
+def _column_type(
+    dt: exp.DataType, attrs_: TypeAttrs, *, duplicates: bool = False
+) -> tuple[ColumnType, Implied]:
     if dt.this == D.USERDEFINED:
         name = str(dt.args.get("kind") or "").upper()
         if name in _UNMODELLED:
@@ -445,6 +449,8 @@ def _column_type(dt: exp.DataType, attrs_: TypeAttrs) -> tuple[ColumnType, Impli
     unsigned = unsigned or isinstance(dt, UnsignedFloat) or attrs_.unsigned
     family = FAMILY[kind]
     kind, params = _PARSE[family](kind, dt, attrs_)
+    if duplicates:
+        params["duplicates"] = True
     written = params.pop("written", ())
     family = FAMILY[kind]
     if (

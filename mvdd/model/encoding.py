@@ -573,8 +573,9 @@ def read_as(data: bytes, charset: str | None) -> str | None:
 
 
 #: a byte of a member (an ENUM's or a SET's) that its charset does not read, kept as it is:
-#: Python's ``surrogateescape`` character of it (U+DC80 to U+DCFF; :func:`kept_text`)
-KEPT_BYTE = re.compile("[\udc80-\udcff]")
+#: the lone surrogate U+DC00 + the byte (:func:`kept_text`; Python's ``surrogateescape``
+#: character of it, past 0x7F)
+KEPT_BYTE = re.compile("[\udc00-\udcff]")
 
 
 def kept_text(data: bytes, charset: str | None) -> str | None:
@@ -585,10 +586,9 @@ def kept_text(data: bytes, charset: str | None) -> str | None:
     ``utf8mb3``; a byte a one-byte charset has no character for) is a :data:`KEPT_BYTE`,
     which :func:`bytes_in` writes back and the server shows as a ``?``
     (:func:`without_kept`), as :func:`read_as` reads it. A charset of :data:`KEEPS_BYTES`
-    only: the others (``ucs2``, ``utf16``, ``utf32``, ``gb18030``) read as :func:`read_as`
-    does. None: no codec reads it, or a well-formed sequence of a multi-byte charset has no
-    character there (which the server keeps as its bytes and shows as one ``?``: not
-    modelled).
+    only: the others (``ucs2``, ``gb18030``) read as :func:`read_as` does. None: no codec
+    reads it, or a well-formed sequence of a multi-byte charset has no character there
+    (which the server keeps as its bytes and shows as one ``?``: not modelled).
 
     >>> kept_text("é".encode(), "ascii"), kept_text(b"\xe9", "utf8mb4")
     ('\udcc3\udca9', '\udce9')
@@ -603,15 +603,32 @@ def kept_text(data: bytes, charset: str | None) -> str | None:
         return data.decode("latin-1").translate(one_byte)
     if charset in _MULTI:
         return _kept_multi_byte(charset, data)
+    if charset in _WIDE:
+        return data.decode(codec, errors=_KEEP_BYTES)
     text = data.decode(codec, errors="surrogateescape")  # (UTF-8's, read as the server does)
     if charset in _BMP_ONLY:  # (a character beyond it: each of its bytes kept)
         text = BEYOND_BMP.sub(lambda m: m.group().encode().decode("ascii", "surrogateescape"), text)
     return text
 
 
+#: the charsets of UTF-16's and UTF-32's units whose members keep their bytes (``ucs2``, which
+#: reads a character beyond the BMP as two units of its own, reads as :func:`read_as`)
+_WIDE = frozenset({"utf16", "utf16le", "utf32"})
+
+
 #: the charsets whose members :func:`kept_text` keeps the bytes of: those of one byte a
-#: character, UTF-8's, and the multi-byte ones mvdd reads as the server does (:data:`_MULTI`)
-KEEPS_BYTES: frozenset[str] = (ASCII_BASED | frozenset(_MULTI)) - {"binary"}
+#: character, UTF-8's, the multi-byte ones mvdd reads as the server does (:data:`_MULTI`),
+#: UTF-16's and UTF-32's
+KEEPS_BYTES: frozenset[str] = (ASCII_BASED | frozenset(_MULTI) | _WIDE) - {"binary"}
+
+
+def _keep_bytes(err: UnicodeError) -> tuple[str, int]:
+    assert isinstance(err, UnicodeDecodeError)
+    return "".join(chr(0xDC00 + b) for b in err.object[err.start : err.end]), err.end
+
+
+_KEEP_BYTES = "mvdd-keep-bytes"
+codecs.register_error(_KEEP_BYTES, _keep_bytes)
 
 
 def _kept_multi_byte(charset: str, data: bytes) -> str | None:
@@ -675,7 +692,7 @@ def bytes_in(text: str, charset: str | None) -> bytes:
     )
 
 
-_KEPT_APART = re.compile("([\udc80-\udcff])")
+_KEPT_APART = re.compile("([\udc00-\udcff])")
 
 
 def without_kept(text: str) -> str:
@@ -712,7 +729,7 @@ def shown_text(text: str) -> str:
 
 
 #: what :func:`shown_text` writes as a ``?``
-SHOWN_AS_MARK = re.compile("[\U00010000-\U0010ffff\udc80-\udcff]")
+SHOWN_AS_MARK = re.compile("[\U00010000-\U0010ffff\udc00-\udcff]")
 
 
 def holds_every_character(charset: str | None) -> bool:

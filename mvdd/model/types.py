@@ -312,11 +312,16 @@ class ColumnType:
             _check_int("length", self.length, 0, most, self.kind)
         return attrs.evolve(self, compressed=True).interned()
 
-    def with_charset(self, charset: str | None, collation: str | None) -> ColumnType:
+    def with_charset(
+        self, charset: str | None, collation: str | None, *, checked: bool = True
+    ) -> ColumnType:
         """This type with the given (already resolved) charset; unchanged for non-string types.
         The shared instance when there is one (nothing is built or checked again: it was). In
         the charset ``binary`` a character string is its binary twin (:data:`BINARY_TWIN`:
-        ``VARCHAR(10)`` is ``VARBINARY(10)``, ``TEXT`` is ``BLOB``), as the servers make it."""
+        ``VARCHAR(10)`` is ``VARBINARY(10)``, ``TEXT`` is ``BLOB``), as the servers make it.
+        Not ``checked``: an ENUM's or a SET's members may be one in the new collation, as a
+        ``CONVERT TO CHARACTER SET`` leaves them on MariaDB (``ENUM('é','ß')`` is
+        ``ENUM('?','?')`` in ascii), a type never shared then."""
         if not self.has_charset or (self.charset, self.collation) == (charset, collation):
             return self
         twin = BINARY_TWIN.get(self.kind) if charset == "binary" else None
@@ -326,6 +331,9 @@ class ColumnType:
         found = _INTERNED.get(self._key(charset, collation))
         if found is not None:
             return found
+        if self.members and not checked:
+            members = _members_in(self.kind, self.members, charset, collation, check=False)
+            return attrs.evolve(self, charset=charset, collation=collation, members=members)
         members = _members_in(self.kind, self.members, charset, collation) if self.members else ()
         return attrs.evolve(self, charset=charset, collation=collation, members=members).interned()
 
@@ -541,7 +549,8 @@ def _canon_blob(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
 
 
 def _canon_enum(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
-    p = _take(p, {"members", "charset", "collation"}, kind)
+    # (``duplicates``: members may be one, as a session that is not strict keeps them)
+    p = _take(p, {"members", "charset", "collation", "duplicates"}, kind)
     cs = _canon_charset_part(p, binary=True)
     # MySQL strips trailing spaces from members when the table is created
     members = tuple(str(m).rstrip(" ") for m in p.get("members") or ())
@@ -551,19 +560,29 @@ def _canon_enum(kind: TypeKind, p: dict[str, Any]) -> dict[str, Any]:
         raise DDLError(f"{kind} has too many members ({len(members)})")
     if kind == K.SET and any("," in m for m in members):
         raise DDLError("SET members cannot contain ','")
-    return {"members": _members_in(kind, members, cs["charset"], cs["collation"]), **cs}
+    members = _members_in(
+        kind, members, cs["charset"], cs["collation"], check=not p.get("duplicates")
+    )
+    return {"members": members, **cs}
 
 
 def _members_in(
-    kind: TypeKind, members: tuple[str, ...], charset: str | None, collation: str | None
+    kind: TypeKind,
+    members: tuple[str, ...],
+    charset: str | None,
+    collation: str | None,
+    *,
+    check: bool = True,
 ) -> tuple[str, ...]:
     """An ENUM's or a SET's members as its charset writes them: each character the charset
     cannot write is a ``?``, as both servers write it (``ENUM('é','b') CHARACTER SET ascii``
     is ``ENUM('?','b')``); then no two may be one under the collation (the servers' 1291:
     :func:`~mvdd.model.collation.collation_key`), once it is known (a charset alone: its
-    default collation)."""
+    default collation), where ``check``."""
     if charset is not None and charset != "binary":
         members = tuple(written_as(charset, m) for m in members)
+    if not check:
+        return members
     if collation is None and charset is not None:
         collation = CHARSETS[charset][0]
     if collation is not None:  # (else its charset, the table's, is not known yet)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import pymysql
 
 from mvdd.model import Table
@@ -107,6 +108,57 @@ def _hidden_parts_left_out(text: str) -> str:
         return found.group(1) + ",".join(re.findall(_KEY_PART, found.group(2))) + found.group(3)
 
     return _KEY_LINE.sub(parts, text) if "(," in text or ",," in text or ",)" in text else text
+
+
+def shown_alike(
+    conn: pymysql.connections.Connection, name: str, ours: Table, *, replica: bool = True
+) -> tuple[Table, Table]:
+    """``ours`` and the server's table ``name`` (its SHOW CREATE TABLE's), to compare. Where
+    the server shows an ENUM's or a SET's members alike (a ``CONVERT TO`` keeps them so, and
+    no CREATE takes such a text: 1291), each of those columns' members, in both, has each
+    member after the first of its folded text marked apart (``'?','?'`` is ``'?','?#2'``), in
+    the server's text too, so that both read and the members still compare one by one."""
+    from mvdd import DDLError, parse_table
+
+    text = show_create_table(conn, name)
+    try:
+        return ours, parse_table(text, replica=replica)
+    except DDLError as err:
+        if "duplicate members" not in str(err):
+            raise
+    with conn.cursor() as cur:
+        cur.execute(
+            "SELECT column_name, column_type FROM information_schema.columns WHERE "
+            "table_schema = DATABASE() AND table_name = %s AND data_type IN ('enum', 'set')",
+            (name,),
+        )
+        shown = {str(column): str(ctype) for column, ctype in cur.fetchall()}
+    columns = []
+    for col in ours.columns:
+        if col.name in shown:
+            col = attrs.evolve(col, type=attrs.evolve(col.type, members=_apart(col.type.members)))
+        columns.append(col)
+    for column, ctype in shown.items():
+        members = [m.replace("''", "'") for m in _SHOWN_MEMBER.findall(ctype)]
+        listed = ",".join("'" + m.replace("'", "''") + "'" for m in _apart(tuple(members)))
+        text = text.replace(
+            f"{quote(column)} {ctype}", f"{quote(column)} {ctype.split('(', 1)[0]}({listed})"
+        )
+    return ours.with_columns(tuple(columns)), parse_table(text, replica=replica)
+
+
+#: a member of a type as information_schema shows it (``enum('a','b''c')``)
+_SHOWN_MEMBER = re.compile(r"'((?:[^']|'')*)'")
+
+
+def _apart(members: tuple[str, ...]) -> tuple[str, ...]:
+    """Members with each after the first of its case-folded text marked apart (``#2`` …)."""
+    seen: dict[str, int] = {}
+    out = []
+    for m in members:
+        count = seen[m.casefold()] = seen.get(m.casefold(), 0) + 1
+        out.append(m if count == 1 else f"{m}#{count}")
+    return tuple(out)
 
 
 def show_create_table(conn: pymysql.connections.Connection, table: str) -> str:
