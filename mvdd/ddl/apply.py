@@ -186,6 +186,7 @@ def _with_table_charset(
     binary: bool = False,
     text_chars: int | None = None,
     loose: bool = False,
+    alike: bool = False,
     written: tuple[int, ...] = (),
     named: str | None = None,
 ) -> ColumnType:
@@ -195,7 +196,9 @@ def _with_table_charset(
     otherwise);
     ``text_chars`` (the M of a ``TEXT(M)``), the TEXT kind holding M characters of it;
     ``loose`` (a session that was not strict), a VARCHAR too long in it the TEXT kind holding
-    its characters (:func:`~mvdd.ddl.types.loosened`); ``written``, the places of an ENUM's
+    its characters (:func:`~mvdd.ddl.types.loosened`); ``alike``, an ENUM's or a SET's
+    members that are one in it kept so (:attr:`~mvdd.ddl.rules.Session.members_alike`);
+    ``written``, the places of an ENUM's
     or a SET's members written as a hex or bit literal, their bytes read in that charset
     (:func:`~mvdd.ddl.types.read_members`); ``named``, a collation named without its charset
     (``uca1400_ai_ci``), the one of that name of that charset (which must be known)."""
@@ -241,10 +244,10 @@ def _with_table_charset(
         collation = table.options.collation
     try:  # (an ENUM's members meet their collation here: two may be one)
         if collation is None:  # (nor the table's charset known: check_members's fallback)
-            if ctype.members and not loose:
+            if ctype.members and not alike:
                 check_members(ctype.kind, ctype.members, None)
             return ctype
-        resolved = ctype.with_charset(charset, collation, checked=not loose)
+        resolved = ctype.with_charset(charset, collation, checked=not alike)
         # (a compressed VARCHAR's length judged again in the charset it takes: the server's 1074)
         return resolved.compressing(resolved.compressed)
     except MvddError as err:
@@ -824,7 +827,7 @@ def _(step: s.ConvertCharset, table: Table, rules: Rules) -> Table:
                 _members_reread(col, charset, rules),
                 charset,
                 collation,
-                checked=not rules.session.loose,
+                checked=not rules.session.members_alike,
             )
             col = attrs.evolve(_default_held(col, ctype, rules), type=ctype)
         columns.append(col)
@@ -898,7 +901,7 @@ def converted(
     """A string type after ``CONVERT TO CHARACTER SET charset``: in the new charset, a TEXT
     grown so that it still holds as many characters as before (as MySQL grows it); in the
     charset ``binary``, its binary twin of the same size (a TEXT is a BLOB). Not ``checked``
-    (a session that is not strict, where the server's 1291 is a note): an ENUM's or a SET's
+    (:attr:`~mvdd.ddl.rules.Session.members_alike`): an ENUM's or a SET's
     members the conversion makes one stay so (``'é','ß'`` are ``'?','?'`` in ascii)."""
     new = ctype.with_charset(charset, collation, checked=checked)
     if new.family == Family.TEXT:
@@ -946,6 +949,7 @@ def _(step: s.AddColumn, table: Table, rules: Rules) -> Table:
         binary=step.bin_collation,
         text_chars=step.text_chars,
         loose=rules.session.loose,
+        alike=rules.session.members_alike,
         written=step.members_written,
         named=step.table_collation,
     )
@@ -1034,6 +1038,7 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
         binary=step.bin_collation,
         text_chars=step.text_chars,
         loose=rules.session.loose,
+        alike=rules.session.members_alike,
         written=step.members_written,
         named=step.table_collation,
     )

@@ -404,7 +404,10 @@ def column_from_def(
             type_attrs["table_collation"] = bare
     try:
         ctype, implied = column_type(
-            kind, TypeAttrs(**type_attrs) if type_attrs else _NO_ATTRS, loose=loose
+            kind,
+            TypeAttrs(**type_attrs) if type_attrs else _NO_ATTRS,
+            loose=loose,
+            alike=loose,
         )
     except MvddError as err:
         raise err.locate(column=name) from None

@@ -132,7 +132,7 @@ def _in_server_order(
     table: Table, steps: Sequence[s.Step], rules: Rules
 ) -> list[tuple[s.Step, s.Step]]:
     _check_one_charset(steps)
-    steps = _converted_first(_exists_resolved(table, steps), not rules.session.loose)
+    steps = _converted_first(_exists_resolved(table, steps), not rules.session.members_alike)
     clauses = [(i, st) for i, st in enumerate(steps) if isinstance(st, _OLD_COLUMN)]
     key_renames = [st for st in steps if isinstance(st, s.RenameIndex)]
     simple_keys = not _new_keys_early(steps) and not _charsets_out_of_place(steps)

@@ -62,6 +62,15 @@ class Session:
     charset: str | None = None
     shown: bool = False
 
+    @property
+    def members_alike(self) -> bool:
+        """Whether an ENUM's or a SET's members may be one (as written, in their charset or
+        collation, or as a ``CONVERT TO`` makes them): a session that is not strict keeps
+        them (the server's 1291 a note there). Not in a server's own text (:attr:`shown`),
+        whose ``?`` may hide characters beyond the BMP that its table keeps apart: such a
+        text is refused, saying so."""
+        return self.loose
+
 
 #: a session of mvdd's own
 PLAIN = Session()

@@ -353,20 +353,21 @@ _NUMERIC = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT})
 
 
 def column_type(
-    dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs(), *, loose: bool = False
+    dt: exp.DataType, attrs_: TypeAttrs = TypeAttrs(), *, loose: bool = False, alike: bool = False
 ) -> tuple[ColumnType, Implied]:
     """The canonical ColumnType of a parsed data type; raises DDLError for an impossible type
     and UnsupportedDDLError for one mvdd does not model (``VECTOR`` ...). ``loose``: the
     session was not strict, where a VARCHAR or a VARBINARY longer than its type holds is the
-    TEXT or BLOB kind holding it (:func:`loosened`).
+    TEXT or BLOB kind holding it (:func:`loosened`); ``alike``: an ENUM's or a SET's members
+    may be one (:attr:`~mvdd.ddl.rules.Session.members_alike`).
 
     Types repeat endlessly in a DDL stream and reading one is pure, so a type written with
     literal parameters only (nearly every one) is read once and remembered by what it is made
     of: its node class, kind, name, literals and attributes. A type that fails is not
     remembered (it raises every time, naming itself)."""
+    if alike and dt.this in (D.ENUM, D.SET):
+        return _column_type(dt, attrs_, duplicates=True)
     if loose:
-        if dt.this in (D.ENUM, D.SET):  # (members may be one there: the server's note 1291)
-            return _column_type(dt, attrs_, duplicates=True)
         return loosened(dt, attrs_)
     key = _type_key(dt, attrs_)
     if key is None:
