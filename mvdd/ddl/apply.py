@@ -868,9 +868,10 @@ def _members_reread(col: Column, charset: str | None, rules: Rules) -> ColumnTyp
 
 def _reread_member(member: str, was: str | None, charset: str) -> str:
     """A member's bytes in the charset ``was`` read in ``charset``
-    (:func:`~mvdd.model.encoding.kept_text`), its trailing spaces dropped as the server drops
-    a member's (utf16le's ``'€'``, ``AC 20``, is utf8mb4's ``'?'``); UnsupportedDDLError
-    where mvdd does not model the reading."""
+    (:func:`~mvdd.model.encoding.kept_text`), a trailing space among them kept as the server
+    keeps it, which its SHOW CREATE TABLE does not show (utf16le's ``'€'``, ``AC 20``, is
+    utf8mb4's ``'? '``, shown ``'?'``, and utf16's ``'갠'`` again);
+    UnsupportedDDLError where mvdd does not model the reading."""
     read = kept_text(bytes_in(member, was), charset)
     if read is None:
         raise UnsupportedDDLError(
@@ -878,7 +879,7 @@ def _reread_member(member: str, was: str | None, charset: str) -> str:
             "sequence the charset has no character for, which the server keeps (shows one ?): "
             "not modelled"
         )
-    return read.rstrip(" ")
+    return read
 
 
 def _default_held(col: Column, ctype: ColumnType, rules: Rules) -> Column:

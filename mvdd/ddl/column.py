@@ -213,6 +213,7 @@ def column_from_def(
     mariadb: bool = False,
     named: bool = False,
     loose: bool = False,
+    alike: bool = False,
     legacy_timestamps: bool = False,
     any_day: bool = False,
     round_fractions: bool = False,
@@ -231,6 +232,8 @@ def column_from_def(
     (``CONSTRAINT c CHECK (…)``, MySQL 8's grammar, which a replica of MySQL or of an unknown
     server takes); else a CONSTRAINT inside a column definition is a syntax error, as on
     MariaDB. ``loose``: its session was not strict (:func:`~mvdd.ddl.types.loosened`);
+    ``alike``: an ENUM's or a SET's members may be one
+    (:attr:`~mvdd.ddl.rules.Session.members_alike`);
     ``legacy_timestamps``: its session had no ``explicit_defaults_for_timestamp``
     (:func:`_legacy_timestamp`). A replica's (``references``) DEFAULT is read as its server
     took it (:func:`~mvdd.model.element.coerce_default`'s ``replica``; ``any_day``: its
@@ -407,7 +410,7 @@ def column_from_def(
             kind,
             TypeAttrs(**type_attrs) if type_attrs else _NO_ATTRS,
             loose=loose,
-            alike=loose,
+            alike=alike,
         )
     except MvddError as err:
         raise err.locate(column=name) from None
@@ -472,7 +475,7 @@ def column_from_def(
         # (an ENUM's or a SET's text meets its members once its charset is known: its step's)
         judged = ctype
         if converting is not None and ctype.family in CONVERTED:
-            judged = ctype.with_charset(*converting, checked=not loose)
+            judged = ctype.with_charset(*converting, checked=not alike)
         default = coerce_default(
             default,
             judged,

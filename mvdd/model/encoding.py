@@ -725,11 +725,11 @@ def shown_text(text: str) -> str:
     >>> shown_text("a😀b"), shown_text("\udcc3\udca9")
     ('a?b', '??')
     """
-    return SHOWN_AS_MARK.sub("?", text)
+    return _SHOWN_AS_MARK.sub("?", text)
 
 
 #: what :func:`shown_text` writes as a ``?``
-SHOWN_AS_MARK = re.compile("[\U00010000-\U0010ffff\udc00-\udcff]")
+_SHOWN_AS_MARK = re.compile("[\U00010000-\U0010ffff\udc00-\udcff]")
 
 
 def holds_every_character(charset: str | None) -> bool:
@@ -744,7 +744,6 @@ __all__ = [
     "CODECS",
     "KEEPS_BYTES",
     "KEPT_BYTE",
-    "SHOWN_AS_MARK",
     "bytes_in",
     "holds",
     "holds_every_character",

@@ -28,7 +28,7 @@ from mvdd.model.element import (
     IndexKind,
     State,
 )
-from mvdd.model.encoding import BEYOND_BMP, SHOWN_AS_MARK, shown_text
+from mvdd.model.encoding import BEYOND_BMP, shown_text
 from mvdd.model.frozen import draft
 from mvdd.model.kind import Family
 from mvdd.model.names import check_key, check_word, fold_name, fold_names
@@ -834,7 +834,8 @@ DEFAULT_AS_EXPRESSION = frozenset({Family.TEXT, Family.BLOB, Family.JSON})
 def as_shown(table: Table) -> Table:
     """``table`` as its server's ``SHOW CREATE TABLE`` writes it: each character beyond the
     Basic Multilingual Plane (and each byte its charset does not read) of an ENUM or SET
-    member, a literal DEFAULT of a CHAR, VARCHAR,
+    member (shown without the trailing spaces a conversion may leave it), a literal DEFAULT
+    of a CHAR, VARCHAR,
     ENUM or SET, or a comment (of a column, a key, the table) a ``?``, as MariaDB writes them
     (its table keeps the characters; its expressions, generated, DEFAULT or CHECK, and a TEXT's
     DEFAULT, which it keeps as one, keep them in that text too); a sequence's without its
@@ -851,8 +852,9 @@ def as_shown(table: Table) -> Table:
     def column(col: Column) -> Column:
         t = col.type
         changes: dict[str, Any] = {}
-        if any(map(SHOWN_AS_MARK.search, t.members)):
-            changes["type"] = attrs.evolve(t, members=tuple(map(shown_text, t.members)))
+        shown = tuple(shown_text(m).rstrip(" ") for m in t.members)
+        if shown != t.members:
+            changes["type"] = attrs.evolve(t, members=shown)
         if (
             isinstance(col.default, str)
             and t.family not in DEFAULT_AS_EXPRESSION
