@@ -575,7 +575,13 @@ def read_as(data: bytes, charset: str | None) -> str | None:
 #: a byte of a member (an ENUM's or a SET's) that its charset does not read, kept as it is:
 #: the lone surrogate U+DC00 + the byte (:func:`kept_text`; Python's ``surrogateescape``
 #: character of it, past 0x7F)
-KEPT_BYTE = re.compile("[\udc00-\udcff]")
+_KEPT_RANGE = "\udc00-\udcff"
+KEPT_BYTE = re.compile(f"[{_KEPT_RANGE}]")
+
+
+def _kept(data: bytes) -> str:
+    """Bytes kept as they are in a member's text (:data:`KEPT_BYTE`)."""
+    return "".join(chr(0xDC00 + byte) for byte in data)
 
 
 def kept_text(data: bytes, charset: str | None) -> str | None:
@@ -603,11 +609,9 @@ def kept_text(data: bytes, charset: str | None) -> str | None:
         return data.decode("latin-1").translate(one_byte)
     if charset in _MULTI:
         return _kept_multi_byte(charset, data)
-    if charset in _WIDE:
-        return data.decode(codec, errors=_KEEP_BYTES)
-    text = data.decode(codec, errors="surrogateescape")  # (UTF-8's, read as the server does)
+    text = data.decode(codec, errors=_KEEP_BYTES)  # (UTF-8's, UTF-16's, UTF-32's)
     if charset in _BMP_ONLY:  # (a character beyond it: each of its bytes kept)
-        text = BEYOND_BMP.sub(lambda m: m.group().encode().decode("ascii", "surrogateescape"), text)
+        text = BEYOND_BMP.sub(lambda m: _kept(m.group().encode()), text)
     return text
 
 
@@ -624,7 +628,7 @@ KEEPS_BYTES: frozenset[str] = (ASCII_BASED | frozenset(_MULTI) | _WIDE) - {"bina
 
 def _keep_bytes(err: UnicodeError) -> tuple[str, int]:
     assert isinstance(err, UnicodeDecodeError)
-    return "".join(chr(0xDC00 + b) for b in err.object[err.start : err.end]), err.end
+    return _kept(err.object[err.start : err.end]), err.end
 
 
 _KEEP_BYTES = "mvdd-keep-bytes"
@@ -647,7 +651,7 @@ def _kept_multi_byte(charset: str, data: bytes) -> str | None:
         if found is None or found == "?" != chr(seq[0]):
             if size > 1:
                 return None  # (a sequence of the charset's shape without its character)
-            found = chr(0xDC00 + data[at])  # (an ill-formed byte, or one without its character)
+            found = _kept(seq)  # (an ill-formed byte, or one without its character)
         out.append(found)
         at += size
     return "".join(out)
@@ -675,7 +679,7 @@ def _one_byte_reading(charset: str) -> dict[int, str] | None:
             char = bytes([byte]).decode(codec)
         except UnicodeDecodeError:
             char = "?"
-        table[byte] = char if char != "?" or byte == 0x3F else chr(0xDC00 + byte)
+        table[byte] = char if char != "?" or byte == 0x3F else _kept(bytes([byte]))
     return table
 
 
@@ -692,7 +696,7 @@ def bytes_in(text: str, charset: str | None) -> bytes:
     )
 
 
-_KEPT_APART = re.compile("([\udc00-\udcff])")
+_KEPT_APART = re.compile(f"([{_KEPT_RANGE}])")
 
 
 def without_kept(text: str) -> str:
@@ -729,7 +733,7 @@ def shown_text(text: str) -> str:
 
 
 #: what :func:`shown_text` writes as a ``?``
-_SHOWN_AS_MARK = re.compile("[\U00010000-\U0010ffff\udc00-\udcff]")
+_SHOWN_AS_MARK = re.compile(f"[\U00010000-\U0010ffff{_KEPT_RANGE}]")
 
 
 def holds_every_character(charset: str | None) -> bool:
