@@ -1065,6 +1065,14 @@ def _check_cast(old: Column, new: ColumnType) -> None:
         raise DDLError(f"cannot cast {old.type} as {new}", column=old.name)
 
 
+def fitted_prefix(length: int | None, ctype: ColumnType) -> int | None:
+    """A key part's prefix ``length`` over a column whose type became ``ctype`` (neither a TEXT,
+    a BLOB nor a geometry: :func:`_fit_prefixes`), as the server fits it: dropped where it
+    covers the whole column, or where the type takes none (a number, a date …)."""
+    whole = (ctype.length or 0) if ctype.family in (Family.CHAR, Family.BINARY) else 0
+    return None if length is None or length >= whole else length
+
+
 def _fit_prefixes(table: Table, col: Column) -> Table:
     """The keys over a column after its type changed, as the server fits them: a prefix that
     now covers the whole column is dropped, and so is a prefix of a column that became a type
@@ -1077,17 +1085,15 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
         return _geometry_keyed(table, col)
     if family in LOB_FAMILIES:
         return _lobs_keyed(table, col)
-    if family in (Family.CHAR, Family.BINARY):
-        length = col.type.length or 0
-    elif not any(p.column_id == col.id and p.length for idx in table.indexes for p in idx.parts):
+    if family not in (Family.CHAR, Family.BINARY) and not any(
+        p.column_id == col.id and p.length for idx in table.indexes for p in idx.parts
+    ):
         return table  # (the common case: no prefix over it)
-    else:
-        length = 0
     indexes = []
     for idx in table.indexes:
         parts = tuple(
-            attrs.evolve(p, length=None)
-            if p.column_id == col.id and p.length and p.length >= length
+            attrs.evolve(p, length=fitted_prefix(p.length, col.type))
+            if p.column_id == col.id and p.length != fitted_prefix(p.length, col.type)
             else p
             for p in idx.parts
         )

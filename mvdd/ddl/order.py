@@ -33,6 +33,7 @@ from mvdd.ddl.apply import (
     checks_named,
     converted,
     default_under,
+    fitted_prefix,
     now_precision,
 )
 from mvdd.ddl.column import CONVERTED
@@ -581,7 +582,9 @@ def _rebound_keys(
                     )
                 continue
             length = part.length
-            if taker.id != col.id and not auto_hash:
+            if taker.id == col.id and taker.type != col.type and taker.type.family in _FITTED:
+                length = fitted_prefix(length, taker.type)  # (a MODIFY of it beside: its fit)
+            elif taker.id != col.id and not auto_hash:
                 try:
                     length = _rebound_length(idx, part, col, taker)
                 except DDLError as err:
@@ -602,6 +605,10 @@ def _rebound_keys(
             clause,
         )
     return out
+
+
+#: the families whose key prefixes a change of type fits by :func:`~mvdd.ddl.apply.fitted_prefix`
+_FITTED = frozenset(Family) - LOB_FAMILIES - {Family.SPATIAL}
 
 
 def _auto_hash(table: Table, index: Index) -> bool:
