@@ -1092,8 +1092,8 @@ def _fit_prefixes(table: Table, col: Column) -> Table:
     indexes = []
     for idx in table.indexes:
         parts = tuple(
-            attrs.evolve(p, length=fitted_prefix(p.length, col.type))
-            if p.column_id == col.id and p.length != fitted_prefix(p.length, col.type)
+            attrs.evolve(p, length=fit)
+            if p.column_id == col.id and p.length != (fit := fitted_prefix(p.length, col.type))
             else p
             for p in idx.parts
         )

@@ -331,11 +331,11 @@ class ColumnType:
         found = _INTERNED.get(self._key(charset, collation))
         if found is not None:
             return found
-        if self.members and not checked:
-            members = _members_in(self.kind, self.members, charset, collation, check=False)
-            return attrs.evolve(self, charset=charset, collation=collation, members=members)
-        members = _members_in(self.kind, self.members, charset, collation) if self.members else ()
-        return attrs.evolve(self, charset=charset, collation=collation, members=members).interned()
+        members = self.members and _members_in(
+            self.kind, self.members, charset, collation, check=checked
+        )
+        made = attrs.evolve(self, charset=charset, collation=collation, members=members)
+        return made.interned() if checked or not members else made
 
     def integer_range(self) -> tuple[int, int]:
         """The (min, max) an integer kind stores."""

@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 import pymysql
 
+from mvdd import DDLError, parse_table
 from mvdd.model import Table
 from mvdd.replicate.sandbox import Sandbox as MariaDB
 from mvdd.replicate.sandbox import SandboxUnavailable as MariaDBUnavailable
@@ -118,8 +119,6 @@ def shown_alike(
     no CREATE takes such a text: 1291), each of those columns' members, in both, has each
     member after the first of its folded text marked apart (``'?','?'`` is ``'?','?#2'``), in
     the server's text too, so that both read and the members still compare one by one."""
-    from mvdd import DDLError, parse_table
-
     text = show_create_table(conn, name)
     try:
         return ours, parse_table(text, replica=replica)
