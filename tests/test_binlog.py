@@ -37,7 +37,7 @@ from mvdd.binlog.reader import UNTRACKED
 from mvdd.binlog.source import Outage, Source
 from mvdd.ddl.sqlmode import COMPOSITES, MARIADB_BITS, SqlMode
 from mvdd.ddl.step import TruncateTable
-from mvdd.model.encoding import BEYOND_BMP, python_codec
+from mvdd.model.encoding import BEYOND_BMP, bytes_in, python_codec, without_kept
 from mvdd.model.row import upgrade_row
 from mvdd.model.table import as_shown
 from mvdd.replicate.target import TargetLost
@@ -472,14 +472,16 @@ def test_members_a_snapshot_read_as_question_marks_are_refused_before_a_row(
     assert info.value.table == f"{db}.m" and info.value.column == "e"
 
 
-def test_members_a_conversion_keeps_as_bytes_decode_as_the_server_shows_them(
+def test_members_a_conversion_keeps_as_bytes_decode_as_the_catalog_holds_them(
     binlog_server_full: MariaDB,
 ) -> None:
     """``CONVERT TO CHARACTER SET ascii`` keeps the bytes of an ENUM's and a SET's members
     that ascii does not read (the reader stopped there: "duplicate members ['??']"); a row
-    holding one decodes as the server shows it, each such byte a ``?``, also where the server
-    logs its members (a table converted back to latin1, empty, reads the bytes again: its rows
-    are that charset's text of them)."""
+    holding one decodes to the member as the catalog holds it, whose bytes are the server's
+    (``HEX``) and which shows as the server shows it (each such byte a ``?``), also where the
+    server logs its members (a table converted back to latin1, empty, reads the bytes again:
+    its rows are that charset's text of them; a utf8mb3 table's, which the library reads as
+    UTF-8's text where they are that, a character beyond the BMP, and as nothing where not)."""
     server = binlog_server_full
     with database(server) as db:
         reader = reader_for(server, f"{db}.*")
@@ -490,17 +492,40 @@ def test_members_a_conversion_keeps_as_bytes_decode_as_the_server_shows_them(
             "CREATE TABLE u LIKE t",
             "ALTER TABLE u CONVERT TO CHARACTER SET latin1",
             "INSERT INTO u VALUES (3, 3, 2)",
+            "CREATE TABLE v (id INT PRIMARY KEY, e ENUM(X'F09F9880', 'b', X'E9') CHARACTER SET "
+            "utf8mb3, s SET('a', X'F09F9880') CHARACTER SET utf8mb3)",
+            "INSERT INTO v VALUES (4, 3, 3), (5, 1, 2)",
             database=db,
         )
         with server.connect(db) as conn, conn.cursor() as cur:
-            cur.execute("SELECT id, e, s FROM t UNION ALL SELECT id, e, s FROM u ORDER BY id")
-            shown = cur.fetchall()
+            cur.execute(
+                "SELECT id, e, s, HEX(e), HEX(s), 'ascii' FROM t UNION ALL "
+                "SELECT id, e, s, HEX(e), HEX(s), 'latin1' FROM u UNION ALL "
+                "SELECT id, e, s, HEX(e), HEX(s), 'utf8mb3' FROM v ORDER BY id"
+            )
+            server_rows = cur.fetchall()
         events = list(reader.events())
     rows = [(r["id"], r["e"], r["s"]) for e in events if e.kind == "insert" and (r := e.row)]
-    assert [(i, e, ",".join(sorted(s))) for i, e, s in rows] == [
-        (i, e, ",".join(sorted(s.split(",")))) for i, e, s in shown
+    smiley = "\udcf0\udc9f\udc98\udc80"  # (utf8mb3 has no character beyond the BMP)
+    assert rows[1:] == [
+        (2, "\udcc3\udca9", {"a", "\udcc3\udca9"}),
+        (3, "ÃŸ", {"Ã©"}),
+        (4, "\udce9", {"a", smiley}),
+        (5, smiley, {smiley}),
     ]
-    assert rows[1:] == [(2, "??", {"a", "??"}), (3, "ÃŸ", {"Ã©"})]
+    for (i, e, s), (j, shown_e, shown_s, hex_e, hex_s, charset) in zip(
+        rows, server_rows, strict=True
+    ):
+        joined = ",".join(sorted(s))
+        assert (i, without_kept(e), sorted(without_kept(joined).split(","))) == (
+            j,
+            shown_e,
+            sorted(shown_s.split(",")),
+        )
+        assert bytes_in(e, charset).hex().upper() == hex_e
+        assert sorted(bytes_in(joined, charset).split(b",")) == sorted(
+            bytes.fromhex(hex_s).split(b",")
+        )
 
 
 def test_a_snapshot_reads_the_defaults_its_tables_keep(binlog_server: MariaDB) -> None:

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from mvdd.binlog import BinlogReader
-from mvdd.model.encoding import python_codec
+from mvdd.model.encoding import kept_text, python_codec
 from mvdd.model.table import as_shown
 from tests.support.binlog import database
 from tests.support.mariadb import MariaDB, shown_alike
@@ -188,11 +188,25 @@ TYPES: dict[str, st.SearchStrategy[str]] = {
     "INET6": st.ip_addresses(v=6).map(lambda a: _quoted(str(a))) | st.just("NULL"),
 }
 
+#: an ENUM's and a SET's members of bytes their charset does not read (the server shows each
+#: such byte a ``?``: two such members alike), each with the literals drawn for it; the
+#: reader's value is the member as the catalog holds it, held to the server's bytes of it
+#: (``HEX``). Not in :data:`TYPES`, which the replicator's tests copy: a copy's table is read
+#: from its server's SHOW CREATE TABLE, which does not tell such members' bytes
+KEPT_TYPES: dict[str, st.SearchStrategy[str]] = {
+    "ENUM('a', X'C3A9', X'C39F', X'E9') CHARACTER SET ascii": st.sampled_from(
+        ["'a'", "0", "1", "2", "3", "4", "NULL"]
+    ),
+    "SET('a', X'E9', X'DF') CHARACTER SET ascii": st.integers(0, 7).map(str) | st.just("NULL"),
+}
+
 
 def _selected(kind: str, name: str) -> str:
     """The select item that gives the column's value as the reader promises it."""
     if kind == "FLOAT":
         return f"CAST({name} AS DOUBLE)"
+    if kind in KEPT_TYPES:
+        return f"HEX({name})"
     return name
 
 
@@ -200,6 +214,9 @@ def _promised(kind: str, value: Any) -> Any:
     """A value PyMySQL read, as the reader promises it."""
     if value is None:
         return None
+    if kind in KEPT_TYPES:  # (the bytes of the member, or of the members joined by commas)
+        members = [kept_text(part, "ascii") for part in bytes.fromhex(value).split(b",")]
+        return set(members) - {""} if kind.startswith("SET") else members[0]
     if kind.startswith("BIT"):
         return int.from_bytes(value, "big")
     if kind.startswith("SET"):
@@ -210,7 +227,7 @@ def _promised(kind: str, value: Any) -> Any:
 def _rows(data: st.DataObject, names: list[str], columns: list[str], count: int) -> list[list[str]]:
     return [
         [
-            data.draw(TYPES[kind], label=f"{name} {kind}")
+            data.draw((TYPES | KEPT_TYPES)[kind], label=f"{name} {kind}")
             for name, kind in zip(names, columns, strict=True)
         ]
         for _ in range(count)
@@ -225,7 +242,7 @@ def logging_server(request: pytest.FixtureRequest) -> MariaDB:
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    columns=st.lists(st.sampled_from(sorted(TYPES)), min_size=1, max_size=10),
+    columns=st.lists(st.sampled_from(sorted(TYPES | KEPT_TYPES)), min_size=1, max_size=10),
     data=st.data(),
 )
 def test_any_row_decodes_as_the_server_reads_it(

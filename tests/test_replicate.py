@@ -1065,3 +1065,43 @@ def test_a_shard_of_its_own_period_columns_reaches_the_target_as_its_current_row
     counts = assert_replicated(s, r)
     assert counts[f"up2/{s.db}.orders_04"] == 2
     assert _target_values(s, "status")[40] == "paid" and 41 not in _target_values(s, "status")
+
+
+def test_members_whose_bytes_their_charset_does_not_read_reach_the_target_as_they_are(
+    s: Setup,
+) -> None:
+    """An ENUM's and a SET's members of bytes their charset has no character for (shown ``?``
+    by the server, two such members alike), added while the replicator follows, inserted and
+    set by an update, reach the target as the upstream holds them: the same member (its
+    index) and the same bytes."""
+    s.run("up1", "INSERT INTO orders_01 (id, customer) VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    r = s.replicator()
+    r.run()
+    every(
+        s,
+        "ALTER TABLE {t} ADD e ENUM('a', X'C3A9', X'C39F') CHARACTER SET ascii NULL, "
+        "ADD f SET('a', X'E9', X'DF') CHARACTER SET ascii NOT NULL",
+    )
+    s.run(
+        "up1",
+        "UPDATE orders_01 SET e = 2, f = 2 WHERE id = 1",
+        "UPDATE orders_01 SET e = 3, f = 7 WHERE id = 2",
+        "UPDATE orders_01 SET e = 'a', f = 'a' WHERE id = 3",
+        "INSERT INTO orders_01 (id, customer, e, f) VALUES (4, 'd', 3, 4), (5, 'e', 2, 6)",
+        "UPDATE orders_01 SET e = 3, f = 5 WHERE id = 1",
+        "UPDATE orders_01 SET e = 2 WHERE id = 3",
+        "DELETE FROM orders_01 WHERE id = 5",
+    )
+    r.run()
+    columns = "HEX(e), HEX(f), CAST(e AS UNSIGNED), CAST(f AS UNSIGNED)"
+    assert (
+        texts(s.servers.down, s.dw, "orders", columns)
+        == texts(s.servers.up1, s.db, "orders_01", columns)
+        == [
+            (1, "C39F", "612CDF", "3", "5"),
+            (2, "C39F", "612CE92CDF", "3", "7"),
+            (3, "C3A9", "61", "2", "1"),
+            (4, "C39F", "DF", "3", "4"),
+        ]
+    )
+    assert_replicated(s, r)

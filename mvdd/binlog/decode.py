@@ -20,6 +20,11 @@ FLOAT / DOUBLE      ``float``
 BIT                 ``int``
 text, ENUM          ``str`` (decoded with the column's charset; an ENUM's label)
 SET                 ``set[str]`` (``set()`` when empty)
+a member's bytes    an ENUM's or a SET's member as the catalog holds it: a byte its charset
+its charset does    does not read (kept by a ``CONVERT TO``, or a hex literal's) Python's
+not read            ``surrogateescape`` character (:data:`~mvdd.model.encoding.KEPT_BYTE`),
+                    which :func:`~mvdd.model.encoding.bytes_in` writes back as the byte;
+                    :func:`~mvdd.model.encoding.without_kept` shows it as the server does (``?``)
 binary strings      ``bytes`` (``b""`` when empty; BINARY(n) padded with zero bytes)
 DATE / DATETIME     ``date`` / ``datetime``; TIMESTAMP as a naive ``datetime`` in UTC; a
                     value that is no Python date (the zero date, a zero month or day, a
@@ -45,7 +50,7 @@ from pymysqlreplication.constants.CHARSET import charset_by_id
 from mvdd.binlog.library import compressed_value
 from mvdd.errors import SchemaDriftError, SchemaUnknownError
 from mvdd.model import Column, Table, TypeKind
-from mvdd.model.encoding import python_codec, shown_text, without_kept
+from mvdd.model.encoding import KEPT_BYTE, bytes_in, python_codec, shown_text
 from mvdd.model.kind import PLUGIN_BYTES, Family
 from mvdd.model.plugin import text_of
 from mvdd.model.table import PERIOD_COLUMNS, is_long_unique, period_columns
@@ -252,8 +257,7 @@ def _expected(table: Table, col: Column, flavor: str) -> Expected:
         # (a VARCHAR's or VARBINARY's longest value is one byte longer: the header's)
         meta = [(a, v + 1 if a == "max_length" else v) for a, v in meta]
         convert = _restored(None if codec == RAW else codec)
-    # (a member that keeps bytes its charset does not read: its value as the server shows it)
-    members = tuple(map(without_kept, t.members))
+    members = t.members  # (as the catalog holds them: a kept byte too, see the module's table)
     return Expected(
         name=col.name,
         label=str(t),
@@ -421,7 +425,7 @@ def check_table_map(
             continue
         kind = "ENUM" if want.enum_values is not None else "SET"
         said = next(logged[kind], None)
-        if said is None or want.codec != "utf-8" or tuple(said) == members:
+        if said is None or want.codec != "utf-8" or tuple(said) == tuple(map(_as_logged, members)):
             continue
         raise drift(
             i,
@@ -429,6 +433,17 @@ def check_table_map(
             f"`{want.name}` {kind}{tuple(said)}",
             "members" + (_LOSSY if _shown_as_logged(members, said) else ""),
         )
+
+
+def _as_logged(member: str) -> str:
+    """A member (of a UTF-8 charset) as the library reads the server's log of it: its bytes as
+    UTF-8's text, or ``""`` where they are none (a byte the charset does not read, kept)."""
+    if member.isascii() or not KEPT_BYTE.search(member):
+        return member
+    try:
+        return bytes_in(member, "utf8mb4").decode()
+    except UnicodeDecodeError:
+        return ""
 
 
 #: why a table's members can differ from its server's where a character beyond the BMP stood

@@ -53,6 +53,9 @@ class Session:
         shown: the text is a server's own account of a table (its SHOW CREATE TABLE, read
             under :data:`~mvdd.ddl.statement.SHOWN`): a column has what it states, where the
             statement would give it more (a NOT NULL COMPRESSED column's ``DEFAULT ''``).
+        alike: a server's own text read to be compared with the table it should be, as its
+            server shows that (:attr:`~mvdd.ddl.sqlmode.SqlMode.alike`): its members may be
+            one.
     """
 
     time_zone: dt.tzinfo | None = attrs.field(default=None, eq=False)
@@ -61,6 +64,7 @@ class Session:
     round_fractions: bool = False
     charset: str | None = None
     shown: bool = False
+    alike: bool = False
 
     @property
     def members_alike(self) -> bool:
@@ -68,8 +72,9 @@ class Session:
         collation, or as a ``CONVERT TO`` makes them): a session that is not strict keeps
         them (the server's 1291 a note there). Not in a server's own text (:attr:`shown`),
         whose ``?`` may hide characters beyond the BMP that its table keeps apart: such a
-        text is refused, saying so."""
-        return self.loose
+        text is refused, saying so; unless it is read to be compared with a table as its
+        server shows it (:attr:`alike`)."""
+        return self.loose or self.alike
 
 
 #: a session of mvdd's own

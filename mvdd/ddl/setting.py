@@ -135,6 +135,7 @@ def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str |
         round_fractions=mode is not None and mode.round_fractions,
         charset=charset,
         shown=mode is not None and mode.shown,
+        alike=mode is not None and mode.alike,
     )
 
 

@@ -138,6 +138,10 @@ class SqlMode:
     #: the text is a server's own account of a table (its SHOW CREATE TABLE), not a statement
     #: a session ran: what it states is what the table has (:data:`mvdd.ddl.statement.SHOWN`)
     shown: bool = False
+    #: (of a server's own text) it is read to be compared with the table it should be, as its
+    #: server shows that (:func:`~mvdd.model.table.as_shown`): members it shows alike (a ``?``
+    #: a byte their charset does not read, or a character beyond the BMP) read as it shows them
+    alike: bool = False
 
     @classmethod
     def of(cls, mode: SqlMode | str | int | None, flavor: str | None = None) -> SqlMode:

@@ -1456,6 +1456,10 @@ def parse_statements(
 SHOWN = attrs.evolve(SqlMode.of("ALLOW_INVALID_DATES,STRICT_ALL_TABLES"), shown=True)
 
 
+#: the same, of a text read to be compared with the table it should be (:func:`live_table`)
+SHOWN_ALIKE = attrs.evolve(SHOWN, alike=True)
+
+
 def with_kept_defaults(text: str, kept: Callable[[list[str]], Sequence[str | None]]) -> str:
     """A server's ``CREATE TABLE`` text (its SHOW CREATE TABLE, which writes each character
     beyond the BMP of a DEFAULT as ``?``) with each string DEFAULT that holds a ``?`` as the
@@ -1517,15 +1521,34 @@ def parse_table(
     (['a', 'b'], False, 'x')
     """
     own = replica if shown is None else shown
-    statements = parse_statements(
-        sql, replica=replica, flavor=flavor, sql_mode=SHOWN if own else None
+    return _only_table(
+        sql, parse_statements(sql, replica=replica, flavor=flavor, sql_mode=SHOWN if own else None)
     )
+
+
+def _only_table(sql: str, statements: Sequence[Statement]) -> Table:
+    """The table of a text's one ``CREATE TABLE`` statement (DDLError: it holds another)."""
     if len(statements) != 1 or len(statements[0].steps) != 1:
         raise DDLError("expected exactly one CREATE TABLE statement", statement=sql)
     (only,) = statements[0].steps
     if not isinstance(only, s.CreateTable):
         raise DDLError("expected a CREATE TABLE statement", statement=sql)
     return only.definition
+
+
+def live_table(text: str | bytes) -> Table:
+    """A server's SHOW CREATE TABLE of a table mvdd made there, read to be compared with
+    :func:`~mvdd.model.table.as_shown` of the table it should be (a byte that is no UTF-8 text
+    kept as Python's ``surrogateescape`` reads it): by the server's rules, which built it,
+    members it shows alike (two members of bytes their charset does not read, each shown
+    ``?``) read as it shows them, where :func:`parse_table` refuses them.
+
+    >>> t = live_table("CREATE TABLE `t` (`e` enum('a','?','?') CHARACTER SET ascii)")
+    >>> t.column("e").type.members
+    ('a', '?', '?')
+    """
+    shown = text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text
+    return _only_table(shown, parse_statements(shown, replica=True, sql_mode=SHOWN_ALIKE))
 
 
 def for_server(text: str, flavor: str) -> str:
@@ -1615,6 +1638,7 @@ __all__ = [
     "for_server",
     "idempotent_drop",
     "iter_statements",
+    "live_table",
     "parse_statements",
     "parse_table",
     "replaced_drop",

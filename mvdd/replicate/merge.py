@@ -33,9 +33,11 @@ from mvdd.ddl.statement import parse_statements
 from mvdd.ddl.versioning import as_current
 from mvdd.errors import MvddError
 from mvdd.model import Column, Table
+from mvdd.model.encoding import KEPT_BYTE
 from mvdd.model.kind import TypeKind
 from mvdd.model.names import fold_name
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row
+from mvdd.replicate.apply import member_bytes
 from mvdd.replicate.state import LogEntry, State
 from mvdd.shard import Outcome, ShardGroup
 
@@ -125,14 +127,30 @@ class Route:
     #: error value (an ENUM's index 0, which a session outside strict mode stores for a value
     #: no member is): strict mode refuses to write it (see mvdd.replicate.apply.Changes)
     empty: frozenset[str] = frozenset()
+    #: upstream name -> the target column's charset, for the target's ENUM and SET columns
+    #: with a member of bytes its charset does not read: their values are written as bytes
+    #: (:func:`~mvdd.replicate.apply.member_bytes`)
+    kept: Mapping[str, str | None] = attrs.field(factory=dict)
 
     def row(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """A row by target names (columns the target does not store left out)."""
+        """A row by target names (columns the target does not store left out), as the target
+        is written."""
         cols = self.columns
+        if self.kept:
+            kept = self.kept
+            return {
+                cols[k]: member_bytes(v, kept[k]) if k in kept else v
+                for k, v in values.items()
+                if k in cols
+            }
         return {cols[k]: v for k, v in values.items() if k in cols}
 
     def key_of(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        return tuple(values[up] for _, up in self.key)
+        """A row's key, as the target is written."""
+        kept = self.kept
+        return tuple(
+            member_bytes(values[up], kept[up]) if up in kept else values[up] for _, up in self.key
+        )
 
     def positions(self, names: Sequence[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """For rows that are tuples in the order of ``names`` (a copy's SELECT): the target
@@ -371,12 +389,15 @@ class Merge:
         table = self.table(source, tid, version)
         columns: dict[str, str] = {}
         empty: set[str] = set()
+        kept: dict[str, str | None] = {}
         for col in table.columns:
             dest = group.destination(shard, col.id)
             if dest is not None and dest.generated is None:
                 columns[col.name] = dest.name
                 if dest.type.kind is TypeKind.ENUM and "" not in dest.type.members:
                     empty.add(dest.name)
+                if any(map(KEPT_BYTE.search, dest.type.members)):
+                    kept[col.name] = group.joined.column_collation(dest)[0]
         down_key = row_key(group.joined) or ()
         back = {fold_name(down): up for up, down in columns.items()}
         missing = [k for k in down_key if fold_name(k) not in back]
@@ -396,6 +417,7 @@ class Merge:
             columns,
             tuple((k, back[fold_name(k)]) for k in down_key),
             frozenset(empty),
+            kept,
         )
         self._routes[(shard, version)] = route
         return route

@@ -31,7 +31,7 @@ from pymysql.constants import CLIENT
 from mvdd.binlog.source import server_flavor
 from mvdd.ddl import parse_table
 from mvdd.ddl.dml import insert_template, show_create
-from mvdd.ddl.statement import for_server
+from mvdd.ddl.statement import for_server, live_table
 from mvdd.errors import MvddError, StoreError
 from mvdd.model import Table
 from mvdd.replicate import faults
@@ -266,10 +266,7 @@ class Target:
             cur.execute(show_create(self.table))
             text = cur.fetchone()[1]
             self.connect().commit()
-        return parse_table(
-            text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text,
-            replica=True,  # (the server's own text: its rules built the table)
-        )
+        return live_table(text)
 
     # -- the checkpoint table ---------------------------------------------------------------------
 

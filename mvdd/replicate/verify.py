@@ -21,8 +21,8 @@ import pymysql
 import pymysql.cursors
 
 from mvdd.binlog.source import source_address
-from mvdd.ddl import parse_table
 from mvdd.ddl.dml import count_rows, select_run, show_create
+from mvdd.ddl.statement import live_table
 from mvdd.model import Column, Family, Table
 from mvdd.model.names import fold_name
 from mvdd.model.table import as_shown
@@ -82,8 +82,7 @@ def target_schema(downstream: str, target: str) -> Table:
     with _connection(parse_address(downstream)) as conn, conn.cursor() as cur:
         cur.execute(show_create(target))
         text = cur.fetchone()[1]
-    shown = text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text
-    return parse_table(shown, replica=True)  # (the server's own text: its rules built the table)
+    return live_table(text)
 
 
 #: the families whose values the servers and Python order alike: when the key's first column

@@ -55,6 +55,7 @@ import pyarrow.parquet as pq
 from mvdd.errors import MvddError
 from mvdd.model import Column, ColumnType, Table
 from mvdd.model.coerce import python_date
+from mvdd.model.encoding import without_kept
 from mvdd.model.kind import CALENDAR, Family, TypeKind
 from mvdd.shard import ShardGroup
 from mvdd.store.folder import foreign_entries, listed
@@ -116,7 +117,9 @@ def lake_value(value: Any, column: Column | None = None) -> Any:
     ``column``: a number in a text column (a YEAR, a BIGINT UNSIGNED, a BIT(64):
     :func:`arrow_type`) as its text, a DECIMAL as the server prints it, a BIT's bytes as its
     number, the text of a date no Python date holds (the zero date …:
-    :data:`~mvdd.model.kind.CALENDAR`) as NULL, as the lake holds it."""
+    :data:`~mvdd.model.kind.CALENDAR`) as NULL, an ENUM's or a SET's member of bytes its
+    charset does not read as the server shows it (each such byte a ``?``:
+    :func:`~mvdd.model.encoding.without_kept`), as the lake holds it."""
     if column is not None:
         t = column.type
         if isinstance(value, str) and t.kind in CALENDAR:
@@ -127,6 +130,9 @@ def lake_value(value: Any, column: Column | None = None) -> Any:
             return f"{value:.{t.scale}f}"  # as the server prints it, not '1E-30'
         if isinstance(value, int | float) and arrow_type(column) == pa.string():
             return str(value)
+        if t.family == Family.ENUM and isinstance(value, str | set | frozenset):
+            # (a member of bytes its charset does not read: as the server shows it, a ?)
+            return without_kept(value if isinstance(value, str) else ",".join(sorted(value)))
     if value is None or isinstance(value, bool | int | float | str | bytes):
         return value
     if isinstance(value, Decimal):

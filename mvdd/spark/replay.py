@@ -40,9 +40,8 @@ from pyspark.sql import types as T
 
 from mvdd.binlog.source import server_flavor
 from mvdd.catalog import Catalog
-from mvdd.ddl import parse_table
 from mvdd.ddl.dml import checksum_query, drop_table, insert_rows, show_create
-from mvdd.ddl.statement import for_server
+from mvdd.ddl.statement import for_server, live_table
 from mvdd.errors import CatalogError, MvddError, StoreError
 from mvdd.model import Table
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row, validate_row
@@ -203,7 +202,7 @@ class _Downstream:
     def check(self, joined: Table) -> dict[str, Any]:
         self.flush()
         shown = self._execute(show_create(self.target), "SHOW CREATE TABLE")[1]
-        live = parse_table(shown, replica=True)  # (the server's own text)
+        live = live_table(shown)
         names = [c.name for c in joined.public_columns]
         count, checksum = self._execute(checksum_query(self.target, names), "the checksum")
         shown_joined = as_shown(joined)  # (as that text writes it: beyond the BMP a ?)
