@@ -5222,7 +5222,10 @@ def test_members_that_are_one_as_the_session_takes_them(
 ) -> None:
     """A replica, told the session's sql_mode as a binlog tells it, takes them where the
     server does (its table's members kept one, as the server's text shows them) and refuses
-    them where it does."""
+    them where it does. Where it took them, the server's SHOW CREATE TABLE reads as the table
+    it shows and the table's ``to_sql()`` as the same table, but where a ``?`` of that text is
+    one of the members alike (which it may hide): refused, saying so (``to_sql()`` read back
+    as a statement of such a session)."""
     cat = _replica()
     assert _run(mdb, "DROP TABLE IF EXISTS t") is None
     if setup is not None:
@@ -5236,6 +5239,19 @@ def test_members_that_are_one_as_the_session_takes_them(
     assert (server_err is None) == (mvdd_err is None), (sql, mode, server_err, mvdd_err)
     if server_err is None:
         _same_table(mdb, cat, "t", sql)
+        table = cat.table("t")
+        shown = show_create_table(mdb, "t")
+        if any("?" in m for c in as_shown(table).columns for m in c.type.members):
+            with pytest.raises(mvdd.DDLError, match=r"duplicate members.*SHOW CREATE TABLE"):
+                parse_table(shown, replica=True)
+            # (its members' ? alike too: read back as a statement of such a session)
+            again = _replica()
+            again.execute(table.to_sql(), sql_mode="")
+            assert again.table("t").equivalent(table, ignore_order=False), sql
+        else:
+            read = parse_table(shown, replica=True)
+            assert read.equivalent(as_shown(table), ignore_order=False), sql
+            assert parse_table(table.to_sql(), replica=True).equivalent(table), sql
 
 
 @pytest.mark.parametrize("setup,sql", CONVERTED_MEMBERS)

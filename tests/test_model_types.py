@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mvdd import parse_table
+from mvdd import Catalog, parse_table
 from mvdd.errors import DDLError, InvalidValueError
 from mvdd.model import Column, Index, IndexPart, Table, TableOptions
 from mvdd.model.element import coerce_default
@@ -257,3 +257,18 @@ def test_checked_values_still_render() -> None:
         last_id=2,
     )
     assert parse_table(t.to_sql()).equivalent(t)
+
+
+def test_members_alike_a_loose_session_kept_stay_refused_in_a_strict_one() -> None:
+    """A type whose members a session that is not strict kept alike (its charset named, so
+    the type is shared) does not make a strict session's same members taken (the servers'
+    1291): a shared type's members are checked where the session asks."""
+    loose = Catalog(replica=True, charset="utf8mb4", collation="utf8mb4_general_ci")
+    loose.execute("CREATE TABLE u (c ENUM('q','Q') CHARACTER SET utf8mb4, k INT)", sql_mode="")
+    assert loose.table("u").column("c").type.members == ("q", "Q")
+    strict = Catalog(replica=True, charset="utf8mb4", collation="utf8mb4_general_ci")
+    with pytest.raises(DDLError, match=r"duplicate members \['Q', 'q'\]"):
+        strict.execute("CREATE TABLE t (c ENUM('q','Q'), k INT)", sql_mode="STRICT_TRANS_TABLES")
+    assert parse_table(loose.table("u").to_sql(), replica=True).column("c") == loose.table(
+        "u"
+    ).column("c")

@@ -51,6 +51,7 @@ from mvdd.model.types import (
     CHARSET_DEFAULT,
     canonical_charset,
     charsetless,
+    check_hidden_members,
     resolve_charset,
     same_collation,
 )
@@ -1511,4 +1512,18 @@ def build_table(
     table = auto_timestamps(apply_steps(table, [*columns, *later], rules=rules), columns)
     check_period(table, periods)
     validate_table(table, rules=rules)
+    if rules.session.shown and not rules.session.alike:
+        _check_shown_members(table)
     return table
+
+
+def _check_shown_members(table: Table) -> None:
+    """A server's own text's members alike that it may hide what kept apart, refused
+    (:func:`~mvdd.model.types.check_hidden_members`)."""
+    for col in table.columns:
+        t = col.type
+        if t.members:
+            try:
+                check_hidden_members(t.kind, t.members, table.column_collation(col)[1])
+            except MvddError as err:
+                raise err.locate(table=table.name, column=col.name) from None

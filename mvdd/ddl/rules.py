@@ -70,11 +70,12 @@ class Session:
     def members_alike(self) -> bool:
         """Whether an ENUM's or a SET's members may be one (as written, in their charset or
         collation, or as a ``CONVERT TO`` makes them): a session that is not strict keeps
-        them (the server's 1291 a note there). Not in a server's own text (:attr:`shown`),
-        whose ``?`` may hide characters beyond the BMP that its table keeps apart: such a
-        text is refused, saying so; unless it is read to be compared with a table as its
-        server shows it (:attr:`alike`)."""
-        return self.loose or self.alike
+        them (the server's 1291 a note there), and a server's own text (:attr:`shown`) holds
+        them as such a session made them; but where a ``?`` of that text is one of them, it
+        may hide characters beyond the BMP that its table keeps apart: such a text is
+        refused, saying so (:func:`~mvdd.model.types.check_hidden_members`), unless it is read
+        to be compared with a table as its server shows it (:attr:`alike`)."""
+        return self.loose or self.alike or self.shown
 
 
 #: a session of mvdd's own

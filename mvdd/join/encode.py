@@ -258,8 +258,10 @@ _DECODE: Final[dict[str, Callable[[Any], ColumnType]]] = {
     "text": lambda p: _string(_text_kind(p[1], decode_charset(p[0])[0]), p[0]),
     "varbinary": lambda p: ColumnType.of(K.VARBINARY, length=p),
     "blob": lambda p: ColumnType.of(p),
-    "enum": lambda p: _string(K.ENUM, p[0], members=p[1]),
-    "set": lambda p: _string(K.SET, p[0], members=p[1]),
+    # (members a shard's table holds, which its catalog took, alike ones too: the join orders
+    # them by prefix, and its value is the longest shard's)
+    "enum": lambda p: _string(K.ENUM, p[0], members=p[1], duplicates=True),
+    "set": lambda p: _string(K.SET, p[0], members=p[1], duplicates=True),
     "temporal": lambda p: ColumnType.of(p[0], fsp=p[1]),
     "bit": lambda p: ColumnType.of(K.BIT, length=p),
     "exact": lambda p: p,

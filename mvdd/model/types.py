@@ -316,7 +316,8 @@ class ColumnType:
         self, charset: str | None, collation: str | None, *, checked: bool = True
     ) -> ColumnType:
         """This type with the given (already resolved) charset; unchanged for non-string types.
-        The shared instance when there is one (nothing is built or checked again: it was). In
+        The shared instance when there is one (nothing is built again; its members checked,
+        where ``checked``: a session that was not strict shares them too). In
         the charset ``binary`` a character string is its binary twin (:data:`BINARY_TWIN`:
         ``VARCHAR(10)`` is ``VARBINARY(10)``, ``TEXT`` is ``BLOB``), as the servers make it.
         Not ``checked``: an ENUM's or a SET's members may be one in the new collation, as a
@@ -330,6 +331,8 @@ class ColumnType:
             return made.compressing(self.compressed)
         found = _INTERNED.get(self._key(charset, collation))
         if found is not None:
+            if checked and found.members and collation is not None:  # (alike ones shared too)
+                check_members(found.kind, found.members, collation)
             return found
         members = self.members and _members_in(
             self.kind, self.members, charset, collation, check=checked
@@ -595,11 +598,32 @@ def check_members(kind: TypeKind, members: tuple[str, ...], collation: str | Non
     servers' 1291; :func:`~mvdd.model.collation.collation_key`). None: the collation is not
     known, not even at the end of a statement (no charset of the table's or its database's):
     Unicode's case folding, which the servers' default collations hold to at least."""
-    folded = list(map(collation_key(collation), members))
-    dupes = sorted({m for m, f in zip(members, folded, strict=True) if folded.count(f) > 1})
+    dupes = alike_members(members, collation)
     if dupes:
         hint = _HIDDEN_MEMBERS if any("?" in m for m in dupes) else ""
         raise DDLError(f"{kind} has duplicate members {dupes}{hint}")
+
+
+def check_hidden_members(kind: TypeKind, members: tuple[str, ...], collation: str | None) -> None:
+    """DDLError when two members of an ENUM or a SET in a server's own text (its SHOW CREATE
+    TABLE) are one under ``collation`` and one of them holds a ``?``: that text writes each
+    character beyond the BMP and each byte a member keeps that its charset does not read as
+    ``?``, which may hide what keeps them apart (members alike otherwise are the table's: a
+    session that was not strict made them)."""
+    dupes = alike_members(members, collation)
+    if any("?" in m for m in dupes):
+        raise DDLError(f"{kind} has duplicate members {dupes}{_HIDDEN_MEMBERS}")
+
+
+def alike_members(members: tuple[str, ...], collation: str | None) -> list[str]:
+    """The members of an ENUM or a SET that are one with another under ``collation``
+    (:func:`check_members`), sorted: a value's text does not tell them apart.
+
+    >>> alike_members(("a", "A", "b"), "latin1_swedish_ci"), alike_members(("a", "A"), "latin1_bin")
+    (['A', 'a'], [])
+    """
+    folded = list(map(collation_key(collation), members))
+    return sorted({m for m, f in zip(members, folded, strict=True) if folded.count(f) > 1})
 
 
 #: why a server's own text may hold members that are one: it hides what kept them apart

@@ -10,12 +10,12 @@ upsert, an update deletes the old key and upserts the new row, and a delete dele
 so applying the binlog from before the copy converges whatever the copy already held.
 
 Values become what PyMySQL writes: a SET as its members joined by commas, a MySQL JSON document
-as its text, an ENUM's or a SET's member of bytes its charset does not read as its bytes
-(:func:`member_bytes`). An ENUM's error value (the empty value of an ENUM without an empty
-member, index 0, which a session outside strict mode stores for a value no member is) is
-written by a statement of its own outside strict mode, which must give one warning for each
-such value and no other (:attr:`~mvdd.replicate.target.Op.lenient`): the downstream session's
-strict mode refuses it, and the upstream holds it.
+as its text, an ENUM's or a SET's value in a column whose members its text does not tell apart
+as their number (:func:`member_number`). An ENUM's error value (the empty value of an ENUM
+without an empty member, index 0, which a session outside strict mode stores for a value no
+member is) is written by a statement of its own outside strict mode, which must give one
+warning for each such value and no other (:attr:`~mvdd.replicate.target.Op.lenient`): the
+downstream session's strict mode refuses it, and the upstream holds it.
 """
 
 from __future__ import annotations
@@ -25,26 +25,27 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mvdd.ddl.dml import delete_template, insert_template, update_template
-from mvdd.model.encoding import KEPT_BYTE, bytes_in
 from mvdd.replicate.target import Op
 
 
-def member_bytes(value: Any, charset: str | None) -> Any:
-    r"""An ENUM's or a SET's value (a member, or a set of them) as its bytes in ``charset``
-    where a member keeps bytes its charset does not read (:data:`~mvdd.model.encoding.KEPT_BYTE`;
-    the decoder's value is the member as the catalog holds it): PyMySQL writes bytes as a
-    ``_binary`` literal, whose bytes the server takes as they are, where the text the server
-    shows of such a member (``?``) is no member of the column. Other values as they are.
+def member_number(value: Any, numbers: Mapping[str, int]) -> Any:
+    r"""An ENUM's value as its member's index, a SET's as the number of its members' bits
+    (``numbers``: each member's index, from 1), as the server takes a number for them; other
+    values (NULL, an ENUM's error value ``''``) as they are. For a column whose members a
+    value's text does not tell apart: two that are one under its collation (``'a'`` and
+    ``'A'``, which the server matches to the first), a member of bytes its charset does not
+    read (the server shows each such byte a ``?``, which matches no member).
 
-    >>> member_bytes("a\udcc3\udca9", "ascii"), member_bytes({"a", "\udce9"}, "ascii")
-    (b'a\xc3\xa9', b'a,\xe9')
-    >>> member_bytes("é", "latin1"), member_bytes(None, "latin1")
-    ('é', None)
+    >>> numbers = {"a": 1, "A": 2, "\udce9": 3}
+    >>> member_number("A", numbers), member_number({"a", "\udce9"}, numbers)
+    (2, 5)
+    >>> member_number("", numbers), member_number(None, numbers), member_number(set(), numbers)
+    ('', None, 0)
     """
     if isinstance(value, str):
-        return bytes_in(value, charset) if KEPT_BYTE.search(value) else value
-    if isinstance(value, set | frozenset) and any(KEPT_BYTE.search(m) for m in value):
-        return bytes_in(",".join(sorted(value)), charset)
+        return numbers.get(value, value)
+    if isinstance(value, set | frozenset) and all(m in numbers for m in value):
+        return sum(1 << (numbers[m] - 1) for m in value)
     return value
 
 
@@ -180,4 +181,4 @@ def _errors(params: tuple[Any, ...], at: Sequence[int]) -> int:
     return sum(1 for i in at if params[i] == "")
 
 
-__all__ = ["Changes", "Templates", "db_value", "member_bytes"]
+__all__ = ["Changes", "Templates", "db_value", "member_number"]

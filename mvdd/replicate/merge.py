@@ -29,6 +29,8 @@ from mvdd.ddl import osc
 from mvdd.ddl import step as s
 from mvdd.ddl.order import apply_statement
 from mvdd.ddl.rules import Rules
+from mvdd.ddl.setting import session_of
+from mvdd.ddl.sqlmode import SqlMode
 from mvdd.ddl.statement import parse_statements
 from mvdd.ddl.versioning import as_current
 from mvdd.errors import MvddError
@@ -37,7 +39,8 @@ from mvdd.model.encoding import KEPT_BYTE
 from mvdd.model.kind import TypeKind
 from mvdd.model.names import fold_name
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row
-from mvdd.replicate.apply import member_bytes
+from mvdd.model.types import alike_members
+from mvdd.replicate.apply import member_number
 from mvdd.replicate.state import LogEntry, State
 from mvdd.shard import Outcome, ShardGroup
 
@@ -97,17 +100,24 @@ def is_truncate(statement: str) -> bool:
     )
 
 
+#: the rules of a downstream statement: the server's, outside strict mode
+_DOWNSTREAM = Rules.SERVER.for_session(session_of(None, SqlMode.of(""), None))
+
+
 def expected_tables(before: Table | None, statements: Sequence[str]) -> list[Table]:
-    """The target's schema after each downstream statement (data statements change none)."""
+    """The target's schema after each downstream statement (data statements change none), each
+    read as the target runs it: outside strict mode (:func:`~mvdd.replicate.target.run_ddl`),
+    where an ENUM's or a SET's members may be one, as a shard's session made them."""
     out: list[Table] = []
     table = before
     for text in statements:
-        for st in parse_statements(text, replica=True) if not is_data(text) else ():
+        read = parse_statements(text, replica=True, sql_mode="") if not is_data(text) else ()
+        for st in read:
             if len(st.steps) == 1 and isinstance(st.steps[0], s.CreateTable):
                 table = st.steps[0].definition
             elif st.steps:
                 assert table is not None
-                table = apply_statement(table, st.steps, rules=Rules.SERVER)
+                table = apply_statement(table, st.steps, rules=_DOWNSTREAM)
         assert table is not None
         out.append(table)
     return out
@@ -127,19 +137,21 @@ class Route:
     #: error value (an ENUM's index 0, which a session outside strict mode stores for a value
     #: no member is): strict mode refuses to write it (see mvdd.replicate.apply.Changes)
     empty: frozenset[str] = frozenset()
-    #: upstream name -> the target column's charset, for the target's ENUM and SET columns
-    #: with a member of bytes its charset does not read: their values are written as bytes
-    #: (:func:`~mvdd.replicate.apply.member_bytes`)
-    kept: Mapping[str, str | None] = attrs.field(factory=dict)
+    #: upstream name -> the numbers of its members (:func:`~mvdd.replicate.apply.member_number`),
+    #: for the ENUM and SET columns whose members a value's text does not tell apart (two
+    #: that are one under its collation, a member of bytes its charset does not read): their
+    #: values are written as numbers, the same in the shard's table and the target's, whose
+    #: members the shard's begin (the join orders members by prefix)
+    numbered: Mapping[str, Mapping[str, int]] = attrs.field(factory=dict)
 
     def row(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """A row by target names (columns the target does not store left out), as the target
         is written."""
         cols = self.columns
-        if self.kept:
-            kept = self.kept
+        if self.numbered:
+            numbered = self.numbered
             return {
-                cols[k]: member_bytes(v, kept[k]) if k in kept else v
+                cols[k]: member_number(v, numbered[k]) if k in numbered else v
                 for k, v in values.items()
                 if k in cols
             }
@@ -147,10 +159,27 @@ class Route:
 
     def key_of(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         """A row's key, as the target is written."""
-        kept = self.kept
+        numbered = self.numbered
         return tuple(
-            member_bytes(values[up], kept[up]) if up in kept else values[up] for _, up in self.key
+            member_number(values[up], numbered[up]) if up in numbered else values[up]
+            for _, up in self.key
         )
+
+    def tuples(
+        self, names: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> Sequence[Sequence[Any]]:
+        """Rows that are tuples in the order of ``names`` (a copy's SELECT), as the target is
+        written."""
+        at = [(i, self.numbered[n]) for i, n in enumerate(names) if n in self.numbered]
+        if not at:
+            return rows
+        out = []
+        for row in rows:
+            values = list(row)
+            for i, numbers in at:
+                values[i] = member_number(values[i], numbers)
+            out.append(values)
+        return out
 
     def positions(self, names: Sequence[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """For rows that are tuples in the order of ``names`` (a copy's SELECT): the target
@@ -389,15 +418,17 @@ class Merge:
         table = self.table(source, tid, version)
         columns: dict[str, str] = {}
         empty: set[str] = set()
-        kept: dict[str, str | None] = {}
+        numbered: dict[str, dict[str, int]] = {}
         for col in table.columns:
             dest = group.destination(shard, col.id)
             if dest is not None and dest.generated is None:
                 columns[col.name] = dest.name
                 if dest.type.kind is TypeKind.ENUM and "" not in dest.type.members:
                     empty.add(dest.name)
-                if any(map(KEPT_BYTE.search, dest.type.members)):
-                    kept[col.name] = group.joined.column_collation(dest)[0]
+                if dest.type.kind is col.type.kind and not (
+                    members_apart(table, col) and members_apart(group.joined, dest)
+                ):
+                    numbered[col.name] = {m: i for i, m in enumerate(col.type.members, 1)}
         down_key = row_key(group.joined) or ()
         back = {fold_name(down): up for up, down in columns.items()}
         missing = [k for k in down_key if fold_name(k) not in back]
@@ -417,7 +448,7 @@ class Merge:
             columns,
             tuple((k, back[fold_name(k)]) for k in down_key),
             frozenset(empty),
-            kept,
+            numbered,
         )
         self._routes[(shard, version)] = route
         return route
@@ -439,6 +470,18 @@ class Merge:
         return {c.name: up[c.id] for c in new.columns if up[c.id] is not COMPUTED}
 
 
+def members_apart(table: Table, column: Column) -> bool:
+    """Whether a value's text tells each member of an ENUM or a SET column apart: none holds
+    a byte its charset does not read (:data:`~mvdd.model.encoding.KEPT_BYTE`), no two are one
+    under its collation (:func:`~mvdd.model.types.alike_members`)."""
+    members = column.type.members
+    if not members:
+        return True
+    return not any(map(KEPT_BYTE.search, members)) and not alike_members(
+        members, table.column_collation(column)[1]
+    )
+
+
 def columns_of(table: Table) -> list[Column]:
     """The columns a copy reads and writes: all but generated ones (the server computes them)."""
     return [c for c in table.columns if c.generated is None]
@@ -457,6 +500,7 @@ __all__ = [
     "is_data",
     "is_helper",
     "is_truncate",
+    "members_apart",
     "names",
     "row_key",
     "shard_name",

@@ -63,6 +63,7 @@ from mvdd.replicate.merge import (
     is_data,
     is_helper,
     is_truncate,
+    members_apart,
     names,
     row_key,
     shard_name,
@@ -544,7 +545,27 @@ class Replicator:
 
     def _method(self, snapshots: dict[str, Any], merge: Merge, shards: dict[str, Any]) -> str:
         """How the first copy goes: ``bulk`` as asked; ``auto``: Spark above
-        :attr:`bulk_rows` rows in all (and when Spark and the JDBC driver are here)."""
+        :attr:`bulk_rows` rows in all (and when Spark and the JDBC driver are here). Row by
+        row where Spark's would be and a shard has an ENUM or a SET whose members a value's
+        text does not tell apart (:func:`~mvdd.replicate.merge.members_apart`), which
+        Spark's copy would write as their text."""
+        method = self._asked_method(snapshots, shards)
+        if method != "spark":
+            return method
+        for source, tid, version in shards.values():
+            table = self._sources[source].catalog.table_by_id(tid, version=version)
+            alike = [c.name for c in table.columns if not members_apart(table, c)]
+            if alike:
+                log.warning(
+                    "copying row by row: the members of %s of %s are not told apart by their "
+                    "text, which Spark's copy writes",
+                    alike,
+                    table.name,
+                )
+                return "rows"
+        return method
+
+    def _asked_method(self, snapshots: dict[str, Any], shards: dict[str, Any]) -> str:
         if self.bulk == "spark":
             self._jdbc_ready()  # an address Spark's driver cannot honour fails here, not mid-copy
         if self.bulk != "auto":
@@ -613,7 +634,7 @@ class Replicator:
                     if self._stop.is_set():
                         return
                     changes = Changes(templates)
-                    changes.insert_rows(into, at, chunk, route.empty)
+                    changes.insert_rows(into, at, route.tuples(columns, chunk), route.empty)
                     if self._lake is not None:
                         self._lake.append(self._lake.inserts(shard, columns, chunk), {})
                     copied += len(chunk)
