@@ -3843,21 +3843,32 @@ def _client_scripts(draw: st.DrawFn) -> str:
     the delimiter a DELIMITER line set, glued to it or not; the delimiter also inside strings,
     names and comments, and the word DELIMITER at a line's start in a comment and as a column's
     name; or ended by the client's ``\\g`` or ``\\G``, printed by ``\\p``, dropped by ``\\c``
-    (the same letters inside a string no command), the text after a ``\\q`` never read."""
+    (the same letters inside a string no command), the text after a ``\\q`` never read; the
+    client's commands that change nothing it sends between them, by their long names where a
+    statement starts (one ended by the delimiter too) and by their letters anywhere."""
     out: list[str] = []
     delimiter, tables = ";", 0
     for i in range(draw(st.integers(1, 6))):
         kind = draw(
-            st.sampled_from(["table", "alter", "procedure", "function", "trigger", "dropped"])
+            st.sampled_from(
+                ["table", "alter", "procedure", "function", "trigger", "dropped", "command"]
+            )
         )
         if kind == "dropped":  # (the client's \c: the statement so far is not sent)
             out.append(f"CREATE TABLE z{i} (a VARCHAR(3) DEFAULT '\\\\c')\\c")
+            continue
+        if kind == "command":
+            commands = ["nowarning", "\\W", "rehash", "print", "  warnings", "\\w\\p"]
+            out.append(
+                draw(st.sampled_from([*commands, f"warnings{delimiter}", f"status{delimiter}"]))
+            )
             continue
         # (a program's body holds semicolons: the client sends it whole under another delimiter)
         program = kind in ("procedure", "function") or (kind == "trigger" and tables)
         new = draw(st.sampled_from(_DELIMITERS[1:] if program else _DELIMITERS))
         if new != delimiter:
-            out.append(f"{draw(st.sampled_from(['DELIMITER', 'delimiter', '  DELIMITER']))} {new}")
+            said = draw(st.sampled_from(["DELIMITER", "delimiter", "  DELIMITER", "\\d"]))
+            out.append(f"{said} {new}")
             delimiter = new
         d = delimiter
         if kind == "alter" and tables:
@@ -3887,7 +3898,7 @@ def _client_scripts(draw: st.DrawFn) -> str:
                 f"delimiter INT) /* {d}\ndelimiter // */"
             )
             tables += 1
-        printed = draw(st.sampled_from(["", " \\p", "\\p"]))
+        printed = draw(st.sampled_from(["", " \\p", "\\p", " \\W", "\\w"]))
         end = draw(st.sampled_from([d, d, "\\g", "\\G"]))
         out.append(sql + printed + draw(st.sampled_from(["", " ", "\n"])) + end)
     if delimiter != ";":
@@ -3974,6 +3985,51 @@ def test_the_clients_use_command_reads_as_the_client_runs_it(mariadb: Any) -> No
             with contextlib.closing(mariadb.connect(database)) as conn:
                 _same_tables(conn, cat, database, script)
         assert len(cat.tables()) == 5
+
+
+def test_the_clients_commands_read_as_the_client_runs_them(
+    mariadb: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The client's commands by their long names where a statement starts and by their letters
+    anywhere (their words running to the line's end, or to the delimiter, which they take,
+    the rest of the line a statement's):
+    ``\\u`` and ``use`` switch the database (a ``use`` line before a DELIMITER one, which the
+    reader took for the start of a statement); ``\\d`` sets the delimiter; ``warnings``,
+    ``\\W``, ``nowarning``, ``\\w``, ``rehash``, ``print``, ``status`` change nothing sent,
+    also as a statement the delimiter ends (``warnings;``), but for ``go``, ``ego``, ``quit``
+    and ``exit`` (``go;`` the server's, which it refuses). The catalog holds each database's
+    tables as the server does; one that skips a command it does not follow (``connect``) says
+    so."""
+    with mariadb.database() as first, mariadb.database() as second:
+        script = (
+            f"use {second}\nCREATE TABLE t (x INT);\n\\u {first}\nCREATE TABLE u (y INT);\n"
+            f"use {second}\ndelimiter //\nCREATE TABLE v (z INT)//\n\\d ;\nwarnings\n"
+            "CREATE TABLE w (a INT);\n\\W\nnowarning\n\\w CREATE TABLE x (b INT);\nrehash\n"
+            f"\\u `{first}`;CREATE TABLE n (c INT);\nprint\nstatus;\nwarnings;\n"
+            "CREATE TABLE y (c INT)\\g\n"
+        )
+        ran = _by_client(mariadb, first, script)
+        assert ran.returncode == 0, ran.stderr
+        cat = _replica()
+        cat.execute(script, database=first)
+        for database in (first, second):
+            with contextlib.closing(mariadb.connect(database)) as conn:
+                _same_tables(conn, cat, database, script)
+        held = [f"{second}.t", f"{first}.u", f"{second}.v", f"{second}.w", f"{second}.x"]
+        assert sorted(cat.tables()) == sorted([*held, f"{first}.n", f"{first}.y"])
+        refused = "go;\nCREATE TABLE z (d INT);\n"
+        assert _by_client(mariadb, first, refused).returncode != 0
+        with pytest.raises(mvdd.MvddError, match="statement 1: 'go'"):
+            _replica().execute(refused, database=first)
+        skipped = "CREATE TABLE a1 (x INT);\nconnect\nCREATE TABLE a2 (y INT);\n"
+        assert _by_client(mariadb, second, skipped).returncode == 0
+        with pytest.raises(mvdd.UnsupportedDDLError, match="connect"):
+            _replica().execute(skipped, database=second)
+        cat = _replica(on_unsupported="skip")
+        with caplog.at_level("WARNING", logger="mvdd"):
+            cat.execute(skipped, database=second)
+        assert cat.tables() == [f"{second}.a1", f"{second}.a2"]
+        assert any("new session" in m for m in caplog.messages)
 
 
 def test_a_script_with_a_byte_order_mark_reads_as_the_client_runs_it(mariadb: Any) -> None:

@@ -239,9 +239,13 @@ def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
     is one statement with its semicolons (:func:`_open_blocks`). And as the client reads its
     ``use`` command: a USE at a line's start is ended by its line (``use db`` needs no
     semicolon), the words after the database's name passed over; elsewhere it is the server's
-    statement, which goes on to the next semicolon."""
-    if TokenType.SEMICOLON not in map(_KIND, tokens) and (
-        not tokens or tokens[0].token_type != TokenType.USE
+    statement, which goes on to the next semicolon. A client command the text's reading left
+    for it (:func:`client_delimited`: a backslash, its letter, and for ``\\u`` its name) is a
+    statement of its own, where it stands (one in a statement runs before it is sent)."""
+    if (
+        TokenType.SEMICOLON not in map(_KIND, tokens)
+        and (not tokens or tokens[0].token_type != TokenType.USE)
+        and TokenType.BACKSLASH not in map(_KIND, tokens)
     ):  # one statement, no semicolon: read in C
         if tokens:
             yield tokens
@@ -250,7 +254,16 @@ def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
     program = False  # (whether the chunk is a stored program's, once it has a semicolon)
     blocks, counted = _NO_BLOCKS, 0  # (its blocks as of its first ``counted`` tokens)
     ended = 0  # (the line of the semicolon that ended the statement before)
+    command: list[Token] = []  # (a client command's tokens, as they come)
     for token in tokens:
+        if command and len(command) == 1 and not _marks(command[0], token):
+            chunk.append(command.pop())  # (a backslash of no command: the statement's)
+        if command or token.token_type == TokenType.BACKSLASH:
+            command.append(token)
+            if len(command) == (3 if command[1:2] and command[1].text == "u" else 2):
+                yield command
+                command = []
+            continue
         if chunk and token.line > chunk[0].line and _uses(chunk, ended):
             yield chunk[:2]  # (the client's use command, ended by its line)
             chunk = []
@@ -267,12 +280,19 @@ def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
             ended = token.line
         else:
             chunk.append(token)
+    chunk.extend(command)  # (a backslash the text ends with)
     if chunk and program:
         # a body never closed (malformed, or a name the counting mistook for a block): its
         # statements as their semicolons end them, where the server's parser would fail it
         yield from _split(chunk)
     elif chunk:
         yield chunk[:2] if _uses(chunk, ended) else chunk
+
+
+def _marks(backslash: Token, token: Token) -> bool:
+    """Whether a backslash and the token after it are a client command's marker
+    (:func:`client_delimited`): its letter right after it."""
+    return token.start == backslash.end + 1 and token.text[:1] in _MARKED
 
 
 def _uses(chunk: list[Token], ended: int) -> bool:
@@ -370,34 +390,114 @@ def _then_follows(chunk: list[Token], start: int) -> bool:
     return False
 
 
-#: a line that may be the mysql client's DELIMITER command (:func:`client_delimited`)
-_DELIMITER = re.compile(r"^[ \t]*delimiter[ \t]", re.IGNORECASE | re.MULTILINE)
-#: the client's one-letter commands that change what it sends (outside strings, names and
-#: comments): ``\g`` and ``\G`` send the statement so far, ``\c`` drops it, ``\p`` prints it,
-#: ``\q`` quits (the statement so far sent)
-_SLASH_COMMANDS = {"g": "go", "G": "go", "c": "clear", "p": "print", "q": "quit"}
-_SLASH_COMMAND = re.compile(rf"\\[{''.join(_SLASH_COMMANDS)}]")
+@attrs.frozen
+class _Command:
+    """A mysql client's command (:data:`_CLIENT`)."""
+
+    #: its one-letter form after a backslash
+    letter: str
+    #: whether the words after it are its own
+    params: bool
+    #: what it does to what the client sends (:data:`_CLIENT`)
+    what: str
+    #: whether it is one too where a statement of its long name (and words) ends at the
+    #: delimiter (``warnings;``): the client's ``go``, ``ego``, ``quit`` and ``exit`` are
+    #: not (sent to the server, which refuses them), nor ``edit``
+    statement: bool = True
+
+
+#: the mysql client's commands (its ``commands`` table), by their long name: what each does to
+#: what the client sends (:func:`client_delimited`): ``go`` sends the statement so far,
+#: ``clear`` drops it, ``print`` prints it, ``quit`` ends the text (the statement so far
+#: sent), ``delimiter`` sets what ends the statements after it, ``use`` makes a database the
+#: default of the statements after it, ``none`` changes nothing it sends (its output, its
+#: prompt, its pager, its help …), and ``unread`` what mvdd does not follow
+#: (:data:`CLIENT_UNREAD`)
+_CLIENT: dict[str, _Command] = {
+    "?": _Command("?", True, "none"),
+    "help": _Command("h", True, "none"),
+    "clear": _Command("c", False, "clear"),
+    "connect": _Command("r", True, "unread"),
+    "delimiter": _Command("d", True, "delimiter"),
+    "edit": _Command("e", False, "none", statement=False),
+    "ego": _Command("G", False, "go", statement=False),
+    "exit": _Command("q", False, "quit", statement=False),
+    "go": _Command("g", False, "go", statement=False),
+    "nopager": _Command("n", False, "none"),
+    "notee": _Command("t", False, "none"),
+    "nowarning": _Command("w", False, "none"),
+    "pager": _Command("P", True, "none"),
+    "print": _Command("p", False, "print"),
+    "prompt": _Command("R", True, "none"),
+    "quit": _Command("q", False, "quit", statement=False),
+    "rehash": _Command("#", False, "none"),
+    "source": _Command(".", True, "unread"),
+    "status": _Command("s", False, "none"),
+    "system": _Command("!", True, "unread"),
+    "tee": _Command("T", True, "none"),
+    "use": _Command("u", True, "use"),
+    "warnings": _Command("W", False, "none"),
+    "charset": _Command("C", True, "unread"),
+}
+#: the same by their one-letter form
+_CLIENT_LETTERS = {command.letter: command for command in _CLIENT.values()}
+#: why mvdd does not follow a client command of :data:`_CLIENT` (``unread``), by its letter: each
+#: may leave a catalog short of what the script did (a catalog that passes over it warns)
+CLIENT_UNREAD = {
+    "r": "the mysql client's connect (\\r) starts a new session, whose settings (its sql_mode, "
+    "its charset …) mvdd does not follow",
+    "C": "the mysql client's charset (\\C) reads the text after it in another charset, which "
+    "mvdd does not follow (SET NAMES in the text, or the charset the text is given in, it does)",
+    ".": "the mysql client's source (\\.) runs another file's statements, which mvdd does not read",
+    "!": "the mysql client's system (\\!) runs a shell command, which may run DDL mvdd does not "
+    "see",
+}
+_CLIENT_HAZARDS = frozenset(CLIENT_UNREAD.values())
+#: the letters of the client commands :func:`client_delimited` leaves a marker of
+_MARKED = frozenset({"u", *CLIENT_UNREAD})
+#: a line's first word that may be a client command's long name (:data:`_CLIENT`)
+_CLIENT_WORD = re.compile(r"^[ \t]*([A-Za-z]+|\?)", re.MULTILINE)
+#: a statement's first word that may be a client command's long name (:data:`_CLIENT`)
+_CLIENT_HEAD = re.compile(r"\s*([A-Za-z]+|\?)")
+#: a backslash and a letter of a client command (outside strings, names and comments)
+_SLASH_COMMAND = re.compile(rf"\\[{re.escape(''.join(_CLIENT_LETTERS))}]")
+#: the name a ``\u`` command's marker keeps (:func:`client_delimited`): one the tokenizer reads
+_USED_NAME = re.compile(r"[ \t]*([A-Za-z0-9_$]+|`[^`\n]+`|'[^'\\\n]*'|\"[^\"\\\n]*\")")
 
 
 def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") -> str | None:
-    """A script's text with the mysql client's ``DELIMITER`` commands read, as the client does
-    before it sends each statement (the server never sees them): a ``DELIMITER x`` line where
-    a statement starts makes ``x`` end the statements after it, outside strings, names and
-    comments (``END;;``, ``END //``, ``END$$``); and its one-letter commands that change what
-    it sends (:data:`_SLASH_COMMANDS`: ``\\g`` ends a statement, ``\\c`` drops it, ``\\q``
-    ends the text). Each command and each delimiter becomes a semicolon and spaces (a dropped
-    statement spaces), so offsets stay the same and the server's own splitting follows (a
-    stored program's body whole). None: the text has no such command. ``backslash``: as
+    """A script's text with the mysql client's commands read (:data:`_CLIENT`), as the client
+    does before it sends each statement (the server never sees them). A command's long name
+    is one where a statement starts, as its line's first word (``delimiter //``,
+    ``warnings``, ``use db``: any case; not where its line holds the delimiter, unless it is
+    ``delimiter``, nor with words after it a command does not take); its one letter after a
+    backslash anywhere outside strings, names and comments (``\\g``, ``\\u db``), its words
+    running to the delimiter, which it takes, or the line's end. ``DELIMITER x`` makes ``x``
+    end the statements after it, outside strings, names and comments (``END;;``, ``END //``,
+    ``END$$``); ``\\g`` ends a statement, ``\\c`` drops it, ``\\q`` ends the text. Each
+    command and each delimiter becomes a semicolon and spaces (a dropped statement spaces),
+    so offsets stay the same and the server's own splitting follows (a stored program's body
+    whole); a ``use db`` line stays for the statement reader, which ends it at its line, and
+    a command the reader must meet (``\\u db``, and those mvdd does not follow,
+    :data:`CLIENT_UNREAD`) becomes a backslash, its letter and spaces (``\\u`` keeping its
+    name), a statement of its own. None: the text has no such command. ``backslash``: as
     :func:`executable`'s; ``delimiter``: the one a command before the text set.
 
     >>> client_delimited("DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\nDELIMITER ;")
     ';           \\nCREATE PROCEDURE p() BEGIN SELECT 1; END; \\n;          '
+    >>> client_delimited("warnings\\nsource a.sql\\n\\\\u db -- the rest of its line is its own")
+    '        \\n\\\\.          \\n\\\\u db                                '
     """
     slashes = [m.start() for m in _SLASH_COMMAND.finditer(text)] if "\\" in text else []
-    one_line = "\n" not in text and text.lstrip()[:9].upper() != "DELIMITER"
-    if delimiter == ";" and one_line and not slashes:
-        return None  # (a text of one line: a command only at its start)
-    commands = [m.end() - 10 for m in _DELIMITER.finditer(text)]  # (where each word starts)
+    if "\n" not in text and delimiter == ";" and not slashes:
+        first = _CLIENT_WORD.match(text)
+        if first is None or first.group(1).lower() not in _CLIENT:
+            return None  # (a text of one line: a command only at its start)
+    commands = [
+        (m.start(1), name)
+        for m in _CLIENT_WORD.finditer(text)
+        if (name := m.group(1).lower()) in _CLIENT
+    ]
     if not commands and not slashes and delimiter == ";":
         return None
     code = bytearray(b"\x01") * len(text)  # 0: a character of a string, a name or a comment
@@ -406,12 +506,13 @@ def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") ->
         start, i, _ = span
         code[start:i] = bytes(i - start)
     out = list(text)
+    changed = False
     done, at = 0, 0  # (done: where the last statement ended)
     while True:
         found = text.find(delimiter, at)
         while found >= 0 and code.find(0, found, found + len(delimiter)) >= 0:
             found = text.find(delimiter, found + 1)  # (inside a string, a name or a comment)
-        command = commands[0] if commands else None
+        command, name = commands[0] if commands else (None, "")
         slash = slashes[0] if slashes else None
         if (
             slash is not None
@@ -421,34 +522,97 @@ def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") ->
             slashes.pop(0)
             if slash < at or not code[slash]:
                 continue  # (in a string, a name or a comment, or a text a command cleared)
-            kind = _SLASH_COMMANDS[text[slash + 1]]
-            if kind == "quit":  # (the statement before it sent, nothing after it read)
+            changed = True
+            found_command = _CLIENT_LETTERS[text[slash + 1]]
+            params, what = found_command.params, found_command.what
+            end = slash + 2
+            if params:  # (its words: to the delimiter, which it takes, or the line's end)
+                stop = text.find("\n", end)
+                stop = len(text) if stop < 0 else stop
+                cut = text.find(delimiter, end, stop)
+                end = stop if cut < 0 else cut + len(delimiter)
+            if what == "quit":  # (the statement before it sent, nothing after it read)
                 out[slash:] = _spaces(text[slash:])
                 return "".join(out)
-            if kind == "clear":  # (the statement so far dropped)
-                out[done : slash + 2] = _spaces(text[done : slash + 2])
-            out[slash : slash + 2] = "; " if kind == "go" else "  "
-            at = slash + 2
-            if kind != "print":
-                done = at
+            if what == "clear":  # (the statement so far dropped)
+                out[done:slash] = _spaces(text[done:slash])
+            out[slash:end] = _client_marker(text, slash, end, text[slash + 1], what, 2)
+            at = end
+            if what == "delimiter":
+                words = text[slash + 2 : end].split()
+                delimiter = words[0] if words else delimiter
+            if what in ("go", "clear", "delimiter") or not any(
+                code[j] and not text[j].isspace() for j in range(done, slash)
+            ):
+                done = at  # (what it sent ended, or nothing was there: a statement starts)
             continue
         if command is not None and (found < 0 or command < found):
             commands.pop(0)
-            if not code[command] or any(
-                code[j] and not text[j].isspace() for j in range(done, command)
-            ):
-                continue  # in a comment, or a word of a statement (a column called delimiter)
             end = text.find("\n", command)
             end = len(text) if end < 0 else end
-            words = text[command + 9 : end].split()
-            delimiter = words[0] if words else delimiter
-            out[command:end] = ";" + " " * (end - command - 1)
+            named = _CLIENT[name]
+            letter, params, what = named.letter, named.params, named.what
+            rest = text[command + len(name) : end]
+            if (
+                rest[:1] not in ("", " ", "\t", "\r")
+                or not code[command]
+                or any(code[j] and not text[j].isspace() for j in range(done, command))
+                or "\\g" in rest
+                or (delimiter in rest and what != "delimiter")
+                or (rest.strip() and not params)
+            ):
+                continue  # in a comment, a word of a statement, or no command (the server's)
+            changed = True
+            if what == "delimiter":
+                words = rest.split()
+                delimiter = words[0] if words else delimiter
+            if what == "quit":
+                out[command:] = _spaces(text[command:])
+                return "".join(out)
+            if what != "use" or not rest.strip():  # (a use: the reader ends it at its line)
+                out[command:end] = _client_marker(text, command, end, letter, what, len(name))
             done = at = end
             continue
         if found < 0:
-            return "".join(out)
-        out[found : found + len(delimiter)] = ";" + " " * (len(delimiter) - 1)
+            return "".join(out) if changed or delimiter != ";" else None
+        word = _CLIENT_HEAD.match(text, done, found)
+        if word is not None and (name := word.group(1).lower()) in _CLIENT and name != "delimiter":
+            # a statement that is a command's long name (and its words): the client's command
+            named = _CLIENT[name]
+            letter, params, what = named.letter, named.params, named.what
+            rest = text[word.end() : found]
+            if named.statement and (not rest or rest[0] in " \t") and (params or not rest.strip()):
+                changed = True
+                if what == "quit":
+                    out[word.start(1) :] = _spaces(text[word.start(1) :])
+                    return "".join(out)
+                if what != "use" or not rest.strip():  # (a use: as the server's USE reads it)
+                    start = word.start(1)
+                    marker = _client_marker(text, start, found, letter, what, len(name))
+                    out[word.start(1) : found] = ";" + marker[1:] if what == "go" else marker
+        if delimiter != ";":
+            changed = True
+            out[found : found + len(delimiter)] = ";" + " " * (len(delimiter) - 1)
         done = at = found + len(delimiter)
+
+
+def _client_marker(text: str, start: int, end: int, letter: str, what: str, head: int) -> str:
+    """What :func:`client_delimited` reads a client command of ``text[start:end]`` (its name
+    or its letter the first ``head`` characters) as: a semicolon and spaces (what the client
+    sent so far ended), spaces, or a backslash and its letter and spaces
+    (:data:`CLIENT_UNREAD`; ``\\u`` with the name it keeps)."""
+    span = text[start:end]
+    if what == "unread":
+        return "\\" + letter + _spaces(span[2:])
+    if what == "use":  # (no name it can use: the client says so, and goes on)
+        name = _USED_NAME.match(text, start + head, end)
+        if name is None or head != 2:
+            return _spaces(span)
+        kept = text[start + 2 : name.end()]
+        return "\\u" + kept + _spaces(span[2 + len(kept) :])
+    if what in ("print", "none", "clear"):
+        return _spaces(span)
+    return ";" + _spaces(span[1:])  # (go, delimiter)
 
 
 #: the tokens of the verbs of DDL (no statement of :data:`OTHER_VERBS` starts with one)
@@ -1276,7 +1440,18 @@ def _read_statement(
     at the text's start, for a statement that starts with SET (:mod:`mvdd.ddl.setting`)."""
     text = sql[chunk[0].start : chunk[-1].end + 1]
     own: Settings | None = None  # (the settings of a SET, or a SET STATEMENT's own)
+    if chunk[0].token_type == TokenType.BACKSLASH:  # (its text: its line's, from it on)
+        end = sql.find("\n", chunk[0].start)
+        text = sql[chunk[0].start : len(sql) if end < 0 else end].rstrip()
     try:
+        if chunk[0].token_type == TokenType.BACKSLASH:  # (a client command: client_delimited)
+            letter = chunk[1].text[:1] if len(chunk) > 1 else ""
+            if letter != "u":
+                raise UnsupportedDDLError(CLIENT_UNREAD[letter])
+            used = Token(TokenType.USE, "USE", chunk[0].line, chunk[0].col, chunk[0].start)
+            glued = chunk[1]  # (``\\udb``: the name right after the letter)
+            name = Token(TokenType.VAR, glued.text[1:], glued.line, glued.col, glued.start + 1)
+            chunk = [used, *chunk[2:]] if len(glued.text) == 1 else [used, name]
         if mode is not None and settings is None:  # (a SET may put the mode back)
             refusal = mode.refusal()
             if refusal is not None:
@@ -1375,7 +1550,8 @@ def _read_statement(
         if settings is not None and not _sets_one_statement(chunk):
             why = f"{err.message}; {PASSED_OVER}"
             return Statement(index, text, (), skipped=why, hazard=True)
-        return Statement(index, text, (), skipped=err.message, hazard=err.message in HIDDEN_DDL)
+        hazard = err.message in HIDDEN_DDL or err.message in _CLIENT_HAZARDS
+        return Statement(index, text, (), skipped=err.message, hazard=hazard)
     except MvddError as err:
         raise err.locate(statement=text, statement_index=index) from None
     except SqlglotError as err:
