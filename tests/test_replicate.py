@@ -77,6 +77,15 @@ def _target_values(s: Setup, column: str) -> dict[int, Any]:
         return dict(cur.fetchall())
 
 
+def _as_upstream(s: Setup, r: Any, columns: str, expected: list[tuple[Any, ...]]) -> None:
+    """The target's rows of ``columns`` (comma-separated), as the servers print them, are
+    ``orders_01``'s upstream, which are ``expected``; and the target holds exactly the
+    upstream rows."""
+    down = texts(s.servers.down, s.dw, "orders", columns)
+    assert down == texts(s.servers.up1, s.db, "orders_01", columns) == expected
+    assert_replicated(s, r)
+
+
 def every(s: Setup, sql: str, shards: dict[str, list[str]] = SHARDS) -> None:
     for server, tables in shards.items():
         for t in tables:
@@ -444,18 +453,18 @@ def test_an_enums_error_value_reaches_the_target_as_it_is(s: Setup) -> None:
     )
     r.run()
     columns = "e, f, CAST(e AS UNSIGNED), CAST(f AS UNSIGNED)"
-    assert (
-        texts(s.servers.down, s.dw, "orders", columns)
-        == texts(s.servers.up1, s.db, "orders_01", columns)
-        == [
+    _as_upstream(
+        s,
+        r,
+        columns,
+        [
             (1, "y", "q", "2", "2"),
             (2, "", "p", "0", "1"),
             (3, "y", "", "2", "0"),
             (4, "", "", "0", "0"),
             (5, "x", "q", "1", "2"),
-        ]
+        ],
     )
-    assert_replicated(s, r)
 
 
 def test_shards_with_foreign_keys_and_the_servers_own_rules(s: Setup) -> None:
@@ -1094,17 +1103,17 @@ def test_members_whose_bytes_their_charset_does_not_read_reach_the_target_as_the
     )
     r.run()
     columns = "HEX(e), HEX(f), CAST(e AS UNSIGNED), CAST(f AS UNSIGNED)"
-    assert (
-        texts(s.servers.down, s.dw, "orders", columns)
-        == texts(s.servers.up1, s.db, "orders_01", columns)
-        == [
+    _as_upstream(
+        s,
+        r,
+        columns,
+        [
             (1, "C39F", "612CDF", "3", "5"),
             (2, "C39F", "612CE92CDF", "3", "7"),
             (3, "C3A9", "61", "2", "1"),
             (4, "C39F", "DF", "3", "4"),
-        ]
+        ],
     )
-    assert_replicated(s, r)
 
 
 @pytest.mark.parametrize("bulk", ["auto", "spark"])
@@ -1144,13 +1153,13 @@ def test_members_a_loose_session_made_alike_reach_the_target(
     )
     r.run()
     columns = "HEX(e), HEX(f), CAST(e AS UNSIGNED), CAST(f AS UNSIGNED)"
-    assert (
-        texts(s.servers.down, s.dw, "orders", columns)
-        == texts(s.servers.up1, s.db, "orders_01", columns)
-        == [
+    _as_upstream(
+        s,
+        r,
+        columns,
+        [
             (1, "41", "782C58", "2", "3"),
             (3, "41", "58", "2", "2"),
             (4, "61", "782C79", "1", "5"),
-        ]
+        ],
     )
-    assert_replicated(s, r)
