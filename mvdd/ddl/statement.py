@@ -452,6 +452,7 @@ CLIENT_UNREAD = {
     "!": "the mysql client's system (\\!) runs a shell command, which may run DDL mvdd does not "
     "see",
 }
+#: the refusals of :data:`CLIENT_UNREAD`: a skipped statement's hazard (:attr:`Statement.hazard`)
 _CLIENT_HAZARDS = frozenset(CLIENT_UNREAD.values())
 #: the letters of the client commands :func:`client_delimited` leaves a marker of
 _MARKED = frozenset({"u", *CLIENT_UNREAD})
@@ -523,10 +524,10 @@ def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") ->
             if slash < at or not code[slash]:
                 continue  # (in a string, a name or a comment, or a text a command cleared)
             changed = True
-            found_command = _CLIENT_LETTERS[text[slash + 1]]
-            params, what = found_command.params, found_command.what
+            lettered = _CLIENT_LETTERS[text[slash + 1]]
+            what = lettered.what
             end = slash + 2
-            if params:  # (its words: to the delimiter, which it takes, or the line's end)
+            if lettered.params:  # (its words: to the delimiter, which it takes, or the line's end)
                 stop = text.find("\n", end)
                 stop = len(text) if stop < 0 else stop
                 cut = text.find(delimiter, end, stop)
@@ -536,7 +537,7 @@ def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") ->
                 return "".join(out)
             if what == "clear":  # (the statement so far dropped)
                 out[done:slash] = _spaces(text[done:slash])
-            out[slash:end] = _client_marker(text, slash, end, text[slash + 1], what, 2)
+            out[slash:end] = _client_marker(text, slash, end, lettered, 2)
             at = end
             if what == "delimiter":
                 words = text[slash + 2 : end].split()
@@ -551,26 +552,25 @@ def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") ->
             end = text.find("\n", command)
             end = len(text) if end < 0 else end
             named = _CLIENT[name]
-            letter, params, what = named.letter, named.params, named.what
             rest = text[command + len(name) : end]
             if (
                 rest[:1] not in ("", " ", "\t", "\r")
                 or not code[command]
                 or any(code[j] and not text[j].isspace() for j in range(done, command))
                 or "\\g" in rest
-                or (delimiter in rest and what != "delimiter")
-                or (rest.strip() and not params)
+                or (delimiter in rest and named.what != "delimiter")
+                or (rest.strip() and not named.params)
             ):
                 continue  # in a comment, a word of a statement, or no command (the server's)
             changed = True
-            if what == "delimiter":
+            if named.what == "delimiter":
                 words = rest.split()
                 delimiter = words[0] if words else delimiter
-            if what == "quit":
+            if named.what == "quit":
                 out[command:] = _spaces(text[command:])
                 return "".join(out)
-            if what != "use" or not rest.strip():  # (a use: the reader ends it at its line)
-                out[command:end] = _client_marker(text, command, end, letter, what, len(name))
+            if named.what != "use" or not rest.strip():  # (a use: the reader ends it at its line)
+                out[command:end] = _client_marker(text, command, end, named, len(name))
             done = at = end
             continue
         if found < 0:
@@ -578,41 +578,39 @@ def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") ->
         word = _CLIENT_HEAD.match(text, done, found)
         if word is not None and (name := word.group(1).lower()) in _CLIENT and name != "delimiter":
             # a statement that is a command's long name (and its words): the client's command
-            named = _CLIENT[name]
-            letter, params, what = named.letter, named.params, named.what
+            named, start = _CLIENT[name], word.start(1)
             rest = text[word.end() : found]
-            if named.statement and (not rest or rest[0] in " \t") and (params or not rest.strip()):
+            said = rest.strip()
+            if named.statement and rest[:1] in ("", " ", "\t") and (named.params or not said):
                 changed = True
-                if what == "quit":
-                    out[word.start(1) :] = _spaces(text[word.start(1) :])
+                if named.what == "quit":
+                    out[start:] = _spaces(text[start:])
                     return "".join(out)
-                if what != "use" or not rest.strip():  # (a use: as the server's USE reads it)
-                    start = word.start(1)
-                    marker = _client_marker(text, start, found, letter, what, len(name))
-                    out[word.start(1) : found] = ";" + marker[1:] if what == "go" else marker
+                if named.what != "use" or not said:  # (a use: as the server's USE reads it)
+                    out[start:found] = _client_marker(text, start, found, named, len(name))
         if delimiter != ";":
             changed = True
             out[found : found + len(delimiter)] = ";" + " " * (len(delimiter) - 1)
         done = at = found + len(delimiter)
 
 
-def _client_marker(text: str, start: int, end: int, letter: str, what: str, head: int) -> str:
+def _client_marker(text: str, start: int, end: int, command: _Command, head: int) -> str:
     """What :func:`client_delimited` reads a client command of ``text[start:end]`` (its name
     or its letter the first ``head`` characters) as: a semicolon and spaces (what the client
     sent so far ended), spaces, or a backslash and its letter and spaces
     (:data:`CLIENT_UNREAD`; ``\\u`` with the name it keeps)."""
     span = text[start:end]
-    if what == "unread":
-        return "\\" + letter + _spaces(span[2:])
-    if what == "use":  # (no name it can use: the client says so, and goes on)
+    if command.what == "unread":
+        return "\\" + command.letter + _spaces(span[2:])
+    if command.what == "use":  # (no name it can use: the client says so, and goes on)
         name = _USED_NAME.match(text, start + head, end)
         if name is None or head != 2:
             return _spaces(span)
         kept = text[start + 2 : name.end()]
         return "\\u" + kept + _spaces(span[2 + len(kept) :])
-    if what in ("print", "none", "clear"):
-        return _spaces(span)
-    return ";" + _spaces(span[1:])  # (go, delimiter)
+    if command.what in ("go", "delimiter"):
+        return ";" + _spaces(span[1:])
+    return _spaces(span)  # (print, clear, none)
 
 
 #: the tokens of the verbs of DDL (no statement of :data:`OTHER_VERBS` starts with one)
