@@ -233,7 +233,7 @@ def runs(flavor: str | None, marker: str, version: int | None, digits: int = 5) 
 _KIND = operator.attrgetter("token_type")
 
 
-def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
+def _chunks(tokens: list[Token], text: str) -> Iterator[list[Token]]:
     """The tokens of each statement (the semicolons between them dropped), as the server
     splits a text of several: a stored program's body (``CREATE PROCEDURE … BEGIN …; …; END``)
     is one statement with its semicolons (:func:`_open_blocks`). And as the client reads its
@@ -241,12 +241,13 @@ def _chunks(tokens: list[Token]) -> Iterator[list[Token]]:
     semicolon), the words after the database's name passed over; elsewhere it is the server's
     statement, which goes on to the next semicolon. A client command the text's reading left
     for it (:func:`client_delimited`: a backslash, its letter, and for ``\\u`` its name) is a
-    statement of its own, where it stands (one in a statement runs before it is sent)."""
+    statement of its own, where it stands (one in a statement runs before it is sent).
+    ``text``: the one the tokens are of (read as :func:`_script_text` reads it)."""
     if (
-        TokenType.SEMICOLON not in map(_KIND, tokens)
+        ";" not in text
+        and "\\" not in text
         and (not tokens or tokens[0].token_type != TokenType.USE)
-        and TokenType.BACKSLASH not in map(_KIND, tokens)
-    ):  # one statement, no semicolon: read in C
+    ):  # one statement, no semicolon, no client command: found in C
         if tokens:
             yield tokens
         return
@@ -456,6 +457,8 @@ CLIENT_UNREAD = {
 _CLIENT_HAZARDS = frozenset(CLIENT_UNREAD.values())
 #: the letters of the client commands :func:`client_delimited` leaves a marker of
 _MARKED = frozenset({"u", *CLIENT_UNREAD})
+#: the first letters of the client commands' long names
+_CLIENT_INITIALS = frozenset(name[0] for name in _CLIENT)
 #: a line's first word that may be a client command's long name (:data:`_CLIENT`)
 _CLIENT_WORD = re.compile(r"^[ \t]*([A-Za-z]+|\?)", re.MULTILINE)
 #: a statement's first word that may be a client command's long name (:data:`_CLIENT`)
@@ -491,9 +494,11 @@ def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") ->
     """
     slashes = [m.start() for m in _SLASH_COMMAND.finditer(text)] if "\\" in text else []
     if "\n" not in text and delimiter == ";" and not slashes:
+        if text.lstrip()[:1].lower() not in _CLIENT_INITIALS:
+            return None  # (a text of one line: a command only at its start)
         first = _CLIENT_WORD.match(text)
         if first is None or first.group(1).lower() not in _CLIENT:
-            return None  # (a text of one line: a command only at its start)
+            return None
     commands = [
         (m.start(1), name)
         for m in _CLIENT_WORD.finditer(text)
@@ -679,7 +684,7 @@ def split_statements(sql: str) -> list[str]:
     tokens, failed = _tokens_from(opened, 0, DIALECT, sql)
     first = now = Settings()
     out: list[str] = []
-    chunks = _chunks(tokens)
+    chunks = _chunks(tokens, opened)
     while (chunk := next(chunks, None)) is not None:
         out.append(sql[chunk[0].start : chunk[-1].end + 1])
         if chunk[0].token_type != TokenType.SET or _sets_one_statement(chunk):
@@ -696,7 +701,7 @@ def split_statements(sql: str) -> list[str]:
         now = after
         if anew is not None:
             opened, tokens, failed = anew
-            chunks = _chunks(tokens)
+            chunks = _chunks(tokens, opened)
     if failed is not None:
         raise _token_error(failed, sql)
     return out
@@ -975,7 +980,7 @@ def iter_statements(
     # the session the text's SET statements change (:mod:`mvdd.ddl.setting`): (now, first),
     # made at the first SET
     settings: tuple[Settings, Settings] | None = None
-    chunks = _chunks(tokens)
+    chunks = _chunks(tokens, opened)
     index = 0
     while True:
         chunk = next(chunks, None)
@@ -1037,7 +1042,7 @@ def iter_statements(
             anew = _read_anew(sql, opened, chunk, was, mode, flavor)
             if anew is not None:
                 opened, tokens, failed = anew
-                chunks = _chunks(tokens)
+                chunks = _chunks(tokens, opened)
         yield statement
 
 
