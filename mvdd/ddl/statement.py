@@ -459,8 +459,11 @@ _CLIENT_HAZARDS = frozenset(CLIENT_UNREAD.values())
 _MARKED = frozenset({"u", *CLIENT_UNREAD})
 #: the first letters of the client commands' long names
 _CLIENT_INITIALS = frozenset(name[0] for name in _CLIENT)
-#: a line's first word that may be a client command's long name (:data:`_CLIENT`)
-_CLIENT_WORD = re.compile(r"^[ \t]*([A-Za-z]+|\?)", re.MULTILINE)
+#: a line's first word that is a client command's long name (:data:`_CLIENT`; any case)
+_CLIENT_WORD = re.compile(
+    rf"^[ \t]*({'|'.join(map(re.escape, sorted(_CLIENT, key=len, reverse=True)))})(?![A-Za-z])",
+    re.MULTILINE | re.IGNORECASE,
+)
 #: a statement's first word that may be a client command's long name (:data:`_CLIENT`)
 _CLIENT_HEAD = re.compile(r"\s*([A-Za-z]+|\?)")
 #: a backslash and a letter of a client command (outside strings, names and comments)
