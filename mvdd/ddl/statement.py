@@ -261,8 +261,8 @@ def _chunks(tokens: list[Token], text: str) -> Iterator[list[Token]]:
             chunk.append(command.pop())  # (a backslash of no command: the statement's)
         if command or token.token_type == TokenType.BACKSLASH:
             command.append(token)
-            if len(command) == (3 if command[1:2] and command[1].text == "u" else 2):
-                yield command
+            if len(command) == (3 if command[1:2] and command[1].text in _NAMED else 2):
+                yield _client_tokens(command)
                 command = []
             continue
         if chunk and token.line > chunk[0].line and _uses(chunk, ended):
@@ -288,6 +288,31 @@ def _chunks(tokens: list[Token], text: str) -> Iterator[list[Token]]:
         yield from _split(chunk)
     elif chunk:
         yield chunk[:2] if _uses(chunk, ended) else chunk
+
+
+def _client_tokens(command: list[Token]) -> list[Token]:
+    """A client command's marker (:func:`client_delimited`) as the statement it stands for:
+    ``\\u db`` a ``USE db``, ``\\C name`` a ``SET NAMES name`` (the name right after the
+    letter, or the token after it); the others as they are (:data:`CLIENT_UNREAD`)."""
+    backslash, letter = command[0], command[1]
+    words = _NAMED.get(letter.text[:1])
+    if words is None:
+        return command
+    at = backslash.start
+    if len(letter.text) > 1:  # (``\\udb``: the name glued to the letter)
+        name = Token(TokenType.VAR, letter.text[1:], letter.line, letter.col, letter.start + 1)
+    else:
+        name = command[2]
+    return [Token(kind, word, backslash.line, backslash.col, at, at) for kind, word in words] + [
+        name
+    ]
+
+
+#: the statements the client commands that name something stand for (:func:`_client_tokens`)
+_NAMED = {
+    "u": ((TokenType.USE, "USE"),),
+    "C": ((TokenType.SET, "SET"), (TokenType.VAR, "NAMES")),
+}
 
 
 def _marks(backslash: Token, token: Token) -> bool:
@@ -411,9 +436,9 @@ class _Command:
 #: what the client sends (:func:`client_delimited`): ``go`` sends the statement so far,
 #: ``clear`` drops it, ``print`` prints it, ``quit`` ends the text (the statement so far
 #: sent), ``delimiter`` sets what ends the statements after it, ``use`` makes a database the
-#: default of the statements after it, ``none`` changes nothing it sends (its output, its
-#: prompt, its pager, its help …), and ``unread`` what mvdd does not follow
-#: (:data:`CLIENT_UNREAD`)
+#: default of the statements after it, ``names`` is its ``SET NAMES`` (the charset of the
+#: bytes after it), ``none`` changes nothing it sends (its output, its prompt, its pager, its
+#: help …), and ``unread`` what mvdd does not follow (:data:`CLIENT_UNREAD`)
 _CLIENT: dict[str, _Command] = {
     "?": _Command("?", True, "none"),
     "help": _Command("h", True, "none"),
@@ -438,7 +463,7 @@ _CLIENT: dict[str, _Command] = {
     "tee": _Command("T", True, "none"),
     "use": _Command("u", True, "use"),
     "warnings": _Command("W", False, "none"),
-    "charset": _Command("C", True, "unread"),
+    "charset": _Command("C", True, "names"),
 }
 #: the same by their one-letter form
 _CLIENT_LETTERS = {command.letter: command for command in _CLIENT.values()}
@@ -447,8 +472,6 @@ _CLIENT_LETTERS = {command.letter: command for command in _CLIENT.values()}
 CLIENT_UNREAD = {
     "r": "the mysql client's connect (\\r) starts a new session, whose settings (its sql_mode, "
     "its charset …) mvdd does not follow",
-    "C": "the mysql client's charset (\\C) reads the text after it in another charset, which "
-    "mvdd does not follow (SET NAMES in the text, or the charset the text is given in, it does)",
     ".": "the mysql client's source (\\.) runs another file's statements, which mvdd does not read",
     "!": "the mysql client's system (\\!) runs a shell command, which may run DDL mvdd does not "
     "see",
@@ -456,7 +479,7 @@ CLIENT_UNREAD = {
 #: the refusals of :data:`CLIENT_UNREAD`: a skipped statement's hazard (:attr:`Statement.hazard`)
 _CLIENT_HAZARDS = frozenset(CLIENT_UNREAD.values())
 #: the letters of the client commands :func:`client_delimited` leaves a marker of
-_MARKED = frozenset({"u", *CLIENT_UNREAD})
+_MARKED = frozenset({*_NAMED, *CLIENT_UNREAD})
 #: the first letters of the client commands' long names
 _CLIENT_INITIALS = frozenset(name[0] for name in _CLIENT)
 #: a line's first word that is a client command's long name (:data:`_CLIENT`; any case)
@@ -485,10 +508,11 @@ def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") ->
     command and each delimiter becomes a semicolon and spaces (a dropped statement spaces),
     so offsets stay the same and the server's own splitting follows (a stored program's body
     whole); a ``use db`` line stays for the statement reader, which ends it at its line, and
-    a command the reader must meet (``\\u db``, and those mvdd does not follow,
-    :data:`CLIENT_UNREAD`) becomes a backslash, its letter and spaces (``\\u`` keeping its
-    name), a statement of its own. None: the text has no such command. ``backslash``: as
-    :func:`executable`'s; ``delimiter``: the one a command before the text set.
+    a command the reader must meet (``\\u db``, ``\\C name``, and those mvdd does not
+    follow, :data:`CLIENT_UNREAD`) becomes a backslash, its letter and spaces (``\\u`` and
+    ``\\C`` keeping their name), a statement of its own (:func:`_client_tokens`). None: the
+    text has no such command. ``backslash``: as :func:`executable`'s; ``delimiter``: the one a
+    command before the text set.
 
     >>> client_delimited("DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\nDELIMITER ;")
     ';           \\nCREATE PROCEDURE p() BEGIN SELECT 1; END; \\n;          '
@@ -606,16 +630,21 @@ def _client_marker(text: str, start: int, end: int, command: _Command, head: int
     """What :func:`client_delimited` reads a client command of ``text[start:end]`` (its name
     or its letter the first ``head`` characters) as: a semicolon and spaces (what the client
     sent so far ended), spaces, or a backslash and its letter and spaces
-    (:data:`CLIENT_UNREAD`; ``\\u`` with the name it keeps)."""
+    (:data:`CLIENT_UNREAD`; ``\\u`` and ``\\C`` with the name they keep)."""
     span = text[start:end]
     if command.what == "unread":
         return "\\" + command.letter + _spaces(span[2:])
-    if command.what == "use":  # (no name it can use: the client says so, and goes on)
+    if command.what in ("use", "names"):  # (no name: the client says so)
         name = _USED_NAME.match(text, start + head, end)
-        if name is None or head != 2:
+        if name is None:
             return _spaces(span)
-        kept = text[start + 2 : name.end()]
-        return "\\u" + kept + _spaces(span[2 + len(kept) :])
+        gap = (
+            _spaces(text[start + 2 : name.start(1)])
+            if head != 2
+            else text[start + 2 : name.start(1)]
+        )
+        kept = gap + name.group(1)
+        return "\\" + command.letter + kept + _spaces(span[2 + len(kept) :])
     if command.what in ("go", "delimiter"):
         return ";" + _spaces(span[1:])
     return _spaces(span)  # (print, clear, none)
@@ -1451,13 +1480,7 @@ def _read_statement(
         text = sql[chunk[0].start : len(sql) if end < 0 else end].rstrip()
     try:
         if chunk[0].token_type == TokenType.BACKSLASH:  # (a client command: client_delimited)
-            letter = chunk[1].text[:1] if len(chunk) > 1 else ""
-            if letter != "u":
-                raise UnsupportedDDLError(CLIENT_UNREAD[letter])
-            used = Token(TokenType.USE, "USE", chunk[0].line, chunk[0].col, chunk[0].start)
-            glued = chunk[1]  # (``\\udb``: the name right after the letter)
-            name = Token(TokenType.VAR, glued.text[1:], glued.line, glued.col, glued.start + 1)
-            chunk = [used, *chunk[2:]] if len(glued.text) == 1 else [used, name]
+            raise UnsupportedDDLError(CLIENT_UNREAD[chunk[1].text[:1]])
         if mode is not None and settings is None:  # (a SET may put the mode back)
             refusal = mode.refusal()
             if refusal is not None:
