@@ -50,7 +50,7 @@ from pymysqlreplication.constants.CHARSET import charset_by_id
 from mvdd.binlog.library import compressed_value
 from mvdd.errors import SchemaDriftError, SchemaUnknownError
 from mvdd.model import Column, Table, TypeKind
-from mvdd.model.encoding import KEPT_BYTE, bytes_in, python_codec, shown_text
+from mvdd.model.encoding import bytes_in, python_codec, shown_text
 from mvdd.model.kind import PLUGIN_BYTES, Family
 from mvdd.model.plugin import text_of
 from mvdd.model.table import PERIOD_COLUMNS, is_long_unique, period_columns
@@ -438,8 +438,6 @@ def check_table_map(
 def _as_logged(member: str) -> str:
     """A member (of a UTF-8 charset) as the library reads the server's log of it: its bytes as
     UTF-8's text, or ``""`` where they are none (a byte the charset does not read, kept)."""
-    if member.isascii() or not KEPT_BYTE.search(member):
-        return member
     try:
         return bytes_in(member, "utf8mb4").decode()
     except UnicodeDecodeError:

@@ -491,8 +491,9 @@ _CLIENT_WORD = re.compile(
 _CLIENT_HEAD = re.compile(r"\s*([A-Za-z]+|\?)")
 #: a backslash and a letter of a client command (outside strings, names and comments)
 _SLASH_COMMAND = re.compile(rf"\\[{re.escape(''.join(_CLIENT_LETTERS))}]")
-#: the name a ``\u`` command's marker keeps (:func:`client_delimited`): one the tokenizer reads
-_USED_NAME = re.compile(r"[ \t]*([A-Za-z0-9_$]+|`[^`\n]+`|'[^'\\\n]*'|\"[^\"\\\n]*\")")
+#: the name a ``\u`` or ``\C`` command's marker keeps (:func:`client_delimited`): one the
+#: tokenizer reads
+_COMMAND_NAME = re.compile(r"[ \t]*([A-Za-z0-9_$]+|`[^`\n]+`|'[^'\\\n]*'|\"[^\"\\\n]*\")")
 
 
 def client_delimited(text: str, backslash: bool = True, delimiter: str = ";") -> str | None:
@@ -635,7 +636,7 @@ def _client_marker(text: str, start: int, end: int, command: _Command, head: int
     if command.what == "unread":
         return "\\" + command.letter + _spaces(span[2:])
     if command.what in ("use", "names"):  # (no name: the client says so)
-        name = _USED_NAME.match(text, start + head, end)
+        name = _COMMAND_NAME.match(text, start + head, end)
         if name is None:
             return _spaces(span)
         gap = (
@@ -1475,11 +1476,12 @@ def _read_statement(
     at the text's start, for a statement that starts with SET (:mod:`mvdd.ddl.setting`)."""
     text = sql[chunk[0].start : chunk[-1].end + 1]
     own: Settings | None = None  # (the settings of a SET, or a SET STATEMENT's own)
-    if chunk[0].token_type == TokenType.BACKSLASH:  # (its text: its line's, from it on)
+    unread = chunk[0].token_type == TokenType.BACKSLASH  # (a client command: client_delimited)
+    if unread:  # (its text: its line's, from it on)
         end = sql.find("\n", chunk[0].start)
         text = sql[chunk[0].start : len(sql) if end < 0 else end].rstrip()
     try:
-        if chunk[0].token_type == TokenType.BACKSLASH:  # (a client command: client_delimited)
+        if unread:
             raise UnsupportedDDLError(CLIENT_UNREAD[chunk[1].text[:1]])
         if mode is not None and settings is None:  # (a SET may put the mode back)
             refusal = mode.refusal()

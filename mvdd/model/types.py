@@ -322,7 +322,7 @@ class ColumnType:
         ``VARCHAR(10)`` is ``VARBINARY(10)``, ``TEXT`` is ``BLOB``), as the servers make it.
         Not ``checked``: an ENUM's or a SET's members may be one in the new collation, as a
         ``CONVERT TO CHARACTER SET`` leaves them on MariaDB (``ENUM('é','ß')`` is
-        ``ENUM('?','?')`` in ascii), a type never shared then."""
+        ``ENUM('?','?')`` in ascii)."""
         if not self.has_charset or (self.charset, self.collation) == (charset, collation):
             return self
         twin = BINARY_TWIN.get(self.kind) if charset == "binary" else None
@@ -331,14 +331,13 @@ class ColumnType:
             return made.compressing(self.compressed)
         found = _INTERNED.get(self._key(charset, collation))
         if found is not None:
-            if checked and found.members and collation is not None:  # (alike ones shared too)
-                check_members(found.kind, found.members, collation)
+            if checked and found.members:  # (alike ones shared too)
+                _check_in(found.kind, found.members, charset, collation)
             return found
         members = self.members and _members_in(
             self.kind, self.members, charset, collation, check=checked
         )
-        made = attrs.evolve(self, charset=charset, collation=collation, members=members)
-        return made.interned() if checked or not members else made
+        return attrs.evolve(self, charset=charset, collation=collation, members=members).interned()
 
     def integer_range(self) -> tuple[int, int]:
         """The (min, max) an integer kind stores."""
@@ -584,13 +583,21 @@ def _members_in(
     default collation), where ``check``."""
     if charset is not None and charset != "binary":
         members = tuple(written_as(charset, m) for m in members)
-    if not check:
-        return members
+    if check:
+        _check_in(kind, members, charset, collation)
+    return members
+
+
+def _check_in(
+    kind: TypeKind, members: tuple[str, ...], charset: str | None, collation: str | None
+) -> None:
+    """:func:`check_members` of members in ``charset`` and ``collation``, once the collation is
+    known (a charset alone: its default collation; else its charset, the table's, is not
+    known yet)."""
     if collation is None and charset is not None:
         collation = CHARSETS[charset][0]
-    if collation is not None:  # (else its charset, the table's, is not known yet)
+    if collation is not None:
         check_members(kind, members, collation)
-    return members
 
 
 def check_members(kind: TypeKind, members: tuple[str, ...], collation: str | None) -> None:
