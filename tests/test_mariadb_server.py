@@ -170,6 +170,30 @@ def test_names_of_the_longest_length_in_a_database_as_on_the_server(mdb: Any, sq
         assert names == sorted(str(r[0]) for r in cur.fetchall()), sql
 
 
+@pytest.mark.parametrize("table", ["t", "a.b", "x`y"])
+def test_a_database_tables_text_makes_it_in_its_database(
+    mariadb: Any, mdb: Any, table: str
+) -> None:
+    """``to_sql()`` of a table a ``database.table`` catalog holds, run on the server while
+    another database is the default one, makes the table in its own database (the name's first
+    dot separates the database: a table's own name may hold dots and backticks), and the
+    server's table reads back as the catalog's."""
+    database = mdb.db.decode() if isinstance(mdb.db, bytes) else str(mdb.db)
+    cat = _replica()
+    cat.execute(f"CREATE DATABASE `{database}`")
+    cat.execute(f"CREATE TABLE {quote(table)} (a INT PRIMARY KEY, b VARCHAR(5))", database=database)
+    name = f"{database}.{table}"
+    with scratch(mariadb) as other:
+        assert _run(other, cat.table(name).to_sql()) is None
+    with mdb.cursor() as cur:
+        cur.execute("SHOW TABLES")
+        assert [str(r[0]) for r in cur.fetchall()] == [table]
+    seen = _replica()
+    seen.execute(f"CREATE DATABASE `{database}`")
+    seen.execute(show_create_table(mdb, table), database=database)
+    assert cat.table(name).equivalent(seen.table(name), ignore_order=False)
+
+
 def test_sequence_corpus_is_large() -> None:
     assert len(SEQUENCES) >= 40
     assert sum(len(stmts) for _, stmts in SEQUENCES) >= 200

@@ -265,7 +265,8 @@ def render_table(table: Table, *, name: str | None = None, qualified: bool = Fal
 
 @sql_text.register
 def _(table: Table) -> str:
-    return render_table(table)
+    # (a catalog's name's first dot separates its database: a name of one identifier has none)
+    return render_table(table, qualified=True)
 
 
 # --- steps -----------------------------------------------------------------------------------

@@ -670,7 +670,10 @@ class Table:
     # -- rendering and comparison -------------------------------------------------------------
 
     def to_sql(self) -> str:
-        """This table as one MySQL ``CREATE TABLE`` statement, every identifier quoted.
+        """This table as one MySQL ``CREATE TABLE`` statement, every identifier quoted; a
+        ``database.table`` name (a replica's catalog's, or a name given with its database) as
+        the two names, `` `shop`.`orders` ``: the first dot separates the database, as the
+        catalog reads a name (a table's own name never holds one without its database).
 
         ``parse_table(t.to_sql(), replica=True)`` is equivalent to ``t`` (and so is
         ``parse_table(t.to_sql())`` of a table that mvdd's own, stricter rules take).
