@@ -194,6 +194,46 @@ def test_a_database_tables_text_makes_it_in_its_database(
     assert cat.table(name).equivalent(seen.table(name), ignore_order=False)
 
 
+@pytest.mark.parametrize(
+    "clauses",
+    [
+        "x VARCHAR(5) DEFAULT (CHR(65))",
+        "x VARCHAR(5) CHARACTER SET utf16 DEFAULT (chr(300)), y INT AS (LENGTH(CHR(300))) VIRTUAL",
+        "x INT, CHECK (Chr(x) <> 'a')",
+        "x VARBINARY(5) DEFAULT (CHAR(66)), y VARCHAR(5) DEFAULT (CHAR(66 USING utf8mb3))",
+    ],
+)
+def test_chr_takes_the_default_databases_charset_as_on_the_server(
+    mariadb: Any, clauses: str
+) -> None:
+    """MariaDB keeps ``CHR(n)`` as ``CHAR(n USING charset)`` of the charset of the session's
+    default database, not of the table's: a replica's catalog follows it, in a CREATE TABLE and
+    in an ALTER's new column, and its tables read as the server's."""
+    with mariadb.database() as first, mariadb.database() as second:
+        cat = _replica()
+        with contextlib.closing(mariadb.connect(first)) as conn:
+            statements = [
+                f"ALTER DATABASE `{first}` CHARACTER SET latin1",
+                f"ALTER DATABASE `{second}` CHARACTER SET utf8mb3",
+                f"CREATE TABLE `{second}`.t ({clauses})",
+                f"ALTER TABLE `{second}`.t ADD COLUMN z VARCHAR(3) DEFAULT (CHR(66))",
+            ]
+            cat.execute(f"CREATE DATABASE `{first}`; CREATE DATABASE `{second}`")
+            for sql in statements:
+                assert _run(conn, sql) is None, sql
+                cat.execute(sql, database=first)
+        with contextlib.closing(mariadb.connect(second)) as conn:
+            text = show_create_table(conn, "t")
+        assert "using latin1" in text
+        seen = _replica()
+        seen.execute(f"CREATE DATABASE `{second}` CHARACTER SET utf8mb3")
+        seen.execute(text, database=second)
+        name = f"{second}.t"
+        assert cat.table(name).equivalent(seen.table(name), ignore_order=False), cat.table(
+            name
+        ).differences(seen.table(name), ignore_order=False)
+
+
 def test_sequence_corpus_is_large() -> None:
     assert len(SEQUENCES) >= 40
     assert sum(len(stmts) for _, stmts in SEQUENCES) >= 200

@@ -1309,9 +1309,9 @@ def statement_context(
     return _in_session(names, session)
 
 
-#: a text that may hold a CAST to a string type (of a CAST, a CONVERT or a COLUMN_GET: a
-#: substring test first, as most DDL has none, and :func:`cast_charsets` walks the tree)
-_CASTS = re.compile(r"CAST|CONVERT|COLUMN_GET", re.IGNORECASE)
+#: a text that may hold a CAST to a string type (of a CAST, a CONVERT or a COLUMN_GET) or a
+#: CHR: a substring test first, as most DDL has none, and :func:`cast_charsets` walks the tree
+_CASTS = re.compile(r"CAST|CONVERT|COLUMN_GET|CHR", re.IGNORECASE)
 #: the string types a CAST names -> the charset they take when it names none (None: the
 #: session's connection charset; a national one is utf8mb3)
 _CAST_CHARSETS: dict[exp.DType, str | None] = {
@@ -1322,21 +1322,36 @@ _CAST_CHARSETS: dict[exp.DType, str | None] = {
 }
 
 
-def cast_charsets(tree: exp.Expr | None, connection: str) -> exp.Expr | None:
+def cast_charsets(
+    tree: exp.Expr | None, connection: str, database: str | None = None
+) -> exp.Expr | None:
     """``tree`` with each CAST (or CONVERT) to a string type that names no charset naming the
     one the server gives it, as its SHOW CREATE TABLE shows it: the session's ``connection``
     charset, or utf8mb3 for a national one (a charset or a collation named, the parser has
-    made the type the server's form: :meth:`MvddParser._parse_char_charset`).
+    made the type the server's form: :meth:`MvddParser._parse_char_charset`). And MariaDB's
+    ``CHR(n)`` as the server keeps it, ``CHAR(n USING charset)`` of the session's
+    ``database`` charset (its default database's, where the statement ran: not its table's),
+    when that is known.
 
     >>> from mvdd.ddl.dialect import DIALECT
     >>> tree = DIALECT.parse("SELECT CAST(a AS CHAR(3)), CAST(a AS NCHAR), CAST(a AS CHAR BINARY)")
     >>> [cast.sql(dialect=DIALECT) for cast in cast_charsets(tree[0], "latin1").expressions]
     ['CAST(a AS CHAR(3) CHARACTER SET latin1)', 'CAST(a AS CHAR CHARACTER SET utf8mb3)', \
 'CAST(a AS CHAR CHARACTER SET latin1 BINARY)']
+    >>> cast_charsets(DIALECT.parse("SELECT CHR(65)")[0], "utf8mb4", "koi8r").sql(dialect=DIALECT)
+    'SELECT CHAR(65 USING koi8r)'
     """
     if tree is None:
         return None
-    for node in list(tree.find_all(exp.Cast)):
+    for node in list(tree.find_all(exp.Cast, exp.Anonymous)):
+        if isinstance(node, exp.Anonymous):
+            if (
+                database is not None
+                and str(node.this).upper() == "CHR"
+                and len(node.expressions) == 1
+            ):
+                node.replace(exp.Chr(expressions=list(node.expressions), charset=exp.var(database)))
+            continue
         to = node.args.get("to")
         if isinstance(to, exp.DataType) and to.this in _CAST_CHARSETS:
             charset = _CAST_CHARSETS[to.this] or connection
@@ -1530,8 +1545,10 @@ def _read_statement(
             trees = [connection_text(tree, ctx.session.charset) for tree in trees]
         if mode is not None and "EMPTY_STRING_IS_NULL" in mode.words:
             trees = [empty_strings_null(tree) for tree in trees]
-        if "(" in text and _CASTS.search(text):  # (a CAST or CONVERT has parentheses)
-            trees = [cast_charsets(tree, ctx.connection) for tree in trees]
+        if "(" in text and _CASTS.search(text):  # (a CAST, a CONVERT, a CHR has parentheses)
+            found = ctx.charsets(ctx.default or ctx.database) if ctx.charsets else None
+            default = found[0] if found is not None else None
+            trees = [cast_charsets(tree, ctx.connection, default) for tree in trees]
         if "." in text:  # (a qualified column, a qualified table, or a number with a point)
             trees = [own_columns(tree, ctx) for tree in trees]
         steps: list[s.Step] = []
