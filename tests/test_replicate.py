@@ -1122,19 +1122,27 @@ def test_members_a_loose_session_made_alike_reach_the_target(
 ) -> None:
     """An ENUM's and a SET's members that are one in their collation (``'a'`` and ``'A'``),
     which a session that is not strict makes (MariaDB's 1291 a note there, an error in a
-    strict one; the server matches a value's text to the first of them), one before the
-    replicator's first run (read from SHOW CREATE TABLE, its rows copied: row by row, also
-    where Spark's copy, which writes their text, was asked for) and one added while it
-    follows, reach the target with their rows, each value its own member."""
+    strict one; the server matches a value's text to the first of them), two before the
+    replicator's first run (read from SHOW CREATE TABLE, their rows copied: row by row, also
+    where Spark's copy, which writes their text, was asked for; a SET's value read as the text
+    of its members, which two alike make ambiguous) and one added while it follows, reach the
+    target with their rows, each value its own member."""
     if bulk == "spark":
         request.getfixturevalue("jdbc")
     loose = "SET SESSION sql_mode = ''"
     for server, tables in SHARDS.items():
-        s.run(server, loose, *(f"ALTER TABLE {t} ADD e ENUM('a', 'A', 'b') NULL" for t in tables))
+        s.run(
+            server,
+            loose,
+            *(
+                f"ALTER TABLE {t} ADD e ENUM('a', 'A', 'b') NULL, ADD f SET('x', 'X', 'y')"
+                for t in tables
+            ),
+        )
     s.run(
         "up1",
         loose,
-        "INSERT INTO orders_01 (id, customer, e) VALUES (1, 'a', 'a'), (2, 'b', NULL)",
+        "INSERT INTO orders_01 (id, customer, e, f) VALUES (1, 'a', 'a', 3), (2, 'b', NULL, 4)",
         "UPDATE orders_01 SET e = 2 WHERE id = 1",
     )
     r = s.replicator(bulk=bulk)
@@ -1142,24 +1150,28 @@ def test_members_a_loose_session_made_alike_reach_the_target(
         r.run()
     assert len([m for m in caplog.messages if "copying row by row" in m]) == (bulk == "spark")
     for server, tables in SHARDS.items():
-        s.run(server, loose, *(f"ALTER TABLE {t} ADD f SET('x', 'X', 'y')" for t in tables))
+        s.run(server, loose, *(f"ALTER TABLE {t} ADD g SET('p', 'P', 'q')" for t in tables))
     s.run(
         "up1",
-        "UPDATE orders_01 SET f = 3 WHERE id = 1",
-        "INSERT INTO orders_01 (id, customer, e, f) VALUES (3, 'c', 1, 2), (4, 'd', 'b', 5)",
+        "UPDATE orders_01 SET g = 3 WHERE id = 1",
+        "INSERT INTO orders_01 (id, customer, e, f, g) VALUES (3, 'c', 1, 2, 2), (4, 'd', 'b', 5, 5)",
         "UPDATE orders_01 SET e = 1 WHERE id = 4",
         "UPDATE orders_01 SET e = 2 WHERE id = 3",
-        "DELETE FROM orders_01 WHERE id = 2",
+        "INSERT INTO orders_01 (id, customer, e, f) VALUES (5, 'e', 'A', 1)",
+        "DELETE FROM orders_01 WHERE id = 5",
     )
     r.run()
-    columns = "HEX(e), HEX(f), CAST(e AS UNSIGNED), CAST(f AS UNSIGNED)"
+    columns = (
+        "HEX(e), HEX(f), HEX(g), CAST(e AS UNSIGNED), CAST(f AS UNSIGNED), CAST(g AS UNSIGNED)"
+    )
     _as_upstream(
         s,
         r,
         columns,
         [
-            (1, "41", "782C58", "2", "3"),
-            (3, "41", "58", "2", "2"),
-            (4, "61", "782C79", "1", "5"),
+            (1, "41", "782C58", "702C50", "2", "3", "3"),
+            (2, None, "79", None, None, "4", None),
+            (3, "41", "58", "50", "2", "2", "2"),
+            (4, "61", "782C79", "702C71", "1", "5", "5"),
         ],
     )

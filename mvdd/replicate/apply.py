@@ -29,24 +29,45 @@ from mvdd.replicate.target import Op
 
 
 def member_number(value: Any, numbers: Mapping[str, int]) -> Any:
-    r"""An ENUM's value as its member's index, a SET's as the number of its members' bits
-    (``numbers``: each member's index, from 1), as the server takes a number for them; other
-    values (NULL, an ENUM's error value ``''``) as they are. For a column whose members a
-    value's text does not tell apart: two that are one under its collation (``'a'`` and
-    ``'A'``, which the server matches to the first), a member of bytes its charset does not
-    read (the server shows each such byte a ``?``, which matches no member).
+    r"""An ENUM's or a SET's value as the number the server takes for it (``numbers``: each
+    member's, :func:`member_numbers`): an ENUM's member's index; a SET's members' bits, summed,
+    whether the value is the set of its members (the binlog's) or their text, joined by commas
+    (a copy's SELECT: a SET's member holds no comma, and a text that is one member is that
+    member); other values (NULL, an ENUM's error value ``''``, a SET's empty one) as they are.
+    For a column whose members a value's text does not tell apart: two that are one under its
+    collation (``'a'`` and ``'A'``, which the server matches to the first), a member of bytes
+    its charset does not read (the server shows each such byte a ``?``, which matches no
+    member).
 
-    >>> numbers = {"a": 1, "A": 2, "\udce9": 3}
-    >>> member_number("A", numbers), member_number({"a", "\udce9"}, numbers)
-    (2, 5)
-    >>> member_number("", numbers), member_number(None, numbers), member_number(set(), numbers)
+    >>> enum = member_numbers("a", "A", "\udce9", kind="ENUM")
+    >>> bits = member_numbers("x", "X", "y", "\udce9", kind="SET")
+    >>> member_number("A", enum), member_number("\udce9", enum)
+    (2, 3)
+    >>> member_number({"x", "\udce9"}, bits)
+    9
+    >>> member_number("y", bits), member_number("x,X", bits), member_number({"x", "y"}, bits)
+    (4, 3, 5)
+    >>> member_number("", enum), member_number(None, enum), member_number(set(), bits)
     ('', None, 0)
     """
     if isinstance(value, str):
-        return numbers.get(value, value)
-    if isinstance(value, set | frozenset) and all(m in numbers for m in value):
-        return sum(1 << (numbers[m] - 1) for m in value)
+        found = numbers.get(value)
+        if found is not None:
+            return found
+        if "," not in value:
+            return value
+        value = value.split(",")
+    if isinstance(value, set | frozenset | list) and all(m in numbers for m in value):
+        return sum(numbers[m] for m in set(value))
     return value
+
+
+def member_numbers(*members: str, kind: str) -> dict[str, int]:
+    """The number the server takes for each member of an ENUM (its index, from 1) or of a SET
+    (its bit), for :func:`member_number`."""
+    if kind == "SET":
+        return {m: 1 << i for i, m in enumerate(members)}
+    return {m: i for i, m in enumerate(members, 1)}
 
 
 def db_value(value: Any) -> Any:
@@ -181,4 +202,4 @@ def _errors(params: tuple[Any, ...], at: Sequence[int]) -> int:
     return sum(1 for i in at if params[i] == "")
 
 
-__all__ = ["Changes", "Templates", "db_value", "member_number"]
+__all__ = ["Changes", "Templates", "db_value", "member_number", "member_numbers"]

@@ -40,7 +40,7 @@ from mvdd.model.kind import TypeKind
 from mvdd.model.names import fold_name
 from mvdd.model.row import COMPUTED, added_columns, upgrade_row
 from mvdd.model.types import alike_members
-from mvdd.replicate.apply import member_number
+from mvdd.replicate.apply import member_number, member_numbers
 from mvdd.replicate.state import LogEntry, State
 from mvdd.shard import Outcome, ShardGroup
 
@@ -428,7 +428,7 @@ class Merge:
                 if dest.type.kind is col.type.kind and not (
                     members_apart(table, col) and members_apart(group.joined, dest)
                 ):
-                    numbered[col.name] = {m: i for i, m in enumerate(col.type.members, 1)}
+                    numbered[col.name] = member_numbers(*col.type.members, kind=col.type.kind.value)
         down_key = row_key(group.joined) or ()
         back = {fold_name(down): up for up, down in columns.items()}
         missing = [k for k in down_key if fold_name(k) not in back]
