@@ -42,7 +42,7 @@ from mvdd.model.row import upgrade_row
 from mvdd.model.table import as_shown
 from mvdd.replicate.target import TargetLost
 from tests.conftest import private_server
-from tests.support.binlog import Script, database, decoded
+from tests.support.binlog import Script, database, decoded, promoted
 from tests.support.mariadb import MariaDB, account, quote, show_create_table, visibility
 
 pytestmark = pytest.mark.mariadb
@@ -2477,3 +2477,157 @@ def test_a_create_table_if_not_exists_of_a_table_there_passes_whatever_it_define
             s.insert("t", "INSERT INTO t VALUES (1, 'x')", 1)
         assert decoded(reader.events()) == s.expected
         assert reader.catalog.version(f"{db}.t") == 1
+
+
+# --- a failover: the source's history on another server -----------------------------------------
+
+
+def _history(old: MariaDB, flushes: int = 3) -> None:
+    """A table's history on ``old``, its last DDL ``flushes`` binlog files on (a file of a
+    higher number than a promoted replica's first files)."""
+    old.execute("CREATE DATABASE shop")
+    old.execute("CREATE TABLE shop.t (a INT PRIMARY KEY, b INT)")
+    old.execute("INSERT INTO shop.t VALUES (1, 1), (2, 2)")
+    for _ in range(flushes):
+        old.execute("FLUSH BINARY LOGS")
+    old.execute("ALTER TABLE shop.t ADD c VARCHAR(10)")
+    old.execute("INSERT INTO shop.t VALUES (3, 3, 'x')")
+
+
+@pytest.mark.parametrize("files", ["numbered lower", "same names, other offsets"])
+def test_a_reader_goes_on_on_a_replica_promoted_after_a_failover(files: str) -> None:
+    """The server at the source's address is another one (a replica promoted to primary): its
+    binlog holds the same transactions at other files and offsets: files numbered lower than
+    the old server's, or of the same names where its own transactions came first (the old
+    position is a place in its binlog, but not that place in the history). The reader finds
+    where it holds the GTID position it left, reads from there, nothing twice and nothing
+    missed, and decodes each row with the schema of its place in the history: its positions of
+    the next era follow every earlier version's."""
+    with (
+        private_server(binlog=True, server_id=41) as old,
+        private_server(binlog=True, server_id=42) as new,
+    ):
+        _history(old, 3 if files == "numbered lower" else 0)
+        if files != "numbered lower":
+            new.execute("CREATE DATABASE other", "CREATE TABLE other.x (a INT)")
+            new.execute(*[f"INSERT INTO other.x VALUES ({i})" for i in range(20)])
+        first = BinlogReader(old.url(), tables="shop.t", start="beginning")
+        events = list(first.events())
+        assert [e.row for e in events if e.row is not None] == [
+            {"a": 1, "b": 1},
+            {"a": 2, "b": 2},
+            {"a": 3, "b": 3, "c": "x"},
+        ]
+        left, gtid = events[-1].commit, first.gtid
+        assert gtid is not None and left.era == 0
+        promoted(old, new)
+        new.execute("ALTER TABLE shop.t ADD d INT")
+        new.execute("INSERT INTO shop.t VALUES (4, 4, 'y', 40)")
+        new.execute("UPDATE shop.t SET d = 7 WHERE a = 1")
+        after = BinlogReader(
+            new.url(), tables="shop.t", catalog=first.catalog, start=left, gtid=gtid
+        )
+        moved = list(after.events())
+        assert [str(e.kind) for e in moved] == ["ddl", "insert", "update"]
+        assert decoded(moved[1:]) == [
+            ("insert", "shop.t", 3, {"a": 4, "b": 4, "c": "y", "d": 40}, None),
+            (
+                "update",
+                "shop.t",
+                3,
+                {"a": 1, "b": 1, "c": None, "d": 7},
+                {"a": 1, "b": 1, "c": None, "d": None},
+            ),
+        ]
+        assert all(e.commit.era == 1 and left < e.commit for e in moved)
+        assert [c.position.era for c in first.catalog.history("shop.t")] == [0, 0, 1]
+        # a reader that starts again where the first left reads the same (the checkpoint's
+        # GTID position kept beside it)
+        after.checkpoint(moved[-1].commit)
+        again = BinlogReader(new.url(), tables="shop.t", catalog=first.catalog)
+        new.execute("INSERT INTO shop.t VALUES (5, 5, 'z', 50)")
+        assert [e.row for e in again.events()] == [{"a": 5, "b": 5, "c": "z", "d": 50}]
+        with new.connect() as conn, conn.cursor() as cur:
+            cur.execute("SELECT @@gtid_binlog_pos")
+            assert again.gtid == str(cur.fetchone()[0])
+
+
+def test_a_server_that_lacks_the_transactions_read_is_refused() -> None:
+    """A promoted replica that never received the last transactions the reader read (it lagged)
+    cannot go on where the reader left: a SourceConfigError naming the GTID position, and the
+    catalog untouched."""
+    with (
+        private_server(binlog=True, server_id=43) as old,
+        private_server(binlog=True, server_id=44) as new,
+    ):
+        _history(old)
+        first = BinlogReader(old.url(), tables="shop.t", start="beginning")
+        events = list(first.events())
+        promoted(old, new, files=1)  # (not the ALTER nor the last row)
+        versions = first.catalog.version("shop.t")
+        after = BinlogReader(
+            new.url(),
+            tables="shop.t",
+            catalog=first.catalog,
+            start=events[-1].commit,
+            gtid=first.gtid,
+        )
+        with pytest.raises(SourceConfigError, match="never reaches the GTID position"):
+            list(after.events())
+        assert first.catalog.version("shop.t") == versions
+
+
+def test_a_reader_following_goes_on_when_its_address_moves_to_a_promoted_replica() -> None:
+    """A failover while the reader follows: the server at its address goes away and the replica
+    promoted in its place answers there (a virtual IP, a DNS name or a proxy moved to it). The
+    reader reconnects, finds where that server holds the GTID position of the last transaction
+    it handed out, and goes on from there: nothing twice, nothing missed."""
+    with (
+        private_server(binlog=True, server_id=47) as old,
+        private_server(binlog=True, server_id=48) as new,
+    ):
+        _history(old)
+        reader = BinlogReader(
+            old.url(), tables="shop.t", start="beginning", retry=120, heartbeat=0.2
+        )
+        seen: list[Any] = []
+        halt = threading.Event()
+
+        def follow() -> None:
+            try:
+                for txn in reader.transactions(until=None, stop=halt.is_set):
+                    seen.extend(txn.events)
+            except BaseException as err:  # (handed to the test)
+                seen.append(err)
+
+        def rows(n: int) -> list[Any]:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                got = [e.row for e in seen if not isinstance(e, BaseException) and e.row]
+                if len(got) >= n or any(isinstance(e, BaseException) for e in seen):
+                    break
+                time.sleep(0.05)
+            failed = [e for e in seen if isinstance(e, BaseException)]
+            if failed:
+                raise failed[0]
+            return got
+
+        thread = threading.Thread(target=follow, daemon=True)
+        thread.start()
+        try:
+            assert rows(3)[-1] == {"a": 3, "b": 3, "c": "x"}
+            promoted(old, new)
+            new.halt()
+            old.halt()
+            new.socket = old.socket  # (the promoted replica at the old primary's address)
+            new.start()
+            new.execute(
+                "ALTER TABLE shop.t ADD d INT",
+                "INSERT INTO shop.t VALUES (4, 4, 'y', 40)",
+            )
+            assert rows(4)[3:] == [{"a": 4, "b": 4, "c": "y", "d": 40}]
+        finally:
+            halt.set()
+            thread.join(timeout=30)
+        assert [e.commit.era for e in seen if e.row][-1] == 1
+        assert len([e for e in seen if e.row]) == 4

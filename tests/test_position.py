@@ -31,15 +31,32 @@ def test_order_is_the_order_of_suffix_then_offset(a: int, b: int, x: int, y: int
     assert (left == right) == ((a, x) == (b, y)) or f"{a:06d}" != f"{b:06d}"
 
 
+@given(
+    st.tuples(st.integers(0, 3), st.integers(0, 10**7), st.integers(0, 2**32)),
+    st.tuples(st.integers(0, 3), st.integers(0, 10**7), st.integers(0, 2**32)),
+)
+def test_order_is_the_order_of_era_then_suffix_then_offset(
+    a: tuple[int, int, int], b: tuple[int, int, int]
+) -> None:
+    """Every position of an era follows every position of the eras before it, whatever its
+    file (a failover's server numbers its files afresh); the text round-trips, era and all."""
+    left, right = (P(f"mysql-bin.{n:06d}", offset, era) for era, n, offset in (a, b))
+    assert (left < right) == (a < b) and (left == right) == (a == b)
+    assert P.parse(str(left)) == left and ("@" in str(left)) == (a[0] > 0)
+
+
 def test_text_round_trip_and_bad_input() -> None:
     p = P.parse("mysql-bin.000003:1234")
     assert p == P("mysql-bin.000003", 1234) and str(p) == "mysql-bin.000003:1234"
     assert P.parse("host:with:colons.000001:4") == P("host:with:colons.000001", 4)
-    for bad in ("mysql-bin.000003", "f:x", ":4", "", "f:-1"):
+    assert P.parse("f.000001:4@2") == P("f.000001", 4, 2) and str(P("f.1", 4, 2)) == "f.1:4@2"
+    for bad in ("mysql-bin.000003", "f:x", ":4", "", "f:-1", "f:4@", "f:4@x", "f:4@-1"):
         with pytest.raises(PositionError):
             P.parse(bad)
     with pytest.raises(PositionError):
         P("f", -1)
+    with pytest.raises(PositionError):
+        P("f", 1, -1)
     with pytest.raises(TypeError):
         assert P("f.1", 1) < 5  # type: ignore[operator]
 
@@ -50,6 +67,14 @@ def positions_in(catalog: Catalog) -> None:
     assert catalog.table("d.t", position=P("mysql-bin.999999", 101)).column_names == ("a",)
     assert catalog.table("d.t", position=P("mysql-bin.1000000", 5)).column_names == ("a", "b")
     assert catalog.history("d.t")[1].position == P("mysql-bin.1000000", 4)
+    # (another server's positions after a failover: the next era, its files numbered afresh)
+    catalog.execute("ALTER TABLE t ADD e INT", position=P("mysql-bin.000001", 9, 1), database="d")
+    assert catalog.table("d.t", position=P("mysql-bin.1000000", 5)).column_names == ("a", "b")
+    assert catalog.table("d.t", position=P("mysql-bin.000001", 10, 1)).column_names == (
+        "a",
+        "b",
+        "e",
+    )
     with pytest.raises(PositionError):
         catalog.execute("ALTER TABLE t ADD c INT", position=7, database="d")
     with pytest.raises(PositionError):
@@ -68,6 +93,7 @@ def test_sqlite_keeps_binlog_positions(tmp_path: object) -> None:
         assert [c.position for c in again.history("d.t")] == [
             P("mysql-bin.999999", 100),
             P("mysql-bin.1000000", 4),
+            P("mysql-bin.000001", 9, 1),
         ]
 
 

@@ -27,6 +27,7 @@ from mvdd.replicate import Replicator
 from mvdd.replicate.merge import ReplicationError
 from mvdd.replicate.verify import verify
 from tests.conftest import private_server
+from tests.support.binlog import promoted
 from tests.support.mariadb import MariaDB
 from tests.support.replication import (
     Servers,
@@ -1175,3 +1176,82 @@ def test_members_a_loose_session_made_alike_reach_the_target(
             (4, "61", "782C79", "702C71", "1", "5", "5"),
         ],
     )
+
+
+@pytest.mark.parametrize("into", ["downstream", "lake"])
+def test_a_failover_to_a_promoted_replica_is_followed(
+    servers: Servers, tmp_path: Path, into: str, request: pytest.FixtureRequest
+) -> None:
+    """The source's primary fails over to a replica, promoted: the replicator pointed at it goes
+    on where that server holds the GTID position the target has applied (its binlog's files
+    numbered lower than the old primary's, whose last DDL it had followed), reads nothing twice
+    and misses nothing, and follows its DDL; the target ends with the new primary's rows and
+    schema, at its GTID position. Into a lake alone, the GTID position is the one its newest
+    batch holds beside its position (a kill between a batch and its checkpoint: the batch's
+    position wins)."""
+    spark = request.getfixturevalue("spark") if into == "lake" else None
+    dw = "dw_" + uuid.uuid4().hex[:8]
+    servers.down.execute(f"CREATE DATABASE {dw}")
+    lake = tmp_path / "lake"
+    with (
+        private_server(binlog=True, server_id=45) as old,
+        private_server(binlog=True, server_id=46) as new,
+    ):
+
+        def replicator(up: MariaDB) -> Replicator:
+            return Replicator(
+                {"up1": up.url()},
+                tables="shop.orders_*",
+                target="orders",
+                downstream=servers.down.url(dw) if into == "downstream" else None,
+                lake=str(lake) if into == "lake" else None,
+                state=str(tmp_path / "state"),
+            )
+
+        old.execute(
+            "CREATE DATABASE shop",
+            "CREATE TABLE shop.orders_1 (id INT PRIMARY KEY, amount INT)",
+            "INSERT INTO shop.orders_1 VALUES (1, 10), (2, 20)",
+        )
+        replicator(old).run()
+        old.execute(*["FLUSH BINARY LOGS"] * 3)
+        old.execute(
+            "ALTER TABLE shop.orders_1 ADD note VARCHAR(10)",
+            "INSERT INTO shop.orders_1 VALUES (3, 30, 'x')",
+            "UPDATE shop.orders_1 SET amount = 11 WHERE id = 1",
+        )
+        replicator(old).run()
+        if into == "lake":  # (its checkpoint older than its batches)
+            kept = json.loads((lake / "checkpoint.json").read_text())
+            kept["source:up1"]["position"] = None
+            kept["source:up1"]["data"].pop("gtid")
+            (lake / "checkpoint.json").write_text(json.dumps(kept))
+        promoted(old, new)
+        new.execute(
+            "ALTER TABLE shop.orders_1 ADD qty INT NOT NULL DEFAULT 1",
+            "INSERT INTO shop.orders_1 VALUES (4, 40, 'y', 4)",
+            "UPDATE shop.orders_1 SET note = 'z', qty = 2 WHERE id = 2",
+            "DELETE FROM shop.orders_1 WHERE id = 3",
+        )
+        r = replicator(new)
+        status = r.run()
+        with contextlib.closing(new.connect()) as conn, conn.cursor() as cur:
+            cur.execute("SELECT @@gtid_binlog_pos")
+            assert applied(status) == {"up1": str(cur.fetchone()[0])}
+            cur.execute("SELECT id, amount, note, qty FROM shop.orders_1 ORDER BY id")
+            upstream = [tuple(row) for row in cur.fetchall()]
+        assert [c.name for c in r.group.joined.columns] == ["id", "amount", "note", "qty"]
+        if into == "lake":
+            from mvdd.replicate.lake import compact_lake
+            from mvdd.spark import read_lake
+
+            compact_lake(spark, lake)
+            rows = read_lake(spark, lake).orderBy("id").collect()
+            assert [(r["id"], r["amount"], r["note"], r["qty"]) for r in rows] == upstream
+            return
+        verdict = verify(r.group, {"up1": new.url()}, servers.down.url(dw), "orders")
+        assert verdict.ok, verdict.differences
+        assert verdict.rows == {"up1/shop.orders_1": 3}
+        assert texts(servers.down, dw, "orders", "amount, note, qty") == [
+            (i, str(a), n, str(q)) for i, a, n, q in upstream
+        ]

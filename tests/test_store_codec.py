@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from mvdd import Catalog, MvddError, parse_statements, parse_table
 from mvdd.catalog.history import elements_of
+from mvdd.model import BinlogPosition
 from mvdd.model.element import HexText
 from mvdd.store import codec
 from tests.strategies import column_defs, quote
@@ -49,6 +50,8 @@ def test_positions_round_trip() -> None:
         2**64,  # beyond what orjson writes: the json fallback
         -(2**80),
         ("mysql-bin.000003", 1234),
+        BinlogPosition("mysql-bin.000003", 1234),
+        BinlogPosition("mysql-bin.000001", 4, 2),
         ("gtid", "3E11FA47-71CA", 23),
         ("lone \ud800 surrogate", 1),  # orjson refuses it: the json fallback
     ):

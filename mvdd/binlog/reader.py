@@ -18,6 +18,20 @@ Transactions
     included, wait as long), then raises :class:`~mvdd.errors.SourceConfigError`. An XA
     transaction's rows, logged when it is prepared, come out at its ``XA COMMIT``, as that
     statement's transaction, and never after an ``XA ROLLBACK`` (:mod:`mvdd.binlog.xa`).
+
+Failover
+    A position is a place in one server's binlog. From MariaDB the reader knows the GTID
+    position each transaction end holds (:attr:`BinlogReader.gtid`), and each time it starts
+    or reconnects it asks the server whether its history holds that GTID position at the
+    place it resumes from. A server that does not (a replica promoted to primary at the same
+    address, or a source pointed at it; a server restored from a backup): reading goes on
+    where that server's binlog reaches the GTID position, its positions of the next era
+    (:class:`~mvdd.model.position.BinlogPosition`), so that the catalog's versions keep their
+    order; a server whose binlog never reaches it (it lacks transactions already read, or
+    holds others in their place) is a SourceConfigError. ``start`` with ``gtid`` gives that
+    GTID position; the reader's own :meth:`~BinlogReader.checkpoint` keeps it beside the
+    position. From MySQL (or a ``start`` without its GTID position) the position is taken as
+    it is.
     A MariaDB system-versioned table's events are the changes to its current rows, as a query
     reads them (:func:`_row_changes`): the past versions the server keeps, which it logs as
     rows beside them, and the hidden ``row_start`` / ``row_end`` of every row, are left out
@@ -110,6 +124,7 @@ from mvdd.errors import (
 )
 from mvdd.model import BinlogPosition, Table
 from mvdd.model.names import fold_name
+from mvdd.model.position import gtid_after, gtid_state
 from mvdd.store.mysql import connection_lost, may_reconnect
 
 log = logging.getLogger("mvdd.binlog")
@@ -124,6 +139,8 @@ def _plain_connect(**settings: Any) -> Any:
 
 #: store state keys
 CHECKPOINT = "binlog.checkpoint"
+#: the MariaDB GTID position at the reader's checkpoint ({"position": …, "gtid": …})
+CHECKPOINT_GTID = "binlog.checkpoint_gtid"
 BOOTSTRAP = "binlog.bootstrap"
 UNTRACKED = "binlog.untracked"  # followed tables whose CREATE was skipped -> where
 #: statements that move a transaction, not a schema
@@ -284,6 +301,9 @@ class BinlogReader:
         server_id: the replica id the reader registers with (default: one derived from the
             server, the patterns and the catalog, the same on every run).
         start: None, ``"beginning"``, or a position (see the module docstring).
+        gtid: MariaDB's GTID position at ``start`` (as :attr:`gtid` gave it there): a server
+            at the address that does not hold it at ``start`` is read from where its binlog
+            reaches it (see the module docstring).
         retry: seconds to wait for a server that cannot be reached before giving up (None:
             for ever; 0: at once).
         heartbeat: seconds between the server's heartbeats while following (``until=None``).
@@ -303,6 +323,7 @@ class BinlogReader:
         start: BinlogPosition | str | None = None,
         retry: float | None = 30.0,
         heartbeat: float = 1.0,
+        gtid: str | None = None,
     ) -> None:
         library.extend()
         self.source = url if isinstance(url, Source) else Source(url)
@@ -318,6 +339,12 @@ class BinlogReader:
         if start is not None and start != "beginning":
             start = _position(start)
         self._start_arg = start
+        gtid_state(gtid)  # (a PositionError for what is no GTID position)
+        self._start_gtid = gtid
+        #: MariaDB's GTID position after the last transaction handed out (None: not known),
+        #: and that transaction's end
+        self._state: str | None = None
+        self._state_at: BinlogPosition | None = None
         self.server_id = server_id if server_id is not None else self._default_server_id()
         if not 0 < self.server_id < 2**32:
             raise SourceConfigError(f"server_id must be in 1 .. 2**32 - 1, not {self.server_id}")
@@ -370,8 +397,21 @@ class BinlogReader:
 
     def checkpoint(self, position: BinlogPosition | str) -> None:
         """Record that everything up to this commit position is handled; ``start=None``
-        resumes after it."""
-        self.catalog.store.set_state(CHECKPOINT, str(_position(position)))
+        resumes after it (with MariaDB's GTID position there, when it is the end of the last
+        transaction handed out: the place the reader resumes from is found on another server
+        by it, see the module docstring)."""
+        at = _position(position)
+        if self._state is not None and at == self._state_at:
+            self.catalog.store.set_state(
+                CHECKPOINT_GTID, {"position": str(at), "gtid": self._state}
+            )
+        self.catalog.store.set_state(CHECKPOINT, str(at))
+
+    @property
+    def gtid(self) -> str | None:
+        """MariaDB's GTID position after the last transaction handed out (at the start before
+        the first; None from MySQL, or before reading began)."""
+        return self._state
 
     @property
     def position(self) -> BinlogPosition | None:
@@ -403,11 +443,14 @@ class BinlogReader:
         self.catalog.flavor = self.source.flavor  # (its own ways: mvdd.ddl.rules.MARIADB)
         self.catalog.lower_names = self.source.lower_names
         start = self._start_arg
+        gtid = self._start_gtid
         if start is None:
             kept = self.catalog.store.get_state(CHECKPOINT)
             bootstrap = self.catalog.store.get_state(BOOTSTRAP)
             if kept is not None:
                 start = BinlogPosition.parse(kept)
+                held = self.catalog.store.get_state(CHECKPOINT_GTID) or {}
+                gtid = held.get("gtid") if held.get("position") == kept else None
             elif bootstrap is not None and not bootstrap.get("done"):
                 start = self._finish_bootstrap(bootstrap)
             elif self.catalog.tables() or self.catalog.databases():
@@ -421,8 +464,10 @@ class BinlogReader:
             start = self._bootstrap()
         else:
             assert isinstance(start, BinlogPosition)
+            start = self.source.resume_point(start, gtid)
             self.source.check(start)
-        self._resume = start
+        self._state = gtid if gtid is not None else self.source.gtid_at(start)
+        self._state_at = self._resume = start
         return start
 
     def _newest_position(self) -> BinlogPosition:
@@ -569,7 +614,7 @@ class BinlogReader:
                 if isinstance(ev, le.RotateEvent):
                     file = ev.next_binlog
                     continue
-                pos = BinlogPosition(file, ev.packet.log_pos)
+                pos = BinlogPosition(file, ev.packet.log_pos, start.era)
                 if ev.packet.log_pos and end < pos:
                     return
                 if isinstance(ev, le.QueryEvent):
@@ -628,6 +673,9 @@ class BinlogReader:
             try:
                 for group in self._groups(resume, blocking, end, halt):
                     outage.over()
+                    if group.gtid and self._state is not None:
+                        self._state = gtid_after(self._state, group.gtid)
+                    self._state_at = group.commit
                     yield group
                     resume = self._resume = group.commit
                     if (end is not None and not resume < end) or halt():
@@ -636,6 +684,8 @@ class BinlogReader:
             except _Lost as lost:
                 self._close_stream()
                 outage.wait(lost, position=resume)  # then reconnect from the last boundary
+                # (where the server back at the address holds that boundary: another one may)
+                resume = self._resume = self.source.resume_point(resume, self._state)
 
     def _connect(self, **settings: Any) -> Any:
         """The library's connection factory: a second stream connection means the library is
@@ -750,12 +800,12 @@ class BinlogReader:
                     file = ev.next_binlog
                     continue
                 if isinstance(ev, le.HeartbeatLogEvent):
-                    self.source_position = BinlogPosition(ev.ident, ev.packet.log_pos)
+                    self.source_position = BinlogPosition(ev.ident, ev.packet.log_pos, start.era)
                     if halt():
                         return
                     continue
                 if ev.packet.log_pos:
-                    at = BinlogPosition(file, ev.packet.log_pos)
+                    at = BinlogPosition(file, ev.packet.log_pos, start.era)
                 handler = _HANDLERS.get(type(ev))
                 if handler is None:
                     if isinstance(ev, le.NotImplementedEvent):
@@ -979,7 +1029,7 @@ class BinlogReader:
 
     def _scan_events(self, file: str) -> Iterator[Any]:
         """The events an XA search reads, from the start of a binlog file on."""
-        start = BinlogPosition(file, 4)
+        start = BinlogPosition(file, 4, self.source.era)
         stream = self._binlog_stream(
             start, server_id=self._scan_id, blocking=False, events=_SCANNED, connect=_plain_connect
         )

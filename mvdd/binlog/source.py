@@ -57,6 +57,7 @@ from mvdd.ddl.dml import (
 from mvdd.ddl.statement import with_kept_defaults
 from mvdd.errors import DDLError, MvddError, SourceConfigError, SourceLost
 from mvdd.model import BinlogPosition, Column
+from mvdd.model.position import gtid_state
 from mvdd.model.zone import session_zone
 from mvdd.store.address import Address, parse_address
 from mvdd.store.mysql import connection_lost
@@ -257,6 +258,10 @@ class Source:
         self.lock_wait = LOCK_WAIT_SECONDS
         #: seconds a lost server is waited for before a question gives up (None: for ever)
         self.retry = retry
+        #: the era of this server's positions (:class:`~mvdd.model.position.BinlogPosition`):
+        #: the positions it gives are of it; a reader sets it once it knows where this server's
+        #: history stands against the positions it resumes from (:meth:`resume_point`)
+        self.era = 0
 
     @property
     def description(self) -> str:
@@ -348,22 +353,120 @@ class Source:
         row = cur.fetchone()
         if row is None:
             raise SourceConfigError(f"{self.description}: the binary log is off")
-        return BinlogPosition(str(row[0]), int(row[1]))
+        return BinlogPosition(str(row[0]), int(row[1]), self.era)
 
     def gtid_at(self, position: BinlogPosition) -> str | None:
         """MariaDB's GTID position at ``position`` (``BINLOG_GTID_POS``: each replication
         domain's last GTID before it, :func:`~mvdd.model.position.gtid_after`'s form; ``''``
-        before the first): None from MySQL, or where the server no longer has the file."""
+        before the first): None from MySQL, where the server no longer has the file, or for a
+        position of another era (another server's place)."""
+        if position.era != self.era:
+            return None
+        return self._ask(lambda cur: self._gtid_at(cur, position))
 
-        def ask(cur: Any) -> str | None:
+    def _gtid_at(self, cur: Any, position: BinlogPosition) -> str | None:
+        self._identify(cur)
+        if self._flavor != "mariadb":
+            return None
+        cur.execute("SELECT BINLOG_GTID_POS(%s, %s)", (position.file, position.offset))
+        (found,) = cur.fetchone()
+        return None if found is None else _text(found)
+
+    def resume_point(self, start: BinlogPosition, gtid: str | None) -> BinlogPosition:
+        """Where reading goes on on this server after ``start``, a position that MariaDB's GTID
+        position ``gtid`` held at (in the server's history, where the reader left it), and
+        this server's :attr:`era` set to its positions'.
+
+        The server holds ``start``'s place in that history (its GTID position there is
+        ``gtid``): ``start`` itself, of its era. It does not (another server at the address: a
+        replica promoted by a failover, a server restored from a backup, or its binlog reset):
+        the place in this server's binlog where its GTID position reaches ``gtid``, of the
+        next era; SourceConfigError if its binlog has no such place (it lacks transactions
+        the reader has read, or has others in their stead). Without ``gtid``, or from MySQL,
+        ``start`` is taken as it is."""
+        if gtid is None:
+            self.era = start.era
+            return start
+
+        def ask(cur: Any) -> BinlogPosition:
             self._identify(cur)
             if self._flavor != "mariadb":
-                return None
-            cur.execute("SELECT BINLOG_GTID_POS(%s, %s)", (position.file, position.offset))
-            (found,) = cur.fetchone()
-            return None if found is None else _text(found)
+                self.era = start.era
+                return start
+            here = self._gtid_at(cur, start)
+            if here is not None and gtid_state(here) == gtid_state(gtid):
+                self.era = start.era
+                return start
+            found = self._reaching(cur, gtid_state(gtid))
+            if isinstance(found, str):  # ("purged")
+                raise SourceConfigError(
+                    f"{self.description} no longer has the binlog of the GTID position "
+                    f"{gtid!r} (where the reader left it, at {start}): its oldest binlog starts "
+                    "past it, the binlog it needs was purged",
+                    position=start,
+                )
+            if found is None:
+                raise SourceConfigError(
+                    f"{self.description} is not the server the reader left at {start} (its "
+                    f"GTID position there is {here!r}, not {gtid!r}), and its binlog never "
+                    f"reaches the GTID position {gtid!r}: it lacks transactions read from the "
+                    "server before it, or holds others in their place",
+                    position=start,
+                )
+            self.era = start.era + 1
+            log.warning(
+                "%s holds the history the reader left at %s (GTID position %s) at %s: "
+                "reading goes on there (positions of era %d)",
+                self.description,
+                start,
+                gtid,
+                found,
+                self.era,
+            )
+            return BinlogPosition(found[0], found[1], self.era)
 
         return self._ask(ask)
+
+    def _reaching(self, cur: Any, wanted: dict[int, str]) -> tuple[str, int] | str | None:
+        """The first place in the server's binlog where each replication domain of ``wanted``
+        has its GTID there last (the start of the next transaction's GTID event, or a file's
+        end): the newest file that starts before it (its Gtid_list event), read event by event
+        (``SHOW BINLOG EVENTS``, a page at a time). None: no such place; ``"purged"``: every
+        binlog file the server has starts past it. (No GTID at all: the start of the history,
+        the oldest file if nothing came before it.)"""
+        files = self.binlogs(cur)
+        for i, (name, size) in enumerate(reversed(files)):
+            cur.execute("SHOW BINLOG EVENTS IN %s LIMIT 3", (name,))
+            head = [r for r in cur.fetchall() if str(r[2]) == "Gtid_list"]
+            state = gtid_state(str(head[0][5]).strip("[]")) if head else {}
+            if not wanted:
+                if i < len(files) - 1:
+                    continue
+                return (name, 4) if not state else "purged"
+            if any(_sequence(state.get(d)) > _sequence(g) for d, g in wanted.items()):
+                continue  # (this file starts past it: an older one may hold it)
+            offset = 4
+            while True:
+                cur.execute(
+                    "SHOW BINLOG EVENTS IN %s FROM %s LIMIT %s", (name, offset, _EVENTS_PAGE)
+                )
+                rows = cur.fetchall()
+                for row in rows:
+                    if str(row[2]) != "Gtid":
+                        continue
+                    if all(state.get(d) == g for d, g in wanted.items()):
+                        return name, int(row[1])
+                    m = _GTID_EVENT.search(str(row[5]))
+                    if m is not None:
+                        domain = int(m.group(1).split("-", 1)[0])
+                        state[domain] = m.group(1)
+                if len(rows) < _EVENTS_PAGE:
+                    break
+                offset = int(rows[-1][4])  # (the last one's end: the next one's start)
+            if all(state.get(d) == g for d, g in wanted.items()):
+                return name, size
+            return None  # (the newest file that starts before it does not reach it)
+        return "purged" if files else None
 
     def server_charset(self) -> tuple[str, str]:
         """The server's default charset and collation (what a database created without one
@@ -413,7 +516,7 @@ class Source:
         files = self._ask(self.binlogs)
         if not files:
             raise SourceConfigError(f"{self.description}: the server has no binlog files")
-        return BinlogPosition(files[0][0], 4)
+        return BinlogPosition(files[0][0], 4, self.era)
 
     def databases(self, patterns: Sequence[str]) -> list[str]:
         """The server's databases the patterns' database parts name (system ones excepted)."""
@@ -560,7 +663,7 @@ class Source:
         cur.execute("SHOW STATUS LIKE 'binlog_snapshot_%'")
         status = {str(k).lower(): str(v) for k, v in cur.fetchall()}
         position = BinlogPosition(
-            status["binlog_snapshot_file"], int(status["binlog_snapshot_position"])
+            status["binlog_snapshot_file"], int(status["binlog_snapshot_position"]), self.era
         )
         databases, tables = self._schemas(cur, patterns)
         return Snapshot(position, self._end(cur), databases, tables)
@@ -700,6 +803,17 @@ def _abandon(cur: Any) -> None:
 def _close(conn: Any) -> None:
     with contextlib.suppress(Exception):
         conn.close()
+
+
+#: the events :meth:`Source._reaching` reads at a time
+_EVENTS_PAGE = 10_000
+#: a GTID event's text in ``SHOW BINLOG EVENTS`` (``BEGIN GTID 0-1-5 cid=9``, ``GTID 0-1-6``)
+_GTID_EVENT = re.compile(r"GTID (\d+-\d+-\d+)")
+
+
+def _sequence(gtid: str | None) -> int:
+    """A GTID's sequence number (0: none)."""
+    return int(gtid.rsplit("-", 1)[1]) if gtid else 0
 
 
 def _text(value: Any) -> str:

@@ -84,7 +84,7 @@ def _prepared_in(
             and group is not None
             and prepared_xid(ev) == xid
         ):
-            found = BinlogPosition(file, group)
+            found = BinlogPosition(file, group, before.era)
         gtid = None
     return found
 

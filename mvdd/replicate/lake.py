@@ -36,6 +36,8 @@ class LakeOutput:
         self.writer = LakeWriter(folder, target=target, key=key, state=state)
         self.folder = folder
         self.positions = {n: BinlogPosition.parse(p) for n, p in self.writer.positions().items()}
+        #: MariaDB's GTID position at each source's position, where known
+        self.gtids = self.writer.gtids()
         self.batches = 0
 
     def wants(self, source: str, commit: BinlogPosition) -> bool:
@@ -83,8 +85,15 @@ class LakeOutput:
         version = group.version(shard)
         return [LakeRow(shard, version, "insert", dict(zip(columns, r, strict=True))) for r in rows]
 
-    def append(self, rows: Sequence[LakeRow], commits: Mapping[str, BinlogPosition]) -> None:
-        """One batch: ``rows``, reaching ``commits``."""
+    def append(
+        self,
+        rows: Sequence[LakeRow],
+        commits: Mapping[str, BinlogPosition],
+        gtids: Mapping[str, str | None] | None = None,
+    ) -> None:
+        """One batch: ``rows``, reaching ``commits`` (with MariaDB's GTID position at each, where
+        ``gtids`` gives it: a source's place in its history, which a failover's server is
+        found at, see :mod:`mvdd.binlog.reader`)."""
         wanted = {n: c for n, c in commits.items() if self.wants(n, c)}
         if not rows and not wanted:
             return
@@ -92,12 +101,18 @@ class LakeOutput:
             **{n: str(p) for n, p in self.positions.items()},
             **{n: str(c) for n, c in wanted.items()},
         }
+        held = {n: g for n, g in self.gtids.items() if n not in wanted}
+        held.update({n: g for n, g in (gtids or {}).items() if n in wanted and g is not None})
         group = self.merge.group
         assert group is not None
         self.writer.append(
-            rows, positions, lambda shard, version: group.schema(shard, version=version)
+            rows,
+            positions,
+            lambda shard, version: group.schema(shard, version=version),
+            gtids=held,
         )
         self.positions.update(wanted)
+        self.gtids = held
         self.batches += 1
 
 
@@ -201,6 +216,7 @@ class LakeTarget:
             writer = LakeWriter(
                 self.folder, target=meta["target"], key=meta["key"], state=meta["state"]
             )
+            gtids = writer.gtids()
             for source, position in writer.positions().items():
                 name = f"source:{source}"
                 have = out.get(name)
@@ -211,6 +227,8 @@ class LakeTarget:
                 ):
                     data = dict(have.data) if have is not None else {}
                     data.pop("gtid", None)  # (the older position's: read again at this one)
+                    if gtids.get(source) is not None:
+                        data["gtid"] = gtids[source]
                     out[name] = Checkpoint(position, have.seq if have else None, data)
         return out
 

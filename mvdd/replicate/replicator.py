@@ -324,7 +324,9 @@ class Replicator:
             name: Catalog.open(str(state.catalog_path(name)), replica=True) for name in self.sources
         }
 
-    def _reader(self, name: str, catalog: Catalog, start: Any = None) -> BinlogReader:
+    def _reader(
+        self, name: str, catalog: Catalog, start: Any = None, gtid: str | None = None
+    ) -> BinlogReader:
         index = sorted(self.sources).index(name)
         server_id = self.server_id + index if self.server_id is not None else None
         try:
@@ -335,6 +337,7 @@ class Replicator:
                 server_id=server_id,
                 start=start,
                 retry=self.retry,
+                gtid=gtid,
             )
         except MvddError as err:
             raise err.locate(source=name) from None
@@ -656,9 +659,9 @@ class Replicator:
         src_state = self._sources[source]
         src_state.rows = dict(counts)
         src_state.safe_until = safe_until
-        if self._lake is not None:
-            self._lake.append([], {source: start})
         reached = _Reached(start, self._servers[source].gtid_at(start))
+        if self._lake is not None:
+            self._lake.append([], {source: start}, {source: reached.gtid})
         self._commit(target, [self._source_op(target, merge, source, reached)])
         src_state.gtid = reached.gtid
 
@@ -847,7 +850,7 @@ class Replicator:
         assert commit is not None
         gtid = self._servers[source].gtid_at(commit) if shards is None else src_state.gtid
         if self._lake is not None:
-            self._lake.append([], {source: commit})
+            self._lake.append([], {source: commit}, {source: gtid})
         self._commit(target, [self._source_op(target, merge, source, _Reached(commit, gtid))])
         src_state.gtid = gtid
 
@@ -947,7 +950,11 @@ class Replicator:
         if close is not None:
             ops.append(self._source_op(target, merge, *close))
         if self._lake is not None:
-            self._lake.append(lake, {close[0]: close[1].commit} if close is not None else {})
+            self._lake.append(
+                lake,
+                {close[0]: close[1].commit} if close is not None else {},
+                {close[0]: close[1].gtid} if close is not None else {},
+            )
         self._commit(target, ops)
         for shard, seq in releases.items():
             state.release(shard, seq)
@@ -1044,7 +1051,10 @@ class Replicator:
         threads = []
         with contextlib.ExitStack() as stack:
             for name, src in self._sources.items():
-                reader = stack.enter_context(self._reader(name, src.catalog, start=src.applied))
+                reader = stack.enter_context(
+                    self._reader(name, src.catalog, start=src.applied, gtid=src.gtid)
+                )
+                self._placed(name, reader, src)
                 end: BinlogPosition | None = None
                 if until == "safe":  # up to the end of the safe window (None: nothing to do)
                     end = src.safe_until
@@ -1072,6 +1082,20 @@ class Replicator:
                 halt.set()
                 for thread in threads:
                     thread.join(timeout=10)
+
+    def _placed(self, name: str, reader: BinlogReader, src: _Source) -> None:
+        """The reader placed where the server at the source's address holds the history applied
+        (its GTID position: another server after a failover, whose positions are of the next
+        era, see :mod:`mvdd.binlog.reader`). A safe window of an earlier era ends at this
+        server's binlog end: where it holds the old window's end is not known, and a change
+        applied in safe mode twice is applied once."""
+        try:
+            reader.check()
+            era = reader.source.era
+            if src.safe_until is not None and src.safe_until.era < era:
+                src.safe_until = reader.source.end()
+        except MvddError as err:
+            raise err.locate(source=name) from None
 
     def _apply_loop(
         self,
@@ -1204,7 +1228,10 @@ class Replicator:
         for name, reached in pending.commits.items():
             ops.append(self._source_op(target, merge, name, reached))
         if self._lake is not None:  # the lake first: a kill after it repeats nothing there
-            self._lake.append(pending.lake, {n: r.commit for n, r in pending.commits.items()})
+            commits = pending.commits.items()
+            self._lake.append(
+                pending.lake, {n: r.commit for n, r in commits}, {n: r.gtid for n, r in commits}
+            )
             self._compact_now()
         self._commit(target, ops)
         for name, reached in pending.commits.items():

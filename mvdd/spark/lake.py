@@ -217,14 +217,23 @@ class LakeWriter:
             return dict(json.loads((batches[-1][1] / "_batch.json").read_text())["positions"])
         return dict(_current(self.folder).get("checkpoint", {}))
 
+    def gtids(self) -> dict[str, str]:
+        """MariaDB's GTID position at each of :meth:`positions`, where the lake holds it."""
+        batches = _batches(self.folder)
+        if batches:
+            return dict(json.loads((batches[-1][1] / "_batch.json").read_text()).get("gtids", {}))
+        return dict(_current(self.folder).get("gtids", {}))
+
     def append(
         self,
         rows: Sequence[LakeRow],
         positions: Mapping[str, str],
         schema_of: Any,
+        gtids: Mapping[str, str] | None = None,
     ) -> int:
         """Write one batch (whole or not at all); returns its number. ``schema_of(shard,
-        version)`` gives the shard's table at a group version."""
+        version)`` gives the shard's table at a group version; ``gtids``: MariaDB's GTID
+        position at each of ``positions``, where known (kept beside them)."""
         seq = self.seq + 1
         tmp = self.folder / "changes" / f".tmp-{uuid.uuid4().hex}"
         tmp.mkdir()
@@ -249,9 +258,8 @@ class LakeWriter:
             name = f"{n:04d}.parquet"
             pq.write_table(pa.table(data, schema=pa.schema(fields)), tmp / name)
             files[name] = {"shard": shard, "version": version, "rows": len(items)}
-        (tmp / "_batch.json").write_text(
-            json.dumps({"seq": seq, "positions": dict(positions), "files": files, "truncate": cut})
-        )
+        batch = {"seq": seq, "positions": dict(positions), "files": files, "truncate": cut}
+        (tmp / "_batch.json").write_text(json.dumps({**batch, "gtids": dict(gtids or {})}))
         os.rename(tmp, self.folder / "changes" / f"{seq:012d}")
         self.seq = seq
         return seq
@@ -385,6 +393,7 @@ def compact(
         # (a name may mean another column, of another type, at another version)
         files: dict[tuple[str, int], list[str]] = {}
         positions = dict(current.get("checkpoint", {}))
+        gtids = dict(current.get("gtids", {}))
         # the last truncate: each batch names its own (None: it holds none), so that no pass
         # over the rows looks for one; a batch that does not (an older writer's) leaves it to
         # such a pass
@@ -392,6 +401,8 @@ def compact(
         for _, path in batches:
             info = json.loads((path / "_batch.json").read_text())
             positions.update(info["positions"])
+            if "gtids" in info:  # (each batch holds them all; an older writer's none)
+                gtids = dict(info["gtids"])
             cuts.append(info.get("truncate", _UNNAMED))
             for name, f in info["files"].items():
                 files.setdefault((f["shard"], f["version"]), []).append(str(path / name))
@@ -445,6 +456,7 @@ def compact(
                 "through": through,
                 "columns": columns_now,
                 "checkpoint": positions,
+                "gtids": gtids,
                 "joined": joined.to_sql(),
             },
         )

@@ -229,7 +229,10 @@ def encode_position(position: Position | None) -> str | None:
     if position is None:
         return None
     if isinstance(position, BinlogPosition):
-        return _dumps({"file": position.file, "offset": position.offset})
+        held = {"file": position.file, "offset": position.offset}
+        if position.era:  # (a later era's; a position of the first is written as ever)
+            held["era"] = position.era
+        return _dumps(held)
     return _dumps(position)
 
 
@@ -238,7 +241,7 @@ def decode_position(text: str | None) -> Position | None:
         return None
     value = json.loads(text)
     if isinstance(value, dict):
-        return BinlogPosition(value["file"], value["offset"])
+        return BinlogPosition(value["file"], value["offset"], value.get("era", 0))
     return tuple(value) if isinstance(value, list) else value
 
 

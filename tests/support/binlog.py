@@ -9,11 +9,14 @@ holds what the server stored, not what the script meant to write.
 from __future__ import annotations
 
 import contextlib
+import shutil
+import subprocess
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pymysql
+import pytest
 
 from tests.support.mariadb import MariaDB, quote
 
@@ -134,3 +137,35 @@ def database(server: MariaDB, *, charset: str | None = None) -> Iterator[str]:
     finally:
         with contextlib.suppress(pymysql.MySQLError):
             server.execute(f"DROP DATABASE IF EXISTS {quote(name)}")
+
+
+def promoted(old: MariaDB, new: MariaDB, *, files: int | None = None) -> None:
+    """``new`` made what a replica of ``old`` holds once promoted to primary: ``old``'s binlog
+    (its first ``files`` files; None: all) replayed on it by ``mariadb-binlog`` and the client,
+    each transaction logged again under its own GTID at ``new``'s files and offsets, as a
+    replica's ``log_slave_updates`` logs it."""
+    binlog, client = shutil.which("mariadb-binlog"), shutil.which("mariadb")
+    if binlog is None or client is None:
+        pytest.skip("mariadb-binlog and the mariadb client are needed (Debian mariadb-client)")
+    with old.connect() as conn, conn.cursor() as cur:
+        cur.execute("SHOW BINARY LOGS")
+        names = [str(r[0]) for r in cur.fetchall()]
+    names = names if files is None else names[:files]
+    dump = subprocess.run(
+        [
+            binlog,
+            "--no-defaults",
+            "--read-from-remote-server",
+            f"--socket={old.socket}",
+            "-uroot",
+            *names,
+        ],
+        capture_output=True,
+        check=True,
+    ).stdout
+    subprocess.run(
+        [client, "--no-defaults", f"--socket={new.socket}", "-uroot"],
+        input=dump,
+        capture_output=True,
+        check=True,
+    )
