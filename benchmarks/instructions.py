@@ -28,10 +28,16 @@ commit (``catalog_bench.Floor``: the parse and a bare transaction of the least a
 needs), goal 1.3×. Callgrind counts the processes' own instructions, not the kernel's: the
 writes of a commit to the file, the same on both sides, are outside the count.
 
+With ``--caches``, callgrind also simulates the processor's first-level caches and its branch
+predictor (``--cache-sim=yes --branch-sim=yes``), and each probe prints, per 1,000
+instructions, the misses of the instruction cache (I1) and the data cache (D1) and the
+mispredicted branches, of ``parse_one``, of mvdd's parse and of the catalog's own work
+(``execute`` less mvdd's parse): why the own work takes more time than its instructions say.
+
 Needs valgrind (with its headers: Debian's ``valgrind`` package) and a C compiler; prints why
 and exits 2 without them. Writes ``benchmarks/results/instructions.json``.
 
-    PYTHONPATH=. python benchmarks/instructions.py [--rounds N]
+    PYTHONPATH=. python benchmarks/instructions.py [--rounds N] [--caches]
 """
 
 from __future__ import annotations
@@ -149,14 +155,24 @@ def child_sqlite(side: str, rounds: int, toggle: Callable[[], object]) -> None:
         target.close()
 
 
-def count(probe: str, side: str, rounds: int, library: str, tmp: str) -> float:
-    """Instructions per call of one side of one probe (a child process under callgrind)."""
+#: callgrind's events of the simulated caches and branch predictor -> what ``--caches`` prints
+CACHE_EVENTS = {"I1mr": "I1 misses", "D1mr": "D1 misses", "Bmiss": "mispredicted branches"}
+
+
+def count(
+    probe: str, side: str, rounds: int, library: str, tmp: str, caches: bool = False
+) -> dict[str, float]:
+    """callgrind's events per call of one side of one probe (a child process under callgrind):
+    ``Ir``, the instructions; with ``caches``, the cache misses and the mispredicted branches
+    (:data:`CACHE_EVENTS`; ``Bmiss``: conditional and indirect together)."""
     out = os.path.join(tmp, f"{probe}-{side}.out".replace(" ", "_"))
+    simulate = ["--cache-sim=yes", "--branch-sim=yes"] if caches else []
     subprocess.run(
         [
             "valgrind",
             "--tool=callgrind",
             "--collect-atstart=no",
+            *simulate,
             f"--callgrind-out-file={out}",
             sys.executable,
             __file__,
@@ -170,9 +186,14 @@ def count(probe: str, side: str, rounds: int, library: str, tmp: str) -> float:
         capture_output=True,
         env={**os.environ, "PYTHONHASHSEED": "0"},
     )
+    names: list[str] = []
     for line in Path(out).read_text().splitlines():
+        if line.startswith("events:"):
+            names = line.split()[1:]
         if line.startswith(("totals:", "summary:")):
-            return int(line.split()[1]) / rounds
+            found = dict(zip(names, (int(v) / rounds for v in line.split()[1:]), strict=False))
+            found["Bmiss"] = found.get("Bcm", 0.0) + found.get("Bim", 0.0)
+            return found
     raise RuntimeError(f"no totals in {out}")
 
 
@@ -183,6 +204,9 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60, help="counted calls per side")
+    parser.add_argument(
+        "--caches", action="store_true", help="simulate the caches and the branch predictor too"
+    )
     args = parser.parse_args()
     header = Path("/usr/include/valgrind/callgrind.h")
     missing = [t for t in ("valgrind", "cc") if shutil.which(t) is None]
@@ -191,18 +215,24 @@ def main() -> None:
         sys.exit(2)
     info = machine()
     banner("instructions", info)
-    results: dict[str, Any] = {"machine": info, "rounds": args.rounds, "width": WIDTH}
+    results: dict[str, Any] = {
+        "machine": info,
+        "rounds": args.rounds,
+        "width": WIDTH,
+        "caches": args.caches,
+    }
     with tempfile.TemporaryDirectory() as tmp:
         library = helper(tmp)
         jobs = [(p, s) for p in PROBES for s in SIDES] + [(SQLITE, s) for s in SQLITE_SIDES]
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            counts = dict(
+            events = dict(
                 zip(
                     jobs,
-                    pool.map(lambda job: count(*job, args.rounds, library, tmp), jobs),
+                    pool.map(lambda job: count(*job, args.rounds, library, tmp, args.caches), jobs),
                     strict=True,
                 )
             )
+    counts = {job: found["Ir"] for job, found in events.items()}
     print(
         f"{'probe':14s} {'execute':>9s} {'parse_one':>10s} {'ratio':>6s} {'mvdd parse':>11s}",
         end="",
@@ -224,6 +254,8 @@ def main() -> None:
             f"{probe:14s} {execute / 1e3:8.0f}k {baseline / 1e3:9.0f}k {execute / baseline:5.2f}x "
             f"{own_parse / 1e3:10.0f}k  {own / 1e3:.0f}k ({own / baseline:.2f} of a parse_one)"
         )
+    if args.caches:
+        results["cache_rates"] = cache_rates(events)
     execute, floor = (counts[SQLITE, side] for side in SQLITE_SIDES)
     results[SQLITE] = {"execute": execute, "floor": floor, "ratio": execute / floor}
     print(
@@ -232,6 +264,34 @@ def main() -> None:
         "is not counted on either side)"
     )
     write("instructions", results)
+
+
+def cache_rates(events: dict[tuple[str, str], dict[str, float]]) -> dict[str, Any]:
+    """Per probe, the cache misses and mispredicted branches per 1,000 instructions of
+    ``parse_one``, of mvdd's parse and of the own work (``execute`` less mvdd's parse),
+    printed."""
+    out: dict[str, Any] = {}
+    print(f"\nper 1,000 instructions: {', '.join(CACHE_EVENTS.values())}")
+    for probe in PROBES:
+        execute, baseline, own_parse = (events[probe, side] for side in SIDES)
+        parts = {
+            "parse_one": baseline,
+            "mvdd parse": own_parse,
+            "own work": {k: execute[k] - own_parse[k] for k in ("Ir", *CACHE_EVENTS)},
+        }
+        rates = {
+            part: {k: found[k] / found["Ir"] * 1000 for k in CACHE_EVENTS}
+            for part, found in parts.items()
+        }
+        out[probe] = rates
+        print(
+            f"{probe:14s} "
+            + "; ".join(
+                f"{part} " + " / ".join(f"{rates[part][k]:.1f}" for k in CACHE_EVENTS)
+                for part in parts
+            )
+        )
+    return out
 
 
 if __name__ == "__main__":

@@ -2482,24 +2482,35 @@ def test_a_create_table_if_not_exists_of_a_table_there_passes_whatever_it_define
 # --- a failover: the source's history on another server -----------------------------------------
 
 
-def _history(old: MariaDB, flushes: int = 3) -> None:
+def _history(old: MariaDB, flushes: int = 3, *, domains: bool = False) -> None:
     """A table's history on ``old``, its last DDL ``flushes`` binlog files on (a file of a
-    higher number than a promoted replica's first files)."""
+    higher number than a promoted replica's first files); ``domains``: transactions of a
+    second replication domain (7) among them, the last one of them."""
+    other = "SET SESSION gtid_domain_id = 7"
     old.execute("CREATE DATABASE shop")
     old.execute("CREATE TABLE shop.t (a INT PRIMARY KEY, b INT)")
     old.execute("INSERT INTO shop.t VALUES (1, 1), (2, 2)")
-    for _ in range(flushes):
+    if domains:
+        old.execute(other, "CREATE DATABASE misc", "CREATE TABLE misc.y (a INT)")
+    for i in range(flushes):
         old.execute("FLUSH BINARY LOGS")
+        if domains:
+            old.execute(other, f"INSERT INTO misc.y VALUES ({i})")
     old.execute("ALTER TABLE shop.t ADD c VARCHAR(10)")
     old.execute("INSERT INTO shop.t VALUES (3, 3, 'x')")
+    if domains:
+        old.execute(other, "INSERT INTO misc.y VALUES (9)")
 
 
-@pytest.mark.parametrize("files", ["numbered lower", "same names, other offsets"])
+@pytest.mark.parametrize(
+    "files", ["numbered lower", "same names, other offsets", "two replication domains"]
+)
 def test_a_reader_goes_on_on_a_replica_promoted_after_a_failover(files: str) -> None:
     """The server at the source's address is another one (a replica promoted to primary): its
     binlog holds the same transactions at other files and offsets: files numbered lower than
     the old server's, or of the same names where its own transactions came first (the old
-    position is a place in its binlog, but not that place in the history). The reader finds
+    position is a place in its binlog, but not that place in the history), or of two
+    replication domains, the GTID position each domain's last GTID. The reader finds
     where it holds the GTID position it left, reads from there, nothing twice and nothing
     missed, and decodes each row with the schema of its place in the history: its positions of
     the next era follow every earlier version's."""
@@ -2507,8 +2518,8 @@ def test_a_reader_goes_on_on_a_replica_promoted_after_a_failover(files: str) -> 
         private_server(binlog=True, server_id=41) as old,
         private_server(binlog=True, server_id=42) as new,
     ):
-        _history(old, 3 if files == "numbered lower" else 0)
-        if files != "numbered lower":
+        _history(old, 0 if files.startswith("same") else 3, domains=files.startswith("two"))
+        if files.startswith("same"):
             new.execute("CREATE DATABASE other", "CREATE TABLE other.x (a INT)")
             new.execute(*[f"INSERT INTO other.x VALUES ({i})" for i in range(20)])
         first = BinlogReader(old.url(), tables="shop.t", start="beginning")
@@ -2518,8 +2529,9 @@ def test_a_reader_goes_on_on_a_replica_promoted_after_a_failover(files: str) -> 
             {"a": 2, "b": 2},
             {"a": 3, "b": 3, "c": "x"},
         ]
-        left, gtid = events[-1].commit, first.gtid
-        assert gtid is not None and left.era == 0
+        left, gtid = first.position, first.gtid
+        assert left is not None and left.era == 0 and not left < events[-1].commit
+        assert gtid is not None and files.startswith("two") == ("," in gtid)
         promoted(old, new)
         new.execute("ALTER TABLE shop.t ADD d INT")
         new.execute("INSERT INTO shop.t VALUES (4, 4, 'y', 40)")

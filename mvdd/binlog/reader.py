@@ -410,7 +410,8 @@ class BinlogReader:
     @property
     def gtid(self) -> str | None:
         """MariaDB's GTID position after the last transaction handed out (at the start before
-        the first; None from MySQL, or before reading began)."""
+        the first; None from MySQL, or before reading began): the one at :attr:`position` once
+        the consumer is done with that transaction."""
         return self._state
 
     @property
