@@ -1255,3 +1255,62 @@ def test_a_failover_to_a_promoted_replica_is_followed(
         assert texts(servers.down, dw, "orders", "amount, note, qty") == [
             (i, str(a), n, str(q)) for i, a, n, q in upstream
         ]
+
+
+def test_a_failover_during_the_first_copy_copies_again(
+    servers: Servers,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The first run stops after its snapshot, its copy not done (a kill), and the primary fails
+    over before it runs again: the copy's start is a place in the old server's binlog, which
+    the promoted replica at the address does not hold (its GTID position there is another), so
+    the copy starts over from the new server, whose rows the target then holds."""
+    dw = "dw_" + uuid.uuid4().hex[:8]
+    servers.down.execute(f"CREATE DATABASE {dw}")
+    with (
+        private_server(binlog=True, server_id=49) as old,
+        private_server(binlog=True, server_id=50) as new,
+    ):
+
+        def replicator(up: MariaDB) -> Replicator:
+            return Replicator(
+                {"up1": up.url()},
+                tables="shop.orders_*",
+                target="orders",
+                downstream=servers.down.url(dw),
+                state=str(tmp_path / "state"),
+            )
+
+        old.execute(
+            "CREATE DATABASE shop",
+            "CREATE TABLE shop.orders_1 (id INT PRIMARY KEY, amount INT)",
+            "INSERT INTO shop.orders_1 VALUES (1, 10), (2, 20)",
+            *["FLUSH BINARY LOGS"] * 3,
+            "INSERT INTO shop.orders_1 VALUES (3, 30)",
+        )
+
+        def killed(*_: Any, **__: Any) -> None:
+            raise KeyboardInterrupt  # (the process dies: nothing after the snapshot is done)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(Replicator, "_copy", killed)
+            with pytest.raises(KeyboardInterrupt):
+                replicator(old).run()
+        promoted(old, new)
+        new.execute(
+            "ALTER TABLE shop.orders_1 ADD note VARCHAR(10)",
+            "INSERT INTO shop.orders_1 VALUES (4, 40, 'y')",
+            "DELETE FROM shop.orders_1 WHERE id = 1",
+        )
+        r = replicator(new)
+        with caplog.at_level("WARNING", logger="mvdd.replicate"):
+            status = r.run()
+        assert any("not the one its copy began on" in m for m in caplog.messages)
+        verdict = verify(r.group, {"up1": new.url()}, servers.down.url(dw), "orders")
+        assert verdict.ok, verdict.differences
+        assert verdict.rows == {"up1/shop.orders_1": 3}
+        with contextlib.closing(new.connect()) as conn, conn.cursor() as cur:
+            cur.execute("SELECT @@gtid_binlog_pos")
+            assert applied(status) == {"up1": str(cur.fetchone()[0])}

@@ -527,6 +527,9 @@ class BinlogReader:
     def _record_bootstrap(self, snap: Snapshot) -> BinlogPosition:
         record = {
             "position": str(snap.position),
+            # (MariaDB's GTID position there: the place in the history, which tells whether a
+            # server at the address later is the one the snapshot was of)
+            "gtid": self.source.gtid_at(snap.position),
             "databases": [list(d) for d in snap.databases],
             "tables": [list(t) for t in snap.tables],
             "done": False,

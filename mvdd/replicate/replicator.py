@@ -51,7 +51,7 @@ from mvdd.ddl import parse_table
 from mvdd.ddl.dml import boundary, count_rows, create_like, drop_table, key_extent, upsert_from
 from mvdd.errors import MvddError, SourceConfigError, SourceLost
 from mvdd.model import Table
-from mvdd.model.position import gtid_after
+from mvdd.model.position import gtid_after, gtid_state
 from mvdd.model.table import as_shown
 from mvdd.replicate import faults
 from mvdd.replicate.apply import Changes, Templates
@@ -400,11 +400,12 @@ class Replicator:
                 self._open_lake(merge)
                 points = self._retrying(target.checkpoints)
                 self._recover(state, target, merge, points)
-                if self._resume_copies(state, target, merge):
+                why = self._resume_copies(state, target, merge)
+                if why is not None:
                     for cat in catalogs.values():
                         cat.close()
                     catalogs = {}
-                    self._reset(state, target)
+                    self._reset(state, target, why)
                     return self._replicate(state, target, until)
             points = self._retrying(target.checkpoints)
             self._open_lake(merge)
@@ -473,9 +474,9 @@ class Replicator:
         shutil.rmtree(state.folder / "catalogs", ignore_errors=True)
         (state.folder / "catalogs").mkdir(parents=True, exist_ok=True)
 
-    def _reset(self, state: State, target: Target) -> None:
+    def _reset(self, state: State, target: Target, why: str) -> None:
         """Forget everything of a copy that must start over (the target included)."""
-        log.warning("a followed table changed while the copy was interrupted: copying again")
+        log.warning("%s: copying again", why)
         self._retrying(lambda: target.execute(drop_table(self.target_name)))
         self._commit(target, [target.forget_op()])
         if self.lake is not None:  # the lake starts over too
@@ -885,25 +886,37 @@ class Replicator:
             assert src.applied is not None
             self._copy_bulk(target, merge, name, src.applied, points, shards=list(src.recopy))
 
-    def _resume_copies(self, state: State, target: Target, merge: Merge) -> bool:
-        """Finish the copies a kill interrupted (True: one must start over)."""
+    def _resume_copies(self, state: State, target: Target, merge: Merge) -> str | None:
+        """Finish the copies a kill interrupted (a text: why the copy must start over)."""
         points = self._retrying(target.checkpoints)
         for name, src in self._sources.items():
             if f"source:{name}" in points:
                 continue
             first = src.catalog.store.get_state("binlog.bootstrap") or {}
             if not first.get("position"):
-                return True
+                return f"{name}: the copy was interrupted before its snapshot was kept"
             start = BinlogPosition.parse(first["position"])
+            held = first.get("gtid")
+            if held is not None and not self._holds(name, start, held):
+                return (
+                    f"{name}: the server at its address is not the one its copy began on (its "
+                    f"GTID position at {start} is not {held}: a failover)"
+                )
             if state.get("copy") == "spark":
                 self._copy_bulk(target, merge, name, start, points)
                 continue
             with self._reader(name, src.catalog) as reader, reader.snapshot() as rows:
                 assert rows.position is not None
                 if start < rows.position and reader.ddl_between(start, rows.position):
-                    return True
+                    return f"{name}: a followed table changed while the copy was interrupted"
                 self._copy(target, merge, name, rows, start, rows.position, points)
-        return False
+        return None
+
+    def _holds(self, name: str, position: BinlogPosition, gtid: str) -> bool:
+        """Whether the server at a source's address holds MariaDB's GTID position ``gtid`` at
+        ``position`` (a place in its history it was read at)."""
+        here = self._servers[name].gtid_at(position)
+        return here is not None and gtid_state(here) == gtid_state(gtid)
 
     # -- DDL: one group log entry at a time -------------------------------------------------------
 
