@@ -412,7 +412,44 @@ FUNCTIONS = [
     "LAST_VALUE(a, s)",
     "a + .5e-2",
     "COLUMN_GET(COLUMN_CREATE(1, s), 1 AS CHAR(3))",
+    # WEIGHT_STRING's four numbers as the server shows them (length, weights, flags)
+    "HEX(WEIGHT_STRING(s, 0, 0, 1))",
+    "HEX(WEIGHT_STRING(s, 5, 3, 65))",
 ]
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize(
+    "text",
+    [
+        "weight_string(s as char(2) level 1 desc, 2 reverse, 3)",
+        "WEIGHT_STRING(s LEVEL 1-3)",
+        "WEIGHT_STRING(s AS CHAR(2) LEVEL 4 REVERSE, 1 ASC)",
+        "WEIGHT_STRING(s LEVEL 1 DESC REVERSE)",
+        "WEIGHT_STRING(CONCAT(s, 'x') LEVEL 9)",
+    ],
+)
+def test_weight_strings_levels_are_read_as_the_server_reads_them(
+    typed_rows: Any, text: str
+) -> None:
+    """WEIGHT_STRING's LEVEL clause, which the server reads as the flags of its four-number
+    form (settling them by the argument's collation, in the one form as in the other): mvdd
+    reads that form, whose value is the clause's on every row, in a generated column the
+    server takes too. (The server shows every form's flags settled, as mvdd, which does not
+    know a collation's levels, does not.)"""
+    from mvdd import parse_table
+    from mvdd.ddl.statement import for_server
+
+    sql = f"CREATE TABLE g (a INT, s VARCHAR(20), d DATETIME, x BLOB AS ({text}) VIRTUAL)"
+    ours = parse_table(sql)
+    generated = ours.column("x").generated
+    assert generated is not None and generated.expr.sql.startswith("WEIGHT_STRING(")
+    with typed_rows.cursor() as cur:
+        cur.execute("DROP TABLE IF EXISTS g")
+        cur.execute(for_server(ours.to_sql(), "mariadb"))  # mvdd's rendering runs there
+        cur.execute("DROP TABLE g")
+        cur.execute(f"SELECT ({text}) <=> ({generated.expr.sql}) FROM w")
+        assert all(row == (1,) for row in cur.fetchall()), generated.expr.sql
 
 
 @pytest.fixture(scope="module")
@@ -446,3 +483,27 @@ def test_functions_round_trip_through_the_server(typed_rows: Any, text: str) -> 
         normal = generated.expr.sql
         cur.execute(f"SELECT ({text}) <=> ({normal}) FROM w")
         assert all(row == (1,) for row in cur.fetchall()), normal
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize(
+    "text",
+    [
+        "WEIGHT_STRING(s AS CHAR(0))",
+        "WEIGHT_STRING(s AS BINARY)",
+        "WEIGHT_STRING(s AS VARCHAR(2))",
+        "WEIGHT_STRING(s AS BINARY(2) LEVEL 1)",
+        "WEIGHT_STRING(s, 1, 2)",
+        "WEIGHT_STRING(s LEVEL x)",
+    ],
+)
+def test_weight_strings_the_server_refuses_are_refused(typed_rows: Any, text: str) -> None:
+    import pymysql
+
+    from mvdd import DDLError, parse_table
+
+    sql = f"CREATE TABLE g (a INT, s VARCHAR(20), d DATETIME, x BLOB AS ({text}) VIRTUAL)"
+    with typed_rows.cursor() as cur, pytest.raises(pymysql.MySQLError):
+        cur.execute(sql)
+    with pytest.raises(DDLError):
+        parse_table(sql)

@@ -364,6 +364,12 @@ def _is_integer(text: str) -> bool:
 
 #: MariaDB's sequence functions: their first argument names a sequence (a table)
 SEQUENCE_CALLS = ("NEXTVAL", "LASTVAL", "SETVAL")
+#: WEIGHT_STRING's flags (the server's MY_STRXFRM_*): its weights padded with spaces (AS
+#: CHAR(n)), and the first level's DESC and REVERSE bits (a level n's are shifted n - 1
+#: places further)
+WS_PAD = 0x40
+WS_DESC = 0x100
+WS_REVERSE = 0x10000
 #: MariaDB's sequence expressions of words, by the function each is
 _VALUE_FOR = {"NEXT": "NEXTVAL", "PREVIOUS": "LASTVAL"}
 #: MariaDB's options of a sequence's values: the word, and the words that may stand between it
@@ -965,6 +971,65 @@ class MvddParser(MySQLParser):
             test = node.this
             return self.expression(exp.Is(this=test.this, expression=test.expression, negate=True))
         return node
+
+    def _parse_weight_string(self) -> exp.WeightString | exp.Anonymous:
+        """``WEIGHT_STRING(x [AS {CHAR | BINARY}(n)] [LEVEL levels])``, or its four numbers
+        ``WEIGHT_STRING(x, length, weights, flags)``. With LEVEL (which sqlglot does not read),
+        the four-number form the server reads it as: its flags as the levels give them
+        (:data:`WS_PAD`, :data:`WS_DESC`, :data:`WS_REVERSE`), which the server settles by
+        ``x``'s collation (how many levels it weighs) for this form as for the other. The
+        server shows every form settled so (``weight_string(`s`,0,0,1)`` for
+        ``WEIGHT_STRING(s)``, of a collation of one level): mvdd keeps the form as written,
+        whose value is the same wherever it runs, as it does not know a collation's levels."""
+        args = self._parse_csv(self._parse_assignment)
+        if len(args) != 1:
+            if len(args) != 4:
+                self.raise_error("Expecting WEIGHT_STRING(x …) or WEIGHT_STRING(x, n, n, n)")
+            return self.expression(exp.Anonymous(this="WEIGHT_STRING", expressions=args))
+        to = self._match(TokenType.ALIAS) and self._parse_types()
+        size = to.expressions[0].this if isinstance(to, exp.DataType) and to.expressions else None
+        weights = int(size.name) if isinstance(size, exp.Literal) and size.name.isdigit() else 0
+        kinds = (exp.DType.CHAR, exp.DType.BINARY)
+        if to and not (isinstance(to, exp.DataType) and to.this in kinds and weights > 0):
+            self.raise_error("Expecting CHAR(n) or BINARY(n), n above 0, in WEIGHT_STRING")
+        if not self._match_text_seq("LEVEL"):
+            return self.expression(exp.WeightString(this=args[0], to=to))
+        if isinstance(to, exp.DataType) and to.this == exp.DType.BINARY:
+            self.raise_error("WEIGHT_STRING(x AS BINARY(n)) takes no LEVEL")
+        flags = (WS_PAD if to else 0) | self._parse_weight_levels()
+        numbers = [exp.Literal.number(v) for v in (0, weights, flags)]
+        return self.expression(exp.Anonymous(this="WEIGHT_STRING", expressions=[args[0], *numbers]))
+
+    def _parse_weight_levels(self) -> int:
+        """WEIGHT_STRING's ``LEVEL`` list (``1 DESC, 2 REVERSE, 3``) or range (``1-3``) as its
+        flags: a bit for each level (1 to 6, a number past them the nearest), and each one's
+        DESC and REVERSE bits (:data:`WS_DESC`, :data:`WS_REVERSE` shifted by its level)."""
+
+        def level() -> int:
+            token = self._curr
+            if token is None or token.token_type != TokenType.NUMBER:
+                self.raise_error("Expecting a level number in WEIGHT_STRING")
+                return 1
+            self._advance()
+            return min(max(int(token.text), 1), 6)
+
+        first = level()
+        if self._match(TokenType.DASH):
+            last = level()
+            return sum(1 << (n - 1) for n in range(first, last + 1))
+        flags = 0
+        while True:
+            own = 1
+            if self._match(TokenType.DESC):
+                own |= WS_DESC
+            else:
+                self._match(TokenType.ASC)
+            if self._match_text_seq("REVERSE"):
+                own |= WS_REVERSE
+            flags |= own << (first - 1)
+            if not self._match(TokenType.COMMA):
+                return flags
+            first = level()
 
     def _parse_column_get(self) -> exp.Expr:
         """``COLUMN_GET(dynamic, name AS type)``, its type one a CAST takes."""
