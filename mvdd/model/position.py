@@ -82,10 +82,6 @@ class BinlogPosition:
             raise PositionError(f"a binlog position is written FILE:OFFSET, not {text!r}")
         return cls(file, int(offset), int(era) if at else 0)
 
-    def in_era(self, era: int) -> BinlogPosition:
-        """The same place in the binlog, of ``era``."""
-        return self if era == self.era else BinlogPosition(self.file, self.offset, era)
-
     def __str__(self) -> str:
         return f"{self.file}:{self.offset}@{self.era}" if self.era else f"{self.file}:{self.offset}"
 
