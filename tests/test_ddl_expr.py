@@ -495,6 +495,7 @@ def test_functions_round_trip_through_the_server(typed_rows: Any, text: str) -> 
         "WEIGHT_STRING(s AS BINARY(2) LEVEL 1)",
         "WEIGHT_STRING(s, 1, 2)",
         "WEIGHT_STRING(s LEVEL x)",
+        "WEIGHT_STRING(s LEVEL 1.5)",
     ],
 )
 def test_weight_strings_the_server_refuses_are_refused(typed_rows: Any, text: str) -> None:

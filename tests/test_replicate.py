@@ -1178,6 +1178,19 @@ def test_members_a_loose_session_made_alike_reach_the_target(
     )
 
 
+def _shop(up: MariaDB, tmp: Path, downstream: str | None, lake: Path | None = None) -> Replicator:
+    """A replicator of ``shop.orders_*`` on ``up`` into ``orders`` (downstream, in a lake, or
+    both), its state directory in ``tmp``."""
+    return Replicator(
+        {"up1": up.url()},
+        tables="shop.orders_*",
+        target="orders",
+        downstream=downstream,
+        lake=str(lake) if lake is not None else None,
+        state=str(tmp / "state"),
+    )
+
+
 @pytest.mark.parametrize("into", ["downstream", "lake"])
 def test_a_failover_to_a_promoted_replica_is_followed(
     servers: Servers, tmp_path: Path, into: str, request: pytest.FixtureRequest
@@ -1199,14 +1212,8 @@ def test_a_failover_to_a_promoted_replica_is_followed(
     ):
 
         def replicator(up: MariaDB) -> Replicator:
-            return Replicator(
-                {"up1": up.url()},
-                tables="shop.orders_*",
-                target="orders",
-                downstream=servers.down.url(dw) if into == "downstream" else None,
-                lake=str(lake) if into == "lake" else None,
-                state=str(tmp_path / "state"),
-            )
+            down = servers.down.url(dw) if into == "downstream" else None
+            return _shop(up, tmp_path, down, lake if into == "lake" else None)
 
         old.execute(
             "CREATE DATABASE shop",
@@ -1275,13 +1282,7 @@ def test_a_failover_during_the_first_copy_copies_again(
     ):
 
         def replicator(up: MariaDB) -> Replicator:
-            return Replicator(
-                {"up1": up.url()},
-                tables="shop.orders_*",
-                target="orders",
-                downstream=servers.down.url(dw),
-                state=str(tmp_path / "state"),
-            )
+            return _shop(up, tmp_path, servers.down.url(dw))
 
         old.execute(
             "CREATE DATABASE shop",

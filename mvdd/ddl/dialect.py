@@ -1007,7 +1007,7 @@ class MvddParser(MySQLParser):
 
         def level() -> int:
             token = self._curr
-            if token is None or token.token_type != TokenType.NUMBER:
+            if token is None or token.token_type != TokenType.NUMBER or not token.text.isdigit():
                 self.raise_error("Expecting a level number in WEIGHT_STRING")
                 return 1
             self._advance()
