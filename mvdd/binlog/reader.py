@@ -454,6 +454,7 @@ class BinlogReader:
                 gtid = held.get("gtid") if held.get("position") == kept else None
             elif bootstrap is not None and not bootstrap.get("done"):
                 start = self._finish_bootstrap(bootstrap)
+                gtid = bootstrap.get("gtid")
             elif self.catalog.tables() or self.catalog.databases():
                 start = self._newest_position()
         if start == "beginning":
@@ -463,6 +464,7 @@ class BinlogReader:
         elif start is None:
             self.source.check()
             start = self._bootstrap()
+            gtid = (self.catalog.store.get_state(BOOTSTRAP) or {}).get("gtid")  # (read there)
         else:
             assert isinstance(start, BinlogPosition)
             start = self.source.resume_point(start, gtid)

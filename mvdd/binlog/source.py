@@ -372,6 +372,11 @@ class Source:
         (found,) = cur.fetchone()
         return None if found is None else _text(found)
 
+    def holds(self, position: BinlogPosition, gtid: str) -> bool:
+        """Whether this server holds MariaDB's GTID position ``gtid`` at ``position`` (a place
+        in the history it was read at; False for a position of another era)."""
+        return _same_history(self.gtid_at(position), gtid)
+
     def resume_point(self, start: BinlogPosition, gtid: str | None) -> BinlogPosition:
         """Where reading goes on on this server after ``start``, a position that MariaDB's GTID
         position ``gtid`` held at (in the server's history, where the reader left it), and
@@ -394,7 +399,7 @@ class Source:
                 self.era = start.era
                 return start
             here = self._gtid_at(cur, start)
-            if here is not None and gtid_state(here) == gtid_state(gtid):
+            if _same_history(here, gtid):
                 self.era = start.era
                 return start
             found = self._reaching(cur, gtid_state(gtid))
@@ -809,6 +814,12 @@ def _close(conn: Any) -> None:
 _EVENTS_PAGE = 10_000
 #: a GTID event's text in ``SHOW BINLOG EVENTS`` (``BEGIN GTID 0-1-5 cid=9``, ``GTID 0-1-6``)
 _GTID_EVENT = re.compile(r"GTID (\d+-\d+-\d+)")
+
+
+def _same_history(here: str | None, gtid: str) -> bool:
+    """Whether a server's GTID position at a place (``BINLOG_GTID_POS``; None: it has no such
+    place) is ``gtid``."""
+    return here is not None and gtid_state(here) == gtid_state(gtid)
 
 
 def _sequence(gtid: str | None) -> int:

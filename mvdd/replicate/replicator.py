@@ -51,7 +51,7 @@ from mvdd.ddl import parse_table
 from mvdd.ddl.dml import boundary, count_rows, create_like, drop_table, key_extent, upsert_from
 from mvdd.errors import MvddError, SourceConfigError, SourceLost
 from mvdd.model import Table
-from mvdd.model.position import gtid_after, gtid_state
+from mvdd.model.position import gtid_after
 from mvdd.model.table import as_shown
 from mvdd.replicate import faults
 from mvdd.replicate.apply import Changes, Templates
@@ -897,7 +897,7 @@ class Replicator:
                 return f"{name}: the copy was interrupted before its snapshot was kept"
             start = BinlogPosition.parse(first["position"])
             held = first.get("gtid")
-            if held is not None and not self._holds(name, start, held):
+            if held is not None and not self._servers[name].holds(start, held):
                 return (
                     f"{name}: the server at its address is not the one its copy began on (its "
                     f"GTID position at {start} is not {held}: a failover)"
@@ -911,12 +911,6 @@ class Replicator:
                     return f"{name}: a followed table changed while the copy was interrupted"
                 self._copy(target, merge, name, rows, start, rows.position, points)
         return None
-
-    def _holds(self, name: str, position: BinlogPosition, gtid: str) -> bool:
-        """Whether the server at a source's address holds MariaDB's GTID position ``gtid`` at
-        ``position`` (a place in its history it was read at)."""
-        here = self._servers[name].gtid_at(position)
-        return here is not None and gtid_state(here) == gtid_state(gtid)
 
     # -- DDL: one group log entry at a time -------------------------------------------------------
 
