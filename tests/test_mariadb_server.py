@@ -5981,3 +5981,71 @@ def test_any_literal_default_reads_as_on_the_server(
             f"ALTER TABLE t ALTER c0 SET DEFAULT {value}",
         )
     _reads_as_on_the_server(mdb, _replica(), setup, sql)
+
+
+#: the sql_modes of the zero date's scripts: NO_ZERO_DATE strict or not, by name or in TRADITIONAL
+_ZERO_MODES = ["", "STRICT_TRANS_TABLES", "NO_ZERO_DATE", "STRICT_TRANS_TABLES,NO_ZERO_DATE"]
+_ZERO_MODES.append("TRADITIONAL")
+#: the statements of the zero date's scripts: tables whose DEFAULTs are the zero date (as text,
+#: as a number, in parentheses, a legacy TIMESTAMP's made so) and ALTERs of every kind, those
+#: the server makes without defining the table anew (a rename, a TRUNCATE, one of no clause,
+#: clauses IF [NOT] EXISTS passed over) and those that take the zero DEFAULT away
+_ZERO_STATEMENTS = [
+    "CREATE TABLE t (id INT, x INT, d DATE DEFAULT '0000-00-00', KEY i (id))",
+    "CREATE TABLE t (id INT, x INT, d DATETIME(3) DEFAULT 0)",
+    "CREATE TABLE t (id INT, x INT, d TIMESTAMP NULL DEFAULT ('0000-00-00 00:00:00'))",
+    "CREATE TABLE t (id INT, x INT, a TIMESTAMP, d TIMESTAMP)",
+    "CREATE TABLE t (id INT, x INT, d DATE DEFAULT '2020-01-01', KEY i (id))",
+    "CREATE TABLE u LIKE t",
+    "ALTER TABLE t ADD y INT",
+    "ALTER TABLE t ADD COLUMN IF NOT EXISTS x INT",
+    "ALTER TABLE t DROP INDEX IF EXISTS nothing",
+    "ALTER TABLE t ALTER x SET DEFAULT 1",
+    "ALTER TABLE t ALTER d SET DEFAULT '2020-01-01'",
+    "ALTER TABLE t ALTER d SET DEFAULT '0000-00-00'",
+    "ALTER TABLE t MODIFY d DATE NULL",
+    "ALTER TABLE t RENAME COLUMN x TO x",
+    "ALTER TABLE t COMMENT 'c'",
+    "ALTER TABLE t ENGINE = InnoDB",
+    "ALTER TABLE t LOCK = NONE",
+    "ALTER TABLE t ORDER BY id",
+    "CREATE INDEX j ON t (x)",
+    "ALTER TABLE t RENAME TO v, ALGORITHM = INSTANT",
+    "RENAME TABLE v TO t",
+    "TRUNCATE TABLE t",
+    "DROP TABLE IF EXISTS t",
+    "DROP TABLE IF EXISTS u",
+]
+
+
+@settings(max_examples=examples(40, 15), suppress_health_check=[HealthCheck.too_slow])
+@given(
+    script=st.lists(
+        st.tuples(st.sampled_from(_ZERO_MODES), st.booleans(), st.sampled_from(_ZERO_STATEMENTS)),
+        min_size=1,
+        max_size=10,
+    )
+)
+def test_any_script_of_zero_dates_is_judged_as_on_the_server(
+    mariadb: Any, script: list[tuple[str, bool, str]]
+) -> None:
+    """Statements in sessions of their own (a sql_mode with NO_ZERO_DATE or without, strict or
+    not; explicit_defaults_for_timestamp on or off) over tables whose DEFAULTs are the zero
+    date, run on the server and on a catalog of mvdd's own rules given each statement's
+    session: both take it or both refuse it (NO_ZERO_DATE refuses the zero DEFAULT a statement
+    gives, and every statement that defines its table anew where a column holds one, however
+    an earlier session gave it: the server's 1067), and after each the catalog holds the
+    server's tables."""
+    cat = Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
+    with mariadb.database() as database, contextlib.closing(mariadb.connect(database)) as conn:
+        for mode, explicit, sql in script:
+            _run(
+                conn,
+                f"SET SESSION sql_mode = '{mode}', explicit_defaults_for_timestamp = {int(explicit)}",
+            )
+            server_err = _run(conn, sql)
+            mvdd_err = _catalog_error(
+                cat, sql, database=database, sql_mode=mode, explicit_defaults_for_timestamp=explicit
+            )
+            assert (server_err is None) == (mvdd_err is None), (script, sql, server_err, mvdd_err)
+            _same_tables(conn, cat, database, sql)

@@ -27,7 +27,7 @@ from mvdd.ddl.order import apply_ordered, in_server_order
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import Statement
 from mvdd.errors import DDLError, NoSuchTableError
-from mvdd.model import IndexKind, Table
+from mvdd.model import Column, IndexKind, Table, TypeKind
 from mvdd.model.names import fold_name
 from mvdd.model.table import period_columns
 
@@ -172,13 +172,79 @@ def plan_statement(
                 plan.steps.extend(x for x, _ in in_order)
             plan.new = auto_timestamps(plan.new, clauses)
             plan.truncated = plan.truncated or any(isinstance(x, s.TruncateTable) for x in clauses)
+    zero_dates = rules.strict and rules.session.no_zero_date
     for plan in plans.values():
         if plan.old is not None and plan.old.options.versioned:
             _period_dropped_whole(plan)
             if rules.rows and rules.strict:  # (an ALTER under mvdd's own rules)
                 _columns_kept(plan)
+        if zero_dates and _rebuilt(plan, st):
+            _no_zero_dates(plan.new)  # type: ignore[arg-type]
     _cut_over(st, plans, later_steps)
     return list(plans.values())
+
+
+#: the kinds whose zero date NO_ZERO_DATE refuses as a DEFAULT
+_DATED = frozenset({TypeKind.DATE, TypeKind.DATETIME, TypeKind.TIMESTAMP})
+
+
+def _rebuilt(plan: Planned, st: Statement) -> bool:
+    """Whether the server defines ``plan``'s table anew in the statement's session, checking
+    each column's DEFAULT there: a table it creates (``CREATE TABLE … LIKE`` too), and any
+    ALTER of one but those that only rename it, or truncate it, or whose every clause an
+    ``IF [NOT] EXISTS`` passed over, and those of no clause (``LOCK``, ``ALGORITHM``); an
+    ALTER that changes nothing otherwise (a COMMENT as it was, ``RENAME COLUMN c TO c``,
+    ``ORDER BY``) is one."""
+    new, old = plan.new, plan.old
+    if new is None or plan.truncated:
+        return False
+    if old is None:
+        return True
+    acting = [x for x in plan.steps if not _renames_only(x)]
+    if not acting:
+        return any(o.table == old.name for o in st.ordered_by)
+    passed = all(
+        getattr(x, "if_exists", False) or getattr(x, "if_not_exists", False) for x in acting
+    )
+    return not (
+        passed
+        and new.columns == old.columns
+        and new.indexes == old.indexes
+        and new.checks == old.checks
+    )
+
+
+def _renames_only(step: s.Step) -> bool:
+    """A step the server carries out without defining its table anew: a rename, a TRUNCATE,
+    an ALTER's options of none (``LOCK``, ``ALGORITHM`` or ``RENAME TO`` its own name)."""
+    return isinstance(step, s.RenameTable | s.TruncateTable) or (
+        isinstance(step, s.SetOptions) and not step.options
+    )
+
+
+def _no_zero_dates(table: Table) -> None:
+    """DDLError for a column of ``table`` whose DEFAULT is the zero date (``'0000-00-00'``,
+    ``0``, a DATETIME's or TIMESTAMP's with its time, a legacy TIMESTAMP's made so), as a
+    session with NO_ZERO_DATE refuses it where it defines the table (the server's 1067, strict
+    or not, however an earlier session gave the column that DEFAULT)."""
+    for col in table.columns:
+        if _zero_dated(col):
+            raise DDLError(
+                f"invalid default value: the zero date {col.default!r} under NO_ZERO_DATE (its "
+                "session's sql_mode), which the server checks each time it defines the table",
+                table=table.name,
+                column=col.name,
+            )
+
+
+def _zero_dated(col: Column) -> bool:
+    default = col.default
+    return (
+        col.type.kind in _DATED
+        and isinstance(default, str)
+        and default.startswith("0000-00-00")
+        and not default.strip("0-:. ")
+    )
 
 
 def _period_dropped_whole(plan: Planned) -> None:

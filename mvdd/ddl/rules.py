@@ -46,6 +46,9 @@ class Session:
             lacks (``'2020-02-30'``).
         round_fractions: TIME_ROUND_FRACTIONAL: a DEFAULT's fraction of a second longer than
             its column's is rounded on MariaDB, not cut (MySQL rounds it in any mode).
+        no_zero_date: NO_ZERO_DATE: under mvdd's own rules, a table a statement creates or
+            rebuilds holds no DATE, DATETIME or TIMESTAMP column whose DEFAULT is the zero date
+            (:func:`~mvdd.catalog.plan.plan_statement`).
         charset: the charset of its string literals, when not UTF-8: its connection's, which
             is its client's unless it set them apart (a binlog's statement from a ``latin1``
             session): a string literal is its bytes in it, which a binary column's DEFAULT
@@ -63,6 +66,7 @@ class Session:
     any_day: bool = False
     round_fractions: bool = False
     charset: str | None = None
+    no_zero_date: bool = False
     shown: bool = False
     alike: bool = False
 

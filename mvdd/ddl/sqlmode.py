@@ -198,6 +198,13 @@ class SqlMode:
         return "ALLOW_INVALID_DATES" in self.words
 
     @property
+    def no_zero_date(self) -> bool:
+        """NO_ZERO_DATE: the zero date is no column's DEFAULT (strict or not: the server's
+        1067), and a statement that rebuilds a table holding one is refused
+        (:func:`~mvdd.catalog.plan.plan_statement`)."""
+        return "NO_ZERO_DATE" in self.words
+
+    @property
     def grammar(self) -> tuple[bool, bool, bool, bool, bool]:
         """What the statement's grammar depends on: (ANSI_QUOTES, backslash escapes,
         PIPES_AS_CONCAT, REAL_AS_FLOAT, HIGH_NOT_PRECEDENCE), the key of its dialect."""
