@@ -6049,3 +6049,49 @@ def test_any_script_of_zero_dates_is_judged_as_on_the_server(
             )
             assert (server_err is None) == (mvdd_err is None), (script, sql, server_err, mvdd_err)
             _same_tables(conn, cat, database, sql)
+
+
+#: the table options of the options' scripts, each with values it takes and values it refuses
+_OPTION_VALUES = {
+    "ROW_FORMAT": ["DEFAULT", "DYNAMIC", "COMPACT", "REDUNDANT", "COMPRESSED", "FIXED", "PAGE"],
+    "KEY_BLOCK_SIZE": ["0", "1", "8", "16", "7", "32"],
+    "PAGE_COMPRESSED": ["0", "1", "YES", "'no'", "'2'", "DEFAULT"],
+    "PAGE_COMPRESSION_LEVEL": ["1", "9", "'5'", "0", "10", "DEFAULT"],
+    "ENCRYPTED": ["NO", "YES", "DEFAULT", "1"],
+    "ENCRYPTION_KEY_ID": ["1", "0", "4294967296"],
+    "STATS_SAMPLE_PAGES": ["1", "65535", "0", "DEFAULT"],
+    "FOO": ["1"],
+    "ENGINE": ["InnoDB", "MyISAM", "Aria", "MEMORY"],
+}
+
+
+@st.composite
+def _option_clauses(draw: st.DrawFn) -> str:
+    names = draw(st.lists(st.sampled_from(sorted(_OPTION_VALUES)), min_size=1, max_size=4))
+    return " ".join(f"{n}={draw(st.sampled_from(_OPTION_VALUES[n]))}" for n in dict.fromkeys(names))
+
+
+@settings(max_examples=examples(60, 20), suppress_health_check=[HealthCheck.too_slow])
+@given(
+    create=_option_clauses(),
+    alters=st.lists(st.tuples(st.booleans(), _option_clauses()), max_size=4),
+)
+def test_any_table_options_are_judged_as_on_the_server(
+    mariadb: Any, create: str, alters: list[tuple[bool, str]]
+) -> None:
+    """A CREATE TABLE and ALTERs of random table options and engines (InnoDB's row formats,
+    block sizes, page compression, encryption; options no engine defines; values an option
+    does not take), each in a session with IGNORE_BAD_TABLE_OPTIONS or without, run on the
+    server and on a catalog of mvdd's own rules: both take it or both refuse it, and after
+    each the catalog holds the server's table."""
+    cat = Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
+    script = [(False, f"CREATE TABLE t (a INT) {create}")]
+    script += [(bad, f"ALTER TABLE t {clauses}") for bad, clauses in alters]
+    with mariadb.database() as database, contextlib.closing(mariadb.connect(database)) as conn:
+        for bad, sql in script:
+            mode = "STRICT_TRANS_TABLES" + (",IGNORE_BAD_TABLE_OPTIONS" if bad else "")
+            _run(conn, f"SET SESSION sql_mode = '{mode}'")
+            server_err = _run(conn, sql)
+            mvdd_err = _catalog_error(cat, sql, database=database, sql_mode=mode)
+            assert (server_err is None) == (mvdd_err is None), (script, sql, server_err, mvdd_err)
+            _same_tables(conn, cat, database, sql)

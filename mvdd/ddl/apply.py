@@ -34,6 +34,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.constant import UNKNOWN, default_value
 from mvdd.ddl.dialect import SEQUENCE_CALLS
 from mvdd.ddl.name import split_name
+from mvdd.ddl.options import check_innodb, check_named
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.sequence import check_structure
 from mvdd.ddl.types import read_members
@@ -797,6 +798,8 @@ def _(step: s.SetOptions, table: Table, rules: Rules) -> Table:
                 "which is not known here (a catalog given its database's: Catalog(charset=…))",
                 column=unknown[0],
             )
+    if rules.strict:  # (IGNORE_BAD_TABLE_OPTIONS holds for a CREATE's options, not here)
+        check_named(options, step.options, ignore_bad=False)
     options = held_comment(options, "table", rules)
     changed = table.with_changes(options=options)
     if _whole_key_limit(changed) == _whole_key_limit(table):
@@ -1830,8 +1833,15 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
             raise DDLError(
                 f"too many columns: {len(cols)} of at most {most} (engine {engine or 'InnoDB'})"
             )
-    if table.options.engine is not None:
-        _check_engine(table, table.options.engine)
+    options = table.options
+    if options.engine is not None:
+        _check_engine(table, options.engine)
+    if (
+        rules.strict
+        and (base is None or options is not base.options)
+        and (options.extra or options.row_format is not None)
+    ):
+        check_innodb(options)  # (under mvdd's rules: a default server's InnoDB)
     if table.options.sequence:
         check_structure(table)
     if table.options.versioned or (base is not None and base.options.versioned):

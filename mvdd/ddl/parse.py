@@ -37,6 +37,7 @@ from mvdd.ddl.name import (
     names_table,
     table_name,
 )
+from mvdd.ddl.options import check_named
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.sequence import check_values, column_defs, sequence_option
@@ -1405,8 +1406,14 @@ def _options(
             out.append(("ROW_FORMAT", p.this.name.upper()))
         elif type(p) is exp.Property:
             key = (p.this.name if isinstance(p.this, exp.Expr) else str(p.this)).upper()
-            value = p.args["value"].sql(dialect=DIALECT)
-            out.append((key, sequence_option(value) if key == SEQUENCE_OPTION else value))
+            given = p.args["value"]
+            value = given.sql(dialect=DIALECT)
+            if key == SEQUENCE_OPTION:
+                out.append((key, sequence_option(value)))
+            elif isinstance(given, exp.Var) and given.name.upper() == "DEFAULT":
+                out.append((key, None))  # (an option set to DEFAULT is none: the server's own)
+            else:
+                out.append((key, value))
         elif isinstance(p, exp.LikeProperty) and not for_alter:
             continue
         elif not isinstance(p, exp.Property) or isinstance(p, _NOT_TABLE_OPTIONS):
@@ -1470,9 +1477,10 @@ def build_table(
     rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
     if ctx is not None:
         rules = rules.for_session(ctx.session)
-    options = base.with_options(
-        _options(props.expressions if props else [], database=database_charset, replica=replica)
-    )
+    pairs = _options(props.expressions if props else [], database=database_charset, replica=replica)
+    options = base.with_options(pairs)
+    if rules.strict:  # (its engine's options, under mvdd's rules)
+        check_named(options, pairs, ignore_bad=rules.session.ignore_bad_options)
     table = Table(name=name, columns=(), options=held_comment(options, "table", rules))
     columns: list[s.AddColumn] = []
     later: list[s.Step] = []

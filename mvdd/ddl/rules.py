@@ -49,6 +49,8 @@ class Session:
         no_zero_date: NO_ZERO_DATE: under mvdd's own rules, a table a statement creates or
             rebuilds holds no DATE, DATETIME or TIMESTAMP column whose DEFAULT is the zero date
             (:func:`~mvdd.catalog.plan.plan_statement`).
+        ignore_bad_options: IGNORE_BAD_TABLE_OPTIONS: a table option its engine does not know,
+            or a value its option does not take, is kept (:func:`~mvdd.ddl.options.check_named`).
         charset: the charset of its string literals, when not UTF-8: its connection's, which
             is its client's unless it set them apart (a binlog's statement from a ``latin1``
             session): a string literal is its bytes in it, which a binary column's DEFAULT
@@ -67,6 +69,7 @@ class Session:
     round_fractions: bool = False
     charset: str | None = None
     no_zero_date: bool = False
+    ignore_bad_options: bool = False
     shown: bool = False
     alike: bool = False
 

@@ -123,9 +123,9 @@ def literals_in(connection: str) -> str | None:
 
 def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str | None) -> Session:
     """What a statement's session decides of its steps (:class:`~mvdd.ddl.rules.Session`): its
-    zone, its sql_mode's strictness, ALLOW_INVALID_DATES, TIME_ROUND_FRACTIONAL and
-    NO_ZERO_DATE, the charset of its string literals (its connection's, as :func:`written_in`
-    takes it); the plain session when none of them says otherwise."""
+    zone, its sql_mode's strictness, ALLOW_INVALID_DATES, TIME_ROUND_FRACTIONAL, NO_ZERO_DATE
+    and IGNORE_BAD_TABLE_OPTIONS, the charset of its string literals (its connection's, as
+    :func:`written_in` takes it); the plain session when none of them says otherwise."""
     if time_zone is None and mode is None and charset is None:
         return PLAIN
     return Session(
@@ -135,6 +135,7 @@ def session_of(time_zone: dt.tzinfo | None, mode: SqlMode | None, charset: str |
         round_fractions=mode is not None and mode.round_fractions,
         charset=charset,
         no_zero_date=mode is not None and mode.no_zero_date,
+        ignore_bad_options=mode is not None and mode.ignore_bad_options,
         shown=mode is not None and mode.shown,
         alike=mode is not None and mode.alike,
     )

@@ -198,6 +198,12 @@ class SqlMode:
         return "ALLOW_INVALID_DATES" in self.words
 
     @property
+    def ignore_bad_options(self) -> bool:
+        """IGNORE_BAD_TABLE_OPTIONS: a table option its engine does not know, or a value its
+        option does not take, is kept with a warning (:func:`~mvdd.ddl.options.check_named`)."""
+        return "IGNORE_BAD_TABLE_OPTIONS" in self.words
+
+    @property
     def no_zero_date(self) -> bool:
         """NO_ZERO_DATE: the zero date is no column's DEFAULT (strict or not: the server's
         1067), and a statement that rebuilds a table holding one is refused

@@ -1,0 +1,198 @@
+"""Table options as a storage engine judges them, under mvdd's own rules: the options an engine
+defines (InnoDB's ``PAGE_COMPRESSED``, ``PAGE_COMPRESSION_LEVEL``, ``ENCRYPTED`` and
+``ENCRYPTION_KEY_ID``) and the values each takes, and the create options InnoDB refuses
+together, as a default MariaDB server judges them (10.11: ``innodb_strict_mode`` on, 16 KiB
+pages, a file per table, no encryption plugin loaded).
+
+- **Options a statement names** (:func:`check_named`): a name that is neither one of the
+  server's own table options nor one its engine defines is refused (the server's 1911,
+  ``Unknown option``), and so is a value the engine's option does not take (1912, ``Incorrect
+  value``: ``PAGE_COMPRESSED=2``, ``PAGE_COMPRESSION_LEVEL=10``, ``ENCRYPTED=1``); a session
+  with ``IGNORE_BAD_TABLE_OPTIONS`` takes both, as the server does with a warning. Only what
+  the statement names is judged: an ALTER that changes the engine keeps the options the old one
+  defined, which the server keeps too, inactive (``/* `PAGE_COMPRESSED`='1' */``), until an
+  engine that defines them reads them again. An engine mvdd does not know defines what it
+  likes.
+- **InnoDB's create options together** (:func:`check_innodb`, a rule each in :data:`_INNODB`):
+  a table InnoDB holds, as a statement leaves it, takes no ``ROW_FORMAT=FIXED`` nor ``PAGE``; a
+  ``KEY_BLOCK_SIZE`` of 1, 2, 4, 8 or 16 only (0 is none), and only with no ``ROW_FORMAT`` or a
+  ``COMPRESSED`` one, never beside ``PAGE_COMPRESSED``; ``PAGE_COMPRESSED`` not with a
+  ``COMPRESSED`` nor a ``REDUNDANT`` row format; ``PAGE_COMPRESSION_LEVEL`` only with
+  ``PAGE_COMPRESSED``; ``ENCRYPTED=YES`` not (no key management plugin): the server's 140
+  (``Wrong create options``) for a CREATE, 1478 for an ALTER, whether the statement named the
+  option or left it from before (an ALTER to ``ROW_FORMAT=DYNAMIC`` of a table with a
+  ``KEY_BLOCK_SIZE``). ``IGNORE_BAD_TABLE_OPTIONS`` does not lift these.
+
+``tests/test_mariadb_server.py`` holds both to MariaDB in scripts of CREATEs and ALTERs of
+random options and engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from mvdd.errors import DDLError
+from mvdd.model.table import TableOptions
+
+#: the server's own table options (any engine's), as the catalog keeps them in ``extra``; a
+#: name outside these and its engine's own (:data:`ENGINE_OPTIONS`) is unknown to the server
+SERVER_OPTIONS = frozenset(
+    {
+        "AVG_ROW_LENGTH",
+        "CHECKSUM",
+        "DATA DIRECTORY",
+        "DELAY_KEY_WRITE",
+        "INDEX DIRECTORY",
+        "INSERT_METHOD",
+        "KEY_BLOCK_SIZE",
+        "MAX_ROWS",
+        "MIN_ROWS",
+        "PACK_KEYS",
+        "PAGE_CHECKSUM",
+        "SEQUENCE",
+        "STATS_AUTO_RECALC",
+        "STATS_PERSISTENT",
+        "STATS_SAMPLE_PAGES",
+        "STORAGE",
+        "TABLESPACE",
+        "TABLE_CHECKSUM",
+        "TRANSACTIONAL",
+        "UNION",
+    }
+)
+
+
+def _flag(text: str) -> bool | None:
+    """A boolean option's value (``1``, ``YES``, ``ON``; ``0``, ``NO``, ``OFF``; quoted or
+    not, any case), None for another."""
+    word = _bare(text).upper()
+    if word in ("YES", "ON"):
+        return True
+    if word in ("NO", "OFF"):
+        return False
+    number = _number(text)
+    return None if number not in (0, 1) else bool(number)
+
+
+def _number(text: str) -> int | None:
+    """A number option's value (digits, a ``0x…``, quoted or not), None for another."""
+    word = _bare(text)
+    try:
+        return int(word, 16) if word[:2].lower() == "0x" else int(word)
+    except ValueError:
+        return None
+
+
+def _bare(text: str) -> str:
+    return text[1:-1] if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"" else text
+
+
+def _in_range(low: int, high: int) -> Callable[[str], bool]:
+    return lambda text: (n := _number(text)) is not None and low <= n <= high
+
+
+#: the server's own options the catalog keeps in fields of their own, not judged here
+_FIELDS = frozenset(
+    {"AUTO_INCREMENT", "CHARSET", "COLLATE", "COMMENT", "ENGINE", "ROW_FORMAT", "SYSTEM VERSIONING"}
+)
+
+#: the values the server's own options take, where it refuses others in any session (a syntax
+#: error there)
+_SERVER_VALUES: dict[str, Callable[[str], bool]] = {"STATS_SAMPLE_PAGES": _in_range(1, 65535)}
+
+#: the options each engine defines, each with the test of the values it takes; an engine not
+#: here (CONNECT, SPIDER …) may define any
+ENGINE_OPTIONS: dict[str | None, Mapping[str, Callable[[str], bool]]] = {
+    "InnoDB": {
+        "PAGE_COMPRESSED": lambda text: _flag(text) is not None,
+        "PAGE_COMPRESSION_LEVEL": _in_range(1, 9),
+        "ENCRYPTED": lambda text: _bare(text).upper() in ("YES", "NO", "DEFAULT"),
+        "ENCRYPTION_KEY_ID": _in_range(1, 2**32 - 1),
+    },
+    **{engine: {} for engine in ("MyISAM", "Aria", "MEMORY", "CSV")},
+}
+ENGINE_OPTIONS[None] = ENGINE_OPTIONS["InnoDB"]  # (the server's default engine)
+
+
+def check_named(
+    options: TableOptions, named: Iterable[tuple[str, Any]], *, ignore_bad: bool
+) -> None:
+    """DDLError for an option a statement named (``named``: its (NAME, value) pairs as
+    written, a value None for ``DEFAULT``) that the engine of the table it leaves
+    (``options``) does not know, or a value its option does not take; ``ignore_bad``: the
+    session's ``IGNORE_BAD_TABLE_OPTIONS`` (a CREATE's), under which both pass."""
+    named = [(name, value) for name, value in named if name not in _FIELDS]
+    for name, value in named:
+        takes = _SERVER_VALUES.get(name)
+        if takes is not None and value is not None and not takes(value):
+            raise DDLError(f"incorrect value {value} for option {name!r}")
+    defined = ENGINE_OPTIONS.get(options.engine)
+    if defined is None or ignore_bad:
+        return
+    for name, value in named:
+        if name in SERVER_OPTIONS:
+            continue
+        takes = defined.get(name)
+        if takes is None:
+            engine = options.engine or "InnoDB"
+            raise DDLError(f"unknown option {name!r} (not one the {engine} engine defines)")
+        if value is not None and not takes(value):
+            raise DDLError(f"incorrect value {value} for option {name!r}")
+
+
+class _Options:
+    """The create options InnoDB judges together, read from a table's options."""
+
+    def __init__(self, options: TableOptions) -> None:
+        extra = dict(options.extra)
+        self.row_format = options.row_format
+        self.key_block_size = _number(extra.get("KEY_BLOCK_SIZE", "0")) or 0
+        self.page_compressed = _flag(extra.get("PAGE_COMPRESSED", "0")) is True
+        self.level = extra.get("PAGE_COMPRESSION_LEVEL")
+        self.encrypted = _bare(extra.get("ENCRYPTED", "")).upper() == "YES"
+
+
+#: InnoDB's create options refused together: (the test, what the server refuses)
+_INNODB: tuple[tuple[Callable[[_Options], bool], str], ...] = (
+    (lambda o: o.row_format in ("FIXED", "PAGE"), "InnoDB has no ROW_FORMAT={row_format}"),
+    (
+        lambda o: o.key_block_size not in (0, 1, 2, 4, 8, 16),
+        "KEY_BLOCK_SIZE={key_block_size}: InnoDB's are 1, 2, 4, 8 and 16",
+    ),
+    (
+        lambda o: o.key_block_size != 0 and o.row_format not in (None, "COMPRESSED"),
+        "KEY_BLOCK_SIZE takes no ROW_FORMAT but COMPRESSED (its pages compressed; the table's "
+        "is {row_format})",
+    ),
+    (
+        lambda o: o.key_block_size != 0 and o.page_compressed,
+        "PAGE_COMPRESSED and a KEY_BLOCK_SIZE: two compressions of one table",
+    ),
+    (
+        lambda o: o.page_compressed and o.row_format in ("COMPRESSED", "REDUNDANT"),
+        "PAGE_COMPRESSED with ROW_FORMAT={row_format}",
+    ),
+    (
+        lambda o: o.level is not None and not o.page_compressed,
+        "PAGE_COMPRESSION_LEVEL without PAGE_COMPRESSED",
+    ),
+    (
+        lambda o: o.encrypted,
+        "ENCRYPTED=YES needs an encryption plugin, which a default server does not load",
+    ),
+)
+
+
+def check_innodb(options: TableOptions) -> None:
+    """DDLError for create options InnoDB refuses together (:data:`_INNODB`), where the table's
+    engine is InnoDB (named, or the server's default)."""
+    if options.engine not in (None, "InnoDB"):
+        return
+    found = _Options(options)
+    for refused, why in _INNODB:
+        if refused(found):
+            raise DDLError(f"wrong create options: {why.format(**vars(found))}")
+
+
+__all__ = ["ENGINE_OPTIONS", "SERVER_OPTIONS", "check_innodb", "check_named"]
