@@ -1630,30 +1630,45 @@ CALLS = [
     # (LAST_VALUE without a window is a function of the row)
     "LAST_VALUE(a, 1)",
 ]
+#: where an expression may stand -> (the ALTER that puts it there, the one that takes it away)
 PLACES = {
-    "virtual": "ALTER TABLE t ADD g VARCHAR(100) AS ({}) VIRTUAL",
-    "stored": "ALTER TABLE t ADD g VARCHAR(100) AS ({}) STORED",
-    "check": "ALTER TABLE t ADD CONSTRAINT c CHECK ({} IS NOT NULL)",
-    "default": "ALTER TABLE t ADD g VARCHAR(100) DEFAULT ({})",
+    "virtual": ("ALTER TABLE t ADD g VARCHAR(100) AS ({}) VIRTUAL", "DROP g"),
+    "stored": ("ALTER TABLE t ADD g VARCHAR(100) AS ({}) STORED", "DROP g"),
+    "check": ("ALTER TABLE t ADD CONSTRAINT c CHECK ({} IS NOT NULL)", "DROP CONSTRAINT c"),
+    "default": ("ALTER TABLE t ADD g VARCHAR(100) DEFAULT ({})", "DROP g"),
+    # (a virtual column a key holds; a virtual column's value read by a stored one, a key's
+    # virtual one two columns away, or a CHECK)
+    "keyed": ("ALTER TABLE t ADD g VARCHAR(100) AS ({}) VIRTUAL, ADD KEY k (g)", "DROP g"),
+    "read stored": (
+        "ALTER TABLE t ADD v VARCHAR(100) AS ({}) VIRTUAL, ADD g VARCHAR(100) AS (v) STORED",
+        "DROP g, DROP v",
+    ),
+    "read keyed": (
+        "ALTER TABLE t ADD v VARCHAR(100) AS ({}) VIRTUAL, ADD w VARCHAR(100) AS (v) VIRTUAL, "
+        "ADD g VARCHAR(100) AS (CONCAT(w, 'x')) VIRTUAL, ADD KEY k (a, g)",
+        "DROP g, DROP w, DROP v",
+    ),
+    "read checked": (
+        "ALTER TABLE t ADD v VARCHAR(100) AS ({}) VIRTUAL, ADD CONSTRAINT c CHECK (v <> '')",
+        "DROP CONSTRAINT c, DROP v",
+    ),
 }
 
 
 @pytest.mark.parametrize("call", CALLS)
 def test_what_an_expression_may_call_matches_the_server(mdb: Any, call: str) -> None:
-    """Where an expression stands (a virtual or a stored column, a CHECK, a DEFAULT) decides
-    what it may call: mvdd refuses a call exactly where the server does."""
+    """Where an expression stands (a virtual or a stored column, a CHECK, a DEFAULT, a virtual
+    column a key holds, a virtual column read by a stored one, a key's or a CHECK) decides what
+    it may call: mvdd refuses a call exactly where the server does."""
     assert _run(mdb, "CREATE TABLE t (id INT PRIMARY KEY, a INT)") is None
-    for place, template in PLACES.items():
+    for place, (template, drop) in PLACES.items():
         cat = Catalog()
         cat.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT)")
         sql = template.format(call)
         server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
         assert (server_err is None) == (mvdd_err is None), (place, server_err, mvdd_err)
         if server_err is None:  # back to the table without it
-            assert (
-                _run(mdb, "ALTER TABLE t DROP " + ("CONSTRAINT c" if place == "check" else "g"))
-                is None
-            )
+            assert _run(mdb, f"ALTER TABLE t {drop}") is None
 
 
 #: a column's kinds: normal, virtual and stored, and the two generated ones over another

@@ -1884,6 +1884,7 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
             _generated_in_order(cols)
         if tally.generated and (rules.strict or rules.flavor == "mariadb"):
             _pad_independent(table)
+            _steady_where_kept(table)
         if any(c.type.family == Family.PLUGIN for c in cols):  # (MariaDB's own types)
             _each_expression(table, partial(_kinds_meet, _value_kinds(cols)))
         _each_expression(table, partial(_collations_fit, cols))
@@ -1990,6 +1991,59 @@ def _pad_independent(table: Table) -> None:
                 "server's error 1901)",
                 column=col.name,
             )
+
+
+def _steady_where_kept(table: Table) -> None:
+    """MariaDB's error 1901 for a value the server keeps (a STORED column's, a VIRTUAL one's a
+    key holds) or checks (a CHECK) that would change from read to read: one whose expression
+    calls what changes with the clock, chance or the session (:data:`_VOLATILE`, refused in
+    the expression itself by :func:`_check_calls`), or reads a VIRTUAL column whose value does
+    so, however many columns away (``c AS (b + 1)`` over ``b AS (RAND())``); but a key's
+    column may read one whose only such call is ``VERSION()`` (:data:`_KEYED_THROUGH`)."""
+    keyed = {part.column_id for idx in table.indexes for part in idx.parts}
+    # the unsteady VIRTUAL columns by folded name: (the column's name, what it calls that makes
+    # it so, itself or through the columns it reads)
+    unsteady: dict[str, tuple[str, frozenset[str]]] = {}
+    for col in table.columns:
+        gen = col.generated
+        if gen is None:
+            continue
+        read = sorted(ex.referenced_columns(gen.expr) & unsteady.keys())
+        inherited = frozenset().union(*(unsteady[name][1] for name in read))
+        own = ex.calls(gen.expr) & _VOLATILE
+        if not (inherited or own):
+            continue
+        kept = gen.stored or (col.id in keyed and (own or inherited - _KEYED_THROUGH))
+        if kept:
+            what = f"`{unsteady[read[0]][0]}`" if read else ", ".join(sorted(own))
+            where = "a STORED generated column" if gen.stored else "a generated column in a key"
+            raise DDLError(
+                f"{where} cannot read {what}: its value would change from read to read (the "
+                "server's error 1901)",
+                column=col.name,
+            )
+        unsteady[fold_name(col.name)] = (col.name, own | inherited)
+    if not unsteady:
+        return
+
+    def steady(e: Expr, where: dict[str, str]) -> None:
+        read = ex.referenced_columns(e) & unsteady.keys()
+        if read:
+            raise DDLError(
+                f"a CHECK cannot read `{unsteady[min(read)][0]}`: its value changes from read "
+                "to read (the server's error 1901)",
+                **where,
+            )
+
+    for col in table.columns:
+        if col.check is not None:
+            steady(col.check, {"column": col.name})
+    for chk in table.checks:
+        steady(chk.expr, {"index": chk.name})
+
+
+#: what a VIRTUAL column a key holds may read through another column, not call itself
+_KEYED_THROUGH = frozenset({"VERSION"})
 
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)
