@@ -1885,6 +1885,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         if tally.generated and (rules.strict or rules.flavor == "mariadb"):
             _pad_independent(table)
             _steady_where_kept(table)
+        if tally.generated and table.indexes:
+            _virtual_keys(table)
         if any(c.type.family == Family.PLUGIN for c in cols):  # (MariaDB's own types)
             _each_expression(table, partial(_kinds_meet, _value_kinds(cols)))
         _each_expression(table, partial(_collations_fit, cols))
@@ -2040,6 +2042,37 @@ def _steady_where_kept(table: Table) -> None:
             steady(col.check, {"column": col.name})
     for chk in table.checks:
         steady(chk.expr, {"index": chk.name})
+
+
+#: the keys an engine holds over no VIRTUAL generated column (None: every kind), as MariaDB
+#: refuses them: InnoDB's full-text keys (1907; MySQL's 3106 too), Aria's every key (1904); the
+#: default engine is InnoDB
+_VIRTUAL_UNKEYED: dict[str | None, frozenset[IndexKind] | None] = {
+    None: frozenset({IndexKind.FULLTEXT}),
+    "InnoDB": frozenset({IndexKind.FULLTEXT}),
+    "Aria": None,
+}
+
+
+def _virtual_keys(table: Table) -> None:
+    """DDLError for a key the table's engine holds over no VIRTUAL generated column
+    (:data:`_VIRTUAL_UNKEYED`), however it came (an ALTER to ``ENGINE=Aria`` too)."""
+    engine = table.options.engine
+    if engine not in _VIRTUAL_UNKEYED:
+        return
+    kinds = _VIRTUAL_UNKEYED[engine]
+    virtual = {c.id: c.name for c in table.columns if _is_virtual(c)}
+    for idx in table.indexes:
+        if kinds is not None and idx.kind not in kinds:
+            continue
+        found = next((virtual[p.column_id] for p in idx.parts if p.column_id in virtual), None)
+        if found is not None:
+            what = "a full-text key" if idx.kind is IndexKind.FULLTEXT else "a key"
+            raise DDLError(
+                f"the {engine or 'InnoDB'} engine holds {what} over no VIRTUAL generated "
+                f"column (`{found}`)",
+                index=idx.name,
+            )
 
 
 #: what a VIRTUAL column a key holds may read through another column, not call itself
