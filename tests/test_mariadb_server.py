@@ -3208,6 +3208,37 @@ def test_column_words_read_as_on_the_server(mdb: Any, setup: str | None, sql: st
     _reads_as_on_the_server(mdb, _replica(), setup, sql)
 
 
+#: a generated column's attributes after its AS (…), in MariaDB's grammar and out of it (NULL,
+#: NOT NULL, PRIMARY KEY, KEY and COLLATE only before it; a CHECK last)
+GENERATED_WORDS = [
+    f"CREATE TABLE t (a INT, b VARCHAR(9) {column})"
+    for column in (
+        "AS (a) STORED NOT NULL",
+        "AS (a) VIRTUAL NULL",
+        "AS (a) STORED PRIMARY KEY",
+        "AS (a) VIRTUAL KEY",
+        "AS (a) VIRTUAL COLLATE utf8mb4_bin",
+        "COLLATE utf8mb4_bin AS (a) VIRTUAL",
+        "AS (a) STORED CHECK (b <> '')",
+        "AS (a) STORED COMMENT 'x' CHECK (b <> '')",
+        "AS (a) STORED CHECK (b <> '') COMMENT 'x'",
+        "AS (a) STORED UNIQUE KEY COMMENT 'x' INVISIBLE",
+        "AS (a) PERSISTENT UNIQUE",
+    )
+]
+
+
+@pytest.mark.parametrize("sql", GENERATED_WORDS, ids=range(len(GENERATED_WORDS)))
+def test_generated_column_words_read_as_on_the_server(mdb: Any, sql: str) -> None:
+    """Each statement of :data:`GENERATED_WORDS` on the server, on a replica's catalog and on
+    one of mvdd's own rules: all take it or all refuse it, and taken, the table is the
+    server's."""
+    _reads_as_on_the_server(mdb, _replica(), None, sql)
+    assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+    own = Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
+    _reads_as_on_the_server(mdb, own, None, sql)
+
+
 #: statements whose DEFAULT reads a MariaDB sequence (``s``, made on the server first): the
 #: sequence a table's name, qualified with the statement's database as the server keeps it,
 #: ``NEXT VALUE FOR`` and ``PREVIOUS VALUE FOR`` its NEXTVAL and LASTVAL, SETVAL's left-out

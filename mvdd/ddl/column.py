@@ -194,7 +194,11 @@ _UNSIGNED_TYPES = frozenset(
     }
 )
 #: what MariaDB's grammar takes before a generated column's AS (…) only
-_NOT_AFTER_AS = (exp.NotNullColumnConstraint, exp.PrimaryKeyColumnConstraint)
+_NOT_AFTER_AS = (
+    exp.NotNullColumnConstraint,
+    exp.PrimaryKeyColumnConstraint,
+    exp.CollateColumnConstraint,
+)
 #: what a column definition states of its type after the type's name
 _TYPE_TAIL = (
     exp.CharacterSetColumnConstraint,
@@ -220,6 +224,7 @@ def column_from_def(
     converting: tuple[str, str | None] | None = None,
     written_in: str | None = None,
     shown: bool = False,
+    grammar: str | None = None,
 ) -> tuple[Column, s.Place, list[s.IndexSpec], Implied]:
     """A column (id 0) from a column definition, its FIRST/AFTER place, the indexes its
     attributes declare (``PRIMARY KEY``, ``UNIQUE``), and what its type leaves to its table's
@@ -231,7 +236,10 @@ def column_from_def(
     (:attr:`~mvdd.ddl.rules.Rules.mariadb_values`). ``named``: its CHECK may be named
     (``CONSTRAINT c CHECK (…)``, MySQL 8's grammar, which a replica of MySQL or of an unknown
     server takes); else a CONSTRAINT inside a column definition is a syntax error, as on
-    MariaDB. ``loose``: its session was not strict (:func:`~mvdd.ddl.types.loosened`);
+    MariaDB. ``grammar``: the server whose grammar the definition is read in, when known
+    (its flavor): MariaDB's has no NULL, NOT NULL, PRIMARY KEY or COLLATE after a generated
+    column's AS (…), nor an attribute after its CHECK. ``loose``: its session was not strict
+    (:func:`~mvdd.ddl.types.loosened`);
     ``alike``: an ENUM's or a SET's members may be one
     (:attr:`~mvdd.ddl.rules.Session.members_alike`);
     ``legacy_timestamps``: its session had no ``explicit_defaults_for_timestamp``
@@ -335,9 +343,16 @@ def column_from_def(
                 # both servers' grammar: AS (…) follows the type, its charset, collation and
                 # COMPRESSED, never another attribute (`INT NOT NULL AS (…)`)
                 raise DDLParseError("AS (…) after a column attribute", column=name)
-            if mariadb and any(isinstance(c.kind, _NOT_AFTER_AS) for c in node.constraints[at:]):
-                # MariaDB's grammar: NULL, NOT NULL and PRIMARY KEY before AS (…), not after
-                raise DDLParseError("NULL, NOT NULL or PRIMARY KEY after AS (…)", column=name)
+            after = [c.kind for c in node.constraints[at + 1 :]]
+            if grammar == "mariadb" and any(isinstance(k, _NOT_AFTER_AS) for k in after):
+                # MariaDB's grammar: NULL, NOT NULL, PRIMARY KEY and COLLATE not after AS (…)
+                raise DDLParseError(
+                    "NULL, NOT NULL, PRIMARY KEY or COLLATE after AS (…)", column=name
+                )
+            checks = [i for i, k in enumerate(after) if isinstance(k, d.MySQLCheck)]
+            if grammar == "mariadb" and checks and checks[0] < len(after) - 1:
+                # (there, a CHECK ends a generated column's attributes)
+                raise DDLParseError("a generated column's attribute after its CHECK", column=name)
             flags["generated"] = Generated(
                 normalize(ck.this), stored=bool(ck.args.get("persisted"))
             )

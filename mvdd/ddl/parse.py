@@ -805,6 +805,7 @@ def _(action: exp.ColumnDef, table: str, ctx: Context) -> list[s.Step]:
         action,
         references=ctx.replica,
         mariadb=ctx.mariadb_values,
+        grammar=ctx.flavor,
         named=_named_checks(ctx),
         loose=ctx.session.loose,
         alike=ctx.session.members_alike,
@@ -859,6 +860,7 @@ def _(action: exp.ModifyColumn, table: str, ctx: Context) -> list[s.Step]:
     definition, place, indexes, pending = column_from_def(
         action.this,
         mariadb=ctx.mariadb_values,
+        grammar=ctx.flavor,
         named=_named_checks(ctx),
         loose=ctx.session.loose,
         alike=ctx.session.members_alike,
@@ -1493,6 +1495,7 @@ def build_table(
                 item,
                 references=replica,
                 mariadb=ctx is not None and ctx.mariadb_values,
+                grammar=ctx.flavor if ctx is not None else None,
                 named=replica and (ctx is None or _named_checks(ctx)),
                 loose=ctx is not None and ctx.session.loose,
                 alike=ctx is not None and ctx.session.members_alike,
