@@ -2626,6 +2626,10 @@ KEY_PARTS = [
             ("KEY i (b)", " ROW_FORMAT=COMPACT"),
         )
     ),
+    # WITH PARSER: a FULLTEXT key's option alone
+    "CREATE TABLE t (a INT, b TEXT, KEY (a) WITH PARSER ngram)",
+    "CREATE TABLE t (a INT, b TEXT, UNIQUE (a) WITH PARSER ngram)",
+    "CREATE TABLE t (a INT, b TEXT, PRIMARY KEY (a) WITH PARSER ngram)",
 ]
 
 

@@ -1163,6 +1163,11 @@ def _index_spec(
 ) -> s.IndexSpec:
     if not parts:
         raise DDLParseError("an index needs at least one column: (column, …)")
+    if kind is not IndexKind.FULLTEXT and any(
+        isinstance(o, exp.IndexConstraintOption) and o.args.get("parser") is not None
+        for o in options or ()
+    ):
+        raise DDLParseError("WITH PARSER is a FULLTEXT key's option (both servers' grammar)")
     extra = _index_options(options)
     # (a USING among the options, after the key's columns, overrides one before them)
     using = extra.pop("using", None) or (str(using).upper() if using else None)
