@@ -6181,3 +6181,29 @@ def test_keys_over_virtual_columns_as_on_the_server(mdb: Any, script: list[str])
     one, Aria no key at all, MyISAM both), and after each the database's tables are the
     server's."""
     _script_as_on_the_server(mdb, script)
+
+
+#: a check's name ending with spaces, or empty: MariaDB keeps the first apart from the name
+#: without its spaces (and names a check of the second as an unnamed one)
+SPACED_CHECK_NAMES = [
+    "CREATE TABLE t (a INT, CONSTRAINT `c ` CHECK (a > 0), CONSTRAINT `c` CHECK (a > 1), "
+    "CONSTRAINT ` ` CHECK (a > 2), CONSTRAINT `` CHECK (a > 3))",
+    "ALTER TABLE t DROP CONSTRAINT `c`",
+    "ALTER TABLE t DROP CONSTRAINT `c `",
+    "ALTER TABLE t ALTER CHECK ` ` NOT ENFORCED",
+    "ALTER TABLE t ADD CONSTRAINT `d  ` CHECK (a < 9), DROP CHECK ` `",
+    "ALTER TABLE t DROP CHECK `d`",
+    "CREATE TABLE u (a INT, CONSTRAINT `c ` UNIQUE (a))",
+    "CREATE TABLE u (a INT, CONSTRAINT `` UNIQUE (a), CONSTRAINT `` PRIMARY KEY (a))",
+]
+
+
+def test_check_names_ending_with_spaces_as_on_the_server(mdb: Any) -> None:
+    """A check's name may end with spaces on MariaDB (a key's may not: 1280), and a
+    CONSTRAINT's name may be empty: a replica follows each statement as the server takes or
+    refuses it, and holds its tables; mvdd's own rules refuse such a name, naming the rule
+    (:data:`~mvdd.ddl.rules.STRICTER`)."""
+    _script_as_on_the_server(mdb, SPACED_CHECK_NAMES, own=False)
+    own = Catalog(flavor="mariadb")
+    with pytest.raises(mvdd.DDLError, match="ends with a space"):
+        own.execute(SPACED_CHECK_NAMES[0])

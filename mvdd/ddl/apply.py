@@ -1678,7 +1678,7 @@ def checks_named(table: Table, steps: Sequence[s.Step]) -> list[s.Step]:
 @_apply.register
 def _(step: s.AddCheck, table: Table, rules: Rules) -> Table:
     name = step.name or auto_check_name(table.find_check)
-    check_identifier(name, "check")
+    check_identifier(name, "check", spaced=not rules.strict)  # (MariaDB's: spaces may end it)
     same = table.check_named(name)
     if same is not None:
         if step.if_not_exists:

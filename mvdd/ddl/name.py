@@ -17,16 +17,17 @@ from mvdd.errors import DDLError, DDLParseError, UnsupportedDDLError
 from mvdd.model.names import check_identifier, fold_name
 
 
-def ident(node: exp.Expr | str | None, what: str) -> str:
+def ident(node: exp.Expr | str | None, what: str, *, spaced: bool = False) -> str:
     """The name an identifier node (or text) gives.
 
     Raises DDLParseError where the server sees a syntax error (no name at all, or a reserved
-    word left unquoted), DDLError for a name MySQL refuses otherwise."""
+    word left unquoted), DDLError for a name MySQL refuses otherwise (``spaced``: a name
+    ending with spaces is not refused here, :func:`~mvdd.model.names.check_identifier`)."""
     if type(node) is not exp.Identifier:  # (a plain identifier, the common case, is the name)
         if node is None:
             raise DDLParseError(f"missing {what} name")
         if isinstance(node, str):
-            return check_identifier(node, what)
+            return check_identifier(node, what, spaced=spaced)
         qualified = node.args.get("table") or node.args.get("db")
         if isinstance(node, exp.Column | exp.Table) and qualified:
             raise DDLError(f"{what} name {node.sql(dialect=DIALECT)!r} must not be qualified")
@@ -38,7 +39,7 @@ def ident(node: exp.Expr | str | None, what: str) -> str:
     name = node.name
     if isinstance(node, exp.Identifier) and not node.args.get("quoted") and is_reserved(name):
         raise DDLParseError(f"{name!r} is a reserved word: as a {what} name it needs quotes")
-    return check_identifier(name, what)
+    return check_identifier(name, what, spaced=spaced)
 
 
 def is_default_word(node: exp.Expr | None) -> bool:

@@ -903,8 +903,9 @@ def _(action: exp.RenameColumn, table: str, ctx: Context) -> list[s.Step]:
 def _(action: exp.Drop, table: str, ctx: Context) -> list[s.Step]:
     kind = str(action.args.get("kind") or "").upper()
     exists = bool(action.args.get("exists"))
+    spaced = kind in ("CHECK", "CONSTRAINT")  # (a check's name may end with spaces)
     names = [
-        ident(t.this if isinstance(t, exp.Table) else t, kind.lower() or "column")
+        ident(t.this if isinstance(t, exp.Table) else t, kind.lower() or "column", spaced=spaced)
         for t in _dropped(action)
     ]
     if not names:
@@ -1014,7 +1015,7 @@ def _(action: d.AlterCheck, table: str, ctx: Context) -> list[s.Step]:
     return [
         s.AlterCheck(
             table=table,
-            check=ident(action.this, "check"),
+            check=ident(action.this, "check", spaced=True),
             enforced=bool(action.args.get("enforced")),
         )
     ]
@@ -1211,7 +1212,10 @@ def _constraint_steps(
     (``replica``: the server ran the statement, see :func:`_foreign_key`)."""
     if isinstance(node, exp.Constraint):
         out: list[s.Step] = []
-        cname = ident(node.this, "constraint")
+        # (a check's name may end with spaces, which its step judges; `` names none: the
+        # server names the check, or the key, as it names an unnamed one)
+        empty = isinstance(node.this, exp.Identifier) and node.this.name == ""
+        cname = None if empty else ident(node.this, "constraint", spaced=True)
         for inner in node.expressions:
             if not isinstance(inner, _NAMEABLE):
                 raise DDLParseError(

@@ -168,6 +168,8 @@ STRICTER: dict[str, str] = {
     "as YEAR (targets, the lake, joins): the same years, which MySQL 8 takes too",
     "ALTER … SET DEFAULT and DROP DEFAULT of a generated column are refused": "does nothing",
     "ALTER … SET DEFAULT of an AUTO_INCREMENT column is refused (MySQL)": "does nothing",
+    "a CHECK's name that ends with a space is refused, as any name": "keeps it, apart from the "
+    "name without its spaces (`c ` and `c` are two checks; ` ` is one's name)",
     "a generated column may not read the AUTO_INCREMENT column (MySQL)": "a VIRTUAL one may; "
     "a STORED one and a CHECK may not (1901)",
     "CONVERT TO CHARACTER SET is refused where it would read an ENUM's or a SET's members "

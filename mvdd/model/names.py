@@ -22,13 +22,15 @@ from mvdd.errors import DDLError
 MAX_IDENTIFIER = 64
 
 
-def check_identifier(name: str, what: str) -> str:
-    """``name`` if MySQL accepts it as a (quoted) identifier; raises DDLError otherwise."""
+def check_identifier(name: str, what: str, *, spaced: bool = False) -> str:
+    """``name`` if MySQL accepts it as a (quoted) identifier; raises DDLError otherwise.
+    ``spaced``: it may end with spaces, as MariaDB keeps a check's name (`c ` apart from
+    `c`, and ` ` too), which mvdd's own rules refuse as any other name's."""
     if not isinstance(name, str) or not name:
         raise DDLError(f"empty {what} name")
     if len(name) > MAX_IDENTIFIER:
         raise DDLError(f"{what} name {name[:20]!r}… is longer than {MAX_IDENTIFIER} characters")
-    if name.endswith(" "):
+    if name.endswith(" ") and not spaced:
         raise DDLError(f"{what} name {name!r} ends with a space")
     if not (name.isascii() and "\0" not in name) and _UNNAMEABLE.search(name):
         raise DDLError(f"{what} name {name!r} has a character MySQL does not allow in names")
