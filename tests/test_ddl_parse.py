@@ -245,6 +245,9 @@ def test_no_command_is_ever_accepted(caplog: pytest.LogCaptureFixture) -> None:
         "CREATE VIEW v AS SELECT 1",
         "CREATE TEMPORARY TABLE t (a INT)",
         "CREATE TABLE t AS SELECT 1 AS a",
+        # (IGNORE or REPLACE before the query: MySQL's grammar, sqlglot's not)
+        "CREATE TABLE t (KEY (a)) IGNORE SELECT 1 AS a",
+        "CREATE TABLE t (b INT) REPLACE AS SELECT 1 AS a",
         "DROP VIEW v",
         "INSERT INTO t VALUES (1)",
         "SELECT 1",
