@@ -6207,3 +6207,19 @@ def test_check_names_ending_with_spaces_as_on_the_server(mdb: Any) -> None:
     own = Catalog(flavor="mariadb")
     with pytest.raises(mvdd.DDLError, match="ends with a space"):
         own.execute(SPACED_CHECK_NAMES[0])
+
+
+def test_the_last_of_an_alters_renames_names_the_table_as_on_the_server(mdb: Any) -> None:
+    """An ALTER TABLE of several RENAME TO clauses: the server takes the last (one back to the
+    table's own name leaves it there), on a replica's catalog and on one of mvdd's own rules
+    alike."""
+    _script_as_on_the_server(
+        mdb,
+        [
+            "CREATE TABLE t (a INT)",
+            "ALTER TABLE t RENAME TO u, ADD b INT, RENAME TO v",
+            "ALTER TABLE v RENAME TO w, RENAME TO v, ADD c INT",
+            "ALTER TABLE v RENAME TO v, RENAME TO x",
+            "ALTER TABLE x RENAME TO x",
+        ],
+    )

@@ -616,8 +616,14 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
         ):
             actions = _listed_checks_alone(actions, ctx)
         ctx = _converting(actions, table, ctx)
+        renamed = None  # (of several RENAME TO clauses the server takes the last)
         for action in actions:
+            if type(action) is exp.AlterRename:
+                renamed = action
+                continue
             steps.extend(alter_steps(action, table, ctx))
+        if renamed is not None:
+            steps.extend(alter_steps(renamed, table, ctx))
         props = node.args.get("options") or []
         # (the database's default charset is asked for only where an option names it: a
         # catalog tracking a database reads it from its store)
