@@ -278,6 +278,15 @@ def test_mariadb_ddl_forms_and_databases(binlog_server: MariaDB) -> None:
                 new=("orders_1",),
             )
             s.insert("orders_1", "INSERT INTO orders_1 VALUES (1, 'über€')", 1)
+            # CREATE TABLE … SELECT: the binlog holds the CREATE the server made of it (its
+            # columns as the query gave them), then the rows, all read with that table
+            s.ddl(
+                "CREATE TABLE orders_5 (KEY (id)) IGNORE "
+                "SELECT id, CONCAT(note, '!') AS loud, id * 2.5 AS half FROM orders_1",
+                "orders_5",
+                new=("orders_5",),
+            )
+            s.expected.append(("insert", s.name("orders_5"), 1, s.row("orders_5", 1), None))
             s.ddl(f"CREATE TABLE {db}.orders_2 LIKE orders_1", "orders_2", new=("orders_2",))
             s.ddl(
                 "CREATE OR REPLACE TABLE orders_2 (id INT PRIMARY KEY, x INT)",
