@@ -30,7 +30,7 @@ random options and engines.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from mvdd.errors import DDLError
 from mvdd.model.table import TableOptions
@@ -141,16 +141,25 @@ def check_named(
             raise DDLError(f"incorrect value {value} for option {name!r}")
 
 
-class _Options:
-    """The create options InnoDB judges together, read from a table's options."""
+class _Options(NamedTuple):
+    """The create options InnoDB judges together, as a table's options hold them."""
 
-    def __init__(self, options: TableOptions) -> None:
+    row_format: str | None
+    key_block_size: int  # (0: none)
+    page_compressed: bool
+    level: str | None
+    encrypted: bool
+
+    @classmethod
+    def of(cls, options: TableOptions) -> _Options:
         extra = dict(options.extra)
-        self.row_format = options.row_format
-        self.key_block_size = _number(extra.get("KEY_BLOCK_SIZE", "0")) or 0
-        self.page_compressed = _flag(extra.get("PAGE_COMPRESSED", "0")) is True
-        self.level = extra.get("PAGE_COMPRESSION_LEVEL")
-        self.encrypted = _bare(extra.get("ENCRYPTED", "")).upper() == "YES"
+        return cls(
+            options.row_format,
+            _number(extra.get("KEY_BLOCK_SIZE", "0")) or 0,
+            _flag(extra.get("PAGE_COMPRESSED", "0")) is True,
+            extra.get("PAGE_COMPRESSION_LEVEL"),
+            _bare(extra.get("ENCRYPTED", "")).upper() == "YES",
+        )
 
 
 #: InnoDB's create options refused together: (the test, what the server refuses)
@@ -189,10 +198,10 @@ def check_innodb(options: TableOptions) -> None:
     engine is InnoDB (named, or the server's default)."""
     if options.engine not in (None, "InnoDB"):
         return
-    found = _Options(options)
+    found = _Options.of(options)
     for refused, why in _INNODB:
         if refused(found):
-            raise DDLError(f"wrong create options: {why.format(**vars(found))}")
+            raise DDLError(f"wrong create options: {why.format(**found._asdict())}")
 
 
 __all__ = ["ENGINE_OPTIONS", "SERVER_OPTIONS", "check_innodb", "check_named"]
