@@ -697,6 +697,28 @@ def _partition_parser(verb: str) -> Callable[[Any], PartitionAction | None]:
     return lambda self: self._parse_on_partitions(verb)
 
 
+#: the table options the parser reads as ``NAME [=] value`` (the server's own, and InnoDB's
+#: page compression, whose words sqlglot's MySQL parser does not know)
+TABLE_OPTION_WORDS = (
+    "AVG_ROW_LENGTH",
+    "CHECKSUM",
+    "DELAY_KEY_WRITE",
+    "INSERT_METHOD",
+    "KEY_BLOCK_SIZE",
+    "MAX_ROWS",
+    "MIN_ROWS",
+    "PACK_KEYS",
+    "PAGE_CHECKSUM",
+    "PAGE_COMPRESSED",
+    "PAGE_COMPRESSION_LEVEL",
+    "STATS_AUTO_RECALC",
+    "STATS_PERSISTENT",
+    "STATS_SAMPLE_PAGES",
+    "TABLE_CHECKSUM",
+    "TRANSACTIONAL",
+)
+
+
 class MvddParser(MySQLParser):
     # TO_DAYS as itself: sqlglot rewrites it as DATEDIFF(x, '0000-01-01') + 1, which MySQL
     # reads as NULL (no such date)
@@ -817,24 +839,7 @@ class MvddParser(MySQLParser):
         "SEQUENCE": lambda self: self._parse_sequence_option(),
         **{
             word: (lambda self, word=word: self._parse_table_option(word))
-            for word in (
-                "AVG_ROW_LENGTH",
-                "CHECKSUM",
-                "DELAY_KEY_WRITE",
-                "INSERT_METHOD",
-                "KEY_BLOCK_SIZE",
-                "MAX_ROWS",
-                "MIN_ROWS",
-                "PACK_KEYS",
-                "PAGE_CHECKSUM",
-                "PAGE_COMPRESSED",
-                "PAGE_COMPRESSION_LEVEL",
-                "STATS_AUTO_RECALC",
-                "STATS_PERSISTENT",
-                "STATS_SAMPLE_PAGES",
-                "TABLE_CHECKSUM",
-                "TRANSACTIONAL",
-            )
+            for word in TABLE_OPTION_WORDS
         },
     }
 

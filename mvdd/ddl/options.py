@@ -32,35 +32,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
+from mvdd.ddl.dialect import TABLE_OPTION_WORDS
 from mvdd.errors import DDLError
 from mvdd.model.table import TableOptions
 
 #: the server's own table options (any engine's), as the catalog keeps them in ``extra``; a
 #: name outside these and its engine's own (:data:`ENGINE_OPTIONS`) is unknown to the server
 SERVER_OPTIONS = frozenset(
-    {
-        "AVG_ROW_LENGTH",
-        "CHECKSUM",
-        "DATA DIRECTORY",
-        "DELAY_KEY_WRITE",
-        "INDEX DIRECTORY",
-        "INSERT_METHOD",
-        "KEY_BLOCK_SIZE",
-        "MAX_ROWS",
-        "MIN_ROWS",
-        "PACK_KEYS",
-        "PAGE_CHECKSUM",
-        "SEQUENCE",
-        "STATS_AUTO_RECALC",
-        "STATS_PERSISTENT",
-        "STATS_SAMPLE_PAGES",
-        "STORAGE",
-        "TABLESPACE",
-        "TABLE_CHECKSUM",
-        "TRANSACTIONAL",
-        "UNION",
-    }
-)
+    {*TABLE_OPTION_WORDS, "DATA DIRECTORY", "INDEX DIRECTORY", "SEQUENCE", "STORAGE"}
+    | {"TABLESPACE", "UNION"}
+) - {"PAGE_COMPRESSED", "PAGE_COMPRESSION_LEVEL"}  # (InnoDB's own: ENGINE_OPTIONS)
 
 
 def _flag(text: str) -> bool | None:
