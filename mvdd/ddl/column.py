@@ -210,6 +210,17 @@ _TYPE_TAIL = (
 _BEFORE_AS = (*_TYPE_TAIL, exp.CollateColumnConstraint, d.Compressed)
 
 
+def _after_as_in_mariadbs_grammar(after: list[Any], column: str) -> None:
+    """DDLParseError for a generated column's attribute after its AS (…) that MariaDB's
+    grammar has not there: NULL, NOT NULL, PRIMARY KEY and COLLATE (before AS only), anything
+    after its CHECK (the last)."""
+    if any(isinstance(k, _NOT_AFTER_AS) for k in after):
+        raise DDLParseError("NULL, NOT NULL, PRIMARY KEY or COLLATE after AS (…)", column=column)
+    checks = [i for i, k in enumerate(after) if isinstance(k, d.MySQLCheck)]
+    if checks and checks[0] < len(after) - 1:
+        raise DDLParseError("a generated column's attribute after its CHECK", column=column)
+
+
 def column_from_def(
     node: exp.ColumnDef,
     *,
@@ -343,16 +354,8 @@ def column_from_def(
                 # both servers' grammar: AS (…) follows the type, its charset, collation and
                 # COMPRESSED, never another attribute (`INT NOT NULL AS (…)`)
                 raise DDLParseError("AS (…) after a column attribute", column=name)
-            after = [c.kind for c in node.constraints[at + 1 :]]
-            if grammar == "mariadb" and any(isinstance(k, _NOT_AFTER_AS) for k in after):
-                # MariaDB's grammar: NULL, NOT NULL, PRIMARY KEY and COLLATE not after AS (…)
-                raise DDLParseError(
-                    "NULL, NOT NULL, PRIMARY KEY or COLLATE after AS (…)", column=name
-                )
-            checks = [i for i, k in enumerate(after) if isinstance(k, d.MySQLCheck)]
-            if grammar == "mariadb" and checks and checks[0] < len(after) - 1:
-                # (there, a CHECK ends a generated column's attributes)
-                raise DDLParseError("a generated column's attribute after its CHECK", column=name)
+            if grammar == "mariadb":
+                _after_as_in_mariadbs_grammar([c.kind for c in node.constraints[at + 1 :]], name)
             flags["generated"] = Generated(
                 normalize(ck.this), stored=bool(ck.args.get("persisted"))
             )
