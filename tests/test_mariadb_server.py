@@ -6223,3 +6223,81 @@ def test_the_last_of_an_alters_renames_names_the_table_as_on_the_server(mdb: Any
             "ALTER TABLE x RENAME TO x",
         ],
     )
+
+
+#: columns of the record sizes' tables: fixed ones, short and long variable ones, of one width
+#: and of several, values InnoDB moves off its page, and columns it does not store
+_RECORD_TYPES = [
+    "INT",
+    "BIGINT",
+    "DECIMAL(30,10)",
+    "DATETIME(6)",
+    "UUID",
+    "CHAR(10) CHARACTER SET latin1",
+    "CHAR(100) CHARACTER SET latin1",
+    "CHAR(20) CHARACTER SET utf8mb4",
+    "CHAR(63) CHARACTER SET utf8mb4",
+    "CHAR(64) CHARACTER SET utf8mb4",
+    "CHAR(50) CHARACTER SET ucs2",
+    "CHAR(40) CHARACTER SET utf16",
+    "VARCHAR(100) CHARACTER SET latin1",
+    "VARCHAR(255) CHARACTER SET latin1",
+    "VARCHAR(300) CHARACTER SET latin1",
+    "VARCHAR(60) CHARACTER SET utf8mb4",
+    "VARCHAR(100) CHARACTER SET latin1 COMPRESSED",
+    "BINARY(100)",
+    "VARBINARY(100)",
+    "VARBINARY(400)",
+    "TEXT",
+    "JSON",
+    "GEOMETRY",
+    "INT AS (1) VIRTUAL",
+    "CHAR(100) CHARACTER SET latin1 AS ('x') STORED",
+]
+
+
+@st.composite
+def _record_tables(draw: st.DrawFn) -> tuple[str, bool]:
+    """A CREATE TABLE of groups of alike columns near InnoDB's record limit, and whether its
+    row format is DYNAMIC with a column longer than 255 bytes that InnoDB may move off its page
+    (where mvdd's count is a lower bound)."""
+    groups = draw(
+        st.lists(
+            st.tuples(st.sampled_from(_RECORD_TYPES), st.integers(1, 90), st.booleans()),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    columns = ["id INT NOT NULL"]
+    for g, (kind, count, null) in enumerate(groups):
+        columns += [
+            f"c{g}_{i} {kind}{'' if null or ' AS ' in kind else ' NOT NULL'}" for i in range(count)
+        ]
+    if draw(st.booleans()):
+        columns.append("PRIMARY KEY (id)")
+    layout = draw(
+        st.sampled_from(["", "ROW_FORMAT=DYNAMIC", "ROW_FORMAT=COMPACT", "ROW_FORMAT=REDUNDANT"])
+    )
+    long = {"CHAR(64) CHARACTER SET utf8mb4", "VARCHAR(300) CHARACTER SET latin1", "VARBINARY(400)"}
+    bounded = layout in ("", "ROW_FORMAT=DYNAMIC") and any(k in long for k, _, _ in groups)
+    return f"CREATE TABLE t ({', '.join(columns)}) {layout}", bounded
+
+
+@settings(
+    max_examples=examples(60, 25),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(table=_record_tables())
+def test_any_record_size_is_judged_as_on_the_server(mdb: Any, table: tuple[str, bool]) -> None:
+    """A table of many columns near InnoDB's record limit, in each row format, with a primary
+    key or without: mvdd's own rules refuse it only where the server refuses it (1118), and
+    exactly where it does but under DYNAMIC with columns longer than 255 bytes, which the
+    server counts at more than mvdd's lower bound."""
+    sql, bounded = table
+    assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+    cat = Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
+    server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
+    if mvdd_err is not None:
+        assert server_err is not None, (sql, mvdd_err)
+    elif server_err is not None:
+        assert bounded and "1118" in str(server_err), (sql, server_err)

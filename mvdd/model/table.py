@@ -231,6 +231,9 @@ class ColumnTally(NamedTuple):
     #: columns whose DEFAULT is an expression that may name a column (``DEFAULT (a + 1)``: its
     #: text quotes an identifier, which a ``CURRENT_TIMESTAMP`` does not)
     defaults: int = 0
+    #: stored columns InnoDB may keep off its page whatever their length (a TEXT, a BLOB, a
+    #: JSON, a GEOMETRY: :mod:`mvdd.ddl.records`)
+    lobs: int = 0
 
     @property
     def expressions(self) -> int:
@@ -241,12 +244,14 @@ class ColumnTally(NamedTuple):
     def plus(self, came: Iterable[Column], gone: Iterable[Column] = ()) -> ColumnTally:
         """This tally with the columns ``came`` added and those ``gone`` taken away, in one
         pass and one new tally (a statement that redefines a column does both)."""
-        row_bytes, nullable, generated, auto, checks, invisible, defaults = self
+        row_bytes, nullable, generated, auto, checks, invisible, defaults, lobs = self
         for sign, columns in ((1, came), (-1, gone)):
             for col in columns:
                 gen = col.generated
                 if gen is None or gen.stored:
-                    row_bytes += sign * col.type.row_size
+                    ctype = col.type
+                    row_bytes += sign * ctype.row_size
+                    lobs += sign * (ctype.family in _OFF_PAGE)
                 nullable += sign * col.nullable
                 generated += sign * (gen is not None)
                 auto += sign * col.auto_increment
@@ -255,8 +260,12 @@ class ColumnTally(NamedTuple):
                 defaults += sign * (type(col.default) is Expr and "`" in col.default.sql)
         # (the tuple made directly: a NamedTuple's own __new__ is a Python call)
         return _tuple_new(
-            ColumnTally, (row_bytes, nullable, generated, auto, checks, invisible, defaults)
+            ColumnTally, (row_bytes, nullable, generated, auto, checks, invisible, defaults, lobs)
         )
+
+
+#: the families InnoDB may keep off its page whatever their length (:attr:`ColumnTally.lobs`)
+_OFF_PAGE = frozenset({Family.TEXT, Family.BLOB, Family.JSON, Family.SPATIAL})
 
 
 _tuple_new = tuple.__new__

@@ -1,0 +1,112 @@
+"""A record's size as InnoDB bounds it, under mvdd's own rules: a table InnoDB holds must be
+able to keep a whole row on half a 16 KiB page (``innodb_strict_mode``: the server's 1118,
+``Row size too large (> 8126)``), whatever its row format leaves off the page.
+
+Each stored column of the clustered index counts, as InnoDB estimates a record's largest size
+(its ``rec_potentially_too_big``): a fixed-size value its size (a number, a date, a ``CHAR``
+of a charset whose characters are all one width, a ``BINARY``, an ENUM or a SET, and under
+``REDUNDANT`` every ``CHAR``); a variable one its most bytes and one or two bytes of length
+(none under ``REDUNDANT``, which keeps two bytes of offset for every field instead). A value
+InnoDB may move off the page (a TEXT, a BLOB, a JSON, a GEOMETRY, and any longer than 255
+bytes) counts what stays on it: under ``COMPACT`` and ``REDUNDANT`` a 768-byte prefix and a
+20-byte pointer, under ``DYNAMIC`` (the default) the pointer, which is a lower bound there: the
+server counts some such columns (a ``VARCHAR(256)``) at more, so mvdd refuses no table the
+server takes, and may take one it refuses. The record's own header, its null flags and the
+system columns (the transaction id, the roll pointer, and without a primary key the row id)
+count too. ``COMPRESSED`` tables (their pages smaller) and other engines are not judged.
+
+``tests/test_mariadb_server.py`` holds it to the server in random tables of every row format.
+"""
+
+from __future__ import annotations
+
+from mvdd.errors import DDLError
+from mvdd.model import Column, Table
+from mvdd.model.kind import Family, TypeKind
+from mvdd.model.types import max_bytes_per_char
+
+#: the most bytes a record may take on a page of 16 KiB (half its free space), by whether its
+#: row format is the compact family's
+LIMITS = {True: 8126, False: 8123}
+#: a bound no table can pass without being judged (:func:`check_record_size`): the rules ask
+#: for the judgment only when the table's tally can reach it
+GATE = 8123
+#: what stays on the page of a value InnoDB moves off it, by row format (``DYNAMIC``: the
+#: pointer; ``COMPACT``, ``REDUNDANT``: a 768-byte prefix and the pointer)
+_LOCAL = {"DYNAMIC": 20, "COMPACT": 788, "REDUNDANT": 788}
+#: the families InnoDB may move off the page whatever their length
+_OFF_PAGE = frozenset({Family.TEXT, Family.BLOB, Family.JSON, Family.SPATIAL})
+#: the charsets whose characters all take as many bytes (a CHAR of them is fixed-size)
+_ONE_WIDTH = frozenset({"ucs2", "utf32"})
+#: the system columns' bytes: the transaction id and the roll pointer, and the row id
+_SYSTEM, _ROW_ID = 13, 6
+
+
+def check_record_size(table: Table) -> None:
+    """DDLError when a row of ``table`` may not fit InnoDB's page (the server's 1118), where
+    InnoDB holds it (named, or the server's default) in a row format of the compact family or
+    ``REDUNDANT`` (``COMPRESSED``, and a ``KEY_BLOCK_SIZE``, are not judged)."""
+    options = table.options
+    if options.engine not in (None, "InnoDB"):
+        return
+    layout = options.row_format or "DYNAMIC"
+    if layout == "DEFAULT":
+        layout = "DYNAMIC"
+    if layout not in _LOCAL or any(k == "KEY_BLOCK_SIZE" and v != "0" for k, v in options.extra):
+        return
+    compact = layout != "REDUNDANT"
+    stored = [c for c in table.columns if c.generated is None or c.generated.stored]
+    keyed = table.row_key_index is not None
+    fields = len(stored) + (2 if keyed else 3)
+    size = _SYSTEM + (0 if keyed else _ROW_ID)
+    if compact:
+        size += 5 + (sum(c.nullable for c in stored) + 7) // 8
+    else:
+        size += 6 + 2 * fields
+    for col in stored:
+        size += _bytes(col, layout, compact)
+    limit = LIMITS[compact]
+    if size >= limit:
+        raise DDLError(
+            f"row size too large for InnoDB: at least {size} bytes of fewer than {limit} on a "
+            f"page (ROW_FORMAT={layout}); change some columns to TEXT or BLOB (the server's 1118)"
+        )
+
+
+def _bytes(col: Column, layout: str, compact: bool) -> int:
+    """What one stored column counts of a record (its lower bound under ``DYNAMIC``)."""
+    t = col.type
+    fixed = _fixed(col, compact)
+    if fixed is not None:
+        return fixed
+    if t.family in _OFF_PAGE:
+        most = None  # (any length)
+    elif t.family == Family.CHAR:
+        most = (t.length or 0) * max_bytes_per_char(t.charset) + t.compressed
+    else:  # (a VARBINARY)
+        most = (t.length or 0) + t.compressed
+    local = _LOCAL[layout]
+    if most is None or (most > 255 and most > local and most > 40):
+        most = local
+    return most + (0 if not compact else 1 if most < 256 else 2)
+
+
+def _fixed(col: Column, compact: bool) -> int | None:
+    """The bytes of a fixed-size column (None: its size varies)."""
+    t = col.type
+    family = t.family
+    if family in _OFF_PAGE:
+        return None
+    if family == Family.CHAR:
+        if t.kind != TypeKind.CHAR or t.compressed:
+            return None
+        width = max_bytes_per_char(t.charset)
+        if compact and width > 1 and t.charset not in _ONE_WIDTH:
+            return None
+        return (t.length or 0) * width
+    if family == Family.BINARY:
+        return (t.length or 0) if t.kind == TypeKind.BINARY and not t.compressed else None
+    return t.row_size
+
+
+__all__ = ["GATE", "LIMITS", "check_record_size"]
