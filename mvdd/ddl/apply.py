@@ -1806,6 +1806,14 @@ def _check_engine(table: Table, engine: str) -> None:
                 raise DDLError(f"the {engine} engine takes no {what}", index=idx.name)
 
 
+def _rebuilds(was: TableOptions, options: TableOptions) -> bool:
+    """Whether an ALTER that leaves a table's options so has InnoDB build the table anew, and
+    judge its record size (:mod:`mvdd.ddl.records`): a new row format or engine. (An ALTER
+    InnoDB makes in place, an ADD COLUMN of MariaDB's instant kind, does not judge it: a table
+    may so outgrow the limit, which its next rebuild then meets.)"""
+    return was.row_format != options.row_format or was.engine != options.engine
+
+
 def validate_table(table: Table, *, base: Table | None = None, rules: Rules = Rules.MVDD) -> None:
     """Rules MySQL checks once a statement has applied; raises DDLError naming the table.
     ``rules``: whether mvdd's stricter ones hold (:class:`~mvdd.ddl.rules.Rules`).
@@ -1856,7 +1864,11 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
             f"row size too large: {size} bytes of at most {MAX_ROW_BYTES} (not counting TEXT "
             "and BLOB contents); change some columns to TEXT or BLOB"
         )
-    if rules.strict and size + 5 * len(cols) + 790 * tally.lobs + 40 >= RECORD_GATE:
+    if (
+        rules.strict
+        and size + 5 * len(cols) + 790 * tally.lobs + 40 >= RECORD_GATE
+        and (base is None or _rebuilds(base.options, options))
+    ):
         check_record_size(table)  # (a tally that may reach InnoDB's page limit: judged)
     if tally.invisible:
         _check_invisible(cols, tally.invisible)

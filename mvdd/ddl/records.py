@@ -14,6 +14,9 @@ server counts some such columns (a ``VARCHAR(256)``) at more, so mvdd refuses no
 server takes, and may take one it refuses. The record's own header, its null flags and the
 system columns (the transaction id, the roll pointer, and without a primary key the row id)
 count too. ``COMPRESSED`` tables (their pages smaller) and other engines are not judged.
+The server judges a table where it builds it: a CREATE TABLE (``… LIKE`` too) and an ALTER
+that changes its row format or its engine; an ALTER it makes in place (MariaDB's instant ADD
+COLUMN) is not judged, and may so take a table past the limit, as on the server.
 
 ``tests/test_mariadb_server.py`` holds it to the server in random tables of every row format.
 """
