@@ -6257,8 +6257,11 @@ _RECORD_TYPES = [
 
 
 #: the columns of :data:`_RECORD_TYPES` longer than 255 bytes that InnoDB may move off its page
-_LONG_RECORD_TYPES = ("CHAR(64) CHARACTER SET utf8mb4", "VARCHAR(300) CHARACTER SET latin1")
-_LONG_RECORD_TYPES += ("VARBINARY(400)",)
+_LONG_RECORD_TYPES = (
+    "CHAR(64) CHARACTER SET utf8mb4",
+    "VARCHAR(300) CHARACTER SET latin1",
+    "VARBINARY(400)",
+)
 
 #: the ALTERs of a record size's table: its row format, a column more, fewer or longer
 _RECORD_ALTERS = [
