@@ -26,6 +26,7 @@ from __future__ import annotations
 from mvdd.errors import DDLError
 from mvdd.model import Column, Table
 from mvdd.model.kind import Family, TypeKind
+from mvdd.model.table import OFF_PAGE
 from mvdd.model.types import max_bytes_per_char
 
 #: the most bytes a record may take on a page of 16 KiB (half its free space), by whether its
@@ -37,8 +38,6 @@ GATE = 8123
 #: what stays on the page of a value InnoDB moves off it, by row format (``DYNAMIC``: the
 #: pointer; ``COMPACT``, ``REDUNDANT``: a 768-byte prefix and the pointer)
 _LOCAL = {"DYNAMIC": 20, "COMPACT": 788, "REDUNDANT": 788}
-#: the families InnoDB may move off the page whatever their length
-_OFF_PAGE = frozenset({Family.TEXT, Family.BLOB, Family.JSON, Family.SPATIAL})
 #: the charsets whose characters all take as many bytes (a CHAR of them is fixed-size)
 _ONE_WIDTH = frozenset({"ucs2", "utf32"})
 #: the system columns' bytes: the transaction id and the roll pointer, and the row id
@@ -82,7 +81,7 @@ def _bytes(col: Column, layout: str, compact: bool) -> int:
     fixed = _fixed(col, compact)
     if fixed is not None:
         return fixed
-    if t.family in _OFF_PAGE:
+    if t.family in OFF_PAGE:
         most = None  # (any length)
     elif t.family == Family.CHAR:
         most = (t.length or 0) * max_bytes_per_char(t.charset) + t.compressed
@@ -98,7 +97,7 @@ def _fixed(col: Column, compact: bool) -> int | None:
     """The bytes of a fixed-size column (None: its size varies)."""
     t = col.type
     family = t.family
-    if family in _OFF_PAGE:
+    if family in OFF_PAGE:
         return None
     if family == Family.CHAR:
         if t.kind != TypeKind.CHAR or t.compressed:

@@ -251,7 +251,7 @@ class ColumnTally(NamedTuple):
                 if gen is None or gen.stored:
                     ctype = col.type
                     row_bytes += sign * ctype.row_size
-                    lobs += sign * (ctype.family in _OFF_PAGE)
+                    lobs += sign * (ctype.family in OFF_PAGE)
                 nullable += sign * col.nullable
                 generated += sign * (gen is not None)
                 auto += sign * col.auto_increment
@@ -265,7 +265,7 @@ class ColumnTally(NamedTuple):
 
 
 #: the families InnoDB may keep off its page whatever their length (:attr:`ColumnTally.lobs`)
-_OFF_PAGE = frozenset({Family.TEXT, Family.BLOB, Family.JSON, Family.SPATIAL})
+OFF_PAGE = frozenset({Family.TEXT, Family.BLOB, Family.JSON, Family.SPATIAL})
 
 
 _tuple_new = tuple.__new__
