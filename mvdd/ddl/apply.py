@@ -1806,7 +1806,7 @@ def _check_engine(table: Table, engine: str) -> None:
                 raise DDLError(f"the {engine} engine takes no {what}", index=idx.name)
 
 
-def _rebuilds(was: TableOptions, options: TableOptions) -> bool:
+def _innodb_rebuilds(was: TableOptions, options: TableOptions) -> bool:
     """Whether an ALTER that leaves a table's options so has InnoDB build the table anew, and
     judge its record size (:mod:`mvdd.ddl.records`): a new row format or engine. (An ALTER
     InnoDB makes in place, an ADD COLUMN of MariaDB's instant kind, does not judge it: a table
@@ -1867,7 +1867,7 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
     if (
         rules.strict
         and size + 5 * len(cols) + 790 * tally.lobs + 40 >= RECORD_GATE
-        and (base is None or _rebuilds(base.options, options))
+        and (base is None or _innodb_rebuilds(base.options, options))
     ):
         check_record_size(table)  # (a tally that may reach InnoDB's page limit: judged)
     if tally.invisible:

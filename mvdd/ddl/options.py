@@ -122,8 +122,9 @@ def check_named(
             raise DDLError(f"incorrect value {value} for option {name!r}")
 
 
-class _Options(NamedTuple):
-    """The create options InnoDB judges together, as a table's options hold them."""
+class InnoDBOptions(NamedTuple):
+    """The create options InnoDB judges together, as a table's options hold them
+    (:func:`innodb_options`)."""
 
     row_format: str | None
     key_block_size: int  # (0: none)
@@ -131,20 +132,24 @@ class _Options(NamedTuple):
     level: str | None
     encrypted: bool
 
-    @classmethod
-    def of(cls, options: TableOptions) -> _Options:
-        extra = dict(options.extra)
-        return cls(
-            options.row_format,
-            _number(extra.get("KEY_BLOCK_SIZE", "0")) or 0,
-            _flag(extra.get("PAGE_COMPRESSED", "0")) is True,
-            extra.get("PAGE_COMPRESSION_LEVEL"),
-            _bare(extra.get("ENCRYPTED", "")).upper() == "YES",
-        )
+
+def innodb_options(options: TableOptions) -> InnoDBOptions | None:
+    """A table's create options as InnoDB reads them, where InnoDB holds the table (named, or
+    the server's default); None for another engine."""
+    if options.engine not in (None, "InnoDB"):
+        return None
+    extra = dict(options.extra)
+    return InnoDBOptions(
+        options.row_format,
+        _number(extra.get("KEY_BLOCK_SIZE", "0")) or 0,
+        _flag(extra.get("PAGE_COMPRESSED", "0")) is True,
+        extra.get("PAGE_COMPRESSION_LEVEL"),
+        _bare(extra.get("ENCRYPTED", "")).upper() == "YES",
+    )
 
 
 #: InnoDB's create options refused together: (the test, what the server refuses)
-_INNODB: tuple[tuple[Callable[[_Options], bool], str], ...] = (
+_INNODB: tuple[tuple[Callable[[InnoDBOptions], bool], str], ...] = (
     (lambda o: o.row_format in ("FIXED", "PAGE"), "InnoDB has no ROW_FORMAT={row_format}"),
     (
         lambda o: o.key_block_size not in (0, 1, 2, 4, 8, 16),
@@ -177,12 +182,19 @@ _INNODB: tuple[tuple[Callable[[_Options], bool], str], ...] = (
 def check_innodb(options: TableOptions) -> None:
     """DDLError for create options InnoDB refuses together (:data:`_INNODB`), where the table's
     engine is InnoDB (named, or the server's default)."""
-    if options.engine not in (None, "InnoDB"):
+    found = innodb_options(options)
+    if found is None:
         return
-    found = _Options.of(options)
     for refused, why in _INNODB:
         if refused(found):
             raise DDLError(f"wrong create options: {why.format(**found._asdict())}")
 
 
-__all__ = ["ENGINE_OPTIONS", "SERVER_OPTIONS", "check_innodb", "check_named"]
+__all__ = [
+    "ENGINE_OPTIONS",
+    "SERVER_OPTIONS",
+    "InnoDBOptions",
+    "check_innodb",
+    "check_named",
+    "innodb_options",
+]

@@ -23,6 +23,7 @@ COLUMN) is not judged, and may so take a table past the limit, as on the server.
 
 from __future__ import annotations
 
+from mvdd.ddl.options import innodb_options
 from mvdd.errors import DDLError
 from mvdd.model import Column, Table
 from mvdd.model.kind import Family, TypeKind
@@ -48,13 +49,11 @@ def check_record_size(table: Table) -> None:
     """DDLError when a row of ``table`` may not fit InnoDB's page (the server's 1118), where
     InnoDB holds it (named, or the server's default) in a row format of the compact family or
     ``REDUNDANT`` (``COMPRESSED``, and a ``KEY_BLOCK_SIZE``, are not judged)."""
-    options = table.options
-    if options.engine not in (None, "InnoDB"):
+    found = innodb_options(table.options)
+    if found is None or found.key_block_size:
         return
-    layout = options.row_format or "DYNAMIC"
-    if layout == "DEFAULT":
-        layout = "DYNAMIC"
-    if layout not in _LOCAL or any(k == "KEY_BLOCK_SIZE" and v != "0" for k, v in options.extra):
+    layout = found.row_format or "DYNAMIC"  # (ROW_FORMAT=DEFAULT is kept as none)
+    if layout not in _LOCAL:
         return
     compact = layout != "REDUNDANT"
     stored = [c for c in table.columns if c.generated is None or c.generated.stored]

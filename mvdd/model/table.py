@@ -30,7 +30,7 @@ from mvdd.model.element import (
 )
 from mvdd.model.encoding import BEYOND_BMP, shown_text
 from mvdd.model.frozen import draft
-from mvdd.model.kind import Family
+from mvdd.model.kind import LOB_FAMILIES, Family
 from mvdd.model.names import check_key, check_word, fold_name, fold_names
 from mvdd.model.text import sql_text
 from mvdd.model.types import CHARSET_DEFAULT, charsetless, check_charset, resolve_charset
@@ -265,7 +265,7 @@ class ColumnTally(NamedTuple):
 
 
 #: the families InnoDB may keep off its page whatever their length (:attr:`ColumnTally.lobs`)
-OFF_PAGE = frozenset({Family.TEXT, Family.BLOB, Family.JSON, Family.SPATIAL})
+OFF_PAGE = LOB_FAMILIES | {Family.SPATIAL}
 
 
 _tuple_new = tuple.__new__
