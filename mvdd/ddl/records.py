@@ -9,9 +9,10 @@ of a charset whose characters are all one width, a ``BINARY``, an ENUM or a SET,
 (none under ``REDUNDANT``, which keeps two bytes of offset for every field instead). A value
 InnoDB may move off the page (a TEXT, a BLOB, a JSON, a GEOMETRY, and any longer than 255
 bytes) counts what stays on it: under ``COMPACT`` and ``REDUNDANT`` a 768-byte prefix and a
-20-byte pointer, under ``DYNAMIC`` (the default) the pointer, which is a lower bound there: the
-server counts some such columns (a ``VARCHAR(256)``) at more, so mvdd refuses no table the
-server takes, and may take one it refuses. The record's own header, its null flags and the
+20-byte pointer, under ``DYNAMIC`` (the default) the pointer. (A table of many columns of 256
+bytes or more meets the server's 65,535 bytes a row before InnoDB's limit: that one is the
+SQL layer's, which :func:`mvdd.ddl.apply.validate_table` judges apart; both are the server's
+1118.) The record's own header, its null flags and the
 system columns (the transaction id, the roll pointer, and without a primary key the row id)
 count too. ``COMPRESSED`` tables (their pages smaller) and other engines are not judged.
 The server judges a table where it builds it: a CREATE TABLE (``… LIKE`` too) and an ALTER
@@ -75,7 +76,7 @@ def check_record_size(table: Table) -> None:
 
 
 def _bytes(col: Column, layout: str, compact: bool) -> int:
-    """What one stored column counts of a record (its lower bound under ``DYNAMIC``)."""
+    """What one stored column counts of a record."""
     t = col.type
     fixed = _fixed(col, compact)
     if fixed is not None:
