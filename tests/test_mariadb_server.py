@@ -6105,12 +6105,17 @@ def test_any_script_of_zero_dates_is_judged_as_on_the_server(
 _OPTION_VALUES = {
     "ROW_FORMAT": ["DEFAULT", "DYNAMIC", "COMPACT", "REDUNDANT", "COMPRESSED", "FIXED", "PAGE"],
     "KEY_BLOCK_SIZE": ["0", "1", "8", "16", "7", "32"],
-    "PAGE_COMPRESSED": ["0", "1", "YES", "'no'", "'2'", "DEFAULT"],
+    "PAGE_COMPRESSED": ["0", "1", "YES", "'no'", "'2'", "DEFAULT", "ON", "`ON`", "1.5"],
     "PAGE_COMPRESSION_LEVEL": ["1", "9", "'5'", "0", "10", "DEFAULT"],
     "ENCRYPTED": ["NO", "YES", "DEFAULT", "1"],
     "ENCRYPTION_KEY_ID": ["1", "0", "4294967296"],
-    "STATS_SAMPLE_PAGES": ["1", "65535", "0", "DEFAULT"],
-    "FOO": ["1"],
+    "STATS_SAMPLE_PAGES": ["1", "65535", "0", "DEFAULT", "1e3", "'1'"],
+    "TRANSACTIONAL": ["0", "1", "DEFAULT", "'1'", "YES"],
+    "PACK_KEYS": ["0", "1", "DEFAULT", "2", ".5"],
+    "MAX_ROWS": ["100", "0x10", "DEFAULT", "'1'"],
+    "INSERT_METHOD": ["NO", "LAST", "1"],
+    "PAGE_CHECKSUM": ["1", "DEFAULT", "ON"],
+    "FOO": ["1", "KEY"],
     "ENGINE": ["InnoDB", "MyISAM", "Aria", "MEMORY"],
 }
 
@@ -6130,8 +6135,9 @@ def test_any_table_options_are_judged_as_on_the_server(
     mariadb: Any, create: str, alters: list[tuple[bool, str]]
 ) -> None:
     """A CREATE TABLE and ALTERs of random table options and engines (InnoDB's row formats,
-    block sizes, page compression, encryption; options no engine defines; values an option
-    does not take), each in a session with IGNORE_BAD_TABLE_OPTIONS or without, run on the
+    block sizes, page compression, encryption; options no engine defines, or only some do;
+    values an option does not take, or its grammar does not: a quoted number, a reserved
+    word), each in a session with IGNORE_BAD_TABLE_OPTIONS or without, run on the
     server and on a catalog of mvdd's own rules: both take it or both refuse it, and after
     each the catalog holds the server's table."""
     cat = Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
@@ -6145,6 +6151,32 @@ def test_any_table_options_are_judged_as_on_the_server(
             mvdd_err = _catalog_error(cat, sql, database=database, sql_mode=mode)
             assert (server_err is None) == (mvdd_err is None), (script, sql, server_err, mvdd_err)
             _same_tables(conn, cat, database, sql)
+
+
+def test_table_option_values_read_as_on_the_server(mdb: Any) -> None:
+    """A table option's value in each form the servers' grammar reads (a number of no integer
+    part, a float, a quoted name) and in forms it does not (a quoted number, a reserved word, a
+    switch of 2), and TRANSACTIONAL where only InnoDB and Aria take it: a replica follows what
+    the server takes, and mvdd's own rules take and refuse as the server does."""
+    _script_as_on_the_server(
+        mdb,
+        [
+            "CREATE TABLE t (a INT) MAX_ROWS=.5 PACK_KEYS=.5 AVG_ROW_LENGTH=1e3",
+            "ALTER TABLE t PAGE_COMPRESSED=`ON`, STATS_SAMPLE_PAGES=1.5",
+            "ALTER TABLE t MAX_ROWS='1'",
+            "ALTER TABLE t PAGE_COMPRESSED=ON",
+            "ALTER TABLE t STATS_PERSISTENT=2",
+            "ALTER TABLE t CHECKSUM=DEFAULT",
+            "ALTER TABLE t TRANSACTIONAL=1",
+            "ALTER TABLE t ENGINE=MyISAM TRANSACTIONAL=1",
+            "ALTER TABLE t ENGINE=Aria TRANSACTIONAL=0",
+            "ALTER TABLE t ENGINE=MyISAM",
+            "ALTER TABLE t TRANSACTIONAL=DEFAULT",
+            "CREATE TABLE u (a INT) ENGINE=MEMORY TRANSACTIONAL=0",
+            "CREATE TABLE u (a INT) ENGINE=MyISAM INSERT_METHOD=LAST",
+            "CREATE TABLE v (a INT) ENGINE=MyISAM INSERT_METHOD=DEFAULT",
+        ],
+    )
 
 
 #: scripts of keys over VIRTUAL generated columns, in engines that hold them and that do not

@@ -1421,6 +1421,13 @@ class MvddParser(MySQLParser):
         node = super()._parse_property()
         if node is None:
             self._retreat(index)
+        elif type(node) is exp.Property and self._prev is not None and self._index > index + 1:
+            # the value as written (quoted or not, a reserved word or a name): the grammar of a
+            # table option's value, which mvdd's own rules judge (mvdd.ddl.options.check_written)
+            at = index + 1
+            while at < self._index - 1 and self._tokens[at - 1].token_type != TokenType.EQ:
+                at += 1
+            node.meta["written"] = self.sql[self._tokens[at].start : self._prev.end + 1]
         return node
 
     def _parse_types(self, *args: Any, **kwargs: Any) -> exp.Expr | None:
@@ -2119,7 +2126,17 @@ class MvddParser(MySQLParser):
 
     def _parse_table_option(self, word: str) -> exp.Property:
         self._match(TokenType.EQ)
-        value = self._parse_number() or self._parse_var(any_token=True)
+        if (  # a number of no integer part (`.5`): two tokens, side by side
+            self._curr is not None
+            and self._curr.token_type == TokenType.DOT
+            and self._next is not None
+            and self._next.token_type == TokenType.NUMBER
+            and self._next.start == self._curr.end + 1
+        ):
+            self._advance(2)
+            value: exp.Expr | None = exp.Literal.number(f"0.{self._prev.text}")
+        else:
+            value = self._parse_number() or self._parse_var(any_token=True)
         if value is None:
             self.raise_error(f"Expecting a value for {word}", self._curr)
         return self.expression(exp.Property(this=exp.var(word), value=value))

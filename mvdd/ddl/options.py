@@ -29,11 +29,13 @@ random options and engines.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from mvdd.ddl.dialect import TABLE_OPTION_WORDS
-from mvdd.errors import DDLError
+from mvdd.ddl.reserved import is_reserved
+from mvdd.errors import DDLError, DDLParseError
 from mvdd.model.table import TableOptions
 
 #: the server's own table options (any engine's), as the catalog keeps them in ``extra``; a
@@ -57,12 +59,13 @@ def _flag(text: str) -> bool | None:
 
 
 def _number(text: str) -> int | None:
-    """A number option's value (digits, a ``0x…``, quoted or not), None for another."""
+    """A number option's value (digits, a ``0x…``, a decimal or a float as the server takes
+    it: :func:`_leading_number`; quoted or not), None for another."""
     word = _bare(text)
-    try:
-        return int(word, 16) if word[:2].lower() == "0x" else int(word)
-    except ValueError:
-        return None
+    kind = written_kind(word)
+    if kind == "hex":
+        return int(word, 16)
+    return _leading_number(word) if kind in ("integer", "decimal", "float") else None
 
 
 def _bare(text: str) -> str:
@@ -71,6 +74,88 @@ def _bare(text: str) -> str:
 
 def _in_range(low: int, high: int) -> Callable[[str], bool]:
     return lambda text: (n := _number(text)) is not None and low <= n <= high
+
+
+#: a table option's value as written -> its kind in the servers' grammar (the first that
+#: matches): DEFAULT, a quoted text, a quoted name, a number (its forms), a bare word
+_WRITTEN: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.ASCII))
+    for kind, pattern in (
+        ("default", r"(?i:DEFAULT)"),
+        ("string", r"'.*'|\".*\""),
+        ("name", r"`.*`"),
+        ("integer", r"[0-9]+"),
+        ("hex", r"0x[0-9a-fA-F]+"),
+        ("decimal", r"[0-9]*\.[0-9]*"),
+        ("float", r"[0-9]*\.?[0-9]*[eE][-+]?[0-9]+"),
+        ("word", r"[A-Za-z0-9_$]*[A-Za-z_$][A-Za-z0-9_$]*"),
+    )
+)
+#: the kinds of value each of the server's own options takes, as both servers' grammar reads
+#: them (``ulong_num``: any number; ``ulonglong_num``: no hex; the switches and counts also
+#: DEFAULT); another kind is a syntax error (1064), in any session
+_ULONG = frozenset({"integer", "hex", "decimal", "float"})
+_SWITCH = _ULONG | {"default"}
+_GRAMMAR: dict[str, frozenset[str]] = {
+    **dict.fromkeys(
+        ("AVG_ROW_LENGTH", "CHECKSUM", "TABLE_CHECKSUM", "DELAY_KEY_WRITE", "KEY_BLOCK_SIZE"),
+        _ULONG,
+    ),
+    **dict.fromkeys(("MAX_ROWS", "MIN_ROWS"), _ULONG - {"hex"}),
+    **dict.fromkeys(
+        ("PACK_KEYS", "STATS_AUTO_RECALC", "STATS_PERSISTENT", "PAGE_CHECKSUM", "TRANSACTIONAL"),
+        _SWITCH,
+    ),
+    "STATS_SAMPLE_PAGES": _SWITCH,
+    "INSERT_METHOD": frozenset({"word"}),
+}
+#: the options whose number is a switch, 0 or 1 (another a syntax error)
+_ZERO_OR_ONE = frozenset({"PACK_KEYS", "STATS_AUTO_RECALC", "STATS_PERSISTENT"})
+#: the words of INSERT_METHOD (a MERGE table's)
+_INSERT_METHODS = frozenset({"NO", "FIRST", "LAST"})
+#: the kinds of value an option an engine defines takes (MariaDB's ``IDENT = TEXT | ident |
+#: number | DEFAULT``: a name not reserved, no decimal point, no exponent)
+_ENGINE_DEFINED = frozenset({"default", "string", "name", "integer", "hex", "word"})
+
+
+def written_kind(text: str) -> str | None:
+    """The kind of a table option's value as written (:data:`_WRITTEN`): None for another
+    shape (an expression, ``x'01'``, a negative number), which no option takes.
+
+    >>> [written_kind(t) for t in ("DEFAULT", "'1'", "`on`", "8", "0x1", "1.5", "1e3", "ON", "1+2")]
+    ['default', 'string', 'name', 'integer', 'hex', 'decimal', 'float', 'word', None]
+    """
+    for kind, pattern in _WRITTEN:
+        if pattern.fullmatch(text):
+            return kind
+    return None
+
+
+def check_written(name: str, text: str) -> None:
+    """DDLParseError for a table option's value the servers' grammar does not take where it is
+    written (``MAX_ROWS='1'``, ``PACK_KEYS=2``, ``AVG_ROW_LENGTH=DEFAULT``,
+    ``PAGE_COMPRESSED=ON``: ON is a reserved word): a syntax error on the server (1064),
+    whatever the session, ``IGNORE_BAD_TABLE_OPTIONS`` too."""
+    takes = _GRAMMAR.get(name) or (None if name in SERVER_OPTIONS else _ENGINE_DEFINED)
+    if takes is None:
+        return  # (the server's options of a grammar of their own: SEQUENCE, UNION …)
+    kind = written_kind(text)
+    fits = kind in takes and not (kind == "word" and is_reserved(text))
+    if fits and name in _ZERO_OR_ONE and kind != "default":
+        fits = _leading_number(text) in (0, 1)
+    if fits and name == "INSERT_METHOD":
+        fits = text.upper() in _INSERT_METHODS
+    if not fits:
+        raise DDLParseError(f"{text} is not a value the table option {name} takes")
+
+
+def _leading_number(text: str) -> int:
+    """A number as the server's ``ulong_num`` takes it: a hex's value, else its leading digits
+    (``1.5`` and ``1e3`` are 1, as the server converts them)."""
+    if text[:2] == "0x":
+        return int(text, 16)
+    digits = re.match(r"[0-9]*", text, re.ASCII)
+    return int(digits.group() or "0") if digits else 0
 
 
 #: the server's own options the catalog keeps in fields of their own, not judged here
@@ -94,6 +179,11 @@ ENGINE_OPTIONS: dict[str | None, Mapping[str, Callable[[str], bool]]] = {
     **{engine: {} for engine in ("MyISAM", "Aria", "MEMORY", "CSV")},
 }
 ENGINE_OPTIONS[None] = ENGINE_OPTIONS["InnoDB"]  # (the server's default engine)
+#: the server's own options an engine refuses as unknown (1911): TRANSACTIONAL is InnoDB's and
+#: Aria's only
+REFUSED_OPTIONS: dict[str | None, frozenset[str]] = {
+    engine: frozenset({"TRANSACTIONAL"}) for engine in ("MyISAM", "MEMORY", "CSV")
+}
 
 
 def check_named(
@@ -111,8 +201,9 @@ def check_named(
     defined = ENGINE_OPTIONS.get(options.engine)
     if defined is None or ignore_bad:
         return
+    refused = REFUSED_OPTIONS.get(options.engine, frozenset())
     for name, value in named:
-        if name in SERVER_OPTIONS:
+        if name in SERVER_OPTIONS and name not in refused:
             continue
         takes = defined.get(name)
         if takes is None:
@@ -192,9 +283,12 @@ def check_innodb(options: TableOptions) -> None:
 
 __all__ = [
     "ENGINE_OPTIONS",
+    "REFUSED_OPTIONS",
     "SERVER_OPTIONS",
     "InnoDBOptions",
     "check_innodb",
     "check_named",
+    "check_written",
     "innodb_options",
+    "written_kind",
 ]

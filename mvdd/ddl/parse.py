@@ -37,7 +37,7 @@ from mvdd.ddl.name import (
     names_table,
     table_name,
 )
-from mvdd.ddl.options import check_named
+from mvdd.ddl.options import check_named, check_written
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.sequence import check_values, column_defs, sequence_option
@@ -1444,6 +1444,9 @@ def _options(
             key = (p.this.name if isinstance(p.this, exp.Expr) else str(p.this)).upper()
             given = p.args["value"]
             value = given.sql(dialect=DIALECT)
+            written = p.meta.get("written")
+            if not replica and written is not None:  # (its grammar, under mvdd's rules)
+                check_written(key, written)
             if key == SEQUENCE_OPTION:
                 out.append((key, sequence_option(value)))
             elif isinstance(given, exp.Var) and given.name.upper() == "DEFAULT":
