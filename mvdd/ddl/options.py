@@ -13,6 +13,11 @@ pages, a file per table, no encryption plugin loaded).
   defined, which the server keeps too, inactive (``/* `PAGE_COMPRESSED`='1' */``), until an
   engine that defines them reads them again. An engine mvdd does not know defines what it
   likes.
+- **A value's grammar** (:func:`check_written`, a table of the kinds each option takes in
+  :data:`_GRAMMAR`): the server's own options take numbers (``MAX_ROWS`` no hex; the switches
+  0 or 1; some ``DEFAULT``; ``INSERT_METHOD`` its words), an engine's a text, a name that is
+  not a reserved word, a whole number or ``DEFAULT``; another form is a syntax error (1064) in
+  any session. ``TRANSACTIONAL`` is InnoDB's and Aria's alone (:data:`REFUSED_OPTIONS`).
 - **InnoDB's create options together** (:func:`check_innodb`, a rule each in :data:`_INNODB`):
   a table InnoDB holds, as a statement leaves it, takes no ``ROW_FORMAT=FIXED`` nor ``PAGE``; a
   ``KEY_BLOCK_SIZE`` of 1, 2, 4, 8 or 16 only (0 is none), and only with no ``ROW_FORMAT`` or a
