@@ -237,7 +237,8 @@ def innodb_options(options: TableOptions) -> InnoDBOptions | None:
     extra = dict(options.extra)
     return InnoDBOptions(
         options.row_format,
-        _number(extra.get("KEY_BLOCK_SIZE", "0")) or 0,
+        # (the server keeps it in two bytes: 65536 is none, 65544 is 8)
+        (_number(extra.get("KEY_BLOCK_SIZE", "0")) or 0) % 65536,
         _flag(extra.get("PAGE_COMPRESSED", "0")) is True,
         extra.get("PAGE_COMPRESSION_LEVEL"),
         _bare(extra.get("ENCRYPTED", "")).upper() == "YES",
