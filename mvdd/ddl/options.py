@@ -159,8 +159,8 @@ def _leading_number(text: str) -> int:
     (``1.5`` and ``1e3`` are 1, as the server converts them)."""
     if text[:2] == "0x":
         return int(text, 16)
-    digits = re.match(r"[0-9]*", text, re.ASCII)
-    return int(digits.group() or "0") if digits else 0
+    digits = text[: len(text) - len(text.lstrip("0123456789"))]
+    return int(digits or "0")
 
 
 #: the server's own options the catalog keeps in fields of their own, not judged here

@@ -16,8 +16,12 @@ SQL layer's, which :func:`mvdd.ddl.apply.validate_table` judges apart; both are 
 system columns (the transaction id, the roll pointer, and without a primary key the row id)
 count too. ``COMPRESSED`` tables (their pages smaller) and other engines are not judged.
 The server judges a table where it builds it: a CREATE TABLE (``… LIKE`` too) and an ALTER
-that changes its row format or its engine; an ALTER it makes in place (MariaDB's instant ADD
-COLUMN) is not judged, and may so take a table past the limit, as on the server.
+that changes its row format or its engine. An ALTER it makes in place is not judged: MariaDB's
+instant ADD COLUMN judges only the row of the columns' defaults (a column added NULL counts
+nothing there, so such an ADD may take a table past the limit, as on the server; one added NOT
+NULL counts its default's bytes, so the server may refuse an ADD that mvdd takes), and a table
+so taken past the limit then meets the server's 1118 at most ALTERs that rebuild or change it,
+which mvdd does not judge either.
 
 ``tests/test_mariadb_server.py`` holds it to the server in random tables of every row format.
 """
