@@ -6295,12 +6295,56 @@ _RECORD_TYPES = [
 ]
 
 
+#: a fixed column's words and its default, which takes its bytes (padded)
+_FIXED_A = "CHARACTER SET latin1 NOT NULL DEFAULT 'a'"
+
+
+@pytest.mark.parametrize("keyed", [True, False])
+def test_an_instant_add_is_judged_by_its_row_of_defaults_as_on_the_server(
+    mdb: Any, keyed: bool
+) -> None:
+    """An ALTER that only adds columns, which InnoDB makes at once, is judged by the row of
+    every column's default, which InnoDB keeps: a column added NOT NULL counts its default's
+    bytes, to the byte (as many as just fit, then one more), a column added NULL nothing (it
+    may take the table past the largest row, as on the server), one added NULL with a DEFAULT
+    its default. With a primary key or without (InnoDB's own row id)."""
+    fixed = 31  # CHAR(255) latin1 NOT NULL: 255 bytes each, its default too
+    base = 13 + 5 + 4 + 255 * fixed + (0 if keyed else 6)
+    fit = 8125 - base
+    columns = ["id INT NOT NULL"]
+    columns += [f"f{i} CHAR(255) CHARACTER SET latin1 NOT NULL" for i in range(fixed)]
+    columns += ["PRIMARY KEY (id)"] if keyed else []
+    create = f"CREATE TABLE t ({', '.join(columns)}) ROW_FORMAT=DYNAMIC"
+    for alter, refused in (
+        (f"ADD g CHAR({fit}) CHARACTER SET latin1 NOT NULL DEFAULT ''", False),
+        (f"ADD g CHAR({fit + 1}) CHARACTER SET latin1 NOT NULL DEFAULT ''", True),
+        (f"ADD g INT NOT NULL DEFAULT 0, ADD h CHAR({fit - 3}) {_FIXED_A} FIRST", True),
+        (f"ADD g INT NOT NULL DEFAULT 0, ADD h CHAR({fit - 4}) {_FIXED_A} FIRST", False),
+        ("ADD g CHAR(255) CHARACTER SET latin1, ADD h CHAR(255) CHARACTER SET latin1", False),
+        (f"ADD g CHAR({fit + 1}) CHARACTER SET latin1 NULL DEFAULT 'x'", True),
+    ):
+        assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+        cat = Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")
+        server_err, mvdd_err = _on_both(mdb, cat, create, mvdd.DDLError)
+        assert server_err is None and mvdd_err is None, (server_err, mvdd_err)
+        sql = f"ALTER TABLE t {alter}"
+        server_err, mvdd_err = _on_both(mdb, cat, sql, mvdd.DDLError)
+        assert (server_err is not None, mvdd_err is not None) == (refused, refused), (
+            sql,
+            server_err,
+            mvdd_err,
+        )
+        assert not refused or "1118" in str(server_err)
+
+
 #: the ALTERs of a record size's table: its row format, a column more, fewer or longer
 _RECORD_ALTERS = [
     "ALTER TABLE t ROW_FORMAT=COMPACT",
     "ALTER TABLE t ROW_FORMAT=REDUNDANT",
     "ALTER TABLE t ROW_FORMAT=DYNAMIC",
     "ALTER TABLE t ADD z CHAR(200) CHARACTER SET latin1",
+    "ALTER TABLE t ADD z CHAR(200) CHARACTER SET latin1 NOT NULL DEFAULT 'a'",
+    "ALTER TABLE t ADD z BIGINT NOT NULL DEFAULT 0, ADD y CHAR(90) CHARACTER SET latin1 DEFAULT 'q'",
     "ALTER TABLE t ADD z TEXT, ADD y JSON",
     "ALTER TABLE t ADD z VARCHAR(300) CHARACTER SET latin1",
     "ALTER TABLE t ADD PRIMARY KEY (id)",
@@ -6340,8 +6384,9 @@ def test_any_record_size_is_judged_as_on_the_server(mdb: Any, table: str, alter:
     """A table of many columns near InnoDB's record limit, in each row format, with a primary
     key or without, then an ALTER of its row format or its columns: mvdd's own rules refuse
     each statement only where the server refuses it (1118), and a CREATE, or an ALTER of the
-    row format, exactly where it does (an ALTER the server makes in place it does not judge,
-    nor does mvdd)."""
+    row format, exactly where it does (an ALTER the server makes in place it may refuse where
+    mvdd does not count it: :func:`test_an_instant_add_is_judged_by_its_row_of_defaults_as_on_the_server`
+    holds the one it counts to the byte)."""
     sql = table
     assert _run(mdb, "DROP TABLE IF EXISTS t") is None
     cat = Catalog(flavor="mariadb", charset="utf8mb4", collation="utf8mb4_general_ci")

@@ -36,7 +36,7 @@ from mvdd.ddl.dialect import SEQUENCE_CALLS
 from mvdd.ddl.name import split_name
 from mvdd.ddl.options import check_innodb, check_named
 from mvdd.ddl.records import GATE as RECORD_GATE
-from mvdd.ddl.records import check_record_size
+from mvdd.ddl.records import check_added_defaults, check_record_size
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.sequence import check_structure
 from mvdd.ddl.types import read_members
@@ -1866,12 +1866,12 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
             f"row size too large: {size} bytes of at most {MAX_ROW_BYTES} (not counting TEXT "
             "and BLOB contents); change some columns to TEXT or BLOB"
         )
-    if (
-        rules.strict
-        and size + 5 * len(cols) + 790 * tally.lobs + 40 >= RECORD_GATE
-        and (base is None or _innodb_rebuilds(base.options, options))
-    ):
-        check_record_size(table)  # (a tally that may reach InnoDB's page limit: judged)
+    if rules.strict and size + 5 * len(cols) + 790 * tally.lobs + 40 >= RECORD_GATE:
+        # (a tally that may reach InnoDB's page limit: judged)
+        if base is None or _innodb_rebuilds(base.options, options):
+            check_record_size(table)
+        else:
+            check_added_defaults(table, base)  # (an instant ADD COLUMN's row of defaults)
     if tally.invisible:
         _check_invisible(cols, tally.invisible)
     charset = table.options.charset

@@ -16,12 +16,13 @@ SQL layer's, which :func:`mvdd.ddl.apply.validate_table` judges apart; both are 
 system columns (the transaction id, the roll pointer, and without a primary key the row id)
 count too. ``COMPRESSED`` tables (their pages smaller) and other engines are not judged.
 The server judges a table where it builds it: a CREATE TABLE (``… LIKE`` too) and an ALTER
-that changes its row format or its engine. An ALTER it makes in place is not judged: MariaDB's
-instant ADD COLUMN judges only the row of the columns' defaults (a column added NULL counts
-nothing there, so such an ADD may take a table past the limit, as on the server; one added NOT
-NULL counts its default's bytes, so the server may refuse an ADD that mvdd takes), and a table
-so taken past the limit then meets the server's 1118 at most ALTERs that rebuild or change it,
-which mvdd does not judge either.
+that changes its row format or its engine. An ALTER that only adds columns, which InnoDB
+makes at once (MariaDB's instant ADD COLUMN), is judged by the row of every column's default,
+which InnoDB keeps (:func:`check_added_defaults`): a column added NULL counts nothing there, so
+such an ADD may take a table past the limit, as on the server; one added NOT NULL its default's
+bytes. Where a count is not certain (a default of a variable size) it is not judged, nor is
+another ALTER InnoDB makes in place. A table taken past the limit so then meets the server's
+1118 at most ALTERs that rebuild or change it, which mvdd does not judge.
 
 ``tests/test_mariadb_server.py`` holds it to the server in random tables of every row format.
 """
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 from mvdd.ddl.options import innodb_options
 from mvdd.errors import DDLError
-from mvdd.model import Column, Table
+from mvdd.model import NO_DEFAULT, Column, Expr, IndexKind, Table
 from mvdd.model.kind import Family, TypeKind
 from mvdd.model.table import OFF_PAGE
 from mvdd.model.types import max_bytes_per_char
@@ -79,6 +80,64 @@ def check_record_size(table: Table) -> None:
         )
 
 
+def check_added_defaults(table: Table, base: Table) -> None:
+    """DDLError when an ALTER that only adds columns to ``base``, which InnoDB makes at once
+    (its instant ADD COLUMN), leaves ``table`` a row of every column's default too large for
+    its page: InnoDB keeps that row, and judges it there (the server's 1118), where a CREATE
+    judges every column's largest value. A default NULL counts nothing (so a column added NULL
+    may take a table past the limit, as on the server), a fixed-size column its size, default
+    or not. Judged only where every count is certain: an InnoDB table of the compact family
+    without a FULLTEXT key (whose hidden column makes InnoDB rebuild it), columns added plain
+    (no AUTO_INCREMENT, no STORED generated column, no DEFAULT expression: InnoDB may rebuild
+    for those), and no stored column of a variable size whose default is not NULL."""
+    added = _added_only(table, base)
+    found = innodb_options(table.options)
+    if not added or found is None or found.key_block_size:
+        return
+    if (found.row_format or "DYNAMIC") not in ("DYNAMIC", "COMPACT") or any(
+        i.kind == IndexKind.FULLTEXT for i in table.indexes
+    ):
+        return
+    if any(
+        c.auto_increment or type(c.default) is Expr or (c.generated and c.generated.stored)
+        for c in added
+    ):
+        return
+    stored = [c for c in table.columns if c.generated is None or c.generated.stored]
+    size = _SYSTEM + (0 if table.row_key_index is not None else _ROW_ID)
+    size += 5 + (sum(c.nullable for c in stored) + 7) // 8
+    for col in stored:
+        held = 0 if col.default is None or (col.nullable and col.default is NO_DEFAULT) else None
+        held = held if held is not None else _fixed(col, True)
+        if held is None:
+            return  # (a value of a variable size: not counted)
+        size += held
+    limit = LIMITS[True]
+    if size >= limit:
+        raise DDLError(
+            f"row size too large for InnoDB: the row of the columns' defaults, which InnoDB "
+            f"keeps for a column it adds at once, takes {size} bytes of fewer than {limit} on "
+            "a page (the server's 1118)"
+        )
+
+
+def _added_only(table: Table, base: Table) -> list[Column]:
+    """The columns ``table`` adds to ``base`` when it changes nothing else (its other columns,
+    keys, checks and options the very objects of ``base``), else none."""
+    if (
+        table.options is not base.options
+        or len(table.columns) <= len(base.columns)
+        or len(table.indexes) != len(base.indexes)
+        or len(table.checks) != len(base.checks)
+        or any(a is not b for a, b in zip(table.indexes, base.indexes, strict=True))
+        or any(a is not b for a, b in zip(table.checks, base.checks, strict=True))
+    ):
+        return []
+    held = set(map(id, base.columns))
+    added = [c for c in table.columns if id(c) not in held]
+    return added if len(added) == len(table.columns) - len(base.columns) else []
+
+
 def _bytes(col: Column, layout: str, compact: bool) -> int:
     """What one stored column counts of a record."""
     t = col.type
@@ -115,4 +174,4 @@ def _fixed(col: Column, compact: bool) -> int | None:
     return t.row_size
 
 
-__all__ = ["GATE", "LIMITS", "check_record_size"]
+__all__ = ["GATE", "LIMITS", "check_added_defaults", "check_record_size"]
