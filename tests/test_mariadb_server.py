@@ -6163,7 +6163,8 @@ def test_any_table_options_are_judged_as_on_the_server(
 def test_table_option_values_read_as_on_the_server(mdb: Any) -> None:
     """A table option's value in each form the servers' grammar reads (a number of no integer
     part, a float, a quoted name) and in forms it does not (a quoted number, a reserved word, a
-    switch of 2), and TRANSACTIONAL where only InnoDB and Aria take it: a replica follows what
+    switch of 2), KEY_BLOCK_SIZE as a CREATE keeps it (in two bytes) and as an ALTER judges it
+    (whole), and TRANSACTIONAL where only InnoDB and Aria take it: a replica follows what
     the server takes, and mvdd's own rules take and refuse as the server does."""
     _script_as_on_the_server(
         mdb,
@@ -6182,6 +6183,12 @@ def test_table_option_values_read_as_on_the_server(mdb: Any) -> None:
             "CREATE TABLE u (a INT) ENGINE=MEMORY TRANSACTIONAL=0",
             "CREATE TABLE u (a INT) ENGINE=MyISAM INSERT_METHOD=LAST",
             "CREATE TABLE v (a INT) ENGINE=MyISAM INSERT_METHOD=DEFAULT",
+            # (a CREATE keeps KEY_BLOCK_SIZE in two bytes, 65544 as 8; an ALTER judges it whole)
+            "CREATE TABLE k (a INT) KEY_BLOCK_SIZE=65544",
+            "ALTER TABLE k COMMENT 'x'",
+            "ALTER TABLE k KEY_BLOCK_SIZE=65544",
+            "ALTER TABLE k KEY_BLOCK_SIZE=65536",
+            "CREATE TABLE m (a INT) KEY_BLOCK_SIZE=65536 ROW_FORMAT=DYNAMIC",
         ],
     )
 

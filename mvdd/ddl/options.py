@@ -218,6 +218,19 @@ def check_named(
             raise DDLError(f"incorrect value {value} for option {name!r}")
 
 
+def created_block_size(value: str) -> str | None:
+    """A CREATE TABLE's ``KEY_BLOCK_SIZE`` as the server keeps it, in two bytes: ``65544`` is
+    8, ``65536`` none (None). (An ALTER refuses such a value: InnoDB judges it whole there.)
+
+    >>> created_block_size("65544"), created_block_size("65536"), created_block_size("8")
+    ('8', None, '8')
+    """
+    number = _number(value)
+    if number is None or number < 65536:
+        return value
+    return str(number % 65536) if number % 65536 else None
+
+
 class InnoDBOptions(NamedTuple):
     """The create options InnoDB judges together, as a table's options hold them
     (:func:`innodb_options`)."""
@@ -237,8 +250,7 @@ def innodb_options(options: TableOptions) -> InnoDBOptions | None:
     extra = dict(options.extra)
     return InnoDBOptions(
         options.row_format,
-        # (the server keeps it in two bytes: 65536 is none, 65544 is 8)
-        (_number(extra.get("KEY_BLOCK_SIZE", "0")) or 0) % 65536,
+        _number(extra.get("KEY_BLOCK_SIZE", "0")) or 0,
         _flag(extra.get("PAGE_COMPRESSED", "0")) is True,
         extra.get("PAGE_COMPRESSION_LEVEL"),
         _bare(extra.get("ENCRYPTED", "")).upper() == "YES",
@@ -295,6 +307,7 @@ __all__ = [
     "check_innodb",
     "check_named",
     "check_written",
+    "created_block_size",
     "innodb_options",
     "written_kind",
 ]

@@ -37,7 +37,7 @@ from mvdd.ddl.name import (
     names_table,
     table_name,
 )
-from mvdd.ddl.options import check_named, check_written
+from mvdd.ddl.options import check_named, check_written, created_block_size
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.sequence import check_values, column_defs, sequence_option
@@ -1451,6 +1451,8 @@ def _options(
                 out.append((key, sequence_option(value)))
             elif isinstance(given, exp.Var) and given.name.upper() == "DEFAULT":
                 out.append((key, None))  # (an option set to DEFAULT is none: the server's own)
+            elif key == "KEY_BLOCK_SIZE" and not for_alter:
+                out.append((key, created_block_size(value)))
             else:
                 out.append((key, value))
         elif isinstance(p, exp.LikeProperty) and not for_alter:
