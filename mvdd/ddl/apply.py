@@ -1810,9 +1810,9 @@ def _check_engine(table: Table, engine: str) -> None:
 
 def _innodb_rebuilds(was: TableOptions, options: TableOptions) -> bool:
     """Whether an ALTER that leaves a table's options so has InnoDB build the table anew, and
-    judge its record size (:mod:`mvdd.ddl.records`): a new row format or engine. (An ALTER
-    InnoDB makes in place, an ADD COLUMN of MariaDB's instant kind, does not judge it: a table
-    may so outgrow the limit, which its next rebuild then meets.)"""
+    judge its record size whole (:mod:`mvdd.ddl.records`): a new row format or engine. (An
+    ALTER InnoDB makes in place judges less: an instant ADD COLUMN the row of its defaults,
+    :func:`~mvdd.ddl.records.check_added_defaults`.)"""
     return was.row_format != options.row_format or was.engine != options.engine
 
 
@@ -1901,8 +1901,9 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         if tally.generated or tally.defaults:
             _generated_in_order(cols)
         if tally.generated and (rules.strict or rules.flavor == "mariadb"):
-            _pad_independent(table)
-            _steady_where_kept(table)
+            keyed = {part.column_id for idx in table.indexes for part in idx.parts}
+            _pad_independent(table, keyed)
+            _steady_where_kept(table, keyed)
         if tally.generated and table.indexes:
             _virtual_keys(table)
         if any(c.type.family == Family.PLUGIN for c in cols):  # (MariaDB's own types)
@@ -1974,14 +1975,14 @@ _NUMBER_FAMILIES = frozenset({Family.INTEGER, Family.DECIMAL, Family.FLOAT, Fami
 _SPACE_KEEPING = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB, Family.JSON})
 
 
-def _pad_independent(table: Table) -> None:
+def _pad_independent(table: Table, keyed: set[int]) -> None:
     """MariaDB's error 1901 for a STORED generated column, or a VIRTUAL one a key holds, whose
     value would depend on ``sql_mode`` PAD_CHAR_TO_FULL_LENGTH (its rows would hold what the
     writer's session made of a CHAR column's trailing spaces): a hard dependency
     (:func:`mvdd.ddl.expr.pad_dependency`: ``b + 0``, ``CONCAT(b, 'x')`` of a CHAR ``b``)
     anywhere, a soft one (``b`` itself) into a column that keeps trailing spaces (a VARCHAR, a
     TEXT, not a CHAR nor a number). A CHAR of the binary charset (a BINARY) has no spaces to
-    pad."""
+    pad. ``keyed``: the ids of the columns the table's keys hold."""
     cols = table.columns
     padded = frozenset(
         fold_name(c.name)
@@ -1996,7 +1997,6 @@ def _pad_independent(table: Table) -> None:
         if fold_name(c.name) in padded and "nopad" in (c.type.collation or "")
     )
     numbers = frozenset(fold_name(c.name) for c in cols if c.type.family in _NUMBER_FAMILIES)
-    keyed = {part.column_id for idx in table.indexes for part in idx.parts}
     for col in cols:
         gen = col.generated
         if gen is None or not (gen.stored or col.id in keyed):
@@ -2013,14 +2013,14 @@ def _pad_independent(table: Table) -> None:
             )
 
 
-def _steady_where_kept(table: Table) -> None:
+def _steady_where_kept(table: Table, keyed: set[int]) -> None:
     """MariaDB's error 1901 for a value the server keeps (a STORED column's, a VIRTUAL one's a
     key holds) or checks (a CHECK) that would change from read to read: one whose expression
     calls what changes with the clock, chance or the session (:data:`_VOLATILE`, refused in
     the expression itself by :func:`_check_calls`), or reads a VIRTUAL column whose value does
     so, however many columns away (``c AS (b + 1)`` over ``b AS (RAND())``); but a key's
-    column may read one whose only such call is ``VERSION()`` (:data:`_KEYED_THROUGH`)."""
-    keyed = {part.column_id for idx in table.indexes for part in idx.parts}
+    column may read one whose only such call is ``VERSION()`` (:data:`_KEYED_THROUGH`).
+    ``keyed``: the ids of the columns the table's keys hold."""
     # the unsteady VIRTUAL columns by folded name: (the column's name, what it calls that makes
     # it so, itself or through the columns it reads)
     unsteady: dict[str, tuple[str, frozenset[str]]] = {}

@@ -55,23 +55,12 @@ def check_record_size(table: Table) -> None:
     """DDLError when a row of ``table`` may not fit InnoDB's page (the server's 1118), where
     InnoDB holds it (named, or the server's default) in a row format of the compact family or
     ``REDUNDANT`` (``COMPRESSED``, and a ``KEY_BLOCK_SIZE``, are not judged)."""
-    found = innodb_options(table.options)
-    if found is None or found.key_block_size:
-        return
-    layout = found.row_format or "DYNAMIC"  # (ROW_FORMAT=DEFAULT is kept as none)
-    if layout not in _LOCAL:
+    layout = _layout(table)
+    if layout is None:
         return
     compact = layout != "REDUNDANT"
-    stored = [c for c in table.columns if c.generated is None or c.generated.stored]
-    keyed = table.row_key_index is not None
-    fields = len(stored) + (2 if keyed else 3)
-    size = _SYSTEM + (0 if keyed else _ROW_ID)
-    if compact:
-        size += 5 + (sum(c.nullable for c in stored) + 7) // 8
-    else:
-        size += 6 + 2 * fields
-    for col in stored:
-        size += _bytes(col, layout, compact)
+    stored = _stored(table)
+    size = _header(table, stored, compact) + sum(_bytes(col, layout, compact) for col in stored)
     limit = LIMITS[compact]
     if size >= limit:
         raise DDLError(
@@ -91,24 +80,21 @@ def check_added_defaults(table: Table, base: Table) -> None:
     (no AUTO_INCREMENT, no STORED generated column, no DEFAULT expression: InnoDB may rebuild
     for those), and no stored column of a variable size whose default is not NULL."""
     added = _added_only(table, base)
-    found = innodb_options(table.options)
-    if not added or found is None or found.key_block_size:
-        return
-    if (found.row_format or "DYNAMIC") not in ("DYNAMIC", "COMPACT") or any(
-        i.kind == IndexKind.FULLTEXT for i in table.indexes
+    if (
+        not added
+        or _layout(table) not in ("DYNAMIC", "COMPACT")
+        or any(i.kind == IndexKind.FULLTEXT for i in table.indexes)
+        or any(
+            c.auto_increment or type(c.default) is Expr or (c.generated and c.generated.stored)
+            for c in added
+        )
     ):
         return
-    if any(
-        c.auto_increment or type(c.default) is Expr or (c.generated and c.generated.stored)
-        for c in added
-    ):
-        return
-    stored = [c for c in table.columns if c.generated is None or c.generated.stored]
-    size = _SYSTEM + (0 if table.row_key_index is not None else _ROW_ID)
-    size += 5 + (sum(c.nullable for c in stored) + 7) // 8
+    stored = _stored(table)
+    size = _header(table, stored, True)
     for col in stored:
-        held = 0 if col.default is None or (col.nullable and col.default is NO_DEFAULT) else None
-        held = held if held is not None else _fixed(col, True)
+        null = col.default is None or (col.nullable and col.default is NO_DEFAULT)
+        held = 0 if null else _fixed(col, True)
         if held is None:
             return  # (a value of a variable size: not counted)
         size += held
@@ -119,6 +105,32 @@ def check_added_defaults(table: Table, base: Table) -> None:
             f"keeps for a column it adds at once, takes {size} bytes of fewer than {limit} on "
             "a page (the server's 1118)"
         )
+
+
+def _layout(table: Table) -> str | None:
+    """The row format InnoDB holds ``table`` in, where its record size is judged (None:
+    another engine, a ``KEY_BLOCK_SIZE``, ``COMPRESSED``)."""
+    found = innodb_options(table.options)
+    if found is None or found.key_block_size:
+        return None
+    layout = found.row_format or "DYNAMIC"  # (ROW_FORMAT=DEFAULT is kept as none)
+    return layout if layout in _LOCAL else None
+
+
+def _stored(table: Table) -> list[Column]:
+    """The columns a record of ``table`` stores (all but the VIRTUAL generated ones)."""
+    return [c for c in table.columns if c.generated is None or c.generated.stored]
+
+
+def _header(table: Table, stored: list[Column], compact: bool) -> int:
+    """A record's bytes besides its columns' values: the system columns (the row id without a
+    primary key), and the compact family's header and null flags, or REDUNDANT's header and
+    field offsets."""
+    keyed = table.row_key_index is not None
+    size = _SYSTEM + (0 if keyed else _ROW_ID)
+    if compact:
+        return size + 5 + (sum(c.nullable for c in stored) + 7) // 8
+    return size + 6 + 2 * (len(stored) + (2 if keyed else 3))
 
 
 def _added_only(table: Table, base: Table) -> list[Column]:
