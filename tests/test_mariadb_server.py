@@ -6112,7 +6112,7 @@ def test_any_script_of_zero_dates_is_judged_as_on_the_server(
 _OPTION_VALUES = {
     "ROW_FORMAT": ["DEFAULT", "DYNAMIC", "COMPACT", "REDUNDANT", "COMPRESSED", "FIXED", "PAGE"],
     "KEY_BLOCK_SIZE": ["0", "1", "8", "16", "7", "32", "65544", "8.9"],
-    "PAGE_COMPRESSED": ["0", "1", "YES", "'no'", "'2'", "DEFAULT", "ON", "`ON`", "1.5"],
+    "PAGE_COMPRESSED": ["0", "1", "YES", "'no'", "'2'", "DEFAULT", "ON", "`ON`", "1.5", "0X1"],
     "PAGE_COMPRESSION_LEVEL": ["1", "9", "'5'", "0", "10", "DEFAULT"],
     "ENCRYPTED": ["NO", "YES", "DEFAULT", "1"],
     "ENCRYPTION_KEY_ID": ["1", "0", "4294967296"],
@@ -6124,6 +6124,8 @@ _OPTION_VALUES = {
     "PAGE_CHECKSUM": ["1", "DEFAULT", "ON"],
     "FOO": ["1", "KEY"],
     "ENGINE": ["InnoDB", "MyISAM", "Aria", "MEMORY"],
+    "COMMENT": ["'x'", '"y"', "x", "1", "N'x'", "x'41'", "_latin1 'x'", "'a' 'b'", "`x`"],
+    "AUTO_INCREMENT": ["7", "5.7", "7e3", ".5", "0x10", "'1'", "DEFAULT"],
 }
 
 
@@ -6158,6 +6160,52 @@ def test_any_table_options_are_judged_as_on_the_server(
             mvdd_err = _catalog_error(cat, sql, database=database, sql_mode=mode)
             assert (server_err is None) == (mvdd_err is None), (script, sql, server_err, mvdd_err)
             _same_tables(conn, cat, database, sql)
+
+
+def test_names_of_a_literals_form_read_as_on_the_server(mdb: Any) -> None:
+    """A word of a hex or bit literal's form that both servers read as a name (a 0 and an
+    upper-case X or B, an underscore among its digits; sqlglot reads a number) names a table,
+    a column and a key where the server takes it, and is a column in an expression (unknown
+    in a DEFAULT: the server's 1054); a lower-case 0x or 0b stays a literal."""
+    _script_as_on_the_server(
+        mdb,
+        [
+            "CREATE TABLE 0X1 (0x1_2 INT, 0b1_0 INT, 0X1 INT, 0B1 BINARY(1) DEFAULT 0b1, "
+            "b INT AS (0X1 + 0x1_2 + 0b1_0 + 0x1f) VIRTUAL, KEY 0B1 (0X1), 0x INT, 0b INT)",
+            "ALTER TABLE 0X1 ADD 0X2 INT DEFAULT 0x2, RENAME TO 0X2",
+            "ALTER TABLE 0X2 ADD c INT DEFAULT 0X1",
+            "ALTER TABLE 0X2 ADD c INT DEFAULT 0B1",
+            "ALTER TABLE 0X2 ADD c INT DEFAULT 0x1_2",
+            "ALTER TABLE 0X2 ADD KEY 0x1 (0X1)",
+        ],
+    )
+
+
+def test_comment_and_auto_increment_values_read_as_on_the_server(mdb: Any) -> None:
+    """A table's COMMENT is one text (a name, a number, a national text, an introducer, a
+    hex text or two texts side by side are the servers' syntax errors), and its
+    AUTO_INCREMENT a number of any form but a hex, taken as its leading digits as the server
+    takes it (``5.7`` is 5, ``7e3`` is 7)."""
+    _script_as_on_the_server(
+        mdb,
+        [
+            "CREATE TABLE t (a INT KEY AUTO_INCREMENT) COMMENT 'x' AUTO_INCREMENT=5.7",
+            'CREATE TABLE u (a INT KEY AUTO_INCREMENT) COMMENT = "y" AUTO_INCREMENT 7e3',
+            "CREATE TABLE v (a INT KEY AUTO_INCREMENT) AUTO_INCREMENT=12.9e-1",
+            "ALTER TABLE t AUTO_INCREMENT=.5",
+            "ALTER TABLE t AUTO_INCREMENT=1.",
+            "ALTER TABLE t AUTO_INCREMENT=0x10",
+            "ALTER TABLE t AUTO_INCREMENT='1'",
+            "ALTER TABLE t AUTO_INCREMENT=-1",
+            *(
+                f"ALTER TABLE t COMMENT={value}"
+                for value in ("x", "1", "0x41", "N'x'", "x'41'", "_latin1 'x'", "`x`")
+            ),
+            "ALTER TABLE t COMMENT 'a' 'b'",
+            "ALTER TABLE t COMMENT='a' 'b'",
+            "CREATE DATABASE IF NOT EXISTS mvdd_comment COMMENT x",
+        ],
+    )
 
 
 def test_table_option_values_read_as_on_the_server(mdb: Any) -> None:

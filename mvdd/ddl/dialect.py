@@ -837,6 +837,8 @@ class MvddParser(MySQLParser):
         "ORDER BY": lambda self: self._parse_order_by_option(),
         "UNION": lambda self: self._parse_merge_union(),
         "SEQUENCE": lambda self: self._parse_sequence_option(),
+        "COMMENT": lambda self: self._parse_comment_option(),
+        "AUTO_INCREMENT": lambda self: self._parse_auto_increment_option(),
         **{
             word: (lambda self, word=word: self._parse_table_option(word))
             for word in TABLE_OPTION_WORDS
@@ -2126,7 +2128,14 @@ class MvddParser(MySQLParser):
 
     def _parse_table_option(self, word: str) -> exp.Property:
         self._match(TokenType.EQ)
-        if (  # a number of no integer part (`.5`): two tokens, side by side
+        value = self._parse_fraction() or self._parse_number() or self._parse_var(any_token=True)
+        if value is None:
+            self.raise_error(f"Expecting a value for {word}", self._curr)
+        return self.expression(exp.Property(this=exp.var(word), value=value))
+
+    def _parse_fraction(self) -> exp.Expr | None:
+        """A number of no integer part (``.5``): two tokens, side by side."""
+        if (
             self._curr is not None
             and self._curr.token_type == TokenType.DOT
             and self._next is not None
@@ -2134,12 +2143,33 @@ class MvddParser(MySQLParser):
             and self._next.start == self._curr.end + 1
         ):
             self._advance(2)
-            value: exp.Expr | None = exp.Literal.number(f"0.{self._prev.text}")
-        else:
-            value = self._parse_number() or self._parse_var(any_token=True)
-        if value is None:
-            self.raise_error(f"Expecting a value for {word}", self._curr)
-        return self.expression(exp.Property(this=exp.var(word), value=value))
+            return exp.Literal.number(f"0.{self._prev.text}")
+        return None
+
+    def _parse_comment_option(self) -> exp.SchemaCommentProperty:
+        """A table's or a database's ``COMMENT [=] 'text'``: one text, as both servers' grammar
+        takes it; a name, a number, a national text, a charset's introducer, ``X'…'`` or two
+        texts side by side (which an expression reads as one) are syntax errors there."""
+        self._match(TokenType.EQ)
+        text, after = self._curr, self._next
+        if text is None or text.token_type != TokenType.STRING:
+            self.raise_error("Expecting a text for COMMENT", text)
+        elif after is not None and after.token_type == TokenType.STRING:
+            self.raise_error("Expecting one text for COMMENT", after)
+        self._advance()
+        return self.expression(exp.SchemaCommentProperty(this=exp.Literal.string(text.text)))
+
+    def _parse_auto_increment_option(self) -> exp.AutoIncrementProperty:
+        """A table's ``AUTO_INCREMENT [=] n``: a number as written, of any form but a hex (the
+        servers' ``ulonglong_num``: ``5.7`` and ``.5`` are taken, as their leading digits,
+        :func:`mvdd.ddl.options.leading_number`); another value is a syntax error there."""
+        self._match(TokenType.EQ)
+        number: exp.Expr | None = self._parse_fraction()
+        if number is None and self._match(TokenType.NUMBER):
+            number = exp.Literal.number(self._prev.text)
+        if number is None:
+            self.raise_error("Expecting a number for AUTO_INCREMENT", self._curr)
+        return self.expression(exp.AutoIncrementProperty(this=number))
 
     def _parse_bare_alter(self) -> exp.Alter | None:
         """``ALTER TABLE t`` with no action: valid, and changes nothing (sqlglot reads it as
@@ -2985,8 +3015,8 @@ class MvddMySQL(MySQL):
             error = None
         except TokenError as err:
             tokens, error = list(tokenizer.tokens), err
-        if _BARE_EXPONENT.search(sql) is not None:  # (a search of the text: the hot path's)
-            tokens = _exponents_named(tokens, sql)
+        if _NAMED_NUMBER.search(sql) is not None:  # (a search of the text: the hot path's)
+            tokens = _numbers_named(tokens, sql)
         return tokens, error
 
     def parser(self, **opts: Any) -> Any:
@@ -3006,8 +3036,10 @@ class MvddMySQL(MySQL):
 
 #: the tokenizers and parsers each thread reuses (see MvddMySQL.tokenize and .parser)
 _reused = threading.local()
-#: digits and an E that no exponent follows, somewhere in a statement's text
-_BARE_EXPONENT = re.compile(r"[0-9][eE](?![0-9]|[-+][0-9])")
+#: somewhere in a statement's text, a word that looks like a number and that both servers read
+#: as a name: digits and an E that no exponent follows, or a 0X or 0B (an upper-case X or B)
+#: or a 0x or 0b literal whose digits an underscore joins, which sqlglot reads as numbers
+_NAMED_NUMBER = re.compile(r"[0-9](?:[eE](?![0-9]|[-+][0-9])|(?<=0)(?:[XB]|[xb][0-9A-Fa-f]*_))")
 #: a name of digits and an E, a dot and a name, which sqlglot reads as one name
 _QUALIFIED_EXPONENT = re.compile(r"([0-9]+[eE])\.([A-Za-z0-9_$]*)")
 #: what a name goes on with after its digits and E (`1e$`: one name)
@@ -3035,14 +3067,18 @@ def _spatial(dt: exp.DataType) -> bool:
     )
 
 
-def _exponents_named(tokens: list[Token], sql: str) -> list[Token]:
-    """``tokens`` with each word of digits and an E that no exponent follows (``1e``, the
-    ``1e`` of ``1e-x``, ``2E$``) one name, as both servers read it, where sqlglot reads a
-    number (and a name right after it, ``$``, another token)."""
+def _numbers_named(tokens: list[Token], sql: str) -> list[Token]:
+    """``tokens`` with each word that looks like a number and that both servers read as a
+    name, one name, where sqlglot reads a number: digits and an E that no exponent follows
+    (``1e``, the ``1e`` of ``1e-x``, ``2E$``, where sqlglot reads a number and a name right
+    after it, ``$``, another token), and a hex or bit literal's form the servers do not take
+    as one (``0X1``, ``0B1``: only a lower-case x or b begins one; ``0x1_2``)."""
     out: list[Token] = []
     for token in tokens:
         before = out[-1] if out else None
-        if (
+        if token.token_type in _PREFIXED_LITERALS and _literal_named(sql, token):
+            start, comments = token.start, token.comments
+        elif (
             before is not None
             and before.token_type == TokenType.VAR
             and before.end + 1 == token.start
@@ -3076,6 +3112,18 @@ def _exponents_named(tokens: list[Token], sql: str) -> list[Token]:
 
 def _is_bare_exponent(text: str) -> bool:
     return len(text) > 1 and text[-1] in "eE" and text[:-1].isdigit()
+
+
+#: the tokens of a hex or bit literal, ``0x1`` and ``X'01'`` alike
+_PREFIXED_LITERALS = frozenset({TokenType.HEX_STRING, TokenType.BIT_STRING})
+
+
+def _literal_named(sql: str, token: Token) -> bool:
+    """Whether a hex or bit literal's token is a name as both servers read it: written with
+    a 0 and an upper-case X or B, or with an underscore among its digits (``X'01'`` and
+    ``b'1'``, quoted, are literals in either case)."""
+    written = sql[token.start : token.end + 1]
+    return written[:2] in ("0X", "0B") or (written[:1] == "0" and "_" in written)
 
 
 def _check_extensible() -> None:

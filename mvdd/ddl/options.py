@@ -65,12 +65,12 @@ def _flag(text: str) -> bool | None:
 
 def _number(text: str) -> int | None:
     """A number option's value (digits, a ``0x…``, a decimal or a float as the server takes
-    it: :func:`_leading_number`; quoted or not), None for another."""
+    it: :func:`leading_number`; quoted or not), None for another."""
     word = _bare(text)
     kind = written_kind(word)
     if kind == "hex":
         return int(word, 16)
-    return _leading_number(word) if kind in ("integer", "decimal", "float") else None
+    return leading_number(word) if kind in ("integer", "decimal", "float") else None
 
 
 def _bare(text: str) -> str:
@@ -147,14 +147,14 @@ def check_written(name: str, text: str) -> None:
     kind = written_kind(text)
     fits = kind in takes and not (kind == "word" and is_reserved(text))
     if fits and name in _ZERO_OR_ONE and kind != "default":
-        fits = _leading_number(text) in (0, 1)
+        fits = leading_number(text) in (0, 1)
     if fits and name == "INSERT_METHOD":
         fits = text.upper() in _INSERT_METHODS
     if not fits:
         raise DDLParseError(f"{text} is not a value the table option {name} takes")
 
 
-def _leading_number(text: str) -> int:
+def leading_number(text: str) -> int:
     """A number as the server's ``ulong_num`` takes it: a hex's value, else its leading digits
     (``1.5`` and ``1e3`` are 1, as the server converts them)."""
     if text[:2] == "0x":

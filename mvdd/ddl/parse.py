@@ -37,7 +37,7 @@ from mvdd.ddl.name import (
     names_table,
     table_name,
 )
-from mvdd.ddl.options import check_named, check_written, created_block_size
+from mvdd.ddl.options import check_named, check_written, created_block_size, leading_number
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.sequence import check_values, column_defs, sequence_option
@@ -1437,7 +1437,7 @@ def _options(
         elif isinstance(p, exp.SchemaCommentProperty):
             out.append(("COMMENT", p.this.this))
         elif isinstance(p, exp.AutoIncrementProperty):
-            out.append(("AUTO_INCREMENT", str(int(p.this.this))))
+            out.append(("AUTO_INCREMENT", str(leading_number(p.this.this))))
         elif isinstance(p, exp.RowFormatProperty):
             out.append(("ROW_FORMAT", p.this.name.upper()))
         elif type(p) is exp.Property:
