@@ -28,6 +28,7 @@ from mvdd import NO_DEFAULT, Catalog, Table, parse_table
 from mvdd.cli import app
 from mvdd.ddl.apply import apply_steps
 from mvdd.ddl.name import split_name
+from mvdd.ddl.options import ENGINE_OPTIONS, REFUSED_OPTIONS, SERVER_OPTIONS
 from mvdd.ddl.parse import NOT_TABLES, OTHER_VERBS
 from mvdd.ddl.statement import for_server, iter_statements, split_statements
 from mvdd.ddl.step import AddColumn
@@ -35,7 +36,7 @@ from mvdd.model.charsets import CHARSETS, collation_charset
 from mvdd.model.collation import collation_key, sort_orders
 from mvdd.model.encoding import python_codec
 from mvdd.model.names import fold_name
-from mvdd.model.table import as_shown
+from mvdd.model.table import TableOptions, as_shown
 from mvdd.replicate.sandbox import find
 from tests.conftest import examples
 from tests.support.fixtures import sequences, statements
@@ -95,6 +96,7 @@ def _same_table(conn: Any, cat: Catalog, name: str, sql: str) -> None:
         assert _table_charset(ours) == _table_charset(shown), sql
     if ours.options.engine is not None:
         assert ours.options.engine == shown.options.engine, sql
+    _same_options(ours, shown, sql)
 
 
 def _table_charset(table: Table) -> tuple[str | None, str | None]:
@@ -3522,6 +3524,31 @@ def _same_tables(mdb: Any, cat: Catalog, database: str, sql: str) -> None:
         shown = parse_table(show_create_table(mdb, name), replica=True)
         assert ours.equivalent(shown, ignore_order=False), (sql, name, ours.differences(shown))
         assert ours.options.sequence == (kind == "SEQUENCE"), (sql, name)
+        _same_options(ours, shown, sql)
+
+
+def _same_options(ours: Table, shown: Table, sql: str) -> None:
+    """The catalog keeps a table's options as the server shows them: its comment, its row
+    format, its AUTO_INCREMENT past 1 and each option the server knows, valued as the server
+    keeps it. Aside: the engine, where the catalog has none (the server's default); an option
+    the table's engine does not know, which IGNORE_BAD_TABLE_OPTIONS or another engine left
+    (the server keeps it, and shows it in a comment);
+    the AUTO_INCREMENT of a table of no such column, which InnoDB does not show;
+    PAGE_CHECKSUM, which the server sets from its aria_page_checksum, unknown to the catalog,
+    where a table becomes Aria's (and the table keeps after); INSERT_METHOD, which only a
+    MERGE table keeps (in its own file)."""
+    mine, theirs = ours.options, shown.options
+    known = SERVER_OPTIONS - REFUSED_OPTIONS.get(theirs.engine, frozenset())
+    known |= set(ENGINE_OPTIONS.get(theirs.engine, {}))
+    known -= {"PAGE_CHECKSUM"} | ({"INSERT_METHOD"} if theirs.engine != "MRG_MyISAM" else set())
+    counted = any(c.auto_increment for c in shown.columns)
+
+    def view(options: TableOptions) -> tuple[Any, ...]:
+        extra = tuple((k, v) for k, v in options.extra if k in known)
+        counter = options.auto_increment if (options.auto_increment or 0) > 1 else None
+        return options.comment, options.row_format, counter if counted else None, extra
+
+    assert view(mine) == view(theirs), (sql, ours.name, mine, theirs)
 
 
 #: scripts of MariaDB's system-versioned tables, in forms the server takes and refuses: the
@@ -6124,7 +6151,12 @@ _OPTION_VALUES = {
     "PAGE_CHECKSUM": ["1", "DEFAULT", "ON"],
     "FOO": ["1", "KEY"],
     "ENGINE": ["InnoDB", "MyISAM", "Aria", "MEMORY"],
-    "COMMENT": ["'x'", '"y"', "x", "1", "N'x'", "x'41'", "_latin1 'x'", "'a' 'b'", "`x`"],
+    "COMMENT": ["'x'", '"y"', "''", "x", "1", "N'x'", "x'41'", "_latin1 'x'", "'a' 'b'", "`x`"],
+    "AVG_ROW_LENGTH": ["0x10", "4294967297", "0", "1.9"],
+    "CHECKSUM": ["5", "0", "0x1"],
+    "TABLE_CHECKSUM": ["3", "0"],
+    "MIN_ROWS": ["99999999999999999999", "7e2", "0"],
+    "DELAY_KEY_WRITE": ["7", "0"],
     "AUTO_INCREMENT": ["7", "5.7", "7e3", ".5", "0x10", "'1'", "DEFAULT"],
 }
 
@@ -6237,6 +6269,24 @@ def test_table_option_values_read_as_on_the_server(mdb: Any) -> None:
             "ALTER TABLE k KEY_BLOCK_SIZE=65544",
             "ALTER TABLE k KEY_BLOCK_SIZE=65536",
             "CREATE TABLE m (a INT) KEY_BLOCK_SIZE=65536 ROW_FORMAT=DYNAMIC",
+            # (but an ALTER that makes the table anew keeps it in two bytes, as a CREATE does)
+            "ALTER TABLE k KEY_BLOCK_SIZE=65552, ALGORITHM=COPY",
+            "CREATE TABLE n (a INT) ENGINE=MyISAM",
+            "ALTER TABLE n KEY_BLOCK_SIZE=65544",
+            "ALTER TABLE n ENGINE=InnoDB KEY_BLOCK_SIZE=65540",
+            "ALTER TABLE n ENGINE=MyISAM",
+            "ALTER TABLE n ENGINE=InnoDB KEY_BLOCK_SIZE=65544",
+            # each value as the server keeps it: a flag set once in a statement stays set, a
+            # field holds its width, Aria takes another engine's row format as its PAGE
+            "CREATE TABLE f (a INT) ENGINE=MyISAM CHECKSUM=1 CHECKSUM=0 DELAY_KEY_WRITE=5 "
+            "DELAY_KEY_WRITE=0 TABLE_CHECKSUM=0 MAX_ROWS=4294967296 AVG_ROW_LENGTH=4294967297",
+            "ALTER TABLE f CHECKSUM=0, MIN_ROWS=1e3, COMMENT ''",
+            "CREATE TABLE g (a INT) ENGINE=Aria ROW_FORMAT=COMPACT TRANSACTIONAL=7",
+            "ALTER TABLE g ROW_FORMAT=REDUNDANT",
+            "ALTER TABLE g ENGINE=MyISAM ROW_FORMAT=COMPACT",
+            "ALTER TABLE g ENGINE=Aria",
+            "CREATE TABLE h (a INT) ENGINE=InnoDB PAGE_COMPRESSED=0x1 ENCRYPTION_KEY_ID=`7`",
+            "ALTER TABLE h PAGE_COMPRESSED=yes, PAGE_COMPRESSION_LEVEL='3'",
         ],
     )
 

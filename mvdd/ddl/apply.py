@@ -34,7 +34,7 @@ from mvdd.ddl import step as s
 from mvdd.ddl.constant import UNKNOWN, default_value
 from mvdd.ddl.dialect import SEQUENCE_CALLS
 from mvdd.ddl.name import split_name
-from mvdd.ddl.options import check_innodb, check_named
+from mvdd.ddl.options import check_innodb, check_named, engine_kept
 from mvdd.ddl.records import GATE as RECORD_GATE
 from mvdd.ddl.records import check_added_defaults, check_record_size
 from mvdd.ddl.rules import Rules
@@ -802,6 +802,8 @@ def _(step: s.SetOptions, table: Table, rules: Rules) -> Table:
             )
     if rules.strict:  # (IGNORE_BAD_TABLE_OPTIONS holds for a CREATE's options, not here)
         check_named(options, step.options, ignore_bad=False)
+    if rules.flavor != "mysql":  # (a MySQL replica's values as written: parse._options)
+        options = engine_kept(options, was=table.options, strict=rules.strict)
     options = held_comment(options, "table", rules)
     changed = table.with_changes(options=options)
     if _whole_key_limit(changed) == _whole_key_limit(table):

@@ -27,9 +27,14 @@ pages, a file per table, no encryption plugin loaded).
   (``Wrong create options``) for a CREATE, 1478 for an ALTER, whether the statement named the
   option or left it from before (an ALTER to ``ROW_FORMAT=DYNAMIC`` of a table with a
   ``KEY_BLOCK_SIZE``). ``IGNORE_BAD_TABLE_OPTIONS`` does not lift these.
+- **Values as the server keeps them**, for a replica and under mvdd's rules alike
+  (:func:`kept`, a rule each in :data:`_KEPT`; :func:`flags_ored`, :func:`engine_kept`): the
+  server's own numbers as the fields of its table definition hold them, an engine's option as
+  the text of its value, Aria's row format under its own name, as ``SHOW CREATE TABLE``
+  shows them.
 
-``tests/test_mariadb_server.py`` holds both to MariaDB in scripts of CREATEs and ALTERs of
-random options and engines.
+``tests/test_mariadb_server.py`` holds all of it to MariaDB in scripts of CREATEs and ALTERs of
+random options and engines, the options each statement leaves compared with the server's.
 """
 
 from __future__ import annotations
@@ -38,7 +43,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
-from mvdd.ddl.dialect import TABLE_OPTION_WORDS
+import attrs
+from sqlglot import exp
+
+from mvdd.ddl.dialect import DIALECT, TABLE_OPTION_WORDS
 from mvdd.ddl.reserved import is_reserved
 from mvdd.errors import DDLError, DDLParseError
 from mvdd.model.table import TableOptions
@@ -218,6 +226,104 @@ def check_named(
             raise DDLError(f"incorrect value {value} for option {name!r}")
 
 
+#: the largest number a four-byte field of the table's definition holds
+_UINT32 = 2**32
+#: what MariaDB keeps of each of its own options' number (the table's definition holds each in
+#: a field of its own width, some as a flag), as its SHOW CREATE TABLE shows it: the number
+#: kept, None for none (the option is unset: ``CHECKSUM=0``, ``MAX_ROWS=0``)
+_KEPT: dict[str, Callable[[int], int | None]] = {
+    "AVG_ROW_LENGTH": lambda n: n % _UINT32 or None,
+    "MAX_ROWS": lambda n: min(n, _UINT32 - 1) or None,
+    "MIN_ROWS": lambda n: min(n, _UINT32 - 1) or None,
+    "KEY_BLOCK_SIZE": lambda n: n % 65536 or None,
+    "CHECKSUM": lambda n: 1 if n else None,
+    "DELAY_KEY_WRITE": lambda n: 1 if n else None,
+    "PAGE_CHECKSUM": lambda n: 1 if n else 0,
+    "TRANSACTIONAL": lambda n: 1 if n else 0,
+    **dict.fromkeys(("PACK_KEYS", "STATS_AUTO_RECALC", "STATS_PERSISTENT"), lambda n: n),
+    "STATS_SAMPLE_PAGES": lambda n: n,
+}
+#: the server's other names of its options, each by the one it keeps
+_ALIASES = {"TABLE_CHECKSUM": "CHECKSUM"}
+
+
+def kept(name: str, value: str, *, whole: bool = False) -> tuple[str, str | None]:
+    """A table option as MariaDB keeps it (and shows it), from its NAME and value as written:
+    the server's own numbers as their fields hold them (:data:`_KEPT`: ``MAX_ROWS=1.5`` is 1,
+    ``AVG_ROW_LENGTH=0x10`` 16, ``CHECKSUM=5`` 1, ``CHECKSUM=0`` none, ``TABLE_CHECKSUM`` is
+    ``CHECKSUM``), an engine's option as the text of its value (``PAGE_COMPRESSED=0x1`` is
+    ``'1'``, ``=yes`` ``'yes'``); a value None for none. ``whole``: an ALTER's KEY_BLOCK_SIZE,
+    which InnoDB judges whole before it is kept (:func:`engine_kept`). A form no option takes
+    stays as written, for the judgments.
+
+    >>> kept("MAX_ROWS", "1.5"), kept("TABLE_CHECKSUM", "0x10"), kept("PAGE_COMPRESSED", "0x1")
+    (('MAX_ROWS', '1'), ('CHECKSUM', '1'), ('PAGE_COMPRESSED', "'1'"))
+    """
+    name = _ALIASES.get(name, name)
+    keep = _KEPT.get(name)
+    if keep is not None:
+        number = _number(value)
+        if number is None:
+            return name, value
+        if whole and name == "KEY_BLOCK_SIZE":
+            return name, str(number) if number else None
+        number = keep(number)
+        return name, None if number is None else str(number)
+    if name == "INSERT_METHOD":
+        return name, value.upper()
+    if name in SERVER_OPTIONS:
+        return name, value
+    kind = written_kind(value)
+    if kind in ("integer", "hex"):
+        return name, _text(str(_number(value)))
+    if kind == "word":
+        return name, _text(value)
+    if kind == "name":
+        return name, _text(value[1:-1].replace("``", "`"))
+    return name, value  # (a text, as written; a form the grammar refuses, for its judgment)
+
+
+#: the server's options its grammar keeps as flags, OR'ed: in one statement, a value that
+#: sets one stands whatever follows it (``CHECKSUM=1 CHECKSUM=0`` is ``CHECKSUM=1``)
+_FLAGS = frozenset({"CHECKSUM", "DELAY_KEY_WRITE"})
+
+
+def flags_ored(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """One statement's options as the server keeps them (:func:`kept`'s pairs), a flag of
+    :data:`_FLAGS` set once in it set whatever follows."""
+    set_ = {name for name, value in pairs if name in _FLAGS and value is not None}
+    return [(n, v) for n, v in pairs if v is not None or n not in set_] if set_ else pairs
+
+
+#: the row formats an engine keeps under another name (Aria's own: FIXED, DYNAMIC, PAGE; the
+#: others' names it takes as PAGE, its default)
+_ROW_FORMATS_KEPT: dict[str | None, dict[str, str]] = {
+    "Aria": dict.fromkeys(("COMPACT", "REDUNDANT", "COMPRESSED"), "PAGE"),
+}
+
+
+def engine_kept(options: TableOptions, *, was: TableOptions | None, strict: bool) -> TableOptions:
+    """A table's options after a statement, as its engine keeps them: a row format Aria does
+    not have as its PAGE (:data:`_ROW_FORMATS_KEPT`), and an ALTER's KEY_BLOCK_SIZE of 65536
+    and up (which :func:`kept` left whole) in its two bytes (65544 is 8), once InnoDB judged it
+    whole where it alters a table of its own in place (``was``: the table's options before an
+    ALTER, None for a CREATE; ``strict``: mvdd's own rules, under which InnoDB refuses it, the
+    server's 1478; a table another engine held is made anew, from the two bytes)."""
+    row_format = _ROW_FORMATS_KEPT.get(options.engine, {}).get(options.row_format or "")
+    if row_format is not None:
+        options = attrs.evolve(options, row_format=row_format)
+    value = dict(options.extra).get("KEY_BLOCK_SIZE")
+    if value is None or (_number(value) or 0) < 65536:
+        return options
+    if strict and was is not None and innodb_options(was) is not None:
+        check_innodb(options)
+    return options.with_options([kept("KEY_BLOCK_SIZE", value)])
+
+
+def _text(value: str) -> str:
+    return exp.Literal.string(value).sql(dialect=DIALECT)
+
+
 def created_block_size(value: str) -> str | None:
     """A CREATE TABLE's ``KEY_BLOCK_SIZE`` as the server keeps it, in two bytes: ``65544`` is
     8, ``65536`` none (None). (An ALTER refuses such a value: InnoDB judges it whole there.)
@@ -308,6 +414,10 @@ __all__ = [
     "check_named",
     "check_written",
     "created_block_size",
+    "engine_kept",
+    "flags_ored",
     "innodb_options",
+    "kept",
+    "leading_number",
     "written_kind",
 ]

@@ -37,7 +37,15 @@ from mvdd.ddl.name import (
     names_table,
     table_name,
 )
-from mvdd.ddl.options import check_named, check_written, created_block_size, leading_number
+from mvdd.ddl.options import (
+    check_named,
+    check_written,
+    created_block_size,
+    engine_kept,
+    flags_ored,
+    kept,
+    leading_number,
+)
 from mvdd.ddl.reserved import is_reserved
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.sequence import check_values, column_defs, sequence_option
@@ -633,6 +641,7 @@ def _(node: exp.Alter, ctx: Context) -> list[Any]:
                 for_alter=True,
                 database=ctx.charset_of(table) if _name_database_default(props) else None,
                 replica=ctx.replica,
+                flavor=ctx.flavor,
             )
             if props
             else ()
@@ -1381,10 +1390,14 @@ def _options(
     for_alter: bool = False,
     database: tuple[str, str] | None = None,
     replica: bool = False,
+    flavor: str | None = None,
 ) -> tuple[tuple[str, Any], ...]:
     """A table's options as (word, value) pairs; ``database``: its database's default
     (charset, collation), which ``CHARACTER SET DEFAULT`` and ``COLLATE DEFAULT`` name;
-    ``replica``: a replica's statement, whose partitioning is taken and forgotten."""
+    ``replica``: a replica's statement, whose partitioning is taken and forgotten. Each value
+    is the one the server keeps (:func:`mvdd.ddl.options.kept`; an empty COMMENT is none), but
+    under a MySQL flavor, whose server keeps the values as written but a CREATE's
+    KEY_BLOCK_SIZE."""
     _declared_once(props)
     out: list[tuple[str, Any]] = []
     for before, after in itertools.pairwise(props):
@@ -1394,6 +1407,7 @@ def _options(
                 "statement"
             )
     alone = not for_alter and _charsetless_alone(props)
+    copied = any(isinstance(p, exp.AlgorithmProperty) and p.name.upper() == "COPY" for p in props)
     for p in props:
         if alone and isinstance(p, exp.CollateProperty) and charsetless(p.name):
             # (a CREATE TABLE's collation named without its charset: its database's charset's)
@@ -1435,7 +1449,7 @@ def _options(
         elif isinstance(p, exp.CollateProperty):
             out.append(("COLLATE", p.this.name))
         elif isinstance(p, exp.SchemaCommentProperty):
-            out.append(("COMMENT", p.this.this))
+            out.append(("COMMENT", p.this.this or None))  # (an empty one is none)
         elif isinstance(p, exp.AutoIncrementProperty):
             out.append(("AUTO_INCREMENT", str(leading_number(p.this.this))))
         elif isinstance(p, exp.RowFormatProperty):
@@ -1451,6 +1465,10 @@ def _options(
                 out.append((key, sequence_option(value)))
             elif isinstance(given, exp.Var) and given.name.upper() == "DEFAULT":
                 out.append((key, None))  # (an option set to DEFAULT is none: the server's own)
+            elif flavor != "mysql":
+                # (an ALTER's KEY_BLOCK_SIZE whole, as InnoDB judges it in place: see
+                # SetOptions; one that copies the table makes it anew, from two bytes)
+                out.append(kept(key, value, whole=for_alter and not copied))
             elif key == "KEY_BLOCK_SIZE" and not for_alter:
                 out.append((key, created_block_size(value)))
             else:
@@ -1466,7 +1484,7 @@ def _options(
     charsets = sorted({str(resolve_charset(v, None)[0]) for k, v in out if k == "CHARSET"})
     if len(charsets) > 1:  # (CHARSET DEFAULT beside another: the servers' 1302)
         raise DDLError(f"conflicting declarations: {charsets[0]} and {charsets[1]}")
-    return tuple(out)
+    return tuple(out if flavor == "mysql" else flags_ored(out))
 
 
 def _by_system_time(option: exp.Expr) -> bool:
@@ -1518,10 +1536,17 @@ def build_table(
     rules = Rules.created(replica=replica, flavor=ctx.flavor if ctx is not None else None)
     if ctx is not None:
         rules = rules.for_session(ctx.session)
-    pairs = _options(props.expressions if props else [], database=database_charset, replica=replica)
+    pairs = _options(
+        props.expressions if props else [],
+        database=database_charset,
+        replica=replica,
+        flavor=ctx.flavor if ctx is not None else None,
+    )
     options = base.with_options(pairs)
     if rules.strict:  # (its engine's options, under mvdd's rules)
         check_named(options, pairs, ignore_bad=rules.session.ignore_bad_options)
+    if rules.flavor != "mysql":  # (a MySQL replica's values as written: _options)
+        options = engine_kept(options, was=None, strict=rules.strict)
     table = Table(name=name, columns=(), options=held_comment(options, "table", rules))
     columns: list[s.AddColumn] = []
     later: list[s.Step] = []
