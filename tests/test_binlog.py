@@ -146,6 +146,22 @@ def every_ddl_kind(script: Script) -> None:
     s.insert("g", "INSERT INTO g (id, a, tx) VALUES (1, 20, 'long text')", 1)
     s.ddl("ALTER TABLE g ADD COLUMN z INT FIRST", "g")
     s.insert("g", "INSERT INTO g (id, a, tx, z, h) VALUES (2, 1, 'other', 9, 6)", 2)
+    # long unique keys a B-tree holds (USING HASH over a short column, a geometry's): a hidden
+    # hash column each in the row image, until an ALTER defines the table anew (B-tree keys,
+    # the geometry's over its first 8 bytes: a point and a line differ there)
+    s.ddl(
+        "CREATE TABLE lu (id INT PRIMARY KEY, a INT, g GEOMETRY NOT NULL, "
+        "UNIQUE (a) USING HASH, UNIQUE (g))",
+        "lu",
+        new=("lu",),
+    )
+    s.insert("lu", "INSERT INTO lu (id, a, g) VALUES (1, 1, POINT(1, 1))", 1)
+    s.ddl("ALTER TABLE lu ADD COLUMN z INT", "lu")
+    s.insert(
+        "lu",
+        "INSERT INTO lu (id, a, g, z) VALUES (2, 2, LINESTRING(POINT(2, 2), POINT(3, 3)), 3)",
+        2,
+    )
     # a transaction across tables
     s.sql("BEGIN")
     s.insert("u", "INSERT INTO u (id, e) VALUES (4, 'a')", 4)

@@ -96,7 +96,7 @@ def _same_table(conn: Any, cat: Catalog, name: str, sql: str) -> None:
         assert _table_charset(ours) == _table_charset(shown), sql
     if ours.options.engine is not None:
         assert ours.options.engine == shown.options.engine, sql
-    _same_options(ours, shown, sql)
+    _same_kept(ours, shown, sql)
 
 
 def _table_charset(table: Table) -> tuple[str | None, str | None]:
@@ -3524,19 +3524,20 @@ def _same_tables(mdb: Any, cat: Catalog, database: str, sql: str) -> None:
         shown = parse_table(show_create_table(mdb, name), replica=True)
         assert ours.equivalent(shown, ignore_order=False), (sql, name, ours.differences(shown))
         assert ours.options.sequence == (kind == "SEQUENCE"), (sql, name)
-        _same_options(ours, shown, sql)
+        _same_kept(ours, shown, sql)
 
 
-def _same_options(ours: Table, shown: Table, sql: str) -> None:
-    """The catalog keeps a table's options as the server shows them: its comment, its row
-    format, its AUTO_INCREMENT past 1 and each option the server knows, valued as the server
-    keeps it. Aside: the engine, where the catalog has none (the server's default); an option
+def _same_kept(ours: Table, shown: Table, sql: str) -> None:
+    """The catalog keeps what the tables' equivalence leaves aside as the server shows it: the
+    columns' comments, the keys' comments, types (``USING``) and visibility, and the table's
+    options (its comment, its row format, its AUTO_INCREMENT past 1, each option the server
+    knows, valued as the server keeps it). Aside: the keys' order, which the server sorts and
+    mvdd does not; the engine, where the catalog has none (the server's default); an option
     the table's engine does not know, which IGNORE_BAD_TABLE_OPTIONS or another engine left
-    (the server keeps it, and shows it in a comment);
-    the AUTO_INCREMENT of a table of no such column, which InnoDB does not show;
-    PAGE_CHECKSUM, which the server sets from its aria_page_checksum, unknown to the catalog,
-    where a table becomes Aria's (and the table keeps after); INSERT_METHOD, which only a
-    MERGE table keeps (in its own file)."""
+    (the server keeps it, shown in a comment); the AUTO_INCREMENT of a table of no such
+    column, which InnoDB does not show; PAGE_CHECKSUM, which the server sets from its
+    aria_page_checksum, unknown to the catalog, where a table becomes Aria's (and the table
+    keeps after); INSERT_METHOD, which only a MERGE table keeps (in its own file)."""
     mine, theirs = ours.options, shown.options
     known = SERVER_OPTIONS - REFUSED_OPTIONS.get(theirs.engine, frozenset())
     known |= set(ENGINE_OPTIONS.get(theirs.engine, {}))
@@ -3549,6 +3550,13 @@ def _same_options(ours: Table, shown: Table, sql: str) -> None:
         return options.comment, options.row_format, counter if counted else None, extra
 
     assert view(mine) == view(theirs), (sql, ours.name, mine, theirs)
+    comments = [{fold_name(c.name): c.comment or None for c in t.columns} for t in (ours, shown)]
+    assert comments[0] == comments[1], (sql, ours.name, "column comments", *comments)
+    keys = [
+        {fold_name(i.name): (i.comment or None, i.using, i.visible) for i in t.indexes}
+        for t in (ours, shown)
+    ]
+    assert keys[0] == keys[1], (sql, ours.name, "keys' comments, types, visibility", *keys)
 
 
 #: scripts of MariaDB's system-versioned tables, in forms the server takes and refuses: the
@@ -6211,6 +6219,38 @@ def test_names_of_a_literals_form_read_as_on_the_server(mdb: Any) -> None:
             "ALTER TABLE 0X2 ADD KEY 0x1 (0X1)",
         ],
     )
+
+
+@pytest.mark.parametrize("engine", ["InnoDB", "MyISAM"])
+def test_long_unique_keys_read_back_as_on_the_server(mdb: Any, engine: str) -> None:
+    """A long unique key (USING HASH) a B-tree holds, which the statement that made it kept
+    as a hash (a geometry's, of an 8-byte part; USING HASH written over a short column), is
+    a B-tree key once a statement defines the table anew (an ALTER that acts, CREATE …
+    LIKE), which reads the key back; a rename, a bare ALTER and one whose clauses IF EXISTS
+    passed over leave it; a key the statement makes or changes stays as it makes it; a TEXT
+    column's is a hash still, and a MEMORY table's hash its own."""
+    keys = "UNIQUE (g), UNIQUE u (a) USING HASH, UNIQUE v (t)"
+    made = f"(id INT, g GEOMETRY NOT NULL, a INT, t TEXT, {keys}) ENGINE={engine}"
+    script = [f"CREATE TABLE x {made}", "RENAME TABLE x TO y", "ALTER TABLE y RENAME TO x"]
+    script += ["ALTER TABLE x", "ALTER TABLE x DROP COLUMN IF EXISTS zz", "CREATE TABLE c LIKE x"]
+    for n, sql in enumerate(
+        (
+            "ALTER TABLE {} ADD b INT",
+            "ALTER TABLE {} COMMENT 'x'",
+            "ALTER TABLE {} ALTER INDEX g IGNORED",
+            "CREATE INDEX i ON {} (id)",
+            "ALTER TABLE {} RENAME INDEX g TO h",
+            "ALTER TABLE {} ORDER BY id",
+            "ALTER TABLE {} ADD UNIQUE w (id) USING HASH, MODIFY t GEOMETRY NOT NULL",
+            "ALTER TABLE {} MODIFY a BIGINT",
+        )
+    ):
+        script += [f"CREATE TABLE t{n} {made}", sql.format(f"t{n}")]
+    script += [
+        "CREATE TABLE m (a INT, UNIQUE (a) USING HASH) ENGINE=MEMORY",
+        "ALTER TABLE m ADD b INT",
+    ]
+    _script_as_on_the_server(mdb, script)
 
 
 def test_comment_and_auto_increment_values_read_as_on_the_server(mdb: Any) -> None:

@@ -22,14 +22,14 @@ import attrs
 
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
-from mvdd.ddl.apply import apply, auto_timestamps, check_ordered_by
+from mvdd.ddl.apply import apply, auto_timestamps, check_ordered_by, redefined_keys
 from mvdd.ddl.order import apply_ordered, in_server_order
 from mvdd.ddl.rules import Rules
 from mvdd.ddl.statement import Statement
 from mvdd.errors import DDLError, NoSuchTableError
 from mvdd.model import Column, IndexKind, Table, TypeKind
 from mvdd.model.names import fold_name
-from mvdd.model.table import period_columns
+from mvdd.model.table import is_long_unique, period_columns
 
 
 @attrs.define
@@ -180,6 +180,13 @@ def plan_statement(
                 _columns_kept(plan)
         if zero_dates and _rebuilt(plan, st):
             _no_zero_dates(plan.new)  # type: ignore[arg-type]
+        if (
+            plan.new is not None
+            and any(map(is_long_unique, plan.new.indexes))
+            and (plan.old is not None or isinstance(plan.steps[0], s.CreateTableLike))
+            and _rebuilt(plan, st)
+        ):
+            plan.new = redefined_keys(plan.new, plan.old)  # (the server reads its keys back)
     _cut_over(st, plans, later_steps)
     return list(plans.values())
 

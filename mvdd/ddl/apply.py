@@ -1128,6 +1128,33 @@ def _hashed(table: Table, idx: Index) -> bool:
     return idx.kind == IndexKind.UNIQUE and not is_long_unique(idx) and _needs_hash(table, idx)
 
 
+#: the engines whose own keys include a hash: a UNIQUE key USING HASH there is no long unique
+_HASH_ENGINES = frozenset({"MEMORY"})
+
+
+def redefined_keys(table: Table, old: Table | None) -> Table:
+    """``table`` as MariaDB defines it anew (an ALTER that acts, ``CREATE TABLE … LIKE``: see
+    :func:`mvdd.catalog.plan.plan_statement`), from ``old`` (the version before an ALTER,
+    None for a copy): each long unique key (``USING HASH``) the server reads back from the
+    table's definition (a key ``old`` held, over the parts it had there, renamed, hidden or
+    not), that a B-tree holds, which the statement that made it kept as a hash (a
+    geometry's, of an 8-byte part; one written ``USING HASH`` over short columns), a B-tree
+    key. A key the statement makes, or whose parts it changes, stays as it makes it; a
+    MEMORY table's hash keys are its own."""
+    if table.options.engine in _HASH_ENGINES or not any(map(is_long_unique, table.indexes)):
+        return table
+    read_back = {(idx.id, idx.parts) for idx in (old or table).indexes}
+    indexes = tuple(
+        attrs.evolve(idx, using=None)
+        if is_long_unique(idx) and (idx.id, idx.parts) in read_back and not _needs_hash(table, idx)
+        else idx
+        for idx in table.indexes
+    )
+    if all(a is b for a, b in zip(indexes, table.indexes, strict=True)):
+        return table
+    return table.with_changes(indexes=indexes)
+
+
 def hashed_keys(table: Table) -> Table:
     """``table`` with each UNIQUE key it cannot store in a B-tree a hash, as MariaDB keeps it
     (:func:`_needs_hash`): what a change of a column's type leaves of the keys over it, which
@@ -2213,5 +2240,6 @@ __all__ = [
     "check_ordered_by",
     "checks_named",
     "hashed_keys",
+    "redefined_keys",
     "validate_table",
 ]

@@ -1717,6 +1717,9 @@ class MvddParser(MySQLParser):
         exists = self._key_if_not_exists()
         using = self._parse_index_type() if self._match(TokenType.USING, advance=False) else None
         node = super()._parse_primary_key(*args, **kwargs)
+        include = node.args.get("include") if isinstance(node, exp.PrimaryKey) else None
+        if isinstance(include, exp.IndexParameters) and include.args.get("using"):
+            using = None  # (a USING after the columns overrides one before them)
         if using and isinstance(node, exp.PrimaryKey):
             node.set(
                 "options",
