@@ -2339,6 +2339,7 @@ _TYPED_CLAUSES = st.one_of(
     *_column_clauses(_TYPED_NAMES, _TYPED),
     st.builds("ADD INDEX {} ({}(5))".format, _TYPED_KEYS, _TYPED_NAMES),
     st.builds("ADD UNIQUE {} ({})".format, _TYPED_KEYS, _TYPED_NAMES),
+    st.builds("ADD UNIQUE {} ({}) USING HASH".format, _TYPED_KEYS, _TYPED_NAMES),
     st.builds("ADD INDEX {} ({}, {})".format, _TYPED_KEYS, _TYPED_NAMES, _TYPED_NAMES),
     st.builds("DROP INDEX {}".format, _TYPED_KEYS),
     st.builds("RENAME INDEX {} TO {}".format, _TYPED_KEYS, _TYPED_KEYS),
@@ -2352,6 +2353,9 @@ _TYPED_CLAUSES = st.one_of(
             "ROW_FORMAT=COMPACT",
             "ROW_FORMAT=DYNAMIC",
             "ALTER INDEX i IGNORED",
+            "ENGINE=MyISAM",
+            "ENGINE=InnoDB",
+            "COMMENT 'x'",
         ]
     ),
 )
@@ -2366,6 +2370,9 @@ _TYPED_SETUPS = st.sampled_from(
         "CREATE TABLE t (a INT NOT NULL, b VARCHAR(700), c VARCHAR(100) CHARACTER SET latin1, "
         "d TEXT, PRIMARY KEY (a), KEY i (b), KEY j (c, b(10)), UNIQUE KEY u (d(50))) "
         "DEFAULT CHARSET=utf8mb4",
+        # long unique keys a B-tree holds: one written USING HASH, a geometry's
+        "CREATE TABLE t (a INT, b GEOMETRY NOT NULL, c TEXT, d INT, UNIQUE KEY i (a) USING "
+        "HASH, UNIQUE KEY j (b), UNIQUE KEY u (c))",
     ]
 )
 _COUNTER_NAMES = st.sampled_from(["id", "a", "b", "c"])
@@ -2445,6 +2452,20 @@ _KEYED_STATEMENTS = st.one_of(
         "CREATE TABLE t (a INT, b VARCHAR(20), c TEXT, KEY i (b(8)), KEY j (a, b), "
         "UNIQUE KEY u (c(10)))",
         ["MODIFY a VARCHAR(800)", "DROP b"],
+    )
+)
+@example(  # (a long unique key following a dropped column's name is judged anew: a B-tree)
+    statement=(
+        "CREATE TABLE t (a INT, b GEOMETRY NOT NULL, c TEXT, d INT, UNIQUE KEY i (a) USING "
+        "HASH, UNIQUE KEY j (b), UNIQUE KEY u (c))",
+        ["DROP b", "ADD b BIGINT"],
+    )
+)
+@example(  # (a geometry's long unique key written USING HASH shows its 8-byte part)
+    statement=(
+        "CREATE TABLE t (a INT, b GEOMETRY NOT NULL, c TEXT, d INT, UNIQUE KEY i (a) USING "
+        "HASH, UNIQUE KEY j (b), UNIQUE KEY u (c))",
+        ["DROP a", "ADD UNIQUE i (b) USING HASH"],
     )
 )
 def test_any_statement_over_keys_and_types_reads_as_on_the_server(

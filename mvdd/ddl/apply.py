@@ -1132,6 +1132,13 @@ def _hashed(table: Table, idx: Index) -> bool:
 _HASH_ENGINES = frozenset({"MEMORY"})
 
 
+def read_back_hash(table: Table, index: Index) -> bool:
+    """Whether ``index`` is a long unique key of ``table`` that MariaDB reads back from the
+    table's definition as a UNIQUE key to judge anew (a hash where a B-tree cannot hold it):
+    the key's own kind, where the server made the hash, not a MEMORY table's hash key."""
+    return is_long_unique(index) and table.options.engine not in _HASH_ENGINES
+
+
 def redefined_keys(table: Table, old: Table | None) -> Table:
     """``table`` as MariaDB defines it anew (an ALTER that acts, ``CREATE TABLE … LIKE``: see
     :func:`mvdd.catalog.plan.plan_statement`), from ``old`` (the version before an ALTER,
@@ -1141,12 +1148,12 @@ def redefined_keys(table: Table, old: Table | None) -> Table:
     geometry's, of an 8-byte part; one written ``USING HASH`` over short columns), a B-tree
     key. A key the statement makes, or whose parts it changes, stays as it makes it; a
     MEMORY table's hash keys are its own."""
-    if table.options.engine in _HASH_ENGINES or not any(map(is_long_unique, table.indexes)):
-        return table
     read_back = {(idx.id, idx.parts) for idx in (old or table).indexes}
     indexes = tuple(
         attrs.evolve(idx, using=None)
-        if is_long_unique(idx) and (idx.id, idx.parts) in read_back and not _needs_hash(table, idx)
+        if read_back_hash(table, idx)
+        and (idx.id, idx.parts) in read_back
+        and not _needs_hash(table, idx)
         else idx
         for idx in table.indexes
     )
@@ -1366,7 +1373,9 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
     if table.options.versioned:  # (a table of its own period: a unique key ends with ROW END)
         index = with_period_key(table, index)
     if index.kind == IndexKind.UNIQUE and index.using is None and _needs_hash(table, index):
-        index = attrs.evolve(index, using="HASH", parts=_hashed_geometry(table, index.parts))
+        index = attrs.evolve(index, using="HASH")
+    if is_long_unique(index) and table.options.engine not in _HASH_ENGINES:
+        index = attrs.evolve(index, parts=_hashed_geometry(table, index.parts))
     index = held_comment(_shortened(table, _lob_prefixed(table, index)), "index", rules)
     _check_index(table, index)
     columns = table.columns
@@ -2240,6 +2249,7 @@ __all__ = [
     "check_ordered_by",
     "checks_named",
     "hashed_keys",
+    "read_back_hash",
     "redefined_keys",
     "validate_table",
 ]

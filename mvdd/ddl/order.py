@@ -35,6 +35,7 @@ from mvdd.ddl.apply import (
     default_under,
     fitted_prefix,
     now_precision,
+    read_back_hash,
 )
 from mvdd.ddl.column import CONVERTED
 from mvdd.ddl.rules import Rules
@@ -596,7 +597,8 @@ def _rebound_keys(
             kind=idx.kind,
             parts=tuple(parts),
             comment=idx.comment,
-            using=None if auto_hash else idx.using,
+            # (a long unique key read back is judged anew: a hash where a B-tree cannot hold it)
+            using=None if read_back_hash(table, idx) else idx.using,
             visible=visible.get(folded, idx.visible),
         )
         out[folded] = (
