@@ -162,6 +162,10 @@ def every_ddl_kind(script: Script) -> None:
         "INSERT INTO lu (id, a, g, z) VALUES (2, 2, LINESTRING(POINT(2, 2), POINT(3, 3)), 3)",
         2,
     )
+    s.ddl("CREATE TABLE lo (id INT PRIMARY KEY, a INT, UNIQUE (a) USING HASH)", "lo", new=("lo",))
+    s.insert("lo", "INSERT INTO lo VALUES (1, 1)", 1)
+    s.ddl("OPTIMIZE TABLE lo", "lo")  # (InnoDB recreates the table: its key a B-tree)
+    s.insert("lo", "INSERT INTO lo VALUES (2, 2)", 2)
     # a transaction across tables
     s.sql("BEGIN")
     s.insert("u", "INSERT INTO u (id, e) VALUES (4, 'a')", 4)

@@ -90,6 +90,9 @@ def plan_statement(
         found = current(ordered.table).old
         assert found is not None  # (the statement's first step has not run yet)
         check_ordered_by(ordered, found)
+    for defined in st.defined_anew:  # (FORCE, OPTIMIZE: the table's keys read back)
+        if defined.table in live or not (defined.recreating or defined.table in st.if_exists):
+            current(defined.table)
     for required, what, why in (
         # ALTER SEQUENCE: a sequence's values change, not its schema
         (st.sequences, "sequence", "not a SEQUENCE"),
@@ -178,13 +181,16 @@ def plan_statement(
             _period_dropped_whole(plan)
             if rules.rows and rules.strict:  # (an ALTER under mvdd's own rules)
                 _columns_kept(plan)
-        if zero_dates and _rebuilt(plan, st):
-            _no_zero_dates(plan.new)  # type: ignore[arg-type]
+        anew = _defined_anew(plan, st) if st.defined_anew else None  # (FORCE, OPTIMIZE)
+        if zero_dates and plan.new is not None and (anew is not None or _rebuilt(plan, st)):
+            if anew is not None and anew.recreating and any(map(_zero_dated, plan.new.columns)):
+                continue  # (OPTIMIZE's recreate fails, in a row of its result: the table stays)
+            _no_zero_dates(plan.new)
         if (
             plan.new is not None
             and any(map(is_long_unique, plan.new.indexes))
             and (plan.old is not None or isinstance(plan.steps[0], s.CreateTableLike))
-            and _rebuilt(plan, st)
+            and (anew is not None or _rebuilt(plan, st))
         ):
             plan.new = redefined_keys(plan.new, plan.old)  # (the server reads its keys back)
     _cut_over(st, plans, later_steps)
@@ -218,6 +224,24 @@ def _rebuilt(plan: Planned, st: Statement) -> bool:
         and new.columns == old.columns
         and new.indexes == old.indexes
         and new.checks == old.checks
+    )
+
+
+def _defined_anew(plan: Planned, st: Statement) -> s.DefinedAnew | None:
+    """The statement's ``FORCE`` or ``OPTIMIZE`` that defines ``plan``'s table anew (an
+    OPTIMIZE where its engine recreates the table: :class:`~mvdd.ddl.step.DefinedAnew`), if
+    any."""
+    table = plan.old
+    if table is None:
+        return None
+    return next(
+        (
+            anew
+            for anew in st.defined_anew
+            if anew.table == table.name
+            and (anew.recreating is None or table.options.engine in anew.recreating)
+        ),
+        None,
     )
 
 

@@ -332,9 +332,7 @@ def created_block_size(value: str) -> str | None:
     ('8', None, '8')
     """
     number = _number(value)
-    if number is None or number < 65536:
-        return value
-    return str(number % 65536) if number % 65536 else None
+    return value if number is None or number < 65536 else kept("KEY_BLOCK_SIZE", value)[1]
 
 
 class InnoDBOptions(NamedTuple):

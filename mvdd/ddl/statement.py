@@ -96,15 +96,21 @@ class Statement:
     #: catalog warns of: one that may run DDL unseen (``CALL``, ``EXECUTE``, a compound
     #: statement), or a ``SET`` whose session the statements after it lack
     hazard: bool = False
+    #: ``FORCE``, ``OPTIMIZE``: tables the server defines anew (:class:`~mvdd.ddl.step.DefinedAnew`)
+    defined_anew: tuple[s.DefinedAnew, ...] = ()
 
     @property
     def tables(self) -> tuple[str, ...]:
-        """Tables the statement touches, in order of first mention."""
+        """Tables the statement touches, in order of first mention (an ``ORDER BY``'s, a
+        ``FORCE``'s or an ``OPTIMIZE``'s too, which may have no step)."""
         seen: dict[str, None] = {}
         for st in self.steps:
             seen.setdefault(st.table)
             if isinstance(st, s.RenameTable):
                 seen.setdefault(st.to)
+        if self.ordered_by or self.defined_anew:
+            seen.update(dict.fromkeys(o.table for o in self.ordered_by))
+            seen.update(dict.fromkeys(a.table for a in self.defined_anew))
         return tuple(seen)
 
 
@@ -1557,6 +1563,7 @@ def _read_statement(
         ordered: list[s.OrderedBy] = []
         sequences: list[str] = []
         versioned: list[str] = []
+        anew: list[s.DefinedAnew] = []
         use: str | None = None
         for tree in trees:
             if tree is not None:
@@ -1576,6 +1583,8 @@ def _read_statement(
                             versioned.append(item.table)
                         elif isinstance(item, s.UseDatabase):
                             use = item.database
+                        elif isinstance(item, s.DefinedAnew):
+                            anew.append(item)
                 except DDLParseError as err:
                     last = chunk[-1]
                     raise err.locate(line=last.line, col=last.col, snippet=text[-40:]) from None
@@ -1591,6 +1600,7 @@ def _read_statement(
             tuple(versioned),
             use,
             own,
+            defined_anew=tuple(anew) if anew else (),
         )
     except UnsupportedDDLError as err:
         if not skip:

@@ -106,6 +106,17 @@ class IfTableExists:
     table: str
 
 
+@attrs.frozen(kw_only=True)
+class DefinedAnew:
+    """``ALTER TABLE t FORCE`` or ``OPTIMIZE TABLE t``: not a step (the schema stays) but a
+    condition on the statement: the server defines ``table`` anew, reading its keys back
+    (:func:`mvdd.ddl.apply.redefined_keys`); ``recreating``: the engines that do so (an
+    OPTIMIZE: InnoDB's recreate, where MyISAM and Aria optimize in place; None: any, FORCE)."""
+
+    table: str
+    recreating: frozenset[str | None] | None = None
+
+
 @attrs.frozen
 class UseDatabase:
     """``USE database``: not a step, but the default database of the statements after it in
