@@ -186,13 +186,11 @@ def plan_statement(
             if anew is not None and anew.recreating and any(map(_zero_dated, plan.new.columns)):
                 continue  # (OPTIMIZE's recreate fails, in a row of its result: the table stays)
             _no_zero_dates(plan.new)
-        if (
-            plan.new is not None
-            and any(map(is_long_unique, plan.new.indexes))
-            and (plan.old is not None or isinstance(plan.steps[0], s.CreateTableLike))
-            and (anew is not None or _rebuilt(plan, st))
-        ):
-            plan.new = redefined_keys(plan.new, plan.old)  # (the server reads its keys back)
+        for index in plan.new.indexes if plan.new is not None else ():
+            if index.using is not None:  # (a key of a type named: rare; a plain loop, cheap)
+                if _reads_keys_back(plan, st, anew):
+                    plan.new = redefined_keys(plan.new, plan.old)  # type: ignore[arg-type]
+                break
     _cut_over(st, plans, later_steps)
     return list(plans.values())
 
@@ -224,6 +222,18 @@ def _rebuilt(plan: Planned, st: Statement) -> bool:
         and new.columns == old.columns
         and new.indexes == old.indexes
         and new.checks == old.checks
+    )
+
+
+def _reads_keys_back(plan: Planned, st: Statement, anew: s.DefinedAnew | None) -> bool:
+    """Whether the statement has the server read ``plan``'s long unique keys back from the
+    table's definition (:func:`~mvdd.ddl.apply.redefined_keys`): it has some, and the
+    statement defines the table anew, but a CREATE TABLE of its own keys."""
+    assert plan.new is not None
+    return (
+        any(map(is_long_unique, plan.new.indexes))
+        and (plan.old is not None or isinstance(plan.steps[0], s.CreateTableLike))
+        and (anew is not None or _rebuilt(plan, st))
     )
 
 

@@ -1600,7 +1600,8 @@ def _read_statement(
             tuple(versioned),
             use,
             own,
-            defined_anew=tuple(anew) if anew else (),
+            False,
+            tuple(anew) if anew else (),
         )
     except UnsupportedDDLError as err:
         if not skip:
