@@ -3558,11 +3558,11 @@ def _same_kept(ours: Table, shown: Table, sql: str) -> None:
     (the server keeps it, shown in a comment); the AUTO_INCREMENT of a table of no such
     column, which InnoDB does not show; PAGE_CHECKSUM, which the server sets from its
     aria_page_checksum, unknown to the catalog, where a table becomes Aria's (and the table
-    keeps after); INSERT_METHOD, which only a MERGE table keeps (in its own file)."""
+    keeps after)."""
     mine, theirs = ours.options, shown.options
     known = SERVER_OPTIONS - REFUSED_OPTIONS.get(theirs.engine, frozenset())
     known |= set(ENGINE_OPTIONS.get(theirs.engine, {}))
-    known -= {"PAGE_CHECKSUM"} | ({"INSERT_METHOD"} if theirs.engine != "MRG_MyISAM" else set())
+    known -= {"PAGE_CHECKSUM"}
     counted = any(c.auto_increment for c in shown.columns)
 
     def view(options: TableOptions) -> tuple[Any, ...]:
@@ -6355,6 +6355,15 @@ def test_table_option_values_read_as_on_the_server(mdb: Any) -> None:
             "ALTER TABLE g ENGINE=Aria",
             "CREATE TABLE h (a INT) ENGINE=InnoDB PAGE_COMPRESSED=0x1 ENCRYPTION_KEY_ID=`7`",
             "ALTER TABLE h PAGE_COMPRESSED=yes, PAGE_COMPRESSION_LEVEL='3'",
+            # (only a MERGE table keeps an INSERT_METHOD, NO none)
+            "CREATE TABLE i (a INT) ENGINE=MyISAM INSERT_METHOD=LAST",
+            "ALTER TABLE i ENGINE=MRG_MyISAM",
+            "ALTER TABLE i INSERT_METHOD=first",
+            "ALTER TABLE i COMMENT 'x'",
+            "ALTER TABLE i ENGINE=MyISAM",
+            "ALTER TABLE i ENGINE=MRG_MyISAM",
+            "ALTER TABLE i INSERT_METHOD=LAST",
+            "ALTER TABLE i INSERT_METHOD=NO",
         ],
     )
 

@@ -302,17 +302,34 @@ _ROW_FORMATS_KEPT: dict[str | None, dict[str, str]] = {
 }
 
 
+#: the options only some engines keep, each with those engines and its value that is none: a
+#: MERGE table's INSERT_METHOD (in the MERGE table's own file: a table of another engine keeps
+#: none, whatever it was before; NO is none)
+_KEPT_BY: dict[str, tuple[frozenset[str | None], str]] = {
+    "INSERT_METHOD": (frozenset({"MRG_MyISAM"}), "NO"),
+}
+
+
 def engine_kept(options: TableOptions, *, was: TableOptions | None, strict: bool) -> TableOptions:
     """A table's options after a statement, as its engine keeps them: a row format Aria does
-    not have as its PAGE (:data:`_ROW_FORMATS_KEPT`), and an ALTER's KEY_BLOCK_SIZE of 65536
-    and up (which :func:`kept` left whole) in its two bytes (65544 is 8), once InnoDB judged it
-    whole where it alters a table of its own in place (``was``: the table's options before an
-    ALTER, None for a CREATE; ``strict``: mvdd's own rules, under which InnoDB refuses it, the
-    server's 1478; a table another engine held is made anew, from the two bytes)."""
+    not have as its PAGE (:data:`_ROW_FORMATS_KEPT`), an option only some engines keep where
+    they do (:data:`_KEPT_BY`), and an ALTER's KEY_BLOCK_SIZE of 65536 and up (which
+    :func:`kept` left whole) in its two bytes (65544 is 8), once InnoDB judged it whole where
+    it alters a table of its own in place (``was``: the table's options before an ALTER, None
+    for a CREATE; ``strict``: mvdd's own rules, under which InnoDB refuses it, the server's
+    1478; a table another engine held is made anew, from the two bytes)."""
     row_format = _ROW_FORMATS_KEPT.get(options.engine, {}).get(options.row_format or "")
     if row_format is not None:
         options = attrs.evolve(options, row_format=row_format)
-    value = dict(options.extra).get("KEY_BLOCK_SIZE")
+    extra = dict(options.extra)
+    gone = [
+        (n, None)
+        for n, (kept_by, none) in _KEPT_BY.items()
+        if n in extra and (options.engine not in kept_by or extra[n] == none)
+    ]
+    if gone:
+        options = options.with_options(gone)
+    value = extra.get("KEY_BLOCK_SIZE")
     if value is None or (_number(value) or 0) < 65536:
         return options
     if strict and was is not None and innodb_options(was) is not None:
