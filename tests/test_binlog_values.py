@@ -11,6 +11,7 @@ promised types: a BIT's number, a SET's members, a TIMESTAMP in UTC, a FLOAT's e
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import pymysql
@@ -378,7 +379,22 @@ def test_any_ddl_through_the_binlog_reads_as_the_server_holds_it(
         not any(m in sql for sql in statements for m in ("ENUM(", "SET("))
         or not any(f"CONVERT TO CHARACTER SET {w}" in sql for sql in statements for w in _WIDE)
     )
+    # (not modelled by the oracle, the server's SHOW CREATE TABLE: a utf8mb3 client's ENUM or
+    # SET member beyond the BMP, which the server keeps as its bytes and shows as '????', with
+    # a DEFAULT of it in that statement, which it shows as the character: that text reads as
+    # no table, where the reader's catalog holds the server's bytes, as CLIENT_BYTES checks)
+    assume(
+        session[0] != "utf8mb3"
+        or not any(
+            ("ENUM(" in sql or "SET(" in sql) and _BEYOND_BMP_DEFAULT.search(sql)
+            for sql in statements
+        )
+    )
     _read_as_held(logging_server, statements, *session)
+
+
+#: a DEFAULT whose literal holds a character beyond the Basic Multilingual Plane
+_BEYOND_BMP_DEFAULT = re.compile("DEFAULT '[^']*[\U00010000-\U0010ffff]")
 
 
 #: the charset of two bytes a character whose members mvdd reads as text
