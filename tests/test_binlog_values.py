@@ -380,9 +380,10 @@ def test_any_ddl_through_the_binlog_reads_as_the_server_holds_it(
         or not any(f"CONVERT TO CHARACTER SET {w}" in sql for sql in statements for w in _WIDE)
     )
     # (not modelled by the oracle, the server's SHOW CREATE TABLE: a utf8mb3 client's ENUM or
-    # SET member beyond the BMP, which the server keeps as its bytes and shows as '????', with
-    # a DEFAULT of it in that statement, which it shows as the character: that text reads as
-    # no table, where the reader's catalog holds the server's bytes, as CLIENT_BYTES checks)
+    # SET member beyond the BMP, which the server shows as '????', with a DEFAULT of it in
+    # that statement, which it shows as the character: that text reads as no table, where the
+    # reader's catalog holds both as '????', as the server's information_schema and its rows
+    # show them, and as CLIENT_BYTES checks)
     assume(
         session[0] != "utf8mb3"
         or not any(
