@@ -90,8 +90,12 @@ def plan_statement(
         found = current(ordered.table).old
         assert found is not None  # (the statement's first step has not run yet)
         check_ordered_by(ordered, found)
-    for defined in st.defined_anew:  # (FORCE, OPTIMIZE: the table's keys read back)
-        if defined.table in live or not (defined.recreating or defined.table in st.if_exists):
+    for defined in st.defined_anew:  # (FORCE, OPTIMIZE: the table defined anew)
+        # (a FORCE of a table that does not exist fails, but under IF EXISTS; an OPTIMIZE
+        # passes over it)
+        if defined.table in live or (
+            defined.recreating is None and defined.table not in st.if_exists
+        ):
             current(defined.table)
     for required, what, why in (
         # ALTER SEQUENCE: a sequence's values change, not its schema
@@ -181,14 +185,15 @@ def plan_statement(
             _period_dropped_whole(plan)
             if rules.rows and rules.strict:  # (an ALTER under mvdd's own rules)
                 _columns_kept(plan)
-        anew = _defined_anew(plan, st) if st.defined_anew else None  # (FORCE, OPTIMIZE)
-        if zero_dates and plan.new is not None and (anew is not None or _rebuilt(plan, st)):
+        if zero_dates and _rebuilt(plan, st):
+            assert plan.new is not None
+            anew = _defined_anew(plan, st)
             if anew is not None and anew.recreating and any(map(_zero_dated, plan.new.columns)):
                 continue  # (OPTIMIZE's recreate fails, in a row of its result: the table stays)
             _no_zero_dates(plan.new)
         for index in plan.new.indexes if plan.new is not None else ():
             if index.using is not None:  # (a key of a type named: rare; a plain loop, cheap)
-                if _reads_keys_back(plan, st, anew):
+                if _reads_keys_back(plan, st):
                     plan.new = redefined_keys(plan.new, plan.old)  # type: ignore[arg-type]
                 break
     _cut_over(st, plans, later_steps)
@@ -205,11 +210,12 @@ def _rebuilt(plan: Planned, st: Statement) -> bool:
     ALTER of one but those that only rename it, or truncate it, or whose every clause an
     ``IF [NOT] EXISTS`` passed over, and those of no clause (``LOCK``, ``ALGORITHM``); an
     ALTER that changes nothing otherwise (a COMMENT as it was, ``RENAME COLUMN c TO c``,
-    ``ORDER BY``) is one."""
+    ``ORDER BY``) is one, and so are a ``FORCE`` and an ``OPTIMIZE`` its engine makes a
+    recreate (:func:`_defined_anew`)."""
     new, old = plan.new, plan.old
     if new is None or plan.truncated:
         return False
-    if old is None:
+    if old is None or (st.defined_anew and _defined_anew(plan, st) is not None):
         return True
     acting = [x for x in plan.steps if not _renames_only(x)]
     if not acting:
@@ -225,7 +231,7 @@ def _rebuilt(plan: Planned, st: Statement) -> bool:
     )
 
 
-def _reads_keys_back(plan: Planned, st: Statement, anew: s.DefinedAnew | None) -> bool:
+def _reads_keys_back(plan: Planned, st: Statement) -> bool:
     """Whether the statement has the server read ``plan``'s long unique keys back from the
     table's definition (:func:`~mvdd.ddl.apply.redefined_keys`): it has some, and the
     statement defines the table anew, but a CREATE TABLE of its own keys."""
@@ -233,7 +239,7 @@ def _reads_keys_back(plan: Planned, st: Statement, anew: s.DefinedAnew | None) -
     return (
         any(map(is_long_unique, plan.new.indexes))
         and (plan.old is not None or isinstance(plan.steps[0], s.CreateTableLike))
-        and (anew is not None or _rebuilt(plan, st))
+        and _rebuilt(plan, st)
     )
 
 

@@ -1132,10 +1132,10 @@ def _hashed(table: Table, idx: Index) -> bool:
 _HASH_ENGINES = frozenset({"MEMORY"})
 
 
-def read_back_hash(table: Table, index: Index) -> bool:
-    """Whether ``index`` is a long unique key of ``table`` that MariaDB reads back from the
-    table's definition as a UNIQUE key to judge anew (a hash where a B-tree cannot hold it):
-    the key's own kind, where the server made the hash, not a MEMORY table's hash key."""
+def server_hash(table: Table, index: Index) -> bool:
+    """Whether ``index`` is a long unique key the server made of ``table``'s UNIQUE key (a
+    hash of the row's values, which it reads back from the table's definition as a UNIQUE key
+    to judge anew), not a MEMORY table's own hash key."""
     return is_long_unique(index) and table.options.engine not in _HASH_ENGINES
 
 
@@ -1151,7 +1151,7 @@ def redefined_keys(table: Table, old: Table | None) -> Table:
     read_back = {(idx.id, idx.parts) for idx in (old or table).indexes}
     indexes = tuple(
         attrs.evolve(idx, using=None)
-        if read_back_hash(table, idx)
+        if server_hash(table, idx)
         and (idx.id, idx.parts) in read_back
         and not _needs_hash(table, idx)
         else idx
@@ -1374,7 +1374,7 @@ def _(step: s.AddIndex, table: Table, rules: Rules) -> Table:
         index = with_period_key(table, index)
     if index.kind == IndexKind.UNIQUE and index.using is None and _needs_hash(table, index):
         index = attrs.evolve(index, using="HASH")
-    if is_long_unique(index) and table.options.engine not in _HASH_ENGINES:
+    if server_hash(table, index):
         index = attrs.evolve(index, parts=_hashed_geometry(table, index.parts))
     index = held_comment(_shortened(table, _lob_prefixed(table, index)), "index", rules)
     _check_index(table, index)
@@ -2249,7 +2249,7 @@ __all__ = [
     "check_ordered_by",
     "checks_named",
     "hashed_keys",
-    "read_back_hash",
     "redefined_keys",
+    "server_hash",
     "validate_table",
 ]

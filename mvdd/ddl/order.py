@@ -35,7 +35,7 @@ from mvdd.ddl.apply import (
     default_under,
     fitted_prefix,
     now_precision,
-    read_back_hash,
+    server_hash,
 )
 from mvdd.ddl.column import CONVERTED
 from mvdd.ddl.rules import Rules
@@ -598,7 +598,7 @@ def _rebound_keys(
             parts=tuple(parts),
             comment=idx.comment,
             # (a long unique key read back is judged anew: a hash where a B-tree cannot hold it)
-            using=None if read_back_hash(table, idx) else idx.using,
+            using=None if server_hash(table, idx) else idx.using,
             visible=visible.get(folded, idx.visible),
         )
         out[folded] = (
