@@ -9,6 +9,7 @@ import sqlite3
 import threading
 import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -1338,3 +1339,39 @@ def test_a_text_left_open_commits_nothing_unless_a_mode_before_it_may_close_it()
             "CREATE TABLE d (x INT); SET sql_mode = ''; CREATE TABLE e (s TEXT DEFAULT 'x\\')"
         )
     assert err.value.line == 1 and catalog.tables() == ["a", "b", "c", "d"]
+
+
+def test_the_rows_a_commit_is_made_of_are_their_classes_own(tmp_path: Path) -> None:
+    """The commit, its rows and its result are made as tuples of their fields in order
+    (:data:`mvdd.store.base.made`), not through their class: each holds its class's fields,
+    as its class makes it, on both embedded stores (a new table, a change, a rename, a drop)."""
+    seen: list[Any] = []
+
+    def recording(store: Any) -> Any:
+        commit = store.commit
+
+        def record(made_commit: Commit) -> Any:
+            result = commit(made_commit)
+            seen.extend([made_commit, *made_commit.versions, *made_commit.opened, result])
+            seen.extend([result.rows, *result.rows.versions, *result.rows.opened])
+            return result
+
+        store.commit = record
+        return store
+
+    for store in (MemoryStore(), SQLiteStore(tmp_path / "rows.db")):
+        cat = Catalog(store=recording(store))
+        cat.execute("CREATE TABLE t (a INT PRIMARY KEY, b TEXT)")
+        cat.execute("ALTER TABLE t ADD COLUMN c INT DEFAULT 1 FIRST, ADD KEY k (b(5))")
+        cat.execute("RENAME TABLE t TO u")
+        cat.execute("DROP TABLE u")
+        cat.close()
+    assert {type(row).__name__ for row in seen} >= {
+        "Commit",
+        "CommitResult",
+        "Changes",
+        "VersionRow",
+        "ElementRow",
+    }
+    for row in seen:
+        assert len(row) == len(type(row)._fields) and type(row)(*row) == row, row

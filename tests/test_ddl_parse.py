@@ -24,9 +24,11 @@ from mvdd import (
     parse_table,
 )
 from mvdd.ddl import step as s
+from mvdd.ddl.column import _DEFAULTS, _coerced, raw_default
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.render import render_steps
 from mvdd.ddl.types import _TYPES, TypeAttrs, _column_type, column_type
+from mvdd.model.element import coerce_default
 
 STEPS = [
     # the forms sqlglot alone falls back to Command on
@@ -504,6 +506,101 @@ def test_a_remembered_column_type_is_the_type_read_afresh() -> None:
                     return type(err), str(err)
 
             assert outcome(column_type) == outcome(column_type) == outcome(_column_type), text
+
+
+_DEFAULT_LITERALS = [
+    "1",
+    "1.0",
+    "01",
+    "1e0",
+    "0",
+    "255",
+    "256",
+    "-1",
+    "1.005",
+    "'1'",
+    "'1.0'",
+    "''",
+    "'a'",
+    "'2020-01-01 10:00:00.55'",
+    "'10:00:00.55'",
+    "'é'",
+    "NULL",
+    "0x41",
+    "b'1'",
+    "TRUE",
+]
+_DEFAULT_TYPES = [
+    "INT",
+    "TINYINT UNSIGNED",
+    "DECIMAL(5,2)",
+    "DECIMAL(5,0)",
+    "VARCHAR(10)",
+    "CHAR(2)",
+    "FLOAT",
+    "DOUBLE",
+    "DATETIME(1)",
+    "TIME",
+    "TIME(1)",
+    "YEAR",
+    "BIT(8)",
+    "BINARY(4)",
+    "TIMESTAMP(1)",
+    "DATE",
+    "ENUM('1','a')",
+    "SET('1','a')",
+]
+_READINGS = [
+    (False, False, False, False, None),
+    (True, False, False, False, None),
+    (True, True, True, True, None),
+    (False, True, False, False, "latin1"),
+]
+
+
+def test_a_remembered_default_is_the_default_read_afresh() -> None:
+    # the oracle: each literal DEFAULT coerced without the memo. Every combination above is
+    # read in one order and then in the reverse one, the memo emptied before each: two
+    # literals a key confused (1 and 1.0 are one number, two texts) would meet, the second one
+    # given the first one's value. A default that fails fails alike every time.
+    specs = list(itertools.product(_DEFAULT_LITERALS, _DEFAULT_TYPES, _READINGS))
+
+    def outcome(read: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            value = read(*args, **kwargs)
+        except MvddError as err:
+            return type(err), str(err)
+        return type(value), value, str(value)
+
+    remembered = 0
+    for order in (specs, specs[::-1]):
+        _DEFAULTS.clear()
+        for literal, type_text, how in order:
+            sql = f"CREATE TABLE t (a {type_text} DEFAULT {literal})"
+            tree = DIALECT.parser().parse(DIALECT.tokenize(sql), sql)[0]
+            assert tree is not None
+            node = tree.find(exp.DefaultColumnConstraint).this
+            texts = ("CHAR", "ENUM", "SET")
+            attrs_ = TypeAttrs(charset="utf8mb4") if type_text.endswith(texts) else TypeAttrs()
+            ctype = column_type(tree.find(exp.DataType), attrs_)[0]
+            raw = raw_default(node)
+            mariadb, replica, any_day, round_fractions, written_in = how
+            oracle = outcome(
+                coerce_default,
+                raw,
+                ctype,
+                "a",
+                mariadb=mariadb,
+                replica=replica,
+                any_day=any_day,
+                round_fractions=round_fractions,
+                written_in=written_in,
+            )
+            first = outcome(_coerced, raw, node, ctype, "a", how)
+            again = outcome(_coerced, raw, node, ctype, "a", how)
+            assert first == again == oracle, (sql, how)
+            remembered += type(node) is exp.Literal and first[0] is not DDLError
+    assert remembered > len(specs) // 2  # (the memo was met, in both orders)
 
 
 def test_a_partitioned_table_is_unsupported_by_name() -> None:

@@ -77,6 +77,7 @@ from mvdd.store.base import (
     JobUpdate,
     Store,
     VersionRow,
+    made,
 )
 from mvdd.store.codec import decode_position, encode_position
 from mvdd.store.memory import MemoryStore
@@ -987,9 +988,12 @@ class Catalog:
                 expected[p.tid] = history.head
             dropped = p.new is None
             name = p.old.name if p.new is None else p.new.name  # type: ignore[union-attr]
-            # (table_id, version, name, statement, steps, position, at, dropped)
+            # (table_id, version, name, statement, steps, position, at, dropped, seq)
             versions.append(
-                VersionRow(p.tid, version, name, st.text, tuple(p.steps), position, now, dropped)
+                made(
+                    VersionRow,
+                    (p.tid, version, name, st.text, tuple(p.steps), position, now, dropped, 0),
+                )
             )
             names[p.tid] = None if dropped else name
             if p.old is not None and (dropped or name != p.old.name):
@@ -1004,23 +1008,27 @@ class Catalog:
             to_open, to_close = diff_rows(
                 history.live_rows() if history is not None else {}, p.old, new_table
             )
-            closed += [(p.tid, rec.kind, rec.element_id, rec.since) for rec in to_close]
+            if to_close:
+                closed += [(p.tid, rec.kind, rec.element_id, rec.since) for rec in to_close]
             opened += [
-                ElementRow(p.tid, kind, eid, version, None, value, prev)
+                made(ElementRow, (p.tid, kind, eid, version, None, value, prev))
                 for kind, eid, value, prev in to_open
             ]
             if new_table is not None:
                 local[p.tid] = new_table
         result = self._store.commit(
-            Commit(
-                tuple(versions),
-                tuple(opened),
-                tuple(closed),
-                expected,
-                names,
-                guard,
-                job,
-                frozenset(renamed),
+            made(
+                Commit,
+                (
+                    tuple(versions),
+                    tuple(opened),
+                    tuple(closed),
+                    expected,
+                    names,
+                    guard,
+                    job,
+                    frozenset(renamed),
+                ),
             )
         )
         ids = result.ids

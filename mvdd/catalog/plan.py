@@ -178,7 +178,7 @@ def plan_statement(
                 plan.new = apply_ordered(plan.new, in_order, rules=rules)
                 plan.steps.extend(x for x, _ in in_order)
             plan.new = auto_timestamps(plan.new, clauses)
-            plan.truncated = plan.truncated or any(isinstance(x, s.TruncateTable) for x in clauses)
+            plan.truncated = plan.truncated or s.TruncateTable in map(type, clauses)
     zero_dates = rules.strict and rules.session.no_zero_date
     for plan in plans.values():
         if plan.old is not None and plan.old.options.versioned:

@@ -24,7 +24,7 @@ import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from functools import partial, singledispatch
+from functools import partial
 from typing import Any, TypeVar
 
 import attrs
@@ -61,6 +61,7 @@ from mvdd.model import (
     TableOptions,
 )
 from mvdd.model.coerce import from_temporal_literal
+from mvdd.model.dispatch import by_class
 from mvdd.model.element import coerce_default
 from mvdd.model.encoding import (
     bytes_in,
@@ -159,7 +160,7 @@ def auto_timestamps(table: Table, steps: Iterable[s.Step]) -> Table:
     return table.replacing_column(first, attrs.evolve(first, default=now, on_update=now))
 
 
-@singledispatch
+@by_class
 def _apply(step: s.Step, table: Table, rules: Rules) -> Table:
     raise UnsupportedDDLError(f"{type(step).__name__} does not apply to a single table")
 
@@ -630,7 +631,7 @@ def _check_column(col: Column, rules: Rules = Rules.MVDD) -> None:
         if col.default is not NO_DEFAULT:
             raise DDLError("invalid default value for an AUTO_INCREMENT column", **where)
     for label, value in (("default", col.default), ("ON UPDATE", col.on_update)):
-        fsp = now_precision(value)
+        fsp = now_precision(value) if isinstance(value, Expr) else None  # (a literal: none)
         if fsp is None:
             continue
         if col.type.kind not in _TEMPORAL_WITH_NOW and label == "ON UPDATE":
@@ -1949,7 +1950,7 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         _each_expression(table, partial(_collations_fit, cols))
     if table.checks and (rules.strict or rules.flavor == "mariadb"):
         _constraint_names_once(table)
-    if not all(i.visible for i in table.indexes):
+    if False in map(_VISIBLE, table.indexes):  # (an invisible key; a map of C calls)
         key = table.row_key_index
         if key is not None and not key.visible:
             why = "" if key.kind == IndexKind.PRIMARY else _IMPLICIT_PRIMARY
@@ -2137,6 +2138,7 @@ _KEYED_THROUGH = frozenset({"VERSION"})
 
 _NOT_KEYS = (IndexKind.FULLTEXT, IndexKind.SPATIAL)
 _AUTO_INCREMENT = operator.attrgetter("auto_increment")
+_VISIBLE = operator.attrgetter("visible")
 _ID = operator.attrgetter("id")
 _COLUMN_ID = operator.attrgetter("column_id")
 _IMPLICIT_PRIMARY = (

@@ -270,6 +270,7 @@ def column_from_def(
     indexes: list[s.IndexSpec] = []
     keys: set[IndexKind] = set()  # (the key words of the column's own: PRIMARY KEY, UNIQUE)
     default: Default = NO_DEFAULT
+    said: tuple[exp.Expr, Default] | None = None  # (the DEFAULT's node and its raw value)
     in_type = True  # the type's own words (_TYPE_TAIL) come before any attribute
     signs: list[str] | None = None  # its SIGNED, UNSIGNED and ZEROFILL, when it has any
     compressed = False
@@ -313,6 +314,7 @@ def column_from_def(
             keys.add(IndexKind.UNIQUE)
         elif isinstance(ck, exp.DefaultColumnConstraint):
             default = raw_default(ck.this)
+            said = (ck.this, default)  # (a literal's text keys its coerced value: _coerced)
         elif isinstance(ck, exp.AutoIncrementColumnConstraint):
             flags["auto_increment"] = True
         elif isinstance(ck, exp.CommentColumnConstraint):
@@ -494,21 +496,64 @@ def column_from_def(
         judged = ctype
         if converting is not None and ctype.family in CONVERTED:
             judged = ctype.with_charset(*converting, checked=not alike)
-        default = coerce_default(
-            default,
-            judged,
-            name,
-            mariadb=mariadb,
-            replica=references,
-            any_day=any_day,
-            round_fractions=round_fractions,
-            written_in=written_in,
-        )
+        how = (mariadb, references, any_day, round_fractions, written_in)
+        node_said = said[0] if said is not None and said[1] is default else None
+        default = _coerced(default, node_said, judged, name, how)
     column = build_column(name=name, type=ctype, default=default, **flags)
     return column, place(node.args.get("position")), indexes, implied
 
 
 _NO_ATTRS = TypeAttrs()
+
+
+def _coerced(
+    default: Default,
+    said: exp.Expr | None,
+    ctype: ColumnType,
+    column: str,
+    how: tuple[bool, bool, bool, bool, str | None],
+) -> Default:
+    """:func:`~mvdd.model.element.coerce_default` of a column's DEFAULT, read as ``how`` says
+    (mariadb, replica, any_day, round_fractions, written_in). ``said``: the plain literal the
+    value was read from as it stands, if it was one.
+
+    Defaults repeat endlessly in a DDL stream (``DEFAULT 0``, ``DEFAULT ''``, ``DEFAULT 1``)
+    and their reading is pure, so a plain literal's is read once and remembered by what it is
+    made of: its text, whether it is a string, the column's type (whose hash is kept) and the
+    reading; by its text, not its value, as ``1.0`` and ``1`` are one number but two texts. A
+    value the type refuses is not remembered (it raises every time, naming its column). The
+    values kept are immutable (numbers, text, bytes)."""
+    mariadb, replica, any_day, round_fractions, written_in = how
+    key = (
+        (said.this, said.args.get("is_string"), type(default), ctype, how)
+        if type(said) is exp.Literal
+        else None
+    )
+    found = _DEFAULTS.get(key, _NOT_KEPT) if key is not None else _NOT_KEPT
+    if found is not _NOT_KEPT:
+        return found  # type: ignore[return-value]
+    held = coerce_default(
+        default,
+        ctype,
+        column,
+        mariadb=mariadb,
+        replica=replica,
+        any_day=any_day,
+        round_fractions=round_fractions,
+        written_in=written_in,
+    )
+    if key is not None:
+        if len(_DEFAULTS) >= _DEFAULTS_KEPT:
+            _DEFAULTS.clear()
+        _DEFAULTS[key] = held
+    return held
+
+
+#: (literal text, a string?, raw type, column type, reading) -> the coerced default; cleared
+#: whole when full, as :func:`~mvdd.ddl.types.column_type`'s types are
+_DEFAULTS: dict[tuple[Any, ...], Default] = {}
+_DEFAULTS_KEPT = 4096
+_NOT_KEPT = object()
 
 
 #: the families a CONVERT TO CHARACTER SET converts in a column its statement defines (an

@@ -422,9 +422,12 @@ def _is_keyword(token: Any, *texts: str) -> bool:
     """An unquoted word with one of these texts (a quoted identifier is never a keyword)."""
     return (
         token is not None
-        and token.token_type not in (TokenType.IDENTIFIER, TokenType.STRING)
-        and token.text.upper() in texts
+        and token.text.upper() in texts  # (the text first: most tokens tested are other words)
+        and token.token_type not in _QUOTED
     )
+
+
+_QUOTED = frozenset({TokenType.IDENTIFIER, TokenType.STRING})
 
 
 def _alone(node: exp.Expr) -> bool:
@@ -636,11 +639,12 @@ _OPERAND_ENDS = _DEFINITION_ENDS | _ATTRIBUTE_STARTS | {TokenType.AND, TokenType
 
 
 #: MySQL's types a bare keyword names whole (no parameters, no word after it that belongs to
-#: the type), and the tokens that end such a type in a column definition: the type is then the
-#: keyword's, the node sqlglot's full path builds (through its checks for parameters, nested
-#: and structured types, time zones, arrays and converters)
-_PLAIN_TYPES = frozenset(
-    {
+#: the type), each token with its type, and the tokens that end such a type in a column
+#: definition: the type is then the keyword's, the node sqlglot's full path builds (through its
+#: checks for parameters, nested and structured types, time zones, arrays and converters)
+_PLAIN_TYPES = {
+    token: exp.DType[token.name]
+    for token in (
         TokenType.TINYINT,
         TokenType.SMALLINT,
         TokenType.MEDIUMINT,
@@ -666,8 +670,8 @@ _PLAIN_TYPES = frozenset(
         TokenType.LONGBLOB,
         TokenType.JSON,
         TokenType.UUID,
-    }
-)
+    )
+}
 _TYPE_ENDS = _DEFINITION_ENDS | _ATTRIBUTE_STARTS | {TokenType.DEFAULT}
 
 
@@ -1633,11 +1637,11 @@ class MvddParser(MySQLParser):
         """A type named by one bare keyword that a token ending the type follows (``INT`` in
         ``a INT DEFAULT 1``): the node sqlglot's full path reaches, without its walk (a column
         definition's type costs a dozen checks there); None otherwise."""
-        kind = self._curr.token_type
-        if kind not in _PLAIN_TYPES or self._next.token_type not in _TYPE_ENDS:
+        dtype = _PLAIN_TYPES.get(self._curr.token_type)
+        if dtype is None or self._next.token_type not in _TYPE_ENDS:
             return None
         self._advance()
-        return exp.DataType(this=exp.DType[kind.name], expressions=None, nested=False)
+        return exp.DataType(this=dtype, expressions=None, nested=False)
 
     def _parse_atom(self) -> exp.Expr | None:
         # (sqlglot's fast path for one token would end N'a' before the 'b' it runs on with)

@@ -32,6 +32,10 @@ from mvdd.errors import StoreError
 KINDS = ("table", "column", "index", "check")
 #: ``until`` of an element row that is still live
 OPEN = None
+#: a row made from all its fields in order: ``made(VersionRow, (…))`` is ``VersionRow(…)``
+#: without the Python call of a named tuple's ``__new__`` (the rows, the commit and its result
+#: are made several times per statement; a test holds each site to its class's constructor)
+made = tuple.__new__
 
 
 class VersionRow(NamedTuple):
@@ -52,7 +56,9 @@ class VersionRow(NamedTuple):
         """This row as committed: under its real table id, with its sequence number."""
         # (positional construction: several times cheaper than _replace, on the commit path)
         _, version, name, statement, steps, position, at, dropped, _ = self
-        return VersionRow(table_id, version, name, statement, steps, position, at, dropped, seq)
+        return made(
+            VersionRow, (table_id, version, name, statement, steps, position, at, dropped, seq)
+        )
 
 
 class ElementRow(NamedTuple):
@@ -220,7 +226,7 @@ class Commit(NamedTuple):
             (row,) = self.versions
             until = row.version
             closed = tuple([(key, until) for key in self.closed])
-            return Changes((row.committed(row.table_id, seq),), self.opened, closed, seq)
+            return made(Changes, ((row.committed(row.table_id, seq),), self.opened, closed, seq))
         heads = {v.table_id: v.version for v in self.versions}
         versions = tuple(v.committed(ids.get(v.table_id, v.table_id), seq) for v in self.versions)
         opened = (

@@ -30,6 +30,7 @@ from mvdd.store.base import (
     NodeRow,
     Store,
     VersionRow,
+    made,
 )
 
 
@@ -143,7 +144,7 @@ class MemoryStore(Store):
             self._name_of.update(moving)
             if commit.job is not None and commit.guard is not None:
                 self._apply_job(commit.job, commit.guard)
-            return CommitResult(seq, ids, rows)
+            return made(CommitResult, (seq, ids, rows))
 
     def _allocate(self) -> int:
         tid = self._next_table_id

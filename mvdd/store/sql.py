@@ -40,6 +40,7 @@ from mvdd.store.base import (
     Lease,
     NodeRow,
     Store,
+    made,
 )
 
 #: the store's tables, by their unprefixed names
@@ -368,7 +369,7 @@ class SQLStore(Store):
                 )
             if commit.job is not None and commit.guard is not None:
                 self._apply_job(cur, commit.job, commit.guard)
-        return CommitResult(seq, ids, commit.committed(ids, seq))
+        return made(CommitResult, (seq, ids, commit.committed(ids, seq)))
 
     # -- small durable values -------------------------------------------------------------------
 
