@@ -1040,8 +1040,11 @@ def _(step: s.ModifyColumn, table: Table, rules: Rules) -> Table:
             "a column cannot become VIRTUAL, nor stop being VIRTUAL: drop it and add it",
             column=old.name,
         )
-    if any(i.kind == IndexKind.PRIMARY and old.id in i.column_ids for i in table.indexes):
-        new = _in_primary_key(new, rules)  # a primary key column stays NOT NULL
+    for index in table.indexes:  # (a plain loop to the one primary key, if any)
+        if index.kind == IndexKind.PRIMARY:
+            if old.id in map(_COLUMN_ID, index.parts):
+                new = _in_primary_key(new, rules)  # a primary key column stays NOT NULL
+            break
     ctype = _with_table_charset(
         table,
         new.type,
