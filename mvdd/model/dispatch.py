@@ -2,11 +2,10 @@
 with each argument class's implementation remembered in one dictionary.
 
 ``singledispatch`` finds a call's implementation through three Python calls (its wrapper, its
-``dispatch``, and the ``WeakKeyDictionary`` of its cache), some two thousand machine
-instructions a call; a statement's reading, its ALTER's actions and their application each
-make one. :func:`by_class` keeps ``singledispatch`` for the registry and the resolution along
-the class's method resolution order, and looks an argument's exact class up in a plain
-dictionary first: one Python call, the wrapper's own.
+``dispatch``, and the ``WeakKeyDictionary`` of its cache); a statement's reading, its ALTER's
+actions and their application each make one. :func:`by_class` keeps ``singledispatch`` for
+the registry and the resolution along the class's method resolution order, and looks an
+argument's exact class up in a plain dictionary first: one Python call, the wrapper's own.
 
 The dictionary is emptied at each registration. The classes dispatched on here (sqlglot's
 nodes, mvdd's steps) are plain classes: a virtual subclass an ``abc`` registration made after
