@@ -628,7 +628,8 @@ class Catalog:
         ENUM member, an expression; not in a comment). None: the client's.
         """
         self._check_open()
-        position = check_position(position)
+        if position is not None:
+            position = check_position(position)
         if database is not None and self.database is not None and database != self.database:
             raise CatalogError(f"this catalog tracks database {self.database!r}, not {database!r}")
         default = database if self.database is None else None

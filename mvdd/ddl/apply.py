@@ -1879,7 +1879,8 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         raise DDLError("a table needs at least one column (to drop every column, drop the table)")
     if len(table.indexes) > _MAX_INDEXES:
         raise DDLError(f"too many indexes: {len(table.indexes)} of at most {_MAX_INDEXES}")
-    _check_comment(table.options.comment, "table")
+    if base is None or table.options is not base.options:  # (the comment base held passed)
+        _check_comment(table.options.comment, "table")
     if len(cols) > _MAX_COLUMNS[None]:
         engine = table.options.engine
         most = _MAX_COLUMNS.get(engine, _SERVER_MAX_COLUMNS)
@@ -1896,7 +1897,7 @@ def _validate(table: Table, base: Table | None, rules: Rules) -> None:
         and (options.extra or options.row_format is not None)
     ):
         check_innodb(options)  # (under mvdd's rules: a default server's InnoDB)
-    if table.options.sequence:
+    if options.extra and options.sequence:  # (an option of the others' first: few have one)
         check_structure(table)
     if table.options.versioned or (base is not None and base.options.versioned):
         check_versioned(table)  # (a CREATE's period: parse.build_table's check_period)

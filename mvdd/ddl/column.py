@@ -479,7 +479,7 @@ def column_from_def(
             # MariaDB gives a NOT NULL compressed column without a DEFAULT the empty string
             # for one (SHOW CREATE TABLE says DEFAULT ''; a later DROP DEFAULT takes it away)
             default = ""
-    if any(i.kind == IndexKind.PRIMARY for i in indexes):
+    if IndexKind.PRIMARY in keys:  # (its PRIMARY KEY, made above)
         if flags.get("nullable") is True:
             raise DDLError("a PRIMARY KEY column cannot be NULL", column=name)
         flags["nullable"] = False
