@@ -1422,7 +1422,10 @@ def _options(
                 "statement"
             )
     alone = not for_alter and _charsetless_alone(props)
-    copied = any(isinstance(p, exp.AlgorithmProperty) and p.name.upper() == "COPY" for p in props)
+    # (an ALTER of ALGORITHM=COPY makes the table anew: its KEY_BLOCK_SIZE kept from two bytes)
+    whole = for_alter and not any(
+        isinstance(p, exp.AlgorithmProperty) and p.name.upper() == "COPY" for p in props
+    )
     for p in props:
         if alone and isinstance(p, exp.CollateProperty) and charsetless(p.name):
             # (a CREATE TABLE's collation named without its charset: its database's charset's)
@@ -1483,7 +1486,7 @@ def _options(
             elif flavor != "mysql":
                 # (an ALTER's KEY_BLOCK_SIZE whole, as InnoDB judges it in place: see
                 # SetOptions; one that copies the table makes it anew, from two bytes)
-                out.append(kept(key, value, whole=for_alter and not copied))
+                out.append(kept(key, value, whole=whole))
             elif key == "KEY_BLOCK_SIZE" and not for_alter:
                 out.append((key, created_block_size(value)))
             else:
