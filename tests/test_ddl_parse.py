@@ -543,6 +543,7 @@ _DEFAULT_TYPES = [
     "TIME",
     "TIME(1)",
     "YEAR",
+    "YEAR(2)",
     "BIT(8)",
     "BINARY(4)",
     "TIMESTAMP(1)",
@@ -561,8 +562,10 @@ _READINGS = [
 def test_a_remembered_default_is_the_default_read_afresh() -> None:
     # the oracle: each literal DEFAULT coerced without the memo. Every combination above is
     # read in one order and then in the reverse one, the memo emptied before each: two
-    # literals a key confused (1 and 1.0 are one number, two texts) would meet, the second one
-    # given the first one's value. A default that fails fails alike every time.
+    # literals a key confused (1 and 1.0 are one number, two texts), or two types (YEAR and
+    # YEAR(2) are equal types of two widths, and 0 is 0 in one and 2000 in the other), would
+    # meet, the second one given the first one's value. A default that fails fails alike
+    # every time.
     specs = list(itertools.product(_DEFAULT_LITERALS, _DEFAULT_TYPES, _READINGS))
 
     def outcome(read: Any, *args: Any, **kwargs: Any) -> Any:
@@ -601,6 +604,17 @@ def test_a_remembered_default_is_the_default_read_afresh() -> None:
             assert first == again == oracle, (sql, how)
             remembered += type(node) is exp.Literal and first[0] is not DDLError
     assert remembered > len(specs) // 2  # (the memo was met, in both orders)
+
+
+def test_a_two_digit_year_reads_its_own_default_after_a_year() -> None:
+    """MariaDB's ``YEAR(2) DEFAULT 0`` is 2000 (its SHOW CREATE TABLE: ``DEFAULT 00``), a
+    YEAR's is the zero year, in whichever order a replica's catalog meets them: the two types
+    compare equal (the width is display), and the remembered default of one is not the
+    other's."""
+    cat = Catalog(replica=True, flavor="mariadb")
+    cat.execute("CREATE TABLE a (y YEAR DEFAULT 0); CREATE TABLE b (y YEAR(2) DEFAULT 0)")
+    cat.execute("CREATE TABLE c (y YEAR(2) DEFAULT 69); CREATE TABLE d (y YEAR DEFAULT 69)")
+    assert [cat.table(t).columns[0].default for t in "abcd"] == [0, 2000, 2069, 2069]
 
 
 def test_a_partitioned_table_is_unsupported_by_name() -> None:

@@ -519,13 +519,14 @@ def _coerced(
 
     Defaults repeat endlessly in a DDL stream (``DEFAULT 0``, ``DEFAULT ''``, ``DEFAULT 1``)
     and their reading is pure, so a plain literal's is read once and remembered by what it is
-    made of: its text, whether it is a string, the column's type (whose hash is kept) and the
-    reading; by its text, not its value, as ``1.0`` and ``1`` are one number but two texts. A
-    value the type refuses is not remembered (it raises every time, naming its column). The
-    values kept are immutable (numbers, text, bytes)."""
+    made of: its text, whether it is a string, the column's type (whose hash is kept) with its
+    display width, which its equality leaves out and a YEAR(2) reads (``DEFAULT 0`` is 2000
+    there, 0 in a YEAR), and the reading; by its text, not its value, as ``1.0`` and ``1`` are
+    one number but two texts. A value the type refuses is not remembered (it raises every time,
+    naming its column). The values kept are immutable (numbers, text, bytes)."""
     mariadb, replica, any_day, round_fractions, written_in = how
     key = (
-        (said.this, said.args.get("is_string"), type(default), ctype, how)
+        (said.this, said.args.get("is_string"), type(default), ctype, ctype.width, how)
         if type(said) is exp.Literal
         else None
     )
@@ -549,8 +550,8 @@ def _coerced(
     return held
 
 
-#: (literal text, a string?, raw type, column type, reading) -> the coerced default; cleared
-#: whole when full, as :func:`~mvdd.ddl.types.column_type`'s types are
+#: (literal text, a string?, raw type, column type, its width, reading) -> the coerced default;
+#: cleared whole when full, as :func:`~mvdd.ddl.types.column_type`'s types are
 _DEFAULTS: dict[tuple[Any, ...], Default] = {}
 _DEFAULTS_KEPT = 4096
 _NOT_KEPT = object()
