@@ -976,6 +976,34 @@ def test_a_key_made_for_a_foreign_key_is_kept_as_made_across_a_reopen(tmp_path: 
         assert replayed.equivalent(cat.table("t"))
 
 
+def test_a_display_width_a_statement_changes_is_a_version_kept_across_a_reopen(
+    tmp_path: Path,
+) -> None:
+    """A column redefined with only another display width is equal to the one before it (an
+    ``INT(5)`` is an ``INT``) but not as the server shows it, and a YEAR made MariaDB's
+    YEAR(2) reads its defaults otherwise (``DEFAULT 0`` is 2000): each is a version, whose
+    width the store keeps; the same statement again changes nothing."""
+    path = str(tmp_path / "catalog.db")
+    with Catalog.open(path, replica=True, flavor="mariadb") as cat:
+        cat.execute("CREATE TABLE t (a INT(11), y YEAR)")
+        changed = [
+            len(cat.execute(sql))
+            for sql in (
+                "ALTER TABLE t MODIFY y YEAR(2)",
+                "ALTER TABLE t MODIFY y YEAR(2)",
+                "ALTER TABLE t MODIFY a INT(5)",
+                "ALTER TABLE t ALTER y SET DEFAULT 0",
+            )
+        ]
+        assert changed == [1, 0, 1, 1]
+    with Catalog.open(path, replica=True, flavor="mariadb") as cat:
+        widths = [[c.type.width for c in cat.table("t", version=v).columns] for v in (1, 2, 3)]
+        assert widths == [[11, None], [11, 2], [5, 2]]
+        assert cat.table("t").column("y").default == 2000
+        cat.execute("ALTER TABLE t MODIFY y YEAR, ALTER a SET DEFAULT 1")
+        assert [c.type.width for c in cat.table("t").columns] == [5, None]
+
+
 @pytest.mark.parametrize(
     "flavor,keys", [("mariadb", ["PRIMARY", "p"]), ("mysql", ["PRIMARY"]), (None, ["PRIMARY"])]
 )

@@ -1157,6 +1157,26 @@ def test_a_replica_takes_the_servers_rules(mdb: Any, setup: str | None, sql: str
     _reads_as_on_the_server(mdb, _replica(), setup, sql)
 
 
+def test_a_display_width_a_statement_changes_is_the_servers(mdb: Any) -> None:
+    """A column redefined with only another display width, an INT's or a YEAR's made
+    MariaDB's YEAR(2), is the server's column after it: the width its SHOW CREATE TABLE shows,
+    and a YEAR(2)'s DEFAULT 0 set after it the year 2000 the server keeps."""
+    cat = _replica()
+    assert _run(mdb, "DROP TABLE IF EXISTS t") is None
+    for sql in (
+        "CREATE TABLE t (a INT, y YEAR)",
+        "ALTER TABLE t MODIFY a INT(5)",
+        "ALTER TABLE t MODIFY y YEAR(2)",
+        "ALTER TABLE t ALTER y SET DEFAULT 0",
+    ):
+        assert _on_both(mdb, cat, sql) == (None, None), sql
+        _same_table(mdb, cat, "t", sql)
+    shown = parse_table(show_create_table(mdb, "t"), replica=True)
+    assert [c.type.width for c in cat.table("t").columns] == [5, 2]
+    assert [c.type.width for c in shown.columns] == [5, 2]
+    assert cat.table("t").column("y").default == shown.column("y").default == 2000
+
+
 #: ENUM and SET members written as hex or bit literals: the text their bytes spell in the
 #: column's charset (its own, or its table's once the column meets its table), as the server
 #: reads them: trailing spaces cut, two members one under the collation or a SET's comma

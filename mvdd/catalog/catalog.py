@@ -867,7 +867,14 @@ class Catalog:
                         check_calls(p.new, p.steps, self._now, self._holds)
         except MvddError as err:
             raise err.locate(statement=st.text, statement_index=st.index) from None
-        planned = [p for p in planned if p.new != p.old or p.truncated]
+        # (a table equal to the one before it may still differ as shown: a display width)
+        planned = [
+            p
+            for p in planned
+            if p.new != p.old
+            or p.truncated
+            or (p.new is not None and not p.new.same_as_shown(p.old))  # type: ignore[arg-type]
+        ]
         if not planned:
             return []
         return self._commit(st, planned, position)

@@ -141,6 +141,13 @@ class Column:
     unversioned: bool = False
     row_period: str | None = None
 
+    def same_as_shown(self, other: Column) -> bool:
+        """Equal, and of the same display width, which equality leaves out (an ``INT(5)`` is
+        an ``INT``) but the server shows, and by which a two-digit ``YEAR(2)`` reads its
+        defaults (:attr:`ColumnType.two_digit`): what a catalog keeps of a column that a
+        statement redefines."""
+        return self == other and self.type.width == other.type.width
+
     @property
     def charset(self) -> str | None:
         return self.type.charset
@@ -674,6 +681,11 @@ class Index:
     def column_ids(self) -> tuple[int, ...]:
         return tuple(part.column_id for part in self.parts)
 
+    def same_as_shown(self, other: Index) -> bool:
+        """Equal: the server shows all an index compares, and not ``generated``
+        (:meth:`Column.same_as_shown`)."""
+        return self == other
+
 
 @attrs.frozen(kw_only=True)
 class Check:
@@ -683,6 +695,10 @@ class Check:
     name: str
     expr: Expr
     enforced: bool = True
+
+    def same_as_shown(self, other: Check) -> bool:
+        """Equal: a check shows all it compares (:meth:`Column.same_as_shown`)."""
+        return self == other
 
 
 __all__ = [
