@@ -1891,6 +1891,13 @@ REBOUND = [
     "DROP x, ADD x TEXT",
     "DROP x, ADD x VARCHAR(50)",
     "DROP x, ADD x INT",
+    # a geometry takes any part's length as a BLOB does, a POINT keyed by its whole 25 bytes
+    "DROP p, ADD p GEOMETRY",
+    "DROP v, ADD v POINT",
+    "DROP v, ADD v POINT, DROP p, ADD p LINESTRING",
+    "DROP d, ADD d MULTIPOLYGON",
+    "DROP x, ADD x GEOMETRY",
+    "DROP x, ADD x GEOMETRY, DROP INDEX f, DROP INDEX ux",
     "DROP d, ADD d DATETIME",
     "DROP d, ADD d DATETIME(2)",
     "DROP d, ADD d TIMESTAMP NULL",

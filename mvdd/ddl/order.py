@@ -611,6 +611,9 @@ def _rebound_keys(
 
 #: the families whose key prefixes a change of type fits by :func:`~mvdd.ddl.apply.fitted_prefix`
 _FITTED = frozenset(Family) - LOB_FAMILIES - {Family.SPATIAL}
+#: the families a key part of any length follows to (:func:`_rebound_length`): stored off the
+#: row, keyed by a prefix
+_ANY_PREFIX = LOB_FAMILIES | {Family.SPATIAL}
 
 
 def _auto_hash(table: Table, index: Index) -> bool:
@@ -628,7 +631,9 @@ def _rebound_length(index: Index, part: IndexPart, old: Column, new: Column) -> 
     part's length in characters (a string column's length when it had no prefix; the bytes of
     any other type), which a TEXT or BLOB column takes as its prefix, a string column as its
     prefix (the whole column when they are equal), and any other type only when it has that
-    many bytes. DDLError otherwise (the server's error 1089)."""
+    many bytes; a geometry takes it as a BLOB does (a POINT's key then holds its whole 25
+    bytes, as every key over one: :func:`~mvdd.ddl.apply.apply`). DDLError otherwise (the
+    server's error 1089)."""
     if index.kind in (IndexKind.FULLTEXT, IndexKind.SPATIAL):
         return None
     was = old.type
@@ -639,7 +644,7 @@ def _rebound_length(index: Index, part: IndexPart, old: Column, new: Column) -> 
     else:
         units = was.row_size
     now = new.type
-    if now.family in LOB_FAMILIES:
+    if now.family in _ANY_PREFIX:
         return units
     if now.family in (Family.CHAR, Family.BINARY):
         if units <= (now.length or 0):
