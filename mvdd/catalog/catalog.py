@@ -873,7 +873,7 @@ class Catalog:
             for p in planned
             if p.new != p.old
             or p.truncated
-            or (p.new is not None and not p.new.same_as_shown(p.old))  # type: ignore[arg-type]
+            or (p.new is not None and p.old is not None and not p.new.same_as_shown(p.old))
         ]
         if not planned:
             return []

@@ -693,9 +693,7 @@ class Table:
     def same_as_shown(self, other: Table) -> bool:
         """Equal, and each column of the same display width (:meth:`Column.same_as_shown`):
         a statement whose table is not the same as shown as the one before it changed it."""
-        return self == other and all(
-            a.type.width == b.type.width for a, b in zip(self.columns, other.columns, strict=True)
-        )
+        return self == other and all(map(Column.same_as_shown, self.columns, other.columns))
 
     def equivalent(self, other: Table, *, ignore_order: bool = True) -> bool:
         """Whether the two tables accept the same DML with the same effect.
