@@ -609,11 +609,11 @@ def _rebound_keys(
     return out
 
 
-#: the families whose key prefixes a change of type fits by :func:`~mvdd.ddl.apply.fitted_prefix`
-_FITTED = frozenset(Family) - LOB_FAMILIES - {Family.SPATIAL}
 #: the families a key part of any length follows to (:func:`_rebound_length`): stored off the
 #: row, keyed by a prefix
 _ANY_PREFIX = LOB_FAMILIES | {Family.SPATIAL}
+#: the families whose key prefixes a change of type fits by :func:`~mvdd.ddl.apply.fitted_prefix`
+_FITTED = frozenset(Family) - _ANY_PREFIX
 
 
 def _auto_hash(table: Table, index: Index) -> bool:
