@@ -18,7 +18,8 @@ measured in the same run.
     a dict lookup (goal ≤ 3×), ``execute`` of one ADD COLUMN on a 100-column table against
     ``sqlglot.parse_one`` (goal ≤ 1.5×; timed in pairs, and in blocks beside it), and (c)'s
     SQLite execute against its floor (goal ≤ 1.3×; in (c)'s blocks, and statement by statement
-    beside the floor).
+    beside the floor); and, for what stands in their way, the statement's steps applied to the
+    table warm and each after a parse (``bench_cold_apply``).
 
 Prints a table and writes ``benchmarks/results/catalog_bench.json``.
 
@@ -46,6 +47,7 @@ import sqlglot
 
 from benchmarks.common import banner, machine, per_call, write
 from mvdd import Catalog
+from mvdd.ddl.apply import apply_steps
 from mvdd.ddl.dialect import DIALECT
 from mvdd.ddl.statement import parse_statements, parse_table
 from mvdd.store import codec
@@ -464,7 +466,37 @@ def bench_hot(columns: int = 100) -> dict[str, Any]:
     out["own_rounds"] = len(rounds)
     out["own_parse_vs_parse_one"] = statistics.median(m / p for _, m, p in rounds)
     out["own_work_vs_parse_one"] = statistics.median((e - m) / p for e, m, p in rounds)
+    out.update(bench_cold_apply(cat))
     return out
+
+
+def bench_cold_apply(cat: Catalog, calls: int = 2000) -> dict[str, Any]:
+    """What a parse leaves of the own work's speed: applying the hot statement's steps to the
+    table (:func:`~mvdd.ddl.apply.apply_steps`, the plan's core) timed warm, each call after the
+    one before, and each after an untimed parse of the same text, as an execute meets it (best of
+    five loops each, in alternating rounds). The parse fills the processor's caches with its own
+    code and data; the own work, code that runs once a statement, then runs slower than its
+    instructions alone would make it (``instructions.py`` counts those)."""
+    table = cat.table("t")
+    (st,) = parse_statements(HOT_ALTER)
+    steps = st.steps
+
+    def loop(before: Callable[[], object] | None) -> float:
+        gc.collect()
+        spent = 0
+        for _ in range(calls):
+            if before is not None:
+                before()
+            start = time.perf_counter_ns()
+            apply_steps(table, steps)
+            spent += time.perf_counter_ns() - start
+        return spent / calls / 1e3
+
+    warm, cold = float("inf"), float("inf")
+    for _ in range(5):
+        warm = min(warm, loop(None))
+        cold = min(cold, loop(partial(DIALECT.parse, HOT_ALTER)))
+    return {"apply_warm_us": warm, "apply_after_parse_us": cold, "apply_cold_vs_warm": cold / warm}
 
 
 class _CollectorClock:
@@ -600,6 +632,11 @@ def main() -> None:
         f"    the same split, {hot['own_rounds']} rounds: mvdd's parse "
         f"{hot['own_parse_vs_parse_one']:.2f}x a parse_one, its own work past the parse "
         f"{hot['own_work_vs_parse_one']:.2f}x a parse_one (goal: under half a parse)"
+    )
+    print(
+        f"    the statement's steps applied to the table: {hot['apply_warm_us']:5.1f} us warm, "
+        f"{hot['apply_after_parse_us']:5.1f} us each after a parse "
+        f"({hot['apply_cold_vs_warm']:.2f}x: what the parse leaves in the caches)"
     )
     for label, r in results["execute"].items():
         r["sqlite_vs_floor"] = r["sqlite_us"] / r["floor_us"]
