@@ -8,6 +8,7 @@ through both copies and the following. The oracle is the upstream tables
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import signal
@@ -25,7 +26,7 @@ from mvdd.model import Column, ColumnType
 from mvdd.replicate.lake import compact_lake
 from mvdd.spark import bulk, has_python_udf, read_lake
 from mvdd.store.address import parse_address
-from tests.support.mariadb import quote
+from tests.support.mariadb import MariaDB, quote
 from tests.support.replication import (
     Servers,
     Setup,
@@ -304,6 +305,13 @@ def test_hostile_names_are_copied_and_followed(
         assert r.group.joined.find_column("n`o te") is not None
 
 
+def rows_sent(server: MariaDB) -> int:
+    """The rows a server has sent its clients since it started (its ``Rows_sent``)."""
+    with contextlib.closing(server.connect()) as conn, conn.cursor() as cur:
+        cur.execute("SHOW GLOBAL STATUS LIKE 'Rows_sent'")
+        return int(cur.fetchone()[1])
+
+
 def test_an_enums_error_value_is_copied_in_bulk_as_it_is(s: Setup, spark: Any) -> None:
     """An ENUM's error value (its index 0, which a session outside strict mode stores for a
     value no member is), in a nullable ENUM and a NOT NULL one, copied by Spark over JDBC (the
@@ -319,7 +327,14 @@ def test_an_enums_error_value_is_copied_in_bulk_as_it_is(s: Setup, spark: Any) -
         )
     r = s.replicator(bulk="spark")
     r.partition_rows = 1000
+    before = {server: rows_sent(s.servers.upstream(server)) for server in ("up1", "up2")}
     r.run()
+    # each row crossed from its server once: the rows holding an error value were found by
+    # the server, in the query of each chunk, not by reading the chunk whole a second time
+    for server in ("up1", "up2"):
+        held = ROWS * sum(1 for name, _, _ in SHARDS if name == server)
+        sent = rows_sent(s.servers.upstream(server)) - before[server]
+        assert held <= sent < 1.2 * held, (server, sent, held)
     s.run("up1", "SET SESSION sql_mode = ''", "UPDATE orders_01 SET e = 'no', f = 'q' WHERE id < 5")
     r.run()
     assert_replicated(s, r)

@@ -755,7 +755,8 @@ class Replicator:
             key = list(row_key(table) or ())
             route = merge.route(shard, version)
             into, _ = route.positions(columns)
-            errors = [c for c in into if c in route.empty]
+            # (the shard's columns feeding the target's ENUMs without an empty member)
+            errors = [c for c in columns if route.columns.get(c) in route.empty]
             database, _, name = table.name.partition(".")
             data = dict(point.data) if point is not None else {}
             if "bounds" not in data:
@@ -781,19 +782,22 @@ class Replicator:
                     return
                 with _spark_jobs(shard):
                     frame = bulk.read(spark, upstream, (database, name), read, chunks[i])
-                    rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
                     if self._lake is not None:
                         self._lake.writer.append_frame(frame, shard, group.version(shard), table)
                     apart: list[Op] = []  # rows holding an ENUM's error value, upserted
                     if errors and down is not None:
-                        flagged = bulk.enum_errors(errors)
+                        # (filters of the columns as read: the upstream's query applies them)
+                        flagged, kept = bulk.enum_errors(errors)
                         odd = Changes(Templates(self.target_name))
-                        for found in rows.filter(flagged).collect():
+                        for found in bulk.joined_rows(
+                            frame.filter(flagged), group, shard, group.version(shard), into
+                        ).collect():
                             odd.insert(
                                 dict(zip(into, found, strict=True)), safe=True, empty=route.empty
                             )
                         apart = odd.ops()
-                        rows = rows.filter(~flagged)
+                        frame = frame.filter(kept)
+                    rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
                 # a chunk a kill may have half written, or a copy done again: upserted
                 upsert = again or data.get("started") == i
                 data = {**data, "started": i}

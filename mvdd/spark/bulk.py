@@ -159,15 +159,26 @@ def joined_rows(
     )
 
 
-def enum_errors(columns: Sequence[str]) -> Any:
-    """Whether a row of the joined frame holds an ENUM's error value in one of ``columns``
-    (the target's ENUMs without an empty member, :attr:`mvdd.replicate.merge.Route.empty`):
-    the empty value a session outside strict mode stores for a value no member is, which the
-    target's strict JDBC sessions refuse. The replicator writes those rows apart, one by one
-    (:class:`mvdd.replicate.apply.Changes`); a filter on a column read as it is reaches the
-    upstream's query."""
-    held = [F.coalesce(col(c) == F.lit(""), F.lit(False)) for c in columns]
-    return functools.reduce(lambda a, b: a | b, held)
+def enum_errors(columns: Sequence[str]) -> tuple[Any, Any]:
+    """The rows of a frame :func:`read` gives that hold an ENUM's error value in one of
+    ``columns`` (the shard's columns that feed the target's ENUMs without an empty member,
+    :attr:`mvdd.replicate.merge.Route.empty`), and the other rows: two filters, ``(flagged,
+    kept)``. The error value is the empty value a session outside strict mode stores for a
+    value no member is, which the target's strict JDBC sessions refuse: the replicator writes
+    those rows apart, one by one (:class:`mvdd.replicate.apply.Changes`).
+
+    Both filters reach the upstream's query (Spark's JDBC source hands the server a
+    comparison, a NOT, an IS NULL, an AND and an OR of columns read as they are), so the rows
+    flagged cost the server a look at the chunk and send nothing where there are none, and the
+    server alone tells the two sets apart: ``flagged`` is ``c = ''`` for some column, ``kept``
+    is ``c <> '' OR c IS NULL`` for every one, which a row meets exactly when it does not meet
+    the first (a NULL is no error value). A filter on the joined frame instead (a cast of each
+    column, or a COALESCE) reaches no query: each chunk was read whole twice."""
+    flagged = functools.reduce(lambda a, b: a | b, [col(c) == F.lit("") for c in columns])
+    kept = functools.reduce(
+        lambda a, b: a & b, [(col(c) != F.lit("")) | col(c).isNull() for c in columns]
+    )
+    return flagged, kept
 
 
 def write(
