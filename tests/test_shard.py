@@ -4,6 +4,7 @@ a row from every unpaused shard goes in upstream and downstream alike."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -873,3 +874,50 @@ def test_a_group_reads_its_shards_ddl_by_their_servers_flavor() -> None:
     assert mariadb.joined.column("r").default == 3.141592653589793
     with pytest.raises(DDLError, match="flavor must be one of"):
         ShardGroup("t", create, flavor="oracle")
+
+
+def _calls(group: ShardGroup, ddl: list[tuple[str, str]]) -> int:
+    """The Python functions (and C functions) called while ``group`` applies ``ddl``."""
+    count = 0
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        nonlocal count
+        count += event in ("call", "c_call")
+
+    sys.setprofile(profile)
+    try:
+        for shard, sql in ddl:
+            group.apply(shard, sql)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def test_a_ddl_calls_as_much_whatever_the_number_of_shards() -> None:
+    """One shard's DDL visits the elements it touches and the shards paused, never the group's
+    every shard: the same statements (a column the others lack added, widened and dropped; a
+    column widened past the others' and narrowed back; a change the join refuses, which pauses
+    the shard, and the one that resumes it) make as many calls in a group of 512 shards as in
+    one of 8, within a percent (the module's memos of values, which both groups share, may
+    hold a value for one and not the other: some tens of calls). A loop over the shards would
+    cost a call or more for each shard and statement. (The time: ``benchmarks/shard_bench.py``.)"""
+    runs = []
+    for n in (8, 512):
+        group = ShardGroup("merged", {f"s{i:03}": BASE.format(t=f"tbl{i:03}") for i in range(n)})
+        first, middle = "000", f"{n // 2:03}"  # (names of one length: their tokens alike)
+        stream = [
+            (first, "ADD COLUMN extra INT NOT NULL"),
+            (first, "MODIFY extra BIGINT NOT NULL"),
+            (middle, "MODIFY a BIGINT NOT NULL"),
+            (first, "MODIFY b INT"),  # (no join of a VARCHAR and an INT: paused)
+            (first, "MODIFY b VARCHAR(10)"),  # (resumed)
+            (first, "DROP COLUMN extra"),
+            (middle, "MODIFY a INT NOT NULL"),
+        ]
+        runs.append((group, [(f"s{i}", f"ALTER TABLE tbl{i} {change}") for i, change in stream]))
+    for _ in range(2):  # (the memos warmed, by both groups in turn; each group comes back)
+        for group, ddl in runs:
+            _calls(group, ddl)
+            assert group.paused == frozenset() and group.joined.find_column("extra") is None
+    few, many = (_calls(group, ddl) for group, ddl in runs)
+    assert many <= 1.01 * few, (few, many)

@@ -165,13 +165,15 @@ def counter_conflict(
     indexes: Mapping[str, Any],
     counting: Callable[[str], Sequence[Hashable]],
     keyed: Callable[[str], Collection[Hashable]],
-    holders: Iterable[Hashable],
+    holders: Callable[[], Iterable[Hashable]],
 ) -> tuple[str, ElementConflict] | None:
     """The first joined AUTO_INCREMENT column that no joined index keys, with two holders: one
     whose column counts and one without a key of it (None: every counter is keyed).
 
     ``counting(column)``: the holders whose column is AUTO_INCREMENT; ``keyed(column)``: the
-    holders with an index that starts with the column."""
+    holders with an index that starts with the column; ``holders()``: every holder, in the
+    order the second is looked for in (asked only where a counter lacks a joined key: a join
+    of thousands of shards does not sort their names for each DDL)."""
     joined_keys = counter_keys(indexes)
     for key, value in columns.items():
         if value[0] != 1 or value[1][4] is not True or key in joined_keys:
@@ -179,7 +181,7 @@ def counter_conflict(
         with_key = keyed(key)
         count = counting(key)
         left = next((h for h in count if h in with_key), count[0] if count else None)
-        right = next((h for h in holders if h not in with_key and h != left), None)
+        right = next((h for h in holders() if h not in with_key and h != left), None)
         if left is None or right is None:
             continue
         err = Conflict(

@@ -222,7 +222,7 @@ def join_values(inputs: Sequence[Encoded], labels: Sequence[str]) -> Joined:
         lambda col: {
             i for i, e in enumerate(inputs) if any(starts_with(v, col) for v in e.indexes.values())
         },
-        range(n),
+        lambda: range(n),
     )
     if found is not None:
         raise fail(ElementKind.COLUMN, *found)

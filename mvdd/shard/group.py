@@ -67,6 +67,8 @@ Choices where the seed leaves room:
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -135,6 +137,8 @@ class _Shard:
     versions: list[Table]
     statements: list[str | Table]  # a Table given instead of SQL is rendered when asked
     accepted: Table | None
+    #: where it stands among the group's shards (the order they joined the group in)
+    order: int = 0
     paused: bool = False
     conflict: JoinConflictError | None = None
     #: (old name, new name) of a rename it waits for the other shards to make
@@ -156,6 +160,10 @@ class _Shard:
     @property
     def upstream(self) -> Table:
         return self.versions[-1]
+
+
+#: the order of the group's shards (a sort key)
+_ORDER = operator.attrgetter("order")
 
 
 class ShardGroup:
@@ -206,6 +214,10 @@ class ShardGroup:
         self.target = target
         self.charset = resolve_charset(charset, collation)
         self._shards: dict[str, _Shard] = {}
+        # the paused ones among them, kept as they pause and resume (a DDL's work then visits
+        # the shards it concerns and those paused, not every shard: _resume, _waiting)
+        self._paused: dict[str, _Shard] = {}
+        self._orders = itertools.count()  # (each shard's order, as it joins)
         # shards that left: their history still upgrades the rows they wrote (a lake's)
         self._departed: dict[str, _Shard] = {}
         self._holdings = Holdings()
@@ -219,7 +231,7 @@ class ShardGroup:
         tables = {name: self._table(sql, name).at_version(1) for name, sql in shards.items()}
         touched: dict[ElementKind, set[str]] = {k: set() for k in KINDS}
         for name, table in tables.items():
-            self._shards[name] = _Shard(name, [table], [shards[name]], table)
+            self._shards[name] = _Shard(name, [table], [shards[name]], table, next(self._orders))
             self._holdings.move(name, encode_table(table), touched, Journal())
         # the initial join, all at once: O(shards × elements)
         self._values = Joined({}, {}, {})
@@ -254,7 +266,7 @@ class ShardGroup:
     def paused(self) -> frozenset[str]:
         """Shards whose DML must wait: their last DDL could not be joined (a conflict), or is a
         rename waiting for the other shards."""
-        return frozenset(n for n, sh in self._shards.items() if sh.paused)
+        return frozenset(self._paused)
 
     @property
     def shards(self) -> tuple[str, ...]:
@@ -422,8 +434,8 @@ class ShardGroup:
         if name in self._shards:
             raise DDLError("the group already has this shard", shard=name)
         table = self._table(create_sql, name)
-        sh = _Shard(name, [table], [create_sql], None, paused=True)
-        self._shards[name] = sh
+        sh = _Shard(name, [table], [create_sql], None, next(self._orders), paused=True)
+        self._shards[name] = self._paused[name] = sh
         self._departed.pop(name, None)  # the name is the new table's now
         return self._after(sh, [(sh, table)], (), initial=True)
 
@@ -438,6 +450,7 @@ class ShardGroup:
         except Refused as err:  # pragma: no cover - fewer shards never conflict (merge rules)
             raise err.error from None
         self._departed[name] = self._shards.pop(name)
+        self._paused.pop(name, None)
         outcome = Outcome(downstream=self._emit(actions))
         return _merge(outcome, self._resume(skip=None))
 
@@ -541,10 +554,10 @@ class ShardGroup:
         if not sh.paused or initial:
             try:
                 actions = self._move(moves, steps)
-                sh.resume()
+                self._resume_shard(sh)
                 downstream = self._emit(actions)
             except (Refused, Waiting) as why:
-                sh.pause(why)
+                self._pause_shard(sh, why)
             resumed = self._resume(skip=sh.name if sh.paused else None)
             # refused alone, joined together with the others: not news for this shard
             resumed = attrs.evolve(resumed, resumed=resumed.resumed - {sh.name})
@@ -566,7 +579,7 @@ class ShardGroup:
         downstream: list[str] = []
         resumed: set[str] = set()
         while True:
-            paused = [sh for sh in self._shards.values() if sh.paused]
+            paused = sorted(self._paused.values(), key=_ORDER)  # (in the group's order)
             progress = False
             for sh in paused:
                 if sh.name == skip:
@@ -574,9 +587,9 @@ class ShardGroup:
                 try:
                     actions = self._move([(sh, sh.upstream)], ())
                 except (Refused, Waiting) as why:
-                    sh.pause(why)
+                    self._pause_shard(sh, why)
                     continue
-                sh.resume()
+                self._resume_shard(sh)
                 resumed.add(sh.name)
                 downstream += self._emit(actions)
                 progress = True
@@ -591,7 +604,7 @@ class ShardGroup:
                     except (Refused, Waiting):
                         continue
                     for sh in group:
-                        sh.resume()
+                        self._resume_shard(sh)
                         resumed.add(sh.name)
                     downstream += self._emit(actions)
                     progress = True
@@ -599,6 +612,14 @@ class ShardGroup:
             if not progress:
                 return Outcome(downstream=downstream, resumed=frozenset(resumed))
             skip = None
+
+    def _pause_shard(self, sh: _Shard, why: Refused | Waiting) -> None:
+        sh.pause(why)
+        self._paused[sh.name] = sh
+
+    def _resume_shard(self, sh: _Shard) -> None:
+        sh.resume()
+        self._paused.pop(sh.name, None)
 
     def _emit(self, actions: Sequence[Action]) -> list[str]:
         statements = render(actions)
@@ -621,6 +642,7 @@ class ShardGroup:
             for sh in self._shards.values()
         )
         assert all(sh.conflict is None or sh.waiting is None for sh in self._shards.values())
+        assert self._paused == {n: sh for n, sh in self._shards.items() if sh.paused}
 
     # -- one move of the join ----------------------------------------------------------------
 
@@ -803,7 +825,7 @@ class ShardGroup:
     def _waiting(self, *, skip: str) -> dict[tuple[str, str], set[str]]:
         """The renames paused shards wait on (but ``skip``'s), and who waits."""
         out: dict[tuple[str, str], set[str]] = {}
-        for sh in self._shards.values():
+        for sh in self._paused.values():  # (a shard waits for a rename only while paused)
             if sh.rename is not None and sh.name != skip:
                 out.setdefault(sh.rename, set()).add(sh.name)
         return out

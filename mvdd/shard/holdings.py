@@ -114,7 +114,7 @@ class Holdings:
             }
 
         return counter_conflict(
-            joined.columns, joined.indexes, counting, keyed, sorted(self.encoded)
+            joined.columns, joined.indexes, counting, keyed, lambda: sorted(self.encoded)
         )
 
     def join(self, kind: ElementKind, key: str) -> Any:
