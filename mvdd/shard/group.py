@@ -614,10 +614,12 @@ class ShardGroup:
             skip = None
 
     def _pause_shard(self, sh: _Shard, why: Refused | Waiting) -> None:
+        """Pause a shard, and count it among the group's paused ones."""
         sh.pause(why)
         self._paused[sh.name] = sh
 
     def _resume_shard(self, sh: _Shard) -> None:
+        """Resume a shard (paused or not), and count it no more among the paused ones."""
         sh.resume()
         self._paused.pop(sh.name, None)
 
