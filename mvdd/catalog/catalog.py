@@ -871,9 +871,12 @@ class Catalog:
         planned = [
             p
             for p in planned
-            if p.new != p.old
-            or p.truncated
-            or (p.new is not None and p.old is not None and not p.new.same_as_shown(p.old))
+            if p.truncated
+            or (
+                p.new is not p.old
+                if p.new is None or p.old is None
+                else not p.new.same_as_shown(p.old)
+            )
         ]
         if not planned:
             return []

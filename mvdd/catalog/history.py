@@ -159,10 +159,7 @@ def diff_rows(
             if (
                 row is not None
                 and row.prev == prev
-                and (
-                    row.value is element
-                    or (row.value == element and element.same_as_shown(row.value))
-                )
+                and (row.value is element or element.same_as_shown(row.value))
             ):
                 continue
             opened.append((kind, element.id, element, prev))
