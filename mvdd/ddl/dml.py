@@ -213,14 +213,22 @@ READ_AS: dict[str, exp.DataType] = {
 }
 
 
-def read_source(table: str, columns: Sequence[Column], *, casts: Mapping[str, str] = {}) -> str:
+def read_source(
+    table: str,
+    columns: Sequence[Column],
+    *,
+    casts: Mapping[str, str] = {},
+    flag: tuple[str, Sequence[str]] | None = None,
+) -> str:
     """What a reader of ``columns`` names as the table it reads (Spark's JDBC ``dbtable``): the
     table; or, when a column's SELECT shows less than it stores, or ``casts`` names a column
-    (name -> ``"text"`` or ``"number"``), a query reading each column by :func:`read_node`,
-    those of ``casts`` as :data:`READ_AS` says: as the text the server prints for them
-    (``CAST(… AS CHAR)``), or as their number (``CAST(… AS UNSIGNED)``: a BIT's), where a driver
-    would make another value of it (a date no Java date holds, a BIT's bytes). A WHERE over
-    its key columns filters it as it would the table.
+    (name -> ``"text"`` or ``"number"``), or ``flag`` is given, a query reading each column by
+    :func:`read_node`, those of ``casts`` as :data:`READ_AS` says: as the text the server prints
+    for them (``CAST(… AS CHAR)``), or as their number (``CAST(… AS UNSIGNED)``: a BIT's), where
+    a driver would make another value of it (a date no Java date holds, a BIT's bytes). A WHERE
+    over its key columns filters it as it would the table. ``flag``: (a name, columns), one more
+    column of that name, 1 where one of those columns holds the empty text (an ENUM's error
+    value) and 0 elsewhere, as the server compares them.
 
     >>> from mvdd.model import ColumnType
     >>> print(read_source("t", [Column(id=1, name="y", type=ColumnType.of("year", width=2))]))
@@ -228,17 +236,25 @@ def read_source(table: str, columns: Sequence[Column], *, casts: Mapping[str, st
     >>> d = Column(id=1, name="d", type=ColumnType.of("date"))
     >>> print(read_source("t", [d], casts={"d": "text"}))
     (SELECT CAST(`d` AS CHAR) AS `d` FROM `t`) AS `q`
+    >>> e = Column(id=2, name="e", type=ColumnType.of("enum", members=("x",)))
+    >>> print(read_source("t", [e], flag=("bad", ["e"])))
+    (SELECT `e`, COALESCE(`e` = '', 0) AS `bad` FROM `t`) AS `q`
     """
-    if not casts and not any(shows_less(c) for c in columns):
+    if not casts and flag is None and not any(shows_less(c) for c in columns):
         return sql(table_ref(table))
-    query = exp.select(
-        *(
-            exp.alias_(exp.cast(read_node(c.name), READ_AS[casts[c.name]]), _id(c.name))
-            if c.name in casts
-            else read_node(c)
-            for c in columns
+    nodes = [
+        exp.alias_(exp.cast(read_node(c.name), READ_AS[casts[c.name]]), _id(c.name))
+        if c.name in casts
+        else read_node(c)
+        for c in columns
+    ]
+    if flag is not None:
+        name, among = flag
+        empty = exp.or_(
+            *(exp.EQ(this=read_node(c), expression=exp.Literal.string("")) for c in among)
         )
-    ).from_(table_ref(table))
+        nodes.append(exp.alias_(exp.Coalesce(this=empty, expressions=[literal_node(0)]), _id(name)))
+    query = exp.select(*nodes).from_(table_ref(table))
     return sql(exp.Subquery(this=query, alias=exp.TableAlias(this=_id("q"))))
 
 

@@ -725,8 +725,9 @@ class Replicator:
         *,
         shards: list[str] | None = None,
     ) -> None:
-        """Copy the shards of ``source`` with Spark, chunk by chunk (a chunk: one Spark job
-        of :attr:`chunk_partitions` partitions), each recorded once written; then the source's
+        """Copy the shards of ``source`` with Spark, chunk by chunk (a chunk: a Spark read of
+        :attr:`chunk_partitions` partitions, held for both writes where a lake is beside the
+        target: :func:`~mvdd.spark.bulk.held`), each recorded once written; then the source's
         checkpoint: following starts at ``start`` and is in safe mode up to where the binlog
         ended after the copy. ``shards``: only these, every row upserted (a copy done again)."""
         from mvdd.spark import bulk
@@ -777,60 +778,74 @@ class Replicator:
             predicates = bulk.ranges(key, bounds)
             size = int(data.get("chunk", self.chunk_partitions))  # as the copy began
             chunks = [predicates[i : i + size] for i in range(0, len(predicates), size)]
+            # (the lake and the target both: each chunk read once and held for both writes)
+            writes = (self._lake is not None) + (down is not None)
             for i in range(int(data["chunks"]), len(chunks)):
                 if self._stop.is_set():
                     return
-                with _spark_jobs(shard):
-                    frame = bulk.read(spark, upstream, (database, name), read, chunks[i])
-                    if self._lake is not None:
-                        self._lake.writer.append_frame(frame, shard, group.version(shard), table)
-                    apart: list[Op] = []  # rows holding an ENUM's error value, upserted
-                    if errors and down is not None:
-                        # (filters of the columns as read: the upstream's query applies them)
-                        flagged, kept = bulk.enum_errors(errors)
-                        odd = Changes(Templates(self.target_name))
-                        for found in bulk.joined_rows(
-                            frame.filter(flagged), group, shard, group.version(shard), into
-                        ).collect():
-                            odd.insert(
-                                dict(zip(into, found, strict=True)), safe=True, empty=route.empty
-                            )
-                        apart = odd.ops()
-                        frame = frame.filter(kept)
-                    rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
-                # a chunk a kill may have half written, or a copy done again: upserted
-                upsert = again or data.get("started") == i
-                data = {**data, "started": i}
-                self._commit(
-                    target,
-                    [
-                        target.checkpoint_op(
-                            f"bulk:{shard}", Checkpoint(str(start), merge.seq, data)
-                        )
-                    ],
-                )
-                done = {**data, "chunks": i + 1}
-                mark = target.checkpoint_op(
-                    f"bulk:{shard}", Checkpoint(str(start), merge.seq, done)
-                )
-                if down is None:  # the lake only: the frame is written there
-                    self._commit(target, [mark])
-                elif upsert:
-                    self._retrying(lambda: target.execute(drop_table(stage)))
-                    self._retrying(lambda: target.execute(create_like(stage, self.target_name)))
+                with contextlib.ExitStack() as chunk:
                     with _spark_jobs(shard):
-                        bulk.write(rows, down, stage, session=target.variables)
-                    faults.reach("after-chunk")
+                        frame = bulk.read(
+                            spark,
+                            upstream,
+                            (database, name),
+                            read,
+                            chunks[i],
+                            errors=errors if down is not None else (),
+                        )
+                        frame = chunk.enter_context(bulk.held(frame, writes=writes))
+                        if self._lake is not None:
+                            self._lake.writer.append_frame(
+                                frame, shard, group.version(shard), table
+                            )
+                        apart: list[Op] = []  # rows holding an ENUM's error value, upserted
+                        if errors and down is not None:
+                            flagged, kept = bulk.enum_errors()
+                            changes = Changes(Templates(self.target_name))
+                            for found in bulk.joined_rows(
+                                frame.filter(flagged), group, shard, group.version(shard), into
+                            ).collect():
+                                changes.insert(
+                                    dict(zip(into, found, strict=True)),
+                                    safe=True,
+                                    empty=route.empty,
+                                )
+                            apart = changes.ops()
+                            frame = frame.filter(kept)
+                        rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
+                    # a chunk a kill may have half written, or a copy done again: upserted
+                    upsert = again or data.get("started") == i
+                    data = {**data, "started": i}
                     self._commit(
                         target,
-                        [Op(upsert_from(self.target_name, stage, into), ((),)), *apart, mark],
+                        [
+                            target.checkpoint_op(
+                                f"bulk:{shard}", Checkpoint(str(start), merge.seq, data)
+                            )
+                        ],
                     )
-                    self._retrying(lambda: target.execute(drop_table(stage)))
-                else:
-                    with _spark_jobs(shard):
-                        bulk.write(rows, down, self.target_name, session=target.variables)
-                    faults.reach("after-chunk")
-                    self._commit(target, [*apart, mark])
+                    done = {**data, "chunks": i + 1}
+                    mark = target.checkpoint_op(
+                        f"bulk:{shard}", Checkpoint(str(start), merge.seq, done)
+                    )
+                    if down is None:  # the lake only: the frame is written there
+                        self._commit(target, [mark])
+                    elif upsert:
+                        self._retrying(lambda: target.execute(drop_table(stage)))
+                        self._retrying(lambda: target.execute(create_like(stage, self.target_name)))
+                        with _spark_jobs(shard):
+                            bulk.write(rows, down, stage, session=target.variables)
+                        faults.reach("after-chunk")
+                        self._commit(
+                            target,
+                            [Op(upsert_from(self.target_name, stage, into), ((),)), *apart, mark],
+                        )
+                        self._retrying(lambda: target.execute(drop_table(stage)))
+                    else:
+                        with _spark_jobs(shard):
+                            bulk.write(rows, down, self.target_name, session=target.variables)
+                        faults.reach("after-chunk")
+                        self._commit(target, [*apart, mark])
                 data = done
             copied = int(data.get("rows", 0))  # the shard's rows when its copy began
             counts[shard] = copied

@@ -13,7 +13,6 @@ and applies the binlog in between in safe mode (TiDB DM's).
 from __future__ import annotations
 
 import contextlib
-import functools
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -47,8 +46,11 @@ def read(
     predicates: Sequence[str],
     *,
     fetch: int = 10_000,
+    errors: Sequence[str] = (),
 ) -> DataFrame:
-    """A table's columns, one partition per predicate.
+    """A table's columns, one partition per predicate; and with ``errors`` (ENUM columns), the
+    column :data:`FLAGGED` beside them, the server's 1 where one of those holds the ENUM's error
+    value and 0 elsewhere (:func:`enum_errors`).
 
     ``CHAR(n)`` values come as the server gives them, without trailing spaces (as the binary
     log and every MySQL client see them): Spark's read-side padding of ``CHAR`` columns is
@@ -66,7 +68,8 @@ def read(
     url = options.pop("url")
     options["fetchsize"] = str(fetch)
     casts = {c.name: how for c in columns if (how := read_as(c)) is not None}
-    source = read_source(table[1], columns, casts=casts)
+    flag = (FLAGGED, errors) if errors else None
+    source = read_source(table[1], columns, casts=casts, flag=flag)
     with _session_conf(spark, {PADDING: "false"}):
         df = spark.read.jdbc(url, source, predicates=list(predicates), properties=options)
         out = []
@@ -81,6 +84,8 @@ def read(
                 out.append(cast(value, spark_type(c.type)))
             else:
                 out.append(value)
+        if errors:
+            out.append(col(FLAGGED))
         return df.select(*out)
 
 
@@ -159,26 +164,51 @@ def joined_rows(
     )
 
 
-def enum_errors(columns: Sequence[str]) -> tuple[Any, Any]:
-    """The rows of a frame :func:`read` gives that hold an ENUM's error value in one of
-    ``columns`` (the shard's columns that feed the target's ENUMs without an empty member,
+#: the column :func:`read` adds for the rows holding an ENUM's error value: a name ending in
+#: two spaces, which no column has (none ends in a space) nor a date's text (one: text_name)
+FLAGGED = "enum error  "
+
+
+def enum_errors() -> tuple[Any, Any]:
+    """The rows of a frame :func:`read` gives with ``errors`` that hold an ENUM's error value in
+    one of them (the shard's columns that feed the target's ENUMs without an empty member,
     :attr:`mvdd.replicate.merge.Route.empty`), and the other rows: two filters, ``(flagged,
     kept)``. The error value is the empty value a session outside strict mode stores for a
     value no member is, which the target's strict JDBC sessions refuse: the replicator writes
     those rows apart, one by one (:class:`mvdd.replicate.apply.Changes`).
 
-    Both filters reach the upstream's query (Spark's JDBC source hands the server a
-    comparison, a NOT, an IS NULL, an AND and an OR of columns read as they are), so the rows
-    flagged cost the server a look at the chunk and send nothing where there are none, and the
-    server alone tells the two sets apart: ``flagged`` is ``c = ''`` for some column, ``kept``
-    is ``c <> '' OR c IS NULL`` for every one, which a row meets exactly when it does not meet
-    the first (a NULL is no error value). A filter on the joined frame instead (a cast of each
-    column, or a COALESCE) reaches no query: each chunk was read whole twice."""
-    flagged = functools.reduce(lambda a, b: a | b, [col(c) == F.lit("") for c in columns])
-    kept = functools.reduce(
-        lambda a, b: a & b, [(col(c) != F.lit("")) | col(c).isNull() for c in columns]
-    )
-    return flagged, kept
+    The server tells the two sets apart, in the column :data:`FLAGGED` it computes (``e = ''``
+    under its own comparison), and the filters test that number: Spark's JDBC source hands them
+    to the upstream's query, so the rows flagged cost the server a look at the chunk and send
+    nothing where there are none; over a chunk :func:`held`, Spark tests the number itself. A
+    test of the column's text in Spark would miss them: Connector/J reads an ENUM as a
+    ``CHAR(n)``, and Spark pads a text compared with one to ``n`` characters (``e = ' '``). A
+    filter on the joined frame instead (a cast of each column, or a COALESCE) reaches no query:
+    each chunk was read whole twice."""
+    flag = col(FLAGGED)
+    return flag == F.lit(1), flag == F.lit(0)
+
+
+@contextlib.contextmanager
+def held(frame: DataFrame, *, writes: int) -> Iterator[DataFrame]:
+    """``frame`` (a chunk :func:`read` gives) for ``writes`` writes. For one, the frame as it
+    is: its write's query reads the chunk. For more (the lake and the target), the chunk held
+    by Spark (in memory, then on its local disk) from the first write, which reads it in
+    parallel partitions, to the last, and then let go: each row crosses from the upstream once,
+    and every write takes the very rows of that one read (two reads could each meet rows the
+    other did not). It saves the upstream a second read of each chunk, not time here: on the
+    benchmark's machine (the servers on its two cores) holding costs what the second read did.
+    """
+    if writes < 2:
+        yield frame
+        return
+    from pyspark import StorageLevel
+
+    kept = frame.persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        yield kept
+    finally:
+        kept.unpersist()
 
 
 def write(
@@ -289,8 +319,10 @@ def connection_lost(err: BaseException) -> str | None:
 
 
 __all__ = [
+    "FLAGGED",
     "connection_lost",
     "enum_errors",
+    "held",
     "joined_rows",
     "ranges",
     "read",

@@ -266,7 +266,9 @@ class LakeWriter:
 
     def append_frame(self, df: DataFrame, shard: str, version: int, table: Table) -> int:
         """Write a Spark DataFrame of a shard's rows (columns by the shard's names at group
-        ``version``, all inserts: a bulk copy's chunk) as one batch; returns its number."""
+        ``version``, all inserts: a bulk copy's chunk) as one batch; returns its number. The
+        batch holds a Parquet file for each partition of the frame, written in parallel (one
+        file made of the whole frame would be one Spark task reading every partition in turn)."""
         from pyspark.sql import functions as F
 
         from mvdd.spark.pipeline import col
@@ -287,7 +289,7 @@ class LakeWriter:
                 for f in schema.fields[2:]
             ),
         )
-        out.coalesce(1).write.parquet(str(tmp))
+        out.write.parquet(str(tmp))
         files = {
             p.name: {"shard": shard, "version": version, "rows": None}
             for p in tmp.glob("*.parquet")
