@@ -756,8 +756,11 @@ class Replicator:
             key = list(row_key(table) or ())
             route = merge.route(shard, version)
             into, _ = route.positions(columns)
-            # (the shard's columns feeding the target's ENUMs without an empty member)
-            errors = [c for c in columns if route.columns.get(c) in route.empty]
+            # (the shard's columns feeding the target's ENUMs without an empty member, whose
+            # error value the target's strict sessions refuse; none for a lake alone)
+            errors = [
+                c for c in columns if down is not None and route.columns.get(c) in route.empty
+            ]
             database, _, name = table.name.partition(".")
             data = dict(point.data) if point is not None else {}
             if "bounds" not in data:
@@ -791,7 +794,7 @@ class Replicator:
                             (database, name),
                             read,
                             chunks[i],
-                            errors=errors if down is not None else (),
+                            errors=errors,
                         )
                         frame = chunk.enter_context(bulk.held(frame, writes=writes))
                         if self._lake is not None:
@@ -799,7 +802,7 @@ class Replicator:
                                 frame, shard, group.version(shard), table
                             )
                         apart: list[Op] = []  # rows holding an ENUM's error value, upserted
-                        if errors and down is not None:
+                        if errors:
                             flagged, kept = bulk.enum_errors()
                             changes = Changes(Templates(self.target_name))
                             for found in bulk.joined_rows(
