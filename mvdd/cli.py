@@ -625,6 +625,9 @@ def replicate(
     partition_rows: int = typer.Option(
         100_000, help="rows per partition of the Spark bulk copy (a JDBC read each)"
     ),
+    partition_mib: int = typer.Option(
+        64, min=1, help="MiB per partition of the Spark bulk copy, about (as read)"
+    ),
     lake: Path | None = typer.Option(None, help="also keep the target as a Parquet lake here"),
     renames: str = typer.Option("merge", help="column renames: merge (seed 000) | wait (TiDB DM)"),
     metrics_port: int | None = typer.Option(
@@ -668,6 +671,7 @@ def replicate(
             retry=retry,
         )
         r.partition_rows = partition_rows
+        r.partition_bytes = partition_mib * 2**20
         if metrics_port is not None:
             from mvdd.replicate.metrics import Metrics
 

@@ -155,7 +155,8 @@ def test_bulk_copy_under_writes_and_a_ddl_converges(
 
 def test_a_bulk_copy_killed_after_a_chunk_resumes_without_a_row_twice(s: Setup) -> None:
     env = {**os.environ, "MVDD_KILL_AT": "after-chunk:3"}
-    args = [*s.cli_args(), "--bulk", "spark", "--partition-rows", "500", "--no-live"]
+    args = [*s.cli_args(), "--bulk", "spark", "--partition-rows", "500", "--partition-mib", "1"]
+    args.append("--no-live")
     proc = subprocess.run(
         [sys.executable, "-m", "mvdd.cli", *args],
         cwd=ROOT,
@@ -168,6 +169,52 @@ def test_a_bulk_copy_killed_after_a_chunk_resumes_without_a_row_twice(s: Setup) 
     r = s.replicator(bulk="spark")
     r.run()
     assert assert_replicated(s, r) == {f"{src}/{s.db}.{t}": ROWS for src, t, _ in SHARDS}
+
+
+def test_a_shard_of_wide_rows_is_cut_by_bytes(s: Setup, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shard of wide rows is cut into partitions of about ``partition_bytes`` bytes, where
+    ``partition_rows`` alone would make it one: each partition's bytes, which the upstream
+    server measures over its key range, stay near the bound (so a chunk Spark holds is bounded
+    by bytes), and the copy is whole."""
+    for server, table, _ in SHARDS:
+        s.run(
+            server,
+            f"ALTER TABLE {table} ADD payload MEDIUMTEXT NULL",
+            f"UPDATE {table} SET payload = REPEAT(CHAR(97 + id % 26), 2000 + (id % 7) * 1000)",
+        )
+    read: list[tuple[str, list[str]]] = []
+    real = bulk.read
+
+    def reading(spark: Any, address: Any, table: tuple[str, str], *a: Any, **kw: Any) -> Any:
+        read.append((table[1], list(a[1])))
+        return real(spark, address, table, *a, **kw)
+
+    monkeypatch.setattr(bulk, "read", reading)
+    r = s.replicator(bulk="spark")
+    r.partition_bytes = 2 * 2**20
+    r.run()
+    assert_replicated(s, r)
+    bytes_of = (
+        "SELECT COALESCE(SUM(LENGTH(payload) + LENGTH(customer) + 30), 0), COUNT(*) "
+        "FROM {t} WHERE {p}"
+    )
+    for server, table, _ in SHARDS:
+        partitions = [p for name, chunk in read if name == table for p in chunk]
+        measured = []
+        with (
+            contextlib.closing(s.servers.upstream(server).connect(s.db)) as conn,
+            conn.cursor() as cur,
+        ):
+            for p in partitions:
+                cur.execute(bytes_of.format(t=table, p=p))
+                measured.append(cur.fetchone())
+        assert sum(int(rows) for _, rows in measured) == ROWS
+        whole = sum(int(size) for size, _ in measured)
+        assert whole > 7 * r.partition_bytes  # (one partition, by rows alone)
+        assert len(partitions) >= whole / r.partition_bytes
+        assert max(int(size) for size, _ in measured) < 1.25 * r.partition_bytes, measured
+    columns = "MD5(payload)"
+    assert texts(s.servers.down, s.dw, "orders", columns) == upstream_texts(s, columns)
 
 
 def test_uuid_and_inet_columns_are_copied_in_bulk(s: Setup) -> None:

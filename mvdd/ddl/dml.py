@@ -316,6 +316,51 @@ def boundary(table: str | tuple[str, str], key: Sequence[str], offset: int) -> s
     return sql(node)
 
 
+def row_bytes(table: str | tuple[str, str], columns: Sequence[str], rows: int) -> str:
+    """The average bytes of ``columns`` over the table's first ``rows`` rows (each value's
+    ``LENGTH``, a NULL's none): what a read of them carries a row.
+
+    >>> print(row_bytes("t", ["a", "b"], 100))  # doctest: +NORMALIZE_WHITESPACE
+    SELECT AVG(COALESCE(LENGTH(`a`), 0) + COALESCE(LENGTH(`b`), 0))
+    FROM (SELECT `a`, `b` FROM `t` LIMIT 100) AS `sample`
+    """
+    if not columns:
+        raise ValueError("the bytes of no column")
+    lengths: list[exp.Expr] = [
+        exp.Coalesce(
+            this=exp.Length(this=exp.Column(this=_id(c)), binary=True),
+            expressions=[exp.Literal.number(0)],
+        )
+        for c in columns
+    ]
+    while len(lengths) > 1:  # (summed pairwise: a table's thousands of columns nest shallow)
+        pairs = zip(lengths[::2], lengths[1::2], strict=False)
+        summed = [exp.Add(this=a, expression=b) for a, b in pairs]
+        lengths = summed + lengths[len(summed) * 2 :]
+    (total,) = lengths
+    inner = exp.select(*(exp.Column(this=_id(c)) for c in columns)).from_(table_ref(table))
+    node = exp.select(exp.Avg(this=total)).from_(inner.limit(rows).subquery(_id("sample")))
+    return sql(node)
+
+
+def average_row_length(table: tuple[str, str]) -> str:
+    """The server's statistics of a table's average row length (``AVG_ROW_LENGTH``: InnoDB's
+    estimate over the whole table, its pages' bytes by its rows).
+
+    >>> print(average_row_length(("db", "t")))  # doctest: +NORMALIZE_WHITESPACE
+    SELECT `AVG_ROW_LENGTH` FROM `information_schema`.`TABLES`
+    WHERE `TABLE_SCHEMA` = 'db' AND `TABLE_NAME` = 't'
+    """
+    database, name = table
+    node = (
+        exp.select(exp.Column(this=_id("AVG_ROW_LENGTH")))
+        .from_(table_ref(("information_schema", "TABLES")))
+        .where(exp.EQ(this=exp.Column(this=_id("TABLE_SCHEMA")), expression=literal_node(database)))
+        .where(exp.EQ(this=exp.Column(this=_id("TABLE_NAME")), expression=literal_node(name)))
+    )
+    return sql(node)
+
+
 def key_extent(table: str | tuple[str, str], key: str) -> str:
     """``SELECT MIN(key), MAX(key) FROM table``"""
     k = exp.Column(this=_id(key))
@@ -417,6 +462,7 @@ def drop_table(table: str, *, if_exists: bool = True) -> str:
 
 
 __all__ = [
+    "average_row_length",
     "boundary",
     "checksum_query",
     "count_rows",
@@ -428,6 +474,7 @@ __all__ = [
     "key_extent",
     "key_range",
     "lock_table",
+    "row_bytes",
     "select_all",
     "select_run",
     "select_template",

@@ -48,7 +48,16 @@ from mvdd.binlog import BinlogPosition, BinlogReader, BinlogTransaction, EventKi
 from mvdd.binlog.source import Outage, Source, matches, parse_tables, source_address
 from mvdd.catalog import Catalog
 from mvdd.ddl import parse_table
-from mvdd.ddl.dml import boundary, count_rows, create_like, drop_table, key_extent, upsert_from
+from mvdd.ddl.dml import (
+    average_row_length,
+    boundary,
+    count_rows,
+    create_like,
+    drop_table,
+    key_extent,
+    row_bytes,
+    upsert_from,
+)
 from mvdd.errors import MvddError, SourceConfigError, SourceLost
 from mvdd.model import Table
 from mvdd.model.position import gtid_after
@@ -91,6 +100,8 @@ def _sequence(catalog: Catalog, ev: Any) -> bool:
 #: a reader thread's last word
 _DONE = object()
 BULK = ("auto", "spark", "rows")
+#: the rows a bulk copy measures to size a shard's partitions by bytes (the first the server gives)
+SAMPLED_ROWS = 1000
 
 
 @attrs.define
@@ -224,8 +235,13 @@ class Replicator:
         #: ``bulk="auto"`` copies with Spark from this many rows in all
         self.bulk_rows = 1_000_000
         #: the bulk copy's partitions and chunks (one Spark job each, its partitions a multiple
-        #: of Spark's parallelism; a copy resumes by chunk), and Spark's memory
+        #: of Spark's parallelism; a copy resumes by chunk), and Spark's memory: a partition
+        #: holds at most ``partition_rows`` rows and about ``partition_bytes`` bytes as read
+        #: (the shard's rows by the larger of two estimates of a row's bytes: its first rows'
+        #: values measured by the server, and the server's statistics), so a chunk Spark holds
+        #: for a lake and a target is bounded by ``chunk_partitions`` × ``partition_bytes``
         self.partition_rows = 100_000
+        self.partition_bytes = 64 * 2**20
         self.chunk_partitions = 8
         self.spark_memory = "2g"
         self._spark_session: Any = None
@@ -682,10 +698,11 @@ class Replicator:
     def _bounds(
         self, source: str, table: Table, key: list[str], parallel: int
     ) -> tuple[list[list[Any]], int]:
-        """Key bounds cutting a shard into partitions of about :attr:`partition_rows` rows
-        (their number a multiple of Spark's ``parallel`` tasks, so no wave of a chunk runs a
-        core short): equal widths of a single integer key, else the keys at every n-th row;
-        and the shard's row count when they were taken."""
+        """Key bounds cutting a shard into partitions of at most :attr:`partition_rows` rows
+        and about :attr:`partition_bytes` bytes (their number a multiple of Spark's
+        ``parallel`` tasks, so no wave of a chunk runs a core short): equal widths of a single
+        integer key, else the keys at every n-th row; and the shard's row count when they were
+        taken."""
         database, _, name = table.name.partition(".")
         with (
             contextlib.closing(
@@ -697,7 +714,10 @@ class Replicator:
         ):
             cur.execute(count_rows((database, name)))
             total = int(cur.fetchone()[0])
-            parts = max(1, -(-total // self.partition_rows))
+            width = self._row_bytes(cur, (database, name), names(columns_of(table)))
+            parts = max(
+                1, -(-total // self.partition_rows), -(-total * width // self.partition_bytes)
+            )
             if parts == 1:
                 return [], total
             parts = -(-parts // parallel) * parallel
@@ -714,6 +734,19 @@ class Replicator:
                 if row is not None:
                     out.append([encode_value(v) for v in row])
             return out, total
+
+    @staticmethod
+    def _row_bytes(cur: Any, table: tuple[str, str], columns: list[str]) -> int:
+        """The bytes a row of ``table`` carries as read, by the larger of two estimates: the
+        average of its first :data:`SAMPLED_ROWS` rows' values, which the server measures,
+        and the server's statistics of its average row length (over the whole table, but an
+        estimate, and stale right after a load)."""
+        cur.execute(row_bytes(table, columns, SAMPLED_ROWS))
+        (sampled,) = cur.fetchone()
+        cur.execute(average_row_length(table))
+        found = cur.fetchone()
+        stated = found[0] if found is not None else None
+        return max(1, int(sampled or 0), int(stated or 0))
 
     def _copy_bulk(
         self,
