@@ -696,13 +696,13 @@ class Replicator:
         return self._spark_session
 
     def _bounds(
-        self, source: str, table: Table, key: list[str], parallel: int
+        self, source: str, table: Table, columns: list[str], key: list[str], parallel: int
     ) -> tuple[list[list[Any]], int]:
         """Key bounds cutting a shard into partitions of at most :attr:`partition_rows` rows
         and about :attr:`partition_bytes` bytes (their number a multiple of Spark's
         ``parallel`` tasks, so no wave of a chunk runs a core short): equal widths of a single
         integer key, else the keys at every n-th row; and the shard's row count when they were
-        taken."""
+        taken. ``columns``: the ones the copy reads, whose bytes a row's are."""
         database, _, name = table.name.partition(".")
         with (
             contextlib.closing(
@@ -714,7 +714,7 @@ class Replicator:
         ):
             cur.execute(count_rows((database, name)))
             total = int(cur.fetchone()[0])
-            width = self._row_bytes(cur, (database, name), names(columns_of(table)))
+            width = self._row_bytes(cur, (database, name), columns)
             parts = max(
                 1, -(-total // self.partition_rows), -(-total * width // self.partition_bytes)
             )
@@ -791,14 +791,16 @@ class Replicator:
             into, _ = route.positions(columns)
             # (the shard's columns feeding the target's ENUMs without an empty member, whose
             # error value the target's strict sessions refuse; none for a lake alone)
-            errors = [
-                c for c in columns if down is not None and route.columns.get(c) in route.empty
-            ]
+            errors = (
+                [c for c in columns if route.columns.get(c) in route.empty]
+                if down is not None
+                else []
+            )
             database, _, name = table.name.partition(".")
             data = dict(point.data) if point is not None else {}
             if "bounds" not in data:
                 parallel = spark.sparkContext.defaultParallelism
-                bounds, total = self._bounds(source, table, key, parallel)
+                bounds, total = self._bounds(source, table, columns, key, parallel)
                 size = -(-self.chunk_partitions // parallel) * parallel
                 data = {"bounds": bounds, "rows": total, "chunk": size, "chunks": 0}
                 data["recopy"] = again
