@@ -279,40 +279,85 @@ def select_template(
 
 
 def key_range(key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any] | None) -> str:
-    """``(k1, …) >= (low…) AND (k1, …) < (high…)`` (an end None: open), values as literals: a
-    partition of a table by key range.
+    """The rows whose ``key`` is at or after ``low`` and before ``high`` in key order (an end
+    None: open), values as literals: a partition of a table by key range. Written out column by
+    column (:func:`_from`), which the servers' range optimizers read as ranges of the key's
+    index; MariaDB scans the whole table for a comparison of row constructors (``(a, b) >=
+    (…)``), a partition of a table of a composite key then costing a scan of all of it.
 
     >>> print(key_range(["id"], [10], [20]))
-    (`id`) >= (10) AND (`id`) < (20)
+    `id` >= 10 AND `id` < 20
+    >>> print(key_range(["a", "b"], ["x", 1], None))
+    `a` > 'x' OR (`a` = 'x' AND `b` >= 1)
     """
     within = _key_range(key, low, high)
     return "1 = 1" if within is None else sql(within)
+
+
+#: a comparison of the key's last column, and of each column before it: at or after a bound,
+#: before one
+_ORDERS: dict[bool, tuple[type[exp.Binary], type[exp.Binary]]] = {
+    True: (exp.GTE, exp.GT),
+    False: (exp.LT, exp.LT),
+}
+
+
+def _from(key: Sequence[str], bound: Sequence[Any], after: bool) -> exp.Expr:
+    """``key`` at or after ``bound`` (``after``), or before it, in the order of the key's
+    columns: one term for each column, the columns before it equal to the bound's and it past
+    the bound's (the last one at it too, for ``after``), their OR. Keys are NOT NULL (a row's
+    key: :func:`~mvdd.replicate.merge.row_key`), where this is the row constructors' comparison.
+
+    >>> print(sql(_from(["a", "b", "c"], [1, 2, 3], False)))
+    `a` < 1 OR (`a` = 1 AND `b` < 2) OR (`a` = 1 AND `b` = 2 AND `c` < 3)
+    """
+    last, before = _ORDERS[after]
+    values = [literal_node(v) for v in bound]
+    terms = [
+        exp.and_(
+            *(
+                exp.EQ(this=exp.Column(this=_id(k)), expression=v.copy())
+                for k, v in zip(key[:i], values[:i], strict=True)
+            ),
+            (last if i == len(key) - 1 else before)(
+                this=exp.Column(this=_id(key[i])), expression=values[i].copy()
+            ),
+        )
+        for i in range(len(key))
+    ]
+    return exp.or_(*terms)
 
 
 def _key_range(
     key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any] | None
 ) -> exp.Expr | None:
     """:func:`key_range`'s condition (None: both ends open)."""
-    keys = exp.Tuple(expressions=[exp.Column(this=_id(k)) for k in key])
-    parts: list[exp.Expr] = []
-    if low is not None:
-        bound = exp.Tuple(expressions=[literal_node(v) for v in low])
-        parts.append(exp.GTE(this=keys.copy(), expression=bound))
-    if high is not None:
-        bound = exp.Tuple(expressions=[literal_node(v) for v in high])
-        parts.append(exp.LT(this=keys.copy(), expression=bound))
+    parts = [
+        _from(key, bound, after)
+        for bound, after in ((low, True), (high, False))
+        if bound is not None
+    ]
     return exp.and_(*parts) if parts else None
 
 
-def boundary(table: str | tuple[str, str], key: Sequence[str], offset: int) -> str:
-    """The key of the row at ``offset`` in key order (a partition's bound)."""
-    node = (
-        exp.select(*(exp.Column(this=_id(k)) for k in key))
-        .from_(table_ref(table))
-        .order_by(*(exp.Ordered(this=exp.Column(this=_id(k)), nulls_first=True) for k in key))
-        .limit(1)
-        .offset(offset)
-    )
+def boundary(
+    table: str | tuple[str, str],
+    key: Sequence[str],
+    offset: int,
+    after: Sequence[Any] | None = None,
+) -> str:
+    """The key of the row ``offset`` rows past the first at or after ``after`` (None: the
+    table's first) in key order: a partition's bound. From the bound before it, the server
+    reads the rows between the two, not every row before it.
+
+    >>> print(boundary("t", ["a", "b"], 10, ["x", 1]))
+    SELECT `a`, `b` FROM `t` WHERE `a` > 'x' OR (`a` = 'x' AND `b` >= 1) ORDER BY `a`, `b`
+    LIMIT 1 OFFSET 10
+    """
+    node = exp.select(*(exp.Column(this=_id(k)) for k in key)).from_(table_ref(table))
+    if after is not None:
+        node = node.where(_from(key, after, True))
+    node = node.order_by(*(exp.Column(this=_id(k)) for k in key)).limit(1).offset(offset)
     return sql(node)
 
 
@@ -425,7 +470,7 @@ def select_run(
     in key order when ``ordered``: one run of a table read in key order.
 
     >>> print(select_run("t", ["id", "v"], ["id"], [10], [20]))
-    SELECT `id`, `v` FROM `t` WHERE (`id`) >= (10) AND (`id`) < (20)
+    SELECT `id`, `v` FROM `t` WHERE `id` >= 10 AND `id` < 20
     >>> print(select_run("t", None, ["id"], None, None, ordered=True))
     SELECT * FROM `t` ORDER BY `id`
     """

@@ -158,6 +158,27 @@ class _Pending:
         return bool(self.changes) or bool(self.holds) or bool(self.commits)
 
 
+def key_bounds(
+    cur: Any, table: tuple[str, str], key: list[str], total: int, parts: int
+) -> list[list[Any]]:
+    """The keys cutting a table of ``total`` rows into ``parts`` partitions of as many rows in
+    key order: the key of the row at each ``i * total // parts``. Each found from the one
+    before it (:func:`~mvdd.ddl.dml.boundary`), so the server reads the table's rows once in
+    all, where a bound read from the first row reads half the table on average. Fewer when
+    rows were deleted since ``total`` was counted."""
+    out: list[list[Any]] = []
+    after, at = None, 0
+    for i in range(1, parts):
+        offset = i * total // parts
+        cur.execute(boundary(table, key, offset - at, after))
+        row = cur.fetchone()
+        if row is None:
+            break
+        after, at = list(row), offset
+        out.append(after)
+    return out
+
+
 class Replicator:
     """Shards on upstream servers into one table of a downstream database, exactly once.
 
@@ -727,13 +748,8 @@ class Replicator:
                 low, high = cur.fetchone()
                 step = max(1, (int(high) - int(low) + 1) // parts)
                 return [[int(low) + i * step] for i in range(1, parts)], total
-            out = []
-            for i in range(1, parts):
-                cur.execute(boundary((database, name), key, i * total // parts))
-                row = cur.fetchone()
-                if row is not None:
-                    out.append([encode_value(v) for v in row])
-            return out, total
+            found = key_bounds(cur, (database, name), key, total, parts)
+            return [[encode_value(v) for v in row] for row in found], total
 
     @staticmethod
     def _row_bytes(cur: Any, table: tuple[str, str], columns: list[str]) -> int:
