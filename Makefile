@@ -112,6 +112,7 @@ bench: $(VENV)/.installed-test system-deps
 	$(BIN)/python benchmarks/binlog_bench.py
 	$(BIN)/python benchmarks/replicate_bench.py
 	$(BIN)/python benchmarks/spark_bulk_bench.py
+	$(BIN)/python benchmarks/ranges_bench.py
 	$(BIN)/python benchmarks/script_bench.py
 	@if command -v valgrind >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then \
 		$(BIN)/python benchmarks/instructions.py; \
