@@ -5,7 +5,8 @@ column's name hostile) is partitioned by :func:`~mvdd.replicate.replicator.key_b
 row constructors selects, the row at each offset of a plain ``ORDER BY … LIMIT 1 OFFSET n``,
 and its handler's count of the rows it read (``Handler_read_*``), which a partition read as a
 range of the key's index keeps near the rows it returns, where a comparison of row
-constructors reads the whole table."""
+constructors reads the whole table. The one-connection copy resumed after a key
+(:meth:`~mvdd.binlog.source.Rows.rows`) reads from that key the same way."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from mvdd.binlog.source import Rows
 from mvdd.ddl.dml import key_range
 from mvdd.replicate.replicator import key_bounds
 from tests.support.mariadb import MariaDB, quote, scratch
@@ -127,3 +129,28 @@ def test_a_range_selects_the_rows_of_the_row_constructors_comparison(
             rows, read = reads(cur, f"SELECT {COLUMNS} FROM t WHERE {ours} ORDER BY {COLUMNS}")
             assert [tuple(r) for r in rows] == expected, ours
             assert read <= len(rows) + 2, (ours, read, len(rows))
+
+
+@pytest.mark.parametrize("bound", BOUNDS[:3], ids=lambda b: str(b[0]))
+def test_a_copy_resumed_after_a_key_reads_from_it(table: Any, bound: list[Any]) -> None:
+    """The one-connection copy, resumed after the last key it wrote, reads the rows after that
+    key (those of the server's comparison of row constructors), from the key on: the server's
+    handler reads the rows it sends, not the ones before."""
+    tuple_ = "(" + ", ".join(["%s"] * 3) + ")"
+    with table.cursor() as cur:
+        cur.execute(
+            f"SELECT {COLUMNS}, v FROM t WHERE ({COLUMNS}) > {tuple_} ORDER BY {COLUMNS}", bound
+        )
+        expected = [tuple(r) for r in cur.fetchall()]
+        cur.execute("FLUSH STATUS")
+    rows = Rows(table, "the server")
+    got = [
+        r
+        for chunk in rows.rows((table.db.decode(), "t"), [*KEY, "v"], KEY, after=bound, batch=1000)
+        for r in chunk
+    ]
+    with table.cursor() as cur:
+        cur.execute("SHOW SESSION STATUS LIKE 'Handler_read%'")
+        read = sum(int(v) for k, v in cur.fetchall() if k.endswith(("_next", "_prev", "_rnd")))
+    assert got == expected
+    assert read <= len(got) + 2, (read, len(got))

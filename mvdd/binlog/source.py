@@ -49,6 +49,7 @@ import pymysql
 from mvdd.ddl.dml import (
     count_rows,
     defaults_query,
+    key_params,
     lock_table,
     select_template,
     show_create,
@@ -767,7 +768,7 @@ class Rows:
         sql = select_template(table, columns, key, after=after is not None)
         cur = self._conn.cursor(pymysql.cursors.SSCursor)
         try:
-            cur.execute(sql, tuple(after) if after is not None else None)
+            cur.execute(sql, key_params(after) if after is not None else None)
             while True:
                 chunk = cur.fetchmany(batch)
                 if not chunk:

@@ -265,16 +265,18 @@ def select_template(
     *,
     after: bool,
 ) -> str:
-    """``SELECT columns FROM table [WHERE (k1, …) > (%s, …)] ORDER BY k1, …``: a table's rows in
-    key order, from the start or after a key (a copy resumed where it stopped); each column
-    read by :func:`read_node`."""
+    """``SELECT columns FROM table [WHERE key after (%s, …)] ORDER BY k1, …``: a table's rows in
+    key order, from the start or after a key (a copy resumed where it stopped; its parameters
+    :func:`key_params`'s, the key written out column by column: :func:`_from`); each column read
+    by :func:`read_node`.
+
+    >>> print(select_template("t", ["a", "b", "v"], ["a", "b"], after=True))
+    SELECT `a`, `b`, `v` FROM `t` WHERE `a` > %s OR (`a` = %s AND `b` > %s) ORDER BY `a`, `b`
+    """
     node = exp.select(*(read_node(c) for c in columns)).from_(table_ref(table))
     if after:
-        keys = exp.Tuple(expressions=[exp.Column(this=_id(k)) for k in key])
-        node = node.where(exp.GT(this=keys, expression=_params(len(key))))
-    node = node.order_by(
-        *(exp.Ordered(this=exp.Column(this=_id(k)), nulls_first=True) for k in key)
-    )
+        node = node.where(_from(key, [exp.Placeholder() for _ in key], "after"))
+    node = node.order_by(*(exp.Column(this=_id(k)) for k in key))
     return _template(node)
 
 
@@ -294,33 +296,34 @@ def key_range(key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any]
     return "1 = 1" if within is None else sql(within)
 
 
-#: a comparison of the key's last column, and of each column before it: at or after a bound,
-#: before one
-_ORDERS: dict[bool, tuple[type[exp.Binary], type[exp.Binary]]] = {
-    True: (exp.GTE, exp.GT),
-    False: (exp.LT, exp.LT),
+#: how a key compares with a bound -> the comparison of the key's last column, and of each
+#: column before it
+_ORDERS: dict[str, tuple[type[exp.Binary], type[exp.Binary]]] = {
+    "from": (exp.GTE, exp.GT),
+    "after": (exp.GT, exp.GT),
+    "before": (exp.LT, exp.LT),
 }
 
 
-def _from(key: Sequence[str], bound: Sequence[Any], after: bool) -> exp.Expr:
-    """``key`` at or after ``bound`` (``after``), or before it, in the order of the key's
-    columns: one term for each column, the columns before it equal to the bound's and it past
-    the bound's (the last one at it too, for ``after``), their OR. Keys are NOT NULL (a row's
-    key: :func:`~mvdd.replicate.merge.row_key`), where this is the row constructors' comparison.
+def _from(key: Sequence[str], bound: Sequence[exp.Expr], order: str) -> exp.Expr:
+    """``key`` at or after ``bound`` (``order`` "from"), after it, or before it, in the order
+    of the key's columns: a term for each column, the columns before it equal to the bound's
+    and it past the bound's, their OR (the bound's values in the order :func:`key_params`
+    gives them). Keys are NOT NULL (a row's key: :func:`~mvdd.replicate.merge.row_key`), where
+    this is the row constructors' comparison; the servers read it as ranges of the key's index.
 
-    >>> print(sql(_from(["a", "b", "c"], [1, 2, 3], False)))
+    >>> print(sql(_from(["a", "b", "c"], [literal_node(v) for v in (1, 2, 3)], "before")))
     `a` < 1 OR (`a` = 1 AND `b` < 2) OR (`a` = 1 AND `b` = 2 AND `c` < 3)
     """
-    last, before = _ORDERS[after]
-    values = [literal_node(v) for v in bound]
+    last, before = _ORDERS[order]
     terms = [
         exp.and_(
             *(
                 exp.EQ(this=exp.Column(this=_id(k)), expression=v.copy())
-                for k, v in zip(key[:i], values[:i], strict=True)
+                for k, v in zip(key[:i], bound[:i], strict=True)
             ),
             (last if i == len(key) - 1 else before)(
-                this=exp.Column(this=_id(key[i])), expression=values[i].copy()
+                this=exp.Column(this=_id(key[i])), expression=bound[i].copy()
             ),
         )
         for i in range(len(key))
@@ -328,13 +331,23 @@ def _from(key: Sequence[str], bound: Sequence[Any], after: bool) -> exp.Expr:
     return exp.or_(*terms)
 
 
+def key_params(bound: Sequence[Any]) -> tuple[Any, ...]:
+    """The parameters of a template comparing a key with ``bound`` (:func:`select_template`):
+    each of the bound's first values as often as :func:`_from` names it.
+
+    >>> key_params(["x", 1, 2])
+    ('x', 'x', 1, 'x', 1, 2)
+    """
+    return tuple(v for i in range(len(bound)) for v in bound[: i + 1])
+
+
 def _key_range(
     key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any] | None
 ) -> exp.Expr | None:
     """:func:`key_range`'s condition (None: both ends open)."""
     parts = [
-        _from(key, bound, after)
-        for bound, after in ((low, True), (high, False))
+        _from(key, [literal_node(v) for v in bound], order)
+        for bound, order in ((low, "from"), (high, "before"))
         if bound is not None
     ]
     return exp.and_(*parts) if parts else None
@@ -356,7 +369,7 @@ def boundary(
     """
     node = exp.select(*(exp.Column(this=_id(k)) for k in key)).from_(table_ref(table))
     if after is not None:
-        node = node.where(_from(key, after, True))
+        node = node.where(_from(key, [literal_node(v) for v in after], "from"))
     node = node.order_by(*(exp.Column(this=_id(k)) for k in key)).limit(1).offset(offset)
     return sql(node)
 
@@ -517,6 +530,7 @@ __all__ = [
     "insert_rows",
     "insert_template",
     "key_extent",
+    "key_params",
     "key_range",
     "lock_table",
     "row_bytes",
