@@ -218,6 +218,44 @@ def test_a_shard_of_wide_rows_is_cut_by_bytes(s: Setup, monkeypatch: pytest.Monk
     assert texts(s.servers.down, s.dw, "orders", columns) == upstream_texts(s, columns)
 
 
+def test_a_shard_of_an_integer_key_with_a_far_value_is_cut_by_its_rows(
+    s: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shard whose integer key holds one far value (a sentinel row) among dense ones is cut
+    at every n-th row, where equal widths of its key put all but one row in its first
+    partition; a shard of dense keys is cut by equal widths as before. Every partition, its
+    rows counted by the server over its range, holds at most ``partition_rows`` rows."""
+    far = {"orders_01": 10**15, "orders_03": 2**63 - 1}
+    for server, table, _ in SHARDS:
+        if table in far:
+            s.run(server, f"INSERT INTO {table} (id, customer) VALUES ({far[table]}, 'far')")
+    read: list[tuple[str, list[str]]] = []
+    real = bulk.read
+
+    def reading(spark: Any, address: Any, table: tuple[str, str], *a: Any, **kw: Any) -> Any:
+        read.append((table[1], list(a[1])))
+        return real(spark, address, table, *a, **kw)
+
+    monkeypatch.setattr(bulk, "read", reading)
+    r = s.replicator(bulk="spark")
+    r.partition_rows = 250
+    r.run()
+    assert_replicated(s, r)
+    for server, table, _ in SHARDS:
+        partitions = [p for name, chunk in read if name == table for p in chunk]
+        with (
+            contextlib.closing(s.servers.upstream(server).connect(s.db)) as conn,
+            conn.cursor() as cur,
+        ):
+            counts = []
+            for p in partitions:
+                cur.execute(f"SELECT COUNT(*) FROM {table} WHERE {p}")
+                counts.append(int(cur.fetchone()[0]))
+        assert sum(counts) == ROWS + (table in far)
+        assert max(counts) <= r.partition_rows, (table, counts)
+        assert len(partitions) == (14 if table in far else 12), (table, counts)
+
+
 def handler_reads(server: MariaDB) -> int:
     """The rows a server's handler has read since it started (its ``Handler_read_*`` of the
     next, previous and random rows)."""

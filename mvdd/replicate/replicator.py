@@ -102,6 +102,9 @@ _DONE = object()
 BULK = ("auto", "spark", "rows")
 #: the rows a bulk copy measures to size a shard's partitions by bytes (the first the server gives)
 SAMPLED_ROWS = 1000
+#: an integer key of at most this many values a row, between its least and its greatest, is
+#: cut by equal widths (a width holds at most its values' rows); one of more, by its rows
+DENSE = 2
 
 
 @attrs.define
@@ -721,9 +724,13 @@ class Replicator:
     ) -> tuple[list[list[Any]], int]:
         """Key bounds cutting a shard into partitions of at most :attr:`partition_rows` rows
         and about :attr:`partition_bytes` bytes (their number a multiple of Spark's
-        ``parallel`` tasks, so no wave of a chunk runs a core short): equal widths of a single
-        integer key, else the keys at every n-th row; and the shard's row count when they were
-        taken. ``columns``: the ones the copy reads, whose bytes a row's are."""
+        ``parallel`` tasks, so no wave of a chunk runs a core short), and the shard's row
+        count when they were taken. Equal widths of a single integer key whose values are
+        dense (:data:`DENSE`: a partition then holds no more rows than its width, whatever
+        the gaps), else the keys at every n-th row (:func:`key_bounds`: equal widths of a
+        key of gaps, a sentinel row's far value, or values bunched at one end, would put most
+        rows in a few partitions). ``columns``: the ones the copy reads, whose bytes a row's
+        are."""
         database, _, name = table.name.partition(".")
         with (
             contextlib.closing(
@@ -736,18 +743,28 @@ class Replicator:
             cur.execute(count_rows((database, name)))
             total = int(cur.fetchone()[0])
             width = self._row_bytes(cur, (database, name), columns)
-            parts = max(
-                1, -(-total // self.partition_rows), -(-total * width // self.partition_bytes)
-            )
+
+            def partitions(rows: int) -> int:
+                """How many partitions ``rows`` rows take (a multiple of ``parallel``)."""
+                parts = max(
+                    1, -(-rows // self.partition_rows), -(-rows * width // self.partition_bytes)
+                )
+                return 1 if parts == 1 else -(-parts // parallel) * parallel
+
+            parts = partitions(total)
             if parts == 1:
                 return [], total
-            parts = -(-parts // parallel) * parallel
-            col = table.column(key[0])
-            if len(key) == 1 and col.type.family == "integer":
+            if len(key) == 1 and table.column(key[0]).type.family == "integer":
                 cur.execute(key_extent((database, name), key[0]))
                 low, high = cur.fetchone()
-                step = max(1, (int(high) - int(low) + 1) // parts)
-                return [[int(low) + i * step] for i in range(1, parts)], total
+                if low is None:
+                    return [], total  # (emptied since the count)
+                values = int(high) - int(low) + 1
+                if values <= DENSE * total:
+                    parts = partitions(values)
+                    step = -(-values // parts)
+                    edges = (int(low) + i * step for i in range(1, parts))
+                    return [[edge] for edge in edges if edge <= int(high)], total
             found = key_bounds(cur, (database, name), key, total, parts)
             return [[encode_value(v) for v in row] for row in found], total
 
