@@ -183,14 +183,7 @@ def test_a_shard_of_wide_rows_is_cut_by_bytes(s: Setup, monkeypatch: pytest.Monk
             f"ALTER TABLE {table} ADD payload MEDIUMTEXT NULL",
             f"UPDATE {table} SET payload = REPEAT(CHAR(97 + id % 26), 2000 + (id % 7) * 1000)",
         )
-    read: list[tuple[str, list[str]]] = []
-    real = bulk.read
-
-    def reading(spark: Any, address: Any, table: tuple[str, str], *a: Any, **kw: Any) -> Any:
-        read.append((table[1], list(a[1])))
-        return real(spark, address, table, *a, **kw)
-
-    monkeypatch.setattr(bulk, "read", reading)
+    read = reads_of(monkeypatch)
     r = s.replicator(bulk="spark")
     r.partition_bytes = 2 * 2**20
     r.run()
@@ -218,6 +211,36 @@ def test_a_shard_of_wide_rows_is_cut_by_bytes(s: Setup, monkeypatch: pytest.Monk
     assert texts(s.servers.down, s.dw, "orders", columns) == upstream_texts(s, columns)
 
 
+def reads_of(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[str]]]:
+    """The reads the bulk copy makes from here on: each chunk's table and its partitions'
+    predicates."""
+    read: list[tuple[str, list[str]]] = []
+    real = bulk.read
+
+    def reading(spark: Any, address: Any, table: tuple[str, str], *a: Any, **kw: Any) -> Any:
+        read.append((table[1], list(a[1])))
+        return real(spark, address, table, *a, **kw)
+
+    monkeypatch.setattr(bulk, "read", reading)
+    return read
+
+
+def partition_rows(s: Setup, read: list[tuple[str, list[str]]]) -> dict[str, list[int]]:
+    """Each shard's partitions' rows, counted by its server over each partition's predicate."""
+    out = {}
+    for server, table, _ in SHARDS:
+        with (
+            contextlib.closing(s.servers.upstream(server).connect(s.db)) as conn,
+            conn.cursor() as cur,
+        ):
+            counts = []
+            for p in (p for name, chunk in read if name == table for p in chunk):
+                cur.execute(f"SELECT COUNT(*) FROM {table} WHERE {p}")
+                counts.append(int(cur.fetchone()[0]))
+        out[table] = counts
+    return out
+
+
 def test_a_shard_of_an_integer_key_with_a_far_value_is_cut_by_its_rows(
     s: Setup, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -229,31 +252,65 @@ def test_a_shard_of_an_integer_key_with_a_far_value_is_cut_by_its_rows(
     for server, table, _ in SHARDS:
         if table in far:
             s.run(server, f"INSERT INTO {table} (id, customer) VALUES ({far[table]}, 'far')")
-    read: list[tuple[str, list[str]]] = []
-    real = bulk.read
-
-    def reading(spark: Any, address: Any, table: tuple[str, str], *a: Any, **kw: Any) -> Any:
-        read.append((table[1], list(a[1])))
-        return real(spark, address, table, *a, **kw)
-
-    monkeypatch.setattr(bulk, "read", reading)
+    read = reads_of(monkeypatch)
     r = s.replicator(bulk="spark")
     r.partition_rows = 250
     r.run()
     assert_replicated(s, r)
-    for server, table, _ in SHARDS:
-        partitions = [p for name, chunk in read if name == table for p in chunk]
-        with (
-            contextlib.closing(s.servers.upstream(server).connect(s.db)) as conn,
-            conn.cursor() as cur,
-        ):
-            counts = []
-            for p in partitions:
-                cur.execute(f"SELECT COUNT(*) FROM {table} WHERE {p}")
-                counts.append(int(cur.fetchone()[0]))
+    for table, counts in partition_rows(s, read).items():
         assert sum(counts) == ROWS + (table in far)
         assert max(counts) <= r.partition_rows, (table, counts)
-        assert len(partitions) == (14 if table in far else 12), (table, counts)
+        assert len(counts) == (14 if table in far else 12), (table, counts)
+
+
+def test_a_shard_of_a_key_led_by_an_enum_is_cut_in_its_members_order(
+    s: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key led by an ENUM orders its rows by the members' numbers, not their text ('z' <
+    'a' < 'm'): the partitions, bounded by numbers, hold each row once (compared as text,
+    the first held every 'a' and 'm' row as well, the last every 'z' row)."""
+    for server, table, _ in SHARDS:
+        s.run(
+            server,
+            f"ALTER TABLE {table} ADD region ENUM('z','a','m') NOT NULL DEFAULT 'z'",
+            f"UPDATE {table} SET region = ELT(1 + id % 3, 'z', 'a', 'm')",
+            f"ALTER TABLE {table} DROP PRIMARY KEY, ADD PRIMARY KEY (region, id)",
+        )
+    read = reads_of(monkeypatch)
+    r = s.replicator(bulk="spark")
+    r.partition_rows = 250
+    r.run()
+    assert sum(assert_replicated(s, r).values()) == len(SHARDS) * ROWS
+    for table, counts in partition_rows(s, read).items():
+        assert sum(counts) == ROWS and max(counts) <= r.partition_rows, (table, counts)
+
+
+def test_a_shard_of_a_time_key_is_cut_in_the_times_order(
+    s: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key led by a TIME (negative times, and hours past 99), which the copy reads as the
+    text the server prints: its bounds are TIME literals (a driver's ``timedelta``, whose
+    ``str`` writes days) and its partitions compare the text as a TIME again (as text,
+    ``'-10:00:00'`` sorts after ``'-09:00:00'`` and ``'100:00:00'`` before ``'99:00:00'``):
+    each row in one partition, none holding more than ``partition_rows``."""
+    for server, table, _ in SHARDS:
+        s.run(
+            server,
+            f"ALTER TABLE {table} ADD slot TIME(3) NOT NULL DEFAULT '00:00:00'",
+            f"UPDATE {table} SET slot = SEC_TO_TIME((id % {ROWS} - {ROWS // 2}) * 400.5)",
+            f"ALTER TABLE {table} DROP PRIMARY KEY, ADD PRIMARY KEY (slot, id)",
+        )
+    read = reads_of(monkeypatch)
+    r = s.replicator(bulk="spark")
+    r.partition_rows = 250
+    r.run()
+    assert sum(assert_replicated(s, r).values()) == len(SHARDS) * ROWS
+    for table, counts in partition_rows(s, read).items():
+        assert sum(counts) == ROWS and max(counts) <= r.partition_rows, (table, counts)
+    columns = "slot, id"
+    assert sorted(texts(s.servers.down, s.dw, "orders", columns)) == sorted(
+        upstream_texts(s, columns)
+    )
 
 
 def handler_reads(server: MariaDB) -> int:

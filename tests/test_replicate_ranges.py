@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from decimal import Decimal
 from typing import Any
 
 import pytest
 
 from mvdd.binlog.source import Rows
-from mvdd.ddl.dml import key_range
-from mvdd.replicate.replicator import key_bounds
+from mvdd.ddl import parse_table
+from mvdd.ddl.dml import key_range, read_source
+from mvdd.ddl.render import literal_node, sql
+from mvdd.replicate.replicator import key_bounds, key_numbers
+from mvdd.spark import bulk
 from tests.support.mariadb import MariaDB, quote, scratch
 
 pytestmark = pytest.mark.mariadb
@@ -59,8 +63,8 @@ def reads(cur: Any, query: str) -> tuple[list[Any], int]:
     return rows, read
 
 
-def rows_of(cur: Any) -> int:
-    cur.execute("SELECT COUNT(*) FROM t")
+def rows_of(cur: Any, name: str = "t") -> int:
+    cur.execute(f"SELECT COUNT(*) FROM {name}")
     return int(cur.fetchone()[0])
 
 
@@ -154,3 +158,99 @@ def test_a_copy_resumed_after_a_key_reads_from_it(table: Any, bound: list[Any]) 
         read = sum(int(v) for k, v in cur.fetchall() if k.endswith(("_next", "_prev", "_rnd")))
     assert got == expected
     assert read <= len(got) + 2, (read, len(got))
+
+
+ENUM_KEY = ["e", "id"]
+
+
+@pytest.fixture(scope="module")
+def enum_table(mariadb: MariaDB) -> Any:
+    """A table whose key leads with an ENUM whose members are not in their text's order (and
+    its error value, index 0, in some rows)."""
+    with scratch(
+        mariadb,
+        "CREATE TABLE u (e ENUM('m','b','z','a') NOT NULL, id INT NOT NULL, PRIMARY KEY (e, id))",
+        "SET SESSION sql_mode = ''",
+        "INSERT INTO u SELECT ELT(1 + seq % 5, 'm', 'b', 'z', 'a', 'nope'), seq FROM seq_1_to_5000",
+    ) as conn:
+        conn.commit()
+        yield conn
+
+
+def test_a_key_of_an_enum_is_cut_and_resumed_in_its_members_order(enum_table: Any) -> None:
+    """An ENUM orders a key by its members' numbers ('m' < 'b' < 'z' < 'a'), where a text
+    compares by the text: the bounds, the partitions and a resumed copy follow the key's order
+    (the oracle: the server's ``ORDER BY``), every row in one partition."""
+    db = enum_table.db.decode()
+    cols = "e, id"
+    with enum_table.cursor() as cur:
+        cur.execute(f"SELECT {cols} FROM u ORDER BY {cols}")
+        ordered = [tuple(r) for r in cur.fetchall()]
+        cur.execute(f"SELECT e + 0, id FROM u ORDER BY {cols}")
+        numbers = [list(r) for r in cur.fetchall()]
+        total = len(ordered)
+        bounds = key_bounds(cur, (db, "u"), ENUM_KEY, total, 7, ["e"])
+        assert bounds == [numbers[i * total // 7] for i in range(1, 7)]
+        seen: list[tuple[Any, ...]] = []
+        for low, high in itertools.pairwise([None, *bounds, None]):
+            cur.execute(f"SELECT {cols} FROM u WHERE {key_range(ENUM_KEY, low, high)}")
+            part = [tuple(r) for r in cur.fetchall()]
+            assert total // 7 <= len(part) <= total // 7 + 1
+            seen += part
+    assert sorted(seen) == sorted(ordered) and len(set(seen)) == total
+    table = parse_table(
+        "CREATE TABLE u (e ENUM('m','b','z','a') NOT NULL, id INT NOT NULL, PRIMARY KEY (e, id))"
+    )
+    rows = Rows(enum_table, "the server")
+    for at in (0, 999, 1000, 2500, 4998):
+        after = key_numbers(table, ENUM_KEY, list(ordered[at]))
+        got = [r for chunk in rows.rows((db, "u"), ENUM_KEY, ENUM_KEY, after=after) for r in chunk]
+        assert got == ordered[at + 1 :], at
+
+
+@pytest.mark.parametrize(
+    "delta",
+    [
+        dt.timedelta(hours=-100, microseconds=5),
+        dt.timedelta(days=-1, seconds=81000),  # -1:30:00
+        dt.timedelta(hours=838, minutes=59, seconds=59),
+        dt.timedelta(microseconds=1),
+        dt.timedelta(0),
+    ],
+    ids=str,
+)
+def test_a_times_literal_is_the_time(mdb: Any, delta: dt.timedelta) -> None:
+    """A TIME as a driver gives it (a ``timedelta``, whose ``str`` writes days) as a literal
+    the server reads as that TIME (the oracle: its count of the seconds)."""
+    with mdb.cursor() as cur:
+        cur.execute(f"SELECT TIME_TO_SEC(CAST({sql(literal_node(delta))} AS TIME(6)))")
+        assert Decimal(cur.fetchone()[0]) == Decimal(str(delta.total_seconds()))
+
+
+TYPED = "CREATE TABLE w (t TIME(3) NOT NULL, d DECIMAL(50, 10) NOT NULL, v INT, PRIMARY KEY (t, d))"
+
+
+def test_a_key_read_as_text_is_compared_as_its_type(mdb: Any) -> None:
+    """A key whose columns a Spark read gives as text (a TIME, a DECIMAL of more than 38
+    digits: ``read_source``'s query), cut into partitions whose ranges compare that text as
+    the column's type again (``bulk.ranges``): every row in one partition, the partitions
+    even (as text, ``'-10:00:00'`` sorts after ``'-09:00:00'`` and ``-2`` after ``-10``)."""
+    with mdb.cursor() as cur:
+        cur.execute(TYPED)
+        cur.execute(
+            # ten rows a time, told apart by numbers of either sign and of 1 to 22 digits
+            "INSERT IGNORE INTO w SELECT SEC_TO_TIME((CAST(seq % 300 AS SIGNED) - 150) * 4000.5), "
+            "(CAST(seq % 7 AS SIGNED) - 3) * POW(10, seq % 23) + seq, seq FROM seq_1_to_3000"
+        )
+        table = parse_table(TYPED)
+        total = rows_of(cur, "w")
+        bounds = key_bounds(cur, (mdb.db.decode(), "w"), ["t", "d"], total, 9)
+        source = read_source("w", table.columns, casts={"t": "text", "d": "text"})
+        assert {c.name for c in table.columns if bulk.compared_as(c) is not None} == {"t", "d"}
+        seen: list[Any] = []
+        for within in bulk.ranges(["t", "d"], bounds, table.columns):
+            cur.execute(f"SELECT t, d FROM {source} WHERE {within}")
+            part = list(cur.fetchall())
+            assert total // 9 <= len(part) <= total // 9 + 1, within
+            seen += part
+        assert len(seen) == len(set(seen)) == total

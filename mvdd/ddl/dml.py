@@ -29,14 +29,15 @@ UPDATE `db`.`t` SET `a` = %s WHERE `k1` = %s AND `k2` = %s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlglot import exp
 
 from mvdd.ddl.dialect import PARAM
 from mvdd.ddl.render import _id, _table, literal_node, sql
-from mvdd.model import Column
+from mvdd.ddl.types import data_type
+from mvdd.model import Column, ColumnType
 
 #: the year a ``YEAR()`` of the zero year gives (the stored byte 0, plus 1900)
 _ZERO_YEAR = 1900
@@ -280,7 +281,12 @@ def select_template(
     return _template(node)
 
 
-def key_range(key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any] | None) -> str:
+def key_range(
+    key: Sequence[str],
+    low: Sequence[Any] | None,
+    high: Sequence[Any] | None,
+    typed: Mapping[str, ColumnType] = {},
+) -> str:
     """The rows whose ``key`` is at or after ``low`` and before ``high`` in key order (an end
     None: open), values as literals: a partition of a table by key range. Written out column by
     column (:func:`_from`), which the servers' range optimizers read as ranges of the key's
@@ -291,8 +297,15 @@ def key_range(key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any]
     `id` >= 10 AND `id` < 20
     >>> print(key_range(["a", "b"], ["x", 1], None))
     `a` > 'x' OR (`a` = 'x' AND `b` >= 1)
+
+    ``typed``: key columns compared as a type (a column a read gives as text, whose text does
+    not order as its values):
+
+    >>> from mvdd.model import ColumnType
+    >>> print(key_range(["t"], None, ["-1:00:00"], {"t": ColumnType.of("time")}))
+    CAST(`t` AS TIME) < '-1:00:00'
     """
-    within = _key_range(key, low, high)
+    within = _key_range(key, low, high, typed)
     return "1 = 1" if within is None else sql(within)
 
 
@@ -305,7 +318,12 @@ _ORDERS: dict[str, tuple[type[exp.Binary], type[exp.Binary]]] = {
 }
 
 
-def _from(key: Sequence[str], bound: Sequence[exp.Expr], order: str) -> exp.Expr:
+def _from(
+    key: Sequence[str],
+    bound: Sequence[exp.Expr],
+    order: str,
+    typed: Mapping[str, ColumnType] = {},
+) -> exp.Expr:
     """``key`` at or after ``bound`` (``order`` "from"), after it, or before it, in the order
     of the key's columns: a term for each column, the columns before it equal to the bound's
     and it past the bound's, their OR (the bound's values in the order :func:`key_params`
@@ -316,14 +334,20 @@ def _from(key: Sequence[str], bound: Sequence[exp.Expr], order: str) -> exp.Expr
     `a` < 1 OR (`a` = 1 AND `b` < 2) OR (`a` = 1 AND `b` = 2 AND `c` < 3)
     """
     last, before = _ORDERS[order]
+    keys: list[exp.Expr] = [
+        exp.Cast(this=exp.Column(this=_id(k)), to=data_type(typed[k]))
+        if k in typed
+        else exp.Column(this=_id(k))
+        for k in key
+    ]
     terms = [
         exp.and_(
             *(
-                exp.EQ(this=exp.Column(this=_id(k)), expression=v.copy())
-                for k, v in zip(key[:i], bound[:i], strict=True)
+                exp.EQ(this=k.copy(), expression=v.copy())
+                for k, v in zip(keys[:i], bound[:i], strict=True)
             ),
             (last if i == len(key) - 1 else before)(
-                this=exp.Column(this=_id(key[i])), expression=bound[i].copy()
+                this=keys[i].copy(), expression=bound[i].copy()
             ),
         )
         for i in range(len(key))
@@ -342,11 +366,14 @@ def key_params(bound: Sequence[Any]) -> tuple[Any, ...]:
 
 
 def _key_range(
-    key: Sequence[str], low: Sequence[Any] | None, high: Sequence[Any] | None
+    key: Sequence[str],
+    low: Sequence[Any] | None,
+    high: Sequence[Any] | None,
+    typed: Mapping[str, ColumnType] = {},
 ) -> exp.Expr | None:
     """:func:`key_range`'s condition (None: both ends open)."""
     parts = [
-        _from(key, [literal_node(v) for v in bound], order)
+        _from(key, [literal_node(v) for v in bound], order, typed)
         for bound, order in ((low, "from"), (high, "before"))
         if bound is not None
     ]
@@ -358,16 +385,25 @@ def boundary(
     key: Sequence[str],
     offset: int,
     after: Sequence[Any] | None = None,
+    numbered: Collection[str] = (),
 ) -> str:
     """The key of the row ``offset`` rows past the first at or after ``after`` (None: the
     table's first) in key order: a partition's bound. From the bound before it, the server
-    reads the rows between the two, not every row before it.
+    reads the rows between the two, not every row before it. The columns of ``numbered``
+    (an ENUM's or a SET's, which a key orders by their number, and a text compares by the
+    text) are read as their number (``+ 0``), which a bound compares in the key's order.
 
-    >>> print(boundary("t", ["a", "b"], 10, ["x", 1]))
-    SELECT `a`, `b` FROM `t` WHERE `a` > 'x' OR (`a` = 'x' AND `b` >= 1) ORDER BY `a`, `b`
+    >>> print(boundary("t", ["a", "b"], 10, ["x", 1], numbered=["b"]))
+    SELECT `a`, `b` + 0 FROM `t` WHERE `a` > 'x' OR (`a` = 'x' AND `b` >= 1) ORDER BY `a`, `b`
     LIMIT 1 OFFSET 10
     """
-    node = exp.select(*(exp.Column(this=_id(k)) for k in key)).from_(table_ref(table))
+    picked = [
+        exp.Add(this=exp.Column(this=_id(k)), expression=literal_node(0))
+        if k in numbered
+        else exp.Column(this=_id(k))
+        for k in key
+    ]
+    node = exp.select(*picked).from_(table_ref(table))
     if after is not None:
         node = node.where(_from(key, [literal_node(v) for v in after], "from"))
     node = node.order_by(*(exp.Column(this=_id(k)) for k in key)).limit(1).offset(offset)

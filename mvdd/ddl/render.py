@@ -9,6 +9,7 @@ means the same whatever ``explicit_defaults_for_timestamp`` is.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from functools import singledispatch
@@ -34,6 +35,7 @@ from mvdd.model import (
     TableOptions,
     TypeKind,
 )
+from mvdd.model.coerce import time_text
 from mvdd.model.kind import Family
 from mvdd.model.names import fold_name
 from mvdd.model.table import period_columns
@@ -88,6 +90,8 @@ def literal_node(value: Any, family: Family | None = None) -> exp.Expr:
         return exp.Literal.number(text)
     if isinstance(value, bytes):
         return exp.HexString(this=value.hex()) if value else exp.Literal.string("")
+    if isinstance(value, dt.timedelta):  # (a TIME as a driver gives it: str() writes days)
+        return exp.Literal.string(time_text(value))
     return exp.Literal.string(str(value))
 
 

@@ -519,7 +519,7 @@ def _coerce_temporal(t: TemporalType, value: Any) -> Any:
     elif isinstance(value, _dt.date | _dt.time):
         text = value.isoformat()
     elif isinstance(value, _dt.timedelta):
-        text = _timedelta_text(value)
+        text = time_text(value)
     else:
         if isinstance(value, float):
             value = Decimal(repr(value))
@@ -614,7 +614,13 @@ def lenient_date(t: TemporalType, value: str, *, any_day: bool = False) -> str |
     return out + (f".{frac:0{fsp}d}" if fsp else "")
 
 
-def _timedelta_text(delta: _dt.timedelta) -> str:
+def time_text(delta: _dt.timedelta) -> str:
+    """A TIME's value (a ``timedelta``, as drivers give it) as the server reads its text:
+    a sign, hours of any number, minutes, seconds and microseconds.
+
+    >>> time_text(-_dt.timedelta(hours=100, microseconds=5))
+    '-100:00:00.000005'
+    """
     micros = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
     sign = "-" if micros < 0 else ""
     seconds, micros = divmod(abs(micros), 1_000_000)
@@ -979,5 +985,6 @@ __all__ = [
     "python_date",
     "single_float",
     "temporal_literal",
+    "time_text",
     "two_digit_year",
 ]

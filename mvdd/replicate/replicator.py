@@ -37,7 +37,7 @@ import re
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,10 +60,11 @@ from mvdd.ddl.dml import (
 )
 from mvdd.errors import MvddError, SourceConfigError, SourceLost
 from mvdd.model import Table
+from mvdd.model.kind import Family
 from mvdd.model.position import gtid_after
 from mvdd.model.table import as_shown
 from mvdd.replicate import faults
-from mvdd.replicate.apply import Changes, Templates
+from mvdd.replicate.apply import Changes, Templates, member_number, member_numbers
 from mvdd.replicate.merge import (
     Merge,
     ReplicationError,
@@ -161,19 +162,45 @@ class _Pending:
         return bool(self.changes) or bool(self.holds) or bool(self.commits)
 
 
+def numbered(table: Table, key: Sequence[str]) -> frozenset[str]:
+    """The columns of ``key`` a range compares by their number: an ENUM's and a SET's, which
+    the key's index orders by their number (an ENUM's members in their order, not the text's)
+    and a comparison with a text compares as text."""
+    return frozenset(k for k in key if table.column(k).type.family is Family.ENUM)
+
+
+def key_numbers(table: Table, key: Sequence[str], values: Sequence[Any]) -> list[Any]:
+    """A key's values as read (an ENUM's or a SET's as their text) with those of its ENUM and
+    SET columns as their numbers (:func:`~mvdd.replicate.apply.member_number`; the error value
+    and the empty set, 0), which compare in the key's order: where a copy resumes after them."""
+    out = list(values)
+    for i, k in enumerate(key):
+        kind = table.column(k).type
+        if kind.family is Family.ENUM:
+            found = member_number(out[i], member_numbers(*kind.members, kind=kind.kind.value))
+            out[i] = 0 if found == "" else found
+    return out
+
+
 def key_bounds(
-    cur: Any, table: tuple[str, str], key: list[str], total: int, parts: int
+    cur: Any,
+    table: tuple[str, str],
+    key: list[str],
+    total: int,
+    parts: int,
+    numbered: Collection[str] = (),
 ) -> list[list[Any]]:
     """The keys cutting a table of ``total`` rows into ``parts`` partitions of as many rows in
     key order: the key of the row at each ``i * total // parts``. Each found from the one
     before it (:func:`~mvdd.ddl.dml.boundary`), so the server reads the table's rows once in
     all, where a bound read from the first row reads half the table on average. Fewer when
-    rows were deleted since ``total`` was counted."""
+    rows were deleted since ``total`` was counted. ``numbered``: the key's ENUM and SET
+    columns (:func:`numbered`), whose values a bound holds as their numbers."""
     out: list[list[Any]] = []
     after, at = None, 0
     for i in range(1, parts):
         offset = i * total // parts
-        cur.execute(boundary(table, key, offset - at, after))
+        cur.execute(boundary(table, key, offset - at, after, numbered))
         row = cur.fetchone()
         if row is None:
             break
@@ -670,7 +697,7 @@ class Replicator:
             after = None
             copied = 0
             if point is not None and point.data.get("last") is not None:
-                after = [decode_value(v) for v in point.data["last"]]
+                after = key_numbers(table, key, [decode_value(v) for v in point.data["last"]])
                 copied = int(point.data.get("rows", 0))
             database, _, name = table.name.partition(".")
             try:
@@ -765,7 +792,7 @@ class Replicator:
                     step = -(-values // parts)
                     edges = (int(low) + i * step for i in range(1, parts))
                     return [[edge] for edge in edges if edge <= int(high)], total
-            found = key_bounds(cur, (database, name), key, total, parts)
+            found = key_bounds(cur, (database, name), key, total, parts, numbered(table, key))
             return [[encode_value(v) for v in row] for row in found], total
 
     @staticmethod
@@ -846,7 +873,7 @@ class Replicator:
                     ],
                 )
             bounds = [[decode_value(v) for v in b] for b in data["bounds"]]
-            predicates = bulk.ranges(key, bounds)
+            predicates = bulk.ranges(key, bounds, read)
             size = int(data.get("chunk", self.chunk_partitions))  # as the copy began
             chunks = [predicates[i : i + size] for i in range(0, len(predicates), size)]
             # (the lake and the target both: each chunk read once and held for both writes)

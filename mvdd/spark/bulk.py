@@ -17,12 +17,13 @@ import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import attrs
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from mvdd.ddl.dml import key_range, read_source, shows_less
-from mvdd.model import Column
+from mvdd.model import Column, ColumnType
 from mvdd.model.kind import CALENDAR, Family, TypeKind
 from mvdd.shard import ShardGroup
 from mvdd.spark.jdbc import jdbc_options
@@ -31,11 +32,28 @@ from mvdd.spark.types import cast, spark_type
 from mvdd.store.address import Address
 
 
-def ranges(key: Sequence[str], bounds: Sequence[Sequence[Any]]) -> list[str]:
+def ranges(
+    key: Sequence[str], bounds: Sequence[Sequence[Any]], columns: Sequence[Column] = ()
+) -> list[str]:
     """The predicates of the partitions a list of key bounds (ascending) cuts a table into:
-    before the first, between each two, after the last."""
+    before the first, between each two, after the last. ``columns``: those :func:`read`
+    reads, where a key column it gives as text is compared as its type
+    (:func:`compared_as`)."""
     edges: list[Sequence[Any] | None] = [None, *bounds, None]
-    return [key_range(key, lo, hi) for lo, hi in itertools.pairwise(edges)]
+    typed = {c.name: t for c in columns if c.name in key and (t := compared_as(c)) is not None}
+    return [key_range(key, lo, hi, typed) for lo, hi in itertools.pairwise(edges)]
+
+
+def compared_as(column: Column) -> ColumnType | None:
+    """The type a partition's range compares a column as, where :func:`read` gives its text
+    and the text does not order as its values: a TIME's (a sign, hours past 99) and a
+    DECIMAL's of more digits than Spark holds (a sign, digits of any number), compared as
+    their type again (the text the server printed, read back exactly). None: as read (a
+    date's text orders as the date)."""
+    t = column.type
+    if read_as(column) != "text" or t.kind in CALENDAR:
+        return None
+    return attrs.evolve(t, unsigned=False, zerofill=False)
 
 
 def read(
