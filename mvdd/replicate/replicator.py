@@ -162,7 +162,7 @@ class _Pending:
         return bool(self.changes) or bool(self.holds) or bool(self.commits)
 
 
-def numbered(table: Table, key: Sequence[str]) -> frozenset[str]:
+def numbered_columns(table: Table, key: Sequence[str]) -> frozenset[str]:
     """The columns of ``key`` a range compares by their number: an ENUM's and a SET's, which
     the key's index orders by their number (an ENUM's members in their order, not the text's)
     and a comparison with a text compares as text."""
@@ -175,9 +175,9 @@ def key_numbers(table: Table, key: Sequence[str], values: Sequence[Any]) -> list
     and the empty set, 0), which compare in the key's order: where a copy resumes after them."""
     out = list(values)
     for i, k in enumerate(key):
-        kind = table.column(k).type
-        if kind.family is Family.ENUM:
-            found = member_number(out[i], member_numbers(*kind.members, kind=kind.kind.value))
+        t = table.column(k).type
+        if t.family is Family.ENUM:
+            found = member_number(out[i], member_numbers(*t.members, kind=t.kind.value))
             out[i] = 0 if found == "" else found
     return out
 
@@ -195,7 +195,7 @@ def key_bounds(
     before it (:func:`~mvdd.ddl.dml.boundary`), so the server reads the table's rows once in
     all, where a bound read from the first row reads half the table on average. Fewer when
     rows were deleted since ``total`` was counted. ``numbered``: the key's ENUM and SET
-    columns (:func:`numbered`), whose values a bound holds as their numbers."""
+    columns (:func:`numbered_columns`), whose values a bound holds as their numbers."""
     out: list[list[Any]] = []
     after, at = None, 0
     for i in range(1, parts):
@@ -792,7 +792,9 @@ class Replicator:
                     step = -(-values // parts)
                     edges = (int(low) + i * step for i in range(1, parts))
                     return [[edge] for edge in edges if edge <= int(high)], total
-            found = key_bounds(cur, (database, name), key, total, parts, numbered(table, key))
+            found = key_bounds(
+                cur, (database, name), key, total, parts, numbered_columns(table, key)
+            )
             return [[encode_value(v) for v in row] for row in found], total
 
     @staticmethod
