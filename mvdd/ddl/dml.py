@@ -410,13 +410,24 @@ def boundary(
     return sql(node)
 
 
-def row_bytes(table: str | tuple[str, str], columns: Sequence[str], rows: int) -> str:
-    """The average bytes of ``columns`` over the table's first ``rows`` rows (each value's
-    ``LENGTH``, a NULL's none): what a read of them carries a row.
+def row_bytes(
+    table: str | tuple[str, str],
+    columns: Sequence[str],
+    rows: int,
+    key: Sequence[str] = (),
+    after: Sequence[Any] | None = None,
+) -> str:
+    """The average bytes of ``columns`` over ``rows`` rows of the table (each value's
+    ``LENGTH``, a NULL's none): what a read of them carries a row. The first rows the server
+    gives; with a ``key``, the first in its order, at or after ``after`` when given (a window
+    of a sample spread over the table).
 
     >>> print(row_bytes("t", ["a", "b"], 100))  # doctest: +NORMALIZE_WHITESPACE
     SELECT AVG(COALESCE(LENGTH(`a`), 0) + COALESCE(LENGTH(`b`), 0))
     FROM (SELECT `a`, `b` FROM `t` LIMIT 100) AS `sample`
+    >>> print(row_bytes("t", ["a"], 100, ["id"], [5000]))  # doctest: +NORMALIZE_WHITESPACE
+    SELECT AVG(COALESCE(LENGTH(`a`), 0))
+    FROM (SELECT `a` FROM `t` WHERE `id` >= 5000 ORDER BY `id` LIMIT 100) AS `sample`
     """
     if not columns:
         raise ValueError("the bytes of no column")
@@ -433,6 +444,10 @@ def row_bytes(table: str | tuple[str, str], columns: Sequence[str], rows: int) -
         lengths = summed + lengths[len(summed) * 2 :]
     (total,) = lengths
     inner = exp.select(*(exp.Column(this=_id(c)) for c in columns)).from_(table_ref(table))
+    if after is not None:
+        inner = inner.where(_from(key, [literal_node(v) for v in after], "from"))
+    if key:
+        inner = inner.order_by(*(exp.Column(this=_id(k)) for k in key))
     node = exp.select(exp.Avg(this=total)).from_(inner.limit(rows).subquery(_id("sample")))
     return sql(node)
 

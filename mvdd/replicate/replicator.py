@@ -101,8 +101,10 @@ def _sequence(catalog: Catalog, ev: Any) -> bool:
 #: a reader thread's last word
 _DONE = object()
 BULK = ("auto", "spark", "rows")
-#: the rows a bulk copy measures to size a shard's partitions by bytes (the first the server gives)
+#: the rows a bulk copy measures to size a shard's partitions by bytes, in windows spread over
+#: the shard's key (:meth:`Replicator._row_bytes`)
 SAMPLED_ROWS = 1000
+WINDOWS = 10
 #: an integer key of at most this many values a row, between its least and its greatest, is
 #: cut by equal widths (a width holds at most its values' rows); one of more, by its rows
 DENSE = 2
@@ -759,6 +761,8 @@ class Replicator:
         rows in a few partitions). ``columns``: the ones the copy reads, whose bytes a row's
         are."""
         database, _, name = table.name.partition(".")
+        at = (database, name)
+        numbered = numbered_columns(table, key)
         with (
             contextlib.closing(
                 pymysql.connect(
@@ -767,48 +771,70 @@ class Replicator:
             ) as conn,
             conn.cursor() as cur,
         ):
-            cur.execute(count_rows((database, name)))
+            cur.execute(count_rows(at))
             total = int(cur.fetchone()[0])
-            width = self._row_bytes(cur, (database, name), columns)
+            extent = None
+            if len(key) == 1 and table.column(key[0]).type.family == "integer" and total:
+                cur.execute(key_extent(at, key[0]))
+                low, high = cur.fetchone()
+                if low is None:
+                    return [], total  # (emptied since the count)
+                extent = (int(low), int(high))
 
-            def partitions(rows: int) -> int:
-                """How many partitions ``rows`` rows take (a multiple of ``parallel``)."""
+            def partitions(rows: int, width: int = 1) -> int:
+                """How many partitions ``rows`` rows of ``width`` bytes take (a multiple of
+                ``parallel``)."""
                 parts = max(
                     1, -(-rows // self.partition_rows), -(-rows * width // self.partition_bytes)
                 )
                 return 1 if parts == 1 else -(-parts // parallel) * parallel
 
-            parts = partitions(total)
+            # the windows of the sample of a row's bytes start at a spread of keys: values
+            # spread between an integer key's least and greatest, else the keys at every n-th
+            # row, found with the partitions' bounds by rows (one read of the key for both,
+            # unless the bytes ask for more partitions)
+            cut: list[list[Any]] = []
+            if extent is not None:
+                low, high = extent
+                starts = [[low + i * (high - low) // WINDOWS] for i in range(1, WINDOWS)]
+            else:
+                cut = key_bounds(cur, at, key, total, max(partitions(total), WINDOWS), numbered)
+                starts = cut[:: max(1, len(cut) // (WINDOWS - 1))]
+            width = self._row_bytes(cur, at, columns, key, starts if total > SAMPLED_ROWS else [])
+            parts = partitions(total, width)
             if parts == 1:
                 return [], total
-            if len(key) == 1 and table.column(key[0]).type.family == "integer":
-                cur.execute(key_extent((database, name), key[0]))
-                low, high = cur.fetchone()
-                if low is None:
-                    return [], total  # (emptied since the count)
-                values = int(high) - int(low) + 1
+            if extent is not None:
+                values = extent[1] - extent[0] + 1
                 if values <= DENSE * total:
-                    parts = partitions(values)
+                    parts = partitions(values, width)
                     step = -(-values // parts)
-                    edges = (int(low) + i * step for i in range(1, parts))
-                    return [[edge] for edge in edges if edge <= int(high)], total
-            found = key_bounds(
-                cur, (database, name), key, total, parts, numbered_columns(table, key)
-            )
-            return [[encode_value(v) for v in row] for row in found], total
+                    edges = (extent[0] + i * step for i in range(1, parts))
+                    return [[edge] for edge in edges if edge <= extent[1]], total
+            if len(cut) != parts - 1:
+                cut = key_bounds(cur, at, key, total, parts, numbered)
+            return [[encode_value(v) for v in row] for row in cut], total
 
     @staticmethod
-    def _row_bytes(cur: Any, table: tuple[str, str], columns: list[str]) -> int:
-        """The bytes a row of ``table`` carries as read, by the larger of two estimates: the
-        average of its first :data:`SAMPLED_ROWS` rows' values, which the server measures,
+    def _row_bytes(
+        cur: Any, table: tuple[str, str], columns: list[str], key: list[str], starts: list[Any]
+    ) -> int:
+        """The bytes a row of ``table`` carries as read, by the largest of the estimates: the
+        average of :data:`SAMPLED_ROWS` rows' values, which the server measures, in windows
+        of as many rows at the table's first key and at each of ``starts`` (the widest
+        window's: a partition of the table's widest rows still holds about the bytes asked),
         and the server's statistics of its average row length (over the whole table, but an
-        estimate, and stale right after a load)."""
-        cur.execute(row_bytes(table, columns, SAMPLED_ROWS))
-        (sampled,) = cur.fetchone()
+        estimate, stale right after a load, and blind to values InnoDB keeps off the row's
+        page)."""
+        rows = SAMPLED_ROWS // (len(starts) + 1)
+        sampled = []
+        for after in [None, *starts]:
+            cur.execute(row_bytes(table, columns, rows, key, after))
+            sampled.append(cur.fetchone()[0])
         cur.execute(average_row_length(table))
         found = cur.fetchone()
         stated = found[0] if found is not None else None
-        return max(1, int(sampled or 0), int(stated or 0))
+        return max(1, *(int(s or 0) for s in sampled), int(stated or 0))
 
     def _copy_bulk(
         self,
