@@ -320,20 +320,22 @@ _ORDERS: dict[str, tuple[type[exp.Binary], type[exp.Binary]]] = {
 
 def _from(
     key: Sequence[str],
-    bound: Sequence[exp.Expr],
+    bound: Sequence[Any],
     order: str,
     typed: Mapping[str, ColumnType] = {},
 ) -> exp.Expr:
     """``key`` at or after ``bound`` (``order`` "from"), after it, or before it, in the order
     of the key's columns: a term for each column, the columns before it equal to the bound's
-    and it past the bound's, their OR (the bound's values in the order :func:`key_params`
-    gives them). Keys are NOT NULL (a row's key: :func:`~mvdd.replicate.merge.row_key`), where
-    this is the row constructors' comparison; the servers read it as ranges of the key's index.
+    and it past the bound's, their OR (the bound's values, literals or nodes, in the order
+    :func:`key_params` gives them). Keys are NOT NULL (a row's key:
+    :func:`~mvdd.replicate.merge.row_key`), where this is the row constructors' comparison;
+    the servers read it as ranges of the key's index.
 
-    >>> print(sql(_from(["a", "b", "c"], [literal_node(v) for v in (1, 2, 3)], "before")))
+    >>> print(sql(_from(["a", "b", "c"], [1, 2, 3], "before")))
     `a` < 1 OR (`a` = 1 AND `b` < 2) OR (`a` = 1 AND `b` = 2 AND `c` < 3)
     """
     last, before = _ORDERS[order]
+    bound = [v if isinstance(v, exp.Expr) else literal_node(v) for v in bound]
     keys: list[exp.Expr] = [
         exp.Cast(this=exp.Column(this=_id(k)), to=data_type(typed[k]))
         if k in typed
@@ -373,7 +375,7 @@ def _key_range(
 ) -> exp.Expr | None:
     """:func:`key_range`'s condition (None: both ends open)."""
     parts = [
-        _from(key, [literal_node(v) for v in bound], order, typed)
+        _from(key, bound, order, typed)
         for bound, order in ((low, "from"), (high, "before"))
         if bound is not None
     ]
@@ -405,7 +407,7 @@ def boundary(
     ]
     node = exp.select(*picked).from_(table_ref(table))
     if after is not None:
-        node = node.where(_from(key, [literal_node(v) for v in after], "from"))
+        node = node.where(_from(key, after, "from"))
     node = node.order_by(*(exp.Column(this=_id(k)) for k in key)).limit(1).offset(offset)
     return sql(node)
 
@@ -445,7 +447,7 @@ def row_bytes(
     (total,) = lengths
     inner = exp.select(*(exp.Column(this=_id(c)) for c in columns)).from_(table_ref(table))
     if after is not None:
-        inner = inner.where(_from(key, [literal_node(v) for v in after], "from"))
+        inner = inner.where(_from(key, after, "from"))
     if key:
         inner = inner.order_by(*(exp.Column(this=_id(k)) for k in key))
     node = exp.select(exp.Avg(this=total)).from_(inner.limit(rows).subquery(_id("sample")))
