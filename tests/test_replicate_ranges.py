@@ -23,7 +23,7 @@ from mvdd.binlog.source import Rows
 from mvdd.ddl import parse_table
 from mvdd.ddl.dml import key_range, read_source
 from mvdd.ddl.render import literal_node, sql
-from mvdd.replicate.replicator import key_bounds, key_numbers
+from mvdd.replicate.replicator import key_bounds, key_numbers, member_texts
 from mvdd.spark import bulk
 from tests.support.mariadb import MariaDB, quote, scratch
 
@@ -181,35 +181,60 @@ def enum_table(mariadb: MariaDB) -> Any:
         yield conn
 
 
-def test_a_key_of_an_enum_is_cut_and_resumed_in_its_members_order(enum_table: Any) -> None:
+ENUM_TABLE = (
+    "CREATE TABLE u (e ENUM('m','b','z','a') NOT NULL, id INT NOT NULL, PRIMARY KEY (e, id))"
+)
+
+
+@pytest.mark.parametrize("by", ["members", "numbers"])
+def test_a_key_of_an_enum_is_cut_and_resumed_in_its_members_order(enum_table: Any, by: str) -> None:
     """An ENUM orders a key by its members' numbers ('m' < 'b' < 'z' < 'a'), where a text
     compares by the text: the bounds, the partitions and a resumed copy follow the key's order
-    (the oracle: the server's ``ORDER BY``), every row in one partition."""
+    (the oracle: the server's ``ORDER BY``), every row in one partition. Compared through the
+    members' texts (``member_texts``), the server reads the bounds and each partition as
+    ranges (its handler's count the oracle); by number, as an ENUM whose members' texts do
+    not tell them apart is, by scanning."""
     db = enum_table.db.decode()
     cols = "e, id"
+    table = parse_table(ENUM_TABLE)
+    members = member_texts(table, ENUM_KEY) if by == "members" else {}
+    assert members == ({"e": ("m", "b", "z", "a")} if by == "members" else {})
     with enum_table.cursor() as cur:
         cur.execute(f"SELECT {cols} FROM u ORDER BY {cols}")
         ordered = [tuple(r) for r in cur.fetchall()]
         cur.execute(f"SELECT e + 0, id FROM u ORDER BY {cols}")
         numbers = [list(r) for r in cur.fetchall()]
         total = len(ordered)
-        bounds = key_bounds(cur, (db, "u"), ENUM_KEY, total, 7, ["e"])
+        cur.execute("FLUSH STATUS")
+        bounds = key_bounds(cur, (db, "u"), ENUM_KEY, total, 7, ["e"], members)
+        read = handler_read(cur)
         assert bounds == [numbers[i * total // 7] for i in range(1, 7)]
+        if members:
+            assert read <= total + 2 * 7, read
         seen: list[tuple[Any, ...]] = []
         for low, high in itertools.pairwise([None, *bounds, None]):
-            cur.execute(f"SELECT {cols} FROM u WHERE {key_range(ENUM_KEY, low, high)}")
-            part = [tuple(r) for r in cur.fetchall()]
+            within = key_range(ENUM_KEY, low, high, members=members)
+            part, read = reads(cur, f"SELECT {cols} FROM u WHERE {within}")
             assert total // 7 <= len(part) <= total // 7 + 1
-            seen += part
+            if members:
+                assert read <= len(part) + 2, (within, read)
+            seen += [tuple(r) for r in part]
     assert sorted(seen) == sorted(ordered) and len(set(seen)) == total
-    table = parse_table(
-        "CREATE TABLE u (e ENUM('m','b','z','a') NOT NULL, id INT NOT NULL, PRIMARY KEY (e, id))"
-    )
     rows = Rows(enum_table, "the server")
     for at in (0, 999, 1000, 2500, 4998):
         after = key_numbers(table, ENUM_KEY, list(ordered[at]))
         got = [r for chunk in rows.rows((db, "u"), ENUM_KEY, ENUM_KEY, after=after) for r in chunk]
         assert got == ordered[at + 1 :], at
+
+
+def test_an_enum_of_the_empty_member_is_compared_by_number() -> None:
+    """A member of the empty text is not told apart from the error value by a text: such an
+    ENUM is compared by number (so are members one under the column's collation, and a SET)."""
+    table = parse_table(
+        "CREATE TABLE v (f ENUM('','x') NOT NULL, g ENUM('p','q') NOT NULL, "
+        "s SET('p','q') NOT NULL, PRIMARY KEY (f, g, s))"
+    )
+    assert member_texts(table, ["f", "g", "s"]) == {"g": ("p", "q")}
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ UPDATE `db`.`t` SET `a` = %s WHERE `k1` = %s AND `k2` = %s
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlglot import exp
@@ -286,6 +286,7 @@ def key_range(
     low: Sequence[Any] | None,
     high: Sequence[Any] | None,
     typed: Mapping[str, ColumnType] = {},
+    members: Mapping[str, Sequence[str]] = {},
 ) -> str:
     """The rows whose ``key`` is at or after ``low`` and before ``high`` in key order (an end
     None: open), values as literals: a partition of a table by key range. Written out column by
@@ -304,8 +305,16 @@ def key_range(
     >>> from mvdd.model import ColumnType
     >>> print(key_range(["t"], None, ["-1:00:00"], {"t": ColumnType.of("time")}))
     CAST(`t` AS TIME) < '-1:00:00'
+
+    ``members``: key columns of an ENUM whose members' texts tell them apart (each member's,
+    in their order), whose bound is a number (:func:`boundary`'s ``numbered``), compared by the
+    texts of the members on either side of it, which the servers read as ranges (a comparison
+    of an ENUM with a number they do not):
+
+    >>> print(key_range(["e", "id"], [2, 7], None, members={"e": ["z", "a", "m"]}))
+    `e` IN ('m') OR (`e` = 'a' AND `id` >= 7)
     """
-    within = _key_range(key, low, high, typed)
+    within = _key_range(key, low, high, typed, members)
     return "1 = 1" if within is None else sql(within)
 
 
@@ -323,6 +332,7 @@ def _from(
     bound: Sequence[Any],
     order: str,
     typed: Mapping[str, ColumnType] = {},
+    members: Mapping[str, Sequence[str]] = {},
 ) -> exp.Expr:
     """``key`` at or after ``bound`` (``order`` "from"), after it, or before it, in the order
     of the key's columns: a term for each column, the columns before it equal to the bound's
@@ -342,19 +352,37 @@ def _from(
         else exp.Column(this=_id(k))
         for k in key
     ]
+
+    def compared(i: int, op: type[exp.Binary]) -> exp.Expr:
+        texts = members.get(key[i])
+        value = bound[i]
+        if texts is None or not isinstance(value, exp.Literal) or value.is_string:
+            return op(this=keys[i].copy(), expression=value.copy())
+        # (the error value, 0, is the empty text; a member 1 onwards)
+        picked = ("", *texts)[_MEMBERS[op](int(value.this))]
+        if len(picked) == 1 and op is exp.EQ:
+            return exp.EQ(this=keys[i].copy(), expression=exp.Literal.string(picked[0]))
+        if not picked:
+            return exp.false()
+        return exp.In(this=keys[i].copy(), expressions=[exp.Literal.string(m) for m in picked])
+
     terms = [
         exp.and_(
-            *(
-                exp.EQ(this=k.copy(), expression=v.copy())
-                for k, v in zip(keys[:i], bound[:i], strict=True)
-            ),
-            (last if i == len(key) - 1 else before)(
-                this=keys[i].copy(), expression=bound[i].copy()
-            ),
+            *(compared(j, exp.EQ) for j in range(i)),
+            compared(i, last if i == len(key) - 1 else before),
         )
         for i in range(len(key))
     ]
     return exp.or_(*terms)
+
+
+#: a comparison of an ENUM's number with a bound's -> the numbers of the members it holds for
+_MEMBERS: dict[type[exp.Binary], Callable[[int], slice]] = {
+    exp.EQ: lambda n: slice(n, n + 1),
+    exp.GT: lambda n: slice(n + 1, None),
+    exp.GTE: lambda n: slice(n, None),
+    exp.LT: lambda n: slice(0, n),
+}
 
 
 def key_params(bound: Sequence[Any]) -> tuple[Any, ...]:
@@ -372,10 +400,11 @@ def _key_range(
     low: Sequence[Any] | None,
     high: Sequence[Any] | None,
     typed: Mapping[str, ColumnType] = {},
+    members: Mapping[str, Sequence[str]] = {},
 ) -> exp.Expr | None:
     """:func:`key_range`'s condition (None: both ends open)."""
     parts = [
-        _from(key, bound, order, typed)
+        _from(key, bound, order, typed, members)
         for bound, order in ((low, "from"), (high, "before"))
         if bound is not None
     ]
@@ -388,12 +417,14 @@ def boundary(
     offset: int,
     after: Sequence[Any] | None = None,
     numbered: Collection[str] = (),
+    members: Mapping[str, Sequence[str]] = {},
 ) -> str:
     """The key of the row ``offset`` rows past the first at or after ``after`` (None: the
     table's first) in key order: a partition's bound. From the bound before it, the server
     reads the rows between the two, not every row before it. The columns of ``numbered``
     (an ENUM's or a SET's, which a key orders by their number, and a text compares by the
-    text) are read as their number (``+ 0``), which a bound compares in the key's order.
+    text) are read as their number (``+ 0``), which a bound compares in the key's order
+    (``members``: as :func:`key_range`'s).
 
     >>> print(boundary("t", ["a", "b"], 10, ["x", 1], numbered=["b"]))
     SELECT `a`, `b` + 0 FROM `t` WHERE `a` > 'x' OR (`a` = 'x' AND `b` >= 1) ORDER BY `a`, `b`
@@ -407,7 +438,7 @@ def boundary(
     ]
     node = exp.select(*picked).from_(table_ref(table))
     if after is not None:
-        node = node.where(_from(key, after, "from"))
+        node = node.where(_from(key, after, "from", members=members))
     node = node.order_by(*(exp.Column(this=_id(k)) for k in key)).limit(1).offset(offset)
     return sql(node)
 
@@ -418,11 +449,12 @@ def row_bytes(
     rows: int,
     key: Sequence[str] = (),
     after: Sequence[Any] | None = None,
+    members: Mapping[str, Sequence[str]] = {},
 ) -> str:
     """The average bytes of ``columns`` over ``rows`` rows of the table (each value's
     ``LENGTH``, a NULL's none): what a read of them carries a row. The first rows the server
     gives; with a ``key``, the first in its order, at or after ``after`` when given (a window
-    of a sample spread over the table).
+    of a sample spread over the table; ``members``: as :func:`key_range`'s).
 
     >>> print(row_bytes("t", ["a", "b"], 100))  # doctest: +NORMALIZE_WHITESPACE
     SELECT AVG(COALESCE(LENGTH(`a`), 0) + COALESCE(LENGTH(`b`), 0))
@@ -447,7 +479,7 @@ def row_bytes(
     (total,) = lengths
     inner = exp.select(*(exp.Column(this=_id(c)) for c in columns)).from_(table_ref(table))
     if after is not None:
-        inner = inner.where(_from(key, after, "from"))
+        inner = inner.where(_from(key, after, "from", members=members))
     if key:
         inner = inner.order_by(*(exp.Column(this=_id(k)) for k in key))
     node = exp.select(exp.Avg(this=total)).from_(inner.limit(rows).subquery(_id("sample")))

@@ -37,7 +37,7 @@ import re
 import shutil
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +60,7 @@ from mvdd.ddl.dml import (
 )
 from mvdd.errors import MvddError, SourceConfigError, SourceLost
 from mvdd.model import Table
-from mvdd.model.kind import Family
+from mvdd.model.kind import Family, TypeKind
 from mvdd.model.position import gtid_after
 from mvdd.model.table import as_shown
 from mvdd.replicate import faults
@@ -171,6 +171,21 @@ def numbered_columns(table: Table, key: Sequence[str]) -> frozenset[str]:
     return frozenset(k for k in key if table.column(k).type.family is Family.ENUM)
 
 
+def member_texts(table: Table, key: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """The ENUM columns of ``key`` a range may compare through their members' texts (each
+    member's, in their order: :func:`~mvdd.ddl.dml.key_range`'s ``members``), which the
+    servers read as ranges: those whose texts tell the members apart
+    (:func:`~mvdd.replicate.merge.members_apart`), none of them the empty text of the error
+    value. The others are compared by number, which the servers read by a scan."""
+    out = {}
+    for k in key:
+        column = table.column(k)
+        t = column.type
+        if t.kind is TypeKind.ENUM and "" not in t.members and members_apart(table, column):
+            out[k] = t.members
+    return out
+
+
 def key_numbers(table: Table, key: Sequence[str], values: Sequence[Any]) -> list[Any]:
     """A key's values as read (an ENUM's or a SET's as their text) with those of its ENUM and
     SET columns as their numbers (:func:`~mvdd.replicate.apply.member_number`; the error value
@@ -191,18 +206,20 @@ def key_bounds(
     total: int,
     parts: int,
     numbered: Collection[str] = (),
+    members: Mapping[str, Sequence[str]] = {},
 ) -> list[list[Any]]:
     """The keys cutting a table of ``total`` rows into ``parts`` partitions of as many rows in
     key order: the key of the row at each ``i * total // parts``. Each found from the one
     before it (:func:`~mvdd.ddl.dml.boundary`), so the server reads the table's rows once in
     all, where a bound read from the first row reads half the table on average. Fewer when
     rows were deleted since ``total`` was counted. ``numbered``: the key's ENUM and SET
-    columns (:func:`numbered_columns`), whose values a bound holds as their numbers."""
+    columns (:func:`numbered_columns`), whose values a bound holds as their numbers;
+    ``members``: :func:`member_texts`."""
     out: list[list[Any]] = []
     after, at = None, 0
     for i in range(1, parts):
         offset = i * total // parts
-        cur.execute(boundary(table, key, offset - at, after, numbered))
+        cur.execute(boundary(table, key, offset - at, after, numbered, members))
         row = cur.fetchone()
         if row is None:
             break
@@ -763,6 +780,7 @@ class Replicator:
         database, _, name = table.name.partition(".")
         at = (database, name)
         numbered = numbered_columns(table, key)
+        members = member_texts(table, key)
         with (
             contextlib.closing(
                 pymysql.connect(
@@ -798,9 +816,12 @@ class Replicator:
                 low, high = extent
                 starts = [[low + i * (high - low) // WINDOWS] for i in range(1, WINDOWS)]
             else:
-                cut = key_bounds(cur, at, key, total, max(partitions(total), WINDOWS), numbered)
+                cut = key_bounds(
+                    cur, at, key, total, max(partitions(total), WINDOWS), numbered, members
+                )
                 starts = cut[:: max(1, len(cut) // (WINDOWS - 1))]
-            width = self._row_bytes(cur, at, columns, key, starts if total > SAMPLED_ROWS else [])
+            spread = starts if total > SAMPLED_ROWS else []
+            width = self._row_bytes(cur, at, columns, key, spread, members)
             parts = partitions(total, width)
             if parts == 1:
                 return [], total
@@ -812,12 +833,17 @@ class Replicator:
                     edges = (extent[0] + i * step for i in range(1, parts))
                     return [[edge] for edge in edges if edge <= extent[1]], total
             if len(cut) != parts - 1:
-                cut = key_bounds(cur, at, key, total, parts, numbered)
+                cut = key_bounds(cur, at, key, total, parts, numbered, members)
             return [[encode_value(v) for v in row] for row in cut], total
 
     @staticmethod
     def _row_bytes(
-        cur: Any, table: tuple[str, str], columns: list[str], key: list[str], starts: list[Any]
+        cur: Any,
+        table: tuple[str, str],
+        columns: list[str],
+        key: list[str],
+        starts: list[Any],
+        members: Mapping[str, Sequence[str]],
     ) -> int:
         """The bytes a row of ``table`` carries as read, by the largest of the estimates: the
         average of :data:`SAMPLED_ROWS` rows' values, which the server measures, in windows
@@ -829,7 +855,7 @@ class Replicator:
         rows = SAMPLED_ROWS // (len(starts) + 1)
         sampled = []
         for after in [None, *starts]:
-            cur.execute(row_bytes(table, columns, rows, key, after))
+            cur.execute(row_bytes(table, columns, rows, key, after, members))
             sampled.append(cur.fetchone()[0])
         cur.execute(average_row_length(table))
         found = cur.fetchone()
@@ -901,7 +927,7 @@ class Replicator:
                     ],
                 )
             bounds = [[decode_value(v) for v in b] for b in data["bounds"]]
-            predicates = bulk.ranges(key, bounds, read)
+            predicates = bulk.ranges(key, bounds, read, member_texts(table, key))
             size = int(data.get("chunk", self.chunk_partitions))  # as the copy began
             chunks = [predicates[i : i + size] for i in range(0, len(predicates), size)]
             # (the lake and the target both: each chunk read once and held for both writes)

@@ -33,15 +33,19 @@ from mvdd.store.address import Address
 
 
 def ranges(
-    key: Sequence[str], bounds: Sequence[Sequence[Any]], columns: Sequence[Column] = ()
+    key: Sequence[str],
+    bounds: Sequence[Sequence[Any]],
+    columns: Sequence[Column] = (),
+    members: Mapping[str, Sequence[str]] = {},
 ) -> list[str]:
     """The predicates of the partitions a list of key bounds (ascending) cuts a table into:
     before the first, between each two, after the last. ``columns``: those :func:`read`
     reads, where a key column it gives as text is compared as its type
-    (:func:`compared_as`)."""
+    (:func:`compared_as`); ``members``: ENUM columns compared through their members' texts
+    (:func:`~mvdd.ddl.dml.key_range`'s)."""
     edges: list[Sequence[Any] | None] = [None, *bounds, None]
     typed = {c.name: t for c in columns if c.name in key and (t := compared_as(c)) is not None}
-    return [key_range(key, lo, hi, typed) for lo, hi in itertools.pairwise(edges)]
+    return [key_range(key, lo, hi, typed, members) for lo, hi in itertools.pairwise(edges)]
 
 
 def compared_as(column: Column) -> ColumnType | None:
