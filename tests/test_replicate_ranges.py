@@ -31,6 +31,8 @@ pytestmark = pytest.mark.mariadb
 
 KEY = ["na`me", "n", "d"]
 COLUMNS = ", ".join(quote(k) for k in KEY)
+#: a row constructor of the key's three values, as PyMySQL's parameters
+PARAMS = "(%s, %s, %s)"
 CREATE = (
     "CREATE TABLE t (`na``me` VARCHAR(16) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci "
     "NOT NULL, n INT NOT NULL, d DATE NOT NULL, v INT, PRIMARY KEY (`na``me`, n, d))"
@@ -127,11 +129,10 @@ BOUNDS = [
 def test_a_range_selects_the_rows_of_the_row_constructors_comparison(
     table: Any, bound: list[Any]
 ) -> None:
-    tuple_ = "(" + ", ".join(["%s"] * 3) + ")"
     with table.cursor() as cur:
         for ours, theirs in (
-            (key_range(KEY, bound, None), f"({COLUMNS}) >= {tuple_}"),
-            (key_range(KEY, None, bound), f"({COLUMNS}) < {tuple_}"),
+            (key_range(KEY, bound, None), f"({COLUMNS}) >= {PARAMS}"),
+            (key_range(KEY, None, bound), f"({COLUMNS}) < {PARAMS}"),
         ):
             cur.execute(f"SELECT {COLUMNS} FROM t WHERE {theirs} ORDER BY {COLUMNS}", bound)
             expected = [tuple(r) for r in cur.fetchall()]
@@ -145,10 +146,9 @@ def test_a_copy_resumed_after_a_key_reads_from_it(table: Any, bound: list[Any]) 
     """The one-connection copy, resumed after the last key it wrote, reads the rows after that
     key (those of the server's comparison of row constructors), from the key on: the server's
     handler reads the rows it sends, not the ones before."""
-    tuple_ = "(" + ", ".join(["%s"] * 3) + ")"
     with table.cursor() as cur:
         cur.execute(
-            f"SELECT {COLUMNS}, v FROM t WHERE ({COLUMNS}) > {tuple_} ORDER BY {COLUMNS}", bound
+            f"SELECT {COLUMNS}, v FROM t WHERE ({COLUMNS}) > {PARAMS} ORDER BY {COLUMNS}", bound
         )
         expected = [tuple(r) for r in cur.fetchall()]
         cur.execute("FLUSH STATUS")

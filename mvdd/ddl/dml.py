@@ -277,7 +277,7 @@ def select_template(
     node = exp.select(*(read_node(c) for c in columns)).from_(table_ref(table))
     if after:
         node = node.where(_from(key, [exp.Placeholder() for _ in key], "after"))
-    node = node.order_by(*(exp.Column(this=_id(k)) for k in key))
+    node = node.order_by(*_columns(key))
     return _template(node)
 
 
@@ -316,6 +316,11 @@ def key_range(
     """
     within = _key_range(key, low, high, typed, members)
     return "1 = 1" if within is None else sql(within)
+
+
+def _columns(names: Sequence[str]) -> list[exp.Expr]:
+    """Columns by name: a key's, in its order."""
+    return [exp.Column(this=_id(n)) for n in names]
 
 
 #: how a key compares with a bound -> the comparison of the key's last column, and of each
@@ -439,7 +444,7 @@ def boundary(
     node = exp.select(*picked).from_(table_ref(table))
     if after is not None:
         node = node.where(_from(key, after, "from", members=members))
-    node = node.order_by(*(exp.Column(this=_id(k)) for k in key)).limit(1).offset(offset)
+    node = node.order_by(*_columns(key)).limit(1).offset(offset)
     return sql(node)
 
 
@@ -481,7 +486,7 @@ def row_bytes(
     if after is not None:
         inner = inner.where(_from(key, after, "from", members=members))
     if key:
-        inner = inner.order_by(*(exp.Column(this=_id(k)) for k in key))
+        inner = inner.order_by(*_columns(key))
     node = exp.select(exp.Avg(this=total)).from_(inner.limit(rows).subquery(_id("sample")))
     return sql(node)
 
@@ -578,7 +583,7 @@ def select_run(
     if within is not None:
         node = node.where(within)
     if ordered:
-        node = node.order_by(*(exp.Column(this=_id(k)) for k in key))
+        node = node.order_by(*_columns(key))
     return sql(node)
 
 

@@ -307,9 +307,8 @@ class Replicator:
         #: the bulk copy's partitions and chunks (one Spark job each, its partitions a multiple
         #: of Spark's parallelism; a copy resumes by chunk), and Spark's memory: a partition
         #: holds at most ``partition_rows`` rows and about ``partition_bytes`` bytes as read
-        #: (the shard's rows by the larger of two estimates of a row's bytes: its first rows'
-        #: values measured by the server, and the server's statistics), so a chunk Spark holds
-        #: for a lake and a target is bounded by ``chunk_partitions`` × ``partition_bytes``
+        #: (a row's bytes estimated by :meth:`_row_bytes`), so a chunk Spark holds for a lake
+        #: and a target is bounded by ``chunk_partitions`` × ``partition_bytes``
         self.partition_rows = 100_000
         self.partition_bytes = 64 * 2**20
         self.chunk_partitions = 8
@@ -766,7 +765,13 @@ class Replicator:
         return self._spark_session
 
     def _bounds(
-        self, source: str, table: Table, columns: list[str], key: list[str], parallel: int
+        self,
+        source: str,
+        table: Table,
+        columns: list[str],
+        key: list[str],
+        members: Mapping[str, Sequence[str]],
+        parallel: int,
     ) -> tuple[list[list[Any]], int]:
         """Key bounds cutting a shard into partitions of at most :attr:`partition_rows` rows
         and about :attr:`partition_bytes` bytes (their number a multiple of Spark's
@@ -776,11 +781,10 @@ class Replicator:
         the gaps), else the keys at every n-th row (:func:`key_bounds`: equal widths of a
         key of gaps, a sentinel row's far value, or values bunched at one end, would put most
         rows in a few partitions). ``columns``: the ones the copy reads, whose bytes a row's
-        are."""
+        are; ``members``: :func:`member_texts`."""
         database, _, name = table.name.partition(".")
         at = (database, name)
         numbered = numbered_columns(table, key)
-        members = member_texts(table, key)
         with (
             contextlib.closing(
                 pymysql.connect(
@@ -807,21 +811,21 @@ class Replicator:
                 )
                 return 1 if parts == 1 else -(-parts // parallel) * parallel
 
-            # the windows of the sample of a row's bytes start at a spread of keys: values
-            # spread between an integer key's least and greatest, else the keys at every n-th
-            # row, found with the partitions' bounds by rows (one read of the key for both,
-            # unless the bytes ask for more partitions)
+            # the windows of the sample of a row's bytes start at a spread of keys (a shard of
+            # more rows than the sample's): values spread between an integer key's least and
+            # greatest, else the keys at every n-th row, found with the partitions' bounds by
+            # rows (one read of the key for both, unless the bytes ask for more partitions)
             cut: list[list[Any]] = []
-            if extent is not None:
+            starts: list[list[Any]] = []
+            if extent is not None and total > SAMPLED_ROWS:
                 low, high = extent
                 starts = [[low + i * (high - low) // WINDOWS] for i in range(1, WINDOWS)]
-            else:
+            elif total > SAMPLED_ROWS:
                 cut = key_bounds(
                     cur, at, key, total, max(partitions(total), WINDOWS), numbered, members
                 )
                 starts = cut[:: max(1, len(cut) // (WINDOWS - 1))]
-            spread = starts if total > SAMPLED_ROWS else []
-            width = self._row_bytes(cur, at, columns, key, spread, members)
+            width = self._row_bytes(cur, at, columns, key, starts, members)
             parts = partitions(total, width)
             if parts == 1:
                 return [], total
@@ -901,6 +905,7 @@ class Replicator:
             read = columns_of(table)
             columns = names(read)
             key = list(row_key(table) or ())
+            members = member_texts(table, key)
             route = merge.route(shard, version)
             into, _ = route.positions(columns)
             # (the shard's columns feeding the target's ENUMs without an empty member, whose
@@ -914,7 +919,7 @@ class Replicator:
             data = dict(point.data) if point is not None else {}
             if "bounds" not in data:
                 parallel = spark.sparkContext.defaultParallelism
-                bounds, total = self._bounds(source, table, columns, key, parallel)
+                bounds, total = self._bounds(source, table, columns, key, members, parallel)
                 size = -(-self.chunk_partitions // parallel) * parallel
                 data = {"bounds": bounds, "rows": total, "chunk": size, "chunks": 0}
                 data["recopy"] = again
@@ -927,7 +932,7 @@ class Replicator:
                     ],
                 )
             bounds = [[decode_value(v) for v in b] for b in data["bounds"]]
-            predicates = bulk.ranges(key, bounds, read, member_texts(table, key))
+            predicates = bulk.ranges(key, bounds, read, members)
             size = int(data.get("chunk", self.chunk_partitions))  # as the copy began
             chunks = [predicates[i : i + size] for i in range(0, len(predicates), size)]
             # (the lake and the target both: each chunk read once and held for both writes)
