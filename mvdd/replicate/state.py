@@ -11,7 +11,10 @@
       statements it emitted and the target's schema expected after each of them. The group is
       rebuilt by replaying the log against the catalogs: a group is a pure function of it.
     - ``held``: the rows of paused shards, in order, keyed by (source, commit, index) so a
-      transaction read twice (after a crash) is held once.
+      transaction read twice (after a crash) is held once. Their numbers (``seq``) only ever
+      grow, over every pause of every shard (the counter ``held_seq`` in ``meta``): the
+      target's checkpoint names the last row of a shard it holds by that number, so a number
+      given again after a release would make the next start forget a row the target lacks.
     - ``status``: what ``mvdd status`` shows (informational; the checkpoint is the truth).
 
 The directory is the replicator's alone: it must be missing, empty, or hold only these (a
@@ -246,21 +249,25 @@ class State:
         with self.db.conn:
             for table in ("group_log", "held", "status"):
                 self.db.execute(f"DELETE FROM {table}")
-            self.db.execute("DELETE FROM meta WHERE key <> 'id'")
+            # (the held rows' counter stays: their numbers never repeat)
+            self.db.execute("DELETE FROM meta WHERE key NOT IN ('id', 'held_seq')")
 
     # -- held rows ------------------------------------------------------------------------------
 
     def hold(self, rows: Sequence[HeldRow]) -> None:
-        """Keep rows of paused shards; a row already kept (same source, transaction and index)
-        is kept once."""
+        """Keep rows of paused shards, numbered after every row ever held; a row already kept
+        (same source, transaction and index) is kept once."""
         if not rows:
             return
         with self.db.conn:
+            last = self._held_seq()
+            self._put_held_seq(last + len(rows))
             self.db.conn.executemany(
-                "INSERT OR IGNORE INTO held (shard, source, txn, idx, kind, table_id, version, "
-                "row, before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO held (seq, shard, source, txn, idx, kind, table_id, "
+                "version, row, before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
+                        last + i,
                         r.shard,
                         r.source,
                         r.txn,
@@ -271,9 +278,25 @@ class State:
                         encode_row(r.row),
                         encode_row(r.before),
                     )
-                    for r in rows
+                    for i, r in enumerate(rows, 1)
                 ],
             )
+
+    def _held_seq(self) -> int:
+        """The number of the last row ever held (a state of an older mvdd kept no counter:
+        its rows' greatest number)."""
+        row = self.db.execute(
+            "SELECT MAX(n) FROM (SELECT CAST(value AS INTEGER) AS n FROM meta "
+            "WHERE key = 'held_seq' UNION ALL SELECT MAX(seq) FROM held)"
+        ).fetchone()
+        return int(row[0] or 0)
+
+    def _put_held_seq(self, seq: int) -> None:
+        self.db.execute(
+            "INSERT INTO meta (key, value) VALUES ('held_seq', ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [json.dumps(seq)],
+        )
 
     def held(self, shard: str) -> Iterator[HeldRow]:
         """A shard's held rows, oldest first."""
@@ -301,9 +324,12 @@ class State:
         return int(row[0])
 
     def release(self, shard: str, through: int) -> None:
-        """Forget a shard's held rows up to ``through`` (they are in the target now)."""
+        """Forget a shard's held rows up to ``through`` (they are in the target now); a row
+        held from now on is numbered after it."""
         with self.db.conn:
             self.db.execute("DELETE FROM held WHERE shard = ? AND seq <= ?", [shard, through])
+            if self._held_seq() < through:
+                self._put_held_seq(through)
 
     # -- status ---------------------------------------------------------------------------------
 
