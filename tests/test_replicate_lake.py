@@ -406,3 +406,17 @@ def test_a_folder_of_something_else_is_never_made_a_lake(tmp_path: Path) -> None
     replicator(begun)
     LakeWriter(begun, target="orders", key=["id"], state=tmp_path / "state")
     assert (begun / "lake.json").exists()
+
+
+def test_a_lake_only_replication_refuses_to_guess_a_conversion(tmp_path: Path) -> None:
+    """A held value that a later change of its column's type did not take is converted by the
+    downstream server as the upstream converted it (see the replicator's tests); a lake-only
+    replication has no server for that, and says so rather than guess."""
+    from mvdd.model import ColumnType
+    from mvdd.replicate.lake import LakeTarget
+    from mvdd.replicate.merge import ReplicationError
+
+    target = LakeTarget(tmp_path / "lake", "orders")
+    types = [ColumnType.of("double"), ColumnType.of("datetime")]
+    with pytest.raises(ReplicationError, match=r"1 held value\(s\) \(the first 611\.25\).*"):
+        target.converted(types, [611.25])

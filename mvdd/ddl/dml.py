@@ -604,9 +604,15 @@ def show_create(table: str | tuple[str, str], kind: str = "TABLE") -> str:
     return sql(exp.Show(this=f"CREATE {kind}", target=table_ref(table)))
 
 
-def drop_table(table: str, *, if_exists: bool = True) -> str:
-    """``DROP TABLE [IF EXISTS] table``."""
-    return sql(exp.Drop(tables=[_table(table)], kind="TABLE", exists=if_exists))
+def drop_table(table: str, *, if_exists: bool = True, temporary: bool = False) -> str:
+    """``DROP [TEMPORARY] TABLE [IF EXISTS] table`` (a temporary one's drop never drops a
+    table of that name that is not).
+
+    >>> print(drop_table("c", temporary=True))
+    DROP TEMPORARY TABLE IF EXISTS `c`
+    """
+    node = exp.Drop(tables=[_table(table)], kind="TABLE", exists=if_exists, temporary=temporary)
+    return sql(node)
 
 
 __all__ = [

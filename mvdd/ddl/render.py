@@ -28,6 +28,7 @@ from mvdd.model import (
     PRIMARY,
     Check,
     Column,
+    ColumnType,
     Expr,
     Index,
     IndexKind,
@@ -564,6 +565,33 @@ def render_fill(table: str, column: str, value: Any) -> str:
         where=exp.Where(this=exp.Is(this=col.copy(), expression=exp.Null())),
     )
     return sql(node)
+
+
+def render_conversion(table: str, types: Sequence[ColumnType]) -> list[str]:
+    """What converts values as the server converts a column's values when ALTERs change its
+    type: ``CREATE TEMPORARY TABLE`` of a number ``n`` (the key) and a column ``v`` of the
+    first of ``types``, then a ``MODIFY`` of ``v`` to each of the others in turn.
+
+    >>> for text in render_conversion("c", [ColumnType.of("double"), ColumnType.of("date")]):
+    ...     print(text)
+    CREATE TEMPORARY TABLE `c` (`n` BIGINT NOT NULL, `v` DOUBLE, PRIMARY KEY (`n`))
+    ALTER TABLE `c` MODIFY COLUMN `v` DATE
+    """
+    number = Column(id=1, name="n", type=ColumnType.of("bigint"), nullable=False)
+    first = Column(id=2, name="v", type=types[0])
+    key = exp.PrimaryKey(expressions=[_id(number.name)])
+    schema = exp.Schema(this=_table(table), expressions=[column_def(number), column_def(first)])
+    schema.append("expressions", key)
+    create = exp.Create(
+        this=schema,
+        kind="TABLE",
+        properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
+    )
+    changes = [
+        _alter(table, [exp.ModifyColumn(this=column_def(Column(id=2, name="v", type=kind)))])
+        for kind in types[1:]
+    ]
+    return [sql(create, fresh=True), *(sql(change, fresh=True) for change in changes)]
 
 
 @sql_text.register

@@ -14,7 +14,8 @@ its transaction bound, and a reader upgrades rows written under older versions b
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mvdd.errors import InvalidValueError
@@ -126,6 +127,8 @@ def upgrade_row(
     new: Table,
     *,
     added: Mapping[int, Column] | None = None,
+    unfit: Callable[[int, Any], Any] | None = None,
+    own: Callable[[ColumnType, ColumnType], bool] | None = None,
 ) -> dict[int, Any]:
     """A row written under ``old`` (values by column id) as a row of ``new``: matched by id,
     dropped columns removed, added ones filled, values converted to the new type.
@@ -138,7 +141,9 @@ def upgrade_row(
     outside strict mode changed it (:func:`unnulled_value`).
 
     Raises InvalidValueError when a value does not fit the new type (the change was not a
-    widening).
+    widening), unless ``unfit`` is given: the value is then its answer for the column's id and
+    the value; and ``unfit`` answers too for every value of a change ``own`` (old type, new
+    type) says is not mvdd's to convert.
     """
     old_types = {c.id: c.type for c in old.columns}
     out: dict[int, Any] = {}
@@ -147,16 +152,78 @@ def upgrade_row(
             value = row[col.id]
             if value is None and not col.nullable and col.generated is None:
                 value = unnulled_value(col.type)
-            out[col.id] = (
-                value
-                if value is None or value is COMPUTED
-                else col.type.convert(value, old_types[col.id])
-            )
+            if value is not None and value is not COMPUTED:
+                was = old_types[col.id]
+                if unfit is not None and own is not None and not own(was, col.type):
+                    value = unfit(col.id, value)
+                else:
+                    try:
+                        value = col.type.convert(value, was)
+                    except InvalidValueError:
+                        if unfit is None:
+                            raise
+                        value = unfit(col.id, value)
+            out[col.id] = value
         else:
             born = (added or {}).get(col.id, col)
             value = _filled(born)
             out[col.id] = value if value is None or value is COMPUTED else col.type.coerce(value)
     return out
+
+
+#: what :func:`upgrade_through` asks of a value that a change of its column's type does not
+#: take: given the value and the column's types from the one it held on (each unlike the one
+#: before it), the value the column holds under the last of them
+Unfit = Callable[[Any, tuple[ColumnType, ...]], Any]
+
+
+def upgrade_through(
+    row: Mapping[int, Any],
+    versions: Sequence[Table],
+    *,
+    unfit: Unfit | None = None,
+    own: Callable[[ColumnType, ColumnType], bool] | None = None,
+) -> dict[int, Any]:
+    """A row written under the first of ``versions`` (a table's consecutive versions, oldest
+    first; values by column id) as a row of the last, changed version by version as the server
+    changed the rows a table held at each statement (:func:`upgrade_row`): a DECIMAL made an
+    INT and then a DECIMAL again has lost its fraction, a NULL of a column made NOT NULL and
+    then nullable again is its type's zero value, a column takes the default it was added with.
+
+    A value that a change of its column's type does not take (InvalidValueError: the change
+    was no widening, and the server, outside strict mode, changed the value by rules of its
+    own) is ``unfit``'s answer for it and the column's types from there on; without ``unfit``
+    the error is raised. So is a value of a change that ``own`` (old type, new type) says is
+    not mvdd's to convert. A value whose column a later version drops is not asked about.
+
+    >>> from mvdd.model import Column, ColumnType, Table
+    >>> def version(kind: str, **params: int) -> Table:
+    ...     of = ColumnType.of(kind, **params)
+    ...     return Table(name="t", columns=[Column(id=1, name="a", type=of)], last_id=1)
+    >>> versions = [version("int"), version("varchar", length=2), version("bigint")]
+    >>> upgrade_through({1: 7}, versions)
+    {1: 7}
+    >>> upgrade_through({1: 700}, versions, unfit=lambda value, types: (value, len(types)))
+    {1: (700, 3)}
+    """
+    if len(versions) < 2:
+        return dict(row)
+    last = {c.id for c in versions[-1].columns}
+    answered: dict[int, Any] = {}  # column id -> unfit's answer: its value in the last version
+    current = dict(row)
+    for at, (old, new) in enumerate(itertools.pairwise(versions)):
+
+        def ask(column: int, value: Any, at: int = at) -> Any:
+            assert unfit is not None
+            if column in last:
+                types = (c.type for t in versions[at:] for c in t.columns if c.id == column)
+                answered[column] = unfit(value, tuple(k for k, _ in itertools.groupby(types)))
+            return None
+
+        kept = {k: v for k, v in current.items() if k not in answered}
+        current = upgrade_row(kept, old, new, unfit=ask if unfit is not None else None, own=own)
+    current.update(answered)
+    return current
 
 
 #: the kinds whose NULL a change to NOT NULL turns into no value mvdd holds: an ENUM's error

@@ -20,12 +20,11 @@ downstream session's strict mode refuses it, and the upstream holds it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mvdd.ddl.dml import delete_template, insert_template, update_template
-from mvdd.replicate.target import Op
+from mvdd.replicate.target import Op, db_value
 
 
 def member_number(value: Any, numbers: Mapping[str, int]) -> Any:
@@ -68,15 +67,6 @@ def member_numbers(*members: str, kind: str) -> dict[str, int]:
     if kind == "SET":
         return {m: 1 << i for i, m in enumerate(members)}
     return {m: i for i, m in enumerate(members, 1)}
-
-
-def db_value(value: Any) -> Any:
-    """A decoded value as PyMySQL writes it."""
-    if isinstance(value, set | frozenset):
-        return ",".join(sorted(value))
-    if isinstance(value, dict | list):
-        return json.dumps(value)
-    return value
 
 
 class Templates:

@@ -197,6 +197,16 @@ class LakeTarget:
     def execute(self, sql: str) -> tuple[str, ...]:
         return ()  # no downstream table: its DDL has nowhere to run
 
+    def converted(self, types: Sequence[Any], values: Sequence[Any]) -> list[Any]:
+        """(:meth:`mvdd.replicate.target.Target.converted`: a server converts; a lake has
+        none, and mvdd does not guess what the upstream made of the values.)"""
+        raise ReplicationError(
+            f"{len(values)} held value(s) (the first {values[0]!r}) did not fit a later type of "
+            f"their column ({' then '.join(map(str, types))}): the upstream converted them by "
+            "its own rules, and a lake-only replication has no server to convert them the "
+            "same way; replicate to a downstream server beside the lake"
+        )
+
     def _kept(self) -> dict[str, Any]:
         import json
 

@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from mvdd.catalog import Catalog, Change
+from mvdd.compat.rules import widens
 from mvdd.ddl import osc
 from mvdd.ddl import step as s
 from mvdd.ddl.order import apply_statement
@@ -38,7 +39,7 @@ from mvdd.model import Column, Table
 from mvdd.model.encoding import KEPT_BYTE
 from mvdd.model.kind import TypeKind
 from mvdd.model.names import fold_name
-from mvdd.model.row import COMPUTED, added_columns, upgrade_row
+from mvdd.model.row import COMPUTED, Unfit, upgrade_through
 from mvdd.model.types import alike_members
 from mvdd.replicate.apply import member_number, member_numbers
 from mvdd.replicate.state import LogEntry, State
@@ -454,11 +455,20 @@ class Merge:
         return route
 
     def upgraded(
-        self, shard: str, version: int, values: Mapping[str, Any] | None
+        self,
+        shard: str,
+        version: int,
+        values: Mapping[str, Any] | None,
+        unfit: Unfit | None = None,
     ) -> dict[str, Any] | None:
         """A held row (decoded with catalog ``version``) as a row of the shard's table now,
-        as MySQL would hold it: matched by id, dropped columns gone, added ones at the default
-        they were added with (values the server computes left to it)."""
+        as the server holds it: changed statement by statement (:func:`upgrade_through`),
+        dropped columns gone, added ones at the default they were added with (values the
+        server computes left to it). mvdd converts a value itself where its column's type
+        widened (:func:`~mvdd.compat.rules.widens`: the value stays what it was); every other
+        change of type the server made by rules of its own (a DOUBLE made a DATETIME, a text
+        an INT, a value cut to fit), and the value is ``unfit``'s answer (without ``unfit``,
+        mvdd's conversion, InvalidValueError where it has none)."""
         if values is None:
             return None
         source, tid = self.tables[shard]
@@ -466,7 +476,10 @@ class Merge:
         versions = [self.table(source, tid, v) for v in range(version, head + 1)]
         old, new = versions[0], versions[-1]
         by_id = {c.id: values[c.name] for c in old.columns if c.name in values}
-        up = upgrade_row(by_id, old, new, added=added_columns(versions))
+        try:
+            up = upgrade_through(by_id, versions, unfit=unfit, own=widens)
+        except MvddError as err:
+            raise err.locate(shard=shard) from None
         return {c.name: up[c.id] for c in new.columns if up[c.id] is not COMPUTED}
 
 

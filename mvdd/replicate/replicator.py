@@ -31,6 +31,7 @@ never applied twice); each waits up to ``retry`` seconds. Stopping (:meth:`Repli
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import queue
 import re
@@ -1123,7 +1124,7 @@ class Replicator:
         if self._lake is not None and any(is_truncate(d) for d in entry.downstream):
             lake.extend(self._lake.truncate(entry.shard))
         for shard in entry.resumed:
-            ops.extend(self._release(state, merge, shard, releases, lake))
+            ops.extend(self._release(state, target, merge, shard, releases, lake))
         final = {"done": len(entry.downstream), "final": True}
         ops.append(target.checkpoint_op("ddl", Checkpoint(entry.position, entry.seq, final)))
         if entry.kind == "init":
@@ -1169,18 +1170,29 @@ class Replicator:
                     return  # it ran; the answer was lost
 
     def _release(
-        self, state: State, merge: Merge, shard: str, releases: dict[str, int], lake: list[Any]
+        self,
+        state: State,
+        target: Target,
+        merge: Merge,
+        shard: str,
+        releases: dict[str, int],
+        lake: list[Any],
     ) -> list[Op]:
         """The held rows of a shard that resumed, upgraded to its schema now (and for the
         lake, as it has them)."""
         changes = Changes(Templates(self.target_name))
         route = merge.route(shard, merge.versions[shard])
         keys = [up for _, up in route.key]
+        converted = _converted(state, target, merge, shard)
+
+        def unfit(value: Any, types: tuple[Any, ...]) -> Any:
+            return converted[types][json.dumps(encode_value(value))]
+
         last = 0
         for held in state.held(shard):
             last = held.seq
-            row = merge.upgraded(shard, held.version, held.row)
-            before = merge.upgraded(shard, held.version, held.before)
+            row = merge.upgraded(shard, held.version, held.row, unfit)
+            before = merge.upgraded(shard, held.version, held.before, unfit)
             self._change(changes, route, held.kind, row, before, safe=False)
             if self._lake is not None:
                 lake.extend(self._lake.rows(shard, held.kind, row, before, keys))
@@ -1527,6 +1539,28 @@ def _spark_jobs(shard: str) -> Iterator[None]:
         raise SourceLost(
             f"a Spark job of the bulk copy lost a connection: {reason[:300]}", shard=shard
         ) from None
+
+
+def _converted(
+    state: State, target: Any, merge: Merge, shard: str
+) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The values of a shard's held rows that a later change of their column's type did not
+    take (its statement ran outside strict mode, and the server changed them by rules of its
+    own: :meth:`Merge.upgraded`'s ``unfit``), each as the downstream server converts it
+    (:meth:`Target.converted`): by the column's types, then by the value's tagged JSON. A
+    first pass over the held rows finds them; most releases find none and convert nothing."""
+    wanted: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def note(value: Any, types: tuple[Any, ...]) -> None:
+        wanted.setdefault(types, {})[json.dumps(encode_value(value))] = value
+
+    for held in state.held(shard):
+        merge.upgraded(shard, held.version, held.row, note)
+        merge.upgraded(shard, held.version, held.before, note)
+    return {
+        types: dict(zip(values, target.converted(types, list(values.values())), strict=True))
+        for types, values in wanted.items()
+    }
 
 
 def _same(live: Table | None, expected: Table | None) -> bool:

@@ -30,15 +30,18 @@ from pymysql.constants import CLIENT
 
 from mvdd.binlog.source import server_flavor
 from mvdd.ddl import parse_table
-from mvdd.ddl.dml import insert_template, show_create
+from mvdd.ddl.dml import drop_table, insert_template, select_all, show_create
+from mvdd.ddl.render import render_conversion
 from mvdd.ddl.statement import for_server, live_table
 from mvdd.errors import MvddError, StoreError
-from mvdd.model import Table
+from mvdd.model import Column, ColumnType, Table
 from mvdd.replicate import faults
 from mvdd.store.address import Address, parse_address
 from mvdd.store.mysql import connection_lost
 
 CHECKPOINT_TABLE = "mvdd_checkpoint"
+#: the temporary table a session converts values in (:meth:`Target.converted`)
+CONVERSION = "mvdd_conversion"
 _CHECKPOINT_DDL = (
     f"CREATE TABLE {CHECKPOINT_TABLE} (target VARCHAR(64) NOT NULL, name VARCHAR(191) NOT NULL, "
     "position VARCHAR(255), seq BIGINT, data LONGTEXT, PRIMARY KEY (target, name)) "
@@ -63,6 +66,15 @@ SESSION: dict[str, dict[str, str]] = {
 #: are rows an upstream server holds, whose dates its own mode let through (the zero date, a
 #: zero month or day, a day its month lacks); the session's strictness otherwise stays
 DATES_AS_UPSTREAM = (frozenset({"NO_ZERO_DATE", "NO_ZERO_IN_DATE"}), ("ALLOW_INVALID_DATES",))
+
+
+def db_value(value: Any) -> Any:
+    """A decoded value as PyMySQL writes it."""
+    if isinstance(value, set | frozenset):
+        return ",".join(sorted(value))
+    if isinstance(value, dict | list):
+        return json.dumps(value)
+    return value
 
 
 @attrs.frozen
@@ -363,6 +375,36 @@ class Target:
             )
         return touched
 
+    def converted(self, types: Sequence[ColumnType], values: Sequence[Any]) -> list[Any]:
+        """``values`` (decoded values of a column of the first of ``types``) as the server
+        converts them when ALTERs change the column to each of the others in turn, outside
+        strict mode: through a temporary table of this session (:data:`CONVERSION`), which
+        nothing else sees and which is dropped again. The values come back as a copy reads
+        them (:func:`~mvdd.ddl.dml.read_node`), which the target is written with.
+
+        What the replicator asks of a held row's value that its shard's later statements
+        changed by a rule mvdd does not model (:meth:`mvdd.replicate.merge.Merge.upgraded`):
+        the downstream server converts as the upstream one did where the two are one
+        server's versions; a MySQL beside a MariaDB may convert a few values otherwise."""
+        create, *changes = render_conversion(CONVERSION, types)
+        drop = drop_table(CONVERSION, temporary=True)
+        last = Column(id=2, name="v", type=types[-1])
+        with self.cursor(f"converting {len(values)} value(s) to {types[-1]}") as cur:
+            cur.execute(drop)
+            cur.execute(create)
+            cur.executemany(
+                insert_template(CONVERSION, ["n", "v"]),
+                [(n, db_value(v)) for n, v in enumerate(values)],
+            )
+            with outside_strict_mode(cur):
+                for change in changes:
+                    cur.execute(change)
+            cur.execute(select_all(CONVERSION, ["n", last]))
+            found = dict(cur.fetchall())
+            cur.execute(drop)
+            self.connect().commit()
+        return [found[n] for n in range(len(values))]
+
     def execute(self, sql: str) -> tuple[str, ...]:
         """One DDL on its own (it commits implicitly), outside strict mode
         (:func:`run_ddl`); the server's warnings."""
@@ -374,6 +416,7 @@ class Target:
 
 __all__ = [
     "CHECKPOINT_TABLE",
+    "CONVERSION",
     "SESSION",
     "STRICT",
     "Checkpoint",
@@ -382,6 +425,7 @@ __all__ = [
     "Target",
     "TargetError",
     "TargetLost",
+    "db_value",
     "prepare_session",
     "run_ddl",
 ]
