@@ -1542,7 +1542,7 @@ def _spark_jobs(shard: str) -> Iterator[None]:
 
 
 def _converted(
-    state: State, target: Any, merge: Merge, shard: str
+    state: State, target: Target, merge: Merge, shard: str
 ) -> dict[tuple[Any, ...], dict[str, Any]]:
     """The values of a shard's held rows that a later change of their column's type did not
     take (its statement ran outside strict mode, and the server changed them by rules of its
