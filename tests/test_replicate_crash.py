@@ -350,3 +350,25 @@ def test_a_truncate_killed_right_after_it_ran_downstream_is_run_once_more(
             m.startswith("finishing group log entry") and m.endswith("from statement 1")
             for m in caplog.messages
         ), caplog.messages
+
+
+def test_rows_read_again_survive_a_kill_mid_way(s: Setup) -> None:
+    """A shard's DDL changes the values its rows hold where the target's column stays as the
+    other shards have it (NULL made NOT NULL: a NULL became 0), and its rows are read again
+    (the replicator's refresh); killed after a batch of them committed, before the shard's
+    mark and its safe window are recorded, the next run reads them again and ends with the
+    upstream's rows, the writes after the DDL included."""
+    s.run("up1", "ALTER TABLE orders_01 MODIFY customer VARCHAR(32) NULL")
+    s.run("up1", *(f"INSERT INTO orders_01 (id, customer) VALUES ({i}, NULL)" for i in range(40)))
+    every = [(server, t) for server, t in SHARDS if t != "orders_01"]
+    for server, table in every:
+        s.run(server, f"ALTER TABLE {table} MODIFY customer VARCHAR(32) NULL")
+    s.replicator().run()
+    loose = "SET SESSION sql_mode = ''"
+    s.run("up1", loose, "ALTER TABLE orders_01 MODIFY customer VARCHAR(32) NOT NULL")
+    s.run(
+        "up1", "UPDATE orders_01 SET amount = 7 WHERE id < 5", "DELETE FROM orders_01 WHERE id = 9"
+    )
+    killed(replicator(s, kill_at="mid-refresh"), timeout=60)
+    counts = finish(s)
+    assert counts[f"up1/{s.db}.orders_01"] == 39

@@ -166,7 +166,7 @@ def upgrade_row(
             out[col.id] = value
         else:
             born = (added or {}).get(col.id, col)
-            value = _filled(born)
+            value = added_value(born)
             out[col.id] = value if value is None or value is COMPUTED else col.type.coerce(value)
     return out
 
@@ -249,7 +249,10 @@ def added_default(born: Column) -> Any:
     return born.default
 
 
-def _filled(born: Column) -> Any:
+def added_value(born: Column) -> Any:
+    """The value the rows a table held took when ``born`` (a column as the version that added
+    it has it) was added: :func:`added_default`, NULL where it has none, COMPUTED where the
+    server computed it."""
     default = added_default(born)
     return fill_value(born) if default is born.default else default
 

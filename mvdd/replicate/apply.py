@@ -127,22 +127,25 @@ class Changes:
         at: tuple[int, ...],
         rows: Sequence[Sequence[Any]],
         empty: frozenset[str] = frozenset(),
+        *,
+        upsert: bool = False,
     ) -> None:
         """Many inserts of one shape at once: each row a tuple, ``at`` where each of
         ``columns``' values is in it (values as the driver read them: written back as read);
         ``empty``: the columns where an empty value is an ENUM's error value
-        (:attr:`mvdd.replicate.merge.Route.empty`)."""
-        sql = self.templates.insert(columns, upsert=False)
+        (:attr:`mvdd.replicate.merge.Route.empty`); ``upsert``: a row already there takes the
+        new values (and no row counts are checked)."""
+        sql = self.templates.insert(columns, upsert=upsert)
         params = [tuple(row[i] for i in at) for row in rows]
         errors = [i for i, c in enumerate(columns) if c in empty]
         odd = [p for p in params if any(p[i] == "" for i in errors)] if errors else []
         if odd:
             params = [p for p in params if all(p[i] != "" for i in errors)]
             for p in odd:
-                self._ops.append((sql, [p], True, "an insert", _errors(p, errors)))
+                self._ops.append((sql, [p], not upsert, "an insert", _errors(p, errors)))
         self.rows += len(params) + len(odd)
         if params:
-            self._ops.append((sql, params, True, "an insert", 0))
+            self._ops.append((sql, params, not upsert, "an insert", 0))
 
     def insert(
         self, row: Mapping[str, Any], *, safe: bool = False, empty: frozenset[str] = frozenset()

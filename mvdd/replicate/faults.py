@@ -10,7 +10,10 @@ repeats nothing. Off unless ``MVDD_KILL_AT`` is set (read once, at import).
 - ``after-hold``: rows of a paused shard are kept in the state directory; the transaction that
   moves the checkpoint past them is not committed;
 - ``after-commit``: a downstream transaction committed; the replicator has not taken note;
-- ``after-chunk``: Spark wrote a chunk of a bulk copy; the chunk is not recorded as written.
+- ``after-chunk``: Spark wrote a chunk of a bulk copy; the chunk is not recorded as written;
+- ``mid-refresh``: a batch of a shard's rows read again (:meth:`Replicator._refresh
+  <mvdd.replicate.Replicator>`) committed; the shard is still marked, its safe window not
+  recorded.
 """
 
 from __future__ import annotations

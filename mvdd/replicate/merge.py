@@ -39,7 +39,7 @@ from mvdd.model import Column, Table
 from mvdd.model.encoding import KEPT_BYTE
 from mvdd.model.kind import TypeKind
 from mvdd.model.names import fold_name
-from mvdd.model.row import COMPUTED, Unfit, upgrade_through
+from mvdd.model.row import COMPUTED, Unfit, added_value, upgrade_through
 from mvdd.model.types import alike_members
 from mvdd.replicate.apply import member_number, member_numbers
 from mvdd.replicate.state import LogEntry, State
@@ -483,6 +483,55 @@ class Merge:
         return {c.name: up[c.id] for c in new.columns if up[c.id] is not COMPUTED}
 
 
+def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = None) -> list[str]:
+    """The columns whose values a shard's statement (its table ``before`` and ``after`` it)
+    changed in the rows the shard held, without a row event: a type that did not widen
+    (:func:`~mvdd.compat.rules.widens`: the server converted each value by its own rules), NULL
+    no longer allowed (a NULL became its type's zero value), a column added that the target
+    had already with another default (its rows of the shard hold the value they were given
+    when another shard added it; the shard's rows took this column's default). ``joined``: the
+    target's table before and after the statement, where known (without it every added column
+    counts): a column the target changed alike, from the same definition (the downstream
+    statement converted the same values the same way), is left out.
+
+    >>> from mvdd.ddl import parse_table
+    >>> a = parse_table("CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(9))")
+    >>> b = parse_table("CREATE TABLE t (id INT PRIMARY KEY, a BIGINT, b VARCHAR(4))")
+    >>> rewritten(a, b)
+    ['b']
+    >>> rewritten(a, b, (a, b))
+    []
+    """
+    was = {c.id: c for c in before.columns}
+    out = []
+    for col in after.columns:
+        if col.generated is not None:
+            continue
+        old = was.get(col.id)
+        if old is None:
+            target_had = joined[0].find_column(col.name) if joined is not None else None
+            value = added_value(col)
+            if joined is None or (
+                target_had is not None and (value is COMPUTED or added_value(target_had) != value)
+            ):
+                out.append(col.name)
+            continue
+        if widens(old.type, col.type) and (col.nullable or not old.nullable):
+            continue
+        if joined is not None:
+            target_was = joined[0].find_column(old.name)
+            target_is = joined[1].find_column(col.name)
+            if (
+                target_was is not None
+                and target_is is not None
+                and (target_was.type, target_was.nullable) == (old.type, old.nullable)
+                and (target_is.type, target_is.nullable) == (col.type, col.nullable)
+            ):
+                continue
+        out.append(col.name)
+    return out
+
+
 def members_apart(table: Table, column: Column) -> bool:
     """Whether a value's text tells each member of an ENUM or a SET column apart: none holds
     a byte its charset does not read (:data:`~mvdd.model.encoding.KEPT_BYTE`), no two are one
@@ -515,6 +564,7 @@ __all__ = [
     "is_truncate",
     "members_apart",
     "names",
+    "rewritten",
     "row_key",
     "shard_name",
 ]

@@ -76,6 +76,7 @@ from mvdd.replicate.merge import (
     is_truncate,
     members_apart,
     names,
+    rewritten,
     row_key,
     shard_name,
 )
@@ -123,6 +124,9 @@ class _Source:
     rows: dict[str, int] = attrs.field(factory=dict)
     #: shards a DDL changed during their bulk copy: copied again once following passed it
     recopy: list[str] = attrs.field(factory=list)
+    #: shards whose own DDL changed the values they held (:func:`rewritten`): their rows are
+    #: read again (:meth:`Replicator._refresh`)
+    refresh: set[str] = attrs.field(factory=set)
     timestamp: float = 0.0
     idle: bool = False
     #: MariaDB's GTID position applied (:func:`~mvdd.model.position.gtid_after`; None: not
@@ -511,6 +515,8 @@ class Replicator:
                 src.safe_until = BinlogPosition.parse(safe) if safe else None
                 src.rows = {k: int(v) for k, v in point.data.get("rows", {}).items()}
                 src.recopy = list(point.data.get("recopy", []))
+                src.refresh = set(point.data.get("refresh", []))
+            self._refresh(target, merge)
             if any(src.recopy for src in self._sources.values()):
                 # follow to the end of the safe windows (past the DDL), then copy again
                 self._follow(state, target, merge, "safe")
@@ -1411,6 +1417,7 @@ class Replicator:
             "safe_until": str(safe) if safe else None,
             "rows": dict(src.rows),
             "recopy": list(src.recopy),
+            "refresh": sorted(src.refresh),
             "gtid": reached.gtid,
         }
         return target.checkpoint_op(f"source:{source}", Checkpoint(str(commit), merge.seq, data))
@@ -1457,6 +1464,8 @@ class Replicator:
             if ev.kind != EventKind.DDL or ev.table_id is None:
                 continue
             matched = matches(self.patterns, ev.table) and not _sequence(src.catalog, ev)
+            shard = merge.shard_of(src.name, ev.table_id)
+            joined = merge.group.joined if merge.group is not None else None
             joining = merge.joining(src.name, ev.table_id, ev.version, matched)
             if joining is not None and merge.group and joining in merge.group.departed:
                 # the name is the new table's from now on: the lake's batches of the table that
@@ -1474,6 +1483,11 @@ class Replicator:
                 raise err.locate(
                     source=src.name, position=txn.commit, statement=ev.statement
                 ) from None
+            if shard is not None and shard in merge.tables:
+                # (a DDL read again after a restart: the group has it, the target's table
+                # before and after it is not known here)
+                after = merge.group.joined if entry is not None and merge.group else None
+                self._note_rewrites(src, merge, shard, ev.table_id, ev.version, joined, after)
             if entry is not None:
                 entries.append(entry)
                 reason = merge.reason(entry.shard) if entry.shard else None
@@ -1486,6 +1500,105 @@ class Replicator:
         if not entries:
             self._commit(target, [self._source_op(target, merge, src.name, reached)])
             reached.enter(src)
+        self._refresh(target, merge)
+
+    def _note_rewrites(
+        self,
+        src: _Source,
+        merge: Merge,
+        shard: str,
+        table_id: int,
+        version: int,
+        joined: Table | None,
+        after: Table | None,
+    ) -> None:
+        """Mark a shard for :meth:`_refresh` when its DDL (to ``version``) changed the values
+        its rows held (:func:`~mvdd.replicate.merge.rewritten`; ``joined`` and ``after``: the
+        target's table before and after the DDL, where known). The mark is kept in the
+        source's checkpoint, written with the DDL's position."""
+        if version <= 1:
+            return
+        try:
+            before = merge.table(src.name, table_id, version - 1)
+        except MvddError:
+            return  # (the catalog's history of the table begins with this version)
+        columns = rewritten(
+            before,
+            merge.table(src.name, table_id, version),
+            (joined, after) if joined is not None and after is not None else None,
+        )
+        if columns:
+            log.info(
+                "%s: its DDL changed the values of %s in the rows it holds; they are read again",
+                shard,
+                columns,
+            )
+            src.refresh.add(shard)
+
+    def _refresh(self, target: Target, merge: Merge) -> None:
+        """Read again, in one snapshot each, the rows of every shard marked by
+        :meth:`_note_rewrites` that is not paused (a paused one waits for its release): its
+        statement changed values its rows held without a row event, and the target's rows
+        of it do not follow where the target's column stays as another shard has it. The
+        rows are upserted (the columns the shard writes); the binlog from the DDL on is
+        applied again in safe mode up to the snapshot's position (:attr:`_Source.safe_until`),
+        so a row the snapshot saw later than the binlog stands is brought to where the binlog
+        stands once following passes the snapshot. A snapshot whose table is not the group's
+        version of the shard (a later DDL is on its way) leaves the mark, for after that DDL.
+        Where the target has no table (a lake only), the lake takes the rows."""
+        for name, src in self._sources.items():
+            for shard in sorted(src.refresh):
+                if shard not in merge.tables:
+                    src.refresh.discard(shard)  # it left the group
+                elif not merge.paused(shard):
+                    self._refresh_shard(target, merge, name, shard)
+
+    def _refresh_shard(self, target: Target, merge: Merge, source: str, shard: str) -> None:
+        src = self._sources[source]
+        _, tid = merge.tables[shard]
+        version = merge.versions[shard]
+        table = merge.table(source, tid, version)
+        database, _, name = table.name.partition(".")
+        read = columns_of(table)
+        columns = names(read)
+        key = list(row_key(table) or ())
+        route = merge.route(shard, version)
+        into, at = route.positions(columns)
+        templates = Templates(self.target_name)
+        copied = 0
+        with self._servers[source].snapshot_session([table.name]) as (snap, rows):
+            held = {(db, t): text for db, t, text in snap.tables}.get((database, name))
+            try:
+                same = held is not None and _same(merge_table(held), table)
+            except MvddError as err:  # (a text that hides an ENUM's members: see as_shown)
+                log.warning(
+                    "%s: not read again: its SHOW CREATE TABLE is not read (%s)", shard, err
+                )
+                return
+            if not same:
+                log.info("%s: read again after its next DDL (its table changed since)", shard)
+                return
+            try:
+                for chunk in rows.rows((database, name), read, key):
+                    changes = Changes(templates)
+                    changes.insert_rows(
+                        into, at, route.tuples(columns, chunk), route.empty, upsert=True
+                    )
+                    if self._lake is not None:
+                        self._lake.append(self._lake.inserts(shard, columns, chunk), {})
+                    self._commit(target, changes.ops())
+                    faults.reach("mid-refresh")
+                    copied += len(chunk)
+            except MvddError as err:
+                raise err.locate(source=source, shard=shard, position=snap.position) from None
+        src.refresh.discard(shard)
+        if src.safe_until is None or src.safe_until < snap.position:
+            src.safe_until = snap.position
+        assert src.applied is not None
+        self._commit(
+            target, [self._source_op(target, merge, source, _Reached(src.applied, src.gtid))]
+        )
+        log.info("%s: read %d rows again (safe mode up to %s)", shard, copied, snap.position)
 
     # -- status -----------------------------------------------------------------------------------
 
