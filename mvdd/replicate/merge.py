@@ -501,6 +501,16 @@ def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = 
     ['b']
     >>> rewritten(a, b, (a, b))
     []
+    >>> c = parse_table("CREATE TABLE t (id INT PRIMARY KEY, a INT NOT NULL, b VARCHAR(9))")
+    >>> rewritten(a, c, (a, a))
+    ['a']
+    >>> d = parse_table("CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(9), n INT)")
+    >>> target = parse_table("CREATE TABLE t (id INT PRIMARY KEY, a INT, b TEXT, n INT)")
+    >>> rewritten(a, d, (a, d)), rewritten(a, d, (target, target)), rewritten(a, d)
+    ([], [], ['n'])
+    >>> zero = parse_table("CREATE TABLE t (id INT PRIMARY KEY, n INT NOT NULL DEFAULT 0)")
+    >>> rewritten(a, d, (zero, zero))
+    ['n']
     """
     was = {c.id: c for c in before.columns}
     out = []

@@ -15,6 +15,10 @@ source wrote them and:
   to the state directory's log, with the downstream statements it emits, before any of them
   runs. A statement's progress is recorded after it runs; after a crash the target's
   ``SHOW CREATE TABLE`` tells whether the one in flight ran. Never twice, never skipped.
+  A shard's DDL that changed the values its rows held where the target's column does not
+  follow (:func:`~mvdd.replicate.merge.rewritten`) has the shard's rows read again from a
+  snapshot, the binlog from the DDL on applied again in safe mode up to it
+  (:meth:`Replicator._refresh`).
 * **first run**: per source one consistent snapshot gives the schemas, the binlog position and
   the rows; the rows are copied in key order, each batch with its checkpoint. A copy killed
   half way resumes from a new snapshot after the last key copied, and the binlog from the first
