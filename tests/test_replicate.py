@@ -234,6 +234,24 @@ def test_held_values_later_changes_of_type_converted_reach_the_target_as_upstrea
     ]
 
 
+def test_held_enum_error_values_are_converted_as_upstream(s: Setup) -> None:
+    """A paused shard's column made an ENUM its values are not members of (each the ENUM's
+    error value, the empty text), its rows then updated (held, their images holding the error
+    value), and the column made text again: the held values are converted by the downstream
+    server, which takes the error value only outside strict mode, where it was refused."""
+    rows(s, "up2", "orders_03", 1, 3)
+    r = s.replicator()
+    r.run()
+    loose = "SET SESSION sql_mode = ''"
+    s.run("up2", loose, "ALTER TABLE orders_03 MODIFY customer ENUM('x','y') NOT NULL")
+    s.run("up2", "UPDATE orders_03 SET amount = 5 WHERE id < 3")
+    assert r.run()["shards"][f"up2/{s.db}.orders_03"]["held"] == 2
+    s.run("up2", loose, "ALTER TABLE orders_03 MODIFY customer VARCHAR(32) NOT NULL")
+    assert not any(v["paused"] for v in r.run()["shards"].values())
+    assert assert_replicated(s, r)[f"up2/{s.db}.orders_03"] == 3
+    assert texts(s.servers.down, s.dw, "orders", "customer") == [(i, "") for i in (1, 2, 3)]
+
+
 def test_a_shards_ddl_that_changes_the_values_it_holds_reaches_its_target_rows(s: Setup) -> None:
     """A shard's own statements change the values its rows hold, with no row event, where
     the target's column stays as the other shards have it: a VARCHAR cut shorter (values cut),
