@@ -9,10 +9,11 @@ join), checked after every run that leaves no shard paused, and at the end of ea
 once the shards are made to agree (each column they define apart dropped where it is), which
 resumes a paused shard and releases its held rows.
 
-It found: held rows forgotten when a second pause numbered them again; held values converted
-in one step where the server went through every type between (or stopped for good where mvdd
-had no conversion); and the values a shard's own DDL changed in its rows (a type cut, NOT
-NULL, an added column's default) left as they were in the target.
+Runs of this kind found: held rows forgotten when a second pause numbered them again; held
+values converted in one step where the server went through every type between (or stopped for
+good where mvdd had no conversion, or where strict mode refused an ENUM's error value); and
+the values a shard's own DDL changed in its rows (a type cut, NOT NULL, an added column's
+default) left as they were in the target. Each has a test of its own in ``test_replicate``.
 """
 
 from __future__ import annotations
