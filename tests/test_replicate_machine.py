@@ -21,12 +21,11 @@ from __future__ import annotations
 import contextlib
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, rule
+from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
 
 from tests.conftest import examples
 from tests.support.replication import Servers, Setup, assert_replicated, setup
@@ -160,18 +159,15 @@ class ReplicateMachine(RuleBasedStateMachine):
             assert_replicated(self.s, self.replicator)
 
 
-@pytest.fixture
-def machine(servers: Servers) -> Any:
+@pytest.mark.slow
+def test_the_replicator_against_the_upstream_under_random_ddl_and_dml(servers: Servers) -> None:
     ReplicateMachine.servers = servers
-    return ReplicateMachine
-
-
-def test_the_replicator_against_the_upstream_under_random_ddl_and_dml(machine: Any) -> None:
-    run = machine.TestCase
-    run.settings = settings(
-        max_examples=examples(8, 3),
-        stateful_step_count=30,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    run_state_machine_as_test(
+        ReplicateMachine,
+        settings=settings(
+            max_examples=examples(8, 3),
+            stateful_step_count=30,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow],
+        ),
     )
-    run().runTest()

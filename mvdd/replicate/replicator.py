@@ -1524,13 +1524,11 @@ class Replicator:
             return
         try:
             before = merge.table(src.name, table_id, version - 1)
+            now = merge.table(src.name, table_id, version)
         except MvddError:
-            return  # (the catalog's history of the table begins with this version)
-        columns = rewritten(
-            before,
-            merge.table(src.name, table_id, version),
-            (joined, after) if joined is not None and after is not None else None,
-        )
+            return  # (the catalog's history of the table begins here, or it ends here)
+        known = (joined, after) if joined is not None and after is not None else None
+        columns = rewritten(before, now, known)
         if columns:
             log.info(
                 "%s: its DDL changed the values of %s in the rows it holds; they are read again",
