@@ -283,6 +283,43 @@ def test_a_shards_ddl_that_changes_the_values_it_holds_reaches_its_target_rows(s
     assert _target_values(s, "note")[1] is None and _target_values(s, "customer")[10] == "c1"
 
 
+def test_a_null_written_while_a_rename_is_under_way_reaches_the_target(s: Setup) -> None:
+    """Seed 000's merge: one shard renames `note` to `memo` (downstream `note` becomes `memo`,
+    and `note` is added back for the others), a shard not renamed yet writes NULL and a text
+    to rows it held, and the rename ends. The merge's `UPDATE … SET memo = note WHERE note IS
+    NOT NULL` kept `memo`'s older value where NULL was written; the shards not renamed now
+    write both columns, so the target holds the upstream's rows while the rename is under way
+    (verify compares them with `memo`) and after it. Found by a state machine of random DDL
+    and DML on the shards."""
+    every(s, "ALTER TABLE {t} ADD COLUMN note VARCHAR(20) NULL")
+    rows(s, "up1", "orders_01", 1, 3, note="'old'")
+    rows(s, "up2", "orders_03", 101, 2, note="'old'")
+    r = s.replicator()
+    r.run()
+    s.run("up2", "ALTER TABLE orders_03 RENAME COLUMN note TO memo")
+    r.run()
+    assert_replicated(s, r)
+    s.run("up1", "UPDATE orders_01 SET note = NULL WHERE id = 1")
+    s.run("up1", "UPDATE orders_01 SET note = 'new' WHERE id = 2")
+    rows(s, "up1", "orders_01", 4, 1, note="'n'")
+    r.run()
+    assert_replicated(s, r)
+    s.run(
+        "up1", *(f"ALTER TABLE {t} RENAME COLUMN note TO memo" for t in ("orders_01", "orders_02"))
+    )
+    r.run()
+    assert r.group.joined.find_column("note") is None
+    assert assert_replicated(s, r)[f"up1/{s.db}.orders_01"] == 4
+    assert _target_values(s, "memo") == {
+        1: None,
+        2: "new",
+        3: "old",
+        4: "n",
+        101: "old",
+        102: "old",
+    }
+
+
 def test_a_column_narrows_over_values_no_shard_holds_any_more(
     s: Setup, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -317,6 +317,29 @@ def test_renaming_a_partial_column_waits_for_the_shards_that_hold_it(rig: Rig) -
     assert out.downstream == ["ALTER TABLE `t` RENAME COLUMN `b` TO `c`"]
 
 
+def test_a_rename_that_narrows_the_column_waits_for_every_shard(rig: Rig) -> None:
+    """The merge renames the column that holds every shard's rows so far: a rename that also
+    narrows it (here to TINYINT, and NOT NULL) would cut the other shards' values there, which
+    their own upstream rows keep (the group emitted MODIFY … TINYINT over them). It waits,
+    as a rename of a column the shards define differently does."""
+    for column, change, back in (
+        ("a", "CHANGE a z TINYINT NOT NULL", "CHANGE z a INT NOT NULL"),
+        ("b", "CHANGE b z VARCHAR(10) NOT NULL", "CHANGE z b VARCHAR(10)"),
+    ):
+        out = rig.ddl("s1", f"ALTER TABLE tbl1 {change}")
+        assert out.waiting == (column, "z") and out.downstream == [], change
+        rig.ddl("s1", f"ALTER TABLE tbl1 {back}")
+        assert not rig.group.paused
+    # a rename that widens merges, and the shards that still write `a` write `z` too
+    (first,) = on(rig, ["s1"], "ALTER TABLE {t} CHANGE a z BIGINT NOT NULL")
+    assert any(text.endswith("ADD COLUMN `a` INT DEFAULT NULL") for text in first), first
+    group = rig.group
+    for shard, written in (("s1", ("z", None)), ("s2", ("a", "z")), ("s3", ("a", "z"))):
+        at = group.schema(shard).column("z" if shard == "s1" else "a").id
+        dest, second = group.destination(shard, at), group.also(shard, at)
+        assert dest is not None and (dest.name, second and second.name) == written
+
+
 def test_renames_wait_on_request(mdb: Any) -> None:
     rig = Rig(mdb, shards(2))
     rig.group = ShardGroup("t", shards(2), renames="wait", charset="utf8mb4")

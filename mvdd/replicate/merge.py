@@ -144,6 +144,9 @@ class Route:
     #: values are written as numbers, the same in the shard's table and the target's, whose
     #: members the shard's begin (the join orders members by prefix)
     numbered: Mapping[str, Mapping[str, int]] = attrs.field(factory=dict)
+    #: upstream name -> a second target column its values go to as well
+    #: (:meth:`~mvdd.shard.group.ShardGroup.also`: the renamed column of a rename under way)
+    also: Mapping[str, str] = attrs.field(factory=dict)
 
     def row(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """A row by target names (columns the target does not store left out), as the target
@@ -151,12 +154,16 @@ class Route:
         cols = self.columns
         if self.numbered:
             numbered = self.numbered
-            return {
+            out = {
                 cols[k]: member_number(v, numbered[k]) if k in numbered else v
                 for k, v in values.items()
                 if k in cols
             }
-        return {cols[k]: v for k, v in values.items() if k in cols}
+        else:
+            out = {cols[k]: v for k, v in values.items() if k in cols}
+        if self.also:
+            out.update((down, out[cols[up]]) for up, down in self.also.items() if up in values)
+        return out
 
     def key_of(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         """A row's key, as the target is written."""
@@ -186,6 +193,7 @@ class Route:
         """For rows that are tuples in the order of ``names`` (a copy's SELECT): the target
         columns they fill, and where in each tuple each one's value is."""
         pairs = [(self.columns[n], i) for i, n in enumerate(names) if n in self.columns]
+        pairs += [(self.also[n], i) for i, n in enumerate(names) if n in self.also]
         return tuple(c for c, _ in pairs), tuple(i for _, i in pairs)
 
 
@@ -420,12 +428,17 @@ class Merge:
         columns: dict[str, str] = {}
         empty: set[str] = set()
         numbered: dict[str, dict[str, int]] = {}
+        also: dict[str, str] = {}
         for col in table.columns:
             dest = group.destination(shard, col.id)
             if dest is not None and dest.generated is None:
                 columns[col.name] = dest.name
-                if dest.type.kind is TypeKind.ENUM and "" not in dest.type.members:
-                    empty.add(dest.name)
+                second = group.also(shard, col.id)
+                if second is not None and second.generated is None:
+                    also[col.name] = second.name
+                for down in (dest, second) if second is not None else (dest,):
+                    if down.type.kind is TypeKind.ENUM and "" not in down.type.members:
+                        empty.add(down.name)
                 if dest.type.kind is col.type.kind and not (
                     members_apart(table, col) and members_apart(group.joined, dest)
                 ):
@@ -450,6 +463,7 @@ class Merge:
             tuple((k, back[fold_name(k)]) for k in down_key),
             frozenset(empty),
             numbered,
+            also,
         )
         self._routes[(shard, version)] = route
         return route

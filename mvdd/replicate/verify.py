@@ -154,7 +154,8 @@ class _Shard:
         for col in schema.columns:
             dest = group.destination(shard, col.id)
             if dest is not None and dest.generated is None:
-                where[col.name] = dest.name
+                # (while a rename is under way, the renamed column holds every row's value)
+                where[col.name] = (group.also(shard, col.id) or dest).name
         back = {fold_name(d): u for u, d in where.items()}
         return cls(
             shard,

@@ -29,7 +29,10 @@ Choices where the seed leaves room:
   every shard, ``b`` on none) renames the downstream column, gives it a default and adds ``a``
   back as a nullable column for the other shards' rows; when no shard has ``a`` any more the data
   is merged (``UPDATE t SET b = a WHERE a IS NOT NULL``) and ``a`` dropped; if instead every
-  shard goes back to ``a``, the data is merged the same way and the column renamed back. Other
+  shard goes back to ``a``, the data is merged the same way and the column renamed back.
+  Meanwhile the shards writing ``a`` write ``b`` too (:meth:`ShardGroup.also`), so ``b`` holds
+  every row's value and a NULL written to ``a`` is not lost to the merge; a rename that narrows
+  the column waits (:mod:`mvdd.shard.rename`). Other
   renames of a column in the middle of one (seed 000's table of unsupported cases) are
   conflicts. A rename on a group of one shard is a plain rename.
 * **Downstream names and looks**: a column keeps the spelling it has downstream; table options
@@ -347,6 +350,20 @@ class ShardGroup:
         if down is None:
             return None
         return next((c for c in self._joined.columns if c.id == down), None)
+
+    def also(self, shard: str, column_id: int) -> Column | None:
+        """The second column of :attr:`joined` a shard's column writes to, or None: while a
+        rename of it is under way (seed 000's merge) and the shard still writes the old name,
+        the renamed column, which holds the shard's rows from before the rename (its
+        :meth:`destination` is the old name added back). Written to both, the renamed column
+        holds every row's value as the shard has it, and the merge that ends the rename
+        (``UPDATE t SET new = old WHERE old IS NOT NULL``) keeps a NULL written meanwhile."""
+        down = self.destination(shard, column_id)
+        if down is None:
+            return None
+        old = column_key(down.name)
+        new = next((n for n, o in self._renames.under_way.items() if o == old), None)
+        return self._joined.find_column(new) if new is not None else None
 
     def merged_into(self, column_id: int) -> int:
         """The downstream column that holds the values downstream column ``column_id`` held:

@@ -14,8 +14,15 @@ they all go on. Two different renames of one column are a conflict naming both.
 The merge procedure would drop a key while the rename is under way (the key's column is
 renamed on some shards only: a rebuild, and rows without a key meanwhile), and cannot follow a
 column that is partial (some shards already renamed or dropped it): renames of key columns
-(PRIMARY KEY or UNIQUE), of partial columns, and of columns the shards define differently
-(the renamed column holds every shard's rows so far: it must not narrow) always wait.
+(PRIMARY KEY or UNIQUE), of partial columns, of columns the shards define differently, and
+renames that narrow the column as they rename it (``CHANGE a b TINYINT`` of an INT, or NOT
+NULL of a nullable one) always wait: the renamed column holds every shard's rows so far, and
+must not narrow.
+
+While a merge is under way the shards that still write ``a`` write their rows' values to both
+columns (:meth:`~mvdd.shard.group.ShardGroup.also`): ``b`` then holds every row's value, and
+the merge's ``UPDATE`` changes nothing; were they written to ``a`` alone, a NULL written there
+would be lost by the merge (``WHERE a IS NOT NULL``) and ``b``'s older value kept.
 ``ShardGroup(renames=…)`` picks the procedure for the others ("merge" by default, as seed 000).
 Other renames of a column in the middle of a merge (seed 000's table of unsupported cases), or
 to a name another shard holds, are conflicts. A rename on a group of one shard is a plain
@@ -32,6 +39,7 @@ from typing import Any
 
 import attrs
 
+from mvdd.compat.rules import widens
 from mvdd.errors import JoinConflictError
 from mvdd.join.encode import column_key
 from mvdd.model import Column, IndexKind, Table
@@ -136,9 +144,11 @@ class Renames:
             taken = bool(present.get(n))
             partial = present.get(o, 0) != count
             # the merge renames the column that holds every shard's rows so far: sound only
-            # when the shards agree on its definition (else the renamed column would narrow)
+            # when the shards agree on its definition, and the renaming shard's new one takes
+            # every value of it (else the renamed column would narrow over the others' rows)
             mixed = len(definitions.get(o, ())) > 1
-            if not busy and not taken and (wait or partial or mixed or o in keyed):
+            narrows = not widens(before.type, col.type) or (before.nullable and not col.nullable)
+            if not busy and not taken and (wait or partial or mixed or narrows or o in keyed):
                 if (o, n) in complete:
                     if (o, n) not in starts:  # every holder renames now: a plain rename
                         starts.append((o, n))
