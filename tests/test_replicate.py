@@ -320,6 +320,33 @@ def test_a_null_written_while_a_rename_is_under_way_reaches_the_target(s: Setup)
     }
 
 
+def test_a_rename_whose_column_narrowed_meanwhile_ends_with_the_upstream_values(s: Setup) -> None:
+    """One shard renames `qty` to `n` and then narrows `n` to VARCHAR(3); the others write
+    `qty` meanwhile and rename it the same way at last. The merge that ends the rename copies
+    their `qty` values into `n` (`UPDATE … SET n = qty`), where 12345 does not fit: in strict
+    mode the downstream refused it and the replicator stopped for good; outside it the value
+    is cut, and the shards' rows, whose own statement changed them, are read again."""
+    every(s, "ALTER TABLE {t} ADD COLUMN qty INT NULL")
+    rows(s, "up1", "orders_01", 1, 2, qty="7")
+    r = s.replicator()
+    r.run()
+    loose = "SET SESSION sql_mode = ''"
+    s.run("up2", loose, "ALTER TABLE orders_03 CHANGE qty n INT NULL")
+    s.run("up2", loose, "ALTER TABLE orders_03 MODIFY n VARCHAR(3) NULL")
+    r.run()
+    s.run("up1", "UPDATE orders_01 SET qty = 12345 WHERE id = 2")
+    r.run()
+    s.run(
+        "up1",
+        loose,
+        *(f"ALTER TABLE {t} CHANGE qty n VARCHAR(3) NULL" for t in ("orders_01", "orders_02")),
+    )
+    r.run()
+    assert r.group.joined.find_column("qty") is None
+    assert assert_replicated(s, r)[f"up1/{s.db}.orders_01"] == 2
+    assert _target_values(s, "n") == {1: "7", 2: "123"}
+
+
 def test_a_column_narrows_over_values_no_shard_holds_any_more(
     s: Setup, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -13,7 +13,10 @@ Runs of this kind found: held rows forgotten when a second pause numbered them a
 values converted in one step where the server went through every type between (or stopped for
 good where mvdd had no conversion, or where strict mode refused an ENUM's error value); and
 the values a shard's own DDL changed in its rows (a type cut, NOT NULL, an added column's
-default) left as they were in the target. Each has a test of its own in ``test_replicate``.
+default) left as they were in the target; a NULL written while a rename was under way lost to
+the merge that ended it. Each has a test of its own in ``test_replicate``. (Renames are left out
+here: seed 000's merge lets the renamed column change while other shards' rows are in it,
+which this machine finds wanting; see the README's renames.)
 """
 
 from __future__ import annotations

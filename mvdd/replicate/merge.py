@@ -542,7 +542,8 @@ def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = 
             continue
         if widens(old.type, col.type) and (col.nullable or not old.nullable):
             continue
-        if joined is not None:
+        if joined is not None and fold_name(old.name) == fold_name(col.name):
+            # (a rename's downstream change is the merge's UPDATE, no ALTER: not alike)
             target_was = joined[0].find_column(old.name)
             target_is = joined[1].find_column(col.name)
             if (

@@ -183,6 +183,9 @@ class Op:
     #: the ENUM error values its one row writes (:mod:`mvdd.replicate.apply`): it runs outside
     #: strict mode and must give as many warnings, each of a value cut to fit (1265), no other
     lenient: int = 0
+    #: it runs outside strict mode, the server converting what does not fit (a data step of
+    #: the group's downstream DDL, as :func:`run_ddl` runs the DDL itself)
+    loose: bool = False
 
 
 class Target:
@@ -340,6 +343,9 @@ class Target:
                 faults.reach("mid-commit", rows=sent)
                 if op.lenient:
                     touched = self._lenient(cur, op)
+                elif op.loose:
+                    with outside_strict_mode(cur):
+                        touched = cur.executemany(op.sql, op.rows)
                 elif len(op.rows) == 1:
                     touched = cur.execute(op.sql, op.rows[0])
                 else:

@@ -99,7 +99,7 @@ from mvdd.model.types import resolve_charset
 from mvdd.shard import passthrough
 from mvdd.shard.holdings import KINDS, ElementConflict, Holdings, Journal, Refused
 from mvdd.shard.plan import Action, plan, render
-from mvdd.shard.rename import Renames, Waiting, renames_of
+from mvdd.shard.rename import Renames, Waiting, renames_of, takes
 
 #: how a group follows column renames (see mvdd.shard.rename)
 RENAMES = ("merge", "wait")
@@ -357,13 +357,19 @@ class ShardGroup:
         the renamed column, which holds the shard's rows from before the rename (its
         :meth:`destination` is the old name added back). Written to both, the renamed column
         holds every row's value as the shard has it, and the merge that ends the rename
-        (``UPDATE t SET new = old WHERE old IS NOT NULL``) keeps a NULL written meanwhile."""
+        (``UPDATE t SET new = old WHERE old IS NOT NULL``) keeps a NULL written meanwhile.
+        Only while the renamed column takes every value of the shard's (a renaming shard
+        that changed it since may have narrowed it): else None, the old name's column alone."""
         down = self.destination(shard, column_id)
         if down is None:
             return None
         old = column_key(down.name)
         new = next((n for n, o in self._renames.under_way.items() if o == old), None)
-        return self._joined.find_column(new) if new is not None else None
+        renamed = self._joined.find_column(new) if new is not None else None
+        mine = next((c for c in self.schema(shard).columns if c.id == column_id), None)
+        if renamed is None or mine is None or not takes(renamed, mine):
+            return None  # (a change of the renamed column since: the old one alone, as before)
+        return renamed
 
     def merged_into(self, column_id: int) -> int:
         """The downstream column that holds the values downstream column ``column_id`` held:

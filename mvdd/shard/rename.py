@@ -70,6 +70,12 @@ def renames_of(old: Table, new: Table) -> list[tuple[str, str]]:
     ]
 
 
+def takes(column: Column, other: Column) -> bool:
+    """Whether ``column`` holds every value of ``other`` as it is: its type widens ``other``'s
+    (:func:`~mvdd.compat.rules.widens`), and it takes a NULL where ``other`` does."""
+    return widens(other.type, column.type) and (column.nullable or not other.nullable)
+
+
 @attrs.define
 class Renames:
     """The renames under way, new key -> old key."""
@@ -147,7 +153,7 @@ class Renames:
             # when the shards agree on its definition, and the renaming shard's new one takes
             # every value of it (else the renamed column would narrow over the others' rows)
             mixed = len(definitions.get(o, ())) > 1
-            narrows = not widens(before.type, col.type) or (before.nullable and not col.nullable)
+            narrows = not takes(col, before)
             if not busy and not taken and (wait or partial or mixed or narrows or o in keyed):
                 if (o, n) in complete:
                     if (o, n) not in starts:  # every holder renames now: a plain rename
@@ -228,4 +234,4 @@ class Renames:
         return col
 
 
-__all__ = ["Renames", "Waiting", "renames_of"]
+__all__ = ["Renames", "Waiting", "renames_of", "takes"]
