@@ -44,6 +44,7 @@ from mvdd.model.types import alike_members
 from mvdd.replicate.apply import member_number, member_numbers
 from mvdd.replicate.state import LogEntry, State
 from mvdd.shard import Outcome, ShardGroup
+from mvdd.shard.rename import takes
 
 log = logging.getLogger("mvdd.replicate")
 
@@ -540,7 +541,7 @@ def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = 
             ):
                 out.append(col.name)
             continue
-        if widens(old.type, col.type) and (col.nullable or not old.nullable):
+        if takes(col, old):
             continue
         if joined is not None and fold_name(old.name) == fold_name(col.name):
             # (a rename's downstream change is the merge's UPDATE, no ALTER: not alike)
