@@ -347,6 +347,41 @@ def test_a_rename_whose_column_narrowed_meanwhile_ends_with_the_upstream_values(
     assert _target_values(s, "n") == {1: "7", 2: "123"}
 
 
+def test_a_renamed_column_changed_over_the_others_rows_pauses_its_shard(s: Setup) -> None:
+    """One shard renames `a` to `c` (once `c`, another shard's column, is gone), and then
+    makes `c` a DATETIME while the others still write `a`, whose values `c` holds downstream
+    (seed 000's merge renamed the column that held every row). The group joined `c` over the
+    renamed shard alone and emitted `MODIFY c DATETIME` over the others' INTs: their values
+    were zeroed, and verify found their `a` NULL downstream. Now `c` joins the others' `a`
+    too while the rename is under way: INT and DATETIME have no join, so the shard pauses
+    (naming the others' column as theirs) until they make the same change. Found by a state
+    machine of random DDL and DML on three shards."""
+    loose = "SET SESSION sql_mode = ''"
+    every(s, "ALTER TABLE {t} ADD COLUMN a INT NULL")
+    rows(s, "up1", "orders_01", 1, 2, a="5")
+    rows(s, "up1", "orders_02", 101, 2, a="6")
+    s.run("up2", "ALTER TABLE orders_03 ADD COLUMN c INT NOT NULL")
+    rows(s, "up2", "orders_03", 201, 2, a="7", c="8")
+    r = s.replicator()
+    r.run()
+    s.run("up2", "ALTER TABLE orders_03 DROP COLUMN c")
+    s.run("up1", "ALTER TABLE orders_02 RENAME COLUMN a TO c")
+    r.run()
+    s.run("up1", loose, "ALTER TABLE orders_02 MODIFY c DATETIME NULL")
+    rows(s, "up1", "orders_02", 103, 1, c="'2026-12-06 10:00:00'")
+    shards = r.run()["shards"]
+    paused = f"up1/{s.db}.orders_02"
+    assert [name for name, v in shards.items() if v["paused"]] == [paused]
+    assert f"`up1/{s.db}.orders_01` (as `a`)" in shards[paused]["reason"], shards[paused]
+    assert _target_values(s, "c") == {1: 5, 2: 5, 101: 6, 102: 6, 201: 7, 202: 7}
+    for server, table in (("up1", "orders_01"), ("up2", "orders_03")):
+        s.run(server, loose, f"ALTER TABLE {table} CHANGE a c DATETIME NULL")
+    status = r.run()
+    assert not any(v["paused"] for v in status["shards"].values())
+    assert r.group.joined.find_column("a") is None
+    assert assert_replicated(s, r)[paused] == 3
+
+
 def test_a_column_narrows_over_values_no_shard_holds_any_more(
     s: Setup, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -317,27 +317,66 @@ def test_renaming_a_partial_column_waits_for_the_shards_that_hold_it(rig: Rig) -
     assert out.downstream == ["ALTER TABLE `t` RENAME COLUMN `b` TO `c`"]
 
 
-def test_a_rename_that_narrows_the_column_waits_for_every_shard(rig: Rig) -> None:
+def test_a_rename_that_narrows_the_column_keeps_it_as_wide_as_the_others(rig: Rig) -> None:
     """The merge renames the column that holds every shard's rows so far: a rename that also
-    narrows it (here to TINYINT, and NOT NULL) would cut the other shards' values there, which
-    their own upstream rows keep (the group emitted MODIFY … TINYINT over them). It waits,
-    as a rename of a column the shards define differently does."""
-    for column, change, back in (
-        ("a", "CHANGE a z TINYINT NOT NULL", "CHANGE z a INT NOT NULL"),
-        ("b", "CHANGE b z VARCHAR(10) NOT NULL", "CHANGE z b VARCHAR(10)"),
-    ):
-        out = rig.ddl("s1", f"ALTER TABLE tbl1 {change}")
-        assert out.waiting == (column, "z") and out.downstream == [], change
-        rig.ddl("s1", f"ALTER TABLE tbl1 {back}")
-        assert not rig.group.paused
-    # a rename that widens merges, and the shards that still write `a` write `z` too
-    (first,) = on(rig, ["s1"], "ALTER TABLE {t} CHANGE a z BIGINT NOT NULL")
+    narrows it (here to TINYINT) once emitted MODIFY … TINYINT over the other shards' values,
+    which their own upstream rows keep. While the rename is under way the renamed column joins
+    the others' old one (they write both): it stays INT, narrows once every shard renamed, and
+    widens with the old one where a shard not renamed yet widens that."""
+    (first,) = on(rig, ["s1"], "ALTER TABLE {t} CHANGE a z TINYINT NOT NULL")
+    assert not any("TINYINT" in text for text in first), first
     assert any(text.endswith("ADD COLUMN `a` INT DEFAULT NULL") for text in first), first
     group = rig.group
+    assert group.joined.column("z").type.kind.name == "INT"
     for shard, written in (("s1", ("z", None)), ("s2", ("a", "z")), ("s3", ("a", "z"))):
         at = group.schema(shard).column("z" if shard == "s1" else "a").id
         dest, second = group.destination(shard, at), group.also(shard, at)
         assert dest is not None and (dest.name, second and second.name) == written
+    # a shard not renamed widens `a`: `z`, which holds its rows too, widens with it
+    (wider,) = on(rig, ["s2"], "ALTER TABLE {t} MODIFY a BIGINT NOT NULL")
+    assert wider == [
+        "ALTER TABLE `t` MODIFY COLUMN `z` BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE `t` MODIFY COLUMN `a` BIGINT DEFAULT NULL",
+    ]
+    # the renamed shard makes `z` a type the others' `a` has no join with: it pauses,
+    # the others' column named as theirs
+    out = rig.ddl("s1", "ALTER TABLE tbl1 MODIFY z VARCHAR(10) NOT NULL")
+    assert out.conflict is not None and out.conflict.shard == "s1" and out.downstream == []
+    assert "(as `a`)" in out.conflict.message, out.conflict.message
+    rig.ddl("s1", "ALTER TABLE tbl1 MODIFY z TINYINT NOT NULL")
+    assert not group.paused
+    *_, last = on(rig, ["s2", "s3"], "ALTER TABLE {t} CHANGE a z TINYINT NOT NULL")
+    assert last[0] == "ALTER TABLE `t` MODIFY COLUMN `z` TINYINT NOT NULL", last
+    assert group.joined.find_column("a") is None
+
+
+def test_a_shard_holding_both_names_of_a_rename_under_way_waits(rig: Rig) -> None:
+    """While `a` is being renamed to `z`, a shard not renamed yet adding `z`, or the renamed
+    one adding `a` anew, would hold both names: the shards still writing `a` write `z` too,
+    and the merge that ends the rename copies `a` into `z`, so their two columns' values would
+    mix. Each waits, paused, until the rename ends; then its column is a new one."""
+    on(rig, ["s1"], "ALTER TABLE {t} RENAME COLUMN a TO z")
+    for shard, alter in (("s2", "ADD COLUMN z INT"), ("s1", "ADD COLUMN a INT")):
+        out = rig.ddl(shard, f"ALTER TABLE {rig.tables[shard]} {alter}")
+        assert out.conflict is not None and out.conflict.shard == shard, alter
+        assert "would hold both `a` and `z`" in out.conflict.message
+        assert out.downstream == []
+    assert rig.group.paused == {"s1", "s2"}
+    out = rig.ddl("s3", "ALTER TABLE tbl3 RENAME COLUMN a TO z")
+    assert out.conflict is None and rig.group.paused == {"s1", "s2"}  # (s2 holds `a` still)
+    out = rig.ddl("s2", "ALTER TABLE tbl2 DROP COLUMN a")
+    assert out.resumed == {"s1", "s2"} and not rig.group.paused
+    assert out.downstream[-2:] == [
+        "ALTER TABLE `t` DROP COLUMN `a`",
+        "ALTER TABLE `t` ADD COLUMN `a` INT DEFAULT NULL",
+    ]
+    joined = rig.group.joined
+    # s1's `a` is a column of its own downstream now, not the one its `z` was renamed from
+    a, z = joined.column("a"), joined.column("z")
+    s1 = rig.group.schema("s1")
+    assert rig.group.destination("s1", s1.column("a").id) == a
+    assert rig.group.also("s1", s1.column("a").id) is None
+    assert rig.group.destination("s1", s1.column("z").id) == z
 
 
 def test_renames_wait_on_request(mdb: Any) -> None:

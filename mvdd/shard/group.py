@@ -31,8 +31,8 @@ Choices where the seed leaves room:
   is merged (``UPDATE t SET b = a WHERE a IS NOT NULL``) and ``a`` dropped; if instead every
   shard goes back to ``a``, the data is merged the same way and the column renamed back.
   Meanwhile the shards writing ``a`` write ``b`` too (:meth:`ShardGroup.also`), so ``b`` holds
-  every row's value and a NULL written to ``a`` is not lost to the merge; a rename that narrows
-  the column waits (:mod:`mvdd.shard.rename`). Other
+  every row's value and a NULL written to ``a`` is not lost to the merge; ``b`` joins their
+  ``a`` meanwhile, and a shard may not hold both names (:mod:`mvdd.shard.rename`). Other
   renames of a column in the middle of one (seed 000's table of unsupported cases) are
   conflicts. A rename on a group of one shard is a plain rename.
 * **Downstream names and looks**: a column keeps the spelling it has downstream; table options
@@ -358,8 +358,9 @@ class ShardGroup:
         :meth:`destination` is the old name added back). Written to both, the renamed column
         holds every row's value as the shard has it, and the merge that ends the rename
         (``UPDATE t SET new = old WHERE old IS NOT NULL``) keeps a NULL written meanwhile.
-        Only while the renamed column takes every value of the shard's (a renaming shard
-        that changed it since may have narrowed it): else None, the old name's column alone."""
+        The renamed column joins the shard's column meanwhile
+        (:meth:`~mvdd.shard.holdings.Holdings.join_renamed`), so it takes every value of it;
+        should it not, None: the old name's column alone."""
         down = self.destination(shard, column_id)
         if down is None:
             return None
@@ -699,6 +700,9 @@ class ShardGroup:
                 for kind in KINDS:
                     touched[kind].update(self._values.of(kind))
             finishes = self._renames.finished(self._holdings, touched)
+            for sh, table in moves:
+                if table is not None:
+                    self._renames.check_apart(sh.name, table)
             actions = self._rejoin(touched, starts, finishes, steps, moves, reborn)
         except (Refused, Waiting):
             self._holdings.undo(journal)
@@ -761,8 +765,11 @@ class ShardGroup:
         moves: Sequence[tuple[_Shard, Table | None]],
         reborn: set[str],
     ) -> list[Action]:
+        # a rename's new name joins its old name's holders too (Holdings.join_renamed)
+        columns = touched[ElementKind.COLUMN]
+        columns.update(n for n, o in self._renames.under_way.items() if o in columns)
         # columns whose completeness changed re-join the constraints that read them
-        for key in list(touched[ElementKind.COLUMN]):
+        for key in list(columns):
             for kind, other in self._holdings.readers.get(key, ()):
                 touched[kind].add(other)
         values = self._values.copy()
@@ -859,6 +866,9 @@ class ShardGroup:
         self, kind: ElementKind, key: str, moves: Sequence[tuple[_Shard, Table | None]]
     ) -> Any:
         try:
+            old = self._renames.under_way.get(key) if kind == ElementKind.COLUMN else None
+            if old is not None:
+                return self._holdings.join_renamed(key, old)
             return self._holdings.join(kind, key)
         except ElementConflict as err:
             raise Refused(self._explain(kind, key, err, moves)) from None
@@ -875,10 +885,18 @@ class ShardGroup:
         if left in movers and right not in movers:
             left, right = right, left
         pair = []
+        old = self._renames.under_way.get(key) if kind == ElementKind.COLUMN else None
         for name in (left, right):
             table = self._shards[name].accepted
             assert table is not None
-            pair.append((f"shard `{name}`", table))
+            was = table.find_column(old) if old is not None and not table.find_column(key) else None
+            if was is not None:  # a shard that still writes a renamed column's old name
+                renamed = tuple(attrs.evolve(c, name=key) if c is was else c for c in table.columns)
+                pair.append(
+                    (f"shard `{name}` (as `{was.name}`)", attrs.evolve(table, columns=renamed))
+                )
+            else:
+                pair.append((f"shard `{name}`", table))
         error = cast(JoinConflictError, conflict_error(kind, key, pair, err.err))
         involved = sorted({h for hs in self._holdings.holders(kind, key).values() for h in hs})
         return JoinConflictError(

@@ -125,6 +125,26 @@ class Holdings:
             return join_column(holding, self.count, self.complete, self.has)
         return join_constraint(kind, holding, self.count, self.complete, self.has)
 
+    def join_renamed(self, new: str, old: str) -> Any:
+        """The joined definition of column ``new`` while a rename ``old`` -> ``new`` is under
+        way (seed 000's merge): the downstream column holds the rows of the shards that
+        renamed (``new``) and, written there too, of those that still write ``old``, so it
+        joins both (a shard holding both names, having added ``old`` anew, counts by its
+        ``new``). It stays partial until every shard has ``new`` (the shards writing ``old``
+        write it too, but only the renamed ones' rows need it: they count beside the shards,
+        so a holder short of them joins the absent column's slot). Raises ElementConflict
+        naming two shards."""
+        renamed = self.by_kind[ElementKind.COLUMN].get(new, {})
+        holding = {value: set(shards) for value, shards in renamed.items()}
+        named = {s for shards in renamed.values() for s in shards}
+        writing = 0
+        for value, shards in self.by_kind[ElementKind.COLUMN].get(old, {}).items():
+            others = shards - named
+            if others:
+                holding.setdefault(value, set()).update(others)
+                writing += len(others)
+        return join_column(holding, self.count + writing, self.complete, self.has)
+
     # -- moves --------------------------------------------------------------------------------
 
     def move(

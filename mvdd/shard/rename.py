@@ -14,15 +14,20 @@ they all go on. Two different renames of one column are a conflict naming both.
 The merge procedure would drop a key while the rename is under way (the key's column is
 renamed on some shards only: a rebuild, and rows without a key meanwhile), and cannot follow a
 column that is partial (some shards already renamed or dropped it): renames of key columns
-(PRIMARY KEY or UNIQUE), of partial columns, of columns the shards define differently, and
-renames that narrow the column as they rename it (``CHANGE a b TINYINT`` of an INT, or NOT
-NULL of a nullable one) always wait: the renamed column holds every shard's rows so far, and
-must not narrow.
+(PRIMARY KEY or UNIQUE), of partial columns and of columns the shards define differently
+always wait.
 
 While a merge is under way the shards that still write ``a`` write their rows' values to both
 columns (:meth:`~mvdd.shard.group.ShardGroup.also`): ``b`` then holds every row's value, and
 the merge's ``UPDATE`` changes nothing; were they written to ``a`` alone, a NULL written there
-would be lost by the merge (``WHERE a IS NOT NULL``) and ``b``'s older value kept.
+would be lost by the merge (``WHERE a IS NOT NULL``) and ``b``'s older value kept. So ``b``
+joins the renamed shards' ``b`` and the others' ``a``
+(:meth:`~mvdd.shard.holdings.Holdings.join_renamed`): a renamed shard that narrows ``b`` (as
+it renames it, ``CHANGE a b TINYINT`` of an INT, or after) leaves it as wide as the others'
+``a``, a shard that widens ``a`` widens ``b`` too, and a change with no join pauses its shard
+as any conflict does. A shard may not hold both names while the merge is under way (a renamed
+shard adding ``a`` anew, or another adding ``b``): the merge could not tell the two columns'
+values apart, so it waits, paused, until the rename ends (:meth:`Renames.check_apart`).
 ``ShardGroup(renames=…)`` picks the procedure for the others ("merge" by default, as seed 000).
 Other renames of a column in the middle of a merge (seed 000's table of unsupported cases), or
 to a name another shard holds, are conflicts. A rename on a group of one shard is a plain
@@ -149,12 +154,11 @@ class Renames:
                 )
             taken = bool(present.get(n))
             partial = present.get(o, 0) != count
-            # the merge renames the column that holds every shard's rows so far: sound only
-            # when the shards agree on its definition, and the renaming shard's new one takes
-            # every value of it (else the renamed column would narrow over the others' rows)
+            # the merge renames the column that holds every shard's rows so far: followed
+            # where the shards agree on its definition (the renamed column then joins the
+            # renaming shards' new one and the others' old one: Holdings.join_renamed)
             mixed = len(definitions.get(o, ())) > 1
-            narrows = not takes(col, before)
-            if not busy and not taken and (wait or partial or mixed or narrows or o in keyed):
+            if not busy and not taken and (wait or partial or mixed or o in keyed):
                 if (o, n) in complete:
                     if (o, n) not in starts:  # every holder renames now: a plain rename
                         starts.append((o, n))
@@ -176,6 +180,28 @@ class Renames:
                     shards=(shard,),
                 )
             )
+
+    def check_apart(self, shard: str, table: Table) -> None:
+        """Raise Refused if a shard would hold both names of a rename under way (a renamed
+        shard adding the old name anew, or a shard not renamed yet adding the new one): the
+        merge that ends the rename (``UPDATE t SET new = old``) could not tell its two
+        columns' values apart, and its old column's would be written to the new one
+        (:meth:`~mvdd.shard.group.ShardGroup.also`). It waits, paused, until the rename
+        ends."""
+        for n, o in self.under_way.items():
+            new, old = table.find_column(n), table.find_column(o)
+            if new is not None and old is not None:
+                raise Refused(
+                    JoinConflictError(
+                        f"`{shard}` would hold both `{old.name}` and `{new.name}` while "
+                        f"`{old.name}` is being renamed to `{new.name}` across the shards: the "
+                        f"merge that ends the rename could not tell their values apart; it "
+                        f"waits until every shard has renamed `{old.name}`",
+                        column=old.name,
+                        shard=shard,
+                        shards=(shard,),
+                    )
+                )
 
     def finished(
         self, holdings: Holdings, touched: dict[ElementKind, set[str]]
