@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
+import pymysql
 import pytest
 
 from mvdd import (
@@ -1793,6 +1794,37 @@ def test_a_snapshot_holds_the_rows_at_its_position_while_writes_go_on(
             if ev.kind in ("insert", "update"):
                 table[row["id"]] = row["v"]
         assert held == {t: _server_rows(server, db, t) for t in "ab"}
+
+
+@pytest.mark.parametrize("method", ["consistent", "locked"])
+def test_a_snapshot_of_one_table_reads_and_locks_that_table_alone(
+    binlog_server: MariaDB, method: str
+) -> None:
+    """A shard read again takes a snapshot of its one table (its name taken as it is, not as
+    a pattern: `[1]` is no class of characters): only that table's schema is read and only
+    its metadata lock held while the rows are read, so DDL on the other tables of its
+    database commits meanwhile, where it once waited for the whole read."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute(
+            "CREATE TABLE `orders[1]` (id INT PRIMARY KEY, v INT)",
+            "CREATE TABLE orders1 (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO `orders[1]` VALUES (1, 10), (2, 20)",
+            database=db,
+        )
+        source = Source(f"{server.url()}&snapshot={method}")
+        with source.snapshot_session((), table=(db, "orders[1]")) as (snap, rows):
+            assert [(d, t) for d, t, _ in snap.tables] == [(db, "orders[1]")]
+            assert [d for d, _ in snap.databases] == [db]
+            held = [r for chunk in rows.rows((db, "orders[1]"), ["id", "v"], ["id"]) for r in chunk]
+            assert held == [(1, 10), (2, 20)]
+            with contextlib.closing(server.connect(db)) as conn, conn.cursor() as cur:
+                cur.execute("SET SESSION lock_wait_timeout = 1")
+                cur.execute("ALTER TABLE orders1 ADD COLUMN w INT")  # not held: it commits
+                with pytest.raises(pymysql.err.OperationalError, match="Lock wait timeout"):
+                    cur.execute("ALTER TABLE `orders[1]` ADD COLUMN w INT")
+        with source.snapshot_session((), table=(db, "gone")) as (snap, _):
+            assert snap.tables == ()
 
 
 def test_the_locked_snapshot_names_what_refused_its_lock(binlog_server: MariaDB) -> None:

@@ -372,7 +372,7 @@ def test_a_renamed_column_changed_over_the_others_rows_pauses_its_shard(s: Setup
     shards = r.run()["shards"]
     paused = f"up1/{s.db}.orders_02"
     assert [name for name, v in shards.items() if v["paused"]] == [paused]
-    assert f"`up1/{s.db}.orders_01` (as `a`)" in shards[paused]["reason"], shards[paused]
+    assert re.search(r"orders_0[13]` \(as `a`\)", shards[paused]["reason"]), shards[paused]
     assert _target_values(s, "c") == {1: 5, 2: 5, 101: 6, 102: 6, 201: 7, 202: 7}
     for server, table in (("up1", "orders_01"), ("up2", "orders_03")):
         s.run(server, loose, f"ALTER TABLE {table} CHANGE a c DATETIME NULL")

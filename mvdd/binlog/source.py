@@ -628,17 +628,21 @@ class Source:
             return snap
 
     @contextlib.contextmanager
-    def snapshot_session(self, patterns: Sequence[str]) -> Iterator[tuple[Snapshot, Rows]]:
+    def snapshot_session(
+        self, patterns: Sequence[str], *, table: tuple[str, str] | None = None
+    ) -> Iterator[tuple[Snapshot, Rows]]:
         """:meth:`snapshot`, with its transaction held open while the block runs: rows read
         through the :class:`Rows` it gives are the rows at the snapshot's position. Each table
         is read once inside the transaction, whose metadata lock it then holds: no DDL on it
         commits until the block ends (with the locked method too, where the read lock is let
-        go once the snapshot transaction has started)."""
+        go once the snapshot transaction has started). ``table`` ((database, table), the
+        patterns then left aside): that one table's schema alone, and its lock alone held (a
+        shard read again); the snapshot's tables are empty when it does not exist."""
 
         def take(cur: Any) -> Snapshot:
             self._identify(cur)
             method = {"consistent": self._consistent, "locked": self._locked}
-            return method[self.snapshot_method](cur, patterns)
+            return method[self.snapshot_method](cur, patterns, table)
 
         conn, snap = self._open(take)
         try:
@@ -664,17 +668,19 @@ class Source:
             return None
         return f"a {self.flavor} server offers no {method} snapshot (snapshot={'|'.join(offered)})"
 
-    def _consistent(self, cur: Any, patterns: Sequence[str]) -> Snapshot:
+    def _consistent(
+        self, cur: Any, patterns: Sequence[str], table: tuple[str, str] | None
+    ) -> Snapshot:
         cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
         cur.execute("SHOW STATUS LIKE 'binlog_snapshot_%'")
         status = {str(k).lower(): str(v) for k, v in cur.fetchall()}
         position = BinlogPosition(
             status["binlog_snapshot_file"], int(status["binlog_snapshot_position"]), self.era
         )
-        databases, tables = self._schemas(cur, patterns)
+        databases, tables = self._schemas(cur, patterns, table)
         return Snapshot(position, self._end(cur), databases, tables)
 
-    def _locked(self, cur: Any, patterns: Sequence[str]) -> Snapshot:
+    def _locked(self, cur: Any, patterns: Sequence[str], table: tuple[str, str] | None) -> Snapshot:
         cur.execute("SET SESSION lock_wait_timeout = %s", (int(self.lock_wait),))
         try:
             cur.execute("FLUSH TABLES WITH READ LOCK")
@@ -689,19 +695,25 @@ class Source:
         try:
             cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
             position = self._end(cur)
-            databases, tables = self._schemas(cur, patterns)
+            databases, tables = self._schemas(cur, patterns, table)
         finally:
             cur.execute("UNLOCK TABLES")
         return Snapshot(position, None, databases, tables)
 
-    def _schemas(self, cur: Any, patterns: Sequence[str]) -> tuple[Any, Any]:
+    def _schemas(
+        self, cur: Any, patterns: Sequence[str], only: tuple[str, str] | None = None
+    ) -> tuple[Any, Any]:
         cur.execute("SHOW DATABASES")
         dbs = database_patterns(patterns)
         names = sorted(
             str(r[0])
             for r in cur.fetchall()
             if str(r[0]) not in SYSTEM_DATABASES
-            and any(fnmatch.fnmatchcase(str(r[0]), p) for p in dbs)
+            and (
+                str(r[0]) == only[0]
+                if only is not None
+                else any(fnmatch.fnmatchcase(str(r[0]), p) for p in dbs)
+            )
         )
         databases = []
         tables = []
@@ -712,8 +724,10 @@ class Source:
             # system-versioned tables too: the reader follows them
             cur.execute(
                 "SELECT table_name, table_type FROM information_schema.tables "
-                "WHERE table_schema = %s AND table_type IN %s ORDER BY table_name",
-                (db, tuple(_TABLE_TYPES)),
+                "WHERE table_schema = %s AND table_type IN %s"
+                + (" AND table_name = %s" if only is not None else "")
+                + " ORDER BY table_name",
+                (db, tuple(_TABLE_TYPES), *(only[1:] if only is not None else ())),
             )
             for table, kind in cur.fetchall():
                 # held until the snapshot ends: no DDL on it can commit meanwhile

@@ -1572,8 +1572,9 @@ class Replicator:
         into, at = route.positions(columns)
         templates = Templates(self.target_name)
         copied = 0
-        with self._servers[source].snapshot_session([table.name]) as (snap, rows):
-            held = {(db, t): text for db, t, text in snap.tables}.get((database, name))
+        only = (database, name)
+        with self._servers[source].snapshot_session((), table=only) as (snap, rows):
+            held = {(db, t): text for db, t, text in snap.tables}.get(only)
             try:
                 same = held is not None and _same(merge_table(held), table)
             except MvddError as err:  # (a text that hides an ENUM's members: see as_shown)
@@ -1585,7 +1586,7 @@ class Replicator:
                 log.info("%s: read again after its next DDL (its table changed since)", shard)
                 return
             try:
-                for chunk in rows.rows((database, name), read, key):
+                for chunk in rows.rows(only, read, key):
                     changes = Changes(templates)
                     changes.insert_rows(
                         into, at, route.tuples(columns, chunk), route.empty, upsert=True
