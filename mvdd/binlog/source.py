@@ -548,6 +548,21 @@ class Source:
 
         return self._ask(ask)
 
+    def column_names(self, table: tuple[str, str]) -> list[str] | None:
+        """The names of a table's columns as the server has them now, in their order; None
+        when the table does not exist."""
+
+        def ask(cur: Any) -> list[str] | None:
+            cur.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = %s "
+                "AND table_name = %s ORDER BY ordinal_position",
+                table,
+            )
+            found = [str(r[0]) for r in cur.fetchall()]
+            return found or None  # (a table has a column at least)
+
+        return self._ask(ask)
+
     # -- pre-checks -----------------------------------------------------------------------------
 
     def problems(self, start: BinlogPosition | None = None) -> list[str]:

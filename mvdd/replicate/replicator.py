@@ -66,6 +66,7 @@ from mvdd.ddl.dml import (
 from mvdd.errors import MvddError, SourceConfigError, SourceLost
 from mvdd.model import Table
 from mvdd.model.kind import Family, TypeKind
+from mvdd.model.names import fold_name
 from mvdd.model.position import gtid_after
 from mvdd.model.table import as_shown
 from mvdd.replicate import faults
@@ -88,6 +89,7 @@ from mvdd.replicate.state import HeldRow, LogEntry, State, decode_value, encode_
 from mvdd.replicate.target import Checkpoint, Op, Target, TargetLost
 from mvdd.shard import ShardGroup
 from mvdd.store.address import parse_address
+from mvdd.store.mysql import connection_lost
 
 log = logging.getLogger("mvdd.replicate")
 
@@ -521,8 +523,9 @@ class Replicator:
                 src.recopy = list(point.data.get("recopy", []))
                 src.refresh = set(point.data.get("refresh", []))
             self._refresh(target, merge)
-            if any(src.recopy for src in self._sources.values()):
-                # follow to the end of the safe windows (past the DDL), then copy again
+            while any(src.recopy for src in self._sources.values()) and not self._stop.is_set():
+                # follow to the end of the safe windows (past the DDL), then copy again (until
+                # no copy meets a table changed under it again)
                 self._follow(state, target, merge, "safe")
                 if not self._stop.is_set():
                     self._recopy(state, target, merge)
@@ -892,134 +895,31 @@ class Replicator:
         target: :func:`~mvdd.spark.bulk.held`), each recorded once written; then the source's
         checkpoint: following starts at ``start`` and is in safe mode up to where the binlog
         ended after the copy. ``shards``: only these, every row upserted (a copy done again)."""
-        from mvdd.spark import bulk
 
-        spark = self._spark()
-        upstream = source_address(self.sources[source])
-        down = parse_address(self.downstream) if self.downstream is not None else None
-        group = merge.group
-        assert group is not None
         counts = dict(self._sources[source].rows)
         wanted = sorted(s for s, (src, _) in merge.tables.items() if src == source)
-        stage = f"mvdd_stage_{self.target_name}"
+        again = shards is not None
+        deferred: list[str] = []  # shards whose table a DDL changed under their copy
         for shard in shards if shards is not None else wanted:
-            _, tid = merge.tables[shard]
-            point = progress.get(f"bulk:{shard}")
-            again = shards is not None
-            if point is not None and again and not point.data.get("recopy"):
-                point = None  # the first copy's record: this copy starts from scratch
-            if point is not None and point.data.get("done"):
-                counts[shard] = int(point.data.get("rows", 0))
-                continue
-            version = merge.versions[shard]
-            table = merge.table(source, tid, version)
-            read = columns_of(table)
-            columns = names(read)
-            key = list(row_key(table) or ())
-            members = member_texts(table, key)
-            route = merge.route(shard, version)
-            into, _ = route.positions(columns)
-            # (the shard's columns feeding the target's ENUMs without an empty member, whose
-            # error value the target's strict sessions refuse; none for a lake alone)
-            errors = (
-                [c for c in columns if route.columns.get(c) in route.empty]
-                if down is not None
-                else []
-            )
-            database, _, name = table.name.partition(".")
-            data = dict(point.data) if point is not None else {}
-            if "bounds" not in data:
-                parallel = spark.sparkContext.defaultParallelism
-                bounds, total = self._bounds(source, table, columns, key, members, parallel)
-                size = -(-self.chunk_partitions // parallel) * parallel
-                data = {"bounds": bounds, "rows": total, "chunk": size, "chunks": 0}
-                data["recopy"] = again
-                self._commit(
-                    target,
-                    [
-                        target.checkpoint_op(
-                            f"bulk:{shard}", Checkpoint(str(start), merge.seq, data)
-                        )
-                    ],
+            try:
+                copied = self._bulk_shard(target, merge, source, start, progress, shard, again)
+            except Exception as err:
+                moved = self._moved(merge, source, shard, err)
+                if moved is None:
+                    raise
+                log.warning(
+                    "%s: its table changed under its copy (%s): copied again once following "
+                    "has passed the DDL",
+                    shard,
+                    moved,
                 )
-            bounds = [[decode_value(v) for v in b] for b in data["bounds"]]
-            predicates = bulk.ranges(key, bounds, read, members)
-            size = int(data.get("chunk", self.chunk_partitions))  # as the copy began
-            chunks = [predicates[i : i + size] for i in range(0, len(predicates), size)]
-            # (the lake and the target both: each chunk read once and held for both writes)
-            writes = (self._lake is not None) + (down is not None)
-            for i in range(int(data["chunks"]), len(chunks)):
-                if self._stop.is_set():
-                    return
-                with contextlib.ExitStack() as chunk:
-                    with _spark_jobs(shard):
-                        frame = bulk.read(
-                            spark,
-                            upstream,
-                            (database, name),
-                            read,
-                            chunks[i],
-                            errors=errors,
-                        )
-                        frame = chunk.enter_context(bulk.held(frame, writes=writes))
-                        if self._lake is not None:
-                            self._lake.writer.append_frame(
-                                frame, shard, group.version(shard), table
-                            )
-                        apart: list[Op] = []  # rows holding an ENUM's error value, upserted
-                        if errors:
-                            flagged, kept = bulk.enum_errors()
-                            changes = Changes(Templates(self.target_name))
-                            for found in bulk.joined_rows(
-                                frame.filter(flagged), group, shard, group.version(shard), into
-                            ).collect():
-                                changes.insert(
-                                    dict(zip(into, found, strict=True)),
-                                    safe=True,
-                                    empty=route.empty,
-                                )
-                            apart = changes.ops()
-                            frame = frame.filter(kept)
-                        rows = bulk.joined_rows(frame, group, shard, group.version(shard), into)
-                    # a chunk a kill may have half written, or a copy done again: upserted
-                    upsert = again or data.get("started") == i
-                    data = {**data, "started": i}
-                    self._commit(
-                        target,
-                        [
-                            target.checkpoint_op(
-                                f"bulk:{shard}", Checkpoint(str(start), merge.seq, data)
-                            )
-                        ],
-                    )
-                    done = {**data, "chunks": i + 1}
-                    mark = target.checkpoint_op(
-                        f"bulk:{shard}", Checkpoint(str(start), merge.seq, done)
-                    )
-                    if down is None:  # the lake only: the frame is written there
-                        self._commit(target, [mark])
-                    elif upsert:
-                        self._retrying(lambda: target.execute(drop_table(stage)))
-                        self._retrying(lambda: target.execute(create_like(stage, self.target_name)))
-                        with _spark_jobs(shard):
-                            bulk.write(rows, down, stage, session=target.variables)
-                        faults.reach("after-chunk")
-                        self._commit(
-                            target,
-                            [Op(upsert_from(self.target_name, stage, into), ((),)), *apart, mark],
-                        )
-                        self._retrying(lambda: target.execute(drop_table(stage)))
-                    else:
-                        with _spark_jobs(shard):
-                            bulk.write(rows, down, self.target_name, session=target.variables)
-                        faults.reach("after-chunk")
-                        self._commit(target, [*apart, mark])
-                data = done
-            copied = int(data.get("rows", 0))  # the shard's rows when its copy began
+                done = Checkpoint(str(start), merge.seq, {"rows": 0, "done": True, "moved": True})
+                self._commit(target, [target.checkpoint_op(f"bulk:{shard}", done)])
+                deferred.append(shard)
+                continue
+            if copied is None:
+                return
             counts[shard] = copied
-            done_point = Checkpoint(str(start), merge.seq, {"rows": copied, "done": True})
-            self._commit(target, [target.checkpoint_op(f"bulk:{shard}", done_point)])
-            log.info("copied %d rows of %s with Spark", copied, shard)
         with self._reader(source, self._sources[source].catalog) as reader:
             end = reader.source.end()
             changed = self._changed(reader, merge, source, start, end) if shards is None else []
@@ -1033,7 +933,7 @@ class Replicator:
         src_state = self._sources[source]
         src_state.rows = counts
         src_state.safe_until = end if start < end else None
-        src_state.recopy = changed
+        src_state.recopy = sorted({*changed, *deferred})
         commit = start if shards is None else src_state.applied
         assert commit is not None
         gtid = self._servers[source].gtid_at(commit) if shards is None else src_state.gtid
@@ -1041,6 +941,155 @@ class Replicator:
             self._lake.append([], {source: commit}, {source: gtid})
         self._commit(target, [self._source_op(target, merge, source, _Reached(commit, gtid))])
         src_state.gtid = gtid
+
+    def _bulk_shard(
+        self,
+        target: Target,
+        merge: Merge,
+        source: str,
+        start: BinlogPosition,
+        progress: dict[str, Checkpoint],
+        shard: str,
+        again: bool,
+    ) -> int | None:
+        """One shard's bulk copy (see :meth:`_copy_bulk`): the rows it had when its copy
+        began, or None when the replicator was stopped mid-way."""
+        from mvdd.spark import bulk
+
+        spark = self._spark()
+        upstream = source_address(self.sources[source])
+        down = parse_address(self.downstream) if self.downstream is not None else None
+        group = merge.group
+        assert group is not None
+        stage = f"mvdd_stage_{self.target_name}"
+        _, tid = merge.tables[shard]
+        point = progress.get(f"bulk:{shard}")
+        if point is not None and again and not point.data.get("recopy"):
+            point = None  # the first copy's record: this copy starts from scratch
+        if point is not None and point.data.get("done"):
+            return int(point.data.get("rows", 0))
+        version = merge.versions[shard]
+        table = merge.table(source, tid, version)
+        read = columns_of(table)
+        columns = names(read)
+        key = list(row_key(table) or ())
+        members = member_texts(table, key)
+        route = merge.route(shard, version)
+        into, _ = route.positions(columns)
+        # (a renamed column of a rename under way takes the shard's old name's values too)
+        also = {second: route.columns[up] for up, second in route.also.items()}
+        # (the shard's columns feeding the target's ENUMs without an empty member, whose
+        # error value the target's strict sessions refuse; none for a lake alone)
+        errors = (
+            [c for c in columns if route.columns.get(c) in route.empty] if down is not None else []
+        )
+        database, _, name = table.name.partition(".")
+        data = dict(point.data) if point is not None else {}
+        if "bounds" not in data:
+            parallel = spark.sparkContext.defaultParallelism
+            bounds, total = self._bounds(source, table, columns, key, members, parallel)
+            size = -(-self.chunk_partitions // parallel) * parallel
+            data = {"bounds": bounds, "rows": total, "chunk": size, "chunks": 0}
+            data["recopy"] = again
+            self._commit(
+                target,
+                [target.checkpoint_op(f"bulk:{shard}", Checkpoint(str(start), merge.seq, data))],
+            )
+        bounds = [[decode_value(v) for v in b] for b in data["bounds"]]
+        predicates = bulk.ranges(key, bounds, read, members)
+        size = int(data.get("chunk", self.chunk_partitions))  # as the copy began
+        chunks = [predicates[i : i + size] for i in range(0, len(predicates), size)]
+        # (the lake and the target both: each chunk read once and held for both writes)
+        writes = (self._lake is not None) + (down is not None)
+        for i in range(int(data["chunks"]), len(chunks)):
+            if self._stop.is_set():
+                return None
+            with contextlib.ExitStack() as chunk:
+                with _spark_jobs(shard):
+                    frame = bulk.read(
+                        spark,
+                        upstream,
+                        (database, name),
+                        read,
+                        chunks[i],
+                        errors=errors,
+                    )
+                    frame = chunk.enter_context(bulk.held(frame, writes=writes))
+                    if self._lake is not None:
+                        self._lake.writer.append_frame(frame, shard, group.version(shard), table)
+                    apart: list[Op] = []  # rows holding an ENUM's error value, upserted
+                    if errors:
+                        flagged, kept = bulk.enum_errors()
+                        changes = Changes(Templates(self.target_name))
+                        for found in bulk.joined_rows(
+                            frame.filter(flagged), group, shard, group.version(shard), into, also
+                        ).collect():
+                            changes.insert(
+                                dict(zip(into, found, strict=True)),
+                                safe=True,
+                                empty=route.empty,
+                            )
+                        apart = changes.ops()
+                        frame = frame.filter(kept)
+                    rows = bulk.joined_rows(frame, group, shard, group.version(shard), into, also)
+                # a chunk a kill may have half written, or a copy done again: upserted
+                upsert = again or data.get("started") == i
+                data = {**data, "started": i}
+                self._commit(
+                    target,
+                    [
+                        target.checkpoint_op(
+                            f"bulk:{shard}", Checkpoint(str(start), merge.seq, data)
+                        )
+                    ],
+                )
+                done = {**data, "chunks": i + 1}
+                mark = target.checkpoint_op(
+                    f"bulk:{shard}", Checkpoint(str(start), merge.seq, done)
+                )
+                if down is None:  # the lake only: the frame is written there
+                    self._commit(target, [mark])
+                elif upsert:
+                    self._retrying(lambda: target.execute(drop_table(stage)))
+                    self._retrying(lambda: target.execute(create_like(stage, self.target_name)))
+                    with _spark_jobs(shard):
+                        bulk.write(rows, down, stage, session=target.variables)
+                    faults.reach("after-chunk")
+                    self._commit(
+                        target,
+                        [Op(upsert_from(self.target_name, stage, into), ((),)), *apart, mark],
+                    )
+                    self._retrying(lambda: target.execute(drop_table(stage)))
+                else:
+                    with _spark_jobs(shard):
+                        bulk.write(rows, down, self.target_name, session=target.variables)
+                    faults.reach("after-chunk")
+                    self._commit(target, [*apart, mark])
+            data = done
+        copied = int(data.get("rows", 0))  # the shard's rows when its copy began
+        done_point = Checkpoint(str(start), merge.seq, {"rows": copied, "done": True})
+        self._commit(target, [target.checkpoint_op(f"bulk:{shard}", done_point)])
+        log.info("copied %d rows of %s with Spark", copied, shard)
+        return copied
+
+    def _moved(self, merge: Merge, source: str, shard: str, err: Exception) -> str | None:
+        """Why a shard's bulk copy failed where a DDL since the snapshot dropped or renamed a
+        column the copy reads, or its table (the copy reads the live table, outside the
+        snapshot, with the snapshot's columns: a DDL that leaves them there is found by
+        :meth:`_changed` after the copy); None for any other failure, which stands."""
+        if isinstance(err, MvddError) or (
+            isinstance(err, pymysql.MySQLError) and connection_lost(err)
+        ):
+            return None
+        _, tid = merge.tables[shard]
+        table = merge.table(source, tid, merge.versions[shard])
+        database, _, name = table.name.partition(".")
+        live = self._servers[source].column_names((database, name))
+        if live is None:
+            return "the table is gone"
+        there = {fold_name(c) for c in live}
+        gone = [c.name for c in columns_of(table) if fold_name(c.name) not in there]
+        return f"no column {', '.join(f'`{c}`' for c in gone)} any more" if gone else None
 
     def _changed(
         self,
@@ -1067,6 +1116,8 @@ class Replicator:
         binlog's end after it."""
         points = self._retrying(target.checkpoints)
         for name, src in self._sources.items():
+            # (a shard that left the group since is not copied)
+            src.recopy = [shard for shard in src.recopy if shard in merge.tables]
             if not src.recopy:
                 continue
             log.info("copying %s again: a DDL changed them during their copy", src.recopy)

@@ -160,12 +160,16 @@ def joined_rows(
     shard: str,
     version: int,
     columns: Sequence[str],
+    also: Mapping[str, str] | None = None,
 ) -> DataFrame:
     """A shard's rows (read under its group ``version``, by :func:`read`) as rows of the joined
     schema, only the target ``columns`` the shard fills (the server gives the others their
     defaults). A date column fed by a shard's date column is its value's text, or where the
     value is NULL, the text the shard's server gave (a zero date …, which the target's session
-    takes as it is: :data:`mvdd.replicate.target.DATES_AS_UPSTREAM`)."""
+    takes as it is: :data:`mvdd.replicate.target.DATES_AS_UPSTREAM`). ``also``: a target
+    column -> the one of ``columns`` whose value it takes too (the renamed column of a rename
+    under way, :meth:`~mvdd.shard.group.ShardGroup.also`, which the shard's rows fill as its
+    old name's column)."""
     texts: dict[str, str] = {}  # a joined column -> the text of the shard's column feeding it
     present = set(df.columns)  # (a call into the JVM: asked once)
     for source in group.schema(shard, version=version).public_columns:
@@ -178,12 +182,12 @@ def joined_rows(
         ):
             texts[dest.name] = text_name(source)
     merged = merge_shards({shard: df}, group, keep=list(texts.values()), versions={shard: version})
-    return merged.select(
-        *(
-            F.coalesce(col(c).cast("string"), col(texts[c])).alias(c) if c in texts else col(c)
-            for c in columns
-        )
-    )
+    also = also or {}
+
+    def value(c: str) -> Any:
+        return F.coalesce(col(c).cast("string"), col(texts[c])) if c in texts else col(c)
+
+    return merged.select(*(value(also.get(c, c)).alias(c) for c in columns))
 
 
 #: the column :func:`read` adds for the rows holding an ENUM's error value: a name ending in
