@@ -379,6 +379,31 @@ def test_a_shard_holding_both_names_of_a_rename_under_way_waits(rig: Rig) -> Non
     assert rig.group.destination("s1", s1.column("z").id) == z
 
 
+def test_a_merge_whose_two_names_are_renamed_at_once_ends_in_the_third(rig: Rig) -> None:
+    """While `a` is being renamed to `z` (s1 renamed), s1 renames `z` to `y` and the others
+    rename `a` to `y`: each alone is a rename of a column under way, refused (seed 000), so
+    every shard pauses; once all of them have, their schemas agree, and they resume together:
+    the merge ends as it would (`a`'s values into `z`, `a` dropped) and `z` is renamed to
+    `y`. They once stayed paused for good, though their schemas agreed. Found by a state
+    machine of random DDL on three shards, replicated."""
+    on(rig, ["s1"], "ALTER TABLE {t} RENAME COLUMN a TO z")
+    for shard, alter in (("s1", "z TO y"), ("s2", "a TO y"), ("s3", "a TO y")):
+        out = rig.ddl(shard, f"ALTER TABLE {rig.tables[shard]} RENAME COLUMN {alter}")
+        if shard != "s3":
+            assert out.conflict is not None and "rename of it is under way" in out.conflict.message
+            continue
+        assert out.conflict is None and out.resumed == {"s1", "s2"}
+        assert out.downstream == [
+            "ALTER TABLE `t` ALTER COLUMN `z` DROP DEFAULT",
+            "UPDATE `t` SET `z` = `a` WHERE NOT `a` IS NULL",
+            "ALTER TABLE `t` DROP COLUMN `a`",
+            "ALTER TABLE `t` RENAME COLUMN `z` TO `y`",
+        ]
+    assert not rig.group.paused and [c.name for c in rig.group.joined.columns] == ["id", "y", "b"]
+    # every row written to `a` by a shard not yet renamed is in `y`
+    assert 0 not in [row[0] for row in rig.rows(["y"])]
+
+
 def test_renames_wait_on_request(mdb: Any) -> None:
     rig = Rig(mdb, shards(2))
     rig.group = ShardGroup("t", shards(2), renames="wait", charset="utf8mb4")

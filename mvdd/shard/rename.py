@@ -30,8 +30,10 @@ shard adding ``a`` anew, or another adding ``b``): the merge could not tell the 
 values apart, so it waits, paused, until the rename ends (:meth:`Renames.check_apart`).
 ``ShardGroup(renames=…)`` picks the procedure for the others ("merge" by default, as seed 000).
 Other renames of a column in the middle of a merge (seed 000's table of unsupported cases), or
-to a name another shard holds, are conflicts. A rename on a group of one shard is a plain
-rename.
+to a name another shard holds, are conflicts, but one: where every shard renames the merge's
+two names to one third name (each paused by the conflict until the last one has), they resume
+together, the merge ends as it would and its new name is renamed to the third
+(:meth:`Renames._collapses`). A rename on a group of one shard is a plain rename.
 
 :class:`Renames` keeps the merges under way (new key -> old key); it is a plain value the group
 copies before a tentative move and puts back if the move is refused.
@@ -137,6 +139,10 @@ class Renames:
                 continue  # following, or going back on, a merge under way
             busy = o in self.under_way or n in self.under_way
             busy = busy or o in self.under_way.values() or n in self.under_way.values()
+            if busy and self._collapses(o, n, present, complete):
+                if o in self.under_way and (o, n) not in starts:
+                    starts.append((o, n))  # (its old name's rows merged into it as it ends)
+                continue
             rival = next(
                 ((other, who) for (was, other), who in waiting.items() if was == o and other != n),
                 None,
@@ -180,6 +186,25 @@ class Renames:
                     shards=(shard,),
                 )
             )
+
+    def _collapses(
+        self,
+        o: str,
+        n: str,
+        present: Mapping[str, int],
+        complete: frozenset[tuple[str, str]],
+    ) -> bool:
+        """Whether renaming ``o`` to ``n`` ends a merge under way that ``o`` is a name of:
+        every shard holding its old name and every one holding its new name renames it to
+        ``n``, a name no shard holds, in this one move (shards paused on the merge, resumed
+        together). The merge then ends as it would (its old name's values merged into its new
+        name, the old one dropped), and its new name is renamed to ``n``."""
+        if present.get(n) or (o, n) not in complete:
+            return False
+        partner = self.under_way.get(o)  # ``o`` the merge's new name: its old one
+        if partner is None:  # ``o`` the merge's old name: its new one
+            partner = next((new for new, old in self.under_way.items() if old == o), None)
+        return partner is not None and (partner, n) in complete
 
     def check_apart(self, shard: str, table: Table) -> None:
         """Raise Refused if a shard would hold both names of a rename under way (a renamed
@@ -235,14 +260,17 @@ class Renames:
         merges the data (``copies``: (into, source) ids) and keeps one of the two. Returns the
         last id used and the copies."""
         copies: list[tuple[int, int]] = []
+        plain: dict[str, str] = {}
         for o, n in starts:
             if not joined(o):  # every shard renamed at once: a plain rename
                 ids[n] = ids.pop(o)
+                plain[o] = n
                 continue
             ids[n] = ids[o]
             last_id += 1
             ids[o] = last_id
         for o, n, back in finishes:
+            n = plain.get(n, n)  # (a merge's new name renamed as it ends: _collapses)
             if o not in ids or n not in ids:
                 continue
             copies.append((ids[n], ids[o]))
