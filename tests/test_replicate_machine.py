@@ -1,7 +1,8 @@
-"""A state machine of random DDL and DML on two shards (one on each upstream server), followed by
-``mvdd replicate``: columns added, dropped and changed to any type on either shard, in a
-session outside strict mode (the server converts, cuts or zeroes the values a change does not
-take), with rows written, updated and deleted between; the replicator runs at random moments.
+"""A state machine of random DDL and DML on three shards (two on one upstream server, one on the
+other), followed by ``mvdd replicate``: columns added, dropped, renamed and changed to any
+type on any shard, in a session outside strict mode (the server converts, cuts or zeroes the
+values a change does not take), with rows written, updated and deleted between; the
+replicator runs at random moments.
 
 The oracle is the upstream servers (:func:`tests.support.replication.assert_replicated`:
 every row of every shard by key, every column the shard writes equal, the target's schema the
@@ -14,9 +15,10 @@ values converted in one step where the server went through every type between (o
 good where mvdd had no conversion, or where strict mode refused an ENUM's error value); and
 the values a shard's own DDL changed in its rows (a type cut, NOT NULL, an added column's
 default) left as they were in the target; a NULL written while a rename was under way lost to
-the merge that ended it. Each has a test of its own in ``test_replicate``. (Renames are left out
-here: seed 000's merge lets the renamed column change while other shards' rows are in it,
-which this machine finds wanting; see the README's renames.)
+the merge that ended it; a renamed column changed over the rows of the shards not renamed yet
+(it now joins their old column), and shards that renamed both names of a merge under way to a
+third name left paused for good. Each has a test of its own in ``test_replicate`` or
+``test_shard``.
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ from tests.support.replication import Servers, Setup, assert_replicated, setup
 
 pytestmark = pytest.mark.mariadb
 
-#: the shards: upstream server -> table
-SHARDS = {"up1": "orders_01", "up2": "orders_02"}
+#: the shards: name -> (upstream server, table)
+SHARDS = {"A": ("up1", "orders_01"), "B": ("up2", "orders_02"), "C": ("up1", "orders_03")}
 LOOSE = "SET SESSION sql_mode = ''"
 
 
@@ -81,9 +83,9 @@ class ReplicateMachine(RuleBasedStateMachine):
         tmp = self.stack.enter_context(tempfile.TemporaryDirectory())
         self.s: Setup = self.stack.enter_context(setup(self.servers, Path(tmp)))
         #: each shard's columns past its key: name -> definition
-        self.columns = {server: {"a": "INT"} for server in SHARDS}
-        self.next_id = {"up1": 1, "up2": 1_000_000}
-        for server, table in SHARDS.items():
+        self.columns = {shard: {"a": "INT"} for shard in SHARDS}
+        self.next_id = {shard: 1 + 1_000_000 * i for i, shard in enumerate(SHARDS)}
+        for server, table in SHARDS.values():
             self.s.run(server, f"CREATE TABLE {table} (id BIGINT NOT NULL PRIMARY KEY, a INT)")
         self.replicator = self.s.replicator()
         self.replicator.run()
@@ -91,9 +93,10 @@ class ReplicateMachine(RuleBasedStateMachine):
     def teardown(self) -> None:
         try:
             # the shards made to agree: a column they define apart dropped where it is
-            one, two = (self.columns[server] for server in SHARDS)
-            for server, table in SHARDS.items():
-                apart = [n for n in self.columns[server] if one.get(n) != two.get(n)]
+            every = list(self.columns.values())
+            for shard, (server, table) in SHARDS.items():
+                mine = self.columns[shard]
+                apart = [n for n in mine if any(c.get(n) != mine[n] for c in every)]
                 if apart:
                     drops = ", ".join(f"DROP COLUMN {n}" for n in apart)
                     self.s.run(server, f"ALTER TABLE {table} {drops}")
@@ -103,54 +106,62 @@ class ReplicateMachine(RuleBasedStateMachine):
         finally:
             self.stack.close()
 
-    def sql(self, server: str, statement: str) -> None:
-        self.s.run(server, LOOSE, statement)
+    def sql(self, shard: str, statement: str) -> None:
+        self.s.run(SHARDS[shard][0], LOOSE, statement)
 
     # -- rows ---------------------------------------------------------------------------------
 
-    @rule(server=st.sampled_from(sorted(SHARDS)), data=st.data())
-    def insert(self, server: str, data: st.DataObject) -> None:
-        names = sorted(self.columns[server])
+    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    def insert(self, shard: str, data: st.DataObject) -> None:
+        names = sorted(self.columns[shard])
         rows = []
         for _ in range(data.draw(st.integers(1, 3), label="rows")):
-            drawn = [data.draw(TYPES[self.columns[server][n]], label=n) for n in names]
-            rows.append(f"({', '.join([str(self.next_id[server]), *drawn])})")
-            self.next_id[server] += 1
+            drawn = [data.draw(TYPES[self.columns[shard][n]], label=n) for n in names]
+            rows.append(f"({', '.join([str(self.next_id[shard]), *drawn])})")
+            self.next_id[shard] += 1
         listed = ", ".join(["id", *names])
-        self.sql(server, f"INSERT INTO {SHARDS[server]} ({listed}) VALUES {', '.join(rows)}")
+        self.sql(shard, f"INSERT INTO {SHARDS[shard][1]} ({listed}) VALUES {', '.join(rows)}")
 
-    @rule(server=st.sampled_from(sorted(SHARDS)), data=st.data(), part=st.integers(0, 2))
-    def update(self, server: str, data: st.DataObject, part: int) -> None:
-        name = data.draw(st.sampled_from(sorted(self.columns[server])), label="column")
-        value = data.draw(TYPES[self.columns[server][name]], label="value")
-        self.sql(server, f"UPDATE {SHARDS[server]} SET {name} = {value} WHERE id % 3 = {part}")
+    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), part=st.integers(0, 2))
+    def update(self, shard: str, data: st.DataObject, part: int) -> None:
+        name = data.draw(st.sampled_from(sorted(self.columns[shard])), label="column")
+        value = data.draw(TYPES[self.columns[shard][name]], label="value")
+        self.sql(shard, f"UPDATE {SHARDS[shard][1]} SET {name} = {value} WHERE id % 3 = {part}")
 
-    @rule(server=st.sampled_from(sorted(SHARDS)), part=st.integers(0, 6))
-    def delete(self, server: str, part: int) -> None:
-        self.sql(server, f"DELETE FROM {SHARDS[server]} WHERE id % 7 = {part}")
+    @rule(shard=st.sampled_from(sorted(SHARDS)), part=st.integers(0, 6))
+    def delete(self, shard: str, part: int) -> None:
+        self.sql(shard, f"DELETE FROM {SHARDS[shard][1]} WHERE id % 7 = {part}")
 
     # -- schema -------------------------------------------------------------------------------
 
-    @rule(server=st.sampled_from(sorted(SHARDS)), name=st.sampled_from(NAMES), kind=DEFINITIONS)
-    def add_column(self, server: str, name: str, kind: str) -> None:
-        if name in self.columns[server]:
+    @rule(shard=st.sampled_from(sorted(SHARDS)), name=st.sampled_from(NAMES), kind=DEFINITIONS)
+    def add_column(self, shard: str, name: str, kind: str) -> None:
+        if name in self.columns[shard]:
             return
-        self.sql(server, f"ALTER TABLE {SHARDS[server]} ADD COLUMN {name} {kind}")
-        self.columns[server][name] = kind
+        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} ADD COLUMN {name} {kind}")
+        self.columns[shard][name] = kind
 
-    @rule(server=st.sampled_from(sorted(SHARDS)), data=st.data())
-    def drop_column(self, server: str, data: st.DataObject) -> None:
-        if len(self.columns[server]) < 2:
+    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    def drop_column(self, shard: str, data: st.DataObject) -> None:
+        if len(self.columns[shard]) < 2:
             return
-        name = data.draw(st.sampled_from(sorted(self.columns[server])), label="column")
-        self.sql(server, f"ALTER TABLE {SHARDS[server]} DROP COLUMN {name}")
-        del self.columns[server][name]
+        name = data.draw(st.sampled_from(sorted(self.columns[shard])), label="column")
+        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} DROP COLUMN {name}")
+        del self.columns[shard][name]
 
-    @rule(server=st.sampled_from(sorted(SHARDS)), data=st.data(), kind=DEFINITIONS)
-    def modify_column(self, server: str, data: st.DataObject, kind: str) -> None:
-        name = data.draw(st.sampled_from(sorted(self.columns[server])), label="column")
-        self.sql(server, f"ALTER TABLE {SHARDS[server]} MODIFY {name} {kind}")
-        self.columns[server][name] = kind
+    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), kind=DEFINITIONS)
+    def modify_column(self, shard: str, data: st.DataObject, kind: str) -> None:
+        name = data.draw(st.sampled_from(sorted(self.columns[shard])), label="column")
+        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} MODIFY {name} {kind}")
+        self.columns[shard][name] = kind
+
+    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), name=st.sampled_from(NAMES))
+    def rename_column(self, shard: str, data: st.DataObject, name: str) -> None:
+        if name in self.columns[shard]:
+            return
+        old = data.draw(st.sampled_from(sorted(self.columns[shard])), label="column")
+        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} RENAME COLUMN {old} TO {name}")
+        self.columns[shard][name] = self.columns[shard].pop(old)
 
     # -- the replicator -------------------------------------------------------------------------
 
