@@ -14,6 +14,7 @@ round also kills right after the next scripted DDL (seven of the eight under CI)
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import signal
@@ -352,14 +353,15 @@ def test_a_truncate_killed_right_after_it_ran_downstream_is_run_once_more(
         ), caplog.messages
 
 
-def test_rows_read_again_survive_a_kill_mid_way(s: Setup) -> None:
+def test_rows_read_again_survive_a_kill_mid_way(s: Setup, caplog: pytest.LogCaptureFixture) -> None:
     """A shard's DDL changes the values its rows hold where the target's column stays as the
     other shards have it (NULL made NOT NULL: a NULL became 0), and its rows are read again
-    (the replicator's refresh); killed after a batch of them committed, before the shard's
-    mark and its safe window are recorded, the next run reads them again and ends with the
-    upstream's rows, the writes after the DDL included."""
+    (the replicator's refresh); killed after the first batch of them committed, before the
+    shard's mark and its safe window are recorded, the next run reads on after that batch's
+    last key (the read's progress is committed with each batch: it once read every row again)
+    and ends with the upstream's rows, the writes after the DDL included."""
     s.run("up1", "ALTER TABLE orders_01 MODIFY customer VARCHAR(32) NULL")
-    s.run("up1", *(f"INSERT INTO orders_01 (id, customer) VALUES ({i}, NULL)" for i in range(40)))
+    s.run("up1", "INSERT INTO orders_01 (id, customer) SELECT seq, NULL FROM seq_0_to_11999")
     every = [(server, t) for server, t in SHARDS if t != "orders_01"]
     for server, table in every:
         s.run(server, f"ALTER TABLE {table} MODIFY customer VARCHAR(32) NULL")
@@ -370,5 +372,12 @@ def test_rows_read_again_survive_a_kill_mid_way(s: Setup) -> None:
         "up1", "UPDATE orders_01 SET amount = 7 WHERE id < 5", "DELETE FROM orders_01 WHERE id = 9"
     )
     killed(replicator(s, kill_at="mid-refresh"), timeout=60)
-    counts = finish(s)
-    assert counts[f"up1/{s.db}.orders_01"] == 39
+    with caplog.at_level("INFO", logger="mvdd.replicate"):
+        counts = finish(s)
+    assert counts[f"up1/{s.db}.orders_01"] == 11_999
+    # the first batch (5,000 rows by key, the deleted one among them) was not read again
+    (read,) = [m for m in caplog.messages if "rows again" in m]
+    assert "read 11999 rows again, 5000 of them before a restart" in read, read
+    with s.servers.down.connect(s.dw) as conn, conn.cursor() as cur:
+        cur.execute("SELECT data FROM mvdd_checkpoint WHERE name LIKE 'refresh:%'")
+        assert [json.loads(d)["done"] for (d,) in cur.fetchall()] == [True]

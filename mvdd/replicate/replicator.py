@@ -1624,6 +1624,14 @@ class Replicator:
         templates = Templates(self.target_name)
         copied = 0
         only = (database, name)
+        # a read of this mark that a kill cut short goes on after its last key (the rows
+        # before it were read at an older snapshot: the safe window covers both)
+        point = self._retrying(target.checkpoints).get(f"refresh:{shard}")
+        after = None
+        if point is not None and point.data.get("version") == version and "last" in point.data:
+            after = key_numbers(table, key, [decode_value(v) for v in point.data["last"]])
+            copied = int(point.data.get("rows", 0))
+        resumed = copied
         with self._servers[source].snapshot_session((), table=only) as (snap, rows):
             held = {(db, t): text for db, t, text in snap.tables}.get(only)
             try:
@@ -1637,26 +1645,48 @@ class Replicator:
                 log.info("%s: read again after its next DDL (its table changed since)", shard)
                 return
             try:
-                for chunk in rows.rows(only, read, key):
+                for chunk in rows.rows(only, read, key, after=after, batch=self.batch_rows):
                     changes = Changes(templates)
                     changes.insert_rows(
                         into, at, route.tuples(columns, chunk), route.empty, upsert=True
                     )
                     if self._lake is not None:
                         self._lake.append(self._lake.inserts(shard, columns, chunk), {})
-                    self._commit(target, changes.ops())
-                    faults.reach("mid-refresh")
                     copied += len(chunk)
+                    last = dict(zip(columns, chunk[-1], strict=True))
+                    mark = Checkpoint(
+                        str(snap.position),
+                        merge.seq,
+                        {
+                            "version": version,
+                            "last": [encode_value(last[k]) for k in key],
+                            "rows": copied,
+                        },
+                    )
+                    ops = changes.ops()
+                    self._commit(target, [*ops, target.checkpoint_op(f"refresh:{shard}", mark)])
+                    faults.reach("mid-refresh")
             except MvddError as err:
                 raise err.locate(source=source, shard=shard, position=snap.position) from None
         src.refresh.discard(shard)
         if src.safe_until is None or src.safe_until < snap.position:
             src.safe_until = snap.position
         assert src.applied is not None
+        done = Checkpoint(str(snap.position), merge.seq, {"version": version, "done": True})
         self._commit(
-            target, [self._source_op(target, merge, source, _Reached(src.applied, src.gtid))]
+            target,
+            [
+                self._source_op(target, merge, source, _Reached(src.applied, src.gtid)),
+                target.checkpoint_op(f"refresh:{shard}", done),
+            ],
         )
-        log.info("%s: read %d rows again (safe mode up to %s)", shard, copied, snap.position)
+        log.info(
+            "%s: read %d rows again%s (safe mode up to %s)",
+            shard,
+            copied,
+            f", {resumed} of them before a restart" if resumed else "",
+            snap.position,
+        )
 
     # -- status -----------------------------------------------------------------------------------
 
