@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -118,24 +119,39 @@ class Writer:
                 c.close()
 
 
-def test_bulk_copy_under_writes_and_a_ddl_converges(
-    s: Setup, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    writer = Writer(s)
-    writes = []
+def on_write(monkeypatch: pytest.MonkeyPatch, at: int, act: Callable[[], None]) -> list[str]:
+    """The tables Spark's copy writes, in order; ``act`` runs before the ``at``-th write (a
+    DDL landing during a shard's copy). Each frame written holds no Python UDF."""
+    writes: list[str] = []
     real = bulk.write
 
     def write(df: Any, address: Any, table: str, **kw: Any) -> None:
         assert not has_python_udf(df)  # native column expressions all the way
         writes.append(table)
-        if len(writes) == 2:  # a DDL lands on a shard during its copy
-            s.run("up1", "ALTER TABLE orders_01 ADD COLUMN note VARCHAR(20) NULL DEFAULT 'late'")
+        if len(writes) == at:
+            act()
         real(df, address, table, **kw)
 
     monkeypatch.setattr(bulk, "write", write)
-    r = s.replicator(bulk="spark")
+    return writes
+
+
+def small(s: Setup, **options: Any) -> Any:
+    """A replicator whose Spark copy reads partitions of 500 rows, two a chunk."""
+    r = s.replicator(bulk="spark", **options)
     r.partition_rows = 500
     r.chunk_partitions = 2
+    return r
+
+
+def test_bulk_copy_under_writes_and_a_ddl_converges(
+    s: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    writer = Writer(s)
+    # a DDL lands on a shard during its copy
+    late = "ALTER TABLE orders_01 ADD COLUMN note VARCHAR(20) NULL DEFAULT 'late'"
+    writes = on_write(monkeypatch, 2, lambda: s.run("up1", late))
+    r = small(s)
     writer.thread.start()
     try:
         status = r.run()
@@ -396,9 +412,7 @@ def test_a_bulk_copy_whose_servers_go_away_resumes_after_its_last_chunk(
 
     monkeypatch.setattr(bulk, "read", read_losing)
     monkeypatch.setattr(bulk, "write", write_losing)
-    r = s.replicator(bulk="spark", retry=60.0)
-    r.partition_rows = 500
-    r.chunk_partitions = 2
+    r = small(s, retry=60.0)
     try:
         r.run()
     finally:
@@ -681,20 +695,13 @@ def test_a_shard_copied_again_while_a_rename_is_under_way_fills_both_columns(
     the join's empty value for its rows, and verify, which compares them with it, found them
     all different. (The renaming shard, not copied yet, is copied after following passed its
     rename: see the next test.)"""
-    writes = []
-    real = bulk.write
 
-    def write(df: Any, address: Any, table: str, **kw: Any) -> None:
-        writes.append(table)
-        if len(writes) == 2:  # during orders_01's copy: its DDL, and a rename on orders_03
-            s.run("up1", "ALTER TABLE orders_01 ADD COLUMN note VARCHAR(20) NULL")
-            s.run("up2", "ALTER TABLE orders_03 RENAME COLUMN customer TO client")
-        real(df, address, table, **kw)
+    def ddl() -> None:  # during orders_01's copy: its DDL, and a rename on orders_03
+        s.run("up1", "ALTER TABLE orders_01 ADD COLUMN note VARCHAR(20) NULL")
+        s.run("up2", "ALTER TABLE orders_03 RENAME COLUMN customer TO client")
 
-    monkeypatch.setattr(bulk, "write", write)
-    r = s.replicator(bulk="spark")
-    r.partition_rows = 500
-    r.chunk_partitions = 2
+    writes = on_write(monkeypatch, 2, ddl)
+    r = small(s)
     status = r.run()
     assert "mvdd_stage_orders" in writes  # orders_01 was copied again, upserted
     assert not any(v["paused"] for v in status["shards"].values())
@@ -712,20 +719,13 @@ def test_a_shard_whose_table_changed_before_its_copy_is_copied_after_the_ddl(
     good (its next start resumed the same copy). Such a shard is copied once following has
     passed its DDL, as one a DDL changed during its copy is; a table dropped leaves the
     group, its rows copied so far kept (as a shard that leaves keeps its rows)."""
-    writes = []
-    real = bulk.write
 
-    def write(df: Any, address: Any, table: str, **kw: Any) -> None:
-        writes.append(table)
-        if len(writes) == 1:  # during orders_01's copy
-            s.run("up1", "DROP TABLE orders_01", "ALTER TABLE orders_02 DROP COLUMN placed")
-            s.run("up2", "ALTER TABLE orders_03 DROP COLUMN made")
-        real(df, address, table, **kw)
+    def ddl() -> None:  # during orders_01's copy
+        s.run("up1", "DROP TABLE orders_01", "ALTER TABLE orders_02 DROP COLUMN placed")
+        s.run("up2", "ALTER TABLE orders_03 DROP COLUMN made")
 
-    monkeypatch.setattr(bulk, "write", write)
-    r = s.replicator(bulk="spark")
-    r.partition_rows = 500
-    r.chunk_partitions = 2
+    on_write(monkeypatch, 1, ddl)
+    r = small(s)
     with caplog.at_level("WARNING", logger="mvdd.replicate"):
         status = r.run()
     moved = sorted(m for m in caplog.messages if "changed under its copy" in m)
