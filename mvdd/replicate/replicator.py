@@ -902,7 +902,8 @@ class Replicator:
         deferred: list[str] = []  # shards whose table a DDL changed under their copy
         for shard in shards if shards is not None else wanted:
             try:
-                copied = self._bulk_shard(target, merge, source, start, progress, shard, again)
+                point = progress.get(f"bulk:{shard}")
+                copied = self._bulk_shard(shard, point, again, start, to=(target, merge))
             except Exception as err:
                 moved = self._moved(merge, source, shard, err)
                 if moved is None:
@@ -944,26 +945,26 @@ class Replicator:
 
     def _bulk_shard(
         self,
-        target: Target,
-        merge: Merge,
-        source: str,
-        start: BinlogPosition,
-        progress: dict[str, Checkpoint],
         shard: str,
+        point: Checkpoint | None,
         again: bool,
+        start: BinlogPosition,
+        *,
+        to: tuple[Target, Merge],
     ) -> int | None:
-        """One shard's bulk copy (see :meth:`_copy_bulk`): the rows it had when its copy
-        began, or None when the replicator was stopped mid-way."""
+        """One shard's bulk copy (see :meth:`_copy_bulk`; ``point``: its checkpoint, ``to``:
+        the target and the merge): the rows it had when its copy began, or None when the
+        replicator was stopped mid-way."""
         from mvdd.spark import bulk
 
+        target, merge = to
+        source, tid = merge.tables[shard]
         spark = self._spark()
         upstream = source_address(self.sources[source])
         down = parse_address(self.downstream) if self.downstream is not None else None
         group = merge.group
         assert group is not None
         stage = f"mvdd_stage_{self.target_name}"
-        _, tid = merge.tables[shard]
-        point = progress.get(f"bulk:{shard}")
         if point is not None and again and not point.data.get("recopy"):
             point = None  # the first copy's record: this copy starts from scratch
         if point is not None and point.data.get("done"):
