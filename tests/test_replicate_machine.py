@@ -1,8 +1,9 @@
 """A state machine of random DDL and DML on three shards (two on one upstream server, one on the
 other), followed by ``mvdd replicate``: columns added, dropped, renamed and changed to any
-type on any shard, in a session outside strict mode (the server converts, cuts or zeroes the
-values a change does not take), with rows written, updated and deleted between; the
-replicator runs at random moments.
+type on any shard (one added and another dropped in one statement, renamed and changed in one,
+indexed), in a session outside strict mode (the server converts, cuts or zeroes the values a
+change does not take), with rows written, updated and deleted between; the replicator runs
+at random moments, and is started again on its state (what a new process reads back).
 
 The oracle is the upstream servers (:func:`tests.support.replication.assert_replicated`:
 every row of every shard by key, every column the shard writes equal, the target's schema the
@@ -24,6 +25,7 @@ third name left paused for good. Each has a test of its own in ``test_replicate`
 from __future__ import annotations
 
 import contextlib
+import itertools
 import tempfile
 from pathlib import Path
 
@@ -84,6 +86,9 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.s: Setup = self.stack.enter_context(setup(self.servers, Path(tmp)))
         #: each shard's columns past its key: name -> definition
         self.columns = {shard: {"a": "INT"} for shard in SHARDS}
+        #: each shard's indexes: name -> its column (an index goes with its column)
+        self.indexes: dict[str, dict[str, str]] = {shard: {} for shard in SHARDS}
+        self.numbers = itertools.count()
         self.next_id = {shard: 1 + 1_000_000 * i for i, shard in enumerate(SHARDS)}
         for server, table in SHARDS.values():
             self.s.run(server, f"CREATE TABLE {table} (id BIGINT NOT NULL PRIMARY KEY, a INT)")
@@ -148,6 +153,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         name = data.draw(st.sampled_from(sorted(self.columns[shard])), label="column")
         self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} DROP COLUMN {name}")
         del self.columns[shard][name]
+        self._renamed(shard, name, None)
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), kind=DEFINITIONS)
     def modify_column(self, shard: str, data: st.DataObject, kind: str) -> None:
@@ -155,15 +161,73 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} MODIFY {name} {kind}")
         self.columns[shard][name] = kind
 
-    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), name=st.sampled_from(NAMES))
-    def rename_column(self, shard: str, data: st.DataObject, name: str) -> None:
+    @rule(
+        shard=st.sampled_from(sorted(SHARDS)),
+        data=st.data(),
+        name=st.sampled_from(NAMES),
+        kind=st.one_of(st.none(), DEFINITIONS),
+    )
+    def rename_column(self, shard: str, data: st.DataObject, name: str, kind: str | None) -> None:
+        """``RENAME COLUMN``, or ``CHANGE`` to a definition too."""
         if name in self.columns[shard]:
             return
         old = data.draw(st.sampled_from(sorted(self.columns[shard])), label="column")
-        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} RENAME COLUMN {old} TO {name}")
-        self.columns[shard][name] = self.columns[shard].pop(old)
+        table = SHARDS[shard][1]
+        if kind is None:
+            self.sql(shard, f"ALTER TABLE {table} RENAME COLUMN {old} TO {name}")
+            kind = self.columns[shard][old]
+        else:
+            self.sql(shard, f"ALTER TABLE {table} CHANGE {old} {name} {kind}")
+        del self.columns[shard][old]
+        self.columns[shard][name] = kind
+        self._renamed(shard, old, name)
+
+    @rule(
+        shard=st.sampled_from(sorted(SHARDS)),
+        data=st.data(),
+        name=st.sampled_from(NAMES),
+        kind=DEFINITIONS,
+    )
+    def add_and_drop(self, shard: str, data: st.DataObject, name: str, kind: str) -> None:
+        """One column added and another dropped in one statement."""
+        if name in self.columns[shard] or len(self.columns[shard]) < 2:
+            return
+        old = data.draw(st.sampled_from(sorted(self.columns[shard])), label="column")
+        self.sql(
+            shard,
+            f"ALTER TABLE {SHARDS[shard][1]} ADD COLUMN {name} {kind}, DROP COLUMN {old}",
+        )
+        del self.columns[shard][old]
+        self.columns[shard][name] = kind
+        self._renamed(shard, old, None)
+
+    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    def add_index(self, shard: str, data: st.DataObject) -> None:
+        """An index over one column (a TEXT one's over a prefix; the server makes one of an
+        indexed column changed to TEXT a prefix too)."""
+        name = data.draw(st.sampled_from(sorted(self.columns[shard])), label="column")
+        if name in self.indexes[shard].values():
+            return
+        part = f"{name}(4)" if "TEXT" in self.columns[shard][name] else name
+        index = f"ix_{next(self.numbers)}"
+        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} ADD INDEX {index} ({part})")
+        self.indexes[shard][index] = name
+
+    def _renamed(self, shard: str, old: str, new: str | None) -> None:
+        """A column renamed (``new``) or dropped (None): its indexes follow it."""
+        for index, column in list(self.indexes[shard].items()):
+            if column == old:
+                if new is None:
+                    del self.indexes[shard][index]
+                else:
+                    self.indexes[shard][index] = new
 
     # -- the replicator -------------------------------------------------------------------------
+
+    @rule()
+    def restart(self) -> None:
+        """A new replicator on the same state: what a process started again reads back."""
+        self.replicator = self.s.replicator()
 
     @rule()
     def replicate(self) -> None:
