@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pymysql
 import pytest
 
@@ -380,6 +381,35 @@ def test_a_renamed_column_changed_over_the_others_rows_pauses_its_shard(s: Setup
     assert not any(v["paused"] for v in status["shards"].values())
     assert r.group.joined.find_column("a") is None
     assert assert_replicated(s, r)[paused] == 3
+
+
+@pytest.mark.parametrize("how", ["VIRTUAL", "PERSISTENT"])
+def test_a_generated_column_whose_target_column_is_plain_reaches_the_target(
+    s: Setup, tmp_path: Path, how: str
+) -> None:
+    """orders_01 adds `k` as a plain column, orders_03 as a generated one (`id % 7`): the
+    target's `k` is plain (it holds orders_01's values), and orders_03's rows there must hold
+    the values its server computed. Its rows from before its ADD took theirs with no row
+    event, and copies and reads left generated columns to the server: the target held NULL
+    for them. Now the shard is read again after such a DDL, and a copy reads such a column
+    too. Found by a state machine of random DDL and DML on three shards."""
+    rows(s, "up2", "orders_03", 201, 3)
+    r = s.replicator()
+    r.run()
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN k INT NULL")
+    rows(s, "up1", "orders_01", 1, 2, k="40")
+    s.run("up2", f"ALTER TABLE orders_03 ADD COLUMN k INT AS (id % 7) {how}")
+    rows(s, "up2", "orders_03", 204, 1)
+    r.run()
+    assert assert_replicated(s, r)[f"up2/{s.db}.orders_03"] == 4
+    expected = {1: 40, 2: 40, **{i: i % 7 for i in range(201, 205)}}
+    assert _target_values(s, "k") == expected
+    # a first copy (into another target) reads orders_03's `k` as well
+    again = attrs.evolve(s, target="orders_again", state=str(tmp_path / "again"))
+    r = again.replicator()
+    r.run()
+    assert assert_replicated(again, r)[f"up2/{s.db}.orders_03"] == 4
+    assert _target_values(again, "k") == expected
 
 
 def test_a_column_narrows_over_values_no_shard_holds_any_more(

@@ -741,3 +741,15 @@ def test_a_shard_whose_table_changed_before_its_copy_is_copied_after_the_ddl(
         f"up1/{s.db}.orders_02": ROWS,
         f"up2/{s.db}.orders_03": ROWS,
     }
+
+
+def test_a_generated_column_whose_target_column_is_plain_is_copied(s: Setup) -> None:
+    """orders_03's `k` is generated (`id % 7`), orders_01's a plain column: the target's `k`
+    is plain, and the copy reads orders_03's computed values (it once left every generated
+    column to the server: the target held NULL for them)."""
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN k INT NULL DEFAULT 40")
+    s.run("up2", "ALTER TABLE orders_03 ADD COLUMN k INT AS (id % 7) VIRTUAL")
+    r = small(s)
+    r.run()
+    counts = assert_replicated(s, r)
+    assert counts[f"up2/{s.db}.orders_03"] == ROWS

@@ -504,7 +504,9 @@ def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = 
     (:func:`~mvdd.compat.rules.widens`: the server converted each value by its own rules), NULL
     no longer allowed (a NULL became its type's zero value), a column added that the target
     had already with another default (its rows of the shard hold the value they were given
-    when another shard added it; the shard's rows took this column's default). ``joined``: the
+    when another shard added it; the shard's rows took this column's default), a generated
+    column added or changed where the target's is a plain one (the server computed its values
+    in every row). ``joined``: the
     target's table before and after the statement, where known (without it every added column
     counts): a column the target changed alike, from the same definition (the downstream
     statement converted the same values the same way), is left out.
@@ -526,13 +528,23 @@ def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = 
     >>> zero = parse_table("CREATE TABLE t (id INT PRIMARY KEY, n INT NOT NULL DEFAULT 0)")
     >>> rewritten(a, d, (zero, zero))
     ['n']
+    >>> g = parse_table("CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(9), g INT AS (id))")
+    >>> plain = parse_table("CREATE TABLE t (id INT PRIMARY KEY, g INT)")
+    >>> rewritten(a, g, (plain, plain)), rewritten(a, g, (g, g)), rewritten(g, g, (plain, plain))
+    (['g'], [], [])
     """
     was = {c.id: c for c in before.columns}
     out = []
     for col in after.columns:
-        if col.generated is not None:
-            continue
         old = was.get(col.id)
+        if col.generated is not None:
+            # values the server computed for every row: they count where the target's column
+            # is not computed alike (another shard's plain column)
+            same = old is not None and old.generated == col.generated and takes(col, old)
+            down = joined[1].find_column(col.name) if joined is not None else None
+            if not same and (joined is None or (down is not None and down.generated is None)):
+                out.append(col.name)
+            continue
         if old is None:
             target_had = joined[0].find_column(col.name) if joined is not None else None
             value = added_value(col)
@@ -570,9 +582,12 @@ def members_apart(table: Table, column: Column) -> bool:
     )
 
 
-def columns_of(table: Table) -> list[Column]:
-    """The columns a copy reads and writes: all but generated ones (the server computes them)."""
-    return [c for c in table.columns if c.generated is None]
+def columns_of(table: Table, route: Route | None = None) -> list[Column]:
+    """The columns a copy reads and writes: all but generated ones (the server computes them),
+    save those ``route`` writes to a column of the target that is not generated (another
+    shard's values are there: this shard's computed ones are copied as they are)."""
+    written = route.columns if route is not None else {}
+    return [c for c in table.columns if c.generated is None or c.name in written]
 
 
 def names(items: Iterable[Column]) -> list[str]:

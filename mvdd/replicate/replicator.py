@@ -721,10 +721,10 @@ class Replicator:
                 continue
             version = merge.versions[shard]
             table = merge.table(src, tid, version)
-            read = columns_of(table)
+            route = merge.route(shard, version)
+            read = columns_of(table, route)
             columns = names(read)
             key = list(row_key(table) or ())
-            route = merge.route(shard, version)
             into, at = route.positions(columns)
             after = None
             copied = 0
@@ -971,11 +971,11 @@ class Replicator:
             return int(point.data.get("rows", 0))
         version = merge.versions[shard]
         table = merge.table(source, tid, version)
-        read = columns_of(table)
+        route = merge.route(shard, version)
+        read = columns_of(table, route)
         columns = names(read)
         key = list(row_key(table) or ())
         members = member_texts(table, key)
-        route = merge.route(shard, version)
         into, _ = route.positions(columns)
         # (a renamed column of a rename under way takes the shard's old name's values too)
         also = {second: route.columns[up] for up, second in route.also.items()}
@@ -1617,10 +1617,10 @@ class Replicator:
         version = merge.versions[shard]
         table = merge.table(source, tid, version)
         database, _, name = table.name.partition(".")
-        read = columns_of(table)
+        route = merge.route(shard, version)
+        read = columns_of(table, route)
         columns = names(read)
         key = list(row_key(table) or ())
-        route = merge.route(shard, version)
         into, at = route.positions(columns)
         templates = Templates(self.target_name)
         copied = 0
