@@ -412,6 +412,25 @@ def test_a_generated_column_whose_target_column_is_plain_reaches_the_target(
     assert _target_values(again, "k") == expected
 
 
+def test_a_generated_column_the_target_column_cannot_hold_stays_upstream(s: Setup) -> None:
+    """orders_01's `k` is a TIMESTAMP, orders_03's a generated INT (`id % 3`): the join counts
+    a generated column as absent beside a plain one, so the target's `k` is the TIMESTAMP, which
+    holds no value of orders_03's. Its rows' values were written there all the same, and the
+    downstream refused them (`Incorrect datetime value: '1'`): the replicator stopped for good.
+    Now they reach no column downstream, as the join has it. Found by a state machine of random
+    DDL and DML on three shards."""
+    r = s.replicator()
+    r.run()
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN k TIMESTAMP NULL")
+    rows(s, "up1", "orders_01", 1, 2, k="'2026-12-06 10:00:00'")
+    s.run("up2", "ALTER TABLE orders_03 ADD COLUMN k INT AS (id % 3) PERSISTENT")
+    rows(s, "up2", "orders_03", 201, 2)
+    r.run()
+    assert r.group.joined.column("k").type.kind.name == "TIMESTAMP"
+    assert assert_replicated(s, r)[f"up2/{s.db}.orders_03"] == 2
+    assert _target_values(s, "k")[201] is None
+
+
 def test_a_column_narrows_over_values_no_shard_holds_any_more(
     s: Setup, caplog: pytest.LogCaptureFixture
 ) -> None:

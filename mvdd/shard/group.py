@@ -342,14 +342,24 @@ class ShardGroup:
     def destination(self, shard: str, column_id: int) -> Column | None:
         """The column of :attr:`joined` that holds the values a shard's column wrote
         downstream (following renames and the merge that ends one), or None when they are no
-        longer there (the column was dropped downstream, or never reached it)."""
-        self._known(shard)
+        longer there (the column was dropped downstream, or never reached it). A generated
+        column's values land in a plain column of :attr:`joined` (another shard's) only where
+        its type takes them: the join counts a generated column as absent beside a plain one
+        (:data:`~mvdd.join.encode.SLOT`), so the plain one's type may hold no value of it
+        (a TIMESTAMP beside an INT's ``id % 3``); there its values stay the server's upstream
+        and reach no column downstream (None)."""
+        sh = self._known(shard)
         down = self._lineage.get((shard, column_id))
         while down is not None and down in self._merges:
             down = self._merges[down]
         if down is None:
             return None
-        return next((c for c in self._joined.columns if c.id == down), None)
+        found = next((c for c in self._joined.columns if c.id == down), None)
+        if found is not None and found.generated is None:
+            mine = next((c for c in sh.upstream.columns if c.id == column_id), None)
+            if mine is not None and mine.generated is not None and not takes(found, mine):
+                return None
+        return found
 
     def also(self, shard: str, column_id: int) -> Column | None:
         """The second column of :attr:`joined` a shard's column writes to, or None: while a
