@@ -321,6 +321,31 @@ def test_a_null_written_while_a_rename_is_under_way_reaches_the_target(s: Setup)
     }
 
 
+def test_a_value_written_after_its_shard_renamed_survives_the_merge(s: Setup) -> None:
+    """While `note` is being renamed to `memo` (orders_03 renamed first), orders_01 writes a
+    row (to `note` and `memo` downstream), renames, and updates the row (`memo` alone); the
+    merge that ended the rename when orders_02 renamed last ran `UPDATE … SET memo = note`,
+    putting the row's older value over the newer one. The replicator writes both columns
+    while a rename is under way, so `memo` holds every row's latest value and its group emits
+    no such UPDATE (`ShardGroup(dual_writes=True)`)."""
+    every(s, "ALTER TABLE {t} ADD COLUMN note VARCHAR(20) NULL")
+    r = s.replicator()
+    r.run()
+    s.run("up2", "ALTER TABLE orders_03 RENAME COLUMN note TO memo")
+    r.run()
+    rows(s, "up1", "orders_01", 1, 2, note="'old'")
+    r.run()
+    s.run("up1", "ALTER TABLE orders_01 RENAME COLUMN note TO memo")
+    s.run("up1", "UPDATE orders_01 SET memo = 'new' WHERE id = 1")
+    r.run()
+    assert_replicated(s, r)
+    s.run("up1", "ALTER TABLE orders_02 RENAME COLUMN note TO memo")
+    r.run()
+    assert r.group.joined.find_column("note") is None
+    assert assert_replicated(s, r)[f"up1/{s.db}.orders_01"] == 2
+    assert _target_values(s, "memo") == {1: "new", 2: "old"}
+
+
 def test_a_rename_whose_column_narrowed_meanwhile_ends_with_the_upstream_values(s: Setup) -> None:
     """One shard renames `qty` to `n` and then narrows `n` to VARCHAR(3); the others write
     `qty` meanwhile and rename it the same way at last. The merge that ends the rename copies
@@ -383,23 +408,33 @@ def test_a_renamed_column_changed_over_the_others_rows_pauses_its_shard(s: Setup
     assert assert_replicated(s, r)[paused] == 3
 
 
+@pytest.mark.parametrize("first", ["plain", "generated"])
 @pytest.mark.parametrize("how", ["VIRTUAL", "PERSISTENT"])
 def test_a_generated_column_whose_target_column_is_plain_reaches_the_target(
-    s: Setup, tmp_path: Path, how: str
+    s: Setup, tmp_path: Path, how: str, first: str
 ) -> None:
     """orders_01 adds `k` as a plain column, orders_03 as a generated one (`id % 7`): the
     target's `k` is plain (it holds orders_01's values), and orders_03's rows there must hold
     the values its server computed. Its rows from before its ADD took theirs with no row
     event, and copies and reads left generated columns to the server: the target held NULL
     for them. Now the shard is read again after such a DDL, and a copy reads such a column
-    too. Found by a state machine of random DDL and DML on three shards."""
+    too. Where orders_03's ADD came first (``first="generated"``: a generated column alone,
+    which the join counts as absent, so the target had no `k`), its column fed no column
+    downstream at all once orders_01 added its plain one: now it does, and the shard is read
+    again. Found by a state machine of random DDL and DML on three shards."""
     rows(s, "up2", "orders_03", 201, 3)
     r = s.replicator()
     r.run()
-    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN k INT NULL")
-    rows(s, "up1", "orders_01", 1, 2, k="40")
+    plain = "ALTER TABLE orders_01 ADD COLUMN k INT NULL"
+    if first == "plain":
+        s.run("up1", plain)
+        r.run()
     s.run("up2", f"ALTER TABLE orders_03 ADD COLUMN k INT AS (id % 7) {how}")
     rows(s, "up2", "orders_03", 204, 1)
+    r.run()
+    if first == "generated":  # the target's `k` is computed, then a plain one
+        s.run("up1", plain)
+    rows(s, "up1", "orders_01", 1, 2, k="40")
     r.run()
     assert assert_replicated(s, r)[f"up2/{s.db}.orders_03"] == 4
     expected = {1: 40, 2: 40, **{i: i % 7 for i in range(201, 205)}}

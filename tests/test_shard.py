@@ -252,6 +252,20 @@ def test_rename_procedure(rig: Rig) -> None:
     assert 0 not in values and len(values) == rig.rows(["id"]).__len__()
 
 
+def test_a_consumer_writing_both_columns_ends_a_merge_without_copying(mdb: Any) -> None:
+    """Seed 000's `UPDATE t SET z = a` puts a row's value from before its shard renamed over
+    one the shard wrote to `z` since; a consumer that writes both columns while the rename is
+    under way (the replicator: `ShardGroup.also`) has every latest value in `z` already, and
+    its group ends the merge without it."""
+    rig = Rig(mdb, shards())
+    rig.group = ShardGroup("t", shards(), dual_writes=True, charset="utf8mb4")
+    *_, last = on(rig, ["s1", "s2", "s3"], "ALTER TABLE {t} RENAME COLUMN a TO z")
+    assert last == [
+        "ALTER TABLE `t` ALTER COLUMN `z` DROP DEFAULT",
+        "ALTER TABLE `t` DROP COLUMN `a`",
+    ]
+
+
 def test_rename_back_merges_and_renames_back(rig: Rig) -> None:
     on(rig, ["s1"], "ALTER TABLE {t} RENAME COLUMN a TO z")
     (back,) = on(rig, ["s1"], "ALTER TABLE {t} RENAME COLUMN z TO a")

@@ -252,7 +252,7 @@ class Merge:
     def _replay(self, entry: LogEntry) -> Outcome:
         if entry.kind == "init":
             shards = {name: self.table(src, tid, v) for name, src, tid, v in entry.shards}
-            self.group = ShardGroup(self.target, shards, renames=self.renames)
+            self.group = ShardGroup(self.target, shards, renames=self.renames, dual_writes=True)
             for name, src, tid, _ in entry.shards:
                 self._own(name, src, tid)
             return Outcome(downstream=[self.group.joined.to_sql()])
@@ -312,7 +312,7 @@ class Merge:
     def init(self, shards: Mapping[str, tuple[str, int, int]]) -> LogEntry:
         """The group of the first run: shard -> (source, table id, version)."""
         tables = {name: self.table(*where) for name, where in shards.items()}
-        self.group = ShardGroup(self.target, tables, renames=self.renames)
+        self.group = ShardGroup(self.target, tables, renames=self.renames, dual_writes=True)
         for name, (src, tid, _) in shards.items():
             self._own(name, src, tid)
         entry = LogEntry(

@@ -1548,6 +1548,8 @@ class Replicator:
                 # before and after it is not known here)
                 after = merge.group.joined if entry is not None and merge.group else None
                 self._note_rewrites(src, merge, shard, ev.table_id, ev.version, joined, after)
+            if entry is not None and joined is not None and merge.group is not None:
+                self._note_computed(target, merge, src, joined, merge.group.joined)
             if entry is not None:
                 entries.append(entry)
                 reason = merge.reason(entry.shard) if entry.shard else None
@@ -1592,6 +1594,42 @@ class Replicator:
                 columns,
             )
             src.refresh.add(shard)
+
+    def _note_computed(
+        self, target: Target, merge: Merge, src: _Source, before: Table, after: Table
+    ) -> None:
+        """Mark for :meth:`_refresh` the shards whose generated column feeds a plain column
+        of the target that a DDL added, or made plain where the target computed it (one
+        shard's generated column alone, which the target computes or leaves out, then another
+        shard's plain one beside it): the target's values of their rows were its own or none,
+        and must be their servers'. A mark of another source than the DDL's is recorded in
+        that source's checkpoint at once (before the DDL runs: read again for nothing at
+        worst, never forgotten)."""
+        group = merge.group
+        assert group is not None
+        made = {
+            c.id: group.computing(c.name)
+            for c in after.columns
+            if c.generated is None
+            and ((was := before.find_column(c.name)) is None or was.generated is not None)
+        }
+        for down, shards in made.items():
+            for shard in shards & merge.tables.keys():
+                if not any(
+                    (dest := group.destination(shard, col.id)) is not None and dest.id == down
+                    for col in group.schema(shard).columns
+                    if col.generated is not None
+                ):
+                    continue
+                source, _ = merge.tables[shard]
+                other = self._sources[source]
+                if shard in other.refresh:
+                    continue
+                log.info("%s: its generated values now land in a plain column: read again", shard)
+                other.refresh.add(shard)
+                if other is not src and other.applied is not None:
+                    reached = _Reached(other.applied, other.gtid)
+                    self._commit(target, [self._source_op(target, merge, source, reached)])
 
     def _refresh(self, target: Target, merge: Merge) -> None:
         """Read again, in one snapshot each, the rows of every shard marked by

@@ -186,6 +186,11 @@ class ShardGroup:
             :meth:`apply` and a ``CREATE TABLE`` given as text are read by that server's own
             ways too (:data:`mvdd.ddl.rules.MARIADB`: a column's own ``REFERENCES`` makes a
             key on MariaDB, a DEFAULT of ``PI()`` is its value). Without it, MySQL's.
+        dual_writes: the consumer writes the shards' rows to both columns of a rename under
+            way (:meth:`also`), so the renamed column holds every row's latest value, and the
+            merge that ends the rename emits no ``UPDATE … SET new = old``: that statement
+            puts a row's value from before its shard renamed over one the shard wrote to the
+            new name since (seed 000's procedure loses that update). The replicator does.
 
     Raises:
         DDLError: a statement that is not one valid CREATE TABLE.
@@ -201,6 +206,7 @@ class ShardGroup:
         collation: str | None = None,
         renames: str = "merge",
         flavor: str | None = None,
+        dual_writes: bool = False,
     ) -> None:
         if renames not in RENAMES:
             raise DDLError(f"renames must be one of {RENAMES}, not {renames!r}")
@@ -208,6 +214,7 @@ class ShardGroup:
             raise DDLError(f"flavor must be one of {FLAVORS}, not {flavor!r}")
         self.renames = renames
         self.flavor = flavor
+        self.dual_writes = dual_writes
         #: the rules the shards' own statements apply under (their servers ran them)
         self._rules = Rules.altered(replica=True, flavor=flavor)
         if not isinstance(target, str) or not target:
@@ -381,6 +388,13 @@ class ShardGroup:
         if renamed is None or mine is None or not takes(renamed, mine):
             return None  # (a change of the renamed column since: the old one alone, as before)
         return renamed
+
+    def computing(self, name: str) -> frozenset[str]:
+        """The shards in the join whose column ``name`` is a generated one (their server
+        computes its values), whatever the join made of it (the join counts a generated
+        column as absent beside a plain one)."""
+        holding = self._holdings.holders(ElementKind.COLUMN, column_key(name))
+        return frozenset(s for value, shards in holding.items() if value[0] == 0 for s in shards)
 
     def merged_into(self, column_id: int) -> int:
         """The downstream column that holds the values downstream column ``column_id`` held:
@@ -812,7 +826,8 @@ class ShardGroup:
         except Refused:
             self._values = saved_values
             raise
-        actions, order = plan(before, after, copies=copies)
+        # (written to both columns meanwhile, the renamed one holds every row's latest value)
+        actions, order = plan(before, after, copies=() if self.dual_writes else copies)
         after = passthrough.reordered(after, order)
         actions += passthrough.actions(self.target, after, steps)
         self._joined = passthrough.ordered(after, steps)
@@ -834,6 +849,18 @@ class ShardGroup:
                 down = after.find_column(c.name)
                 if down is not None:
                     self._lineage[(sh.name, c.id)] = down.id
+        known = {c.id for c in before.columns}
+        for down in after.columns:
+            if down.id in known:
+                continue
+            # a new column downstream: a shard's generated column of its name, which the join
+            # counted as absent (the shard did not move), lands there too, as it would had
+            # that shard's ADD come second (destination() judges whether its values fit)
+            for name in sorted(self.computing(down.name)):
+                accepted = self._shards[name].accepted
+                col = accepted.find_column(down.name) if accepted is not None else None
+                if col is not None:
+                    self._lineage[(name, col.id)] = down.id
         return actions
 
     def _complete(self, moves: Sequence[tuple[_Shard, Table | None]]) -> frozenset[tuple[str, str]]:

@@ -18,9 +18,11 @@ column that is partial (some shards already renamed or dropped it): renames of k
 always wait.
 
 While a merge is under way the shards that still write ``a`` write their rows' values to both
-columns (:meth:`~mvdd.shard.group.ShardGroup.also`): ``b`` then holds every row's value, and
-the merge's ``UPDATE`` changes nothing; were they written to ``a`` alone, a NULL written there
-would be lost by the merge (``WHERE a IS NOT NULL``) and ``b``'s older value kept. So ``b``
+columns (:meth:`~mvdd.shard.group.ShardGroup.also`): ``b`` then holds every row's latest
+value, and a group whose consumer does so (``dual_writes``) ends the merge without the
+``UPDATE``, which would keep ``b``'s older value where a NULL was written to ``a``
+(``WHERE a IS NOT NULL``), and put a row's ``a`` from before its shard renamed over the ``b``
+it wrote since. So ``b``
 joins the renamed shards' ``b`` and the others' ``a``
 (:meth:`~mvdd.shard.holdings.Holdings.join_renamed`): a renamed shard that narrows ``b`` (as
 it renames it, ``CHANGE a b TINYINT`` of an INT, or after) leaves it as wide as the others'
