@@ -348,10 +348,12 @@ def test_a_value_written_after_its_shard_renamed_survives_the_merge(s: Setup) ->
 
 def test_a_rename_whose_column_narrowed_meanwhile_ends_with_the_upstream_values(s: Setup) -> None:
     """One shard renames `qty` to `n` and then narrows `n` to VARCHAR(3); the others write
-    `qty` meanwhile and rename it the same way at last. The merge that ends the rename copies
+    `qty` meanwhile and rename it the same way at last. The merge that ended the rename copied
     their `qty` values into `n` (`UPDATE … SET n = qty`), where 12345 does not fit: in strict
-    mode the downstream refused it and the replicator stopped for good; outside it the value
-    is cut, and the shards' rows, whose own statement changed them, are read again."""
+    mode the downstream refused it and the replicator stopped for good. Now `n` stays as wide
+    as their `qty` while the rename is under way (it joins both), holds their values (they
+    write both), no UPDATE ends the merge, and the shards' rows, whose own statement cut
+    them, are read again."""
     every(s, "ALTER TABLE {t} ADD COLUMN qty INT NULL")
     rows(s, "up1", "orders_01", 1, 2, qty="7")
     r = s.replicator()
