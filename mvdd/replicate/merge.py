@@ -198,6 +198,19 @@ class Route:
         return tuple(c for c, _ in pairs), tuple(i for _, i in pairs)
 
 
+@attrs.frozen
+class Reading:
+    """How a copy (or a read again) takes one shard's rows, at the group's version of it."""
+
+    version: int
+    table: Table
+    route: Route
+    #: the columns read (:func:`columns_of`), their names, and the shard's key
+    read: list[Column]
+    columns: list[str]
+    key: list[str]
+
+
 class Merge:
     """The group, its log, and the shards' routes (see the module docstring)."""
 
@@ -415,6 +428,15 @@ class Merge:
         if group is None or shard not in group.shards or shard not in group.paused:
             return None
         return group.pause_reason(shard)
+
+    def reading(self, shard: str) -> Reading:
+        """How a copy takes ``shard``'s rows now (its table at the group's version of it)."""
+        source, tid = self.tables[shard]
+        version = self.versions[shard]
+        table = self.table(source, tid, version)
+        route = self.route(shard, version)
+        read = columns_of(table, route)
+        return Reading(version, table, route, read, names(read), list(row_key(table) or ()))
 
     def route(self, shard: str, version: int) -> Route:
         """How rows of ``shard`` decoded with catalog ``version`` of its table go to the

@@ -80,7 +80,6 @@ from mvdd.replicate.merge import (
     is_helper,
     is_truncate,
     members_apart,
-    names,
     rewritten,
     row_key,
     shard_name,
@@ -712,19 +711,15 @@ class Replicator:
         ``start``, in safe mode up to ``safe_until``."""
         templates = Templates(self.target_name)
         counts: dict[str, int] = {}
-        for shard, (src, tid) in sorted(merge.tables.items()):
+        for shard, (src, _) in sorted(merge.tables.items()):
             if src != source:
                 continue
             point = progress.get(f"copy:{shard}")
             if point is not None and point.data.get("done"):
                 counts[shard] = int(point.data.get("rows", 0))
                 continue
-            version = merge.versions[shard]
-            table = merge.table(src, tid, version)
-            route = merge.route(shard, version)
-            read = columns_of(table, route)
-            columns = names(read)
-            key = list(row_key(table) or ())
+            how = merge.reading(shard)
+            table, route, read, columns, key = how.table, how.route, how.read, how.columns, how.key
             into, at = route.positions(columns)
             after = None
             copied = 0
@@ -958,7 +953,7 @@ class Replicator:
         from mvdd.spark import bulk
 
         target, merge = to
-        source, tid = merge.tables[shard]
+        source, _ = merge.tables[shard]
         spark = self._spark()
         upstream = source_address(self.sources[source])
         down = parse_address(self.downstream) if self.downstream is not None else None
@@ -969,12 +964,8 @@ class Replicator:
             point = None  # the first copy's record: this copy starts from scratch
         if point is not None and point.data.get("done"):
             return int(point.data.get("rows", 0))
-        version = merge.versions[shard]
-        table = merge.table(source, tid, version)
-        route = merge.route(shard, version)
-        read = columns_of(table, route)
-        columns = names(read)
-        key = list(row_key(table) or ())
+        how = merge.reading(shard)
+        table, route, read, columns, key = how.table, how.route, how.read, how.columns, how.key
         members = member_texts(table, key)
         into, _ = route.positions(columns)
         # (a renamed column of a rename under way takes the shard's old name's values too)
@@ -1651,14 +1642,10 @@ class Replicator:
 
     def _refresh_shard(self, target: Target, merge: Merge, source: str, shard: str) -> None:
         src = self._sources[source]
-        _, tid = merge.tables[shard]
-        version = merge.versions[shard]
-        table = merge.table(source, tid, version)
+        how = merge.reading(shard)
+        table, route, read, columns, key = how.table, how.route, how.read, how.columns, how.key
+        version = how.version
         database, _, name = table.name.partition(".")
-        route = merge.route(shard, version)
-        read = columns_of(table, route)
-        columns = names(read)
-        key = list(row_key(table) or ())
         into, at = route.positions(columns)
         templates = Templates(self.target_name)
         copied = 0
