@@ -75,7 +75,6 @@ from mvdd.replicate.merge import (
     Merge,
     ReplicationError,
     Route,
-    columns_of,
     is_data,
     is_helper,
     is_truncate,
@@ -709,7 +708,6 @@ class Replicator:
         """Copy every shard of ``source`` from a snapshot, in key order, a batch per downstream
         transaction with its checkpoint; then the source's checkpoint: following starts at
         ``start``, in safe mode up to ``safe_until``."""
-        templates = Templates(self.target_name)
         counts: dict[str, int] = {}
         for shard, (src, _) in sorted(merge.tables.items()):
             if src != source:
@@ -718,35 +716,11 @@ class Replicator:
             if point is not None and point.data.get("done"):
                 counts[shard] = int(point.data.get("rows", 0))
                 continue
-            how = merge.reading(shard)
-            table, route, read, columns, key = how.table, how.route, how.read, how.columns, how.key
-            into, at = route.positions(columns)
-            after = None
-            copied = 0
-            if point is not None and point.data.get("last") is not None:
-                after = key_numbers(table, key, [decode_value(v) for v in point.data["last"]])
-                copied = int(point.data.get("rows", 0))
-            database, _, name = table.name.partition(".")
-            try:
-                for chunk in rows.rows((database, name), read, key, after=after):
-                    if self._stop.is_set():
-                        return
-                    changes = Changes(templates)
-                    changes.insert_rows(into, at, route.tuples(columns, chunk), route.empty)
-                    if self._lake is not None:
-                        self._lake.append(self._lake.inserts(shard, columns, chunk), {})
-                    copied += len(chunk)
-                    last = dict(zip(columns, chunk[-1], strict=True))
-                    mark = Checkpoint(
-                        str(start),
-                        merge.seq,
-                        {"last": [encode_value(last[k]) for k in key], "rows": copied},
-                    )
-                    self._commit(
-                        target, [*changes.ops(), target.checkpoint_op(f"copy:{shard}", mark)]
-                    )
-            except MvddError as err:
-                raise err.locate(source=source, shard=shard, position=start) from None
+            copied = self._stream(
+                target, merge, shard, rows, mark=f"copy:{shard}", position=start, point=point
+            )
+            if copied is None:
+                return
             done = Checkpoint(str(start), merge.seq, {"rows": copied, "done": True})
             self._commit(target, [target.checkpoint_op(f"copy:{shard}", done)])
             counts[shard] = copied
@@ -960,6 +934,10 @@ class Replicator:
         group = merge.group
         assert group is not None
         stage = f"mvdd_stage_{self.target_name}"
+
+        def recorded(data: dict[str, Any]) -> Op:  # the copy's checkpoint
+            return target.checkpoint_op(f"bulk:{shard}", Checkpoint(str(start), merge.seq, data))
+
         if point is not None and again and not point.data.get("recopy"):
             point = None  # the first copy's record: this copy starts from scratch
         if point is not None and point.data.get("done"):
@@ -983,10 +961,7 @@ class Replicator:
             size = -(-self.chunk_partitions // parallel) * parallel
             data = {"bounds": bounds, "rows": total, "chunk": size, "chunks": 0}
             data["recopy"] = again
-            self._commit(
-                target,
-                [target.checkpoint_op(f"bulk:{shard}", Checkpoint(str(start), merge.seq, data))],
-            )
+            self._commit(target, [recorded(data)])
         bounds = [[decode_value(v) for v in b] for b in data["bounds"]]
         predicates = bulk.ranges(key, bounds, read, members)
         size = int(data.get("chunk", self.chunk_partitions))  # as the copy began
@@ -1027,18 +1002,9 @@ class Replicator:
                 # a chunk a kill may have half written, or a copy done again: upserted
                 upsert = again or data.get("started") == i
                 data = {**data, "started": i}
-                self._commit(
-                    target,
-                    [
-                        target.checkpoint_op(
-                            f"bulk:{shard}", Checkpoint(str(start), merge.seq, data)
-                        )
-                    ],
-                )
+                self._commit(target, [recorded(data)])
                 done = {**data, "chunks": i + 1}
-                mark = target.checkpoint_op(
-                    f"bulk:{shard}", Checkpoint(str(start), merge.seq, done)
-                )
+                mark = recorded(done)
                 if down is None:  # the lake only: the frame is written there
                     self._commit(target, [mark])
                 elif upsert:
@@ -1059,8 +1025,7 @@ class Replicator:
                     self._commit(target, [*apart, mark])
             data = done
         copied = int(data.get("rows", 0))  # the shard's rows when its copy began
-        done_point = Checkpoint(str(start), merge.seq, {"rows": copied, "done": True})
-        self._commit(target, [target.checkpoint_op(f"bulk:{shard}", done_point)])
+        self._commit(target, [recorded({"rows": copied, "done": True})])
         log.info("copied %d rows of %s with Spark", copied, shard)
         return copied
 
@@ -1073,14 +1038,13 @@ class Replicator:
             isinstance(err, pymysql.MySQLError) and connection_lost(err)
         ):
             return None
-        _, tid = merge.tables[shard]
-        table = merge.table(source, tid, merge.versions[shard])
-        database, _, name = table.name.partition(".")
+        how = merge.reading(shard)
+        database, _, name = how.table.name.partition(".")
         live = self._servers[source].column_names((database, name))
         if live is None:
             return "the table is gone"
         there = {fold_name(c) for c in live}
-        gone = [c.name for c in columns_of(table) if fold_name(c.name) not in there]
+        gone = [c for c in how.columns if fold_name(c) not in there]
         return f"no column {', '.join(f'`{c}`' for c in gone)} any more" if gone else None
 
     def _changed(
@@ -1166,9 +1130,9 @@ class Replicator:
                 "ddl", Checkpoint(entry.position, entry.seq, {"done": i + 1})
             )
             if is_data(statement):  # a data step: it shares a transaction with its progress
-                # (outside strict mode: the merge that ends a rename copies the values the
-                # shards wrote to the old column into the new one's type, which the shards'
-                # own renames converted; their rows are read again, :func:`rewritten`)
+                # (outside strict mode: a group without dual writes ends a rename's merge by
+                # copying the old column's values into the new one's type, which the shards'
+                # own renames converted; the replicator's writes both, and emits no copy)
                 step = Op(statement.replace("%", "%%"), ((),), loose=True)
                 self._commit(target, [step, progress])
                 continue
@@ -1622,6 +1586,59 @@ class Replicator:
                     reached = _Reached(other.applied, other.gtid)
                     self._commit(target, [self._source_op(target, merge, source, reached)])
 
+    def _stream(
+        self,
+        target: Target,
+        merge: Merge,
+        shard: str,
+        rows: Any,
+        *,
+        mark: str,
+        position: BinlogPosition,
+        point: Checkpoint | None,
+        data: Mapping[str, Any] | None = None,
+        refresh: bool = False,
+    ) -> int | None:
+        """``shard``'s rows read in a snapshot at ``position`` (``rows``: its
+        :class:`~mvdd.binlog.source.Rows`) into the target and the lake, in key order, each
+        batch with its checkpoint ``mark`` (the last key, the rows so far, and ``data``); after
+        the last key of ``point``, a checkpoint of an earlier read cut short, where it has one.
+        ``refresh``: a shard read again (every row upserted, batches of :attr:`batch_rows`,
+        not stopped mid-way; the kill point ``mid-refresh`` after each). The rows in all, or
+        None when the replicator was stopped mid-way."""
+        how = merge.reading(shard)
+        into, at = how.route.positions(how.columns)
+        after, copied = None, 0
+        if point is not None and point.data.get("last") is not None:
+            after = key_numbers(how.table, how.key, [decode_value(v) for v in point.data["last"]])
+            copied = int(point.data.get("rows", 0))
+        templates = Templates(self.target_name)
+        database, _, name = how.table.name.partition(".")
+        batch = {"batch": self.batch_rows} if refresh else {}
+        try:
+            for chunk in rows.rows((database, name), how.read, how.key, after=after, **batch):
+                if not refresh and self._stop.is_set():
+                    return None
+                changes = Changes(templates)
+                changes.insert_rows(
+                    into, at, how.route.tuples(how.columns, chunk), how.route.empty, upsert=refresh
+                )
+                if self._lake is not None:
+                    self._lake.append(self._lake.inserts(shard, how.columns, chunk), {})
+                copied += len(chunk)
+                last = dict(zip(how.columns, chunk[-1], strict=True))
+                keys = [encode_value(last[k]) for k in how.key]
+                progress = Checkpoint(
+                    str(position), merge.seq, {**(data or {}), "last": keys, "rows": copied}
+                )
+                self._commit(target, [*changes.ops(), target.checkpoint_op(mark, progress)])
+                if refresh:
+                    faults.reach("mid-refresh")
+        except MvddError as err:
+            source, _ = merge.tables[shard]
+            raise err.locate(source=source, shard=shard, position=position) from None
+        return copied
+
     def _refresh(self, target: Target, merge: Merge) -> None:
         """Read again, in one snapshot each, the rows of every shard marked by
         :meth:`_note_rewrites` that is not paused (a paused one waits for its release): its
@@ -1643,21 +1660,15 @@ class Replicator:
     def _refresh_shard(self, target: Target, merge: Merge, source: str, shard: str) -> None:
         src = self._sources[source]
         how = merge.reading(shard)
-        table, route, read, columns, key = how.table, how.route, how.read, how.columns, how.key
-        version = how.version
+        table, version = how.table, how.version
         database, _, name = table.name.partition(".")
-        into, at = route.positions(columns)
-        templates = Templates(self.target_name)
-        copied = 0
         only = (database, name)
         # a read of this mark that a kill cut short goes on after its last key (the rows
         # before it were read at an older snapshot: the safe window covers both)
         point = self._retrying(target.checkpoints).get(f"refresh:{shard}")
-        after = None
-        if point is not None and point.data.get("version") == version and "last" in point.data:
-            after = key_numbers(table, key, [decode_value(v) for v in point.data["last"]])
-            copied = int(point.data.get("rows", 0))
-        resumed = copied
+        if point is None or point.data.get("version") != version:
+            point = None
+        resumed = int(point.data.get("rows", 0)) if point is not None else 0
         with self._servers[source].snapshot_session((), table=only) as (snap, rows):
             held = {(db, t): text for db, t, text in snap.tables}.get(only)
             try:
@@ -1670,30 +1681,19 @@ class Replicator:
             if not same:
                 log.info("%s: read again after its next DDL (its table changed since)", shard)
                 return
-            try:
-                for chunk in rows.rows(only, read, key, after=after, batch=self.batch_rows):
-                    changes = Changes(templates)
-                    changes.insert_rows(
-                        into, at, route.tuples(columns, chunk), route.empty, upsert=True
-                    )
-                    if self._lake is not None:
-                        self._lake.append(self._lake.inserts(shard, columns, chunk), {})
-                    copied += len(chunk)
-                    last = dict(zip(columns, chunk[-1], strict=True))
-                    mark = Checkpoint(
-                        str(snap.position),
-                        merge.seq,
-                        {
-                            "version": version,
-                            "last": [encode_value(last[k]) for k in key],
-                            "rows": copied,
-                        },
-                    )
-                    ops = changes.ops()
-                    self._commit(target, [*ops, target.checkpoint_op(f"refresh:{shard}", mark)])
-                    faults.reach("mid-refresh")
-            except MvddError as err:
-                raise err.locate(source=source, shard=shard, position=snap.position) from None
+            assert snap.position is not None
+            copied = self._stream(
+                target,
+                merge,
+                shard,
+                rows,
+                mark=f"refresh:{shard}",
+                position=snap.position,
+                point=point,
+                data={"version": version},
+                refresh=True,
+            )
+            assert copied is not None
         src.refresh.discard(shard)
         if src.safe_until is None or src.safe_until < snap.position:
             src.safe_until = snap.position
