@@ -410,6 +410,33 @@ def test_a_renamed_column_changed_over_the_others_rows_pauses_its_shard(s: Setup
     assert assert_replicated(s, r)[paused] == 3
 
 
+def test_a_column_the_shards_define_differently_is_renamed_without_a_pause(s: Setup) -> None:
+    """`a` is a BIGINT on orders_03 and an INT on the others: a rename of it once paused the
+    renaming shard until every shard had renamed. It merges now, the renamed column as wide
+    as orders_03's BIGINT values, which it holds while the others rename."""
+    every(s, "ALTER TABLE {t} ADD COLUMN a INT NULL")
+    s.run("up2", "ALTER TABLE orders_03 MODIFY a BIGINT NULL")
+    rows(s, "up1", "orders_01", 1, 2, a="5")
+    rows(s, "up2", "orders_03", 201, 2, a=str(2**40))
+    r = s.replicator()
+    r.run()
+    s.run("up1", "ALTER TABLE orders_01 RENAME COLUMN a TO z")
+    rows(s, "up1", "orders_01", 3, 1, z="-6")
+    rows(s, "up2", "orders_03", 203, 1, a=str(-(2**41)))
+    status = r.run()
+    assert not any(v["paused"] for v in status["shards"].values()), status["shards"]
+    assert _target_values(s, "z") == {1: 5, 2: 5, 3: -6, 201: 2**40, 202: 2**40, 203: -(2**41)}
+    assert_replicated(s, r)
+    s.run("up2", "ALTER TABLE orders_03 RENAME COLUMN a TO z")
+    s.run("up1", "ALTER TABLE orders_02 RENAME COLUMN a TO z")
+    rows(s, "up2", "orders_03", 204, 1, z=str(2**42))
+    status = r.run()
+    assert not any(v["paused"] for v in status["shards"].values()), status["shards"]
+    assert r.group.joined.find_column("a") is None
+    assert str(r.group.joined.column("z").type.kind.name) == "BIGINT"
+    assert assert_replicated(s, r)[f"up2/{s.db}.orders_03"] == 4
+
+
 @pytest.mark.parametrize("first", ["plain", "generated"])
 @pytest.mark.parametrize("how", ["VIRTUAL", "PERSISTENT"])
 def test_a_generated_column_whose_target_column_is_plain_reaches_the_target(

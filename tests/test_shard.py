@@ -364,6 +364,25 @@ def test_a_rename_that_narrows_the_column_keeps_it_as_wide_as_the_others(rig: Ri
     assert group.joined.find_column("a") is None
 
 
+def test_a_column_the_shards_define_differently_merges_as_it_is_renamed(rig: Rig) -> None:
+    """`a` is an INT on two shards and a BIGINT on the third (the target's a BIGINT): its
+    rename once waited for every shard, paused. It merges now: the renamed column joins the
+    renamed shard's INT and the others' `a` (a BIGINT, as theirs), and narrows once the BIGINT
+    shard has renamed and the merge ended."""
+    on(rig, ["s3"], "ALTER TABLE {t} MODIFY a BIGINT")
+    group = rig.group
+    assert group.joined.column("a").type.kind.name == "BIGINT"
+    (first,) = on(rig, ["s1"], "ALTER TABLE {t} RENAME COLUMN a TO z")
+    assert not group.paused and first[0] == "ALTER TABLE `t` RENAME COLUMN `a` TO `z`", first
+    assert group.joined.column("z").type.kind.name == "BIGINT"
+    assert group.joined.column("a").type.kind.name == "BIGINT"
+    *_, last = on(rig, ["s3", "s2"], "ALTER TABLE {t} RENAME COLUMN a TO z")
+    assert group.joined.find_column("a") is None and not group.paused
+    assert group.joined.column("z").type.kind.name == "BIGINT"
+    (narrowed,) = on(rig, ["s3"], "ALTER TABLE {t} MODIFY z INT")
+    assert narrowed == ["ALTER TABLE `t` MODIFY COLUMN `z` INT DEFAULT NULL"], narrowed
+
+
 def test_a_shard_holding_both_names_of_a_rename_under_way_waits(rig: Rig) -> None:
     """While `a` is being renamed to `z`, a shard not renamed yet adding `z`, or the renamed
     one adding `a` anew, would hold both names: the shards still writing `a` write `z` too,

@@ -131,7 +131,6 @@ class _Before:
     present: dict[str, int]
     count: int
     complete: frozenset[tuple[str, str]]
-    definitions: dict[str, tuple[Any, ...]]
 
 
 @attrs.define(eq=False)
@@ -711,7 +710,6 @@ class ShardGroup:
             dict(self._holdings.present),
             self._holdings.count,
             self._complete(moves),
-            self._definitions(moves),
         )
         try:
             for sh, table in moves:
@@ -754,7 +752,6 @@ class ShardGroup:
                 table,
                 before.present,
                 before.count,
-                before.definitions,
                 starts,
                 self.column_state,
                 wait=self.renames == "wait",
@@ -878,18 +875,6 @@ class ShardGroup:
             if holders <= who:
                 out.add((o, n))
         return frozenset(out)
-
-    def _definitions(
-        self, moves: Sequence[tuple[_Shard, Table | None]]
-    ) -> dict[str, tuple[Any, ...]]:
-        """The distinct definitions of the columns the moving shards rename, in the join."""
-        keys = {
-            o
-            for sh, table in moves
-            if sh.accepted is not None and table is not None
-            for o, _ in renames_of(sh.accepted, table)
-        }
-        return {k: tuple(self._holdings.holders(ElementKind.COLUMN, k)) for k in keys}
 
     def _waiting(self, *, skip: str) -> dict[tuple[str, str], set[str]]:
         """The renames paused shards wait on (but ``skip``'s), and who waits."""

@@ -14,8 +14,9 @@ they all go on. Two different renames of one column are a conflict naming both.
 The merge procedure would drop a key while the rename is under way (the key's column is
 renamed on some shards only: a rebuild, and rows without a key meanwhile), and cannot follow a
 column that is partial (some shards already renamed or dropped it): renames of key columns
-(PRIMARY KEY or UNIQUE), of partial columns and of columns the shards define differently
-always wait.
+(PRIMARY KEY or UNIQUE) and of partial columns always wait. A column the shards define
+differently (an INT on one, a BIGINT on another) merges as any other: ``b`` joins their
+definitions as ``a`` does.
 
 While a merge is under way the shards that still write ``a`` write their rows' values to both
 columns (:meth:`~mvdd.shard.group.ShardGroup.also`): ``b`` then holds every row's latest
@@ -43,8 +44,7 @@ copies before a tentative move and puts back if the move is refused.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
 import attrs
 
@@ -106,7 +106,6 @@ class Renames:
         new: Table,
         present: Mapping[str, int],
         count: int,
-        definitions: Mapping[str, Collection[Any]],
         starts: list[tuple[str, str]],
         state: Callable[[str], str],
         *,
@@ -119,8 +118,8 @@ class Renames:
         made: ``complete``) is recorded in ``starts``; one that must wait raises
         :class:`Waiting`; one that cannot be followed raises Refused.
 
-        ``present``, ``count``, ``definitions``: how many shards in the join hold each column,
-        how many shards there are, and each column's distinct definitions, before the move.
+        ``present``, ``count``: how many shards in the join hold each column, and how many
+        shards there are, before the move.
         ``wait``: every rename waits (``renames="wait"``). ``waiting``: the renames other
         shards are waiting on, and who waits."""
         by_id = {c.id: c for c in old.columns if c.generated is None}
@@ -162,11 +161,7 @@ class Renames:
                 )
             taken = bool(present.get(n))
             partial = present.get(o, 0) != count
-            # the merge renames the column that holds every shard's rows so far: followed
-            # where the shards agree on its definition (the renamed column then joins the
-            # renaming shards' new one and the others' old one: Holdings.join_renamed)
-            mixed = len(definitions.get(o, ())) > 1
-            if not busy and not taken and (wait or partial or mixed or o in keyed):
+            if not busy and not taken and (wait or partial or o in keyed):
                 if (o, n) in complete:
                     if (o, n) not in starts:  # every holder renames now: a plain rename
                         starts.append((o, n))
