@@ -226,6 +226,58 @@ def test_a_lake_without_a_downstream_holds_the_upstream_rows(
     assert got == want and len(got) > 850
 
 
+@pytest.mark.parametrize("downstream", [True, False], ids=["target", "lake-only"])
+@pytest.mark.parametrize("how", ["VIRTUAL", "PERSISTENT"])
+def test_a_generated_columns_values_reach_the_lake_where_the_target_column_is_plain(
+    s: Setup, tmp_path: Path, spark: Any, jdbc: list[str], how: str, downstream: bool
+) -> None:
+    """orders_03's `k` is generated (`id % 7`), orders_01's a plain column: the joined `k` is
+    plain and holds the values orders_03's server computed (copied, followed, read again).
+    The lake left them NULL; it holds them as the target does (or, with no target, as the
+    upstream), whether they came by Spark's copy, by the binlog or by a read again after
+    orders_02 added its own generated `k`."""
+    lake = tmp_path / "lake"
+    s.run("up2", f"ALTER TABLE orders_03 ADD COLUMN k INT AS (id % 7) {how}")
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN k INT NULL")
+
+    def replicator(**options: Any) -> Replicator:
+        if downstream:
+            return s.replicator(lake=str(lake), **options)
+        return Replicator(
+            {"up1": s.url("up1"), "up2": s.url("up2")},
+            tables=f"{s.db}.orders_*",
+            target="orders",
+            downstream=None,
+            state=s.state,
+            lake=str(lake),
+            **options,
+        )
+
+    r = replicator(bulk="spark")
+    r.partition_rows = 100
+    r.run()
+    s.run("up2", "INSERT INTO orders_03 (id, customer) VALUES (20000500, 'n1'), (20000501, 'n2')")
+    s.run("up1", "UPDATE orders_01 SET k = 3 WHERE id < 10")
+    s.run("up1", f"ALTER TABLE orders_02 ADD COLUMN k INT AS (id % 7) {how}")
+    s.run("up1", "INSERT INTO orders_02 (id, customer) VALUES (10000500, 'n3')")
+    status = replicator().run()
+    assert not any(v["paused"] for v in status["shards"].values()), [
+        v.get("reason") for v in status["shards"].values()
+    ]
+    compact_lake(spark, lake)
+    columns, rows = lake_rows(spark, lake)
+    assert "k" in columns and len(rows) == 903
+    if downstream:
+        assert rows == target_rows(s, columns)
+    at = columns.index("k")
+    got = {(row[0], row[at]) for row in rows}
+    want: set[tuple[Any, ...]] = set()
+    for server, table, _ in SHARDS:
+        want |= upstream_rows(s, server, table, ["id", "k"])
+    assert got == want
+    assert all(k == i % 7 for i, k in got if i >= 10_000_000)
+
+
 def test_the_lake_equals_the_target_through_a_pause(s: Setup, tmp_path: Path, spark: Any) -> None:
     # a shard pauses on a conflict: its rows are held, then released under its newer schema
     lake = tmp_path / "lake"

@@ -377,6 +377,7 @@ def test_a_column_the_shards_define_differently_merges_as_it_is_renamed(rig: Rig
     assert group.joined.column("z").type.kind.name == "BIGINT"
     assert group.joined.column("a").type.kind.name == "BIGINT"
     *_, last = on(rig, ["s3", "s2"], "ALTER TABLE {t} RENAME COLUMN a TO z")
+    assert last[-1] == "ALTER TABLE `t` DROP COLUMN `a`", last
     assert group.joined.find_column("a") is None and not group.paused
     assert group.joined.column("z").type.kind.name == "BIGINT"
     (narrowed,) = on(rig, ["s3"], "ALTER TABLE {t} MODIFY z INT")

@@ -30,7 +30,12 @@ compactions and the replicator may run at once.
 **Reading**: :func:`read_lake` gives the current snapshot, the joined schema's columns in order.
 
 Values are kept as the lake's column types (:data:`ARROW`): integers and floats as such, binary
-strings as binary, everything else as text, which the upgrade casts to the joined types.
+strings as binary, everything else as text, which the upgrade casts to the joined types. A
+generated column's values are kept as its server computed them (the binlog's, a copy's, a read
+again's; NULL where none came): the compaction puts them where the group sends them
+(:meth:`~mvdd.shard.ShardGroup.destination`: a target column that is a plain one, another
+shard's, whose type takes them), and leaves them out elsewhere, as the pipeline computes no
+expression.
 """
 
 from __future__ import annotations
@@ -247,7 +252,7 @@ class LakeWriter:
                 cut = at
         for n, ((shard, version), items) in enumerate(sorted(groups.items())):
             table: Table = schema_of(shard, version)
-            columns = [c for c in table.columns if c.generated is None]
+            columns = list(table.columns)  # (generated ones too: see the module's text)
             fields = [pa.field("_seq", pa.int64()), pa.field("_op", pa.string())]
             fields += [pa.field(c.name, arrow_type(c)) for c in columns]
             data = {
@@ -327,9 +332,7 @@ def _spark_schema(table: Table) -> Any:
         pa.string(): T.StringType(),
     }
     fields = [T.StructField("_seq", T.LongType()), T.StructField("_op", T.StringType())]
-    fields += [
-        T.StructField(c.name, mapping[arrow_type(c)]) for c in table.columns if c.generated is None
-    ]
+    fields += [T.StructField(c.name, mapping[arrow_type(c)]) for c in table.columns]
     return T.StructType(fields)
 
 

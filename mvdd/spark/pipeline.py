@@ -12,7 +12,9 @@ only (no Python UDF, nothing collected to the driver).
   job: a new column's values, a new index's entries, over a whole table.
 
 Values the server computes (expression defaults other than a constant, generated columns) are
-NULL here: the pipeline does not evaluate SQL expressions.
+NULL here: the pipeline does not evaluate SQL expressions. A generated column's values a frame
+holds (as its server computed them: a lake's, a copy's) are carried to the joined column the
+group sends them to (:meth:`~mvdd.shard.ShardGroup.destination`).
 """
 
 from __future__ import annotations
