@@ -299,6 +299,30 @@ def test_held_rows_survive_a_kill_before_their_checkpoint(s: Setup) -> None:
     assert counts[f"up1/{s.db}.orders_01"] == 29
 
 
+def test_held_rows_read_again_after_their_shard_resumed_are_applied_once(s: Setup) -> None:
+    """As above, a kill leaves the checkpoint behind rows held for a paused shard (orders_03,
+    on up2); but the next run resumes the shard (a DDL of up1's orders_01 ends the conflict)
+    before up2's reader has read those rows again (20,000 of them in one transaction, which
+    takes it a while): the rows were released, then applied once more, as the shard no longer
+    paused (a duplicate key stopped the job). The resumed shard's transactions up to the last
+    one released are now skipped."""
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN d INT NULL")
+    r = s.replicator()
+    r.run()
+    s.run("up2", "ALTER TABLE orders_03 ADD COLUMN d DATETIME NULL")  # (no join: paused)
+    s.run(
+        "up2",
+        "INSERT INTO orders_03 (id, customer, d) "
+        "SELECT seq, 'c', '2026-12-06 10:00:00' FROM seq_1_to_20000",
+        "UPDATE orders_03 SET customer = 'u' WHERE id < 10",
+        "DELETE FROM orders_03 WHERE id > 19990",
+    )
+    killed(replicator(s, kill_at="after-hold"), timeout=60)
+    s.run("up1", "ALTER TABLE orders_01 MODIFY d DATETIME NULL")
+    counts = finish(s)
+    assert counts[f"up2/{s.db}.orders_03"] == 19_990
+
+
 def test_server_restarts_are_waited_for(s: Setup, servers: Servers) -> None:
     writer = Writer(s, seed=3)
     writer.thread.start()

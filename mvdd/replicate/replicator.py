@@ -131,6 +131,11 @@ class _Source:
     #: shards whose own DDL changed the values they held (:func:`rewritten`): their rows are
     #: read again (:meth:`Replicator._refresh`)
     refresh: set[str] = attrs.field(factory=set)
+    #: shards whose held rows were released, and the last transaction they came from: a
+    #: transaction read again up to it (the checkpoint left behind the held rows by a kill,
+    #: and the shard resumed by another source's DDL before this one read that far) was
+    #: applied with them, and is not applied twice
+    released: dict[str, BinlogPosition] = attrs.field(factory=dict)
     timestamp: float = 0.0
     idle: bool = False
     #: MariaDB's GTID position applied (:func:`~mvdd.model.position.gtid_after`; None: not
@@ -1140,7 +1145,7 @@ class Replicator:
             self._execute(state, target, statement, was, schemas[i])
             self._commit(target, [progress])
         ops: list[Op] = []
-        releases: dict[str, int] = {}
+        releases: dict[str, tuple[int, str]] = {}
         lake: list[Any] = []
         if self._lake is not None and any(is_truncate(d) for d in entry.downstream):
             lake.extend(self._lake.truncate(entry.shard))
@@ -1150,8 +1155,8 @@ class Replicator:
         ops.append(target.checkpoint_op("ddl", Checkpoint(entry.position, entry.seq, final)))
         if entry.kind == "init":
             ops.append(target.checkpoint_op("state", Checkpoint(data={"id": state.id})))
-        for shard, seq in releases.items():
-            ops.append(target.checkpoint_op(f"held:{shard}", Checkpoint(seq=seq)))
+        for shard, (seq, through) in releases.items():
+            ops.append(target.checkpoint_op(f"held:{shard}", Checkpoint(through, seq)))
         if close is not None:
             ops.append(self._source_op(target, merge, *close))
         if self._lake is not None:
@@ -1161,8 +1166,9 @@ class Replicator:
                 {close[0]: close[1].gtid} if close is not None else {},
             )
         self._commit(target, ops)
-        for shard, seq in releases.items():
+        for shard, (seq, through) in releases.items():
             state.release(shard, seq)
+            self._sources[merge.tables[shard][0]].released[shard] = BinlogPosition.parse(through)
         if close is not None:
             close[1].enter(self._sources[close[0]])
 
@@ -1196,7 +1202,7 @@ class Replicator:
         target: Target,
         merge: Merge,
         shard: str,
-        releases: dict[str, int],
+        releases: dict[str, tuple[int, str]],
         lake: list[Any],
     ) -> list[Op]:
         """The held rows of a shard that resumed, upgraded to its schema now (and for the
@@ -1209,16 +1215,16 @@ class Replicator:
         def unfit(value: Any, types: tuple[Any, ...]) -> Any:
             return converted[types][json.dumps(encode_value(value))]
 
-        last = 0
+        last, through = 0, ""
         for held in state.held(shard):
-            last = held.seq
+            last, through = held.seq, held.txn
             row = merge.upgraded(shard, held.version, held.row, unfit)
             before = merge.upgraded(shard, held.version, held.before, unfit)
             self._change(changes, route, held.kind, row, before, safe=False)
             if self._lake is not None:
                 lake.extend(self._lake.rows(shard, held.kind, row, before, keys))
         if last:
-            releases[shard] = last
+            releases[shard] = (last, through)
             log.info("released %d held rows of %s", changes.rows, shard)
         return changes.ops()
 
@@ -1231,6 +1237,9 @@ class Replicator:
             point = points.get(f"held:{shard}")
             if point is not None and point.seq:
                 state.release(shard, point.seq)
+            if point is not None and point.position:
+                source = merge.tables[shard][0]
+                self._sources[source].released[shard] = BinlogPosition.parse(point.position)
         entries = state.log()
         last = entries[-1]
         previous = next(
@@ -1375,6 +1384,11 @@ class Replicator:
             shard = merge.shard_of(src.name, ev.table_id)
             if shard is None:
                 continue  # a matched table that is no shard (a tool's helper)
+            through = src.released.get(shard)
+            if through is not None:
+                if not through < txn.commit:
+                    continue  # read again: applied when the shard's held rows were released
+                del src.released[shard]
             if merge.paused(shard):
                 pending.holds.append(
                     HeldRow(
