@@ -437,7 +437,7 @@ def test_a_column_the_shards_define_differently_is_renamed_without_a_pause(s: Se
     assert assert_replicated(s, r)[f"up2/{s.db}.orders_03"] == 4
 
 
-@pytest.mark.parametrize("first", ["plain", "generated"])
+@pytest.mark.parametrize("first", ["plain", "generated", "renamed"])
 @pytest.mark.parametrize("how", ["VIRTUAL", "PERSISTENT"])
 def test_a_generated_column_whose_target_column_is_plain_reaches_the_target(
     s: Setup, tmp_path: Path, how: str, first: str
@@ -450,19 +450,24 @@ def test_a_generated_column_whose_target_column_is_plain_reaches_the_target(
     too. Where orders_03's ADD came first (``first="generated"``: a generated column alone,
     which the join counts as absent, so the target had no `k`), its column fed no column
     downstream at all once orders_01 added its plain one: now it does, and the shard is read
-    again. Found by a state machine of random DDL and DML on three shards."""
+    again. Likewise where orders_03's generated column took the name `k` by a rename
+    (``first="renamed"``), which counted as no change of its values. Found by a state machine
+    of random DDL and DML on three shards."""
     rows(s, "up2", "orders_03", 201, 3)
     r = s.replicator()
     r.run()
     plain = "ALTER TABLE orders_01 ADD COLUMN k INT NULL"
-    if first == "plain":
+    if first in ("plain", "renamed"):
         s.run("up1", plain)
         r.run()
-    s.run("up2", f"ALTER TABLE orders_03 ADD COLUMN k INT AS (id % 7) {how}")
+    named = "g" if first == "renamed" else "k"
+    s.run("up2", f"ALTER TABLE orders_03 ADD COLUMN {named} INT AS (id % 7) {how}")
     rows(s, "up2", "orders_03", 204, 1)
     r.run()
     if first == "generated":  # the target's `k` is computed, then a plain one
         s.run("up1", plain)
+    if first == "renamed":  # its values feed no column downstream, then the plain `k`
+        s.run("up2", "ALTER TABLE orders_03 RENAME COLUMN g TO k")
     rows(s, "up1", "orders_01", 1, 2, k="40")
     r.run()
     assert assert_replicated(s, r)[f"up2/{s.db}.orders_03"] == 4

@@ -527,8 +527,8 @@ def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = 
     no longer allowed (a NULL became its type's zero value), a column added that the target
     had already with another default (its rows of the shard hold the value they were given
     when another shard added it; the shard's rows took this column's default), a generated
-    column added or changed where the target's is a plain one (the server computed its values
-    in every row). ``joined``: the
+    column added, changed or renamed where the target's is a plain one (the server computed
+    its values in every row). ``joined``: the
     target's table before and after the statement, where known (without it every added column
     counts): a column the target changed alike, from the same definition (the downstream
     statement converted the same values the same way), is left out.
@@ -554,6 +554,11 @@ def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = 
     >>> plain = parse_table("CREATE TABLE t (id INT PRIMARY KEY, g INT)")
     >>> rewritten(a, g, (plain, plain)), rewritten(a, g, (g, g)), rewritten(g, g, (plain, plain))
     (['g'], [], [])
+    >>> h = parse_table("CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(9), h INT AS (id))")
+    >>> h.column("h").id == g.column("g").id  # (g renamed to h)
+    True
+    >>> rewritten(g, h, (parse_table("CREATE TABLE t (id INT PRIMARY KEY, h INT)"),) * 2)
+    ['h']
     """
     was = {c.id: c for c in before.columns}
     out = []
@@ -561,8 +566,14 @@ def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = 
         old = was.get(col.id)
         if col.generated is not None:
             # values the server computed for every row: they count where the target's column
-            # is not computed alike (another shard's plain column)
-            same = old is not None and old.generated == col.generated and takes(col, old)
+            # is not computed alike (another shard's plain column); renamed, they land in
+            # another column of the target
+            same = (
+                old is not None
+                and old.generated == col.generated
+                and takes(col, old)
+                and fold_name(old.name) == fold_name(col.name)
+            )
             down = joined[1].find_column(col.name) if joined is not None else None
             if not same and (joined is None or (down is not None and down.generated is None)):
                 out.append(col.name)
