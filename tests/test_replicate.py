@@ -437,6 +437,26 @@ def test_a_column_the_shards_define_differently_is_renamed_without_a_pause(s: Se
     assert assert_replicated(s, r)[f"up2/{s.db}.orders_03"] == 4
 
 
+def test_a_column_a_shard_drops_and_adds_again_takes_its_new_values(s: Setup) -> None:
+    """orders_01 drops `a`, which the other shards keep (so does the target, with orders_01's
+    values in its rows), and adds it again: upstream its rows hold NULL, the added column's
+    value, which the target's `a` has for its default too, so the rows were not read again,
+    and they kept their old values downstream. Found by the state machine of random DDL and
+    DML with a killed replicator."""
+    every(s, "ALTER TABLE {t} ADD COLUMN a INT NULL")
+    rows(s, "up1", "orders_01", 1, 2, a="5")
+    rows(s, "up2", "orders_03", 201, 1, a="7")
+    r = s.replicator()
+    r.run()
+    s.run("up1", "ALTER TABLE orders_01 DROP COLUMN a")
+    r.run()
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN a INT NULL")
+    rows(s, "up1", "orders_01", 3, 1, a="6")
+    r.run()
+    assert _target_values(s, "a") == {1: None, 2: None, 3: 6, 201: 7}
+    assert assert_replicated(s, r)[f"up1/{s.db}.orders_01"] == 3
+
+
 @pytest.mark.parametrize("first", ["plain", "generated", "renamed"])
 @pytest.mark.parametrize("how", ["VIRTUAL", "PERSISTENT"])
 def test_a_generated_column_whose_target_column_is_plain_reaches_the_target(

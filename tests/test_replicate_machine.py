@@ -1,9 +1,11 @@
 """A state machine of random DDL and DML on three shards (two on one upstream server, one on the
 other), followed by ``mvdd replicate``: columns added, dropped, renamed and changed to any
 type on any shard (one added and another dropped in one statement, renamed and changed in one,
-indexed), in a session outside strict mode (the server converts, cuts or zeroes the values a
-change does not take), with rows written, updated and deleted between; the replicator runs
-at random moments, and is started again on its state (what a new process reads back).
+indexed), generated columns added (and renamed) beside plain ones, in a session outside
+strict mode (the server converts, cuts or zeroes the values a change does not take), with rows
+written, updated and deleted between; the replicator runs at random moments, and is started
+again on its state (what a new process reads back), or once in an example ``mvdd replicate``
+runs in a process of its own killed at one of its kill points (:mod:`mvdd.replicate.faults`).
 
 The oracle is the upstream servers (:func:`tests.support.replication.assert_replicated`:
 every row of every shard by key, every column the shard writes equal, the target's schema the
@@ -18,21 +20,33 @@ the values a shard's own DDL changed in its rows (a type cut, NOT NULL, an added
 default) left as they were in the target; a NULL written while a rename was under way lost to
 the merge that ended it; a renamed column changed over the rows of the shards not renamed yet
 (it now joins their old column), and shards that renamed both names of a merge under way to a
-third name left paused for good. Each has a test of its own in ``test_replicate`` or
-``test_shard``.
+third name left paused for good; a generated column's values left out of the target column
+of its name once a rename gave it that name; a column a shard dropped and added again left
+with its old values downstream; and a paused shard's rows, read again after a kill, applied a
+second time where another server's DDL had resumed the shard first. Each has
+a test of its own in ``test_replicate``, ``test_replicate_crash`` or ``test_shard``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import os
+import signal
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from tests.conftest import examples
 from tests.support.replication import Servers, Setup, assert_replicated, setup
@@ -73,6 +87,20 @@ TYPES: dict[str, st.SearchStrategy[str]] = {
     "ENUM('x','y','z')": st.sampled_from(["'x'", "'y'", "'z'"]),
 }
 DEFINITIONS = st.sampled_from(sorted(TYPES))
+#: generated columns (the server computes their values; a plain column of another shard's of
+#: the same name makes the target's plain, where they are written)
+GENERATED = st.builds(
+    "INT AS (id % {}) {}".format, st.integers(2, 5), st.sampled_from(["VIRTUAL", "PERSISTENT"])
+)
+#: where ``mvdd replicate`` may be killed (:mod:`mvdd.replicate.faults`)
+KILL_POINTS = ["after-ddl", "mid-commit", "after-hold", "after-commit", "mid-refresh"]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def generated(kind: str) -> bool:
+    return " AS (" in kind
+
+
 NAMES = ["a", "b", "c", "d"]
 
 
@@ -94,6 +122,7 @@ class ReplicateMachine(RuleBasedStateMachine):
             self.s.run(server, f"CREATE TABLE {table} (id BIGINT NOT NULL PRIMARY KEY, a INT)")
         self.replicator = self.s.replicator()
         self.replicator.run()
+        self.kills = 0
 
     def teardown(self) -> None:
         try:
@@ -114,11 +143,15 @@ class ReplicateMachine(RuleBasedStateMachine):
     def sql(self, shard: str, statement: str) -> None:
         self.s.run(SHARDS[shard][0], LOOSE, statement)
 
+    def written(self, shard: str) -> list[str]:
+        """The columns a shard's rows are written to (not the generated ones)."""
+        return sorted(n for n, kind in self.columns[shard].items() if not generated(kind))
+
     # -- rows ---------------------------------------------------------------------------------
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
     def insert(self, shard: str, data: st.DataObject) -> None:
-        names = sorted(self.columns[shard])
+        names = self.written(shard)
         rows = []
         for _ in range(data.draw(st.integers(1, 3), label="rows")):
             drawn = [data.draw(TYPES[self.columns[shard][n]], label=n) for n in names]
@@ -129,7 +162,9 @@ class ReplicateMachine(RuleBasedStateMachine):
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), part=st.integers(0, 2))
     def update(self, shard: str, data: st.DataObject, part: int) -> None:
-        name = data.draw(st.sampled_from(sorted(self.columns[shard])), label="column")
+        if not self.written(shard):
+            return
+        name = data.draw(st.sampled_from(self.written(shard)), label="column")
         value = data.draw(TYPES[self.columns[shard][name]], label="value")
         self.sql(shard, f"UPDATE {SHARDS[shard][1]} SET {name} = {value} WHERE id % 3 = {part}")
 
@@ -157,7 +192,9 @@ class ReplicateMachine(RuleBasedStateMachine):
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), kind=DEFINITIONS)
     def modify_column(self, shard: str, data: st.DataObject, kind: str) -> None:
-        name = data.draw(st.sampled_from(sorted(self.columns[shard])), label="column")
+        if not self.written(shard):
+            return
+        name = data.draw(st.sampled_from(self.written(shard)), label="column")
         self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} MODIFY {name} {kind}")
         self.columns[shard][name] = kind
 
@@ -176,6 +213,8 @@ class ReplicateMachine(RuleBasedStateMachine):
         if kind is None:
             self.sql(shard, f"ALTER TABLE {table} RENAME COLUMN {old} TO {name}")
             kind = self.columns[shard][old]
+        elif generated(self.columns[shard][old]):
+            return  # (MariaDB does not make a generated column a plain one)
         else:
             self.sql(shard, f"ALTER TABLE {table} CHANGE {old} {name} {kind}")
         del self.columns[shard][old]
@@ -201,6 +240,13 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.columns[shard][name] = kind
         self._renamed(shard, old, None)
 
+    @rule(shard=st.sampled_from(sorted(SHARDS)), name=st.sampled_from(NAMES), kind=GENERATED)
+    def add_generated(self, shard: str, name: str, kind: str) -> None:
+        if name in self.columns[shard]:
+            return
+        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} ADD COLUMN {name} {kind}")
+        self.columns[shard][name] = kind
+
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
     def add_index(self, shard: str, data: st.DataObject) -> None:
         """An index over one column (a TEXT one's over a prefix; the server makes one of an
@@ -223,6 +269,25 @@ class ReplicateMachine(RuleBasedStateMachine):
                     self.indexes[shard][index] = new
 
     # -- the replicator -------------------------------------------------------------------------
+
+    @precondition(lambda self: self.kills < 1)  # (a process of its own: seconds each)
+    @rule(point=st.sampled_from(KILL_POINTS), n=st.integers(1, 3))
+    def kill(self, point: str, n: int) -> None:
+        """``mvdd replicate`` in a process of its own, killed (SIGKILL) the ``n``-th time it
+        reaches ``point``, if it does before it ends; then a replicator on its state."""
+        self.kills += 1
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MVDD_KILL")}
+        env["MVDD_KILL_AT"] = f"{point}:{n}"
+        proc = subprocess.run(
+            [sys.executable, "-m", "mvdd.cli", *self.s.cli_args(), "--until", "end", "--no-live"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert proc.returncode in (0, -signal.SIGKILL), (proc.stdout + proc.stderr)[-8000:]
+        self.replicator = self.s.replicator()
 
     @rule()
     def restart(self) -> None:

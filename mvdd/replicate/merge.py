@@ -19,7 +19,7 @@ the target in the shard's names.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -520,13 +520,20 @@ class Merge:
         return {c.name: up[c.id] for c in new.columns if up[c.id] is not COMPUTED}
 
 
-def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = None) -> list[str]:
+def rewritten(
+    before: Table,
+    after: Table,
+    joined: tuple[Table, Table] | None = None,
+    held: Callable[[str], bool] | None = None,
+) -> list[str]:
     """The columns whose values a shard's statement (its table ``before`` and ``after`` it)
     changed in the rows the shard held, without a row event: a type that did not widen
     (:func:`~mvdd.compat.rules.widens`: the server converted each value by its own rules), NULL
     no longer allowed (a NULL became its type's zero value), a column added that the target
     had already with another default (its rows of the shard hold the value they were given
-    when another shard added it; the shard's rows took this column's default), a generated
+    when another shard added it; the shard's rows took this column's default, or, where
+    ``held(name)`` says the shard held a column of that name once, dropped since, whatever
+    values it had), a generated
     column added, changed or renamed where the target's is a plain one (the server computed
     its values in every row). ``joined``: the
     target's table before and after the statement, where known (without it every added column
@@ -549,6 +556,8 @@ def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = 
     ([], [], ['n'])
     >>> zero = parse_table("CREATE TABLE t (id INT PRIMARY KEY, n INT NOT NULL DEFAULT 0)")
     >>> rewritten(a, d, (zero, zero))
+    ['n']
+    >>> rewritten(a, d, (target, target), held=lambda name: name == "n")
     ['n']
     >>> g = parse_table("CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(9), g INT AS (id))")
     >>> plain = parse_table("CREATE TABLE t (id INT PRIMARY KEY, g INT)")
@@ -582,7 +591,12 @@ def rewritten(before: Table, after: Table, joined: tuple[Table, Table] | None = 
             target_had = joined[0].find_column(col.name) if joined is not None else None
             value = added_value(col)
             if joined is None or (
-                target_had is not None and (value is COMPUTED or added_value(target_had) != value)
+                target_had is not None
+                and (
+                    value is COMPUTED
+                    or added_value(target_had) != value
+                    or (held is not None and held(col.name))
+                )
             ):
                 out.append(col.name)
             continue

@@ -1555,7 +1555,19 @@ class Replicator:
         except MvddError:
             return  # (the catalog's history of the table begins here, or it ends here)
         known = (joined, after) if joined is not None and after is not None else None
-        columns = rewritten(before, now, known)
+
+        def held(name: str) -> bool:
+            """Whether an older version of the shard's table had a column ``name`` (its rows'
+            values of it may be in the target still)."""
+            for older in range(version - 2, 0, -1):
+                try:
+                    if merge.table(src.name, table_id, older).find_column(name) is not None:
+                        return True
+                except MvddError:
+                    return False
+            return False
+
+        columns = rewritten(before, now, known, held)
         if columns:
             log.info(
                 "%s: its DDL changed the values of %s in the rows it holds; they are read again",
