@@ -88,6 +88,19 @@ def upstream_rows(s: Setup, server: str, table: str, columns: list[str]) -> set[
     return table_rows(s.servers.upstream(server), s.db, table, columns)
 
 
+def lake_only(s: Setup, lake: Path, **options: Any) -> Replicator:
+    """A replicator of the shards into ``lake`` alone (no downstream server)."""
+    return Replicator(
+        {"up1": s.url("up1"), "up2": s.url("up2")},
+        tables=f"{s.db}.orders_*",
+        target="orders",
+        downstream=None,
+        state=s.state,
+        lake=str(lake),
+        **options,
+    )
+
+
 def change(s: Setup, rng: random.Random, n: int) -> None:
     server, table, base = SHARDS[n % 3]
     i = rng.randrange(300)
@@ -193,15 +206,7 @@ def test_a_lake_without_a_downstream_holds_the_upstream_rows(
     if copy == "spark":
         request.getfixturevalue("jdbc")
     lake = tmp_path / "lake"
-    r = Replicator(
-        {"up1": s.url("up1"), "up2": s.url("up2")},
-        tables=f"{s.db}.orders_*",
-        target="orders",
-        downstream=None,
-        state=s.state,
-        lake=str(lake),
-        bulk=copy,
-    )
+    r = lake_only(s, lake, bulk=copy)
     r.partition_rows = 100
     r.run()
     rng = random.Random(3)
@@ -243,15 +248,7 @@ def test_a_generated_columns_values_reach_the_lake_where_the_target_column_is_pl
     def replicator(**options: Any) -> Replicator:
         if downstream:
             return s.replicator(lake=str(lake), **options)
-        return Replicator(
-            {"up1": s.url("up1"), "up2": s.url("up2")},
-            tables=f"{s.db}.orders_*",
-            target="orders",
-            downstream=None,
-            state=s.state,
-            lake=str(lake),
-            **options,
-        )
+        return lake_only(s, lake, **options)
 
     r = replicator(bulk="spark")
     r.partition_rows = 100
