@@ -531,14 +531,13 @@ def rewritten(
     (:func:`~mvdd.compat.rules.widens`: the server converted each value by its own rules), NULL
     no longer allowed (a NULL became its type's zero value), a column added that the target
     had already with another default (its rows of the shard hold the value they were given
-    when another shard added it; the shard's rows took this column's default, or, where
-    ``held(name)`` says the shard held a column of that name once, dropped since, whatever
-    values it had), a generated
-    column added, changed or renamed where the target's is a plain one (the server computed
-    its values in every row). ``joined``: the
-    target's table before and after the statement, where known (without it every added column
-    counts): a column the target changed alike, from the same definition (the downstream
-    statement converted the same values the same way), is left out.
+    when another shard added it; the shard's rows took this column's default) or that the
+    shard held once, dropped since (``held(name)``: its rows hold whatever values it had), a
+    generated column added, changed or renamed where the target's is a plain one (the server
+    computed its values in every row). ``joined``: the target's table before and after the
+    statement, where known (without it every added column counts): a column the target
+    changed alike, from the same definition (the downstream statement converted the same
+    values the same way), is left out.
 
     >>> from mvdd.ddl import parse_table
     >>> a = parse_table("CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(9))")
