@@ -85,6 +85,17 @@ TYPES: dict[str, st.SearchStrategy[str]] = {
     "DATETIME": st.datetimes().map(lambda d: f"'{d:%Y-%m-%d %H:%M:%S}'"),
     "ENUM('x','y')": st.sampled_from(["'x'", "'y'"]),
     "ENUM('x','y','z')": st.sampled_from(["'x'", "'y'", "'z'"]),
+    "CHAR(3)": _text(3),
+    "TINYINT UNSIGNED": _NUMBER,
+    "MEDIUMINT DEFAULT 7": _NUMBER,
+    "DECIMAL(4,1) UNSIGNED": _DECIMAL,
+    "FLOAT": _DECIMAL,
+    "VARCHAR(6) CHARACTER SET latin1": _text(6),
+    "SET('p','q')": st.sampled_from(["'p'", "'q'", "'p,q'", "''"]),
+    "TIME": st.sampled_from(["'10:00:00'", "'-01:30:00'", "'838:59:59'"]),
+    "YEAR": st.sampled_from(["1999", "2155", "0", "70"]),
+    "TIMESTAMP NULL": st.sampled_from(["'2020-01-01 00:00:00'", "'2038-01-19 03:14:07'", "NULL"]),
+    "BIT(3)": st.sampled_from(["b'101'", "0", "7"]),
 }
 DEFINITIONS = st.sampled_from(sorted(TYPES))
 #: generated columns (the server computes their values; a plain column of another shard's of
