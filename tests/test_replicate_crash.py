@@ -377,6 +377,27 @@ def test_a_truncate_killed_right_after_it_ran_downstream_is_run_once_more(
         ), caplog.messages
 
 
+def test_a_ddl_of_two_statements_killed_after_each_is_finished(
+    servers: Servers, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A shard's CHANGE of a column's type and name is two downstream statements (a MODIFY,
+    then a RENAME). Killed after the first, the next run found it ran and went on, but did not
+    record it: killed again after the second, the run after found the target as after the
+    second statement where it looked for the first's schema, and stopped for good ("someone
+    else changed the target"). The first's progress is now recorded when it is found to have
+    run. Found by a random DDL/DML harness killing the replicator."""
+    with setup(servers, tmp_path) as one:  # (a group of one shard: orders_01 alone matches)
+        one.run("up1", CREATE.format(t="orders_01"))
+        one.run("up1", "INSERT INTO orders_01 (id, customer, amount) VALUES (1, 'a', 5)")
+        finish(one)
+        one.run("up1", "ALTER TABLE orders_01 CHANGE amount total BIGINT NOT NULL DEFAULT 0")
+        killed(replicator(one, kill_at="after-ddl"), timeout=60)  # after the MODIFY
+        killed(replicator(one, kill_at="after-ddl"), timeout=60)  # after the RENAME
+        with caplog.at_level("INFO", logger="mvdd.replicate"):
+            assert finish(one) == {f"up1/{one.db}.orders_01": 1}
+        assert any(m.endswith("from statement 3") for m in caplog.messages), caplog.messages
+
+
 def test_rows_read_again_survive_a_kill_mid_way(s: Setup, caplog: pytest.LogCaptureFixture) -> None:
     """A shard's DDL changes the values its rows hold where the target's column stays as the
     other shards have it (NULL made NOT NULL: a NULL became 0), and its rows are read again

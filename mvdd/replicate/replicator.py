@@ -1258,7 +1258,10 @@ class Replicator:
             after = merge_table(last.expected[ran])
             before = previous if ran == 0 else merge_table(last.expected[ran - 1])
             if _same(live, after) and not _same(live, before):
-                ran += 1  # it ran; its progress was not recorded
+                ran += 1  # it ran; its progress was not recorded: recorded now, before the
+                # next statement runs (a kill after that one must find this one done)
+                progress = Checkpoint(last.position, last.seq, {"done": ran})
+                self._commit(target, [target.checkpoint_op("ddl", progress)])
             elif not _same(live, before):
                 raise ReplicationError(
                     f"`{self.target_name}` is neither as it was before the downstream statement "
