@@ -187,11 +187,11 @@ def test_rows_held_in_a_second_pause_survive_the_next_start(s: Setup) -> None:
     again after the release, and the start forgot them as rows the target had. Found by a
     state machine of random DDL and DML on the shards."""
     r = s.replicator()
-    r.run()
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN note INT DEFAULT 4")
+    r.run()  # (orders_01's `note` first: the pauses below are all orders_03's, in its order)
     s.run("up2", "ALTER TABLE orders_03 MODIFY amount VARCHAR(12) NOT NULL DEFAULT '0'")
     rows(s, "up2", "orders_03", 1, 2)
     s.run("up2", "ALTER TABLE orders_03 MODIFY amount DECIMAL(10,2) NOT NULL DEFAULT 0.00")
-    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN note INT DEFAULT 4")
     s.run("up2", "ALTER TABLE orders_03 ADD COLUMN note DATE")
     rows(s, "up2", "orders_03", 3, 3, note="'2021-05-10'")
     status = r.run()
