@@ -1168,7 +1168,7 @@ class Replicator:
         self._commit(target, ops)
         for shard, (seq, through) in releases.items():
             state.release(shard, seq)
-            self._sources[merge.tables[shard][0]].released[shard] = BinlogPosition.parse(through)
+            self._mark_released(merge, shard, through)
         if close is not None:
             close[1].enter(self._sources[close[0]])
 
@@ -1228,6 +1228,11 @@ class Replicator:
             log.info("released %d held rows of %s", changes.rows, shard)
         return changes.ops()
 
+    def _mark_released(self, merge: Merge, shard: str, through: str) -> None:
+        """The shard's held rows, up to the transaction ``through``, are in the target: its
+        source applies none of its rows up to there again (:attr:`_Source.released`)."""
+        self._sources[merge.tables[shard][0]].released[shard] = BinlogPosition.parse(through)
+
     def _recover(
         self, state: State, target: Target, merge: Merge, points: dict[str, Checkpoint]
     ) -> None:
@@ -1238,8 +1243,7 @@ class Replicator:
             if point is not None and point.seq:
                 state.release(shard, point.seq)
             if point is not None and point.position:
-                source = merge.tables[shard][0]
-                self._sources[source].released[shard] = BinlogPosition.parse(point.position)
+                self._mark_released(merge, shard, point.position)
         entries = state.log()
         last = entries[-1]
         previous = next(
