@@ -398,6 +398,27 @@ def test_a_ddl_of_two_statements_killed_after_each_is_finished(
         assert any(m.endswith("from statement 3") for m in caplog.messages), caplog.messages
 
 
+def test_rows_read_again_cut_short_then_put_off_by_the_next_ddl_are_not_applied_twice(
+    s: Setup,
+) -> None:
+    """A shard's rows read again (NULL made NOT NULL) and killed after their first batch, with
+    a row written after the DDL among them; before the next start the shard runs another DDL,
+    so the read waits for it (its table is no longer the version read). The rows read so far
+    are in the target as the cut snapshot saw them: the binlog up to that snapshot is applied
+    in safe mode all the same (it was not: the row's INSERT met its key, and the replicator
+    stopped for good). Found by a random DDL/DML harness killing the replicator."""
+    loose = "SET SESSION sql_mode = ''"
+    for server, table in SHARDS:
+        s.run(server, f"ALTER TABLE {table} MODIFY customer VARCHAR(32) NULL")
+    s.run("up1", "INSERT INTO orders_01 (id, customer) VALUES (1, NULL)")
+    s.replicator().run()
+    s.run("up1", loose, "ALTER TABLE orders_01 MODIFY customer VARCHAR(32) NOT NULL")
+    s.run("up1", "INSERT INTO orders_01 (id, customer, amount) VALUES (2, 'b', 3)")
+    killed(replicator(s, kill_at="mid-refresh"), timeout=60)
+    s.run("up1", "ALTER TABLE orders_01 ADD COLUMN note INT")
+    assert finish(s)[f"up1/{s.db}.orders_01"] == 2
+
+
 def test_rows_read_again_survive_a_kill_mid_way(s: Setup, caplog: pytest.LogCaptureFixture) -> None:
     """A shard's DDL changes the values its rows hold where the target's column stays as the
     other shards have it (NULL made NOT NULL: a NULL became 0), and its rows are read again

@@ -42,7 +42,7 @@ import re
 import shutil
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +142,12 @@ class _Source:
     #: known, a MySQL source)
     gtid: str | None = None
 
+    def widen_safe(self, positions: Iterable[BinlogPosition]) -> None:
+        """The safe window stretched to each of ``positions`` (where rows were read at it)."""
+        for at in positions:
+            if self.safe_until is None or self.safe_until < at:
+                self.safe_until = at
+
 
 @attrs.frozen
 class _Reached:
@@ -156,6 +162,19 @@ class _Reached:
         """``src`` as it stands once the transaction's downstream commit is done."""
         src.applied, src.gtid = self.commit, self.gtid
         src.timestamp = self.time or src.timestamp
+
+
+def _cut_short(points: Mapping[str, Checkpoint], shards: Iterable[str]) -> list[BinlogPosition]:
+    """The snapshots of the reads again of ``shards`` that a kill cut short: their rows so far
+    are in the target as that snapshot saw them, so the binlog up to it is applied in safe
+    mode, whether the read goes on or waits for the shard's next DDL (a read of another version
+    starts over, at a snapshot of its own)."""
+    out = []
+    for shard in shards:
+        point = points.get(f"refresh:{shard}")
+        if point is not None and point.position and not point.data.get("done"):
+            out.append(BinlogPosition.parse(point.position))
+    return out
 
 
 def _gtid_applied(before: str | None, txn: BinlogTransaction) -> str | None:
@@ -525,6 +544,7 @@ class Replicator:
                 src.rows = {k: int(v) for k, v in point.data.get("rows", {}).items()}
                 src.recopy = list(point.data.get("recopy", []))
                 src.refresh = set(point.data.get("refresh", []))
+                src.widen_safe(_cut_short(points, src.refresh))
             self._refresh(target, merge)
             while any(src.recopy for src in self._sources.values()) and not self._stop.is_set():
                 # follow to the end of the safe windows (past the DDL), then copy again (until
@@ -1728,8 +1748,7 @@ class Replicator:
             )
             assert copied is not None
         src.refresh.discard(shard)
-        if src.safe_until is None or src.safe_until < snap.position:
-            src.safe_until = snap.position
+        src.widen_safe([snap.position])
         assert src.applied is not None
         done = Checkpoint(str(snap.position), merge.seq, {"version": version, "done": True})
         self._commit(
