@@ -405,6 +405,28 @@ def test_replay_is_idempotent_and_out_of_order_is_refused(catalog: Catalog) -> N
     assert catalog.version("t") == 2
 
 
+def test_a_no_op_replayed_behind_a_later_version_is_a_no_op(catalog: Catalog) -> None:
+    """A statement that changed nothing added no version at its position: replayed after a
+    later version (a worker started again behind its catalog), it is judged on the table as
+    it stood there, and a no-op there is one again; one that would change it is refused."""
+    catalog.execute("CREATE TABLE t (id INT, a INT)", position=10)
+    catalog.execute("ALTER TABLE t MODIFY a INT FIRST", position=20)
+    assert catalog.execute("ALTER TABLE t MODIFY a INT FIRST", position=25) == []
+    catalog.execute("ALTER TABLE t ENGINE=InnoDB", position=26)
+    assert catalog.execute("ALTER TABLE t ENGINE=InnoDB", position=27) == []  # (a rebuild)
+    catalog.execute("ALTER TABLE t ADD INDEX ix (a)", position=30)
+    assert catalog.execute("ALTER TABLE t MODIFY a INT FIRST", position=25) == []
+    assert catalog.execute("ALTER TABLE t ENGINE=InnoDB", position=27) == []
+    assert catalog.version("t") == 4
+    # not a no-op where it stood (the column moved first at 20): out of order
+    with pytest.raises(PositionError):
+        catalog.execute("ALTER TABLE t MODIFY a INT FIRST", position=15)
+    # nor one of a version after it (the index came at 30)
+    with pytest.raises(PositionError):
+        catalog.execute("ALTER TABLE t ADD INDEX ix (a)", position=25)
+    assert catalog.version("t") == 4
+
+
 def test_names_are_resolved_at_the_position(catalog: Catalog) -> None:
     catalog.execute("CREATE TABLE t (old INT)", position=1)
     catalog.execute("DROP TABLE t", position=2)

@@ -419,6 +419,32 @@ def test_rows_read_again_cut_short_then_put_off_by_the_next_ddl_are_not_applied_
     assert finish(s)[f"up1/{s.db}.orders_01"] == 2
 
 
+def test_a_no_op_ddl_read_again_behind_a_later_one_is_passed(
+    servers: Servers, tmp_path: Path
+) -> None:
+    """A statement that changes no schema (a rebuild, ``ENGINE=InnoDB`` once more) adds no
+    version to the binlog's catalog. Killed after the first downstream DDL, while its reader
+    had read on past the no-op and a later DDL, the next run reads the no-op again behind the
+    later version, and stopped for good ("position … is not after this table's newest
+    position"); it is now judged on the table as it stood there. Found by a random DDL/DML
+    harness killing the replicator (there: a column moved where it was)."""
+    with setup(servers, tmp_path) as one:  # (a group of one shard: orders_01 alone matches)
+        one.run("up1", CREATE.format(t="orders_01"))
+        one.run("up1", "INSERT INTO orders_01 (id, customer, amount) VALUES (1, 'a', 5)")
+        finish(one)
+        one.run(
+            "up1",
+            "ALTER TABLE orders_01 ADD COLUMN note INT",
+            "ALTER TABLE orders_01 ENGINE=InnoDB",
+            "ALTER TABLE orders_01 ENGINE=InnoDB",
+            "ALTER TABLE orders_01 MODIFY amount INT NOT NULL AFTER customer",
+            "INSERT INTO orders_01 (id, customer, amount, note) VALUES (2, 'b', 6, 7)",
+            "ALTER TABLE orders_01 ADD COLUMN extra INT",
+        )
+        killed(replicator(one, kill_at="after-ddl"), timeout=60)  # after ADD COLUMN note
+        assert finish(one) == {f"up1/{one.db}.orders_01": 2}
+
+
 def test_rows_read_again_survive_a_kill_mid_way(s: Setup, caplog: pytest.LogCaptureFixture) -> None:
     """A shard's DDL changes the values its rows hold where the target's column stays as the
     other shards have it (NULL made NOT NULL: a NULL became 0), and its rows are read again

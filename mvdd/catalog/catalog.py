@@ -19,8 +19,10 @@ timestamp): ints, or tuples compared element-wise. Within a table positions must
 that precedes every recorded position counts as "since the beginning").
 
 Re-executing a statement at a position already recorded for its table, with the same text, is a
-no-op (a replication worker replaying its binlog after a restart); any other statement at or
-before a table's newest position raises :class:`~mvdd.errors.PositionError`.
+no-op (a replication worker replaying its binlog after a restart), as is one with no version at
+its position that changes nothing in the tables as they stood there (a no-op adds no version);
+any other statement at or before a table's newest position raises
+:class:`~mvdd.errors.PositionError`.
 
 Online schema change tools
 --------------------------
@@ -853,10 +855,10 @@ class Catalog:
 
     def _execute_one(self, st: Statement, position: Any, session: Session = PLAIN) -> list[Change]:
         try:
-            if position is not None and self._is_replay(st, position):
-                return []
             rules = Rules.altered(replica=self.replica, flavor=self.flavor)
             rules = rules.for_session(session)
+            if position is not None and self._is_replay(st, position, rules):
+                return []
             planned = self._plan(st, rules)
             for p in planned:
                 if p.new is not None:
@@ -867,17 +869,7 @@ class Catalog:
                         check_calls(p.new, p.steps, self._now, self._holds)
         except MvddError as err:
             raise err.locate(statement=st.text, statement_index=st.index) from None
-        # (a table equal to the one before it may still differ as shown: a display width)
-        planned = [
-            p
-            for p in planned
-            if p.truncated
-            or (
-                p.new is not p.old
-                if p.new is None or p.old is None
-                else not p.new.same_as_shown(p.old)
-            )
-        ]
+        planned = [p for p in planned if _changes(p)]
         if not planned:
             return []
         return self._commit(st, planned, position)
@@ -930,9 +922,11 @@ class Catalog:
             (change,) = self._commit(st, planned, None, guard=guard, job=job)
             return change
 
-    def _is_replay(self, st: Statement, position: Any) -> bool:
-        """Whether the statement was already applied at this position (raises PositionError
-        when it is out of order)."""
+    def _is_replay(self, st: Statement, position: Any, rules: Rules) -> bool:
+        """Whether the statement was already applied at this position: a version of its text
+        recorded there, or none where it changes nothing in the tables as they stood there (a
+        no-op adds no version: ``ALTER TABLE t ENGINE=InnoDB``, a column moved where it is).
+        Raises PositionError when it is out of order."""
         state = self._state
         seen = False
         for name in st.tables:
@@ -952,6 +946,9 @@ class Catalog:
                 if any(history.row(v).statement == st.text for v in history.versions_at(position)):
                     seen = True
                     continue
+                if self._no_op_at(st, position, rules):
+                    seen = True
+                    continue
                 raise PositionError(
                     f"position {position!r} is not after this table's newest position {head!r}",
                     table=name,
@@ -960,17 +957,30 @@ class Catalog:
 
     # -- planning (mvdd.catalog.plan, a pure function of the published state) ---------------------
 
-    def _plan(self, st: Statement, rules: Rules) -> list[Planned]:
+    def _plan(self, st: Statement, rules: Rules, position: Any = None) -> list[Planned]:
+        """The statement planned on the tables as they are (``position``: as they stood
+        there, each its newest version strictly before it)."""
         state = self._state
 
         def head(tid: int) -> Table:
             history = state.histories[tid]
-            return history.table_at(history.head)
+            version = history.head if position is None else history.version_before(position)
+            if version < 1:
+                raise NoSuchTableError("no such table at this position", table=history.name)
+            return history.table_at(version)
 
         def later_steps(tid: int) -> list[s.Step]:
             return [x for change in state.histories[tid].changes()[1:] for x in change.steps]
 
         return plan_statement(st, state.names, head, later_steps, rules=rules)
+
+    def _no_op_at(self, st: Statement, position: Any, rules: Rules) -> bool:
+        """Whether the statement plans, on the tables as they stood at ``position``, to change
+        none of them (False where it cannot be planned there)."""
+        try:
+            return not any(_changes(p) for p in self._plan(st, rules, position))
+        except MvddError:
+            return False
 
     # -- committing ---------------------------------------------------------------------------
 
@@ -1064,3 +1074,13 @@ class Catalog:
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.tables())
+
+
+def _changes(p: Planned) -> bool:
+    """Whether a table's plan changes it (a table equal to the one before it may still differ
+    as shown: a display width)."""
+    if p.truncated:
+        return True
+    if p.new is None or p.old is None:
+        return p.new is not p.old
+    return not p.new.same_as_shown(p.old)
