@@ -445,6 +445,30 @@ def test_a_no_op_ddl_read_again_behind_a_later_one_is_passed(
         assert finish(one) == {f"up1/{one.db}.orders_01": 2}
 
 
+def test_the_group_log_replays_in_a_process_of_another_hash_seed(s: Setup) -> None:
+    """Each start replays the group log, which must give the downstream statements it
+    recorded. Columns one DDL adds came downstream in the order of a set of their names,
+    which each process seeds anew: a run in a process of another seed found the log not
+    replaying ("the catalogs changed under it") and stopped for good. They come in the
+    DDL's order now. Found by a random DDL/DML harness killing the replicator."""
+    s.replicator().run()
+    s.run("up1", "ALTER TABLE orders_01 " + ", ".join(f"ADD COLUMN {n} INT" for n in "srqp"))
+    for seed in (1, 2):
+        ran = subprocess.run(
+            [sys.executable, "-m", "mvdd.cli", *s.cli_args(), "--until", "end", "--no-live"],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert ran.returncode == 0, (ran.stdout + ran.stderr)[-4000:]
+    with s.servers.down.connect(s.dw) as conn, conn.cursor() as cur:
+        cur.execute(f"SELECT * FROM {quote(s.target)} LIMIT 0")
+        assert [d[0] for d in cur.description][-4:] == ["s", "r", "q", "p"]
+    finish(s)
+
+
 def test_rows_read_again_survive_a_kill_mid_way(s: Setup, caplog: pytest.LogCaptureFixture) -> None:
     """A shard's DDL changes the values its rows hold where the target's column stays as the
     other shards have it (NULL made NOT NULL: a NULL became 0), and its rows are read again

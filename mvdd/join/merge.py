@@ -66,13 +66,19 @@ def _pair_conflict(
             except Conflict as err:
                 failure = err
             if reads is None:
-                left, right = next(iter(holding[a])), next(iter(holding[b]))
+                left, right = _by_name(holding[a])[0], _by_name(holding[b])[0]
                 raise ElementConflict(failure, left, right)
             ra, rb = reads(a), reads(b)
-            left = next((h for h in holding[a] if has(h, rb)), None)
-            right = next((h for h in holding[b] if has(h, ra)), None)
+            left = next((h for h in _by_name(holding[a]) if has(h, rb)), None)
+            right = next((h for h in _by_name(holding[b]) if has(h, ra)), None)
             if left is not None and right is not None:
                 raise ElementConflict(failure, left, right)
+
+
+def _by_name(holders: Collection[Hashable]) -> list[Hashable]:
+    """Holders in the order of their names: a conflict names the same two in every process
+    (a set's order is its strings' hashes', which each process seeds anew)."""
+    return sorted(holders, key=str)
 
 
 @functools.lru_cache(maxsize=4096)

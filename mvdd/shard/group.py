@@ -795,7 +795,7 @@ class ShardGroup:
                 touched[kind].add(other)
         values = self._values.copy()
         for kind in KINDS:
-            for key in touched[kind]:
+            for key in self._in_order(kind, touched[kind]):
                 value = self._join_key(kind, key, moves)
                 if value is None or (kind == ElementKind.COLUMN and value == MISSING):
                     values.of(kind).pop(key, None)
@@ -809,7 +809,7 @@ class ShardGroup:
         last, copies = self._renames.ids(
             ids, before.last_id, starts, finishes, values.columns.__contains__
         )
-        for key in reborn:
+        for key in self._in_order(ElementKind.COLUMN, reborn):
             if key in ids and key in values.columns:
                 last += 1
                 ids[key] = last
@@ -859,6 +859,17 @@ class ShardGroup:
                 if col is not None:
                     self._lineage[(name, col.id)] = down.id
         return actions
+
+    def _in_order(self, kind: ElementKind, keys: set[str]) -> list[str]:
+        """``keys`` in the order the join first saw them (a new element's first holder's
+        schema order), those no shard holds last, by name: the downstream table's new
+        elements come in the shards' order, and in the same order in every process (a set's
+        is its strings' hashes', which each process seeds anew; the group log, replayed on
+        start, must give the statements it recorded)."""
+        if len(keys) < 2:
+            return list(keys)
+        held = self._holdings.keys(kind)
+        return [k for k in held if k in keys] + sorted(keys.difference(held))
 
     def _complete(self, moves: Sequence[tuple[_Shard, Table | None]]) -> frozenset[tuple[str, str]]:
         """The renames this move completes: every shard holding the column makes it now."""
