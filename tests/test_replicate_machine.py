@@ -1,11 +1,13 @@
 """A state machine of random DDL and DML on three shards (two on one upstream server, one on the
-other), followed by ``mvdd replicate``: columns added, dropped, renamed and changed to any
-type on any shard (one added and another dropped in one statement, renamed and changed in one,
-indexed), generated columns added (and renamed) beside plain ones, in a session outside
-strict mode (the server converts, cuts or zeroes the values a change does not take), with rows
-written, updated and deleted between; the replicator runs at random moments, and is started
-again on its state (what a new process reads back), or once in an example ``mvdd replicate``
-runs in a process of its own killed at one of its kill points (:mod:`mvdd.replicate.faults`).
+other), followed by ``mvdd replicate``: columns added (first, after another or last), dropped,
+renamed, moved, given a DEFAULT or none, and changed to any type on any shard (one added and
+another dropped in one statement, renamed and changed in one, two changed in one), indexed and
+unindexed, generated columns added (and renamed) beside plain ones, in a session outside strict
+mode (the server converts, cuts or zeroes the values a change does not take), with rows written,
+updated (their keys too) and deleted between, some in transactions over both shards of one
+server, and binary logs rotated; the replicator runs at random moments, and is started again on
+its state (what a new process reads back), or once in an example ``mvdd replicate`` runs in a
+process of its own killed at one of its kill points (:mod:`mvdd.replicate.faults`).
 
 The oracle is the upstream servers (:func:`tests.support.replication.assert_replicated`:
 every row of every shard by key, every column the shard writes equal, the target's schema the
@@ -23,8 +25,11 @@ the merge that ended it; a renamed column changed over the rows of the shards no
 third name left paused for good; a generated column's values left out of the target column
 of its name once a rename gave it that name; a column a shard dropped and added again left
 with its old values downstream; and a paused shard's rows, read again after a kill, applied a
-second time where another server's DDL had resumed the shard first. Each has
-a test of its own in ``test_replicate``, ``test_replicate_crash`` or ``test_shard``.
+second time where another server's DDL had resumed the shard first; rows read again, cut short
+by a kill and put off by the shard's next DDL, met by their own INSERT; a statement that
+changed nothing read again behind a later one; and a group log that did not replay in a
+process of another hash seed. Each has a test of its own in ``test_replicate``,
+``test_replicate_crash``, ``test_shard`` or ``test_shard_replay``.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pymysql
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -106,6 +112,8 @@ GENERATED = st.builds(
 #: where ``mvdd replicate`` may be killed (:mod:`mvdd.replicate.faults`)
 KILL_POINTS = ["after-ddl", "mid-commit", "after-hold", "after-commit", "mid-refresh"]
 ROOT = Path(__file__).resolve().parent.parent
+#: the server's refusal of a DEFAULT its column does not take
+INVALID_DEFAULT = 1067
 
 
 def generated(kind: str) -> bool:
@@ -134,9 +142,14 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.replicator = self.s.replicator()
         self.replicator.run()
         self.kills = 0
+        #: each shard's columns whose DEFAULT was set or dropped apart from their definition
+        self.defaulted: dict[str, set[str]] = {shard: set() for shard in SHARDS}
 
     def teardown(self) -> None:
         try:
+            for shard, (_, table) in SHARDS.items():  # the definitions' own DEFAULTs back
+                for n in sorted(self.defaulted[shard]):
+                    self.sql(shard, f"ALTER TABLE {table} MODIFY {n} {self.columns[shard][n]}")
             # the shards made to agree: a column they define apart dropped where it is
             every = list(self.columns.values())
             for shard, (server, table) in SHARDS.items():
@@ -183,14 +196,53 @@ class ReplicateMachine(RuleBasedStateMachine):
     def delete(self, shard: str, part: int) -> None:
         self.sql(shard, f"DELETE FROM {SHARDS[shard][1]} WHERE id % 7 = {part}")
 
+    @rule(shard=st.sampled_from(sorted(SHARDS)), part=st.integers(0, 4))
+    def negate_keys(self, shard: str, part: int) -> None:
+        """Rows' keys changed (negated: each shard's keys stay apart from the others')."""
+        self.sql(shard, f"UPDATE {SHARDS[shard][1]} SET id = -id WHERE id % 5 = {part}")
+
+    @rule(data=st.data(), part=st.integers(0, 2))
+    def transaction(self, data: st.DataObject, part: int) -> None:
+        """One transaction over both shards of ``up1``: a row into A, C's rows updated, A's
+        deleted."""
+        names = self.written("A")
+        drawn = [data.draw(TYPES[self.columns["A"][n]], label=n) for n in names]
+        listed = ", ".join(["id", *names])
+        row = ", ".join([str(self.next_id["A"]), *drawn])
+        self.next_id["A"] += 1
+        statements = [f"INSERT INTO orders_01 ({listed}) VALUES ({row})"]
+        if self.written("C"):
+            name = data.draw(st.sampled_from(self.written("C")), label="column")
+            value = data.draw(TYPES[self.columns["C"][name]], label="value")
+            statements.append(f"UPDATE orders_03 SET {name} = {value} WHERE id % 3 = {part}")
+        statements.append(f"DELETE FROM orders_01 WHERE id % 11 = {part}")
+        self.s.run("up1", LOOSE, "BEGIN", *statements, "COMMIT")
+
+    @rule(server=st.sampled_from(["up1", "up2"]))
+    def rotate(self, server: str) -> None:
+        """The server's binary log rotated (``FLUSH BINARY LOGS``)."""
+        self.s.run(server, "FLUSH BINARY LOGS")
+
     # -- schema -------------------------------------------------------------------------------
 
-    @rule(shard=st.sampled_from(sorted(SHARDS)), name=st.sampled_from(NAMES), kind=DEFINITIONS)
-    def add_column(self, shard: str, name: str, kind: str) -> None:
+    @rule(
+        shard=st.sampled_from(sorted(SHARDS)),
+        name=st.sampled_from(NAMES),
+        kind=DEFINITIONS,
+        data=st.data(),
+    )
+    def add_column(self, shard: str, name: str, kind: str, data: st.DataObject) -> None:
+        """A column added last, first or after another."""
         if name in self.columns[shard]:
             return
-        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} ADD COLUMN {name} {kind}")
+        where = data.draw(self.places(shard, name), label="where")
+        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} ADD COLUMN {name} {kind} {where}")
         self.columns[shard][name] = kind
+
+    def places(self, shard: str, name: str) -> st.SearchStrategy[str]:
+        """Where a column may go: last, first, or after another of the shard's."""
+        others = [n for n in ["id", *sorted(self.columns[shard])] if n != name]
+        return st.sampled_from(["", "FIRST", *(f"AFTER {n}" for n in others)])
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
     def drop_column(self, shard: str, data: st.DataObject) -> None:
@@ -208,6 +260,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         name = data.draw(st.sampled_from(self.written(shard)), label="column")
         self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} MODIFY {name} {kind}")
         self.columns[shard][name] = kind
+        self.defaulted[shard].discard(name)
 
     @rule(
         shard=st.sampled_from(sorted(SHARDS)),
@@ -228,6 +281,7 @@ class ReplicateMachine(RuleBasedStateMachine):
             return  # (MariaDB does not make a generated column a plain one)
         else:
             self.sql(shard, f"ALTER TABLE {table} CHANGE {old} {name} {kind}")
+            self.defaulted[shard].discard(old)  # (the definition's own DEFAULT now)
         del self.columns[shard][old]
         self.columns[shard][name] = kind
         self._renamed(shard, old, name)
@@ -270,8 +324,64 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} ADD INDEX {index} ({part})")
         self.indexes[shard][index] = name
 
+    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    def modify_two(self, shard: str, data: st.DataObject) -> None:
+        """Two columns changed in one statement."""
+        names = self.written(shard)
+        if len(names) < 2:
+            return
+        pair = data.draw(st.permutations(names), label="columns")[:2]
+        kinds = [data.draw(DEFINITIONS, label=n) for n in pair]
+        changes = ", ".join(f"MODIFY {n} {k}" for n, k in zip(pair, kinds, strict=True))
+        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} {changes}")
+        for n, k in zip(pair, kinds, strict=True):
+            self.columns[shard][n] = k
+            self.defaulted[shard].discard(n)
+
+    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    def move_column(self, shard: str, data: st.DataObject) -> None:
+        """A column moved first or after another (its definition as it was)."""
+        if not self.written(shard):
+            return
+        name = data.draw(st.sampled_from(self.written(shard)), label="column")
+        where = data.draw(self.places(shard, name).filter(bool), label="where")
+        kind = self.columns[shard][name]
+        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} MODIFY {name} {kind} {where}")
+        self.defaulted[shard].discard(name)
+
+    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), drop=st.booleans())
+    def alter_default(self, shard: str, data: st.DataObject, drop: bool) -> None:
+        """``ALTER COLUMN … SET DEFAULT`` a value of its type, or ``DROP DEFAULT``."""
+        names = [n for n in self.written(shard) if "TEXT" not in self.columns[shard][n]]
+        if not names:
+            return
+        name = data.draw(st.sampled_from(names), label="column")
+        change = "DROP DEFAULT"
+        if not drop:
+            change = f"SET DEFAULT {data.draw(TYPES[self.columns[shard][name]], label='value')}"
+        try:
+            self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} ALTER COLUMN {name} {change}")
+        except pymysql.MySQLError as err:
+            if err.args[0] != INVALID_DEFAULT:
+                raise
+            return  # (a value its column does not take as a DEFAULT: NULL of a NOT NULL one)
+        self.defaulted[shard].add(name)
+
+    @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    def drop_index(self, shard: str, data: st.DataObject) -> None:
+        if not self.indexes[shard]:
+            return
+        index = data.draw(st.sampled_from(sorted(self.indexes[shard])), label="index")
+        self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} DROP INDEX {index}")
+        del self.indexes[shard][index]
+
     def _renamed(self, shard: str, old: str, new: str | None) -> None:
-        """A column renamed (``new``) or dropped (None): its indexes follow it."""
+        """A column renamed (``new``) or dropped (None): its indexes follow it, and where it
+        had a DEFAULT of its own, its new name has it."""
+        if old in self.defaulted[shard]:
+            self.defaulted[shard].discard(old)
+            if new is not None:
+                self.defaulted[shard].add(new)
         for index, column in list(self.indexes[shard].items()):
             if column == old:
                 if new is None:
