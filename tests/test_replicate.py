@@ -437,6 +437,30 @@ def test_a_column_the_shards_define_differently_is_renamed_without_a_pause(s: Se
     assert assert_replicated(s, r)[f"up2/{s.db}.orders_03"] == 4
 
 
+def test_a_rename_whose_column_gave_way_to_a_generated_one_keeps_the_values(s: Setup) -> None:
+    """orders_02 renames `a` to `b` (the target's `b` holds every shard's values from then
+    on), renames it on to `c` (a conflict: paused), adds a generated `b` and drops `c`. Its
+    generated `b` holds none of the renamed values: the rename ends as if it went back, the
+    target's `b` renamed back to `a`. It once counted as the renamed column: the target's `b`
+    was dropped, with the other shards' values, and added anew (their `a` NULL downstream).
+    Found by a random DDL/DML harness."""
+    every(s, "ALTER TABLE {t} ADD COLUMN a INT NULL")
+    rows(s, "up1", "orders_01", 1, 2, a="5")
+    r = s.replicator()
+    r.run()
+    loose = "SET SESSION sql_mode = ''"
+    s.run("up1", loose, "ALTER TABLE orders_02 RENAME COLUMN a TO b")
+    s.run("up1", loose, "ALTER TABLE orders_02 CHANGE b c FLOAT")
+    s.run("up1", loose, "ALTER TABLE orders_02 ADD COLUMN b INT AS (id % 5) VIRTUAL")
+    rows(s, "up1", "orders_01", 3, 1, a="0")
+    s.run("up1", loose, "ALTER TABLE orders_02 DROP COLUMN c")
+    status = r.run()
+    assert not any(v["paused"] for v in status["shards"].values()), status["shards"]
+    assert r.group.joined.find_column("b") is None
+    assert _target_values(s, "a") == {1: 5, 2: 5, 3: 0}
+    assert_replicated(s, r)
+
+
 def test_a_column_a_shard_drops_and_adds_again_takes_its_new_values(s: Setup) -> None:
     """orders_01 drops `a`, which the other shards keep (so does the target, with orders_01's
     values in its rows), and adds it again: upstream its rows hold NULL, the added column's

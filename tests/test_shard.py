@@ -384,6 +384,28 @@ def test_a_column_the_shards_define_differently_merges_as_it_is_renamed(rig: Rig
     assert narrowed == ["ALTER TABLE `t` MODIFY COLUMN `z` INT DEFAULT NULL"], narrowed
 
 
+def test_a_rename_whose_column_gave_way_to_a_generated_one_of_its_name_goes_back(
+    rig: Rig,
+) -> None:
+    """`a` is being renamed to `z` (s1 renamed it); s1 then lets its `z` go (renamed on, a
+    conflict that pauses it, and dropped) and adds a generated `z`. Its generated `z` holds
+    none of the renamed values: the rename ends as if s1 went back, the downstream `z`
+    (every shard's values, written to both names meanwhile) renamed back to `a`. It once
+    counted as the renamed column: the downstream `z` was dropped with the other shards' values
+    and added anew."""
+    on(rig, ["s1"], "ALTER TABLE {t} RENAME COLUMN a TO z")
+    for alter in ("CHANGE z y BIGINT", "ADD COLUMN z INT AS (id % 5) VIRTUAL"):
+        assert rig.ddl("s1", f"ALTER TABLE {rig.tables['s1']} {alter}").conflict is not None
+    (back,) = on(rig, ["s1"], "ALTER TABLE {t} DROP COLUMN y")
+    assert back == [
+        "UPDATE `t` SET `z` = `a` WHERE NOT `a` IS NULL",
+        "ALTER TABLE `t` DROP COLUMN `a`",
+        "ALTER TABLE `t` RENAME COLUMN `z` TO `a`",
+    ], back
+    group = rig.group
+    assert not group.paused and group.joined.find_column("z") is None
+
+
 def test_a_shard_holding_both_names_of_a_rename_under_way_waits(rig: Rig) -> None:
     """While `a` is being renamed to `z`, a shard not renamed yet adding `z`, or the renamed
     one adding `a` anew, would hold both names: the shards still writing `a` write `z` too,

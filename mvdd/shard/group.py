@@ -29,7 +29,8 @@ Choices where the seed leaves room:
   every shard, ``b`` on none) renames the downstream column, gives it a default and adds ``a``
   back as a nullable column for the other shards' rows; when no shard has ``a`` any more the data
   is merged (``UPDATE t SET b = a WHERE a IS NOT NULL``) and ``a`` dropped; if instead every
-  shard goes back to ``a``, the data is merged the same way and the column renamed back.
+  shard goes back to ``a`` (or lets ``b`` go: a generated ``b`` is another column), the data is
+  merged the same way and the column renamed back.
   Meanwhile the shards writing ``a`` write ``b`` too (:meth:`ShardGroup.also`), so ``b`` holds
   every row's value and a NULL written to ``a`` is not lost to the merge; ``b`` joins their
   ``a`` meanwhile, and a shard may not hold both names (:mod:`mvdd.shard.rename`). Other

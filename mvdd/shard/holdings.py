@@ -92,6 +92,12 @@ class Holdings:
         """Whether every shard in the join has the column."""
         return self.present.get(key, 0) == self.count
 
+    def plain(self, key: str) -> int:
+        """How many shards in the join hold the column as a plain one (not generated: a
+        generated column is recomputed, never a renamed column's values)."""
+        holding = self.holders(ElementKind.COLUMN, key)
+        return sum(len(shards) for value, shards in holding.items() if value[0] == 1)
+
     def counter_conflict(self, joined: Any) -> tuple[str, ElementConflict] | None:
         """An AUTO_INCREMENT column of ``joined`` (a :class:`~mvdd.join.schema.Joined`) that
         no joined index keys, with two shards (see :func:`mvdd.join.merge.counter_conflict`)."""

@@ -4,8 +4,9 @@
 **merge** (seed 000): the first shard renaming ``a`` to ``b`` (``a`` on every shard, ``b`` on
 none) renames the downstream column, gives it a default and adds ``a`` back as a nullable column
 for the other shards' rows; when no shard has ``a`` any more the data is merged (``UPDATE t SET
-b = a WHERE a IS NOT NULL``) and ``a`` dropped; if instead every shard goes back to ``a``, the
-data is merged the same way and the column renamed back.
+b = a WHERE a IS NOT NULL``) and ``a`` dropped; if instead every shard goes back to ``a`` (or
+lets ``b`` go: a generated ``b`` is another column, which holds none of the renamed values),
+the data is merged the same way and the column renamed back.
 
 **wait** (TiDB DM): a shard renaming ``a`` to ``b`` waits, paused (its rows wait with it), until
 every shard holding ``a`` has made the same rename; then one downstream ``RENAME COLUMN``, and
@@ -229,12 +230,14 @@ class Renames:
         self, holdings: Holdings, touched: dict[ElementKind, set[str]]
     ) -> list[tuple[str, str, bool]]:
         """Renames under way that no shard needs any more: (old, new, back), ``back`` when
-        every shard went back to the old name; they end here."""
+        every shard went back to the old name, or let the renamed column go (a generated
+        column of the new name is another column: its shard holds none of the renamed
+        values); they end here."""
         out = []
         for n, o in list(self.under_way.items()):
             if not holdings.present.get(o):
                 out.append((o, n, False))
-            elif not holdings.present.get(n):
+            elif not holdings.plain(n):
                 out.append((o, n, True))
             elif not (holdings.complete(o) and holdings.complete(n)):
                 continue
