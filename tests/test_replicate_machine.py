@@ -27,8 +27,9 @@ of its name once a rename gave it that name; a column a shard dropped and added 
 with its old values downstream; and a paused shard's rows, read again after a kill, applied a
 second time where another server's DDL had resumed the shard first; rows read again, cut short
 by a kill and put off by the shard's next DDL, met by their own INSERT; a statement that
-changed nothing read again behind a later one; and a group log that did not replay in a
-process of another hash seed. Each has a test of its own in ``test_replicate``,
+changed nothing read again behind a later one; a group log that did not replay in a
+process of another hash seed; and a rename's new column dropped, with every shard's values,
+where its renamer let it go for a generated column of its name. Each has a test of its own in ``test_replicate``,
 ``test_replicate_crash``, ``test_shard`` or ``test_shard_replay``.
 """
 
