@@ -2,7 +2,7 @@
 replayed on start, must give the downstream statements it recorded, and a process seeds its
 strings' hashes anew (``PYTHONHASHSEED``), so nothing the group decides may follow a set's
 order. Random DDL on three shards (several columns added, dropped or changed in one
-statement, renames, indexes, shards made to agree) runs in processes of different seeds;
+statement, renames, generated columns, keys, checks, shards made to agree) runs in processes of different seeds;
 their downstream statements, pauses and conflicts must be equal, and columns one statement
 adds come downstream in that statement's order."""
 
@@ -45,10 +45,22 @@ def actions(r: random.Random, mine: dict[str, str], other: dict[str, str]) -> li
         if m not in mine:
             mine[m] = mine.pop(n)
             out.append(f"RENAME COLUMN {n} TO {m}")
+    elif k < 0.84:
+        n = r.choice(NAMES)
+        if n not in mine:
+            mine[n] = f"INT AS (id % {r.randint(2, 4)}) {r.choice(['VIRTUAL', 'PERSISTENT'])}"
+            out.append(f"ADD COLUMN {n} {mine[n]}")
+    elif k < 0.87:
+        numbers = [n for n in sorted(mine) if mine[n].startswith("INT")]
+        if numbers:
+            check = f"{r.choice(numbers)} > {r.randint(-5, 0)}"
+            out.append(f"ADD CONSTRAINT ck_{r.randint(0, 2)} CHECK ({check})")
     elif k < 0.9:
         plain = [n for n in sorted(mine) if mine[n] != "TEXT"]
         if plain:
-            out.append(f"ADD INDEX ix_{r.randint(0, 2)} ({r.choice(plain)})")
+            kind = r.choice(["INDEX", "UNIQUE KEY"])
+            parts = ", ".join(r.sample(plain, min(len(plain), r.randint(1, 2))))
+            out.append(f"ADD {kind} ix_{r.randint(0, 2)} ({parts})")
     else:  # made to agree with another shard
         for n in [n for n in mine if n not in other]:
             del mine[n]
