@@ -177,6 +177,14 @@ def _cut_short(points: Mapping[str, Checkpoint], shards: Iterable[str]) -> list[
     return out
 
 
+def _ddl_progress(target: Target, entry: LogEntry, done: int, *, final: bool = False) -> Op:
+    """The checkpoint of a group log entry's downstream statements: ``done`` of them ran
+    (``final``: and the entry's transaction, its held rows and its source's checkpoint, are
+    in)."""
+    data: dict[str, Any] = {"done": done, "final": True} if final else {"done": done}
+    return target.checkpoint_op("ddl", Checkpoint(entry.position, entry.seq, data))
+
+
 def _gtid_applied(before: str | None, txn: BinlogTransaction) -> str | None:
     """The GTID position once ``txn`` is applied after ``before`` (None: not known, stays so)."""
     return gtid_after(before, txn.gtid) if before is not None and txn.gtid else before
@@ -1151,9 +1159,7 @@ class Replicator:
         schemas = [merge_table(text) for text in entry.expected]
         for i in range(done, len(entry.downstream)):
             statement = entry.downstream[i]
-            progress = target.checkpoint_op(
-                "ddl", Checkpoint(entry.position, entry.seq, {"done": i + 1})
-            )
+            progress = _ddl_progress(target, entry, i + 1)
             if is_data(statement):  # a data step: it shares a transaction with its progress
                 # (outside strict mode: a group without dual writes ends a rename's merge by
                 # copying the old column's values into the new one's type, which the shards'
@@ -1171,8 +1177,7 @@ class Replicator:
             lake.extend(self._lake.truncate(entry.shard))
         for shard in entry.resumed:
             ops.extend(self._release(state, target, merge, shard, releases, lake))
-        final = {"done": len(entry.downstream), "final": True}
-        ops.append(target.checkpoint_op("ddl", Checkpoint(entry.position, entry.seq, final)))
+        ops.append(_ddl_progress(target, entry, len(entry.downstream), final=True))
         if entry.kind == "init":
             ops.append(target.checkpoint_op("state", Checkpoint(data={"id": state.id})))
         for shard, (seq, through) in releases.items():
@@ -1284,8 +1289,7 @@ class Replicator:
             if _same(live, after) and not _same(live, before):
                 ran += 1  # it ran; its progress was not recorded: recorded now, before the
                 # next statement runs (a kill after that one must find this one done)
-                progress = Checkpoint(last.position, last.seq, {"done": ran})
-                self._commit(target, [target.checkpoint_op("ddl", progress)])
+                self._commit(target, [_ddl_progress(target, last, ran)])
             elif not _same(live, before):
                 raise ReplicationError(
                     f"`{self.target_name}` is neither as it was before the downstream statement "
