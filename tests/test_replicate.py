@@ -896,6 +896,99 @@ def test_a_new_shard_and_a_tools_cut_over(s: Setup) -> None:
     assert assert_replicated(s, r)[f"up1/{s.db}.orders_01"] == 25
 
 
+@pytest.mark.parametrize(
+    "how", ["RENAME TABLE _staged TO orders_09", "ALTER TABLE _staged RENAME TO orders_09"]
+)
+def test_a_table_renamed_into_the_pattern_brings_its_rows(s: Setup, how: str) -> None:
+    """A table made outside the pattern, filled, and renamed into it joins the group with the
+    rows it holds (no row event brought them): they are read, and the binlog after the rename
+    applies over them."""
+    r = s.replicator()
+    r.run()
+    s.run("up2", CREATE.format(t="_staged"))
+    rows(s, "up2", "_staged", 90_001, 10)
+    s.run(
+        "up2",
+        how,
+        "UPDATE orders_09 SET status = 'paid' WHERE id = 90001",
+        "DELETE FROM orders_09 WHERE id = 90002",
+    )
+    rows(s, "up2", "orders_09", 90_011, 2)
+    r.run()
+    assert assert_replicated(s, r)[f"up2/{s.db}.orders_09"] == 11
+    assert _target_values(s, "status")[90_001] == "paid"
+
+
+def test_a_shard_renamed_out_of_the_pattern_leaves_and_its_name_is_free(s: Setup) -> None:
+    """``RENAME TABLE orders_03 TO archive_03`` takes the shard out of the group (the binlog
+    reader's event of a rename out bears the old name, which matched: the shard was followed
+    under its new name, its rows still replicated, and a new table of its name refused as
+    one the group had). The target keeps the rows it had from it."""
+    rows(s, "up2", "orders_03", 1, 3)
+    r = s.replicator()
+    r.run()
+    s.run("up2", "RENAME TABLE orders_03 TO archive_03", "DELETE FROM archive_03 WHERE id = 1")
+    s.run("up2", CREATE.format(t="orders_03"))
+    rows(s, "up2", "orders_03", 11, 2)
+    status = r.run()
+    assert f"up2/{s.db}.orders_03" in status["shards"]
+    assert sorted(_target_values(s, "customer")) == [1, 2, 3, 11, 12]
+    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    assert verdict.rows[f"up2/{s.db}.orders_03"] == 2
+    assert verdict.differences == tuple(
+        f"the row ({i},) is downstream and on no shard" for i in (1, 2, 3)
+    )
+
+
+def test_a_table_renamed_into_the_pattern_then_dropped_leaves_nothing_to_stop_on(
+    s: Setup,
+) -> None:
+    """Its rows are read once the table is as the group has it; until then its changes apply
+    in safe mode (the target lacks its rows): here it left before it could be read."""
+    r = s.replicator()
+    r.run()
+    s.run("up2", CREATE.format(t="_staged"))
+    rows(s, "up2", "_staged", 90_001, 3)
+    s.run(
+        "up2",
+        "RENAME TABLE _staged TO orders_09",
+        "UPDATE orders_09 SET status = 'paid' WHERE id = 90001",
+        "DELETE FROM orders_09",
+        "DROP TABLE orders_09",
+    )
+    status = r.run()
+    assert f"up2/{s.db}.orders_09" not in status["shards"]
+    assert_replicated(s, r)
+
+
+def test_a_table_renamed_into_the_pattern_that_does_not_join_brings_its_rows_once_it_does(
+    s: Setup,
+) -> None:
+    """Renamed in with a column the group cannot join, it waits; its changes meanwhile are
+    held, released over rows the target lacks (in safe mode), and its rows read once it
+    resumes."""
+    r = s.replicator()
+    r.run()
+    s.run("up2", CREATE.format(t="_staged"), "ALTER TABLE _staged MODIFY customer INT NOT NULL")
+    s.run(
+        "up2",
+        "INSERT INTO _staged (id, customer) VALUES (90001, 1), (90002, 2), (90003, 3)",
+        "RENAME TABLE _staged TO orders_09",
+        "UPDATE orders_09 SET status = 'paid' WHERE id = 90001",
+        "DELETE FROM orders_09 WHERE id = 90002",
+    )
+    status = r.run()
+    assert status["shards"][f"up2/{s.db}.orders_09"]["paused"]
+    s.run(
+        "up2",
+        "ALTER TABLE orders_09 MODIFY customer VARCHAR(32) NOT NULL",
+        "UPDATE orders_09 SET amount = 7 WHERE id = 90003",
+    )
+    r.run()
+    assert assert_replicated(s, r)[f"up2/{s.db}.orders_09"] == 2
+    assert _target_values(s, "amount")[90_003] == 7
+
+
 def test_bad_input_is_one_clear_error_and_the_state_stays_usable(
     s: Setup, servers: Servers, tmp_path: Path
 ) -> None:

@@ -236,6 +236,9 @@ class Merge:
         #: the (source, table id, version) changes the log holds: a DDL read again after a
         #: restart is not applied twice
         self.applied: set[tuple[str, int, int]] = set()
+        #: the (source, table id, version) changes by which a table joined the group renamed
+        #: into it: its rows came without row events (:meth:`renamed_in`)
+        self.arrivals: set[tuple[str, int, int]] = set()
         self._routes: dict[tuple[str, int], Route] = {}
 
     # -- the log --------------------------------------------------------------------------------
@@ -306,7 +309,12 @@ class Merge:
             return
         assert entry.source is not None and entry.table_id is not None
         assert entry.version is not None and entry.shard is not None
-        self.applied.add((entry.source, entry.table_id, entry.version))
+        key = (entry.source, entry.table_id, entry.version)
+        self.applied.add(key)
+        if entry.kind == "add" and any(
+            isinstance(x, s.RenameTable) for x in self.change(*key).steps
+        ):
+            self.arrivals.add(key)
         if entry.kind != "remove":
             self.versions[entry.shard] = entry.version
 
@@ -402,6 +410,14 @@ class Merge:
             resumed=tuple(sorted(outcome.resumed)),
         )
         return self._record(entry, before)
+
+    def renamed_in(self, source: str, table_id: int, version: int) -> str | None:
+        """The shard a table became by this version's rename into the group (``RENAME TABLE``
+        or ``ALTER TABLE … RENAME`` of a table outside it), whose rows came without row events,
+        or None (the group log's entries say, read again after a restart too)."""
+        if (source, table_id, version) not in self.arrivals:
+            return None
+        return self.by_table.get((source, table_id))
 
     @staticmethod
     def _joins(change: Change, matches: bool) -> bool:

@@ -1236,6 +1236,7 @@ class Replicator:
         route = merge.route(shard, merge.versions[shard])
         keys = [up for _, up in route.key]
         converted = _converted(state, target, merge, shard)
+        safe = shard in self._sources[merge.tables[shard][0]].refresh  # (as _stage)
 
         def unfit(value: Any, types: tuple[Any, ...]) -> Any:
             return converted[types][json.dumps(encode_value(value))]
@@ -1245,7 +1246,7 @@ class Replicator:
             last, through = held.seq, held.txn
             row = merge.upgraded(shard, held.version, held.row, unfit)
             before = merge.upgraded(shard, held.version, held.before, unfit)
-            self._change(changes, route, held.kind, row, before, safe=False)
+            self._change(changes, route, held.kind, row, before, safe=safe)
             if self._lake is not None:
                 lake.extend(self._lake.rows(shard, held.kind, row, before, keys))
         if last:
@@ -1410,7 +1411,7 @@ class Replicator:
             self._flush(state, target, merge, pending)
 
     def _stage(self, merge: Merge, src: _Source, txn: BinlogTransaction, pending: _Pending) -> None:
-        safe = src.safe_until is not None and not src.safe_until < txn.commit
+        window = src.safe_until is not None and not src.safe_until < txn.commit
         for idx, ev in enumerate(txn.events):
             shard = merge.shard_of(src.name, ev.table_id)
             if shard is None:
@@ -1440,6 +1441,9 @@ class Replicator:
                 route = merge.route(shard, ev.version)
             except MvddError as err:
                 raise err.locate(shard=shard) from None
+            # (a shard whose rows are to be read again is in safe mode until they are: the
+            # target may lack them, a table renamed into the group's, or hold them as they were)
+            safe = window or shard in src.refresh
             self._change(pending.changes, route, ev.kind.value, ev.row, ev.before, safe=safe)
             if self._lake is not None and self._lake.wants(src.name, txn.commit):
                 keys = [up for _, up in route.key]
@@ -1523,7 +1527,10 @@ class Replicator:
         for ev in txn.events:
             if ev.kind != EventKind.DDL or ev.table_id is None:
                 continue
-            matched = matches(self.patterns, ev.table) and not _sequence(src.catalog, ev)
+            # (the table's name after the statement: the event of a rename out of the pattern
+            # bears the old one)
+            name = merge.change(src.name, ev.table_id, ev.version).table
+            matched = matches(self.patterns, name) and not _sequence(src.catalog, ev)
             shard = merge.shard_of(src.name, ev.table_id)
             joined = merge.group.joined if merge.group is not None else None
             joining = merge.joining(src.name, ev.table_id, ev.version, matched)
@@ -1550,6 +1557,10 @@ class Replicator:
                 self._note_rewrites(src, merge, shard, ev.table_id, ev.version, joined, after)
             if entry is not None and joined is not None and merge.group is not None:
                 self._note_computed(target, merge, src, joined, merge.group.joined)
+            arrived = merge.renamed_in(src.name, ev.table_id, ev.version)
+            if arrived is not None and arrived not in src.refresh:
+                log.info("%s: renamed into the group with its rows; they are read", arrived)
+                src.refresh.add(arrived)
             if entry is not None:
                 entries.append(entry)
                 reason = merge.reason(entry.shard) if entry.shard else None
