@@ -940,6 +940,46 @@ def test_a_shard_renamed_out_of_the_pattern_leaves_and_its_name_is_free(s: Setup
     )
 
 
+def test_a_shard_that_leaves_paused_takes_the_rows_it_deleted_and_forgets_its_held_rows(
+    s: Setup,
+) -> None:
+    """A shard paused (a type no other shard joins) deletes rows and leaves (DROP TABLE):
+    its held changes are forgotten with it, the rows they delete leave the target (they
+    stayed: the target held rows no shard has), the others stay as the target had them. A
+    new table of its name, paused in turn, releases its own held rows only (the old table's
+    were released with it: a version of another table, and the replicator stopped for good on
+    an IndexError)."""
+    r = s.replicator()
+    r.run()
+    s.run("up2", CREATE.format(t="orders_09"))
+    rows(s, "up2", "orders_09", 90_001, 4)
+    r.run()
+    had = _target_values(s, "amount")
+    s.run(
+        "up2",
+        "ALTER TABLE orders_09 MODIFY amount VARCHAR(20) NOT NULL",
+        "DELETE FROM orders_09 WHERE id IN (90001, 90002)",
+        "UPDATE orders_09 SET id = 90005 WHERE id = 90003",
+        "UPDATE orders_09 SET amount = 9 WHERE id = 90004",
+        "INSERT INTO orders_09 (id, customer, amount) VALUES (90001, 'new', 'x')",
+    )
+    status = r.run()
+    assert status["shards"][f"up2/{s.db}.orders_09"]["held"] == 5
+    s.run("up2", "DROP TABLE orders_09")
+    r.run()
+    kept = _target_values(s, "amount")
+    assert {i: v for i, v in kept.items() if i > 90_000} == {i: had[i] for i in (90_001, 90_004)}
+    s.run("up2", CREATE.format(t="orders_09"), "ALTER TABLE orders_09 MODIFY amount VARCHAR(20)")
+    s.run("up2", "INSERT INTO orders_09 (id, customer, amount) VALUES (90010, 'c', '1.25')")
+    s.run("up2", "ALTER TABLE orders_09 MODIFY amount DECIMAL(10,2) NOT NULL DEFAULT 0.00")
+    r.run()
+    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    assert verdict.rows[f"up2/{s.db}.orders_09"] == 1
+    assert verdict.differences == tuple(
+        f"the row ({i},) is downstream and on no shard" for i in (90_001, 90_004)
+    )
+
+
 def test_a_table_renamed_into_the_pattern_then_dropped_leaves_nothing_to_stop_on(
     s: Setup,
 ) -> None:

@@ -1177,6 +1177,8 @@ class Replicator:
             lake.extend(self._lake.truncate(entry.shard))
         for shard in entry.resumed:
             ops.extend(self._release(state, target, merge, shard, releases, lake))
+        if entry.kind == "remove" and entry.shard is not None:
+            ops.extend(self._departed(state, merge, entry.shard, releases, lake))
         ops.append(_ddl_progress(target, entry, len(entry.downstream), final=True))
         if entry.kind == "init":
             ops.append(target.checkpoint_op("state", Checkpoint(data={"id": state.id})))
@@ -1193,7 +1195,8 @@ class Replicator:
         self._commit(target, ops)
         for shard, (seq, through) in releases.items():
             state.release(shard, seq)
-            self._mark_released(merge, shard, through)
+            if shard in merge.tables:
+                self._mark_released(merge, shard, through)
         if close is not None:
             close[1].enter(self._sources[close[0]])
 
@@ -1254,6 +1257,55 @@ class Replicator:
             log.info("released %d held rows of %s", changes.rows, shard)
         return changes.ops()
 
+    def _departed(
+        self,
+        state: State,
+        merge: Merge,
+        shard: str,
+        releases: dict[str, tuple[int, str]],
+        lake: list[Any],
+    ) -> list[Op]:
+        """The held rows of a shard that left the group while paused (a DROP or a rename out
+        of the pattern), forgotten with its entry: a row whose last change deleted it (or
+        moved its key away) leaves the target too, by key; the others stay as the target had
+        them before the pause (the shard's schema never joined again: their held values are
+        not brought in, which a warning says). A row whose key columns the shard renamed is
+        kept as well."""
+        assert merge.group is not None
+        key = row_key(merge.group.joined) or ()
+        gone: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+        last, through, count = 0, "", 0
+        for held in state.held(shard):
+            last, through, count = held.seq, held.txn, count + 1
+            row, before = held.row or {}, held.before or {}
+            if not all(k in row for k in key):
+                continue
+            now = tuple(row[k] for k in key)
+            if held.kind == EventKind.DELETE:
+                gone[now] = row
+                continue
+            if held.kind == EventKind.UPDATE and all(k in before for k in key):
+                was = tuple(before[k] for k in key)
+                if was != now:
+                    gone[was] = before
+            gone.pop(now, None)
+        if not last:
+            return []
+        releases[shard] = (last, through)
+        changes = Changes(Templates(self.target_name))
+        for values, deleted in gone.items():
+            changes.delete(key, values, safe=True)
+            if self._lake is not None:
+                lake.extend(self._lake.rows(shard, EventKind.DELETE, deleted, None, key))
+        log.warning(
+            "%s left the group paused, with %d held row changes: the %d rows they delete leave "
+            "the target; the others stay as the target had them",
+            shard,
+            count,
+            len(gone),
+        )
+        return changes.ops()
+
     def _mark_released(self, merge: Merge, shard: str, through: str) -> None:
         """The shard's held rows, up to the transaction ``through``, are in the target: its
         source applies none of its rows up to there again (:attr:`_Source.released`)."""
@@ -1264,11 +1316,11 @@ class Replicator:
     ) -> None:
         """Finish the group log's newest entry if a kill interrupted it, and forget held rows
         the target already has."""
-        for shard in list(merge.tables):
+        for shard in sorted({*merge.tables, *state.held_shards()}):  # (and those that left)
             point = points.get(f"held:{shard}")
             if point is not None and point.seq:
                 state.release(shard, point.seq)
-            if point is not None and point.position:
+            if point is not None and point.position and shard in merge.tables:
                 self._mark_released(merge, shard, point.position)
         entries = state.log()
         last = entries[-1]

@@ -319,6 +319,11 @@ class State:
                 before=decode_row(r[9]),
             )
 
+    def held_shards(self) -> list[str]:
+        """The shards that have held rows, by name."""
+        cursor = self.db.execute("SELECT DISTINCT shard FROM held ORDER BY shard")
+        return [r[0] for r in cursor]
+
     def held_count(self, shard: str) -> int:
         row = self.db.execute("SELECT COUNT(*) FROM held WHERE shard = ?", [shard]).fetchone()
         return int(row[0])
