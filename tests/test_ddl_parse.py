@@ -682,6 +682,36 @@ def test_sequence_calls_name_a_sequence_not_a_column() -> None:
             parse_statements(f"CREATE TABLE t (a INT DEFAULT {bad})")
 
 
+@pytest.mark.parametrize(
+    ("sql", "brings"),
+    [
+        ("ALTER TABLE t DROP PARTITION p0", {"t": False}),
+        ("ALTER TABLE t TRUNCATE PARTITION p0", {"t": False}),
+        ("ALTER TABLE t TRUNCATE PARTITION ALL", {"t": False}),
+        ("TRUNCATE TABLE t", {"t": False}),
+        ("ALTER TABLE t DISCARD PARTITION p0 TABLESPACE", {"t": False}),
+        ("ALTER TABLE t IMPORT PARTITION p0 TABLESPACE", {"t": True}),
+        ("ALTER TABLE t DISCARD TABLESPACE", {"t": False}),
+        ("ALTER TABLE t IMPORT TABLESPACE", {"t": True}),
+        ("ALTER TABLE t EXCHANGE PARTITION p0 WITH TABLE u", {"t": True, "u": True}),
+        ("ALTER TABLE t CONVERT PARTITION p0 TO TABLE u", {"t": False, "u": True}),
+        ("ALTER TABLE t CONVERT TABLE u TO PARTITION p0 VALUES LESS THAN (9)", {"t": True}),
+    ],
+)
+def test_the_row_changes_without_row_events_that_bring_rows(
+    sql: str, brings: dict[str, bool]
+) -> None:
+    """Which of a statement's TruncateTable steps bring rows into their table (a replicator
+    reads such a shard again), and which only take rows away."""
+    found = {
+        x.table: x.brings
+        for st in parse_statements(sql, replica=True)
+        for x in st.steps
+        if isinstance(x, s.TruncateTable)
+    }
+    assert found == brings
+
+
 def test_a_replica_reads_partitioning_whole() -> None:
     """A replica takes partitioning, read to its end by its grammar (its server accepted it);
     the actions that change rows without row events are the table's TruncateTable steps of the

@@ -656,6 +656,32 @@ def test_partitioned_shards_are_copied_and_followed(
     assert verdict.target_rows - sum(verdict.rows.values()) == 99
 
 
+def test_rows_a_partition_exchange_brings_in_are_read(s: Setup) -> None:
+    """``EXCHANGE PARTITION`` with a table outside the pattern swaps rows without row events:
+    the shard is read again for the rows that came in (they were lost: the next UPDATE of one
+    stopped the replicator), and until then its changes apply in safe mode; the rows that
+    left stay in the target, on no shard, as the rows of a dropped partition do."""
+    ranges = "(PARTITION p0 VALUES LESS THAN (100), PARTITION p1 VALUES LESS THAN MAXVALUE)"
+    s.run("up1", f"ALTER TABLE orders_01 PARTITION BY RANGE (id) {ranges}")
+    rows(s, "up1", "orders_01", 1, 5)
+    r = s.replicator()
+    r.run()
+    s.run("up1", CREATE.format(t="swap"))
+    rows(s, "up1", "swap", 50, 3)
+    s.run(
+        "up1",
+        "ALTER TABLE orders_01 EXCHANGE PARTITION p0 WITH TABLE swap",
+        "UPDATE orders_01 SET status = 'paid' WHERE id = 50",
+    )
+    r.run()
+    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    assert verdict.rows[f"up1/{s.db}.orders_01"] == 3
+    assert verdict.differences == tuple(
+        f"the row ({i},) is downstream and on no shard" for i in range(1, 6)
+    )
+    assert _target_values(s, "status")[50] == "paid"
+
+
 def test_uuid_and_inet_columns_are_copied_and_followed(s: Setup) -> None:
     """MariaDB's UUID, INET4 and INET6 columns reach the target from the snapshot and from the
     binlog, through a change of type to and from a string, and verify against the upstream."""

@@ -192,6 +192,12 @@ class RenameTable(Step):
     to: str
 
 
+#: the kinds of :class:`TruncateTable` that bring rows into their table
+_BRINGING = frozenset(
+    {"EXCHANGE PARTITION", "IMPORT PARTITION", "IMPORT TABLESPACE", "CONVERT TABLE"}
+)
+
+
 @attrs.frozen(kw_only=True)
 class TruncateTable(Step):
     """Rows of the table changed without a row event in the binlog: ``TRUNCATE TABLE`` (every
@@ -218,6 +224,13 @@ class TruncateTable(Step):
     def empties(self) -> bool:
         """Whether every row of the table is gone (and no other came)."""
         return self.how == "TRUNCATE TABLE"
+
+    @property
+    def brings(self) -> bool:
+        """Whether rows came into the table (another's by an exchange, a file's by an
+        import, a converted table's; the table a ``CONVERT PARTITION`` makes): the other kinds
+        only take rows away."""
+        return self.how in _BRINGING or (self.how == "CONVERT PARTITION" and not self.partitions)
 
 
 @attrs.frozen(kw_only=True)

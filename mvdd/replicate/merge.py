@@ -78,12 +78,25 @@ def _warn_rows(shard: str, steps: Sequence[s.Step], position: str) -> None:
     for x in (x for x in steps if isinstance(x, s.TruncateTable) and not x.empties):
         log.warning(
             "%s: %s (%s) at %s changed rows without row events; the target keeps the rows it "
-            "had from them and gets none the statement brought in",
+            "had from them%s",
             shard,
             x.how,
             ", ".join(x.partitions) or "the whole table",
             position,
+            ", and the shard is read again for those it brought in" if x.brings else "",
         )
+
+
+def _brings_rows(change: Change, kind: str) -> bool:
+    """Whether a shard's change (a group log entry's ``kind``) brought it rows without row
+    events: a table renamed into the group (``RENAME TABLE`` or ``ALTER TABLE … RENAME`` of a
+    table outside it), or a partition exchanged, a tablespace imported, a table converted
+    (:attr:`~mvdd.ddl.step.TruncateTable.brings`)."""
+    return any(
+        (isinstance(x, s.TruncateTable) and x.brings)
+        or (kind == "add" and isinstance(x, s.RenameTable))
+        for x in change.steps
+    )
 
 
 def is_data(statement: str) -> bool:
@@ -236,8 +249,8 @@ class Merge:
         #: the (source, table id, version) changes the log holds: a DDL read again after a
         #: restart is not applied twice
         self.applied: set[tuple[str, int, int]] = set()
-        #: the (source, table id, version) changes by which a table joined the group renamed
-        #: into it: its rows came without row events (:meth:`renamed_in`)
+        #: the (source, table id, version) changes that brought a shard rows without row
+        #: events (:meth:`arrived`)
         self.arrivals: set[tuple[str, int, int]] = set()
         self._routes: dict[tuple[str, int], Route] = {}
 
@@ -311,9 +324,7 @@ class Merge:
         assert entry.version is not None and entry.shard is not None
         key = (entry.source, entry.table_id, entry.version)
         self.applied.add(key)
-        if entry.kind == "add" and any(
-            isinstance(x, s.RenameTable) for x in self.change(*key).steps
-        ):
+        if entry.kind != "remove" and _brings_rows(self.change(*key), entry.kind):
             self.arrivals.add(key)
         if entry.kind != "remove":
             self.versions[entry.shard] = entry.version
@@ -411,10 +422,10 @@ class Merge:
         )
         return self._record(entry, before)
 
-    def renamed_in(self, source: str, table_id: int, version: int) -> str | None:
-        """The shard a table became by this version's rename into the group (``RENAME TABLE``
-        or ``ALTER TABLE … RENAME`` of a table outside it), whose rows came without row events,
-        or None (the group log's entries say, read again after a restart too)."""
+    def arrived(self, source: str, table_id: int, version: int) -> str | None:
+        """The shard to which this version of its table brought rows without row events (see
+        :func:`_brings_rows`), or None (the group log's entries say, read again after a
+        restart too)."""
         if (source, table_id, version) not in self.arrivals:
             return None
         return self.by_table.get((source, table_id))

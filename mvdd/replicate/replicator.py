@@ -1494,7 +1494,8 @@ class Replicator:
             except MvddError as err:
                 raise err.locate(shard=shard) from None
             # (a shard whose rows are to be read again is in safe mode until they are: the
-            # target may lack them, a table renamed into the group's, or hold them as they were)
+            # target may lack them, as a table's renamed into the group, or hold them as they
+            # were)
             safe = window or shard in src.refresh
             self._change(pending.changes, route, ev.kind.value, ev.row, ev.before, safe=safe)
             if self._lake is not None and self._lake.wants(src.name, txn.commit):
@@ -1609,9 +1610,9 @@ class Replicator:
                 self._note_rewrites(src, merge, shard, ev.table_id, ev.version, joined, after)
             if entry is not None and joined is not None and merge.group is not None:
                 self._note_computed(target, merge, src, joined, merge.group.joined)
-            arrived = merge.renamed_in(src.name, ev.table_id, ev.version)
+            arrived = merge.arrived(src.name, ev.table_id, ev.version)
             if arrived is not None and arrived not in src.refresh:
-                log.info("%s: renamed into the group with its rows; they are read", arrived)
+                log.info("%s: rows came without row events; it is read again", arrived)
                 src.refresh.add(arrived)
             if entry is not None:
                 entries.append(entry)
