@@ -1,11 +1,14 @@
 """A state machine of random DDL and DML on three shards (two on one upstream server, one on the
-other), followed by ``mvdd replicate``: columns added (first, after another or last), dropped,
+other) and a fourth that comes and goes, followed by ``mvdd replicate``: columns added (first, after another or last), dropped,
 renamed, moved, given a DEFAULT or none, and changed to any type on any shard (one added and
 another dropped in one statement, renamed and changed in one, two changed in one), indexed and
 unindexed, generated columns added (and renamed) beside plain ones, in a session outside strict
 mode (the server converts, cuts or zeroes the values a change does not take), with rows written,
 updated (their keys too) and deleted between, some in transactions over both shards of one
-server, and binary logs rotated; the replicator runs at random moments, and is started again on
+server, and binary logs rotated; a fourth shard joins (created empty, filled in its
+statement's transaction, ``LIKE`` another, or made aside with rows and renamed into the
+pattern) and leaves (dropped or renamed out, its rows deleted first), again and again under
+one name; the replicator runs at random moments, and is started again on
 its state (what a new process reads back), or once in an example ``mvdd replicate`` runs in a
 process of its own killed at one of its kill points (:mod:`mvdd.replicate.faults`).
 
@@ -28,21 +31,28 @@ with its old values downstream; and a paused shard's rows, read again after a ki
 second time where another server's DDL had resumed the shard first; rows read again, cut short
 by a kill and put off by the shard's next DDL, met by their own INSERT; a statement that
 changed nothing read again behind a later one; a group log that did not replay in a
-process of another hash seed; and a rename's new column dropped, with every shard's values,
-where its renamer let it go for a generated column of its name. Each has a test of its own in ``test_replicate``,
+process of another hash seed; a rename's new column dropped, with every shard's values,
+where its renamer let it go for a generated column of its name; a shard renamed out of the
+pattern followed under its new name (a new table of its name refused for good); a table
+renamed into the pattern joined without its rows; and a paused shard's held rows kept after it
+left (the rows they deleted left in the target, and released with the next table of its name
+against that table's versions). Each has a test of its own in ``test_replicate``,
 ``test_replicate_crash``, ``test_shard`` or ``test_shard_replay``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pymysql
 import pytest
@@ -60,8 +70,15 @@ from tests.support.replication import Servers, Setup, assert_replicated, setup
 
 pytestmark = pytest.mark.mariadb
 
-#: the shards: name -> (upstream server, table)
-SHARDS = {"A": ("up1", "orders_01"), "B": ("up2", "orders_02"), "C": ("up1", "orders_03")}
+#: the shards: name -> (upstream server, table); D comes and goes (:meth:`create_shard`)
+SHARDS = {
+    "A": ("up1", "orders_01"),
+    "B": ("up2", "orders_02"),
+    "C": ("up1", "orders_03"),
+    "D": ("up2", "orders_04"),
+}
+#: the shards there from the start, and for good
+FIXED = ["A", "B", "C"]
 LOOSE = "SET SESSION sql_mode = ''"
 
 
@@ -124,6 +141,18 @@ def generated(kind: str) -> bool:
 NAMES = ["a", "b", "c", "d"]
 
 
+def live(rule: Callable[..., None]) -> Callable[..., None]:
+    """A rule on a shard that does nothing where the shard is not there (D, before it is
+    created or after it left)."""
+
+    @functools.wraps(rule)
+    def on(self: ReplicateMachine, shard: str, **kwargs: Any) -> None:
+        if shard in self.columns:
+            rule(self, shard=shard, **kwargs)
+
+    return on
+
+
 class ReplicateMachine(RuleBasedStateMachine):
     servers: Servers
 
@@ -133,28 +162,30 @@ class ReplicateMachine(RuleBasedStateMachine):
         tmp = self.stack.enter_context(tempfile.TemporaryDirectory())
         self.s: Setup = self.stack.enter_context(setup(self.servers, Path(tmp)))
         #: each shard's columns past its key: name -> definition
-        self.columns = {shard: {"a": "INT"} for shard in SHARDS}
+        self.columns = {shard: {"a": "INT"} for shard in FIXED}
         #: each shard's indexes: name -> its column (an index goes with its column)
-        self.indexes: dict[str, dict[str, str]] = {shard: {} for shard in SHARDS}
+        self.indexes: dict[str, dict[str, str]] = {shard: {} for shard in FIXED}
         self.numbers = itertools.count()
         self.next_id = {shard: 1 + 1_000_000 * i for i, shard in enumerate(SHARDS)}
-        for server, table in SHARDS.values():
+        for shard in FIXED:
+            server, table = SHARDS[shard]
             self.s.run(server, f"CREATE TABLE {table} (id BIGINT NOT NULL PRIMARY KEY, a INT)")
         self.replicator = self.s.replicator()
         self.replicator.run()
         self.kills = 0
         #: each shard's columns whose DEFAULT was set or dropped apart from their definition
-        self.defaulted: dict[str, set[str]] = {shard: set() for shard in SHARDS}
+        self.defaulted: dict[str, set[str]] = {shard: set() for shard in FIXED}
 
     def teardown(self) -> None:
         try:
-            for shard, (_, table) in SHARDS.items():  # the definitions' own DEFAULTs back
+            for shard in self.columns:  # the definitions' own DEFAULTs back
+                table = SHARDS[shard][1]
                 for n in sorted(self.defaulted[shard]):
                     self.sql(shard, f"ALTER TABLE {table} MODIFY {n} {self.columns[shard][n]}")
             # the shards made to agree: a column they define apart dropped where it is
             every = list(self.columns.values())
-            for shard, (server, table) in SHARDS.items():
-                mine = self.columns[shard]
+            for shard, mine in self.columns.items():
+                server, table = SHARDS[shard]
                 apart = [n for n in mine if any(c.get(n) != mine[n] for c in every)]
                 if apart:
                     drops = ", ".join(f"DROP COLUMN {n}" for n in apart)
@@ -175,7 +206,8 @@ class ReplicateMachine(RuleBasedStateMachine):
     # -- rows ---------------------------------------------------------------------------------
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
-    def insert(self, shard: str, data: st.DataObject) -> None:
+    @live
+    def insert(self, shard: str, data: st.DataObject, table: str | None = None) -> None:
         names = self.written(shard)
         rows = []
         for _ in range(data.draw(st.integers(1, 3), label="rows")):
@@ -183,9 +215,11 @@ class ReplicateMachine(RuleBasedStateMachine):
             rows.append(f"({', '.join([str(self.next_id[shard]), *drawn])})")
             self.next_id[shard] += 1
         listed = ", ".join(["id", *names])
-        self.sql(shard, f"INSERT INTO {SHARDS[shard][1]} ({listed}) VALUES {', '.join(rows)}")
+        into = table or SHARDS[shard][1]
+        self.sql(shard, f"INSERT INTO {into} ({listed}) VALUES {', '.join(rows)}")
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), part=st.integers(0, 2))
+    @live
     def update(self, shard: str, data: st.DataObject, part: int) -> None:
         if not self.written(shard):
             return
@@ -194,10 +228,12 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.sql(shard, f"UPDATE {SHARDS[shard][1]} SET {name} = {value} WHERE id % 3 = {part}")
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), part=st.integers(0, 6))
+    @live
     def delete(self, shard: str, part: int) -> None:
         self.sql(shard, f"DELETE FROM {SHARDS[shard][1]} WHERE id % 7 = {part}")
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), part=st.integers(0, 4))
+    @live
     def negate_keys(self, shard: str, part: int) -> None:
         """Rows' keys changed (negated: each shard's keys stay apart from the others')."""
         self.sql(shard, f"UPDATE {SHARDS[shard][1]} SET id = -id WHERE id % 5 = {part}")
@@ -232,6 +268,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         kind=DEFINITIONS,
         data=st.data(),
     )
+    @live
     def add_column(self, shard: str, name: str, kind: str, data: st.DataObject) -> None:
         """A column added last, first or after another."""
         if name in self.columns[shard]:
@@ -246,6 +283,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         return st.sampled_from(["", "FIRST", *(f"AFTER {n}" for n in others)])
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    @live
     def drop_column(self, shard: str, data: st.DataObject) -> None:
         if len(self.columns[shard]) < 2:
             return
@@ -255,6 +293,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         self._renamed(shard, name, None)
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), kind=DEFINITIONS)
+    @live
     def modify_column(self, shard: str, data: st.DataObject, kind: str) -> None:
         if not self.written(shard):
             return
@@ -269,6 +308,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         name=st.sampled_from(NAMES),
         kind=st.one_of(st.none(), DEFINITIONS),
     )
+    @live
     def rename_column(self, shard: str, data: st.DataObject, name: str, kind: str | None) -> None:
         """``RENAME COLUMN``, or ``CHANGE`` to a definition too."""
         if name in self.columns[shard]:
@@ -293,6 +333,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         name=st.sampled_from(NAMES),
         kind=DEFINITIONS,
     )
+    @live
     def add_and_drop(self, shard: str, data: st.DataObject, name: str, kind: str) -> None:
         """One column added and another dropped in one statement."""
         if name in self.columns[shard] or len(self.columns[shard]) < 2:
@@ -307,6 +348,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         self._renamed(shard, old, None)
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), name=st.sampled_from(NAMES), kind=GENERATED)
+    @live
     def add_generated(self, shard: str, name: str, kind: str) -> None:
         if name in self.columns[shard]:
             return
@@ -314,6 +356,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.columns[shard][name] = kind
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    @live
     def add_index(self, shard: str, data: st.DataObject) -> None:
         """An index over one column (a TEXT one's over a prefix; the server makes one of an
         indexed column changed to TEXT a prefix too)."""
@@ -326,6 +369,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.indexes[shard][index] = name
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    @live
     def modify_two(self, shard: str, data: st.DataObject) -> None:
         """Two columns changed in one statement."""
         names = self.written(shard)
@@ -340,6 +384,7 @@ class ReplicateMachine(RuleBasedStateMachine):
             self.defaulted[shard].discard(n)
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    @live
     def move_column(self, shard: str, data: st.DataObject) -> None:
         """A column moved first or after another (its definition as it was)."""
         if not self.written(shard):
@@ -351,6 +396,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.defaulted[shard].discard(name)
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), drop=st.booleans())
+    @live
     def alter_default(self, shard: str, data: st.DataObject, drop: bool) -> None:
         """``ALTER COLUMN … SET DEFAULT`` a value of its type, or ``DROP DEFAULT``."""
         names = [n for n in self.written(shard) if "TEXT" not in self.columns[shard][n]]
@@ -369,6 +415,7 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.defaulted[shard].add(name)
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data())
+    @live
     def drop_index(self, shard: str, data: st.DataObject) -> None:
         if not self.indexes[shard]:
             return
@@ -389,6 +436,48 @@ class ReplicateMachine(RuleBasedStateMachine):
                     del self.indexes[shard][index]
                 else:
                     self.indexes[shard][index] = new
+
+    # -- a shard that comes and goes -------------------------------------------------------------
+
+    @precondition(lambda self: "D" not in self.columns)
+    @rule(data=st.data(), how=st.sampled_from(["create", "with rows", "renamed in", "like"]))
+    def create_shard(self, data: st.DataObject, how: str) -> None:
+        """D (``orders_04`` on up2) joins: created as another shard's columns (one changed,
+        one more, maybe), empty or filled in the statement's transaction, or made aside with
+        rows and renamed into the pattern; or ``LIKE orders_02`` (its keys and DEFAULTs)."""
+        if how == "like":
+            self.s.run("up2", "CREATE TABLE orders_04 LIKE orders_02")
+            self.columns["D"] = dict(self.columns["B"])
+            self.indexes["D"] = dict(self.indexes["B"])
+            self.defaulted["D"] = set(self.defaulted["B"])
+            return
+        columns = dict(self.columns[data.draw(st.sampled_from(FIXED), label="as")])
+        plain = sorted(n for n, kind in columns.items() if not generated(kind))
+        if data.draw(st.booleans(), label="changed") and plain:
+            columns[data.draw(st.sampled_from(plain), label="column")] = data.draw(DEFINITIONS)
+        free = [n for n in NAMES if n not in columns]
+        if data.draw(st.booleans(), label="more") and free:
+            columns[data.draw(st.sampled_from(free), label="name")] = data.draw(DEFINITIONS)
+        table = "_orders_04_new" if how == "renamed in" else "orders_04"
+        definitions = [f"{n} {kind}" for n, kind in columns.items()]
+        self.s.run(
+            "up2",
+            LOOSE,
+            f"CREATE TABLE {table} (id BIGINT NOT NULL PRIMARY KEY, {', '.join(definitions)})",
+        )
+        self.columns["D"], self.indexes["D"], self.defaulted["D"] = columns, {}, set()
+        if how != "create":
+            self.insert(shard="D", data=data, table=table)
+        if how == "renamed in":
+            self.s.run("up2", f"RENAME TABLE {table} TO orders_04")
+
+    @precondition(lambda self: "D" in self.columns)
+    @rule(how=st.sampled_from(["DROP TABLE orders_04", "RENAME TABLE orders_04 TO gone_04"]))
+    def drop_shard(self, how: str) -> None:
+        """D leaves (dropped, or renamed out of the pattern), its rows deleted first: the
+        target keeps a departed shard's rows (it does not record whose a row is)."""
+        self.s.run("up2", "DELETE FROM orders_04", how, "DROP TABLE IF EXISTS gone_04")
+        del self.columns["D"], self.indexes["D"], self.defaulted["D"]
 
     # -- the replicator -------------------------------------------------------------------------
 
