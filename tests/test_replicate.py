@@ -1006,6 +1006,25 @@ def test_a_shard_that_leaves_paused_takes_the_rows_it_deleted_and_forgets_its_he
     )
 
 
+def test_a_new_table_of_the_name_a_shard_renamed_within_the_pattern_joins(s: Setup) -> None:
+    """A shard renamed within the pattern keeps its name (its identity: held rows,
+    checkpoints); a new table of its old name joins as that name and ``#<table id>`` (it was
+    refused as a shard the group had, for good). The status gives each shard's table."""
+    rows(s, "up2", "orders_03", 1, 2)
+    r = s.replicator()
+    r.run()
+    s.run("up2", "RENAME TABLE orders_03 TO orders_05", CREATE.format(t="orders_03"))
+    rows(s, "up2", "orders_05", 11, 1)
+    rows(s, "up2", "orders_03", 21, 3)
+    status = r.run()
+    tables = {shard: v["table"] for shard, v in status["shards"].items() if "orders_03" in shard}
+    (new,) = [shard for shard in tables if "#" in shard]
+    assert tables == {f"up2/{s.db}.orders_03": f"{s.db}.orders_05", new: f"{s.db}.orders_03"}
+    counts = assert_replicated(s, r)
+    assert counts[f"up2/{s.db}.orders_03"] == 3 and counts[new] == 3
+    assert s.replicator().run()["shards"].keys() == status["shards"].keys()  # (as replayed)
+
+
 def test_a_table_renamed_into_the_pattern_then_dropped_leaves_nothing_to_stop_on(
     s: Setup,
 ) -> None:

@@ -399,7 +399,7 @@ class Merge:
                     )
                 _warn_rows(shard, changed, position)
         elif self._joins(change, matches):
-            shard = shard_name(source, change.table)
+            shard = self._name(source, change, table_id)
             kind = "add"
             self._own(shard, source, table_id)
             outcome = group.add_shard(shard, self.table(source, table_id, version))
@@ -439,7 +439,15 @@ class Merge:
         if (source, table_id, version) in self.applied or (source, table_id) in self.by_table:
             return None
         change = self.change(source, table_id, version)
-        return shard_name(source, change.table) if self._joins(change, matches) else None
+        return self._name(source, change, table_id) if self._joins(change, matches) else None
+
+    def _name(self, source: str, change: Change, table_id: int) -> str:
+        """A joining table's shard name, :func:`shard_name`; where a shard of the group still
+        bears it (renamed within the pattern: a shard keeps its name), that name and
+        ``#<table id>``."""
+        name = shard_name(source, change.table)
+        held = self.tables.get(name)
+        return name if held is None or held == (source, table_id) else f"{name}#{table_id}"
 
     # -- rows -------------------------------------------------------------------------------------
 

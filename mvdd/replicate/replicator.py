@@ -1844,6 +1844,8 @@ class Replicator:
             reason = merge.reason(shard)
             lag = 0.0 if src.idle else (max(0.0, now - src.timestamp) if src.timestamp else None)
             shards[shard] = {
+                # (its table's name now: a shard keeps its name through a rename)
+                "table": merge.group.schema(shard).name if merge.group is not None else None,
                 "position": str(src.applied) if src.applied else None,
                 "gtid": src.gtid,
                 "version": merge.versions.get(shard),
