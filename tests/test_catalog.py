@@ -427,6 +427,28 @@ def test_a_no_op_replayed_behind_a_later_version_is_a_no_op(catalog: Catalog) ->
     assert catalog.version("t") == 4
 
 
+def test_a_statement_replayed_behind_a_new_table_of_its_name_is_a_replay(
+    catalog: Catalog,
+) -> None:
+    """A DROP (or any statement) replayed after a new table took its table's name (a worker
+    started again behind its catalog): the new table did not exist at the statement's
+    position, so it is not the statement's (it was judged out of order for it, and the
+    replay refused); the old table's version there says the statement was applied."""
+    catalog.execute("CREATE TABLE t (old INT)", position=10)
+    catalog.execute("ALTER TABLE t ADD COLUMN b INT", position=15)
+    catalog.execute("DROP TABLE IF EXISTS t", position=20)
+    catalog.execute("CREATE TABLE t (new INT)", position=30)
+    for sql, at in [
+        ("CREATE TABLE t (old INT)", 10),
+        ("ALTER TABLE t ADD COLUMN b INT", 15),
+        ("DROP TABLE IF EXISTS t", 20),
+    ]:
+        assert catalog.execute(sql, position=at) == [], sql
+    assert catalog.table("t").column_names == ("new",) and catalog.version("t") == 1
+    with pytest.raises(PositionError):  # (a statement no version of the old table records)
+        catalog.execute("ALTER TABLE t ADD COLUMN c INT", position=17)
+
+
 def test_names_are_resolved_at_the_position(catalog: Catalog) -> None:
     catalog.execute("CREATE TABLE t (old INT)", position=1)
     catalog.execute("DROP TABLE t", position=2)

@@ -475,6 +475,20 @@ def test_held_rows_of_a_shard_that_left_are_forgotten_after_a_kill(s: Setup) -> 
     assert verdict.differences == ("the row (2,) is downstream and on no shard",)
 
 
+def test_a_drop_read_again_behind_a_new_table_of_its_name_is_passed(s: Setup) -> None:
+    """A shard dropped and made again under its name: killed after the drop's downstream DDL,
+    the next run reads the DROP again behind the new table's CREATE, which its reader had
+    read, and stopped for good ("position … is not after this table's newest position"): the
+    new table was not the drop's. Found by a random DDL/DML harness killing the replicator."""
+    s.replicator().run()
+    s.run("up2", CREATE.format(t="orders_09"), "ALTER TABLE orders_09 ADD COLUMN x INT")
+    s.run("up2", "INSERT INTO orders_09 (id, customer, x) VALUES (1, 'a', 2)")
+    s.run("up2", "DELETE FROM orders_09", "DROP TABLE orders_09", CREATE.format(t="orders_09"))
+    s.run("up2", "INSERT INTO orders_09 (id, customer) VALUES (3, 'c')")
+    killed(replicator(s, kill_at="after-ddl:2"), timeout=60)
+    assert finish(s)[f"up2/{s.db}.orders_09"] == 1
+
+
 def test_a_no_op_ddl_read_again_behind_a_later_one_is_passed(
     servers: Servers, tmp_path: Path
 ) -> None:

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from functools import singledispatch
-from typing import Any, Protocol, Self
+from typing import Any, NoReturn, Protocol, Self
 
 import attrs
 
@@ -926,9 +926,11 @@ class Catalog:
         """Whether the statement was already applied at this position: a version of its text
         recorded there, or none where it changes nothing in the tables as they stood there (a
         no-op adds no version: ``ALTER TABLE t ENGINE=InnoDB``, a column moved where it is).
-        Raises PositionError when it is out of order."""
+        A table of one of its names made after the position is the statement's only where no
+        other table of the name was. Raises PositionError when it is out of order."""
         state = self._state
         seen = False
+        later: tuple[str, Any] | None = None  # a table made after the position, and its head
         for name in st.tables:
             for tid in state.ever.get(name, ()):
                 history = state.histories[tid]
@@ -946,13 +948,15 @@ class Catalog:
                 if any(history.row(v).statement == st.text for v in history.versions_at(position)):
                     seen = True
                     continue
+                if history.version_before(position) < 1:
+                    later = later or (name, head)
+                    continue
                 if self._no_op_at(st, position, rules):
                     seen = True
                     continue
-                raise PositionError(
-                    f"position {position!r} is not after this table's newest position {head!r}",
-                    table=name,
-                )
+                _out_of_order(position, name, head)
+        if later is not None and not seen:
+            _out_of_order(position, *later)
         return seen
 
     # -- planning (mvdd.catalog.plan, a pure function of the published state) ---------------------
@@ -1074,6 +1078,12 @@ class Catalog:
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.tables())
+
+
+def _out_of_order(position: Any, name: str, head: Any) -> NoReturn:
+    raise PositionError(
+        f"position {position!r} is not after this table's newest position {head!r}", table=name
+    )
 
 
 def _changes(p: Planned) -> bool:
