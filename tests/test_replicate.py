@@ -38,6 +38,7 @@ from tests.support.replication import (
     gtid_binlog_pos,
     setup,
     texts,
+    verdict_of,
 )
 
 pytestmark = pytest.mark.mariadb
@@ -623,7 +624,7 @@ def test_partitioned_shards_are_copied_and_followed(
         r.run()
     (warned,) = [m for m in caplog.messages if "without row events" in m]
     assert f"up1/{s.db}.orders_01: DROP PARTITION (p0)" in warned
-    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    verdict = verdict_of(s, r)
     assert verdict.target_rows == 249 + 15 + 15 and verdict.rows[f"up1/{s.db}.orders_01"] == 150
     # the rows kept: on no shard any more
     assert verdict.target_rows - sum(verdict.rows.values()) == 99
@@ -638,7 +639,7 @@ def test_partitioned_shards_are_copied_and_followed(
     assert f"up1/{s.db}.orders_09" in status["shards"]
     assert f"up1/{s.db}.orders_09: CONVERT PARTITION (the whole table)" in caplog.text
     assert f"up1/{s.db}.orders_01: CONVERT PARTITION (p2)" in caplog.text
-    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    verdict = verdict_of(s, r)
     assert (
         verdict.rows[f"up1/{s.db}.orders_09"] == 53 and verdict.rows[f"up1/{s.db}.orders_01"] == 100
     )
@@ -651,7 +652,7 @@ def test_partitioned_shards_are_copied_and_followed(
     rows(s, "up1", "orders_01", 6001, 2)
     status = r.run()
     assert f"up1/{s.db}.orders_09" not in status["shards"]
-    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    verdict = verdict_of(s, r)
     assert verdict.rows[f"up1/{s.db}.orders_01"] == 152
     assert verdict.target_rows - sum(verdict.rows.values()) == 99
 
@@ -674,7 +675,7 @@ def test_rows_a_partition_exchange_brings_in_are_read(s: Setup) -> None:
         "UPDATE orders_01 SET status = 'paid' WHERE id = 50",
     )
     r.run()
-    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    verdict = verdict_of(s, r)
     assert verdict.rows[f"up1/{s.db}.orders_01"] == 3
     assert verdict.differences == tuple(
         f"the row ({i},) is downstream and on no shard" for i in range(1, 6)
@@ -959,7 +960,7 @@ def test_a_shard_renamed_out_of_the_pattern_leaves_and_its_name_is_free(s: Setup
     status = r.run()
     assert f"up2/{s.db}.orders_03" in status["shards"]
     assert sorted(_target_values(s, "customer")) == [1, 2, 3, 11, 12]
-    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    verdict = verdict_of(s, r)
     assert verdict.rows[f"up2/{s.db}.orders_03"] == 2
     assert verdict.differences == tuple(
         f"the row ({i},) is downstream and on no shard" for i in (1, 2, 3)
@@ -999,7 +1000,7 @@ def test_a_shard_that_leaves_paused_takes_the_rows_it_deleted_and_forgets_its_he
     s.run("up2", "INSERT INTO orders_09 (id, customer, amount) VALUES (90010, 'c', '1.25')")
     s.run("up2", "ALTER TABLE orders_09 MODIFY amount DECIMAL(10,2) NOT NULL DEFAULT 0.00")
     r.run()
-    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    verdict = verdict_of(s, r)
     assert verdict.rows[f"up2/{s.db}.orders_09"] == 1
     assert verdict.differences == tuple(
         f"the row ({i},) is downstream and on no shard" for i in (90_001, 90_004)

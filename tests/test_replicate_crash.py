@@ -28,10 +28,9 @@ from typing import Any
 import pymysql
 import pytest
 
-from mvdd.replicate.verify import verify
 from tests.conftest import CI
 from tests.support.mariadb import quote
-from tests.support.replication import Servers, Setup, assert_replicated, setup
+from tests.support.replication import Servers, Setup, assert_replicated, setup, verdict_of
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.slow]
 
@@ -470,7 +469,7 @@ def test_held_rows_of_a_shard_that_left_are_forgotten_after_a_kill(s: Setup) -> 
     )
     r = s.replicator()
     r.run(until="end")
-    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+    verdict = verdict_of(s, r)
     assert verdict.rows[f"up2/{s.db}.orders_03"] == 2
     assert verdict.differences == ("the row (2,) is downstream and on no shard",)
 

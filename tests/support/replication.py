@@ -17,7 +17,7 @@ import attrs
 import pymysql
 
 from mvdd.replicate import Replicator
-from mvdd.replicate.verify import verify
+from mvdd.replicate.verify import Verdict, verify
 from tests.support.mariadb import MariaDB, quote
 
 
@@ -126,10 +126,15 @@ def applied(status: dict[str, Any]) -> dict[str, str]:
     return {shard.split("/")[0]: v["gtid"] for shard, v in status["shards"].items()}
 
 
+def verdict_of(s: Setup, r: Replicator) -> Verdict:
+    """What :func:`mvdd.replicate.verify.verify` finds of the target against the upstream
+    servers (itself tested on targets made wrong on purpose)."""
+    return verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
+
+
 def assert_replicated(s: Setup, r: Replicator) -> dict[str, int]:
-    """The target holds exactly the upstream rows and has the join's schema (see
-    :func:`mvdd.replicate.verify.verify`, itself tested on targets made wrong on purpose);
+    """The target holds exactly the upstream rows and has the join's schema (:func:`verdict_of`);
     returns the row count of each shard."""
-    verdict = verify(r.group, {n: s.url(n) for n in ("up1", "up2")}, s.downstream_url(), s.target)
-    assert verdict.ok, verdict.differences
-    return verdict.rows
+    found = verdict_of(s, r)
+    assert found.ok, found.differences
+    return found.rows
