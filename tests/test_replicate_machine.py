@@ -7,8 +7,9 @@ mode (the server converts, cuts or zeroes the values a change does not take), wi
 updated (their keys too) and deleted between, some in transactions over both shards of one
 server, and binary logs rotated; a fourth shard joins (created empty, filled in its
 statement's transaction, ``LIKE`` another, or made aside with rows and renamed into the
-pattern) and leaves (dropped or renamed out, its rows deleted first), again and again under
-one name; the replicator runs at random moments, and is started again on
+pattern), is renamed within the pattern (a new table then takes its name), and leaves
+(dropped or renamed out, its rows deleted first), again and again under one name; the
+replicator runs at random moments, and is started again on
 its state (what a new process reads back), or once in an example ``mvdd replicate`` runs in a
 process of its own killed at one of its kill points (:mod:`mvdd.replicate.faults`).
 
@@ -36,7 +37,9 @@ where its renamer let it go for a generated column of its name; a shard renamed 
 pattern followed under its new name (a new table of its name refused for good); a table
 renamed into the pattern joined without its rows; and a paused shard's held rows kept after it
 left (the rows they deleted left in the target, and released with the next table of its name
-against that table's versions). Each has a test of its own in ``test_replicate``,
+against that table's versions); a DROP read again after a kill behind a new table of its name
+refused as out of order; and a new table of the name a shard renamed within the pattern
+bears refused as a shard the group had. Each has a test of its own in ``test_replicate``,
 ``test_replicate_crash``, ``test_shard`` or ``test_shard_replay``.
 """
 
@@ -70,12 +73,14 @@ from tests.support.replication import Servers, Setup, assert_replicated, setup
 
 pytestmark = pytest.mark.mariadb
 
-#: the shards: name -> (upstream server, table); D comes and goes (:meth:`create_shard`)
+#: the shards: name -> (upstream server, table); D comes and goes (:meth:`create_shard`), and
+#: E is D renamed within the pattern (:meth:`rename_shard`)
 SHARDS = {
     "A": ("up1", "orders_01"),
     "B": ("up2", "orders_02"),
     "C": ("up1", "orders_03"),
     "D": ("up2", "orders_04"),
+    "E": ("up2", "orders_05"),
 }
 #: the shards there from the start, and for good
 FIXED = ["A", "B", "C"]
@@ -471,13 +476,27 @@ class ReplicateMachine(RuleBasedStateMachine):
         if how == "renamed in":
             self.s.run("up2", f"RENAME TABLE {table} TO orders_04")
 
-    @precondition(lambda self: "D" in self.columns)
-    @rule(how=st.sampled_from(["DROP TABLE orders_04", "RENAME TABLE orders_04 TO gone_04"]))
-    def drop_shard(self, how: str) -> None:
-        """D leaves (dropped, or renamed out of the pattern), its rows deleted first: the
+    @rule(shard=st.sampled_from(["D", "E"]), renamed=st.booleans())
+    @live
+    def drop_shard(self, shard: str, renamed: bool) -> None:
+        """D or E leaves (dropped, or renamed out of the pattern), its rows deleted first: the
         target keeps a departed shard's rows (it does not record whose a row is)."""
-        self.s.run("up2", "DELETE FROM orders_04", how, "DROP TABLE IF EXISTS gone_04")
-        del self.columns["D"], self.indexes["D"], self.defaulted["D"]
+        table = SHARDS[shard][1]
+        leave = f"RENAME TABLE {table} TO gone" if renamed else f"DROP TABLE {table}"
+        self.s.run("up2", f"DELETE FROM {table}", leave, "DROP TABLE IF EXISTS gone")
+        del self.columns[shard], self.indexes[shard], self.defaulted[shard]
+
+    @precondition(lambda self: "D" in self.columns and "E" not in self.columns)
+    @rule()
+    def rename_shard(self) -> None:
+        """D renamed within the pattern (``orders_05``): the same shard, E here, its name
+        free for a new D."""
+        self.s.run("up2", "RENAME TABLE orders_04 TO orders_05")
+        self.columns["E"] = self.columns.pop("D")
+        self.indexes["E"] = self.indexes.pop("D")
+        self.defaulted["E"] = self.defaulted.pop("D")
+        self.next_id["E"] = self.next_id["D"]
+        self.next_id["D"] += 100_000  # (the new D's keys apart from E's)
 
     # -- the replicator -------------------------------------------------------------------------
 
