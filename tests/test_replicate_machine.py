@@ -1,17 +1,17 @@
 """A state machine of random DDL and DML on three shards (two on one upstream server, one on the
-other) and a fourth that comes and goes, followed by ``mvdd replicate``: columns added (first, after another or last), dropped,
-renamed, moved, given a DEFAULT or none, and changed to any type on any shard (one added and
-another dropped in one statement, renamed and changed in one, two changed in one), indexed and
-unindexed, generated columns added (and renamed) beside plain ones, in a session outside strict
-mode (the server converts, cuts or zeroes the values a change does not take), with rows written,
-updated (their keys too) and deleted between, some in transactions over both shards of one
-server, and binary logs rotated; a fourth shard joins (created empty, filled in its
-statement's transaction, ``LIKE`` another, or made aside with rows and renamed into the
-pattern), is renamed within the pattern (a new table then takes its name), and leaves
-(dropped or renamed out, its rows deleted first), again and again under one name; the
-replicator runs at random moments, and is started again on
-its state (what a new process reads back), or once in an example ``mvdd replicate`` runs in a
-process of its own killed at one of its kill points (:mod:`mvdd.replicate.faults`).
+other) and a fourth that comes and goes, followed by ``mvdd replicate``: columns added (first,
+after another or last), dropped, renamed, moved, given a DEFAULT or none, and changed to any
+type on any shard (one added and another dropped in one statement, renamed and changed in one,
+two changed in one), indexed and unindexed, generated columns added (and renamed) beside plain
+ones, in a session outside strict mode (the server converts, cuts or zeroes the values a change
+does not take), with rows written, updated (their keys too) and deleted between, some in
+transactions over both shards of one server, and binary logs rotated; a fourth shard joins
+(created empty, filled in its statement's transaction, ``LIKE`` another, or made aside with rows
+and renamed into the pattern), is renamed within the pattern (a new table then takes its name),
+and leaves (dropped or renamed out, its rows deleted first), again and again under one name; the
+replicator runs at random moments, and is started again on its state (what a new process reads
+back), or once in an example ``mvdd replicate`` runs in a process of its own killed at one of
+its kill points (:mod:`mvdd.replicate.faults`).
 
 The oracle is the upstream servers (:func:`tests.support.replication.assert_replicated`:
 every row of every shard by key, every column the shard writes equal, the target's schema the
