@@ -433,7 +433,8 @@ def test_a_statement_replayed_behind_a_new_table_of_its_name_is_a_replay(
     """A DROP (or any statement) replayed after a new table took its table's name (a worker
     started again behind its catalog): the new table did not exist at the statement's
     position, so it is not the statement's (it was judged out of order for it, and the
-    replay refused); the old table's version there says the statement was applied."""
+    replay refused); the old table's version there says the statement was applied. So with
+    the old table renamed away: a statement of the new one replayed is not the old one's."""
     catalog.execute("CREATE TABLE t (old INT)", position=10)
     catalog.execute("ALTER TABLE t ADD COLUMN b INT", position=15)
     catalog.execute("DROP TABLE IF EXISTS t", position=20)
@@ -447,6 +448,16 @@ def test_a_statement_replayed_behind_a_new_table_of_its_name_is_a_replay(
     assert catalog.table("t").column_names == ("new",) and catalog.version("t") == 1
     with pytest.raises(PositionError):  # (a statement no version of the old table records)
         catalog.execute("ALTER TABLE t ADD COLUMN c INT", position=17)
+    # the old table renamed away, not dropped: named otherwise where the new one's CREATE is
+    catalog.execute("CREATE TABLE v (old INT)", position=40)
+    catalog.execute("RENAME TABLE v TO w", position=50)
+    catalog.execute("CREATE TABLE v (new INT)", position=60)
+    catalog.execute("ALTER TABLE w ADD COLUMN b INT", position=70)
+    assert catalog.execute("CREATE TABLE v (new INT)", position=60) == []
+    assert catalog.execute("CREATE TABLE v (old INT)", position=40) == []
+    with pytest.raises(PositionError):  # (w was v at 45: no version of it says so)
+        catalog.execute("ALTER TABLE w ADD COLUMN c INT", position=45)
+    assert catalog.table("w").column_names == ("old", "b")
 
 
 def test_names_are_resolved_at_the_position(catalog: Catalog) -> None:

@@ -926,11 +926,12 @@ class Catalog:
         """Whether the statement was already applied at this position: a version of its text
         recorded there, or none where it changes nothing in the tables as they stood there (a
         no-op adds no version: ``ALTER TABLE t ENGINE=InnoDB``, a column moved where it is).
-        A table of one of its names made after the position is the statement's only where no
-        other table of the name was. Raises PositionError when it is out of order."""
+        A table that did not bear one of its names at the position (made later, or named
+        otherwise there) is the statement's only where no other table was. Raises
+        PositionError when it is out of order."""
         state = self._state
         seen = False
-        later: tuple[str, Any] | None = None  # a table made after the position, and its head
+        later: tuple[str, Any] | None = None  # a table not of the name there, and its head
         for name in st.tables:
             for tid in state.ever.get(name, ()):
                 history = state.histories[tid]
@@ -948,7 +949,8 @@ class Catalog:
                 if any(history.row(v).statement == st.text for v in history.versions_at(position)):
                     seen = True
                     continue
-                if history.version_before(position) < 1:
+                before = history.version_before(position)
+                if before < 1 or history.row(before).name != name:
                     later = later or (name, head)
                     continue
                 if self._no_op_at(st, position, rules):
