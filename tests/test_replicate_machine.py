@@ -37,8 +37,8 @@ where its renamer let it go for a generated column of its name; a shard renamed 
 pattern followed under its new name (a new table of its name refused for good); a table
 renamed into the pattern joined without its rows; and a paused shard's held rows kept after it
 left (the rows they deleted left in the target, and released with the next table of its name
-against that table's versions); a DROP read again after a kill behind a new table of its name
-refused as out of order; and a new table of the name a shard renamed within the pattern
+against that table's versions); a DROP read again after a kill behind a new table of its name, or a
+CREATE behind the name's earlier table renamed away, refused as out of order; and a new table of the name a shard renamed within the pattern
 bears refused as a shard the group had. Each has a test of its own in ``test_replicate``,
 ``test_replicate_crash``, ``test_shard`` or ``test_shard_replay``.
 """
