@@ -1494,8 +1494,7 @@ class Replicator:
             except MvddError as err:
                 raise err.locate(shard=shard) from None
             # (a shard whose rows are to be read again is in safe mode until they are: the
-            # target may lack them, as a table's renamed into the group, or hold them as they
-            # were)
+            # target may lack them, a table renamed into the group, or hold them as they were)
             safe = window or shard in src.refresh
             self._change(pending.changes, route, ev.kind.value, ev.row, ev.before, safe=safe)
             if self._lake is not None and self._lake.wants(src.name, txn.commit):
