@@ -488,6 +488,27 @@ def test_a_drop_read_again_behind_a_new_table_of_its_name_is_passed(s: Setup) ->
     assert finish(s)[f"up2/{s.db}.orders_09"] == 1
 
 
+def test_a_read_again_cut_short_is_not_taken_up_by_a_new_table_of_the_shards_name(
+    s: Setup,
+) -> None:
+    """A table renamed into the pattern, its rows' read cut short by a kill; before the next
+    start it leaves, and another table renamed in under its name (the same version number,
+    the same keys) is read: from its first row, not on after the cut read's last key."""
+    s.replicator().run()
+    staged = [
+        CREATE.format(t="_staged"),
+        "INSERT INTO _staged (id, customer) VALUES "
+        + ", ".join(f"({i}, 'c{i}')" for i in range(1, 41)),
+        "RENAME TABLE _staged TO orders_09",
+    ]
+    s.run("up2", *staged)
+    killed(replicator(s, kill_at="mid-refresh"), timeout=60)
+    other = CREATE.replace("PRIMARY KEY", "note INT, PRIMARY KEY")  # (read again: put off)
+    s.run("up2", "DELETE FROM orders_09", "DROP TABLE orders_09", other.format(t="_staged"))
+    s.run("up2", *staged[1:])
+    assert finish(s)[f"up2/{s.db}.orders_09"] == 40
+
+
 def test_a_no_op_ddl_read_again_behind_a_later_one_is_passed(
     servers: Servers, tmp_path: Path
 ) -> None:

@@ -1786,7 +1786,8 @@ class Replicator:
         # a read of this mark that a kill cut short goes on after its last key (the rows
         # before it were read at an older snapshot: the safe window covers both)
         point = self._retrying(target.checkpoints).get(f"refresh:{shard}")
-        if point is None or point.data.get("version") != version:
+        of = {"version": version, "table": merge.tables[shard][1]}  # (a name may be reused)
+        if point is None or any(point.data.get(k) != v for k, v in of.items()):
             point = None
         resumed = int(point.data.get("rows", 0)) if point is not None else 0
         with self._servers[source].snapshot_session((), table=only) as (snap, rows):
@@ -1810,14 +1811,14 @@ class Replicator:
                 mark=f"refresh:{shard}",
                 position=snap.position,
                 point=point,
-                data={"version": version},
+                data=of,
                 refresh=True,
             )
             assert copied is not None
         src.refresh.discard(shard)
         src.widen_safe([snap.position])
         assert src.applied is not None
-        done = Checkpoint(str(snap.position), merge.seq, {"version": version, "done": True})
+        done = Checkpoint(str(snap.position), merge.seq, {**of, "done": True})
         self._commit(
             target,
             [
