@@ -1270,7 +1270,7 @@ class Replicator:
         moved its key away) leaves the target too, by key; the others stay as the target had
         them before the pause (the shard's schema never joined again: their held values are
         not brought in, which a warning says). A row whose key columns the shard renamed is
-        kept as well."""
+        kept as well, as is every row where the target has no key to delete one by."""
         assert merge.group is not None
         key = row_key(merge.group.joined) or ()
         gone: dict[tuple[Any, ...], Mapping[str, Any]] = {}
@@ -1278,8 +1278,8 @@ class Replicator:
         for held in state.held(shard):
             last, through, count = held.seq, held.txn, count + 1
             row, before = held.row or {}, held.before or {}
-            if not all(k in row for k in key):
-                continue
+            if not key or not all(k in row for k in key):
+                continue  # (a target without a key, or key columns the shard renamed: kept)
             now = tuple(row[k] for k in key)
             if held.kind == EventKind.DELETE:
                 gone[now] = row
