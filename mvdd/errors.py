@@ -316,7 +316,8 @@ class SchemaDriftError(MvddError):
 
 class SchemaUnknownError(CatalogError):
     """No schema is known for a table at a position where a row of it must be decoded (a
-    table created before the binlog's start, or renamed in from an untracked database)."""
+    table created before the binlog's start, or one of a database the reader does not follow
+    whose schema the server's no longer tells: renamed in, copied by ``LIKE``)."""
 
 
 __all__ = [

@@ -37,6 +37,7 @@ from mvdd.binlog import BinlogPosition, BinlogReader
 from mvdd.binlog.reader import UNTRACKED
 from mvdd.binlog.source import Outage, Source
 from mvdd.ddl.sqlmode import COMPOSITES, MARIADB_BITS, SqlMode
+from mvdd.ddl.statement import SHOWN
 from mvdd.ddl.step import TruncateTable
 from mvdd.model.encoding import BEYOND_BMP, bytes_in, python_codec, without_kept
 from mvdd.model.row import upgrade_row
@@ -590,6 +591,144 @@ def test_rows_of_a_table_with_no_schema_raise_schema_unknown(binlog_server: Mari
         with pytest.raises(SchemaUnknownError) as info:
             list(reader.events())
         assert info.value.table == f"{db}.t"
+
+
+ASIDE = "(id INT PRIMARY KEY, note VARCHAR(8) CHARACTER SET latin1, kind ENUM('a','b') DEFAULT 'b')"
+
+
+@pytest.mark.parametrize(
+    ("how", "into"),
+    [
+        ("RENAME TABLE {other}.stage TO orders_9", "orders_9"),
+        ("ALTER TABLE {other}.stage RENAME TO orders_9", "orders_9"),
+        ("CREATE TABLE orders_9 LIKE {other}.stage", "orders_9"),
+        ("ALTER TABLE orders_1 EXCHANGE PARTITION p1 WITH TABLE {other}.stage", "orders_1"),
+    ],
+)
+def test_a_table_of_a_database_not_followed_that_a_statement_needs_is_learned(
+    binlog_server: MariaDB, tmp_path: Any, how: str, into: str
+) -> None:
+    """A statement on a followed table that needs a table of a database the patterns do not
+    name, which the reader never read (renamed in, a LIKE's source, a partition's exchange
+    partner): its schema is learned from the server's (the binlog after the statement names
+    it nowhere), recorded before the statement, and the rows after it decode with it. Read
+    again from before the statement (a restart), the same events come out and nothing is
+    learned twice. Before: ``NoSuchTableError`` at the statement, for good."""
+    server = binlog_server
+    path = str(tmp_path / "catalog.db")
+    with database(server) as db, database(server) as other:
+        partitioned = f"CREATE TABLE orders_1 {ASIDE} PARTITION BY HASH (id) PARTITIONS 2"
+        server.execute(partitioned, database=db)
+        with Catalog.open(path) as catalog:
+            reader_for(server, f"{db}.orders_*", catalog=catalog)
+        mark = server_position(server)
+        server.execute(
+            f"CREATE TABLE stage {ASIDE}", "INSERT INTO stage VALUES (1, 'ü', 'a')", database=other
+        )
+        server.execute(
+            how.format(other=other),
+            f"INSERT INTO {into} (id, note) VALUES (3, 'é')",
+            f"UPDATE {into} SET kind = 'a' WHERE id = 3",
+            database=db,
+        )
+        killed = str(tmp_path / "killed.db")
+        shutil.copy(path, killed)  # (the catalog before the statement was read)
+        with Catalog.open(path) as catalog:
+            reader = BinlogReader(server.url(), tables=f"{db}.orders_*", catalog=catalog)
+            events = decoded(reader.events())
+            learned = catalog.history_by_id(catalog.table(f"{db}.{into}").id)[0]
+            if "LIKE" in how or "EXCHANGE" in how:
+                learned = catalog.history(f"{other}.stage")[0]
+        name = f"{db}.{into}"
+        row = {"id": 3, "note": "é", "kind": "b"}
+        version = events[0][2]
+        assert events == [
+            ("ddl", name, version, None, None),
+            ("insert", name, version, row, None),
+            ("update", name, version, {**row, "kind": "a"}, row),
+        ]
+        with Catalog.open(path) as catalog:
+            again = BinlogReader(server.url(), tables=f"{db}.orders_*", catalog=catalog, start=mark)
+            assert decoded(again.events()) == events
+            if into == "orders_9" and "LIKE" not in how:
+                # the table's history: as learned under its old name, then renamed in
+                history = catalog.history(name)
+                assert [(c.version, c.table) for c in history] == [
+                    (1, f"{other}.stage"),
+                    (2, name),
+                ]
+                assert history[0].position < history[1].position
+            else:  # (learned, and an exchange's version: its rows changed)
+                kept = [c.version for c in catalog.history(f"{other}.stage")]
+                assert kept == ([1, 2] if "EXCHANGE" in how else [1])
+        # killed between the two commits: the table learned, the statement not read
+        with Catalog.open(killed) as catalog:
+            text, position = learned.statement, learned.position
+            catalog.execute(text, position=position, database=other, sql_mode=SHOWN)
+            reader = BinlogReader(server.url(), tables=f"{db}.orders_*", catalog=catalog)
+            assert decoded(reader.events()) == events
+
+
+@pytest.mark.parametrize(
+    ("how", "after", "why"),
+    [
+        ("RENAME TABLE {other}.stage TO orders_9", "ALTER TABLE orders_9 ADD x INT", "names"),
+        ("RENAME TABLE {other}.stage TO orders_9", "DROP TABLE orders_9", "holds no table"),
+        (
+            "ALTER TABLE {other}.stage ADD x INT, RENAME TO orders_9",
+            "DO 1",
+            "changes its schema too",
+        ),
+    ],
+)
+def test_a_table_not_followed_whose_schema_the_server_no_longer_tells_is_refused(
+    binlog_server: MariaDB, how: str, after: str, why: str
+) -> None:
+    """Where the server's schema of such a table cannot stand for the one the statement met
+    (a statement after it names the table: an ALTER, its DROP; or the statement changes its
+    columns too), no schema of it is known: a SchemaUnknownError naming the table, the
+    statement's position and the remedy, before any event of the statement, and the catalog
+    learns nothing."""
+    server = binlog_server
+    with database(server) as db, database(server) as other:
+        server.execute(f"CREATE TABLE orders_1 {ASIDE}", database=db)
+        reader = reader_for(server, f"{db}.orders_*")
+        server.execute(f"CREATE TABLE stage {ASIDE}", database=other)
+        server.execute(how.format(other=other), database=db)
+        at = server_position(server)
+        server.execute(after, database=db)
+        with pytest.raises(SchemaUnknownError, match=why) as info:
+            list(reader.events())
+        assert info.value.table == f"{other}.stage"
+        assert info.value.position == at
+        assert "name its database in a pattern" in str(info.value)
+        assert reader.catalog.tables() == [f"{db}.orders_1"]
+
+
+def test_a_database_dropped_takes_the_tables_the_catalog_holds_of_it(
+    binlog_server: MariaDB,
+) -> None:
+    """A table of a database not followed that the catalog holds (renamed out of a followed
+    one, or learned) is followed there, and a ``DROP DATABASE`` of its database drops it: a
+    table of the name made there afterwards is learned anew when a statement needs it, never
+    taken for the old one (before: the DROP DATABASE passed over, the new table's CREATE
+    refused as one that exists, and the rename back in gave the shard the old schema)."""
+    server = binlog_server
+    with database(server) as db, database(server) as other:
+        server.execute(f"CREATE TABLE orders_1 {ASIDE}", database=db)
+        reader = reader_for(server, f"{db}.orders_*")
+        server.execute(f"RENAME TABLE orders_1 TO {other}.moved", database=db)
+        assert [e.kind for e in reader.events()] == ["ddl"]
+        assert f"{other}.moved" in reader.catalog.tables()
+        server.execute(f"DROP DATABASE {other}", f"CREATE DATABASE {other}")
+        server.execute("CREATE TABLE moved (id INT PRIMARY KEY, y INT)", database=other)
+        server.execute(f"RENAME TABLE {other}.moved TO orders_1", database=db)
+        server.execute("INSERT INTO orders_1 VALUES (1, 2)", database=db)
+        assert [(e.kind, e.row) for e in reader.events()] == [
+            ("ddl", None),
+            ("insert", {"id": 1, "y": 2}),
+        ]
+        assert reader.catalog.table(f"{db}.orders_1").column_names == ("id", "y")
 
 
 def test_unreadable_ddl_on_a_followed_table_follows_the_policy(binlog_server: MariaDB) -> None:

@@ -946,6 +946,40 @@ def test_a_table_renamed_into_the_pattern_brings_its_rows(s: Setup, how: str) ->
     assert _target_values(s, "status")[90_001] == "paid"
 
 
+@pytest.mark.parametrize(
+    "how",
+    [
+        "RENAME TABLE {aside}._staged TO orders_09",
+        "ALTER TABLE {aside}._staged RENAME TO orders_09",
+    ],
+)
+def test_a_table_renamed_in_from_a_database_not_followed_brings_its_rows(
+    s: Setup, how: str
+) -> None:
+    """The same from a database the patterns do not name, whose statements the reader never
+    read: the table's schema is learned from the server's, and it joins with its rows (before:
+    ``NoSuchTableError`` at the rename, for good)."""
+    aside = f"{s.db}_aside"
+    r = s.replicator()
+    r.run()
+    s.run("up2", f"CREATE DATABASE {aside}")
+    try:
+        s.run("up2", CREATE.format(t=f"{aside}._staged"))
+        rows(s, "up2", f"{aside}._staged", 90_001, 10)
+        s.run(
+            "up2",
+            how.format(aside=aside),
+            "UPDATE orders_09 SET status = 'paid' WHERE id = 90001",
+            "DELETE FROM orders_09 WHERE id = 90002",
+        )
+        rows(s, "up2", "orders_09", 90_011, 2)
+        r.run()
+        assert assert_replicated(s, r)[f"up2/{s.db}.orders_09"] == 11
+        assert _target_values(s, "status")[90_001] == "paid"
+    finally:
+        s.run("up2", f"DROP DATABASE IF EXISTS {aside}")
+
+
 def test_a_shard_renamed_out_of_the_pattern_leaves_and_its_name_is_free(s: Setup) -> None:
     """``RENAME TABLE orders_03 TO archive_03`` takes the shard out of the group (the binlog
     reader's event of a rename out bears the old name, which matched: the shard was followed

@@ -53,7 +53,9 @@ Starting
     :class:`~mvdd.errors.SchemaUnknownError`. Its databases' default charsets are the server's
     current ones unless the binlog creates or alters them. A catalog without a default charset
     of its own takes the server's (``character_set_server``), which a database created without
-    one has.
+    one has. A table of a database the patterns do not name, which a statement on a followed
+    table needs (renamed in, a LIKE's source, a partition's exchange partner), is learned from
+    the server when its schema there can stand for the one it had (:meth:`BinlogReader._learn`).
 
 DDL policy
     A statement on a matched table that mvdd cannot parse or does not model follows the
@@ -107,6 +109,7 @@ from mvdd.ddl.statement import (
     Statement,
     idempotent_drop,
     iter_statements,
+    named_create,
     not_a_table,
     replaced_drop,
     statement_words,
@@ -1100,8 +1103,7 @@ class BinlogReader:
         except (NoSuchTableError, NoSuchVersionError):
             raise SchemaUnknownError(
                 "no schema of this table is known at this position (it was created before "
-                "the binlog the reader started from, or renamed in from a database the "
-                "patterns do not name): its rows cannot be decoded",
+                "the binlog the reader started from): its rows cannot be decoded",
                 table=name,
                 position=at,
             ) from None
@@ -1185,7 +1187,7 @@ class BinlogReader:
         if not any(self._follows(t, known) for t in touched):
             return ()
         try:
-            changes = self.catalog.execute(text, position=at, database=schema, **session)
+            changes = self._execute(text, schema, session, statements, at, ev)
         except MvddError as err:
             matched = [t for t in touched if matches(self.patterns, t)]
             moved = self._untracked_moves(statements)
@@ -1207,6 +1209,81 @@ class BinlogReader:
         self._plans.clear()
         return tuple(self._ddl_events(changes, text, at))
 
+    def _execute(
+        self,
+        text: str,
+        schema: str | None,
+        session: dict[str, Any],
+        statements: list[Statement],
+        at: BinlogPosition,
+        ev: Any,
+    ) -> list[Change]:
+        """The statement executed into the catalog at ``at``, each table of an unfollowed
+        database it needs and the catalog does not hold learned first (:meth:`_learn`)."""
+        learned: set[str] = set()
+        while True:
+            try:
+                return self.catalog.execute(text, position=at, database=schema, **session)
+            except NoSuchTableError as err:
+                name = err.table
+                if name is None or name in learned or not self._learn(name, statements, at, ev):
+                    raise
+                learned.add(name)
+
+    def _learn(self, name: str, statements: list[Statement], at: BinlogPosition, ev: Any) -> bool:
+        """Learn the schema of ``name``, a table of a database the patterns do not name (whose
+        statements the reader passes over), which the statement at ``at`` on a followed table
+        needs: renamed into a followed database (``RENAME TABLE``, ``ALTER TABLE … RENAME``),
+        the source of a ``CREATE TABLE … LIKE``, a partition's exchange partner. Its schema is
+        the one the server holds now, taken in a snapshot, of the table under the name the
+        statement leaves it (the statement changes no more than its name and rows), when the
+        binlog from ``at`` to the snapshot holds no statement that names it (a superset of
+        those that change it: :meth:`ddl_tables`); it is recorded as the server's CREATE TABLE
+        at the start of the statement's event (its last version before ``at``). False for a
+        table of a followed database (whose schema the catalog must already hold);
+        SchemaUnknownError where the server's schema cannot stand for it."""
+        database, table = split_name(name)
+        if database is None or self._follows_database(database):
+            return False
+        now = name  # (its name after the statement)
+        for st in statements:
+            for step in st.steps:
+                if step.table != now:
+                    continue
+                if isinstance(step, s.RenameTable):
+                    now = step.to
+                elif not isinstance(step, s.TruncateTable):
+                    raise self._unlearned(name, "the statement changes its schema too", at)
+        held = split_name(now)
+        snap = self.source.snapshot(self.patterns, table=(held[0] or database, held[1]))
+        if not snap.tables:
+            raise self._unlearned(name, f"the server holds no table {now} now", at)
+        until = snap.until or snap.position
+        named = self.ddl_tables(at, until)
+        if self.catalog.lower_names:
+            named = {fold_name(n) for n in named}
+        if named & {name, now}:
+            raise self._unlearned(
+                name, f"a statement between {at} and the server's {until} names {now}", at
+            )
+        ((_, _, create),) = snap.tables
+        before = BinlogPosition(at.file, at.offset - ev.packet.event_size, at.era)
+        self.catalog.execute(
+            named_create(create, table), position=before, database=database, sql_mode=SHOWN
+        )
+        log.info("learned %s at %s from the server's schema of %s (%s)", name, before, now, until)
+        return True
+
+    @staticmethod
+    def _unlearned(name: str, why: str, at: BinlogPosition) -> SchemaUnknownError:
+        return SchemaUnknownError(
+            "a table of a database the patterns do not name, which a statement on a followed "
+            f"table needs, is not known at this position, and the server's schema now cannot "
+            f"stand for it ({why}): name its database in a pattern to have its history read",
+            table=name,
+            position=at,
+        )
+
     def _untracked_moves(self, statements: list[Statement]) -> list[str]:
         """The names the statements rename untracked tables to."""
         untracked = self._untracked_names()
@@ -1227,7 +1304,16 @@ class BinlogReader:
         )
 
     def _follows(self, table: str, known: set[str]) -> bool:
-        return table in known or self._follows_database(split_name(table)[0])
+        """Whether a statement that names ``table`` (``database.`` for a database's own
+        statement) is read into the catalog: one of a followed database, or of a table the
+        catalog holds elsewhere (renamed out of a followed database, or learned:
+        :meth:`_learn`), so that the catalog keeps such a table as the server has it; a
+        database's statement where the catalog holds tables of it (its ``DROP DATABASE`` drops
+        them)."""
+        database, name = split_name(table)
+        if table in known or self._follows_database(database):
+            return True
+        return not name and any(split_name(k)[0] == database for k in known)
 
     def _ddl_events(self, changes: list[Change], text: str, at: BinlogPosition) -> Iterator[Event]:
         for change in changes:

@@ -636,10 +636,12 @@ class Source:
 
     # -- the snapshot -----------------------------------------------------------------------------
 
-    def snapshot(self, patterns: Sequence[str]) -> Snapshot:
-        """The schemas of every table in the databases the patterns name, and the binlog
-        position they hold at (see the module docstring)."""
-        with self.snapshot_session(patterns) as (snap, _):
+    def snapshot(
+        self, patterns: Sequence[str], *, table: tuple[str, str] | None = None
+    ) -> Snapshot:
+        """The schemas of every table in the databases the patterns name (``table``: of that
+        one table alone), and the binlog position they hold at (see the module docstring)."""
+        with self.snapshot_session(patterns, table=table) as (snap, _):
             return snap
 
     @contextlib.contextmanager

@@ -1723,6 +1723,23 @@ def with_kept_defaults(text: str, kept: Callable[[list[str]], Sequence[str | Non
     return tree.sql(dialect=DIALECT) if changed and tree is not None else text
 
 
+def named_create(text: str, name: str) -> str:
+    """A server's ``CREATE TABLE`` text (its SHOW CREATE TABLE) as the same table of another
+    ``name`` (unqualified): the text itself where it names the table so, else the statement
+    read and written again with ``name`` in its place (a text mvdd cannot read stays: its
+    reading says what it refuses).
+
+    >>> named_create("CREATE TABLE `t` (a INT)", "u 2")
+    'CREATE TABLE `u 2` (a INT)'
+    """
+    tree = _single(text, SHOWN, None)
+    table = tree.this.this if tree is not None and isinstance(tree.this, exp.Schema) else None
+    if not isinstance(table, exp.Table) or table.name == name:
+        return text
+    table.set("this", exp.to_identifier(name, quoted=True))
+    return tree.sql(dialect=DIALECT) if tree is not None else text
+
+
 def _question_defaults(tree: exp.Expr | None) -> dict[str, exp.Literal]:
     """The string literals of a CREATE TABLE's DEFAULTs holding a ``?`` (not an ENUM's or a
     SET's), by column."""
