@@ -55,7 +55,8 @@ Starting
     of its own takes the server's (``character_set_server``), which a database created without
     one has. A table of a database the patterns do not name, which a statement on a followed
     table needs (renamed in, a LIKE's source, a partition's exchange partner), is learned from
-    the server when its schema there can stand for the one it had (:meth:`BinlogReader._learn`).
+    the server: its schema there when it can stand for the one it had, else its history in the
+    server's binlogs (:meth:`BinlogReader._learn`).
 
 DDL policy
     A statement on a matched table that mvdd cannot parse or does not model follows the
@@ -75,6 +76,7 @@ DDL policy
 from __future__ import annotations
 
 import contextlib
+import glob
 import itertools
 import logging
 import zlib
@@ -104,6 +106,7 @@ from mvdd.binlog.xa import Xid, find_prepared, format_xid, lost_prepare, prepare
 from mvdd.catalog import Catalog, Change
 from mvdd.ddl import step as s
 from mvdd.ddl.name import split_name
+from mvdd.ddl.render import render_table
 from mvdd.ddl.statement import (
     SHOWN,
     Statement,
@@ -610,10 +613,18 @@ class BinlogReader:
         return out
 
     def _statements(self, start: BinlogPosition, end: BinlogPosition) -> Iterator[Any]:
-        """The query events between two positions."""
+        """The query events between two positions (read on a stream of their own, under
+        :attr:`_scan_id`: the reader's may be open, as when a statement's table is learned)."""
         if not start < end:
             return
-        stream = self._open_stream(start, blocking=False)
+        stream = self._binlog_stream(
+            start,
+            server_id=self._scan_id,
+            blocking=False,
+            events=library.ALL_EVENTS,
+            connect=_plain_connect,
+            filter_non_implemented_events=False,
+        )
         file = start.file
         try:
             while True:
@@ -632,7 +643,6 @@ class BinlogReader:
                     return
         finally:
             stream.close()
-            self._stream_connected = False
 
     def _followed_statement(self, ev: Any) -> bool:
         verb, names = statement_words(ev.query, _sql_mode(ev))
@@ -1234,17 +1244,44 @@ class BinlogReader:
         """Learn the schema of ``name``, a table of a database the patterns do not name (whose
         statements the reader passes over), which the statement at ``at`` on a followed table
         needs: renamed into a followed database (``RENAME TABLE``, ``ALTER TABLE … RENAME``),
-        the source of a ``CREATE TABLE … LIKE``, a partition's exchange partner. Its schema is
-        the one the server holds now, taken in a snapshot, of the table under the name the
-        statement leaves it (the statement changes no more than its name and rows), when the
-        binlog from ``at`` to the snapshot holds no statement that names it (a superset of
-        those that change it: :meth:`ddl_tables`); it is recorded as the server's CREATE TABLE
-        at the start of the statement's event (its last version before ``at``). False for a
-        table of a followed database (whose schema the catalog must already hold);
-        SchemaUnknownError where the server's schema cannot stand for it."""
+        the source of a ``CREATE TABLE … LIKE``, a partition's exchange partner. It is recorded
+        at the start of the statement's event (its last version before ``at``), as
+
+        - the server's schema now of the table under the name the statement leaves it (taken
+          in a snapshot of it alone), where the statement changes no more than its name and
+          rows and the binlog from ``at`` to the snapshot holds no statement that names it (a
+          superset of those that change it: :meth:`ddl_tables`);
+        - else as the server's binlogs tell its history: its database's statements read from
+          the oldest binlog up to ``at`` (:meth:`_read_history`).
+
+        False for a table of a followed database (whose schema the catalog must already hold);
+        SchemaUnknownError where neither tells it."""
         database, table = split_name(name)
         if database is None or self._follows_database(database):
             return False
+        before = BinlogPosition(at.file, at.offset - ev.packet.event_size, at.era)
+        why = self._unchanged_since(name, statements, at, before)
+        if why is None:
+            return True  # (the table as the server has it, recorded by _unchanged_since)
+        found, lost = self._read_history(name, at)
+        if found is None:
+            raise SchemaUnknownError(
+                "a table of a database the patterns do not name, which a statement on a "
+                f"followed table needs, is not known at this position: the server's schema now "
+                f"cannot stand for it ({why}) and its binlogs do not tell its history ({lost}); "
+                "name its database in a pattern from the start to have its history read",
+                table=name,
+                position=at,
+            )
+        self.catalog.execute(render_table(found, name=table), position=before, database=database)
+        log.info("learned %s at %s from the server's binlogs", name, before)
+        return True
+
+    def _unchanged_since(
+        self, name: str, statements: list[Statement], at: BinlogPosition, before: BinlogPosition
+    ) -> str | None:
+        """Record ``name`` at ``before`` as the server holds it now, when that is its schema
+        at ``at`` (:meth:`_learn`): None once recorded, else why not."""
         now = name  # (its name after the statement)
         for st in statements:
             for step in st.steps:
@@ -1253,36 +1290,50 @@ class BinlogReader:
                 if isinstance(step, s.RenameTable):
                     now = step.to
                 elif not isinstance(step, s.TruncateTable):
-                    raise self._unlearned(name, "the statement changes its schema too", at)
+                    return "the statement changes its schema too"
+        database, table = split_name(name)
         held = split_name(now)
-        snap = self.source.snapshot(self.patterns, table=(held[0] or database, held[1]))
+        snap = self.source.snapshot(self.patterns, table=(held[0] or database or "", held[1]))
         if not snap.tables:
-            raise self._unlearned(name, f"the server holds no table {now} now", at)
+            return f"the server holds no table {now} now"
         until = snap.until or snap.position
         named = self.ddl_tables(at, until)
         if self.catalog.lower_names:
             named = {fold_name(n) for n in named}
         if named & {name, now}:
-            raise self._unlearned(
-                name, f"a statement between {at} and the server's {until} names {now}", at
-            )
+            return f"a statement between {at} and the server's {until} names {now}"
         ((_, _, create),) = snap.tables
-        before = BinlogPosition(at.file, at.offset - ev.packet.event_size, at.era)
         self.catalog.execute(
             named_create(create, table), position=before, database=database, sql_mode=SHOWN
         )
         log.info("learned %s at %s from the server's schema of %s (%s)", name, before, now, until)
-        return True
+        return None
 
-    @staticmethod
-    def _unlearned(name: str, why: str, at: BinlogPosition) -> SchemaUnknownError:
-        return SchemaUnknownError(
-            "a table of a database the patterns do not name, which a statement on a followed "
-            f"table needs, is not known at this position, and the server's schema now cannot "
-            f"stand for it ({why}): name its database in a pattern to have its history read",
-            table=name,
-            position=at,
+    def _read_history(self, name: str, at: BinlogPosition) -> tuple[Table | None, str]:
+        """``name``'s schema just before ``at`` as the server's binlogs tell it: the statements
+        of its database from the oldest binlog the server has up to ``at``, read by a reader
+        of that table alone into a catalog of its own (on a stream of its own, under
+        :attr:`_scan_id`; statements mvdd does not model skipped); (None, why) where they do not
+        hold its CREATE (made before the oldest binlog, or its rows met first)."""
+        source = self.source
+        oldest = source.oldest()
+        log.info("reading %s's history in the binlog from %s to %s", name, oldest, at)
+        scratch = BinlogReader(
+            source,
+            tables=glob.escape(name),
+            catalog=Catalog(on_unsupported="skip"),
+            server_id=self._scan_id,
+            start="beginning",
+            retry=source.retry,
         )
+        try:
+            for _ in scratch.transactions(until=at):
+                pass
+            return scratch.catalog.table(name, position=at), ""
+        except MvddError as err:
+            return None, f"from {oldest}: {err}"
+        finally:
+            scratch.close()
 
     def _untracked_moves(self, statements: list[Statement]) -> list[str]:
         """The names the statements rename untracked tables to."""
