@@ -175,6 +175,10 @@ class ReplicateMachine(RuleBasedStateMachine):
         for shard in FIXED:
             server, table = SHARDS[shard]
             self.s.run(server, f"CREATE TABLE {table} (id BIGINT NOT NULL PRIMARY KEY, a INT)")
+        #: a database on up2 the patterns do not name (tables renamed in from it and out to it)
+        self.aside = f"{self.s.db}_aside"
+        self.s.run("up2", f"CREATE DATABASE {self.aside}")
+        self.stack.callback(self.s.run, "up2", f"DROP DATABASE IF EXISTS {self.aside}")
         self.replicator = self.s.replicator()
         self.replicator.run()
         self.kills = 0
@@ -445,11 +449,15 @@ class ReplicateMachine(RuleBasedStateMachine):
     # -- a shard that comes and goes -------------------------------------------------------------
 
     @precondition(lambda self: "D" not in self.columns)
-    @rule(data=st.data(), how=st.sampled_from(["create", "with rows", "renamed in", "like"]))
+    @rule(
+        data=st.data(),
+        how=st.sampled_from(["create", "with rows", "renamed in", "from aside", "like"]),
+    )
     def create_shard(self, data: st.DataObject, how: str) -> None:
         """D (``orders_04`` on up2) joins: created as another shard's columns (one changed,
         one more, maybe), empty or filled in the statement's transaction, or made aside with
-        rows and renamed into the pattern; or ``LIKE orders_02`` (its keys and DEFAULTs)."""
+        rows and renamed into the pattern (from its database or one the patterns do not name,
+        whose table the reader learns); or ``LIKE orders_02`` (its keys and DEFAULTs)."""
         if how == "like":
             self.s.run("up2", "CREATE TABLE orders_04 LIKE orders_02")
             self.columns["D"] = dict(self.columns["B"])
@@ -463,7 +471,8 @@ class ReplicateMachine(RuleBasedStateMachine):
         free = [n for n in NAMES if n not in columns]
         if data.draw(st.booleans(), label="more") and free:
             columns[data.draw(st.sampled_from(free), label="name")] = data.draw(DEFINITIONS)
-        table = "_orders_04_new" if how == "renamed in" else "orders_04"
+        made = {"renamed in": "_orders_04_new", "from aside": f"{self.aside}._orders_04_new"}
+        table = made.get(how, "orders_04")
         definitions = [f"{n} {kind}" for n, kind in columns.items()]
         self.s.run(
             "up2",
@@ -473,17 +482,19 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.columns["D"], self.indexes["D"], self.defaulted["D"] = columns, {}, set()
         if how != "create":
             self.insert(shard="D", data=data, table=table)
-        if how == "renamed in":
+        if how in ("renamed in", "from aside"):
             self.s.run("up2", f"RENAME TABLE {table} TO orders_04")
 
-    @rule(shard=st.sampled_from(["D", "E"]), renamed=st.booleans())
+    @rule(shard=st.sampled_from(["D", "E"]), to=st.sampled_from([None, "gone", "aside"]))
     @live
-    def drop_shard(self, shard: str, renamed: bool) -> None:
-        """D or E leaves (dropped, or renamed out of the pattern), its rows deleted first: the
-        target keeps a departed shard's rows (it does not record whose a row is)."""
+    def drop_shard(self, shard: str, to: str | None) -> None:
+        """D or E leaves (dropped, or renamed out of the pattern, maybe to a database the
+        patterns do not name), its rows deleted first: the target keeps a departed shard's
+        rows (it does not record whose a row is)."""
         table = SHARDS[shard][1]
-        leave = f"RENAME TABLE {table} TO gone" if renamed else f"DROP TABLE {table}"
-        self.s.run("up2", f"DELETE FROM {table}", leave, "DROP TABLE IF EXISTS gone")
+        gone = {"gone": "gone", "aside": f"{self.aside}.gone"}.get(to or "")
+        leave = f"RENAME TABLE {table} TO {gone}" if gone else f"DROP TABLE {table}"
+        self.s.run("up2", f"DELETE FROM {table}", leave, f"DROP TABLE IF EXISTS {gone or 'gone'}")
         del self.columns[shard], self.indexes[shard], self.defaulted[shard]
 
     @precondition(lambda self: "D" in self.columns and "E" not in self.columns)
