@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -672,6 +673,41 @@ def test_rows_a_partition_exchange_brings_in_are_read(s: Setup) -> None:
     s.run(
         "up1",
         "ALTER TABLE orders_01 EXCHANGE PARTITION p0 WITH TABLE swap",
+        "UPDATE orders_01 SET status = 'paid' WHERE id = 50",
+    )
+    r.run()
+    verdict = verdict_of(s, r)
+    assert verdict.rows[f"up1/{s.db}.orders_01"] == 3
+    assert verdict.differences == tuple(
+        f"the row ({i},) is downstream and on no shard" for i in range(1, 6)
+    )
+    assert _target_values(s, "status")[50] == "paid"
+
+
+def test_rows_a_tablespace_import_brings_in_are_read(s: Setup) -> None:
+    """InnoDB's ``DISCARD TABLESPACE`` takes a shard's rows without row events (the target
+    keeps them, as the rows of a truncated shard among others), and ``IMPORT TABLESPACE``
+    brings another table's file in: the shard is read again for its rows, as after an
+    exchange of partitions."""
+    rows(s, "up1", "orders_01", 1, 5)
+    r = s.replicator()
+    r.run()
+    server = s.servers.upstream("up1")
+    s.run("up1", "CREATE TABLE src LIKE orders_01", "ALTER TABLE orders_01 DISCARD TABLESPACE")
+    rows(s, "up1", "src", 50, 3)
+    conn = server.connect(s.db)
+    try:
+        with conn.cursor() as cur:
+            cur.execute("FLUSH TABLES src FOR EXPORT")
+            folder = server.base / "data" / s.db
+            for suffix in ("ibd", "cfg"):
+                shutil.copyfile(folder / f"src.{suffix}", folder / f"orders_01.{suffix}")
+            cur.execute("UNLOCK TABLES")
+    finally:
+        conn.close()
+    s.run(
+        "up1",
+        "ALTER TABLE orders_01 IMPORT TABLESPACE",
         "UPDATE orders_01 SET status = 'paid' WHERE id = 50",
     )
     r.run()
