@@ -658,58 +658,50 @@ def test_partitioned_shards_are_copied_and_followed(
     assert verdict.target_rows - sum(verdict.rows.values()) == 99
 
 
-def test_rows_a_partition_exchange_brings_in_are_read(s: Setup) -> None:
-    """``EXCHANGE PARTITION`` with a table outside the pattern swaps rows without row events:
-    the shard is read again for the rows that came in (they were lost: the next UPDATE of one
-    stopped the replicator), and until then its changes apply in safe mode; the rows that
-    left stay in the target, on no shard, as the rows of a dropped partition do."""
-    ranges = "(PARTITION p0 VALUES LESS THAN (100), PARTITION p1 VALUES LESS THAN MAXVALUE)"
-    s.run("up1", f"ALTER TABLE orders_01 PARTITION BY RANGE (id) {ranges}")
-    rows(s, "up1", "orders_01", 1, 5)
-    r = s.replicator()
-    r.run()
+def _exchange_partition(s: Setup) -> None:
+    """``EXCHANGE PARTITION`` of ``orders_01``'s p0 (rows 1–5; :data:`RANGES`) with a table
+    outside the pattern (rows 50–52)."""
     s.run("up1", CREATE.format(t="swap"))
     rows(s, "up1", "swap", 50, 3)
-    s.run(
-        "up1",
-        "ALTER TABLE orders_01 EXCHANGE PARTITION p0 WITH TABLE swap",
-        "UPDATE orders_01 SET status = 'paid' WHERE id = 50",
-    )
-    r.run()
-    verdict = verdict_of(s, r)
-    assert verdict.rows[f"up1/{s.db}.orders_01"] == 3
-    assert verdict.differences == tuple(
-        f"the row ({i},) is downstream and on no shard" for i in range(1, 6)
-    )
-    assert _target_values(s, "status")[50] == "paid"
+    s.run("up1", "ALTER TABLE orders_01 EXCHANGE PARTITION p0 WITH TABLE swap")
 
 
-def test_rows_a_tablespace_import_brings_in_are_read(s: Setup) -> None:
-    """InnoDB's ``DISCARD TABLESPACE`` takes a shard's rows without row events (the target
-    keeps them, as the rows of a truncated shard among others), and ``IMPORT TABLESPACE``
-    brings another table's file in: the shard is read again for its rows, as after an
-    exchange of partitions."""
-    rows(s, "up1", "orders_01", 1, 5)
-    r = s.replicator()
-    r.run()
+def _import_tablespace(s: Setup) -> None:
+    """InnoDB's ``DISCARD TABLESPACE`` of ``orders_01`` (rows 1–5), then ``IMPORT
+    TABLESPACE`` of another table's file (rows 50–52), copied in as the server exports it."""
     server = s.servers.upstream("up1")
     s.run("up1", "CREATE TABLE src LIKE orders_01", "ALTER TABLE orders_01 DISCARD TABLESPACE")
     rows(s, "up1", "src", 50, 3)
-    conn = server.connect(s.db)
-    try:
-        with conn.cursor() as cur:
-            cur.execute("FLUSH TABLES src FOR EXPORT")
-            folder = server.base / "data" / s.db
-            for suffix in ("ibd", "cfg"):
-                shutil.copyfile(folder / f"src.{suffix}", folder / f"orders_01.{suffix}")
-            cur.execute("UNLOCK TABLES")
-    finally:
-        conn.close()
-    s.run(
-        "up1",
-        "ALTER TABLE orders_01 IMPORT TABLESPACE",
-        "UPDATE orders_01 SET status = 'paid' WHERE id = 50",
-    )
+    with contextlib.closing(server.connect(s.db)) as conn, conn.cursor() as cur:
+        cur.execute("FLUSH TABLES src FOR EXPORT")  # (the files stay while the lock does)
+        folder = server.base / "data" / s.db
+        for suffix in ("ibd", "cfg"):
+            shutil.copyfile(folder / f"src.{suffix}", folder / f"orders_01.{suffix}")
+        cur.execute("UNLOCK TABLES")
+    s.run("up1", "ALTER TABLE orders_01 IMPORT TABLESPACE")
+
+
+RANGES = "PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (100), PARTITION p1 VALUES LESS THAN MAXVALUE)"
+
+
+@pytest.mark.parametrize(
+    ("partitioned", "bring"), [(True, _exchange_partition), (False, _import_tablespace)]
+)
+def test_rows_brought_in_without_row_events_are_read(
+    s: Setup, partitioned: bool, bring: Any
+) -> None:
+    """``EXCHANGE PARTITION`` with a table outside the pattern, or ``IMPORT TABLESPACE``,
+    brings rows without row events: the shard is read again for the rows that came in (they
+    were lost: the next UPDATE of one stopped the replicator), and until then its changes
+    apply in safe mode; the rows that left (the exchanged partition's, the discarded
+    tablespace's) stay in the target, on no shard, as the rows of a dropped partition do."""
+    if partitioned:
+        s.run("up1", f"ALTER TABLE orders_01 {RANGES}")
+    rows(s, "up1", "orders_01", 1, 5)
+    r = s.replicator()
+    r.run()
+    bring(s)
+    s.run("up1", "UPDATE orders_01 SET status = 'paid' WHERE id = 50")
     r.run()
     verdict = verdict_of(s, r)
     assert verdict.rows[f"up1/{s.db}.orders_01"] == 3
@@ -960,51 +952,27 @@ def test_a_new_shard_and_a_tools_cut_over(s: Setup) -> None:
 
 
 @pytest.mark.parametrize(
-    "how", ["RENAME TABLE _staged TO orders_09", "ALTER TABLE _staged RENAME TO orders_09"]
+    "how", ["RENAME TABLE {staged} TO orders_09", "ALTER TABLE {staged} RENAME TO orders_09"]
 )
-def test_a_table_renamed_into_the_pattern_brings_its_rows(s: Setup, how: str) -> None:
+@pytest.mark.parametrize("aside", [False, True], ids=["its database", "a database not followed"])
+def test_a_table_renamed_into_the_pattern_brings_its_rows(s: Setup, how: str, aside: bool) -> None:
     """A table made outside the pattern, filled, and renamed into it joins the group with the
     rows it holds (no row event brought them): they are read, and the binlog after the rename
-    applies over them."""
-    r = s.replicator()
-    r.run()
-    s.run("up2", CREATE.format(t="_staged"))
-    rows(s, "up2", "_staged", 90_001, 10)
-    s.run(
-        "up2",
-        how,
-        "UPDATE orders_09 SET status = 'paid' WHERE id = 90001",
-        "DELETE FROM orders_09 WHERE id = 90002",
-    )
-    rows(s, "up2", "orders_09", 90_011, 2)
-    r.run()
-    assert assert_replicated(s, r)[f"up2/{s.db}.orders_09"] == 11
-    assert _target_values(s, "status")[90_001] == "paid"
-
-
-@pytest.mark.parametrize(
-    "how",
-    [
-        "RENAME TABLE {aside}._staged TO orders_09",
-        "ALTER TABLE {aside}._staged RENAME TO orders_09",
-    ],
-)
-def test_a_table_renamed_in_from_a_database_not_followed_brings_its_rows(
-    s: Setup, how: str
-) -> None:
-    """The same from a database the patterns do not name, whose statements the reader never
-    read: the table's schema is learned from the server's, and it joins with its rows (before:
+    applies over them. From a database the patterns do not name, whose statements the reader
+    never read, the table's schema is learned from the server's first (before:
     ``NoSuchTableError`` at the rename, for good)."""
-    aside = f"{s.db}_aside"
     r = s.replicator()
     r.run()
-    s.run("up2", f"CREATE DATABASE {aside}")
-    try:
-        s.run("up2", CREATE.format(t=f"{aside}._staged"))
-        rows(s, "up2", f"{aside}._staged", 90_001, 10)
+    staged = f"{s.db}_aside._staged" if aside else "_staged"
+    with contextlib.ExitStack() as stack:
+        if aside:
+            s.run("up2", f"CREATE DATABASE {s.db}_aside")
+            stack.callback(s.run, "up2", f"DROP DATABASE IF EXISTS {s.db}_aside")
+        s.run("up2", CREATE.format(t=staged))
+        rows(s, "up2", staged, 90_001, 10)
         s.run(
             "up2",
-            how.format(aside=aside),
+            how.format(staged=staged),
             "UPDATE orders_09 SET status = 'paid' WHERE id = 90001",
             "DELETE FROM orders_09 WHERE id = 90002",
         )
@@ -1012,8 +980,6 @@ def test_a_table_renamed_in_from_a_database_not_followed_brings_its_rows(
         r.run()
         assert assert_replicated(s, r)[f"up2/{s.db}.orders_09"] == 11
         assert _target_values(s, "status")[90_001] == "paid"
-    finally:
-        s.run("up2", f"DROP DATABASE IF EXISTS {aside}")
 
 
 def test_a_shard_renamed_out_of_the_pattern_leaves_and_its_name_is_free(s: Setup) -> None:
