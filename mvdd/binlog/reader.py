@@ -1194,7 +1194,7 @@ class BinlogReader:
             if st.database is not None:
                 touched.append(f"{st.database.database or schema}.")
         known = set(self.catalog.tables())
-        if not any(self._follows(t, known) for t in touched):
+        if not any(self._follows(t, known, at) for t in touched):
             return ()
         try:
             changes = self._execute(text, schema, session, statements, at, ev)
@@ -1354,15 +1354,22 @@ class BinlogReader:
             t in untracked or t in moved for t in matched
         )
 
-    def _follows(self, table: str, known: set[str]) -> bool:
-        """Whether a statement that names ``table`` (``database.`` for a database's own
-        statement) is read into the catalog: one of a followed database, or of a table the
+    def _follows(self, table: str, known: set[str], at: BinlogPosition) -> bool:
+        """Whether a statement at ``at`` that names ``table`` (``database.`` for a database's
+        own statement) is read into the catalog: one of a followed database, or of a table the
         catalog holds elsewhere (renamed out of a followed database, or learned:
-        :meth:`_learn`), so that the catalog keeps such a table as the server has it; a
-        database's statement where the catalog holds tables of it (its ``DROP DATABASE`` drops
-        them)."""
+        :meth:`_learn`) and held there before ``at``, so that the catalog keeps such a table as
+        the server has it (a statement read again from before it was held, a restart's, is of
+        a past the catalog does not keep); a database's statement where the catalog holds
+        tables of it (its ``DROP DATABASE`` drops them)."""
         database, name = split_name(table)
-        if table in known or self._follows_database(database):
+        if self._follows_database(database):
+            return True
+        if table in known:
+            try:
+                self.catalog.table(table, position=at)
+            except (NoSuchTableError, NoSuchVersionError):
+                return False
             return True
         return not name and any(split_name(k)[0] == database for k in known)
 
