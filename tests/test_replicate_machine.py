@@ -2,13 +2,15 @@
 other) and a fourth that comes and goes, followed by ``mvdd replicate``: columns added (first,
 after another or last), dropped, renamed, moved, given a DEFAULT or none, and changed to any
 type on any shard (one added and another dropped in one statement, renamed and changed in one,
-two changed in one), indexed and unindexed, generated columns added (and renamed) beside plain
+two changed in one; a column added or dropped by an online schema change tool's ghost table
+and cut-over), indexed and unindexed, generated columns added (and renamed) beside plain
 ones, in a session outside strict mode (the server converts, cuts or zeroes the values a change
 does not take), with rows written, updated (their keys too) and deleted between, some in
 transactions over both shards of one server, and binary logs rotated; a fourth shard joins
 (created empty, filled in its statement's transaction, ``LIKE`` another, or made aside with rows
-and renamed into the pattern), is renamed within the pattern (a new table then takes its name),
-and leaves (dropped or renamed out, its rows deleted first), again and again under one name; the
+and renamed into the pattern, from its database or one the patterns do not name), is renamed
+within the pattern (a new table then takes its name), and leaves (dropped or renamed out, to
+either database, its rows deleted first), again and again under one name; the
 replicator runs at random moments, and is started again on its state (what a new process reads
 back), or once in an example ``mvdd replicate`` runs in a process of its own killed at one of
 its kill points (:mod:`mvdd.replicate.faults`).
@@ -300,6 +302,38 @@ class ReplicateMachine(RuleBasedStateMachine):
         self.sql(shard, f"ALTER TABLE {SHARDS[shard][1]} DROP COLUMN {name}")
         del self.columns[shard][name]
         self._renamed(shard, name, None)
+
+    @rule(
+        shard=st.sampled_from(sorted(SHARDS)),
+        data=st.data(),
+        kind=DEFINITIONS,
+        tool=st.sampled_from([("gho", "del"), ("new", "old")]),
+    )
+    @live
+    def cut_over(self, shard: str, data: st.DataObject, kind: str, tool: tuple[str, str]) -> None:
+        """An online schema change tool (gh-ost's ``_t_gho``/``_t_del``, pt-osc's
+        ``_t_new``/``_t_old``) adds or drops a column: its ghost table made LIKE the shard,
+        altered, filled from it, and swapped in by one RENAME TABLE, the old one dropped."""
+        server, table = SHARDS[shard]
+        ghost, old = (f"_{table}_{suffix}" for suffix in tool)
+        free = [n for n in NAMES if n not in self.columns[shard]]
+        drop = len(self.columns[shard]) > 1 and (not free or data.draw(st.booleans(), label="drop"))
+        name = data.draw(st.sampled_from(sorted(self.columns[shard]) if drop else free))
+        kept = ", ".join(["id", *(n for n in self.written(shard) if not (drop and n == name))])
+        self.s.run(
+            server,
+            LOOSE,
+            f"CREATE TABLE {ghost} LIKE {table}",
+            f"ALTER TABLE {ghost} " + (f"DROP COLUMN {name}" if drop else f"ADD {name} {kind}"),
+            f"INSERT INTO {ghost} ({kept}) SELECT {kept} FROM {table}",
+            f"RENAME TABLE {table} TO {old}, {ghost} TO {table}",
+            f"DROP TABLE {old}",
+        )
+        if drop:
+            del self.columns[shard][name]
+            self._renamed(shard, name, None)
+        else:
+            self.columns[shard][name] = kind
 
     @rule(shard=st.sampled_from(sorted(SHARDS)), data=st.data(), kind=DEFINITIONS)
     @live
