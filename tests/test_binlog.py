@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import itertools
 import logging
 import random
 import shutil
@@ -761,6 +762,41 @@ def test_a_database_dropped_takes_the_tables_the_catalog_holds_of_it(
             ("insert", {"id": 1, "y": 2}),
         ]
         assert reader.catalog.table(f"{db}.orders_1").column_names == ("id", "y")
+
+
+def test_a_name_moved_to_another_table_is_told_from_statements_that_keep_it(
+    binlog_server: MariaDB,
+) -> None:
+    """``name_moved``: whether a statement between two positions may have given a table's
+    name to another table (what a shard read again checks before it trusts the table of its
+    name in a snapshot): a RENAME from it or to it, its DROP, a CREATE of it; not an ALTER, an
+    ANALYZE, a ``CREATE TABLE IF NOT EXISTS`` or a statement on another table."""
+    server = binlog_server
+    with database(server) as db:
+        server.execute("CREATE TABLE t (id INT PRIMARY KEY)", database=db)
+        reader = reader_for(server, f"{db}.*")
+        marks = [server_position(server)]
+        kept = [
+            "ALTER TABLE t ADD c INT",
+            "ANALYZE TABLE t",
+            "CREATE TABLE IF NOT EXISTS t (id INT PRIMARY KEY)",
+            "CREATE TABLE t2 LIKE t",
+            "RENAME TABLE t2 TO t3",
+        ]
+        moved = [
+            "RENAME TABLE t TO u",
+            "CREATE TABLE t LIKE u",
+            "ALTER TABLE t RENAME TO v",
+            "RENAME TABLE u TO t",
+            "DROP TABLE t",
+        ]
+        for statement in [*kept, *moved]:
+            server.execute(statement, database=db)
+            marks.append(server_position(server))
+        told = [reader.name_moved(f"{db}.t", a, b) for a, b in itertools.pairwise(marks)]
+        assert told == [False] * len(kept) + [True] * len(moved)
+        assert not reader.name_moved(f"{db}.t", marks[0], marks[len(kept)])
+        assert reader.name_moved(f"{db}.u", marks[len(kept)], marks[-1])
 
 
 def test_unreadable_ddl_on_a_followed_table_follows_the_policy(binlog_server: MariaDB) -> None:

@@ -982,6 +982,24 @@ def test_a_table_renamed_into_the_pattern_brings_its_rows(s: Setup, how: str, as
         assert _target_values(s, "status")[90_001] == "paid"
 
 
+def test_rows_a_rename_brings_in_are_read_from_the_table_whatever_its_name_now(s: Setup) -> None:
+    """A table renamed into the pattern with rows, then renamed within it, and a new table of
+    the same schema made under its first name, all before the replicator reads its rows: they
+    are read from the shard's table under its name now (before: from the new table of its
+    first name, which passed for it, empty; the rows never came)."""
+    r = s.replicator()
+    r.run()
+    s.run("up2", CREATE.format(t="_staged"))
+    rows(s, "up2", "_staged", 90_001, 3)
+    s.run("up2", "RENAME TABLE _staged TO orders_09", "RENAME TABLE orders_09 TO orders_10")
+    s.run("up2", CREATE.format(t="orders_09"))
+    rows(s, "up2", "orders_09", 91_001, 2)
+    r.run()
+    counts = assert_replicated(s, r)
+    (new,) = (shard for shard in counts if shard.startswith(f"up2/{s.db}.orders_09#"))
+    assert (counts[f"up2/{s.db}.orders_09"], counts[new]) == (3, 2)
+
+
 def test_a_shard_renamed_out_of_the_pattern_leaves_and_its_name_is_free(s: Setup) -> None:
     """``RENAME TABLE orders_03 TO archive_03`` takes the shard out of the group (the binlog
     reader's event of a rename out bears the old name, which matched: the shard was followed

@@ -599,18 +599,39 @@ class BinlogReader:
         superset of the tables they change; control statements and row changes left out)."""
         out: set[str] = set()
         for ev in self._statements(start, end):
-            verb, names = statement_words(ev.query, _sql_mode(ev))
-            if verb in _CONTROL or verb in _ROW_STATEMENTS:
+            out |= self._mentions(ev)
+        return out
+
+    def name_moved(self, name: str, start: BinlogPosition, end: BinlogPosition) -> bool:
+        """Whether a statement between two positions may have given the table name ``name``
+        (``database.table``) to another table than the one that bore it at ``start``: one that
+        renames a table from or to it, drops it or makes a table of it (``IF NOT EXISTS``
+        aside, which makes none where it is taken), as the catalog reads it; one that names it
+        and does not read counts."""
+        for ev in self._statements(start, end):
+            if name not in self._mentions(ev):
                 continue
             schema = _schema(ev)
-            for name in names:
-                out.add(f"{schema}.{name}")
-                if schema is None:
-                    out.add(name)
-            words = list(names)
-            for db, table in itertools.pairwise(words):
-                out.add(f"{db}.{table}")
-        return out
+            try:
+                statements = self._read_statements(ev.query, schema, ev, self._session(ev))
+            except DDLError:
+                return True
+            if any(_moves(step, name) for st in statements for step in st.steps):
+                return True
+        return False
+
+    def _mentions(self, ev: Any) -> set[str]:
+        """The ``database.table`` names a query event's statement mentions (none for control
+        statements and row changes; folded where the server folds names)."""
+        verb, names = statement_words(ev.query, _sql_mode(ev))
+        if verb in _CONTROL or verb in _ROW_STATEMENTS:
+            return set()
+        schema = _schema(ev)
+        out = {f"{schema}.{name}" for name in names}
+        if schema is None:
+            out.update(names)
+        out.update(f"{db}.{table}" for db, table in itertools.pairwise(names))
+        return {fold_name(n) for n in out} if self.catalog.lower_names else out
 
     def _statements(self, start: BinlogPosition, end: BinlogPosition) -> Iterator[Any]:
         """The query events between two positions (read on a stream of their own, under
@@ -1167,25 +1188,7 @@ class BinlogReader:
         no text of it, or no codec for it: :mod:`mvdd.binlog.library`) is unreadable."""
         session = self._session(ev)
         try:
-            if ev.mvdd_unreadable is not None:
-                raise DDLParseError(
-                    f"the statement's client wrote it in {ev.mvdd_unreadable}, which mvdd does "
-                    "not read it in (its text as UTF-8 is not the statement the server ran)"
-                )
-            statements = list(
-                iter_statements(  # (read as the catalog will read it: its tables named)
-                    text,
-                    default=schema,
-                    charsets=self.catalog.database_default,
-                    replica=True,
-                    flavor=self.catalog.flavor,
-                    charset=session["charset"],
-                    sql_mode=session["sql_mode"],
-                    lower_names=self.catalog.lower_names,
-                    explicit_defaults_for_timestamp=session["explicit_defaults_for_timestamp"],
-                    connection_charset=session["connection_charset"],
-                )
-            )
+            statements = self._read_statements(text, schema, ev, session)
         except DDLError as err:
             return self._unreadable(text, verb, schema, names, at, err)
         touched: list[str] = []
@@ -1218,6 +1221,31 @@ class BinlogReader:
             changes = [c for c in self.catalog.changes_at(at) if c.statement in texts]
         self._plans.clear()
         return tuple(self._ddl_events(changes, text, at))
+
+    def _read_statements(
+        self, text: str, schema: str | None, ev: Any, session: dict[str, Any]
+    ) -> list[Statement]:
+        """A query event's statements as the catalog will read them, its tables named (DDLError
+        where mvdd does not read them)."""
+        if ev.mvdd_unreadable is not None:
+            raise DDLParseError(
+                f"the statement's client wrote it in {ev.mvdd_unreadable}, which mvdd does "
+                "not read it in (its text as UTF-8 is not the statement the server ran)"
+            )
+        return list(
+            iter_statements(
+                text,
+                default=schema,
+                charsets=self.catalog.database_default,
+                replica=True,
+                flavor=self.catalog.flavor,
+                charset=session["charset"],
+                sql_mode=session["sql_mode"],
+                lower_names=self.catalog.lower_names,
+                explicit_defaults_for_timestamp=session["explicit_defaults_for_timestamp"],
+                connection_charset=session["connection_charset"],
+            )
+        )
 
     def _execute(
         self,
@@ -1297,10 +1325,7 @@ class BinlogReader:
         if not snap.tables:
             return f"the server holds no table {now} now"
         until = snap.until or snap.position
-        named = self.ddl_tables(at, until)
-        if self.catalog.lower_names:
-            named = {fold_name(n) for n in named}
-        if named & {name, now}:
+        if self.ddl_tables(at, until) & {name, now}:
             return f"a statement between {at} and the server's {until} names {now}"
         ((_, _, create),) = snap.tables
         self.catalog.execute(
@@ -1429,6 +1454,15 @@ class BinlogReader:
         if name not in untracked:
             untracked[name] = str(at)
             self.catalog.store.set_state(UNTRACKED, untracked)
+
+
+def _moves(step: s.Step, name: str) -> bool:
+    """Whether a step takes the table name ``name`` from a table or gives it to one."""
+    if isinstance(step, s.RenameTable):
+        return name in (step.table, step.to)
+    if isinstance(step, s.CreateTable | s.CreateTableLike):
+        return step.table == name and not step.if_not_exists
+    return isinstance(step, s.DropTable) and step.table == name
 
 
 #: the library's event classes -> what the reader does with them

@@ -1718,14 +1718,16 @@ class Replicator:
         point: Checkpoint | None,
         data: Mapping[str, Any] | None = None,
         refresh: bool = False,
+        table: tuple[str, str] | None = None,
     ) -> int | None:
         """``shard``'s rows read in a snapshot at ``position`` (``rows``: its
-        :class:`~mvdd.binlog.source.Rows`) into the target and the lake, in key order, each
-        batch with its checkpoint ``mark`` (the last key, the rows so far, and ``data``); after
-        the last key of ``point``, a checkpoint of an earlier read cut short, where it has one.
-        ``refresh``: a shard read again (every row upserted, batches of :attr:`batch_rows`,
-        not stopped mid-way; the kill point ``mid-refresh`` after each). The rows in all, or
-        None when the replicator was stopped mid-way."""
+        :class:`~mvdd.binlog.source.Rows`; ``table``: its table's name there, (database,
+        table), where it is not the one of its group's version) into the target and the lake,
+        in key order, each batch with its checkpoint ``mark`` (the last key, the rows so far,
+        and ``data``); after the last key of ``point``, a checkpoint of an earlier read cut
+        short, where it has one. ``refresh``: a shard read again (every row upserted, batches
+        of :attr:`batch_rows`, not stopped mid-way; the kill point ``mid-refresh`` after
+        each). The rows in all, or None when the replicator was stopped mid-way."""
         how = merge.reading(shard)
         into, at = how.route.positions(how.columns)
         after, copied = None, 0
@@ -1736,7 +1738,9 @@ class Replicator:
         database, _, name = how.table.name.partition(".")
         batch = {"batch": self.batch_rows} if refresh else {}
         try:
-            for chunk in rows.rows((database, name), how.read, how.key, after=after, **batch):
+            for chunk in rows.rows(
+                table or (database, name), how.read, how.key, after=after, **batch
+            ):
                 if not refresh and self._stop.is_set():
                     return None
                 changes = Changes(templates)
@@ -1781,7 +1785,14 @@ class Replicator:
         src = self._sources[source]
         how = merge.reading(shard)
         table, version = how.table, how.version
-        database, _, name = table.name.partition(".")
+        # the table's name as its reader last recorded it (the group's version may be older, a
+        # rename since on its way), and the binlog from there to the snapshot without a
+        # statement that gives the name to another table: else the snapshot's table of that
+        # name is not the shard's (a new one of the same schema would pass for it)
+        head = src.catalog.history_by_id(merge.tables[shard][1])[-1]
+        if head.dropped:
+            return  # (it leaves the group when its DROP comes)
+        database, _, name = head.table.partition(".")
         only = (database, name)
         # a read of this mark that a kill cut short goes on after its last key (the rows
         # before it were read at an older snapshot: the safe window covers both)
@@ -1803,6 +1814,11 @@ class Replicator:
                 log.info("%s: read again after its next DDL (its table changed since)", shard)
                 return
             assert snap.position is not None
+            if head.position < snap.position:
+                with self._reader(source, src.catalog) as reader:
+                    if reader.name_moved(head.table, head.position, snap.position):
+                        log.info("%s: read again after its next DDL (its name moved since)", shard)
+                        return
             copied = self._stream(
                 target,
                 merge,
@@ -1813,6 +1829,7 @@ class Replicator:
                 point=point,
                 data=of,
                 refresh=True,
+                table=only,
             )
             assert copied is not None
         src.refresh.discard(shard)
