@@ -460,6 +460,33 @@ def test_a_statement_replayed_behind_a_new_table_of_its_name_is_a_replay(
     assert catalog.table("w").column_names == ("old", "b")
 
 
+def test_a_statement_new_to_its_table_is_not_judged_by_the_names_earlier_table(
+    catalog: Catalog,
+) -> None:
+    """A statement on the table that bears its name at its position, whose history ends
+    before it, is new to that table, whatever another table that bore the name earlier did
+    since (renamed away, then dropped): a no-op read again after a restart behind that drop
+    passes (it was refused as out of order for the earlier table, for good), and a change
+    applies. A no-op on a table renamed and dropped since is one too."""
+    catalog.execute("CREATE TABLE t (a INT)", position=10)
+    catalog.execute("RENAME TABLE t TO u", position=20)
+    catalog.execute("CREATE TABLE t (a INT)", position=30)
+    catalog.execute("DROP TABLE u", position=50)
+    assert catalog.execute("ALTER TABLE t ALTER COLUMN a DROP DEFAULT", position=40) == []
+    (change,) = catalog.execute("ALTER TABLE t ADD COLUMN b INT", position=45)
+    assert (change.table, change.version) == ("t", 2)
+    with pytest.raises(PositionError):  # (u bore no name t at 25: t was made at 30)
+        catalog.execute("ALTER TABLE t ADD COLUMN c INT", position=25)
+    # a no-op read again on a table dropped since: judged on the tables named so at its
+    # position (it was planned on the names now, found none, and refused as out of order)
+    catalog.execute("CREATE TABLE v (a INT, b INT)", position=60)
+    catalog.execute("RENAME TABLE v TO w", position=70)
+    catalog.execute("DROP TABLE w", position=80)
+    assert catalog.execute("ALTER TABLE v MODIFY a INT FIRST", position=65) == []
+    with pytest.raises(PositionError):  # (a change no version of v records)
+        catalog.execute("ALTER TABLE v MODIFY a INT AFTER b", position=65)
+
+
 def test_names_are_resolved_at_the_position(catalog: Catalog) -> None:
     catalog.execute("CREATE TABLE t (old INT)", position=1)
     catalog.execute("DROP TABLE t", position=2)

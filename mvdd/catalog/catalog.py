@@ -927,10 +927,11 @@ class Catalog:
         recorded there, or none where it changes nothing in the tables as they stood there (a
         no-op adds no version: ``ALTER TABLE t ENGINE=InnoDB``, a column moved where it is).
         A table that did not bear one of its names at the position (made later, or named
-        otherwise there) is the statement's only where no other table was. Raises
+        otherwise there) is the statement's only where no other table did, one whose history
+        ends before the position included (the statement is new to it). Raises
         PositionError when it is out of order."""
         state = self._state
-        seen = False
+        seen = named = False
         later: tuple[str, Any] | None = None  # a table not of the name there, and its head
         for name in st.tables:
             for tid in state.ever.get(name, ()):
@@ -945,6 +946,8 @@ class Catalog:
                         f"position {position!r} does not compare with {head!r}", table=name
                     ) from None
                 if not behind:
+                    row = history.row(history.head)
+                    named = named or (row.name == name and not row.dropped)
                     continue
                 if any(history.row(v).statement == st.text for v in history.versions_at(position)):
                     seen = True
@@ -957,7 +960,7 @@ class Catalog:
                     seen = True
                     continue
                 _out_of_order(position, name, head)
-        if later is not None and not seen:
+        if later is not None and not (seen or named):
             _out_of_order(position, *later)
         return seen
 
@@ -978,7 +981,23 @@ class Catalog:
         def later_steps(tid: int) -> list[s.Step]:
             return [x for change in state.histories[tid].changes()[1:] for x in change.steps]
 
-        return plan_statement(st, state.names, head, later_steps, rules=rules)
+        names = state.names if position is None else self._names_at(st, position)
+        return plan_statement(st, names, head, later_steps, rules=rules)
+
+    def _names_at(self, st: Statement, position: Any) -> dict[str, int]:
+        """The tables the statement's names named at ``position`` (by table id; a name no
+        table bore there is not in it)."""
+        state = self._state
+        out: dict[str, int] = {}
+        for name in st.tables:
+            for tid in state.ever.get(name, ()):
+                history = state.histories[tid]
+                version = history.version_before(position)
+                if version >= 1:
+                    row = history.row(version)
+                    if row.name == name and not row.dropped:
+                        out[name] = tid
+        return out
 
     def _no_op_at(self, st: Statement, position: Any, rules: Rules) -> bool:
         """Whether the statement plans, on the tables as they stood at ``position``, to change
