@@ -41,7 +41,9 @@ renamed into the pattern joined without its rows; and a paused shard's held rows
 left (the rows they deleted left in the target, and released with the next table of its name
 against that table's versions); a DROP read again after a kill behind a new table of its name, or a
 CREATE behind the name's earlier table renamed away, refused as out of order; and a new table of the name a shard renamed within the pattern
-bears refused as a shard the group had. Each has a test of its own in ``test_replicate``,
+bears refused as a shard the group had; the rows a rename brought in read from a new table
+of the shard's first name and schema (empty); and a no-op read again after a kill behind the
+drop of its name's earlier table refused as out of order. Each has a test of its own in ``test_replicate``,
 ``test_replicate_crash``, ``test_shard`` or ``test_shard_replay``.
 """
 
