@@ -1814,7 +1814,7 @@ class Replicator:
                 log.info("%s: read again after its next DDL (its table changed since)", shard)
                 return
             assert snap.position is not None
-            if head.position < snap.position:
+            if head.position is not None and head.position < snap.position:
                 with self._reader(source, src.catalog) as reader:
                     if reader.name_moved(head.table, head.position, snap.position):
                         log.info("%s: read again after its next DDL (its name moved since)", shard)
