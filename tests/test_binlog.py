@@ -799,6 +799,37 @@ def test_a_name_moved_to_another_table_is_told_from_statements_that_keep_it(
         assert reader.name_moved(f"{db}.u", marks[len(kept)], marks[-1])
 
 
+def test_side_streams_open_at_once_each_register_under_an_id_of_their_own(
+    binlog_server: MariaDB,
+) -> None:
+    """Two scans of one reader's binlog open at once (the replicator's check of a shard's
+    name beside its reader learning a table: both on side streams): each registers under an
+    id no other holds: the server keeps both, and both read to their end (under one id the
+    server dropped the first when the second registered, "A slave with the same
+    server_uuid/server_id is already connected", or refused the second)."""
+    server = binlog_server
+    with database(server) as db:
+        reader = reader_for(server, f"{db}.*")
+        start = server_position(server)
+        for i in range(3):
+            server.execute(f"CREATE TABLE t{i} (id INT PRIMARY KEY, v LONGTEXT)", database=db)
+            # (some 20 MB of rows: the first stream's server side still sending when the
+            # second registers)
+            server.execute(
+                f"INSERT INTO t{i} SELECT seq, REPEAT('x', 50000) FROM seq_1_to_150", database=db
+            )
+        end = server_position(server)
+        first, second = reader._statements(start, end), reader._statements(start, end)
+        heads = [next(first).query, next(second).query]
+        with server.connect() as conn, conn.cursor() as cur:
+            cur.execute(
+                "SELECT id FROM information_schema.processlist WHERE command = 'Binlog Dump'"
+            )
+            assert len(cur.fetchall()) >= 2  # (the server kept both: under one id, the second)
+        assert heads == ["CREATE TABLE t0 (id INT PRIMARY KEY, v LONGTEXT)"] * 2
+        assert len(list(first)) == len(list(second)) == 2
+
+
 def test_unreadable_ddl_on_a_followed_table_follows_the_policy(binlog_server: MariaDB) -> None:
     server = binlog_server
     with database(server) as db:

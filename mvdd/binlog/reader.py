@@ -79,6 +79,7 @@ import contextlib
 import glob
 import itertools
 import logging
+import threading
 import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator
 from enum import StrEnum
@@ -634,13 +635,19 @@ class BinlogReader:
         return {fold_name(n) for n in out} if self.catalog.lower_names else out
 
     def _statements(self, start: BinlogPosition, end: BinlogPosition) -> Iterator[Any]:
-        """The query events between two positions (read on a stream of their own, under
-        :attr:`_scan_id`: the reader's may be open, as when a statement's table is learned)."""
+        """The query events between two positions (read on a stream of their own, under a side
+        id: the reader's may be open, as when a statement's table is learned)."""
         if not start < end:
             return
+        with _side_id(self.server_id) as side:
+            yield from self._side_statements(start, end, side)
+
+    def _side_statements(
+        self, start: BinlogPosition, end: BinlogPosition, side: int
+    ) -> Iterator[Any]:
         stream = self._binlog_stream(
             start,
-            server_id=self._scan_id,
+            server_id=side,
             blocking=False,
             events=library.ALL_EVENTS,
             connect=_plain_connect,
@@ -1038,7 +1045,7 @@ class BinlogReader:
 
     def _recover_prepared(self, xid: Xid, at: BinlogPosition) -> list[tuple[Any, ...]]:
         """The rows of the group that prepared ``xid``, found in the server's binlog before
-        ``at`` and decoded again (on streams of their own, under :attr:`_scan_id`)."""
+        ``at`` and decoded again (on streams of their own, under side ids: :func:`_side_id`)."""
         start = find_prepared(xid, at, self.source.files(), self._scan_events)
         if start is None:
             raise lost_prepare(xid, at)
@@ -1049,29 +1056,28 @@ class BinlogReader:
         # while it is prepared (its metadata locks stay), and a reader bootstrapped in between
         # knows no earlier version
         self._decode_at = at
-        groups = self._groups(start, False, None, lambda: False, server_id=self._scan_id)
-        try:
-            next(groups, None)  # (the group that starts there ends at its XA_prepare event)
-        finally:
-            groups.close()
-            self._decode_at = None
-            self._stream, self._stream_connected, self._maps, self._plans, self._gtid = saved
+        with _side_id(self.server_id) as side:
+            groups = self._groups(start, False, None, lambda: False, server_id=side)
+            try:
+                next(groups, None)  # (the group that starts there ends at its XA_prepare event)
+            finally:
+                groups.close()
+                self._decode_at = None
+                self._stream, self._stream_connected, self._maps, self._plans, self._gtid = saved
         held = self._prepared.pop(xid, None)
         if held is None:
             raise lost_prepare(xid, at)
         return held
 
-    @property
-    def _scan_id(self) -> int:
-        """The replica id of the streams that search the binlog while the reader's own is open
-        (the server drops a stream when another registers with its id)."""
-        return self.server_id + 1 if self.server_id < 2**32 - 1 else self.server_id - 1
-
     def _scan_events(self, file: str) -> Iterator[Any]:
         """The events an XA search reads, from the start of a binlog file on."""
+        with _side_id(self.server_id) as side:
+            yield from self._side_events(file, side)
+
+    def _side_events(self, file: str, side: int) -> Iterator[Any]:
         start = BinlogPosition(file, 4, self.source.era)
         stream = self._binlog_stream(
-            start, server_id=self._scan_id, blocking=False, events=_SCANNED, connect=_plain_connect
+            start, server_id=side, blocking=False, events=_SCANNED, connect=_plain_connect
         )
         try:
             while True:
@@ -1337,28 +1343,30 @@ class BinlogReader:
     def _read_history(self, name: str, at: BinlogPosition) -> tuple[Table | None, str]:
         """``name``'s schema just before ``at`` as the server's binlogs tell it: the statements
         of its database from the oldest binlog the server has up to ``at``, read by a reader
-        of that table alone into a catalog of its own (on a stream of its own, under
-        :attr:`_scan_id`; statements mvdd does not model skipped); (None, why) where they do not
-        hold its CREATE (made before the oldest binlog, or its rows met first)."""
+        of that table alone into a catalog of its own (on a stream of its own, under a side id:
+        :func:`_side_id`; statements mvdd does not model skipped); (None, why) where they do
+        not hold its CREATE (made before the oldest binlog, or its rows met first). The server
+        refusing or losing the stream raises (SourceConfigError: it may be read another time)."""
         source = self.source
         oldest = source.oldest()
         log.info("reading %s's history in the binlog from %s to %s", name, oldest, at)
-        scratch = BinlogReader(
-            source,
-            tables=glob.escape(name),
-            catalog=Catalog(on_unsupported="skip"),
-            server_id=self._scan_id,
-            start="beginning",
-            retry=source.retry,
-        )
-        try:
-            for _ in scratch.transactions(until=at):
-                pass
-            return scratch.catalog.table(name, position=at), ""
-        except MvddError as err:
-            return None, f"from {oldest}: {err}"
-        finally:
-            scratch.close()
+        with _side_id(self.server_id) as side:
+            scratch = BinlogReader(
+                source,
+                tables=glob.escape(name),
+                catalog=Catalog(on_unsupported="skip"),
+                server_id=side,
+                start="beginning",
+                retry=source.retry,
+            )
+            try:
+                for _ in scratch.transactions(until=at):
+                    pass
+                return scratch.catalog.table(name, position=at), ""
+            except (SchemaUnknownError, NoSuchTableError, NoSuchVersionError) as err:
+                return None, f"from {oldest}: {err}"
+            finally:
+                scratch.close()
 
     def _untracked_moves(self, statements: list[Statement]) -> list[str]:
         """The names the statements rename untracked tables to."""
@@ -1454,6 +1462,40 @@ class BinlogReader:
         if name not in untracked:
             untracked[name] = str(at)
             self.catalog.store.set_state(UNTRACKED, untracked)
+
+
+#: the replica ids this process's side streams hold now (a server refuses a stream registered
+#: under an id another holds, or drops that one), and how many follow a reader's own id
+_SIDE_HELD: set[int] = set()
+_SIDE_LOCK = threading.Lock()
+_SIDE_IDS = 8
+_side_turn = itertools.count()
+
+
+@contextlib.contextmanager
+def _side_id(base: int) -> Iterator[int]:
+    """A replica id for a stream beside a reader's own (``base``): one of the
+    :data:`_SIDE_IDS` after it (before it at the top of the range), none another stream of
+    this process holds, taken in turn (a server may keep a closed stream's registration a
+    moment); SourceConfigError when all are held."""
+    with _SIDE_LOCK:
+        turn = next(_side_turn)
+        for k in range(_SIDE_IDS):
+            step = 1 + (turn + k) % _SIDE_IDS
+            side = base + step if base + _SIDE_IDS < 2**32 else base - step
+            if side not in _SIDE_HELD:
+                _SIDE_HELD.add(side)
+                break
+        else:
+            raise SourceConfigError(
+                f"the {_SIDE_IDS} side streams of replica {base} are all open (server_id + 1 "
+                f"… + {_SIDE_IDS})"
+            )
+    try:
+        yield side
+    finally:
+        with _SIDE_LOCK:
+            _SIDE_HELD.discard(side)
 
 
 def _moves(step: s.Step, name: str) -> bool:
