@@ -108,6 +108,7 @@ from mvdd.catalog import Catalog, Change
 from mvdd.ddl import step as s
 from mvdd.ddl.name import split_name
 from mvdd.ddl.render import render_table
+from mvdd.ddl.sqlmode import SqlMode
 from mvdd.ddl.statement import (
     SHOWN,
     Statement,
@@ -1284,7 +1285,7 @@ class BinlogReader:
         - the server's schema now of the table under the name the statement leaves it (taken
           in a snapshot of it alone), where the statement changes no more than its name and
           rows and the binlog from ``at`` to the snapshot holds no statement that names it (a
-          superset of those that change it: :meth:`ddl_tables`);
+          superset of those that change it: :meth:`ddl_tables`; :meth:`_server_schema`);
         - else as the server's binlogs tell its history: its database's statements read from
           the oldest binlog up to ``at`` (:meth:`_read_history`).
 
@@ -1293,29 +1294,31 @@ class BinlogReader:
         database, table = split_name(name)
         if database is None or self._follows_database(database):
             return False
+        text, why = self._server_schema(name, statements, at)
+        mode: SqlMode | None = SHOWN  # (the server's own text)
+        if text is None:
+            found, lost = self._read_history(name, at)
+            if found is None:
+                raise SchemaUnknownError(
+                    "a table of a database the patterns do not name, which a statement on a "
+                    "followed table needs, is not known at this position: the server's schema "
+                    f"now cannot stand for it ({why}) and its binlogs do not tell its history "
+                    f"({lost}); name its database in a pattern from the start to have its "
+                    "history read",
+                    table=name,
+                    position=at,
+                )
+            text, mode, why = render_table(found, name=table), None, "its history in the binlogs"
         before = BinlogPosition(at.file, at.offset - ev.packet.event_size, at.era)
-        why = self._unchanged_since(name, statements, at, before)
-        if why is None:
-            return True  # (the table as the server has it, recorded by _unchanged_since)
-        found, lost = self._read_history(name, at)
-        if found is None:
-            raise SchemaUnknownError(
-                "a table of a database the patterns do not name, which a statement on a "
-                f"followed table needs, is not known at this position: the server's schema now "
-                f"cannot stand for it ({why}) and its binlogs do not tell its history ({lost}); "
-                "name its database in a pattern from the start to have its history read",
-                table=name,
-                position=at,
-            )
-        self.catalog.execute(render_table(found, name=table), position=before, database=database)
-        log.info("learned %s at %s from the server's binlogs", name, before)
+        self.catalog.execute(text, position=before, database=database, sql_mode=mode)
+        log.info("learned %s at %s from %s", name, before, why)
         return True
 
-    def _unchanged_since(
-        self, name: str, statements: list[Statement], at: BinlogPosition, before: BinlogPosition
-    ) -> str | None:
-        """Record ``name`` at ``before`` as the server holds it now, when that is its schema
-        at ``at`` (:meth:`_learn`): None once recorded, else why not."""
+    def _server_schema(
+        self, name: str, statements: list[Statement], at: BinlogPosition
+    ) -> tuple[str | None, str]:
+        """``name``'s CREATE TABLE as the server holds it now, when that is its schema at
+        ``at`` (:meth:`_learn`), and where it was taken; else (None, why not)."""
         now = name  # (its name after the statement)
         for st in statements:
             for step in st.steps:
@@ -1324,21 +1327,17 @@ class BinlogReader:
                 if isinstance(step, s.RenameTable):
                     now = step.to
                 elif not isinstance(step, s.TruncateTable):
-                    return "the statement changes its schema too"
+                    return None, "the statement changes its schema too"
         database, table = split_name(name)
         held = split_name(now)
         snap = self.source.snapshot(self.patterns, table=(held[0] or database or "", held[1]))
         if not snap.tables:
-            return f"the server holds no table {now} now"
+            return None, f"the server holds no table {now} now"
         until = snap.until or snap.position
         if self.ddl_tables(at, until) & {name, now}:
-            return f"a statement between {at} and the server's {until} names {now}"
+            return None, f"a statement between {at} and the server's {until} names {now}"
         ((_, _, create),) = snap.tables
-        self.catalog.execute(
-            named_create(create, table), position=before, database=database, sql_mode=SHOWN
-        )
-        log.info("learned %s at %s from the server's schema of %s (%s)", name, before, now, until)
-        return None
+        return named_create(create, table), f"the server's schema of {now} at {until}"
 
     def _read_history(self, name: str, at: BinlogPosition) -> tuple[Table | None, str]:
         """``name``'s schema just before ``at`` as the server's binlogs tell it: the statements

@@ -402,6 +402,14 @@ class Catalog:
         return table
 
     def _table_at_position(self, name: str, position: Any) -> Table:
+        found = self._bearer_at(name, position)
+        if found is None:
+            raise NoSuchVersionError(f"no version before position {position!r}", table=name)
+        return found[0].table_at(found[1])
+
+    def _bearer_at(self, name: str, position: Any) -> tuple[TableHistory, int] | None:
+        """The table that bore ``name`` at ``position`` and its version there (None: none
+        did)."""
         state = self._state
         best: tuple[Any, TableHistory, int] | None = None
         for tid in state.ever.get(name, ()):
@@ -420,9 +428,7 @@ class Catalog:
             at = row.position if row.position is not None else history.head_position
             if best is None or (at is not None and best[0] is not None and at > best[0]):
                 best = (at, history, version)
-        if best is None:
-            raise NoSuchVersionError(f"no version before position {position!r}", table=name)
-        return best[1].table_at(best[2])
+        return None if best is None else best[1:]
 
     def changes_at(self, position: Any) -> list[Change]:
         """The versions recorded at exactly this position (a statement a log replays finds
@@ -931,7 +937,7 @@ class Catalog:
         ends before the position included (the statement is new to it). Raises
         PositionError when it is out of order."""
         state = self._state
-        seen = named = False
+        seen = False
         later: tuple[str, Any] | None = None  # a table not of the name there, and its head
         for name in st.tables:
             for tid in state.ever.get(name, ()):
@@ -946,8 +952,6 @@ class Catalog:
                         f"position {position!r} does not compare with {head!r}", table=name
                     ) from None
                 if not behind:
-                    row = history.row(history.head)
-                    named = named or (row.name == name and not row.dropped)
                     continue
                 if any(history.row(v).statement == st.text for v in history.versions_at(position)):
                     seen = True
@@ -960,7 +964,12 @@ class Catalog:
                     seen = True
                     continue
                 _out_of_order(position, name, head)
-        if later is not None and not (seen or named):
+        # (where a table bore one of its names there and was not behind, it is new to that one)
+        if (
+            later is not None
+            and not seen
+            and not any(self._bearer_at(n, position) for n in st.tables)
+        ):
             _out_of_order(position, *later)
         return seen
 
@@ -981,23 +990,11 @@ class Catalog:
         def later_steps(tid: int) -> list[s.Step]:
             return [x for change in state.histories[tid].changes()[1:] for x in change.steps]
 
-        names = state.names if position is None else self._names_at(st, position)
+        names = state.names
+        if position is not None:  # (the tables the statement's names named there)
+            bearers = ((n, self._bearer_at(n, position)) for n in st.tables)
+            names = {n: found[0].table_id for n, found in bearers if found is not None}
         return plan_statement(st, names, head, later_steps, rules=rules)
-
-    def _names_at(self, st: Statement, position: Any) -> dict[str, int]:
-        """The tables the statement's names named at ``position`` (by table id; a name no
-        table bore there is not in it)."""
-        state = self._state
-        out: dict[str, int] = {}
-        for name in st.tables:
-            for tid in state.ever.get(name, ()):
-                history = state.histories[tid]
-                version = history.version_before(position)
-                if version >= 1:
-                    row = history.row(version)
-                    if row.name == name and not row.dropped:
-                        out[name] = tid
-        return out
 
     def _no_op_at(self, st: Statement, position: Any, rules: Rules) -> bool:
         """Whether the statement plans, on the tables as they stood at ``position``, to change
