@@ -309,6 +309,61 @@ def test_the_lake_equals_the_target_through_a_pause(s: Setup, tmp_path: Path, sp
     assert (rows - want, want - rows) == (set(), set())
 
 
+def test_a_changed_type_converts_the_lakes_values_as_the_target(
+    s: Setup, tmp_path: Path, spark: Any
+) -> None:
+    """Each shard changes columns' types the server converts loosely (a number made a date and
+    time, a time made a number, a double made text, a decimal made an integer): the target's
+    ALTER converts its rows, and the lake's compaction the snapshot's and the batches' written
+    under the old types alike (where Spark's cast refused the first two, stopping the
+    replicator at its compaction, and cut or wrote the others otherwise)."""
+    lake = tmp_path / "lake"
+    values = [
+        "20200101, '12:34:56', 1e20, 2.5",
+        "19991231, '-01:02:03.5', 0.1, -2.5",
+        "NULL, NULL, NULL, NULL",
+    ]
+    for server, table, base in SHARDS:
+        s.run(
+            server,
+            f"ALTER TABLE {table} ADD COLUMN code INT NULL, ADD COLUMN took TIME(2) NULL, "
+            "ADD COLUMN ratio DOUBLE NULL, ADD COLUMN price DECIMAL(8,3) NULL",
+            f"UPDATE {table} SET code = 20261224, took = '00:00:00', ratio = 1.5, price = 1.5 "
+            f"WHERE id < {base + 100}",
+        )
+    r = s.replicator(lake=str(lake))
+    r.run()
+    compact_lake(spark, lake)  # (the snapshot holds the old types)
+    for server, table, base in SHARDS:
+        s.run(
+            server,
+            f"INSERT INTO {table} (id, customer, code, took, ratio, price) VALUES "
+            + ", ".join(f"({base + 900 + i}, 'v{i}', {v})" for i, v in enumerate(values)),
+        )
+    r.run()  # (the batches hold rows of the old types)
+    for server, table, _ in SHARDS:
+        s.run(
+            server,
+            f"ALTER TABLE {table} MODIFY code DATETIME NULL, MODIFY took INT NULL, "
+            "MODIFY ratio VARCHAR(30) NULL, MODIFY price INT NULL",
+        )
+    r = s.replicator(lake=str(lake))
+    r.run()
+    assert not r.group.paused
+    compact_lake(spark, lake)
+    columns, rows = lake_rows(spark, lake)
+    want = target_rows(s, columns)
+    assert (rows - want, want - rows) == (set(), set())
+    got = {row[columns.index("id")]: row for row in rows}
+    converted = got[900]
+    assert [converted[columns.index(c)] for c in ("code", "took", "ratio", "price")] == [
+        dt.datetime(2020, 1, 1),
+        123456,
+        "1e20",
+        3,
+    ]
+
+
 def test_the_lake_keeps_the_rows_of_a_shard_that_left_and_came_back(
     s: Setup, tmp_path: Path, spark: Any
 ) -> None:

@@ -30,7 +30,9 @@ compactions and the replicator may run at once.
 **Reading**: :func:`read_lake` gives the current snapshot, the joined schema's columns in order.
 
 Values are kept as the lake's column types (:data:`ARROW`): integers and floats as such, binary
-strings as binary, everything else as text, which the upgrade casts to the joined types. A
+strings as binary, everything else as text, which the upgrade casts to the joined types; a
+value of a column whose type changed since it was written (in a batch, in the snapshot) is
+converted as the server converted the target's (:func:`~mvdd.spark.conversion.converted`). A
 generated column's values are kept as its server computed them (the binlog's, a copy's, a read
 again's; NULL where none came): the compaction puts them where the group sends them
 (:meth:`~mvdd.shard.ShardGroup.destination`: a target column that is a plain one, another
@@ -336,22 +338,30 @@ def _spark_schema(table: Table) -> Any:
     return T.StructType(fields)
 
 
-def _carry(snapshot: DataFrame, columns: Mapping[str, int], group: ShardGroup) -> DataFrame:
-    """A snapshot (joined columns then: name -> downstream id) as rows of the joined schema
-    now: each column from the snapshot's columns of its id or of those a finished rename
-    merged into it (the merged-in value first, as ``UPDATE t SET new = old WHERE old IS NOT
-    NULL`` did), else its default."""
+def _carry(
+    snapshot: DataFrame, columns: Mapping[str, int], group: ShardGroup, joined: Table | None
+) -> DataFrame:
+    """A snapshot (joined columns then: name -> downstream id; ``joined``: the joined table
+    then, where the snapshot names it) as rows of the joined schema now: each column from the
+    snapshot's columns of its id or of those a finished rename merged into it (the merged-in
+    value first, as ``UPDATE t SET new = old WHERE old IS NOT NULL`` did), its values as the
+    server converted them where the column's type changed since
+    (:func:`~mvdd.spark.conversion.converted`), else its default."""
     from pyspark.sql import functions as F
 
+    from mvdd.spark.conversion import converted
     from mvdd.spark.pipeline import _joined_fill, col
-    from mvdd.spark.types import cast, spark_type
+
+    def was(name: str, now: Column) -> ColumnType:  # (an older lake's snapshot: as now)
+        found = joined.find_column(name) if joined is not None else None
+        return found.type if found is not None else now.type
 
     out = []
     for column in group.joined.public_columns:
         sources = [n for n, i in columns.items() if group.merged_into(i) == column.id]
         sources.sort(key=lambda n: columns[n] == column.id)  # merged-in values first
         if sources:
-            value = cast(F.coalesce(*(col(n) for n in sources)), spark_type(column.type))
+            value = F.coalesce(*(converted(col(n), was(n, column), column.type) for n in sources))
         else:
             value = _joined_fill(column)
         out.append(value.alias(column.name))
@@ -392,7 +402,11 @@ def compact(
         carried = None
         if current.get("snapshot") is not None:
             old = spark.read.parquet(str(folder / "snapshots" / str(current["snapshot"])))
-            carried = _carry(old, current["columns"], group)
+            from mvdd.ddl import parse_table
+
+            then = current.get("joined")
+            joined_then = parse_table(then, replica=True) if then is not None else None
+            carried = _carry(old, current["columns"], group, joined_then)
         parts = []
         # one frame per (shard, version): the files of one table version share their columns
         # (a name may mean another column, of another type, at another version)

@@ -4,7 +4,8 @@ only (no Python UDF, nothing collected to the driver).
 * :func:`upgrade` turns a DataFrame of rows written under various versions of a table (a version
   column says which; the columns by their names at that version, absent ones null) into rows of
   one target version: one ``CASE`` per target column over the versions, matching columns by id
-  through renames, casting widened ones, filling a column a row lacks with the value MySQL gave
+  through renames, converting a changed type's values as the server does
+  (:func:`~mvdd.spark.conversion.converted`), filling a column a row lacks with the value MySQL gave
   existing rows when it was added (its default then), dropping what the target dropped.
 * :func:`merge_shards` does the same for the shards of a :class:`~mvdd.shard.ShardGroup`, each
   with its own version numbers, into the joined schema, and unions them.
@@ -30,8 +31,9 @@ from pyspark.sql import types as T
 
 from mvdd.errors import MvddError, NoSuchColumnError
 from mvdd.join.encode import implicit_default
-from mvdd.model import NO_DEFAULT, Column, Expr, Index, IndexKind, Table
+from mvdd.model import NO_DEFAULT, Column, ColumnType, Expr, Index, IndexKind, Table
 from mvdd.model.row import added_columns, added_default, unnulled_value
+from mvdd.spark.conversion import converted
 from mvdd.spark.types import cast, spark_type, to_spark
 
 if TYPE_CHECKING:
@@ -98,13 +100,16 @@ def _group(values: Iterable[tuple[int, Any]]) -> list[tuple[list[int], Any]]:
     return [(versions, key) for key, versions in grouped.items()]
 
 
-def _source(present: set[str], name: str, nullable: bool, target: Column) -> SparkColumn:
-    """A source column (``nullable`` in its version) as ``target``'s type; a NULL where
-    ``target`` is NOT NULL the value the change to NOT NULL gave it
+def _source(
+    present: set[str], name: str, nullable: bool, ctype: ColumnType, *, target: Column
+) -> SparkColumn:
+    """A source column (of type ``ctype`` and ``nullable`` in its version) as ``target``'s
+    type, each value as the server converts it (:func:`~mvdd.spark.conversion.converted`); a
+    NULL where ``target`` is NOT NULL the value the change to NOT NULL gave it
     (:func:`~mvdd.model.row.unnulled_value`), where known."""
     if name not in present:
         return cast(F.lit(None), spark_type(target.type))
-    value = cast(col(name), spark_type(target.type))
+    value = converted(cast(col(name), spark_type(ctype)), ctype, target.type)
     unnulled = None if target.nullable or not nullable else unnulled_value(target.type)
     if unnulled is None or target.generated is not None:
         return value
@@ -142,11 +147,10 @@ def project(
         branches: list[tuple[int, Any]] = []
         for number in sorted(versions):
             source = find(column, versions[number])
-            branches.append(
-                (number, (source.name, source.nullable) if source is not None else None)
-            )
+            read = (source.name, source.nullable, source.type) if source is not None else None
+            branches.append((number, read))
         exprs = [
-            (vs, fill_for(column) if read is None else _source(present, read[0], read[1], column))
+            (vs, fill_for(column) if read is None else _source(present, *read, target=column))
             for vs, read in _group(branches)
         ]
         value = exprs[0][1] if version is None else _case(version, exprs)

@@ -1,0 +1,569 @@
+"""A column's values when its type changes, as the server converts them (``ALTER TABLE …
+MODIFY``), written as Spark column expressions: what the lake's compaction and the Spark
+pipeline (:func:`~mvdd.spark.pipeline.project`) give a value written under one type and read
+under another. Spark's own cast is not MySQL's: it refuses an INT as a DATETIME, a DATE as a
+number, a TIME's text as one, and where it casts it often gives another value (a DECIMAL cut
+where the server rounds it, a DOUBLE as ``1.0E20`` where the server writes ``1e20``, a YEAR of
+``70`` where the server reads 1970).
+
+:func:`converted` reads the old value the way the server reads it for the new type, a rule
+per kind of new type (:data:`RULES`), each from one of the old value's readings: as a number
+(``_number``: a date as ``YYYYMMDD``, a time as ``[-]HHMMSS.ffffff``, an ENUM's member as its
+index, a SET as its bits), as text (``_text``: a DOUBLE with the server's digits, a DATETIME with
+its fractional digits), or as a time of day (``_micros``). The server's rules come from the
+server itself (``tests/test_spark_conversions.py`` changes each value of 24 types to 28 types
+on a real server and compares). What the server refuses in a strict session is no value a
+replicated table holds; for such values these expressions give a NULL or a value of their
+own, never an error. Where the server takes what no value tells: a TIME made a DATE or a
+DATETIME takes the day's date, the date of the ALTER there and of the compaction here.
+Text to and from bytes is UTF-8 (the tables' default charset); a DOUBLE's digits are
+Java's shortest (on Java 17 a few doubles get one more digit than the server writes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pyspark.sql import Column as SparkColumn
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from mvdd.model import ColumnType
+from mvdd.model.kind import Family, TypeKind
+from mvdd.spark.types import cast, spark_type
+
+K = TypeKind
+
+#: how the server reads a value of each family (kinds of their own below)
+_READING: dict[Family, str] = {
+    Family.INTEGER: "integer",
+    Family.BIT: "bit",
+    Family.DECIMAL: "decimal",
+    Family.FLOAT: "double",
+    Family.CHAR: "text",
+    Family.TEXT: "text",
+    Family.JSON: "text",
+    Family.PLUGIN: "text",
+    Family.BINARY: "bytes",
+    Family.BLOB: "bytes",
+    Family.SPATIAL: "bytes",
+    Family.ENUM: "enum",
+}
+_KIND_READING: dict[TypeKind, str] = {
+    K.SET: "set",
+    K.DATE: "date",
+    K.DATETIME: "datetime",
+    K.TIMESTAMP: "datetime",
+    K.TIME: "time",
+    K.YEAR: "year",
+}
+
+
+def reading(t: ColumnType) -> str:
+    """How the server reads a value of type ``t`` when its column changes type."""
+    return _KIND_READING.get(t.kind) or _READING[t.family]
+
+
+_NUMERIC = frozenset({"integer", "bit", "decimal", "double", "year"})
+_MICRO = 1_000_000
+_DAY = 86_400 * _MICRO
+
+
+# --- readings ---------------------------------------------------------------------------------
+
+
+def _number(v: SparkColumn, t: ColumnType) -> SparkColumn:
+    """The old value as the server reads it as a number: a Spark number."""
+    how = reading(t)
+    if how == "decimal" and t.precision is not None and t.precision > 38:  # (held as text)
+        return cast(v, _decimal(38, min(t.scale or 0, 10)), tried=True)
+    if how in _NUMERIC:
+        return v
+    if how == "date":
+        return F.date_format(v, "yyyyMMdd").try_cast("long")
+    if how == "datetime":
+        return F.date_format(v, "yyyyMMddHHmmss.SSSSSS").cast("decimal(20,6)")
+    if how == "time":
+        return _let(_time_micros(v), _micros_number)
+    if how == "enum":
+        return F.array_position(F.array(*map(F.lit, t.members)), v)
+    if how == "set":
+        bits = [
+            F.when(_has_member(v, m), F.lit(1 << i)).otherwise(0) for i, m in enumerate(t.members)
+        ]
+        return sum(bits[1:], bits[0]).try_cast("long") if bits else F.lit(0).try_cast("long")
+    return cast(F.trim(_text(v, t)), _decimal(38, 10), tried=True)
+
+
+def _whole(text: SparkColumn, kind: str) -> SparkColumn:
+    """A piece of text as a whole number, NULL where it holds none (an empty piece)."""
+    return text.try_cast(kind)
+
+
+def _micros_number(micros: SparkColumn) -> SparkColumn:
+    """A TIME's microseconds as the server reads them as a number: ``[-]HHMMSS.ffffff``."""
+    seconds = F.floor(F.abs(micros) / F.lit(_MICRO)).try_cast("long")
+    hms = (seconds / 3600).try_cast("long") * 10000 + ((seconds / 60) % 60).try_cast("long") * 100
+    hms = hms + seconds % 60
+    fraction = (F.abs(micros) % _MICRO).cast("decimal(20,6)") / _MICRO
+    value = hms.cast("decimal(20,6)") + fraction
+    return F.when(micros < 0, -value).otherwise(value).cast("decimal(20,6)")
+
+
+def _has_member(v: SparkColumn, member: str) -> SparkColumn:
+    return F.array_contains(F.split(v, ","), F.lit(member))
+
+
+def _decimal(precision: int, scale: int) -> T.DataType:
+    return T.DecimalType(precision, scale)
+
+
+def _text(v: SparkColumn, t: ColumnType) -> SparkColumn:
+    """The old value as the server writes it as text."""
+    how = reading(t)
+    if how == "double":
+        return _double_text(v, single=t.kind == K.FLOAT)
+    if how == "year":
+        return F.lpad(v.cast("string"), 4, "0")
+    if how == "datetime":
+        return F.date_format(v, "yyyy-MM-dd HH:mm:ss" + ("." + "S" * t.fsp if t.fsp else ""))
+    if how == "date":
+        return F.date_format(v, "yyyy-MM-dd")
+    if how == "time":
+        base = F.regexp_extract(v, r"^(-?\d+:\d\d:\d\d)", 1)
+        if not t.fsp:
+            return base
+        digits = F.substring(F.rpad(F.regexp_extract(v, r"\.(\d+)$", 1), 6, "0"), 1, t.fsp)
+        return F.concat(base, F.lit("."), digits)
+    if how == "bytes":
+        return F.decode(v, "UTF-8")
+    return v.cast("string")
+
+
+def _let(value: SparkColumn, body: Callable[[SparkColumn], SparkColumn]) -> SparkColumn:
+    """``body`` of ``value``, ``value`` computed once: a one-element array's transform. Each
+    mention of a column in an expression is its whole expression again, and the rules below
+    mention theirs many times: unbound, a rule's plan grows past what Spark's code generation
+    compiles (64 KB a method), and Spark then evaluates it row by row anyway."""
+    return F.element_at(F.transform(F.array(value), body), 1)
+
+
+def _double_text(v: SparkColumn, *, single: bool) -> SparkColumn:
+    """A DOUBLE (a FLOAT: six significant digits) as the server writes it in a wide string
+    column: its digits with a point where the point is near (fewer than 16 digits before it,
+    14 zeros after it), else with an exponent (``1e20``, ``1.5e-15``)
+    (:func:`mvdd.model.coerce.double_text`)."""
+
+    def parts(shown: SparkColumn) -> SparkColumn:  # (its mantissa and exponent)
+        if single:  # (d.ddddde±x: six digits, rounded)
+            mantissa = F.regexp_extract(shown, r"^([0-9.]+)e", 1)
+            exponent = _whole(F.regexp_extract(shown, r"e([-+]\d+)$", 1), "int")
+        else:  # (Java's shortest digits: 1.0E20, 0.001, 123.456)
+            mantissa = F.regexp_extract(shown, r"^([0-9.]+)", 1)
+            exponent = F.coalesce(_whole(F.regexp_extract(shown, r"E(-?\d+)$", 1), "int"), F.lit(0))
+        whole = F.split_part(mantissa, F.lit("."), F.lit(1))
+        every = F.concat(whole, F.split_part(mantissa, F.lit("."), F.lit(2)))
+        return F.struct(every.alias("every"), (F.length(whole) + exponent).alias("point"))
+
+    def digits(
+        p: SparkColumn,
+    ) -> SparkColumn:  # (its digits, the point's place: 0.DIGITS × 10^point)
+        stripped = F.regexp_replace(p["every"], "^0+", "")
+        lead = F.length(p["every"]) - F.length(stripped)
+        return F.struct(
+            F.regexp_replace(stripped, "0+$", "").alias("digits"),
+            (p["point"] - lead).alias("point"),
+        )
+
+    def written(d: SparkColumn) -> SparkColumn:
+        digits, point = d["digits"], d["point"]
+        n = F.length(digits)
+        positional = (
+            F.when(point <= 0, F.concat(F.lit("0."), F.repeat(F.lit("0"), -point), digits))
+            .when(
+                point < n,
+                F.concat(
+                    F.substring(digits, F.lit(1), point),
+                    F.lit("."),
+                    F.substring(digits, point + 1, n),
+                ),
+            )
+            .otherwise(F.concat(digits, F.repeat(F.lit("0"), point - n)))
+        )
+        scientific = F.concat(
+            F.substring(digits, 1, 1),
+            F.when(n > 1, F.concat(F.lit("."), F.substring(digits, F.lit(2), n))).otherwise(
+                F.lit("")
+            ),
+            F.lit("e"),
+            (point - 1).cast("string"),
+        )
+        return F.when((point >= -13) & ((point <= 15) | (n > point)), positional).otherwise(
+            scientific
+        )
+
+    def text(x: SparkColumn) -> SparkColumn:
+        shown = F.format_string("%.5e", F.abs(x)) if single else F.abs(x).cast("string")
+        body = _let(_let(_let(shown, parts), digits), written)
+        sign = F.when(x < 0, F.lit("-")).otherwise(F.lit(""))
+        return F.when(x == 0, F.lit("0")).otherwise(F.concat(sign, body))
+
+    return _let(v.cast("double"), text)
+
+
+def _time_micros(v: SparkColumn) -> SparkColumn:
+    """A TIME's text (``[-]H:MM:SS[.ffffff]``) as its microseconds."""
+    parts = r"^(-?)(\d+):(\d+):(\d+)(?:\.(\d+))?$"
+
+    def read(v: SparkColumn) -> SparkColumn:
+        seconds = (
+            _whole(F.regexp_extract(v, parts, 2), "long") * 3600
+            + _whole(F.regexp_extract(v, parts, 3), "long") * 60
+            + _whole(F.regexp_extract(v, parts, 4), "long")
+        )
+        fraction = _whole(F.rpad(F.regexp_extract(v, parts, 5), 6, "0"), "long")
+        micros = seconds * _MICRO + fraction
+        return F.when(F.regexp_extract(v, parts, 1) == "-", -micros).otherwise(micros)
+
+    return _let(v, read)
+
+
+def _micros(v: SparkColumn, t: ColumnType) -> SparkColumn:
+    """The old value as the server reads it as a TIME: its signed microseconds."""
+    how = reading(t)
+    if how == "time":
+        return _time_micros(v)
+    if how == "datetime":
+        return F.pmod(F.unix_micros(v.cast("timestamp")), F.lit(_DAY))
+    if how == "date":
+        return F.lit(0).try_cast("long")
+    if how in ("text", "bytes", "enum", "set"):
+        return _let(F.trim(_text(v, t)), _text_micros)
+    return _number_micros(_number(v, t))
+
+
+def _text_micros(text: SparkColumn) -> SparkColumn:
+    """A text as the server reads it as a TIME: a date and a time's time; ``H:M[:S][.f]``,
+    with days before it; else a number (:func:`_number_micros`)."""
+    text = F.when(
+        text.rlike(r"^-?\d+[-/.]\d+[-/.]\d+[ T]"), F.regexp_extract(text, r"[ T](\S+)$", 1)
+    ).otherwise(text)
+    clock = r"^(-?)(?:(\d+) +)?(\d+):(\d+)(?::(\d+))?(?:\.(\d+))?$"
+
+    def read(text: SparkColumn) -> SparkColumn:
+        seconds = (
+            F.coalesce(_whole(F.regexp_extract(text, clock, 2), "long"), F.lit(0)) * 86400
+            + _whole(F.regexp_extract(text, clock, 3), "long") * 3600
+            + _whole(F.regexp_extract(text, clock, 4), "long") * 60
+            + F.coalesce(_whole(F.regexp_extract(text, clock, 5), "long"), F.lit(0))
+        )
+        fraction = F.regexp_extract(text, clock, 6)
+        micros = seconds * _MICRO + F.coalesce(_whole(F.rpad(fraction, 6, "0"), "long"), F.lit(0))
+        timed = F.when(F.regexp_extract(text, clock, 1) == "-", -micros).otherwise(micros)
+        number = cast(text, _decimal(38, 6), tried=True)
+        return F.when(text.rlike(clock), timed).otherwise(_number_micros(number))
+
+    return _let(text, read)
+
+
+def _number_micros(n: SparkColumn) -> SparkColumn:
+    """A number as the server reads it as a TIME: ``[-]HHMMSS.ffffff``; a date's number
+    (more than 7 digits) its midnight, a date and time's its time."""
+
+    def read(n: SparkColumn) -> SparkColumn:
+        a = F.abs(n).cast("decimal(38,6)")
+        whole = F.floor(a).try_cast("long")
+        fraction = ((a - whole) * _MICRO).try_cast("long")
+        date = (whole > 9_999_999) & (whole <= 99_999_999)  # (its midnight)
+        hms = F.when(whole > 99_999_999, whole % 1_000_000).when(date, 0).otherwise(whole)
+        hours, minutes = (hms / 10000).try_cast("long"), ((hms / 100) % 100).try_cast("long")
+        seconds = hours * 3600 + minutes * 60 + hms % 100
+        micros = seconds * _MICRO + F.when(date, 0).otherwise(fraction)
+        return F.when(n < 0, -micros).otherwise(micros)
+
+    return _let(n, read)
+
+
+def _cut(micros: SparkColumn, fsp: int) -> SparkColumn:
+    """Microseconds cut (toward zero) to ``fsp`` fractional digits, as the server cuts them."""
+    unit = 10 ** (6 - fsp)
+    return micros - micros % unit if unit > 1 else micros
+
+
+def _instant(v: SparkColumn, t: ColumnType) -> SparkColumn:
+    """The old value as the server reads it as a date and time: a TIMESTAMP_NTZ (NULL for
+    what Spark holds no date of: the zero date, a zero month or day)."""
+    how = reading(t)
+    if how == "datetime":
+        return v
+    if how == "date":
+        return v.cast("timestamp_ntz")
+    if how == "time":  # (today's date, as the server's)
+        today = F.unix_micros(F.current_date().cast("timestamp"))
+        return F.timestamp_micros(today + _time_micros(v)).cast("timestamp_ntz")
+    if how in _NUMERIC:
+        return _number_instant(_number(v, t))
+    return _let(F.trim(_text(v, t)), _text_instant)
+
+
+def _text_instant(text: SparkColumn) -> SparkColumn:
+    """A text as the server reads it as a date and time: digits as a number
+    (:func:`_number_instant`), else year, month and day and a time, any delimiters between."""
+    parts = r"^(\d+)\D+(\d+)\D+(\d+)(?:(?:T| +)(\d+)\D+(\d+)(?:\D+(\d+)(?:\.(\d+))?)?)?$"
+    year = F.regexp_extract(text, parts, 1)
+    years = _whole(year, "int")
+    years = F.when(F.length(year) == 2, _two_digit_year(years)).otherwise(years)
+    delimited = _make(
+        [years]
+        + [
+            F.coalesce(_whole(F.regexp_extract(text, parts, k), "int"), F.lit(0))
+            for k in (2, 3, 4, 5, 6)
+        ],
+        F.coalesce(_whole(F.rpad(F.regexp_extract(text, parts, 7), 6, "0"), "long"), F.lit(0)),
+    )
+    number = _number_instant(cast(text, _decimal(38, 6), tried=True))
+    return F.when(text.rlike(r"^\d+(\.\d*)?$"), number).when(text.rlike(parts), delimited)
+
+
+def _two_digit_year(yy: SparkColumn) -> SparkColumn:
+    return F.when(yy < 70, yy + 2000).otherwise(yy + 1900)
+
+
+def _number_instant(n: SparkColumn) -> SparkColumn:
+    """A number as the server reads it as a date and time: ``YYMMDD``, ``YYYYMMDD``,
+    ``YYMMDDhhmmss`` or ``YYYYMMDDhhmmss`` by its digits, its fraction the seconds'."""
+
+    def padded(n: SparkColumn) -> SparkColumn:  # (its digits, as many as its form has)
+        whole = F.floor(n).try_cast("long")
+        fraction = ((n - whole) * _MICRO).try_cast("long")
+        digits = whole.cast("string")
+        size = F.length(digits)
+        full = F.when(size <= 6, F.lpad(digits, 6, "0")).when(size <= 8, F.lpad(digits, 8, "0"))
+        full = full.when(size <= 12, F.lpad(digits, 12, "0")).when(
+            size <= 14, F.lpad(digits, 14, "0")
+        )
+        return F.struct(F.when(n > 0, full).alias("full"), fraction.alias("fraction"))
+
+    def made(p: SparkColumn) -> SparkColumn:
+        full = p["full"]
+        short_year = (F.length(full) == 6) | (F.length(full) == 12)
+        year_digits = F.when(short_year, 2).otherwise(4)
+        year = _whole(F.substring(full, F.lit(1), year_digits), "int")
+        year = F.when(short_year, _two_digit_year(year)).otherwise(year)
+
+        def part(k: int) -> SparkColumn:  # (the k-th two digits after the year's)
+            return F.coalesce(
+                _whole(F.substring(full, year_digits + 1 + 2 * k, F.lit(2)), "int"), F.lit(0)
+            )
+
+        timed = F.length(full) > 8  # (a date's number: its fraction is no time's)
+        clock = [F.when(timed, part(k)).otherwise(0) for k in (2, 3, 4)]
+        fraction = F.when(timed, p["fraction"]).otherwise(0)
+        return F.when(full.isNotNull(), _make([year, part(0), part(1), *clock], fraction))
+
+    return _let(_let(n, padded), made)
+
+
+def _make(parts: Sequence[SparkColumn], micros: SparkColumn) -> SparkColumn:
+    """A TIMESTAMP_NTZ of its parts (year, month, day, hour, minute, second) and
+    microseconds, NULL where they make no date Spark holds."""
+    year, month, day, hour, minute, second = parts
+    seconds = second.cast("decimal(20,6)") + micros.cast("decimal(20,6)") / _MICRO
+    seconds = cast(seconds, _decimal(8, 6), tried=True)
+    made = F.try_make_timestamp_ntz(year, month, day, hour, minute, seconds)
+    return F.when(year >= 1, made)
+
+
+def _instant_cut(ts: SparkColumn, fsp: int) -> SparkColumn:
+    """A date and time's fraction cut to ``fsp`` digits, as the server cuts it."""
+    unit = F.lit(10 ** (6 - fsp))
+    cut = _let(F.unix_micros(ts.cast("timestamp")), lambda m: m - F.pmod(m, unit))
+    return F.timestamp_micros(cut).cast("timestamp_ntz")
+
+
+def _rounded(v: SparkColumn, t: ColumnType, *, to_year: bool = False) -> SparkColumn:
+    """The old value as a whole number: a DOUBLE rounded half to even (a YEAR: cut), a time
+    and a date and time cut, any other rounded half away from zero."""
+    how = reading(t)
+    n = _number(v, t)
+    if how == "double":
+        return F.floor(n) if to_year else F.bround(n, 0)
+    if how in ("time", "datetime"):
+        return _let(n, lambda n: F.when(n < 0, F.ceil(n)).otherwise(F.floor(n)))
+    if how in ("integer", "bit", "year", "date", "enum", "set"):
+        return n
+    return F.round(n, 0)
+
+
+# --- rules, by the new type's kind ----------------------------------------------------------
+
+
+def _to_integer(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    return cast(_rounded(v, old), spark_type(new), tried=True)
+
+
+def _to_bit(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    n = _rounded(v, old).cast("decimal(20,0)")
+    if new.length == 64:  # (a negative number's 64 bits)
+        n = _let(n, lambda n: F.when(n < 0, n + _two_to(64)).otherwise(n))
+    return cast(n, spark_type(new), tried=True)
+
+
+def _to_decimal(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    n = _number(v, old)
+    assert new.precision is not None and new.scale is not None
+    if new.precision > 38:  # (held as text, with its scale's digits)
+        return cast(cast(n, _decimal(38, min(new.scale, 38)), tried=True), spark_type(new))
+    return cast(n, spark_type(new), tried=True)
+
+
+def _to_double(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    how = reading(old)
+    if how in ("text", "bytes") or (how == "decimal" and (old.precision or 0) > 38):
+        return cast(F.trim(_text(v, old)), spark_type(new), tried=True)
+    n = _number(v, old)
+    if how == "bit" and old.length == 64:  # (its 64 bits read as a signed number)
+        n = _let(n, lambda n: F.when(n >= _two_to(63), n - _two_to(64)).otherwise(n))
+    return cast(n, spark_type(new), tried=True)
+
+
+def _two_to(power: int) -> SparkColumn:
+    return F.lit(str(2**power)).cast("decimal(20,0)")
+
+
+def _bit_bytes(v: SparkColumn, t: ColumnType) -> SparkColumn:
+    """A BIT's bytes, big-endian, as many as its width needs."""
+    size = 2 * (((t.length or 1) + 7) // 8)
+    return F.unhex(F.lpad(F.conv(v.cast("string"), 10, 16), size, "0"))
+
+
+#: the new families that take a BIT's bytes, not its number's text (as the server does)
+_BIT_BYTES = frozenset({Family.TEXT, Family.BLOB})
+
+
+def _to_text(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    if reading(old) == "bit" and new.family in _BIT_BYTES:
+        return F.decode(_bit_bytes(v, old), "UTF-8")
+    return _text(v, old)
+
+
+def _to_bytes(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    if reading(old) == "bytes":
+        b = v
+    elif reading(old) == "bit" and new.family in _BIT_BYTES:
+        b = _bit_bytes(v, old)
+    else:
+        b = F.encode(_text(v, old), "UTF-8")
+    size = new.length
+    if new.kind == K.BINARY and size:  # (padded with zero bytes)
+        pad = F.lit(bytearray(1))
+        b = _let(b, lambda b: F.when(F.length(b) < size, F.rpad(b, size, pad)).otherwise(b))
+    return b
+
+
+def _to_calendar(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    ts = _instant(v, old)
+    if new.kind == K.DATE:
+        return ts.cast("date")
+    return _instant_cut(ts, new.fsp or 0) if (new.fsp or 0) < 6 else ts
+
+
+def _to_time(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    """As the lake holds a TIME: ``[-]HH:MM:SS``, and ``.ffffff`` where it has a fraction."""
+    return _let(_cut(_micros(v, old), new.fsp or 0), _time_text)
+
+
+def _time_text(micros: SparkColumn) -> SparkColumn:
+    a = F.abs(micros)
+    seconds = (a / _MICRO).try_cast("long")
+    sign = F.when(micros < 0, F.lit("-")).otherwise(F.lit(""))
+    hours, minutes = (seconds / 3600).try_cast("long"), ((seconds / 60) % 60).try_cast("long")
+    clock = F.format_string("%s%02d:%02d:%02d", sign, hours, minutes, seconds % 60)
+    fraction = a % _MICRO
+    return F.concat(
+        clock, F.when(fraction > 0, F.format_string(".%06d", fraction)).otherwise(F.lit(""))
+    )
+
+
+def _to_year(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    zero = F.lit(2000) if reading(old) in ("text", "bytes") else F.lit(0)  # (text's '0': 2000)
+
+    def year(n: SparkColumn) -> SparkColumn:
+        return F.when(n == 0, zero).when(n < 70, n + 2000).when(n < 100, n + 1900).otherwise(n)
+
+    return _let(_rounded(v, old, to_year=True).try_cast("int"), year).try_cast("short")
+
+
+def _to_enum(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    members = F.array(*map(F.lit, new.members))
+
+    def member(at: SparkColumn) -> SparkColumn:  # (0: the empty string, as the server's)
+        return F.when(at == 0, F.lit("")).when(
+            (at > 0) & (at <= len(new.members)), F.element_at(members, at)
+        )
+
+    if reading(old) in _NUMERIC:
+        return _let(_rounded(v, old).try_cast("int"), member)
+    folded = F.array(*(F.lit(m.lower()) for m in new.members))
+
+    def named(text: SparkColumn) -> SparkColumn:
+        at = F.array_position(folded, F.lower(F.rtrim(text))).try_cast("int")
+        # (a text no member is named, of digits: the member of that number)
+        number = F.trim(text).rlike(r"^\d+$")
+        return F.when((at == 0) & number, F.trim(text).try_cast("int")).otherwise(at)
+
+    return _let(_let(_text(v, old), named), member)
+
+
+def _to_set(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    def bits(n: SparkColumn) -> SparkColumn:
+        named = [F.when(n.bitwiseAND(1 << i) != 0, F.lit(m)) for i, m in enumerate(new.members)]
+        return F.concat_ws(",", *named)
+
+    if reading(old) in _NUMERIC:
+        return _let(_rounded(v, old).try_cast("long"), bits)
+    folded = [m.lower() for m in new.members]
+
+    def named(text: SparkColumn) -> SparkColumn:
+        parts = F.transform(F.split(text, ","), lambda p: F.lower(F.rtrim(p)))
+        named = [
+            F.when(F.array_contains(parts, f), F.lit(m))
+            for f, m in zip(folded, new.members, strict=True)
+        ]
+        # (a text no member is named, of digits: the members of its bits)
+        number = F.trim(text).rlike(r"^\d+$") & ~F.exists(parts, lambda p: p.isin(*folded))
+        return F.when(number, bits(F.trim(text).try_cast("long"))).otherwise(
+            F.concat_ws(",", *named)
+        )
+
+    return _let(_text(v, old), named)
+
+
+#: the rule for each kind of new type (:func:`reading`; others: Spark's cast)
+RULES: dict[str, Callable[[SparkColumn, ColumnType, ColumnType], SparkColumn]] = {
+    "integer": _to_integer,
+    "bit": _to_bit,
+    "decimal": _to_decimal,
+    "double": _to_double,
+    "text": _to_text,
+    "bytes": _to_bytes,
+    "date": _to_calendar,
+    "datetime": _to_calendar,
+    "time": _to_time,
+    "year": _to_year,
+    "enum": _to_enum,
+    "set": _to_set,
+}
+
+
+def converted(value: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
+    """``value`` (of ``old``'s Spark type, :func:`~mvdd.spark.types.spark_type`) as the value a
+    column changed from type ``old`` to ``new`` holds: ``new``'s Spark type. The same type:
+    the value itself."""
+    if old == new:
+        return value
+    rule = RULES.get(reading(new))
+    return cast(value if rule is None else rule(value, old, new), spark_type(new))
+
+
+__all__ = ["RULES", "converted", "reading"]

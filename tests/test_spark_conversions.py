@@ -1,0 +1,190 @@
+"""The values a change of a column's type leaves, as the lake and the Spark pipeline compute
+them (:func:`mvdd.spark.types.converted`), against a real server: each value of each type below,
+held in a column that an ``ALTER TABLE … MODIFY`` in a strict session changes to each other
+type, reads in Spark as the value the server converted it to, as the lake holds it."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pymysql
+import pytest
+
+from mvdd import parse_table
+from mvdd.model import Column
+from mvdd.spark.conversion import converted
+from mvdd.spark.lake import _spark_schema, lake_value
+from mvdd.spark.pipeline import col
+from mvdd.spark.types import cast, spark_type
+from tests.support.mariadb import scratch
+
+pytestmark = [pytest.mark.mariadb, pytest.mark.spark]
+
+#: the types a column changes from, each with values it holds
+SOURCES: dict[str, list[str]] = {
+    "INT": ["0", "1", "-5", "65", "99", "70", "2020", "123456", "20200101", "-10203", "2147483647"],
+    "BIGINT": ["20200101123456", "991231235959"],
+    "BIGINT UNSIGNED": ["18446744073709551615", "20200101"],
+    "DECIMAL(12,3)": ["1.5", "-2.5", "0.125", "20200101.5", "2.499", "123456.789"],
+    "DECIMAL(45,2)": ["1.5", "-12345678901234567890123456789012345678901.25"],
+    "DOUBLE": ["1.5", "-2.5", "0.1", "1e20", "123456.789", "2.5", "3.5", "1e-7", "20200101"],
+    "FLOAT": ["1.5", "0.1", "2.5", "16777217"],
+    "BIT(8)": ["65", "0", "255", "b'1'"],
+    "BIT(64)": ["18446744073709551615", "65"],
+    "VARCHAR(40)": [
+        "'12'",
+        "' 12'",
+        "'1.5'",
+        "'2020-01-01'",
+        "'12:34:56'",
+        "'2020'",
+        "'abc'",
+        "'1e3'",
+        "'-0'",
+        "'20200101'",
+        "'2020-01-01 12:34:56.789'",
+        "'1:2:3'",
+        "'99'",
+        "'2.5'",
+        "''",
+    ],
+    "CHAR(10)": ["'ab'", "'7'"],
+    "VARBINARY(10)": ["'AB'", "'12'", "x'00ff'"],
+    "BINARY(4)": ["'AB'"],
+    "DATE": ["'2020-01-02'", "'0000-00-00'", "'1999-12-31'"],
+    "DATETIME(3)": ["'2020-01-02 03:04:05.100'", "'2020-01-02 00:00:00'"],
+    "DATETIME": ["'2020-01-02 03:04:05'"],
+    "TIMESTAMP NULL": ["'2020-01-02 03:04:05'"],
+    "TIME": ["'00:00:00'", "'12:34:56'", "'-01:02:03'", "'838:59:59'", "'00:00:07'"],
+    "TIME(2)": ["'12:34:56.5'", "'-00:00:00.25'"],
+    "YEAR": ["2020", "1999", "0", "2069"],
+    "ENUM('a','b','10')": ["'a'", "'10'", "2"],
+    "SET('a','b','4')": ["'a,b'", "'4'", "''"],
+    "JSON": ["'{\"a\": 1}'", "'[1,2]'", "'12'"],
+}
+#: the types a column changes to
+TARGETS = [
+    "TINYINT", "INT", "INT UNSIGNED", "BIGINT", "BIGINT UNSIGNED", "DECIMAL(12,3)",
+    "DECIMAL(10,0)", "DECIMAL(45,2)", "DOUBLE", "FLOAT", "BIT(8)", "BIT(64)", "VARCHAR(40)",
+    "CHAR(10)", "TEXT", "VARBINARY(40)", "BINARY(4)", "BLOB", "DATE", "DATETIME", "DATETIME(3)",
+    "TIMESTAMP NULL", "TIME", "TIME(2)", "YEAR", "ENUM('a','b','10')", "SET('a','b','4')", "JSON",
+]  # fmt: skip
+
+
+def _column(ctype: str) -> Column:
+    return parse_table(f"CREATE TABLE t (c {ctype})").column("c")
+
+
+def _altered(cur: Any, source: str, values: list[str], target: str) -> list[Any] | None:
+    """What the values ``values`` of a column of type ``source`` hold once it is changed to
+    ``target``, or None where the server refuses the change."""
+    cur.execute("DROP TABLE IF EXISTS t")
+    cur.execute(f"CREATE TABLE t (i INT PRIMARY KEY, c {source}) ENGINE=Aria")
+    cur.execute("INSERT INTO t VALUES " + ", ".join(f"({i}, {v})" for i, v in enumerate(values)))
+    try:
+        cur.execute(f"ALTER TABLE t MODIFY c {target}")
+    except pymysql.err.MySQLError:
+        return None
+    # (a FLOAT as the binary log gives it: a client reads six digits of it)
+    cur.execute(f"SELECT {'CAST(c AS DOUBLE)' if target == 'FLOAT' else 'c'} FROM t ORDER BY i")
+    return [r[0] for r in cur.fetchall()]
+
+
+#: a value the server refused to convert
+REFUSED = object()
+
+
+@pytest.fixture(scope="module")
+def server(mariadb: Any) -> dict[str, tuple[list[Any], dict[str, list[Any]]]]:
+    """Per source type: its values as the server holds them, and per target type what the
+    change leaves of each (:data:`REFUSED`: the server refuses the change of a table holding
+    it)."""
+    out = {}
+    with (
+        scratch(mariadb, "SET SESSION sql_mode = 'STRICT_ALL_TABLES'") as conn,
+        contextlib.closing(conn.cursor()) as cur,
+    ):
+        for source, values in SOURCES.items():
+            held = _altered(cur, source, values, source)
+            assert held is not None
+            after = {}
+            for target in TARGETS:
+                whole = _altered(cur, source, values, target)
+                if whole is None:  # value by value: those the server converts
+                    one = [_altered(cur, source, [v], target) for v in values]
+                    whole = [REFUSED if o is None else o[0] for o in one]
+                after[target] = whole
+            out[source] = (held, after)
+    return out
+
+
+def _lake_frame(spark: Any, types: list[str], rows: list[list[Any]]) -> Any:
+    """Rows of values of columns ``c0``, ``c1`` … of ``types`` as a lake's files hold them
+    (:func:`lake_value`), each row numbered (``i``)."""
+    from pyspark.sql import types as T
+
+    table = parse_table(
+        "CREATE TABLE t (" + ", ".join(f"c{k} {t}" for k, t in enumerate(types)) + ")"
+    )
+    fields = [T.StructField("i", T.IntegerType()), *_spark_schema(table).fields[2:]]
+    data = [
+        [i, *(lake_value(v, c) for v, c in zip(row, table.columns, strict=True))]
+        for i, row in enumerate(rows)
+    ]
+    return spark.createDataFrame(data, T.StructType(fields))
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_a_changed_type_converts_values_as_the_server(
+    spark: Any, server: dict[str, Any], source: str
+) -> None:
+    from pyspark.sql import functions as F
+
+    held, after = server[source]
+    old = _column(source)
+    new = [_column(t) for t in TARGETS]
+    # per row: its value, then what the server left of it in each target type (NULL where
+    # refused: such a row's conversion is not asked)
+    rows = [
+        [v, *(None if after[t][i] is REFUSED else after[t][i] for t in TARGETS)]
+        for i, v in enumerate(held)
+    ]
+    df = _lake_frame(spark, [source, *TARGETS], rows)
+    value = cast(col("c0"), spark_type(old.type))
+    # per target: its rows the server converted (a refused one's conversion is not asked), of
+    # values the lake holds (not a zero date: the lake holds NULL for it, as for no value)
+    kept = [i for i, v in enumerate(held) if v is None or lake_value(v, old) is not None]
+    asked = [[i for i in kept if after[t][i] is not REFUSED] for t in TARGETS]
+
+    def pair(k: int, c: Column) -> list[Any]:
+        return [
+            F.when(F.col("i").isin(asked[k]), converted(value, old.type, c.type)).alias(f"got{k}"),
+            cast(col(f"c{k + 1}"), spark_type(c.type)).alias(f"want{k}"),
+        ]
+
+    def compared(ks: list[int]) -> list[Any]:
+        rows = df.select("i", *(p for k in ks for p in pair(k, new[k]))).collect()
+        return [
+            (
+                repr(held[r["i"]]),
+                TARGETS[k],
+                repr(after[TARGETS[k]][r["i"]]),
+                r[f"want{k}"],
+                r[f"got{k}"],
+            )
+            for r in rows
+            for k in ks
+            if r["i"] in asked[k] and r[f"got{k}"] != r[f"want{k}"]
+        ]
+
+    try:
+        failures = compared(list(range(len(TARGETS))))
+    except Exception:
+        failures = [("all at once", "failed")]
+        for k in range(len(TARGETS)):
+            try:
+                failures += compared([k])
+            except Exception as err:
+                failures.append((TARGETS[k], str(err).splitlines()[0][:160]))
+    assert not failures, "\n".join(map(str, failures))
