@@ -1,7 +1,9 @@
 """The values a change of a column's type leaves, as the lake and the Spark pipeline compute
-them (:func:`mvdd.spark.types.converted`), against a real server: each value of each type below,
-held in a column that an ``ALTER TABLE … MODIFY`` in a strict session changes to each other
-type, reads in Spark as the value the server converted it to, as the lake holds it."""
+them (:func:`mvdd.spark.conversion.converted`), against a real server: each value of each type
+below, held in a column that an ``ALTER TABLE … MODIFY`` changes to each other type, reads in
+Spark as the value the server converted it to, as the lake holds it: in a strict session
+(where the server refuses what the new type does not hold) and in one that is not (where it
+stores the nearest value, a cut one, a zero)."""
 
 from __future__ import annotations
 
@@ -79,8 +81,8 @@ def _column(ctype: str) -> Column:
 def _altered(cur: Any, source: str, values: list[str], target: str) -> list[Any] | None:
     """What the values ``values`` of a column of type ``source`` hold once it is changed to
     ``target``, or None where the server refuses the change."""
-    cur.execute("DROP TABLE IF EXISTS t")
-    cur.execute(f"CREATE TABLE t (i INT PRIMARY KEY, c {source}) ENGINE=Aria")
+    cur.execute("DROP TEMPORARY TABLE IF EXISTS t")
+    cur.execute(f"CREATE TEMPORARY TABLE t (i INT PRIMARY KEY, c {source}) ENGINE=Aria")
     cur.execute("INSERT INTO t VALUES " + ", ".join(f"({i}, {v})" for i, v in enumerate(values)))
     try:
         cur.execute(f"ALTER TABLE t MODIFY c {target}")
@@ -95,27 +97,33 @@ def _altered(cur: Any, source: str, values: list[str], target: str) -> list[Any]
 REFUSED = object()
 
 
+#: the sessions the server converts in: strict (what refuses a value a column's new type does
+#: not hold), and not (what stores the nearest value, a cut one, a zero)
+MODES = {"strict": "STRICT_ALL_TABLES", "loose": ""}
+
+
 @pytest.fixture(scope="module")
-def server(mariadb: Any) -> dict[str, tuple[list[Any], dict[str, list[Any]]]]:
-    """Per source type: its values as the server holds them, and per target type what the
-    change leaves of each (:data:`REFUSED`: the server refuses the change of a table holding
-    it)."""
-    out = {}
-    with (
-        scratch(mariadb, "SET SESSION sql_mode = 'STRICT_ALL_TABLES'") as conn,
-        contextlib.closing(conn.cursor()) as cur,
-    ):
-        for source, values in SOURCES.items():
-            held = _altered(cur, source, values, source)
-            assert held is not None
-            after = {}
-            for target in TARGETS:
-                whole = _altered(cur, source, values, target)
-                if whole is None:  # value by value: those the server converts
-                    one = [_altered(cur, source, [v], target) for v in values]
-                    whole = [REFUSED if o is None else o[0] for o in one]
-                after[target] = whole
-            out[source] = (held, after)
+def server(mariadb: Any) -> dict[str, tuple[list[Any], dict[str, dict[str, list[Any]]]]]:
+    """Per source type: its values as the server holds them, and per session mode and target
+    type what the change leaves of each (:data:`REFUSED`: the server refuses the change of a
+    table holding it)."""
+    out: dict[str, Any] = {}
+    for mode, sql_mode in MODES.items():
+        with (
+            scratch(mariadb, f"SET SESSION sql_mode = '{sql_mode}'") as conn,
+            contextlib.closing(conn.cursor()) as cur,
+        ):
+            for source, values in SOURCES.items():
+                held = _altered(cur, source, values, source)
+                assert held is not None and out.get(source, (held,))[0] == held
+                after = {}
+                for target in TARGETS:
+                    whole = _altered(cur, source, values, target)
+                    if whole is None:  # value by value: those the server converts
+                        one = [_altered(cur, source, [v], target) for v in values]
+                        whole = [REFUSED if o is None else o[0] for o in one]
+                    after[target] = whole
+                out.setdefault(source, (held, {}))[1][mode] = after
     return out
 
 
@@ -141,21 +149,25 @@ def test_a_changed_type_converts_values_as_the_server(
 ) -> None:
     from pyspark.sql import functions as F
 
-    held, after = server[source]
+    held, modes = server[source]
     old = _column(source)
     new = [_column(t) for t in TARGETS]
-    # per row: its value, then what the server left of it in each target type (NULL where
-    # refused: such a row's conversion is not asked)
+    # a row per value and mode: the value, then what the server left of it in each target
+    # type (NULL where refused: such a row's conversion is not asked)
+    cases = [(mode, i) for mode in MODES for i in range(len(held))]
     rows = [
-        [v, *(None if after[t][i] is REFUSED else after[t][i] for t in TARGETS)]
-        for i, v in enumerate(held)
+        [held[i], *(None if modes[m][t][i] is REFUSED else modes[m][t][i] for t in TARGETS)]
+        for m, i in cases
     ]
     df = _lake_frame(spark, [source, *TARGETS], rows)
     value = cast(col("c0"), spark_type(old.type))
     # per target: its rows the server converted (a refused one's conversion is not asked), of
     # values the lake holds (not a zero date: the lake holds NULL for it, as for no value)
-    kept = [i for i, v in enumerate(held) if v is None or lake_value(v, old) is not None]
-    asked = [[i for i in kept if after[t][i] is not REFUSED] for t in TARGETS]
+    kept = {i for i, v in enumerate(held) if v is None or lake_value(v, old) is not None}
+    asked = [
+        [n for n, (m, i) in enumerate(cases) if i in kept and modes[m][t][i] is not REFUSED]
+        for t in TARGETS
+    ]
 
     def pair(k: int, c: Column) -> list[Any]:
         return [
@@ -164,16 +176,16 @@ def test_a_changed_type_converts_values_as_the_server(
         ]
 
     def compared(ks: list[int]) -> list[Any]:
-        rows = df.select("i", *(p for k in ks for p in pair(k, new[k]))).collect()
+        got = df.select("i", *(p for k in ks for p in pair(k, new[k]))).collect()
         return [
             (
-                repr(held[r["i"]]),
+                cases[r["i"]][0],
+                repr(held[cases[r["i"]][1]]),
                 TARGETS[k],
-                repr(after[TARGETS[k]][r["i"]]),
                 r[f"want{k}"],
                 r[f"got{k}"],
             )
-            for r in rows
+            for r in got
             for k in ks
             if r["i"] in asked[k] and r[f"got{k}"] != r[f"want{k}"]
         ]

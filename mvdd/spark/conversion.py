@@ -11,17 +11,22 @@ per kind of new type (:data:`RULES`), each from one of the old value's readings:
 (``_number``: a date as ``YYYYMMDD``, a time as ``[-]HHMMSS.ffffff``, an ENUM's member as its
 index, a SET as its bits), as text (``_text``: a DOUBLE with the server's digits, a DATETIME with
 its fractional digits), or as a time of day (``_micros``). The server's rules come from the
-server itself (``tests/test_spark_conversions.py`` changes each value of 24 types to 28 types
-on a real server and compares). What the server refuses in a strict session is no value a
-replicated table holds; for such values these expressions give a NULL or a value of their
-own, never an error. Where the server takes what no value tells: a TIME made a DATE or a
-DATETIME takes the day's date, the date of the ALTER there and of the compaction here.
-Text to and from bytes is UTF-8 (the tables' default charset); a DOUBLE's digits are
-Java's shortest (on Java 17 a few doubles get one more digit than the server writes).
+server itself (``tests/test_spark_conversions.py`` changes each value of 23 types to 28 types
+on a real server, in a strict session and in one that is not, and compares): where a session
+that is not strict stores the nearest value the new type holds (a number held to its range,
+a text cut to its length, no time ``00:00:00``, a text's leading number), so do these. A
+value they do not know gives a NULL or a value of their own, never an error. Where the
+server takes what no value tells: a TIME made a DATE or a DATETIME takes the day's date, the
+date of the ALTER there and of the compaction here. Text to and from bytes is UTF-8 (the
+tables' default charset; a byte it does not read shows as ``?``, as the server shows it); a
+DOUBLE's digits are Java's shortest (on Java 17 a few doubles get one more digit than the
+server writes), written for a wide column (the server writes fewer where its width calls for
+it). A rule mentions its value many times; :func:`_let` computes it once.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 
 from pyspark.sql import Column as SparkColumn
@@ -76,7 +81,8 @@ def _number(v: SparkColumn, t: ColumnType) -> SparkColumn:
     """The old value as the server reads it as a number: a Spark number."""
     how = reading(t)
     if how == "decimal" and t.precision is not None and t.precision > 38:  # (held as text)
-        return cast(v, _decimal(38, min(t.scale or 0, 10)), tried=True)
+        exact = cast(v, _decimal(38, min(t.scale or 0, 10)), tried=True)
+        return F.coalesce(exact, cast(v, T.DoubleType(), tried=True))
     if how in _NUMERIC:
         return v
     if how == "date":
@@ -92,7 +98,21 @@ def _number(v: SparkColumn, t: ColumnType) -> SparkColumn:
             F.when(_has_member(v, m), F.lit(1 << i)).otherwise(0) for i, m in enumerate(t.members)
         ]
         return sum(bits[1:], bits[0]).try_cast("long") if bits else F.lit(0).try_cast("long")
-    return cast(F.trim(_text(v, t)), _decimal(38, 10), tried=True)
+    return _text_number(_text(v, t))
+
+
+#: the number a text begins with, as the server reads a text as a number
+_PREFIX = r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
+
+
+def _text_number(text: SparkColumn) -> SparkColumn:
+    """A text as the server reads it as a number: the number it begins with (``'12abc'``:
+    12, in a session that is not strict; a strict one refuses it), 0 where none."""
+    prefix = F.regexp_extract(text, _PREFIX, 1)
+    number = F.coalesce(
+        cast(prefix, _decimal(38, 10), tried=True), cast(prefix, T.DoubleType(), tried=True)
+    )
+    return F.when(text.isNotNull(), F.coalesce(number, F.lit(0)))
 
 
 def _whole(text: SparkColumn, kind: str) -> SparkColumn:
@@ -135,8 +155,8 @@ def _text(v: SparkColumn, t: ColumnType) -> SparkColumn:
             return base
         digits = F.substring(F.rpad(F.regexp_extract(v, r"\.(\d+)$", 1), 6, "0"), 1, t.fsp)
         return F.concat(base, F.lit("."), digits)
-    if how == "bytes":
-        return F.decode(v, "UTF-8")
+    if how == "bytes":  # (as UTF-8, each byte it does not read a ?, as the server shows it)
+        return F.regexp_replace(v.cast("string"), "\ufffd", "?")
     return v.cast("string")
 
 
@@ -239,7 +259,7 @@ def _micros(v: SparkColumn, t: ColumnType) -> SparkColumn:
         return F.lit(0).try_cast("long")
     if how in ("text", "bytes", "enum", "set"):
         return _let(F.trim(_text(v, t)), _text_micros)
-    return _number_micros(_number(v, t))
+    return _number_micros(_number(v, t), exact=how != "double")
 
 
 def _text_micros(text: SparkColumn) -> SparkColumn:
@@ -260,25 +280,40 @@ def _text_micros(text: SparkColumn) -> SparkColumn:
         fraction = F.regexp_extract(text, clock, 6)
         micros = seconds * _MICRO + F.coalesce(_whole(F.rpad(fraction, 6, "0"), "long"), F.lit(0))
         timed = F.when(F.regexp_extract(text, clock, 1) == "-", -micros).otherwise(micros)
-        number = cast(text, _decimal(38, 6), tried=True)
-        return F.when(text.rlike(clock), timed).otherwise(_number_micros(number))
+        # (the number it begins with, no letter after it: '2020-01-01' is 2020, '1e3' none)
+        prefix = F.regexp_extract(text, r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))(?![\w.])", 1)
+        number = cast(prefix, _decimal(38, 6), tried=True)
+        return F.when(text.rlike(clock), timed).otherwise(_number_micros(number, exact=False))
 
     return _let(text, read)
 
 
-def _number_micros(n: SparkColumn) -> SparkColumn:
-    """A number as the server reads it as a TIME: ``[-]HHMMSS.ffffff``; a date's number
-    (more than 7 digits) its midnight, a date and time's its time."""
+def _number_micros(n: SparkColumn, *, exact: bool = True) -> SparkColumn:
+    """A number as the server reads it as a TIME: ``[-]HHMMSS.ffffff`` (minutes or seconds
+    past 59: no time, which a session that is not strict makes 00:00:00). An ``exact`` one's
+    (not a DOUBLE's, nor a text's) 8 digits are a date, its midnight, and 9 to 14 a date and
+    time, its time of day (none where it is no date); past them the range's end
+    (:func:`_to_time` holds it there); a DOUBLE's past 14 digits, none."""
 
     def read(n: SparkColumn) -> SparkColumn:
-        a = F.abs(n).cast("decimal(38,6)")
+        a = cast(F.abs(n), _decimal(38, 6), tried=True)
         whole = F.floor(a).try_cast("long")
         fraction = ((a - whole) * _MICRO).try_cast("long")
-        date = (whole > 9_999_999) & (whole <= 99_999_999)  # (its midnight)
-        hms = F.when(whole > 99_999_999, whole % 1_000_000).when(date, 0).otherwise(whole)
-        hours, minutes = (hms / 10000).try_cast("long"), ((hms / 100) % 100).try_cast("long")
-        seconds = hours * 3600 + minutes * 60 + hms % 100
-        micros = seconds * _MICRO + F.when(date, 0).otherwise(fraction)
+        hours, minutes = (whole / 10000).try_cast("long"), ((whole / 100) % 100).try_cast("long")
+        seconds = hours * 3600 + minutes * 60 + whole % 100
+        clock = F.when((minutes < 60) & (whole % 100 < 60), seconds * _MICRO + fraction)
+        past = F.lit(2 * _TIME_MAX)
+        if exact:
+            of_day = F.pmod(F.unix_micros(_number_instant(a).cast("timestamp")), F.lit(_DAY))
+            micros = (
+                F.when(whole <= 9_999_999, clock)
+                .when(whole <= 99_999_999, F.lit(0))
+                .when(whole <= 99_999_999_999_999, of_day)
+                .otherwise(past)
+            )
+            micros = F.when(n.isNotNull() & whole.isNull(), past).otherwise(micros)
+        else:  # (hours past 838: the range's end)
+            micros = F.when(whole <= 99_999_999_999_999, clock)
         return F.when(n < 0, -micros).otherwise(micros)
 
     return _let(n, read)
@@ -334,6 +369,7 @@ def _number_instant(n: SparkColumn) -> SparkColumn:
     ``YYMMDDhhmmss`` or ``YYYYMMDDhhmmss`` by its digits, its fraction the seconds'."""
 
     def padded(n: SparkColumn) -> SparkColumn:  # (its digits, as many as its form has)
+        n = F.when((n > 0) & (n < 100_000_000_000_000), n)
         whole = F.floor(n).try_cast("long")
         fraction = ((n - whole) * _MICRO).try_cast("long")
         digits = whole.cast("string")
@@ -385,9 +421,19 @@ def _rounded(v: SparkColumn, t: ColumnType, *, to_year: bool = False) -> SparkCo
     """The old value as a whole number: a DOUBLE rounded half to even (a YEAR: cut), a time
     and a date and time cut, any other rounded half away from zero."""
     how = reading(t)
+    if how in ("text", "bytes") and not to_year:  # (the whole number it begins with: '2.5' is 2)
+        digits = F.regexp_extract(_text(v, t), r"^\s*([-+]?\d+)", 1)
+        number = cast(digits, _decimal(38, 0), tried=True)
+        return F.when(v.isNotNull(), F.coalesce(number, F.lit(0)))
     n = _number(v, t)
-    if how == "double":
-        return F.floor(n) if to_year else F.bround(n, 0)
+    if how == "double":  # (a DECIMAL, exact; past its 37 digits, as far: past any range)
+
+        def whole(n: SparkColumn) -> SparkColumn:
+            cut = F.when(F.abs(n) < 1e18, F.floor(n)).otherwise(n) if to_year else F.bround(n, 0)
+            far = F.when(n < 0, -_exact(10**37)).otherwise(_exact(10**37))
+            return F.when(F.abs(n) < 1e37, cut.cast("decimal(38,0)")).otherwise(far)
+
+        return _let(n, whole)
     if how in ("time", "datetime"):
         return _let(n, lambda n: F.when(n < 0, F.ceil(n)).otherwise(F.floor(n)))
     if how in ("integer", "bit", "year", "date", "enum", "set"):
@@ -398,15 +444,39 @@ def _rounded(v: SparkColumn, t: ColumnType, *, to_year: bool = False) -> SparkCo
 # --- rules, by the new type's kind ----------------------------------------------------------
 
 
+def _exact(number: int | str) -> SparkColumn:
+    """A number as a Spark decimal literal (a Python int past a long's range is none)."""
+    return F.lit(str(number)).cast("decimal(38,10)" if "." in str(number) else "decimal(38,0)")
+
+
+def _two_to(power: int) -> SparkColumn:
+    return _exact(2**power)
+
+
+def _within(n: SparkColumn, low: SparkColumn, high: SparkColumn) -> SparkColumn:
+    """``n`` held to ``[low, high]``: a session that is not strict stores the bound nearest a
+    value out of a type's range (a strict one refuses it)."""
+    return _let(n, lambda n: F.when(n < low, low).when(n > high, high).otherwise(n))
+
+
 def _to_integer(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
-    return cast(_rounded(v, old), spark_type(new), tried=True)
+    low, high = new.integer_range()
+    if reading(old) == "double":  # (a DOUBLE past a long's range: the largest long)
+        high = min(high, 2**63 - 1)
+    return cast(_within(_rounded(v, old), _exact(low), _exact(high)), spark_type(new), tried=True)
 
 
 def _to_bit(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
-    n = _rounded(v, old).cast("decimal(20,0)")
-    if new.length == 64:  # (a negative number's 64 bits)
-        n = _let(n, lambda n: F.when(n < 0, n + _two_to(64)).otherwise(n))
-    return cast(n, spark_type(new), tried=True)
+    """A negative number's 64 bits (a DECIMAL's: 0), held to the width; a DOUBLE past a
+    long's range: the largest long (as the server's)."""
+    n = _rounded(v, old)
+    if reading(old) == "double":
+        n = _within(n, -_two_to(63), _two_to(63) - 1)
+    below = (lambda n: F.lit(0)) if reading(old) == "decimal" else (lambda n: n + _two_to(64))
+    n = _let(n, lambda n: F.when(n < 0, below(n)).otherwise(n))
+    return cast(
+        _within(n, _exact(0), _exact(2 ** (new.length or 1) - 1)), spark_type(new), tried=True
+    )
 
 
 def _to_decimal(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
@@ -414,21 +484,26 @@ def _to_decimal(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn
     assert new.precision is not None and new.scale is not None
     if new.precision > 38:  # (held as text, with its scale's digits)
         return cast(cast(n, _decimal(38, min(new.scale, 38)), tried=True), spark_type(new))
-    return cast(n, spark_type(new), tried=True)
+    digits = "9" * (new.precision - new.scale)
+    top = _exact(f"{digits or '0'}.{'9' * new.scale}" if new.scale else digits)
+    return cast(_within(F.round(n, new.scale), -top, top), spark_type(new), tried=True)
+
+
+#: the largest FLOAT, which a larger number becomes in a session that is not strict
+_FLOAT_MAX = 3.4028234663852886e38
 
 
 def _to_double(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     how = reading(old)
     if how in ("text", "bytes") or (how == "decimal" and (old.precision or 0) > 38):
-        return cast(F.trim(_text(v, old)), spark_type(new), tried=True)
-    n = _number(v, old)
+        n = _text_number(_text(v, old)).cast("double")
+    else:
+        n = _number(v, old)
     if how == "bit" and old.length == 64:  # (its 64 bits read as a signed number)
         n = _let(n, lambda n: F.when(n >= _two_to(63), n - _two_to(64)).otherwise(n))
+    if new.kind == K.FLOAT:
+        n = _within(n.cast("double"), F.lit(-_FLOAT_MAX), F.lit(_FLOAT_MAX))
     return cast(n, spark_type(new), tried=True)
-
-
-def _two_to(power: int) -> SparkColumn:
-    return F.lit(str(2**power)).cast("decimal(20,0)")
 
 
 def _bit_bytes(v: SparkColumn, t: ColumnType) -> SparkColumn:
@@ -443,8 +518,11 @@ _BIT_BYTES = frozenset({Family.TEXT, Family.BLOB})
 
 def _to_text(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     if reading(old) == "bit" and new.family in _BIT_BYTES:
-        return F.decode(_bit_bytes(v, old), "UTF-8")
-    return _text(v, old)
+        return F.regexp_replace(_bit_bytes(v, old).cast("string"), "\ufffd", "?")
+    text = _text(v, old)
+    if new.family == Family.CHAR and new.length is not None:  # (cut to its characters)
+        text = F.substring(text, 1, new.length)
+    return text
 
 
 def _to_bytes(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
@@ -455,6 +533,8 @@ def _to_bytes(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     else:
         b = F.encode(_text(v, old), "UTF-8")
     size = new.length
+    if new.family == Family.BINARY and size is not None:  # (cut to its bytes)
+        b = F.substring(b, 1, size)
     if new.kind == K.BINARY and size:  # (padded with zero bytes)
         pad = F.lit(bytearray(1))
         b = _let(b, lambda b: F.when(F.length(b) < size, F.rpad(b, size, pad)).otherwise(b))
@@ -465,12 +545,27 @@ def _to_calendar(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColum
     ts = _instant(v, old)
     if new.kind == K.DATE:
         return ts.cast("date")
+    if new.kind == K.TIMESTAMP:  # (out of its range: the zero date, where not strict)
+        low, high = (F.lit(t).cast("timestamp_ntz") for t in _TIMESTAMP_RANGE)
+        ts = _let(ts, lambda ts: F.when(ts.between(low, high), ts))
     return _instant_cut(ts, new.fsp or 0) if (new.fsp or 0) < 6 else ts
 
 
 def _to_time(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     """As the lake holds a TIME: ``[-]HH:MM:SS``, and ``.ffffff`` where it has a fraction."""
-    return _let(_cut(_micros(v, old), new.fsp or 0), _time_text)
+    fsp = new.fsp or 0
+    top = F.lit(_TIME_MAX + _MICRO - 10 ** (6 - fsp))  # (838:59:59 and its fraction's nines)
+    # (a session that is not strict makes what reads as no time 00:00:00, and holds the rest
+    # to the type's range)
+    micros = F.when(v.isNotNull(), F.coalesce(_cut(_micros(v, old), fsp), F.lit(0)))
+    return _let(_within(micros, -top, top), _time_text)
+
+
+#: the dates and times a TIMESTAMP holds (UTC)
+_TIMESTAMP_RANGE = (dt.datetime(1970, 1, 1, 0, 0, 1), dt.datetime(2038, 1, 19, 3, 14, 7, 999999))
+
+#: 838:59:59, the largest TIME, in microseconds
+_TIME_MAX = (838 * 3600 + 59 * 60 + 59) * _MICRO
 
 
 def _time_text(micros: SparkColumn) -> SparkColumn:
@@ -486,24 +581,33 @@ def _time_text(micros: SparkColumn) -> SparkColumn:
 
 
 def _to_year(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
-    zero = F.lit(2000) if reading(old) in ("text", "bytes") else F.lit(0)  # (text's '0': 2000)
+    how = reading(old)
+    if how in ("date", "datetime"):  # (its year, where a session is not strict)
+        return F.year(v).try_cast("short")
+    if how == "time":
+        return F.when(v.isNotNull(), F.lit(0)).try_cast("short")
+    zero = F.lit(0)
+    if how in ("text", "bytes"):  # (a text's 0 is 2000; a text of no number, 0)
+        zero = F.when(_text(v, old).rlike(r"^\s*[-+]?\d"), 2000).otherwise(0)
 
-    def year(n: SparkColumn) -> SparkColumn:
-        return F.when(n == 0, zero).when(n < 70, n + 2000).when(n < 100, n + 1900).otherwise(n)
+    def year(n: SparkColumn) -> SparkColumn:  # (out of its range: 0, as a loose session's)
+        two_digits = F.when(n == 0, zero).when(n < 70, n + 2000).when(n < 100, n + 1900)
+        return F.when(n.between(0, 99), two_digits).when(n.between(1901, 2155), n).otherwise(0)
 
-    return _let(_rounded(v, old, to_year=True).try_cast("int"), year).try_cast("short")
+    n = _within(_rounded(v, old, to_year=True), _exact(-1), _exact(10_000)).try_cast("int")
+    return _let(n, year).try_cast("short")
 
 
 def _to_enum(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     members = F.array(*map(F.lit, new.members))
 
-    def member(at: SparkColumn) -> SparkColumn:  # (0: the empty string, as the server's)
-        return F.when(at == 0, F.lit("")).when(
-            (at > 0) & (at <= len(new.members)), F.element_at(members, at)
-        )
+    def member(at: SparkColumn) -> SparkColumn:  # (none: the empty string, as the server's)
+        found = (at > 0) & (at <= len(new.members))
+        return F.when(found, F.element_at(members, at)).otherwise(F.lit(""))
 
     if reading(old) in _NUMERIC:
-        return _let(_rounded(v, old).try_cast("int"), member)
+        n = _within(_rounded(v, old), _exact(-1), _exact(len(new.members) + 1))
+        return F.when(v.isNotNull(), _let(n.try_cast("int"), member))
     folded = F.array(*(F.lit(m.lower()) for m in new.members))
 
     def named(text: SparkColumn) -> SparkColumn:
@@ -512,7 +616,7 @@ def _to_enum(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
         number = F.trim(text).rlike(r"^\d+$")
         return F.when((at == 0) & number, F.trim(text).try_cast("int")).otherwise(at)
 
-    return _let(_let(_text(v, old), named), member)
+    return F.when(v.isNotNull(), _let(_let(_text(v, old), named), member))
 
 
 def _to_set(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
@@ -520,8 +624,10 @@ def _to_set(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
         named = [F.when(n.bitwiseAND(1 << i) != 0, F.lit(m)) for i, m in enumerate(new.members)]
         return F.concat_ws(",", *named)
 
-    if reading(old) in _NUMERIC:
-        return _let(_rounded(v, old).try_cast("long"), bits)
+    if reading(old) in _NUMERIC:  # (its low bits: a negative number's two's complement)
+        n = _within(_rounded(v, old), -_two_to(63), _two_to(64) - 1)
+        low = F.pmod(cast(n, _decimal(38, 0), tried=True), _two_to(len(new.members)))
+        return _let(low.try_cast("long"), bits)
     folded = [m.lower() for m in new.members]
 
     def named(text: SparkColumn) -> SparkColumn:
