@@ -668,8 +668,59 @@ def converted(value: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColu
     the value itself."""
     if old == new:
         return value
-    rule = RULES.get(reading(new))
+    how = reading(new)
+    widens = _WIDENS.get(how)
+    if how == reading(old) and widens is not None and widens(old, new):
+        return cast(value, spark_type(new))  # (every value as it was: Spark's cast is the server's)
+    rule = RULES.get(how)
     return cast(value if rule is None else rule(value, old, new), spark_type(new))
+
+
+def _digits(t: ColumnType) -> tuple[int, int]:
+    assert t.precision is not None and t.scale is not None
+    return t.precision - t.scale, t.scale
+
+
+def _whole_widens(old: ColumnType, new: ColumnType) -> bool:
+    (low, high), (new_low, new_high) = old.integer_range(), new.integer_range()
+    return new_low <= low and high <= new_high
+
+
+def _decimal_widens(old: ColumnType, new: ColumnType) -> bool:
+    (whole, scale), (new_whole, new_scale) = _digits(old), _digits(new)
+    return (
+        new_whole >= whole
+        and new_scale >= scale
+        and ((new.precision or 0) > 38) == ((old.precision or 0) > 38)
+    )
+
+
+def _length_widens(old: ColumnType, new: ColumnType) -> bool:
+    # (not to a BINARY's zero bytes, nor a BIT's bytes into a TEXT: other values)
+    return (
+        new.family == old.family
+        and new.kind != K.BINARY
+        and (new.length is None or (old.length is not None and new.length >= old.length))
+    )
+
+
+def _fsp_widens(old: ColumnType, new: ColumnType) -> bool:
+    return (new.fsp or 0) >= (old.fsp or 0) and new.kind == old.kind
+
+
+#: per reading, when a change of type keeps every value as it is (a widening): Spark's cast
+#: of it is the server's conversion, without a rule's work on each row
+_WIDENS: dict[str, Callable[[ColumnType, ColumnType], bool]] = {
+    "integer": _whole_widens,
+    "decimal": _decimal_widens,
+    "double": lambda old, new: new.kind == K.DOUBLE,
+    "text": _length_widens,
+    "bytes": _length_widens,
+    "datetime": _fsp_widens,
+    "time": lambda old, new: (new.fsp or 0) >= (old.fsp or 0),
+    "enum": lambda old, new: set(old.members) <= set(new.members),
+    "set": lambda old, new: set(old.members) <= set(new.members),
+}
 
 
 __all__ = ["RULES", "converted", "reading"]
