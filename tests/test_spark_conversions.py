@@ -8,6 +8,7 @@ stores the nearest value, a cut one, a zero)."""
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 from typing import Any
 
 import pymysql
@@ -200,3 +201,30 @@ def test_a_changed_type_converts_values_as_the_server(
             except Exception as err:
                 failures.append((TARGETS[k], str(err).splitlines()[0][:160]))
     assert not failures, "\n".join(map(str, failures))
+
+
+def test_a_rows_filled_default_converts_as_the_server(spark: Any, mariadb: Any) -> None:
+    """A row written before a column was added holds the column's default then, converted by
+    each later change of its type: ``project`` gives it as the server's table holds it (where
+    Spark's cast refused a number as a DATETIME)."""
+    from mvdd import Catalog
+    from mvdd.spark import upgrade
+
+    statements = [
+        "CREATE TABLE t (id INT NOT NULL PRIMARY KEY)",
+        "ALTER TABLE t ADD COLUMN c INT NOT NULL DEFAULT 20200101, ADD COLUMN d DOUBLE DEFAULT 1e20",
+        "ALTER TABLE t MODIFY c DATETIME NOT NULL, MODIFY d VARCHAR(30)",
+    ]
+    cat = Catalog()
+    with scratch(mariadb) as conn, contextlib.closing(conn.cursor()) as cur:
+        cur.execute(statements[0])
+        cur.execute("INSERT INTO t VALUES (1)")
+        for sql in statements:
+            cat.execute(sql)
+        for sql in statements[1:]:
+            cur.execute(sql)
+        cur.execute("SELECT id, c, d FROM t")
+        want = [tuple(r) for r in cur.fetchall()]
+    df = spark.createDataFrame([(1, 1)], "_version int, id int")  # (written under version 1)
+    got = upgrade(df, cat, "t").collect()
+    assert [tuple(r) for r in got] == want == [(1, dt.datetime(2020, 1, 1), "1e20")]

@@ -59,13 +59,15 @@ def _literal(column: Column, value: Any) -> SparkColumn:
 
 def _fill(born: Column, target: Column) -> SparkColumn:
     """What a row that lacks ``target`` holds for it: the default of the column as it was
-    added (``born``), as MySQL filled existing rows then."""
+    added (``born``), as MySQL filled existing rows then, converted as its type changed since
+    (:func:`~mvdd.spark.conversion.converted`)."""
     default = born.effective_default
     if default is NO_DEFAULT:  # a NOT NULL column without a default: the type's zero value
         default = added_default(born)
     if default is NO_DEFAULT or born.generated is not None or isinstance(default, Expr):
         return cast(F.lit(None), spark_type(target.type))
-    return cast(F.lit(to_spark(born.type, default)), spark_type(target.type))
+    value = cast(F.lit(to_spark(born.type, default)), spark_type(born.type))
+    return converted(value, born.type, target.type)
 
 
 def _case(
