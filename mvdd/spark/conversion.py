@@ -668,12 +668,21 @@ def converted(value: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColu
     the value itself."""
     if old == new:
         return value
+    if keeps_values(old, new):  # (every value as it was: Spark's cast is the server's)
+        return cast(value, spark_type(new))
+    rule = RULES.get(reading(new))
+    return cast(value if rule is None else rule(value, old, new), spark_type(new))
+
+
+def keeps_values(old: ColumnType, new: ColumnType) -> bool:
+    """Whether a change from type ``old`` to ``new`` leaves every value as it was (the same
+    type, a widening): Spark's cast of it is the server's conversion, without a rule's work
+    on each row."""
+    if old == new:
+        return True
     how = reading(new)
     widens = _WIDENS.get(how)
-    if how == reading(old) and widens is not None and widens(old, new):
-        return cast(value, spark_type(new))  # (every value as it was: Spark's cast is the server's)
-    rule = RULES.get(how)
-    return cast(value if rule is None else rule(value, old, new), spark_type(new))
+    return how == reading(old) and widens is not None and widens(old, new)
 
 
 def _digits(t: ColumnType) -> tuple[int, int]:
@@ -723,4 +732,4 @@ _WIDENS: dict[str, Callable[[ColumnType, ColumnType], bool]] = {
 }
 
 
-__all__ = ["RULES", "converted", "reading"]
+__all__ = ["RULES", "converted", "keeps_values", "reading"]

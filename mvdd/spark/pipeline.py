@@ -33,7 +33,7 @@ from mvdd.errors import MvddError, NoSuchColumnError
 from mvdd.join.encode import implicit_default
 from mvdd.model import NO_DEFAULT, Column, ColumnType, Expr, Index, IndexKind, Table
 from mvdd.model.row import added_columns, added_default, unnulled_value
-from mvdd.spark.conversion import converted
+from mvdd.spark.conversion import converted, keeps_values
 from mvdd.spark.types import cast, spark_type, to_spark
 
 if TYPE_CHECKING:
@@ -103,15 +103,19 @@ def _group(values: Iterable[tuple[int, Any]]) -> list[tuple[list[int], Any]]:
 
 
 def _source(
-    present: set[str], name: str, nullable: bool, ctype: ColumnType, *, target: Column
+    present: set[str], name: str, nullable: bool, ctype: ColumnType | None, *, target: Column
 ) -> SparkColumn:
-    """A source column (of type ``ctype`` and ``nullable`` in its version) as ``target``'s
-    type, each value as the server converts it (:func:`~mvdd.spark.conversion.converted`); a
-    NULL where ``target`` is NOT NULL the value the change to NOT NULL gave it
-    (:func:`~mvdd.model.row.unnulled_value`), where known."""
+    """A source column (``nullable`` in its version; of type ``ctype``, None where that
+    type's values are ``target``'s as they are) as ``target``'s type, each value as the server
+    converts it (:func:`~mvdd.spark.conversion.converted`); a NULL where ``target`` is NOT NULL
+    the value the change to NOT NULL gave it (:func:`~mvdd.model.row.unnulled_value`), where
+    known."""
     if name not in present:
         return cast(F.lit(None), spark_type(target.type))
-    value = converted(cast(col(name), spark_type(ctype)), ctype, target.type)
+    if ctype is None:
+        value = cast(col(name), spark_type(target.type))
+    else:
+        value = converted(cast(col(name), spark_type(ctype)), ctype, target.type)
     unnulled = None if target.nullable or not nullable else unnulled_value(target.type)
     if unnulled is None or target.generated is not None:
         return value
@@ -149,7 +153,10 @@ def project(
         branches: list[tuple[int, Any]] = []
         for number in sorted(versions):
             source = find(column, versions[number])
-            read = (source.name, source.nullable, source.type) if source is not None else None
+            read = None
+            if source is not None:  # (its type where its values change: versions apart)
+                kept = keeps_values(source.type, column.type)
+                read = (source.name, source.nullable, None if kept else source.type)
             branches.append((number, read))
         exprs = [
             (vs, fill_for(column) if read is None else _source(present, *read, target=column))
