@@ -366,38 +366,23 @@ def _two_digit_year(yy: SparkColumn) -> SparkColumn:
 
 def _number_instant(n: SparkColumn) -> SparkColumn:
     """A number as the server reads it as a date and time: ``YYMMDD``, ``YYYYMMDD``,
-    ``YYMMDDhhmmss`` or ``YYYYMMDDhhmmss`` by its digits, its fraction the seconds'."""
-
-    def padded(n: SparkColumn) -> SparkColumn:  # (its digits, as many as its form has)
-        n = F.when((n > 0) & (n < 100_000_000_000_000), n)
-        whole = F.floor(n).try_cast("long")
-        fraction = ((n - whole) * _MICRO).try_cast("long")
-        digits = whole.cast("string")
-        size = F.length(digits)
-        full = F.when(size <= 6, F.lpad(digits, 6, "0")).when(size <= 8, F.lpad(digits, 8, "0"))
-        full = full.when(size <= 12, F.lpad(digits, 12, "0")).when(
-            size <= 14, F.lpad(digits, 14, "0")
-        )
-        return F.struct(F.when(n > 0, full).alias("full"), fraction.alias("fraction"))
-
-    def made(p: SparkColumn) -> SparkColumn:
-        full = p["full"]
-        short_year = (F.length(full) == 6) | (F.length(full) == 12)
-        year_digits = F.when(short_year, 2).otherwise(4)
-        year = _whole(F.substring(full, F.lit(1), year_digits), "int")
-        year = F.when(short_year, _two_digit_year(year)).otherwise(year)
-
-        def part(k: int) -> SparkColumn:  # (the k-th two digits after the year's)
-            return F.coalesce(
-                _whole(F.substring(full, year_digits + 1 + 2 * k, F.lit(2)), "int"), F.lit(0)
-            )
-
-        timed = F.length(full) > 8  # (a date's number: its fraction is no time's)
-        clock = [F.when(timed, part(k)).otherwise(0) for k in (2, 3, 4)]
-        fraction = F.when(timed, p["fraction"]).otherwise(0)
-        return F.when(full.isNotNull(), _make([year, part(0), part(1), *clock], fraction))
-
-    return _let(_let(n, padded), made)
+    ``YYMMDDhhmmss`` or ``YYYYMMDDhhmmss`` by its digits, its fraction the seconds' (a date's
+    number's: none). Arithmetic on whole numbers, which Spark's generated code runs."""
+    n = F.when((n > 0) & (n < 100_000_000_000_000), n)  # (past 14 digits: none)
+    whole = F.floor(n).try_cast("long")
+    timed = whole >= 100_000_000  # (a date and time's number)
+    date = F.when(timed, F.floor(whole / 1_000_000).try_cast("long")).otherwise(whole)
+    clock = F.when(timed, whole % 1_000_000).otherwise(F.lit(0).try_cast("long"))
+    short_year = (whole < 1_000_000) | (timed & (whole < 1_000_000_000_000))
+    year = F.floor(date / 10_000).try_cast("int")
+    year = F.when(short_year, _two_digit_year(year)).otherwise(year)
+    month, day = (F.floor(date / 100) % 100).try_cast("int"), (date % 100).try_cast("int")
+    hour, minute = (
+        F.floor(clock / 10_000).try_cast("int"),
+        (F.floor(clock / 100) % 100).try_cast("int"),
+    )
+    fraction = F.when(timed, ((n - whole) * _MICRO).try_cast("long")).otherwise(0)
+    return _make([year, month, day, hour, minute, (clock % 100).try_cast("int")], fraction)
 
 
 def _make(parts: Sequence[SparkColumn], micros: SparkColumn) -> SparkColumn:
@@ -412,9 +397,8 @@ def _make(parts: Sequence[SparkColumn], micros: SparkColumn) -> SparkColumn:
 
 def _instant_cut(ts: SparkColumn, fsp: int) -> SparkColumn:
     """A date and time's fraction cut to ``fsp`` digits, as the server cuts it."""
-    unit = F.lit(10 ** (6 - fsp))
-    cut = _let(F.unix_micros(ts.cast("timestamp")), lambda m: m - F.pmod(m, unit))
-    return F.timestamp_micros(cut).cast("timestamp_ntz")
+    shown = F.date_format(ts, "yyyy-MM-dd HH:mm:ss" + ("." + "S" * fsp if fsp else ""))
+    return shown.cast("timestamp_ntz")
 
 
 def _rounded(v: SparkColumn, t: ColumnType, *, to_year: bool = False) -> SparkColumn:
@@ -456,7 +440,7 @@ def _two_to(power: int) -> SparkColumn:
 def _within(n: SparkColumn, low: SparkColumn, high: SparkColumn) -> SparkColumn:
     """``n`` held to ``[low, high]``: a session that is not strict stores the bound nearest a
     value out of a type's range (a strict one refuses it)."""
-    return _let(n, lambda n: F.when(n < low, low).when(n > high, high).otherwise(n))
+    return F.when(n < low, low).when(n > high, high).otherwise(n)
 
 
 def _to_integer(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
@@ -545,10 +529,19 @@ def _to_calendar(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColum
     ts = _instant(v, old)
     if new.kind == K.DATE:
         return ts.cast("date")
+    fsp = new.fsp or 0
+    how = reading(old)
+    finer = how not in _NO_FRACTION and not (how in ("datetime", "time") and (old.fsp or 0) <= fsp)
+    if finer:  # (a fraction past the new type's digits: cut)
+        ts = _instant_cut(ts, fsp)
     if new.kind == K.TIMESTAMP:  # (out of its range: the zero date, where not strict)
         low, high = (F.lit(t).cast("timestamp_ntz") for t in _TIMESTAMP_RANGE)
-        ts = _let(ts, lambda ts: F.when(ts.between(low, high), ts))
-    return _instant_cut(ts, new.fsp or 0) if (new.fsp or 0) < 6 else ts
+        ts = F.when(ts.between(low, high), ts)
+    return ts
+
+
+#: the readings of values without a fraction of a second
+_NO_FRACTION = frozenset({"integer", "bit", "year", "date", "enum", "set"})
 
 
 def _to_time(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
@@ -558,7 +551,7 @@ def _to_time(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     # (a session that is not strict makes what reads as no time 00:00:00, and holds the rest
     # to the type's range)
     micros = F.when(v.isNotNull(), F.coalesce(_cut(_micros(v, old), fsp), F.lit(0)))
-    return _let(_within(micros, -top, top), _time_text)
+    return _let(micros, lambda m: _time_text(_within(m, -top, top)))
 
 
 #: the dates and times a TIMESTAMP holds (UTC)
