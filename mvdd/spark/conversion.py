@@ -228,7 +228,14 @@ def _double_text(v: SparkColumn, *, single: bool) -> SparkColumn:
         sign = F.when(x < 0, F.lit("-")).otherwise(F.lit(""))
         return F.when(x == 0, F.lit("0")).otherwise(F.concat(sign, body))
 
-    return _let(v.cast("double"), text)
+    whole = _let(v.cast("double"), text)
+    if single:
+        return whole
+    # (from 0.001 to 10^7 Java writes a double as the server does, but for a whole one's ".0":
+    # in generated code, where the rest is evaluated row by row)
+    x = v.cast("double")
+    near = (F.abs(x) >= 1e-3) & (F.abs(x) < 1e7)
+    return F.when(near, F.regexp_replace(x.cast("string"), r"\.0$", "")).otherwise(whole)
 
 
 def _time_micros(v: SparkColumn) -> SparkColumn:
@@ -529,11 +536,8 @@ def _to_calendar(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColum
     ts = _instant(v, old)
     if new.kind == K.DATE:
         return ts.cast("date")
-    fsp = new.fsp or 0
-    how = reading(old)
-    finer = how not in _NO_FRACTION and not (how in ("datetime", "time") and (old.fsp or 0) <= fsp)
-    if finer:  # (a fraction past the new type's digits: cut)
-        ts = _instant_cut(ts, fsp)
+    if _finer(old, new):  # (a fraction past the new type's digits: cut)
+        ts = _instant_cut(ts, new.fsp or 0)
     if new.kind == K.TIMESTAMP:  # (out of its range: the zero date, where not strict)
         low, high = (F.lit(t).cast("timestamp_ntz") for t in _TIMESTAMP_RANGE)
         ts = F.when(ts.between(low, high), ts)
@@ -544,14 +548,34 @@ def _to_calendar(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColum
 _NO_FRACTION = frozenset({"integer", "bit", "year", "date", "enum", "set"})
 
 
+def _finer(old: ColumnType, new: ColumnType) -> bool:
+    """Whether a value of ``old`` may have a fraction of a second past ``new``'s digits."""
+    how = reading(old)
+    if how in _NO_FRACTION or (new.fsp or 0) == 6:
+        return False
+    return not (how in ("datetime", "time") and (old.fsp or 0) <= (new.fsp or 0))
+
+
 def _to_time(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     """As the lake holds a TIME: ``[-]HH:MM:SS``, and ``.ffffff`` where it has a fraction."""
     fsp = new.fsp or 0
     top = F.lit(_TIME_MAX + _MICRO - 10 ** (6 - fsp))  # (838:59:59 and its fraction's nines)
     # (a session that is not strict makes what reads as no time 00:00:00, and holds the rest
     # to the type's range)
-    micros = F.when(v.isNotNull(), F.coalesce(_cut(_micros(v, old), fsp), F.lit(0)))
-    return _let(micros, lambda m: _time_text(_within(m, -top, top)))
+    micros = _micros(v, old)
+    if _finer(old, new):
+        micros = _cut(micros, fsp)
+    micros = F.when(v.isNotNull(), F.coalesce(micros, F.lit(0)))
+    every = _let(micros, lambda m: _time_text(_within(m, -top, top)))
+    if reading(old) not in ("integer", "bit", "year"):
+        return every
+    # (a whole number of at most 7 digits, minutes and seconds under 60: its HHMMSS, in
+    # generated code, where the rest is evaluated row by row)
+    a = F.abs(v)
+    minutes, seconds = F.floor(a / 100) % 100, a % 100
+    clock = (F.floor(a / 10_000) * 3600 + minutes * 60 + seconds).try_cast("long") * _MICRO
+    fits = (a <= 8_385_959) & (minutes < 60) & (seconds < 60)
+    return F.when(fits, _time_text(F.when(v < 0, -clock).otherwise(clock))).otherwise(every)
 
 
 #: the dates and times a TIMESTAMP holds (UTC)
