@@ -161,10 +161,11 @@ def _text(v: SparkColumn, t: ColumnType) -> SparkColumn:
 
 
 def _let(value: SparkColumn, body: Callable[[SparkColumn], SparkColumn]) -> SparkColumn:
-    """``body`` of ``value``, ``value`` computed once: a one-element array's transform. Each
-    mention of a column in an expression is its whole expression again, and the rules below
-    mention theirs many times: unbound, a rule's plan grows past what Spark's code generation
-    compiles (64 KB a method), and Spark then evaluates it row by row anyway."""
+    """``body`` of ``value``, ``value`` computed once a row: a one-element array's transform.
+    Unbound, each mention of a value is its whole expression again, and the rules that mention
+    theirs many times, nested, grow a plan past what Spark compiles; bound, the deepest ones'
+    code may still pass the 64 KB of a method, where Spark runs the stage without whole-stage
+    code generation. The rules' common paths bind nothing (their values are a column)."""
     return F.element_at(F.transform(F.array(value), body), 1)
 
 
