@@ -68,10 +68,10 @@ SOURCES: dict[str, list[str]] = {
 }
 #: the types a column changes to
 TARGETS = [
-    "TINYINT", "INT", "INT UNSIGNED", "BIGINT", "BIGINT UNSIGNED", "DECIMAL(12,3)",
-    "DECIMAL(10,0)", "DECIMAL(45,2)", "DOUBLE", "FLOAT", "BIT(8)", "BIT(64)", "VARCHAR(40)",
-    "CHAR(10)", "TEXT", "VARBINARY(40)", "BINARY(4)", "BLOB", "DATE", "DATETIME", "DATETIME(3)",
-    "TIMESTAMP NULL", "TIME", "TIME(2)", "YEAR", "ENUM('a','b','10')", "SET('a','b','4')", "JSON",
+    "TINYINT", "INT", "BIGINT UNSIGNED", "DECIMAL(12,3)", "DECIMAL(45,2)", "DOUBLE", "FLOAT",
+    "BIT(8)", "BIT(64)", "VARCHAR(40)", "CHAR(10)", "TEXT", "VARBINARY(40)", "BINARY(4)",
+    "BLOB", "DATE", "DATETIME(3)", "TIMESTAMP NULL", "TIME", "TIME(2)", "YEAR",
+    "ENUM('a','b','10')", "SET('a','b','4')", "JSON",
 ]  # fmt: skip
 
 

@@ -11,7 +11,7 @@ per kind of new type (:data:`RULES`), each from one of the old value's readings:
 (``_number``: a date as ``YYYYMMDD``, a time as ``[-]HHMMSS.ffffff``, an ENUM's member as its
 index, a SET as its bits), as text (``_text``: a DOUBLE with the server's digits, a DATETIME with
 its fractional digits), or as a time of day (``_micros``). The server's rules come from the
-server itself (``tests/test_spark_conversions.py`` changes each value of 23 types to 28 types
+server itself (``tests/test_spark_conversions.py`` changes each value of 23 types to 24 types
 on a real server, in a strict session and in one that is not, and compares): where a session
 that is not strict stores the nearest value the new type holds (a number held to its range,
 a text cut to its length, no time ``00:00:00``, a text's leading number), so do these. A
