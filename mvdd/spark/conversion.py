@@ -241,19 +241,24 @@ def _double_text(v: SparkColumn, *, single: bool) -> SparkColumn:
 
 def _time_micros(v: SparkColumn) -> SparkColumn:
     """A TIME's text (``[-]H:MM:SS[.ffffff]``) as its microseconds."""
-    parts = r"^(-?)(\d+):(\d+):(\d+)(?:\.(\d+))?$"
+    return _let(v, _clock_micros)
 
-    def read(v: SparkColumn) -> SparkColumn:
-        seconds = (
-            _whole(F.regexp_extract(v, parts, 2), "long") * 3600
-            + _whole(F.regexp_extract(v, parts, 3), "long") * 60
-            + _whole(F.regexp_extract(v, parts, 4), "long")
-        )
-        fraction = _whole(F.rpad(F.regexp_extract(v, parts, 5), 6, "0"), "long")
-        micros = seconds * _MICRO + fraction
-        return F.when(F.regexp_extract(v, parts, 1) == "-", -micros).otherwise(micros)
 
-    return _let(v, read)
+#: a time of day as text: its sign, days, hours, minutes, seconds and fraction
+_CLOCK = r"^(-?)(?:(\d+) +)?(\d+):(\d+)(?::(\d+))?(?:\.(\d+))?$"
+
+
+def _clock_micros(text: SparkColumn) -> SparkColumn:
+    """A text of :data:`_CLOCK`'s form as its signed microseconds (NULL where it is not)."""
+    seconds = (
+        F.coalesce(_whole(F.regexp_extract(text, _CLOCK, 2), "long"), F.lit(0)) * 86400
+        + _whole(F.regexp_extract(text, _CLOCK, 3), "long") * 3600
+        + _whole(F.regexp_extract(text, _CLOCK, 4), "long") * 60
+        + F.coalesce(_whole(F.regexp_extract(text, _CLOCK, 5), "long"), F.lit(0))
+    )
+    fraction = F.regexp_extract(text, _CLOCK, 6)
+    micros = seconds * _MICRO + F.coalesce(_whole(F.rpad(fraction, 6, "0"), "long"), F.lit(0))
+    return F.when(F.regexp_extract(text, _CLOCK, 1) == "-", -micros).otherwise(micros)
 
 
 def _micros(v: SparkColumn, t: ColumnType) -> SparkColumn:
@@ -276,22 +281,13 @@ def _text_micros(text: SparkColumn) -> SparkColumn:
     text = F.when(
         text.rlike(r"^-?\d+[-/.]\d+[-/.]\d+[ T]"), F.regexp_extract(text, r"[ T](\S+)$", 1)
     ).otherwise(text)
-    clock = r"^(-?)(?:(\d+) +)?(\d+):(\d+)(?::(\d+))?(?:\.(\d+))?$"
 
     def read(text: SparkColumn) -> SparkColumn:
-        seconds = (
-            F.coalesce(_whole(F.regexp_extract(text, clock, 2), "long"), F.lit(0)) * 86400
-            + _whole(F.regexp_extract(text, clock, 3), "long") * 3600
-            + _whole(F.regexp_extract(text, clock, 4), "long") * 60
-            + F.coalesce(_whole(F.regexp_extract(text, clock, 5), "long"), F.lit(0))
-        )
-        fraction = F.regexp_extract(text, clock, 6)
-        micros = seconds * _MICRO + F.coalesce(_whole(F.rpad(fraction, 6, "0"), "long"), F.lit(0))
-        timed = F.when(F.regexp_extract(text, clock, 1) == "-", -micros).otherwise(micros)
         # (the number it begins with, no letter after it: '2020-01-01' is 2020, '1e3' none)
         prefix = F.regexp_extract(text, r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))(?![\w.])", 1)
         number = cast(prefix, _decimal(38, 6), tried=True)
-        return F.when(text.rlike(clock), timed).otherwise(_number_micros(number, exact=False))
+        timed = _clock_micros(text)
+        return F.when(text.rlike(_CLOCK), timed).otherwise(_number_micros(number, exact=False))
 
     return _let(text, read)
 
