@@ -562,6 +562,42 @@ def test_a_no_op_ddl_read_again_behind_a_later_one_is_passed(
         assert finish(one) == {f"up1/{one.db}.orders_01": 2}
 
 
+def test_every_group_log_entry_of_a_transaction_killed_in_the_first_is_finished(
+    servers: Servers, tmp_path: Path
+) -> None:
+    """One upstream transaction can add several group log entries before the first runs: a
+    tool's RENAME TABLE swapping a shard's table for its copy. Here orders_02 is paused (its
+    ``amount``'s DEFAULT not orders_01's) and adds a column ``e`` and a row meanwhile;
+    orders_01's copy comes in with a ``c`` that does not join orders_02's, so orders_01 pauses
+    and orders_02 resumes: that entry's downstream SET DEFAULT and ADD COLUMN e run, the
+    rename's other half an entry of its own, and the process is killed after the first
+    statement. The next run finished only the newest entry: the ADD COLUMN never ran and
+    orders_02's held row was never released; its next row met a target without ``e`` ("Unknown
+    column 'e'"). Found by a random DDL/DML harness killing the replicator."""
+    with setup(servers, tmp_path) as one:  # (a group of two shards on one server)
+        one.run("up1", CREATE.format(t="orders_01"), CREATE.format(t="orders_02"))
+        one.run("up1", "INSERT INTO orders_01 (id, customer) VALUES (1, 'a')")
+        finish(one)
+        one.run(
+            "up1",
+            "ALTER TABLE orders_02 ADD COLUMN c CHAR(3)",  # (downstream: the first DDL)
+            "ALTER TABLE orders_02 ALTER COLUMN amount SET DEFAULT 5",  # paused
+            "ALTER TABLE orders_02 ADD COLUMN e INT",
+            "INSERT INTO orders_02 (id, customer, c, e) VALUES (2, 'b', 'xyz', 7)",
+            "CREATE TABLE _orders_01_gho LIKE orders_01",
+            "ALTER TABLE _orders_01_gho ADD COLUMN c TIMESTAMP NULL",
+            "INSERT INTO _orders_01_gho (id, customer, amount) "
+            "SELECT id, customer, amount FROM orders_01",
+            "RENAME TABLE orders_01 TO _orders_01_del, _orders_01_gho TO orders_01",
+            "DROP TABLE _orders_01_del",
+        )
+        killed(replicator(one, kill_at="after-ddl:2"), timeout=60)  # after the SET DEFAULT
+        one.run("up1", "INSERT INTO orders_02 (id, customer, e) VALUES (3, 'c', 8)")
+        # the shards made to agree again: every shard resumed, the oracle holds them all
+        one.run("up1", "ALTER TABLE orders_01 DROP COLUMN c, ALTER COLUMN amount SET DEFAULT 5")
+        assert finish(one) == {f"up1/{one.db}.orders_01": 1, f"up1/{one.db}.orders_02": 2}
+
+
 def test_the_group_log_replays_in_a_process_of_another_hash_seed(s: Setup) -> None:
     """Each start replays the group log, which must give the downstream statements it
     recorded. Columns one DDL adds came downstream in the order of a set of their names,

@@ -1314,8 +1314,11 @@ class Replicator:
     def _recover(
         self, state: State, target: Target, merge: Merge, points: dict[str, Checkpoint]
     ) -> None:
-        """Finish the group log's newest entry if a kill interrupted it, and forget held rows
-        the target already has."""
+        """Finish the group log's entries a kill interrupted, and forget held rows the target
+        already has. One upstream transaction may add several entries (a RENAME TABLE that
+        swaps a shard's table for a tool's copy: one leaves, one joins) before the first of
+        them runs: every entry after the last one the ``ddl`` checkpoint finished is run, the
+        first from the statement the checkpoint (or the target's schema) says is next."""
         for shard in sorted({*merge.tables, *state.held_shards()}):  # (and those that left)
             point = points.get(f"held:{shard}")
             if point is not None and point.seq:
@@ -1323,34 +1326,49 @@ class Replicator:
             if point is not None and point.position and shard in merge.tables:
                 self._mark_released(merge, shard, point.position)
         entries = state.log()
-        last = entries[-1]
-        previous = next(
-            (merge_table(e.expected[-1]) for e in reversed(entries[:-1]) if e.expected), None
-        )
         point = points.get("ddl")
-        ran = 0
-        if point is not None and point.seq == last.seq:
-            if point.data.get("final"):
-                return
-            ran = int(point.data.get("done", 0))
-        if not target.has_table:
-            ran = len(last.downstream)  # nothing ran downstream: there is no downstream
-        if ran < len(last.downstream) and not is_data(last.downstream[ran]):
-            live = self._retrying(target.table_schema)
-            after = merge_table(last.expected[ran])
-            before = previous if ran == 0 else merge_table(last.expected[ran - 1])
-            if _same(live, after) and not _same(live, before):
-                ran += 1  # it ran; its progress was not recorded: recorded now, before the
-                # next statement runs (a kill after that one must find this one done)
-                self._commit(target, [_ddl_progress(target, last, ran)])
-            elif not _same(live, before):
-                raise ReplicationError(
-                    f"`{self.target_name}` is neither as it was before the downstream statement "
-                    f"{last.downstream[ran]!r} nor as after it: someone else changed the target",
-                    position=last.position,
-                )
-        log.info("finishing group log entry %d from statement %d", last.seq, ran + 1)
-        self._run_entry(state, target, merge, last, None, done=ran, before=previous)
+        done = point.seq if point is not None else None
+        if point is None or done is None:  # (none finished: only the newest can be under way)
+            first = len(entries) - 1
+        else:
+            final = bool(point.data.get("final"))
+            first = next(
+                (i for i, e in enumerate(entries) if e.seq > done or (e.seq == done and not final)),
+                len(entries),
+            )
+        for i in range(first, len(entries)):
+            entry = entries[i]
+            previous = next(
+                (merge_table(e.expected[-1]) for e in reversed(entries[:i]) if e.expected), None
+            )
+            ran = 0
+            if point is not None and done == entry.seq:
+                ran = int(point.data.get("done", 0))
+            if not target.has_table:
+                ran = len(entry.downstream)  # nothing ran downstream: there is no downstream
+            if i == first and ran < len(entry.downstream) and not is_data(entry.downstream[ran]):
+                ran = self._ran(target, entry, ran, previous)
+            log.info("finishing group log entry %d from statement %d", entry.seq, ran + 1)
+            self._run_entry(state, target, merge, entry, None, done=ran, before=previous)
+
+    def _ran(self, target: Target, entry: LogEntry, ran: int, previous: Any) -> int:
+        """The statements of an interrupted entry that ran: ``ran`` as its checkpoint says, or
+        one more where the target's schema is the next statement's result (a kill before its
+        progress was recorded), recorded now, before the next statement runs (a kill after
+        that one must find this one done)."""
+        live = self._retrying(target.table_schema)
+        after = merge_table(entry.expected[ran])
+        before = previous if ran == 0 else merge_table(entry.expected[ran - 1])
+        if _same(live, after) and not _same(live, before):
+            self._commit(target, [_ddl_progress(target, entry, ran + 1)])
+            return ran + 1
+        if not _same(live, before):
+            raise ReplicationError(
+                f"`{self.target_name}` is neither as it was before the downstream statement "
+                f"{entry.downstream[ran]!r} nor as after it: someone else changed the target",
+                position=entry.position,
+            )
+        return ran
 
     # -- following --------------------------------------------------------------------------------
 
