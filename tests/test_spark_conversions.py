@@ -228,3 +228,56 @@ def test_a_rows_filled_default_converts_as_the_server(spark: Any, mariadb: Any) 
     df = spark.createDataFrame([(1, 1)], "_version int, id int")  # (written under version 1)
     got = upgrade(df, cat, "t").collect()
     assert [tuple(r) for r in got] == want == [(1, dt.datetime(2020, 1, 1), "1e20")]
+
+
+def test_rows_of_older_versions_go_through_every_change_since_as_the_server(
+    spark: Any, mariadb: Any
+) -> None:
+    """A row written under an older version went through each later change of its columns:
+    a value cut to a narrower type, or made NOT NULL, stays so when a later change widens the
+    column again, and a column's default as added is converted by each change since. ``upgrade``
+    gives each row as the server's table holds it, in a session that is not strict (it gave
+    the older rows' values converted in one step, as if the changes between had not been)."""
+    from mvdd import Catalog
+    from mvdd.spark import upgrade
+
+    create = "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b DOUBLE, c VARCHAR(10), n INT)"
+    changes = [
+        "ALTER TABLE t MODIFY a TINYINT, MODIFY b INT, MODIFY c VARCHAR(2), MODIFY n INT NOT NULL",
+        "ALTER TABLE t MODIFY a BIGINT, MODIFY b VARCHAR(20), MODIFY c VARCHAR(10), "
+        "MODIFY n VARCHAR(5), ADD COLUMN e INT NOT NULL DEFAULT 300",
+        "ALTER TABLE t MODIFY e TINYINT NOT NULL",
+        "ALTER TABLE t MODIFY e VARCHAR(5)",
+    ]
+    #: the rows written under each version: (id, a, b, c, n, e), the columns it lacks None
+    written: dict[int, list[tuple[Any, ...]]] = {
+        1: [(1, 300, "2.75", "abcdef", None, None), (2, -5, "-1.5", "x", 7, None)],
+        2: [(3, 100, "9", "zz", 4, None)],
+        3: [(4, 5000, "1.25", "abcdefgh", None, "301")],
+    }
+    cat = Catalog()
+    cat.execute(create)
+    with (
+        scratch(mariadb, "SET SESSION sql_mode = ''") as conn,
+        contextlib.closing(conn.cursor()) as cur,
+    ):
+        cur.execute(create)
+        for version, change in enumerate([None, *changes], start=1):
+            if change is not None:
+                cur.execute(change)
+                cat.execute(change)
+            for row in written.get(version, []):
+                names = ["id", "a", "b", "c", "n", *(["e"] if version >= 3 else [])]
+                cur.execute(
+                    f"INSERT INTO t ({', '.join(names)}) VALUES ({', '.join(['%s'] * len(names))})",
+                    row[: len(names)],
+                )
+        cur.execute("SELECT id, a, b, c, n, e FROM t ORDER BY id")
+        want = [tuple(r) for r in cur.fetchall()]
+    df = spark.createDataFrame(
+        [(v, *row) for v, rows in written.items() for row in rows],
+        "_version int, id int, a bigint, b string, c string, n int, e string",
+    )
+    got = [tuple(r) for r in upgrade(df, cat, "t").orderBy("id").collect()]
+    assert got == want
+    assert want[0] == (1, 127, "3", "ab", "0", "127")

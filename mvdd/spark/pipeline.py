@@ -5,8 +5,11 @@ only (no Python UDF, nothing collected to the driver).
   column says which; the columns by their names at that version, absent ones null) into rows of
   one target version: one ``CASE`` per target column over the versions, matching columns by id
   through renames, converting a changed type's values as the server does
-  (:func:`~mvdd.spark.conversion.converted`), filling a column a row lacks with the value MySQL gave
-  existing rows when it was added (its default then), dropping what the target dropped.
+  (:func:`~mvdd.spark.conversion.converted`) through each definition of the column since the
+  row's version (a value cut by a narrower type stays cut when a later change widens it: the
+  server's ALTERs took the rows through each), filling a column a row lacks with the value MySQL
+  gave existing rows when it was added (its default then, converted so too), dropping what the
+  target dropped.
 * :func:`merge_shards` does the same for the shards of a :class:`~mvdd.shard.ShardGroup`, each
   with its own version numbers, into the joined schema, and unions them.
 * :func:`backfill_column` and :func:`index_entries` are the reorg of an online change as a Spark
@@ -21,7 +24,7 @@ group sends them to (:meth:`~mvdd.shard.ShardGroup.destination`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pyspark.sql import Column as SparkColumn
@@ -57,17 +60,58 @@ def _literal(column: Column, value: Any) -> SparkColumn:
     return cast(F.lit(to_spark(column.type, value)), spark_type(column.type))
 
 
-def _fill(born: Column, target: Column) -> SparkColumn:
-    """What a row that lacks ``target`` holds for it: the default of the column as it was
-    added (``born``), as MySQL filled existing rows then, converted as its type changed since
-    (:func:`~mvdd.spark.conversion.converted`)."""
+def _fill(born: Column, stops: Sequence[_Stop]) -> SparkColumn:
+    """What a row that lacks a column holds for it: the default of the column as it was
+    added (``born``), as MySQL filled existing rows then, converted as its definition changed
+    since (``stops``: :func:`_stops`, the target's last)."""
+    target = stops[-1][0]
     default = born.effective_default
     if default is NO_DEFAULT:  # a NOT NULL column without a default: the type's zero value
         default = added_default(born)
     if default is NO_DEFAULT or born.generated is not None or isinstance(default, Expr):
-        return cast(F.lit(None), spark_type(target.type))
-    value = cast(F.lit(to_spark(born.type, default)), spark_type(born.type))
-    return converted(value, born.type, target.type)
+        return cast(F.lit(None), spark_type(target))
+    return _along(F.lit(to_spark(born.type, default)), stops)
+
+
+#: a column's definition on a value's way to the target: its type, whether it takes NULL, and
+#: whether the server computes it (a generated column)
+_Stop = tuple[ColumnType, bool, bool]
+
+
+def _stops(columns: Iterable[Column]) -> tuple[_Stop, ...]:
+    """The definitions a value goes through (a column's in each version from the one a row was
+    written under, the target's last), as the server's ALTERs took it through them: only those
+    differ; the widenings (:func:`~mvdd.spark.conversion.keeps_values`) of the value as written
+    folded into its first stop. A column whose every change widened is one stop, the
+    target's: a cast (and the versions that read it so share one CASE arm)."""
+    out: list[_Stop] = []
+    for c in columns:
+        stop = (c.type, c.nullable, c.generated is not None)
+        if out and out[-1][:2] == stop[:2]:
+            out[-1] = stop
+        elif len(out) == 1 and keeps_values(out[0][0], c.type) and (c.nullable or not out[0][1]):
+            out[0] = stop  # (the value as written reads the same as this type)
+        else:
+            out.append(stop)
+    return tuple(out)
+
+
+def _along(value: SparkColumn, stops: Sequence[_Stop]) -> SparkColumn:
+    """``value`` (of the first stop's type) taken through each later stop as the server's
+    ALTER takes it (:func:`~mvdd.spark.conversion.converted`; a NULL where a stop refuses it
+    the value the change to NOT NULL gave it, :func:`~mvdd.model.row.unnulled_value`)."""
+    (old, nullable, _), *rest = stops
+    value = cast(value, spark_type(old))
+    for new, takes_null, computed in rest:
+        if keeps_values(old, new):
+            value = cast(value, spark_type(new))
+        else:
+            value = converted(value, old, new)
+        unnulled = None if takes_null or computed or not nullable else unnulled_value(new)
+        if unnulled is not None:
+            value = F.coalesce(value, cast(F.lit(to_spark(new, unnulled)), spark_type(new)))
+        old, nullable = new, takes_null
+    return value
 
 
 def _case(
@@ -102,24 +146,27 @@ def _group(values: Iterable[tuple[int, Any]]) -> list[tuple[list[int], Any]]:
     return [(versions, key) for key, versions in grouped.items()]
 
 
-def _source(
-    present: set[str], name: str, nullable: bool, ctype: ColumnType | None, *, target: Column
-) -> SparkColumn:
-    """A source column (``nullable`` in its version; of type ``ctype``, None where that
-    type's values are ``target``'s as they are) as ``target``'s type, each value as the server
-    converts it (:func:`~mvdd.spark.conversion.converted`); a NULL where ``target`` is NOT NULL
-    the value the change to NOT NULL gave it (:func:`~mvdd.model.row.unnulled_value`), where
-    known."""
+def _source(present: set[str], name: str, stops: Sequence[_Stop]) -> SparkColumn:
+    """A source column through ``stops`` (:func:`_stops`, the target's last) as the target's
+    type, each value as the server's ALTERs took it (:func:`_along`); NULL where the frame
+    lacks the column."""
     if name not in present:
-        return cast(F.lit(None), spark_type(target.type))
-    if ctype is None:
-        value = cast(col(name), spark_type(target.type))
-    else:
-        value = converted(cast(col(name), spark_type(ctype)), ctype, target.type)
-    unnulled = None if target.nullable or not nullable else unnulled_value(target.type)
-    if unnulled is None or target.generated is not None:
-        return value
-    return F.coalesce(value, cast(F.lit(to_spark(target.type, unnulled)), spark_type(target.type)))
+        return cast(F.lit(None), spark_type(stops[-1][0]))
+    return _along(col(name), stops)
+
+
+def _filled(
+    column: Column,
+    born: Mapping[int, Column],
+    found: Sequence[Column | None],
+    fill: Callable[[Column], SparkColumn] | None,
+) -> SparkColumn:
+    """What a row of a version that lacks ``column`` holds for it: ``fill``'s answer, or the
+    column's default as added, through its definitions since (``found``: per version)."""
+    if fill is not None:
+        return fill(column)
+    first = born.get(column.id) or column
+    return _fill(first, _stops([first, *(c for c in found if c is not None), column]))
 
 
 def project(
@@ -142,24 +189,29 @@ def project(
         raise MvddError(
             f"rows without a version column under {len(versions)} versions", table=target.name
         )
-    ordered = [versions[v] for v in sorted(versions)]
-    born = added_columns([*ordered, target])
+    numbers = sorted(versions)
+    born = added_columns([*(versions[v] for v in numbers), target])
     find = key or (lambda c, t: next((s for s in t.public_columns if s.id == c.id), None))
-    fill_for = fill or (lambda c: _fill(born.get(c.id) or c, c))
     present = set(df.columns)  # (a call into the JVM: asked once)
     version = F.col(version_col) if version_col is not None else None
     out = []
     for column in target.public_columns:
+        # the column in each version (None where it lacks it): a value written under one
+        # went through the definitions of the later ones, as the ALTERs took the rows
+        found = [find(column, versions[v]) for v in numbers]
         branches: list[tuple[int, Any]] = []
-        for number in sorted(versions):
-            source = find(column, versions[number])
-            read = None
-            if source is not None:  # (its type where its values change: versions apart)
-                kept = keeps_values(source.type, column.type)
-                read = (source.name, source.nullable, None if kept else source.type)
-            branches.append((number, read))
+        read: Any = None
+        for i in reversed(range(len(numbers))):  # (a version as the next reads as it does)
+            source = found[i]
+            if source is None:
+                read = None
+            elif read is None or source != found[i + 1]:
+                later = (c for c in found[i:] if c is not None)
+                read = (source.name, _stops([*later, column]))
+            branches.append((numbers[i], read))
+        branches.reverse()
         exprs = [
-            (vs, fill_for(column) if read is None else _source(present, *read, target=column))
+            (vs, _filled(column, born, found, fill) if read is None else _source(present, *read))
             for vs, read in _group(branches)
         ]
         value = exprs[0][1] if version is None else _case(version, exprs)
