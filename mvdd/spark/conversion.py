@@ -297,7 +297,8 @@ def _number_micros(n: SparkColumn, *, exact: bool = True) -> SparkColumn:
     past 59: no time, which a session that is not strict makes 00:00:00). An ``exact`` one's
     (not a DOUBLE's, nor a text's) 8 digits are a date, its midnight, and 9 to 14 a date and
     time, its time of day (none where it is no date); past them the range's end
-    (:func:`_to_time` holds it there); a DOUBLE's past 14 digits, none."""
+    (:func:`_to_time` holds it there). A DOUBLE's and a text's 11 to 14 digits are a date and
+    time's time of day (the range's end where they are no date); past 14 digits, none."""
 
     def read(n: SparkColumn) -> SparkColumn:
         a = cast(F.abs(n), _decimal(38, 6), tried=True)
@@ -307,8 +308,8 @@ def _number_micros(n: SparkColumn, *, exact: bool = True) -> SparkColumn:
         seconds = hours * 3600 + minutes * 60 + whole % 100
         clock = F.when((minutes < 60) & (whole % 100 < 60), seconds * _MICRO + fraction)
         past = F.lit(2 * _TIME_MAX)
+        of_day = F.pmod(F.unix_micros(_number_instant(a).cast("timestamp")), F.lit(_DAY))
         if exact:
-            of_day = F.pmod(F.unix_micros(_number_instant(a).cast("timestamp")), F.lit(_DAY))
             micros = (
                 F.when(whole <= 9_999_999, clock)
                 .when(whole <= 99_999_999, F.lit(0))
@@ -316,8 +317,10 @@ def _number_micros(n: SparkColumn, *, exact: bool = True) -> SparkColumn:
                 .otherwise(past)
             )
             micros = F.when(n.isNotNull() & whole.isNull(), past).otherwise(micros)
-        else:  # (hours past 838: the range's end)
-            micros = F.when(whole <= 99_999_999_999_999, clock)
+        else:  # (hours past 838: the range's end; from 11 digits a date and time's time)
+            micros = F.when(whole < 10_000_000_000, clock).when(
+                whole <= 99_999_999_999_999, F.coalesce(of_day, past)
+            )
         return F.when(n < 0, -micros).otherwise(micros)
 
     return _let(n, read)
@@ -340,14 +343,16 @@ def _instant(v: SparkColumn, t: ColumnType) -> SparkColumn:
     if how == "time":  # (today's date, as the server's)
         today = F.unix_micros(F.current_date().cast("timestamp"))
         return F.timestamp_micros(today + _time_micros(v)).cast("timestamp_ntz")
-    if how in _NUMERIC:
+    if how in _NUMERIC and how != "double":
         return _number_instant(_number(v, t))
+    # (a DOUBLE as its text: the server reads 611.25 as no date, where a DECIMAL's 611.25 is
+    # the 11th of June 2000)
     return _let(F.trim(_text(v, t)), _text_instant)
 
 
 def _text_instant(text: SparkColumn) -> SparkColumn:
-    """A text as the server reads it as a date and time: digits as a number
-    (:func:`_number_instant`), else year, month and day and a time, any delimiters between."""
+    """A text as the server reads it as a date and time: digits by their count
+    (:func:`_digits_instant`), else year, month and day and a time, any delimiters between."""
     parts = r"^(\d+)\D+(\d+)\D+(\d+)(?:(?:T| +)(\d+)\D+(\d+)(?:\D+(\d+)(?:\.(\d+))?)?)?$"
     year = F.regexp_extract(text, parts, 1)
     years = _whole(year, "int")
@@ -360,8 +365,34 @@ def _text_instant(text: SparkColumn) -> SparkColumn:
         ],
         F.coalesce(_whole(F.rpad(F.regexp_extract(text, parts, 7), 6, "0"), "long"), F.lit(0)),
     )
+    return F.when(text.rlike(r"^\d+(\.\d*)?$"), _digits_instant(text)).when(
+        text.rlike(parts), delimited
+    )
+
+
+def _digits_instant(text: SparkColumn) -> SparkColumn:
+    """Digits (and a fraction) as the server reads them as a date and time, by their count:
+    ``YYMMDD`` and ``YYYYMMDD`` (no fraction), ``YYMMDDhhmmss`` and ``YYYYMMDDhhmmss`` (a
+    fraction the seconds'), five as ``YYMMD``; any other count, or a date's digits with a
+    fraction, no date (where a number's digits are read whatever their count)."""
+    whole = F.regexp_extract(text, r"^(\d*)", 1)
+    count, dotted = F.length(whole), text.contains(".")
     number = _number_instant(cast(text, _decimal(38, 6), tried=True))
-    return F.when(text.rlike(r"^\d+(\.\d*)?$"), number).when(text.rlike(parts), delimited)
+    short = _make(
+        [
+            _two_digit_year(_whole(F.substring(whole, 1, 2), "int")),
+            _whole(F.substring(whole, 3, 2), "int"),
+            _whole(F.substring(whole, 5, 1), "int"),
+            *(F.lit(0),) * 3,
+        ],
+        F.lit(0),
+    )
+    return (
+        F.when(count.isin(12, 14), number)
+        .when(dotted, F.lit(None))
+        .when(count.isin(6, 8), number)
+        .when(count == 5, short)
+    )
 
 
 def _two_digit_year(yy: SparkColumn) -> SparkColumn:
