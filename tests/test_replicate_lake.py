@@ -512,15 +512,66 @@ def test_a_folder_of_something_else_is_never_made_a_lake(tmp_path: Path) -> None
     assert (begun / "lake.json").exists()
 
 
-def test_a_lake_only_replication_refuses_to_guess_a_conversion(tmp_path: Path) -> None:
-    """A held value that a later change of its column's type did not take is converted by the
-    downstream server as the upstream converted it (see the replicator's tests); a lake-only
-    replication has no server for that, and says so rather than guess."""
-    from mvdd.model import ColumnType
-    from mvdd.replicate.lake import LakeTarget
-    from mvdd.replicate.merge import ReplicationError
+#: held values and the types their column went through, as the binlog decodes them
+CHAINS = [
+    (["DOUBLE", "DATETIME", "VARCHAR(32)"], [611.25, -284.25, 20211231.5]),
+    (["INT", "TINYINT", "BIGINT"], [300, -7, None]),
+    (["VARCHAR(20)", "ENUM('x','y')", "VARCHAR(20)"], ["x", "zz", ""]),
+    (["VARCHAR(20)", "TIME(2)", "DECIMAL(10,2)"], ["12:34:56.75", "-1:2:3", "abc"]),
+    (["DECIMAL(10,3)", "INT UNSIGNED", "VARBINARY(8)"], [Decimal("2.5"), Decimal("-4.5"), None]),
+    (["DATETIME(3)", "DATE", "YEAR"], [dt.datetime(2021, 5, 6, 7, 8, 9, 500000), None, None]),
+    (["DATETIME", "VARCHAR(30)", "INT"], ["0000-00-00 00:00:00", None, "2021-05-06 07:08:09"]),
+]
 
-    target = LakeTarget(tmp_path / "lake", "orders")
-    types = [ColumnType.of("double"), ColumnType.of("datetime")]
-    with pytest.raises(ReplicationError, match=r"1 held value\(s\) \(the first 611\.25\).*"):
-        target.converted(types, [611.25])
+
+@pytest.mark.parametrize(("types", "values"), CHAINS, ids=[" ".join(t) for t, _ in CHAINS])
+def test_a_lake_converts_held_values_as_a_server_does(
+    s: Setup, spark: Any, types: list[str], values: list[Any]
+) -> None:
+    """A held value that later changes of its column's type did not take: a replication with
+    a downstream server has the server convert it (:meth:`Target.converted`, a temporary
+    table altered through the types); a lake-only one converts it with the lake's rules in
+    Spark (:func:`lake_converted`), and gets what the server gets, as the lake keeps it (it
+    refused, and stopped the replication for good)."""
+    from mvdd import parse_table
+    from mvdd.replicate.target import Target
+    from mvdd.spark.lake import lake_converted, lake_value
+
+    ctypes = [parse_table(f"CREATE TABLE t (c {t})").column("c").type for t in types]
+    last = parse_table(f"CREATE TABLE t (c {types[-1]})").column("c")
+    server = Target(s.downstream_url(), "orders")
+    try:
+        want = server.converted(ctypes, values)
+    finally:
+        server.close()
+    got = lake_converted(spark, ctypes, values)
+    assert [lake_value(v, last) for v in got] == [lake_value(v, last) for v in want]
+
+
+def test_a_lake_only_replication_takes_held_values_a_later_type_did_not(
+    s: Setup, tmp_path: Path, spark: Any
+) -> None:
+    """A paused shard's column changes type twice more before it resumes, in a session
+    outside strict mode (DOUBLE, then DATETIME, then VARCHAR again): its held rows, decoded as
+    DOUBLEs, are converted by the lake's rules, and the lake holds the upstream's rows (a
+    lake-only replication stopped there for good: it had no server to convert them)."""
+    lake = tmp_path / "lake"
+    r = lake_only(s, lake)
+    r.run()
+    loose = "SET SESSION sql_mode = ''"
+    s.run("up2", loose, "ALTER TABLE orders_03 MODIFY customer DOUBLE NOT NULL")
+    s.run(
+        "up2",
+        "INSERT INTO orders_03 (id, customer) "
+        "VALUES (20000901, 611.25), (20000902, -284.25), (20000903, 20211231.5)",
+    )
+    assert r.run()["shards"][f"up2/{s.db}.orders_03"]["held"] == 3
+    s.run("up2", loose, "ALTER TABLE orders_03 MODIFY customer DATETIME NOT NULL")
+    s.run("up2", loose, "ALTER TABLE orders_03 MODIFY customer VARCHAR(32) NOT NULL")
+    assert not any(v["paused"] for v in r.run()["shards"].values())
+    compact_lake(spark, lake)
+    got = {(row["id"], row["customer"]) for row in read_lake(spark, lake).collect()}
+    want: set[tuple[Any, ...]] = set()
+    for server, table, _ in SHARDS:
+        want |= upstream_rows(s, server, table, ["id", "customer"])
+    assert got == want and (20000901, "0000-00-00 00:00:00") in got

@@ -11,7 +11,7 @@ holds the same row (the latest change per key wins).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from mvdd.replicate.merge import Merge, ReplicationError
 from mvdd.replicate.state import State
 from mvdd.replicate.target import Checkpoint, Op
 from mvdd.shard import ShardGroup
-from mvdd.spark.lake import TRUNCATE, LakeRow, LakeWriter
+from mvdd.spark.lake import TRUNCATE, LakeRow, LakeWriter, lake_converted
 
 
 class LakeOutput:
@@ -172,9 +172,11 @@ class LakeTarget:
 
     has_table = False
 
-    def __init__(self, folder: Path, table: str) -> None:
+    def __init__(self, folder: Path, table: str, spark: Callable[[], Any]) -> None:
         self.folder = folder
         self.table = table
+        #: the replicator's Spark session (made when first asked)
+        self.spark = spark
         self.path = folder / "checkpoint.json"
         folder.mkdir(parents=True, exist_ok=True)
 
@@ -198,14 +200,10 @@ class LakeTarget:
         return ()  # no downstream table: its DDL has nowhere to run
 
     def converted(self, types: Sequence[Any], values: Sequence[Any]) -> list[Any]:
-        """(:meth:`mvdd.replicate.target.Target.converted`: a server converts; a lake has
-        none, and mvdd does not guess what the upstream made of the values.)"""
-        raise ReplicationError(
-            f"{len(values)} held value(s) (the first {values[0]!r}) did not fit a later type of "
-            f"their column ({' then '.join(map(str, types))}): the upstream converted them by "
-            "its own rules, and a lake-only replication has no server to convert them the "
-            "same way; replicate to a downstream server beside the lake"
-        )
+        """(:meth:`mvdd.replicate.target.Target.converted`, where a server converts: a lake
+        has none, and the lake's own conversions, which follow the server's rules, convert
+        the values in a Spark job: :func:`~mvdd.spark.lake.lake_converted`.)"""
+        return lake_converted(self.spark(), types, values)
 
     def _kept(self) -> dict[str, Any]:
         import json

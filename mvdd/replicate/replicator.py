@@ -474,7 +474,7 @@ class Replicator:
             from mvdd.replicate.lake import LakeTarget
 
             assert self.lake is not None
-            target = LakeTarget(self.lake, self.target_name)
+            target = LakeTarget(self.lake, self.target_name, self._spark)
         else:
             target = Target(self.downstream, self.target_name)
         self._stop = stop

@@ -324,7 +324,46 @@ def _lock(folder: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def lake_converted(
+    spark: SparkSession, types: Sequence[ColumnType], values: Sequence[Any]
+) -> list[Any]:
+    """``values`` (decoded values of a column of the first of ``types``) as the server
+    converts them when ALTERs change the column to each of the others in turn, outside strict
+    mode: the lake's conversions (:func:`~mvdd.spark.conversion.converted`, through each type:
+    :func:`~mvdd.spark.pipeline.project`'s) in one Spark job, each value as Spark holds it in
+    the last type (a TIME as its text, a DECIMAL as a ``Decimal``, bytes as ``bytes``), which
+    :func:`lake_value` keeps. What a lake-only replication asks where a replication with a
+    downstream server has that server convert (a held row's value that a later change of its
+    column's type did not take: :meth:`mvdd.replicate.target.Target.converted`)."""
+    from pyspark.sql import types as T
+
+    from mvdd.spark.pipeline import _along, _stops, col
+
+    columns = [Column(id=1, name="v", type=t) for t in types]
+    fields = [T.StructField("n", T.LongType()), T.StructField("held", T.BooleanType())]
+    schema = T.StructType([*fields, _lake_field(columns[0])])
+    # (a zero date is NULL in the lake's form: ``held`` tells it from no value)
+    rows = [(n, v is not None, lake_value(v, columns[0])) for n, v in enumerate(values)]
+    df = spark.createDataFrame(rows, schema)
+    value = _along(col("v"), _stops(columns), held=col("held"))
+    found: dict[int, Any] = dict(df.select("n", value.alias("v")).collect())
+    return [_held(found[n]) for n in range(len(values))]
+
+
+def _held(value: Any) -> Any:
+    return bytes(value) if isinstance(value, bytearray) else value
+
+
 def _spark_schema(table: Table) -> Any:
+    from pyspark.sql import types as T
+
+    fields = [T.StructField("_seq", T.LongType()), T.StructField("_op", T.StringType())]
+    fields += [_lake_field(c) for c in table.columns]
+    return T.StructType(fields)
+
+
+def _lake_field(column: Column) -> Any:
+    """A column as a Spark field of the type its lake files hold (:func:`arrow_type`)."""
     from pyspark.sql import types as T
 
     mapping = {
@@ -333,9 +372,7 @@ def _spark_schema(table: Table) -> Any:
         pa.binary(): T.BinaryType(),
         pa.string(): T.StringType(),
     }
-    fields = [T.StructField("_seq", T.LongType()), T.StructField("_op", T.StringType())]
-    fields += [T.StructField(c.name, mapping[arrow_type(c)]) for c in table.columns]
-    return T.StructType(fields)
+    return T.StructField(column.name, mapping[arrow_type(column)])
 
 
 def _carry(

@@ -35,6 +35,7 @@ from pyspark.sql import types as T
 from mvdd.errors import MvddError, NoSuchColumnError
 from mvdd.join.encode import implicit_default
 from mvdd.model import NO_DEFAULT, Column, ColumnType, Expr, Index, IndexKind, Table
+from mvdd.model.kind import CALENDAR, TypeKind
 from mvdd.model.row import added_columns, added_default, unnulled_value
 from mvdd.spark.conversion import converted, keeps_values
 from mvdd.spark.types import cast, spark_type, to_spark
@@ -96,22 +97,45 @@ def _stops(columns: Iterable[Column]) -> tuple[_Stop, ...]:
     return tuple(out)
 
 
-def _along(value: SparkColumn, stops: Sequence[_Stop]) -> SparkColumn:
+def _along(
+    value: SparkColumn, stops: Sequence[_Stop], *, held: SparkColumn | None = None
+) -> SparkColumn:
     """``value`` (of the first stop's type) taken through each later stop as the server's
     ALTER takes it (:func:`~mvdd.spark.conversion.converted`; a NULL where a stop refuses it
     the value the change to NOT NULL gave it, :func:`~mvdd.model.row.unnulled_value`)."""
     (old, nullable, _), *rest = stops
     value = cast(value, spark_type(old))
+    # (a date's NULL of a value held, ``held`` where the first type's NULL may be one too:
+    # the zero date, see below)
+    held = value.isNotNull() if held is None else held
     for new, takes_null, computed in rest:
         if keeps_values(old, new):
             value = cast(value, spark_type(new))
         else:
             value = converted(value, old, new)
+            if old.kind in CALENDAR and new.kind not in CALENDAR:
+                value = F.when(held & value.isNull(), _zero_date(old, new)).otherwise(value)
         unnulled = None if takes_null or computed or not nullable else unnulled_value(new)
         if unnulled is not None:
             value = F.coalesce(value, cast(F.lit(to_spark(new, unnulled)), spark_type(new)))
+            held = F.lit(True)
         old, nullable = new, takes_null
     return value
+
+
+def _zero_date(old: ColumnType, new: ColumnType) -> SparkColumn:
+    """The zero date of ``old`` (a date Spark holds none of: a value converted to ``old`` that
+    the server made it, NULL here) as a change to ``new`` takes it: its text as a text takes it
+    (a number's 0, a time's 00:00:00, the text itself), a YEAR's 0."""
+    if new.kind == TypeKind.YEAR:
+        return cast(F.lit(0), spark_type(new))
+    shown = "0000-00-00" + ("" if old.kind == TypeKind.DATE else " 00:00:00")
+    shown += "." + "0" * old.fsp if old.fsp else ""
+    return converted(F.lit(shown), _TEXT, new)
+
+
+#: a text type a value is read from as text
+_TEXT = ColumnType.of("varchar", length=64)
 
 
 def _case(
@@ -178,13 +202,17 @@ def project(
     key: Any = None,
     fill: Any = None,
     keep: Sequence[str] = (),
+    through: int | None = None,
 ) -> DataFrame:
     """Rows written under ``versions`` (number -> schema) as rows of ``target``: one CASE per
     target column over ``version_col``; with ``version_col`` None, every row was written
     under the one version ``versions`` holds, and each column is its one expression.
     ``key(column, version_table)`` finds a target column's source column in a version
     (default: by id); ``fill(column)`` gives the value of a row that lacks it; ``keep``:
-    columns of ``df`` passed through after the target's (a row's order, its operation)."""
+    columns of ``df`` passed through after the target's (a row's order, its operation).
+    A row goes through the definitions of its column in each later version up to
+    ``through`` (default: every one), then the target's; a row of a version past
+    ``through`` is read into the target by the two alone."""
     if version_col is None and len(versions) != 1:
         raise MvddError(
             f"rows without a version column under {len(versions)} versions", table=target.name
@@ -199,19 +227,22 @@ def project(
         # the column in each version (None where it lacks it): a value written under one
         # went through the definitions of the later ones, as the ALTERs took the rows
         found = [find(column, versions[v]) for v in numbers]
+        passed = [c for c, v in zip(found, numbers, strict=True) if through is None or v <= through]
         branches: list[tuple[int, Any]] = []
         read: Any = None
         for i in reversed(range(len(numbers))):  # (a version as the next reads as it does)
             source = found[i]
             if source is None:
                 read = None
-            elif read is None or source != found[i + 1]:
-                later = (c for c in found[i:] if c is not None)
+            elif i >= len(passed):  # (past ``through``)
+                read = (source.name, _stops([source, column]))
+            elif read is None or i + 1 >= len(passed) or source != found[i + 1]:
+                later = (c for c in passed[i:] if c is not None)
                 read = (source.name, _stops([*later, column]))
             branches.append((numbers[i], read))
         branches.reverse()
         exprs = [
-            (vs, _filled(column, born, found, fill) if read is None else _source(present, *read))
+            (vs, _filled(column, born, passed, fill) if read is None else _source(present, *read))
             for vs, read in _group(branches)
         ]
         value = exprs[0][1] if version is None else _case(version, exprs)
@@ -242,7 +273,7 @@ def upgrade(
     versions = {
         c.version: cat.table_by_id(c.table_id, version=c.version) for c in history if not c.dropped
     }
-    return project(df, versions, target, version_col=version_col)
+    return project(df, versions, target, version_col=version_col, through=target_version)
 
 
 def merge_shards(
