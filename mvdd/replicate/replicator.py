@@ -1234,12 +1234,23 @@ class Replicator:
         lake: list[Any],
     ) -> list[Op]:
         """The held rows of a shard that resumed, upgraded to its schema now (and for the
-        lake, as it has them)."""
+        lake, as it has them). A row is applied in safe mode where the target may hold it
+        already (as :meth:`_stage`): its shard is to be read again, or its transaction is in
+        the source's safe window, or not after the snapshot the shard was last read again at
+        (read while the reader was behind the pause: its rows are in the target)."""
         changes = Changes(Templates(self.target_name))
         route = merge.route(shard, merge.versions[shard])
         keys = [up for _, up in route.key]
         converted = _converted(state, target, merge, shard)
-        safe = shard in self._sources[merge.tables[shard][0]].refresh  # (as _stage)
+        src = self._sources[merge.tables[shard][0]]
+        read = self._retrying(target.checkpoints).get(f"refresh:{shard}")
+        covered = [p for p in (src.safe_until,) if p is not None]
+        if read is not None and read.data.get("done") and read.position:
+            covered.append(BinlogPosition.parse(read.position))
+
+        def safe(txn: str) -> bool:
+            at = BinlogPosition.parse(txn)
+            return shard in src.refresh or any(not end < at for end in covered)
 
         def unfit(value: Any, types: tuple[Any, ...]) -> Any:
             return converted[types][json.dumps(encode_value(value))]
@@ -1249,7 +1260,7 @@ class Replicator:
             last, through = held.seq, held.txn
             row = merge.upgraded(shard, held.version, held.row, unfit)
             before = merge.upgraded(shard, held.version, held.before, unfit)
-            self._change(changes, route, held.kind, row, before, safe=safe)
+            self._change(changes, route, held.kind, row, before, safe=safe(held.txn))
             if self._lake is not None:
                 lake.extend(self._lake.rows(shard, held.kind, row, before, keys))
         if last:
