@@ -125,20 +125,34 @@ REFUSED = object()
 MODES = {"strict": "STRICT_ALL_TABLES", "loose": ""}
 
 
-@pytest.fixture(scope="module")
-def server(mariadb: Any) -> dict[str, tuple[list[Any], dict[str, dict[str, list[Any]]]]]:
-    """Per source type: its values as the server holds them, and per session mode and target
-    type what the change leaves of each (:data:`REFUSED`: the server refuses the change of a
-    table holding it)."""
-    out: dict[str, Any] = {}
-    for mode, sql_mode in MODES.items():
-        with (
-            scratch(mariadb, f"SET SESSION sql_mode = '{sql_mode}'") as conn,
-            contextlib.closing(conn.cursor()) as cur,
-        ):
-            for source, values in SOURCES.items():
-                held = _altered(cur, source, values, source)
-                assert held is not None and out.get(source, (held,))[0] == held
+class _Converted:
+    """Per source type (asked by its test, so a worker computes only the sources of its own
+    tests): its values as the server holds them, and per session mode and target type what
+    the change leaves of each (:data:`REFUSED`: the server refuses the change of a table
+    holding it)."""
+
+    def __init__(self, mariadb: Any) -> None:
+        self.mariadb = mariadb
+        self.found: dict[str, tuple[list[Any], dict[str, dict[str, list[Any]]]]] = {}
+
+    def __getitem__(self, source: str) -> tuple[list[Any], dict[str, dict[str, list[Any]]]]:
+        if source not in self.found:
+            self.found[source] = self._convert(source, SOURCES[source])
+        return self.found[source]
+
+    def _convert(
+        self, source: str, values: list[str]
+    ) -> tuple[list[Any], dict[str, dict[str, list[Any]]]]:
+        held: list[Any] | None = None
+        modes: dict[str, dict[str, list[Any]]] = {}
+        for mode, sql_mode in MODES.items():
+            with (
+                scratch(self.mariadb, f"SET SESSION sql_mode = '{sql_mode}'") as conn,
+                contextlib.closing(conn.cursor()) as cur,
+            ):
+                kept = _altered(cur, source, values, source)
+                assert kept is not None and (held is None or held == kept)
+                held = kept
                 after = {}
                 for target in TARGETS:
                     whole = _altered(cur, source, values, target)
@@ -146,8 +160,14 @@ def server(mariadb: Any) -> dict[str, tuple[list[Any], dict[str, dict[str, list[
                         one = [_altered(cur, source, [v], target) for v in values]
                         whole = [REFUSED if o is None else o[0] for o in one]
                     after[target] = whole
-                out.setdefault(source, (held, {}))[1][mode] = after
-    return out
+                modes[mode] = after
+        assert held is not None
+        return held, modes
+
+
+@pytest.fixture(scope="module")
+def server(mariadb: Any) -> _Converted:
+    return _Converted(mariadb)
 
 
 def _lake_frame(spark: Any, types: list[str], rows: list[list[Any]]) -> Any:
@@ -168,7 +188,7 @@ def _lake_frame(spark: Any, types: list[str], rows: list[list[Any]]) -> Any:
 
 @pytest.mark.parametrize("source", list(SOURCES))
 def test_a_changed_type_converts_values_as_the_server(
-    spark: Any, server: dict[str, Any], source: str
+    spark: Any, server: _Converted, source: str
 ) -> None:
     from pyspark.sql import functions as F
 
