@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import pymysql
@@ -125,29 +127,25 @@ REFUSED = object()
 MODES = {"strict": "STRICT_ALL_TABLES", "loose": ""}
 
 
-class _Converted:
-    """Per source type (asked by its test, so a worker computes only the sources of its own
-    tests): its values as the server holds them, and per session mode and target type what
-    the change leaves of each (:data:`REFUSED`: the server refuses the change of a table
-    holding it)."""
+#: per source type: its values as the server holds them, and per session mode and target type
+#: what the change leaves of each (:data:`REFUSED`: the server refuses the change of a table
+#: holding it)
+Converted = Callable[[str], tuple[list[Any], dict[str, dict[str, list[Any]]]]]
 
-    def __init__(self, mariadb: Any) -> None:
-        self.mariadb = mariadb
-        self.found: dict[str, tuple[list[Any], dict[str, dict[str, list[Any]]]]] = {}
 
-    def __getitem__(self, source: str) -> tuple[list[Any], dict[str, dict[str, list[Any]]]]:
-        if source not in self.found:
-            self.found[source] = self._convert(source, SOURCES[source])
-        return self.found[source]
+@pytest.fixture(scope="module")
+def server(mariadb: Any) -> Converted:
+    """:data:`Converted`, each source computed when its test asks (a worker computes only the
+    sources of its own tests)."""
 
-    def _convert(
-        self, source: str, values: list[str]
-    ) -> tuple[list[Any], dict[str, dict[str, list[Any]]]]:
+    @functools.cache
+    def converted(source: str) -> tuple[list[Any], dict[str, dict[str, list[Any]]]]:
+        values = SOURCES[source]
         held: list[Any] | None = None
         modes: dict[str, dict[str, list[Any]]] = {}
         for mode, sql_mode in MODES.items():
             with (
-                scratch(self.mariadb, f"SET SESSION sql_mode = '{sql_mode}'") as conn,
+                scratch(mariadb, f"SET SESSION sql_mode = '{sql_mode}'") as conn,
                 contextlib.closing(conn.cursor()) as cur,
             ):
                 kept = _altered(cur, source, values, source)
@@ -164,10 +162,7 @@ class _Converted:
         assert held is not None
         return held, modes
 
-
-@pytest.fixture(scope="module")
-def server(mariadb: Any) -> _Converted:
-    return _Converted(mariadb)
+    return converted
 
 
 def _lake_frame(spark: Any, types: list[str], rows: list[list[Any]]) -> Any:
@@ -188,11 +183,11 @@ def _lake_frame(spark: Any, types: list[str], rows: list[list[Any]]) -> Any:
 
 @pytest.mark.parametrize("source", list(SOURCES))
 def test_a_changed_type_converts_values_as_the_server(
-    spark: Any, server: _Converted, source: str
+    spark: Any, server: Converted, source: str
 ) -> None:
     from pyspark.sql import functions as F
 
-    held, modes = server[source]
+    held, modes = server(source)
     old = _column(source)
     new = [_column(t) for t in TARGETS]
     # a row per value and mode: the value, then what the server left of it in each target

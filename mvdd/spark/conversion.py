@@ -387,12 +387,8 @@ def _digits_instant(text: SparkColumn) -> SparkColumn:
         ],
         F.lit(0),
     )
-    return (
-        F.when(count.isin(12, 14), number)
-        .when(dotted, F.lit(None))
-        .when(count.isin(6, 8), number)
-        .when(count == 5, short)
-    )
+    whole_date = ~dotted & count.isin(6, 8)
+    return F.when(count.isin(12, 14) | whole_date, number).when(~dotted & (count == 5), short)
 
 
 def _two_digit_year(yy: SparkColumn) -> SparkColumn:

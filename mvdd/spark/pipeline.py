@@ -61,19 +61,6 @@ def _literal(column: Column, value: Any) -> SparkColumn:
     return cast(F.lit(to_spark(column.type, value)), spark_type(column.type))
 
 
-def _fill(born: Column, stops: Sequence[_Stop]) -> SparkColumn:
-    """What a row that lacks a column holds for it: the default of the column as it was
-    added (``born``), as MySQL filled existing rows then, converted as its definition changed
-    since (``stops``: :func:`_stops`, the target's last)."""
-    target = stops[-1][0]
-    default = born.effective_default
-    if default is NO_DEFAULT:  # a NOT NULL column without a default: the type's zero value
-        default = added_default(born)
-    if default is NO_DEFAULT or born.generated is not None or isinstance(default, Expr):
-        return cast(F.lit(None), spark_type(target))
-    return _along(F.lit(to_spark(born.type, default)), stops)
-
-
 #: a column's definition on a value's way to the target: its type, whether it takes NULL, and
 #: whether the server computes it (a generated column)
 _Stop = tuple[ColumnType, bool, bool]
@@ -186,11 +173,18 @@ def _filled(
     fill: Callable[[Column], SparkColumn] | None,
 ) -> SparkColumn:
     """What a row of a version that lacks ``column`` holds for it: ``fill``'s answer, or the
-    column's default as added, through its definitions since (``found``: per version)."""
+    default of the column as it was added, as MySQL filled existing rows then, taken through
+    its definitions since (``found``: per version; :func:`_along`)."""
     if fill is not None:
         return fill(column)
     first = born.get(column.id) or column
-    return _fill(first, _stops([first, *(c for c in found if c is not None), column]))
+    default = first.effective_default
+    if default is NO_DEFAULT:  # a NOT NULL column without a default: the type's zero value
+        default = added_default(first)
+    if default is NO_DEFAULT or first.generated is not None or isinstance(default, Expr):
+        return cast(F.lit(None), spark_type(column.type))
+    stops = _stops([first, *(c for c in found if c is not None), column])
+    return _along(F.lit(to_spark(first.type, default)), stops)
 
 
 def project(
