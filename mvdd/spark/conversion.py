@@ -161,11 +161,13 @@ def _text(v: SparkColumn, t: ColumnType) -> SparkColumn:
 
 
 def _let(value: SparkColumn, body: Callable[[SparkColumn], SparkColumn]) -> SparkColumn:
-    """``body`` of ``value``, ``value`` computed once a row: a one-element array's transform.
-    Unbound, each mention of a value is its whole expression again, and the rules that mention
-    theirs many times, nested, grow a plan past what Spark compiles; bound, the deepest ones'
-    code may still pass the 64 KB of a method, where Spark runs the stage without whole-stage
-    code generation. The rules' common paths bind nothing (their values are a column)."""
+    """``body`` of ``value``, ``value`` computed once a row: a one-element array's transform
+    (which Spark's generated code runs too). Unbound, each mention of a value is its whole
+    expression again, and the rules that mention theirs many times, nested, grow a plan that
+    Spark takes seconds to analyse and compile: a value a rule mentions more than once past a
+    column or a small expression is bound (a DOUBLE's text made a TIME: 114 KB of plan
+    unbound, 27 KB bound; the conversions' test module 200 s → 80 s). A stage's method past
+    HotSpot's limit runs split (:data:`mvdd.spark.runtime.HUGE_METHOD`)."""
     return F.element_at(F.transform(F.array(value), body), 1)
 
 
@@ -233,7 +235,7 @@ def _double_text(v: SparkColumn, *, single: bool) -> SparkColumn:
     if single:
         return whole
     # (from 0.001 to 10^7 Java writes a double as the server does, but for a whole one's ".0":
-    # in generated code, where the rest is evaluated row by row)
+    # a tenth of the digits' rules' time, measured 2026-12-07)
     x = v.cast("double")
     near = (F.abs(x) >= 1e-3) & (F.abs(x) < 1e7)
     return F.when(near, F.regexp_replace(x.cast("string"), r"\.0$", "")).otherwise(whole)
@@ -258,7 +260,7 @@ def _clock_micros(text: SparkColumn) -> SparkColumn:
     )
     fraction = F.regexp_extract(text, _CLOCK, 6)
     micros = seconds * _MICRO + F.coalesce(_whole(F.rpad(fraction, 6, "0"), "long"), F.lit(0))
-    return F.when(F.regexp_extract(text, _CLOCK, 1) == "-", -micros).otherwise(micros)
+    return micros * F.when(F.regexp_extract(text, _CLOCK, 1) == "-", -1).otherwise(1)
 
 
 def _micros(v: SparkColumn, t: ColumnType) -> SparkColumn:
@@ -302,7 +304,10 @@ def _number_micros(n: SparkColumn, *, exact: bool = True) -> SparkColumn:
 
     def read(n: SparkColumn) -> SparkColumn:
         a = cast(F.abs(n), _decimal(38, 6), tried=True)
-        whole = F.floor(a).try_cast("long")
+        parts = F.struct(a.alias("a"), F.floor(a).try_cast("long").alias("whole"))
+        return _let(parts, lambda p: micros(n, p["a"], p["whole"]))
+
+    def micros(n: SparkColumn, a: SparkColumn, whole: SparkColumn) -> SparkColumn:
         fraction = ((a - whole) * _MICRO).try_cast("long")
         hours, minutes = (whole / 10000).try_cast("long"), ((whole / 100) % 100).try_cast("long")
         seconds = hours * 3600 + minutes * 60 + whole % 100
@@ -321,7 +326,7 @@ def _number_micros(n: SparkColumn, *, exact: bool = True) -> SparkColumn:
             micros = F.when(whole < 10_000_000_000, clock).when(
                 whole <= 99_999_999_999_999, F.coalesce(of_day, past)
             )
-        return F.when(n < 0, -micros).otherwise(micros)
+        return micros * F.when(n < 0, -1).otherwise(1)
 
     return _let(n, read)
 
@@ -392,28 +397,41 @@ def _digits_instant(text: SparkColumn) -> SparkColumn:
 
 
 def _two_digit_year(yy: SparkColumn) -> SparkColumn:
-    return F.when(yy < 70, yy + 2000).otherwise(yy + 1900)
+    return yy + F.when(yy < 70, 2000).otherwise(1900)
 
 
 def _number_instant(n: SparkColumn) -> SparkColumn:
     """A number as the server reads it as a date and time: ``YYMMDD``, ``YYYYMMDD``,
     ``YYMMDDhhmmss`` or ``YYYYMMDDhhmmss`` by its digits, its fraction the seconds' (a date's
-    number's: none). Arithmetic on whole numbers, which Spark's generated code runs."""
-    n = F.when((n > 0) & (n < 100_000_000_000_000), n)  # (past 14 digits: none)
-    whole = F.floor(n).try_cast("long")
-    timed = whole >= 100_000_000  # (a date and time's number)
-    date = F.when(timed, F.floor(whole / 1_000_000).try_cast("long")).otherwise(whole)
-    clock = F.when(timed, whole % 1_000_000).otherwise(F.lit(0).try_cast("long"))
-    short_year = (whole < 1_000_000) | (timed & (whole < 1_000_000_000_000))
-    year = F.floor(date / 10_000).try_cast("int")
-    year = F.when(short_year, _two_digit_year(year)).otherwise(year)
-    month, day = (F.floor(date / 100) % 100).try_cast("int"), (date % 100).try_cast("int")
-    hour, minute = (
-        F.floor(clock / 10_000).try_cast("int"),
-        (F.floor(clock / 100) % 100).try_cast("int"),
-    )
-    fraction = F.when(timed, ((n - whole) * _MICRO).try_cast("long")).otherwise(0)
-    return _make([year, month, day, hour, minute, (clock % 100).try_cast("int")], fraction)
+    number's: none). Arithmetic on whole numbers, which Spark's generated code runs; the number,
+    and then its date's and time's digits, bound once (:func:`_let`: each part mentions them)."""
+
+    def split(n: SparkColumn) -> SparkColumn:  # (its date's and time's digits, its fraction)
+        whole = F.floor(n).try_cast("long")
+        timed = whole >= 100_000_000  # (a date and time's number)
+        return F.struct(
+            F.when(timed, F.floor(whole / 1_000_000).try_cast("long"))
+            .otherwise(whole)
+            .alias("date"),
+            F.when(timed, whole % 1_000_000).otherwise(F.lit(0).try_cast("long")).alias("clock"),
+            ((whole < 1_000_000) | (timed & (whole < 1_000_000_000_000))).alias("short"),
+            F.when(timed, ((n - whole) * _MICRO).try_cast("long")).otherwise(0).alias("fraction"),
+        )
+
+    def made(p: SparkColumn) -> SparkColumn:
+        date, clock = p["date"], p["clock"]
+        year = F.floor(date / 10_000).try_cast("int")
+        year = F.when(p["short"], _two_digit_year(year)).otherwise(year)
+        month, day = (F.floor(date / 100) % 100).try_cast("int"), (date % 100).try_cast("int")
+        hour, minute = (
+            F.floor(clock / 10_000).try_cast("int"),
+            (F.floor(clock / 100) % 100).try_cast("int"),
+        )
+        second = (clock % 100).try_cast("int")
+        return _make([year, month, day, hour, minute, second], p["fraction"])
+
+    within = _let(n, lambda n: F.when((n > 0) & (n < 100_000_000_000_000), n))  # (14 digits)
+    return _let(_let(within, split), made)
 
 
 def _make(parts: Sequence[SparkColumn], micros: SparkColumn) -> SparkColumn:
@@ -564,7 +582,7 @@ def _to_calendar(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColum
         ts = _instant_cut(ts, new.fsp or 0)
     if new.kind == K.TIMESTAMP:  # (out of its range: the zero date, where not strict)
         low, high = (F.lit(t).cast("timestamp_ntz") for t in _TIMESTAMP_RANGE)
-        ts = F.when(ts.between(low, high), ts)
+        ts = _let(ts, lambda ts: F.when(ts.between(low, high), ts))
     return ts
 
 
@@ -586,20 +604,9 @@ def _to_time(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     top = F.lit(_TIME_MAX + _MICRO - 10 ** (6 - fsp))  # (838:59:59 and its fraction's nines)
     # (a session that is not strict makes what reads as no time 00:00:00, and holds the rest
     # to the type's range)
-    micros = _micros(v, old)
-    if _finer(old, new):
-        micros = _cut(micros, fsp)
-    micros = F.when(v.isNotNull(), F.coalesce(micros, F.lit(0)))
-    every = _let(micros, lambda m: _time_text(_within(m, -top, top)))
-    if reading(old) not in ("integer", "bit", "year"):
-        return every
-    # (a whole number of at most 7 digits, minutes and seconds under 60: its HHMMSS, in
-    # generated code, where the rest is evaluated row by row)
-    a = F.abs(v)
-    minutes, seconds = F.floor(a / 100) % 100, a % 100
-    clock = (F.floor(a / 10_000) * 3600 + minutes * 60 + seconds).try_cast("long") * _MICRO
-    fits = (a <= 8_385_959) & (minutes < 60) & (seconds < 60)
-    return F.when(fits, _time_text(F.when(v < 0, -clock).otherwise(clock))).otherwise(every)
+    micros = F.when(v.isNotNull(), F.coalesce(_micros(v, old), F.lit(0)))
+    finer = _finer(old, new)
+    return _let(micros, lambda m: _time_text(_within(_cut(m, fsp) if finer else m, -top, top)))
 
 
 #: the dates and times a TIMESTAMP holds (UTC)
@@ -610,15 +617,21 @@ _TIME_MAX = (838 * 3600 + 59 * 60 + 59) * _MICRO
 
 
 def _time_text(micros: SparkColumn) -> SparkColumn:
-    a = F.abs(micros)
-    seconds = (a / _MICRO).try_cast("long")
-    sign = F.when(micros < 0, F.lit("-")).otherwise(F.lit(""))
-    hours, minutes = (seconds / 3600).try_cast("long"), ((seconds / 60) % 60).try_cast("long")
-    clock = F.format_string("%s%02d:%02d:%02d", sign, hours, minutes, seconds % 60)
-    fraction = a % _MICRO
-    return F.concat(
-        clock, F.when(fraction > 0, F.format_string(".%06d", fraction)).otherwise(F.lit(""))
-    )
+    """Signed microseconds as a TIME's text (``[-]HH:MM:SS``, ``.ffffff`` where it has a
+    fraction), the microseconds bound once (:func:`_let`)."""
+
+    def text(micros: SparkColumn) -> SparkColumn:
+        a = F.abs(micros)
+        seconds = (a / _MICRO).try_cast("long")
+        sign = F.when(micros < 0, F.lit("-")).otherwise(F.lit(""))
+        hours, minutes = (seconds / 3600).try_cast("long"), ((seconds / 60) % 60).try_cast("long")
+        clock = F.format_string("%s%02d:%02d:%02d", sign, hours, minutes, seconds % 60)
+        fraction = a % _MICRO
+        return F.concat(
+            clock, F.when(fraction > 0, F.format_string(".%06d", fraction)).otherwise(F.lit(""))
+        )
+
+    return _let(micros, text)
 
 
 def _to_year(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:

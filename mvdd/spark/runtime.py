@@ -32,6 +32,15 @@ JAVA_OPTIONS = "MVDD_SPARK_JAVA_OPTIONS"
 DEBUGGING = "spark.python.sql.dataFrameDebugging.enabled"
 
 
+#: the largest method whole-stage code generation may make before Spark runs the stage's
+#: expressions without it (Spark's ``spark.sql.codegen.hugeMethodLimit``): 8,000 bytes of
+#: bytecode, HotSpot's limit of a method it compiles at all, as Spark's documentation advises
+#: on HotSpot. Past it the JVM interprets the stage's one method for every row: the rules of a
+#: change of type (:mod:`mvdd.spark.conversion`) of the four columns of ``spark_bench``'s
+#: ``conversions`` ran 7.1 s a million rows in one such method and 1.5 s split (2026-12-07)
+HUGE_METHOD = 8000
+
+
 class SparkConfigError(MvddError, ValueError):
     """A setting of mvdd's Spark sessions that cannot be read."""
 
@@ -53,7 +62,8 @@ def session(
     """A local Spark session with modest resources (2 cores, no UI, few shuffle partitions),
     with the JDBC driver when installed; ``quiet``: Spark logs errors only; the JVM options of
     :data:`JAVA_OPTIONS` besides (both for a new JVM only: the first session of a process
-    decides).
+    decides). Whole-stage code generation stops short of methods the JVM would not compile
+    (:data:`HUGE_METHOD`).
 
     PySpark's DataFrame debugging is off (:data:`DEBUGGING`): with it, every column
     expression built in Python first asks the JVM for the session, a setting and the class
@@ -78,6 +88,7 @@ def session(
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.session.timeZone", "UTC")
         .config(DEBUGGING, "false")
+        .config("spark.sql.codegen.hugeMethodLimit", str(HUGE_METHOD))
         .getOrCreate()
     )
 
