@@ -56,21 +56,14 @@ def examples(ci: int, dev: int | None = None) -> int:
     return ci if CI or dev is None else dev
 
 
-#: the Spark tests' modules that run on a second worker with a Spark session of its own: the
-#: Spark tests took 420–560 s under CI on one worker, the run's critical path, where the other
-#: workers' tests were done well before. The two halves are about even in time (measured
-#: 2026-12-03 under CI=true, -n 4: the bulk copy's 190 s, the values' 50, replay's 20 and the
-#: TLS and time zone tests' 25 here; the CLI's 95, the lake's 120 and the pipeline's 60 there);
-#: the conversions' 100 (2026-12-07) here, the replay's and TLS's moved there for it; then
-#: (2026-12-07, CI=true, -n 6, the machine busy) the conversions' 210 s and the bulk copy's 160
-#: here, the lake's 150, the CLI's 95 and the pipeline's 45 there: the values' 40 and the time
-#: zones' 30 moved there too. A second session costs a JVM's start (some 15 s of processor
-#: time) and a gigabyte
+#: the Spark tests' modules that run on a second worker with a Spark session of its own: on
+#: one worker the Spark tests were the run's critical path (420–560 s under CI) where the other
+#: workers were done well before. The halves are about even in time (measured 2026-12-07,
+#: CI=true, -n 6: the bulk copy's 290 s and the conversions' 170 here; the lake's 170, the
+#: CLI's 95, the pipeline's 50, the values' 30, replay's 25 and TLS's 15 there, each other
+#: worker 395–405 s). A second session costs a JVM's start (some 15 s of processor time) and a
+#: gigabyte
 SECOND_SPARK_WORKER = frozenset({"test_replicate_bulk", "test_spark_conversions"})
-#: of these modules every fourth test goes to the first Spark worker instead (measured
-#: 2026-12-07, CI=true, -n 6: the second worker's 530 s of Spark tests, the conversions' 280 of
-#: them, were the run's critical path, the first's 372 s and the others' 370–390)
-SPLIT_SPARK_MODULES = frozenset({"test_spark_conversions"})
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
@@ -78,16 +71,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``make test``: ``-n 6 --dist loadgroup``) the Spark tests go to two
     workers (:data:`SECOND_SPARK_WORKER`), so the run has two Spark sessions; the other tests
     spread over the workers."""
-    seen: dict[str, int] = {}
     for item in items:
         if item.get_closest_marker("spark") is not None or "spark" in getattr(
             item, "fixturenames", ()
         ):
-            stem = item.path.stem
-            second = stem in SECOND_SPARK_WORKER
-            if stem in SPLIT_SPARK_MODULES:
-                seen[stem] = seen.get(stem, 0) + 1
-                second = seen[stem] % 4 != 1
+            second = item.path.stem in SECOND_SPARK_WORKER
             item.add_marker(pytest.mark.xdist_group("spark-2" if second else "spark"))
     # the long tests first (the state machines, the crash loops: a minute each under CI), so
     # that none starts near the end of a run and draws it out on one worker; xdist hands out
