@@ -520,6 +520,7 @@ CHAINS = [
     (["DECIMAL(10,3)", "INT UNSIGNED", "VARBINARY(8)"], [Decimal("2.5"), Decimal("-4.5"), None]),
     (["DATETIME(3)", "DATE", "YEAR"], [dt.datetime(2021, 5, 6, 7, 8, 9, 500000), None, None]),
     (["DATETIME", "VARCHAR(30)", "INT"], ["0000-00-00 00:00:00", None, "2021-05-06 07:08:09"]),
+    (["VARCHAR(30)", "TIME(2)", "DECIMAL(12,3)"], ["12:34:56.789", "-1:2:3.5", "2021-05-06 07:08"]),
 ]
 
 
