@@ -488,8 +488,9 @@ def _two_to(power: int) -> SparkColumn:
 
 def _within(n: SparkColumn, low: SparkColumn, high: SparkColumn) -> SparkColumn:
     """``n`` held to ``[low, high]``: a session that is not strict stores the bound nearest a
-    value out of a type's range (a strict one refuses it)."""
-    return F.when(n < low, low).when(n > high, high).otherwise(n)
+    value out of a type's range (a strict one refuses it). (``n`` mentioned twice: Spark's
+    ``greatest`` and ``least`` pass over a NULL.)"""
+    return F.when(n.isNotNull(), F.least(F.greatest(n, low), high))
 
 
 def _to_integer(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
