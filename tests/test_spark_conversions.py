@@ -318,3 +318,40 @@ def test_rows_of_older_versions_go_through_every_change_since_as_the_server(
     got = [tuple(r) for r in upgrade(df, cat, "t").orderBy("id").collect()]
     assert got == want
     assert want[0] == (1, 127, "3", "ab", "0", "127")
+
+
+#: the collations an ENUM's and a SET's member names are matched in (the column's own)
+COLLATIONS = [
+    "utf8mb4_bin",
+    "utf8mb4_general_ci",
+    "utf8mb4_unicode_ci",
+    "utf8mb4_uca1400_ai_ci",
+    "utf8mb4_uca1400_as_ci",
+    "latin1_swedish_ci",
+]
+#: texts named as members: in another case, with accents, trailing spaces, several at once
+NAMES = ["a", "A", "b", "B ", "e", "E", "é", "É", "u", "ü", "a,B", "A,b,e", "2", "x", ""]
+
+
+@pytest.mark.parametrize("collation", COLLATIONS)
+def test_member_names_are_matched_in_the_columns_collation_as_the_server(
+    spark: Any, mariadb: Any, collation: str
+) -> None:
+    """A text made an ENUM or a SET names its members in the column's collation: exactly in a
+    binary one, its case folded in an accent-sensitive one, its case and accents folded in a
+    Unicode charset's other ``_ci`` ones; the server's table, in a session that is not strict,
+    is the oracle (the rule folded case alone, whatever the collation)."""
+    charset = collation.split("_", 1)[0]
+    old = _column("VARCHAR(40)")
+    for kind in ("ENUM", "SET"):
+        target = f"{kind}('a','B','é','ü') CHARACTER SET {charset} COLLATE {collation}"
+        with (
+            scratch(mariadb, "SET SESSION sql_mode = ''") as conn,
+            contextlib.closing(conn.cursor()) as cur,
+        ):
+            want = _altered(cur, "VARCHAR(40)", [conn.escape(n) for n in NAMES], target)
+        assert want is not None
+        new = _column(target)
+        df = spark.createDataFrame([(i, n) for i, n in enumerate(NAMES)], "i int, c0 string")
+        got = df.select(converted(col("c0"), old.type, new.type).alias("v")).orderBy("i")
+        assert [r["v"] for r in got.collect()] == want, (kind, collation)

@@ -150,7 +150,7 @@ _GENERAL: dict[int, int] = {
 #: ``_general_mysql500_ci``'s: the same, but ß weighs itself (the table of MySQL 5.0)
 _GENERAL_500 = {**_GENERAL, 0x00DF: 0x00DF}
 #: the Unicode charsets, whose ``_general_ci`` and ``_general_nopad_ci`` weigh by _GENERAL
-_UNICODE = ("utf8mb3", "utf8mb4", "ucs2", "utf16", "utf16le", "utf32")
+UNICODE_CHARSETS = frozenset({"utf8mb3", "utf8mb4", "ucs2", "utf16", "utf16le", "utf32"})
 
 
 def _general(text: str) -> str:
@@ -444,7 +444,7 @@ def collation_key(collation: str | None) -> Callable[[str], str]:
     if collation == "binary" or collation.endswith(("_bin", "_cs")):
         return _exact
     charset = collation_charset(collation)
-    if charset in _UNICODE:
+    if charset in UNICODE_CHARSETS:
         name = collation[len(charset) + 1 :]
         general = _GENERAL_KEYS.get("_" + name)
         if general is not None:
@@ -456,4 +456,12 @@ def collation_key(collation: str | None) -> Callable[[str], str]:
     return _folded
 
 
-__all__ = ["UCA_RULES", "UcaTable", "collation_key", "sort_orders", "uca_names", "uca_table"]
+__all__ = [
+    "UCA_RULES",
+    "UNICODE_CHARSETS",
+    "UcaTable",
+    "collation_key",
+    "sort_orders",
+    "uca_names",
+    "uca_table",
+]

@@ -34,6 +34,8 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from mvdd.model import ColumnType
+from mvdd.model.charsets import collation_charset
+from mvdd.model.collation import UNICODE_CHARSETS
 from mvdd.model.kind import Family, TypeKind
 from mvdd.spark.types import cast, spark_type
 
@@ -653,6 +655,40 @@ def _to_year(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     return _let(n, year).try_cast("short")
 
 
+#: Spark's collations of the server's 8-bit ones that :func:`member_collation` names by name:
+#: latin1's default, Swedish (``é`` is ``e``, ``ü`` is ``y``, ``å``, ``ä`` and ``ö`` letters of
+#: their own; ICU's Swedish weighs ``ø`` as ``ö`` and ``ß`` as ``ss`` where it does not)
+_NAMED_COLLATIONS = {"latin1_swedish_ci": "sv_CI_AI", "latin1_swedish_nopad_ci": "sv_CI_AI"}
+
+
+def member_collation(collation: str | None) -> str:
+    """The Spark collation an ENUM's or SET's members are named in for a column of
+    ``collation``, as the server matches a text to them: a binary or case-sensitive one's
+    characters as they are (``UTF8_BINARY``); an accent-sensitive one's case folded
+    (``UNICODE_CI``); a Unicode charset's other ``_ci`` ones case and accents folded
+    (``UNICODE_CI_AI``, ICU's root, where the server's ``_general_ci`` weigh a few letters
+    otherwise: ``ß`` is ``s`` there, ``ss`` here); latin1's default Swedish
+    (:data:`_NAMED_COLLATIONS`); any other 8-bit one, and a collation not known yet, case
+    folded (``UTF8_LCASE``, as :func:`mvdd.model.collation.collation_key` folds the latter)."""
+    if collation is None:
+        return "UTF8_LCASE"
+    if collation in _NAMED_COLLATIONS:
+        return _NAMED_COLLATIONS[collation]
+    if collation == "binary" or collation.endswith(("_bin", "_cs")):
+        return "UTF8_BINARY"
+    if collation.endswith("_as_ci"):
+        return "UNICODE_CI"
+    if collation_charset(collation) in UNICODE_CHARSETS:
+        return "UNICODE_CI_AI"
+    return "UTF8_LCASE"
+
+
+def _folded(text: SparkColumn, t: ColumnType) -> SparkColumn:
+    """A text as an ENUM's or SET's member name compares, its trailing spaces cut
+    (:func:`member_collation`)."""
+    return F.collate(F.rtrim(text), member_collation(t.collation))
+
+
 def _to_enum(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     members = F.array(*map(F.lit, new.members))
 
@@ -663,10 +699,10 @@ def _to_enum(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     if reading(old) in _NUMERIC:
         n = _within(_rounded(v, old), _exact(-1), _exact(len(new.members) + 1))
         return F.when(v.isNotNull(), _let(n.try_cast("int"), member))
-    folded = F.array(*(F.lit(m.lower()) for m in new.members))
+    folded = F.array(*(_folded(F.lit(m), new) for m in new.members))
 
     def named(text: SparkColumn) -> SparkColumn:
-        at = F.array_position(folded, F.lower(F.rtrim(text))).try_cast("int")
+        at = F.array_position(folded, _folded(text, new)).try_cast("int")
         # (a text no member is named, of digits: the member of that number)
         number = F.trim(text).rlike(r"^\d+$")
         return F.when((at == 0) & number, F.trim(text).try_cast("int")).otherwise(at)
@@ -683,10 +719,10 @@ def _to_set(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
         n = _within(_rounded(v, old), -_two_to(63), _two_to(64) - 1)
         low = F.pmod(cast(n, _decimal(38, 0), tried=True), _two_to(len(new.members)))
         return _let(low.try_cast("long"), bits)
-    folded = [m.lower() for m in new.members]
+    folded = [_folded(F.lit(m), new) for m in new.members]
 
     def named(text: SparkColumn) -> SparkColumn:
-        parts = F.transform(F.split(text, ","), lambda p: F.lower(F.rtrim(p)))
+        parts = F.transform(F.split(text, ","), lambda p: _folded(p, new))
         named = [
             F.when(F.array_contains(parts, f), F.lit(m))
             for f, m in zip(folded, new.members, strict=True)
