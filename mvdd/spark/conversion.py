@@ -17,8 +17,10 @@ that is not strict stores the nearest value the new type holds (a number held to
 a text cut to its length, no time ``00:00:00``, a text's leading number), so do these. A
 value they do not know gives a NULL or a value of their own, never an error. Where the
 server takes what no value tells: a TIME made a DATE or a DATETIME takes the day's date, the
-date of the ALTER there and of the compaction here. Text to and from bytes is UTF-8 (the
-tables' default charset; a byte it does not read shows as ``?``, as the server shows it); a
+date of the ALTER there and of the compaction here. A text's bytes are its column's charset's
+where Spark has its codec (latin1, ascii, the UTF charsets; any other's UTF-8), a character a
+new column's charset does not hold is ``?``, and bytes read as text are latin1's or UTF-8 (a
+byte UTF-8 does not read shows as ``?``, as the server shows it); a
 DOUBLE's digits are Java's shortest (on Java 17 a few doubles get one more digit than the
 server writes), written for a wide column (the server writes fewer where its width calls for
 it). A rule mentions its value many times; :func:`_let` computes it once.
@@ -552,10 +554,43 @@ def _bit_bytes(v: SparkColumn, t: ColumnType) -> SparkColumn:
 _BIT_BYTES = frozenset({Family.TEXT, Family.BLOB})
 
 
+#: per charset of a text column: Spark's codec of its bytes, and the highest code point it
+#: holds (a character past it a ``?``, as a session that is not strict stores it); a charset
+#: not here is held as UTF-8, every character (Spark's codecs are these alone)
+_CODECS: dict[str, tuple[str, int]] = {
+    "latin1": ("ISO-8859-1", 0xFF),
+    "ascii": ("US-ASCII", 0x7F),
+    "ucs2": ("UTF-16BE", 0xFFFF),
+    "utf8mb3": ("UTF-8", 0xFFFF),
+    "utf16": ("UTF-16BE", 0x10FFFF),
+    "utf16le": ("UTF-16LE", 0x10FFFF),
+    "utf32": ("UTF-32", 0x10FFFF),
+}
+_UTF8 = ("UTF-8", 0x10FFFF)
+#: the charsets whose text is a byte a character, read so from bytes (those the charset does
+#: not hold a ``?``; the others' bytes are read as UTF-8)
+_BYTE_CHARSETS = frozenset({"latin1", "ascii"})
+
+
+def _codec(t: ColumnType) -> tuple[str, int]:
+    return _CODECS.get(t.charset or "", _UTF8)
+
+
+def _fitted(text: SparkColumn, t: ColumnType) -> SparkColumn:
+    """A text as a column of ``t``'s charset holds it: each character it does not, ``?``."""
+    top = _codec(t)[1]
+    if top >= _UTF8[1]:
+        return text
+    return F.regexp_replace(text, f"[^\\x{{0}}-\\x{{{top:X}}}]", "?")
+
+
 def _to_text(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     if reading(old) == "bit" and new.family in _BIT_BYTES:
         return F.regexp_replace(_bit_bytes(v, old).cast("string"), "\ufffd", "?")
-    text = _text(v, old)
+    if reading(old) == "bytes" and new.charset in _BYTE_CHARSETS:
+        text = _fitted(F.decode(v, "ISO-8859-1"), new)
+    else:
+        text = _fitted(_text(v, old), new)
     if new.family == Family.CHAR and new.length is not None:  # (cut to its characters)
         text = F.substring(text, 1, new.length)
     return text
@@ -566,8 +601,8 @@ def _to_bytes(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
         b = v
     elif reading(old) == "bit" and new.family in _BIT_BYTES:
         b = _bit_bytes(v, old)
-    else:
-        b = F.encode(_text(v, old), "UTF-8")
+    else:  # (a text's bytes in its charset)
+        b = F.encode(_fitted(_text(v, old), old), _codec(old)[0])
     size = new.length
     if new.family == Family.BINARY and size is not None:  # (cut to its bytes)
         b = F.substring(b, 1, size)
@@ -796,11 +831,13 @@ def _decimal_widens(old: ColumnType, new: ColumnType) -> bool:
 
 
 def _length_widens(old: ColumnType, new: ColumnType) -> bool:
-    # (not to a BINARY's zero bytes, nor a BIT's bytes into a TEXT: other values)
+    # (not to a BINARY's zero bytes, nor a BIT's bytes into a TEXT, nor a text into a charset
+    # that holds fewer characters: other values)
     return (
         new.family == old.family
         and new.kind != K.BINARY
         and (new.length is None or (old.length is not None and new.length >= old.length))
+        and (reading(new) != "text" or _codec(new)[1] >= _codec(old)[1])
     )
 
 
