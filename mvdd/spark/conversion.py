@@ -690,32 +690,35 @@ def _to_year(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     return _let(n, year).try_cast("short")
 
 
-#: Spark's collations of the server's 8-bit ones that :func:`member_collation` names by name:
-#: latin1's default, Swedish (``é`` is ``e``, ``ü`` is ``y``, ``å``, ``ä`` and ``ö`` letters of
-#: their own; ICU's Swedish weighs ``ø`` as ``ö`` and ``ß`` as ``ss`` where it does not)
-_NAMED_COLLATIONS = {"latin1_swedish_ci": "sv_CI_AI", "latin1_swedish_nopad_ci": "sv_CI_AI"}
+#: Spark's collation of a server's collation, by its name: binary's, and latin1's default,
+#: Swedish (``é`` is ``e``, ``ü`` is ``y``, ``å``, ``ä`` and ``ö`` letters of their own; ICU's
+#: Swedish weighs ``ø`` as ``ö`` and ``ß`` as ``ss`` where it does not)
+_NAMED_COLLATIONS = {
+    "binary": "UTF8_BINARY",
+    "latin1_swedish_ci": "sv_CI_AI",
+    "latin1_swedish_nopad_ci": "sv_CI_AI",
+}
+#: then by the end of its name: binary and case-sensitive ones, the characters as they are;
+#: accent-sensitive ones, their case folded
+_COLLATION_ENDS = (("_bin", "UTF8_BINARY"), ("_cs", "UTF8_BINARY"), ("_as_ci", "UNICODE_CI"))
 
 
 def member_collation(collation: str | None) -> str:
     """The Spark collation an ENUM's or SET's members are named in for a column of
-    ``collation``, as the server matches a text to them: a binary or case-sensitive one's
-    characters as they are (``UTF8_BINARY``); an accent-sensitive one's case folded
-    (``UNICODE_CI``); a Unicode charset's other ``_ci`` ones case and accents folded
-    (``UNICODE_CI_AI``, ICU's root, where the server's ``_general_ci`` weigh a few letters
-    otherwise: ``ß`` is ``s`` there, ``ss`` here); latin1's default Swedish
-    (:data:`_NAMED_COLLATIONS`); any other 8-bit one, and a collation not known yet, case
-    folded (``UTF8_LCASE``, as :func:`mvdd.model.collation.collation_key` folds the latter)."""
+    ``collation``, as the server matches a text to them: by its name
+    (:data:`_NAMED_COLLATIONS`), by its name's end (:data:`_COLLATION_ENDS`); a Unicode
+    charset's other ones case and accents folded (``UNICODE_CI_AI``, ICU's root, where the
+    server's ``_general_ci`` weigh a few letters otherwise: ``ß`` is ``s`` there, ``ss``
+    here); any other 8-bit one, and a collation not known yet, case folded (``UTF8_LCASE``, as
+    :func:`mvdd.model.collation.collation_key` folds the latter)."""
     if collation is None:
         return "UTF8_LCASE"
     if collation in _NAMED_COLLATIONS:
         return _NAMED_COLLATIONS[collation]
-    if collation == "binary" or collation.endswith(("_bin", "_cs")):
-        return "UTF8_BINARY"
-    if collation.endswith("_as_ci"):
-        return "UNICODE_CI"
-    if collation_charset(collation) in UNICODE_CHARSETS:
-        return "UNICODE_CI_AI"
-    return "UTF8_LCASE"
+    spark = next((c for end, c in _COLLATION_ENDS if collation.endswith(end)), None)
+    if spark is not None:
+        return spark
+    return "UNICODE_CI_AI" if collation_charset(collation) in UNICODE_CHARSETS else "UTF8_LCASE"
 
 
 def _folded(text: SparkColumn, t: ColumnType) -> SparkColumn:
