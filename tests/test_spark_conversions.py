@@ -375,32 +375,44 @@ CHARSET_TARGETS = [
     "TEXT CHARACTER SET utf8mb4",
     "CHAR(3) CHARACTER SET ucs2",
 ]
+#: numbers written into string columns narrower than their text
+NARROW_SOURCES: dict[str, list[str]] = {
+    t: ["1.23456789", "123456.789", "-0.000123456", "1e20", "12345678", "2.5e-10", "-98765.4321"]
+    for t in ("DOUBLE", "FLOAT")
+}
+NARROW_TARGETS = ["VARCHAR(5)", "CHAR(3)", "VARCHAR(8)", "VARCHAR(12)"]
+#: per source: its values, and the types it changes to
+PAIRS = {
+    **{k: (v, CHARSET_TARGETS) for k, v in CHARSET_SOURCES.items()},
+    **{k: (v, NARROW_TARGETS) for k, v in NARROW_SOURCES.items()},
+}
 
 
-@pytest.mark.parametrize("source", list(CHARSET_SOURCES))
-def test_text_and_bytes_change_in_their_charsets_as_the_server(
+@pytest.mark.parametrize("source", list(PAIRS))
+def test_text_and_bytes_change_in_their_charsets_and_widths_as_the_server(
     spark: Any, mariadb: Any, source: str
 ) -> None:
     """A text made bytes takes its bytes in its column's charset, a text made text of another
     charset a ``?`` for each character that charset does not hold, and bytes made latin1 text
-    read a character a byte; the server's table, in a session that is not strict, is the
-    oracle (the rules took every text's bytes as UTF-8 and kept characters a charset lacks)."""
-    values = CHARSET_SOURCES[source]
+    read a character a byte (the rules took every text's bytes as UTF-8 and kept characters a
+    charset lacks); a number made text of a narrow column is its text cut to the column's
+    length. The server's table, in a session that is not strict, is the oracle."""
+    values, targets = PAIRS[source]
     with (
         scratch(mariadb, "SET SESSION sql_mode = ''") as conn,
         contextlib.closing(conn.cursor()) as cur,
     ):
         held = _altered(cur, source, values, source)
-        want = {t: _altered(cur, source, values, t) for t in CHARSET_TARGETS}
+        want = {t: _altered(cur, source, values, t) for t in targets}
     assert held is not None
-    old, new = _column(source), [_column(t) for t in CHARSET_TARGETS]
+    old, new = _column(source), [_column(t) for t in targets]
     df = _lake_frame(spark, [source], [[v] for v in held])
     value = cast(col("c0"), spark_type(old.type))
     got = df.orderBy("i").select(
         *(converted(value, old.type, c.type).alias(f"got{k}") for k, c in enumerate(new))
     )
     rows = got.collect()
-    for k, target in enumerate(CHARSET_TARGETS):
+    for k, target in enumerate(targets):
         if reading(old.type) == "bytes" and "ucs2" in target:
             continue  # (bytes made UTF-16 text are read as UTF-8: not the server's, documented)
         mine = [lake_value(r[f"got{k}"], new[k]) for r in rows]

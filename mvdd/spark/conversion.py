@@ -22,8 +22,9 @@ where Spark has its codec (latin1, ascii, the UTF charsets; any other's UTF-8), 
 new column's charset does not hold is ``?``, and bytes read as text are latin1's or UTF-8 (a
 byte UTF-8 does not read shows as ``?``, as the server shows it); a
 DOUBLE's digits are Java's shortest (on Java 17 a few doubles get one more digit than the
-server writes), written for a wide column (the server writes fewer where its width calls for
-it). A rule mentions its value many times; :func:`_let` computes it once.
+server writes), cut to a narrower column's length as the server's ALTER cuts them
+(``1.23456789`` in a VARCHAR(5) is ``1.234``, ``2.5e-10`` in a VARCHAR(12) ``0.0000000002``). A
+rule mentions its value many times; :func:`_let` computes it once.
 """
 
 from __future__ import annotations
