@@ -262,6 +262,34 @@ def test_the_sessions_jvm_takes_the_options_the_environment_names(
     assert java_options() == []
 
 
+def test_a_callers_session_holds_huge_methods_only_where_it_has_sparks_default(
+    spark: Any,
+) -> None:
+    """mvdd's sessions hold whole-stage code generation to methods HotSpot compiles; a caller's
+    session that never set the limit (Spark's default, 65535) gets that limit from ``upgrade``
+    and the lake's conversions, and one the caller set is left as it is."""
+    from mvdd.spark.lake import lake_converted
+    from mvdd.spark.runtime import HUGE_METHOD, HUGE_METHOD_SETTING
+
+    assert spark.conf.get(HUGE_METHOD_SETTING) == str(HUGE_METHOD)
+    cat = Catalog()
+    cat.execute("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, c INT)")
+    cat.execute("ALTER TABLE t MODIFY c TIME")
+    df = spark.createDataFrame([(1, 1, 123456)], "_version int, id int, c int")
+    types = [parse_table(f"CREATE TABLE t (c {t})").column("c").type for t in ("INT", "TIME")]
+    try:
+        for run in (lambda: upgrade(df, cat, "t"), lambda: lake_converted(spark, types, [1])):
+            spark.conf.set(HUGE_METHOD_SETTING, "65535")
+            run()
+            assert spark.conf.get(HUGE_METHOD_SETTING) == str(HUGE_METHOD)
+            spark.conf.set(HUGE_METHOD_SETTING, "20000")
+            run()
+            assert spark.conf.get(HUGE_METHOD_SETTING) == "20000"
+        assert [tuple(r) for r in upgrade(df, cat, "t").collect()] == [(1, "12:34:56")]
+    finally:
+        spark.conf.set(HUGE_METHOD_SETTING, str(HUGE_METHOD))
+
+
 def test_a_cast_by_name_is_the_cast_by_type(spark: Any) -> None:
     """Every Spark type a MySQL type maps to, cast to by its SQL name (one call into the JVM)
     is that type, as Spark reads the name; and mvdd's sessions build expressions without

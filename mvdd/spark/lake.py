@@ -338,7 +338,9 @@ def lake_converted(
     from pyspark.sql import types as T
 
     from mvdd.spark.pipeline import _along, _stops, col
+    from mvdd.spark.runtime import hold_huge_methods
 
+    hold_huge_methods(spark)
     columns = [Column(id=1, name="v", type=t) for t in types]
     fields = [T.StructField("n", T.LongType()), T.StructField("held", T.BooleanType())]
     schema = T.StructType([*fields, _lake_field(columns[0])])

@@ -38,6 +38,7 @@ from mvdd.model import NO_DEFAULT, Column, ColumnType, Expr, Index, IndexKind, T
 from mvdd.model.kind import CALENDAR, TypeKind
 from mvdd.model.row import added_columns, added_default, unnulled_value
 from mvdd.spark.conversion import converted, keeps_values
+from mvdd.spark.runtime import hold_huge_methods
 from mvdd.spark.types import cast, spark_type, to_spark
 
 if TYPE_CHECKING:
@@ -206,11 +207,14 @@ def project(
     columns of ``df`` passed through after the target's (a row's order, its operation).
     A row goes through the definitions of its column in each later version up to
     ``through`` (default: every one), then the target's; a row of a version past
-    ``through`` is read into the target by the two alone."""
+    ``through`` is read into the target by the two alone. The session's whole-stage code
+    generation is held to methods HotSpot compiles where it has Spark's default
+    (:func:`~mvdd.spark.runtime.hold_huge_methods`)."""
     if version_col is None and len(versions) != 1:
         raise MvddError(
             f"rows without a version column under {len(versions)} versions", table=target.name
         )
+    hold_huge_methods(df.sparkSession)
     numbers = sorted(versions)
     born = added_columns([*(versions[v] for v in numbers), target])
     find = key or (lambda c, t: next((s for s in t.public_columns if s.id == c.id), None))

@@ -39,6 +39,9 @@ DEBUGGING = "spark.python.sql.dataFrameDebugging.enabled"
 #: change of type (:mod:`mvdd.spark.conversion`) of the four columns of ``spark_bench``'s
 #: ``conversions`` ran 7.1 s a million rows in one such method and 1.5 s split (2026-12-07)
 HUGE_METHOD = 8000
+#: Spark's name of that setting, and its default: the largest method Java allows
+HUGE_METHOD_SETTING = "spark.sql.codegen.hugeMethodLimit"
+_SPARK_HUGE_METHOD = "65535"
 
 
 class SparkConfigError(MvddError, ValueError):
@@ -88,9 +91,19 @@ def session(
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.session.timeZone", "UTC")
         .config(DEBUGGING, "false")
-        .config("spark.sql.codegen.hugeMethodLimit", str(HUGE_METHOD))
+        .config(HUGE_METHOD_SETTING, str(HUGE_METHOD))
         .getOrCreate()
     )
+
+
+def hold_huge_methods(spark: SparkSession) -> None:
+    """:data:`HUGE_METHOD` in ``spark`` where it holds Spark's default (a caller's session that
+    never set it): the plans of mvdd's conversions, in the Spark pipeline and the lake, are
+    among those whose one method passes HotSpot's limit, which the JVM then interprets for
+    every row (``spark_bench``'s four conversions 3.3 times slower). A limit the caller set is
+    left as it is. The setting changes how a plan is compiled, never what it gives."""
+    if spark.conf.get(HUGE_METHOD_SETTING) == _SPARK_HUGE_METHOD:
+        spark.conf.set(HUGE_METHOD_SETTING, str(HUGE_METHOD))
 
 
 def shared_session(app: str, *, memory: str = "2g") -> tuple[SparkSession, bool]:
@@ -108,4 +121,11 @@ def has_python_udf(df: DataFrame) -> bool:
     return any(marker in plan for marker in ("PythonUDF", "BatchEvalPython", "ArrowEvalPython"))
 
 
-__all__ = ["SparkConfigError", "has_python_udf", "java_options", "session", "shared_session"]
+__all__ = [
+    "SparkConfigError",
+    "has_python_udf",
+    "hold_huge_methods",
+    "java_options",
+    "session",
+    "shared_session",
+]
