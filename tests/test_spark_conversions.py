@@ -359,10 +359,11 @@ def test_member_names_are_matched_in_the_columns_collation_as_the_server(
 
 #: text and bytes in charsets, each with values it holds (SQL literals)
 CHARSET_SOURCES: dict[str, list[str]] = {
-    "VARCHAR(20) CHARACTER SET latin1": ["'é'", "'abc'", "'ÿ¼'", "''"],
-    "VARCHAR(20) CHARACTER SET utf8mb4": ["'中é'", "'a😀'", "'é'", "'x'"],
+    "VARCHAR(20) CHARACTER SET latin1": ["'é'", "'abc'", "'ÿ¼'", "''", "'a€Ž?'"],
+    "VARCHAR(20) CHARACTER SET utf8mb4": ["'中é'", "'a😀'", "'é'", "'x'", "'€ж?'"],
     "VARCHAR(20) CHARACTER SET ucs2": ["'é'", "'中'"],
-    "VARBINARY(20)": ["x'E9'", "x'C3A9'", "x'41'"],
+    "VARCHAR(20) CHARACTER SET cp1251": ["'жЖ'", "'a?'"],
+    "VARBINARY(20)": ["x'E9'", "x'C3A9'", "x'41'", "x'803F8E'"],
 }
 #: the text and bytes types they change to
 CHARSET_TARGETS = [
@@ -372,6 +373,7 @@ CHARSET_TARGETS = [
     "VARCHAR(20) CHARACTER SET latin1",
     "VARCHAR(20) CHARACTER SET ascii",
     "VARCHAR(20) CHARACTER SET utf8mb3",
+    "VARCHAR(20) CHARACTER SET cp1251",
     "TEXT CHARACTER SET utf8mb4",
     "CHAR(3) CHARACTER SET ucs2",
 ]

@@ -18,9 +18,10 @@ a text cut to its length, no time ``00:00:00``, a text's leading number), so do 
 value they do not know gives a NULL or a value of their own, never an error. Where the
 server takes what no value tells: a TIME made a DATE or a DATETIME takes the day's date, the
 date of the ALTER there and of the compaction here. A text's bytes are its column's charset's
-where Spark has its codec (latin1, ascii, the UTF charsets; any other's UTF-8), a character a
-new column's charset does not hold is ``?``, and bytes read as text are latin1's or UTF-8 (a
-byte UTF-8 does not read shows as ``?``, as the server shows it); a
+(a one-byte charset's as the model's codec reads them, latin1's cp1252 among them; the UTF
+charsets' by Spark's codecs; any other's UTF-8), a character a new column's charset does not
+hold is ``?``, and bytes read as text are a one-byte charset's a byte a character, any other's
+UTF-8 (a byte UTF-8 does not read shows as ``?``, as the server shows it); a
 DOUBLE's digits are Java's shortest (on Java 17 a few doubles get one more digit than the
 server writes), cut to a narrower column's length as the server's ALTER cuts them
 (``1.23456789`` in a VARCHAR(5) is ``1.234``, ``2.5e-10`` in a VARCHAR(12) ``0.0000000002``). A
@@ -30,6 +31,7 @@ rule mentions its value many times; :func:`_let` computes it once.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Sequence
 
 from pyspark.sql import Column as SparkColumn
@@ -37,8 +39,9 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from mvdd.model import ColumnType
-from mvdd.model.charsets import collation_charset
+from mvdd.model.charsets import CHARSETS, collation_charset
 from mvdd.model.collation import UNICODE_CHARSETS
+from mvdd.model.encoding import read_as
 from mvdd.model.kind import Family, TypeKind
 from mvdd.spark.types import cast, spark_type
 
@@ -555,43 +558,69 @@ def _bit_bytes(v: SparkColumn, t: ColumnType) -> SparkColumn:
 _BIT_BYTES = frozenset({Family.TEXT, Family.BLOB})
 
 
-#: per charset of a text column: Spark's codec of its bytes, and the highest code point it
-#: holds (a character past it a ``?``, as a session that is not strict stores it); a charset
-#: not here is held as UTF-8, every character (Spark's codecs are these alone)
-_CODECS: dict[str, tuple[str, int]] = {
-    "latin1": ("ISO-8859-1", 0xFF),
-    "ascii": ("US-ASCII", 0x7F),
-    "ucs2": ("UTF-16BE", 0xFFFF),
+#: the Unicode charsets Spark has a codec of: its name, and the highest code point the charset
+#: holds; a charset neither here nor of one byte a character (:func:`_byte_table`) is held
+#: as UTF-8, every character (Spark's codecs are these alone)
+_UNICODE_CODECS: dict[str, tuple[str, int]] = {
     "utf8mb3": ("UTF-8", 0xFFFF),
+    "ucs2": ("UTF-16BE", 0xFFFF),
     "utf16": ("UTF-16BE", 0x10FFFF),
     "utf16le": ("UTF-16LE", 0x10FFFF),
     "utf32": ("UTF-32", 0x10FFFF),
 }
 _UTF8 = ("UTF-8", 0x10FFFF)
-#: the charsets whose text is a byte a character, read so from bytes (those the charset does
-#: not hold a ``?``; the others' bytes are read as UTF-8)
-_BYTE_CHARSETS = frozenset({"latin1", "ascii"})
+#: the 256 characters of ISO-8859-1, a byte's own value: the one-byte charsets' bytes pass
+#: through Spark's codec of it, translated to and from their charset's characters
+_LATIN = "".join(map(chr, range(256)))
 
 
-def _codec(t: ColumnType) -> tuple[str, int]:
-    return _CODECS.get(t.charset or "", _UTF8)
+@functools.cache
+def _byte_table(charset: str | None) -> str | None:
+    """A one-byte charset's 256 characters, byte by byte, as the server reads them (the
+    model's codec: :func:`mvdd.model.encoding.read_as`, latin1's cp1252 and its C1 controls,
+    a byte the charset has no character for a ``?``); None for any other charset."""
+    if charset is None or CHARSETS.get(charset, ("", 0))[1] != 1:
+        return None
+    read = [read_as(bytes([b]), charset) or "" for b in range(256)]
+    return "".join(read) if all(len(r) == 1 for r in read) else None
+
+
+def _unicode_codec(t: ColumnType) -> tuple[str, int]:
+    return _UNICODE_CODECS.get(t.charset or "", _UTF8)
 
 
 def _fitted(text: SparkColumn, t: ColumnType) -> SparkColumn:
     """A text as a column of ``t``'s charset holds it: each character it does not, ``?``."""
-    top = _codec(t)[1]
-    if top >= _UTF8[1]:
+    table = _byte_table(t.charset)
+    if table is not None:
+        held = "".join(f"\\x{{{ord(c):X}}}" for c in sorted(set(table)))
+    elif (top := _unicode_codec(t)[1]) < _UTF8[1]:
+        held = f"\\x{{0}}-\\x{{{top:X}}}"
+    else:
         return text
-    return F.regexp_replace(text, f"[^\\x{{0}}-\\x{{{top:X}}}]", "?")
+    return F.regexp_replace(text, f"[^{held}]", "?")
+
+
+def _bytes_of(text: SparkColumn, t: ColumnType) -> SparkColumn:
+    """A text's bytes in ``t``'s charset (a character it does not hold a ``?``)."""
+    text, table = _fitted(text, t), _byte_table(t.charset)
+    if table is None:
+        return F.encode(text, _unicode_codec(t)[0])
+    return F.encode(F.translate(text, table, _LATIN), "ISO-8859-1")
+
+
+def _read_text(b: SparkColumn, t: ColumnType) -> SparkColumn | None:
+    """Bytes as text of ``t``'s one-byte charset, a byte a character (None for the other
+    charsets, whose bytes are read as UTF-8)."""
+    table = _byte_table(t.charset)
+    return None if table is None else F.translate(F.decode(b, "ISO-8859-1"), _LATIN, table)
 
 
 def _to_text(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     if reading(old) == "bit" and new.family in _BIT_BYTES:
         return F.regexp_replace(_bit_bytes(v, old).cast("string"), "\ufffd", "?")
-    if reading(old) == "bytes" and new.charset in _BYTE_CHARSETS:
-        text = _fitted(F.decode(v, "ISO-8859-1"), new)
-    else:
-        text = _fitted(_text(v, old), new)
+    read = _read_text(v, new) if reading(old) == "bytes" else None
+    text = _fitted(_text(v, old), new) if read is None else read
     if new.family == Family.CHAR and new.length is not None:  # (cut to its characters)
         text = F.substring(text, 1, new.length)
     return text
@@ -603,7 +632,7 @@ def _to_bytes(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     elif reading(old) == "bit" and new.family in _BIT_BYTES:
         b = _bit_bytes(v, old)
     else:  # (a text's bytes in its charset)
-        b = F.encode(_fitted(_text(v, old), old), _codec(old)[0])
+        b = _bytes_of(_text(v, old), old)
     size = new.length
     if new.family == Family.BINARY and size is not None:  # (cut to its bytes)
         b = F.substring(b, 1, size)
@@ -841,8 +870,16 @@ def _length_widens(old: ColumnType, new: ColumnType) -> bool:
         new.family == old.family
         and new.kind != K.BINARY
         and (new.length is None or (old.length is not None and new.length >= old.length))
-        and (reading(new) != "text" or _codec(new)[1] >= _codec(old)[1])
+        and (reading(new) != "text" or _holds_all(old, new))
     )
+
+
+def _holds_all(old: ColumnType, new: ColumnType) -> bool:
+    """Whether ``new``'s charset holds every character ``old``'s does."""
+    was, now = _byte_table(old.charset), _byte_table(new.charset)
+    if now is not None:
+        return was is not None and set(was) <= set(now)
+    return was is not None or _unicode_codec(new)[1] >= _unicode_codec(old)[1]
 
 
 def _fsp_widens(old: ColumnType, new: ColumnType) -> bool:
