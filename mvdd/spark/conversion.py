@@ -415,6 +415,7 @@ def _number_instant(n: SparkColumn) -> SparkColumn:
     and then its date's and time's digits, bound once (:func:`_let`: each part mentions them)."""
 
     def split(n: SparkColumn) -> SparkColumn:  # (its date's and time's digits, its fraction)
+        n = F.when((n > 0) & (n < 100_000_000_000_000), n)  # (past 14 digits: none)
         whole = F.floor(n).try_cast("long")
         timed = whole >= 100_000_000  # (a date and time's number)
         return F.struct(
@@ -438,8 +439,7 @@ def _number_instant(n: SparkColumn) -> SparkColumn:
         second = (clock % 100).try_cast("int")
         return _make([year, month, day, hour, minute, second], p["fraction"])
 
-    within = _let(n, lambda n: F.when((n > 0) & (n < 100_000_000_000_000), n))  # (14 digits)
-    return _let(_let(within, split), made)
+    return _let(_let(n, split), made)
 
 
 def _make(parts: Sequence[SparkColumn], micros: SparkColumn) -> SparkColumn:
