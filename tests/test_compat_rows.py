@@ -4,9 +4,11 @@ MariaDB, a table of schema I holding those rows, altered to C, holds exactly the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
+import pymysql
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -264,3 +266,51 @@ def test_a_null_whose_not_null_value_mvdd_cannot_hold_stays_null(ctype: str) -> 
     before, after = cat.table("t", version=1), cat.table("t")
     ident = after.column("c").id
     assert upgrade_row({1: 1, ident: None}, before, after)[ident] is None
+
+
+#: doubles at the edges of rounding and of the integer types' ranges: halves (the servers round
+#: a double half to even), negative fractions an unsigned column takes as 0, 2**63 (a signed
+#: 64-bit integer's bound as a double), doubles whose shortest digits are not their value
+DOUBLES = [2.5, 3.5, -2.5, 0.5, -0.5, -0.4, 254.5, 255.5, 2.0**63, -(2.0**63), 2.0**63 + 2048]
+DOUBLES += [1.844674407370955e19, 2.0**64, 2.0**53 + 2, 1e19, 1e300, 2147483647.5]
+INTEGERS = ["TINYINT", "TINYINT UNSIGNED", "INT", "INT UNSIGNED", "BIGINT", "BIGINT UNSIGNED"]
+
+
+def _server_reads(cur: Any, created: str, value: float, alter: str | None = None) -> Any:
+    """The value of ``t.a`` once the double ``value`` is inserted into the table ``created``
+    (and the table altered by ``alter``), or "refused"."""
+    cur.execute("DROP TABLE IF EXISTS t")
+    cur.execute(f"CREATE TABLE t (a {created})")
+    try:
+        cur.execute("INSERT INTO t VALUES (CAST(%s AS DOUBLE))", (value,))
+        if alter is not None:
+            cur.execute(f"ALTER TABLE t MODIFY a {alter}")
+    except (pymysql.err.DataError, pymysql.err.OperationalError):  # (1264 out of range; 1916)
+        return "refused"
+    cur.execute("SELECT a FROM t")
+    return cur.fetchone()[0]
+
+
+def _mvdd_reads(read: Callable[[], Any]) -> Any:
+    try:
+        return read()
+    except InvalidValueError:
+        return "refused"
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("target", INTEGERS)
+def test_a_double_becomes_an_integer_as_on_mariadb(server: Any, target: str) -> None:
+    """A double made an integer, by an INSERT (a DEFAULT is stored the same way) and by an
+    ALTER of a DOUBLE column, as the server makes it: its exact value rounded half to even;
+    2**63 a BIGINT's largest value; an ALTER through a signed 64-bit integer (an unsigned
+    BIGINT's 2**63 is 2**63 - 1, and 10**19 an overflow it refuses)."""
+    ctype = parse_table(f"CREATE TABLE t (a {target})").column("a").type
+    double = parse_table("CREATE TABLE t (a DOUBLE)").column("a").type
+    with server.cursor() as cur:
+        cur.execute("SET SESSION sql_mode = 'STRICT_ALL_TABLES'")
+        for value in DOUBLES:
+            inserted = _server_reads(cur, target, value)
+            assert _mvdd_reads(partial(ctype.coerce, value)) == inserted, (target, value)
+            altered = _server_reads(cur, "DOUBLE", value, alter=target)
+            assert _mvdd_reads(partial(ctype.convert, value, double)) == altered, (target, value)

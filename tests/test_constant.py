@@ -150,6 +150,10 @@ def _sure(expression: str, sql_type: str) -> Any:
 @example(sql_type="INT", expression="IF(1, 5, 9223372036854775807 + 1)")
 @example(sql_type="INT", expression="IF(0, 5, 9223372036854775807 + 1)")
 @example(sql_type="INT", expression="IFNULL(7, -9223372036854775807 - 2)")
+# a double's exact value, not its shortest digits: -2**63, the double of 2**63 - 1
+@example(sql_type="BIGINT", expression="-CONCAT(9223372036854775807)")
+@example(sql_type="BIGINT", expression="(9.223372036854775807e18 + 0)")
+@example(sql_type="BIGINT UNSIGNED", expression="(1.8446744073709550e19 + 0)")
 def test_a_constant_default_is_checked_as_the_server_checks_it(
     mdb: Any, sql_type: str, expression: str
 ) -> None:

@@ -1,7 +1,8 @@
 """Values as a column stores them: MySQL's strict-mode rules, one per type family.
 
 :func:`coerce` turns a Python value into the canonical value a column of a type stores:
-integers and decimals are range-checked and rounded half away from zero, strings are
+integers and decimals are range-checked and rounded half away from zero (a double's exact
+value half to even, as C's ``rint``), strings are
 length-checked in characters, binary strings in bytes (``BINARY(n)`` pads with zero bytes),
 temporal values become MySQL's canonical text, enum and set members are matched and put in
 definition order, a string given for a BIT is its bytes.
@@ -29,7 +30,7 @@ import math
 import re
 import struct
 from collections.abc import Callable
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Context, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from typing import Any, Protocol
 
 import attrs
@@ -99,10 +100,24 @@ def _plugin_bytes(source: ColumnType, value: Any) -> Any:
     return from_text(source.kind, value) if isinstance(value, str) else value
 
 
+def _double_longlong(source: ColumnType, value: Any) -> Any:
+    """A FLOAT's or a DOUBLE's value as an ALTER reads it into an integer column: through a
+    signed 64-bit integer first (:func:`_double_whole`; past ±2**63 the server's "Got
+    overflow", its error 1916; 2**63 itself its largest), so an unsigned BIGINT takes 2**63
+    as 2**63 - 1 and refuses 10**19, which an INSERT stores."""
+    if type(value) is not float:
+        return value
+    number = _double_whole(source, value)
+    if not -_LONGLONG_PAST <= number <= _LONGLONG_PAST:
+        raise _bad(source, value, "overflow of a signed 64-bit integer")
+    return min(number, _LONGLONG_PAST - 1)
+
+
 #: (old family, new family) -> how the old value reads before the new type coerces it
 _CONVERT: dict[tuple[Family, Family], Callable[[ColumnType, Any], Any]] = {
     (Family.PLUGIN, Family.BINARY): _plugin_bytes,
     (Family.PLUGIN, Family.BLOB): _plugin_bytes,
+    (Family.FLOAT, Family.INTEGER): _double_longlong,
 }
 
 
@@ -158,9 +173,28 @@ def _rounded(exact: Decimal) -> int:
 _ONE = Decimal(1)
 
 
+#: C's ``(double) LONGLONG_MAX``: 2**63, the double a signed 64-bit integer's range is checked
+#: against (the servers' ``Field_longlong::store(double)``, their conversion of a double to one)
+_LONGLONG_PAST = 2**63
+
+
+def _double_whole(t: object, value: float) -> int:
+    """A double as a whole number, as the servers make one of it: its exact binary value
+    rounded half to even (C's ``rint``: ``2.5`` is 2, ``-0.4`` is 0, an unsigned column's
+    too), where its shortest digits rounded half away from zero would give 3, a refusal, or
+    ``18446744073709550000`` for the double ``18446744073709549568``."""
+    if not math.isfinite(value):
+        raise _bad(t, value, "not a finite number")
+    return int(Decimal(value).to_integral_value(ROUND_HALF_EVEN, _EXACT))  # (exact: 309 digits)
+
+
 def _whole(t: ColumnType, value: Any, lo: int, hi: int) -> int:
     if type(value) is int:  # already whole, as decoded row values are (a bool is not an int here)
         number = value
+    elif type(value) is float:
+        number = _double_whole(t, value)
+        if number == hi + 1 == _LONGLONG_PAST:  # (a BIGINT's check takes 2**63: its largest)
+            number = hi
     else:
         exact = _to_decimal(t, value)
         if exact.adjusted() > 20:  # (no integer type holds 10**21)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable
-from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from enum import Enum, StrEnum
 from typing import Any, Final, Literal, TypeAlias
 
@@ -397,7 +397,7 @@ _DOUBLE_TEXT_WIDTH = 330
 def _from_double(raw: DoubleLiteral, ctype: ColumnType) -> Any:
     """A double literal as a column of ``ctype`` reads it (:class:`DoubleLiteral`)."""
     if ctype.family == Family.INTEGER:
-        return Decimal(raw).to_integral_value(ROUND_HALF_EVEN)  # (C's rint)
+        return float(raw)  # (a double: its exact value rounded as the servers store it)
     if ctype.family == Family.BIT or (ctype.kind == TypeKind.YEAR and 0 <= raw <= 2155):
         return Decimal(raw).to_integral_value(ROUND_DOWN)  # (cut: a cast to an integer)
     if ctype.family in _TEXT_FAMILIES:
