@@ -113,11 +113,27 @@ def _double_longlong(source: ColumnType, value: Any) -> Any:
     return min(number, _LONGLONG_PAST - 1)
 
 
+#: the families a double is written into as the servers' text of it (:func:`double_text`)
+_STRINGS = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB})
+#: the most characters that text takes (a double's 17 digits and more zeros)
+_DOUBLE_WIDTH = 330
+
+
+def _double_written(source: ColumnType, value: Any) -> Any:
+    """A FLOAT's or a DOUBLE's value as an ALTER writes it into a string column: the servers'
+    whole text of it (:func:`double_text`), which the column then holds or refuses, where an
+    INSERT fits the text to the column (``0.30000000000000004`` in a CHAR(10): refused, where
+    an INSERT writes ``'0.3'``)."""
+    return double_text(value, _DOUBLE_WIDTH) if type(value) is float else value
+
+
 #: (old family, new family) -> how the old value reads before the new type coerces it
 _CONVERT: dict[tuple[Family, Family], Callable[[ColumnType, Any], Any]] = {
     (Family.PLUGIN, Family.BINARY): _plugin_bytes,
     (Family.PLUGIN, Family.BLOB): _plugin_bytes,
     (Family.FLOAT, Family.INTEGER): _double_longlong,
+    (Family.FLOAT, Family.BIT): _double_longlong,  # (rounded, where an INSERT cuts: 69.5 is 70)
+    **{(Family.FLOAT, family): _double_written for family in _STRINGS},
 }
 
 
@@ -246,6 +262,10 @@ def _coerce_bit(t: ColumnType, value: Any) -> int:
         number = int.from_bytes(value.encode() if isinstance(value, str) else value, "big")
     elif isinstance(value, int) and not isinstance(value, bool):
         number = value
+    elif type(value) is float:  # (a double: cut, as a C cast cuts it; -0.5 is 0)
+        if not math.isfinite(value):
+            raise _bad(t, value, "not a finite number")
+        number = int(value)
     else:
         if _to_decimal(t, value) < 0:  # (refused before it is rounded: -0.001 too)
             raise _bad(t, value, f"does not fit in {t.length} bits")
@@ -267,9 +287,16 @@ def _to_text(t: ColumnType, value: Any) -> str:
         return str(int(value))
     if isinstance(value, int | Decimal):
         return str(value)
-    if isinstance(value, float):
-        return repr(value)
+    if isinstance(value, float):  # (a string column's the text the servers write, fitted)
+        return double_text(value, _double_width(t)) if t.family in _STRINGS else repr(value)
     raise _bad(t, value, f"a {type(value).__name__} is not text")
+
+
+def _double_width(t: ColumnType) -> int:
+    """The width a double's text is fitted to in a string column: an INSERT's, the column's
+    own (``123456789012.5`` in a CHAR(10) is ``'1.23457e11'``)."""
+    limit = t.max_length()
+    return _DOUBLE_WIDTH if limit is None else min(limit, _DOUBLE_WIDTH)
 
 
 def _coerce_char(t: ColumnType, value: Any) -> str:
@@ -949,6 +976,8 @@ def _coerce_year(t: TemporalType, value: Any) -> int:
         if value < 0:  # (a number below 0 is refused, though it rounds to 0)
             raise _bad(t, value, "not a year")
         number = _rounded(Decimal(value))
+    elif type(value) is float and 0 <= value <= 2155:  # (a double: cut; -0.0 too, 2155.5 not)
+        number = int(value)
     else:
         raise _bad(t, value, "not a year")
     if number < 0:
