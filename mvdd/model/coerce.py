@@ -115,8 +115,8 @@ def _double_longlong(source: ColumnType, value: Any) -> Any:
 
 #: the families a double is written into as the servers' text of it (:func:`double_text`)
 _STRINGS = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB})
-#: the most characters that text takes (a double's 17 digits and more zeros)
-_DOUBLE_WIDTH = 330
+#: the most characters the servers' text of a double takes (its 17 digits and more zeros)
+DOUBLE_TEXT_WIDTH = 330
 
 
 def _double_written(source: ColumnType, value: Any) -> Any:
@@ -124,7 +124,7 @@ def _double_written(source: ColumnType, value: Any) -> Any:
     whole text of it (:func:`double_text`), which the column then holds or refuses, where an
     INSERT fits the text to the column (``0.30000000000000004`` in a CHAR(10): refused, where
     an INSERT writes ``'0.3'``)."""
-    return double_text(value, _DOUBLE_WIDTH) if type(value) is float else value
+    return double_text(value, DOUBLE_TEXT_WIDTH) if type(value) is float else value
 
 
 #: (old family, new family) -> how the old value reads before the new type coerces it
@@ -296,7 +296,7 @@ def _double_width(t: ColumnType) -> int:
     """The width a double's text is fitted to in a string column: an INSERT's, the column's
     own (``123456789012.5`` in a CHAR(10) is ``'1.23457e11'``)."""
     limit = t.max_length()
-    return _DOUBLE_WIDTH if limit is None else min(limit, _DOUBLE_WIDTH)
+    return DOUBLE_TEXT_WIDTH if limit is None else min(limit, DOUBLE_TEXT_WIDTH)
 
 
 def _coerce_char(t: ColumnType, value: Any) -> str:
@@ -1039,6 +1039,7 @@ _COERCE: dict[Family, Callable[[ColumnType, Any], Any]] = {
 
 
 __all__ = [
+    "DOUBLE_TEXT_WIDTH",
     "LITERAL_WORDS",
     "coerce",
     "coerce_text",

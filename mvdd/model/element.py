@@ -18,6 +18,7 @@ import attrs
 
 from mvdd.errors import DDLError, InvalidValueError, MvddError
 from mvdd.model.coerce import (
+    DOUBLE_TEXT_WIDTH,
     coerce_text,
     double_text,
     lenient_date,
@@ -389,22 +390,22 @@ def number_literal(text: str) -> Decimal:
     return DoubleLiteral(repr(double))  # (its shortest digits)
 
 
-#: the families it is text in, and the most characters the servers write it with there
-_TEXT_FAMILIES = frozenset({Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB, Family.JSON})
-_DOUBLE_TEXT_WIDTH = 330
-
-
 def _from_double(raw: DoubleLiteral, ctype: ColumnType) -> Any:
-    """A double literal as a column of ``ctype`` reads it (:class:`DoubleLiteral`)."""
-    if ctype.family == Family.INTEGER:
-        return float(raw)  # (a double: its exact value rounded as the servers store it)
-    if ctype.family == Family.BIT or (ctype.kind == TypeKind.YEAR and 0 <= raw <= 2155):
-        return Decimal(raw).to_integral_value(ROUND_DOWN)  # (cut: a cast to an integer)
-    if ctype.family in _TEXT_FAMILIES:
-        limit = ctype.max_length()
-        width = _DOUBLE_TEXT_WIDTH if limit is None else min(limit, _DOUBLE_TEXT_WIDTH)
-        return double_text(float(raw), width)
+    """A double literal as a column of ``ctype`` reads it (:class:`DoubleLiteral`): a double
+    where the column's coercion reads one as the servers store it (an integer rounds its exact
+    value half to even, a BIT or a YEAR cuts it, a string column takes its text fitted to the
+    column: :mod:`mvdd.model.coerce`), a JSON column its text, any other its digits."""
+    if ctype.family in _DOUBLE_FAMILIES or ctype.kind == TypeKind.YEAR:
+        return float(raw)
+    if ctype.family == Family.JSON:
+        return double_text(float(raw), DOUBLE_TEXT_WIDTH)
     return Decimal(raw)
+
+
+#: the families whose coercion reads a double as the servers store it
+_DOUBLE_FAMILIES = frozenset(
+    {Family.INTEGER, Family.BIT, Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB}
+)
 
 
 def _member_number(raw: Decimal, ctype: ColumnType) -> Decimal:
@@ -414,7 +415,7 @@ def _member_number(raw: Decimal, ctype: ColumnType) -> Decimal:
     DEFAULT 0`` is ``''``; ``ENUM('a','b') DEFAULT 2`` and ``ENUM('5','2') DEFAULT 5`` are
     refused."""
     double = type(raw) is DoubleLiteral
-    ctype.coerce(double_text(float(raw), _DOUBLE_TEXT_WIDTH) if double else format(raw, "f"))
+    ctype.coerce(double_text(float(raw), DOUBLE_TEXT_WIDTH) if double else format(raw, "f"))
     return Decimal(raw).to_integral_value(ROUND_DOWN)  # (its fraction cut: 3.5 indexes 3)
 
 
