@@ -320,8 +320,11 @@ def test_a_double_becomes_another_type_as_on_mariadb(server: Any, target: str) -
 
     with server.cursor() as cur:
         cur.execute("SET SESSION sql_mode = 'STRICT_ALL_TABLES'")
-        for value in DOUBLES:
-            inserted = read(_server_reads(cur, target, value))
-            assert _mvdd_reads(partial(ctype.coerce, value)) == inserted, (target, value)
-            altered = read(_server_reads(cur, "DOUBLE", value, alter=target))
-            assert _mvdd_reads(partial(ctype.convert, value, double)) == altered, (target, value)
+        try:
+            for value in DOUBLES:
+                inserted = read(_server_reads(cur, target, value))
+                assert _mvdd_reads(partial(ctype.coerce, value)) == inserted, value
+                altered = read(_server_reads(cur, "DOUBLE", value, alter=target))
+                assert _mvdd_reads(partial(ctype.convert, value, double)) == altered, value
+        finally:
+            cur.execute("SET SESSION sql_mode = DEFAULT")
