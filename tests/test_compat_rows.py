@@ -276,9 +276,10 @@ def test_a_null_whose_not_null_value_mvdd_cannot_hold_stays_null(ctype: str) -> 
 DOUBLES = [2.5, 3.5, -2.5, 0.5, -0.5, -0.4, 68.5, 69.5, 254.5, 255.5, 2155.5, 2147483647.5]
 DOUBLES += [2.0**63, -(2.0**63), 2.0**63 + 2048, 1.844674407370955e19, 2.0**64, 2.0**53 + 2]
 DOUBLES += [1e19, 1e300, -1.0, -0.0, 0.1, 100.0, 1e15, 1e20, 1.5e-07, 1e-4, -1e-300]
-DOUBLES += [0.30000000000000004, 123456789012.5]
+DOUBLES += [0.30000000000000004, 123456789012.5, 1.5, 1.9, 4.6, 7.5]
 TARGETS = ["TINYINT", "TINYINT UNSIGNED", "INT", "INT UNSIGNED", "BIGINT", "BIGINT UNSIGNED"]
-TARGETS += ["BIT(8)", "YEAR", "CHAR(10)", "VARCHAR(30)", "BINARY(10)", "BLOB"]
+TARGETS += ["BIT(8)", "YEAR", "CHAR(10)", "VARCHAR(30)", "BINARY(10)", "BLOB", "JSON"]
+TARGETS += ["ENUM('a','b','c','d')", "SET('a','b','c')"]
 
 
 def _server_reads(cur: Any, created: str, value: float, alter: str | None = None) -> Any:
@@ -306,12 +307,13 @@ def _mvdd_reads(read: Callable[[], Any]) -> Any:
 @pytest.mark.mariadb
 @pytest.mark.parametrize("target", TARGETS)
 def test_a_double_becomes_another_type_as_on_mariadb(server: Any, target: str) -> None:
-    """A double made an integer, a BIT, a YEAR or text, by an INSERT (a DEFAULT is stored the
-    same way) and by an ALTER of a DOUBLE column, as the server makes it: an integer its exact
-    value rounded half to even, 2**63 a BIGINT's largest value, an ALTER through a signed
-    64-bit integer (an unsigned BIGINT's 2**63 is 2**63 - 1, 10**19 an overflow it refuses); a
-    BIT and a YEAR cut (an ALTER rounds into a BIT); text as the servers write a double, an
-    INSERT's fitted to the column, an ALTER's whole or refused."""
+    """A double made an integer, a BIT, a YEAR, text, JSON or an ENUM's or a SET's number, by
+    an INSERT (a DEFAULT is stored the same way) and by an ALTER of a DOUBLE column, as the
+    server makes it: an integer its exact value rounded half to even, 2**63 a BIGINT's largest
+    value, an ALTER through a signed 64-bit integer (an unsigned BIGINT's 2**63 is 2**63 - 1,
+    10**19 an overflow it refuses); a BIT, a YEAR and a member's number cut (an ALTER rounds
+    into a BIT and a member's number); text as the servers write a double, an INSERT's fitted
+    to the column, an ALTER's whole or refused."""
     ctype = parse_table(f"CREATE TABLE t (a {target})").column("a").type
     double = parse_table("CREATE TABLE t (a DOUBLE)").column("a").type
 

@@ -133,6 +133,7 @@ _CONVERT: dict[tuple[Family, Family], Callable[[ColumnType, Any], Any]] = {
     (Family.PLUGIN, Family.BLOB): _plugin_bytes,
     (Family.FLOAT, Family.INTEGER): _double_longlong,
     (Family.FLOAT, Family.BIT): _double_longlong,  # (rounded, where an INSERT cuts: 69.5 is 70)
+    (Family.FLOAT, Family.ENUM): _double_longlong,  # (the same: an ENUM's 1.5 is its second)
     **{(Family.FLOAT, family): _double_written for family in _STRINGS},
 }
 
@@ -287,14 +288,14 @@ def _to_text(t: ColumnType, value: Any) -> str:
         return str(int(value))
     if isinstance(value, int | Decimal):
         return str(value)
-    if isinstance(value, float):  # (a string column's the text the servers write, fitted)
-        return double_text(value, _double_width(t)) if t.family in _STRINGS else repr(value)
+    if isinstance(value, float):  # (the text the servers write of it, fitted to the column)
+        return double_text(value, _double_width(t))
     raise _bad(t, value, f"a {type(value).__name__} is not text")
 
 
 def _double_width(t: ColumnType) -> int:
-    """The width a double's text is fitted to in a string column: an INSERT's, the column's
-    own (``123456789012.5`` in a CHAR(10) is ``'1.23457e11'``)."""
+    """The width a double's text is fitted to in a column: an INSERT's, a string column's own
+    (``123456789012.5`` in a CHAR(10) is ``'1.23457e11'``)."""
     limit = t.max_length()
     return DOUBLE_TEXT_WIDTH if limit is None else min(limit, DOUBLE_TEXT_WIDTH)
 
@@ -341,6 +342,8 @@ def _match_member(t: ColumnType, text: str, original: Any) -> str:
 def _coerce_enum(t: ColumnType, value: Any) -> str:
     if isinstance(value, Decimal) and value == int(value):
         value = int(value)  # a number is a member's index (ENUM) or a bitmask (SET)
+    elif type(value) is float and math.isfinite(value):
+        value = int(value)  # (a double's: cut, as a C cast cuts it; an ALTER rounds it)
     if isinstance(value, int) and not isinstance(value, bool):
         if t.kind == K.ENUM:
             if not 1 <= value <= len(t.members):

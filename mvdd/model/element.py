@@ -394,17 +394,15 @@ def _from_double(raw: DoubleLiteral, ctype: ColumnType) -> Any:
     """A double literal as a column of ``ctype`` reads it (:class:`DoubleLiteral`): a double
     where the column's coercion reads one as the servers store it (an integer rounds its exact
     value half to even, a BIT or a YEAR cuts it, a string column takes its text fitted to the
-    column: :mod:`mvdd.model.coerce`), a JSON column its text, any other its digits."""
+    column or a JSON one: :mod:`mvdd.model.coerce`), any other its digits."""
     if ctype.family in _DOUBLE_FAMILIES or ctype.kind == TypeKind.YEAR:
         return float(raw)
-    if ctype.family == Family.JSON:
-        return double_text(float(raw), DOUBLE_TEXT_WIDTH)
     return Decimal(raw)
 
 
 #: the families whose coercion reads a double as the servers store it
 _DOUBLE_FAMILIES = frozenset(
-    {Family.INTEGER, Family.BIT, Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB}
+    {Family.INTEGER, Family.BIT, Family.CHAR, Family.BINARY, Family.TEXT, Family.BLOB, Family.JSON}
 )
 
 
