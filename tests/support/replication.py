@@ -103,11 +103,16 @@ def setup(servers: Servers, tmp: Any) -> Iterator[Setup]:
 
 def texts(server: MariaDB, database: str, table: str, columns: str) -> list[tuple[Any, ...]]:
     """A table's rows as the server prints them (``CAST(… AS CHAR)`` of each of ``columns``,
-    comma-separated), by id."""
-    casts = ", ".join(f"CAST({c} AS CHAR)" for c in columns.split(", "))
+    comma-separated), by id. The text is read as its bytes and decoded here, bytes UTF-8 does
+    not read kept as surrogate escapes: a BLOB's cast to text is its bytes unchecked
+    (``X'EDB48B'``, a surrogate's encoding), which the client's decoder would refuse."""
+    casts = ", ".join(f"CAST(CAST({c} AS CHAR) AS BINARY)" for c in columns.split(", "))
     with contextlib.closing(server.connect(database)) as conn, conn.cursor() as cur:
         cur.execute(f"SELECT id, {casts} FROM {table} ORDER BY id")
-        return [tuple(row) for row in cur.fetchall()]
+        return [
+            (ident, *(v if v is None else v.decode("utf-8", "surrogateescape") for v in values))
+            for ident, *values in cur.fetchall()
+        ]
 
 
 def gtid_binlog_pos(s: Setup) -> dict[str, str]:
