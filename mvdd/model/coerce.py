@@ -205,6 +205,14 @@ def _double_whole(t: object, value: float) -> int:
     return int(Decimal(value).to_integral_value(ROUND_HALF_EVEN, _EXACT))  # (exact: 309 digits)
 
 
+def _double_cut(t: object, value: float) -> int:
+    """A double cut to a whole number, as a C cast cuts it (``-0.5`` is 0): what an INSERT
+    makes of one for a BIT, a YEAR, an ENUM's index or a SET's bits."""
+    if not math.isfinite(value):
+        raise _bad(t, value, "not a finite number")
+    return int(value)
+
+
 def _whole(t: ColumnType, value: Any, lo: int, hi: int) -> int:
     if type(value) is int:  # already whole, as decoded row values are (a bool is not an int here)
         number = value
@@ -263,10 +271,8 @@ def _coerce_bit(t: ColumnType, value: Any) -> int:
         number = int.from_bytes(value.encode() if isinstance(value, str) else value, "big")
     elif isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif type(value) is float:  # (a double: cut, as a C cast cuts it; -0.5 is 0)
-        if not math.isfinite(value):
-            raise _bad(t, value, "not a finite number")
-        number = int(value)
+    elif type(value) is float:
+        number = _double_cut(t, value)
     else:
         if _to_decimal(t, value) < 0:  # (refused before it is rounded: -0.001 too)
             raise _bad(t, value, f"does not fit in {t.length} bits")
@@ -342,8 +348,8 @@ def _match_member(t: ColumnType, text: str, original: Any) -> str:
 def _coerce_enum(t: ColumnType, value: Any) -> str:
     if isinstance(value, Decimal) and value == int(value):
         value = int(value)  # a number is a member's index (ENUM) or a bitmask (SET)
-    elif type(value) is float and math.isfinite(value):
-        value = int(value)  # (a double's: cut, as a C cast cuts it; an ALTER rounds it)
+    elif type(value) is float:
+        value = _double_cut(t, value)  # (an ALTER rounds it)
     if isinstance(value, int) and not isinstance(value, bool):
         if t.kind == K.ENUM:
             if not 1 <= value <= len(t.members):
@@ -979,8 +985,8 @@ def _coerce_year(t: TemporalType, value: Any) -> int:
         if value < 0:  # (a number below 0 is refused, though it rounds to 0)
             raise _bad(t, value, "not a year")
         number = _rounded(Decimal(value))
-    elif type(value) is float and 0 <= value <= 2155:  # (a double: cut; -0.0 too, 2155.5 not)
-        number = int(value)
+    elif type(value) is float and 0 <= value <= 2155:  # (-0.0 too, 2155.5 not)
+        number = _double_cut(t, value)
     else:
         raise _bad(t, value, "not a year")
     if number < 0:

@@ -39,10 +39,11 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from mvdd.model import ColumnType
-from mvdd.model.charsets import CHARSETS, collation_charset
+from mvdd.model.charsets import collation_charset
 from mvdd.model.collation import UNICODE_CHARSETS
 from mvdd.model.encoding import read_as
 from mvdd.model.kind import Family, TypeKind
+from mvdd.model.types import max_bytes_per_char
 from mvdd.spark.types import cast, spark_type
 
 K = TypeKind
@@ -579,7 +580,7 @@ def _byte_table(charset: str | None) -> str | None:
     """A one-byte charset's 256 characters, byte by byte, as the server reads them (the
     model's codec: :func:`mvdd.model.encoding.read_as`, latin1's cp1252 and its C1 controls,
     a byte the charset has no character for a ``?``); None for any other charset."""
-    if charset is None or CHARSETS.get(charset, ("", 0))[1] != 1:
+    if max_bytes_per_char(charset) != 1:
         return None
     read = [read_as(bytes([b]), charset) or "" for b in range(256)]
     return "".join(read) if all(len(r) == 1 for r in read) else None
