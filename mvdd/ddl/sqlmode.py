@@ -14,7 +14,8 @@ words change the statement's grammar or meaning, and mvdd reads it under them:
   its type holds is the TEXT or BLOB holding it (:func:`mvdd.ddl.types.loosened`);
 - ``ALLOW_INVALID_DATES``: a DATE's or DATETIME's DEFAULT may name a day its month lacks;
 - ``TIME_ROUND_FRACTIONAL`` (MariaDB's): a DEFAULT's fraction of a second longer than its
-  column's is rounded, as MySQL rounds it, not cut.
+  column's is rounded, not cut: to six digits first, then to the column's
+  (:func:`mvdd.model.element.round_fraction`).
 
 (The composite modes, ``ANSI``, ``TRADITIONAL`` …, are logged with the words they stand for.)
 Others change a statement in ways mvdd does not model, and a statement read under one is

@@ -213,6 +213,21 @@ def _double_cut(t: object, value: float) -> int:
     return int(value)
 
 
+def double_seconds(value: float) -> Decimal:
+    """A double as MariaDB reads it as the number of a time or of a date and time: its whole
+    part, and its fraction times 10**9, in doubles, cut to nanoseconds (its ``Sec9``). A
+    double's binary value may lie below its digits: ``1.9`` is ``1.899999999``, which a
+    TIME(2) holds as ``00:00:01.89``; ``59.999999`` is ``59.999999000``.
+
+    >>> double_seconds(1.9), double_seconds(-100.55), double_seconds(59.999999)
+    (Decimal('1.899999999'), Decimal('-100.549999999'), Decimal('59.999999000'))
+    """
+    magnitude = abs(value)
+    whole = math.floor(magnitude)
+    nanos = int((magnitude - whole) * 1e9)
+    return Decimal(f"{'-' if value < 0 else ''}{whole}.{nanos:09d}")
+
+
 def _whole(t: ColumnType, value: Any, lo: int, hi: int) -> int:
     if type(value) is int:  # already whole, as decoded row values are (a bool is not an int here)
         number = value

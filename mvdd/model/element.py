@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable
-from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, Context, Decimal, InvalidOperation
 from enum import Enum, StrEnum
 from typing import Any, Final, Literal, TypeAlias
 
@@ -20,6 +20,7 @@ from mvdd.errors import DDLError, InvalidValueError, MvddError
 from mvdd.model.coerce import (
     DOUBLE_TEXT_WIDTH,
     coerce_text,
+    double_seconds,
     double_text,
     lenient_date,
     single_float,
@@ -241,10 +242,13 @@ def coerce_default(
 
     ``mariadb``: the value is read as MariaDB reads it, where MySQL reads it otherwise: a date
     and time's or a time's fraction of a second longer than the column's is cut to its digits
-    (:func:`cut_fraction`), not rounded; a hex string ``X'…'`` (:class:`HexText`) in a
-    number's, a date's or a year's column is the string its bytes spell, not a number.
-    ``round_fractions``: its session had TIME_ROUND_FRACTIONAL, under which MariaDB rounds
-    the fraction as MySQL does.
+    (:func:`cut_fraction`), not rounded; a double there is its binary value (``1.9e0`` is
+    ``1.899999999``: :func:`~mvdd.model.coerce.double_seconds`); a number whose fraction cuts
+    to 999999 microseconds is refused as a TIME (:func:`_last_microsecond`); a hex string
+    ``X'…'`` (:class:`HexText`) in a number's, a date's or a year's column is the string its
+    bytes spell, not a number. ``round_fractions``: its session had TIME_ROUND_FRACTIONAL,
+    under which MariaDB rounds the fraction, first to six digits, then to the column's
+    (:func:`round_fraction`).
 
     ``replica``: the value's statement already ran on its server, which took it: a DATE's or
     DATETIME's text with a zero month or day, which a server keeps outside NO_ZERO_IN_DATE
@@ -265,12 +269,14 @@ def coerce_default(
     try:
         raw = _reading(value)(value, ctype, mariadb, written_in)
         cut = mariadb and not round_fractions
+        if mariadb and ctype.kind == TypeKind.TIME:
+            _last_microsecond(raw)
         if replica and isinstance(raw, str) and ctype.kind in _LENIENT_DATES:
-            kept = _kept_date(raw, ctype, cut=cut, any_day=any_day)
+            kept = _kept_date(raw, ctype, cut=cut, mariadb=mariadb, any_day=any_day)
             if kept is not None:
                 return kept
-        if cut and ctype.kind in _FRACTIONED:
-            raw = cut_fraction(raw, ctype)
+        if mariadb and ctype.kind in _FRACTIONED:
+            raw = (cut_fraction if cut else round_fraction)(raw, ctype)
         if ctype.family == Family.JSON:  # (the server keeps any text; mvdd's rules check it)
             return coerce_text(ctype, raw)
         if ctype.two_digit:
@@ -342,8 +348,13 @@ def _number(raw: Decimal, ctype: ColumnType, mariadb: bool, written_in: str | No
 
 
 def _double(raw: DoubleLiteral, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
-    """A number literal with an exponent (:class:`DoubleLiteral`)."""
-    return _member_number(raw, ctype) if ctype.family == Family.ENUM else _from_double(raw, ctype)
+    """A number literal with an exponent (:class:`DoubleLiteral`): to MariaDB in a date's or a
+    time's column its binary value to the nanosecond, as it reads a double there."""
+    if ctype.family == Family.ENUM:
+        return _member_number(raw, ctype)
+    if mariadb and ctype.family == Family.TEMPORAL and ctype.kind != TypeKind.YEAR:
+        return double_seconds(float(raw))
+    return _from_double(raw, ctype)
 
 
 def _text(raw: str, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
@@ -441,22 +452,27 @@ class CharsetText(str):
         return made
 
 
-def _kept_date(raw: str, ctype: ColumnType, *, cut: bool, any_day: bool) -> str | None:
+def _kept_date(
+    raw: str, ctype: ColumnType, *, cut: bool, mariadb: bool, any_day: bool
+) -> str | None:
     """A DATE's or DATETIME's text with a zero month or day, as a server keeps it outside
     NO_ZERO_IN_DATE (:func:`~mvdd.model.coerce.lenient_date`), a fraction cut to the column's
-    digits where ``cut`` (as MariaDB cuts it), else rounded; None for a text the column reads
-    as a date (or refuses for another reason)."""
-    wide = ColumnType.of(TypeKind.DATETIME, fsp=6) if cut and ctype.fsp != 6 else ctype
-    if ctype.kind == TypeKind.DATE:
+    digits where ``cut`` (as MariaDB cuts it, digits past the sixth first), else rounded (by
+    MariaDB to six digits first, then to the column's); None for a text the column reads as a
+    date (or refuses for another reason)."""
+    if ctype.kind == TypeKind.DATE or not mariadb:
         wide = ctype
+    else:
+        wide = _SIX_DIGITS[ctype.kind]
+        raw = _six_digits(raw) if cut else raw
     try:
         wide.coerce(raw)
         return None
     except InvalidValueError:
         kept = lenient_date(wide, raw, any_day=any_day)
-    if kept is None or wide is ctype:
+    if kept is None or wide == ctype:
         return kept
-    return _cut(kept, ctype.fsp or 0)
+    return _cut(kept, ctype.fsp or 0) if cut else lenient_date(ctype, kept, any_day=any_day)
 
 
 def _from_charset_text(raw: CharsetText, ctype: ColumnType) -> Any:
@@ -575,12 +591,61 @@ def cut_fraction(value: Any, ctype: ColumnType) -> Any:
     value = _six_digits(value)
     if fsp == 6:
         return value
+    return _cut(_at_six(value, ctype), fsp)
+
+
+def round_fraction(value: Any, ctype: ColumnType) -> Any:
+    """A date and time's or a time's value with its fraction of a second rounded as MariaDB
+    rounds it under TIME_ROUND_FRACTIONAL: to six digits first, half up (the digits it reads
+    past them are nanoseconds, which it rounds into a microsecond), carrying; the column then
+    rounds those six to its own. ``'00:00:00.0049995'`` in a TIME(2) is ``00:00:00.01``,
+    where one rounding would give ``00:00:00.00``. A number of a date alone (eight digits at
+    most) keeps no fraction, but its nanoseconds are rounded into it all the same: 1
+    microsecond where they reach 500, as the server adds them to the date.
+
+    >>> round_fraction("00:00:00.0049995", ColumnType.of("time", fsp=2))
+    '00:00:00.005000'
+    >>> round_fraction(Decimal("20260101.9999995"), ColumnType.of("datetime", fsp=6))
+    '2026-01-01 00:00:00.000001'
+    """
+    text = _at_six(value, ctype)
+    if _date_number(value) and ctype.kind != TypeKind.TIME:
+        nanos = int(abs(value).scaleb(9)) % 1000
+        if nanos >= 500:  # (the date's fraction is none: six zeros, the last made 1)
+            text = text[:-1] + "1"
+    return text
+
+
+def _at_six(value: Any, ctype: ColumnType) -> str:
+    """A date and time's or a time's value as its kind's text at six digits of a second, or
+    refused: by the column first, when the column refuses it."""
     try:
-        text = ColumnType.of(ctype.kind, fsp=6).coerce(value)
+        return _SIX_DIGITS[ctype.kind].coerce(value)
     except MvddError:
         ctype.coerce(value)  # (the column's own refusal, when it has one)
         raise
-    return _cut(text, fsp)
+
+
+def _date_number(value: Any) -> bool:
+    """Whether a value is a number the servers read as a date alone (``YYMMDD``,
+    ``YYYYMMDD``: its whole part of eight digits at most, not 0)."""
+    return isinstance(value, Decimal) and value.is_finite() and 1 <= abs(value) < 10**8
+
+
+def _last_microsecond(raw: Any) -> None:
+    """Refuse a number as a TIME when its fraction cuts to 999999 microseconds, as MariaDB
+    refuses it (``59.999999``, ``0.9999995``, a double's binary value the same way; the text
+    ``'00:00:59.999999'`` it takes)."""
+    if not (isinstance(raw, Decimal) and raw.is_finite() and abs(raw) < 10**7):
+        return  # (a TIME's number is seven digits at most: hhhmmss)
+    if int(abs(raw).scaleb(6)) % 1_000_000 == 999_999:
+        raise InvalidValueError(
+            f"{raw} is refused as a TIME by MariaDB: its fraction is 999999 microseconds"
+        )
+
+
+#: the kinds with a fraction of a second, at six digits of it
+_SIX_DIGITS = {kind: ColumnType.of(kind, fsp=6) for kind in _FRACTIONED}
 
 
 #: a text's fraction of a second past its sixth digit, at its end
@@ -596,12 +661,10 @@ def _six_digits(value: Any) -> Any:
         return _PAST_SIX.sub(r"\1\2", value)
     if isinstance(value, float):
         value = Decimal(repr(value))
-    if (
-        isinstance(value, Decimal)
-        and value.is_finite()
-        and value != value.quantize(_MICRO, ROUND_DOWN)
-    ):
-        return value.quantize(_MICRO, rounding=ROUND_DOWN)
+    if isinstance(value, Decimal) and value.is_finite():
+        digits, exponent = value.as_tuple()[1:]
+        if isinstance(exponent, int) and exponent < -6:  # (exact, however many its digits)
+            return value.quantize(_MICRO, ROUND_DOWN, Context(prec=len(digits)))
     return value
 
 
