@@ -769,13 +769,16 @@ TEMPORAL_TYPES = [
 @example(sql_type="TIME", literal="1.9999995e0")
 @example(sql_type="TIME(6)", literal="59.9999989e0")
 @example(sql_type="DATETIME(3)", literal="20260101.9999995e0")
+@example(sql_type="TIME(2)", literal="1e300")
+@example(sql_type="DATETIME(3)", literal="123456789012345678901234567890.5")
 def test_a_double_reads_as_a_time_as_on_the_server_in_a_replica(
     replica: tuple[Any, Catalog], sql_type: str, literal: str
 ) -> None:
     """A double as a time's or a date's DEFAULT in a replica of MariaDB: its binary value's
     whole seconds and its fraction cut to microseconds (``1.9e0`` in a TIME(2) is
     ``00:00:01.89``), then to the column's digits; a fraction of 999999 microseconds refused
-    in a TIME, as the server refuses it. Left out: what the module leaves out on purpose (a
+    in a TIME, as the server refuses it; a number past every range refused (``1e300``, which
+    mvdd's cut of a fraction failed on). Left out: what the module leaves out on purpose (a
     date with a zero month or day, a TIME of eight digits or more)."""
     conn, cat = replica
     whole = literal.lstrip("-").partition(".")[0]
