@@ -154,6 +154,21 @@ def _sure(expression: str, sql_type: str) -> Any:
 @example(sql_type="BIGINT", expression="-CONCAT(9223372036854775807)")
 @example(sql_type="BIGINT", expression="(9.223372036854775807e18 + 0)")
 @example(sql_type="BIGINT UNSIGNED", expression="(1.8446744073709550e19 + 0)")
+# a text past DOUBLE's range saturates; an integer CAST reads the other's 64 bits, a decimal
+# past BIGINT's range is its nearest end (an integer literal past BIGINT UNSIGNED's a decimal)
+@example(sql_type="DOUBLE", expression="('1e400' + 0)")
+@example(sql_type="DOUBLE", expression="('-1e400' % 4.9e-324)")
+@example(sql_type="TINYINT", expression="CAST(18446744073709551615 AS SIGNED)")
+@example(sql_type="TINYINT UNSIGNED", expression="CAST(18446744073709551615 AS SIGNED)")
+@example(sql_type="TINYINT", expression="(CAST(1e30 AS SIGNED) - 9223372036854775700)")
+@example(
+    sql_type="TINYINT",
+    expression="(CAST(-100000000000000000000000000000.5 AS SIGNED) + 9223372036854775800)",
+)
+@example(sql_type="TINYINT", expression="CAST(9223372036854775807.4 AS SIGNED)")
+@example(
+    sql_type="TINYINT", expression="(CAST(18446744073709551616 AS SIGNED) - 9223372036854775700)"
+)
 def test_a_constant_default_is_checked_as_the_server_checks_it(
     mdb: Any, sql_type: str, expression: str
 ) -> None:

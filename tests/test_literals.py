@@ -208,6 +208,10 @@ DEFAULTS = [
     # a negative text in an unsigned FLOAT or DOUBLE is 0; a negative number is refused
     *(("DOUBLE UNSIGNED", v) for v in ("'-3'", "'-3e0'", "-3", "'-0'", "' -0.5 '")),
     ("FLOAT(5,2) UNSIGNED", "'-1.5'"),
+    # a text past DOUBLE's range (1e400 in a DOUBLE was held as infinity)
+    *(("DOUBLE", v) for v in ("'1e400'", "'-1e400'", "'1.8e308'", "'1.7976931348623157e308'")),
+    ("DOUBLE(10,3) UNSIGNED", "'1e400'"),
+    ("YEAR", "'1e400'"),
     ("BIT(4)", "5"),
     ("BIT(4)", "'a'"),
     ("BIT(8)", "'a'"),

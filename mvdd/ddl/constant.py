@@ -57,6 +57,8 @@ UNKNOWN: Any = _Unknown
 
 #: BIGINT's range, where integer arithmetic happens (past it: the server's error 1690)
 _MIN, _MAX = -(2**63), 2**63 - 1
+#: BIGINT UNSIGNED's last value: an integer literal past it is a decimal
+_MAX_UNSIGNED = 2**64 - 1
 #: the most digits a DECIMAL value holds
 _DIGITS = 65
 #: digits a quotient's type shows past its dividend's (the server's div_precision_increment)
@@ -163,7 +165,10 @@ def _number(value: Any) -> Any:
     if isinstance(value, str):
         if _PLAIN_NUMBER.fullmatch(value) is None:
             raise _Unknown  # (the server reads the number it begins with, warning)
-        return float(value)
+        number = float(value)
+        if not math.isfinite(number):
+            raise _Unknown  # (past DOUBLE's range: the server saturates it, warning)
+        return number
     if isinstance(value, UnsignedInt):
         raise _Unknown
     return value
@@ -464,7 +469,10 @@ def _extreme(pick: Callable[..., Any]) -> Callable[[exp.Expr], Any]:
 
 def _cast(node: exp.Expr) -> Any:
     """``CAST(… AS SIGNED)`` and ``CAST(… AS UNSIGNED)`` of an integer or a decimal (rounded
-    half away from zero); a negative integer as UNSIGNED wraps past BIGINT's range."""
+    half away from zero); an integer takes the other's reading of its 64 bits (a negative one
+    as UNSIGNED wraps past BIGINT's range, ``CAST(18446744073709551615 AS SIGNED)`` is -1).
+    A decimal past BIGINT's range is its nearest end as SIGNED (the server saturates it,
+    warning: ``CAST(1e30 AS SIGNED) - 9223372036854775700`` is 107)."""
     to = node.args["to"].this
     if to not in (exp.DType.BIGINT, exp.DType.UBIGINT):
         raise _Unknown
@@ -473,9 +481,17 @@ def _cast(node: exp.Expr) -> Any:
         return None
     if isinstance(value, (str, float)):
         raise _Unknown  # (a string's and a double's readings are not modelled)
-    whole = int(value) if isinstance(value, int) else int(value.quantize(1, ROUND_HALF_UP))
-    if to == exp.DType.BIGINT:
-        return _int(whole, node)
+    if isinstance(value, int):
+        whole = value
+        if to == exp.DType.BIGINT:
+            return _int(whole - 2**64 if whole > _MAX else whole, node)
+    else:
+        room = Context(prec=max(28, value.adjusted() + 2))  # (every digit of its whole part)
+        whole = int(value.quantize(1, ROUND_HALF_UP, room))
+        if to == exp.DType.BIGINT:
+            return min(max(whole, _MIN), _MAX)
+        if whole > _MAX_UNSIGNED:
+            raise _Unknown  # (past BIGINT UNSIGNED's range: not modelled)
     if whole < 0 and isinstance(value, Decimal):
         raise _Unknown
     return UnsignedInt(whole % 2**64)  # (unsigned: its arithmetic is not modelled)
@@ -493,6 +509,8 @@ def _literal(node: exp.Expr) -> Any:
     if value.as_tuple().exponent != 0:
         return value
     whole = int(value)
+    if whole > _MAX_UNSIGNED:
+        return value  # (a decimal to the servers: past BIGINT UNSIGNED's range)
     return whole if whole <= _MAX else UnsignedInt(whole)
 
 

@@ -184,7 +184,8 @@ def _rounded(exact: Decimal) -> int:
         whole = int(exact)
         if whole == exact:
             return whole
-    return int(exact.quantize(_ONE, rounding=ROUND_HALF_UP, context=_EXACT))
+    room = _EXACT if exact.adjusted() < 398 else Context(prec=exact.adjusted() + 2)
+    return int(exact.quantize(_ONE, rounding=ROUND_HALF_UP, context=room))  # (past 400 digits too)
 
 
 _ONE = Decimal(1)
@@ -264,6 +265,8 @@ def _coerce_decimal(t: ColumnType, value: Any) -> Decimal:
 
 def _coerce_float(t: ColumnType, value: Any) -> float:
     number = float(_to_decimal(t, value))
+    if not math.isfinite(number):  # (past DOUBLE's range: '1e400', the servers' 1264)
+        raise _bad(t, value, "out of range")
     if t.unsigned and number < 0:
         raise _bad(t, value, "negative value for an unsigned column")
     if t.kind == K.FLOAT and abs(number) > 3.402823466e38:
