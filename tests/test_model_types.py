@@ -11,7 +11,7 @@ from mvdd import Catalog, parse_table
 from mvdd.errors import DDLError, InvalidValueError
 from mvdd.model import Column, Index, IndexPart, Table, TableOptions
 from mvdd.model.element import coerce_default
-from mvdd.model.kind import TypeKind
+from mvdd.model.kind import Family, TypeKind
 from mvdd.model.types import ColumnType, resolve_charset, row_bytes
 
 T = ColumnType.of
@@ -102,6 +102,49 @@ def test_coerce(ctype: ColumnType, value: Any, expected: Any) -> None:
 def test_coerce_refuses(ctype: ColumnType, value: Any) -> None:
     with pytest.raises(InvalidValueError):
         ctype.coerce(value)
+
+
+#: types of every family; values no column holds (NaN and the infinities, as doubles and as
+#: decimals, a signalling NaN too); and values only a string column holds (numbers past every
+#: range, as a decimal of a million digits or a text, and a lone surrogate that stands for no
+#: byte)
+HOSTILE_TYPES = [
+    "TINYINT",
+    "BIGINT UNSIGNED",
+    "DECIMAL(65,30)",
+    "FLOAT",
+    "DOUBLE(10,3) UNSIGNED",
+    "BIT(8)",
+    "VARCHAR(30)",
+    "BLOB",
+    "JSON",
+    "ENUM('a','b')",
+    "SET('a','b')",
+    "YEAR",
+    "DATE",
+    "DATETIME(6)",
+    "TIME(4)",
+]
+NOT_FINITE = [float("nan"), float("inf"), float("-inf"), Decimal("NaN"), Decimal("sNaN")]
+NOT_FINITE += [Decimal("Infinity"), Decimal("-Infinity")]
+PAST_RANGES = [Decimal("1E+1000000"), "1E+1000000", "1e400", "\ud800"]
+_STRINGS = (Family.CHAR, Family.TEXT, Family.BLOB, Family.JSON)
+
+
+@pytest.mark.parametrize("sql_type", HOSTILE_TYPES)
+def test_values_no_column_holds_are_refused_with_the_models_error(sql_type: str) -> None:
+    """Each value is refused with InvalidValueError (naming the type and the value), as a
+    row's, and a text as a conversion's from a text column: no other exception reaches the
+    caller (NaN was a ValueError in an integer, decimal's InvalidOperation in a DECIMAL or a
+    date, a surrogate a UnicodeEncodeError in a BIT; a VARCHAR took NaN as '0.')."""
+    ctype = parse_table(f"CREATE TABLE t (a {sql_type})").column("a").type
+    text = T("varchar", length=20)
+    for value in NOT_FINITE + ([] if ctype.family in _STRINGS else PAST_RANGES):
+        with pytest.raises(InvalidValueError):
+            ctype.coerce(value)
+        if isinstance(value, str):
+            with pytest.raises(InvalidValueError):
+                ctype.convert(value, text)
 
 
 CANONICAL = [

@@ -145,24 +145,27 @@ def _bad(t: object, value: Any, why: str) -> InvalidValueError:
     return InvalidValueError(f"{value!r} is not a valid {t}: {why}")
 
 
-def _to_decimal(t: ColumnType, value: Any) -> Decimal:
+def _to_decimal(t: object, value: Any) -> Decimal:
+    """A value as a finite number, exact: a number as it is, a text as the number it spells;
+    refused otherwise (NaN and the infinities too, which no column holds)."""
     if type(value) is Decimal:  # (immutable: the value itself)
-        return value
-    if isinstance(value, bool):
+        number = value
+    elif isinstance(value, bool):
         return Decimal(int(value))
-    if isinstance(value, int | Decimal):
-        return Decimal(value)
-    if isinstance(value, float):
-        return Decimal(repr(value))
-    if isinstance(value, str):
+    elif isinstance(value, int | Decimal):
+        number = Decimal(value)
+    elif isinstance(value, float):
+        number = Decimal(repr(value))
+    elif isinstance(value, str):
         try:
             number = Decimal(value.strip())
         except InvalidOperation:
             raise _bad(t, value, "not a number") from None
-        if not number.is_finite():
-            raise _bad(t, value, "not a finite number")
-        return number
-    raise _bad(t, value, f"a {type(value).__name__} is not a number")
+    else:
+        raise _bad(t, value, f"a {type(value).__name__} is not a number")
+    if not number.is_finite():
+        raise _bad(t, value, "not a finite number")
+    return number
 
 
 #: room for every digit a value rounds to, once its size is known to fit (a DECIMAL's 65 digits
@@ -286,7 +289,7 @@ def _coerce_float(t: ColumnType, value: Any) -> float:
 def _coerce_bit(t: ColumnType, value: Any) -> int:
     assert t.length is not None
     if isinstance(value, bytes | str):  # a string is its bytes, as the server reads it
-        number = int.from_bytes(value.encode() if isinstance(value, str) else value, "big")
+        number = int.from_bytes(_text_bytes(t, value) if isinstance(value, str) else value, "big")
     elif isinstance(value, int) and not isinstance(value, bool):
         number = value
     elif type(value) is float:
@@ -310,9 +313,13 @@ def _to_text(t: ColumnType, value: Any) -> str:
             raise _bad(t, value, "bytes that are not UTF-8 text") from None
     if isinstance(value, bool):
         return str(int(value))
-    if isinstance(value, int | Decimal):
+    if isinstance(value, int):
         return str(value)
+    if isinstance(value, Decimal):
+        return str(_to_decimal(t, value))  # (NaN and the infinities refused)
     if isinstance(value, float):  # (the text the servers write of it, fitted to the column)
+        if not math.isfinite(value):
+            raise _bad(t, value, "not a finite number")
         return double_text(value, _double_width(t))
     raise _bad(t, value, f"a {type(value).__name__} is not text")
 
@@ -337,12 +344,17 @@ def _coerce_char(t: ColumnType, value: Any) -> str:
     return text
 
 
+def _text_bytes(t: ColumnType, text: str) -> bytes:
+    """A text's UTF-8 bytes; text decoded with surrogateescape (a server's SHOW output of raw
+    bytes) keeps its bytes; refused where it holds another lone surrogate."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as err:
+        raise _bad(t, text, f"{text[err.start]!r} is no character") from None
+
+
 def _coerce_binary(t: ColumnType, value: Any) -> bytes:
-    if isinstance(value, bytes):
-        data = value
-    else:
-        # text decoded with surrogateescape (a server's SHOW output of raw bytes) keeps its bytes
-        data = _to_text(t, value).encode("utf-8", "surrogateescape")
+    data = value if isinstance(value, bytes) else _text_bytes(t, _to_text(t, value))
     limit = t.max_length()
     if limit is not None and len(data) > limit:
         raise _bad(t, value, f"longer than {limit} bytes")
@@ -364,8 +376,10 @@ def _match_member(t: ColumnType, text: str, original: Any) -> str:
 
 
 def _coerce_enum(t: ColumnType, value: Any) -> str:
-    if isinstance(value, Decimal) and value == int(value):
-        value = int(value)  # a number is a member's index (ENUM) or a bitmask (SET)
+    if isinstance(value, Decimal):
+        exact = _to_decimal(t, value)
+        if exact.adjusted() < 21 and exact == int(exact):
+            value = int(exact)  # a number is a member's index (ENUM) or a bitmask (SET)
     elif type(value) is float:
         value = _double_cut(t, value)  # (an ALTER rounds it)
     if isinstance(value, int) and not isinstance(value, bool):
@@ -609,8 +623,10 @@ def _coerce_temporal(t: TemporalType, value: Any) -> Any:
     elif isinstance(value, _dt.timedelta):
         text = time_text(value)
     else:
-        if isinstance(value, float):
-            value = Decimal(repr(value))
+        if isinstance(value, float | Decimal):
+            value = _to_decimal(t, value)
+            if value.adjusted() > 20:  # (no date's nor time's number has 21 digits)
+                raise _bad(t, value, "not a date, time or number MySQL reads as one")
         if kind == K.TIME and isinstance(value, str):
             value = _unsigned_plus(value)
         loose = _time_text(value) if kind == K.TIME else _datetime_text(value)
@@ -987,6 +1003,13 @@ def two_digit_year(year: int) -> int:
 _YEAR_TEXT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
+def _year_number(t: TemporalType, value: Any, exact: Decimal) -> int:
+    """A year's number rounded, refused where it is past every year (``'1e400'``)."""
+    if exact.adjusted() > 20:
+        raise _bad(t, value, "out of the YEAR range 1901..2155")
+    return _rounded(exact)
+
+
 def _coerce_year(t: TemporalType, value: Any) -> int:
     """A year as the server takes it (its ``Field_year::store``): 1..69 and 70..99 mean
     2001..2069 and 1970..1999, 1901..2155 themselves; a number 0 is the zero year, and so is
@@ -996,13 +1019,14 @@ def _coerce_year(t: TemporalType, value: Any) -> int:
     if isinstance(value, str):
         if not _YEAR_TEXT.fullmatch(value.strip()):
             raise _bad(t, value, "not a year")
-        number = _rounded(Decimal(value.strip()))
+        number = _year_number(t, value, _to_decimal(t, value))
         if number == 0:
             return 0 if len(value) == 4 else 2000
     elif isinstance(value, int | Decimal) and not isinstance(value, bool):
-        if value < 0:  # (a number below 0 is refused, though it rounds to 0)
+        exact = _to_decimal(t, value)
+        if exact < 0:  # (a number below 0 is refused, though it rounds to 0)
             raise _bad(t, value, "not a year")
-        number = _rounded(Decimal(value))
+        number = _year_number(t, value, exact)
     elif type(value) is float and 0 <= value <= 2155:  # (-0.0 too, 2155.5 not)
         number = _double_cut(t, value)
     else:
