@@ -17,7 +17,7 @@ from typing import Any
 import pymysql
 import pytest
 
-from mvdd import Catalog, CatalogError, ConcurrentChangeError, StoreError
+from mvdd import Catalog, CatalogError, ConcurrentChangeError, DDLError, StoreError
 from mvdd.ddl import parse_statements
 from mvdd.store import address as addresses
 from mvdd.store.mysql import MySQLStore, parse_address
@@ -422,3 +422,32 @@ def test_a_format_2_store_is_upgraded(address: str, mariadb: MariaDB, tmp_path: 
         assert cur.fetchone() == (3,)
         cur.execute("SELECT COUNT(*) FROM mvdd_elements WHERE value = ''")
         assert cur.fetchone() == (10,)  # format 2's 6, then d, and v's a, b and metadata
+
+
+@pytest.mark.parametrize("where", ["sqlite", "mariadb"])
+def test_statements_holding_bytes_that_are_no_utf8_are_stored_as_they_were(
+    where: str, address: str, tmp_path: Path
+) -> None:
+    """A statement whose text holds a lone surrogate (a byte that is no UTF-8: a server's SHOW
+    CREATE TABLE of a member of such bytes, which a replica's bootstrap runs) is committed to a
+    SQLite file and to a MariaDB store, whose text is UTF-8, and read back in its history as it
+    was, beside an online job's statement of one (each was a UnicodeEncodeError in the store,
+    the in-memory catalog taking them); a name holding one is refused, as the servers refuse
+    it (error 1300)."""
+    from mvdd.ddl.statement import SHOWN
+    from mvdd.online import Cluster
+
+    target = str(tmp_path / "c.db") if where == "sqlite" else address
+    created = "CREATE TABLE t (e ENUM('a','\udcff') CHARACTER SET ascii, k INT, KEY (k))"
+    altered = "ALTER TABLE t COMMENT 'x\udcfe'"
+    with Catalog.open(target, replica=True, flavor="mariadb") as cat:
+        cat.execute(created, sql_mode=SHOWN)
+        cat.execute(altered)
+        with pytest.raises(DDLError, match="does not allow in names"):
+            cat.execute("CREATE TABLE `u\udcff` (a INT)")
+        job = Cluster(cat).submit("ALTER TABLE t ADD INDEX i (k) COMMENT '\udcfd'")
+    with Catalog.open(target, replica=True, flavor="mariadb") as cat:
+        assert [c.statement for c in cat.history("t")] == [created, altered]
+        assert cat.table("t").column("e").type.members == ("a", "\udcff")
+        assert cat.tables() == ["t"]
+        assert Cluster(cat).job(job.id).sql == job.sql

@@ -37,8 +37,10 @@ def check_identifier(name: str, what: str, *, spaced: bool = False) -> str:
     return name
 
 
-#: NUL and the characters beyond the Basic Multilingual Plane, which MySQL names cannot hold
-_UNNAMEABLE = re.compile("[\0\U00010000-\U0010ffff]")
+#: NUL and the characters beyond the Basic Multilingual Plane, which MySQL names cannot hold,
+#: and lone surrogates: a byte of the statement that was no UTF-8 (``surrogateescape``'s), which
+#: the servers refuse in a name (error 1300, an invalid character string)
+_UNNAMEABLE = re.compile("[\0\ud800-\udfff\U00010000-\U0010ffff]")
 
 
 #: the spans of the Basic Multilingual Plane whose characters the server lowers in a name, each

@@ -201,6 +201,35 @@ def _dumps(data: Any) -> str:
     return text
 
 
+def encode_text(text: str) -> str:
+    r"""A statement's text as a store keeps it: itself, or where it holds a lone surrogate (a
+    byte that is no UTF-8, kept as Python's ``surrogateescape`` reads it: a server's SHOW
+    CREATE TABLE of an ENUM member of such bytes), which a store's UTF-8 text cannot hold, the
+    JSON string of it, its surrogates escaped. No statement begins with a double quote (a
+    string is no statement), so :func:`decode_text` tells the two apart, and every text stored
+    before reads as it was.
+
+    >>> encode_text("ALTER TABLE t ADD b INT")
+    'ALTER TABLE t ADD b INT'
+    >>> print(encode_text("ALTER TABLE t COMMENT '\udcff'"))
+    "ALTER TABLE t COMMENT '\udcff'"
+    >>> decode_text(encode_text("ENUM('\udcff')")) == "ENUM('\udcff')"
+    True
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(text)
+    return text
+
+
+def decode_text(stored: str) -> str:
+    """A statement's text as :func:`encode_text` stored it."""
+    return json.loads(stored) if stored.startswith('"') else stored
+
+
 def encode_element(kind: str, value: Any) -> str:
     return _dumps(_converter().unstructure(value, _ELEMENT_TYPES[kind]))
 
@@ -254,7 +283,7 @@ def version_row(r: Mapping[str, Any]) -> VersionRow:
         table_id=r["table_id"],
         version=r["version"],
         name=r["name"],
-        statement=r["statement"],
+        statement=decode_text(r["statement"]),
         steps=decode_steps(r["steps"]),
         position=decode_position(r["position"]),
         at=r["at"],
@@ -320,7 +349,7 @@ def job_row(row: Sequence[Any]) -> JobRow:
         id=row[0],
         kind=row[1],
         table=row[2],
-        sql=row[3],
+        sql=decode_text(row[3]),
         status=row[4],
         queue=row[5],
         payload=json.loads(row[6]),
@@ -362,7 +391,7 @@ def version_params(
             v.version,
             seq,
             v.name,
-            v.statement,
+            encode_text(v.statement),
             steps,
             position,
             v.at,

@@ -460,7 +460,7 @@ class SQLStore(Store):
                 cur,
                 "INSERT INTO {jobs} (kind, table_name, `sql`, status, queue, payload, cancel, "
                 "submitted, updated) VALUES (?, ?, ?, 'queued', ?, ?, 0, ?, ?)",
-                [kind, table, sql, QUEUE, json.dumps(payload), now, now],
+                [kind, table, codec.encode_text(sql), QUEUE, json.dumps(payload), now, now],
             )
             job = self._select_job(cur, cur.lastrowid)
         assert job is not None
