@@ -725,6 +725,19 @@ other_literals = st.one_of(
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sql_type=st.sampled_from(OTHER_TYPES), literal=other_literals)
+# a negative integer's or double's 64 bits in a BIT(64); a decimal's fraction refused there
+@example(sql_type="BIT(64)", literal="-1")
+@example(sql_type="BIT(64)", literal="-1.5e0")
+@example(sql_type="BIT(64)", literal="-1e30")
+@example(sql_type="BIT(64)", literal="-1.5")
+@example(sql_type="BIT(64)", literal="-9223372036854775809")
+# a binary string in a text column: its bytes in the column's charset
+@example(sql_type="CHAR(3) CHARACTER SET latin1", literal="X'F6A7'")
+@example(sql_type="VARCHAR(6) CHARACTER SET latin1", literal="b'11111111'")
+@example(sql_type="VARCHAR(6) CHARACTER SET cp1251", literal="0xC0")
+@example(sql_type="VARCHAR(6) CHARACTER SET ucs2", literal="X'41'")
+@example(sql_type="ENUM('é','b') CHARACTER SET latin1", literal="X'E9'")
+@example(sql_type="VARCHAR(6)", literal="X'FF'")
 def test_any_literal_of_the_other_families_reads_as_on_the_server_in_a_replica(
     replica: tuple[Any, Catalog], sql_type: str, literal: str
 ) -> None:
@@ -774,6 +787,9 @@ TEMPORAL_TYPES = [
 @example(sql_type="TIME(6)", literal="59.9999989e0")
 @example(sql_type="DATETIME(3)", literal="20260101.9999995e0")
 @example(sql_type="TIME(2)", literal="1e300")
+@example(sql_type="DATETIME", literal="-0.0000000001")
+@example(sql_type="DATE", literal="-1e-20")
+@example(sql_type="TIMESTAMP(2) NULL", literal="-4.1e-9")
 @example(sql_type="DATETIME(3)", literal="123456789012345678901234567890.5")
 def test_a_double_reads_as_a_time_as_on_the_server_in_a_replica(
     replica: tuple[Any, Catalog], sql_type: str, literal: str

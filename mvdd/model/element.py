@@ -28,7 +28,7 @@ from mvdd.model.coerce import (
 )
 from mvdd.model.encoding import holds, python_codec
 from mvdd.model.frozen import builder
-from mvdd.model.kind import Family, TypeKind
+from mvdd.model.kind import CHARSET_FAMILIES, Family, TypeKind
 from mvdd.model.types import ColumnType, canonical_charset
 
 
@@ -327,10 +327,24 @@ def _hex_text(raw: HexText, ctype: ColumnType, mariadb: bool, written_in: str | 
 
 
 def _bytes(raw: bytes, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
-    """``x'…'``: a number in a numeric context (a BIT's its bytes), else its bytes."""
+    """``x'…'``: a number in a numeric context (a BIT's its bytes); in a text column (an
+    ENUM's, a SET's too) the text its bytes are in the column's charset, as the servers
+    convert a binary string (``CHAR(3) CHARACTER SET latin1 DEFAULT X'F6A7'`` is ``'ö§'``, a
+    ucs2 column's odd bytes left-padded; bytes that are no text of it refused, their error
+    1300); else its bytes."""
     if _numeric(ctype) and ctype.family != Family.BIT:
         return int.from_bytes(raw, "big")
+    if ctype.family in CHARSET_FAMILIES:
+        charset = ctype.charset or "utf8mb4"
+        unit = _UNITS.get(charset, 1)
+        padded = raw.rjust(-(-len(raw) // unit) * unit, b"\0")
+        return _from_charset_text(introduced(charset, padded), ctype)
     return raw
+
+
+#: the charsets of fixed units wider than a byte: a binary string is left-padded to a whole
+#: unit in them, as the servers pad it (``X'41'`` is ``0x0041`` in ucs2)
+_UNITS = {"ucs2": 2, "utf16": 2, "utf32": 4}
 
 
 def _bits(raw: int, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
@@ -343,18 +357,50 @@ def _bits(raw: int, ctype: ColumnType, mariadb: bool, written_in: str | None) ->
 
 
 def _number(raw: Decimal, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
-    """A number literal: in an ENUM or a SET the member it names and indexes."""
-    return _member_number(raw, ctype) if ctype.family == Family.ENUM else raw
+    """A number literal: in an ENUM or a SET the member it names and indexes; to MariaDB a
+    negative one is no date (:func:`_no_negative_date`), and a negative integer in a BIT(64)
+    its 64 bits (``-1`` is 2**64 - 1, as the server stores it; a BIT of fewer bits, or a
+    decimal with a fraction, refuses it)."""
+    if ctype.family == Family.ENUM:
+        return _member_number(raw, ctype)
+    if mariadb:
+        _no_negative_date(raw, ctype)
+        if _word(ctype) and -(2**63) <= raw < 0 and raw.as_tuple().exponent == 0:
+            return int(raw) % 2**64
+    return raw
 
 
 def _double(raw: DoubleLiteral, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
     """A number literal with an exponent (:class:`DoubleLiteral`): to MariaDB in a date's or a
-    time's column its binary value to the nanosecond, as it reads a double there."""
+    time's column its binary value to the nanosecond, as it reads a double there (a negative
+    one no date, however small: :func:`_no_negative_date`), and a negative one in a BIT(64)
+    the 64 bits of its whole part (C's cast of it to a 64-bit integer, which stops at -2**63:
+    ``-1.5e0`` is 2**64 - 1, ``-1e30`` is 2**63)."""
     if ctype.family == Family.ENUM:
         return _member_number(raw, ctype)
-    if mariadb and ctype.family == Family.TEMPORAL and ctype.kind != TypeKind.YEAR:
-        return double_seconds(float(raw))
+    if mariadb:
+        _no_negative_date(raw, ctype)
+        if ctype.family == Family.TEMPORAL and ctype.kind != TypeKind.YEAR:
+            return double_seconds(float(raw))
+        if _word(ctype) and raw < 0:
+            return max(int(float(raw)), -(2**63)) % 2**64
     return _from_double(raw, ctype)
+
+
+def _word(ctype: ColumnType) -> bool:
+    """Whether a column is a BIT(64), which stores any 64-bit integer's bits."""
+    return ctype.family == Family.BIT and ctype.length == 64
+
+
+def _no_negative_date(raw: Decimal, ctype: ColumnType) -> None:
+    """Refuse a negative number as a date, as MariaDB refuses it however small
+    (``-0.0000000001`` is no zero date, as its cut to six digits would make it; ``-0.0`` is)."""
+    if ctype.kind in _DATES and raw < 0:
+        raise InvalidValueError(f"{raw} is no date: a negative number")
+
+
+#: the kinds of a date, with or without a time of day
+_DATES = frozenset({TypeKind.DATE, TypeKind.DATETIME, TypeKind.TIMESTAMP})
 
 
 def _text(raw: str, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
