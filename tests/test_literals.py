@@ -738,6 +738,17 @@ other_literals = st.one_of(
 @example(sql_type="VARCHAR(6) CHARACTER SET ucs2", literal="X'41'")
 @example(sql_type="ENUM('é','b') CHARACTER SET latin1", literal="X'E9'")
 @example(sql_type="VARCHAR(6)", literal="X'FF'")
+@example(sql_type="BIT(64)", literal="_latin1'é'")
+# a double past BIGINT's range in a BIT(64): C's cast, 2**63
+@example(sql_type="BIT(64)", literal="1e19")
+# a hex or bit number past 64 bits, leading zeros too; X'…' a string's bytes in a BIT
+@example(sql_type="BIT(64)", literal="0x0000000000000000FF")
+@example(sql_type="BIT(64)", literal="X'000000000000000001'")
+@example(sql_type="FLOAT(7,2)", literal="0x0000000000000000FF")
+# a text past a FLOAT's or DOUBLE(M,D)'s range is its end; a number literal there refused
+@example(sql_type="FLOAT(7,2)", literal="'123456.789'")
+@example(sql_type="FLOAT", literal="'-1e39'")
+@example(sql_type="FLOAT(7,2)", literal="-123456.789")
 def test_any_literal_of_the_other_families_reads_as_on_the_server_in_a_replica(
     replica: tuple[Any, Catalog], sql_type: str, literal: str
 ) -> None:

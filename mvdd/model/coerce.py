@@ -266,13 +266,17 @@ def _coerce_decimal(t: ColumnType, value: Any) -> Decimal:
     return _EXACT.plus(number)  # (normalises -0.00 to 0.00)
 
 
+#: the largest single-precision float (C's FLT_MAX, exactly): a FLOAT's range
+FLOAT_MAX: float = struct.unpack(">f", b"\x7f\x7f\xff\xff")[0]
+
+
 def _coerce_float(t: ColumnType, value: Any) -> float:
     number = float(_to_decimal(t, value))
     if not math.isfinite(number):  # (past DOUBLE's range: '1e400', the servers' 1264)
         raise _bad(t, value, "out of range")
     if t.unsigned and number < 0:
         raise _bad(t, value, "negative value for an unsigned column")
-    if t.kind == K.FLOAT and abs(number) > 3.402823466e38:
+    if t.kind == K.FLOAT and abs(number) > FLOAT_MAX:
         raise _bad(t, value, "out of range")
     if t.precision is not None:
         assert t.scale is not None
@@ -1091,6 +1095,7 @@ _COERCE: dict[Family, Callable[[ColumnType, Any], Any]] = {
 
 __all__ = [
     "DOUBLE_TEXT_WIDTH",
+    "FLOAT_MAX",
     "LITERAL_WORDS",
     "coerce",
     "coerce_text",

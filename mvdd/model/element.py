@@ -19,6 +19,7 @@ import attrs
 from mvdd.errors import DDLError, InvalidValueError, MvddError
 from mvdd.model.coerce import (
     DOUBLE_TEXT_WIDTH,
+    FLOAT_MAX,
     coerce_text,
     double_seconds,
     double_text,
@@ -320,9 +321,12 @@ def _as_is(raw: Any, ctype: ColumnType, mariadb: bool, written_in: str | None) -
 
 def _hex_text(raw: HexText, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
     """``X'…'``: to MariaDB in a number's or a date's column the text its bytes spell (each
-    byte a character), else as any bytes."""
+    byte a character), in a BIT's a string's bytes (nine bytes of leading zeros too, where a
+    ``0x…`` number is past 64 bits), else as any bytes."""
     if mariadb and ctype.family in _HEX_TEXT_FAMILIES:
         return _text(raw.decode("latin-1"), ctype, mariadb, written_in)
+    if mariadb and ctype.family == Family.BIT:
+        return bytes(raw)  # (a string's bytes, however many: no number of 64 bits)
     return _bytes(raw, ctype, mariadb, written_in)
 
 
@@ -332,6 +336,8 @@ def _bytes(raw: bytes, ctype: ColumnType, mariadb: bool, written_in: str | None)
     convert a binary string (``CHAR(3) CHARACTER SET latin1 DEFAULT X'F6A7'`` is ``'ö§'``, a
     ucs2 column's odd bytes left-padded; bytes that are no text of it refused, their error
     1300); else its bytes."""
+    if _numeric(ctype) and len(raw) > 8:  # (leading zero bytes too: a 64-bit integer of it)
+        raise InvalidValueError(f"a hex or bit number of {len(raw)} bytes is past 64 bits")
     if _numeric(ctype) and ctype.family != Family.BIT:
         return int.from_bytes(raw, "big")
     if ctype.family in CHARSET_FAMILIES:
@@ -374,17 +380,23 @@ def _double(raw: DoubleLiteral, ctype: ColumnType, mariadb: bool, written_in: st
     """A number literal with an exponent (:class:`DoubleLiteral`): to MariaDB in a date's or a
     time's column its binary value to the nanosecond, as it reads a double there (a negative
     one no date, however small: :func:`_no_negative_date`), and a negative one in a BIT(64)
-    the 64 bits of its whole part (C's cast of it to a 64-bit integer, which stops at -2**63:
-    ``-1.5e0`` is 2**64 - 1, ``-1e30`` is 2**63)."""
+    the 64 bits of its whole part (C's cast of it to a 64-bit integer, :func:`_longlong`:
+    ``-1.5e0`` is 2**64 - 1, ``-1e30`` and ``1e19`` are 2**63)."""
     if ctype.family == Family.ENUM:
         return _member_number(raw, ctype)
     if mariadb:
         _no_negative_date(raw, ctype)
         if ctype.family == Family.TEMPORAL and ctype.kind != TypeKind.YEAR:
             return double_seconds(float(raw))
-        if _word(ctype) and raw < 0:
-            return max(int(float(raw)), -(2**63)) % 2**64
+        if _word(ctype) and not 0 <= raw < 2**63:
+            return _longlong(float(raw)) % 2**64
     return _from_double(raw, ctype)
+
+
+def _longlong(value: float) -> int:
+    """A double cast to a 64-bit integer as C on x86 casts it: its whole part cut toward zero,
+    and -2**63 for any double past the range (the processor's "integer indefinite")."""
+    return int(value) if -(2.0**63) <= value < 2.0**63 else -(2**63)
 
 
 def _word(ctype: ColumnType) -> bool:
@@ -404,10 +416,10 @@ _DATES = frozenset({TypeKind.DATE, TypeKind.DATETIME, TypeKind.TIMESTAMP})
 
 
 def _text(raw: str, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
-    """A string literal: an unsigned FLOAT's no negative number; in a binary column the bytes
-    of its statement's charset."""
-    if ctype.family == Family.FLOAT and ctype.unsigned:
-        return _unsigned_text(raw)
+    """A string literal: a FLOAT's or a DOUBLE's as :func:`_float_text` reads it; in a binary
+    column the bytes of its statement's charset."""
+    if ctype.family == Family.FLOAT:
+        return _float_text(raw, ctype, mariadb)
     if written_in is not None and ctype.family in _BYTES:
         return raw.encode(python_codec(written_in, statement=True) or "utf-8")
     return raw
@@ -415,8 +427,8 @@ def _text(raw: str, ctype: ColumnType, mariadb: bool, written_in: str | None) ->
 
 def _introduced(raw: CharsetText, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
     """A string literal under a charset introducer (:class:`CharsetText`)."""
-    if ctype.family == Family.FLOAT and ctype.unsigned:
-        return _unsigned_text(raw)
+    if ctype.family == Family.FLOAT:
+        return _float_text(raw, ctype, mariadb)
     return _from_charset_text(raw, ctype)
 
 
@@ -474,13 +486,33 @@ def _member_number(raw: Decimal, ctype: ColumnType) -> Decimal:
     return Decimal(raw).to_integral_value(ROUND_DOWN)  # (its fraction cut: 3.5 indexes 3)
 
 
-def _unsigned_text(raw: str) -> str:
-    """A text DEFAULT of an unsigned FLOAT or DOUBLE: a negative number is 0 to MariaDB (it
-    warns and takes it; a negative number literal it refuses)."""
+def _float_text(raw: str, ctype: ColumnType, mariadb: bool) -> Any:
+    """A text DEFAULT of a FLOAT or a DOUBLE: in an unsigned one a negative number is 0 to
+    MariaDB (it warns and takes it; a negative number literal it refuses); in a signed one, to
+    MariaDB, a number past the type's range is the type's end on its side (``FLOAT(5,2)
+    DEFAULT '1000'`` is 999.99, ``FLOAT DEFAULT '1e39'`` the largest single, warning; a number
+    literal there it refuses, and so a text past DOUBLE's own range, ``'1e400'``)."""
     try:
-        return "0" if Decimal(raw.strip()).is_signed() else raw  # (-0 too)
+        number = Decimal(raw.strip())
     except InvalidOperation:
         return raw  # (not a number: refused as any column refuses it)
+    if ctype.unsigned:
+        return "0" if number.is_signed() else raw  # (-0 too)
+    if not (mariadb and math.isfinite(float(number))):
+        return raw
+    try:
+        ctype.coerce(raw)
+    except InvalidValueError:
+        end = FLOAT_MAX if ctype.precision is None else _fixed_end(ctype)
+        return -end if number < 0 else end
+    return raw
+
+
+def _fixed_end(ctype: ColumnType) -> Decimal:
+    """The largest value of a FLOAT(M,D) or a DOUBLE(M,D): M digits, D of them after the
+    point, all nines (DOUBLE without them has no end a double reaches)."""
+    assert ctype.precision is not None and ctype.scale is not None
+    return Decimal(10) ** (ctype.precision - ctype.scale) - Decimal(10).scaleb(-ctype.scale - 1)
 
 
 class CharsetText(str):
@@ -524,7 +556,7 @@ def _kept_date(
 def _from_charset_text(raw: CharsetText, ctype: ColumnType) -> Any:
     """An introduced string literal as a column of ``ctype`` reads it: a binary column its
     bytes, any other its text, refused where the bytes are no text of their charset."""
-    if ctype.family in (Family.BINARY, Family.BLOB):
+    if ctype.family in (Family.BINARY, Family.BLOB, Family.BIT):
         return raw.data
     if raw.invalid is not None:
         raise InvalidValueError(f"invalid {raw.invalid} character string {raw.data!r}")
