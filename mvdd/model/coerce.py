@@ -606,13 +606,19 @@ def _fraction(digits: str | None, fsp: int) -> tuple[int, int]:
     return carry, rest
 
 
-def _unsigned_plus(text: str) -> str:
-    """A TIME's text without the plus sign the server passes over before it (``'+12:00'`` is
-    ``'12:00'``; ``'+-1'`` stays, and is refused)."""
+def _time_sign(text: str) -> str:
+    """A TIME's text with its sign against its digits, as the servers read it: the spaces
+    after a minus passed over (``'- 12'`` is ``'-12'``, ``'- 1 10:00'`` ``'-1 10:00'``), a
+    plus too (``'+12:00'`` is ``'12:00'``); a second sign stays (``'+-1'``, ``'- -1'``), refused."""
     stripped = text.strip()
-    if stripped.startswith("+") and stripped[1:2] not in ("", "+", "-"):
-        return stripped[1:]
+    sign, rest = stripped[:1], stripped[1:].lstrip(_C_SPACES)
+    if sign in ("+", "-") and rest[:1] not in ("", "+", "-"):
+        return rest if sign == "+" else "-" + rest
     return text
+
+
+#: the characters C's ``isspace`` passes over
+_C_SPACES = " \t\n\r\v\f"
 
 
 def _coerce_temporal(t: TemporalType, value: Any) -> Any:
@@ -632,7 +638,7 @@ def _coerce_temporal(t: TemporalType, value: Any) -> Any:
             if value.adjusted() > 20:  # (no date's nor time's number has 21 digits)
                 raise _bad(t, value, "not a date, time or number MySQL reads as one")
         if kind == K.TIME and isinstance(value, str):
-            value = _unsigned_plus(value)
+            value = _time_sign(value)
         loose = _time_text(value) if kind == K.TIME else _datetime_text(value)
         if loose is not None:
             text = loose
