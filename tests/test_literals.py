@@ -754,6 +754,10 @@ other_literals = st.one_of(
 @example(sql_type="FLOAT(7,2)", literal="'123456.789'")
 @example(sql_type="FLOAT", literal="'-1e39'")
 @example(sql_type="FLOAT(7,2)", literal="-123456.789")
+# a FLOAT(M,D) holds a single-precision float, whatever M
+@example(sql_type="FLOAT(10,0)", literal="74207193.0776641")
+@example(sql_type="FLOAT(20,2)", literal="123456789.125")
+@example(sql_type="FLOAT(10,0)", literal="'-582025130688.6'")
 def test_any_literal_of_the_other_families_reads_as_on_the_server_in_a_replica(
     replica: tuple[Any, Catalog], sql_type: str, literal: str
 ) -> None:

@@ -287,7 +287,17 @@ def _coerce_float(t: ColumnType, value: Any) -> float:
         number = round(number, t.scale)  # (the double nearest what it shows: -1 + 0.9 is -0.1)
         if abs(number) >= 10 ** (t.precision - t.scale):
             raise _bad(t, value, "out of range")
+        if t.kind == K.FLOAT:  # (a FLOAT(M,D) holds a single, whatever M: 74207193 is 74207192)
+            number = round(_single(t, value, number), t.scale)
     return number
+
+
+def _single(t: ColumnType, value: Any, number: float) -> float:
+    """The single-precision float nearest a double; refused past the single's range."""
+    try:
+        return float(struct.unpack("f", struct.pack("f", number))[0])
+    except OverflowError:
+        raise _bad(t, value, "out of range") from None
 
 
 def _coerce_bit(t: ColumnType, value: Any) -> int:
