@@ -365,11 +365,12 @@ time_strings = st.builds(
 #: dates and times with punctuation of any kind between the parts
 punctuated = st.builds(
     lambda y, mo, d, sep, time: f"'{y}{sep}{mo}{sep}{d}{time}'",
-    st.sampled_from(["2026", "26", "1999", "99", "0000", "70", "69"]),
+    st.sampled_from(["2026", "26", "1999", "99", "0000", "70", "69", "1", "9", "123"]),
     st.integers(0, 13).map(str),
     st.integers(0, 32).map(lambda d: f"{d:02d}"),
     st.sampled_from(["-", "/", ".", "^", ":"]),
-    st.sampled_from(["", " 12:30:45", "T23:59", " 24:00:00", " 7.5.9"]),
+    # the time after spaces, a T or punctuation: an hour alone, or with minutes and seconds
+    st.sampled_from(["", " 12:30:45", "T23:59", " 24:00:00", " 7.5.9", ".5", " 5", "-05-06-07"]),
 )
 
 
@@ -377,6 +378,9 @@ punctuated = st.builds(
 @given(sql_type=st.sampled_from(TYPES), literal=st.one_of(numbers, digit_strings, punctuated))
 @example(sql_type="TIMESTAMP NULL", literal="0")
 @example(sql_type="DATETIME", literal="'99-12-31 23:59:59'")
+@example(sql_type="DATE", literal="'1-2-3'")  # (a year of one digit is itself: 0001)
+@example(sql_type="DATETIME", literal="'2026-01-02.5'")  # (an hour after punctuation)
+@example(sql_type="TIME", literal="'2026-01-02.5'")  # (a TIME's, after spaces or a T alone)
 def test_any_number_or_date_reads_as_on_the_server(
     both: tuple[Any, Catalog], sql_type: str, literal: str
 ) -> None:

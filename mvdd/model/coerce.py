@@ -424,11 +424,13 @@ _DAYS_HOURS_RE = re.compile(r"(-)?(\d+) +(\d+)(?:\.(\d+))?")
 
 #: ASCII punctuation, any of which MySQL takes between the parts of a date or a time
 _P = r"[!-/:-@\[-`{-~]"
-#: a date (and time) as MySQL also writes it: any punctuation between the parts, a one- or
-#: two-digit year, the time after a space or a T
+#: a date (and time) as MySQL also writes it: any punctuation between the parts, a year of
+#: one to four digits, the time after spaces, a T or punctuation, of an hour at least (its
+#: minutes and seconds after it if any, a fraction after a point past the seconds alone:
+#: ``'2026-01-02.5'`` is 05:00, ``'1.2.3.4.5.6.7'`` 0001-02-03 04:05:06.7)
 _LOOSE_DATETIME_RE = re.compile(
     rf"(\d{{1,4}}){_P}(\d{{1,2}}){_P}(\d{{1,2}})"
-    rf"(?:(?:T|\s+)(\d{{1,2}}){_P}(\d{{1,2}})(?:{_P}(\d{{1,2}}))?(?:\.(\d+))?)?"
+    rf"(?:(?:T|\s+|{_P})(\d{{1,2}})(?:{_P}(\d{{1,2}})(?:{_P}(\d{{1,2}})(?:\.(\d+))?)?)?)?"
 )
 #: digits alone: YYMMDD, YYYYMMDD, YYMMDDhhmmss or YYYYMMDDhhmmss, and a fraction
 _DIGITS_RE = re.compile(r"(\d+)(?:\.(\d*))?")
@@ -459,8 +461,9 @@ def python_date(kind: TypeKind, value: Any) -> _dt.date | None:
 
 
 def _full_year(digits: str) -> int:
-    """A year as written: one or two digits mean 2000..2069 (00..69) or 1970..1999."""
-    return _century(int(digits)) if len(digits) <= 2 else int(digits)
+    """A year as written: two digits mean 2000..2069 (00..69) or 1970..1999; any other
+    number of them the year itself (``'1-2-3'`` is 0001-02-03, as the servers read it)."""
+    return _century(int(digits)) if len(digits) == 2 else int(digits)
 
 
 def _century(yy: int) -> int:
@@ -561,11 +564,12 @@ def _time_text(value: Any) -> str | None:
 def _time_of(text: str) -> str | None:
     """The time of a date and time written as text: the server reads only that part for a
     TIME (with the days of a date of no year nor month, as hours), and of the date only that
-    it is one, or has a zero month or day; None when the text has no time part, or such a
-    date, or such a time."""
+    it is one, or has a zero month or day; None when the text has no time part (after
+    spaces or a T: ``'2026-01-02.5'``, a date and time's text, is no TIME's), or such a date,
+    or such a time."""
     stripped = text.strip()
     m = _LOOSE_DATETIME_RE.fullmatch(stripped)
-    if m is not None and m[4] is None:
+    if m is not None and (m[4] is None or stripped[m.end(3)] not in _TIME_AFTER):
         return None
     full = _datetime_text(stripped)
     if full is None:
@@ -627,6 +631,8 @@ def _time_sign(text: str) -> str:
     return text
 
 
+#: what stands between a date and its time in a TIME's text: spaces or a T
+_TIME_AFTER = frozenset("T \t\n\r\v\f")
 #: the characters C's ``isspace`` passes over
 _C_SPACES = " \t\n\r\v\f"
 

@@ -290,7 +290,8 @@ def _text_micros(text: SparkColumn) -> SparkColumn:
     """A text as the server reads it as a TIME: a date and a time's time; ``H:M[:S][.f]``,
     with days before it; else a number (:func:`_number_micros`)."""
     text = F.when(
-        text.rlike(r"^-?\d+[-/.]\d+[-/.]\d+[ T]"), F.regexp_extract(text, r"[ T](\S+)$", 1)
+        text.rlike(r"^-?\d+[-/.]\d+[-/.]\d+[ T]"),
+        _clock_of(F.regexp_extract(text, r"[ T](\S+)$", 1)),
     ).otherwise(text)
 
     def read(text: SparkColumn) -> SparkColumn:
@@ -301,6 +302,14 @@ def _text_micros(text: SparkColumn) -> SparkColumn:
         return F.when(text.rlike(_CLOCK), timed).otherwise(_number_micros(number, exact=False))
 
     return _let(text, read)
+
+
+def _clock_of(part: SparkColumn) -> SparkColumn:
+    """A date and time's time part as :data:`_CLOCK` writes it: its parts between any
+    punctuation (``05.06`` is 05:06), an hour alone an hour (``5`` is 05:00)."""
+    three = F.regexp_replace(part, r"^(\d+)\p{Punct}(\d+)\p{Punct}(\d+)", "$1:$2:$3")
+    two = F.regexp_replace(three, r"^(\d+)\p{Punct}(\d+)$", "$1:$2")
+    return F.regexp_replace(two, r"^(\d+)$", "$1:00")
 
 
 def _number_micros(n: SparkColumn, *, exact: bool = True) -> SparkColumn:
@@ -366,8 +375,12 @@ def _instant(v: SparkColumn, t: ColumnType) -> SparkColumn:
 
 def _text_instant(text: SparkColumn) -> SparkColumn:
     """A text as the server reads it as a date and time: digits by their count
-    (:func:`_digits_instant`), else year, month and day and a time, any delimiters between."""
-    parts = r"^(\d+)\D+(\d+)\D+(\d+)(?:(?:T| +)(\d+)\D+(\d+)(?:\D+(\d+)(?:\.(\d+))?)?)?$"
+    (:func:`_digits_instant`), else year, month and day and a time, any delimiters between
+    (the time after spaces, a T or punctuation, of an hour at least: ``'2026-01-02.5'`` is
+    05:00)."""
+    parts = (
+        r"^(\d+)\D+(\d+)\D+(\d+)(?:(?:T| +|\p{Punct})(\d+)(?:\D+(\d+)(?:\D+(\d+)(?:\.(\d+))?)?)?)?$"
+    )
     year = F.regexp_extract(text, parts, 1)
     years = _whole(year, "int")
     years = F.when(F.length(year) == 2, _two_digit_year(years)).otherwise(years)
