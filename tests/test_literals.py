@@ -747,6 +747,9 @@ other_literals = st.one_of(
 @example(sql_type="VARCHAR(6) CHARACTER SET ucs2", literal="X'41'")
 @example(sql_type="ENUM('é','b') CHARACTER SET latin1", literal="X'E9'")
 @example(sql_type="VARCHAR(6)", literal="X'FF'")
+@example(sql_type="VARCHAR(5) CHARACTER SET gbk", literal="X'C4E3'")
+@example(sql_type="VARCHAR(5) CHARACTER SET gbk", literal="X'90'")  # (an ill-formed sequence)
+@example(sql_type="VARCHAR(5) CHARACTER SET sjis", literal="_sjis X'C4E3'")
 @example(sql_type="BIT(64)", literal="_latin1'é'")
 # a double past BIGINT's range in a BIT(64): C's cast, 2**63
 @example(sql_type="BIT(64)", literal="1e19")

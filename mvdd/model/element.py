@@ -27,7 +27,7 @@ from mvdd.model.coerce import (
     single_float,
     two_digit_year,
 )
-from mvdd.model.encoding import holds, python_codec
+from mvdd.model.encoding import holds, python_codec, well_formed
 from mvdd.model.frozen import builder
 from mvdd.model.kind import CHARSET_FAMILIES, Family, TypeKind
 from mvdd.model.types import ColumnType, canonical_charset
@@ -589,8 +589,10 @@ def introduced(introducer: str, value: Any) -> Any:
         text = data.decode(codec)
     except UnicodeDecodeError:
         return CharsetText(data.decode(codec, errors="replace"), data, charset)
-    # (utf8mb3's codec reads the characters past U+FFFF, which it does not hold)
-    return CharsetText(text, data, None if holds(charset, text) else charset)
+    # (utf8mb3's codec reads the characters past U+FFFF, which it does not hold; a multi-byte
+    # charset's codec reads an ill-formed sequence as the server shows it, a ?)
+    good = holds(charset, text) and well_formed(data, charset)
+    return CharsetText(text, data, None if good else charset)
 
 
 def bit_bytes(digits: str) -> bytes:

@@ -736,6 +736,20 @@ def shown_text(text: str) -> str:
 _SHOWN_AS_MARK = re.compile(f"[\U00010000-\U0010ffff{_KEPT_RANGE}]")
 
 
+def well_formed(data: bytes, charset: str | None) -> bool:
+    """Whether bytes are a well-formed sequence of a multi-byte charset's characters (a lead
+    byte with its trail, as the servers check a binary string made text: their error 1300);
+    True for any other charset, whose codec says it.
+
+    >>> well_formed(b"\\xc4\\xe3", "gbk"), well_formed(b"\\xca\\x16", "gbk")
+    (True, False)
+    """
+    if charset not in _MULTI:
+        return True
+    kept = kept_text(data, charset)
+    return kept is not None and KEPT_BYTE.search(kept) is None
+
+
 def holds_every_character(charset: str | None) -> bool:
     """Whether a charset writes every character, those beyond the BMP too (``utf8mb4``,
     ``utf16``, ``utf16le``, ``utf32``)."""
@@ -756,6 +770,7 @@ __all__ = [
     "read_as",
     "shown_text",
     "statement_text",
+    "well_formed",
     "without_kept",
     "written_as",
 ]
