@@ -21,7 +21,7 @@ import re
 import sys
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeGuard
 
 import pymysql
 import pytest
@@ -150,6 +150,11 @@ def _mvdd_default(cat: Catalog, sql_type: str, literal: str) -> str | None:
     return str(kept)
 
 
+def _digits(shown: str | None) -> TypeGuard[str]:
+    """Whether a default as shown is ASCII digits alone (a YEAR's: ``'²'`` is a digit too)."""
+    return shown is not None and shown.isascii() and shown.isdigit()
+
+
 def _agree(conn: Any, cat: Catalog, sql_type: str, literal: str) -> bool:
     """Whether mvdd reads the literal as the server does (True), or the case is one left out
     on purpose (False)."""
@@ -157,7 +162,7 @@ def _agree(conn: Any, cat: Catalog, sql_type: str, literal: str) -> bool:
     if _left_out(sql_type, literal, server, cuts=cat.replica and cat.flavor == "mariadb"):
         return False
     mine = _mvdd_default(cat, sql_type, literal)
-    if mine is not None and server is not None and mine.isdigit() and server.isdigit():
+    if _digits(mine) and _digits(server):
         mine, server = str(int(mine)), str(int(server))  # (a YEAR 0 shows as 0000)
     assert mine == server, (sql_type, literal)
     return True
@@ -309,7 +314,7 @@ def _same_default(conn: Any, cat: Catalog, sql_type: str, literal: str) -> None:
     mine = _mvdd_default(cat, sql_type, literal)
     if mine == "None":
         mine = "NULL"  # (information_schema's word for a DEFAULT NULL)
-    if mine is not None and server is not None and mine.isdigit() and server.isdigit():
+    if _digits(mine) and _digits(server):
         mine, server = str(int(mine)), str(int(server))  # (a YEAR 0 shows as 0000)
     if mine == server == "NULL":
         return
