@@ -80,6 +80,18 @@ SOURCES: dict[str, list[str]] = {
         "'2026-01-02 5'",
         "'2026-01-02 05.06'",
         "'2026-01-02 05:06.5'",
+        # a date and time of any punctuation as a TIME (an hour alone, a date or a time of day
+        # that is none), a CHAR cut before a space, 12 and 14 digits of no date, second 60
+        "'123:12:7 10:00:00.5'",
+        "'1@6@24 5'",
+        "'2026_11_08 12:30:45'",
+        "'99#0#23T23:59'",
+        "'123/13/30 24:00:00'",
+        "'2026-4-8 24:00:00'",
+        "'0000-9-22 23:59:59.9999995'",
+        "'019161461003'",
+        "'89914330146730'",
+        "'20:59:60'",
     ],
     "CHAR(10)": ["'ab'", "'7'"],
     "VARBINARY(10)": ["'AB'", "'12'", "x'00ff'"],

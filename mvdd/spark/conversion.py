@@ -260,16 +260,41 @@ _CLOCK = r"^(-?)(?:(\d+) +)?(\d+):(\d+)(?::(\d+))?(?:\.(\d+))?$"
 
 
 def _clock_micros(text: SparkColumn) -> SparkColumn:
-    """A text of :data:`_CLOCK`'s form as its signed microseconds (NULL where it is not)."""
+    """A text of :data:`_CLOCK`'s form as its signed microseconds (NULL where it is not, or
+    its minutes or seconds pass 59: ``'20:59:60'`` is no time)."""
+    minutes = _whole(F.regexp_extract(text, _CLOCK, 4), "long")
+    second = F.coalesce(_whole(F.regexp_extract(text, _CLOCK, 5), "long"), F.lit(0))
     seconds = (
         F.coalesce(_whole(F.regexp_extract(text, _CLOCK, 2), "long"), F.lit(0)) * 86400
         + _whole(F.regexp_extract(text, _CLOCK, 3), "long") * 3600
-        + _whole(F.regexp_extract(text, _CLOCK, 4), "long") * 60
-        + F.coalesce(_whole(F.regexp_extract(text, _CLOCK, 5), "long"), F.lit(0))
+        + minutes * 60
+        + second
     )
     fraction = F.regexp_extract(text, _CLOCK, 6)
     micros = seconds * _MICRO + F.coalesce(_whole(F.rpad(fraction, 6, "0"), "long"), F.lit(0))
-    return micros * F.when(F.regexp_extract(text, _CLOCK, 1) == "-", -1).otherwise(1)
+    signed = micros * F.when(F.regexp_extract(text, _CLOCK, 1) == "-", -1).otherwise(1)
+    return F.when((minutes <= 59) & (second <= 59), signed)
+
+
+#: a date and time's text as a TIME reads it: its date (any punctuation between its parts),
+#: then, after spaces or a T, its time
+_DATED = r"^(\d+)\p{Punct}(\d+)\p{Punct}(\d+)[ T]+(\S+)$"
+
+
+def _dated_micros(text: SparkColumn) -> SparkColumn:
+    """A date and time's text (:data:`_DATED`) as a TIME: its time of day, where its date is
+    one (or has a zero month or day) and its time one of a day; a date of no year nor month
+    counts its days as hours (``'0000-00-02 05:00'`` is 53:00), as the server reads them."""
+    year, month, day = (_whole(F.regexp_extract(text, _DATED, k), "int") for k in (1, 2, 3))
+    clock = _clock_of(F.regexp_extract(text, _DATED, 4))
+    hours = _whole(F.regexp_extract(clock, _CLOCK, 3), "long")
+    a_date = _make(
+        [F.when(year == 0, F.lit(2001)).otherwise(year), month, day, F.lit(0), F.lit(0), F.lit(0)],
+        F.lit(0),
+    ).isNotNull() | ((month <= 12) & (day <= 31) & ((month == 0) | (day == 0)))
+    days = F.when((year == 0) & (month == 0), day * 86400 * _MICRO).otherwise(F.lit(0))
+    of_day = (hours <= 23) & ~clock.startswith("-") & (F.regexp_extract(clock, _CLOCK, 2) == "")
+    return F.when(a_date & of_day, _clock_micros(clock) + days)
 
 
 def _micros(v: SparkColumn, t: ColumnType) -> SparkColumn:
@@ -289,17 +314,17 @@ def _micros(v: SparkColumn, t: ColumnType) -> SparkColumn:
 def _text_micros(text: SparkColumn) -> SparkColumn:
     """A text as the server reads it as a TIME: a date and a time's time; ``H:M[:S][.f]``,
     with days before it; else a number (:func:`_number_micros`)."""
-    text = F.when(
-        text.rlike(r"^-?\d+[-/.]\d+[-/.]\d+[ T]"),
-        _clock_of(F.regexp_extract(text, r"[ T](\S+)$", 1)),
-    ).otherwise(text)
 
     def read(text: SparkColumn) -> SparkColumn:
         # (the number it begins with, no letter after it: '2020-01-01' is 2020, '1e3' none)
         prefix = F.regexp_extract(text, r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))(?![\w.])", 1)
         number = cast(prefix, _decimal(38, 6), tried=True)
         timed = _clock_micros(text)
-        return F.when(text.rlike(_CLOCK), timed).otherwise(_number_micros(number, exact=False))
+        return (
+            F.when(text.rlike(_DATED), _dated_micros(text))
+            .when(text.rlike(_CLOCK), timed)
+            .otherwise(_number_micros(number, exact=False, text=True))
+        )
 
     return _let(text, read)
 
@@ -312,13 +337,14 @@ def _clock_of(part: SparkColumn) -> SparkColumn:
     return F.regexp_replace(two, r"^(\d+)$", "$1:00")
 
 
-def _number_micros(n: SparkColumn, *, exact: bool = True) -> SparkColumn:
+def _number_micros(n: SparkColumn, *, exact: bool = True, text: bool = False) -> SparkColumn:
     """A number as the server reads it as a TIME: ``[-]HHMMSS.ffffff`` (minutes or seconds
     past 59: no time, which a session that is not strict makes 00:00:00). An ``exact`` one's
     (not a DOUBLE's, nor a text's) 8 digits are a date, its midnight, and 9 to 14 a date and
     time, its time of day (none where it is no date); past them the range's end
-    (:func:`_to_time` holds it there). A DOUBLE's and a text's 11 to 14 digits are a date and
-    time's time of day (the range's end where they are no date); past 14 digits, none."""
+    (:func:`_to_time` holds it there). A DOUBLE's and a ``text``'s 11 to 14 digits are a date
+    and time's time of day (where they are no date, a DOUBLE's the range's end, a text's no
+    time); past 14 digits, none."""
 
     def read(n: SparkColumn) -> SparkColumn:
         a = cast(F.abs(n), _decimal(38, 6), tried=True)
@@ -342,7 +368,7 @@ def _number_micros(n: SparkColumn, *, exact: bool = True) -> SparkColumn:
             micros = F.when(n.isNotNull() & whole.isNull(), past).otherwise(micros)
         else:  # (hours past 838: the range's end; from 11 digits a date and time's time)
             micros = F.when(whole < 10_000_000_000, clock).when(
-                whole <= 99_999_999_999_999, F.coalesce(of_day, past)
+                whole <= 99_999_999_999_999, of_day if text else F.coalesce(of_day, past)
             )
         return micros * F.when(n < 0, -1).otherwise(1)
 
@@ -637,6 +663,8 @@ def _to_text(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     text = _fitted(_text(v, old), new) if read is None else read
     if new.family == Family.CHAR and new.length is not None:  # (cut to its characters)
         text = F.substring(text, 1, new.length)
+    if new.kind == K.CHAR:  # (a CHAR's trailing spaces are gone when it is read: a cut's too)
+        text = F.rtrim(text)
     return text
 
 
