@@ -187,8 +187,7 @@ def _rounded(exact: Decimal) -> int:
         whole = int(exact)
         if whole == exact:
             return whole
-    room = _EXACT if exact.adjusted() < 398 else Context(prec=exact.adjusted() + 2)
-    return int(exact.quantize(_ONE, rounding=ROUND_HALF_UP, context=room))  # (past 400 digits too)
+    return int(exact.quantize(_ONE, rounding=ROUND_HALF_UP, context=_EXACT))
 
 
 _ONE = Decimal(1)
@@ -631,10 +630,10 @@ def _time_sign(text: str) -> str:
     return text
 
 
-#: what stands between a date and its time in a TIME's text: spaces or a T
-_TIME_AFTER = frozenset("T \t\n\r\v\f")
 #: the characters C's ``isspace`` passes over
 _C_SPACES = " \t\n\r\v\f"
+#: what stands between a date and its time in a TIME's text: spaces or a T
+_TIME_AFTER = frozenset("T" + _C_SPACES)
 
 
 def _coerce_temporal(t: TemporalType, value: Any) -> Any:
