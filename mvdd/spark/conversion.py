@@ -286,15 +286,18 @@ def _dated_micros(text: SparkColumn) -> SparkColumn:
     one (or has a zero month or day) and its time one of a day; a date of no year nor month
     counts its days as hours (``'0000-00-02 05:00'`` is 53:00), as the server reads them."""
     year, month, day = (_whole(F.regexp_extract(text, _DATED, k), "int") for k in (1, 2, 3))
-    clock = _clock_of(F.regexp_extract(text, _DATED, 4))
-    hours = _whole(F.regexp_extract(clock, _CLOCK, 3), "long")
     a_date = _make(
         [F.when(year == 0, F.lit(2001)).otherwise(year), month, day, F.lit(0), F.lit(0), F.lit(0)],
         F.lit(0),
     ).isNotNull() | ((month <= 12) & (day <= 31) & ((month == 0) | (day == 0)))
     days = F.when((year == 0) & (month == 0), day * 86400 * _MICRO).otherwise(F.lit(0))
-    of_day = (hours <= 23) & ~clock.startswith("-") & (F.regexp_extract(clock, _CLOCK, 2) == "")
-    return F.when(a_date & of_day, _clock_micros(clock) + days)
+
+    def of_day(clock: SparkColumn) -> SparkColumn:
+        hours = _whole(F.regexp_extract(clock, _CLOCK, 3), "long")
+        a_time = (hours <= 23) & ~clock.startswith("-") & (F.regexp_extract(clock, _CLOCK, 2) == "")
+        return F.when(a_date & a_time, _clock_micros(clock) + days)
+
+    return _let(_clock_of(F.regexp_extract(text, _DATED, 4)), of_day)
 
 
 def _micros(v: SparkColumn, t: ColumnType) -> SparkColumn:
