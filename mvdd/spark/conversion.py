@@ -311,7 +311,7 @@ def _micros(v: SparkColumn, t: ColumnType) -> SparkColumn:
         return F.lit(0).try_cast("long")
     if how in ("text", "bytes", "enum", "set"):
         return _let(F.trim(_text(v, t)), _text_micros)
-    return _number_micros(_number(v, t), exact=how != "double")
+    return _number_micros(_number(v, t), exact=how != "double", double=how == "double")
 
 
 def _text_micros(text: SparkColumn) -> SparkColumn:
@@ -321,12 +321,13 @@ def _text_micros(text: SparkColumn) -> SparkColumn:
     def read(text: SparkColumn) -> SparkColumn:
         # (the number it begins with, no letter after it: '2020-01-01' is 2020, '1e3' none)
         prefix = F.regexp_extract(text, r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))(?![\w.])", 1)
-        number = cast(prefix, _decimal(38, 6), tried=True)
+        cut = F.regexp_extract(prefix, r"^([-+]?\d*\.?\d{0,6})", 1)  # (the server cuts the rest)
+        number = cast(cut, _decimal(38, 6), tried=True)
         timed = _clock_micros(text)
         return (
             F.when(text.rlike(_DATED), _dated_micros(text))
             .when(text.rlike(_CLOCK), timed)
-            .otherwise(_number_micros(number, exact=False, text=True))
+            .otherwise(_number_micros(number, exact=False))
         )
 
     return _let(text, read)
@@ -340,17 +341,26 @@ def _clock_of(part: SparkColumn) -> SparkColumn:
     return F.regexp_replace(two, r"^(\d+)$", "$1:00")
 
 
-def _number_micros(n: SparkColumn, *, exact: bool = True, text: bool = False) -> SparkColumn:
+def _number_micros(n: SparkColumn, *, exact: bool = True, double: bool = False) -> SparkColumn:
     """A number as the server reads it as a TIME: ``[-]HHMMSS.ffffff`` (minutes or seconds
     past 59: no time, which a session that is not strict makes 00:00:00). An ``exact`` one's
     (not a DOUBLE's, nor a text's) 8 digits are a date, its midnight, and 9 to 14 a date and
     time, its time of day (none where it is no date); past them the range's end
-    (:func:`_to_time` holds it there). A DOUBLE's and a ``text``'s 11 to 14 digits are a date
-    and time's time of day (where they are no date, a DOUBLE's the range's end, a text's no
-    time); past 14 digits, none."""
+    (:func:`_to_time` holds it there). A DOUBLE's and a text's 11 to 14 digits are a date and
+    time's time of day (none where they are no date); past 14 digits, none. A ``double``'s
+    fraction is its binary value's rounded to microseconds, as the server rounds it before it
+    cuts it to the column's digits (760955.9999995 is 760955.99999949999…: 76:09:55.999999,
+    where its shortest digits would round to 76:09:56)."""
 
     def read(n: SparkColumn) -> SparkColumn:
         a = cast(F.abs(n), _decimal(38, 6), tried=True)
+        if double:  # (of 15 digits and more no fraction is left to round)
+            small = F.abs(n) < 1e15
+            whole = F.floor(F.when(small, F.abs(n)))
+            rounded = cast(whole, _decimal(38, 0), tried=True) * _MICRO + F.round(
+                (F.abs(n) - whole) * _MICRO
+            )
+            a = F.when(small, cast(rounded / _MICRO, _decimal(38, 6), tried=True)).otherwise(a)
         parts = F.struct(a.alias("a"), F.floor(a).try_cast("long").alias("whole"))
         return _let(parts, lambda p: micros(n, p["a"], p["whole"]))
 
@@ -370,9 +380,7 @@ def _number_micros(n: SparkColumn, *, exact: bool = True, text: bool = False) ->
             )
             micros = F.when(n.isNotNull() & whole.isNull(), past).otherwise(micros)
         else:  # (hours past 838: the range's end; from 11 digits a date and time's time)
-            micros = F.when(whole < 10_000_000_000, clock).when(
-                whole <= 99_999_999_999_999, of_day if text else F.coalesce(of_day, past)
-            )
+            micros = F.when(whole < 10_000_000_000, clock).when(whole <= 99_999_999_999_999, of_day)
         return micros * F.when(n < 0, -1).otherwise(1)
 
     return _let(n, read)
