@@ -426,7 +426,9 @@ class ServerShardMachine(ShardMachine):
         pass
 
     def teardown(self) -> None:
-        pass
+        rig = getattr(self, "rig", None)
+        if rig is not None:
+            rig.close()
 
 
 def gone(err: pymysql.MySQLError, sql: str, server: Any) -> None:

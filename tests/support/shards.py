@@ -73,7 +73,7 @@ class Rig:
         self.target = target
         self.down = sibling(conn)
         self.flavor = prepare_session(self.down).flavor
-        weakref.finalize(self, self.down.close)
+        self._closed = weakref.finalize(self, self.down.close)
         self.counter = itertools.count(1)
         self.warnings: list[str] = []  # what the downstream DDL warned of
         self.tables: dict[str, str] = {}  # shard -> its table name upstream
@@ -86,6 +86,11 @@ class Rig:
         self.group = ShardGroup(target, shards, charset=charset, collation=collation)
         self.log: list[str] = []
         self.downstream([self.group.joined.to_sql()])
+
+    def close(self) -> None:
+        """Close the downstream connection now (a state machine's run makes a rig an example:
+        left to the collector, their connections reached the server's limit in a long run)."""
+        self._closed()
 
     def run(self, sql: str, *, conn: pymysql.connections.Connection | None = None) -> None:
         with (conn or self.conn).cursor() as cur:
