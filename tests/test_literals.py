@@ -756,6 +756,9 @@ other_literals = st.one_of(
 @example(sql_type="VARCHAR(5) CHARACTER SET gbk", literal="X'90'")  # (an ill-formed sequence)
 @example(sql_type="VARCHAR(5) CHARACTER SET sjis", literal="_sjis X'C4E3'")
 @example(sql_type="BIT(64)", literal="_latin1'é'")
+# a _binary string's bytes read in a text column's charset (mvdd kept its text)
+@example(sql_type="VARCHAR(6) CHARACTER SET ucs2", literal="_binary'ab'")
+@example(sql_type="VARCHAR(6) CHARACTER SET latin1", literal="_binary'é'")
 # a double past BIGINT's range in a BIT(64): C's cast, 2**63
 @example(sql_type="BIT(64)", literal="1e19")
 # a hex or bit number past 64 bits, leading zeros too; X'…' a string's bytes in a BIT

@@ -341,11 +341,28 @@ def _bytes(raw: bytes, ctype: ColumnType, mariadb: bool, written_in: str | None)
     if _numeric(ctype) and ctype.family != Family.BIT:
         return int.from_bytes(raw, "big")
     if ctype.family in CHARSET_FAMILIES:
-        charset = ctype.charset or "utf8mb4"
-        unit = _UNITS.get(charset, 1)
-        padded = raw.rjust(-(-len(raw) // unit) * unit, b"\0")
-        return _from_charset_text(introduced(charset, padded), ctype)
+        return _in_charset(raw, ctype)
     return raw
+
+
+def _in_charset(data: bytes, ctype: ColumnType) -> Any:
+    """A binary string's bytes as a text column reads them: in its charset, a wide one's odd
+    bytes left-padded; refused where they are no text of it (the servers' 1300)."""
+    charset = ctype.charset or "utf8mb4"
+    unit = _UNITS.get(charset, 1)
+    padded = data.rjust(-(-len(data) // unit) * unit, b"\0")
+    return _from_charset_text(introduced(charset, padded), ctype)
+
+
+def _binary_text(raw: BinaryText, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
+    """``_binary'…'`` (:class:`BinaryText`): a text column reads its bytes in its own charset
+    (``_binary'ab'`` in a ucs2 column is ``'慢'``, ``_binary'é'`` in a latin1 one ``'Ã©'``), a
+    binary column and a BIT take them, any other column reads its text."""
+    if ctype.family in CHARSET_FAMILIES:
+        return _in_charset(raw.data, ctype)
+    if ctype.family in (Family.BINARY, Family.BLOB, Family.BIT):
+        return raw.data
+    return _text(str(raw), ctype, mariadb, written_in)
 
 
 #: the charsets of fixed units wider than a byte: a binary string is left-padded to a whole
@@ -515,6 +532,18 @@ def _fixed_end(ctype: ColumnType) -> Decimal:
     return Decimal(10) ** (ctype.precision - ctype.scale) - Decimal(10).scaleb(-ctype.scale - 1)
 
 
+class BinaryText(str):
+    """A string literal under the ``_binary`` introducer, as a DEFAULT states it
+    (:func:`introduced`): its text as written and its bytes, the statement's UTF-8."""
+
+    data: bytes
+
+    def __new__(cls, text: str, data: bytes) -> BinaryText:
+        made = super().__new__(cls, text)
+        made.data = data
+        return made
+
+
 class CharsetText(str):
     """A string literal under a charset introducer, as a DEFAULT states it (:func:`introduced`):
     the text its bytes spell in that charset, and those bytes, which a binary column takes;
@@ -568,13 +597,17 @@ def introduced(introducer: str, value: Any) -> Any:
     statement is UTF-8 text, as the binlog reader reads it) read in that charset, as the
     servers read them (``_latin1'é'`` is ``'Ã©'``, ``_latin1 X'E9'`` is ``'é'``, ``_ucs2'ab'``
     is ``'慢'``; ``_ascii'é'``, no text of ascii, is its bytes alone: a text column refuses
-    it, a binary one takes them). A ``_binary`` literal, and one in a charset without a Python
-    codec, as it is; a ``_utf8mb4`` one its text, with its UTF-8 bytes.
+    it, a binary one takes them). A ``_binary`` string its text with its UTF-8 bytes
+    (:class:`BinaryText`: a text column reads them in its own charset), a ``_binary`` hex
+    literal and one in a charset without a Python codec as it is; a ``_utf8mb4`` one its text,
+    with its UTF-8 bytes.
 
     >>> introduced("_latin1", "é"), introduced("_latin1", bytes([0xE9]))
     ('Ã©', 'é')
     """
     charset = canonical_charset(introducer.removeprefix("_"))
+    if charset == "binary" and isinstance(value, str):
+        return BinaryText(value, value.encode("utf-8"))
     if charset == "binary" or not isinstance(value, str | bytes):
         return value
     data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
@@ -639,6 +672,7 @@ _READINGS: dict[type, _Rule] = {
     DoubleLiteral: _double,
     Decimal: _number,
     CharsetText: _introduced,
+    BinaryText: _binary_text,
     str: _text,
 }
 
