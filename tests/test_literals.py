@@ -565,6 +565,9 @@ def _zero_in_date(literal: str) -> bool:
 @given(sql_type=st.sampled_from([*LITERAL_TYPES, "YEAR"]), literal=temporal_literals)
 @example(sql_type="INT", literal="TIME'10:00:01.5'")
 @example(sql_type="TIME(2)", literal="TIMESTAMP'2026-01-01 12:30:45.789'")
+@example(sql_type="UUID", literal="DATE'2026-01-01'")  # (refused: mvdd kept the expression)
+@example(sql_type="INET4", literal="TIME'10:00:00'")
+@example(sql_type="POINT", literal="TIMESTAMP'2026-01-01 00:00:00'")
 def test_a_typed_temporal_literal_reads_as_on_the_server(
     replica: tuple[Any, Catalog], sql_type: str, literal: str
 ) -> None:

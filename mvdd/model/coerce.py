@@ -889,8 +889,8 @@ _FROM_LITERAL: dict[Family | TypeKind, Callable[[TypeKind, str], Any]] = {
     Family.TEXT: _literal_kept,
     Family.BLOB: _literal_kept,
     Family.JSON: _literal_kept,
-    Family.SPATIAL: _literal_kept,
-    Family.PLUGIN: _literal_kept,
+    Family.SPATIAL: _literal_refused,  # (a geometry's, a UUID's, an INET's: no date nor time)
+    Family.PLUGIN: _literal_refused,
     K.DATE: _literal_date,
     K.TIME: _literal_time,
     K.DATETIME: _literal_datetime,
@@ -906,7 +906,8 @@ def from_temporal_literal(kind: TypeKind, value: str, t: ColumnType, *, cut: boo
     a string one, the part a temporal column holds, the year in a YEAR), for the column's type
     to coerce; None where the column keeps the expression (a TEXT, BLOB or JSON column), or
     would take a value mvdd cannot know (a TIME in a date column takes the day the statement
-    ran). Raises InvalidValueError where the server refuses the literal (a BIT column).
+    ran). Raises InvalidValueError where the server refuses the literal (a BIT, a spatial, a
+    UUID or an INET column).
     ``cut``: an integer column takes the whole seconds of a fraction, as MariaDB does (a
     DECIMAL rounds it on both servers); else it rounds, as MySQL does.
 
