@@ -753,6 +753,7 @@ other_literals = st.one_of(
 @example(sql_type="VARCHAR(6) CHARACTER SET latin1", literal="b'11111111'")
 @example(sql_type="VARCHAR(6) CHARACTER SET cp1251", literal="0xC0")
 @example(sql_type="VARCHAR(6) CHARACTER SET ucs2", literal="X'41'")
+@example(sql_type="VARCHAR(6)", literal="_ucs2 X'41'")  # (padded under an introducer too)
 @example(sql_type="ENUM('é','b') CHARACTER SET latin1", literal="X'E9'")
 @example(sql_type="VARCHAR(6)", literal="X'FF'")
 @example(sql_type="VARCHAR(5) CHARACTER SET gbk", literal="X'C4E3'")

@@ -29,7 +29,7 @@ from mvdd.model.coerce import (
 )
 from mvdd.model.encoding import holds, python_codec, well_formed
 from mvdd.model.frozen import builder
-from mvdd.model.kind import CHARSET_FAMILIES, Family, TypeKind
+from mvdd.model.kind import CALENDAR, CHARSET_FAMILIES, Family, TypeKind
 from mvdd.model.types import ColumnType, canonical_charset
 
 
@@ -346,12 +346,9 @@ def _bytes(raw: bytes, ctype: ColumnType, mariadb: bool, written_in: str | None)
 
 
 def _in_charset(data: bytes, ctype: ColumnType) -> Any:
-    """A binary string's bytes as a text column reads them: in its charset, a wide one's odd
-    bytes left-padded; refused where they are no text of it (the servers' 1300)."""
-    charset = ctype.charset or "utf8mb4"
-    unit = _UNITS.get(charset, 1)
-    padded = data.rjust(-(-len(data) // unit) * unit, b"\0")
-    return _from_charset_text(introduced(charset, padded), ctype)
+    """A binary string's bytes as a text column reads them: in its charset, as under its
+    introducer (:func:`introduced`); refused where they are no text of it (the servers' 1300)."""
+    return _from_charset_text(introduced(ctype.charset or "utf8mb4", data), ctype)
 
 
 def _binary_text(raw: BinaryText, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
@@ -365,8 +362,8 @@ def _binary_text(raw: BinaryText, ctype: ColumnType, mariadb: bool, written_in: 
     return _text(str(raw), ctype, mariadb, written_in)
 
 
-#: the charsets of fixed units wider than a byte: a binary string is left-padded to a whole
-#: unit in them, as the servers pad it (``X'41'`` is ``0x0041`` in ucs2)
+#: the charsets of fixed units wider than a byte: a string's bytes are left-padded to a whole
+#: unit in them, as the servers pad them (``X'41'`` is ``0x0041`` in ucs2)
 _UNITS = {"ucs2": 2, "utf16": 2, "utf32": 4}
 
 
@@ -424,12 +421,8 @@ def _word(ctype: ColumnType) -> bool:
 def _no_negative_date(raw: Decimal, ctype: ColumnType) -> None:
     """Refuse a negative number as a date, as MariaDB refuses it however small
     (``-0.0000000001`` is no zero date, as its cut to six digits would make it; ``-0.0`` is)."""
-    if ctype.kind in _DATES and raw < 0:
+    if ctype.kind in CALENDAR and raw < 0:
         raise InvalidValueError(f"{raw} is no date: a negative number")
-
-
-#: the kinds of a date, with or without a time of day
-_DATES = frozenset({TypeKind.DATE, TypeKind.DATETIME, TypeKind.TIMESTAMP})
 
 
 def _text(raw: str, ctype: ColumnType, mariadb: bool, written_in: str | None) -> Any:
@@ -596,11 +589,11 @@ def introduced(introducer: str, value: Any) -> Any:
     """A string or hex literal under a charset introducer (``_latin1'…'``): its bytes (a
     statement is UTF-8 text, as the binlog reader reads it) read in that charset, as the
     servers read them (``_latin1'é'`` is ``'Ã©'``, ``_latin1 X'E9'`` is ``'é'``, ``_ucs2'ab'``
-    is ``'慢'``; ``_ascii'é'``, no text of ascii, is its bytes alone: a text column refuses
-    it, a binary one takes them). A ``_binary`` string its text with its UTF-8 bytes
-    (:class:`BinaryText`: a text column reads them in its own charset), a ``_binary`` hex
-    literal and one in a charset without a Python codec as it is; a ``_utf8mb4`` one its text,
-    with its UTF-8 bytes.
+    is ``'慢'``, ``_ucs2 X'41'`` left-padded ``'A'``; ``_ascii'é'``, no text of ascii, is its
+    bytes alone: a text column refuses it, a binary one takes them). A ``_binary`` string its
+    text with its UTF-8 bytes (:class:`BinaryText`: a text column reads them in its own
+    charset), a ``_binary`` hex literal and one in a charset without a Python codec as it is;
+    a ``_utf8mb4`` one its text, with its UTF-8 bytes.
 
     >>> introduced("_latin1", "é"), introduced("_latin1", bytes([0xE9]))
     ('Ã©', 'é')
@@ -611,6 +604,8 @@ def introduced(introducer: str, value: Any) -> Any:
     if charset == "binary" or not isinstance(value, str | bytes):
         return value
     data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+    unit = _UNITS.get(charset, 1)  # (left-padded to a whole unit of a wide charset)
+    data = data.rjust(-(-len(data) // unit) * unit, b"\0")
     codec = python_codec(charset)
     if codec is None:
         return value
