@@ -147,6 +147,33 @@ def test_values_no_column_holds_are_refused_with_the_models_error(sql_type: str)
                 ctype.convert(value, text)
 
 
+@pytest.mark.parametrize(
+    "sql_type,value,held",
+    [
+        ("VARCHAR(4)", "a\ud800", False),  # (a lone surrogate: no character of any charset)
+        ("VARCHAR(4)", "a\udcf6", False),  # (an ill-formed byte of UTF-8: the server's 1366)
+        ("TEXT CHARACTER SET gbk", "\udc81", False),
+        ("VARCHAR(4) CHARACTER SET latin1", "\ud800", False),
+        ("VARCHAR(4) CHARACTER SET ascii", "a\udcf6", True),  # (any byte of one a character)
+        ("CHAR(4) CHARACTER SET cp1251", "\udc98", True),
+        ("VARCHAR(4) CHARACTER SET ascii", "\udcf6é", False),
+    ],
+)
+def test_a_text_column_holds_a_byte_kept_as_it_is_in_a_charset_of_one_byte_a_character(
+    sql_type: str, value: str, held: bool
+) -> None:
+    """A byte kept as it is (the lone surrogate U+DC00 + the byte, as a member keeps one) is a
+    value of a text column whose charset has one byte a character, as the servers store any
+    byte in one (``X'F6'`` as an ascii column's DEFAULT); a multi-byte charset refuses one,
+    and every charset refuses any other lone surrogate (utf8mb4 took one)."""
+    ctype = parse_table(f"CREATE TABLE t (a {sql_type})").column("a").type
+    if held:
+        assert ctype.coerce(value) == value
+    else:
+        with pytest.raises(InvalidValueError):
+            ctype.coerce(value)
+
+
 CANONICAL = [
     (("decimal",), {}, T("decimal", precision=10, scale=0)),
     (("bit",), {}, T("bit", length=1)),

@@ -27,7 +27,7 @@ from mvdd.model.coerce import (
     single_float,
     two_digit_year,
 )
-from mvdd.model.encoding import holds, python_codec, well_formed
+from mvdd.model.encoding import holds, holds_value, kept_text, python_codec, well_formed
 from mvdd.model.frozen import builder
 from mvdd.model.kind import CALENDAR, CHARSET_FAMILIES, Family, TypeKind
 from mvdd.model.types import ColumnType, canonical_charset
@@ -577,9 +577,15 @@ def _kept_date(
 
 def _from_charset_text(raw: CharsetText, ctype: ColumnType) -> Any:
     """An introduced string literal as a column of ``ctype`` reads it: a binary column its
-    bytes, any other its text, refused where the bytes are no text of their charset."""
+    bytes, any other its text, refused where the bytes are no text of their charset, save
+    bytes of the column's own charset of one byte a character, which the servers keep as they
+    are (``X'F6'`` in an ascii column: :func:`~mvdd.model.encoding.holds_value`)."""
     if ctype.family in (Family.BINARY, Family.BLOB, Family.BIT):
         return raw.data
+    if raw.invalid is not None and raw.invalid == ctype.charset:
+        kept = kept_text(raw.data, raw.invalid)  # (any byte, in a charset of one a character)
+        if kept is not None and holds_value(raw.invalid, kept):
+            return kept
     if raw.invalid is not None:
         raise InvalidValueError(f"invalid {raw.invalid} character string {raw.data!r}")
     return raw

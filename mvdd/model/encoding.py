@@ -541,6 +541,27 @@ def holds(charset: str | None, text: str) -> bool | None:
     return True
 
 
+def holds_value(charset: str | None, text: str) -> bool | None:
+    r"""Whether a text column of ``charset`` holds ``text`` as a value (:func:`holds`), where a
+    lone surrogate is no character, save a :data:`KEPT_BYTE` in a charset of one byte a
+    character: the servers keep any byte in one (``X'F6'`` in an ascii column is the byte
+    0xF6, which they show as a ``?``), where a multi-byte charset refuses an ill-formed one.
+
+    >>> holds_value("ascii", "a\udcf6"), holds_value("utf8mb4", "\udcf6")
+    (True, False)
+    """
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return holds(charset, text)
+    if charset not in KEEPS_BYTES or _one_byte_reading(charset) is None:
+        return False
+    rest = KEPT_BYTE.sub("", text)
+    return False if _SURROGATE.search(rest) else holds(charset, rest)
+
+
+#: a lone surrogate: no character (a byte kept as it is among them, :data:`KEPT_BYTE`)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def written_as(charset: str | None, text: str) -> str:
     """``text`` as ``charset`` writes it, as both servers convert text into it: each character
     it cannot write a ``?`` (:func:`holds`; a charset not known here keeps them).
@@ -765,6 +786,7 @@ __all__ = [
     "bytes_in",
     "holds",
     "holds_every_character",
+    "holds_value",
     "kept_text",
     "python_codec",
     "read_as",
