@@ -770,6 +770,12 @@ other_literals = st.one_of(
 # a _binary string's bytes read in a text column's charset (mvdd kept its text)
 @example(sql_type="VARCHAR(6) CHARACTER SET ucs2", literal="_binary'ab'")
 @example(sql_type="VARCHAR(6) CHARACTER SET latin1", literal="_binary'é'")
+# a double's whole text in a string column of a charset not ASCII's, not fitted to it
+@example(sql_type="VARCHAR(5) CHARACTER SET ucs2", literal="1.234567e0")
+@example(sql_type="CHAR(5) CHARACTER SET sjis", literal="1.234567e0")
+@example(sql_type="VARCHAR(10) CHARACTER SET utf16", literal="123456789.5e0")
+@example(sql_type="VARCHAR(5) CHARACTER SET utf32", literal="1.5e0")
+@example(sql_type="VARCHAR(5) CHARACTER SET cp932", literal="1.234567e0")
 # a double past BIGINT's range in a BIT(64): C's cast, 2**63
 @example(sql_type="BIT(64)", literal="1e19")
 # a hex or bit number past 64 bits, leading zeros too; X'…' a string's bytes in a BIT

@@ -27,7 +27,14 @@ from mvdd.model.coerce import (
     single_float,
     two_digit_year,
 )
-from mvdd.model.encoding import holds, holds_value, kept_text, python_codec, well_formed
+from mvdd.model.encoding import (
+    NONASCII,
+    holds,
+    holds_value,
+    kept_text,
+    python_codec,
+    well_formed,
+)
 from mvdd.model.frozen import builder
 from mvdd.model.kind import CALENDAR, CHARSET_FAMILIES, Family, TypeKind
 from mvdd.model.types import ColumnType, canonical_charset
@@ -395,11 +402,15 @@ def _double(raw: DoubleLiteral, ctype: ColumnType, mariadb: bool, written_in: st
     time's column its binary value to the nanosecond, as it reads a double there (a negative
     one no date, however small: :func:`_no_negative_date`), and a negative one in a BIT(64)
     the 64 bits of its whole part (C's cast of it to a 64-bit integer, :func:`_longlong`:
-    ``-1.5e0`` is 2**64 - 1, ``-1e30`` and ``1e19`` are 2**63)."""
+    ``-1.5e0`` is 2**64 - 1, ``-1e30`` and ``1e19`` are 2**63), and in a string column of a
+    charset not ASCII's its whole text, not fitted to the column (``1.234567e0`` in a ucs2
+    VARCHAR(5) is refused, where a utf8mb4 one fits it to ``'1.235'``: ``NONASCII``)."""
     if ctype.family == Family.ENUM:
         return _member_number(raw, ctype)
     if mariadb:
         _no_negative_date(raw, ctype)
+        if ctype.family == Family.CHAR and ctype.charset in NONASCII:
+            return double_text(float(raw), DOUBLE_TEXT_WIDTH)
         if ctype.family == Family.TEMPORAL and ctype.kind != TypeKind.YEAR:
             return double_seconds(float(raw))
         if _word(ctype) and not 0 <= raw < 2**63:

@@ -486,6 +486,10 @@ CODECS: dict[str, str] = {
 }
 
 
+#: the charsets MariaDB flags as not ASCII's (its ``MY_CS_NONASCII``): a constant of another
+#: type it converts to one as a whole text first (a double's DEFAULT in a VARCHAR is its whole
+#: text, which the column holds or refuses, where an ASCII-based charset's column fits it)
+NONASCII: frozenset[str] = frozenset({"ucs2", "utf16", "utf16le", "utf32", "sjis", "swe7"})
 #: the charsets a script's statements split alike in: a byte below 0x80 is its ASCII
 #: character wherever it stands (never a multi-byte character's part, as a backslash is of
 #: ``sjis``'s, ``cp932``'s, ``big5``'s, ``gbk``'s and ``gb18030``'s; not a letter, as ``swe7``
@@ -783,6 +787,7 @@ __all__ = [
     "CODECS",
     "KEEPS_BYTES",
     "KEPT_BYTE",
+    "NONASCII",
     "bytes_in",
     "holds",
     "holds_every_character",
