@@ -3,9 +3,11 @@ statements applied, and the violation kinds expected forward and backward (empty
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from mvdd import Catalog, DDLError, check, check_versions
+from mvdd import Catalog, DDLError, NoSuchVersionError, check, check_versions
 from mvdd.compat import check_history, check_table_versions, compatible_since, widens
 from mvdd.model import ColumnType
 
@@ -134,6 +136,17 @@ CHAINS = [
 
 def kinds(report: object) -> list[str]:
     return [v.kind for v in report.violations]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("versions", [("1", 2), (1, 2.5), (True, 2), (None, 1), (1, "x")])
+def test_versions_that_are_no_ints_are_refused_naming_the_table(versions: tuple[Any, Any]) -> None:
+    """A version that is no int (a text, a float, a bool) is refused with the catalog's error
+    for a version, naming the table (a text was a TypeError; True was version 1)."""
+    cat = Catalog()
+    cat.execute(BASE)
+    cat.execute("ALTER TABLE t ADD z INT")
+    with pytest.raises(NoSuchVersionError, match="a version is an int.*table `t`"):
+        check_versions(cat, "t", *versions)
 
 
 @pytest.mark.parametrize("sql,forward,backward", SINGLE, ids=[row[0][14:60] for row in SINGLE])

@@ -194,6 +194,12 @@ def check_table_versions(
     concatenation of its versions' verdicts."""
     m = _mode(mode)
     head = cat.version_by_id(table_id)
+    for version in (from_version, to_version):
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise NoSuchVersionError(
+                f"a version is an int, not {version!r}",
+                table=cat.change_by_id(table_id, head).table,
+            )
     if not 1 <= from_version <= to_version <= head:
         raise NoSuchVersionError(
             f"versions {from_version}..{to_version} are not within 1..{head}",
