@@ -200,7 +200,8 @@ def values(ctype: ColumnType) -> st.SearchStrategy[Any]:
     if fam == Family.DECIMAL:
         assert ctype.precision is not None and ctype.scale is not None
         bound = 10 ** (ctype.precision - ctype.scale) - 1
-        return st.decimals(-bound, bound, places=ctype.scale, allow_nan=False).map(ctype.coerce)
+        low = 0 if ctype.unsigned else -bound
+        return st.decimals(low, bound, places=ctype.scale, allow_nan=False).map(ctype.coerce)
     if fam == Family.FLOAT:  # values exact in single precision, so both sides print alike
         return st.integers(-4000, 4000).map(lambda k: k / 4)
     if fam == Family.BIT:
