@@ -145,7 +145,7 @@ def test_versions_that_are_no_ints_are_refused_naming_the_table(versions: tuple[
     cat = Catalog()
     cat.execute(BASE)
     cat.execute("ALTER TABLE t ADD z INT")
-    with pytest.raises(NoSuchVersionError, match="a version is an int.*table `t`"):
+    with pytest.raises(NoSuchVersionError, match=r"a version is an int.*table `t`"):
         check_versions(cat, "t", *versions)
 
 

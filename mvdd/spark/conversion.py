@@ -252,33 +252,44 @@ def _double_text(v: SparkColumn, *, single: bool) -> SparkColumn:
 
 def _time_micros(v: SparkColumn) -> SparkColumn:
     """A TIME's text (``[-]H:MM:SS[.ffffff]``) as its microseconds."""
-    return _let(v, _clock_micros)
+    return _let(v, lambda text: _clock_micros(text))
 
 
-#: a time of day as text: its sign, days, hours, minutes, seconds and fraction
-_CLOCK = r"^(-?)(?:(\d+) +)?(\d+):(\d+)(?::(\d+))?(?:\.(\d+))?$"
+#: what may follow a number or a time a text begins with, which the server reads and leaves
+#: the rest of (a session that is not strict keeps what it read: ``'12:30:00abc'`` is 12:30,
+#: ``'12x'`` 12 seconds): anything but more of it, or an exponent (``'1e3'`` and
+#: ``'12:30e5'`` are no time)
+_REST = r"(?![eE][-+]?\d)(?:\D.*)?$"
+#: a time of day as text: its sign, days, hours, minutes, seconds and fraction (the groups
+#: possessive: none gives back what it read to what follows)
+_CLOCK_HEAD = r"^(-?)(?:(\d+) +)?(\d+):(\d+)(?::(\d+))?+(?:\.(\d+))?+"
+#: a text that is a time of day, then :data:`_REST`
+_CLOCK = _CLOCK_HEAD + _REST
+#: a date and time's time part, then anything (``'… 12:30:00e5'`` is 12:30)
+_CLOCK_ANY = _CLOCK_HEAD + r"(?:\D.*)?$"
 
 
-def _clock_micros(text: SparkColumn) -> SparkColumn:
-    """A text of :data:`_CLOCK`'s form as its signed microseconds (NULL where it is not, or
-    its minutes or seconds pass 59: ``'20:59:60'`` is no time)."""
-    minutes = _whole(F.regexp_extract(text, _CLOCK, 4), "long")
-    second = F.coalesce(_whole(F.regexp_extract(text, _CLOCK, 5), "long"), F.lit(0))
+def _clock_micros(text: SparkColumn, clock: str = _CLOCK) -> SparkColumn:
+    """A text of ``clock``'s form (:data:`_CLOCK`, :data:`_CLOCK_ANY`) as its signed
+    microseconds (NULL where it is not, or its minutes or seconds pass 59: ``'20:59:60'`` is
+    no time)."""
+    minutes = _whole(F.regexp_extract(text, clock, 4), "long")
+    second = F.coalesce(_whole(F.regexp_extract(text, clock, 5), "long"), F.lit(0))
     seconds = (
-        F.coalesce(_whole(F.regexp_extract(text, _CLOCK, 2), "long"), F.lit(0)) * 86400
-        + _whole(F.regexp_extract(text, _CLOCK, 3), "long") * 3600
+        F.coalesce(_whole(F.regexp_extract(text, clock, 2), "long"), F.lit(0)) * 86400
+        + _whole(F.regexp_extract(text, clock, 3), "long") * 3600
         + minutes * 60
         + second
     )
-    fraction = F.regexp_extract(text, _CLOCK, 6)
+    fraction = F.regexp_extract(text, clock, 6)
     micros = seconds * _MICRO + F.coalesce(_whole(F.rpad(fraction, 6, "0"), "long"), F.lit(0))
-    signed = micros * F.when(F.regexp_extract(text, _CLOCK, 1) == "-", -1).otherwise(1)
+    signed = micros * F.when(F.regexp_extract(text, clock, 1) == "-", -1).otherwise(1)
     return F.when((minutes <= 59) & (second <= 59), signed)
 
 
 #: a date and time's text as a TIME reads it: its date (any punctuation between its parts),
-#: then, after spaces or a T, its time
-_DATED = r"^(\d+)\p{Punct}(\d+)\p{Punct}(\d+)[ T]+(\S+)$"
+#: then, after spaces or a T, its time (which the rest may follow: ``'… 12:30:00Z'``)
+_DATED = r"^(\d+)\p{Punct}(\d+)\p{Punct}(\d+)[ T]+(\d\S*)(?:\s.*)?$"
 
 
 def _dated_micros(text: SparkColumn) -> SparkColumn:
@@ -293,9 +304,10 @@ def _dated_micros(text: SparkColumn) -> SparkColumn:
     days = F.when((year == 0) & (month == 0), day * 86400 * _MICRO).otherwise(F.lit(0))
 
     def of_day(clock: SparkColumn) -> SparkColumn:
-        hours = _whole(F.regexp_extract(clock, _CLOCK, 3), "long")
-        a_time = (hours <= 23) & ~clock.startswith("-") & (F.regexp_extract(clock, _CLOCK, 2) == "")
-        return F.when(a_date & a_time, _clock_micros(clock) + days)
+        hours = _whole(F.regexp_extract(clock, _CLOCK_ANY, 3), "long")
+        days_of = F.regexp_extract(clock, _CLOCK_ANY, 2)
+        a_time = (hours <= 23) & ~clock.startswith("-") & (days_of == "")
+        return F.when(a_date & a_time, _clock_micros(clock, _CLOCK_ANY) + days)
 
     return _let(_clock_of(F.regexp_extract(text, _DATED, 4)), of_day)
 
@@ -319,14 +331,14 @@ def _text_micros(text: SparkColumn) -> SparkColumn:
     with days before it; else a number (:func:`_number_micros`)."""
 
     def read(text: SparkColumn) -> SparkColumn:
-        # (the number it begins with, no letter after it: '2020-01-01' is 2020, '1e3' none)
-        prefix = F.regexp_extract(text, r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))(?![\w.])", 1)
+        # (the number it begins with, the rest left: '2020-01-01' is 2020, '12x' 12, '1e3' none)
+        prefix = F.regexp_extract(text, r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))(?![\d.])" + _REST, 1)
         cut = F.regexp_extract(prefix, r"^([-+]?\d*\.?\d{0,6})", 1)  # (the server cuts the rest)
         number = cast(cut, _decimal(38, 6), tried=True)
         timed = _clock_micros(text)
         return (
             F.when(text.rlike(_DATED), _dated_micros(text))
-            .when(text.rlike(_CLOCK), timed)
+            .when(text.rlike(_CLOCK_HEAD), timed)  # (an exponent after it: none)
             .otherwise(_number_micros(number, exact=False))
         )
 
@@ -335,10 +347,11 @@ def _text_micros(text: SparkColumn) -> SparkColumn:
 
 def _clock_of(part: SparkColumn) -> SparkColumn:
     """A date and time's time part as :data:`_CLOCK` writes it: its parts between any
-    punctuation (``05.06`` is 05:06), an hour alone an hour (``5`` is 05:00)."""
+    punctuation (``05.06`` is 05:06), an hour alone an hour (``5`` is 05:00), the rest after
+    them kept (``12.5x`` is 12:05, ``12Z`` 12:00)."""
     three = F.regexp_replace(part, r"^(\d+)\p{Punct}(\d+)\p{Punct}(\d+)", "$1:$2:$3")
-    two = F.regexp_replace(three, r"^(\d+)\p{Punct}(\d+)$", "$1:$2")
-    return F.regexp_replace(two, r"^(\d+)$", "$1:00")
+    two = F.regexp_replace(three, r"^(\d+)\p{Punct}(\d+)(?!\d|\p{Punct}\d)", "$1:$2")
+    return F.regexp_replace(two, r"^(\d+)(?!\d|\p{Punct}\d)", "$1:00")
 
 
 def _number_micros(n: SparkColumn, *, exact: bool = True, double: bool = False) -> SparkColumn:
@@ -414,9 +427,13 @@ def _text_instant(text: SparkColumn) -> SparkColumn:
     """A text as the server reads it as a date and time: digits by their count
     (:func:`_digits_instant`), else year, month and day and a time, any delimiters between
     (the time after spaces, a T or punctuation, of an hour at least: ``'2026-01-02.5'`` is
-    05:00)."""
+    05:00, a time's parts one punctuation apart); what follows them is left
+    (``'2026-01-02T12:30:00Z'`` is 12:30, ``'20260102 x'`` a date; digits followed by an
+    exponent or by punctuation none: :data:`_DIGITS`)."""
     parts = (
-        r"^(\d+)\D+(\d+)\D+(\d+)(?:(?:T| +|\p{Punct})(\d+)(?:\D+(\d+)(?:\D+(\d+)(?:\.(\d+))?)?)?)?$"
+        r"^(\d+)\D+(\d+)\D+(\d+)"
+        r"(?:(?:T| +|\p{Punct})(\d+)(?:\p{Punct}(\d+)(?:\p{Punct}(\d+)(?:\.(\d+))?)?)?)?"
+        r"(?:\D.*)?$"
     )
     year = F.regexp_extract(text, parts, 1)
     years = _whole(year, "int")
@@ -429,19 +446,25 @@ def _text_instant(text: SparkColumn) -> SparkColumn:
         ],
         F.coalesce(_whole(F.rpad(F.regexp_extract(text, parts, 7), 6, "0"), "long"), F.lit(0)),
     )
-    return F.when(text.rlike(r"^\d+(\.\d*)?$"), _digits_instant(text)).when(
-        text.rlike(parts), delimited
-    )
+    return F.when(text.rlike(_DIGITS), _digits_instant(text)).when(text.rlike(parts), delimited)
+
+
+#: digits (and a fraction) a date and time is read from by their count, then what the server
+#: leaves of the text: not an exponent nor punctuation (``'20260102 x'`` is a date,
+#: ``'20260102-'`` and ``'20260102e5'`` none)
+_DIGITS = r"^(\d+(?:\.\d*)?+)(?![eE][-+]?\d)(?:[^\d\p{Punct}].*)?$"
 
 
 def _digits_instant(text: SparkColumn) -> SparkColumn:
     """Digits (and a fraction) as the server reads them as a date and time, by their count:
     ``YYMMDD`` and ``YYYYMMDD`` (no fraction), ``YYMMDDhhmmss`` and ``YYYYMMDDhhmmss`` (a
     fraction the seconds'), five as ``YYMMD``; any other count, or a date's digits with a
-    fraction, no date (where a number's digits are read whatever their count)."""
-    whole = F.regexp_extract(text, r"^(\d*)", 1)
-    count, dotted = F.length(whole), text.contains(".")
-    number = _number_instant(cast(text, _decimal(38, 6), tried=True))
+    fraction, no date (where a number's digits are read whatever their count); the rest
+    after them left (:data:`_DIGITS`)."""
+    digits = F.regexp_extract(text, _DIGITS, 1)
+    whole = F.regexp_extract(digits, r"^(\d*)", 1)
+    count, dotted = F.length(whole), digits.contains(".")
+    number = _number_instant(cast(digits, _decimal(38, 6), tried=True))
     short = _make(
         [
             _two_digit_year(_whole(F.substring(whole, 1, 2), "int")),
