@@ -97,6 +97,27 @@ SOURCES: dict[str, list[str]] = {
         "'89914330146730'",
         "'20:59:60'",
         "'760955.9999995'",
+        # digits read exactly into a DECIMAL; a TIME's number of a digit first, a T after it
+        # none, of 11 to 14 digits of no date followed by more the range's end; an ENUM's
+        # number of fewer than 6 characters, a SET's of no space after it
+        "'58422042959117285.'",
+        "'796129560224074660'",
+        "'73105T'",
+        "' .34'",
+        "'-84820TZ'",
+        "'1091584493940-:::206'",
+        "'2006060444+ 10TT'",
+        "'7872012013959::T6813346..'",
+        "'23658..6316952.10815439'",
+        "'234  '",
+        "'7131988 '",
+        "'2 '",
+        "' 3'",
+        "'000002'",
+        "'00002'",
+        "'.5'",
+        "'-.5'",
+        "'2.'",
         # what follows a time or a date the server reads is left, in a session that is not
         # strict (not an exponent after a time or digits; a time's parts one punctuation apart)
         "'12:30:00abc'",

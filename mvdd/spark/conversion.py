@@ -331,15 +331,18 @@ def _text_micros(text: SparkColumn) -> SparkColumn:
     with days before it; else a number (:func:`_number_micros`)."""
 
     def read(text: SparkColumn) -> SparkColumn:
-        # (the number it begins with, the rest left: '2020-01-01' is 2020, '12x' 12, '1e3' none)
-        prefix = F.regexp_extract(text, r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))(?![\d.])" + _REST, 1)
+        # (the number it begins with, of a digit first, the rest left: '2020-01-01' is 2020,
+        # '12x' 12, '23658..6' 23658; '1e3', '.5' and, a date and time's letter after it,
+        # '73105T' none)
+        prefix = F.regexp_extract(text, r"^\s*([-+]?\d+\.?\d*)(?![\dT])" + _REST, 1)
         cut = F.regexp_extract(prefix, r"^([-+]?\d*\.?\d{0,6})", 1)  # (the server cuts the rest)
         number = cast(cut, _decimal(38, 6), tried=True)
+        trailed = F.length(text) > F.length(prefix)  # (the text trimmed: something after it)
         timed = _clock_micros(text)
         return (
             F.when(text.rlike(_DATED), _dated_micros(text))
             .when(text.rlike(_CLOCK_HEAD), timed)  # (an exponent after it: none)
-            .otherwise(_number_micros(number, exact=False))
+            .otherwise(_number_micros(number, exact=False, trailed=trailed))
         )
 
     return _let(text, read)
@@ -354,13 +357,20 @@ def _clock_of(part: SparkColumn) -> SparkColumn:
     return F.regexp_replace(two, r"^(\d+)(?!\d|\p{Punct}\d)", "$1:00")
 
 
-def _number_micros(n: SparkColumn, *, exact: bool = True, double: bool = False) -> SparkColumn:
+def _number_micros(
+    n: SparkColumn,
+    *,
+    exact: bool = True,
+    double: bool = False,
+    trailed: SparkColumn | None = None,
+) -> SparkColumn:
     """A number as the server reads it as a TIME: ``[-]HHMMSS.ffffff`` (minutes or seconds
     past 59: no time, which a session that is not strict makes 00:00:00). An ``exact`` one's
     (not a DOUBLE's, nor a text's) 8 digits are a date, its midnight, and 9 to 14 a date and
     time, its time of day (none where it is no date); past them the range's end
     (:func:`_to_time` holds it there). A DOUBLE's and a text's 11 to 14 digits are a date and
-    time's time of day (none where they are no date); past 14 digits, none. A ``double``'s
+    time's time of day (none where they are no date, but the range's end where something
+    follows them in their text, ``trailed``); past 14 digits, none. A ``double``'s
     fraction is its binary value's rounded to microseconds, as the server rounds it before it
     cuts it to the column's digits (760955.9999995 is 760955.99999949999…: 76:09:55.999999,
     where its shortest digits would round to 76:09:56)."""
@@ -393,6 +403,8 @@ def _number_micros(n: SparkColumn, *, exact: bool = True, double: bool = False) 
             )
             micros = F.when(n.isNotNull() & whole.isNull(), past).otherwise(micros)
         else:  # (hours past 838: the range's end; from 11 digits a date and time's time)
+            if trailed is not None:
+                of_day = F.coalesce(of_day, F.when(trailed, past))
             micros = F.when(whole < 10_000_000_000, clock).when(whole <= 99_999_999_999_999, of_day)
         return micros * F.when(n < 0, -1).otherwise(1)
 
@@ -596,13 +608,40 @@ def _to_bit(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
 
 
 def _to_decimal(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
-    n = _number(v, old)
+    """The old value rounded half away from zero to the new scale, held to the new range; a
+    value held as text (a text's, a DECIMAL's past Spark's 38 digits) read from its digits
+    into the new type itself (:func:`_text_decimal`), not through a double."""
     assert new.precision is not None and new.scale is not None
-    if new.precision > 38:  # (held as text, with its scale's digits)
-        return cast(cast(n, _decimal(38, min(new.scale, 38)), tried=True), spark_type(new))
     digits = "9" * (new.precision - new.scale)
     top = _exact(f"{digits or '0'}.{'9' * new.scale}" if new.scale else digits)
+    wide = new.precision > 38  # (held as text, with its scale's digits)
+    held = _decimal(38, min(new.scale, 38)) if wide else spark_type(new)
+    if _held_as_text(old):
+        n = _text_decimal(_text(v, old), held, top)
+        return cast(n, spark_type(new)) if wide else n
+    n = _number(v, old)
+    if wide:
+        return cast(cast(n, held, tried=True), spark_type(new))
     return cast(_within(F.round(n, new.scale), -top, top), spark_type(new), tried=True)
+
+
+def _held_as_text(t: ColumnType) -> bool:
+    """Whether a type's value is held in Spark as text that is read as a number: a text's, a
+    byte string's, a DECIMAL's of more digits than Spark's 38."""
+    how = reading(t)
+    return how in ("text", "bytes") or (how == "decimal" and (t.precision or 0) > 38)
+
+
+def _text_decimal(text: SparkColumn, held: T.DataType, top: SparkColumn) -> SparkColumn:
+    """A text as the server reads it into a DECIMAL: the number it begins with
+    (:data:`_PREFIX`) rounded half away from zero to the type's scale, exactly (a double would
+    keep 17 digits of its 65: ``'796129560224074660'`` is no ``…620``); past the type's range
+    its nearest end (a session that is not strict stores it), 0 where it begins with none."""
+    prefix = F.regexp_extract(text, _PREFIX, 1)
+    exact = cast(prefix, held, tried=True)
+    far = F.when(F.startswith(prefix, F.lit("-")), -top).otherwise(top)
+    number = F.when(prefix == "", F.lit(0).cast(held)).when(exact.isNotNull(), exact)
+    return F.when(text.isNotNull(), number.otherwise(far))
 
 
 #: the largest FLOAT, which a larger number becomes in a session that is not strict
@@ -611,10 +650,7 @@ _FLOAT_MAX = 3.4028234663852886e38
 
 def _to_double(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     how = reading(old)
-    if how in ("text", "bytes") or (how == "decimal" and (old.precision or 0) > 38):
-        n = _text_number(_text(v, old)).cast("double")
-    else:
-        n = _number(v, old)
+    n = _text_number(_text(v, old)).cast("double") if _held_as_text(old) else _number(v, old)
     if how == "bit" and old.length == 64:  # (its 64 bits read as a signed number)
         n = _let(n, lambda n: F.when(n >= _two_to(63), n - _two_to(64)).otherwise(n))
     if new.kind == K.FLOAT:
@@ -847,9 +883,11 @@ def _to_enum(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
 
     def named(text: SparkColumn) -> SparkColumn:
         at = F.array_position(folded, _folded(text, new)).try_cast("int")
-        # (a text no member is named, of digits: the member of that number)
-        number = F.trim(text).rlike(r"^\d+$")
-        return F.when((at == 0) & number, F.trim(text).try_cast("int")).otherwise(at)
+        # (a text no member is named, of digits, spaces after them left, of fewer than 6
+        # characters: the member of that number; '000002' none)
+        kept = F.rtrim(text)
+        number = kept.rlike(r"^\s*\d+$") & (F.length(kept) < 6)
+        return F.when((at == 0) & number, F.trim(kept).try_cast("int")).otherwise(at)
 
     return F.when(v.isNotNull(), _let(_let(_text(v, old), named), member))
 
@@ -871,8 +909,10 @@ def _to_set(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
             F.when(F.array_contains(parts, f), F.lit(m))
             for f, m in zip(folded, new.members, strict=True)
         ]
-        # (a text no member is named, of digits: the members of its bits)
-        number = F.trim(text).rlike(r"^\d+$") & ~F.exists(parts, lambda p: p.isin(*folded))
+        # (a text no member is named, of digits, none but spaces before them, of fewer than
+        # 22 characters: the members of its bits; '2 ' none)
+        digits = text.rlike(r"^\s*\d+$") & (F.length(text) < 22)
+        number = digits & ~F.exists(parts, lambda p: p.isin(*folded))
         return F.when(number, bits(F.trim(text).try_cast("long"))).otherwise(
             F.concat_ws(",", *named)
         )
