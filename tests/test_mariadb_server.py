@@ -2495,6 +2495,14 @@ _KEYED_STATEMENTS = st.one_of(
         ["DROP a", "ADD UNIQUE i (b) USING HASH"],
     )
 )
+@example(  # (a MyISAM table's ROW_FORMAT=COMPACT sets no key part's limit: InnoDB's 767)
+    statement=(
+        "CREATE TABLE t (a INT NOT NULL, b VARCHAR(700), c VARCHAR(100) CHARACTER SET latin1, "
+        "d TEXT, PRIMARY KEY (a), KEY i (b), KEY j (c, b(10)), UNIQUE KEY u (d(50))) "
+        "DEFAULT CHARSET=utf8mb4",
+        ["ROW_FORMAT=COMPACT", "ENGINE=MyISAM"],
+    )
+)
 def test_any_statement_over_keys_and_types_reads_as_on_the_server(
     mdb: Any, statement: tuple[str, list[str]]
 ) -> None:

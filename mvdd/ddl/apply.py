@@ -83,7 +83,7 @@ from mvdd.model.kind import (
 )
 from mvdd.model.names import check_identifier, check_key, fold_name
 from mvdd.model.row import zero_value
-from mvdd.model.table import DEFAULT_AS_EXPRESSION, is_long_unique, position_by_name
+from mvdd.model.table import DEFAULT_AS_EXPRESSION, INNODB, is_long_unique, position_by_name
 from mvdd.model.types import (
     CHARSET_DEFAULT,
     ColumnType,
@@ -755,7 +755,7 @@ def _(step: s.TruncateTable, table: Table, rules: Rules) -> Table:
         raise DDLError("a sequence is not truncated (its one row is its state)")
     if step.empties and table.options.versioned:
         raise DDLError("a system-versioned table is not truncated (DELETE HISTORY ends its past)")
-    if step.how in _TABLESPACE_ACTIONS and table.options.engine not in _TABLESPACE_ENGINES:
+    if step.how in _TABLESPACE_ACTIONS and table.options.engine not in INNODB:
         raise DDLError(f"{step.how}: the {table.options.engine} engine keeps no tablespace")
     return table
 
@@ -780,10 +780,8 @@ def _(step: s.SetSystemPeriod, table: Table, rules: Rules) -> Table:
     return set_period(table, step.columns)
 
 
-#: a whole table's actions on its data file, and the engines that keep one (None: the default,
-#: InnoDB)
+#: a whole table's actions on its data file, which InnoDB keeps (:data:`INNODB`)
 _TABLESPACE_ACTIONS = frozenset({"DISCARD TABLESPACE", "IMPORT TABLESPACE"})
-_TABLESPACE_ENGINES = frozenset({None, "InnoDB"})
 
 
 @_apply.register
@@ -1445,7 +1443,8 @@ def _in_primary_key(col: Column, rules: Rules) -> Column:
     return keyed
 
 
-#: the longest key part InnoDB stores, by row format (DYNAMIC and COMPRESSED: the key's)
+#: the longest key part InnoDB stores, by row format (DYNAMIC and COMPRESSED: the key's; another
+#: engine's row format sets none)
 _MAX_KEY_BYTES = {"COMPACT": 767, "REDUNDANT": 767}
 _DEFAULT_MAX_KEY_BYTES = 3072
 #: the longest key an engine stores, in bytes, where it is not InnoDB's (MariaDB's 1071 names
@@ -1483,8 +1482,11 @@ def _key_limits(table: Table) -> tuple[int, int]:
 
 def _key_limit(table: Table) -> int:
     """The longest key part ``table`` stores, in bytes: an InnoDB row format's (COMPACT's
-    767), else the whole key's (:func:`_whole_key_limit`)."""
+    767), else the whole key's (:func:`_whole_key_limit`: a MyISAM table's ROW_FORMAT=COMPACT
+    is kept and sets none)."""
     whole = _whole_key_limit(table)
+    if table.options.engine not in INNODB:
+        return whole
     return _MAX_KEY_BYTES.get(str(table.options.row_format or "").upper(), whole)
 
 

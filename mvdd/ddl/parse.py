@@ -55,7 +55,7 @@ from mvdd.model import IndexKind, Table, TableOptions
 from mvdd.model.dispatch import by_class
 from mvdd.model.frozen import builder
 from mvdd.model.names import fold_name
-from mvdd.model.table import SEQUENCE_OPTION, VERSIONING_OPTION
+from mvdd.model.table import INNODB, SEQUENCE_OPTION, VERSIONING_OPTION
 from mvdd.model.types import (
     CHARSET_DEFAULT,
     canonical_charset,
@@ -598,7 +598,7 @@ def _(node: d.RenameTables, ctx: Context) -> list[Any]:
 
 #: the maintenance verbs that define a table anew, each with the engines that do (OPTIMIZE:
 #: InnoDB recreates the table, the server's default engine; MyISAM and Aria work in place)
-_DEFINING_ANEW = {"OPTIMIZE": frozenset({None, "InnoDB"})}
+_DEFINING_ANEW = {"OPTIMIZE": INNODB}
 
 
 @statement_steps.register

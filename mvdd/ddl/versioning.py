@@ -37,20 +37,18 @@ import attrs
 from mvdd.errors import DDLError
 from mvdd.model import Column, Index, IndexKind, IndexPart, Table, TypeKind
 from mvdd.model.names import fold_name
-from mvdd.model.table import PERIOD_COLUMNS, period_columns
+from mvdd.model.table import INNODB, PERIOD_COLUMNS, period_columns
 from mvdd.model.types import ColumnType
 
 #: the keys whose parts end with a versioned table's ROW END column
 _ENDED_KEYS = frozenset({IndexKind.PRIMARY, IndexKind.UNIQUE})
-#: the engines that keep InnoDB's transaction ids (None: the default, InnoDB)
-_TRANSACTION_ENGINES = frozenset({None, "InnoDB"})
 
 
 def _period_type(ctype: ColumnType, engine: str | None) -> bool:
     """Whether a ROW START or ROW END column may be of ``ctype`` (the server's 4110)."""
     if ctype.kind == TypeKind.TIMESTAMP:
         return ctype.fsp == 6
-    return ctype.kind == TypeKind.BIGINT and ctype.unsigned and engine in _TRANSACTION_ENGINES
+    return ctype.kind == TypeKind.BIGINT and ctype.unsigned and engine in INNODB
 
 
 def check_versioned(table: Table) -> None:

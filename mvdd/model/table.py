@@ -74,6 +74,10 @@ ENGINE_NAMES = {
 }
 
 
+#: the engine names a table of InnoDB has (None: the server's default engine, InnoDB)
+INNODB: frozenset[str | None] = frozenset({None, "InnoDB"})
+
+
 def canonical_engine(value: str | None) -> str | None:
     """The name the server shows for a storage engine named ``value``.
 
@@ -902,6 +906,7 @@ def as_shown(table: Table) -> Table:
 
 __all__ = [
     "DEFAULT_AS_EXPRESSION",
+    "INNODB",
     "PERIOD_COLUMNS",
     "VERSIONING_OPTION",
     "Table",
