@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 import mvdd
 from mvdd import Catalog
-from mvdd.model.encoding import without_kept
+from mvdd.model.encoding import CHARSETS, python_codec, without_kept
 
 pytestmark = pytest.mark.mariadb
 
@@ -322,6 +322,39 @@ def _same_default(conn: Any, cat: Catalog, sql_type: str, literal: str) -> None:
     if sql_type.startswith(("FLOAT", "DOUBLE")) and mine is not None and server is not None:
         mine, server = repr(float(mine)), repr(float(server))  # (1e20 shows as 1e20)
     assert mine == server, (sql_type, literal)
+
+
+#: a byte charset's bytes tried past a CHAR(1)'s one character: control characters, ASCII's
+#: whitespace, the no-break spaces of several charsets, a letter
+_PAST_A_CHAR = bytes([0x00, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1F, 0x20, 0x41, 0x85, 0xA0, 0xFF])
+#: a wide charset's characters tried so: ASCII's whitespace, the no-break space, a letter
+_PAST_A_WIDE_CHAR = "\t\n\x0b\r \xa0\u3000A"
+
+
+@pytest.mark.parametrize(  # (the charsets mvdd reads text of; the server's 10.11 has no gb18030)
+    "charset", sorted(c for c in CHARSETS if python_codec(c) is not None and c != "gb18030")
+)
+def test_a_chars_value_loses_what_its_charset_counts_as_space_past_its_length(
+    replica: tuple[Any, Catalog], charset: str
+) -> None:
+    """A CHAR(1)'s DEFAULT of ``'a'`` and one more character (a byte of the charset, or a
+    character of a wide one): the server cuts silently what the charset's character table
+    counts as space (ASCII's whitespace; latin1's no-break space, cp866's 0xFF; a wide
+    charset's space alone) and refuses any other, and so does mvdd
+    (:func:`mvdd.model.encoding.spaces`; it refused them all)."""
+    conn, cat = replica
+    codec = python_codec(charset)
+    wide = charset in ("ucs2", "utf16", "utf16le", "utf32")
+    if wide:
+        assert codec is not None
+        tried = [("a" + c).encode(codec) for c in _PAST_A_WIDE_CHAR]
+    else:
+        tried = [b"a" + bytes([b]) for b in _PAST_A_CHAR]
+    for data in tried:
+        literal = f"_{charset} X'{data.hex()}'"
+        server = _server_default(conn, f"CHAR(1) CHARACTER SET {charset}", literal)
+        if server is not None or not wide:  # (a wide charset's odd unit: refused alike)
+            _same_default(conn, cat, f"CHAR(1) CHARACTER SET {charset}", literal)
 
 
 def test_defaults_read_as_the_server_reads_them(both: tuple[Any, Catalog]) -> None:

@@ -31,6 +31,8 @@ COERCE = [
     (T("bit", length=4), 5, 5),
     (T("bit", length=8), b"\x0f", 15),
     (T("char", length=3), "ab  ", "ab"),
+    (T("char", length=3), "abc\t\r\n ", "abc"),  # (space past a CHAR's length cut)
+    (T("char", length=2, charset="latin1"), "a \xa0", "a"),
     (T("varchar", length=3), "abc", "abc"),
     (T("varchar", length=5), 12, "12"),
     (T("binary", length=4), "ab", b"ab\0\0"),
@@ -72,6 +74,8 @@ REFUSED = [
     (T("decimal", precision=4, scale=2, unsigned=True), -1),
     (T("bit", length=3), 8),
     (T("varchar", length=2), "abc"),
+    (T("varchar", length=2), "ab\t"),
+    (T("char", length=2), "ab\xa0"),  # (no space of utf8mb4)
     (T("binary", length=1), "ab"),
     (T("enum", members=["a"]), "b"),
     (T("enum", members=["a"]), 2),

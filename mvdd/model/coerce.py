@@ -37,7 +37,7 @@ import attrs
 
 from mvdd.errors import InvalidValueError
 from mvdd.model.collation import collation_key
-from mvdd.model.encoding import holds_value
+from mvdd.model.encoding import holds_value, spaces
 from mvdd.model.kind import PLUGIN_BYTES, Family, TypeKind
 from mvdd.model.plugin import from_binary, from_text, text_of
 
@@ -350,7 +350,9 @@ def _coerce_char(t: ColumnType, value: Any) -> str:
         text = text.rstrip(" ")  # CHAR strips trailing spaces on retrieval
     limit = t.max_length()
     if limit is not None and len(text) > limit:
-        raise _bad(t, value, f"longer than {limit} characters")
+        if t.kind != K.CHAR or text[limit:].strip(spaces(t.charset)):
+            raise _bad(t, value, f"longer than {limit} characters")
+        text = text[:limit].rstrip(" ")  # (space past a CHAR's length cut: ``spaces``)
     if holds_value(t.charset, text) is False:  # (the server's 1366; as a DEFAULT, its 1067)
         bad = next(c for c in text if not holds_value(t.charset, c))
         raise _bad(t, value, f"{bad!r} is no character of {t.charset}")

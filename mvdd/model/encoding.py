@@ -545,6 +545,36 @@ def holds(charset: str | None, text: str) -> bool | None:
     return True
 
 
+#: the bytes past ASCII's whitespace (tab, newline, vertical tab, form feed, carriage return,
+#: space) a charset of one byte a character counts as space (the no-break space of each), by
+#: the server's character tables; a charset of UTF-16's or UTF-32's units counts the space alone
+_MORE_SPACES: dict[str, bytes] = {
+    **dict.fromkeys(
+        ["dec8", "latin1", "latin2", "latin5", "latin7", "greek", "hebrew", "cp1250", "armscii8"],
+        b"\xa0",
+    ),
+    "geostd8": b"\xa0",
+    **dict.fromkeys(("cp852", "cp866", "keybcs2"), b"\xff"),
+}
+_WIDE_UNITS = frozenset({"ucs2", "utf16", "utf16le", "utf32"})
+_ASCII_SPACES = "\t\n\v\f\r "
+
+
+@functools.cache
+def spaces(charset: str | None) -> str:
+    """The characters a charset counts as space, which a CHAR's value past the column's length
+    may be and is cut of silently (``'abc\\t'`` in a CHAR(3) is ``'abc'``; a VARCHAR refuses
+    it, as any other character of a CHAR's).
+
+    >>> spaces("latin1"), spaces("utf8mb4"), spaces("ucs2")
+    ('\\t\\n\\x0b\\x0c\\r \\xa0', '\\t\\n\\x0b\\x0c\\r ', ' ')
+    """
+    if charset in _WIDE_UNITS:
+        return " "
+    more, codec = _MORE_SPACES.get(charset or "", b""), python_codec(charset)
+    return _ASCII_SPACES + (more.decode(codec) if more and codec is not None else "")
+
+
 def holds_value(charset: str | None, text: str) -> bool | None:
     r"""Whether a text column of ``charset`` holds ``text`` as a value (:func:`holds`), where a
     lone surrogate is no character, save a :data:`KEPT_BYTE` in a charset of one byte a
@@ -796,6 +826,7 @@ __all__ = [
     "python_codec",
     "read_as",
     "shown_text",
+    "spaces",
     "statement_text",
     "well_formed",
     "without_kept",
