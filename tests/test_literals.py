@@ -819,6 +819,8 @@ other_literals = st.one_of(
 @example(sql_type="FLOAT(7,2)", literal="'123456.789'")
 @example(sql_type="FLOAT", literal="'-1e39'")
 @example(sql_type="FLOAT(7,2)", literal="-123456.789")
+@example(sql_type="DOUBLE(6,3) UNSIGNED", literal="'1e10'")  # (an unsigned one's too)
+@example(sql_type="FLOAT UNSIGNED", literal="'1e39'")
 # a FLOAT(M,D) holds a single-precision float, whatever M
 @example(sql_type="FLOAT(10,0)", literal="74207193.0776641")
 @example(sql_type="FLOAT(20,2)", literal="123456789.125")

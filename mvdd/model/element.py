@@ -509,16 +509,16 @@ def _member_number(raw: Decimal, ctype: ColumnType) -> Decimal:
 
 def _float_text(raw: str, ctype: ColumnType, mariadb: bool) -> Any:
     """A text DEFAULT of a FLOAT or a DOUBLE: in an unsigned one a negative number is 0 to
-    MariaDB (it warns and takes it; a negative number literal it refuses); in a signed one, to
-    MariaDB, a number past the type's range is the type's end on its side (``FLOAT(5,2)
-    DEFAULT '1000'`` is 999.99, ``FLOAT DEFAULT '1e39'`` the largest single, warning; a number
-    literal there it refuses, and so a text past DOUBLE's own range, ``'1e400'``)."""
+    MariaDB (it warns and takes it; a negative number literal it refuses); to MariaDB a number
+    past the type's range is the type's end on its side (``FLOAT(5,2) DEFAULT '1000'`` is
+    999.99, an unsigned one's too, ``FLOAT DEFAULT '1e39'`` the largest single, warning; a
+    number literal there it refuses, and so a text past DOUBLE's own range, ``'1e400'``)."""
     try:
         number = Decimal(raw.strip())
     except InvalidOperation:
         return raw  # (not a number: refused as any column refuses it)
-    if ctype.unsigned:
-        return "0" if number.is_signed() else raw  # (-0 too)
+    if ctype.unsigned and number.is_signed():
+        return "0"  # (-0 too)
     if not (mariadb and math.isfinite(float(number))):
         return raw
     try:
