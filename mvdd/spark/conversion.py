@@ -816,8 +816,10 @@ def _time_text(micros: SparkColumn) -> SparkColumn:
 
 def _to_year(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     how = reading(old)
-    if how in ("date", "datetime"):  # (its year, where a session is not strict)
-        return F.year(v).try_cast("short")
+    if how in ("date", "datetime"):  # (its year, where a session is not strict; past 1901
+        # to 2155, a YEAR's range, 0)
+        year = F.year(v)
+        return F.when(year.between(1901, 2155), year).when(year.isNotNull(), 0).try_cast("short")
     if how == "time":
         return F.when(v.isNotNull(), F.lit(0)).try_cast("short")
     zero = F.lit(0)
