@@ -166,7 +166,16 @@ SOURCES: dict[str, list[str]] = {
         "'2026-01-02 12:30:'",
     ],
     "CHAR(10)": ["'ab'", "'7'"],
-    "VARBINARY(10)": ["'AB'", "'12'", "x'00ff'"],
+    # (each byte that begins no UTF-8 sequence a ?, a truncated one's each)
+    "VARBINARY(10)": [
+        "'AB'",
+        "'12'",
+        "x'00ff'",
+        "x'e282'",
+        "x'f09f98'",
+        "x'f09fd7'",
+        "x'f09f9889'",
+    ],
     "BINARY(4)": ["'AB'"],
     # (a year past a YEAR's range is 0 there)
     "DATE": ["'2020-01-02'", "'0000-00-00'", "'1999-12-31'", "'1000-02-26'", "'9999-12-16'"],

@@ -165,8 +165,26 @@ def _text(v: SparkColumn, t: ColumnType) -> SparkColumn:
         digits = F.substring(F.rpad(F.regexp_extract(v, r"\.(\d+)$", 1), 6, "0"), 1, t.fsp)
         return F.concat(base, F.lit("."), digits)
     if how == "bytes":  # (as UTF-8, each byte it does not read a ?, as the server shows it)
-        return F.regexp_replace(v.cast("string"), "\ufffd", "?")
+        return _utf8_text(v)
     return v.cast("string")
+
+
+#: a byte of continuation, and a well-formed UTF-8 sequence, in the hex digits of its bytes
+_ON = "[89AB][0-9A-F]"
+_WELL_FORMED = (
+    f"[0-7][0-9A-F]|(?:C[2-9A-F]|D[0-9A-F]){_ON}|E0[AB][0-9A-F]{_ON}|E[1-9A-CEF]{_ON}{_ON}"
+    f"|ED[89][0-9A-F]{_ON}|F0[9AB][0-9A-F]{_ON}{_ON}|F[1-3]{_ON}{_ON}{_ON}|F48[0-9A-F]{_ON}{_ON}"
+)
+
+
+def _utf8_text(data: SparkColumn) -> SparkColumn:
+    """Bytes read as UTF-8 text as the server reads them: each byte that begins no
+    well-formed sequence a ``?`` (``E2 82`` is ``'??'``, where Java's decoder writes one
+    U+FFFD for the two; an encoded surrogate a ``?`` a byte too, which no Spark string holds):
+    the hex digits of the bytes, each run of well-formed sequences kept and the byte after it
+    made ``3F``, read back."""
+    fixed = F.regexp_replace(F.hex(data), f"\\G((?:{_WELL_FORMED})*+)[0-9A-F]{{2}}", "$13F")
+    return F.unhex(fixed).cast("string")
 
 
 def _let(value: SparkColumn, body: Callable[[SparkColumn], SparkColumn]) -> SparkColumn:
