@@ -415,6 +415,23 @@ FUNCTIONS = [
     # WEIGHT_STRING's four numbers as the server shows them (length, weights, flags)
     "HEX(WEIGHT_STRING(s, 0, 0, 1))",
     "HEX(WEIGHT_STRING(s, 5, 3, 65))",
+    # an interval's number as written (as a string, '1.5', it is one day, not two), its value
+    # any expression
+    "d + INTERVAL 1.5 DAY",
+    "d - INTERVAL 2.5 HOUR",
+    "d + INTERVAL 1e1 DAY",
+    "d + INTERVAL '1.5' DAY",
+    "d + INTERVAL a AND 1 DAY",
+    # a function's operands whole expressions (mvdd writes NOT x as x = 0 in them)
+    "TRIM(NOT s)",
+    "TRIM(LEADING 'x' FROM a = 7)",
+    "SUBSTRING(s, a = 7)",
+    "SUBSTRING(s FROM a > 0 FOR NOT a)",
+    "CONVERT(a = 7, SIGNED)",
+    "CONVERT(s, UNSIGNED)",
+    "EXTRACT(DAY FROM NOT a)",
+    "POSITION('a' IN s = 'abc')",
+    "JSON_OBJECT('k', a = 7)",
 ]
 
 

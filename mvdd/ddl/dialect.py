@@ -802,6 +802,12 @@ class MvddParser(MySQLParser):
             for name in SEQUENCE_CALLS
         },
         "COLUMN_GET": lambda self: self._parse_column_get(),
+        # (each operand a whole expression, as MySQL's grammar has it: see _whole; CONVERT's
+        # first: _parse_convert)
+        **{
+            name: (lambda self, parse=MySQLParser.FUNCTION_PARSERS[name]: self._whole(parse))
+            for name in ("TRIM", "SUBSTRING", "SUBSTR", "EXTRACT", "JSON_OBJECT")
+        },
     }
 
     NO_PAREN_FUNCTION_PARSERS = {
@@ -1090,14 +1096,15 @@ class MvddParser(MySQLParser):
             return None
         before = self._tokens[index - 1].token_type if index else None
         leading = index == self._interval_plus + 1 or before not in (TokenType.PLUS, TokenType.DASH)
-        if self._match(TokenType.STRING, advance=False):
-            this = self._parse_primary()
-        else:
-            this = self._parse_term()
+        start = self._index
+        this = self._parse_term()
         if isinstance(this, exp.Tuple) and not self._curr_is_unit():
             return exp.Anonymous(  # type: ignore[return-value]
                 this="INTERVAL", expressions=list(this.expressions)
             )
+        if this is not None and not self._curr_is_unit():
+            self._retreat(start)  # (MySQL's grammar: any expression, ``INTERVAL 1 AND 3 DAY``)
+            this = self._parse_disjunction()
         if this is None or (
             isinstance(this, exp.Column)
             and not this.table
@@ -1106,7 +1113,14 @@ class MvddParser(MySQLParser):
         ):
             self._retreat(index)
             return None
-        interval = self._parse_interval_span(this, parse_function_unit=parse_function_unit)
+        # (its value as written: sqlglot makes a number a string, and reads a string as a
+        # value and a unit, '1E+3' as 1 of unit E; a string's value is its leading integer to
+        # the servers, INTERVAL '1.5' DAY one day where INTERVAL 1.5 DAY is two)
+        literal = this.is_string or this.is_number
+        interval = self._parse_interval_span(
+            exp.Null() if literal else this, parse_function_unit=parse_function_unit
+        )
+        interval.set("this", this)
         if not leading or not self._match(TokenType.PLUS):
             return interval
         self._interval_plus = self._index - 1
@@ -1139,7 +1153,41 @@ class MvddParser(MySQLParser):
             self.raise_error("NOT after an operator: write !x, or (NOT x)")
         return super()._parse_unary()
 
+    #: how the function parser under way reads its operands (:meth:`_whole`): 0 as sqlglot
+    #: does, 1 the next one whole, 2 each one whole
+    _whole_operands = 0
+
+    def _whole(self, parse: Callable[[Any], exp.Expr | None]) -> Any:
+        """A sqlglot function parser's reading, each operand it reads as a bitwise one read
+        as a whole expression instead, as MySQL's grammar has them (``TRIM(1 = 0)``,
+        ``SUBSTRING(s, a AND b)``, ``EXTRACT(DAY FROM d = e)``, ``CONVERT(a = b, SIGNED)``,
+        which the servers take and sqlglot refused; mvdd's normal form writes ``NOT x`` as
+        ``x = 0``, which must read back there)."""
+        self._whole_operands = 2
+        try:
+            return parse(self)
+        finally:
+            self._whole_operands = 0
+
+    def _parse_position(self, haystack_first: bool = False) -> exp.StrPosition:
+        # POSITION(substr IN str): the string a whole expression, the substring an operand (an
+        # IN of its own would take the word)
+        index = self._index
+        needle = self._parse_bitwise()
+        if self._match(TokenType.IN):
+            haystack = self._parse_disjunction()
+            return self.expression(exp.StrPosition(this=haystack, substr=needle))
+        self._retreat(index)
+        return super()._parse_position(haystack_first)
+
     def _parse_bitwise(self) -> exp.Expr | None:
+        whole = self._whole_operands
+        if whole:  # (the operand of a function read whole: _whole)
+            self._whole_operands = 0
+            try:
+                return self._parse_disjunction()
+            finally:
+                self._whole_operands = whole - 1 if whole == 1 else whole
         # a literal whose next token ends it is that literal: sqlglot reaches the same node
         # through the term, factor, exponent, unary and type levels (a DEFAULT 0 costs a
         # dozen calls there)
@@ -1436,6 +1484,11 @@ class MvddParser(MySQLParser):
             node.meta["written"] = self.sql[self._tokens[at].start : self._prev.end + 1]
         return node
 
+    @property
+    def _type_after(self) -> tuple[TokenType, ...]:
+        """The tokens a CAST's or a CONVERT's type follows (where SIGNED is one)."""
+        return (TokenType.ALIAS, TokenType.COMMA) if self._converting else (TokenType.ALIAS,)
+
     def _parse_types(self, *args: Any, **kwargs: Any) -> exp.Expr | None:
         start = self._index
         curr = self._curr
@@ -1446,9 +1499,9 @@ class MvddParser(MySQLParser):
         ):
             return None
         signed = _is_keyword(self._curr, *_SIGNED_WORDS)
-        if signed and not (self._prev is not None and self._prev.token_type == TokenType.ALIAS):
+        if signed and not (self._prev is not None and self._prev.token_type in self._type_after):
             # sqlglot reads a bare UNSIGNED as a type; in MySQL it only qualifies one, but
-            # in CAST(x AS UNSIGNED), where it is one
+            # in CAST(x AS UNSIGNED) and CONVERT(x, UNSIGNED), where it is one
             return None
         plain = self._plain_type()
         if plain is not None:
@@ -1495,9 +1548,18 @@ class MvddParser(MySQLParser):
             self._check_cast_type(node, self._type_word(start, TokenType.ALIAS))
         return node
 
+    #: a CONVERT's type is under way: ``SIGNED`` and ``UNSIGNED`` are types there, as after
+    #: a CAST's AS (:meth:`_parse_types`)
+    _converting = False
+
     def _parse_convert(self, strict: bool, safe: bool | None = None) -> exp.Expr | None:
-        start = self._index
-        node = super()._parse_convert(strict, safe)
+        start, was = self._index, self._converting
+        # (its value a whole expression, CONVERT(a = b, SIGNED): _whole)
+        self._whole_operands, self._converting = 1, True
+        try:
+            node = super()._parse_convert(strict, safe)
+        finally:
+            self._whole_operands, self._converting = 0, was
         if not isinstance(node, exp.Cast):
             return node
         word = self._type_word(start, TokenType.COMMA)

@@ -836,8 +836,8 @@ def _to_year(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
     how = reading(old)
     if how in ("date", "datetime"):  # (its year, where a session is not strict; past 1901
         # to 2155, a YEAR's range, 0)
-        year = F.year(v)
-        return F.when(year.between(1901, 2155), year).when(year.isNotNull(), 0).try_cast("short")
+        held = F.year(v)
+        return F.when(held.between(1901, 2155), held).when(held.isNotNull(), 0).try_cast("short")
     if how == "time":
         return F.when(v.isNotNull(), F.lit(0)).try_cast("short")
     zero = F.lit(0)
