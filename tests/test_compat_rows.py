@@ -330,3 +330,43 @@ def test_a_double_becomes_another_type_as_on_mariadb(server: Any, target: str) -
                 assert _mvdd_reads(partial(ctype.convert, value, double)) == altered, value
         finally:
             cur.execute("SET SESSION sql_mode = DEFAULT")
+
+
+#: texts of an ENUM's and a SET's rows: member names, and numbers as the servers read them
+#: where no member is named (spaces before, a sign; an ENUM's spaces after, not past 5
+#: characters; a SET's none after, not past 21)
+MEMBER_TEXTS = ["a", "A ", " a", "2", " 2 ", "01", "00002", "000002", "+1", "-0", "-1", "1.0"]
+MEMBER_TEXTS += ["3", " 3", "3 ", "0", "a,b ", "a, b", "03", "1e0", "+3", "4", "1" * 21, "1" * 22]
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("target", ["ENUM('a','b','1')", "SET('a','b')"])
+def test_a_text_is_an_enums_or_a_sets_value_as_on_mariadb(server: Any, target: str) -> None:
+    """A text inserted in a strict session, and the same text made the column's by an ALTER
+    of a VARCHAR: a member it names, else the member of the number it is (mvdd refused the
+    numbers), or refused."""
+    ctype = parse_table(f"CREATE TABLE t (a {target})").column("a").type
+    text = parse_table("CREATE TABLE t (a VARCHAR(30))").column("a").type
+
+    def server_reads(cur: Any, value: str, alter: str | None) -> Any:
+        cur.execute("DROP TABLE IF EXISTS t")
+        cur.execute(f"CREATE TABLE t (a {target if alter is None else 'VARCHAR(30)'})")
+        try:
+            cur.execute("INSERT INTO t VALUES (%s)", (value,))
+            if alter is not None:
+                cur.execute(f"ALTER TABLE t MODIFY a {alter}")
+        except (pymysql.err.DataError, pymysql.err.OperationalError):  # (1265)
+            return "refused"
+        cur.execute("SELECT a FROM t")
+        got = cur.fetchone()[0]
+        return ",".join(sorted(got)) if isinstance(got, set) else got
+
+    with server.cursor() as cur:
+        cur.execute("SET SESSION sql_mode = 'STRICT_ALL_TABLES'")
+        try:
+            for value in MEMBER_TEXTS:
+                assert _mvdd_reads(partial(ctype.coerce, value)) == server_reads(cur, value, None)
+                altered = server_reads(cur, value, target)
+                assert _mvdd_reads(partial(ctype.convert, value, text)) == altered, value
+        finally:
+            cur.execute("SET SESSION sql_mode = DEFAULT")

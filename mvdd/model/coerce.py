@@ -390,6 +390,37 @@ def _match_member(t: ColumnType, text: str, original: Any) -> str:
     raise _bad(t, original, f"not one of {list(t.members)}")
 
 
+def members_named(t: ColumnType, text: str, original: Any = None) -> str:
+    """The ENUM's member or the SET's members a text names (by the column's collation, spaces
+    after each aside), as a literal DEFAULT must name them; InvalidValueError where it names
+    none (a row's text may be a number instead: :func:`coerce`)."""
+    original = text if original is None else original
+    if t.kind == K.ENUM:
+        return _match_member(t, text, original)
+    if text == "":
+        return ""
+    chosen = {_match_member(t, part, original) for part in text.split(",")}
+    return ",".join(m for m in t.members if m in chosen)
+
+
+#: the number a text names no member of an ENUM or a SET with is read as, as the servers read
+#: it (spaces before its digits, a sign: a negative one its 64 bits' complement, ``'-0'`` a
+#: SET's empty value): an ENUM's of fewer than 6 characters, spaces after it aside (``' 2 '``
+#: is its second member), a SET's of fewer than 22, none after it
+_MEMBER_NUMBER = re.compile(r"[\t\n\v\f\r ]*([-+]?\d+)")
+
+
+def _member_number(t: ColumnType, text: str) -> int | None:
+    """The number a text that names no member reads as in an ENUM or a SET (None: none)."""
+    if t.kind == K.ENUM:
+        text = text.rstrip(" ")
+    found = _MEMBER_NUMBER.fullmatch(text) if len(text) < _NUMBER_LENGTHS[t.kind] else None
+    return None if found is None else int(found[1]) % 2**64
+
+
+_NUMBER_LENGTHS = {K.ENUM: 6, K.SET: 22}
+
+
 def _coerce_enum(t: ColumnType, value: Any) -> str:
     if isinstance(value, Decimal):
         exact = _to_decimal(t, value)
@@ -406,12 +437,13 @@ def _coerce_enum(t: ColumnType, value: Any) -> str:
             raise _bad(t, value, "bits beyond the members")
         return ",".join(m for i, m in enumerate(t.members) if value >> i & 1)
     text = _to_text(t, value)
-    if t.kind == K.ENUM:
-        return _match_member(t, text, value)
-    if text == "":
-        return ""
-    chosen = {_match_member(t, part, value) for part in text.split(",")}
-    return ",".join(m for m in t.members if m in chosen)
+    try:
+        return members_named(t, text, value)
+    except InvalidValueError:
+        number = _member_number(t, text)  # (none named: a member's number, as a row's is)
+        if number is None:
+            raise
+        return _coerce_enum(t, number)
 
 
 _DATE_RE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
@@ -1126,6 +1158,7 @@ __all__ = [
     "convert",
     "double_text",
     "from_temporal_literal",
+    "members_named",
     "python_date",
     "single_float",
     "temporal_literal",

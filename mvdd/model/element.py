@@ -24,6 +24,7 @@ from mvdd.model.coerce import (
     double_seconds,
     double_text,
     lenient_date,
+    members_named,
     single_float,
     two_digit_year,
 )
@@ -291,6 +292,8 @@ def coerce_default(
             return two_digit_year(ctype.coerce(raw))
         if ctype.kind == TypeKind.FLOAT and ctype.precision is None:
             return single_float(ctype.coerce(raw))
+        if ctype.family == Family.ENUM and isinstance(raw, str):
+            raw = members_named(ctype, raw)  # (a text names its members: no number, as a row's)
         held = ctype.coerce(raw)
         if not mariadb and ctype.kind == TypeKind.TIME and _past_mysql_time(held):
             raise InvalidValueError(
@@ -503,7 +506,7 @@ def _member_number(raw: Decimal, ctype: ColumnType) -> Decimal:
     DEFAULT 0`` is ``''``; ``ENUM('a','b') DEFAULT 2`` and ``ENUM('5','2') DEFAULT 5`` are
     refused."""
     double = type(raw) is DoubleLiteral
-    ctype.coerce(double_text(float(raw), DOUBLE_TEXT_WIDTH) if double else format(raw, "f"))
+    members_named(ctype, double_text(float(raw), DOUBLE_TEXT_WIDTH) if double else format(raw, "f"))
     return Decimal(raw).to_integral_value(ROUND_DOWN)  # (its fraction cut: 3.5 indexes 3)
 
 
