@@ -97,6 +97,14 @@ SOURCES: dict[str, list[str]] = {
         "'89914330146730'",
         "'20:59:60'",
         "'760955.9999995'",
+        # an ENUM's number with a plus sign, a SET's with either sign (a negative one's two's
+        # complement)
+        "'+1'",
+        "'-0'",
+        "'-3'",
+        "' +2'",
+        "'+3'",
+        "'-1'",
         # digits read exactly into a DECIMAL; a TIME's number of a digit first, a T after it
         # none, of 11 to 14 digits of no date followed by more the range's end; an ENUM's
         # number of fewer than 6 characters, a SET's of no space after it

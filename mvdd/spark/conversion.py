@@ -903,10 +903,11 @@ def _to_enum(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
 
     def named(text: SparkColumn) -> SparkColumn:
         at = F.array_position(folded, _folded(text, new)).try_cast("int")
-        # (a text no member is named, of digits, spaces after them left, of fewer than 6
-        # characters: the member of that number; '000002' none)
+        # (a text no member is named, of digits, a plus sign and spaces before them, spaces
+        # after them left, of fewer than 6 characters: the member of that number; '000002'
+        # none)
         kept = F.rtrim(text)
-        number = kept.rlike(r"^\s*\d+$") & (F.length(kept) < 6)
+        number = kept.rlike(r"^\s*\+?\d+$") & (F.length(kept) < 6)
         return F.when((at == 0) & number, F.trim(kept).try_cast("int")).otherwise(at)
 
     return F.when(v.isNotNull(), _let(_let(_text(v, old), named), member))
@@ -929,9 +930,10 @@ def _to_set(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
             F.when(F.array_contains(parts, f), F.lit(m))
             for f, m in zip(folded, new.members, strict=True)
         ]
-        # (a text no member is named, of digits, none but spaces before them, of fewer than
-        # 22 characters: the members of its bits; '2 ' none)
-        digits = text.rlike(r"^\s*\d+$") & (F.length(text) < 22)
+        # (a text no member is named, of digits, none but spaces and a sign before them, of
+        # fewer than 22 characters: the members of its bits, a negative one's two's
+        # complement; '2 ' none)
+        digits = text.rlike(r"^\s*[-+]?\d+$") & (F.length(text) < 22)
         number = digits & ~F.exists(parts, lambda p: p.isin(*folded))
         return F.when(number, bits(F.trim(text).try_cast("long"))).otherwise(
             F.concat_ws(",", *named)
