@@ -432,6 +432,12 @@ FUNCTIONS = [
     "EXTRACT(DAY FROM NOT a)",
     "POSITION('a' IN s = 'abc')",
     "JSON_OBJECT('k', a = 7)",
+    # COLLATE binding its operand alone, BINARY any operand
+    "s COLLATE utf8mb4_bin * 2",
+    "CONCAT(s, 'x') COLLATE utf8mb4_bin = 'abcx'",
+    "(s || 'x') COLLATE utf8mb4_bin LIKE 'a%'",
+    "BINARY -a",
+    "BINARY DATE'2026-01-01'",
 ]
 
 

@@ -826,6 +826,9 @@ class MvddParser(MySQLParser):
         ),
     }
 
+    # (COLLATE binds an operand alone: _parse_unary)
+    TERM = {k: v for k, v in MySQLParser.TERM.items() if k != TokenType.COLLATE}
+
     STATEMENT_PARSERS = {
         **MySQLParser.STATEMENT_PARSERS,
         TokenType.RENAME: lambda self: self._parse_rename_tables(),
@@ -1151,7 +1154,32 @@ class MvddParser(MySQLParser):
             )
         ):
             self.raise_error("NOT after an operator: write !x, or (NOT x)")
-        return super()._parse_unary()
+        this = super()._parse_unary()
+        # x COLLATE co binds its operand alone, as MySQL's grammar has it (sqlglot read it as
+        # a term's operator: 'a' COLLATE utf8mb4_bin * 2 collated by `utf8mb4_bin * 2`)
+        while this is not None and self._match(TokenType.COLLATE):
+            name = self._parse_string() or self._parse_var(any_token=True)
+            if name is None:
+                self.raise_error("Expecting a collation after COLLATE")
+            this = self.expression(exp.Collate(this=this, expression=name))
+            self._normalize_collate(this)
+        return this
+
+    def _parse_type(
+        self, parse_interval: bool = True, fallback_to_identifier: bool = False
+    ) -> exp.Expr | None:
+        # BINARY x: its operand any operand, as MySQL's grammar has it (BINARY -1, BINARY
+        # DATE'…', BINARY BINARY s), where sqlglot's MySQL read a column or a literal alone
+        if self._curr is not None and self._curr.token_type == TokenType.BINARY:
+            index = self._index
+            to = self._parse_types(check_func=True, allow_identifiers=False)
+            if isinstance(to, exp.DataType) and not to.expressions:
+                operand = self._parse_unary()
+                if operand is None:
+                    self.raise_error("Expecting an operand after BINARY")
+                return self.expression(exp.Cast(this=operand, to=to))
+            self._retreat(index)
+        return super()._parse_type(parse_interval, fallback_to_identifier)
 
     #: how the function parser under way reads its operands (:meth:`_whole`): 0 as sqlglot
     #: does, 1 the next one whole, 2 each one whole

@@ -539,6 +539,7 @@ _PRECEDENCE: dict[type[exp.Expr], int] = {
     exp.BitwiseXor: 12,
     exp.Neg: 13,
     exp.BitwiseNot: 13,
+    exp.Collate: 14,  # (x COLLATE co binds its operand alone: the parser's _parse_unary)
 }
 _ATOM = 100
 _FLATTEN = (exp.And, exp.Or, exp.Xor)
