@@ -803,6 +803,15 @@ other_literals = st.one_of(
 # a _binary string's bytes read in a text column's charset (mvdd kept its text)
 @example(sql_type="VARCHAR(6) CHARACTER SET ucs2", literal="_binary'ab'")
 @example(sql_type="VARCHAR(6) CHARACTER SET latin1", literal="_binary'é'")
+# a number of a date with a zero month or day kept, as a text of one is (no number below
+# a range's first date: 100 is none); a typed literal in a BIT its text's bytes
+@example(sql_type="DATETIME", literal="1000")
+@example(sql_type="DATE", literal="100")
+@example(sql_type="DATE", literal="700100")
+@example(sql_type="DATE", literal="20260001")
+@example(sql_type="DATETIME(3)", literal="20260100123000.12345")
+@example(sql_type="BIT(64)", literal="TIME'1:2'")
+@example(sql_type="BIT(64)", literal="TIME'-1:2'")
 # a double's whole text in a string column of a charset not ASCII's, not fitted to it
 @example(sql_type="VARCHAR(5) CHARACTER SET ucs2", literal="1.234567e0")
 @example(sql_type="CHAR(5) CHARACTER SET sjis", literal="1.234567e0")

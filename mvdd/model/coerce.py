@@ -467,6 +467,17 @@ _LOOSE_DATETIME_RE = re.compile(
 )
 #: digits alone: YYMMDD, YYYYMMDD, YYMMDDhhmmss or YYYYMMDDhhmmss, and a fraction
 _DIGITS_RE = re.compile(r"(\d+)(?:\.(\d*))?")
+#: the numbers the servers read as a date (the rest, below each range's first date, none):
+#: ``YYMMDD`` of 2000 to 2069 and of 1970 to 1999, ``YYYYMMDD``, ``YYMMDDhhmmss`` likewise,
+#: ``YYYYMMDDhhmmss``
+_NUMBER_DATES = (
+    (101, 691231),
+    (700101, 991231),
+    (10000101, 99991231),
+    (101000000, 691231235959),
+    (700101000000, 991231235959),
+    (10000101000000, 99991231235959),
+)
 #: the parts of a date and time written as digits alone, by their number
 _DIGIT_FIELDS = {6: (2, 2, 2), 8: (4, 2, 2), 12: (2, 2, 2, 2, 2, 2), 14: (4, 2, 2, 2, 2, 2)}
 
@@ -529,6 +540,8 @@ def _datetime_text(value: Any) -> str | None:
         width = next((w for w in sorted(_DIGIT_FIELDS) if len(whole) <= w), None)
         if width is None or len(whole) == 7:  # (seven digits are neither form: refused)
             return None
+        if not any(low <= int(whole) <= high for low, high in _NUMBER_DATES):
+            return None  # (100 is no 2000-01-00, as 1000 is 2000-10-00)
         text = whole.zfill(width) + (f".{frac}" if frac else "")
         number = True
     elif isinstance(value, str):
@@ -740,10 +753,13 @@ def _coerce_temporal(t: TemporalType, value: Any) -> Any:
     return out + (f".{frac:0{fsp}d}" if fsp else "")
 
 
-def lenient_date(t: TemporalType, value: str, *, any_day: bool = False) -> str | None:
+def lenient_date(
+    t: TemporalType, value: str | int | Decimal, *, any_day: bool = False
+) -> str | None:
     """A DATE's or DATETIME's text with a zero month or day, as a server keeps it outside
-    NO_ZERO_IN_DATE (MariaDB's default mode); ``any_day``: or with a day its month lacks (up
-    to 31), as it keeps it under ALLOW_INVALID_DATES; None for any other text.
+    NO_ZERO_IN_DATE (MariaDB's default mode), or a number that is one (``1000`` is
+    ``2000-10-00``); ``any_day``: or with a day its month lacks (up to 31), as it keeps it
+    under ALLOW_INVALID_DATES; None for any other value.
 
     >>> from mvdd.model.types import ColumnType
     >>> lenient_date(ColumnType.of("date"), "2020-00-15"), lenient_date(
@@ -752,9 +768,10 @@ def lenient_date(t: TemporalType, value: str, *, any_day: bool = False) -> str |
     """
     if t.kind not in (K.DATE, K.DATETIME):
         return None
-    stripped = value.strip()
-    m = (_DATE_RE if t.kind == K.DATE else _DATETIME_RE).fullmatch(stripped)
-    if m is None:  # a loose form ('25:00:00' is 2025-00-00, '20200015' 2020-00-15)
+    stripped = value.strip() if isinstance(value, str) else value
+    exact = _DATE_RE if t.kind == K.DATE else _DATETIME_RE
+    m = exact.fullmatch(stripped) if isinstance(stripped, str) else None
+    if m is None:  # a loose form ('25:00:00' is 2025-00-00, '20200015' 2020-00-15, a number)
         loose = _datetime_text(stripped)
         m = _DATETIME_RE.fullmatch(loose) if loose is not None else None
         if m is None or not _valid_hms(m[4], m[5], m[6]):
@@ -900,6 +917,10 @@ def _literal_text(kind: TypeKind, value: str) -> str:
     return value
 
 
+def _literal_bytes(kind: TypeKind, value: str) -> bytes:
+    return value.encode()  # (a BIT's: its text's bytes, ``TIME'1:2'`` is '01:02:00')
+
+
 def _literal_kept(kind: TypeKind, value: str) -> None:
     return None
 
@@ -916,7 +937,7 @@ _FROM_LITERAL: dict[Family | TypeKind, Callable[[TypeKind, str], Any]] = {
     Family.INTEGER: _literal_number,
     Family.DECIMAL: _literal_number,
     Family.FLOAT: _literal_number,
-    Family.BIT: _literal_refused,
+    Family.BIT: _literal_bytes,
     Family.CHAR: _literal_text,
     Family.BINARY: _literal_text,
     Family.ENUM: _literal_text,
@@ -940,8 +961,8 @@ def from_temporal_literal(kind: TypeKind, value: str, t: ColumnType, *, cut: boo
     a string one, the part a temporal column holds, the year in a YEAR), for the column's type
     to coerce; None where the column keeps the expression (a TEXT, BLOB or JSON column), or
     would take a value mvdd cannot know (a TIME in a date column takes the day the statement
-    ran). Raises InvalidValueError where the server refuses the literal (a BIT, a spatial, a
-    UUID or an INET column).
+    ran). Raises InvalidValueError where the server refuses the literal (a spatial, a UUID or
+    an INET column; a BIT takes its text's bytes, which it holds or refuses).
     ``cut``: an integer column takes the whole seconds of a fraction, as MariaDB does (a
     DECIMAL rounds it on both servers); else it rounds, as MySQL does.
 

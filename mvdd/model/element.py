@@ -280,7 +280,7 @@ def coerce_default(
         cut = mariadb and not round_fractions
         if mariadb and ctype.kind == TypeKind.TIME:
             _last_microsecond(raw)
-        if replica and isinstance(raw, str) and ctype.kind in _LENIENT_DATES:
+        if replica and isinstance(raw, str | int | Decimal) and ctype.kind in _LENIENT_DATES:
             kept = _kept_date(raw, ctype, cut=cut, mariadb=mariadb, any_day=any_day)
             if kept is not None:
                 return kept
@@ -567,13 +567,13 @@ class CharsetText(str):
 
 
 def _kept_date(
-    raw: str, ctype: ColumnType, *, cut: bool, mariadb: bool, any_day: bool
+    raw: str | int | Decimal, ctype: ColumnType, *, cut: bool, mariadb: bool, any_day: bool
 ) -> str | None:
-    """A DATE's or DATETIME's text with a zero month or day, as a server keeps it outside
-    NO_ZERO_IN_DATE (:func:`~mvdd.model.coerce.lenient_date`), a fraction cut to the column's
-    digits where ``cut`` (as MariaDB cuts it, digits past the sixth first), else rounded (by
-    MariaDB to six digits first, then to the column's); None for a text the column reads as a
-    date (or refuses for another reason)."""
+    """A DATE's or DATETIME's text (or number) with a zero month or day, as a server keeps
+    it outside NO_ZERO_IN_DATE (:func:`~mvdd.model.coerce.lenient_date`), a fraction cut to
+    the column's digits where ``cut`` (as MariaDB cuts it, digits past the sixth first), else
+    rounded (by MariaDB to six digits first, then to the column's); None for a value the
+    column reads as a date (or refuses for another reason)."""
     if ctype.kind == TypeKind.DATE or not mariadb:
         wide = ctype
     else:
