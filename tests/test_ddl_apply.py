@@ -351,7 +351,7 @@ def test_a_time_literal_in_a_date_column_is_the_day_it_runs_on() -> None:
         ("CREATE TABLE t (d DATETIME DEFAULT DATETIME '2020-01-01')", "is no literal"),
         ("CREATE TABLE t (d TIME DEFAULT TIME(3) '10:00')", "takes no precision"),
         ("CREATE TABLE t (d DATE DEFAULT DATE 20200101)", "is a quoted text"),
-        ("CREATE TABLE t (d BIT(32) DEFAULT DATE '2020-01-01')", "not a value of this type"),
+        ("CREATE TABLE t (d BIT(32) DEFAULT DATE '2020-01-01')", "does not fit in 32 bits"),
         ("CREATE TABLE t (d TINYINT DEFAULT DATE '2020-01-01')", "out of range"),
     ],
 )

@@ -917,8 +917,8 @@ def _literal_text(kind: TypeKind, value: str) -> str:
     return value
 
 
-def _literal_bytes(kind: TypeKind, value: str) -> bytes:
-    return value.encode()  # (a BIT's: its text's bytes, ``TIME'1:2'`` is '01:02:00')
+def _literal_bits(kind: TypeKind, value: str) -> int:
+    return int.from_bytes(value.encode(), "big")  # (its text's bytes: TIME'1:2' '01:02:00')
 
 
 def _literal_kept(kind: TypeKind, value: str) -> None:
@@ -937,7 +937,7 @@ _FROM_LITERAL: dict[Family | TypeKind, Callable[[TypeKind, str], Any]] = {
     Family.INTEGER: _literal_number,
     Family.DECIMAL: _literal_number,
     Family.FLOAT: _literal_number,
-    Family.BIT: _literal_bytes,
+    Family.BIT: _literal_bits,
     Family.CHAR: _literal_text,
     Family.BINARY: _literal_text,
     Family.ENUM: _literal_text,
