@@ -1215,7 +1215,7 @@ class MvddParser(MySQLParser):
             try:
                 return self._parse_disjunction()
             finally:
-                self._whole_operands = whole - 1 if whole == 1 else whole
+                self._whole_operands = 0 if whole == 1 else whole  # (1: the next one alone)
         # a literal whose next token ends it is that literal: sqlglot reaches the same node
         # through the term, factor, exponent, unary and type levels (a DEFAULT 0 costs a
         # dozen calls there)

@@ -548,12 +548,12 @@ def holds(charset: str | None, text: str) -> bool | None:
 #: the bytes past ASCII's whitespace (tab, newline, vertical tab, form feed, carriage return,
 #: space) a charset of one byte a character counts as space (the no-break space of each), by
 #: the server's character tables; a charset of UTF-16's or UTF-32's units counts the space alone
+_NO_BREAK_SPACE_A0 = [
+    "dec8", "latin1", "latin2", "latin5", "latin7", "greek", "hebrew", "cp1250", "armscii8",
+    "geostd8",
+]  # fmt: skip
 _MORE_SPACES: dict[str, bytes] = {
-    **dict.fromkeys(
-        ["dec8", "latin1", "latin2", "latin5", "latin7", "greek", "hebrew", "cp1250", "armscii8"],
-        b"\xa0",
-    ),
-    "geostd8": b"\xa0",
+    **dict.fromkeys(_NO_BREAK_SPACE_A0, b"\xa0"),
     **dict.fromkeys(("cp852", "cp866", "keybcs2"), b"\xff"),
 }
 _WIDE_UNITS = frozenset({"ucs2", "utf16", "utf16le", "utf32"})

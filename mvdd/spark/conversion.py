@@ -270,6 +270,7 @@ def _double_text(v: SparkColumn, *, single: bool) -> SparkColumn:
 
 def _time_micros(v: SparkColumn) -> SparkColumn:
     """A TIME's text (``[-]H:MM:SS[.ffffff]``) as its microseconds."""
+    # (a function of one parameter: a transform gives one of two an element's index too)
     return _let(v, lambda text: _clock_micros(text))
 
 
