@@ -467,10 +467,11 @@ _LOOSE_DATETIME_RE = re.compile(
 )
 #: digits alone: YYMMDD, YYYYMMDD, YYMMDDhhmmss or YYYYMMDDhhmmss, and a fraction
 _DIGITS_RE = re.compile(r"(\d+)(?:\.(\d*))?")
-#: the numbers the servers read as a date (the rest, below each range's first date, none):
-#: ``YYMMDD`` of 2000 to 2069 and of 1970 to 1999, ``YYYYMMDD``, ``YYMMDDhhmmss`` likewise,
-#: ``YYYYMMDDhhmmss``
+#: the numbers the servers read as a date, by their whole part (the rest, below each range's
+#: first date, none): 0 (the zero date), ``YYMMDD`` of 2000 to 2069 and of 1970 to 1999,
+#: ``YYYYMMDD``, ``YYMMDDhhmmss`` likewise, ``YYYYMMDDhhmmss``
 _NUMBER_DATES = (
+    (0, 0),
     (101, 691231),
     (700101, 991231),
     (10000101, 99991231),
