@@ -1157,7 +1157,8 @@ class MvddParser(MySQLParser):
         this = super()._parse_unary()
         # x COLLATE co binds its operand alone, as MySQL's grammar has it (sqlglot read it as
         # a term's operator: 'a' COLLATE utf8mb4_bin * 2 collated by `utf8mb4_bin * 2`)
-        while this is not None and self._match(TokenType.COLLATE):
+        while this is not None and self._curr and self._curr.token_type == TokenType.COLLATE:
+            self._advance()  # (a token test first: the parser's every operand passes here)
             name = self._parse_string() or self._parse_var(any_token=True)
             if name is None:
                 self.raise_error("Expecting a collation after COLLATE")

@@ -410,15 +410,17 @@ def members_named(t: ColumnType, text: str, original: Any = None) -> str:
 _MEMBER_NUMBER = re.compile(r"[\t\n\v\f\r ]*([-+]?\d+)")
 
 
-def _member_number(t: ColumnType, text: str) -> int | None:
+def _number_named(t: ColumnType, text: str) -> int | None:
     """The number a text that names no member reads as in an ENUM or a SET (None: none)."""
     if t.kind == K.ENUM:
         text = text.rstrip(" ")
-    found = _MEMBER_NUMBER.fullmatch(text) if len(text) < _NUMBER_LENGTHS[t.kind] else None
+    found = _MEMBER_NUMBER.fullmatch(text) if len(text) < MEMBER_NUMBER_PAST[t.kind] else None
     return None if found is None else int(found[1]) % 2**64
 
 
-_NUMBER_LENGTHS = {K.ENUM: 6, K.SET: 22}
+#: the length from which a text that names no member is no number of one, by kind
+#: (:func:`_number_named`; Spark's conversions read it so too)
+MEMBER_NUMBER_PAST = {K.ENUM: 6, K.SET: 22}
 
 
 def _coerce_enum(t: ColumnType, value: Any) -> str:
@@ -440,7 +442,7 @@ def _coerce_enum(t: ColumnType, value: Any) -> str:
     try:
         return members_named(t, text, value)
     except InvalidValueError:
-        number = _member_number(t, text)  # (none named: a member's number, as a row's is)
+        number = _number_named(t, text)  # (none named: a member's number, as a row's is)
         if number is None:
             raise
         return _coerce_enum(t, number)
@@ -1175,6 +1177,7 @@ __all__ = [
     "DOUBLE_TEXT_WIDTH",
     "FLOAT_MAX",
     "LITERAL_WORDS",
+    "MEMBER_NUMBER_PAST",
     "coerce",
     "coerce_text",
     "convert",

@@ -293,7 +293,7 @@ def coerce_default(
         if ctype.kind == TypeKind.FLOAT and ctype.precision is None:
             return single_float(ctype.coerce(raw))
         if ctype.family == Family.ENUM and isinstance(raw, str):
-            raw = members_named(ctype, raw)  # (a text names its members: no number, as a row's)
+            return members_named(ctype, raw)  # (a text names its members: no number, as a row's)
         held = ctype.coerce(raw)
         if not mariadb and ctype.kind == TypeKind.TIME and _past_mysql_time(held):
             raise InvalidValueError(

@@ -556,7 +556,6 @@ _MORE_SPACES: dict[str, bytes] = {
     **dict.fromkeys(_NO_BREAK_SPACE_A0, b"\xa0"),
     **dict.fromkeys(("cp852", "cp866", "keybcs2"), b"\xff"),
 }
-_WIDE_UNITS = frozenset({"ucs2", "utf16", "utf16le", "utf32"})
 _ASCII_SPACES = "\t\n\v\f\r "
 
 
@@ -569,7 +568,7 @@ def spaces(charset: str | None) -> str:
     >>> spaces("latin1"), spaces("utf8mb4"), spaces("ucs2")
     ('\\t\\n\\x0b\\x0c\\r \\xa0', '\\t\\n\\x0b\\x0c\\r ', ' ')
     """
-    if charset in _WIDE_UNITS:
+    if charset in _WIDE or charset == "ucs2":  # (the charsets of UTF-16's and UTF-32's units)
         return " "
     more, codec = _MORE_SPACES.get(charset or "", b""), python_codec(charset)
     return _ASCII_SPACES + (more.decode(codec) if more and codec is not None else "")

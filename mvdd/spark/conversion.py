@@ -40,6 +40,7 @@ from pyspark.sql import types as T
 
 from mvdd.model import ColumnType
 from mvdd.model.charsets import collation_charset
+from mvdd.model.coerce import MEMBER_NUMBER_PAST
 from mvdd.model.collation import UNICODE_CHARSETS
 from mvdd.model.encoding import read_as
 from mvdd.model.kind import Family, TypeKind
@@ -278,7 +279,8 @@ def _time_micros(v: SparkColumn) -> SparkColumn:
 #: the rest of (a session that is not strict keeps what it read: ``'12:30:00abc'`` is 12:30,
 #: ``'12x'`` 12 seconds): anything but more of it, or an exponent (``'1e3'`` and
 #: ``'12:30e5'`` are no time)
-_REST = r"(?![eE][-+]?\d)(?:\D.*)?$"
+_NO_EXPONENT = r"(?![eE][-+]?\d)"  # (an exponent next: no number there, nor time)
+_REST = _NO_EXPONENT + r"(?:\D.*)?$"
 #: a time of day as text: its sign, days, hours, minutes, seconds and fraction (the groups
 #: possessive: none gives back what it read to what follows)
 _CLOCK_HEAD = r"^(-?)(?:(\d+) +)?(\d+):(\d+)(?::(\d+))?+(?:\.(\d+))?+"
@@ -483,7 +485,7 @@ def _text_instant(text: SparkColumn) -> SparkColumn:
 #: digits (and a fraction) a date and time is read from by their count, then what the server
 #: leaves of the text: not an exponent nor punctuation (``'20260102 x'`` is a date,
 #: ``'20260102-'`` and ``'20260102e5'`` none)
-_DIGITS = r"^(\d+(?:\.\d*)?+)(?![eE][-+]?\d)(?:[^\d\p{Punct}].*)?$"
+_DIGITS = r"^(\d+(?:\.\d*)?+)" + _NO_EXPONENT + r"(?:[^\d\p{Punct}].*)?$"
 
 
 def _digits_instant(text: SparkColumn) -> SparkColumn:
@@ -908,7 +910,7 @@ def _to_enum(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
         # after them left, of fewer than 6 characters: the member of that number; '000002'
         # none)
         kept = F.rtrim(text)
-        number = kept.rlike(r"^\s*\+?\d+$") & (F.length(kept) < 6)
+        number = kept.rlike(r"^\s*\+?\d+$") & (F.length(kept) < MEMBER_NUMBER_PAST[TypeKind.ENUM])
         return F.when((at == 0) & number, F.trim(kept).try_cast("int")).otherwise(at)
 
     return F.when(v.isNotNull(), _let(_let(_text(v, old), named), member))
@@ -934,7 +936,7 @@ def _to_set(v: SparkColumn, old: ColumnType, new: ColumnType) -> SparkColumn:
         # (a text no member is named, of digits, none but spaces and a sign before them, of
         # fewer than 22 characters: the members of its bits, a negative one's two's
         # complement; '2 ' none)
-        digits = text.rlike(r"^\s*[-+]?\d+$") & (F.length(text) < 22)
+        digits = text.rlike(r"^\s*[-+]?\d+$") & (F.length(text) < MEMBER_NUMBER_PAST[TypeKind.SET])
         number = digits & ~F.exists(parts, lambda p: p.isin(*folded))
         return F.when(number, bits(F.trim(text).try_cast("long"))).otherwise(
             F.concat_ws(",", *named)
